@@ -1,0 +1,86 @@
+/* The board: 85 points embedded in an 11x11 grid, the six directions, rays
+ * and line masks. The tables are computed once, before main (a constructor),
+ * and only read afterwards, so any number of threads share them. */
+#ifndef YINSH_GEOMETRY_H
+#define YINSH_GEOMETRY_H
+
+#include <stdbool.h>
+#include "types.h"
+
+/* Directions: 0..2 point to higher indices (row+1, column+1, both+1), 3..5
+ * are their opposites. DIR_STEP[d] is the index step of direction d. */
+enum { DIR_NB = 6, AXIS_NB = 3 };
+extern const int DIR_STEP[DIR_NB];
+
+typedef struct Geometry {
+    Bitboard valid;                       /* the 85 points */
+    Bitboard bit[SQUARE_NB];              /* single-point masks */
+    Bitboard ray[SQUARE_NB][DIR_NB];      /* points beyond p in direction d */
+    Bitboard row5[SQUARE_NB][AXIS_NB];    /* the 5 points from p along axis, or 0 */
+    int8_t ray_len[SQUARE_NB][DIR_NB];
+    int8_t ray_pt[SQUARE_NB][DIR_NB][10]; /* the points of ray, nearest first */
+    Key z_ring[COLOUR_NB][SQUARE_NB];
+    Key z_marker[COLOUR_NB][SQUARE_NB];
+    Key z_actor;                          /* xor'ed in when Black acts */
+    Key z_state[STATE_NB];
+    Key z_variant;                        /* xor'ed in for blitz */
+    int8_t point_of[POINT_NB];            /* n-th point in canonical order */
+} Geometry;
+
+extern const Geometry *const GEO;
+
+static inline bool point_valid(int col, int row)
+{
+    int x = col - 5, y = row - 6, d = x - y;
+    if (col < 0 || col > 10 || row < 1 || row > 11) return false;
+    if (x < -5 || x > 5 || y < -5 || y > 5 || d < -5 || d > 5) return false;
+    /* the six corners a1, a6, f1, f11, k6, k11 */
+    if ((x == -5 && (y == -5 || y == 0)) || (x == 0 && (y == -5 || y == 5)) ||
+        (x == 5 && (y == 0 || y == 5)))
+        return false;
+    return true;
+}
+
+static inline Point point_make(int col, int row) { return col * 11 + row - 1; }
+static inline int point_col(Point p) { return p / 11; }
+static inline int point_row(Point p) { return p % 11 + 1; }
+
+/* Bit scans on 128-bit sets; the set must not be empty. */
+static inline int bb_lsb(Bitboard b)
+{
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+static inline int bb_msb(Bitboard b)
+{
+    uint64_t hi = (uint64_t)(b >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)b);
+}
+static inline int bb_popcount(Bitboard b)
+{
+    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+}
+static inline Bitboard bb_bit(Point p) { return (Bitboard)1 << p; }
+static inline bool bb_test(Bitboard b, Point p) { return (b >> p) & 1; }
+
+/* Starts (lowest point) of every run of 5 set points along axis a. The
+ * embedding needs no edge masks: a shift that wraps from row 11 of one
+ * column to row 1 of a later one always passes an invalid point, and
+ * invalid points never hold markers. */
+static inline Bitboard bb_row_starts(Bitboard m, int axis)
+{
+    int s = DIR_STEP[axis];
+    return m & (m >> s) & (m >> (2 * s)) & (m >> (3 * s)) & (m >> (4 * s));
+}
+static inline bool bb_has_row(Bitboard m)
+{
+    return bb_row_starts(m, 0) || bb_row_starts(m, 1) || bb_row_starts(m, 2);
+}
+
+/* Points strictly between p and q, which lie on one line in direction d. */
+static inline Bitboard bb_between(Point p, Point q, int d)
+{
+    return GEO->ray[p][d] ^ GEO->ray[q][d] ^ bb_bit(q);
+}
+
+#endif

@@ -1,0 +1,329 @@
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "notation.h"
+#include "movegen.h"
+
+static bool fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, NOTATION_ERR_LEN, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static const char STATE_CHARS[STATE_NB + 1] = "PMRXrx-";
+
+/* The rows of each column: first and last valid row, a..k. */
+static void column_rows(int col, int *lo, int *hi)
+{
+    *lo = 12;
+    *hi = 0;
+    for (int r = 1; r <= 11; r++)
+        if (point_valid(col, r)) {
+            if (r < *lo) *lo = r;
+            *hi = r;
+        }
+}
+
+/* The board field: 11 '/'-separated column groups. */
+static bool parse_board(const char *s, size_t len, Position *pos, char *err)
+{
+    size_t i = 0;
+    for (int col = 0; col < 11; col++) {
+        int lo, hi, row;
+        column_rows(col, &lo, &hi);
+        row = lo;
+        if (col > 0) {
+            if (i >= len) return fail(err, "board: only %d column groups, expected 11", col);
+            if (s[i] != '/') return fail(err, "board: column %c: unexpected '%c'", 'a' + col - 1, s[i]);
+            i++;
+        }
+        size_t start = i;
+        while (i < len && s[i] != '/') {
+            char c = s[i];
+            if (isdigit((unsigned char)c)) {
+                if (c == '0') return fail(err, "board: column %c: run of empty points cannot be 0 or start with 0", 'a' + col);
+                int run = 0;
+                while (i < len && isdigit((unsigned char)s[i])) {
+                    run = run * 10 + (s[i] - '0');
+                    if (run > 11) return fail(err, "board: column %c: run of empty points is too long", 'a' + col);
+                    i++;
+                }
+                row += run;
+                if (row > hi + 1)
+                    return fail(err, "board: column %c: group covers more than the column's %d points", 'a' + col, hi - lo + 1);
+                continue;
+            }
+            if (!strchr("WBwb", c))
+                return fail(err, "board: column %c: unknown character '%c' (expected W B w b or a digit)", 'a' + col, c);
+            if (row > hi)
+                return fail(err, "board: column %c: group covers more than the column's %d points", 'a' + col, hi - lo + 1);
+            Bitboard bit = bb_bit(point_make(col, row));
+            if (c == 'W') pos->rings[WHITE] |= bit;
+            else if (c == 'B') pos->rings[BLACK] |= bit;
+            else if (c == 'w') pos->markers[WHITE] |= bit;
+            else pos->markers[BLACK] |= bit;
+            row++;
+            i++;
+        }
+        if (i == start) return fail(err, "board: column %c: empty group", 'a' + col);
+        if (row != hi + 1)
+            return fail(err, "board: column %c: group covers %d of the column's %d points", 'a' + col, row - lo, hi - lo + 1);
+    }
+    if (i != len) return fail(err, "board: more than 11 column groups");
+    return true;
+}
+
+/* Checks that no legal game is needed to explain the position (RULES.md §7)
+ * and fills the derived fields. */
+static bool validate(Position *pos, char *err)
+{
+    int rw = bb_popcount(pos->rings[WHITE]), rb = bb_popcount(pos->rings[BLACK]);
+    int markers = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
+    int me = pos->actor, st = pos->state;
+    bool row_w = pos_has_row(pos, WHITE), row_b = pos_has_row(pos, BLACK);
+    bool row_me = me == WHITE ? row_w : row_b, row_opp = me == WHITE ? row_b : row_w;
+    const char *who = me == WHITE ? "white" : "black";
+
+    if (rw > RINGS_PER_SIDE) return fail(err, "board: %d white rings, at most 5", rw);
+    if (rb > RINGS_PER_SIDE) return fail(err, "board: %d black rings, at most 5", rb);
+    if (markers > MARKERS_NB) return fail(err, "board: %d markers, at most 51", markers);
+    if (pos->variant == VARIANT_BLITZ && (st == STATE_R || st == STATE_X || st == STATE_r || st == STATE_x))
+        return fail(err, "state: '%c' exists only in the standard variant", STATE_CHARS[st]);
+
+    if (st == STATE_P) {
+        if (markers) return fail(err, "state: P (placement) with markers on the board");
+        if (rw + rb >= 2 * RINGS_PER_SIDE)
+            return fail(err, "state: P with %d rings on the board; all 10 are placed, so the state must be M", rw + rb);
+        if (rw == rb && me != WHITE) return fail(err, "actor: with %d rings each, White places next, not Black", rw);
+        if (rw == rb + 1 && me != BLACK) return fail(err, "actor: with one more white ring than black, Black places next");
+        if (rw != rb && rw != rb + 1)
+            return fail(err, "state: P with %d white and %d black rings (White places first, so W = B or W = B + 1)", rw, rb);
+        pos->placed = (uint8_t)(rw + rb);
+    } else {
+        int min = pos->variant == VARIANT_BLITZ ? RINGS_PER_SIDE : RINGS_PER_SIDE - RINGS_TO_WIN + 1;
+        if (st == STATE_END && pos->variant == VARIANT_STANDARD) {
+            int mine = me == WHITE ? rw : rb, theirs = me == WHITE ? rb : rw;
+            if (mine != RINGS_PER_SIDE - RINGS_TO_WIN)
+                return fail(err, "state: '-' in standard means %s just removed a third ring, but %s has %d rings", who, who, mine);
+            if (theirs < min)
+                return fail(err, "board: the opponent has %d rings; a game ends at the third removed ring", theirs);
+        } else {
+            if (rw < min || rb < min) {
+                if (pos->variant == VARIANT_BLITZ)
+                    return fail(err, "board: %d white and %d black rings; in blitz every ring stays on the board after placement", rw, rb);
+                return fail(err, "board: %d white and %d black rings; after placement each side has 3 to 5 (fewer means the game is over or rings are still to be placed)", rw, rb);
+            }
+        }
+        pos->placed = 2 * RINGS_PER_SIDE;
+        pos->removed[WHITE] = (uint8_t)(RINGS_PER_SIDE - rw);
+        pos->removed[BLACK] = (uint8_t)(RINGS_PER_SIDE - rb);
+        if (st == STATE_M && (row_w || row_b))
+            return fail(err, "state: M with a row of %s on the board (rows are removed before the next move)", row_w ? "white" : "black");
+        if ((st == STATE_R || st == STATE_r) && !row_me)
+            return fail(err, "state: %c but %s has no row of 5 to remove", STATE_CHARS[st], who);
+        if ((st == STATE_r || st == STATE_x) && row_opp)
+            return fail(err, "state: %c while the other player also has a row (the mover removes theirs first)", STATE_CHARS[st]);
+        if (st == STATE_END && pos->variant == VARIANT_BLITZ && !row_w && !row_b)
+            return fail(err, "state: '-' in blitz needs the row that ended the game on the board");
+        if (st == STATE_END && pos->variant == VARIANT_BLITZ && markers == 0)
+            return fail(err, "board: no markers");
+    }
+    pos->pool = (uint8_t)(MARKERS_NB - markers);
+    pos->key = pos_compute_key(pos);
+    return true;
+}
+
+bool ypn_parse(const char *text, Position *pos, char *err)
+{
+    memset(pos, 0, sizeof *pos);
+    if (!text) return fail(err, "empty position");
+    const char *field[5];
+    size_t flen[5];
+    int n = 0;
+    const char *s = text;
+    size_t total = strlen(text);
+    while (total && (text[total - 1] == '\n' || text[total - 1] == '\r')) total--;
+    const char *end = text + total;
+    for (;;) {
+        const char *sp = memchr(s, ' ', (size_t)(end - s));
+        const char *e = sp ? sp : end;
+        if (n < 5) {
+            field[n] = s;
+            flen[n] = (size_t)(e - s);
+        }
+        n++;
+        if (!sp) break;
+        s = sp + 1;
+    }
+    if (n != 4)
+        return fail(err, "position: %d fields, expected 4 separated by single spaces: <board> <actor> <state> <variant>", n);
+    for (int i = 0; i < 4; i++)
+        if (flen[i] == 0) return fail(err, "position: field %d is empty (fields are separated by single spaces)", i + 1);
+    if (!parse_board(field[0], flen[0], pos, err)) return false;
+    if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b'))
+        return fail(err, "actor: '%.*s', expected w or b", (int)(flen[1] > 8 ? 8 : flen[1]), field[1]);
+    pos->actor = field[1][0] == 'w' ? WHITE : BLACK;
+    const char *sc = flen[2] == 1 ? strchr(STATE_CHARS, field[2][0]) : NULL;
+    if (!sc || !*sc)
+        return fail(err, "state: '%.*s', expected one of P M R X r x -", (int)(flen[2] > 8 ? 8 : flen[2]), field[2]);
+    pos->state = (uint8_t)(sc - STATE_CHARS);
+    if (flen[3] == 8 && !memcmp(field[3], "standard", 8)) pos->variant = VARIANT_STANDARD;
+    else if (flen[3] == 5 && !memcmp(field[3], "blitz", 5)) pos->variant = VARIANT_BLITZ;
+    else return fail(err, "variant: '%.*s', expected standard or blitz", (int)(flen[3] > 16 ? 16 : flen[3]), field[3]);
+    return validate(pos, err);
+}
+
+char *ypn_format(const Position *pos, char *out)
+{
+    char *o = out;
+    for (int col = 0; col < 11; col++) {
+        int lo, hi, run = 0;
+        column_rows(col, &lo, &hi);
+        if (col) *o++ = '/';
+        for (int r = lo; r <= hi; r++) {
+            Point p = point_make(col, r);
+            char c = bb_test(pos->rings[WHITE], p)     ? 'W'
+                     : bb_test(pos->rings[BLACK], p)   ? 'B'
+                     : bb_test(pos->markers[WHITE], p) ? 'w'
+                     : bb_test(pos->markers[BLACK], p) ? 'b'
+                                                       : 0;
+            if (!c) {
+                run++;
+                continue;
+            }
+            if (run) o += sprintf(o, "%d", run);
+            run = 0;
+            *o++ = c;
+        }
+        if (run) o += sprintf(o, "%d", run);
+    }
+    sprintf(o, " %c %c %s", pos->actor == WHITE ? 'w' : 'b', STATE_CHARS[pos->state], variant_name(pos->variant));
+    return out;
+}
+
+bool point_parse(const char *text, size_t len, Point *p)
+{
+    if (len < 2 || len > 3) return false;
+    int col = tolower((unsigned char)text[0]) - 'a';
+    if (col < 0 || col > 10) return false;
+    int row = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (!isdigit((unsigned char)text[i])) return false;
+        row = row * 10 + (text[i] - '0');
+    }
+    if (text[1] == '0' || !point_valid(col, row)) return false;
+    *p = point_make(col, row);
+    return true;
+}
+
+char *point_format(Point p, char *out)
+{
+    sprintf(out, "%c%d", 'a' + point_col(p), point_row(p));
+    return out;
+}
+
+char *action_format(Action a, char *out)
+{
+    char p[4], q[4];
+    switch (ACTION_KIND(a)) {
+    case ACT_PLACE: return point_format(ACTION_FROM(a), out);
+    case ACT_MOVE: sprintf(out, "%s-%s", point_format(ACTION_FROM(a), p), point_format(ACTION_TO(a), q)); break;
+    case ACT_PASS: strcpy(out, "pass"); break;
+    case ACT_ROW: sprintf(out, "x%s-%s", point_format(ACTION_FROM(a), p), point_format(ACTION_TO(a), q)); break;
+    case ACT_RING: sprintf(out, "x%s", point_format(ACTION_FROM(a), p)); break;
+    default: strcpy(out, "?"); break;
+    }
+    return out;
+}
+
+static const char *state_needs(int state)
+{
+    switch (state) {
+    case STATE_P: return "a ring placement like e5";
+    case STATE_M: return "a move like e5-e8, or pass";
+    case STATE_R: case STATE_r: return "a row removal like xe2-e6";
+    case STATE_X: case STATE_x: return "a ring removal like xe5";
+    default: return "no action: the game is over";
+    }
+}
+
+bool action_parse(const Position *pos, const char *text, Action *out, char *err)
+{
+    size_t len = strlen(text);
+    char shown[24];
+    snprintf(shown, sizeof shown, "%.20s%s", text, len > 20 ? "..." : "");
+    Action a;
+    Point p, q;
+    const char *dash = memchr(text, '-', len);
+    if (len == 4 && !strncasecmp(text, "pass", 4)) {
+        a = ACTION_MAKE(ACT_PASS, 0, 0);
+    } else if (len > 0 && (text[0] == 'x' || text[0] == 'X')) {
+        if (dash) {
+            if (!point_parse(text + 1, (size_t)(dash - text - 1), &p) ||
+                !point_parse(dash + 1, (size_t)(text + len - dash - 1), &q))
+                return fail(err, "'%s': malformed row removal (expected x<point>-<point>, e.g. xe2-e6)", shown);
+            if (p > q) { Point t = p; p = q; q = t; }
+            a = ACTION_MAKE(ACT_ROW, p, q);
+        } else {
+            if (!point_parse(text + 1, len - 1, &p))
+                return fail(err, "'%s': malformed ring removal (expected x<point>, e.g. xe5)", shown);
+            a = ACTION_MAKE(ACT_RING, p, 0);
+        }
+    } else if (dash) {
+        if (!point_parse(text, (size_t)(dash - text), &p) || !point_parse(dash + 1, (size_t)(text + len - dash - 1), &q))
+            return fail(err, "'%s': malformed move (expected <point>-<point>, e.g. e5-e8, on the board's 85 points)", shown);
+        a = ACTION_MAKE(ACT_MOVE, p, q);
+    } else {
+        if (!point_parse(text, len, &p))
+            return fail(err, "'%s': not an action (expected e5, e5-e8, pass, xe2-e6 or xe5, on the board's 85 points)", shown);
+        a = ACTION_MAKE(ACT_PLACE, p, 0);
+    }
+    if (!movegen_is_legal(pos, a)) {
+        static const int state_kind[STATE_NB] = {ACT_PLACE, ACT_MOVE, ACT_ROW, ACT_RING, ACT_ROW, ACT_RING, 0};
+        int k = ACTION_KIND(a);
+        if (pos->state == STATE_END) return fail(err, "'%s': illegal: the game is over", shown);
+        if (k != state_kind[pos->state] && !(k == ACT_PASS && pos->state == STATE_M))
+            return fail(err, "'%s': illegal in state %c: %s acts with %s", shown, STATE_CHARS[pos->state],
+                        pos->actor == WHITE ? "White" : "Black", state_needs(pos->state));
+        switch (k) {
+        case ACT_PLACE: return fail(err, "'%s': illegal: the point is occupied", shown);
+        case ACT_PASS: return fail(err, "'%s': illegal: pass is allowed only when no ring of the mover can move and the other player can", shown);
+        case ACT_RING: return fail(err, "'%s': illegal: no %s ring there", shown, pos->actor == WHITE ? "white" : "black");
+        case ACT_ROW: return fail(err, "'%s': illegal: not 5 %s markers in a line", shown, pos->actor == WHITE ? "white" : "black");
+        default:
+            if (pos->pool == 0) return fail(err, "'%s': illegal: the marker pool is empty, the game is over", shown);
+            if (!bb_test(pos->rings[pos->actor], p))
+                return fail(err, "'%s': illegal: no %s ring on the start point", shown, pos->actor == WHITE ? "white" : "black");
+            return fail(err, "'%s': illegal: the ring cannot move there (not a line, blocked by a ring, occupied, or past the first empty point after markers)", shown);
+        }
+    }
+    *out = a;
+    return true;
+}
+
+const char *result_name(int result)
+{
+    static const char *n[] = {"none", "white", "black", "draw"};
+    return result >= 0 && result <= 3 ? n[result] : "?";
+}
+
+const char *reason_name(int reason)
+{
+    static const char *n[] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves"};
+    return reason >= 0 && reason <= 4 ? n[reason] : "?";
+}
+
+const char *variant_name(int variant) { return variant == VARIANT_BLITZ ? "blitz" : "standard"; }
+
+bool variant_parse(const char *text, int *variant)
+{
+    if (!strcmp(text, "standard")) *variant = VARIANT_STANDARD;
+    else if (!strcmp(text, "blitz")) *variant = VARIANT_BLITZ;
+    else return false;
+    return true;
+}

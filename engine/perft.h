@@ -1,0 +1,11 @@
+/* perft: the number of action sequences of a given length (RULES.md §9). */
+#ifndef YINSH_PERFT_H
+#define YINSH_PERFT_H
+
+#include <stdint.h>
+#include "position.h"
+
+/* Counts with bulk counting at the last ply. The position is restored. */
+uint64_t perft(Position *pos, int depth);
+
+#endif

@@ -1,0 +1,210 @@
+#include <string.h>
+#include "position.h"
+#include "movegen.h"
+
+void pos_start(Position *pos, int variant)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->actor = WHITE;
+    pos->state = STATE_P;
+    pos->variant = (uint8_t)variant;
+    pos->pool = MARKERS_NB;
+    pos->key = pos_compute_key(pos);
+}
+
+Key pos_compute_key(const Position *pos)
+{
+    Key k = 0;
+    for (int c = 0; c < COLOUR_NB; c++) {
+        for (Bitboard b = pos->rings[c]; b; b &= b - 1) k ^= GEO->z_ring[c][bb_lsb(b)];
+        for (Bitboard b = pos->markers[c]; b; b &= b - 1) k ^= GEO->z_marker[c][bb_lsb(b)];
+    }
+    if (pos->actor == BLACK) k ^= GEO->z_actor;
+    k ^= GEO->z_state[pos->state];
+    if (pos->variant == VARIANT_BLITZ) k ^= GEO->z_variant;
+    return k;
+}
+
+/* Switches actor and state, keeping the key in step. */
+static inline void set_turn(Position *pos, int actor, int state)
+{
+    if (actor != pos->actor) pos->key ^= GEO->z_actor;
+    pos->key ^= GEO->z_state[pos->state] ^ GEO->z_state[state];
+    pos->actor = (uint8_t)actor;
+    pos->state = (uint8_t)state;
+}
+
+/* Who acts after a move by `mover` (RULES.md §3 step 2, §6.2 for blitz). */
+static inline void after_move(Position *pos, int mover)
+{
+    int opp = mover ^ 1;
+    bool own = pos_has_row(pos, mover), theirs = pos_has_row(pos, opp);
+    if (pos->variant == VARIANT_BLITZ)
+        set_turn(pos, own || theirs ? mover : opp, own || theirs ? STATE_END : STATE_M);
+    else if (own)
+        set_turn(pos, mover, STATE_R);
+    else if (theirs)
+        set_turn(pos, opp, STATE_r);
+    else
+        set_turn(pos, opp, STATE_M);
+}
+
+static inline int dir_of(Point from, Point to)
+{
+    int diff = to - from, col = point_col(to) - point_col(from);
+    if (col == 0) return diff > 0 ? 0 : 3;
+    if (diff == 11 * col) return col > 0 ? 1 : 4;
+    return col > 0 ? 2 : 5;
+}
+
+void pos_make(Position *pos, Action a, Undo *u)
+{
+    int me = pos->actor;
+    Point from = ACTION_FROM(a), to = ACTION_TO(a);
+    u->key = pos->key;
+    u->actor = pos->actor;
+    u->state = pos->state;
+    u->removed[0] = pos->removed[0];
+    u->removed[1] = pos->removed[1];
+    u->placed = pos->placed;
+    u->pool = pos->pool;
+
+    switch (ACTION_KIND(a)) {
+    case ACT_PLACE:
+        pos->rings[me] |= bb_bit(from);
+        pos->key ^= GEO->z_ring[me][from];
+        pos->placed++;
+        if (pos->placed == 2 * RINGS_PER_SIDE)
+            set_turn(pos, WHITE, STATE_M);
+        else
+            set_turn(pos, me ^ 1, STATE_P);
+        break;
+    case ACT_MOVE: {
+        Bitboard flips = bb_between(from, to, dir_of(from, to)) &
+                         (pos->markers[WHITE] | pos->markers[BLACK]);
+        u->flips = flips;
+        pos->rings[me] ^= bb_bit(from) | bb_bit(to);
+        pos->markers[me] |= bb_bit(from);
+        pos->key ^= GEO->z_ring[me][from] ^ GEO->z_ring[me][to] ^ GEO->z_marker[me][from];
+        pos->markers[WHITE] ^= flips;
+        pos->markers[BLACK] ^= flips;
+        for (Bitboard b = flips; b; b &= b - 1) {
+            Point p = bb_lsb(b);
+            pos->key ^= GEO->z_marker[WHITE][p] ^ GEO->z_marker[BLACK][p];
+        }
+        pos->pool--;
+        after_move(pos, me);
+        break;
+    }
+    case ACT_PASS:
+        set_turn(pos, me ^ 1, STATE_M);
+        break;
+    case ACT_ROW: {
+        Bitboard row = GEO->row5[from][dir_of(from, to)];
+        u->flips = row;
+        pos->markers[me] &= ~row;
+        for (Bitboard b = row; b; b &= b - 1) pos->key ^= GEO->z_marker[me][bb_lsb(b)];
+        pos->pool += 5;
+        set_turn(pos, me, pos->state == STATE_R ? STATE_X : STATE_x);
+        break;
+    }
+    case ACT_RING: {
+        int was = pos->state;
+        pos->rings[me] &= ~bb_bit(from);
+        pos->key ^= GEO->z_ring[me][from];
+        pos->removed[me]++;
+        if (pos->removed[me] == RINGS_TO_WIN)
+            set_turn(pos, me, STATE_END);
+        else if (pos_has_row(pos, me))
+            set_turn(pos, me, was == STATE_X ? STATE_R : STATE_r);
+        else if (was == STATE_X && pos_has_row(pos, me ^ 1))
+            set_turn(pos, me ^ 1, STATE_r);
+        else
+            set_turn(pos, was == STATE_X ? me ^ 1 : me, STATE_M);
+        break;
+    }
+    }
+}
+
+void pos_unmake(Position *pos, Action a, const Undo *u)
+{
+    int me = u->actor;
+    Point from = ACTION_FROM(a), to = ACTION_TO(a);
+    switch (ACTION_KIND(a)) {
+    case ACT_PLACE:
+        pos->rings[me] &= ~bb_bit(from);
+        break;
+    case ACT_MOVE:
+        pos->markers[WHITE] ^= u->flips;
+        pos->markers[BLACK] ^= u->flips;
+        pos->markers[me] &= ~bb_bit(from);
+        pos->rings[me] ^= bb_bit(from) | bb_bit(to);
+        break;
+    case ACT_ROW:
+        pos->markers[me] |= u->flips;
+        break;
+    case ACT_RING:
+        pos->rings[me] |= bb_bit(from);
+        break;
+    }
+    pos->key = u->key;
+    pos->actor = u->actor;
+    pos->state = u->state;
+    pos->removed[0] = u->removed[0];
+    pos->removed[1] = u->removed[1];
+    pos->placed = u->placed;
+    pos->pool = u->pool;
+}
+
+bool pos_check(const Position *pos, const char **why)
+{
+    const char *w = NULL;
+    int rw = bb_popcount(pos->rings[WHITE]), rb = bb_popcount(pos->rings[BLACK]);
+    int mk = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
+    Bitboard all[4] = {pos->rings[0], pos->rings[1], pos->markers[0], pos->markers[1]};
+    for (int i = 0; i < 4 && !w; i++) {
+        if (all[i] & ~GEO->valid) w = "a piece lies outside the board";
+        for (int j = i + 1; j < 4 && !w; j++)
+            if (all[i] & all[j]) w = "two pieces share a point";
+    }
+    if (w) {
+    } else if (pos->key != pos_compute_key(pos))
+        w = "incremental key differs from the recomputed key";
+    else if (pos->pool + mk != MARKERS_NB)
+        w = "markers on board + pool != 51";
+    else if (pos->state == STATE_P && pos->placed != rw + rb)
+        w = "placed count differs from the rings on the board";
+    else if (pos->state != STATE_P &&
+             (pos->placed != 2 * RINGS_PER_SIDE || pos->removed[WHITE] != RINGS_PER_SIDE - rw ||
+              pos->removed[BLACK] != RINGS_PER_SIDE - rb))
+        w = "removed-ring counts differ from the rings on the board";
+    else if (pos->state == STATE_M && (pos_has_row(pos, WHITE) || pos_has_row(pos, BLACK)))
+        w = "a row is on the board in state M";
+    if (why) *why = w;
+    return w == NULL;
+}
+
+bool pos_outcome(const Position *pos, int *result, int *reason)
+{
+    int res = RESULT_NONE, why = REASON_NONE;
+    if (pos->state == STATE_END) {
+        if (pos->variant == VARIANT_BLITZ) {
+            why = REASON_BLITZ_ROW;
+            int winner = pos_has_row(pos, pos->actor) ? pos->actor : pos->actor ^ 1;
+            res = winner == WHITE ? RESULT_WHITE : RESULT_BLACK;
+        } else {
+            why = REASON_THREE_RINGS;
+            res = pos->removed[WHITE] > pos->removed[BLACK] ? RESULT_WHITE : RESULT_BLACK;
+        }
+    } else if (pos->state == STATE_M &&
+               (pos->pool == 0 ||
+                (!movegen_can_move(pos, pos->actor) && !movegen_can_move(pos, pos->actor ^ 1)))) {
+        why = pos->pool == 0 ? REASON_POOL_EMPTY : REASON_NO_MOVES;
+        res = pos->removed[WHITE] > pos->removed[BLACK]   ? RESULT_WHITE
+              : pos->removed[BLACK] > pos->removed[WHITE] ? RESULT_BLACK
+                                                          : RESULT_DRAW;
+    }
+    if (result) *result = res;
+    if (reason) *reason = why;
+    return res != RESULT_NONE;
+}

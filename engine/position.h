@@ -1,0 +1,58 @@
+/* The position, make/unmake with an incremental Zobrist key, the game's end.
+ *
+ * Derived fields (key, removed, placed, pool) are kept up to date by every
+ * make and unmake; pos_check() recomputes them all and compares. */
+#ifndef YINSH_POSITION_H
+#define YINSH_POSITION_H
+
+#include <stdbool.h>
+#include "types.h"
+
+typedef struct Position {
+    Bitboard rings[COLOUR_NB];
+    Bitboard markers[COLOUR_NB];
+    Key key;
+    uint8_t actor;              /* WHITE or BLACK: who acts (STATE_END: who acted last) */
+    uint8_t state;              /* STATE_P .. STATE_END */
+    uint8_t variant;            /* VARIANT_STANDARD or VARIANT_BLITZ */
+    uint8_t removed[COLOUR_NB]; /* rings removed by each side */
+    uint8_t placed;             /* rings placed so far, 0..10 */
+    uint8_t pool;               /* markers in the pool, 0..51 */
+} Position;
+
+/* What make saves so that unmake restores the position bit for bit. */
+typedef struct Undo {
+    Bitboard flips; /* move: markers flipped; row: the row's points */
+    Key key;
+    uint8_t actor, state, removed[COLOUR_NB], placed, pool;
+} Undo;
+
+/* The empty start position of a variant. */
+void pos_start(Position *pos, int variant);
+
+/* Applies a legal action (the caller guarantees legality: see
+ * movegen_is_legal for untrusted input) and saves what unmake needs. */
+void pos_make(Position *pos, Action a, Undo *u);
+void pos_unmake(Position *pos, Action a, const Undo *u);
+
+/* The key computed from scratch. */
+Key pos_compute_key(const Position *pos);
+
+/* Recomputes every derived field; returns false (and a reason in why, if not
+ * NULL) when one disagrees. Used by debug builds after every make/unmake and
+ * by the tests. */
+bool pos_check(const Position *pos, const char **why);
+
+/* Whether the game is over; if so sets the result and the reason. A position
+ * that is not over has at least one legal action. */
+bool pos_outcome(const Position *pos, int *result, int *reason);
+
+static inline bool pos_has_row(const Position *pos, int colour);
+
+#include "geometry.h"
+static inline bool pos_has_row(const Position *pos, int colour)
+{
+    return bb_has_row(pos->markers[colour]);
+}
+
+#endif

@@ -1,0 +1,65 @@
+/* Domain scalars and counts shared by every module of the engine. */
+#ifndef YINSH_TYPES_H
+#define YINSH_TYPES_H
+
+#include <stdint.h>
+
+/* A set of points: bit i is point i of the 11x11 embedding (see geometry.h).
+ * 121 bits are used; the other 7 are always zero. */
+typedef unsigned __int128 Bitboard;
+
+/* Point index: column * 11 + (row - 1), column a = 0 .. k = 10, row 1..11.
+ * Ascending index order is exactly the canonical point order of RULES.md. */
+typedef int Point;
+
+/* Zobrist key of a position. */
+typedef uint64_t Key;
+
+/* An action (RULES.md §8), packed in 32 bits:
+ *
+ *   bits  0..6   from   point: placement point, move origin, row start
+ *                       (lower canonical end), removed ring
+ *   bits  7..13  to     point: move destination, row end (higher end)
+ *   bits 14..16  kind   ACT_PLACE .. ACT_RING
+ *
+ * ACTION_NONE (0) is never a legal action. */
+typedef uint32_t Action;
+
+enum { ACT_PLACE = 1, ACT_MOVE = 2, ACT_PASS = 3, ACT_ROW = 4, ACT_RING = 5 };
+
+#define ACTION_NONE ((Action)0)
+#define ACTION_MAKE(kind, from, to) \
+    ((Action)(((uint32_t)(kind) << 14) | ((uint32_t)(to) << 7) | (uint32_t)(from)))
+#define ACTION_KIND(a) ((int)(((a) >> 14) & 7))
+#define ACTION_FROM(a) ((Point)((a) & 127))
+#define ACTION_TO(a) ((Point)(((a) >> 7) & 127))
+
+enum { WHITE = 0, BLACK = 1, COLOUR_NB = 2 };
+
+/* The state of a position (RULES.md §3); STATE_END is the '-' of YPN. */
+enum { STATE_P, STATE_M, STATE_R, STATE_X, STATE_r, STATE_x, STATE_END, STATE_NB };
+
+enum { VARIANT_STANDARD = 0, VARIANT_BLITZ = 1 };
+
+enum {
+    POINT_NB = 85,      /* points on the board */
+    SQUARE_NB = 121,    /* points of the 11x11 embedding */
+    RINGS_PER_SIDE = 5,
+    MARKERS_NB = 51,
+    RINGS_TO_WIN = 3,
+    /* Largest action list seen is 113 (RULES.md §9); the bound for a
+     * placement list is 85. 256 leaves a wide margin. */
+    MAX_ACTIONS = 256,
+};
+
+/* Game results and why the game ended (RULES.md §6). */
+enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW };
+enum {
+    REASON_NONE = 0,
+    REASON_THREE_RINGS,   /* standard: a player removed a third ring */
+    REASON_BLITZ_ROW,     /* blitz: a move made a row */
+    REASON_POOL_EMPTY,    /* all 51 markers on the board */
+    REASON_NO_MOVES,      /* neither player can move */
+};
+
+#endif
