@@ -1,0 +1,45 @@
+/* The command line: a table of subcommands (yinsh.c), each a thin call into
+ * the libraries. Shared helpers for option parsing and messages. */
+#ifndef YINSH_CLI_H
+#define YINSH_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;               /* one line for `yinsh --help` */
+    const char *usage;                 /* full text for `yinsh CMD --help` */
+} Command;
+
+/* Exit statuses: 0 success, 1 failure (bad data, illegal action, I/O), 2 usage. */
+enum { EXIT_USAGE = 2 };
+
+/* Prints "yinsh CMD: message" and the command's usage to stderr; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "yinsh CMD: message" to stderr; returns 1. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True when argv holds -h or --help (before any "--"). */
+bool cli_wants_help(int argc, char **argv);
+/* Prints the usage of a command to stdout; returns 0. */
+int cli_help(const char *cmd);
+
+/* Strict number parsing: the whole string, in range. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+bool cli_parse_int(const char *s, long min, long max, long *out);
+
+/* Progress on stderr, at most a few times a second: "done/total, rate,
+ * time left" plus a caller's tail. Silent when quiet. */
+typedef struct Progress {
+    const char *what;
+    uint64_t total;
+    double start, last;
+    bool quiet, shown;
+} Progress;
+void progress_start(Progress *p, const char *what, uint64_t total, bool quiet);
+void progress_update(Progress *p, uint64_t done, const char *tail);
+void progress_finish(Progress *p, uint64_t done, const char *tail);
+double cli_now(void); /* monotonic seconds */
+
+#endif

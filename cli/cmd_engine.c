@@ -1,0 +1,320 @@
+/* The engine's commands: perft, legal, apply, show, replay, randgame. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "movegen.h"
+#include "notation.h"
+#include "perft.h"
+#include "rng.h"
+
+const char USAGE_PERFT[] =
+    "usage: yinsh perft [--divide] DEPTH [YPN]\n"
+    "  Counts the action sequences of length DEPTH from the position (default: the\n"
+    "  empty standard start). --divide first prints `<action> <count>` per legal\n"
+    "  action. The last line is `nodes N time S nps R`.\n";
+const char USAGE_LEGAL[] = "usage: yinsh legal YPN\n  Prints the legal actions, one per line, in canonical order.\n";
+const char USAGE_APPLY[] =
+    "usage: yinsh apply YPN ACTION...\n"
+    "  Applies the actions in order and prints the resulting YPN. The YPN is one\n"
+    "  argument (quoted) or its four fields as four arguments.\n";
+const char USAGE_SHOW[] = "usage: yinsh show YPN\n  Draws the position as the hexagonal board with coordinates.\n";
+const char USAGE_REPLAY[] =
+    "usage: yinsh replay [FILE]\n"
+    "  Reads a game record (a YPN line, then actions separated by white space;\n"
+    "  standard input when FILE is absent or -), checks every action, prints the\n"
+    "  final YPN and the result with its reason.\n";
+const char USAGE_RANDGAME[] =
+    "usage: yinsh randgame --seed S [--variant standard|blitz]\n"
+    "  Plays a uniformly random game from the empty start and prints its record:\n"
+    "  the start YPN, then the actions, ten per line.\n";
+
+/* A YPN is either one argument with spaces or four arguments. Returns how
+ * many arguments it took (0 when there are too few) and writes it to buf. */
+static int take_ypn(int argc, char **argv, int i, char *buf, size_t size)
+{
+    if (i >= argc) return 0;
+    if (strchr(argv[i], ' ')) {
+        snprintf(buf, size, "%s", argv[i]);
+        return 1;
+    }
+    if (i + 4 > argc) {
+        snprintf(buf, size, "%s", argv[i]);
+        return argc - i;
+    }
+    snprintf(buf, size, "%s %s %s %s", argv[i], argv[i + 1], argv[i + 2], argv[i + 3]);
+    return 4;
+}
+
+static int sort_actions(const void *a, const void *b)
+{
+    Action x = *(const Action *)a, y = *(const Action *)b;
+    uint32_t kx = (uint32_t)ACTION_FROM(x) << 8 | (uint32_t)ACTION_TO(x);
+    uint32_t ky = (uint32_t)ACTION_FROM(y) << 8 | (uint32_t)ACTION_TO(y);
+    return kx < ky ? -1 : kx > ky;
+}
+
+/* The legal actions sorted by origin then destination (canonical order). */
+static int sorted_legal(const Position *pos, Action *list)
+{
+    int n = movegen_all(pos, list);
+    qsort(list, (size_t)n, sizeof *list, sort_actions);
+    return n;
+}
+
+static bool parse_ypn_arg(const char *cmd, const char *text, Position *pos)
+{
+    char err[NOTATION_ERR_LEN];
+    if (ypn_parse(text, pos, err)) return true;
+    cli_error(cmd, "invalid position: %s", err);
+    return false;
+}
+
+int cmd_perft(int argc, char **argv)
+{
+    bool divide = false;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        if (!strcmp(argv[i], "--divide")) divide = true;
+        else return cli_usage_error("perft", "unknown option '%s'", argv[i]);
+    }
+    long depth;
+    if (i >= argc) return cli_usage_error("perft", "missing DEPTH");
+    if (!cli_parse_int(argv[i], 0, 64, &depth)) return cli_usage_error("perft", "DEPTH '%s' is not a number from 0 to 64", argv[i]);
+    i++;
+    Position pos;
+    char ypn[1024] = "4/7/8/9/10/9/10/9/8/7/4 w P standard";
+    int took = take_ypn(argc, argv, i, ypn, sizeof ypn);
+    if (took && i + took != argc) return cli_usage_error("perft", "unexpected argument '%s'", argv[i + took]);
+    if (!parse_ypn_arg("perft", ypn, &pos)) return 1;
+    double t0 = cli_now();
+    uint64_t total = 0;
+    if (divide && depth > 0) {
+        Action list[MAX_ACTIONS];
+        int n = sorted_legal(&pos, list);
+        for (int k = 0; k < n; k++) {
+            Undo u;
+            char text[ACTION_MAX_LEN];
+            pos_make(&pos, list[k], &u);
+            uint64_t c = perft(&pos, (int)depth - 1);
+            pos_unmake(&pos, list[k], &u);
+            printf("%s %" PRIu64 "\n", action_format(list[k], text), c);
+            total += c;
+        }
+    } else {
+        total = perft(&pos, (int)depth);
+    }
+    double el = cli_now() - t0;
+    printf("nodes %" PRIu64 " time %.3f nps %.0f\n", total, el, el > 0 ? total / el : 0.0);
+    return 0;
+}
+
+int cmd_legal(int argc, char **argv)
+{
+    char ypn[1024];
+    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
+    if (!took) return cli_usage_error("legal", "missing YPN");
+    if (1 + took != argc) return cli_usage_error("legal", "unexpected argument '%s'", argv[1 + took]);
+    Position pos;
+    if (!parse_ypn_arg("legal", ypn, &pos)) return 1;
+    Action list[MAX_ACTIONS];
+    int n = sorted_legal(&pos, list);
+    for (int k = 0; k < n; k++) {
+        char text[ACTION_MAX_LEN];
+        puts(action_format(list[k], text));
+    }
+    return 0;
+}
+
+int cmd_apply(int argc, char **argv)
+{
+    char ypn[1024], err[NOTATION_ERR_LEN];
+    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
+    if (!took) return cli_usage_error("apply", "missing YPN");
+    Position pos;
+    if (!parse_ypn_arg("apply", ypn, &pos)) return 1;
+    for (int i = 1 + took; i < argc; i++) {
+        Action a;
+        if (!action_parse(&pos, argv[i], &a, err))
+            return cli_error("apply", "action %d: %s", i - took, err);
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    printf("%s\n", ypn_format(&pos, ypn));
+    return 0;
+}
+
+/* The board drawn with columns upright and each column half a line above
+ * its left neighbour, so the three axes read as vertical, falling and rising
+ * lines: point (c, r) goes to text line 2 (11 - r) + c, text column 4 c.
+ * Column letters head and foot the drawing; each row number stands left of
+ * the row's first point. */
+static void draw_board(const Position *pos, FILE *f)
+{
+    enum { LINES = 32, WIDTH = 52, X0 = 4 };
+    char screen[LINES][WIDTH + 1];
+    memset(screen, ' ', sizeof screen);
+    int top = LINES, bottom = 0;
+    for (int n = 0; n < POINT_NB; n++) {
+        Point p = GEO->point_of[n];
+        int c = point_col(p), r = point_row(p), line = 2 * (11 - r) + c, x = X0 + 4 * c;
+        char ch = bb_test(pos->rings[WHITE], p)     ? 'W'
+                  : bb_test(pos->rings[BLACK], p)   ? 'B'
+                  : bb_test(pos->markers[WHITE], p) ? 'w'
+                  : bb_test(pos->markers[BLACK], p) ? 'b'
+                                                    : '.';
+        screen[line][x] = ch;
+        if (line < top) top = line;
+        if (line > bottom) bottom = line;
+        if (c == 0 || !point_valid(c - 1, r)) {
+            char num[4];
+            int len = snprintf(num, sizeof num, "%d", r);
+            memcpy(&screen[line][x - 1 - len], num, (size_t)len);
+        }
+    }
+    char letters[WIDTH + 1];
+    memset(letters, ' ', sizeof letters);
+    for (int c = 0; c < 11; c++) letters[X0 + 4 * c] = (char)('a' + c);
+    int width = X0 + 4 * 10 + 1;
+    fprintf(f, "%.*s\n\n", width, letters);
+    for (int l = top; l <= bottom; l++) {
+        int end = WIDTH;
+        while (end > 0 && screen[l][end - 1] == ' ') end--;
+        fprintf(f, "%.*s\n", end, screen[l]);
+    }
+    fprintf(f, "\n%.*s\n", width, letters);
+}
+
+static void describe(const Position *pos, FILE *f)
+{
+    static const char *state_text[STATE_NB] = {
+        "places a ring", "moves a ring", "removes a row (own move)", "removes a ring (own row)",
+        "removes a row (made by the opponent)", "removes a ring (row made by the opponent)", "acted last: game over"};
+    int result, reason;
+    fprintf(f, "\nW/B rings, w/b markers, . empty\n%s %s, %s variant; rings removed: white %d, black %d; markers in pool: %d\n",
+            pos->actor == WHITE ? "White" : "Black", state_text[pos->state], variant_name(pos->variant),
+            pos->removed[WHITE], pos->removed[BLACK], pos->pool);
+    if (pos_outcome(pos, &result, &reason))
+        fprintf(f, "result: %s (%s)\n", result_name(result), reason_name(reason));
+}
+
+int cmd_show(int argc, char **argv)
+{
+    char ypn[1024];
+    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
+    if (!took) return cli_usage_error("show", "missing YPN");
+    if (1 + took != argc) return cli_usage_error("show", "unexpected argument '%s'", argv[1 + took]);
+    Position pos;
+    if (!parse_ypn_arg("show", ypn, &pos)) return 1;
+    draw_board(&pos, stdout);
+    describe(&pos, stdout);
+    return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    if (argc > 2) return cli_usage_error("replay", "unexpected argument '%s'", argv[2]);
+    const char *name = argc == 2 ? argv[1] : "-";
+    FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+    if (!f) return cli_error("replay", "cannot open '%s'", name);
+    char line[1024], err[NOTATION_ERR_LEN], ypn[YPN_MAX_LEN];
+    int lineno = 0, rc = 0;
+    Position pos;
+    /* the first non-blank line is the start position */
+    for (;;) {
+        if (!fgets(line, sizeof line, f)) {
+            rc = cli_error("replay", "%s: no start position", name);
+            goto done;
+        }
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            rc = cli_error("replay", "%s:%d: line too long for a position", name, lineno);
+            goto done;
+        }
+        char *s = line;
+        while (isspace((unsigned char)*s)) s++;
+        if (!*s) continue;
+        while (len && isspace((unsigned char)line[len - 1])) line[--len] = 0;
+        if (!ypn_parse(s, &pos, err)) {
+            rc = cli_error("replay", "%s:%d: invalid start position: %s", name, lineno, err);
+            goto done;
+        }
+        break;
+    }
+    /* then actions separated by white space */
+    int count = 0, c;
+    char tok[64];
+    size_t tl = 0;
+    do {
+        c = fgetc(f);
+        if (c == EOF || isspace(c)) {
+            if (c == '\n') lineno++;
+            if (!tl) continue;
+            tok[tl] = 0;
+            tl = 0;
+            count++;
+            Action a;
+            if (!action_parse(&pos, tok, &a, err)) {
+                rc = cli_error("replay", "%s: action %d (line %d): %s", name, count, lineno - (c == '\n'), err);
+                goto done;
+            }
+            Undo u;
+            pos_make(&pos, a, &u);
+        } else if (tl < sizeof tok - 1) {
+            tok[tl++] = (char)c;
+        } else {
+            rc = cli_error("replay", "%s: action %d (line %d): too long", name, count + 1, lineno);
+            goto done;
+        }
+    } while (c != EOF);
+    int result, reason;
+    printf("%s\n", ypn_format(&pos, ypn));
+    if (pos_outcome(&pos, &result, &reason))
+        printf("actions %d result %s reason %s\n", count, result_name(result), reason_name(reason));
+    else
+        printf("actions %d result none (game not over)\n", count);
+done:
+    if (f != stdin) fclose(f);
+    return rc;
+}
+
+int cmd_randgame(int argc, char **argv)
+{
+    uint64_t seed = 0;
+    bool have_seed = false;
+    int variant = VARIANT_STANDARD;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed")) {
+            if (++i >= argc || !cli_parse_u64(argv[i], &seed))
+                return cli_usage_error("randgame", "--seed needs a non-negative integer");
+            have_seed = true;
+        } else if (!strcmp(argv[i], "--variant")) {
+            if (++i >= argc || !variant_parse(argv[i], &variant))
+                return cli_usage_error("randgame", "--variant must be standard or blitz");
+        } else {
+            return cli_usage_error("randgame", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!have_seed) return cli_usage_error("randgame", "missing --seed S");
+    Rng rng;
+    rng_seed(&rng, seed, 0);
+    Position pos;
+    pos_start(&pos, variant);
+    char text[YPN_MAX_LEN];
+    printf("%s\n", ypn_format(&pos, text));
+    Action list[MAX_ACTIONS];
+    int n, ply = 0;
+    while ((n = movegen_all(&pos, list)) > 0) {
+        Action a = list[rng_below(&rng, (uint32_t)n)];
+        Undo u;
+        pos_make(&pos, a, &u);
+        printf("%s%s", ply % 10 ? " " : (ply ? "\n" : ""), action_format(a, text));
+        ply++;
+    }
+    printf("\n");
+    return 0;
+}

@@ -1,0 +1,16 @@
+/* Every subcommand's entry point; the table lives in yinsh.c. */
+#ifndef YINSH_COMMANDS_H
+#define YINSH_COMMANDS_H
+
+int cmd_perft(int argc, char **argv);
+int cmd_legal(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_randgame(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+extern const char USAGE_PERFT[], USAGE_LEGAL[], USAGE_APPLY[], USAGE_SHOW[], USAGE_REPLAY[],
+    USAGE_RANDGAME[], USAGE_BENCH[];
+
+#endif

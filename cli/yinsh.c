@@ -1,0 +1,56 @@
+/* yinsh: the one binary. A table of subcommands, each a thin call into the
+ * libraries; `yinsh --help` lists them, `yinsh CMD --help` explains one. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+
+static const Command COMMANDS[] = {
+    {"perft", cmd_perft, "count action sequences to a depth (correctness and speed)", USAGE_PERFT},
+    {"legal", cmd_legal, "list the legal actions of a position", USAGE_LEGAL},
+    {"apply", cmd_apply, "apply actions to a position and print the result", USAGE_APPLY},
+    {"show", cmd_show, "draw a position as the hexagonal board", USAGE_SHOW},
+    {"replay", cmd_replay, "check a game record and print its final position and result", USAGE_REPLAY},
+    {"randgame", cmd_randgame, "play a uniformly random game and print its record", USAGE_RANDGAME},
+    {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
+};
+enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
+
+const Command *cli_find(const char *name)
+{
+    for (int i = 0; i < COMMAND_NB; i++)
+        if (!strcmp(COMMANDS[i].name, name)) return &COMMANDS[i];
+    return NULL;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: yinsh COMMAND [ARGS...]\n\n"
+               "Yinsh Lab " YINSH_VERSION ": a YINSH rules engine and self-play lab.\n\ncommands:\n");
+    for (int i = 0; i < COMMAND_NB; i++) fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(f, "\n`yinsh COMMAND --help` explains a command. Rules and notation: shared/spec/RULES.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("yinsh " YINSH_VERSION "\n");
+        return 0;
+    }
+    const Command *c = cli_find(argv[1]);
+    if (!c) {
+        fprintf(stderr, "yinsh: unknown command '%s'\n\n", argv[1]);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (cli_wants_help(argc - 1, argv + 1)) return cli_help(c->name);
+    return c->run(argc - 1, argv + 1);
+}
