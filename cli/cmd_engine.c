@@ -218,66 +218,41 @@ int cmd_replay(int argc, char **argv)
 {
     if (argc > 2) return cli_usage_error("replay", "unexpected argument '%s'", argv[2]);
     const char *name = argc == 2 ? argv[1] : "-";
-    FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+    FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
     if (!f) return cli_error("replay", "cannot open '%s'", name);
-    char line[1024], err[NOTATION_ERR_LEN], ypn[YPN_MAX_LEN];
-    int lineno = 0, rc = 0;
-    Position pos;
-    /* the first non-blank line is the start position */
-    for (;;) {
-        if (!fgets(line, sizeof line, f)) {
-            rc = cli_error("replay", "%s: no start position", name);
-            goto done;
-        }
-        lineno++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            rc = cli_error("replay", "%s:%d: line too long for a position", name, lineno);
-            goto done;
-        }
-        char *s = line;
-        while (isspace((unsigned char)*s)) s++;
-        if (!*s) continue;
-        while (len && isspace((unsigned char)line[len - 1])) line[--len] = 0;
-        if (!ypn_parse(s, &pos, err)) {
-            rc = cli_error("replay", "%s:%d: invalid start position: %s", name, lineno, err);
-            goto done;
-        }
-        break;
-    }
-    /* then actions separated by white space */
-    int count = 0, c;
-    char tok[64];
-    size_t tl = 0;
-    do {
-        c = fgetc(f);
-        if (c == EOF || isspace(c)) {
-            if (c == '\n') lineno++;
-            if (!tl) continue;
-            tok[tl] = 0;
-            tl = 0;
-            count++;
-            Action a;
-            if (!action_parse(&pos, tok, &a, err)) {
-                rc = cli_error("replay", "%s: action %d (line %d): %s", name, count, lineno - (c == '\n'), err);
+    /* a record is small: read it whole (at most 16 MiB) */
+    size_t cap = 1 << 16, len = 0, got;
+    char *text = malloc(cap);
+    int rc = 0;
+    while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            char *bigger = cap < (1u << 24) ? realloc(text, cap *= 2) : NULL;
+            if (!bigger) {
+                rc = cli_error("replay", "%s: record larger than 16 MiB", name);
                 goto done;
             }
-            Undo u;
-            pos_make(&pos, a, &u);
-        } else if (tl < sizeof tok - 1) {
-            tok[tl++] = (char)c;
-        } else {
-            rc = cli_error("replay", "%s: action %d (line %d): too long", name, count + 1, lineno);
-            goto done;
+            text = bigger;
         }
-    } while (c != EOF);
-    int result, reason;
+    }
+    if (!text || ferror(f)) {
+        rc = cli_error("replay", "%s: read error", name);
+        goto done;
+    }
+    Position pos;
+    char err[NOTATION_ERR_LEN], ypn[YPN_MAX_LEN];
+    int count, result, reason;
+    if (!record_play(text, len, &pos, &count, err)) {
+        rc = cli_error("replay", "%s: %s", name, err);
+        goto done;
+    }
     printf("%s\n", ypn_format(&pos, ypn));
     if (pos_outcome(&pos, &result, &reason))
         printf("actions %d result %s reason %s\n", count, result_name(result), reason_name(reason));
     else
         printf("actions %d result none (game not over)\n", count);
 done:
+    free(text);
     if (f != stdin) fclose(f);
     return rc;
 }

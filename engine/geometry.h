@@ -48,13 +48,15 @@ static inline int point_row(Point p) { return p % 11 + 1; }
 /* Bit scans on 128-bit sets; the set must not be empty. */
 static inline int bb_lsb(Bitboard b)
 {
-    uint64_t lo = (uint64_t)b;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+    uint64_t lo = (uint64_t)b, hi = (uint64_t)(b >> 64);
+    int l = __builtin_ctzll(lo | (1ULL << 63)), h = 64 + __builtin_ctzll(hi | (1ULL << 63));
+    return lo ? l : h;
 }
 static inline int bb_msb(Bitboard b)
 {
-    uint64_t hi = (uint64_t)(b >> 64);
-    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)b);
+    uint64_t lo = (uint64_t)b, hi = (uint64_t)(b >> 64);
+    int l = 63 - __builtin_clzll(lo | 1), h = 127 - __builtin_clzll(hi | 1);
+    return hi ? h : l;
 }
 static inline int bb_popcount(Bitboard b)
 {
@@ -70,7 +72,9 @@ static inline bool bb_test(Bitboard b, Point p) { return (b >> p) & 1; }
 static inline Bitboard bb_row_starts(Bitboard m, int axis)
 {
     int s = DIR_STEP[axis];
-    return m & (m >> s) & (m >> (2 * s)) & (m >> (3 * s)) & (m >> (4 * s));
+    Bitboard t = m & (m >> s); /* runs of 2 */
+    t &= t >> (2 * s);         /* runs of 4 */
+    return t & (m >> (4 * s)); /* runs of 5 */
 }
 static inline bool bb_has_row(Bitboard m)
 {

@@ -1,64 +1,141 @@
 #include "movegen.h"
 
-/* Destinations of the ring on p in direction d, from ray masks and the
- * occupancy: the empty points before the first piece on the ray, and, when
- * that piece is a marker, the first empty point after the group of markers
- * it starts, unless a ring stands inside the group. */
-static inline Bitboard ring_targets(Point p, int d, Bitboard occ, Bitboard rings)
+/* Ring moves are found for all of a player's rings at once, one direction
+ * at a time, by flood fills over the occupancy (as sliding-piece attacks are
+ * in chess bitboards):
+ *   run:  empty points reached from a ring through empty points only;
+ *   land: the first empty point after a group of markers that starts right
+ *         after a ring or its run (a ring in the group stops the fill).
+ * The targets of different rings in one direction never overlap (a ring
+ * behind another on the same line is blocked by it), so popcounts add up.
+ * The shifts need no edge masks: a step that wraps from one column to
+ * another lands on an invalid point, never in `empty` or `markers`. */
+static inline Bitboard shift(Bitboard b, int d)
 {
-    Bitboard ray = GEO->ray[p][d];
-    Bitboard blk = ray & occ;
-    if (!blk) return ray;
-    Point f = d < 3 ? bb_lsb(blk) : bb_msb(blk);
-    Bitboard dest = bb_between(p, f, d);
-    if (rings & bb_bit(f)) return dest;
-    Bitboard empty = GEO->ray[f][d] & ~occ;
-    if (!empty) return dest;
-    Point e = d < 3 ? bb_lsb(empty) : bb_msb(empty);
-    if (bb_between(f, e, d) & rings) return dest;
-    return dest | bb_bit(e);
+    return d < 3 ? b << DIR_STEP[d] : b >> -DIR_STEP[d];
+}
+
+static inline Bitboard dir_targets(Bitboard mine, Bitboard empty, Bitboard markers, int d)
+{
+    Bitboard run = 0, f = mine, land = 0;
+    while ((f = shift(f, d) & empty)) run |= f;
+    Bitboard cur = shift(run | mine, d) & markers;
+    while (cur) {
+        Bitboard next = shift(cur, d);
+        land |= next & empty;
+        cur = next & markers;
+    }
+    return run | land;
+}
+
+typedef struct Boards {
+    Bitboard mine, empty, markers, rings;
+} Boards;
+
+static inline Boards boards(const Position *pos, int colour)
+{
+    Boards b;
+    b.rings = pos->rings[WHITE] | pos->rings[BLACK];
+    b.markers = pos->markers[WHITE] | pos->markers[BLACK];
+    b.mine = pos->rings[colour];
+    b.empty = GEO->valid & ~(b.rings | b.markers);
+    return b;
+}
+
+#define FOR_EACH_DIR(X) X(0) X(1) X(2) X(3) X(4) X(5)
+
+/* The ring that moves to t in direction d: the nearest ring behind t (no
+ * ring stands between a ring and its target). */
+static inline Point origin(Point t, int d, Bitboard rings)
+{
+    Bitboard behind = GEO->ray[t][d < 3 ? d + 3 : d - 3] & rings;
+    return d < 3 ? bb_msb(behind) : bb_lsb(behind);
 }
 
 static int gen_moves(const Position *pos, int colour, Action *list)
 {
-    Bitboard rings = pos->rings[WHITE] | pos->rings[BLACK];
-    Bitboard occ = rings | pos->markers[WHITE] | pos->markers[BLACK];
+    Boards b = boards(pos, colour);
     int n = 0;
-    for (Bitboard r = pos->rings[colour]; r; r &= r - 1) {
-        Point p = bb_lsb(r);
-        for (int d = 0; d < DIR_NB; d++) {
-            Bitboard t = ring_targets(p, d, occ, rings);
-            if (d < 3)
-                for (; t; t &= t - 1) list[n++] = ACTION_MAKE(ACT_MOVE, p, bb_lsb(t));
-            else
-                for (; t; t ^= bb_bit(bb_msb(t))) list[n++] = ACTION_MAKE(ACT_MOVE, p, bb_msb(t));
-        }
+#define GEN(d)                                                                  \
+    for (Bitboard t = dir_targets(b.mine, b.empty, b.markers, d); t; t &= t - 1) { \
+        Point to = bb_lsb(t);                                                   \
+        list[n++] = ACTION_MAKE(ACT_MOVE, origin(to, d, b.rings), to);          \
     }
+    FOR_EACH_DIR(GEN)
+#undef GEN
     return n;
 }
 
 static int count_moves(const Position *pos, int colour)
 {
-    Bitboard rings = pos->rings[WHITE] | pos->rings[BLACK];
-    Bitboard occ = rings | pos->markers[WHITE] | pos->markers[BLACK];
+    Boards b = boards(pos, colour);
     int n = 0;
-    for (Bitboard r = pos->rings[colour]; r; r &= r - 1) {
-        Point p = bb_lsb(r);
-        for (int d = 0; d < DIR_NB; d++) n += bb_popcount(ring_targets(p, d, occ, rings));
-    }
+#define COUNT(d) n += bb_popcount(dir_targets(b.mine, b.empty, b.markers, d));
+    FOR_EACH_DIR(COUNT)
+#undef COUNT
     return n;
 }
 
 bool movegen_can_move(const Position *pos, int colour)
 {
-    Bitboard rings = pos->rings[WHITE] | pos->rings[BLACK];
-    Bitboard occ = rings | pos->markers[WHITE] | pos->markers[BLACK];
-    for (Bitboard r = pos->rings[colour]; r; r &= r - 1) {
-        Point p = bb_lsb(r);
-        for (int d = 0; d < DIR_NB; d++)
-            if (ring_targets(p, d, occ, rings)) return true;
-    }
+    Boards b = boards(pos, colour);
+#define ANY(d) if (dir_targets(b.mine, b.empty, b.markers, d)) return true;
+    FOR_EACH_DIR(ANY)
+#undef ANY
     return false;
+}
+
+/* The k-th set point of b in ascending order (k < popcount(b)). */
+static inline Point bb_select(Bitboard b, int k)
+{
+    int low = __builtin_popcountll((uint64_t)b);
+    uint64_t half = (uint64_t)b;
+    int base = 0;
+    if (k >= low) {
+        k -= low;
+        half = (uint64_t)(b >> 64);
+        base = 64;
+    }
+    while (k--) half &= half - 1;
+    return base + __builtin_ctzll(half);
+}
+
+Action movegen_random(const Position *pos, Rng *rng)
+{
+    switch (pos->state) {
+    case STATE_P: {
+        Bitboard empty = GEO->valid & ~(pos->rings[WHITE] | pos->rings[BLACK]);
+        int k = (int)rng_below(rng, (uint32_t)(POINT_NB - pos->placed));
+        return ACTION_MAKE(ACT_PLACE, bb_select(empty, k), 0);
+    }
+    case STATE_M: {
+        if (pos->pool == 0) return ACTION_NONE;
+        /* count per direction, then pick: the same choice as list[k] of
+         * movegen_all, without writing the list */
+        Boards b = boards(pos, pos->actor);
+        Bitboard t[DIR_NB];
+        int c[DIR_NB], total = 0;
+#define TARGETS(d) t[d] = dir_targets(b.mine, b.empty, b.markers, d); total += c[d] = bb_popcount(t[d]);
+        FOR_EACH_DIR(TARGETS)
+#undef TARGETS
+        if (total == 0)
+            return movegen_can_move(pos, pos->actor ^ 1) ? ACTION_MAKE(ACT_PASS, 0, 0) : ACTION_NONE;
+        int k = (int)rng_below(rng, (uint32_t)total), d = 0;
+        while (k >= c[d]) k -= c[d++];
+        Point to = bb_select(t[d], k);
+        return ACTION_MAKE(ACT_MOVE, origin(to, d, b.rings), to);
+    }
+    case STATE_X:
+    case STATE_x: {
+        Bitboard mine = pos->rings[pos->actor];
+        return ACTION_MAKE(ACT_RING, bb_select(mine, (int)rng_below(rng, (uint32_t)bb_popcount(mine))), 0);
+    }
+    default: {
+        Action list[MAX_ACTIONS];
+        int n = movegen_all(pos, list);
+        return n ? list[rng_below(rng, (uint32_t)n)] : ACTION_NONE;
+    }
+    }
 }
 
 static int gen_rows(const Position *pos, Action *list)

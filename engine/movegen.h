@@ -4,10 +4,12 @@
 
 #include <stdbool.h>
 #include "position.h"
+#include "rng.h"
 
 /* Writes the legal actions to list (MAX_ACTIONS entries) and returns their
- * number; 0 exactly when the game is over. Order: by origin point in
- * canonical order, then direction 0..5, then distance. */
+ * number; 0 exactly when the game is over. Order: placements and removals
+ * by point in canonical order; moves by direction (0..5, geometry.h), then
+ * by destination in canonical order. */
 int movegen_all(const Position *pos, Action *list);
 
 /* The number of legal actions, without writing them (perft's last ply). */
@@ -15,6 +17,11 @@ int movegen_count(const Position *pos);
 
 /* Whether the player has at least one ring move (markers in pool aside). */
 bool movegen_can_move(const Position *pos, int colour);
+
+/* A uniformly random legal action, ACTION_NONE when the game is over. It
+ * draws exactly as list[rng_below(rng, n)] over movegen_all's list would,
+ * so the two give the same games, but without writing the list. */
+Action movegen_random(const Position *pos, Rng *rng);
 
 /* Whether a is legal in pos (any 32-bit value is accepted as input). */
 bool movegen_is_legal(const Position *pos, Action a);

@@ -306,6 +306,47 @@ bool action_parse(const Position *pos, const char *text, Action *out, char *err)
     return true;
 }
 
+bool record_play(const char *text, size_t len, Position *pos, int *count, char *err)
+{
+    size_t i = 0;
+    int line = 1;
+    *count = 0;
+    while (i < len && isspace((unsigned char)text[i])) line += text[i++] == '\n';
+    if (i == len) return fail(err, "record: no start position");
+    size_t eol = i;
+    while (eol < len && text[eol] != '\n') eol++;
+    size_t end = eol;
+    while (end > i && isspace((unsigned char)text[end - 1])) end--;
+    char ypn[YPN_MAX_LEN * 2], msg[NOTATION_ERR_LEN];
+    if (end - i >= sizeof ypn) return fail(err, "record: line %d: start position is too long", line);
+    memcpy(ypn, text + i, end - i);
+    ypn[end - i] = 0;
+    if (memchr(ypn, 0, end - i)) return fail(err, "record: line %d: NUL byte in the start position", line);
+    if (!ypn_parse(ypn, pos, msg)) return fail(err, "record: line %d: invalid start position: %s", line, msg);
+    for (i = eol; i < len;) {
+        if (isspace((unsigned char)text[i])) {
+            line += text[i++] == '\n';
+            continue;
+        }
+        size_t start = i;
+        while (i < len && !isspace((unsigned char)text[i])) i++;
+        char tok[ACTION_MAX_LEN + 8];
+        size_t tl = i - start < sizeof tok - 1 ? i - start : sizeof tok - 1;
+        memcpy(tok, text + start, tl);
+        tok[tl] = 0;
+        Action a;
+        if (i - start >= sizeof tok - 1 || memchr(tok, 0, tl)) {
+            snprintf(msg, sizeof msg, "'%.12s...': not an action", tok);
+            return fail(err, "record: action %d (line %d): %s", *count + 1, line, msg);
+        }
+        if (!action_parse(pos, tok, &a, msg)) return fail(err, "record: action %d (line %d): %s", *count + 1, line, msg);
+        Undo u;
+        pos_make(pos, a, &u);
+        (*count)++;
+    }
+    return true;
+}
+
 const char *result_name(int result)
 {
     static const char *n[] = {"none", "white", "black", "draw"};

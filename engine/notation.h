@@ -24,6 +24,13 @@ bool action_parse(const Position *pos, const char *text, Action *a, char *err);
 /* Writes the canonical text (ACTION_MAX_LEN bytes); returns out. */
 char *action_format(Action a, char *out);
 
+/* A game record (§8): a start YPN on the first non-blank line, then actions
+ * separated by white space. Checks every action and leaves the final
+ * position in pos and the number of actions in count. On failure err names
+ * the action (its number and line) or the position, and pos holds the last
+ * position reached before the failure. */
+bool record_play(const char *text, size_t len, Position *pos, int *count, char *err);
+
 const char *result_name(int result);
 const char *reason_name(int reason);
 const char *variant_name(int variant);

@@ -34,11 +34,14 @@ static inline void set_turn(Position *pos, int actor, int state)
     pos->state = (uint8_t)state;
 }
 
-/* Who acts after a move by `mover` (RULES.md §3 step 2, §6.2 for blitz). */
-static inline void after_move(Position *pos, int mover)
+/* Who acts after a move by `mover` (RULES.md §3 step 2, §6.2 for blitz).
+ * Before a move no row is on the board (state M), so the opponent can have
+ * a row only if the move flipped a marker to the opponent's colour. */
+static inline void after_move(Position *pos, int mover, Bitboard flips)
 {
     int opp = mover ^ 1;
-    bool own = pos_has_row(pos, mover), theirs = pos_has_row(pos, opp);
+    bool own = pos_has_row(pos, mover);
+    bool theirs = (flips & pos->markers[opp]) && pos_has_row(pos, opp);
     if (pos->variant == VARIANT_BLITZ)
         set_turn(pos, own || theirs ? mover : opp, own || theirs ? STATE_END : STATE_M);
     else if (own)
@@ -93,7 +96,7 @@ void pos_make(Position *pos, Action a, Undo *u)
             pos->key ^= GEO->z_marker[WHITE][p] ^ GEO->z_marker[BLACK][p];
         }
         pos->pool--;
-        after_move(pos, me);
+        after_move(pos, me, flips);
         break;
     }
     case ACT_PASS:

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds and runs the tests
+# in Release, again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# runs the parser fuzzer for a bounded time, and the ThreadSanitizer check
+# of a multi-threaded self-play run. Any failure fails the script.
+#   FUZZ_SECONDS   fuzzing time (default 60)
+#   JOBS           parallel build jobs (default: nproc)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+JOBS=${JOBS:-$(nproc)}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+
+bash scripts/setup.sh
+
+step() { printf '\n== %s ==\n' "$*"; }
+
+step "Release build and tests"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DYINSH_WERROR=ON >/dev/null
+cmake --build build -j"$JOBS"
+ctest --test-dir build --output-on-failure -j"$JOBS"
+
+step "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DYINSH_WERROR=ON \
+      -DYINSH_SANITIZE=address,undefined >/dev/null
+cmake --build build-asan -j"$JOBS"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$JOBS"
+
+step "Fuzzing the YPN, action and game-record parsers (${FUZZ_SECONDS}s)"
+mkdir -p build-fuzz
+clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11 \
+      -Iengine engine/*.c tests/fuzz/fuzz_parsers.c -o build-fuzz/fuzz_parsers
+rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus
+(cd build-fuzz && ./fuzz_parsers -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
+   corpus "$ROOT/tests/fuzz/corpus" 2>fuzz.log) || { tail -40 build-fuzz/fuzz.log; echo "fuzzer found a problem" >&2; exit 1; }
+grep -E "stat::number_of_executed_units" build-fuzz/fuzz.log || true
+
+if [ -f scripts/tsan.sh ]; then
+  step "ThreadSanitizer: multi-threaded self-play"
+  bash scripts/tsan.sh
+fi
+
+step "all tests passed"
