@@ -15,17 +15,28 @@ static inline Bitboard shift(Bitboard b, int d)
     return d < 3 ? b << DIR_STEP[d] : b >> -DIR_STEP[d];
 }
 
-static inline Bitboard dir_targets(Bitboard mine, Bitboard empty, Bitboard markers, int d)
+static inline Bitboard dir_run(Bitboard mine, Bitboard empty, int d)
 {
-    Bitboard run = 0, f = mine, land = 0;
+    Bitboard run = 0, f = mine;
     while ((f = shift(f, d) & empty)) run |= f;
-    Bitboard cur = shift(run | mine, d) & markers;
+    return run;
+}
+
+static inline Bitboard dir_land(Bitboard run, Bitboard mine, Bitboard empty, Bitboard markers, int d)
+{
+    Bitboard land = 0, cur = shift(run | mine, d) & markers;
     while (cur) {
         Bitboard next = shift(cur, d);
         land |= next & empty;
         cur = next & markers;
     }
-    return run | land;
+    return land;
+}
+
+static inline Bitboard dir_targets(Bitboard mine, Bitboard empty, Bitboard markers, int d)
+{
+    Bitboard run = dir_run(mine, empty, d);
+    return run | dir_land(run, mine, empty, markers, d);
 }
 
 typedef struct Boards {
@@ -66,7 +77,7 @@ static int gen_moves(const Position *pos, int colour, Action *list)
     return n;
 }
 
-static int count_moves(const Position *pos, int colour)
+int movegen_count_moves(const Position *pos, int colour)
 {
     Boards b = boards(pos, colour);
     int n = 0;
@@ -74,6 +85,22 @@ static int count_moves(const Position *pos, int colour)
     FOR_EACH_DIR(COUNT)
 #undef COUNT
     return n;
+}
+
+Bitboard movegen_flippable(const Position *pos, int colour)
+{
+    Boards b = boards(pos, colour);
+    Bitboard flips = 0;
+    /* the markers met walking back from each landing point */
+#define FLIPS(d)                                                                   \
+    {                                                                              \
+        Bitboard land = dir_land(dir_run(b.mine, b.empty, d), b.mine, b.empty, b.markers, d); \
+        for (Bitboard g = shift(land, (d + 3) % 6) & b.markers; g; g = shift(g, (d + 3) % 6) & b.markers) \
+            flips |= g;                                                            \
+    }
+    FOR_EACH_DIR(FLIPS)
+#undef FLIPS
+    return flips;
 }
 
 bool movegen_can_move(const Position *pos, int colour)
@@ -191,7 +218,7 @@ int movegen_count(const Position *pos)
         return POINT_NB - pos->placed;
     case STATE_M: {
         if (pos->pool == 0) return 0;
-        int n = count_moves(pos, pos->actor);
+        int n = movegen_count_moves(pos, pos->actor);
         return n ? n : movegen_can_move(pos, pos->actor ^ 1);
     }
     case STATE_R:

@@ -15,6 +15,13 @@ int movegen_all(const Position *pos, Action *list);
 /* The number of legal actions, without writing them (perft's last ply). */
 int movegen_count(const Position *pos);
 
+/* The number of ring moves the player would have if it were their move. */
+int movegen_count_moves(const Position *pos, int colour);
+
+/* The markers (either colour) that some move of the player's rings would
+ * flip, if it were their move. */
+Bitboard movegen_flippable(const Position *pos, int colour);
+
 /* Whether the player has at least one ring move (markers in pool aside). */
 bool movegen_can_move(const Position *pos, int colour);
 

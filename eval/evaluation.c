@@ -1,0 +1,152 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evaluation.h"
+#include "movegen.h"
+
+const char *const FEATURE_NAMES[FEAT_NB] = {
+    "rings_removed", "markers", "lines3", "lines4", "flippable", "mobility", "centre", "tempo",
+};
+
+/* Lines of 3 and 4: every 5-point window along the three axes. */
+static void line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
+{
+    *three = *four = 0;
+    for (int n = 0; n < POINT_NB; n++) {
+        Point p = GEO->point_of[n];
+        for (int a = 0; a < AXIS_NB; a++) {
+            Bitboard win = GEO->row5[p][a];
+            if (!win || (win & theirs)) continue;
+            int k = bb_popcount(win & mine);
+            *three += k == 3;
+            *four += k == 4;
+        }
+    }
+}
+
+static int reach(Bitboard rings)
+{
+    int r = 0;
+    for (; rings; rings &= rings - 1) {
+        Point p = bb_lsb(rings);
+        for (int d = 0; d < DIR_NB; d++) r += GEO->ray_len[p][d];
+    }
+    return r;
+}
+
+void features_compute(const Position *pos, double out[FEAT_NB])
+{
+    int f[COLOUR_NB][FEAT_NB] = {{0}};
+    for (int c = 0; c < COLOUR_NB; c++) {
+        Bitboard mine = pos->markers[c], theirs = pos->markers[c ^ 1];
+        f[c][FEAT_RINGS_REMOVED] = pos->removed[c];
+        f[c][FEAT_MARKERS] = bb_popcount(mine);
+        line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
+        f[c][FEAT_FLIPPABLE] = bb_popcount(movegen_flippable(pos, c) & theirs);
+        f[c][FEAT_MOBILITY] = movegen_count_moves(pos, c);
+        f[c][FEAT_CENTRE] = reach(pos->rings[c]);
+    }
+    for (int i = 0; i < FEAT_NB; i++) out[i] = f[WHITE][i] - f[BLACK][i];
+    out[FEAT_TEMPO] = pos->actor == WHITE ? 1 : -1;
+}
+
+void weights_default(Weights *w)
+{
+    static const double DEFAULTS[FEAT_NB] = {1.5, 0.05, 0.08, 0.25, 0.04, 0.01, 0.005, 0.05};
+    memcpy(w->w, DEFAULTS, sizeof DEFAULTS);
+}
+
+bool weights_load(const char *path, Weights *w, char *err, size_t errlen)
+{
+    weights_default(w);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    char line[256];
+    bool seen[FEAT_NB] = {false};
+    int lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char name[64], value[64], extra[8];
+        int got = sscanf(line, "%63s %63s %7s", name, value, extra);
+        if (got <= 0) continue;
+        if (got != 2) {
+            snprintf(err, errlen, "%s:%d: expected `name value`", path, lineno);
+            ok = false;
+            break;
+        }
+        int k = 0;
+        while (k < FEAT_NB && strcmp(FEATURE_NAMES[k], name)) k++;
+        if (k == FEAT_NB) {
+            snprintf(err, errlen, "%s:%d: unknown feature '%s'", path, lineno, name);
+            ok = false;
+            break;
+        }
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (*end || errno || !isfinite(v)) {
+            snprintf(err, errlen, "%s:%d: '%s' is not a number (feature %s)", path, lineno, value, name);
+            ok = false;
+            break;
+        }
+        if (seen[k]) {
+            snprintf(err, errlen, "%s:%d: feature '%s' given twice", path, lineno, name);
+            ok = false;
+            break;
+        }
+        seen[k] = true;
+        w->w[k] = v;
+    }
+    fclose(f);
+    return ok;
+}
+
+bool weights_save(const char *path, const Weights *w, const char *header, char *err, size_t errlen)
+{
+    /* write a sibling file, then rename: never a half-written weights file */
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+        return false;
+    }
+    if (header && *header) {
+        const char *s = header;
+        while (*s) {
+            const char *nl = strchr(s, '\n');
+            int len = nl ? (int)(nl - s) : (int)strlen(s);
+            fprintf(f, "# %.*s\n", len, s);
+            s += len + (nl != NULL);
+        }
+    }
+    for (int k = 0; k < FEAT_NB; k++) fprintf(f, "%s %.9g\n", FEATURE_NAMES[k], w->w[k]);
+    bool ok = fflush(f) == 0 && !ferror(f);
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+double eval_logit(const Weights *w, const Position *pos)
+{
+    double f[FEAT_NB], s = 0;
+    features_compute(pos, f);
+    for (int k = 0; k < FEAT_NB; k++) s += w->w[k] * f[k];
+    return s;
+}
+
+double eval_white(const Weights *w, const Position *pos)
+{
+    return 1 / (1 + exp(-eval_logit(w, pos)));
+}

@@ -1,0 +1,49 @@
+/* Evaluation features a YINSH player would name, and the evaluation: a
+ * weighted sum of the differences White minus Black, squashed by the
+ * logistic function to the probability that White wins (draws count 1/2).
+ *
+ * Each feature is computed for both colours; FEAT_TEMPO is +1 when White is
+ * to act, -1 when Black is. */
+#ifndef YINSH_EVALUATION_H
+#define YINSH_EVALUATION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "position.h"
+
+enum {
+    FEAT_RINGS_REMOVED, /* rings removed (each is a row made) */
+    FEAT_MARKERS,       /* markers of the colour on the board */
+    FEAT_LINES3,        /* 5-point windows with 3 own markers and no opponent marker */
+    FEAT_LINES4,        /* the same with 4 own markers */
+    FEAT_FLIPPABLE,     /* opponent markers the colour's rings could flip next move */
+    FEAT_MOBILITY,      /* the colour's ring moves */
+    FEAT_CENTRE,        /* rings' reach: points on the six rays from each ring */
+    FEAT_TEMPO,         /* +1 White acts, -1 Black acts */
+    FEAT_NB
+};
+
+extern const char *const FEATURE_NAMES[FEAT_NB];
+
+/* Differences White minus Black of every feature (FEAT_TEMPO: +-1). */
+void features_compute(const Position *pos, double out[FEAT_NB]);
+
+typedef struct Weights {
+    double w[FEAT_NB];
+} Weights;
+
+/* The hand-set defaults (also in eval/weights/default.txt). */
+void weights_default(Weights *w);
+
+/* Reads a file of `name value` lines ('#' comments and blank lines allowed;
+ * features not listed keep their default). An unknown name, a bad number or
+ * a repeated name is an error naming the file and line. */
+bool weights_load(const char *path, Weights *w, char *err, size_t errlen);
+bool weights_save(const char *path, const Weights *w, const char *header, char *err, size_t errlen);
+
+/* sum w_i f_i: White's advantage in logits. */
+double eval_logit(const Weights *w, const Position *pos);
+/* The probability that White wins (1/2 for a draw), from the logit. */
+double eval_white(const Weights *w, const Position *pos);
+
+#endif

@@ -1,0 +1,331 @@
+/* Invariants over random games (pcg32, fixed seeds, both variants), checked
+ * at every ply: make/unmake of every legal action restores the position, the
+ * incremental key equals the recomputed one, pos_check passes, markers on
+ * the board + pool = 51, YPN round-trips, every generated action survives
+ * action_format -> action_parse and movegen_is_legal, random other action
+ * values are refused, movegen_count agrees, and movegen_all agrees with a
+ * slow reference generator written here from the rules. Also the geometry
+ * tables and the pcg32 reference output. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "movegen.h"
+#include "notation.h"
+#include "randgame.h"
+#include "rng.h"
+#include "test_util.h"
+
+/* ---- a slow reference move generator ----------------------------------- */
+
+enum { EMPTY = 0, WRING, BRING, WMARK, BMARK };
+
+static void board_of(const Position *pos, int board[SQUARE_NB])
+{
+    for (Point p = 0; p < SQUARE_NB; p++)
+        board[p] = bb_test(pos->rings[WHITE], p)     ? WRING
+                   : bb_test(pos->rings[BLACK], p)   ? BRING
+                   : bb_test(pos->markers[WHITE], p) ? WMARK
+                   : bb_test(pos->markers[BLACK], p) ? BMARK
+                                                     : EMPTY;
+}
+
+/* Moves of one colour's rings, walking every ray point by point (RULES.md
+ * §4): empty points are destinations until a ring (stop) or a marker; after
+ * a marker group only the first empty point is, and nothing beyond. */
+static int ref_moves(const int board[SQUARE_NB], int colour, Action *list)
+{
+    int n = 0, ring = colour == WHITE ? WRING : BRING;
+    for (int i = 0; i < POINT_NB; i++) {
+        Point p = GEO->point_of[i];
+        if (board[p] != ring) continue;
+        for (int d = 0; d < DIR_NB; d++) {
+            bool jumped = false;
+            for (int k = 0; k < GEO->ray_len[p][d]; k++) {
+                Point q = GEO->ray_pt[p][d][k];
+                if (board[q] == WRING || board[q] == BRING) break;
+                if (board[q] == EMPTY) {
+                    if (list) list[n] = ACTION_MAKE(ACT_MOVE, p, q);
+                    n++;
+                    if (jumped) break;
+                } else {
+                    jumped = true;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static int ref_actions(const Position *pos, Action *list)
+{
+    int board[SQUARE_NB], n = 0, me = pos->actor;
+    board_of(pos, board);
+    switch (pos->state) {
+    case STATE_P:
+        for (int col = 0; col < 11; col++)
+            for (int row = 1; row <= 11; row++)
+                if (point_valid(col, row) && board[point_make(col, row)] == EMPTY)
+                    list[n++] = ACTION_MAKE(ACT_PLACE, point_make(col, row), 0);
+        return n;
+    case STATE_M: {
+        int markers = 0;
+        for (Point p = 0; p < SQUARE_NB; p++) markers += board[p] == WMARK || board[p] == BMARK;
+        if (markers == MARKERS_NB) return 0;
+        n = ref_moves(board, me, list);
+        if (n == 0 && ref_moves(board, me ^ 1, NULL) > 0) list[n++] = ACTION_MAKE(ACT_PASS, 0, 0);
+        return n;
+    }
+    case STATE_R:
+    case STATE_r: {
+        int mark = me == WHITE ? WMARK : BMARK;
+        for (int i = 0; i < POINT_NB; i++) {
+            Point p = GEO->point_of[i];
+            for (int axis = 0; axis < AXIS_NB; axis++) {
+                if (board[p] != mark || GEO->ray_len[p][axis] < 4) continue;
+                bool row = true;
+                for (int k = 0; k < 4; k++) row = row && board[GEO->ray_pt[p][axis][k]] == mark;
+                if (row) list[n++] = ACTION_MAKE(ACT_ROW, p, GEO->ray_pt[p][axis][3]);
+            }
+        }
+        return n;
+    }
+    case STATE_X:
+    case STATE_x:
+        for (int i = 0; i < POINT_NB; i++)
+            if (board[GEO->point_of[i]] == (me == WHITE ? WRING : BRING))
+                list[n++] = ACTION_MAKE(ACT_RING, GEO->point_of[i], 0);
+        return n;
+    default:
+        return 0;
+    }
+}
+
+static int cmp_action(const void *a, const void *b)
+{
+    Action x = *(const Action *)a, y = *(const Action *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ---- the per-ply checks -------------------------------------------------- */
+
+typedef struct Stats {
+    long plies, games, ended[STATE_NB], passes, rows;
+} Stats;
+
+static void check_ply(const Position *pos, Rng *rng, const char *where)
+{
+    char err[NOTATION_ERR_LEN], ypn[YPN_MAX_LEN];
+    const char *why = NULL;
+    cr_assert(pos_check(pos, &why), "%s: pos_check: %s", where, why);
+    cr_assert_eq(pos->key, pos_compute_key(pos), "%s: key", where);
+    int markers = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
+    cr_assert_eq(markers + pos->pool, MARKERS_NB, "%s: %d markers + pool %d", where, markers, pos->pool);
+    int rw = bb_popcount(pos->rings[WHITE]), rb = bb_popcount(pos->rings[BLACK]);
+    if (pos->state == STATE_P)
+        cr_assert(rw == (pos->placed + 1) / 2 && rb == pos->placed / 2, "%s: ring counts in P", where);
+    else
+        cr_assert(rw + pos->removed[WHITE] == 5 && rb + pos->removed[BLACK] == 5, "%s: ring counts", where);
+
+    /* YPN round trip: same fields, same key */
+    Position again;
+    ypn_format(pos, ypn);
+    cr_assert(ypn_parse(ypn, &again, err), "%s: the engine's own YPN '%s' does not parse: %s", where, ypn, err);
+    cr_assert(pos_equal(pos, &again), "%s: YPN round trip changes the position '%s'", where, ypn);
+
+    /* movegen against the reference, and the count */
+    Action list[MAX_ACTIONS], ref[MAX_ACTIONS];
+    int n = movegen_all(pos, list), m = ref_actions(pos, ref);
+    cr_assert(n < MAX_ACTIONS);
+    cr_assert_eq(movegen_count(pos), n, "%s: movegen_count %d, movegen_all %d in %s", where, movegen_count(pos), n,
+                 ypn);
+    qsort(ref, (size_t)m, sizeof ref[0], cmp_action);
+    Action sorted[MAX_ACTIONS];
+    memcpy(sorted, list, sizeof list[0] * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof sorted[0], cmp_action);
+    bool same = n == m && !memcmp(sorted, ref, sizeof ref[0] * (size_t)n);
+    if (!same) {
+        for (int i = 0, j = 0; i < n || j < m;) {
+            char a[ACTION_MAX_LEN];
+            if (j >= m || (i < n && sorted[i] < ref[j]))
+                cr_log_error("  engine only: %s", action_format(sorted[i++], a));
+            else if (i >= n || ref[j] < sorted[i])
+                cr_log_error("  reference only: %s", action_format(ref[j++], a));
+            else
+                i++, j++;
+        }
+        cr_assert_fail("%s: movegen (%d) differs from the reference (%d) in %s", where, n, m, ypn);
+    }
+    for (int i = 1; i < n; i++) cr_assert_neq(sorted[i], sorted[i - 1], "%s: duplicate action", where);
+
+    /* game over exactly when there is no action */
+    bool over = pos_outcome(pos, NULL, NULL);
+    cr_assert_eq(over, n == 0, "%s: pos_outcome says %s with %d actions in %s", where, over ? "over" : "not over", n,
+                 ypn);
+
+    /* every action: text round trip, legality, make/unmake */
+    for (int i = 0; i < n; i++) {
+        char text[ACTION_MAX_LEN];
+        Action a = ACTION_NONE;
+        action_format(list[i], text);
+        cr_assert(action_parse(pos, text, &a, err), "%s: own action '%s' refused: %s (%s)", where, text, err, ypn);
+        cr_assert_eq(a, list[i], "%s: '%s' parses to another action", where, text);
+        cr_assert(movegen_is_legal(pos, list[i]), "%s: '%s' not legal", where, text);
+        Position copy = *pos, before;
+        memcpy(&before, pos, sizeof before);
+        Undo u;
+        pos_make(&copy, list[i], &u);
+        cr_assert(pos_check(&copy, &why), "%s: after '%s': %s", where, text, why);
+        pos_unmake(&copy, list[i], &u);
+        cr_assert(pos_equal(&copy, &before), "%s: make/unmake of '%s' does not restore %s", where, text, ypn);
+    }
+
+    /* movegen_random draws as list[rng_below(n)] over movegen_all's list */
+    Rng r1 = *rng, r2 = *rng;
+    Action drawn = movegen_random(pos, &r1), want = n ? list[rng_below(&r2, (uint32_t)n)] : ACTION_NONE;
+    cr_assert_eq(drawn, want, "%s: movegen_random 0x%x, list pick 0x%x in %s", where, drawn, want, ypn);
+    cr_assert(r1.state == r2.state, "%s: movegen_random used the generator differently", where);
+
+    /* other action values: random 32-bit words and well-formed ones */
+    for (int k = 0; k < 12; k++) {
+        Action a = k < 4 ? rng_next(rng)
+                         : ACTION_MAKE(rng_below(rng, 8), rng_below(rng, 128), k & 1 ? rng_below(rng, 128) : 0);
+        bool in_list = false;
+        for (int i = 0; i < n; i++) in_list = in_list || list[i] == a;
+        cr_assert_eq(movegen_is_legal(pos, a), in_list, "%s: movegen_is_legal(0x%x) = %d", where, a, !in_list);
+    }
+    /* near misses: a legal action with its second point moved one step */
+    for (int i = 0; i < n; i += 7) {
+        Action a = list[i] + (1u << 7);
+        bool in_list = false;
+        for (int j = 0; j < n; j++) in_list = in_list || list[j] == a;
+        cr_assert_eq(movegen_is_legal(pos, a), in_list, "%s: near miss 0x%x", where, a);
+    }
+}
+
+/* Plays games with randgame's seeding and list[rng_below(n)] picks, so that
+ * each game must also be what randgame_play gives for the same stream. The
+ * per-ply checks draw from a separate generator. */
+static void play_games(int variant, uint64_t seed, int games, Stats *st)
+{
+    Rng check;
+    rng_seed(&check, seed, 0x7465737473ULL);
+    for (int g = 0; g < games; g++) {
+        Rng rng;
+        randgame_seed(&rng, seed, (uint64_t)g);
+        Position pos;
+        memset(&pos, 0, sizeof pos);
+        pos_start(&pos, variant);
+        int played = 0;
+        char where[96];
+        for (int ply = 0;; ply++) {
+            snprintf(where, sizeof where, "%s seed %llu game %d ply %d", variant_name(variant),
+                     (unsigned long long)seed, g, ply);
+            cr_assert(ply < 2000, "%s: game too long", where);
+            check_ply(&pos, &check, where);
+            st->plies++;
+            Action list[MAX_ACTIONS];
+            int n = movegen_all(&pos, list);
+            if (n == 0) {
+                st->ended[pos.state]++;
+                break;
+            }
+            Action a = list[rng_below(&rng, (uint32_t)n)];
+            st->passes += ACTION_KIND(a) == ACT_PASS;
+            st->rows += ACTION_KIND(a) == ACT_ROW;
+            Undo u;
+            pos_make(&pos, a, &u);
+            played++;
+        }
+        Position fast;
+        memset(&fast, 0, sizeof fast);
+        pos_start(&fast, variant);
+        randgame_seed(&rng, seed, (uint64_t)g);
+        cr_assert_eq(randgame_play(&fast, &rng, 100000), played, "%s: randgame_play length", where);
+        cr_assert(pos_equal(&fast, &pos), "%s: randgame_play ends elsewhere", where);
+        st->games++;
+    }
+    cr_log_info("%s seed %llu: %ld games, %ld plies, %ld row removals, %ld passes, ended: %ld by rows, %ld in M",
+                variant_name(variant), (unsigned long long)seed, st->games, st->plies, st->rows, st->passes,
+                st->ended[STATE_END], st->ended[STATE_M]);
+}
+
+Test(random_games, standard_a)
+{
+    Stats st = {0};
+    play_games(VARIANT_STANDARD, 1, 300, &st);
+    cr_expect_eq(st.games, 300);
+    cr_expect(st.rows > 0 && st.ended[STATE_END] > 0, "no row was ever removed, no game ended by rings");
+}
+
+Test(random_games, standard_b)
+{
+    Stats st = {0};
+    play_games(VARIANT_STANDARD, 2, 300, &st);
+    cr_expect_eq(st.games, 300);
+}
+
+Test(random_games, standard_c)
+{
+    Stats st = {0};
+    play_games(VARIANT_STANDARD, 3, 300, &st);
+    cr_expect_eq(st.games, 300);
+}
+
+Test(random_games, blitz)
+{
+    Stats st = {0};
+    play_games(VARIANT_BLITZ, 4, 400, &st);
+    cr_expect_eq(st.games, 400);
+    cr_expect(st.ended[STATE_END] > 0);
+    cr_expect_eq(st.rows, 0, "a row removal in blitz");
+}
+
+/* ---- geometry and the generator ----------------------------------------- */
+
+Test(geometry, points_and_rays)
+{
+    static const int dc[DIR_NB] = {0, 1, 1, 0, -1, -1}, dr[DIR_NB] = {1, 0, 1, -1, 0, -1};
+    int n = 0;
+    for (int col = 0; col < 11; col++)
+        for (int row = 1; row <= 11; row++) {
+            Point p = point_make(col, row);
+            cr_assert_eq(bb_test(GEO->valid, p), point_valid(col, row), "point %c%d", 'a' + col, row);
+            if (!point_valid(col, row)) continue;
+            cr_assert_eq(GEO->point_of[n], p, "canonical order at %d", n);
+            n++;
+            for (int d = 0; d < DIR_NB; d++) {
+                int c = col, r = row, len = 0;
+                Bitboard ray = 0;
+                for (;;) {
+                    c += dc[d];
+                    r += dr[d];
+                    if (!point_valid(c, r)) break;
+                    cr_assert_eq(GEO->ray_pt[p][d][len], point_make(c, r));
+                    cr_assert_eq(point_make(c, r) - point_make(c - dc[d], r - dr[d]), DIR_STEP[d]);
+                    ray |= bb_bit(point_make(c, r));
+                    len++;
+                }
+                cr_assert_eq(GEO->ray_len[p][d], len);
+                cr_assert(GEO->ray[p][d] == ray);
+            }
+        }
+    cr_assert_eq(n, POINT_NB);
+    cr_assert_eq(bb_popcount(GEO->valid), POINT_NB);
+    static const char *corners[] = {"a1", "a6", "f1", "f11", "k6", "k11"};
+    for (int i = 0; i < 6; i++) cr_expect(!point_valid(corners[i][0] - 'a', atoi(corners[i] + 1)), "%s", corners[i]);
+}
+
+Test(rng, pcg32_reference)
+{
+    static const uint32_t want[6] = {0xa15c02b7, 0x7b47f409, 0xba1d3330, 0x83d2f293, 0xbfa4784b, 0xcbed606e};
+    Rng r;
+    rng_seed(&r, 42, 54);
+    for (int i = 0; i < 6; i++) cr_expect_eq(rng_next(&r), want[i], "output %d", i);
+    for (uint32_t bound = 1; bound < 200; bound += 13)
+        for (int i = 0; i < 100; i++) cr_assert_lt(rng_below(&r, bound), bound);
+    for (int i = 0; i < 100; i++) {
+        double x = rng_double(&r);
+        cr_assert(x >= 0 && x < 1);
+    }
+}
