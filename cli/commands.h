@@ -12,5 +12,6 @@ int cmd_bench(int argc, char **argv);
 
 extern const char USAGE_PERFT[], USAGE_LEGAL[], USAGE_APPLY[], USAGE_SHOW[], USAGE_REPLAY[],
     USAGE_RANDGAME[], USAGE_BENCH[];
+int cmd_selfplay(int argc, char **argv); extern const char USAGE_SELFPLAY[];
 
 #endif

@@ -13,6 +13,7 @@ static const Command COMMANDS[] = {
     {"replay", cmd_replay, "check a game record and print its final position and result", USAGE_REPLAY},
     {"randgame", cmd_randgame, "play a uniformly random game and print its record", USAGE_RANDGAME},
     {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
+    {"selfplay", cmd_selfplay, "play a self-play run and store every game in the database", USAGE_SELFPLAY},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 

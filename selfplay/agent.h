@@ -1,0 +1,67 @@
+/* Agents: who chooses the actions of a side. An agent is named by a spec a
+ * user can type:
+ *
+ *   random                              a uniformly random legal action
+ *   mcts                                MCTS with the defaults below
+ *   mcts:sims=800,c=1.2,rollout=random  MCTS with parameters
+ *
+ * MCTS keys: sims (simulations per decision, 1..10000000, default 1000),
+ * c (UCT exploration constant, 0..100, default 1.0), rollout (how leaves
+ * are played out: `random`, the default), nodes (the tree's arena bound in
+ * nodes, 2..2^28, default enough for a fresh search of sims simulations).
+ * Unknown keys and bad values are errors that name them. agent_spec_format
+ * writes the canonical form stored in the database; parsing it gives the
+ * same spec back. */
+#ifndef YINSH_AGENT_H
+#define YINSH_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "position.h"
+#include "rng.h"
+
+enum { AGENT_RANDOM, AGENT_MCTS };
+enum { ROLLOUT_RANDOM };
+enum { AGENT_SPEC_LEN = 128, AGENT_ERR_LEN = 256 };
+
+typedef struct AgentSpec {
+    int kind;       /* AGENT_RANDOM or AGENT_MCTS */
+    uint32_t sims;  /* mcts */
+    double c;       /* mcts */
+    int rollout;    /* mcts: ROLLOUT_RANDOM */
+    uint32_t nodes; /* mcts: 0 = the default for sims */
+} AgentSpec;
+
+/* Parses a spec; on failure returns false with a message in err
+ * (AGENT_ERR_LEN bytes) naming the key or value. */
+bool agent_spec_parse(const char *text, AgentSpec *spec, char *err);
+/* Writes the canonical spec text (AGENT_SPEC_LEN bytes); returns out. */
+char *agent_spec_format(const AgentSpec *spec, char *out);
+
+/* Per-decision figures for the game record. */
+typedef struct MoveStats {
+    int legal;              /* legal actions in the position */
+    bool searched;          /* the figures below are meaningful */
+    uint32_t root_visits;   /* visits of the searched root */
+    uint32_t chosen_visits; /* visits of the chosen action */
+    double value;           /* chosen action's value estimate for the actor, [0, 1] */
+} MoveStats;
+
+typedef struct Agent Agent;
+
+/* NULL (with a message in err) when memory for the agent cannot be had. */
+Agent *agent_new(const AgentSpec *spec, char *err);
+void agent_free(Agent *agent);
+const AgentSpec *agent_spec(const Agent *agent);
+
+/* A new game starts: forget anything kept from the last one. */
+void agent_reset(Agent *agent);
+/* Chooses an action for the player to act in pos (not over). All
+ * randomness comes from rng; the choice never depends on time. */
+Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
+/* Every action played in the game (by either side) is shown to both
+ * agents, so that a search can keep the part of its tree the game entered. */
+void agent_observe(Agent *agent, const Position *before, Action a);
+
+#endif

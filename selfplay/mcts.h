@@ -1,0 +1,84 @@
+/* Monte Carlo tree search (UCT) over the engine's atomic actions.
+ *
+ * Every decision is a search decision of the player who acts: placements,
+ * moves, passes, row and ring removals alike. Because the actor does not
+ * simply alternate (after R the same player acts in X, after a move the
+ * opponent may act in r), every node records who made the action that
+ * leads to it, and backup scores a result from that player's point of view;
+ * there is no sign alternation anywhere.
+ *
+ * Nodes live in an arena of fixed capacity allocated once per Mcts: a
+ * node's children are one contiguous index range, created together when
+ * the node is expanded. A search that would need more nodes than the arena
+ * holds stops growing (its leaves are played out but not expanded) and goes
+ * on; it never allocates and never fails.
+ *
+ * The tree is kept between decisions: mcts_advance() follows each action
+ * played in the game, and the subtree under it is copied to the front of a
+ * second arena (breadth first, so child ranges stay contiguous), which then
+ * becomes the tree. A search from a position that is not the tree's root
+ * starts a fresh tree.
+ *
+ * A search is deterministic: it draws all randomness from the Rng it is
+ * given and uses a fixed number of simulations, never a time budget. */
+#ifndef YINSH_MCTS_H
+#define YINSH_MCTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "position.h"
+#include "rng.h"
+
+typedef struct MctsConfig {
+    uint32_t sims;   /* simulations per decision (> 0) */
+    double c;        /* UCT exploration constant */
+    uint32_t nodes;  /* arena bound in nodes; 0: mcts_default_nodes(sims) */
+} MctsConfig;
+
+/* What one search found, for the game record. */
+typedef struct MctsResult {
+    Action action;          /* the most visited root child */
+    int legal;              /* legal actions at the root */
+    uint32_t root_visits;   /* root visits after the search (reused ones included) */
+    uint32_t chosen_visits; /* visits of the chosen child */
+    double value;           /* chosen child's mean score for the actor, in [0, 1] */
+    uint32_t nodes;         /* nodes in the tree after the search */
+    bool full;              /* the arena bound stopped the tree from growing */
+} MctsResult;
+
+typedef struct Mcts Mcts;
+
+/* Enough nodes for a fresh search of sims simulations in any position
+ * (each simulation expands at most one node, of at most 128 children),
+ * capped at MCTS_MAX_DEFAULT_NODES. */
+enum { MCTS_MAX_DEFAULT_NODES = 1 << 22, MCTS_MAX_NODES = 1 << 28 };
+uint32_t mcts_default_nodes(uint32_t sims);
+
+/* NULL when the arena cannot be allocated. */
+Mcts *mcts_new(const MctsConfig *cfg);
+void mcts_free(Mcts *m);
+
+/* Forgets the tree (a new game). */
+void mcts_clear(Mcts *m);
+
+/* Searches pos, which must not be over, and returns the chosen action. */
+Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);
+
+/* Follows an action played from the tree's root position (by anyone). */
+void mcts_advance(Mcts *m, const Position *before, Action a);
+
+/* Nodes in use and the arena's capacity (for tests and statistics). */
+uint32_t mcts_nodes_used(const Mcts *m);
+uint32_t mcts_nodes_capacity(const Mcts *m);
+
+/* The MCTS benchmark: one search of sims simulations, on one thread, from
+ * each of npositions fixed positions (taken from random games played from
+ * seed; the same for a given seed), each with a fresh tree. Returns the
+ * simulations per second; total_sims (if not NULL) receives the number of
+ * simulations run, a count that is the same on every machine. */
+double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims);
+
+/* The fixed benchmark positions: position k of the set for seed. */
+void mcts_bench_position(uint64_t seed, int k, Position *pos);
+
+#endif

@@ -1,0 +1,294 @@
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "geometry.h"
+#include "playout.h"
+#include "scheduler.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(run_seed, index); }
+
+void selfplay_record_free(GameRecord *rec)
+{
+    if (!rec) return;
+    free(rec->actions);
+    rec->actions = NULL;
+    rec->nactions = 0;
+}
+
+int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->index = index;
+    rec->seed = selfplay_game_seed(plan->seed, index);
+    rec->variant = plan->variant;
+    int cap = 128;
+    rec->actions = malloc((size_t)cap * sizeof *rec->actions);
+    if (!rec->actions) return -1;
+
+    Rng rng;
+    rng_seed(&rng, rec->seed, index);
+    agent_reset(white);
+    if (black != white) agent_reset(black);
+    Position pos;
+    pos_start(&pos, plan->variant);
+    double start = now_s();
+    int result = RESULT_NONE, reason = REASON_NONE;
+    while (!pos_outcome(&pos, &result, &reason)) {
+        if (rec->nactions == GAME_MAX_PLIES) {
+            result = playout_adjudicate(&pos);
+            reason = REASON_NONE;
+            break;
+        }
+        if (rec->nactions == cap) {
+            ActionRecord *more = realloc(rec->actions, (size_t)cap * 2 * sizeof *more);
+            if (!more) {
+                selfplay_record_free(rec);
+                return -1;
+            }
+            rec->actions = more;
+            cap *= 2;
+        }
+        Agent *agent = pos.actor == WHITE ? white : black;
+        MoveStats st;
+        double t = now_s();
+        Action a = agent_choose(agent, &pos, &rng, &st);
+        double dt = now_s() - t;
+        rec->actions[rec->nactions++] = (ActionRecord){
+            .action = a,
+            .actor = pos.actor,
+            .state = pos.state,
+            .legal = (uint16_t)st.legal,
+            .searched = st.searched,
+            .root_visits = st.root_visits,
+            .chosen_visits = st.chosen_visits,
+            .value = st.value,
+            .time_us = (uint32_t)(dt * 1e6 + 0.5),
+        };
+        agent_observe(white, &pos, a);
+        if (black != white) agent_observe(black, &pos, a);
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    rec->result = result;
+    rec->reason = reason;
+    rec->removed[WHITE] = pos.removed[WHITE];
+    rec->removed[BLACK] = pos.removed[BLACK];
+    rec->markers[WHITE] = (uint8_t)bb_popcount(pos.markers[WHITE]);
+    rec->markers[BLACK] = (uint8_t)bb_popcount(pos.markers[BLACK]);
+    rec->duration_s = now_s() - start;
+    return 0;
+}
+
+/* The hand-over from the game threads to the one writer thread: a queue
+ * of finished games under a mutex. Game threads push (and wait while the
+ * queue is full, so a slow disk bounds memory rather than growing it); the
+ * writer takes the whole queue as one batch once it holds batch_games
+ * games, or its oldest game has waited batch_s, or the games are done. */
+typedef struct Queue {
+    pthread_mutex_t lock;
+    pthread_cond_t nonempty, notfull;
+    GameRecord **items; /* guarded by lock */
+    int count, cap;     /* guarded by lock */
+    double oldest;      /* guarded by lock: when items[0] was pushed */
+    bool done;          /* guarded by lock: no more games will come */
+    atomic_bool failed; /* set by the writer (or a game thread out of memory); read by all */
+    char err[SELFPLAY_ERR_LEN]; /* written once, by whoever sets failed first, under lock */
+    const SelfplaySink *sink;
+} Queue;
+
+enum { QUEUE_CAP = 1024 };
+
+static void queue_fail(Queue *q, const char *msg)
+{
+    pthread_mutex_lock(&q->lock);
+    if (!atomic_load(&q->failed)) {
+        snprintf(q->err, sizeof q->err, "%s", msg);
+        atomic_store(&q->failed, true);
+    }
+    pthread_cond_broadcast(&q->notfull);
+    pthread_mutex_unlock(&q->lock);
+}
+
+static void queue_push(Queue *q, GameRecord *g)
+{
+    pthread_mutex_lock(&q->lock);
+    while (q->count == q->cap && !atomic_load(&q->failed)) pthread_cond_wait(&q->notfull, &q->lock);
+    if (atomic_load(&q->failed)) {
+        pthread_mutex_unlock(&q->lock);
+        selfplay_record_free(g);
+        free(g);
+        return;
+    }
+    if (q->count == 0) q->oldest = now_s();
+    q->items[q->count++] = g;
+    pthread_cond_signal(&q->nonempty);
+    pthread_mutex_unlock(&q->lock);
+}
+
+static void abs_deadline(double when, struct timespec *ts)
+{
+    /* `when` is on the monotonic clock, as is the condition's clock */
+    ts->tv_sec = (time_t)when;
+    ts->tv_nsec = (long)((when - (double)ts->tv_sec) * 1e9);
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    Queue *q = arg;
+    const SelfplaySink *sink = q->sink;
+    int batch_games = sink && sink->batch_games > 0 ? sink->batch_games : 64;
+    double batch_s = sink && sink->batch_s > 0 ? sink->batch_s : 0.25;
+    GameRecord **batch = malloc((size_t)q->cap * sizeof *batch);
+    if (!batch) queue_fail(q, "out of memory for the writer's batch");
+
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        while (q->count == 0 && !q->done) pthread_cond_wait(&q->nonempty, &q->lock);
+        if (q->count == 0 && q->done) break;
+        struct timespec ts;
+        abs_deadline(q->oldest + batch_s, &ts);
+        while (q->count < batch_games && !q->done && now_s() < q->oldest + batch_s)
+            if (pthread_cond_timedwait(&q->nonempty, &q->lock, &ts) == ETIMEDOUT) break;
+        int n = q->count;
+        if (batch) memcpy(batch, q->items, (size_t)n * sizeof *batch);
+        GameRecord **taken = batch ? batch : q->items; /* no batch: drop them below */
+        q->count = 0;
+        pthread_cond_broadcast(&q->notfull);
+        if (!batch) {
+            for (int i = 0; i < n; i++) {
+                selfplay_record_free(taken[i]);
+                free(taken[i]);
+            }
+            continue;
+        }
+        pthread_mutex_unlock(&q->lock);
+
+        if (!atomic_load(&q->failed)) {
+            char err[SELFPLAY_ERR_LEN] = "";
+            if (sink && sink->write && sink->write(sink->ctx, batch, n, err) != 0)
+                queue_fail(q, err[0] ? err : "writing games failed");
+            else if (sink && sink->stored)
+                sink->stored(sink->ctx, batch, n);
+        }
+        for (int i = 0; i < n; i++) {
+            selfplay_record_free(batch[i]);
+            free(batch[i]);
+        }
+        pthread_mutex_lock(&q->lock);
+    }
+    pthread_mutex_unlock(&q->lock);
+    free(batch);
+    return NULL;
+}
+
+int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, const SelfplaySink *sink,
+                 char *err)
+{
+    int rc = 0;
+    bool lock_ok = false, cond1_ok = false, cond2_ok = false, writer_ok = false;
+    pthread_condattr_t attr;
+    Queue q = {.cap = QUEUE_CAP, .sink = sink};
+    atomic_init(&q.failed, false);
+    err[0] = '\0';
+
+    q.items = malloc((size_t)q.cap * sizeof *q.items);
+    if (!q.items) {
+        snprintf(err, SELFPLAY_ERR_LEN, "out of memory for the game queue");
+        rc = -1;
+        goto done;
+    }
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    lock_ok = pthread_mutex_init(&q.lock, NULL) == 0;
+    cond1_ok = pthread_cond_init(&q.nonempty, &attr) == 0;
+    cond2_ok = pthread_cond_init(&q.notfull, NULL) == 0;
+    pthread_condattr_destroy(&attr);
+    pthread_t writer;
+    writer_ok = lock_ok && cond1_ok && cond2_ok && pthread_create(&writer, NULL, writer_main, &q) == 0;
+    if (!writer_ok) {
+        snprintf(err, SELFPLAY_ERR_LEN, "cannot start the writer thread");
+        rc = -1;
+        goto done;
+    }
+
+    int threads = plan->threads > 0 ? plan->threads : omp_get_max_threads();
+#pragma omp parallel num_threads(threads)
+    {
+        char aerr[AGENT_ERR_LEN];
+        Agent *white = agent_new(&plan->white, aerr);
+        Agent *black = white ? agent_new(&plan->black, aerr) : NULL;
+        if (!black) queue_fail(&q, aerr);
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t k = 0; k < (int64_t)n; k++) {
+            if (atomic_load(&q.failed)) continue;
+            GameRecord *g = malloc(sizeof *g);
+            if (!g || selfplay_play_game(plan, white, black, indices[k], g) != 0) {
+                free(g);
+                queue_fail(&q, "out of memory for a game record");
+                continue;
+            }
+            queue_push(&q, g);
+        }
+        agent_free(white);
+        agent_free(black);
+    }
+
+    pthread_mutex_lock(&q.lock);
+    q.done = true;
+    pthread_cond_signal(&q.nonempty);
+    pthread_mutex_unlock(&q.lock);
+    pthread_join(writer, NULL);
+    if (atomic_load(&q.failed)) {
+        snprintf(err, SELFPLAY_ERR_LEN, "%s", q.err);
+        rc = -1;
+    }
+
+done:
+    if (lock_ok) pthread_mutex_destroy(&q.lock);
+    if (cond1_ok) pthread_cond_destroy(&q.nonempty);
+    if (cond2_ok) pthread_cond_destroy(&q.notfull);
+    free(q.items);
+    return rc;
+}
+
+void selfplay_summary_add(SelfplaySummary *s, const GameRecord *g)
+{
+    s->games++;
+    if (g->result >= 0 && g->result < 4) s->wins[g->result]++;
+    if (g->reason >= 0 && g->reason < 5) s->reasons[g->reason]++;
+    s->actions += (uint64_t)g->nactions;
+}
+
+double selfplay_white_score(const SelfplaySummary *s, double *lo, double *hi)
+{
+    double n = (double)s->games;
+    if (n == 0) {
+        if (lo) *lo = 0;
+        if (hi) *hi = 1;
+        return 0.5;
+    }
+    double p = ((double)s->wins[RESULT_WHITE] + 0.5 * (double)s->wins[RESULT_DRAW]) / n;
+    double z = 1.959963984540054, z2n = z * z / n;
+    double centre = (p + z2n / 2) / (1 + z2n);
+    double half = z * sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n);
+    if (lo) *lo = fmax(0.0, centre - half);
+    if (hi) *hi = fmin(1.0, centre + half);
+    return p;
+}

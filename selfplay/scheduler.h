@@ -1,0 +1,96 @@
+/* Self-play: games between two agents, spread over threads with OpenMP,
+ * each finished game handed whole to one writer.
+ *
+ * Game i of a run draws all its randomness from its own pcg32 stream,
+ * seeded from (run seed, i) (selfplay_game_seed), and agents are reset
+ * between games, so game i is the same action for action whatever the
+ * number of threads, the order games finish in, or whether it is played in
+ * the first attempt at a run or in a --resume. */
+#ifndef YINSH_SCHEDULER_H
+#define YINSH_SCHEDULER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "agent.h"
+
+/* A safety bound on the length of a game; a legal game never reaches it
+ * (see PLAYOUT_MAX_PLIES). A game cut there is scored by removed rings
+ * with the reason REASON_NONE. */
+enum { GAME_MAX_PLIES = 1000, SELFPLAY_ERR_LEN = 512 };
+
+typedef struct SelfplayPlan {
+    int variant;
+    AgentSpec white, black;
+    uint64_t seed;  /* the run seed */
+    uint32_t games; /* the run's size: game indices 0..games-1 */
+    int threads;    /* OpenMP threads; <= 0: omp_get_max_threads() */
+} SelfplayPlan;
+
+/* One action of a game as played. */
+typedef struct ActionRecord {
+    Action action;
+    uint8_t actor, state;   /* who acted, and the state they acted in */
+    uint16_t legal;         /* legal actions in that position */
+    bool searched;          /* the next three are meaningful */
+    uint32_t root_visits, chosen_visits;
+    double value;           /* chosen action's value estimate for the actor */
+    uint32_t time_us;       /* time the agent took */
+} ActionRecord;
+
+/* A finished game. */
+typedef struct GameRecord {
+    uint32_t index;
+    uint64_t seed;          /* selfplay_game_seed(run seed, index) */
+    int variant;
+    int result, reason;     /* RESULT_*, REASON_* */
+    uint8_t removed[2];     /* rings removed by White, Black */
+    uint8_t markers[2];     /* white, black markers on the board at the end */
+    double duration_s;
+    int nactions;
+    ActionRecord *actions;  /* nactions of them, owned by the record */
+} GameRecord;
+
+uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);
+
+/* Plays game `index` of a plan with the given agents (which are reset
+ * first) into rec; 0, or -1 when memory runs out. Free with
+ * selfplay_record_free. */
+int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec);
+void selfplay_record_free(GameRecord *rec);
+
+/* Where finished games go. Both callbacks run on the writer thread only,
+ * one call at a time. `write` stores a batch of games (all or none; 0 on
+ * success, else non-zero with a message in err, SELFPLAY_ERR_LEN bytes),
+ * `stored` is told about them afterwards (progress). Either may be NULL. */
+typedef struct SelfplaySink {
+    int (*write)(void *ctx, GameRecord *const *games, int n, char *err);
+    void (*stored)(void *ctx, GameRecord *const *games, int n);
+    void *ctx;
+    int batch_games;     /* a batch is written when it holds this many games (default 64) */
+    double batch_s;      /* ... or its oldest game has waited this long (default 0.25 s) */
+} SelfplaySink;
+
+/* Plays the games `indices[0..n-1]` of the plan on plan->threads threads
+ * and hands each finished game to the sink's writer thread. Returns 0, or
+ * non-zero with a message in err (SELFPLAY_ERR_LEN bytes): a failed write
+ * stops the run (games in flight are finished and dropped). */
+int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, const SelfplaySink *sink,
+                 char *err);
+
+/* Running totals for the summary. */
+typedef struct SelfplaySummary {
+    uint64_t games;
+    uint64_t wins[4];    /* indexed by RESULT_*: [RESULT_WHITE], [RESULT_BLACK], [RESULT_DRAW] */
+    uint64_t reasons[5]; /* indexed by REASON_* */
+    uint64_t actions;    /* summed over games */
+} SelfplaySummary;
+
+void selfplay_summary_add(SelfplaySummary *s, const GameRecord *g);
+/* White's score (win 1, draw 1/2) and its 95% confidence interval: the
+ * Wilson score interval with the score as the proportion. It stays sound
+ * at 0 and 1 and for few games; with draws, whose per-game variance is
+ * below p(1-p), it is slightly conservative. */
+double selfplay_white_score(const SelfplaySummary *s, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,727 @@
+/* Self-play: agent specs, playouts, MCTS, the scheduler's determinism, the
+ * database, and the `yinsh selfplay` command as a process (kill -9 and
+ * resume, the summary, every bad input of issue #3). Each test works in its
+ * own temporary directory, so Criterion may run them in parallel. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "agent.h"
+#include "mcts.h"
+#include "movegen.h"
+#include "notation.h"
+#include "playout.h"
+#include "scheduler.h"
+#include "store.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* Test allocations are kept here and freed at exit (before LeakSanitizer
+ * looks: the atexit handler is registered after its own). */
+static void *garbage[4096];
+static int ngarbage;
+static void free_garbage(void)
+{
+    while (ngarbage) free(garbage[--ngarbage]);
+}
+static void *gc(void *p)
+{
+    if (ngarbage == 0) atexit(free_garbage);
+    cr_assert(ngarbage < 4096);
+    garbage[ngarbage++] = p;
+    return p;
+}
+
+static char *tmpdir_new(void)
+{
+    char *d = gc(strdup("/tmp/yinsh-selfplay-test-XXXXXX"));
+    cr_assert(mkdtemp(d), "mkdtemp");
+    return d;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+    char *p = gc(malloc(strlen(dir) + strlen(name) + 2));
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return gc(strdup(""));
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = gc(malloc((size_t)n + 1));
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Starts `yinsh ARGS...` with stdout and stderr in dir/out and dir/err. */
+static pid_t yinsh_start(const char *dir, const char *const *args)
+{
+    char *out = path_in(dir, "out"), *err = path_in(dir, "err");
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        const char *argv[64];
+        int n = 0;
+        argv[n++] = YINSH_BIN;
+        for (int i = 0; args[i]; i++) argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(YINSH_BIN, (char **)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int yinsh_wait(pid_t pid)
+{
+    int st;
+    cr_assert(waitpid(pid, &st, 0) == pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Runs yinsh to the end; *out and *err (if not NULL) receive its output. */
+static int yinsh_run(const char *dir, const char *const *args, char **out, char **err)
+{
+    int rc = yinsh_wait(yinsh_start(dir, args));
+    char *o = path_in(dir, "out"), *e = path_in(dir, "err");
+    if (out) *out = slurp(o);
+    if (err) *err = slurp(e);
+    return rc;
+}
+
+static sqlite3 *db_open(const char *path)
+{
+    sqlite3 *db;
+    cr_assert(sqlite3_open(path, &db) == SQLITE_OK, "open %s", path);
+    sqlite3_busy_timeout(db, 5000);
+    return db;
+}
+
+static long long db_int(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
+    long long v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static char *db_text(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
+    char *v = gc(strdup((const char *)sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Everything a run's games say, timing and row ids aside, as one text:
+ * two runs are the same games, action for action, iff the texts are equal. */
+static char *run_dump(const char *path, const char *run)
+{
+    sqlite3 *db = db_open(path);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT coalesce(group_concat(line, char(10)), '') FROM ("
+             " SELECT g.idx || ' ' || g.seed || ' ' || g.variant || ' ' || g.white || ' ' || g.black || ' ' ||"
+             "  g.result || ' ' || g.reason || ' ' || g.actions || ' ' || g.white_removed || g.black_removed ||"
+             "  ' ' || g.white_markers || ' ' || g.black_markers || ' :' ||"
+             "  (SELECT group_concat(a.ply || a.actor || a.state || a.action || '/' || a.legal || '/' ||"
+             "     coalesce(a.root_visits, '-') || '/' || coalesce(a.chosen_visits, '-') || '/' ||"
+             "     coalesce(printf('%%.9f', a.value), '-'), ' ')"
+             "   FROM (SELECT * FROM action WHERE game_id = g.id ORDER BY ply) a) AS line"
+             " FROM game g JOIN run r ON g.run_id = r.id WHERE r.name = '%s' ORDER BY g.idx)",
+             run);
+    char *s = db_text(db, sql);
+    sqlite3_close(db);
+    return s;
+}
+
+static bool file_exists(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
+
+/* ---- agent specs ------------------------------------------------------ */
+
+Test(agent, spec_parse_and_format)
+{
+    AgentSpec s;
+    char err[AGENT_ERR_LEN], text[AGENT_SPEC_LEN];
+    cr_assert(agent_spec_parse("random", &s, err));
+    cr_assert_eq(s.kind, AGENT_RANDOM);
+    cr_assert_str_eq(agent_spec_format(&s, text), "random");
+
+    cr_assert(agent_spec_parse("mcts:sims=800", &s, err));
+    cr_assert_eq(s.kind, AGENT_MCTS);
+    cr_assert_eq(s.sims, 800);
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1,rollout=random");
+
+    cr_assert(agent_spec_parse("mcts:sims=800,c=1.2,rollout=random", &s, err));
+    cr_assert_float_eq(s.c, 1.2, 1e-12);
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1.2,rollout=random");
+    AgentSpec back;
+    cr_assert(agent_spec_parse(text, &back, err));
+    cr_assert(back.sims == s.sims && back.c == s.c && back.nodes == s.nodes);
+
+    cr_assert(agent_spec_parse("mcts", &s, err));
+    cr_assert_eq(s.sims, 1000);
+    cr_assert(agent_spec_parse("mcts:nodes=5000", &s, err));
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=1000,c=1,rollout=random,nodes=5000");
+}
+
+Test(agent, spec_errors_name_the_problem)
+{
+    AgentSpec s;
+    char err[AGENT_ERR_LEN];
+    struct {
+        const char *spec, *word;
+    } bad[] = {
+        {"alphazero", "alphazero"},   {"mcts:simz=5", "simz"},     {"mcts:sims=0", "sims"},
+        {"mcts:sims=abc", "abc"},     {"mcts:c=-1", "c"},          {"mcts:rollout=smart", "smart"},
+        {"mcts:sims", "sims"},        {"random:sims=5", "random"}, {"mcts:nodes=1", "nodes"},
+        {"mcts:sims=10,c=x", "x"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_not(agent_spec_parse(bad[i].spec, &s, err), "%s accepted", bad[i].spec);
+        cr_assert(strstr(err, bad[i].word), "%s: message '%s' does not name '%s'", bad[i].spec, err, bad[i].word);
+    }
+}
+
+/* ---- playouts --------------------------------------------------------- */
+
+Test(playout, reaches_the_end)
+{
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    Position pos;
+    pos_start(&pos, VARIANT_STANDARD);
+    for (int i = 0; i < 200; i++) {
+        int plies, r = playout_random(&pos, &rng, &plies);
+        cr_assert(r == RESULT_WHITE || r == RESULT_BLACK || r == RESULT_DRAW);
+        cr_assert(plies > 10 && plies < PLAYOUT_MAX_PLIES);
+    }
+}
+
+/* ---- MCTS ------------------------------------------------------------- */
+
+Test(mcts, search_is_legal_and_counts_visits)
+{
+    MctsConfig cfg = {.sims = 300, .c = 1.0};
+    Mcts *m = mcts_new(&cfg);
+    for (int k = 0; k < 6; k++) {
+        Position pos;
+        mcts_bench_position(3, k, &pos);
+        Rng rng;
+        rng_seed(&rng, 9, (uint64_t)k);
+        mcts_clear(m);
+        MctsResult r;
+        Action a = mcts_search(m, &pos, &rng, &r);
+        cr_assert(movegen_is_legal(&pos, a));
+        cr_assert_eq(r.root_visits, 300);
+        cr_assert(r.chosen_visits > 0 && r.chosen_visits <= r.root_visits);
+        cr_assert(r.value >= 0 && r.value <= 1);
+        cr_assert_eq(r.legal, movegen_count(&pos));
+    }
+    mcts_free(m);
+}
+
+/* Blitz, White to move: markers e1-e4 are white and White's ring stands on
+ * e5, so moving that ring up the column makes a white row and wins. */
+Test(mcts, finds_the_winning_move)
+{
+    const char *ypn = "4/2b1B2/3W4/2w6/wwwwW1b3/B5w2/2W4W2/3W3B1/4B3/2B4/1b2 w M blitz";
+    Position pos;
+    char err[NOTATION_ERR_LEN];
+    cr_assert(ypn_parse(ypn, &pos, err), "%s", err);
+    MctsConfig cfg = {.sims = 2000, .c = 1.0};
+    Mcts *m = mcts_new(&cfg);
+    Rng rng;
+    rng_seed(&rng, 5, 5);
+    MctsResult r;
+    Action a = mcts_search(m, &pos, &rng, &r);
+    Undo u;
+    pos_make(&pos, a, &u);
+    int result;
+    char text[ACTION_MAX_LEN];
+    cr_assert(pos_outcome(&pos, &result, NULL) && result == RESULT_WHITE, "chose %s", action_format(a, text));
+    cr_assert(r.value > 0.99, "value %f", r.value);
+    mcts_free(m);
+}
+
+/* A tiny arena: the search stops growing and still answers. */
+Test(mcts, arena_bound_stops_growth)
+{
+    MctsConfig cfg = {.sims = 3000, .c = 1.0, .nodes = 300};
+    Mcts *m = mcts_new(&cfg);
+    Position pos;
+    pos_start(&pos, VARIANT_STANDARD);
+    Rng rng;
+    rng_seed(&rng, 1, 2);
+    for (int ply = 0; ply < 20; ply++) {
+        MctsResult r;
+        Action a = mcts_search(m, &pos, &rng, &r);
+        cr_assert(movegen_is_legal(&pos, a));
+        cr_assert(mcts_nodes_used(m) <= 300);
+        cr_assert_geq(r.root_visits, 3000);
+        Undo u;
+        mcts_advance(m, &pos, a);
+        pos_make(&pos, a, &u);
+    }
+    /* even an arena that cannot hold the root's children answers */
+    MctsConfig tiny = {.sims = 50, .c = 1.0, .nodes = 2};
+    Mcts *t = mcts_new(&tiny);
+    pos_start(&pos, VARIANT_STANDARD);
+    cr_assert(movegen_is_legal(&pos, mcts_search(t, &pos, &rng, NULL)));
+    mcts_free(t);
+    mcts_free(m);
+}
+
+/* The tree is kept when the game goes down it: after the chosen action the
+ * new root already holds that child's visits. */
+Test(mcts, tree_reuse)
+{
+    MctsConfig cfg = {.sims = 500, .c = 1.0};
+    Mcts *m = mcts_new(&cfg);
+    Position pos;
+    mcts_bench_position(1, 3, &pos);
+    Rng rng;
+    rng_seed(&rng, 3, 3);
+    MctsResult r1, r2;
+    Action a = mcts_search(m, &pos, &rng, &r1);
+    mcts_advance(m, &pos, a);
+    Undo u;
+    pos_make(&pos, a, &u);
+    mcts_search(m, &pos, &rng, &r2);
+    cr_assert_eq(r2.root_visits, 500 + r1.chosen_visits);
+    /* a position off the tree starts afresh */
+    Position other;
+    mcts_bench_position(1, 4, &other);
+    mcts_search(m, &other, &rng, &r2);
+    cr_assert_eq(r2.root_visits, 500);
+    mcts_free(m);
+}
+
+/* ---- scheduler -------------------------------------------------------- */
+
+typedef struct Collect {
+    GameRecord games[64];
+    int count;
+} Collect;
+
+static int collect_write(void *ctx, GameRecord *const *games, int n, char *err)
+{
+    (void)err;
+    Collect *c = ctx;
+    for (int i = 0; i < n; i++) {
+        GameRecord *g = &c->games[games[i]->index];
+        *g = *games[i];
+        g->actions = gc(malloc((size_t)g->nactions * sizeof *g->actions));
+        memcpy(g->actions, games[i]->actions, (size_t)g->nactions * sizeof *g->actions);
+        c->count++;
+    }
+    return 0;
+}
+
+static void play_all(const SelfplayPlan *plan, Collect *c)
+{
+    uint32_t idx[64];
+    for (uint32_t i = 0; i < plan->games; i++) idx[i] = i;
+    SelfplaySink sink = {.write = collect_write, .ctx = c, .batch_games = 3};
+    char err[SELFPLAY_ERR_LEN];
+    cr_assert_eq(selfplay_run(plan, idx, plan->games, &sink, err), 0, "%s", err);
+    cr_assert_eq(c->count, (int)plan->games);
+}
+
+Test(scheduler, same_games_with_1_and_2_threads)
+{
+    SelfplayPlan plan = {.variant = VARIANT_STANDARD, .seed = 12345, .games = 8};
+    char err[AGENT_ERR_LEN];
+    cr_assert(agent_spec_parse("mcts:sims=40", &plan.white, err));
+    cr_assert(agent_spec_parse("random", &plan.black, err));
+    static Collect one, two;
+    plan.threads = 1;
+    play_all(&plan, &one);
+    plan.threads = 2;
+    play_all(&plan, &two);
+    for (uint32_t i = 0; i < plan.games; i++) {
+        GameRecord *a = &one.games[i], *b = &two.games[i];
+        cr_assert_eq(a->nactions, b->nactions, "game %u", i);
+        cr_assert_eq(a->result, b->result);
+        cr_assert_eq(a->reason, b->reason);
+        cr_assert_eq(a->seed, b->seed);
+        for (int k = 0; k < a->nactions; k++) {
+            cr_assert_eq(a->actions[k].action, b->actions[k].action, "game %u ply %d", i, k);
+            cr_assert_eq(a->actions[k].chosen_visits, b->actions[k].chosen_visits);
+            cr_assert_eq(a->actions[k].value, b->actions[k].value);
+        }
+    }
+    /* and each game replays: every action legal, ending as recorded */
+    for (uint32_t i = 0; i < plan.games; i++) {
+        Position pos;
+        pos_start(&pos, plan.variant);
+        for (int k = 0; k < one.games[i].nactions; k++) {
+            cr_assert(movegen_is_legal(&pos, one.games[i].actions[k].action));
+            cr_assert_eq(one.games[i].actions[k].actor, pos.actor);
+            Undo u;
+            pos_make(&pos, one.games[i].actions[k].action, &u);
+        }
+        int result, reason;
+        cr_assert(pos_outcome(&pos, &result, &reason));
+        cr_assert_eq(result, one.games[i].result);
+        cr_assert_eq(reason, one.games[i].reason);
+    }
+}
+
+/* Wilson intervals worked out by hand (z = 1.96): 50 of 100 gives
+ * 0.5 +- 0.0962; 10 of 10 gives [0.7225, 1]; draws count half. */
+Test(scheduler, white_score_interval)
+{
+    SelfplaySummary s = {.games = 100};
+    s.wins[RESULT_WHITE] = 50;
+    s.wins[RESULT_BLACK] = 50;
+    double lo, hi, m = selfplay_white_score(&s, &lo, &hi);
+    cr_assert_float_eq(m, 0.5, 1e-12);
+    cr_assert_float_eq(lo, 0.4038, 1e-4);
+    cr_assert_float_eq(hi, 0.5962, 1e-4);
+    SelfplaySummary all = {.games = 10};
+    all.wins[RESULT_WHITE] = 10;
+    m = selfplay_white_score(&all, &lo, &hi);
+    cr_assert_float_eq(m, 1.0, 1e-12);
+    cr_assert_float_eq(lo, 0.7225, 1e-4);
+    cr_assert_float_eq(hi, 1.0, 1e-12);
+    SelfplaySummary d = {.games = 100};
+    d.wins[RESULT_WHITE] = 30;
+    d.wins[RESULT_DRAW] = 40;
+    d.wins[RESULT_BLACK] = 30;
+    cr_assert_float_eq(selfplay_white_score(&d, &lo, &hi), 0.5, 1e-12);
+    cr_assert_float_eq(lo, 0.4038, 1e-4);
+}
+
+/* ---- the database ----------------------------------------------------- */
+
+Test(store, schema_file_matches_embedded)
+{
+    char *file = slurp(YINSH_SCHEMA_SQL);
+    cr_assert_str_eq(file, store_schema_sql());
+}
+
+Test(store, create_write_summary_resume)
+{
+    char *dir = tmpdir_new(), *path = path_in(dir, "s.db"), err[STORE_ERR_LEN];
+    Store *s;
+    cr_assert_eq(store_open(&s, path, true, 1000, err), 0, "%s", err);
+    StoreRun run = {.plan = {.variant = VARIANT_BLITZ, .seed = 99, .games = 6, .threads = 2}};
+    char aerr[AGENT_ERR_LEN];
+    agent_spec_parse("random", &run.plan.white, aerr);
+    agent_spec_parse("mcts:sims=10", &run.plan.black, aerr);
+    store_new_uid(99, run.uid);
+    cr_assert_eq(strlen(run.uid), 32);
+    strcpy(run.name, "t");
+    cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", err), 0, "%s", err);
+    StoreRun again = run;
+    cr_assert_eq(store_run_create(s, &again, "x", err), STORE_EXISTS);
+    cr_assert(strstr(err, "'t'"));
+
+    /* store games 0, 2 and 5 */
+    Agent *w = agent_new(&run.plan.white, aerr), *b = agent_new(&run.plan.black, aerr);
+    GameRecord g[3];
+    GameRecord *gp[3] = {&g[0], &g[1], &g[2]};
+    uint32_t which[3] = {0, 2, 5};
+    SelfplaySummary mem = {0};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(selfplay_play_game(&run.plan, w, b, which[i], &g[i]), 0);
+        selfplay_summary_add(&mem, &g[i]);
+    }
+    cr_assert_eq(store_write_games(s, &run, gp, 3, err), 0, "%s", err);
+    uint32_t *missing, n;
+    cr_assert_eq(store_run_missing(s, &run, &missing, &n, err), 0);
+    cr_assert_eq(n, 3);
+    cr_assert(missing[0] == 1 && missing[1] == 3 && missing[2] == 4);
+    free(missing);
+    SelfplaySummary db = {0};
+    cr_assert_eq(store_summary(s, &run, &db, err), 0);
+    cr_assert_eq(memcmp(&db, &mem, sizeof db), 0);
+
+    /* a game index stored twice is refused, and the batch with it is not stored at all */
+    GameRecord *dup[2] = {&g[1], &g[1]};
+    cr_assert_neq(store_write_games(s, &run, dup, 2, err), 0);
+    cr_assert_eq(store_summary(s, &run, &db, err), 0);
+    cr_assert_eq(db.games, 3);
+
+    StoreRun found;
+    cr_assert_eq(store_run_find(s, "t", &found, err), 0, "%s", err);
+    cr_assert_eq(found.id, run.id);
+    cr_assert_eq(found.plan.seed, 99);
+    cr_assert_eq(found.plan.variant, VARIANT_BLITZ);
+    cr_assert_eq(found.plan.black.sims, 10);
+    cr_assert_eq(found.plan.games, 6);
+    cr_assert_not(found.finished);
+    cr_assert_eq(store_run_find(s, "nope", &found, err), STORE_NOT_FOUND);
+    cr_assert_eq(store_run_finish(s, &run, err), 0);
+    for (int i = 0; i < 3; i++) selfplay_record_free(&g[i]);
+    agent_free(w);
+    agent_free(b);
+    store_close(s);
+
+    sqlite3 *db3 = db_open(path);
+    cr_assert_eq(db_int(db3, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    char *mode = db_text(db3, "PRAGMA journal_mode");
+    cr_assert_str_eq(mode, "wal");
+    cr_assert_eq(db_int(db3, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'game_by%'"), 2);
+    cr_assert_eq(db_int(db3, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 1);
+    cr_assert_eq(db_int(db3, "SELECT count(*) FROM game WHERE white = 'random' AND variant = 'blitz'"), 3);
+    cr_assert_eq(db_int(db3, "SELECT count(*) FROM action WHERE actor = 'b' AND state = 'M' AND root_visits IS NULL "
+                             "AND legal > 1"),
+                 0);
+    cr_assert_eq(db_int(db3, "SELECT (SELECT sum(actions) FROM game) = (SELECT count(*) FROM action)"), 1);
+    sqlite3_close(db3);
+}
+
+Test(store, refuses_newer_version_and_foreign_files)
+{
+    char *dir = tmpdir_new(), *path = path_in(dir, "n.db"), err[STORE_ERR_LEN];
+    sqlite3 *db = db_open(path);
+    sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL);
+    sqlite3_close(db);
+    Store *s;
+    cr_assert_neq(store_open(&s, path, true, 100, err), 0);
+    cr_assert(strstr(err, "version 7") && strstr(err, "newer"), "%s", err);
+
+    char *other = path_in(dir, "o.db");
+    db = db_open(other);
+    sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL);
+    sqlite3_close(db);
+    cr_assert_neq(store_open(&s, other, true, 100, err), 0);
+    cr_assert(strstr(err, "not a Yinsh Lab"), "%s", err);
+
+    char *text = path_in(dir, "t.txt");
+    FILE *f = fopen(text, "w");
+    fprintf(f, "this is not a database, just some text long enough to fill a header........................\n");
+    fclose(f);
+    cr_assert_neq(store_open(&s, text, true, 100, err), 0);
+    cr_assert(strstr(err, "not a database"), "%s", err);
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+Test(cli, determinism_1_vs_2_threads_and_summary)
+{
+    char *dir = tmpdir_new(), *a = path_in(dir, "a.db"), *b = path_in(dir, "b.db"), *out, *err;
+    const char *args1[] = {"selfplay", "--games", "10", "--white", "mcts:sims=30", "--black", "random", "--seed", "77",
+                           "--threads", "1", "--db", a, "--run", "r", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args1, &out, &err), 0, "%s", err);
+    const char *args2[] = {"selfplay", "--games", "10", "--white", "mcts:sims=30", "--black", "random", "--seed", "77",
+                           "--threads", "2", "--db", b, "--run", "r", "--quiet", NULL};
+    char *out2;
+    cr_assert_eq(yinsh_run(dir, args2, &out2, &err), 0, "%s", err);
+    char *da = run_dump(a, "r"), *db = run_dump(b, "r");
+    cr_assert(strlen(da) > 1000);
+    cr_assert_str_eq(da, db);
+    cr_assert_str_eq(out, out2);
+
+    /* the summary agrees with the database */
+    sqlite3 *h = db_open(a);
+    long long w = db_int(h, "SELECT count(*) FROM game WHERE result = 'white'");
+    long long bl = db_int(h, "SELECT count(*) FROM game WHERE result = 'black'");
+    long long d = db_int(h, "SELECT count(*) FROM game WHERE result = 'draw'");
+    cr_assert_eq(w + bl + d, 10);
+    char expect[256];
+    snprintf(expect, sizeof expect, "games        10\nwhite wins   %lld\nblack wins   %lld\ndraws        %lld\n", w,
+             bl, d);
+    cr_assert(strstr(out, expect), "summary:\n%s", out);
+    cr_assert(strstr(out, "white score  "));
+    cr_assert(strstr(out, "95% CI"));
+    cr_assert(strstr(out, "mean length  "));
+    cr_assert(strstr(out, "end reasons  "));
+    char *ok = db_text(h, "PRAGMA integrity_check");
+    cr_assert_str_eq(ok, "ok");
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE name = 'r' AND seed = 77 AND games = 10 AND "
+                           "finished_at IS NOT NULL AND white = 'mcts:sims=30,c=1,rollout=random'"),
+                 1);
+    sqlite3_close(h);
+}
+
+static long long games_in(const char *path)
+{
+    sqlite3 *db;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return 0;
+    }
+    sqlite3_busy_timeout(db, 1000);
+    sqlite3_stmt *st;
+    long long n = 0;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM game", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+Test(cli, kill_9_and_resume)
+{
+    char *dir = tmpdir_new(), *k = path_in(dir, "k.db"), *full = path_in(dir, "full.db"), *err;
+    const char *args[] = {"selfplay", "--games", "40", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
+                          "--db", k, "--run", "killed", "--quiet", NULL};
+    pid_t pid = yinsh_start(dir, args);
+    /* wait for a few stored games, then kill -9 in the middle of the run */
+    long long stored = 0;
+    for (int i = 0; i < 3000 && (stored = games_in(k)) < 4; i++) usleep(10000);
+    cr_assert_geq(stored, 4, "no games stored");
+    kill(pid, SIGKILL);
+    cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);
+    stored = games_in(k);
+    cr_assert_lt(stored, 40, "the run finished before the kill: make it longer");
+
+    sqlite3 *h = db_open(k);
+    char *ok = db_text(h, "PRAGMA integrity_check");
+    cr_assert_str_eq(ok, "ok");
+    /* every stored game is whole */
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game g WHERE actions != (SELECT count(*) FROM action WHERE game_id = "
+                           "g.id)"),
+                 0);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NULL"), 1);
+    sqlite3_close(h);
+
+    const char *resume[] = {"selfplay", "--resume", "killed", "--db", k, "--threads", "1", "--quiet", NULL};
+    char *out;
+    cr_assert_eq(yinsh_run(dir, resume, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "games        40\n"), "%s", out);
+
+    const char *whole[] = {"selfplay", "--games", "40", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
+                           "--db", full, "--run", "killed", "--quiet", NULL};
+    char *out2;
+    cr_assert_eq(yinsh_run(dir, whole, &out2, &err), 0, "%s", err);
+    char *dk = run_dump(k, "killed"), *df = run_dump(full, "killed");
+    cr_assert_str_eq(dk, df);
+    cr_assert_str_eq(out, out2);
+    h = db_open(k);
+    ok = db_text(h, "PRAGMA integrity_check");
+    cr_assert_str_eq(ok, "ok");
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 40);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 1);
+    sqlite3_close(h);
+
+    /* resuming a finished run plays nothing and prints the same summary */
+    char *out3;
+    cr_assert_eq(yinsh_run(dir, resume, &out3, &err), 0, "%s", err);
+    cr_assert_str_eq(out3, out2);
+}
+
+/* A bad input: non-zero exit, a message containing `word`, and the files
+ * named in `untouched` exactly as before. */
+static void expect_failure(const char *dir, const char *const *args, int status, const char *word)
+{
+    char *out, *err;
+    int rc = yinsh_run(dir, args, &out, &err);
+    cr_assert_eq(rc, status, "exit %d, stderr: %s", rc, err);
+    cr_assert(strstr(err, word), "stderr does not say '%s': %s", word, err);
+    cr_assert_str_eq(out, "", "stdout: %s", out);
+}
+
+Test(cli, bad_inputs)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "x.db"), *err;
+    const char *make[] = {"selfplay", "--games", "3", "--agent", "random", "--db", db, "--run", "one", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, make, NULL, &err), 0, "%s", err);
+    char *before = run_dump(db, "one");
+
+    /* usage errors: exit 2 */
+    const char *unknown[] = {"selfplay", "--games", "3", "--frobnicate", NULL};
+    expect_failure(dir, unknown, 2, "frobnicate");
+    const char *badspec[] = {"selfplay", "--games", "3", "--white", "mcts:simz=5", "--db", db, NULL};
+    expect_failure(dir, badspec, 2, "simz");
+    const char *nogames[] = {"selfplay", "--db", db, NULL};
+    expect_failure(dir, nogames, 2, "--games");
+    const char *resumemix[] = {"selfplay", "--resume", "one", "--games", "5", "--db", db, NULL};
+    expect_failure(dir, resumemix, 2, "--resume");
+
+    /* an unwritable path */
+    const char *nodir[] = {"selfplay", "--games", "3", "--agent", "random", "--db", "/nonexistent-dir/y.db", NULL};
+    expect_failure(dir, nodir, 1, "/nonexistent-dir/y.db");
+    const char *isdir[] = {"selfplay", "--games", "3", "--agent", "random", "--db", dir, NULL};
+    expect_failure(dir, isdir, 1, "directory");
+
+    /* a file that is not a database: refused and left as it was */
+    char *text = path_in(dir, "notes.txt");
+    FILE *f = fopen(text, "w");
+    fprintf(f, "Not a database. Not a database. Not a database. Not a database. Not a database. Not a database.\n");
+    fclose(f);
+    char *text_before = slurp(text);
+    const char *notdb[] = {"selfplay", "--games", "3", "--agent", "random", "--db", text, NULL};
+    expect_failure(dir, notdb, 1, "not a database");
+    char *text_after = slurp(text);
+    cr_assert_str_eq(text_before, text_after);
+    char *wal = path_in(dir, "notes.txt-wal");
+    cr_assert_not(file_exists(wal));
+
+    /* a run name that exists */
+    const char *again[] = {"selfplay", "--games", "3", "--agent", "random", "--db", db, "--run", "one", NULL};
+    expect_failure(dir, again, 1, "exists");
+    /* --resume of an unknown run, in an existing and in a missing database */
+    const char *unk[] = {"selfplay", "--resume", "two", "--db", db, NULL};
+    expect_failure(dir, unk, 1, "two");
+    char *missing = path_in(dir, "missing.db");
+    const char *unk2[] = {"selfplay", "--resume", "two", "--db", missing, NULL};
+    expect_failure(dir, unk2, 1, "missing.db");
+    cr_assert_not(file_exists(missing));
+
+    /* a newer schema version */
+    char *newer = path_in(dir, "newer.db");
+    sqlite3 *h = db_open(newer);
+    sqlite3_exec(h, "PRAGMA user_version = 99", NULL, NULL, NULL);
+    sqlite3_close(h);
+    const char *nv[] = {"selfplay", "--games", "3", "--agent", "random", "--db", newer, NULL};
+    expect_failure(dir, nv, 1, "newer");
+
+    /* a locked database: another process holds the write lock */
+    h = db_open(db);
+    cr_assert_eq(sqlite3_exec(h, "BEGIN EXCLUSIVE; UPDATE run SET command = command", NULL, NULL, NULL), SQLITE_OK);
+    const char *locked[] = {"selfplay", "--games", "3", "--agent", "random", "--db", db, "--run", "three",
+                            "--busy-timeout", "200", NULL};
+    expect_failure(dir, locked, 1, "locked");
+    sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(h);
+
+    /* nothing of all this reached the database */
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run"), 1);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 3);
+    char *ok = db_text(h, "PRAGMA integrity_check");
+    cr_assert_str_eq(ok, "ok");
+    sqlite3_close(h);
+    char *after = run_dump(db, "one");
+    cr_assert_str_eq(before, after);
+}
+
+Test(cli, no_db_plays_and_stores_nothing)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"selfplay", "--games", "5", "--agent", "random", "--no-db", "--seed", "3", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "games        5\n"), "%s", out);
+    cr_assert_not(file_exists("results/yinsh.db-never"));
+}
