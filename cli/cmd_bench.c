@@ -10,9 +10,11 @@
 #include "notation.h"
 #include "perft.h"
 #include "randgame.h"
+#include "mcts.h"
 
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T]\n"
+    "       yinsh bench --mcts [--sims N] [--positions P] [--seed S]\n"
     "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
     "  1. perft with bulk counting from the second position of RULES.md 9\n"
     "     (default depth 5: 927746739 nodes; --quick: depth 4, 18886483 nodes);\n"
@@ -20,7 +22,10 @@ const char USAGE_BENCH[] =
     "     --quick 2000), game i on its own pcg32 stream from (S, i), S default 1:\n"
     "     total actions and results are the same for any T.\n"
     "  A node count or playout total that differs between runs is reported as\n"
-    "  a regression (exit status 1).\n";
+    "  a regression (exit status 1).\n"
+    "  --mcts: MCTS simulations per second on one thread: one search of N\n"
+    "  simulations (default 1000) from each of P fixed positions (default 40)\n"
+    "  taken from random games of seed S, fresh tree each, random rollouts.\n";
 
 static const char *const PERFT_YPN = "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard";
 static const uint64_t PERFT_EXPECTED[] = {1, 54, 4705, 240259, 18886483, 927746739};
@@ -74,23 +79,35 @@ static void cpu_model(char *out, size_t size)
 
 int cmd_bench(int argc, char **argv)
 {
-    bool quick = false;
-    long depth = -1, threads = omp_get_num_procs();
+    bool quick = false, mcts = false;
+    long depth = -1, threads = omp_get_num_procs(), sims = 1000, positions = 40;
     uint64_t games = 0, seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
-        if (!strcmp(opt, "--quick")) {
-            quick = true;
+        if (!strcmp(opt, "--quick") || !strcmp(opt, "--mcts")) {
+            *(opt[2] == 'q' ? &quick : &mcts) = true;
             continue;
         }
-        if (strcmp(opt, "--depth") && strcmp(opt, "--games") && strcmp(opt, "--seed") && strcmp(opt, "--threads"))
+        if (strcmp(opt, "--depth") && strcmp(opt, "--games") && strcmp(opt, "--seed") && strcmp(opt, "--threads") &&
+            strcmp(opt, "--sims") && strcmp(opt, "--positions"))
             return cli_usage_error("bench", "unknown option '%s'", opt);
         if (++i >= argc) return cli_usage_error("bench", "%s needs a value", opt);
-        bool ok = !strcmp(opt, "--depth")   ? cli_parse_int(argv[i], 1, 5, &depth)
-                  : !strcmp(opt, "--games") ? cli_parse_u64(argv[i], &games) && games > 0
-                  : !strcmp(opt, "--seed")  ? cli_parse_u64(argv[i], &seed)
-                                            : cli_parse_int(argv[i], 1, 1024, &threads);
+        bool ok = !strcmp(opt, "--depth")       ? cli_parse_int(argv[i], 1, 5, &depth)
+                  : !strcmp(opt, "--games")     ? cli_parse_u64(argv[i], &games) && games > 0
+                  : !strcmp(opt, "--seed")      ? cli_parse_u64(argv[i], &seed)
+                  : !strcmp(opt, "--sims")      ? cli_parse_int(argv[i], 1, 10000000, &sims)
+                  : !strcmp(opt, "--positions") ? cli_parse_int(argv[i], 1, 10000, &positions)
+                                                : cli_parse_int(argv[i], 1, 1024, &threads);
         if (!ok) return cli_usage_error("bench", "bad value '%s' for %s", argv[i], opt);
+    }
+    if (mcts) {
+        uint64_t total = 0;
+        double rate = mcts_bench_run((int)sims, (int)positions, seed, &total);
+        if (rate < 0) return cli_error("bench", "out of memory for the search tree");
+        printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
+               " simulations, %.0f simulations/s on one thread\n",
+               positions, seed, sims, total, rate);
+        return 0;
     }
     if (depth < 0) depth = quick ? 4 : 5;
     if (!games) games = quick ? 2000 : 200000;
