@@ -1,8 +1,10 @@
+#define _GNU_SOURCE /* nftw */
 /* Self-play: agent specs, playouts, MCTS, the scheduler's determinism, the
  * database, and the `yinsh selfplay` command as a process (kill -9 and
  * resume, the summary, every bad input of issue #3). Each test works in its
  * own temporary directory, so Criterion may run them in parallel. */
 #include <criterion/criterion.h>
+#include <ftw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -29,8 +31,17 @@
  * looks: the atexit handler is registered after its own). */
 static void *garbage[4096];
 static int ngarbage;
+static char *tmpdirs[256];
+static int ntmpdirs;
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
 static void free_garbage(void)
 {
+    /* the temporary folders go too, with their databases */
+    while (ntmpdirs) nftw(tmpdirs[--ntmpdirs], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     while (ngarbage) free(garbage[--ngarbage]);
 }
 static void *gc(void *p)
@@ -45,6 +56,8 @@ static char *tmpdir_new(void)
 {
     char *d = gc(strdup("/tmp/yinsh-selfplay-test-XXXXXX"));
     cr_assert(mkdtemp(d), "mkdtemp");
+    cr_assert(ntmpdirs < 256);
+    tmpdirs[ntmpdirs++] = d;
     return d;
 }
 
