@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <string.h>
 #include "position.h"
 #include "movegen.h"
@@ -127,6 +128,7 @@ void pos_make(Position *pos, Action a, Undo *u)
         break;
     }
     }
+    assert(pos_check(pos, NULL) && "pos_make broke an invariant");
 }
 
 void pos_unmake(Position *pos, Action a, const Undo *u)
@@ -157,6 +159,7 @@ void pos_unmake(Position *pos, Action a, const Undo *u)
     pos->removed[1] = u->removed[1];
     pos->placed = u->placed;
     pos->pool = u->pool;
+    assert(pos_check(pos, NULL) && "pos_unmake broke an invariant");
 }
 
 bool pos_check(const Position *pos, const char **why)

@@ -20,8 +20,10 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DYINSH_WERROR=ON >/dev/null
 cmake --build build -j"$JOBS"
 ctest --test-dir build --output-on-failure -j"$JOBS"
 
-step "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DYINSH_WERROR=ON \
+step "AddressSanitizer + UndefinedBehaviorSanitizer build and tests (assertions on)"
+# Debug keeps assert(): the engine rechecks every derived field of the
+# position after each make and unmake (pos_check).
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DYINSH_WERROR=ON \
       -DYINSH_SANITIZE=address,undefined >/dev/null
 cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

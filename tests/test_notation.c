@@ -341,7 +341,7 @@ Test(point, all_points_round_trip)
     int n = 0;
     for (int col = 0; col < 11; col++)
         for (int row = 1; row <= 11; row++) {
-            char name[8], upper[8], out[8];
+            char name[16], upper[16], out[16];
             snprintf(name, sizeof name, "%c%d", 'a' + col, row);
             snprintf(upper, sizeof upper, "%c%d", 'A' + col, row);
             Point p = -1, q = -1;
