@@ -103,7 +103,7 @@ int cmd_bench(int argc, char **argv)
     if (mcts) {
         uint64_t total = 0;
         double rate = mcts_bench_run((int)sims, (int)positions, seed, &total);
-        if (rate < 0) return cli_error("bench", "out of memory for the search tree");
+        if (total == 0) return cli_error("bench", "out of memory for the search tree");
         printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
                " simulations, %.0f simulations/s on one thread\n",
                positions, seed, sims, total, rate);
