@@ -13,5 +13,8 @@ int cmd_bench(int argc, char **argv);
 extern const char USAGE_PERFT[], USAGE_LEGAL[], USAGE_APPLY[], USAGE_SHOW[], USAGE_REPLAY[],
     USAGE_RANDGAME[], USAGE_BENCH[];
 int cmd_selfplay(int argc, char **argv); extern const char USAGE_SELFPLAY[];
+int cmd_match(int argc, char **argv); extern const char USAGE_MATCH[];
+int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
 
+int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
 #endif

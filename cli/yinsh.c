@@ -14,6 +14,9 @@ static const Command COMMANDS[] = {
     {"randgame", cmd_randgame, "play a uniformly random game and print its record", USAGE_RANDGAME},
     {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
     {"selfplay", cmd_selfplay, "play a self-play run and store every game in the database", USAGE_SELFPLAY},
+    {"match", cmd_match, "agent A against agent B in colour-swapped pairs: Elo, LOS, SPRT", USAGE_MATCH},
+    {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)", USAGE_TUNE},
+    {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 

@@ -45,22 +45,36 @@ static bool parse_mcts_key(AgentSpec *spec, const char *key, const char *value, 
         if (parse_double(value, 0, 100, &spec->c)) return true;
         snprintf(err, AGENT_ERR_LEN, "bad value '%s' for c (a number from 0 to 100)", value);
     } else if (!strcmp(key, "rollout")) {
+        uint32_t n;
         if (!strcmp(value, "random")) {
             spec->rollout = ROLLOUT_RANDOM;
             return true;
         }
-        snprintf(err, AGENT_ERR_LEN, "bad value '%s' for rollout (known: random)", value);
+        if (parse_u32(value, 0, ROLLOUT_MAX, &n)) {
+            spec->rollout = (int)n;
+            return true;
+        }
+        snprintf(err, AGENT_ERR_LEN, "bad value '%.64s' for rollout (random, or an integer from 0 to %d)", value,
+                 ROLLOUT_MAX);
+    } else if (!strcmp(key, "eval")) {
+        if (!*value || strlen(value) >= AGENT_PATH_LEN || strchr(value, ',')) {
+            snprintf(err, AGENT_ERR_LEN, "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')",
+                     value, AGENT_PATH_LEN - 1);
+            return false;
+        }
+        snprintf(spec->eval, sizeof spec->eval, "%s", value);
+        return true;
     } else if (!strcmp(key, "nodes")) {
         if (parse_u32(value, 2, MCTS_MAX_NODES, &spec->nodes)) return true;
         snprintf(err, AGENT_ERR_LEN, "bad value '%s' for nodes (an integer from 2 to %u)", value,
                  (unsigned)MCTS_MAX_NODES);
     } else {
-        snprintf(err, AGENT_ERR_LEN, "unknown mcts key '%s' (known: sims, c, rollout, nodes)", key);
+        snprintf(err, AGENT_ERR_LEN, "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes)", key);
     }
     return false;
 }
 
-bool agent_spec_parse(const char *text, AgentSpec *spec, char *err)
+static bool spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
 {
     char buf[AGENT_SPEC_LEN * 2];
     if (strlen(text) >= sizeof buf) {
@@ -72,6 +86,7 @@ bool agent_spec_parse(const char *text, AgentSpec *spec, char *err)
     if (params) *params++ = '\0';
 
     *spec = (AgentSpec){.kind = AGENT_RANDOM, .sims = 1000, .c = 1.0, .rollout = ROLLOUT_RANDOM};
+    weights_default(&spec->weights);
     if (!strcmp(buf, "random")) {
         if (params) {
             snprintf(err, AGENT_ERR_LEN, "agent 'random' takes no parameters (got '%.64s')", params);
@@ -94,7 +109,22 @@ bool agent_spec_parse(const char *text, AgentSpec *spec, char *err)
         *eq = '\0';
         if (!parse_mcts_key(spec, kv, eq + 1, err)) return false;
     }
+    if (spec->eval[0]) {
+        if (spec->rollout == ROLLOUT_RANDOM) {
+            snprintf(err, AGENT_ERR_LEN, "eval=%.64s has no effect with rollout=random (give rollout=N)", spec->eval);
+            return false;
+        }
+        /* read once here: every agent made from this spec shares the values */
+        if (load && !weights_load(spec->eval, &spec->weights, err, AGENT_ERR_LEN)) return false;
+    }
     return true;
+}
+
+bool agent_spec_parse(const char *text, AgentSpec *spec, char *err) { return spec_parse(text, spec, true, err); }
+
+bool agent_spec_parse_text(const char *text, AgentSpec *spec, char *err)
+{
+    return spec_parse(text, spec, false, err);
 }
 
 char *agent_spec_format(const AgentSpec *spec, char *out)
@@ -103,16 +133,24 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
         snprintf(out, AGENT_SPEC_LEN, "random");
         return out;
     }
-    int n = snprintf(out, AGENT_SPEC_LEN, "mcts:sims=%u,c=%.17g,rollout=random", (unsigned)spec->sims, spec->c);
     /* %.17g round-trips but is noisy; prefer the shortest form that does */
+    char c[32], rollout[16];
+    snprintf(c, sizeof c, "%.17g", spec->c);
     for (int prec = 1; prec < 17; prec++) {
         char tmp[32];
         snprintf(tmp, sizeof tmp, "%.*g", prec, spec->c);
         if (strtod(tmp, NULL) == spec->c) {
-            n = snprintf(out, AGENT_SPEC_LEN, "mcts:sims=%u,c=%s,rollout=random", (unsigned)spec->sims, tmp);
+            memcpy(c, tmp, sizeof c);
             break;
         }
     }
+    if (spec->rollout == ROLLOUT_RANDOM)
+        snprintf(rollout, sizeof rollout, "random");
+    else
+        snprintf(rollout, sizeof rollout, "%d", spec->rollout);
+    int n = snprintf(out, AGENT_SPEC_LEN, "mcts:sims=%u,c=%s,rollout=%s", (unsigned)spec->sims, c, rollout);
+    if (spec->eval[0] && n > 0 && n < AGENT_SPEC_LEN)
+        n += snprintf(out + n, AGENT_SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
     if (spec->nodes && n > 0 && n < AGENT_SPEC_LEN)
         snprintf(out + n, AGENT_SPEC_LEN - (size_t)n, ",nodes=%u", (unsigned)spec->nodes);
     return out;
@@ -124,7 +162,9 @@ Agent *agent_new(const AgentSpec *spec, char *err)
     if (!a) goto oom;
     a->spec = *spec;
     if (spec->kind == AGENT_MCTS) {
-        MctsConfig cfg = {.sims = spec->sims, .c = spec->c, .nodes = spec->nodes};
+        MctsConfig cfg = {.sims = spec->sims, .c = spec->c, .nodes = spec->nodes,
+                          .evaluate = spec->rollout != ROLLOUT_RANDOM, .rollout = spec->rollout,
+                          .weights = spec->weights};
         a->mcts = mcts_new(&cfg);
         if (!a->mcts) goto oom;
     }

@@ -4,38 +4,59 @@
  *   random                              a uniformly random legal action
  *   mcts                                MCTS with the defaults below
  *   mcts:sims=800,c=1.2,rollout=random  MCTS with parameters
+ *   mcts:sims=800,rollout=8,eval=eval/weights/tuned.txt
+ *                                       MCTS whose leaves are scored by the
+ *                                       evaluation after 8 random actions
  *
  * MCTS keys: sims (simulations per decision, 1..10000000, default 1000),
  * c (UCT exploration constant, 0..100, default 1.0), rollout (how leaves
- * are played out: `random`, the default), nodes (the tree's arena bound in
- * nodes, 2..2^28, default enough for a fresh search of sims simulations).
+ * are played out: `random`, the default, plays random actions to the end
+ * of the game; an integer N, 0..1000, plays at most N random actions and
+ * then scores the position with the evaluation, eval/evaluation.h), eval
+ * (the weights file for rollout=N; without it the built-in defaults of
+ * eval/weights/default.txt), nodes (the tree's arena bound in nodes,
+ * 2..2^28, default enough for a fresh search of sims simulations).
+ *
+ * The weights file is read once, when the spec is parsed, and its values
+ * travel in the spec, so every thread's agent uses the same numbers; an
+ * unreadable file or a bad line is an error naming the file and line.
+ * eval with rollout=random is an error (the weights would go unused).
  * Unknown keys and bad values are errors that name them. agent_spec_format
- * writes the canonical form stored in the database; parsing it gives the
- * same spec back. */
+ * writes the canonical form stored in the database (the eval path as
+ * given, not its contents); parsing it gives the same spec back. The
+ * default spec's canonical form and play are those of the first version,
+ * so earlier runs stay reproducible. */
 #ifndef YINSH_AGENT_H
 #define YINSH_AGENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "evaluation.h"
 #include "position.h"
 #include "rng.h"
 
 enum { AGENT_RANDOM, AGENT_MCTS };
-enum { ROLLOUT_RANDOM };
-enum { AGENT_SPEC_LEN = 128, AGENT_ERR_LEN = 256 };
+enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
+enum { AGENT_SPEC_LEN = 384, AGENT_PATH_LEN = 200, AGENT_ERR_LEN = 256 };
 
 typedef struct AgentSpec {
     int kind;       /* AGENT_RANDOM or AGENT_MCTS */
     uint32_t sims;  /* mcts */
     double c;       /* mcts */
-    int rollout;    /* mcts: ROLLOUT_RANDOM */
+    int rollout;    /* mcts: ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
     uint32_t nodes; /* mcts: 0 = the default for sims */
+    char eval[AGENT_PATH_LEN]; /* mcts: the weights file as given; "" = built-in defaults */
+    Weights weights;           /* mcts, rollout=N: the evaluation's weights (read from eval) */
 } AgentSpec;
 
 /* Parses a spec; on failure returns false with a message in err
  * (AGENT_ERR_LEN bytes) naming the key or value. */
 bool agent_spec_parse(const char *text, AgentSpec *spec, char *err);
+/* The same, without reading the eval file (spec->weights keep the
+ * defaults): for code that only looks at a stored spec (reports), where
+ * the weights file need not be at hand. */
+bool agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
 /* Writes the canonical spec text (AGENT_SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
 

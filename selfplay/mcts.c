@@ -8,12 +8,14 @@
 
 /* A node is the action that leads to it and its statistics. score2 counts
  * half points for `mover`, the player who made the action: 2 for a win,
- * 1 for a draw, so sums stay exact integers. */
+ * 1 for a draw (twice the evaluation's probability for an evaluated leaf).
+ * A double holds the integer sums of playout results exactly (below 2^53),
+ * so pure playout search gives the same figures as integer counts. */
 typedef struct Node {
     Action action;
     uint32_t child;   /* index of the first child; 0: not expanded (the root is 0, never a child) */
     uint32_t visits;
-    uint32_t score2;
+    double score2;
     uint16_t nchild;
     uint8_t mover;    /* WHITE or BLACK */
     uint8_t terminal; /* RESULT_* of the node's position when over, else RESULT_NONE */
@@ -129,7 +131,7 @@ static Node *select_child(const Mcts *m, const Node *n)
     return best;
 }
 
-static inline uint32_t score2_for(int result, int player)
+static inline double score2_for(int result, int player)
 {
     if (result == RESULT_DRAW) return 1;
     return (result == RESULT_WHITE) == (player == WHITE) ? 2 : 0;
@@ -164,11 +166,21 @@ static void simulate(Mcts *m, Rng *rng)
         pos_make(&pos, n->action, &u);
         path[depth++] = (uint32_t)(n - m->nodes);
     }
-    if (result == RESULT_NONE) result = playout_random(&pos, rng, NULL);
+    if (result == RESULT_NONE && !m->cfg.evaluate) result = playout_random(&pos, rng, NULL);
+    if (result != RESULT_NONE) {
+        for (int i = 0; i < depth; i++) {
+            Node *p = m->nodes + path[i];
+            p->visits++;
+            p->score2 += score2_for(result, p->mover);
+        }
+        return;
+    }
+    /* an evaluated leaf: White's expected score, from each mover's side */
+    double white = playout_evaluate(&pos, rng, m->cfg.rollout, &m->cfg.weights);
     for (int i = 0; i < depth; i++) {
         Node *p = m->nodes + path[i];
         p->visits++;
-        p->score2 += score2_for(result, p->mover);
+        p->score2 += 2 * (p->mover == WHITE ? white : 1 - white);
     }
 }
 
@@ -187,7 +199,7 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
         for (int i = 1; i < root->nchild; i++)
             if (c[i].visits > best->visits ||
                 (c[i].visits == best->visits &&
-                 (uint64_t)c[i].score2 * best->visits > (uint64_t)best->score2 * c[i].visits))
+                 c[i].score2 * best->visits > best->score2 * c[i].visits))
                 best = c + i;
         r.action = best->action;
         r.legal = root->nchild;

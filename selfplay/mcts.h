@@ -19,6 +19,11 @@
  * becomes the tree. A search from a position that is not the tree's root
  * starts a fresh tree.
  *
+ * A leaf is scored by a random playout to the end of the game (the
+ * default), or by at most `rollout` random actions and then the
+ * evaluation's probability that White wins (eval/evaluation.h), turned to
+ * the point of view of each node's mover during backup.
+ *
  * A search is deterministic: it draws all randomness from the Rng it is
  * given and uses a fixed number of simulations, never a time budget. */
 #ifndef YINSH_MCTS_H
@@ -26,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "evaluation.h"
 #include "position.h"
 #include "rng.h"
 
@@ -33,6 +39,9 @@ typedef struct MctsConfig {
     uint32_t sims;   /* simulations per decision (> 0) */
     double c;        /* UCT exploration constant */
     uint32_t nodes;  /* arena bound in nodes; 0: mcts_default_nodes(sims) */
+    bool evaluate;   /* false (the default): leaves are played out at random to the end */
+    int rollout;     /* evaluate: at most this many random actions, then the evaluation */
+    Weights weights; /* evaluate: the evaluation's weights */
 } MctsConfig;
 
 /* What one search found, for the game record. */

@@ -31,3 +31,18 @@ int playout_random(const Position *start, Rng *rng, int *plies)
     if (plies) *plies = ply;
     return result;
 }
+
+double playout_evaluate(const Position *start, Rng *rng, int plies, const Weights *w)
+{
+    Position pos = *start;
+    Undo u;
+    for (int ply = 0; ply < plies; ply++) {
+        Action a = movegen_random(&pos, rng);
+        if (a == ACTION_NONE) break;
+        pos_make(&pos, a, &u);
+    }
+    int result;
+    if (pos_outcome(&pos, &result, NULL))
+        return result == RESULT_WHITE ? 1.0 : result == RESULT_BLACK ? 0.0 : 0.5;
+    return eval_white(w, &pos);
+}

@@ -3,6 +3,7 @@
 #ifndef YINSH_PLAYOUT_H
 #define YINSH_PLAYOUT_H
 
+#include "evaluation.h"
 #include "position.h"
 #include "rng.h"
 
@@ -22,6 +23,11 @@ Action playout_random_action(const Position *pos, Rng *rng);
  * RESULT_DRAW. If plies is not NULL it receives the number of actions
  * played. */
 int playout_random(const Position *pos, Rng *rng, int *plies);
+
+/* A short playout scored by the evaluation: at most `plies` uniformly
+ * random actions on a copy of pos, then White's expected score (win 1,
+ * draw 1/2): the exact result if the game ended, else eval_white. */
+double playout_evaluate(const Position *pos, Rng *rng, int plies, const Weights *w);
 
 /* The result of a position by removed rings, as if the game ended now. */
 int playout_adjudicate(const Position *pos);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "geometry.h"
+#include "movegen.h"
 #include "playout.h"
 #include "scheduler.h"
 
@@ -19,6 +20,12 @@ static double now_s(void)
 }
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(run_seed, index); }
+
+/* The salt keeps opening streams apart from game streams of the same seed. */
+uint64_t selfplay_opening_seed(uint64_t run_seed, uint32_t pair)
+{
+    return rng_mix(run_seed ^ 0x6f70656e696e6773ULL /* "openings" */, pair);
+}
 
 void selfplay_record_free(GameRecord *rec)
 {
@@ -34,6 +41,12 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     rec->index = index;
     rec->seed = selfplay_game_seed(plan->seed, index);
     rec->variant = plan->variant;
+    rec->swapped = plan->pairs && (index & 1);
+    if (rec->swapped) {
+        Agent *t = white;
+        white = black;
+        black = t;
+    }
     int cap = 128;
     rec->actions = malloc((size_t)cap * sizeof *rec->actions);
     if (!rec->actions) return -1;
@@ -46,6 +59,10 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     pos_start(&pos, plan->variant);
     double start = now_s();
     int result = RESULT_NONE, reason = REASON_NONE;
+    /* the pair's opening: its own stream, so both games of the pair agree */
+    Rng opening;
+    uint32_t pair = plan->pairs ? index / 2 : index;
+    rng_seed(&opening, selfplay_opening_seed(plan->seed, pair), pair);
     while (!pos_outcome(&pos, &result, &reason)) {
         if (rec->nactions == GAME_MAX_PLIES) {
             result = playout_adjudicate(&pos);
@@ -62,9 +79,15 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
             cap *= 2;
         }
         Agent *agent = pos.actor == WHITE ? white : black;
-        MoveStats st;
+        MoveStats st = {0};
         double t = now_s();
-        Action a = agent_choose(agent, &pos, &rng, &st);
+        Action a;
+        if (plan->opening == OPENING_RINGS && pos.state == STATE_P) {
+            st.legal = movegen_count(&pos);
+            a = movegen_random(&pos, &opening);
+        } else {
+            a = agent_choose(agent, &pos, &rng, &st);
+        }
         double dt = now_s() - t;
         rec->actions[rec->nactions++] = (ActionRecord){
             .action = a,
@@ -237,7 +260,7 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
         if (!black) queue_fail(&q, aerr);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t k = 0; k < (int64_t)n; k++) {
-            if (atomic_load(&q.failed)) continue;
+            if (atomic_load(&q.failed) || (sink && sink->stop && atomic_load(sink->stop))) continue;
             GameRecord *g = malloc(sizeof *g);
             if (!g || selfplay_play_game(plan, white, black, indices[k], g) != 0) {
                 free(g);

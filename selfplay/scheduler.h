@@ -5,10 +5,17 @@
  * seeded from (run seed, i) (selfplay_game_seed), and agents are reset
  * between games, so game i is the same action for action whatever the
  * number of threads, the order games finish in, or whether it is played in
- * the first attempt at a run or in a --resume. */
+ * the first attempt at a run or in a --resume.
+ *
+ * A match (plan.pairs) plays its games in colour-swapped pairs: pair k is
+ * games 2k (plan.white as White) and 2k+1 (plan.black as White), and with
+ * an opening both games of a pair start from the same position, so that
+ * neither the first player's edge nor a lucky opening favours either
+ * agent. */
 #ifndef YINSH_SCHEDULER_H
 #define YINSH_SCHEDULER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,12 +26,20 @@
  * with the reason REASON_NONE. */
 enum { GAME_MAX_PLIES = 1000, SELFPLAY_ERR_LEN = 512 };
 
+/* How the games of a pair begin. OPENING_RINGS: the ten ring placements
+ * are uniformly random legal placements drawn from the pair's own stream
+ * (selfplay_opening_seed), the same for both games of the pair; they are
+ * recorded as ordinary actions (not searched). */
+enum { OPENING_NONE, OPENING_RINGS };
+
 typedef struct SelfplayPlan {
     int variant;
-    AgentSpec white, black;
+    AgentSpec white, black; /* with pairs: agents A and B */
     uint64_t seed;  /* the run seed */
     uint32_t games; /* the run's size: game indices 0..games-1 */
     int threads;    /* OpenMP threads; <= 0: omp_get_max_threads() */
+    bool pairs;     /* colour-swapped pairs: odd games give White to plan.black */
+    int opening;    /* OPENING_*: how every game starts */
 } SelfplayPlan;
 
 /* One action of a game as played. */
@@ -43,6 +58,7 @@ typedef struct GameRecord {
     uint32_t index;
     uint64_t seed;          /* selfplay_game_seed(run seed, index) */
     int variant;
+    bool swapped;           /* plan.black played White (odd games of a paired plan) */
     int result, reason;     /* RESULT_*, REASON_* */
     uint8_t removed[2];     /* rings removed by White, Black */
     uint8_t markers[2];     /* white, black markers on the board at the end */
@@ -52,10 +68,14 @@ typedef struct GameRecord {
 } GameRecord;
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);
+/* The stream seed of pair `pair`'s opening (a stream apart from every
+ * game's: the opening's stream is (this, pair) with a distinct salt). */
+uint64_t selfplay_opening_seed(uint64_t run_seed, uint32_t pair);
 
-/* Plays game `index` of a plan with the given agents (which are reset
- * first) into rec; 0, or -1 when memory runs out. Free with
- * selfplay_record_free. */
+/* Plays game `index` of a plan into rec; `white` and `black` are the agents
+ * made from plan->white and plan->black (reset first; with plan->pairs an
+ * odd game gives White to `black`). 0, or -1 when memory runs out. Free
+ * with selfplay_record_free. */
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec);
 void selfplay_record_free(GameRecord *rec);
 
@@ -69,6 +89,10 @@ typedef struct SelfplaySink {
     void *ctx;
     int batch_games;     /* a batch is written when it holds this many games (default 64) */
     double batch_s;      /* ... or its oldest game has waited this long (default 0.25 s) */
+    /* NULL, or a flag the callbacks set (on the writer thread) to stop the
+     * run early: game threads read it and start no new game; games in
+     * flight are finished and handed to the writer. */
+    atomic_bool *stop;
 } SelfplaySink;
 
 /* Plays the games `indices[0..n-1]` of the plan on plan->threads threads

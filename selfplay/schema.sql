@@ -1,4 +1,4 @@
--- Yinsh Lab self-play database, schema version 1 (PRAGMA user_version).
+-- Yinsh Lab self-play database, schema version 2 (PRAGMA user_version).
 -- docs/schema.md explains every column; store.c embeds this text (a test
 -- checks that the two agree).
 CREATE TABLE run (
@@ -16,7 +16,8 @@ CREATE TABLE run (
     threads     INTEGER NOT NULL,
     params      TEXT    NOT NULL,
     started_at  TEXT    NOT NULL,
-    finished_at TEXT
+    finished_at TEXT,
+    kind        TEXT    NOT NULL DEFAULT 'selfplay'
 );
 CREATE TABLE game (
     id            INTEGER PRIMARY KEY,
@@ -53,4 +54,4 @@ CREATE TABLE action (
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE INDEX action_by_state ON action (state, actor);
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -17,7 +17,7 @@
 
 /* selfplay/schema.sql, verbatim (test_selfplay compares the two). */
 static const char SCHEMA_SQL[] =
-    "-- Yinsh Lab self-play database, schema version 1 (PRAGMA user_version).\n"
+    "-- Yinsh Lab self-play database, schema version 2 (PRAGMA user_version).\n"
     "-- docs/schema.md explains every column; store.c embeds this text (a test\n"
     "-- checks that the two agree).\n"
     "CREATE TABLE run (\n"
@@ -35,7 +35,8 @@ static const char SCHEMA_SQL[] =
     "    threads     INTEGER NOT NULL,\n"
     "    params      TEXT    NOT NULL,\n"
     "    started_at  TEXT    NOT NULL,\n"
-    "    finished_at TEXT\n"
+    "    finished_at TEXT,\n"
+    "    kind        TEXT    NOT NULL DEFAULT 'selfplay'\n"
     ");\n"
     "CREATE TABLE game (\n"
     "    id            INTEGER PRIMARY KEY,\n"
@@ -72,7 +73,7 @@ static const char SCHEMA_SQL[] =
     "    PRIMARY KEY (game_id, ply)\n"
     ") WITHOUT ROWID;\n"
     "CREATE INDEX action_by_state ON action (state, actor);\n"
-    "PRAGMA user_version = 1;\n";
+    "PRAGMA user_version = 2;\n";
 
 const char *store_schema_sql(void) { return SCHEMA_SQL; }
 
@@ -136,6 +137,31 @@ static int exec1(Store *s, const char *sql, char *out, size_t outlen, char *err)
     if (rc == SQLITE_DONE) rc = SQLITE_OK;
     sqlite3_finalize(st);
     return rc == SQLITE_OK ? STORE_OK : fail(s, err, sql);
+}
+
+static int begin(Store *s, char *err);
+static int commit(Store *s, char *err);
+static void rollback(Store *s);
+
+/* Version 1 -> 2: run.kind. The version is read again inside the write
+ * transaction, so two processes opening one old file upgrade it once. */
+static int upgrade_v1(Store *s, char *err)
+{
+    int rc, version = 0;
+    if ((rc = begin(s, err))) return rc;
+    if ((rc = schema_version(s, &version, err))) goto done;
+    if (version == 1) {
+        if (sqlite3_exec(s->db, "ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'selfplay'", NULL, NULL,
+                         NULL) != SQLITE_OK ||
+            sqlite3_exec(s->db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK) {
+            rc = fail(s, err, "upgrading the schema from version 1 to 2");
+            goto done;
+        }
+    }
+    rc = commit(s, err);
+done:
+    if (rc) rollback(s);
+    return rc;
 }
 
 int store_open(Store **out, const char *path, bool create, int busy_ms, char *err)
@@ -204,6 +230,7 @@ int store_open(Store **out, const char *path, bool create, int busy_ms, char *er
     }
     if ((rc = exec1(s, "PRAGMA synchronous=NORMAL", NULL, 0, err))) goto done;
     if ((rc = exec1(s, "PRAGMA foreign_keys=ON", NULL, 0, err))) goto done;
+    if (version == 1 && (rc = upgrade_v1(s, err))) goto done;
 
 done:
     if (rc) {
@@ -276,11 +303,15 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
     int rc;
     bool schema;
     sqlite3_stmt *st = NULL;
-    char host[256] = "", white[AGENT_SPEC_LEN], black[AGENT_SPEC_LEN], params[128];
+    char host[256] = "", white[AGENT_SPEC_LEN], black[AGENT_SPEC_LEN], params[160];
     gethostname(host, sizeof host - 1);
     agent_spec_format(&run->plan.white, white);
     agent_spec_format(&run->plan.black, black);
-    snprintf(params, sizeof params, "game_max_plies=%d,playout_max_plies=%d", GAME_MAX_PLIES, PLAYOUT_MAX_PLIES);
+    int np = snprintf(params, sizeof params, "game_max_plies=%d,playout_max_plies=%d", GAME_MAX_PLIES,
+                      PLAYOUT_MAX_PLIES);
+    if (run->plan.pairs) np += snprintf(params + np, sizeof params - (size_t)np, ",pairs=1");
+    if (run->plan.opening == OPENING_RINGS) snprintf(params + np, sizeof params - (size_t)np, ",opening=rings");
+    if (!run->kind[0]) snprintf(run->kind, sizeof run->kind, "selfplay");
 
     if ((rc = begin(s, err))) return rc;
     if ((rc = has_schema(s, &schema, err))) goto done;
@@ -301,7 +332,7 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
 
     const char *sql =
         "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, params, "
-        "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+        "kind, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
         rc = fail(s, err, "preparing the run");
         goto done;
@@ -318,6 +349,7 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
     sqlite3_bind_int64(st, 10, run->plan.games);
     sqlite3_bind_int(st, 11, run->plan.threads);
     sqlite3_bind_text(st, 12, params, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 13, run->kind, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) != SQLITE_DONE) {
         rc = fail(s, err, "storing the run");
         goto done;
@@ -343,8 +375,8 @@ static int find_run(Store *s, const char *name, StoreRun *run, char *err)
         snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", s->path, name);
         return STORE_NOT_FOUND;
     }
-    const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL "
-                      "FROM run WHERE name = ?";
+    const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
+                      "kind, params FROM run WHERE name = ?";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s, err, "looking up the run");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
@@ -368,6 +400,11 @@ static int find_run(Store *s, const char *name, StoreRun *run, char *err)
     run->plan.games = (uint32_t)sqlite3_column_int64(st, 7);
     run->plan.threads = sqlite3_column_int(st, 8);
     run->finished = sqlite3_column_int(st, 9) != 0;
+    const char *kind = (const char *)sqlite3_column_text(st, 10);
+    const char *params = (const char *)sqlite3_column_text(st, 11);
+    snprintf(run->kind, sizeof run->kind, "%s", kind ? kind : "selfplay");
+    run->plan.pairs = params && strstr(params, "pairs=1") != NULL;
+    run->plan.opening = params && strstr(params, "opening=rings") ? OPENING_RINGS : OPENING_NONE;
     if (!variant || !variant_parse(variant, &run->plan.variant)) {
         snprintf(err, STORE_ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
@@ -456,8 +493,9 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
         sqlite3_bind_int64(st, 2, r->index);
         sqlite3_bind_int64(st, 3, (int64_t)r->seed);
         sqlite3_bind_text(st, 4, variant_name(r->variant), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 5, white, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 6, black, -1, SQLITE_TRANSIENT);
+        /* the agents as they played this game: a match swaps them in odd games */
+        sqlite3_bind_text(st, 5, r->swapped ? black : white, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 6, r->swapped ? white : black, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 7, result_name(r->result), -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 8, reason_name(r->reason), -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 9, r->nactions);
@@ -506,6 +544,32 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
     return rc;
 }
 
+int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err)
+{
+    static const char *const SQL[] = {
+        "DELETE FROM action WHERE game_id IN (SELECT id FROM game WHERE run_id = ?1 AND idx >= ?2)",
+        "DELETE FROM game WHERE run_id = ?1 AND idx >= ?2",
+        "UPDATE run SET games = ?2 WHERE id = ?1",
+    };
+    int rc;
+    if ((rc = begin(s, err))) return rc;
+    for (int i = 0; i < 3 && !rc; i++) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(s->db, SQL[i], -1, &st, NULL) != SQLITE_OK) {
+            rc = fail(s, err, "ending the run early");
+            break;
+        }
+        sqlite3_bind_int64(st, 1, run->id);
+        sqlite3_bind_int64(st, 2, games);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = fail(s, err, "ending the run early");
+        sqlite3_finalize(st);
+    }
+    if (!rc) rc = commit(s, err);
+    if (rc) rollback(s);
+    else run->plan.games = games;
+    return rc;
+}
+
 int store_run_finish(Store *s, const StoreRun *run, char *err)
 {
     int rc = STORE_OK;
@@ -540,5 +604,149 @@ int store_summary(Store *s, const StoreRun *run, SelfplaySummary *sum, char *err
     }
     if (step != SQLITE_DONE) rc = fail(s, err, "summarising the run");
     sqlite3_finalize(st);
+    return rc;
+}
+
+/* Streams one query's rows (game id, run uid, idx, variant, result, action
+ * text; ordered by game, then ply) into whole games for fn. */
+static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const StoreGame *, char *), void *ctx,
+                            uint64_t *ngames, char *err)
+{
+    int rc = STORE_OK, step;
+    char *text = NULL, uid[STORE_UID_LEN] = "";
+    size_t tlen = 0, tcap = 0;
+    size_t *offs = NULL;
+    const char **ptrs = NULL;
+    int nact = 0, acap = 0;
+    int64_t cur = -1;
+    StoreGame g = {0};
+    for (;;) {
+        step = sqlite3_step(st);
+        int64_t id = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+        if (cur >= 0 && id != cur) {
+            /* the game `cur` is complete: hand it over */
+            for (int i = 0; i < nact; i++) ptrs[i] = text + offs[i];
+            g.run_uid = uid;
+            g.nactions = nact;
+            g.actions = ptrs;
+            (*ngames)++;
+            if (fn(ctx, &g, err)) {
+                rc = STORE_ERROR;
+                break;
+            }
+            nact = 0;
+            tlen = 0;
+        }
+        if (step != SQLITE_ROW) break;
+        if (id != cur) {
+            const char *u = (const char *)sqlite3_column_text(st, 1);
+            const char *variant = (const char *)sqlite3_column_text(st, 3);
+            const char *result = (const char *)sqlite3_column_text(st, 4);
+            snprintf(uid, sizeof uid, "%s", u ? u : "");
+            g.index = (uint32_t)sqlite3_column_int64(st, 2);
+            if (!variant || !variant_parse(variant, &g.variant)) g.variant = -1;
+            g.result = RESULT_NONE;
+            for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
+                if (result && !strcmp(result, result_name(r))) g.result = r;
+            if (g.variant < 0 || g.result == RESULT_NONE) {
+                snprintf(err, STORE_ERR_LEN, "database '%s': run %s game %u: unknown variant or result ('%s', '%s')",
+                         s->path, uid, (unsigned)g.index, variant ? variant : "", result ? result : "");
+                rc = STORE_ERROR;
+                break;
+            }
+            cur = id;
+        }
+        const char *a = (const char *)sqlite3_column_text(st, 5);
+        size_t len = a ? strlen(a) : 0;
+        if (tlen + len + 1 > tcap || nact == acap) {
+            size_t ncap = tcap ? tcap : 4096;
+            while (ncap < tlen + len + 1) ncap *= 2;
+            int nacap = nact == acap ? (acap ? acap * 2 : 256) : acap;
+            char *t = realloc(text, ncap);
+            if (t) text = t;
+            size_t *o = realloc(offs, (size_t)nacap * sizeof *o);
+            if (o) offs = o;
+            const char **p = realloc(ptrs, (size_t)nacap * sizeof *p);
+            if (p) ptrs = p;
+            if (!t || !o || !p) {
+                snprintf(err, STORE_ERR_LEN, "out of memory reading games");
+                rc = STORE_ERROR;
+                break;
+            }
+            tcap = ncap;
+            acap = nacap;
+        }
+        memcpy(text + tlen, a ? a : "", len + 1);
+        offs[nact++] = tlen;
+        tlen += len + 1;
+    }
+    if (!rc && step != SQLITE_DONE) rc = fail(s, err, "reading games");
+    free(text);
+    free(offs);
+    free(ptrs);
+    return rc;
+}
+
+int store_games_each(Store *s, const char *const *runs, int nruns,
+                     int (*fn)(void *ctx, const StoreGame *g, char *err), void *ctx, uint64_t *ngames, char *err)
+{
+    int rc = STORE_OK;
+    bool schema;
+    sqlite3_stmt *st = NULL;
+    int64_t *ids = NULL;
+    *ngames = 0;
+    if ((rc = has_schema(s, &schema, err))) return rc;
+    if (nruns > 0) {
+        ids = malloc((size_t)nruns * sizeof *ids);
+        if (!ids) {
+            snprintf(err, STORE_ERR_LEN, "out of memory");
+            return STORE_ERROR;
+        }
+        /* ids only: the runs' agent specs need not be loadable here */
+        if (!schema) {
+            snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", s->path, runs[0]);
+            rc = STORE_NOT_FOUND;
+            goto done;
+        }
+        if (sqlite3_prepare_v2(s->db, "SELECT id FROM run WHERE name = ?", -1, &st, NULL) != SQLITE_OK) {
+            rc = fail(s, err, "looking up the runs");
+            goto done;
+        }
+        for (int i = 0; i < nruns && !rc; i++) {
+            sqlite3_reset(st);
+            sqlite3_bind_text(st, 1, runs[i], -1, SQLITE_TRANSIENT);
+            int step = sqlite3_step(st);
+            if (step == SQLITE_ROW) {
+                ids[i] = sqlite3_column_int64(st, 0);
+            } else if (step == SQLITE_DONE) {
+                snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s'", s->path, runs[i]);
+                rc = STORE_NOT_FOUND;
+            } else {
+                rc = fail(s, err, "looking up the runs");
+            }
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+        if (rc) goto done;
+    }
+    if (!schema) goto done;
+    const char *sql = "SELECT g.id, r.uid, g.idx, g.variant, g.result, a.action FROM game g "
+                      "JOIN run r ON r.id = g.run_id JOIN action a ON a.game_id = g.id "
+                      "WHERE ?1 IS NULL OR g.run_id = ?1 ORDER BY g.id, a.ply";
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        rc = fail(s, err, "reading games");
+        goto done;
+    }
+    for (int i = 0; i < (nruns > 0 ? nruns : 1) && !rc; i++) {
+        sqlite3_reset(st);
+        if (nruns > 0)
+            sqlite3_bind_int64(st, 1, ids[i]);
+        else
+            sqlite3_bind_null(st, 1);
+        rc = games_each_query(s, st, fn, ctx, ngames, err);
+    }
+done:
+    sqlite3_finalize(st);
+    free(ids);
     return rc;
 }

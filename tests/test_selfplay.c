@@ -738,3 +738,152 @@ Test(cli, no_db_plays_and_stores_nothing)
     cr_assert(strstr(out, "games        5\n"), "%s", out);
     cr_assert_not(file_exists("results/yinsh.db-never"));
 }
+
+/* ---- evaluated rollouts (issue #4) -------------------------------------- */
+
+Test(agent, eval_keys_parse_format_and_load_once)
+{
+    char *dir = tmpdir_new(), *w = path_in(dir, "w.txt"), err[AGENT_ERR_LEN], text[AGENT_SPEC_LEN];
+    FILE *f = fopen(w, "w");
+    fprintf(f, "# test weights\nrings_removed 2.5\ntempo 0\n");
+    fclose(f);
+    char spec[512];
+    snprintf(spec, sizeof spec, "mcts:sims=50,eval=%s,rollout=8", w);
+    AgentSpec s, back;
+    cr_assert(agent_spec_parse(spec, &s, err), "%s", err);
+    cr_assert_eq(s.rollout, 8);
+    cr_assert_str_eq(s.eval, w);
+    cr_assert_eq(s.weights.w[FEAT_RINGS_REMOVED], 2.5);
+    cr_assert_eq(s.weights.w[FEAT_TEMPO], 0);
+    Weights d;
+    weights_default(&d);
+    cr_assert_eq(s.weights.w[FEAT_MARKERS], d.w[FEAT_MARKERS], "unlisted features keep their default");
+    char expect[512];
+    snprintf(expect, sizeof expect, "mcts:sims=50,c=1,rollout=8,eval=%s", w);
+    cr_assert_str_eq(agent_spec_format(&s, text), expect);
+    cr_assert(agent_spec_parse(text, &back, err), "%s", err);
+    cr_assert(!memcmp(&back.weights, &s.weights, sizeof s.weights) && back.rollout == 8);
+
+    /* rollout=N alone uses the built-in defaults; rollout=random stays the old canonical form */
+    cr_assert(agent_spec_parse("mcts:sims=50,rollout=0", &s, err), "%s", err);
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=0");
+    cr_assert(!memcmp(&s.weights, &d, sizeof d));
+    cr_assert(agent_spec_parse("mcts:sims=50,rollout=random", &s, err));
+    cr_assert_eq(s.rollout, ROLLOUT_RANDOM);
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=random");
+
+    /* errors name the file and the line */
+    f = fopen(w, "w");
+    fprintf(f, "markers 0.1\nlines3 zero\n");
+    fclose(f);
+    cr_assert_not(agent_spec_parse(spec, &s, err));
+    cr_assert(strstr(err, w) && strstr(err, ":2:") && strstr(err, "zero"), "%s", err);
+    cr_assert_not(agent_spec_parse("mcts:rollout=4,eval=/no/such/file.txt", &s, err));
+    cr_assert(strstr(err, "/no/such/file.txt"), "%s", err);
+    /* reading a stored spec needs no file */
+    cr_assert(agent_spec_parse_text("mcts:sims=9,rollout=4,eval=/no/such/file.txt", &s, err), "%s", err);
+    cr_assert(s.sims == 9 && s.rollout == 4 && !strcmp(s.eval, "/no/such/file.txt"));
+    cr_assert_not(agent_spec_parse("mcts:eval=eval/weights/default.txt", &s, err));
+    cr_assert(strstr(err, "rollout"), "%s", err);
+    cr_assert_not(agent_spec_parse("mcts:rollout=1001", &s, err));
+    cr_assert(strstr(err, "1001"), "%s", err);
+    cr_assert_not(agent_spec_parse("mcts:rollout=4,eval=", &s, err));
+    cr_assert(strstr(err, "eval"), "%s", err);
+}
+
+Test(mcts, evaluated_rollouts_search_and_are_deterministic)
+{
+    AgentSpec s;
+    char err[AGENT_ERR_LEN];
+    cr_assert(agent_spec_parse("mcts:sims=200,rollout=4", &s, err), "%s", err);
+    Position pos;
+    mcts_bench_position(1, 20, &pos);
+    Action first = ACTION_NONE;
+    for (int rep = 0; rep < 2; rep++) {
+        Agent *a = agent_new(&s, err);
+        Rng rng;
+        rng_seed(&rng, 5, 5);
+        MoveStats st;
+        Action x = agent_choose(a, &pos, &rng, &st);
+        cr_assert(movegen_is_legal(&pos, x));
+        cr_assert(st.searched && st.root_visits == 200);
+        cr_assert(st.value >= 0 && st.value <= 1);
+        if (rep == 0) first = x;
+        else cr_assert_eq(x, first);
+        agent_free(a);
+    }
+    /* a short playout from a finished position gives its result */
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    Weights w;
+    weights_default(&w);
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    double v = playout_evaluate(&p, &rng, 0, &w);
+    cr_assert(v > 0 && v < 1);
+    cr_assert_float_eq(v, eval_white(&w, &p), 1e-15);
+}
+
+Test(store, upgrades_version_1_in_place)
+{
+    char *dir = tmpdir_new(), *path = path_in(dir, "v1.db"), err[STORE_ERR_LEN];
+    /* the version-1 schema: today's without run.kind */
+    char *sql = gc(strdup(store_schema_sql()));
+    char *kind = strstr(sql, ",\n    kind ");
+    cr_assert(kind);
+    char *close = strstr(kind, "\n);");
+    memmove(kind, close, strlen(close) + 1);
+    char *ver = strstr(sql, "user_version = 2");
+    cr_assert(ver);
+    ver[strlen("user_version = ")] = '1';
+    sqlite3 *db = db_open(path);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_exec(db,
+                              "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, "
+                              "games, threads, params, started_at) VALUES ('u', 'old', 'c', '0.1', 'h', 1, "
+                              "'standard', 'random', 'random', 2, 1, '', 'now')",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('run') WHERE name = 'kind'"), 0);
+    sqlite3_close(db);
+
+    Store *s;
+    cr_assert_eq(store_open(&s, path, false, 1000, err), 0, "%s", err);
+    StoreRun run;
+    cr_assert_eq(store_run_find(s, "old", &run, err), 0, "%s", err);
+    cr_assert_str_eq(run.kind, "selfplay");
+    cr_assert_not(run.plan.pairs);
+    store_close(s);
+    db = db_open(path);
+    cr_assert_eq(db_int(db, "PRAGMA user_version"), 2);
+    cr_assert_str_eq(db_text(db, "SELECT kind FROM run WHERE name = 'old'"), "selfplay");
+    sqlite3_close(db);
+    /* opening it again changes nothing */
+    cr_assert_eq(store_open(&s, path, false, 1000, err), 0, "%s", err);
+    store_close(s);
+}
+
+Test(mcts, zeroed_config_is_the_random_playout_agent)
+{
+    /* a config that names only sims and c plays out to the end, as
+     * mcts:sims=N,rollout=random does (the bench relies on it) */
+    MctsConfig cfg = {.sims = 300, .c = 1.0};
+    Mcts *m = mcts_new(&cfg);
+    AgentSpec s;
+    char err[AGENT_ERR_LEN];
+    cr_assert(agent_spec_parse("mcts:sims=300,rollout=random", &s, err));
+    Agent *a = agent_new(&s, err);
+    Position pos;
+    mcts_bench_position(1, 7, &pos);
+    Rng r1, r2;
+    rng_seed(&r1, 3, 3);
+    rng_seed(&r2, 3, 3);
+    MctsResult res;
+    MoveStats st;
+    Action x = mcts_search(m, &pos, &r1, &res), y = agent_choose(a, &pos, &r2, &st);
+    cr_assert_eq(x, y);
+    cr_assert(res.chosen_visits == st.chosen_visits && res.value == st.value);
+    cr_assert_eq(r1.state, r2.state, "the same random draws");
+    mcts_free(m);
+    agent_free(a);
+}

@@ -1,0 +1,137 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "match.h"
+
+int match_points2(int result, bool swapped)
+{
+    if (result == RESULT_DRAW) return 1;
+    bool white_won = result == RESULT_WHITE;
+    return white_won != swapped ? 2 : 0;
+}
+
+void match_tally_pair(MatchTally *t, int p0, int p1)
+{
+    int p[2] = {p0, p1};
+    for (int i = 0; i < 2; i++) {
+        t->wins += p[i] == 2;
+        t->draws += p[i] == 1;
+        t->losses += p[i] == 0;
+    }
+    t->penta[p0 + p1]++;
+    t->pairs++;
+}
+
+bool match_sprt_parse(const char *text, MatchSprt *sprt, char *err, size_t errlen)
+{
+    double v[4];
+    const char *s = text;
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        v[i] = strtod(s, &end);
+        if (end == s || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
+            snprintf(err, errlen, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
+            return false;
+        }
+        s = end + 1;
+    }
+    if (!(v[0] < v[1])) {
+        snprintf(err, errlen, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
+        return false;
+    }
+    if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
+        snprintf(err, errlen, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
+        return false;
+    }
+    *sprt = (MatchSprt){true, v[0], v[1], v[2], v[3]};
+    return true;
+}
+
+/* The writer thread's view of the match: A's half points per finished
+ * game (-1 until it is stored), the pairs tallied in index order, the
+ * test. Only the writer thread touches it while games are played; `stop`
+ * is read by the game threads. */
+typedef struct MatchCtx {
+    const MatchPlan *mp;
+    Store *store;
+    StoreRun *run;
+    int8_t *points2;
+    uint64_t next_pair, games_done;
+    MatchResult res;
+    atomic_bool stop;
+} MatchCtx;
+
+static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
+{
+    MatchCtx *c = ctx;
+    char serr[STORE_ERR_LEN];
+    if (!c->store) return 0;
+    int rc = store_write_games(c->store, c->run, games, n, serr);
+    if (rc) snprintf(err, SELFPLAY_ERR_LEN, "%s", serr);
+    return rc;
+}
+
+static void sink_stored(void *ctx, GameRecord *const *games, int n)
+{
+    MatchCtx *c = ctx;
+    const MatchPlan *mp = c->mp;
+    for (int i = 0; i < n; i++) c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
+    c->games_done += (uint64_t)n;
+    uint64_t pairs = mp->plan.games / 2;
+    /* tally the pairs now complete, in index order, until the test decides */
+    while (!c->res.decided_at && c->next_pair < pairs && c->points2[2 * c->next_pair] >= 0 &&
+           c->points2[2 * c->next_pair + 1] >= 0) {
+        uint64_t k = c->next_pair++;
+        match_tally_pair(&c->res.tally, c->points2[2 * k], c->points2[2 * k + 1]);
+        if (mp->sprt.on) {
+            c->res.sprt = stats_sprt(c->res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha,
+                                     mp->sprt.beta);
+            if (c->res.sprt.decision) {
+                c->res.decided_at = c->res.tally.pairs;
+                atomic_store(&c->stop, true);
+            }
+        }
+    }
+    if (mp->progress) mp->progress(mp->ctx, &c->res.tally, c->games_done);
+}
+
+int match_run(const MatchPlan *mp, Store *store, StoreRun *run, MatchResult *res, char *err)
+{
+    int rc = 0;
+    SelfplayPlan plan = mp->plan;
+    plan.pairs = true;
+    uint32_t *indices = malloc((plan.games ? plan.games : 1) * sizeof *indices);
+    MatchCtx c = {.mp = mp, .store = store, .run = run, .points2 = malloc(plan.games ? plan.games : 1)};
+    atomic_init(&c.stop, false);
+    if (!indices || !c.points2) {
+        snprintf(err, SELFPLAY_ERR_LEN, "out of memory for the match");
+        rc = -1;
+        goto done;
+    }
+    if (plan.games % 2) {
+        snprintf(err, SELFPLAY_ERR_LEN, "a match plays pairs of games: %u is odd", (unsigned)plan.games);
+        rc = -1;
+        goto done;
+    }
+    for (uint32_t i = 0; i < plan.games; i++) indices[i] = i;
+    memset(c.points2, -1, plan.games);
+    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop};
+    if ((rc = selfplay_run(&plan, indices, plan.games, &sink, err))) goto done;
+    if (c.res.decided_at && store) {
+        /* games past the deciding pair were played by threads running ahead */
+        char serr[STORE_ERR_LEN];
+        if (store_run_truncate(store, run, (uint32_t)(2 * c.res.decided_at), serr)) {
+            snprintf(err, SELFPLAY_ERR_LEN, "%s", serr);
+            rc = -1;
+            goto done;
+        }
+    }
+    if (mp->sprt.on && !c.res.decided_at)
+        c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
+    *res = c.res;
+done:
+    free(indices);
+    free(c.points2);
+    return rc;
+}

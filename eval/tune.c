@@ -1,0 +1,343 @@
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "notation.h"
+#include "rng.h"
+#include "tune.h"
+
+void tune_options_default(TuneOptions *o)
+{
+    *o = (TuneOptions){.min_ply = 10, .sample = 1.0, .seed = 1, .val_frac = 0.1, .l2 = 1e-4, .threads = 0};
+}
+
+void tune_data_free(TuneData *d)
+{
+    free(d->f);
+    free(d->y);
+    free(d->val);
+    memset(d, 0, sizeof *d);
+}
+
+/* What the game callback collects: positions to featurise afterwards. */
+typedef struct Loader {
+    const TuneOptions *o;
+    Position *pos;
+    float *y;
+    uint8_t *val;
+    size_t n, cap;
+    uint64_t games, games_val;
+} Loader;
+
+static uint64_t game_hash(const char *uid, uint32_t index)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a of the uid */
+    for (const char *p = uid; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return rng_mix(h, index);
+}
+
+static int load_game(void *ctx, const StoreGame *g, char *err)
+{
+    Loader *L = ctx;
+    const TuneOptions *o = L->o;
+    uint64_t h = game_hash(g->run_uid, g->index);
+    bool val = (double)(h >> 11) * 0x1p-53 < o->val_frac;
+    float y = g->result == RESULT_WHITE ? 1.0f : g->result == RESULT_BLACK ? 0.0f : 0.5f;
+    Rng rng;
+    rng_seed(&rng, rng_mix(o->seed, h), h);
+    Position pos;
+    pos_start(&pos, g->variant);
+    for (int ply = 0; ply < g->nactions; ply++) {
+        Action a;
+        char aerr[NOTATION_ERR_LEN];
+        if (!action_parse(&pos, g->actions[ply], &a, aerr)) {
+            snprintf(err, STORE_ERR_LEN, "run %s game %u ply %d: action '%.16s' does not replay: %.200s", g->run_uid,
+                     (unsigned)g->index, ply, g->actions[ply], aerr);
+            return -1;
+        }
+        if (ply >= o->min_ply && (o->sample >= 1 || rng_double(&rng) < o->sample)) {
+            if (L->n == L->cap) {
+                size_t cap = L->cap ? 2 * L->cap : 65536;
+                Position *p = realloc(L->pos, cap * sizeof *p);
+                if (p) L->pos = p;
+                float *yy = realloc(L->y, cap * sizeof *yy);
+                if (yy) L->y = yy;
+                uint8_t *v = realloc(L->val, cap);
+                if (v) L->val = v;
+                if (!p || !yy || !v) {
+                    snprintf(err, STORE_ERR_LEN, "out of memory for %zu positions", cap);
+                    return -1;
+                }
+                L->cap = cap;
+            }
+            L->pos[L->n] = pos;
+            L->y[L->n] = y;
+            L->val[L->n] = val;
+            L->n++;
+        }
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    L->games++;
+    L->games_val += val;
+    return 0;
+}
+
+int tune_load(Store *s, const char *const *runs, int nruns, const TuneOptions *o, TuneData *d, char *err,
+              size_t errlen)
+{
+    int rc = 0;
+    char serr[STORE_ERR_LEN];
+    Loader L = {.o = o};
+    uint64_t ngames = 0;
+    memset(d, 0, sizeof *d);
+    if (store_games_each(s, runs, nruns, load_game, &L, &ngames, serr)) {
+        snprintf(err, errlen, "%s", serr);
+        rc = -1;
+        goto done;
+    }
+    if (ngames == 0) {
+        snprintf(err, errlen, "no games to tune on: the database holds none%s", nruns ? " in the runs given" : "");
+        rc = -1;
+        goto done;
+    }
+    if (L.n == 0) {
+        snprintf(err, errlen, "no positions to tune on: %llu games, none reaches ply %d (or --sample kept none)",
+                 (unsigned long long)ngames, o->min_ply);
+        rc = -1;
+        goto done;
+    }
+    d->f = malloc(L.n * FEAT_NB * sizeof *d->f);
+    if (!d->f) {
+        snprintf(err, errlen, "out of memory for the features of %zu positions", L.n);
+        rc = -1;
+        goto done;
+    }
+    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < (int64_t)L.n; i++) {
+        double f[FEAT_NB];
+        features_compute(&L.pos[i], f);
+        for (int k = 0; k < FEAT_NB; k++) d->f[i * FEAT_NB + k] = (float)f[k];
+    }
+    d->y = L.y;
+    d->val = L.val;
+    L.y = NULL;
+    L.val = NULL;
+    d->n = L.n;
+    for (size_t i = 0; i < L.n; i++) d->n_val += d->val[i];
+    d->games = L.games;
+    d->games_val = L.games_val;
+    if (d->n_val == d->n) {
+        snprintf(err, errlen, "no training positions: all %llu games went to the validation set (lower --val)",
+                 (unsigned long long)d->games);
+        rc = -1;
+    }
+done:
+    free(L.pos);
+    free(L.y);
+    free(L.val);
+    if (rc) tune_data_free(d);
+    return rc;
+}
+
+/* ---- the sums ---------------------------------------------------------- */
+
+/* Positions are summed in TUNE_BLOCKS fixed blocks, added in block order:
+ * the same floating-point sums on any number of threads. */
+enum { TUNE_BLOCKS = 256 };
+
+typedef struct Sums {
+    double n, loss;
+    double g[FEAT_NB];
+    double h[FEAT_NB][FEAT_NB];
+} Sums;
+
+static inline double sigmoid(double x) { return 1 / (1 + exp(-x)); }
+
+/* -[y log p + (1-y) log(1-p)] for p = sigmoid(z), stable for large |z| */
+static inline double logloss(double z, double y)
+{
+    double lse = z > 0 ? z + log1p(exp(-z)) : log1p(exp(z)); /* log(1 + e^z) */
+    return lse - y * z;
+}
+
+/* Sums over the positions of set `val` (0 train, 1 validation) of the
+ * loss of w.f, and (want >= 1) its gradient, (want >= 2) its Hessian. */
+static Sums sums(const TuneData *d, const double *w, int val, int want, int threads)
+{
+    Sums *blk = calloc(TUNE_BLOCKS, sizeof *blk);
+    Sums total = {0};
+    if (!blk) return (Sums){.n = NAN, .loss = NAN};
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int b = 0; b < TUNE_BLOCKS; b++) {
+        size_t lo = d->n * (size_t)b / TUNE_BLOCKS, hi = d->n * (size_t)(b + 1) / TUNE_BLOCKS;
+        Sums *s = &blk[b];
+        for (size_t i = lo; i < hi; i++) {
+            if (d->val[i] != val) continue;
+            const float *f = d->f + i * FEAT_NB;
+            double z = 0;
+            for (int k = 0; k < FEAT_NB; k++) z += w[k] * f[k];
+            double y = d->y[i];
+            s->n += 1;
+            s->loss += logloss(z, y);
+            if (want < 1) continue;
+            double p = sigmoid(z), r = p - y, q = p * (1 - p);
+            for (int k = 0; k < FEAT_NB; k++) {
+                s->g[k] += r * f[k];
+                if (want < 2) continue;
+                for (int j = 0; j <= k; j++) s->h[k][j] += q * f[k] * f[j];
+            }
+        }
+    }
+    for (int b = 0; b < TUNE_BLOCKS; b++) {
+        total.n += blk[b].n;
+        total.loss += blk[b].loss;
+        for (int k = 0; k < FEAT_NB; k++) {
+            total.g[k] += blk[b].g[k];
+            for (int j = 0; j <= k; j++) total.h[k][j] += blk[b].h[k][j];
+        }
+    }
+    free(blk);
+    return total;
+}
+
+static int nthreads(const TuneOptions *o) { return o && o->threads > 0 ? o->threads : omp_get_max_threads(); }
+
+double tune_loss(const TuneData *d, const Weights *w, int val, int threads)
+{
+    Sums s = sums(d, w->w, val, 0, threads > 0 ? threads : omp_get_max_threads());
+    return s.n > 0 ? s.loss / s.n : NAN;
+}
+
+/* The regularised objective on the training set. */
+static double objective(const TuneData *d, const double *w, double l2, int threads)
+{
+    Sums s = sums(d, w, 0, 0, threads);
+    double r = 0;
+    for (int k = 0; k < FEAT_NB; k++) r += w[k] * w[k];
+    return s.loss / s.n + 0.5 * l2 * r;
+}
+
+/* Solves A x = b for a symmetric positive definite A (lower triangle
+ * given) by Cholesky; false when A is not positive definite. */
+static bool cholesky_solve(double a[FEAT_NB][FEAT_NB], const double *b, double *x)
+{
+    double l[FEAT_NB][FEAT_NB] = {{0}};
+    for (int i = 0; i < FEAT_NB; i++)
+        for (int j = 0; j <= i; j++) {
+            double s = a[i][j];
+            for (int k = 0; k < j; k++) s -= l[i][k] * l[j][k];
+            if (i == j) {
+                if (s <= 0) return false;
+                l[i][i] = sqrt(s);
+            } else {
+                l[i][j] = s / l[j][j];
+            }
+        }
+    double z[FEAT_NB];
+    for (int i = 0; i < FEAT_NB; i++) {
+        double s = b[i];
+        for (int k = 0; k < i; k++) s -= l[i][k] * z[k];
+        z[i] = s / l[i][i];
+    }
+    for (int i = FEAT_NB - 1; i >= 0; i--) {
+        double s = z[i];
+        for (int k = i + 1; k < FEAT_NB; k++) s -= l[k][i] * x[k];
+        x[i] = s / l[i][i];
+    }
+    return true;
+}
+
+static void scaled(const Weights *w0, double k, Weights *out)
+{
+    for (int i = 0; i < FEAT_NB; i++) out->w[i] = k * w0->w[i];
+}
+
+void tune_fit(const TuneData *d, const Weights *w0, const TuneOptions *o, TuneFit *fit)
+{
+    int threads = nthreads(o);
+    memset(fit, 0, sizeof *fit);
+    fit->before = *w0;
+
+    /* the scale: golden-section search of the (convex) loss in K */
+    double lo = 0, hi = 20, g = (sqrt(5) - 1) / 2;
+    Weights t;
+    double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    scaled(w0, x1, &t);
+    double f1 = tune_loss(d, &t, 0, threads);
+    scaled(w0, x2, &t);
+    double f2 = tune_loss(d, &t, 0, threads);
+    for (int it = 0; it < 60; it++) {
+        if (f1 < f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - g * (hi - lo);
+            scaled(w0, x1, &t);
+            f1 = tune_loss(d, &t, 0, threads);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + g * (hi - lo);
+            scaled(w0, x2, &t);
+            f2 = tune_loss(d, &t, 0, threads);
+        }
+    }
+    fit->k = (lo + hi) / 2;
+    scaled(w0, fit->k, &fit->scaled);
+
+    /* the weights: damped Newton from K w0 */
+    double w[FEAT_NB];
+    memcpy(w, fit->scaled.w, sizeof w);
+    double obj = objective(d, w, o->l2, threads);
+    for (int it = 0; it < 100; it++) {
+        Sums s = sums(d, w, 0, 2, threads);
+        double grad[FEAT_NB], h[FEAT_NB][FEAT_NB], step[FEAT_NB];
+        for (int k = 0; k < FEAT_NB; k++) {
+            grad[k] = s.g[k] / s.n + o->l2 * w[k];
+            for (int j = 0; j <= k; j++) h[k][j] = s.h[k][j] / s.n + (j == k ? o->l2 : 0);
+            h[k][k] += 1e-12; /* a feature constant over the data keeps H definite */
+        }
+        if (!cholesky_solve(h, grad, step)) break;
+        double alpha = 1, next = obj, trial[FEAT_NB];
+        for (int ls = 0; ls < 30; ls++, alpha /= 2) {
+            for (int k = 0; k < FEAT_NB; k++) trial[k] = w[k] - alpha * step[k];
+            next = objective(d, trial, o->l2, threads);
+            if (next <= obj) break;
+        }
+        if (!(next <= obj)) break;
+        memcpy(w, trial, sizeof w);
+        fit->iterations = it + 1;
+        double gain = obj - next;
+        obj = next;
+        if (gain < 1e-12) break;
+    }
+    memcpy(fit->after.w, w, sizeof w);
+
+    /* the figures */
+    double mean = 0;
+    Sums base = {0};
+    for (size_t i = 0; i < d->n; i++)
+        if (!d->val[i]) {
+            mean += d->y[i];
+            base.n += 1;
+        }
+    mean = base.n > 0 ? mean / base.n : 0.5;
+    mean = fmin(fmax(mean, 1e-6), 1 - 1e-6);
+    for (int v = 0; v < 2; v++) {
+        fit->loss_before[v] = tune_loss(d, &fit->before, v, threads);
+        fit->loss_scaled[v] = tune_loss(d, &fit->scaled, v, threads);
+        fit->loss_after[v] = tune_loss(d, &fit->after, v, threads);
+        /* a constant prediction, the training mean */
+        double loss = 0, n = 0, z = log(mean / (1 - mean));
+        for (size_t i = 0; i < d->n; i++)
+            if (d->val[i] == v) {
+                loss += logloss(z, d->y[i]);
+                n += 1;
+            }
+        fit->loss_constant[v] = n > 0 ? loss / n : NAN;
+    }
+}

@@ -1,0 +1,70 @@
+/* Tuning the evaluation weights to stored games (the Texel method):
+ * logistic regression of a game's result (White's score: 1, 1/2, 0) on the
+ * features of positions sampled from it.
+ *
+ * 1. Positions: every game of the chosen runs is replayed from its stored
+ *    actions; the positions at ply >= min_ply (before each action; the
+ *    final position is left out) are kept with probability `sample`, drawn
+ *    from a stream seeded by (seed, game), so a data set is reproducible.
+ *    A game goes to the validation set when the hash of (run uid, index)
+ *    falls below val_frac: whole games, so that no position of a
+ *    validation game is learned from.
+ * 2. Scale: with the default weights w0, the K minimising the log-loss of
+ *    sigmoid(K w0.f) (a 1-D convex problem, golden-section search).
+ * 3. Weights: from K w0, Newton's method on the L2-regularised log-loss,
+ *    mean over positions + l2/2 |w|^2, with a backtracking line search.
+ *
+ * Sums over positions run on OpenMP threads in fixed blocks that are added
+ * in order, so a fit gives the same weights on any number of threads. */
+#ifndef YINSH_TUNE_H
+#define YINSH_TUNE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "evaluation.h"
+#include "store.h"
+
+typedef struct TuneOptions {
+    int min_ply;     /* default 10: after the ring placements */
+    double sample;   /* (0, 1], default 1 */
+    uint64_t seed;   /* the sampling stream, default 1 */
+    double val_frac; /* [0, 1), default 0.1 */
+    double l2;       /* >= 0, default 1e-4 */
+    int threads;     /* <= 0: omp_get_max_threads() */
+} TuneOptions;
+
+void tune_options_default(TuneOptions *o);
+
+typedef struct TuneData {
+    float *f;                    /* n rows of FEAT_NB features */
+    float *y;                    /* White's score of the position's game */
+    uint8_t *val;                /* 1: a validation position */
+    size_t n, n_val;
+    uint64_t games, games_val;
+} TuneData;
+
+/* Reads and replays the games of the runs (all runs when nruns is 0) into
+ * positions and features. No game, no position or an unknown run is an
+ * error with a message in err (errlen bytes); so is a stored action that
+ * does not replay. */
+int tune_load(Store *s, const char *const *runs, int nruns, const TuneOptions *o, TuneData *d, char *err,
+              size_t errlen);
+void tune_data_free(TuneData *d);
+
+/* Mean log-loss of sigmoid(w.f) against the targets, over the training
+ * (val = 0) or validation (val = 1) positions; NAN when there are none. */
+double tune_loss(const TuneData *d, const Weights *w, int val, int threads);
+
+typedef struct TuneFit {
+    double k;                   /* the scale fitted on the defaults */
+    Weights before, scaled, after; /* w0, K w0, the tuned weights */
+    double loss_before[2], loss_scaled[2], loss_after[2]; /* [train, validation] */
+    double loss_constant[2];    /* predicting the training mean: the floor to beat */
+    int iterations;             /* Newton steps taken */
+} TuneFit;
+
+/* Fits the scale, then the weights, from w0. */
+void tune_fit(const TuneData *d, const Weights *w0, const TuneOptions *o, TuneFit *fit);
+
+#endif

@@ -1,0 +1,215 @@
+#define _GNU_SOURCE /* nftw */
+/* Matches: pairs share their opening and swap colours, results do not
+ * depend on the number of threads, the SPRT stops a match and the store
+ * keeps exactly the pairs counted, the figures of a hand-worked tally, and
+ * `yinsh match` as a process (its output and its bad inputs). */
+#include <math.h>
+#include <sqlite3.h>
+#include "match.h"
+#include "notation.h"
+#include "test_proc.h"
+
+#define NEAR(a, b, eps) cr_assert(fabs((a) - (b)) <= (eps), "%s = %.6f, expected %.6f", #a, (double)(a), (double)(b))
+
+static SelfplayPlan plan_of(const char *a, const char *b, uint32_t games, uint64_t seed)
+{
+    SelfplayPlan p = {.variant = VARIANT_STANDARD, .seed = seed, .games = games, .pairs = true,
+                      .opening = OPENING_RINGS};
+    char err[AGENT_ERR_LEN];
+    cr_assert(agent_spec_parse(a, &p.white, err), "%s", err);
+    cr_assert(agent_spec_parse(b, &p.black, err), "%s", err);
+    return p;
+}
+
+/* ---- the tally and its figures ---------------------------------------- */
+
+Test(match, points_and_pentanomial)
+{
+    /* A is White in game 0 (not swapped), Black in game 1 (swapped) */
+    cr_assert_eq(match_points2(RESULT_WHITE, false), 2);
+    cr_assert_eq(match_points2(RESULT_WHITE, true), 0);
+    cr_assert_eq(match_points2(RESULT_BLACK, true), 2);
+    cr_assert_eq(match_points2(RESULT_DRAW, true), 1);
+    MatchTally t = {0};
+    match_tally_pair(&t, 2, 0); /* 1 point of 2 */
+    match_tally_pair(&t, 2, 0);
+    match_tally_pair(&t, 2, 2); /* 2 of 2 */
+    match_tally_pair(&t, 2, 2);
+    cr_assert_eq(t.pairs, 4);
+    cr_assert(t.wins == 6 && t.draws == 0 && t.losses == 2);
+    cr_assert(t.penta[0] == 0 && t.penta[1] == 0 && t.penta[2] == 2 && t.penta[3] == 0 && t.penta[4] == 2);
+
+    /* By hand: pair scores 1/2, 1/2, 1, 1: mean 3/4, Elo 400 log10(3) =
+     * 190.85; variance per pair 1/16, so the mean's standard error is 1/8
+     * and the 95% interval 0.75 -+ 1.96/8 = 0.50500 .. 0.99500, Elo +3.48
+     * .. +919.5. */
+    Interval e = stats_elo_pentanomial(t.penta);
+    NEAR(e.mid, 190.8485, 1e-3);
+    NEAR(e.lo, 3.4777, 5e-3);
+    NEAR(e.hi, 919.54, 0.5);
+    /* SPRT of H0 elo 0 against H1 elo 10: s0 = 0.5, s1 = 0.514387;
+     * LLR = n (s1 - s0)(2 m - s0 - s1) / (2 v) = 4 * 0.014387 * 0.485613 / 0.125 */
+    Sprt s = stats_sprt(t.penta, 5, 0, 10, 0.05, 0.05);
+    NEAR(s.llr, 0.223571, 1e-5);
+    NEAR(s.upper, log(0.95 / 0.05), 1e-12);
+    cr_assert_eq(s.decision, 0);
+}
+
+Test(match, sprt_parse)
+{
+    MatchSprt s;
+    char err[256];
+    cr_assert(match_sprt_parse("0,10,0.05,0.1", &s, err, sizeof err));
+    cr_assert(s.on && s.elo0 == 0 && s.elo1 == 10 && s.alpha == 0.05 && s.beta == 0.1);
+    const char *bad[] = {"0,10,0.05", "10,0,0.05,0.05", "0,10,0.6,0.05", "0,10,0.05,0.05,1", "a,b,c,d", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_not(match_sprt_parse(bad[i], &s, err, sizeof err), "'%s' accepted", bad[i]);
+}
+
+/* ---- pairs ------------------------------------------------------------- */
+
+Test(match, pairs_share_openings_and_swap_colours)
+{
+    SelfplayPlan plan = plan_of("random", "mcts:sims=10", 6, 42);
+    char err[AGENT_ERR_LEN];
+    Agent *a = agent_new(&plan.white, err), *b = agent_new(&plan.black, err);
+    GameRecord g[6];
+    for (uint32_t i = 0; i < 6; i++) cr_assert_eq(selfplay_play_game(&plan, a, b, i, &g[i]), 0);
+    for (int k = 0; k < 3; k++) {
+        GameRecord *x = &g[2 * k], *y = &g[2 * k + 1];
+        cr_assert(!x->swapped && y->swapped, "pair %d: colours", k);
+        cr_assert(x->nactions > 10 && y->nactions > 10);
+        for (int i = 0; i < 10; i++) {
+            cr_assert_eq(x->actions[i].action, y->actions[i].action, "pair %d action %d", k, i);
+            cr_assert_eq(x->actions[i].state, STATE_P);
+            cr_assert_not(x->actions[i].searched);
+        }
+        /* after the opening, the agents choose: B (MCTS) searches as White in the odd game */
+        cr_assert_eq(y->actions[10].actor, WHITE);
+        cr_assert(y->actions[10].searched || y->actions[10].legal == 1);
+        cr_assert_not(x->actions[10].searched);
+    }
+    /* pairs differ from each other */
+    bool differ = false;
+    for (int i = 0; i < 10; i++) differ |= g[0].actions[i].action != g[2].actions[i].action;
+    cr_assert(differ);
+    for (int i = 0; i < 6; i++) selfplay_record_free(&g[i]);
+    agent_free(a);
+    agent_free(b);
+}
+
+static MatchResult play(const char *a, const char *b, uint32_t games, uint64_t seed, int threads, const char *sprt,
+                        Store *store, StoreRun *run)
+{
+    MatchPlan mp = {.plan = plan_of(a, b, games, seed)};
+    mp.plan.threads = threads;
+    char err[SELFPLAY_ERR_LEN];
+    if (sprt) cr_assert(match_sprt_parse(sprt, &mp.sprt, err, sizeof err));
+    MatchResult r;
+    cr_assert_eq(match_run(&mp, store, run, &r, err), 0, "%s", err);
+    return r;
+}
+
+Test(match, results_do_not_depend_on_threads)
+{
+    MatchResult one = play("random", "mcts:sims=8", 40, 7, 1, NULL, NULL, NULL);
+    MatchResult two = play("random", "mcts:sims=8", 40, 7, 2, NULL, NULL, NULL);
+    cr_assert_eq(one.tally.pairs, 20);
+    cr_assert(!memcmp(&one.tally, &two.tally, sizeof one.tally));
+    cr_assert_eq(one.tally.wins + one.tally.draws + one.tally.losses, 40);
+    uint64_t sum = 0;
+    for (int k = 0; k < 5; k++) sum += one.tally.penta[k];
+    cr_assert_eq(sum, 20);
+}
+
+Test(match, sprt_stops_and_the_store_keeps_the_counted_pairs)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "m.db"), err[STORE_ERR_LEN];
+    Store *s;
+    cr_assert_eq(store_open(&s, db, true, 5000, err), 0, "%s", err);
+    StoreRun run = {.plan = plan_of("random", "mcts:sims=30", 400, 3)};
+    snprintf(run.name, sizeof run.name, "m");
+    snprintf(run.kind, sizeof run.kind, "match");
+    store_new_uid(3, run.uid);
+    cr_assert_eq(store_run_create(s, &run, "test", err), 0, "%s", err);
+    /* random against MCTS: far weaker, so H0 (elo 0, not the +20 of H1) is accepted early */
+    MatchResult r = play("random", "mcts:sims=30", 400, 3, 2, "0,20,0.05,0.05", s, &run);
+    cr_assert_eq(r.sprt.decision, -1);
+    cr_assert(r.decided_at > 0 && r.decided_at < 200, "decided after %llu pairs", (unsigned long long)r.decided_at);
+    cr_assert_eq(r.tally.pairs, r.decided_at);
+    cr_assert(r.sprt.llr <= r.sprt.lower);
+    cr_assert_eq(run.plan.games, 2 * r.decided_at);
+    store_close(s);
+
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h,
+                                    "SELECT (SELECT count(*) FROM game), (SELECT max(idx) FROM game), "
+                                    "(SELECT games FROM run), (SELECT kind FROM run), (SELECT count(*) FROM game "
+                                    "WHERE idx % 2 = 1 AND white LIKE 'mcts%')",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_assert_eq(sqlite3_column_int64(st, 0), (int64_t)(2 * r.decided_at));
+    cr_assert_eq(sqlite3_column_int64(st, 1), (int64_t)(2 * r.decided_at - 1));
+    cr_assert_eq(sqlite3_column_int64(st, 2), (int64_t)(2 * r.decided_at));
+    cr_assert_str_eq((const char *)sqlite3_column_text(st, 3), "match");
+    cr_assert_eq(sqlite3_column_int64(st, 4), (int64_t)r.decided_at, "odd games: B is White");
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+
+    /* the same decision on one thread */
+    MatchResult one = play("random", "mcts:sims=30", 400, 3, 1, "0,20,0.05,0.05", NULL, NULL);
+    cr_assert_eq(one.decided_at, r.decided_at);
+    cr_assert(!memcmp(&one.tally, &r.tally, sizeof one.tally));
+}
+
+/* ---- yinsh match ------------------------------------------------------- */
+
+Test(cli, match_output_and_threads)
+{
+    char *dir = tmpdir_new(), *out1, *out2, *err;
+    const char *a1[] = {"match", "--a", "mcts:sims=10", "--b", "random", "--games", "20", "--seed", "5",
+                        "--threads", "1", "--db", "m.db", "--run", "one", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, a1, &out1, &err), 0, "%s", err);
+    const char *a2[] = {"match", "--a", "mcts:sims=10", "--b", "random", "--games", "20", "--seed", "5",
+                        "--threads", "2", "--no-db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, a2, &out2, &err), 0, "%s", err);
+    cr_assert_str_eq(after_line(out1, "run "), after_line(out2, "run "));
+    cr_assert(strstr(out1, "games        20 (10 colour-swapped pairs)"), "%s", out1);
+    cr_assert(strstr(out1, "a score") && strstr(out1, "elo ") && strstr(out1, "los ") && strstr(out1, "pentanomial"));
+
+    const char *a3[] = {"match", "--a", "random", "--b", "mcts:sims=20", "--games", "200", "--seed", "5",
+                        "--sprt", "0,20,0.05,0.05", "--no-db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, a3, &out1, &err), 0, "%s", err);
+    cr_assert(strstr(out1, "H0 accepted after"), "%s", out1);
+}
+
+Test(cli, match_bad_inputs)
+{
+    char *dir = tmpdir_new(), *err;
+    struct {
+        const char *args[16];
+        int rc;
+        const char *word;
+    } cases[] = {
+        {{"match", "--a", "random", "--games", "10", "--no-db", NULL}, 2, "--b"},
+        {{"match", "--a", "random", "--b", "random", "--games", "9", "--no-db", NULL}, 2, "even"},
+        {{"match", "--a", "random", "--b", "random", "--no-db", NULL}, 2, "--games"},
+        {{"match", "--a", "mcts:sims=0", "--b", "random", "--games", "2", "--no-db", NULL}, 2, "sims"},
+        {{"match", "--a", "random", "--b", "random", "--games", "2", "--sprt", "0,10", "--no-db", NULL}, 2, "sprt"},
+        {{"match", "--a", "random", "--b", "random", "--games", "2", "--opening", "x", "--no-db", NULL}, 2, "opening"},
+        {{"match", "--a", "mcts:rollout=4,eval=nowhere.txt", "--b", "random", "--games", "2", "--no-db", NULL},
+         2,
+         "nowhere.txt"},
+        {{"match", "--a", "random", "--b", "random", "--games", "2", "--db", "/nonexistent/dir/x.db", NULL},
+         1,
+         "nonexistent"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = yinsh_run(dir, cases[i].args, NULL, &err);
+        cr_assert_eq(rc, cases[i].rc, "case %zu: exit %d (%s)", i, rc, err);
+        cr_assert(strstr(err, cases[i].word), "case %zu: '%s' does not name '%s'", i, err, cases[i].word);
+    }
+}

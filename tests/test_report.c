@@ -1,0 +1,414 @@
+/* The balance report: `yinsh report` as a process on a tiny database made
+ * by a quick self-play run of random agents, its tables checked against
+ * direct SQL counts; the Report functions against the same counts; empty
+ * databases, selections without games and bad flags. Each test works in
+ * its own temporary directory. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "report.h"
+#include "stats.h"
+#include "store.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static void *garbage[1024];
+static int ngarbage;
+static void free_garbage(void)
+{
+    while (ngarbage) free(garbage[--ngarbage]);
+}
+static void *gc(void *p)
+{
+    if (ngarbage == 0) atexit(free_garbage);
+    cr_assert(ngarbage < 1024);
+    garbage[ngarbage++] = p;
+    return p;
+}
+
+static char *tmpdir_new(void)
+{
+    char *d = gc(strdup("/tmp/yinsh-report-test-XXXXXX"));
+    cr_assert(mkdtemp(d), "mkdtemp");
+    return d;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+    char *p = gc(malloc(strlen(dir) + strlen(name) + 2));
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return gc(strdup(""));
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = gc(malloc((size_t)n + 1));
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+static bool file_exists(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 && sb.st_size > 0;
+}
+
+/* Runs `yinsh ARGS...` to the end with stdout and stderr captured; with
+ * path_env, PATH is set to it in the child (to hide gnuplot). */
+static int yinsh_env(const char *dir, const char *path_env, const char *const *args, char **out, char **err)
+{
+    char *o = path_in(dir, "out"), *e = path_in(dir, "err");
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        if (path_env) setenv("PATH", path_env, 1);
+        const char *argv[64];
+        int n = 0;
+        argv[n++] = YINSH_BIN;
+        for (int i = 0; args[i]; i++) argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(YINSH_BIN, (char **)argv);
+        _exit(127);
+    }
+    int st;
+    cr_assert(waitpid(pid, &st, 0) == pid);
+    if (out) *out = slurp(o);
+    if (err) *err = slurp(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int yinsh(const char *dir, const char *const *args, char **out, char **err)
+{
+    return yinsh_env(dir, NULL, args, out, err);
+}
+
+static sqlite3 *db_open(const char *path)
+{
+    sqlite3 *db;
+    cr_assert(sqlite3_open(path, &db) == SQLITE_OK, "open %s", path);
+    return db;
+}
+
+static long long db_int(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
+    long long v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static double db_double(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
+    double v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* The tiny database: two random self-play runs per variant (seeded, fast). */
+static char *tiny_db(const char *dir)
+{
+    char *db = path_in(dir, "tiny.db");
+    const char *const runs[][10] = {
+        {"selfplay", "--games", "60", "--agent", "random", "--seed", "11", "--run", "std-a", NULL},
+        {"selfplay", "--games", "40", "--agent", "random", "--seed", "12", "--run", "std-b", NULL},
+        {"selfplay", "--games", "50", "--agent", "random", "--seed", "13", "--run", "blitz-a", NULL},
+    };
+    for (int i = 0; i < 3; i++) {
+        const char *args[24];
+        int n = 0;
+        for (int k = 0; runs[i][k]; k++) args[n++] = runs[i][k];
+        args[n++] = "--db";
+        args[n++] = db;
+        args[n++] = "--quiet";
+        args[n++] = "--threads";
+        args[n++] = "2";
+        if (i == 2) {
+            args[n++] = "--variant";
+            args[n++] = "blitz";
+        }
+        args[n] = NULL;
+        char *err;
+        cr_assert_eq(yinsh(dir, args, NULL, &err), 0, "selfplay: %s", err);
+    }
+    return db;
+}
+
+/* The table row of a variant's section for `random` against `random`:
+ * the text after "| `random` | `random` | " in the section that follows
+ * heading. */
+static const char *random_row(const char *md, const char *heading)
+{
+    const char *sec = strstr(md, heading);
+    cr_assert(sec, "no section '%s' in:\n%s", heading, md);
+    const char *row = strstr(sec, "| `random` | `random` | ");
+    cr_assert(row, "no random row after '%s'", heading);
+    return row + strlen("| `random` | `random` | ");
+}
+
+/* Checks a variant's row against SQL counts over the selected runs. */
+static void check_row(sqlite3 *db, const char *md, const char *heading, const char *variant, const char *where)
+{
+    char sql[512];
+#define COUNT(cond)                                                                                             \
+    (snprintf(sql, sizeof sql,                                                                                  \
+              "SELECT count(*) FROM game JOIN run ON run.id = game.run_id WHERE game.variant = '%s' AND %s%s", \
+              variant, where, cond),                                                                            \
+     db_int(db, sql))
+    long long n = COUNT(""), w = COUNT(" AND result = 'white'"), b = COUNT(" AND result = 'black'"),
+              d = COUNT(" AND result = 'draw'");
+#undef COUNT
+    snprintf(sql, sizeof sql,
+             "SELECT avg(actions) FROM game JOIN run ON run.id = game.run_id WHERE game.variant = '%s' AND %s",
+             variant, where);
+    double mean = db_double(db, sql);
+    cr_assert(n > 0);
+    unsigned long long rn, rw, rb, rd;
+    const char *row = random_row(md, heading);
+    cr_assert_eq(sscanf(row, "%llu | %llu | %llu | %llu |", &rn, &rw, &rb, &rd), 4, "row: %.80s", row);
+    cr_expect_eq(rn, (unsigned long long)n);
+    cr_expect_eq(rw, (unsigned long long)w);
+    cr_expect_eq(rb, (unsigned long long)b);
+    cr_expect_eq(rd, (unsigned long long)d);
+    /* White's score and interval as stats.h has them, the mean length */
+    Interval s = stats_score((uint64_t)w, (uint64_t)d, (uint64_t)b);
+    char want[128];
+    snprintf(want, sizeof want, "| %.1f%% (%.1f–%.1f) | ", 100 * s.mid, 100 * s.lo, 100 * s.hi);
+    const char *eol = strchr(row, '\n');
+    cr_assert(eol);
+    char *line = gc(strndup(row, (size_t)(eol - row)));
+    cr_expect(strstr(line, want), "want '%s' in '%s'", want, line);
+    snprintf(want, sizeof want, "| %.1f | ", mean);
+    cr_expect(strstr(line, want), "want mean length '%s' in '%s'", want, line);
+}
+
+/* ---- the report as a process ---------------------------------------- */
+
+Test(report, tables_match_sql)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *so, *se;
+    const char *args[] = {"report", "--db", db, "--out", out, "--no-plots", NULL};
+    cr_assert_eq(yinsh(dir, args, &so, &se), 0, "report: %s", se);
+    char *md = slurp(path_in(out, "report.md"));
+    cr_expect_str_eq(so, md, "stdout and report.md differ");
+    sqlite3 *h = db_open(db);
+    check_row(h, md, "### Standard", "standard", "1");
+    check_row(h, md, "### Blitz", "blitz", "1");
+    cr_expect(strstr(md, "all runs, 150 games."), "%.300s", md);
+    /* both variants were played by random: one comparison row */
+    cr_expect(strstr(md, "## Blitz against standard"));
+    cr_expect(strstr(md, "| `random` | "), "comparison row");
+    /* every run with its seed and command */
+    cr_expect(strstr(md, "| std-a | standard | `random` | `random` | 60 of 60 | 11 | `yinsh selfplay --games 60"));
+    cr_expect(strstr(md, "| blitz-a | blitz | `random` | `random` | 50 of 50 | 13 |"));
+    cr_expect(strstr(md, "## Summary") && strstr(md, "- **Standard.**") && strstr(md, "- **Blitz.**"));
+    sqlite3_close(h);
+}
+
+Test(report, runs_filter)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *so, *se;
+    const char *args[] = {"report", "--db", db, "--out", out, "--no-plots", "--runs", "std-b", NULL};
+    cr_assert_eq(yinsh(dir, args, &so, &se), 0, "report: %s", se);
+    sqlite3 *h = db_open(db);
+    check_row(h, so, "### Standard", "standard", "run.name = 'std-b'");
+    cr_expect(strstr(so, "run `std-b`, 40 games."), "%.300s", so);
+    cr_expect(!strstr(so, "### Blitz"));
+    cr_expect(strstr(so, "No pair of agents played both variants"));
+    /* names split at commas and repeated --runs add up */
+    const char *args2[] = {"report", "--db", db, "--out", out, "--no-plots", "--quiet",
+                           "--runs", "std-a,std-b", "--runs", "blitz-a", NULL};
+    cr_assert_eq(yinsh(dir, args2, &so, &se), 0, "report: %s", se);
+    cr_expect_str_eq(so, "");
+    char *md = slurp(path_in(out, "report.md"));
+    check_row(h, md, "### Standard", "standard", "run.name IN ('std-a', 'std-b')");
+    check_row(h, md, "### Blitz", "blitz", "run.name = 'blitz-a'");
+    sqlite3_close(h);
+}
+
+Test(report, pictures)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
+    const char *args[] = {"report", "--db", db, "--out", out, "--quiet", NULL};
+    cr_assert_eq(yinsh(dir, args, NULL, &se), 0, "report: %s", se);
+    char *md = slurp(path_in(out, "report.md"));
+    /* the data files are written whether or not gnuplot is there */
+    cr_expect(file_exists(path_in(out, "strength.dat")));
+    cr_expect(file_exists(path_in(out, "lengths-standard.dat")));
+    cr_expect(file_exists(path_in(out, "first-ring-blitz.dat")));
+    int points = 0;
+    for (const char *c = slurp(path_in(out, "first-ring-standard.dat")); *c; c = strchr(c, '\n') + 1) {
+        points += *c != '#';
+        if (!strchr(c, '\n')) break;
+    }
+    cr_expect_eq(points, 85, "the board's 85 points");
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        cr_expect(file_exists(path_in(out, "strength.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+        cr_expect(file_exists(path_in(out, "lengths.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+        cr_expect(file_exists(path_in(out, "first-ring.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+        cr_expect(strstr(md, "![White's score against strength](strength.png)"));
+        cr_expect(strstr(md, "](first-ring.png)") && !strstr(md, "pictures failed"), "%s",
+                  slurp(path_in(out, "gnuplot.log")));
+    }
+    /* without gnuplot: the Markdown, exit 0, and a note that says so */
+    char *out2 = path_in(dir, "rep2");
+    const char *args2[] = {"report", "--db", db, "--out", out2, "--quiet", NULL};
+    cr_assert_eq(yinsh_env(dir, "/nonexistent", args2, NULL, &se), 0, "report: %s", se);
+    md = slurp(path_in(out2, "report.md"));
+    cr_expect(strstr(md, "Pictures skipped: gnuplot is not installed"), "%s", md);
+    cr_expect(!strstr(md, "](strength.png)"));
+    cr_expect(!file_exists(path_in(out2, "strength.png")));
+}
+
+/* ---- nothing to report -------------------------------------------------- */
+
+static void expect_fail(const char *dir, const char *const *args, int status, const char *word)
+{
+    char *so, *se;
+    int rc = yinsh(dir, args, &so, &se);
+    cr_expect_eq(rc, status, "exit %d, want %d; stderr: %s", rc, status, se);
+    cr_expect(strstr(se, word), "stderr lacks '%s': %s", word, se);
+    cr_expect_str_eq(so, "", "nothing on stdout");
+}
+
+Test(report, nothing_to_report)
+{
+    char *dir = tmpdir_new(), *out = path_in(dir, "rep");
+    /* no file */
+    const char *a1[] = {"report", "--db", path_in(dir, "none.db"), "--out", out, NULL};
+    expect_fail(dir, a1, 1, "no database");
+    cr_expect(!file_exists(path_in(out, "report.md")));
+    /* an empty file */
+    char *empty = path_in(dir, "empty.db");
+    fclose(fopen(empty, "w"));
+    const char *a2[] = {"report", "--db", empty, "--out", out, NULL};
+    expect_fail(dir, a2, 1, "empty");
+    /* the schema, no runs */
+    char *schema = path_in(dir, "schema.db");
+    sqlite3 *h = db_open(schema);
+    cr_assert(sqlite3_exec(h, store_schema_sql(), NULL, NULL, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(h));
+    const char *a3[] = {"report", "--db", schema, "--out", out, NULL};
+    expect_fail(dir, a3, 1, "holds no games");
+    /* a run without games, selected by name; an unknown name */
+    cr_assert(sqlite3_exec(h,
+                           "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, "
+                           "threads, params, started_at) VALUES ('0', 'idle', 'yinsh selfplay', '0', 'h', 1, "
+                           "'standard', 'random', 'random', 10, 1, '', '2026-01-01T00:00:00Z')",
+                           NULL, NULL, NULL) == SQLITE_OK,
+              "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    const char *a4[] = {"report", "--db", schema, "--out", out, "--runs", "idle", NULL};
+    expect_fail(dir, a4, 1, "hold");
+    const char *a5[] = {"report", "--db", schema, "--out", out, "--runs", "idle,nosuch", NULL};
+    expect_fail(dir, a5, 1, "no run named 'nosuch'");
+    /* not a Yinsh Lab database */
+    char *other = path_in(dir, "other.db");
+    h = db_open(other);
+    cr_assert(sqlite3_exec(h, "CREATE TABLE t (x)", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    const char *a6[] = {"report", "--db", other, "--out", out, NULL};
+    expect_fail(dir, a6, 1, "not a Yinsh Lab");
+    cr_expect(!file_exists(path_in(out, "report.md")));
+}
+
+Test(report, bad_flags)
+{
+    char *dir = tmpdir_new();
+    const char *a1[] = {"report", "--bogus", NULL};
+    expect_fail(dir, a1, 2, "unknown option");
+    const char *a2[] = {"report", "--db", NULL};
+    expect_fail(dir, a2, 2, "wants a value");
+    const char *a3[] = {"report", "extra", NULL};
+    expect_fail(dir, a3, 2, "unexpected argument");
+    const char *a4[] = {"report", "--runs", ",", NULL};
+    expect_fail(dir, a4, 2, "--runs wants run names");
+    const char *a5[] = {"report", "--plots", dir, NULL};
+    expect_fail(dir, a5, 2, "strength.gp");
+    const char *a6[] = {"report", "--plots", dir, "--no-plots", NULL};
+    expect_fail(dir, a6, 2, "contradict");
+    char *so;
+    const char *a7[] = {"report", "--help", NULL};
+    cr_expect_eq(yinsh(dir, a7, &so, NULL), 0);
+    cr_expect(strstr(so, "usage: yinsh report"));
+}
+
+/* ---- the Report functions ------------------------------------------------ */
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+Test(report, load_and_figures)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir);
+    Report rep;
+    char err[REPORT_ERR_LEN];
+    const char *runs[] = {"std-a", "std-b"};
+    cr_assert_eq(report_load(&rep, db, runs, 2, err), 0, "%s", err);
+    cr_expect_eq(rep.games, 100);
+    cr_expect_eq(rep.npairs, 1);
+    cr_expect_eq(rep.nrun_rows, 2);
+    const ReportPair *p = &rep.pairs[0];
+    cr_expect_eq(p->variant, VARIANT_STANDARD);
+    cr_expect_eq(p->strength, 1, "random play counts as one simulation");
+    cr_expect_eq(report_strongest(&rep, VARIANT_STANDARD), p);
+    cr_expect_null(report_strongest(&rep, VARIANT_BLITZ));
+
+    /* the median against the sorted lengths from SQL */
+    sqlite3 *h = db_open(db);
+    sqlite3_stmt *st;
+    cr_assert(sqlite3_prepare_v2(h,
+                                 "SELECT actions FROM game JOIN run ON run.id = game.run_id "
+                                 "WHERE run.name IN ('std-a', 'std-b')",
+                                 -1, &st, NULL) == SQLITE_OK);
+    int len[100], n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) len[n++] = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    cr_assert_eq(n, 100);
+    qsort(len, (size_t)n, sizeof len[0], cmp_int);
+    cr_expect_float_eq(report_median_length(p), 0.5 * (len[49] + len[50]), 1e-9);
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += len[i];
+    cr_expect_float_eq(report_mean_length(p), sum / n, 1e-9);
+
+    /* the score's figures are stats.h's */
+    ReportScore s = report_score(p);
+    cr_expect_eq(s.wins + s.draws + s.losses, 100);
+    cr_expect_eq((long long)s.wins,
+                 db_int(h, "SELECT count(*) FROM game JOIN run ON run.id = game.run_id "
+                           "WHERE run.name IN ('std-a', 'std-b') AND result = 'white'"));
+    Interval elo = stats_elo_trinomial(s.wins, s.draws, s.losses);
+    cr_expect_float_eq(s.elo_lo, elo.lo, 1e-9);
+    cr_expect_float_eq(s.p, stats_p_equal(s.wins, s.draws, s.losses), 1e-12);
+    sqlite3_close(h);
+
+    /* first rings: every game counted once, at a point */
+    uint64_t first = 0;
+    for (int pt = 0; pt < SQUARE_NB; pt++)
+        for (int r = 0; r < 4; r++) first += rep.first[VARIANT_STANDARD][pt][r];
+    cr_expect_eq(first, 100);
+    report_free(&rep);
+
+    cr_expect_neq(report_load(&rep, db, (const char *[]){"nosuch"}, 1, err), 0);
+    cr_expect(strstr(err, "nosuch"), "%s", err);
+    report_free(&rep);
+}
