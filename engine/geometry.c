@@ -1,7 +1,6 @@
 #include "geometry.h"
 #include "rng.h"
 
-const int DIR_STEP[DIR_NB] = {1, 11, 12, -1, -11, -12};
 
 static Geometry geometry;
 const Geometry *const GEO = &geometry;
