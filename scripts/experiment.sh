@@ -33,7 +33,7 @@ for agent in $LEVELS; do
     name="$stamp-$variant-$label"
     echo "== $name: $GAMES games, $variant, $agent against itself, seed $seed ==" >&2
     build/yinsh selfplay --games "$GAMES" --variant "$variant" --agent "$agent" --seed "$seed" \
-                --run "$name" --db "$DB" --quiet >/dev/null
+                --run "$name" --db "$DB" >/dev/null
     runs+=("$name")
     seed=$((seed + 1))
   done
