@@ -75,6 +75,20 @@ bool cli_parse_int(const char *s, long min, long max, long *out)
     return true;
 }
 
+char *cli_join_args(int argc, char **argv)
+{
+    size_t len = 6;
+    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
+    char *s = malloc(len + 1);
+    if (!s) return NULL;
+    strcpy(s, "yinsh");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

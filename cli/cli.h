@@ -25,6 +25,10 @@ bool cli_wants_help(int argc, char **argv);
 /* Prints the usage of a command to stdout; returns 0. */
 int cli_help(const char *cmd);
 
+/* "yinsh " and the command's arguments joined by spaces (malloc'd; NULL when
+ * out of memory): the command line as typed, stored with runs and reports. */
+char *cli_join_args(int argc, char **argv);
+
 /* Strict number parsing: the whole string, in range. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, long min, long max, long *out);

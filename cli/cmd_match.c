@@ -47,20 +47,6 @@ const char USAGE_MATCH[] =
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --quiet         no progress\n";
 
-static char *join_args(int argc, char **argv)
-{
-    size_t len = 6;
-    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
-    char *s = malloc(len + 1);
-    if (!s) return NULL;
-    strcpy(s, "yinsh");
-    for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
-
 static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
 {
     char tail[128];
@@ -214,7 +200,7 @@ int cmd_match(int argc, char **argv)
                 goto done;
             }
         }
-        if (!(command = join_args(argc, argv))) {
+        if (!(command = cli_join_args(argc, argv))) {
             rc = cli_error(cmd, "out of memory");
             goto done;
         }

@@ -89,21 +89,6 @@ static const char *find_plots(char *buf, size_t len)
     return has_scripts(buf) ? buf : NULL;
 }
 
-/* The command line as typed, for the report's first line. */
-static char *join_args(int argc, char **argv)
-{
-    size_t len = 6;
-    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
-    char *s = malloc(len + 1);
-    if (!s) return NULL;
-    strcpy(s, "yinsh");
-    for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
-
 enum { OPT_DB = 256, OPT_RUNS, OPT_OUT, OPT_PLOTS, OPT_NO_PLOTS, OPT_QUIET };
 enum { MAX_RUNS = 1000 };
 
@@ -159,7 +144,7 @@ int cmd_report(int argc, char **argv)
     for (int i = 0; i < nruns_text; i++) total += strlen(runs_text[i]) + 1;
     names_buf = malloc(total + 1);
     names = malloc((total + 1) * sizeof *names);
-    cmdline = join_args(argc, argv);
+    cmdline = cli_join_args(argc, argv);
     if (!names_buf || !names || !cmdline) {
         rc = cli_error(cmd, "out of memory");
         goto done;

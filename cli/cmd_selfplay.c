@@ -105,21 +105,6 @@ static void print_summary(const char *name, const SelfplaySummary *s)
     printf("%s\n", any ? "" : " -");
 }
 
-/* The command line as typed, for the run's row. */
-static char *join_args(int argc, char **argv)
-{
-    size_t len = 6;
-    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
-    char *s = malloc(len + 1);
-    if (!s) return NULL;
-    strcpy(s, "yinsh");
-    for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
-
 enum { OPT_GAMES = 256, OPT_VARIANT, OPT_WHITE, OPT_BLACK, OPT_AGENT, OPT_THREADS, OPT_SEED, OPT_DB, OPT_NO_DB,
        OPT_RUN, OPT_RESUME, OPT_QUIET, OPT_BUSY };
 
@@ -254,7 +239,7 @@ int cmd_selfplay(int argc, char **argv)
             strftime(date, sizeof date, "%Y%m%d-%H%M%S", gmtime_r(&t, &tm));
             snprintf(run.name, sizeof run.name, "selfplay-%s-%.8s", date, run.uid);
         }
-        command = join_args(argc, argv);
+        command = cli_join_args(argc, argv);
         if (!command) {
             rc = cli_error(cmd, "out of memory");
             goto done;
