@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* nftw, in test_proc.h */
 /* The balance report: `yinsh report` as a process on a tiny database made
  * by a quick self-play run of random agents, its tables checked against
  * direct SQL counts; the Report functions against the same counts; empty
@@ -16,115 +17,9 @@
 #include "report.h"
 #include "stats.h"
 #include "store.h"
+#include "test_proc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
-
-static void *garbage[1024];
-static int ngarbage;
-static void free_garbage(void)
-{
-    while (ngarbage) free(garbage[--ngarbage]);
-}
-static void *gc(void *p)
-{
-    if (ngarbage == 0) atexit(free_garbage);
-    cr_assert(ngarbage < 1024);
-    garbage[ngarbage++] = p;
-    return p;
-}
-
-static char *tmpdir_new(void)
-{
-    char *d = gc(strdup("/tmp/yinsh-report-test-XXXXXX"));
-    cr_assert(mkdtemp(d), "mkdtemp");
-    return d;
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    char *p = gc(malloc(strlen(dir) + strlen(name) + 2));
-    sprintf(p, "%s/%s", dir, name);
-    return p;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return gc(strdup(""));
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = gc(malloc((size_t)n + 1));
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
-
-static bool file_exists(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0 && sb.st_size > 0;
-}
-
-/* Runs `yinsh ARGS...` to the end with stdout and stderr captured; with
- * path_env, PATH is set to it in the child (to hide gnuplot). */
-static int yinsh_env(const char *dir, const char *path_env, const char *const *args, char **out, char **err)
-{
-    char *o = path_in(dir, "out"), *e = path_in(dir, "err");
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        if (path_env) setenv("PATH", path_env, 1);
-        const char *argv[64];
-        int n = 0;
-        argv[n++] = YINSH_BIN;
-        for (int i = 0; args[i]; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(YINSH_BIN, (char **)argv);
-        _exit(127);
-    }
-    int st;
-    cr_assert(waitpid(pid, &st, 0) == pid);
-    if (out) *out = slurp(o);
-    if (err) *err = slurp(e);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int yinsh(const char *dir, const char *const *args, char **out, char **err)
-{
-    return yinsh_env(dir, NULL, args, out, err);
-}
-
-static sqlite3 *db_open(const char *path)
-{
-    sqlite3 *db;
-    cr_assert(sqlite3_open(path, &db) == SQLITE_OK, "open %s", path);
-    return db;
-}
-
-static long long db_int(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
-    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
-    long long v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-static double db_double(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
-    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
-    double v = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
 
 /* The tiny database: two random self-play runs per variant (seeded, fast). */
 static char *tiny_db(const char *dir)
@@ -150,7 +45,7 @@ static char *tiny_db(const char *dir)
         }
         args[n] = NULL;
         char *err;
-        cr_assert_eq(yinsh(dir, args, NULL, &err), 0, "selfplay: %s", err);
+        cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "selfplay: %s", err);
     }
     return db;
 }
@@ -209,7 +104,7 @@ Test(report, tables_match_sql)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *so, *se;
     const char *args[] = {"report", "--db", db, "--out", out, "--no-plots", NULL};
-    cr_assert_eq(yinsh(dir, args, &so, &se), 0, "report: %s", se);
+    cr_assert_eq(yinsh_run(dir, args, &so, &se), 0, "report: %s", se);
     char *md = slurp(path_in(out, "report.md"));
     cr_expect_str_eq(so, md, "stdout and report.md differ");
     sqlite3 *h = db_open(db);
@@ -230,7 +125,7 @@ Test(report, runs_filter)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *so, *se;
     const char *args[] = {"report", "--db", db, "--out", out, "--no-plots", "--runs", "std-b", NULL};
-    cr_assert_eq(yinsh(dir, args, &so, &se), 0, "report: %s", se);
+    cr_assert_eq(yinsh_run(dir, args, &so, &se), 0, "report: %s", se);
     sqlite3 *h = db_open(db);
     check_row(h, so, "### Standard", "standard", "run.name = 'std-b'");
     cr_expect(strstr(so, "run `std-b`, 40 games."), "%.300s", so);
@@ -239,7 +134,7 @@ Test(report, runs_filter)
     /* names split at commas and repeated --runs add up */
     const char *args2[] = {"report", "--db", db, "--out", out, "--no-plots", "--quiet",
                            "--runs", "std-a,std-b", "--runs", "blitz-a", NULL};
-    cr_assert_eq(yinsh(dir, args2, &so, &se), 0, "report: %s", se);
+    cr_assert_eq(yinsh_run(dir, args2, &so, &se), 0, "report: %s", se);
     cr_expect_str_eq(so, "");
     char *md = slurp(path_in(out, "report.md"));
     check_row(h, md, "### Standard", "standard", "run.name IN ('std-a', 'std-b')");
@@ -251,12 +146,12 @@ Test(report, pictures)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
     const char *args[] = {"report", "--db", db, "--out", out, "--quiet", NULL};
-    cr_assert_eq(yinsh(dir, args, NULL, &se), 0, "report: %s", se);
+    cr_assert_eq(yinsh_run(dir, args, NULL, &se), 0, "report: %s", se);
     char *md = slurp(path_in(out, "report.md"));
     /* the data files are written whether or not gnuplot is there */
-    cr_expect(file_exists(path_in(out, "strength.dat")));
-    cr_expect(file_exists(path_in(out, "lengths-standard.dat")));
-    cr_expect(file_exists(path_in(out, "first-ring-blitz.dat")));
+    cr_expect(file_nonempty(path_in(out, "strength.dat")));
+    cr_expect(file_nonempty(path_in(out, "lengths-standard.dat")));
+    cr_expect(file_nonempty(path_in(out, "first-ring-blitz.dat")));
     int points = 0;
     for (const char *c = slurp(path_in(out, "first-ring-standard.dat")); *c; c = strchr(c, '\n') + 1) {
         points += *c != '#';
@@ -264,9 +159,9 @@ Test(report, pictures)
     }
     cr_expect_eq(points, 85, "the board's 85 points");
     if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
-        cr_expect(file_exists(path_in(out, "strength.png")), "%s", slurp(path_in(out, "gnuplot.log")));
-        cr_expect(file_exists(path_in(out, "lengths.png")), "%s", slurp(path_in(out, "gnuplot.log")));
-        cr_expect(file_exists(path_in(out, "first-ring.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+        cr_expect(file_nonempty(path_in(out, "strength.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+        cr_expect(file_nonempty(path_in(out, "lengths.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+        cr_expect(file_nonempty(path_in(out, "first-ring.png")), "%s", slurp(path_in(out, "gnuplot.log")));
         cr_expect(strstr(md, "![White's score against strength](strength.png)"));
         cr_expect(strstr(md, "](first-ring.png)") && !strstr(md, "pictures failed"), "%s",
                   slurp(path_in(out, "gnuplot.log")));
@@ -274,11 +169,11 @@ Test(report, pictures)
     /* without gnuplot: the Markdown, exit 0, and a note that says so */
     char *out2 = path_in(dir, "rep2");
     const char *args2[] = {"report", "--db", db, "--out", out2, "--quiet", NULL};
-    cr_assert_eq(yinsh_env(dir, "/nonexistent", args2, NULL, &se), 0, "report: %s", se);
+    cr_assert_eq(yinsh_run_env(dir, "/nonexistent", args2, NULL, &se), 0, "report: %s", se);
     md = slurp(path_in(out2, "report.md"));
     cr_expect(strstr(md, "Pictures skipped: gnuplot is not installed"), "%s", md);
     cr_expect(!strstr(md, "](strength.png)"));
-    cr_expect(!file_exists(path_in(out2, "strength.png")));
+    cr_expect(!file_nonempty(path_in(out2, "strength.png")));
 }
 
 /* ---- nothing to report -------------------------------------------------- */
@@ -286,7 +181,7 @@ Test(report, pictures)
 static void expect_fail(const char *dir, const char *const *args, int status, const char *word)
 {
     char *so, *se;
-    int rc = yinsh(dir, args, &so, &se);
+    int rc = yinsh_run(dir, args, &so, &se);
     cr_expect_eq(rc, status, "exit %d, want %d; stderr: %s", rc, status, se);
     cr_expect(strstr(se, word), "stderr lacks '%s': %s", word, se);
     cr_expect_str_eq(so, "", "nothing on stdout");
@@ -298,7 +193,7 @@ Test(report, nothing_to_report)
     /* no file */
     const char *a1[] = {"report", "--db", path_in(dir, "none.db"), "--out", out, NULL};
     expect_fail(dir, a1, 1, "no database");
-    cr_expect(!file_exists(path_in(out, "report.md")));
+    cr_expect(!file_nonempty(path_in(out, "report.md")));
     /* an empty file */
     char *empty = path_in(dir, "empty.db");
     fclose(fopen(empty, "w"));
@@ -329,7 +224,7 @@ Test(report, nothing_to_report)
     sqlite3_close(h);
     const char *a6[] = {"report", "--db", other, "--out", out, NULL};
     expect_fail(dir, a6, 1, "not a Yinsh Lab");
-    cr_expect(!file_exists(path_in(out, "report.md")));
+    cr_expect(!file_nonempty(path_in(out, "report.md")));
 }
 
 Test(report, bad_flags)
@@ -349,7 +244,7 @@ Test(report, bad_flags)
     expect_fail(dir, a6, 2, "contradict");
     char *so;
     const char *a7[] = {"report", "--help", NULL};
-    cr_expect_eq(yinsh(dir, a7, &so, NULL), 0);
+    cr_expect_eq(yinsh_run(dir, a7, &so, NULL), 0);
     cr_expect(strstr(so, "usage: yinsh report"));
 }
 

@@ -1,10 +1,9 @@
-#define _GNU_SOURCE /* nftw */
+#define _GNU_SOURCE /* nftw, in test_proc.h */
 /* Self-play: agent specs, playouts, MCTS, the scheduler's determinism, the
  * database, and the `yinsh selfplay` command as a process (kill -9 and
  * resume, the summary, every bad input of issue #3). Each test works in its
  * own temporary directory, so Criterion may run them in parallel. */
 #include <criterion/criterion.h>
-#include <ftw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -24,129 +23,9 @@
 #include "playout.h"
 #include "scheduler.h"
 #include "store.h"
+#include "test_proc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
-
-/* Test allocations are kept here and freed at exit (before LeakSanitizer
- * looks: the atexit handler is registered after its own). */
-static void *garbage[4096];
-static int ngarbage;
-static char *tmpdirs[256];
-static int ntmpdirs;
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-static void free_garbage(void)
-{
-    /* the temporary folders go too, with their databases */
-    while (ntmpdirs) nftw(tmpdirs[--ntmpdirs], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    while (ngarbage) free(garbage[--ngarbage]);
-}
-static void *gc(void *p)
-{
-    if (ngarbage == 0) atexit(free_garbage);
-    cr_assert(ngarbage < 4096);
-    garbage[ngarbage++] = p;
-    return p;
-}
-
-static char *tmpdir_new(void)
-{
-    char *d = gc(strdup("/tmp/yinsh-selfplay-test-XXXXXX"));
-    cr_assert(mkdtemp(d), "mkdtemp");
-    cr_assert(ntmpdirs < 256);
-    tmpdirs[ntmpdirs++] = d;
-    return d;
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    char *p = gc(malloc(strlen(dir) + strlen(name) + 2));
-    sprintf(p, "%s/%s", dir, name);
-    return p;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return gc(strdup(""));
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = gc(malloc((size_t)n + 1));
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
-
-/* Starts `yinsh ARGS...` with stdout and stderr in dir/out and dir/err. */
-static pid_t yinsh_start(const char *dir, const char *const *args)
-{
-    char *out = path_in(dir, "out"), *err = path_in(dir, "err");
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        const char *argv[64];
-        int n = 0;
-        argv[n++] = YINSH_BIN;
-        for (int i = 0; args[i]; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(YINSH_BIN, (char **)argv);
-        _exit(127);
-    }
-    return pid;
-}
-
-static int yinsh_wait(pid_t pid)
-{
-    int st;
-    cr_assert(waitpid(pid, &st, 0) == pid);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Runs yinsh to the end; *out and *err (if not NULL) receive its output. */
-static int yinsh_run(const char *dir, const char *const *args, char **out, char **err)
-{
-    int rc = yinsh_wait(yinsh_start(dir, args));
-    char *o = path_in(dir, "out"), *e = path_in(dir, "err");
-    if (out) *out = slurp(o);
-    if (err) *err = slurp(e);
-    return rc;
-}
-
-static sqlite3 *db_open(const char *path)
-{
-    sqlite3 *db;
-    cr_assert(sqlite3_open(path, &db) == SQLITE_OK, "open %s", path);
-    sqlite3_busy_timeout(db, 5000);
-    return db;
-}
-
-static long long db_int(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
-    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
-    long long v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-static char *db_text(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    cr_assert(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
-    cr_assert(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
-    char *v = gc(strdup((const char *)sqlite3_column_text(st, 0)));
-    sqlite3_finalize(st);
-    return v;
-}
 
 /* Everything a run's games say, timing and row ids aside, as one text:
  * two runs are the same games, action for action, iff the texts are equal. */
@@ -168,12 +47,6 @@ static char *run_dump(const char *path, const char *run)
     char *s = db_text(db, sql);
     sqlite3_close(db);
     return s;
-}
-
-static bool file_exists(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0;
 }
 
 /* ---- agent specs ------------------------------------------------------ */
