@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 
 const Command *cli_find(const char *name);
@@ -103,6 +104,7 @@ void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)
     p->start = p->last = cli_now();
     p->quiet = quiet;
     p->shown = false;
+    p->tty = isatty(STDERR_FILENO);
 }
 
 static void progress_print(Progress *p, uint64_t done, const char *tail, bool final)
@@ -110,9 +112,10 @@ static void progress_print(Progress *p, uint64_t done, const char *tail, bool fi
     double t = cli_now(), el = t - p->start;
     double rate = el > 0 ? done / el : 0;
     double left = rate > 0 && p->total > done ? (p->total - done) / rate : 0;
-    fprintf(stderr, "\r%s %" PRIu64 "/%" PRIu64 " (%.0f%%), %.1f/s, %s %.0fs%s%s\033[K%s", p->what, done, p->total,
-            p->total ? 100.0 * done / p->total : 100.0, rate, final ? "took" : "left", final ? el : left,
-            tail && *tail ? ", " : "", tail ? tail : "", final ? "\n" : "");
+    fprintf(stderr, "%s%s %" PRIu64 "/%" PRIu64 " (%.0f%%), %.1f/s, %s %.0fs%s%s%s%s", p->tty ? "\r" : "", p->what,
+            done, p->total, p->total ? 100.0 * done / p->total : 100.0, rate, final ? "took" : "left",
+            final ? el : left, tail && *tail ? ", " : "", tail ? tail : "", p->tty ? "\033[K" : "",
+            final || !p->tty ? "\n" : "");
     fflush(stderr);
     p->shown = true;
     p->last = t;
@@ -121,7 +124,7 @@ static void progress_print(Progress *p, uint64_t done, const char *tail, bool fi
 void progress_update(Progress *p, uint64_t done, const char *tail)
 {
     if (p->quiet) return;
-    if (cli_now() - p->last < 0.25) return;
+    if (cli_now() - p->last < (p->tty ? 0.25 : 10.0)) return;
     progress_print(p, done, tail, false);
 }
 

@@ -33,13 +33,14 @@ char *cli_join_args(int argc, char **argv);
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, long min, long max, long *out);
 
-/* Progress on stderr, at most a few times a second: "done/total, rate,
- * time left" plus a caller's tail. Silent when quiet. */
+/* Progress on stderr: "done/total, rate, time left" plus a caller's tail.
+ * On a terminal one line redrawn a few times a second; into a file or pipe
+ * a new line every 10 seconds. Silent when quiet. */
 typedef struct Progress {
     const char *what;
     uint64_t total;
     double start, last;
-    bool quiet, shown;
+    bool quiet, shown, tty;
 } Progress;
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet);
 void progress_update(Progress *p, uint64_t done, const char *tail);
