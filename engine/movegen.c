@@ -8,6 +8,9 @@
  *         after a ring or its run (a ring in the group stops the fill).
  * The targets of different rings in one direction never overlap (a ring
  * behind another on the same line is blocked by it), so popcounts add up.
+ * The move list and the random pick fill both directions of an axis in one
+ * loop (axis_targets); perft's count goes one direction at a time: each
+ * measured faster where it is used.
  * The shifts need no edge masks: a step that wraps from one column to
  * another lands on an invalid point, never in `empty` or `markers`. */
 static inline Bitboard shift(Bitboard b, int d)
@@ -39,6 +42,31 @@ static inline Bitboard dir_targets(Bitboard mine, Bitboard empty, Bitboard marke
     return run | dir_land(run, mine, empty, markers, d);
 }
 
+/* The targets of direction a (0..2) and of its opposite a + 3 together:
+ * one loop for both halves of the line, so one loop exit to mispredict
+ * instead of two. */
+static inline void axis_targets(Bitboard mine, Bitboard empty, Bitboard markers, int a, Bitboard *fwd, Bitboard *back)
+{
+    Bitboard rf = 0, rb = 0, f = mine, g = mine;
+    for (;;) {
+        f = shift(f, a) & empty;
+        g = shift(g, a + 3) & empty;
+        if (!(f | g)) break;
+        rf |= f;
+        rb |= g;
+    }
+    Bitboard lf = 0, lb = 0, cf = shift(rf | mine, a) & markers, cb = shift(rb | mine, a + 3) & markers;
+    while (cf | cb) {
+        Bitboard nf = shift(cf, a), nb = shift(cb, a + 3);
+        lf |= nf & empty;
+        lb |= nb & empty;
+        cf = nf & markers;
+        cb = nb & markers;
+    }
+    *fwd = rf | lf;
+    *back = rb | lb;
+}
+
 typedef struct Boards {
     Bitboard mine, empty, markers, rings;
 } Boards;
@@ -63,14 +91,24 @@ static inline Point origin(Point t, int d, Bitboard rings)
     return d < 3 ? bb_msb(behind) : bb_lsb(behind);
 }
 
+/* The targets of all six directions. */
+static inline void all_targets(const Boards *b, Bitboard t[DIR_NB])
+{
+    axis_targets(b->mine, b->empty, b->markers, 0, &t[0], &t[3]);
+    axis_targets(b->mine, b->empty, b->markers, 1, &t[1], &t[4]);
+    axis_targets(b->mine, b->empty, b->markers, 2, &t[2], &t[5]);
+}
+
 static int gen_moves(const Position *pos, int colour, Action *list)
 {
     Boards b = boards(pos, colour);
+    Bitboard t[DIR_NB];
+    all_targets(&b, t);
     int n = 0;
-#define GEN(d)                                                                  \
-    for (Bitboard t = dir_targets(b.mine, b.empty, b.markers, d); t; t &= t - 1) { \
-        Point to = bb_lsb(t);                                                   \
-        list[n++] = ACTION_MAKE(ACT_MOVE, origin(to, d, b.rings), to);          \
+#define GEN(d)                                                         \
+    for (Bitboard m = t[d]; m; m &= m - 1) {                           \
+        Point to = bb_lsb(m);                                          \
+        list[n++] = ACTION_MAKE(ACT_MOVE, origin(to, d, b.rings), to); \
     }
     FOR_EACH_DIR(GEN)
 #undef GEN
@@ -79,6 +117,8 @@ static int gen_moves(const Position *pos, int colour, Action *list)
 
 int movegen_count_moves(const Position *pos, int colour)
 {
+    /* one direction at a time: measured faster here than by axis pairs
+     * (perft's last ply is nearly all of its time) */
     Boards b = boards(pos, colour);
     int n = 0;
 #define COUNT(d) n += bb_popcount(dir_targets(b.mine, b.empty, b.markers, d));
@@ -142,9 +182,8 @@ Action movegen_random(const Position *pos, Rng *rng)
         Boards b = boards(pos, pos->actor);
         Bitboard t[DIR_NB];
         int c[DIR_NB], total = 0;
-#define TARGETS(d) t[d] = dir_targets(b.mine, b.empty, b.markers, d); total += c[d] = bb_popcount(t[d]);
-        FOR_EACH_DIR(TARGETS)
-#undef TARGETS
+        all_targets(&b, t);
+        for (int d = 0; d < DIR_NB; d++) total += c[d] = bb_popcount(t[d]);
         if (total == 0)
             return movegen_can_move(pos, pos->actor ^ 1) ? ACTION_MAKE(ACT_PASS, 0, 0) : ACTION_NONE;
         int k = (int)rng_below(rng, (uint32_t)total), d = 0;
