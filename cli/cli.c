@@ -16,14 +16,19 @@ static void print_usage(FILE *f, const char *cmd)
     if (c) fprintf(f, "%s", c->usage);
 }
 
+static void vmessage(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "yinsh %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "yinsh %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vmessage(cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n");
     print_usage(stderr, cmd);
     return EXIT_USAGE;
 }
@@ -31,11 +36,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "yinsh %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vmessage(cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n");
     return 1;
 }
 
@@ -74,6 +77,20 @@ bool cli_parse_int(const char *s, long min, long max, long *out)
     if (errno || *end || v < min || v > max) return false;
     *out = v;
     return true;
+}
+
+bool cli_opt_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
+{
+    if (cli_parse_int(arg, min, max, out)) return true;
+    cli_usage_error(cmd, "%s wants a number from %ld to %ld, not '%s'", opt, min, max, arg);
+    return false;
+}
+
+bool cli_opt_u64(const char *cmd, const char *opt, const char *arg, uint64_t *out)
+{
+    if (cli_parse_u64(arg, out)) return true;
+    cli_usage_error(cmd, "%s wants an unsigned 64-bit number, not '%s'", opt, arg);
+    return false;
 }
 
 char *cli_join_args(int argc, char **argv)

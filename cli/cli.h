@@ -29,6 +29,12 @@ int cli_help(const char *cmd);
  * out of memory): the command line as typed, stored with runs and reports. */
 char *cli_join_args(int argc, char **argv);
 
+/* Option values: parse optarg for option `opt` (e.g. "--threads"); on a bad
+ * value print "OPT wants ..., not 'ARG'" with the usage and return false
+ * (the caller returns EXIT_USAGE). */
+bool cli_opt_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
+bool cli_opt_u64(const char *cmd, const char *opt, const char *arg, uint64_t *out);
+
 /* Strict number parsing: the whole string, in range. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, long min, long max, long *out);

@@ -73,6 +73,19 @@ static bool parse_ypn_arg(const char *cmd, const char *text, Position *pos)
     return false;
 }
 
+/* For commands whose only argument is a YPN: parses it into pos, or
+ * reports the problem and returns false with the exit status in *rc. */
+static bool only_ypn(const char *cmd, int argc, char **argv, Position *pos, int *rc)
+{
+    char ypn[1024];
+    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
+    if (!took) *rc = cli_usage_error(cmd, "missing YPN");
+    else if (1 + took != argc) *rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[1 + took]);
+    else if (!parse_ypn_arg(cmd, ypn, pos)) *rc = 1;
+    else return true;
+    return false;
+}
+
 int cmd_perft(int argc, char **argv)
 {
     bool divide = false;
@@ -114,12 +127,9 @@ int cmd_perft(int argc, char **argv)
 
 int cmd_legal(int argc, char **argv)
 {
-    char ypn[1024];
-    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
-    if (!took) return cli_usage_error("legal", "missing YPN");
-    if (1 + took != argc) return cli_usage_error("legal", "unexpected argument '%s'", argv[1 + took]);
     Position pos;
-    if (!parse_ypn_arg("legal", ypn, &pos)) return 1;
+    int rc;
+    if (!only_ypn("legal", argc, argv, &pos, &rc)) return rc;
     Action list[MAX_ACTIONS];
     int n = sorted_legal(&pos, list);
     for (int k = 0; k < n; k++) {
@@ -203,12 +213,9 @@ static void describe(const Position *pos, FILE *f)
 
 int cmd_show(int argc, char **argv)
 {
-    char ypn[1024];
-    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
-    if (!took) return cli_usage_error("show", "missing YPN");
-    if (1 + took != argc) return cli_usage_error("show", "unexpected argument '%s'", argv[1 + took]);
     Position pos;
-    if (!parse_ypn_arg("show", ypn, &pos)) return 1;
+    int rc;
+    if (!only_ypn("show", argc, argv, &pos, &rc)) return rc;
     draw_board(&pos, stdout);
     describe(&pos, stdout);
     return 0;

@@ -123,12 +123,10 @@ int cmd_match(int argc, char **argv)
             break;
         case OPT_VARIANT: variant_text = optarg; break;
         case OPT_THREADS:
-            if (!cli_parse_int(optarg, 1, 1024, &threads))
-                return cli_usage_error(cmd, "--threads wants a number from 1 to 1024, not '%s'", optarg);
+            if (!cli_opt_int(cmd, "--threads", optarg, 1, 1024, &threads)) return EXIT_USAGE;
             break;
         case OPT_SEED:
-            if (!cli_parse_u64(optarg, &seed))
-                return cli_usage_error(cmd, "--seed wants an unsigned 64-bit number, not '%s'", optarg);
+            if (!cli_opt_u64(cmd, "--seed", optarg, &seed)) return EXIT_USAGE;
             have_seed = true;
             break;
         case OPT_SPRT: sprt_text = optarg; break;
@@ -138,8 +136,7 @@ int cmd_match(int argc, char **argv)
         case OPT_RUN: name = optarg; break;
         case OPT_QUIET: quiet = true; break;
         case OPT_BUSY:
-            if (!cli_parse_int(optarg, 0, 3600000, &busy))
-                return cli_usage_error(cmd, "--busy-timeout wants milliseconds (0 to 3600000), not '%s'", optarg);
+            if (!cli_opt_int(cmd, "--busy-timeout", optarg, 0, 3600000, &busy)) return EXIT_USAGE;
             break;
         default:
             if (optopt) return cli_usage_error(cmd, "option '%s' wants a value", argv[optind - 1]);

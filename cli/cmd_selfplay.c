@@ -134,8 +134,7 @@ int cmd_selfplay(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
         switch (opt) {
         case OPT_GAMES:
-            if (!cli_parse_int(optarg, 1, 100000000, &games))
-                return cli_usage_error(cmd, "--games wants a number from 1 to 100000000, not '%s'", optarg);
+            if (!cli_opt_int(cmd, "--games", optarg, 1, 100000000, &games)) return EXIT_USAGE;
             have_games = true;
             break;
         case OPT_VARIANT: variant_text = optarg; break;
@@ -143,12 +142,10 @@ int cmd_selfplay(int argc, char **argv)
         case OPT_BLACK: black = optarg; break;
         case OPT_AGENT: agent = optarg; break;
         case OPT_THREADS:
-            if (!cli_parse_int(optarg, 1, 1024, &threads))
-                return cli_usage_error(cmd, "--threads wants a number from 1 to 1024, not '%s'", optarg);
+            if (!cli_opt_int(cmd, "--threads", optarg, 1, 1024, &threads)) return EXIT_USAGE;
             break;
         case OPT_SEED:
-            if (!cli_parse_u64(optarg, &seed))
-                return cli_usage_error(cmd, "--seed wants an unsigned 64-bit number, not '%s'", optarg);
+            if (!cli_opt_u64(cmd, "--seed", optarg, &seed)) return EXIT_USAGE;
             have_seed = true;
             break;
         case OPT_DB: db = optarg; break;
@@ -157,8 +154,7 @@ int cmd_selfplay(int argc, char **argv)
         case OPT_RESUME: resume = optarg; break;
         case OPT_QUIET: quiet = true; break;
         case OPT_BUSY:
-            if (!cli_parse_int(optarg, 0, 3600000, &busy))
-                return cli_usage_error(cmd, "--busy-timeout wants milliseconds (0 to 3600000), not '%s'", optarg);
+            if (!cli_opt_int(cmd, "--busy-timeout", optarg, 0, 3600000, &busy)) return EXIT_USAGE;
             break;
         default:
             if (optopt) return cli_usage_error(cmd, "option '%s' wants a value", argv[optind - 1]);

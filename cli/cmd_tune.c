@@ -74,8 +74,7 @@ int cmd_tune(int argc, char **argv)
         case OPT_RUNS: runs_text = optarg; break;
         case OPT_FROM: from = optarg; break;
         case OPT_MIN_PLY:
-            if (!cli_parse_int(optarg, 0, 1000, &min_ply))
-                return cli_usage_error(cmd, "--min-ply wants a number from 0 to 1000, not '%s'", optarg);
+            if (!cli_opt_int(cmd, "--min-ply", optarg, 0, 1000, &min_ply)) return EXIT_USAGE;
             break;
         case OPT_SAMPLE:
             if (!parse_double(optarg, 1e-9, 1, &o.sample))
@@ -90,12 +89,10 @@ int cmd_tune(int argc, char **argv)
                 return cli_usage_error(cmd, "--l2 wants a number >= 0, not '%s'", optarg);
             break;
         case OPT_SEED:
-            if (!cli_parse_u64(optarg, &o.seed))
-                return cli_usage_error(cmd, "--seed wants an unsigned 64-bit number, not '%s'", optarg);
+            if (!cli_opt_u64(cmd, "--seed", optarg, &o.seed)) return EXIT_USAGE;
             break;
         case OPT_THREADS:
-            if (!cli_parse_int(optarg, 1, 1024, &threads))
-                return cli_usage_error(cmd, "--threads wants a number from 1 to 1024, not '%s'", optarg);
+            if (!cli_opt_int(cmd, "--threads", optarg, 1, 1024, &threads)) return EXIT_USAGE;
             break;
         case OPT_QUIET: quiet = true; break;
         default:
