@@ -101,12 +101,12 @@ int cmd_bench(int argc, char **argv)
         if (!ok) return cli_usage_error("bench", "bad value '%s' for %s", argv[i], opt);
     }
     if (mcts) {
-        uint64_t total = 0;
-        double rate = mcts_bench_run((int)sims, (int)positions, seed, &total);
+        uint64_t total = 0, hash = 0;
+        double rate = mcts_bench_run((int)sims, (int)positions, seed, &total, &hash);
         if (total == 0) return cli_error("bench", "out of memory for the search tree");
         printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
-               " simulations, %.0f simulations/s on one thread\n",
-               positions, seed, sims, total, rate);
+               " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",
+               positions, seed, sims, total, hash, rate);
         return 0;
     }
     if (depth < 0) depth = quick ? 4 : 5;

@@ -77,6 +77,7 @@ static void print_result(const StoreRun *run, const MatchPlan *mp, const MatchRe
     printf("pentanomial  %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
            " (pairs in which A scored 0, 1/2, 1, 3/2, 2)\n",
            t->penta[0], t->penta[1], t->penta[2], t->penta[3], t->penta[4]);
+    printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", r->hash);
     if (mp->sprt.on) {
         const Sprt *s = &r->sprt;
         printf("sprt         H0 elo=%g vs H1 elo=%g, alpha %g beta %g: llr %.3f (bounds %.3f, %.3f): ", mp->sprt.elo0,

@@ -103,6 +103,7 @@ static void print_summary(const char *name, const SelfplaySummary *s)
             any = true;
         }
     printf("%s\n", any ? "" : " -");
+    printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", s->hash);
 }
 
 enum { OPT_GAMES = 256, OPT_VARIANT, OPT_WHITE, OPT_BLACK, OPT_AGENT, OPT_THREADS, OPT_SEED, OPT_DB, OPT_NO_DB,

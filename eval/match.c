@@ -57,6 +57,7 @@ typedef struct MatchCtx {
     Store *store;
     StoreRun *run;
     int8_t *points2;
+    uint64_t *hashes; /* selfplay_game_hash of each stored game */
     uint64_t next_pair, games_done;
     MatchResult res;
     atomic_bool stop;
@@ -76,7 +77,10 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
 {
     MatchCtx *c = ctx;
     const MatchPlan *mp = c->mp;
-    for (int i = 0; i < n; i++) c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
+    for (int i = 0; i < n; i++) {
+        c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
+        c->hashes[games[i]->index] = selfplay_game_hash(games[i]);
+    }
     c->games_done += (uint64_t)n;
     uint64_t pairs = mp->plan.games / 2;
     /* tally the pairs now complete, in index order, until the test decides */
@@ -102,9 +106,10 @@ int match_run(const MatchPlan *mp, Store *store, StoreRun *run, MatchResult *res
     SelfplayPlan plan = mp->plan;
     plan.pairs = true;
     uint32_t *indices = malloc((plan.games ? plan.games : 1) * sizeof *indices);
-    MatchCtx c = {.mp = mp, .store = store, .run = run, .points2 = malloc(plan.games ? plan.games : 1)};
+    MatchCtx c = {.mp = mp, .store = store, .run = run, .points2 = malloc(plan.games ? plan.games : 1),
+                  .hashes = malloc((plan.games ? plan.games : 1) * sizeof *c.hashes)};
     atomic_init(&c.stop, false);
-    if (!indices || !c.points2) {
+    if (!indices || !c.points2 || !c.hashes) {
         snprintf(err, SELFPLAY_ERR_LEN, "out of memory for the match");
         rc = -1;
         goto done;
@@ -129,9 +134,11 @@ int match_run(const MatchPlan *mp, Store *store, StoreRun *run, MatchResult *res
     }
     if (mp->sprt.on && !c.res.decided_at)
         c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
+    for (uint64_t i = 0; i < 2 * c.res.tally.pairs; i++) c.res.hash += c.hashes[i];
     *res = c.res;
 done:
     free(indices);
     free(c.points2);
+    free(c.hashes);
     return rc;
 }

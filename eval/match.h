@@ -50,6 +50,7 @@ typedef struct MatchResult {
     MatchTally tally;     /* the pairs counted: all, or up to the deciding one */
     Sprt sprt;            /* the test after the last counted pair (when on) */
     uint64_t decided_at;  /* pairs when the SPRT decided; 0 if it did not */
+    uint64_t hash;        /* selfplay_game_hash summed over the counted games */
 } MatchResult;
 
 /* Plays the match; with a store (and its run created, kind "match"),

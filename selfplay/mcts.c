@@ -288,8 +288,9 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims)
+double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims, uint64_t *hash)
 {
+    uint64_t h = 1469598103934665603ULL;
     MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
     Mcts *m = mcts_new(&cfg);
     if (!m) return 0;
@@ -302,11 +303,14 @@ double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_s
         rng_seed(&rng, seed, (uint64_t)k);
         mcts_clear(m);
         double t = now_s();
-        mcts_search(m, &pos, &rng, NULL);
+        MctsResult r;
+        mcts_search(m, &pos, &rng, &r);
         elapsed += now_s() - t;
+        h = rng_mix(h ^ r.action, ((uint64_t)r.root_visits << 32) | r.chosen_visits);
         total += (uint64_t)sims;
     }
     mcts_free(m);
     if (total_sims) *total_sims = total;
+    if (hash) *hash = h;
     return elapsed > 0 ? total / elapsed : 0;
 }

@@ -84,8 +84,10 @@ uint32_t mcts_nodes_capacity(const Mcts *m);
  * each of npositions fixed positions (taken from random games played from
  * seed; the same for a given seed), each with a fresh tree. Returns the
  * simulations per second; total_sims (if not NULL) receives the number of
- * simulations run, a count that is the same on every machine. */
-double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims);
+ * simulations run, a count that is the same on every machine; hash (if not
+ * NULL) a hash of every search's chosen action and visit counts, which pins
+ * the search's behaviour. */
+double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims, uint64_t *hash);
 
 /* The fixed benchmark positions: position k of the set for seed. */
 void mcts_bench_position(uint64_t seed, int k, Position *pos);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include "geometry.h"
 #include "movegen.h"
+#include "notation.h"
 #include "playout.h"
 #include "scheduler.h"
 
@@ -291,8 +292,29 @@ done:
     return rc;
 }
 
+uint64_t selfplay_hash_step(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
+{
+    for (const char *p = action; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return rng_mix(h, ((uint64_t)root_visits << 32) | chosen_visits);
+}
+
+uint64_t selfplay_hash_game(uint64_t h, uint32_t index) { return rng_mix(h, index); }
+
+uint64_t selfplay_game_hash(const GameRecord *g)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < g->nactions; i++) {
+        const ActionRecord *a = &g->actions[i];
+        char text[ACTION_MAX_LEN];
+        h = selfplay_hash_step(h, action_format(a->action, text), a->searched ? a->root_visits : 0,
+                               a->searched ? a->chosen_visits : 0);
+    }
+    return selfplay_hash_game(h, g->index);
+}
+
 void selfplay_summary_add(SelfplaySummary *s, const GameRecord *g)
 {
+    s->hash += selfplay_game_hash(g);
     s->games++;
     if (g->result >= 0 && g->result < 4) s->wins[g->result]++;
     if (g->reason >= 0 && g->reason < 5) s->reasons[g->reason]++;

@@ -108,7 +108,18 @@ typedef struct SelfplaySummary {
     uint64_t wins[4];    /* indexed by RESULT_*: [RESULT_WHITE], [RESULT_BLACK], [RESULT_DRAW] */
     uint64_t reasons[5]; /* indexed by REASON_* */
     uint64_t actions;    /* summed over games */
+    uint64_t hash;       /* sum over games of selfplay_game_hash: the same in any order */
 } SelfplaySummary;
+
+/* A hash of what a game's agents chose and saw: every action's text and
+ * its root and chosen visit counts (0 when not searched), mixed with the
+ * game's index. Summed over a run's games (wrapping), it pins a run's
+ * behaviour: a refactoring that changes one action or one visit count
+ * changes it. selfplay_hash_step/selfplay_hash_game build it from parts
+ * (the store computes it from stored rows the same way). */
+uint64_t selfplay_game_hash(const GameRecord *g);
+uint64_t selfplay_hash_step(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits);
+uint64_t selfplay_hash_game(uint64_t h, uint32_t index);
 
 void selfplay_summary_add(SelfplaySummary *s, const GameRecord *g);
 /* White's score (win 1, draw 1/2) and its 95% confidence interval: the

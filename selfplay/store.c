@@ -604,6 +604,28 @@ int store_summary(Store *s, const StoreRun *run, SelfplaySummary *sum, char *err
     }
     if (step != SQLITE_DONE) rc = fail(s, err, "summarising the run");
     sqlite3_finalize(st);
+    if (rc) return rc;
+    /* the run's hash, from the stored actions (selfplay_game_hash) */
+    sql = "SELECT g.idx, a.action, a.root_visits, a.chosen_visits FROM game g JOIN action a ON a.game_id = g.id "
+          "WHERE g.run_id = ? ORDER BY g.idx, a.ply";
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s, err, "summarising the run");
+    sqlite3_bind_int64(st, 1, run->id);
+    int64_t cur = -1;
+    uint64_t h = 0;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t idx = sqlite3_column_int64(st, 0);
+        if (idx != cur) {
+            if (cur >= 0) sum->hash += selfplay_hash_game(h, (uint32_t)cur);
+            cur = idx;
+            h = 1469598103934665603ULL;
+        }
+        const char *a = (const char *)sqlite3_column_text(st, 1);
+        h = selfplay_hash_step(h, a ? a : "", (uint32_t)sqlite3_column_int64(st, 2),
+                               (uint32_t)sqlite3_column_int64(st, 3));
+    }
+    if (cur >= 0) sum->hash += selfplay_hash_game(h, (uint32_t)cur);
+    if (step != SQLITE_DONE) rc = fail(s, err, "summarising the run");
+    sqlite3_finalize(st);
     return rc;
 }
 

@@ -1,10 +1,46 @@
 #!/bin/sh
-# Regression check of `yinsh bench --quick`: its counts (perft nodes, and the
-# totals of 2000 random games of seed 1 on one and on two threads) must be
-# exactly these. Speeds are printed but never checked.
+# Behaviour pinned, like a chess engine's bench node count: the counts of
+# `yinsh bench --quick` (perft nodes, and the totals of 2000 random games of
+# seed 1 on one and on two threads), the hash of `bench --mcts` (every
+# search's chosen action and visit counts), and the play hashes of small
+# seeded runs that replay the first games of the runs in results/ (their
+# seeds, agents and variants). A change that alters one action or one visit
+# count of any of them fails here. Speeds are printed but never checked.
+# Usage: bench_quick.sh YINSH_BINARY SOURCE_DIR
 set -eu
-out=$("$1" bench --quick --threads 2)
+yinsh=$1
+src=${2:-.}
+fail=0
+expect() { # expect LABEL PATTERN OUTPUT
+    if printf '%s\n' "$3" | grep -qF -- "$2"; then
+        echo "ok: $1"
+    else
+        echo "PINNED VALUE CHANGED: $1: expected '$2' in:"; printf '%s\n' "$3"; fail=1
+    fi
+}
+
+out=$("$yinsh" bench --quick --threads 2)
 echo "$out"
-echo "$out" | grep -q "perft: nodes 18886483 (expected 18886483, ok)"
-echo "$out" | grep -q "playouts: 2000 random games, seed 1: actions 143807, white 641, black 622, draws 737; ends: three-rings 342, pool-empty 1658, no-moves 0"
-echo "$out" | grep -q "(totals identical)"
+expect "perft" "perft: nodes 18886483 (expected 18886483, ok)" "$out"
+expect "playouts" "playouts: 2000 random games, seed 1: actions 143807, white 641, black 622, draws 737; ends: three-rings 342, pool-empty 1658, no-moves 0" "$out"
+expect "playouts on 2 threads" "(totals identical)" "$out"
+
+out=$("$yinsh" bench --mcts --sims 200 --positions 10 --seed 1)
+expect "bench --mcts" "2000 simulations, hash 0595c67039825e7e" "$out"
+
+# selfplay ARGS... -> its hash line, on 2 threads and on 1
+sp() { "$yinsh" selfplay "$@" --no-db --quiet --threads 2; }
+cd "$src"
+expect "balance-standard-random, first 6 games" "hash         e424488cb010e4cb" \
+    "$(sp --games 6 --variant standard --agent random --seed 5101)"
+expect "balance-blitz-sims50, first 6 games" "hash         57faa629e97de093" \
+    "$(sp --games 6 --variant blitz --agent mcts:sims=50 --seed 5104)"
+expect "balance-standard-sims200, first 4 games" "hash         ae5bfd0e6d60ce66" \
+    "$(sp --games 4 --variant standard --agent mcts:sims=200 --seed 5105)"
+expect "same on 1 thread" "hash         ae5bfd0e6d60ce66" \
+    "$("$yinsh" selfplay --games 4 --variant standard --agent mcts:sims=200 --seed 5105 --no-db --quiet --threads 1)"
+expect "tuned-evaluation self-play, first 4 games" "hash         ec73b1d0e43092d7" \
+    "$(sp --games 4 --agent mcts:sims=100,rollout=4,eval=eval/weights/tuned.txt --seed 20261130)"
+expect "tuning match, 3 pairs" "hash         e0b91a0f70e7adfc" \
+    "$("$yinsh" match --a mcts:sims=60,rollout=4,eval=eval/weights/tuned.txt --b mcts:sims=60 --games 6 --seed 1001 --no-db --quiet)"
+exit $fail
