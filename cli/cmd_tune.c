@@ -6,7 +6,7 @@
 #include <string.h>
 #include "cli.h"
 #include "commands.h"
-#include "tune.h"
+#include "tune_load.h"
 
 const char USAGE_TUNE[] =
     "usage: yinsh tune --db PATH --out FILE [--runs NAME[,NAME...]] [--from FILE]\n"
@@ -134,7 +134,7 @@ int cmd_tune(int argc, char **argv)
         goto done;
     }
     double t0 = cli_now();
-    if (store_open(&store, db, false, 5000, err) || tune_load(store, runs, nruns, &o, &data, err, sizeof err)) {
+    if (store_open(&store, db, false, 5000, err) || tune_load(store, runs, nruns, &o, &data, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }

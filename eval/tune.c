@@ -20,16 +20,6 @@ void tune_data_free(TuneData *d)
     memset(d, 0, sizeof *d);
 }
 
-/* What the game callback collects: positions to featurise afterwards. */
-typedef struct Loader {
-    const TuneOptions *o;
-    Position *pos;
-    float *y;
-    uint8_t *val;
-    size_t n, cap;
-    uint64_t games, games_val;
-} Loader;
-
 static uint64_t game_hash(const char *uid, uint32_t index)
 {
     uint64_t h = 1469598103934665603ULL; /* FNV-1a of the uid */
@@ -37,107 +27,108 @@ static uint64_t game_hash(const char *uid, uint32_t index)
     return rng_mix(h, index);
 }
 
-static int load_game(void *ctx, const StoreGame *g, char *err)
+void tune_collect_free(TuneCollector *c)
 {
-    Loader *L = ctx;
-    const TuneOptions *o = L->o;
-    uint64_t h = game_hash(g->run_uid, g->index);
+    free(c->pos);
+    free(c->y);
+    free(c->val);
+    c->pos = NULL;
+    c->y = NULL;
+    c->val = NULL;
+    c->n = c->cap = 0;
+}
+
+int tune_collect_game(TuneCollector *c, const char *uid, uint32_t index, int variant, int result,
+                      const char *const *actions, int nactions, char *err)
+{
+    const TuneOptions *o = c->o;
+    uint64_t h = game_hash(uid, index);
     bool val = (double)(h >> 11) * 0x1p-53 < o->val_frac;
-    float y = g->result == RESULT_WHITE ? 1.0f : g->result == RESULT_BLACK ? 0.0f : 0.5f;
+    float y = result == RESULT_WHITE ? 1.0f : result == RESULT_BLACK ? 0.0f : 0.5f;
     Rng rng;
     rng_seed(&rng, rng_mix(o->seed, h), h);
     Position pos;
-    pos_start(&pos, g->variant);
-    for (int ply = 0; ply < g->nactions; ply++) {
+    pos_start(&pos, variant);
+    for (int ply = 0; ply < nactions; ply++) {
         Action a;
         char aerr[NOTATION_ERR_LEN];
-        if (!action_parse(&pos, g->actions[ply], &a, aerr)) {
-            snprintf(err, STORE_ERR_LEN, "run %s game %u ply %d: action '%.16s' does not replay: %.200s", g->run_uid,
-                     (unsigned)g->index, ply, g->actions[ply], aerr);
+        if (!action_parse(&pos, actions[ply], &a, aerr)) {
+            snprintf(err, ERR_LEN, "run %s game %u ply %d: action '%.16s' does not replay: %.200s", uid,
+                     (unsigned)index, ply, actions[ply], aerr);
             return -1;
         }
         if (ply >= o->min_ply && (o->sample >= 1 || rng_double(&rng) < o->sample)) {
-            if (L->n == L->cap) {
-                size_t cap = L->cap ? 2 * L->cap : 65536;
-                Position *p = realloc(L->pos, cap * sizeof *p);
-                if (p) L->pos = p;
-                float *yy = realloc(L->y, cap * sizeof *yy);
-                if (yy) L->y = yy;
-                uint8_t *v = realloc(L->val, cap);
-                if (v) L->val = v;
+            if (c->n == c->cap) {
+                size_t cap = c->cap ? 2 * c->cap : 65536;
+                Position *p = realloc(c->pos, cap * sizeof *p);
+                if (p) c->pos = p;
+                float *yy = realloc(c->y, cap * sizeof *yy);
+                if (yy) c->y = yy;
+                uint8_t *v = realloc(c->val, cap);
+                if (v) c->val = v;
                 if (!p || !yy || !v) {
-                    snprintf(err, STORE_ERR_LEN, "out of memory for %zu positions", cap);
+                    snprintf(err, ERR_LEN, "out of memory for %zu positions", cap);
                     return -1;
                 }
-                L->cap = cap;
+                c->cap = cap;
             }
-            L->pos[L->n] = pos;
-            L->y[L->n] = y;
-            L->val[L->n] = val;
-            L->n++;
+            c->pos[c->n] = pos;
+            c->y[c->n] = y;
+            c->val[c->n] = val;
+            c->n++;
         }
         Undo u;
         pos_make(&pos, a, &u);
     }
-    L->games++;
-    L->games_val += val;
+    c->games++;
+    c->games_val += val;
     return 0;
 }
 
-int tune_load(Store *s, const char *const *runs, int nruns, const TuneOptions *o, TuneData *d, char *err,
-              size_t errlen)
+int tune_collect_finish(TuneCollector *c, TuneData *d, char *err)
 {
     int rc = 0;
-    char serr[STORE_ERR_LEN];
-    Loader L = {.o = o};
-    uint64_t ngames = 0;
+    const TuneOptions *o = c->o;
     memset(d, 0, sizeof *d);
-    if (store_games_each(s, runs, nruns, load_game, &L, &ngames, serr)) {
-        snprintf(err, errlen, "%s", serr);
+    if (c->games == 0) {
+        snprintf(err, ERR_LEN, "no games to tune on");
         rc = -1;
         goto done;
     }
-    if (ngames == 0) {
-        snprintf(err, errlen, "no games to tune on: the database holds none%s", nruns ? " in the runs given" : "");
+    if (c->n == 0) {
+        snprintf(err, ERR_LEN, "no positions to tune on: %llu games, none reaches ply %d (or --sample kept none)",
+                 (unsigned long long)c->games, o->min_ply);
         rc = -1;
         goto done;
     }
-    if (L.n == 0) {
-        snprintf(err, errlen, "no positions to tune on: %llu games, none reaches ply %d (or --sample kept none)",
-                 (unsigned long long)ngames, o->min_ply);
-        rc = -1;
-        goto done;
-    }
-    d->f = malloc(L.n * FEAT_NB * sizeof *d->f);
+    d->f = malloc(c->n * FEAT_NB * sizeof *d->f);
     if (!d->f) {
-        snprintf(err, errlen, "out of memory for the features of %zu positions", L.n);
+        snprintf(err, ERR_LEN, "out of memory for the features of %zu positions", c->n);
         rc = -1;
         goto done;
     }
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t i = 0; i < (int64_t)L.n; i++) {
+    for (int64_t i = 0; i < (int64_t)c->n; i++) {
         double f[FEAT_NB];
-        features_compute(&L.pos[i], f);
+        features_compute(&c->pos[i], f);
         for (int k = 0; k < FEAT_NB; k++) d->f[i * FEAT_NB + k] = (float)f[k];
     }
-    d->y = L.y;
-    d->val = L.val;
-    L.y = NULL;
-    L.val = NULL;
-    d->n = L.n;
-    for (size_t i = 0; i < L.n; i++) d->n_val += d->val[i];
-    d->games = L.games;
-    d->games_val = L.games_val;
+    d->y = c->y;
+    d->val = c->val;
+    c->y = NULL;
+    c->val = NULL;
+    d->n = c->n;
+    for (size_t i = 0; i < c->n; i++) d->n_val += d->val[i];
+    d->games = c->games;
+    d->games_val = c->games_val;
     if (d->n_val == d->n) {
-        snprintf(err, errlen, "no training positions: all %llu games went to the validation set (lower --val)",
+        snprintf(err, ERR_LEN, "no training positions: all %llu games went to the validation set (lower --val)",
                  (unsigned long long)d->games);
         rc = -1;
     }
 done:
-    free(L.pos);
-    free(L.y);
-    free(L.val);
+    tune_collect_free(c);
     if (rc) tune_data_free(d);
     return rc;
 }

@@ -2,7 +2,7 @@
  * logistic regression of a game's result (White's score: 1, 1/2, 0) on the
  * features of positions sampled from it.
  *
- * 1. Positions: every game of the chosen runs is replayed from its stored
+ * 1. Positions: every game handed over is replayed from its stored
  *    actions; the positions at ply >= min_ply (before each action; the
  *    final position is left out) are kept with probability `sample`, drawn
  *    from a stream seeded by (seed, game), so a data set is reproducible.
@@ -23,7 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "evaluation.h"
-#include "store.h"
 
 typedef struct TuneOptions {
     int min_ply;     /* default 10: after the ring placements */
@@ -44,12 +43,25 @@ typedef struct TuneData {
     uint64_t games, games_val;
 } TuneData;
 
-/* Reads and replays the games of the runs (all runs when nruns is 0) into
- * positions and features. No game, no position or an unknown run is an
- * error with a message in err (errlen bytes); so is a stored action that
- * does not replay. */
-int tune_load(Store *s, const char *const *runs, int nruns, const TuneOptions *o, TuneData *d, char *err,
-              size_t errlen);
+/* Positions are collected game by game (study/tune_load.c hands over the
+ * stored games): tune_collect_game replays one game's actions (their
+ * texts, checked by the engine) and keeps its sampled positions;
+ * tune_collect_finish computes their features into d and frees what the
+ * collector holds. No game, no position, or no training position is an
+ * error (err, ERR_LEN bytes); so is an action that does not replay. */
+typedef struct TuneCollector {
+    const TuneOptions *o; /* set by the caller; the rest starts zeroed */
+    Position *pos;
+    float *y;
+    uint8_t *val;
+    size_t n, cap;
+    uint64_t games, games_val;
+} TuneCollector;
+
+int tune_collect_game(TuneCollector *c, const char *uid, uint32_t index, int variant, int result,
+                      const char *const *actions, int nactions, char *err);
+int tune_collect_finish(TuneCollector *c, TuneData *d, char *err);
+void tune_collect_free(TuneCollector *c);
 void tune_data_free(TuneData *d);
 
 /* Mean log-loss of sigmoid(w.f) against the targets, over the training
