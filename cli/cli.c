@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vmessage(cmd, fmt, ap);
     va_end(ap);
-    print_usage(stderr, cmd);
+    fprintf(stderr, "(`yinsh %s --help` explains the options)\n", cmd);
     return EXIT_USAGE;
 }
 
@@ -79,18 +80,97 @@ bool cli_parse_int(const char *s, long min, long max, long *out)
     return true;
 }
 
-bool cli_opt_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
+static bool parse_real(const char *s, double min, double max, double *out)
 {
-    if (cli_parse_int(arg, min, max, out)) return true;
-    cli_usage_error(cmd, "%s wants a number from %ld to %ld, not '%s'", opt, min, max, arg);
-    return false;
+    if (!s || !*s || *s == ' ') return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < min || v > max) return false;
+    *out = v;
+    return true;
 }
 
-bool cli_opt_u64(const char *cmd, const char *opt, const char *arg, uint64_t *out)
+void cli_list_free(CliList *l)
 {
-    if (cli_parse_u64(arg, out)) return true;
-    cli_usage_error(cmd, "%s wants an unsigned 64-bit number, not '%s'", opt, arg);
-    return false;
+    for (int i = 0; i < l->n; i++) free(l->items[i]);
+    l->n = 0;
+}
+
+/* One option's value into its target; 0 or EXIT_USAGE. */
+static int take_value(const char *cmd, const CliOpt *o, const char *v)
+{
+    switch (o->kind) {
+    case CLI_TEXT:
+        *(const char **)o->out = v;
+        return 0;
+    case CLI_INT:
+        if (cli_parse_int(v, (long)o->min, (long)o->max, o->out)) return 0;
+        return cli_usage_error(cmd, "%s wants a number from %ld to %ld, not '%s'", o->name, (long)o->min,
+                               (long)o->max, v);
+    case CLI_U64:
+        if (cli_parse_u64(v, o->out)) return 0;
+        return cli_usage_error(cmd, "%s wants an unsigned 64-bit number, not '%s'", o->name, v);
+    case CLI_REAL:
+        if (parse_real(v, o->min, o->max, o->out)) return 0;
+        return cli_usage_error(cmd, "%s wants a number from %g to %g, not '%s'", o->name, o->min, o->max, v);
+    case CLI_LIST: {
+        CliList *l = o->out;
+        const char *p = v;
+        while (*p) {
+            size_t len = strcspn(p, ",");
+            if (len) {
+                if (l->n == CLI_LIST_MAX) return cli_usage_error(cmd, "%s names more than %d items", o->name, CLI_LIST_MAX);
+                if (!(l->items[l->n] = strndup(p, len))) return cli_error(cmd, "out of memory"), EXIT_USAGE;
+                l->n++;
+            }
+            p += len + (p[len] == ',');
+        }
+        if (l->n == 0) return cli_usage_error(cmd, "%s wants names, not '%s'", o->name, v);
+        return 0;
+    }
+    case CLI_FLAG: break;
+    }
+    return 0;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int nopts, const char **pos, int maxpos,
+              int *npos)
+{
+    *npos = 0;
+    bool options = true;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!options || a[0] != '-' || !a[1]) {
+            if (*npos == maxpos) return cli_usage_error(cmd, "unexpected argument '%s'", a);
+            pos[(*npos)++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            options = false;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        const CliOpt *o = NULL;
+        for (int k = 0; k < nopts && !o; k++)
+            if (strlen(opts[k].name) == len && !strncmp(opts[k].name, a, len)) o = &opts[k];
+        if (!o) return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, a);
+        if (o->seen) *o->seen = true;
+        if (o->kind == CLI_FLAG) {
+            if (eq) return cli_usage_error(cmd, "%s takes no value", o->name);
+            *(bool *)o->out = true;
+            continue;
+        }
+        const char *v = eq ? eq + 1 : NULL;
+        if (!v) {
+            if (i + 1 >= argc) return cli_usage_error(cmd, "option '%s' wants a value", o->name);
+            v = argv[++i];
+        }
+        int rc = take_value(cmd, o, v);
+        if (rc) return rc;
+    }
+    return 0;
 }
 
 char *cli_join_args(int argc, char **argv)

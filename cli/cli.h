@@ -16,7 +16,7 @@ typedef struct Command {
 /* Exit statuses: 0 success, 1 failure (bad data, illegal action, I/O), 2 usage. */
 enum { EXIT_USAGE = 2 };
 
-/* Prints "yinsh CMD: message" and the command's usage to stderr; returns 2. */
+/* Prints "yinsh CMD: message" and a hint to `--help` to stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "yinsh CMD: message" to stderr; returns 1. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -29,11 +29,39 @@ int cli_help(const char *cmd);
  * out of memory): the command line as typed, stored with runs and reports. */
 char *cli_join_args(int argc, char **argv);
 
-/* Option values: parse optarg for option `opt` (e.g. "--threads"); on a bad
- * value print "OPT wants ..., not 'ARG'" with the usage and return false
- * (the caller returns EXIT_USAGE). */
-bool cli_opt_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
-bool cli_opt_u64(const char *cmd, const char *opt, const char *arg, uint64_t *out);
+/* Options as a table: each command lists its options, and cli_parse
+ * fills the targets. Names match exactly (never an abbreviation); a value
+ * follows as the next argument or after '='; `--` ends the options.
+ * Arguments that are not options are positional, returned in order. */
+typedef enum {
+    CLI_FLAG,  /* bool: set to true */
+    CLI_TEXT,  /* const char *: the argument itself */
+    CLI_INT,   /* long, in [min, max] */
+    CLI_U64,   /* uint64_t, any */
+    CLI_REAL,  /* double, finite, in [min, max] */
+    CLI_LIST,  /* CliList: comma-separated items; may be repeated */
+} CliKind;
+
+typedef struct CliOpt {
+    const char *name; /* "--games" */
+    CliKind kind;
+    void *out;
+    double min, max;  /* CLI_INT and CLI_REAL */
+    bool *seen;       /* NULL, or set when the option is given */
+} CliOpt;
+
+enum { CLI_LIST_MAX = 1000 };
+typedef struct CliList {
+    char *items[CLI_LIST_MAX]; /* malloc'ed copies: free with cli_list_free */
+    int n;
+} CliList;
+void cli_list_free(CliList *l);
+
+/* Parses argv[1..] by the table (nopts entries). Positional arguments go
+ * to pos (at most maxpos; more is a usage error), their count to *npos.
+ * 0, or EXIT_USAGE after printing what is wrong. */
+int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int nopts, const char **pos, int maxpos,
+              int *npos);
 
 /* Strict number parsing: the whole string, in range. */
 bool cli_parse_u64(const char *s, uint64_t *out);

@@ -1,7 +1,5 @@
 /* yinsh match: agent A against agent B in colour-swapped pairs, with Elo,
  * its interval, LOS, the pentanomial counts and an optional SPRT. */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -16,7 +14,6 @@
 #include "match.h"
 #include "notation.h"
 
-#define MATCH_DEFAULT_DB "results/yinsh.db"
 
 const char USAGE_MATCH[] =
     "usage: yinsh match --a SPEC --b SPEC --games N [--variant standard|blitz]\n"
@@ -41,7 +38,7 @@ const char USAGE_MATCH[] =
     "                  after every pair (pentanomial); stops as soon as it accepts one\n"
     "  --opening O     rings (default): random ring placements shared by a pair;\n"
     "                  none: the agents place their own rings\n"
-    "  --db PATH       the SQLite database (default " MATCH_DEFAULT_DB ")\n"
+    "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --no-db         store nothing\n"
     "  --run NAME      the run's name (default match-<date>-<id>)\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
@@ -62,12 +59,11 @@ static void print_elo(const char *label, Interval e)
 static void print_result(const StoreRun *run, const MatchPlan *mp, const MatchResult *r)
 {
     const MatchTally *t = &r->tally;
-    char as[AGENT_SPEC_LEN], bs[AGENT_SPEC_LEN];
     uint64_t games = t->wins + t->draws + t->losses;
     Interval score = stats_score(t->wins, t->draws, t->losses);
     printf("run          %s\n", run->name);
-    printf("a            %s\n", agent_spec_format(&mp->plan.white, as));
-    printf("b            %s\n", agent_spec_format(&mp->plan.black, bs));
+    printf("a            %s\n", run->white);
+    printf("b            %s\n", run->black);
     printf("games        %" PRIu64 " (%" PRIu64 " colour-swapped pairs)\n", games, t->pairs);
     printf("a results    W %" PRIu64 " D %" PRIu64 " L %" PRIu64 "\n", t->wins, t->draws, t->losses);
     printf("a score      %.4f (95%% CI %.4f to %.4f)\n", score.mid, score.lo, score.hi);
@@ -89,148 +85,93 @@ static void print_result(const StoreRun *run, const MatchPlan *mp, const MatchRe
     }
 }
 
-enum { OPT_A = 256, OPT_B, OPT_GAMES, OPT_VARIANT, OPT_THREADS, OPT_SEED, OPT_SPRT, OPT_OPENING, OPT_DB, OPT_NO_DB,
-       OPT_RUN, OPT_QUIET, OPT_BUSY };
-
 int cmd_match(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"a", required_argument, NULL, OPT_A},           {"b", required_argument, NULL, OPT_B},
-        {"games", required_argument, NULL, OPT_GAMES},   {"variant", required_argument, NULL, OPT_VARIANT},
-        {"threads", required_argument, NULL, OPT_THREADS}, {"seed", required_argument, NULL, OPT_SEED},
-        {"sprt", required_argument, NULL, OPT_SPRT},     {"opening", required_argument, NULL, OPT_OPENING},
-        {"db", required_argument, NULL, OPT_DB},         {"no-db", no_argument, NULL, OPT_NO_DB},
-        {"run", required_argument, NULL, OPT_RUN},       {"quiet", no_argument, NULL, OPT_QUIET},
-        {"busy-timeout", required_argument, NULL, OPT_BUSY}, {NULL, 0, NULL, 0},
-    };
     const char *cmd = "match";
-    const char *a = NULL, *b = NULL, *db = NULL, *name = NULL, *variant_text = NULL, *sprt_text = NULL;
-    const char *opening = NULL;
-    bool no_db = false, quiet = false, have_seed = false;
-    long games = 0, threads = 0, busy = 5000;
-    uint64_t seed = 0;
-    char err[STORE_ERR_LEN];
-
-    optind = 0;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        switch (opt) {
-        case OPT_A: a = optarg; break;
-        case OPT_B: b = optarg; break;
-        case OPT_GAMES:
-            if (!cli_parse_int(optarg, 2, 100000000, &games) || games % 2)
-                return cli_usage_error(cmd, "--games wants an even number from 2 to 100000000, not '%s'", optarg);
-            break;
-        case OPT_VARIANT: variant_text = optarg; break;
-        case OPT_THREADS:
-            if (!cli_opt_int(cmd, "--threads", optarg, 1, 1024, &threads)) return EXIT_USAGE;
-            break;
-        case OPT_SEED:
-            if (!cli_opt_u64(cmd, "--seed", optarg, &seed)) return EXIT_USAGE;
-            have_seed = true;
-            break;
-        case OPT_SPRT: sprt_text = optarg; break;
-        case OPT_OPENING: opening = optarg; break;
-        case OPT_DB: db = optarg; break;
-        case OPT_NO_DB: no_db = true; break;
-        case OPT_RUN: name = optarg; break;
-        case OPT_QUIET: quiet = true; break;
-        case OPT_BUSY:
-            if (!cli_opt_int(cmd, "--busy-timeout", optarg, 0, 3600000, &busy)) return EXIT_USAGE;
-            break;
-        default:
-            if (optopt) return cli_usage_error(cmd, "option '%s' wants a value", argv[optind - 1]);
-            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    const char *a = NULL, *b = NULL, *variant_text = NULL, *sprt_text = NULL, *opening = NULL;
+    bool quiet = false;
+    long games = 0, threads = 0, busy = STORE_BUSY_MS;
+    RunOptions o = {.kind = "match"};
+    const CliOpt opts[] = {
+        {.name = "--a", .kind = CLI_TEXT, .out = &a},
+        {.name = "--b", .kind = CLI_TEXT, .out = &b},
+        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 2, .max = 100000000},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
+        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        {.name = "--seed", .kind = CLI_U64, .out = &o.plan.seed, .seen = &o.have_seed},
+        {.name = "--sprt", .kind = CLI_TEXT, .out = &sprt_text},
+        {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
+        {.name = "--db", .kind = CLI_TEXT, .out = &o.db},
+        {.name = "--no-db", .kind = CLI_FLAG, .out = &o.no_db},
+        {.name = "--run", .kind = CLI_TEXT, .out = &o.name},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+        {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},
+    };
+    int npos;
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) return rc;
 
     /* Check the whole command line before touching any file. */
-    MatchPlan mp = {.plan = {.variant = VARIANT_STANDARD, .threads = (int)threads, .opening = OPENING_RINGS}};
-    char perr[AGENT_ERR_LEN];
+    MatchPlan mp = {0};
+    char perr[ERR_LEN], err[ERR_LEN];
+    SelfplayPlan *plan = &o.plan;
+    plan->variant = VARIANT_STANDARD;
+    plan->threads = (int)threads;
+    plan->opening = OPENING_RINGS;
+    plan->pairs = true;
+    o.busy_ms = (int)busy;
     if (!a || !b) return cli_usage_error(cmd, "--a SPEC and --b SPEC are required");
     if (!games) return cli_usage_error(cmd, "--games N is required");
-    if (no_db && (db || name)) return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
-    if (variant_text && !variant_parse(variant_text, &mp.plan.variant))
+    if (games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", games);
+    if (o.no_db && (o.db || o.name)) return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
+    if (o.db && !*o.db) return cli_usage_error(cmd, "--db wants a path");
+    if (variant_text && !variant_parse(variant_text, &plan->variant))
         return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
     if (opening && strcmp(opening, "rings") && strcmp(opening, "none"))
         return cli_usage_error(cmd, "unknown opening '%s' (rings or none)", opening);
-    if (opening && !strcmp(opening, "none")) mp.plan.opening = OPENING_NONE;
-    if (!agent_spec_parse(a, &mp.plan.white, perr)) return cli_usage_error(cmd, "agent A: %s", perr);
-    if (!agent_spec_parse(b, &mp.plan.black, perr)) return cli_usage_error(cmd, "agent B: %s", perr);
-    if (sprt_text && !match_sprt_parse(sprt_text, &mp.sprt, err, sizeof err)) return cli_usage_error(cmd, "%s", err);
-    if (name && (!*name || strlen(name) >= STORE_NAME_LEN))
+    if (opening && !strcmp(opening, "none")) plan->opening = OPENING_NONE;
+    if (agent_spec_parse(a, &plan->white, perr)) return cli_usage_error(cmd, "agent A: %s", perr);
+    if (agent_spec_parse(b, &plan->black, perr)) return cli_usage_error(cmd, "agent B: %s", perr);
+    if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
+    if (o.name && (!*o.name || strlen(o.name) >= STORE_NAME_LEN))
         return cli_usage_error(cmd, "--run wants a name of 1 to %d characters", STORE_NAME_LEN - 1);
-    if (!have_seed) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        seed = rng_mix((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, (uint64_t)getpid());
-    }
-    mp.plan.seed = seed;
-    mp.plan.games = (uint32_t)games;
-    mp.plan.pairs = true;
+    plan->games = (uint32_t)games;
 
-    int rc = 0;
-    Store *store = NULL;
-    StoreRun run = {.plan = mp.plan};
-    char *command = NULL;
+    Run run = {0};
     Progress progress;
     MatchResult res;
-
-    store_new_uid(seed, run.uid);
-    snprintf(run.kind, sizeof run.kind, "match");
-    if (name) {
-        snprintf(run.name, sizeof run.name, "%s", name);
-    } else {
-        char date[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        strftime(date, sizeof date, "%Y%m%d-%H%M%S", gmtime_r(&t, &tm));
-        snprintf(run.name, sizeof run.name, "match-%s-%.8s", date, run.uid);
+    char *command = cli_join_args(argc, argv);
+    o.command = command;
+    if (!command) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
     }
-    run.plan.threads = mp.plan.threads > 0 ? mp.plan.threads : omp_get_max_threads();
-    if (!no_db) {
-        if (!db) {
-            db = MATCH_DEFAULT_DB;
-            if (mkdir("results", 0777) != 0 && errno != EEXIST) {
-                rc = cli_error(cmd, "cannot create the directory 'results': %s", strerror(errno));
-                goto done;
-            }
-        }
-        if (!(command = cli_join_args(argc, argv))) {
-            rc = cli_error(cmd, "out of memory");
-            goto done;
-        }
-        if (store_open(&store, db, true, (int)busy, err) || store_run_create(store, &run, command, err)) {
-            rc = cli_error(cmd, "%s", err);
-            goto done;
-        }
+    if (run_open(&run, &o, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
     }
-
-    char as[AGENT_SPEC_LEN], bs[AGENT_SPEC_LEN];
+    mp.plan = run.plan;
     if (!quiet)
-        fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n", run.name,
-                store ? " in " : "", store ? db : "", seed, variant_name(mp.plan.variant),
-                agent_spec_format(&mp.plan.white, as), agent_spec_format(&mp.plan.black, bs), mp.plan.games,
-                run.plan.threads);
+        fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
+                run.row.name, run.store ? " in " : "", run.store ? run.db : "", mp.plan.seed,
+                variant_name(mp.plan.variant), run.row.white, run.row.black, mp.plan.games, run.row.threads);
     progress_start(&progress, "games", mp.plan.games, quiet);
     mp.progress = show_progress;
     mp.ctx = &progress;
-    if (match_run(&mp, store, &run, &res, err)) {
+    if (match_run(&mp, &run, &res, err)) {
         if (progress.shown) fprintf(stderr, "\n");
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
     progress_finish(&progress, 2 * res.tally.pairs, NULL);
-    if (store && store_run_finish(store, &run, err)) {
+    if (run_finish(&run, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    print_result(&run, &mp, &res);
+    print_result(&run.row, &mp, &res);
 
 done:
+    run_close(&run);
     free(command);
-    store_close(store);
     return rc;
 }

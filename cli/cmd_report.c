@@ -1,7 +1,6 @@
 /* yinsh report: the balance report of stored games, as Markdown and PNG
  * pictures in a directory, the Markdown also on stdout. */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +10,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
+#include "run.h"
 
-#define REPORT_DEFAULT_DB "results/yinsh.db"
 #define REPORT_DEFAULT_OUT "results/report"
 
 const char USAGE_REPORT[] =
@@ -27,7 +26,7 @@ const char USAGE_REPORT[] =
     "  The report goes to DIR/report.md (and stdout), the pictures and their data\n"
     "  beside it.\n"
     "\n"
-    "  --db PATH     the database (default " REPORT_DEFAULT_DB ")\n"
+    "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
     "  --runs NAMES  only these runs (comma-separated; may be repeated);\n"
     "                default: every run in the database\n"
     "  --out DIR     where report.md and the pictures go (default " REPORT_DEFAULT_OUT ";\n"
@@ -89,74 +88,48 @@ static const char *find_plots(char *buf, size_t len)
     return has_scripts(buf) ? buf : NULL;
 }
 
-enum { OPT_DB = 256, OPT_RUNS, OPT_OUT, OPT_PLOTS, OPT_NO_PLOTS, OPT_QUIET };
-enum { MAX_RUNS = 1000 };
-
 int cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"db", required_argument, NULL, OPT_DB},       {"runs", required_argument, NULL, OPT_RUNS},
-        {"out", required_argument, NULL, OPT_OUT},     {"plots", required_argument, NULL, OPT_PLOTS},
-        {"no-plots", no_argument, NULL, OPT_NO_PLOTS}, {"quiet", no_argument, NULL, OPT_QUIET},
-        {NULL, 0, NULL, 0},
-    };
     const char *cmd = "report";
-    const char *db = REPORT_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
+    const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
     bool no_plots = false, quiet = false;
-    char *runs_text[MAX_RUNS];
-    int nruns_text = 0;
-
-    optind = 0;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        switch (opt) {
-        case OPT_DB: db = optarg; break;
-        case OPT_RUNS:
-            if (nruns_text == MAX_RUNS) return cli_usage_error(cmd, "too many --runs options");
-            runs_text[nruns_text++] = optarg;
-            break;
-        case OPT_OUT: out = optarg; break;
-        case OPT_PLOTS: plots = optarg; break;
-        case OPT_NO_PLOTS: no_plots = true; break;
-        case OPT_QUIET: quiet = true; break;
-        default:
-            if (optopt) return cli_usage_error(cmd, "option '%s' wants a value", argv[optind - 1]);
-            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    if (plots && no_plots) return cli_usage_error(cmd, "--plots and --no-plots contradict each other");
-    if (!*db) return cli_usage_error(cmd, "--db wants a path");
-    if (!*out) return cli_usage_error(cmd, "--out wants a directory");
-    if (plots && !has_scripts(plots)) return cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
-
-    int rc = 0;
-    char *cmdline = NULL, *names_buf = NULL, *md = NULL, err[REPORT_ERR_LEN], path[4096], plots_buf[4096];
-    const char **names = NULL;
-    int nnames = 0;
+    CliList runs = {0};
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
+        {.name = "--out", .kind = CLI_TEXT, .out = &out},
+        {.name = "--plots", .kind = CLI_TEXT, .out = &plots},
+        {.name = "--no-plots", .kind = CLI_FLAG, .out = &no_plots},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+    };
+    int npos;
+    char *cmdline = NULL, *md = NULL, err[ERR_LEN], path[4096], plots_buf[4096];
     size_t md_len = 0;
     Report rep = {0};
     FILE *mf = NULL;
-
-    /* The run names: every --runs value split at commas. */
-    size_t total = 0;
-    for (int i = 0; i < nruns_text; i++) total += strlen(runs_text[i]) + 1;
-    names_buf = malloc(total + 1);
-    names = malloc((total + 1) * sizeof *names);
-    cmdline = cli_join_args(argc, argv);
-    if (!names_buf || !names || !cmdline) {
-        rc = cli_error(cmd, "out of memory");
+    const char **names = (const char **)runs.items;
+    int nnames = 0;
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) goto done;
+    nnames = runs.n;
+    if (plots && no_plots) {
+        rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
         goto done;
     }
-    char *at = names_buf;
-    for (int i = 0; i < nruns_text; i++) {
-        strcpy(at, runs_text[i]);
-        for (char *tok = strtok(at, ","); tok; tok = strtok(NULL, ",")) names[nnames++] = tok;
-        at += strlen(runs_text[i]) + 1;
+    if (!*db) {
+        rc = cli_usage_error(cmd, "--db wants a path");
+        goto done;
     }
-    if (nruns_text && !nnames) {
-        rc = cli_usage_error(cmd, "--runs wants run names");
+    if (!*out) {
+        rc = cli_usage_error(cmd, "--out wants a directory");
+        goto done;
+    }
+    if (plots && !has_scripts(plots)) {
+        rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
+        goto done;
+    }
+    if (!(cmdline = cli_join_args(argc, argv))) {
+        rc = cli_error(cmd, "out of memory");
         goto done;
     }
 
@@ -211,8 +184,7 @@ done:
     if (mf) fclose(mf);
     free(md);
     report_free(&rep);
-    free(names);
-    free(names_buf);
+    cli_list_free(&runs);
     free(cmdline);
     return rc;
 }

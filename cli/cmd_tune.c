@@ -1,5 +1,4 @@
 /* yinsh tune: fit the evaluation weights to stored games (eval/tune.h). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,109 +31,54 @@ const char USAGE_TUNE[] =
     "  --threads T     OpenMP threads (default: the number of cores)\n"
     "  --quiet         no timing lines on stderr\n";
 
-static bool parse_double(const char *s, double min, double max, double *out)
-{
-    char *end;
-    if (!s || !*s) return false;
-    double v = strtod(s, &end);
-    if (*end || !isfinite(v) || v < min || v > max) return false;
-    *out = v;
-    return true;
-}
-
-enum { OPT_DB = 256, OPT_OUT, OPT_RUNS, OPT_FROM, OPT_MIN_PLY, OPT_SAMPLE, OPT_VAL, OPT_L2, OPT_SEED, OPT_THREADS,
-       OPT_QUIET };
-enum { TUNE_MAX_RUNS = 256 };
-
 int cmd_tune(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"db", required_argument, NULL, OPT_DB},         {"out", required_argument, NULL, OPT_OUT},
-        {"runs", required_argument, NULL, OPT_RUNS},     {"from", required_argument, NULL, OPT_FROM},
-        {"min-ply", required_argument, NULL, OPT_MIN_PLY}, {"sample", required_argument, NULL, OPT_SAMPLE},
-        {"val", required_argument, NULL, OPT_VAL},       {"l2", required_argument, NULL, OPT_L2},
-        {"seed", required_argument, NULL, OPT_SEED},     {"threads", required_argument, NULL, OPT_THREADS},
-        {"quiet", no_argument, NULL, OPT_QUIET},         {NULL, 0, NULL, 0},
-    };
     const char *cmd = "tune";
     const char *db = NULL, *out = NULL, *from = NULL;
-    char *runs_text = NULL;
     bool quiet = false;
     long min_ply = 10, threads = 0;
+    CliList runs = {0};
     TuneOptions o;
     tune_options_default(&o);
-
-    optind = 0;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        switch (opt) {
-        case OPT_DB: db = optarg; break;
-        case OPT_OUT: out = optarg; break;
-        case OPT_RUNS: runs_text = optarg; break;
-        case OPT_FROM: from = optarg; break;
-        case OPT_MIN_PLY:
-            if (!cli_opt_int(cmd, "--min-ply", optarg, 0, 1000, &min_ply)) return EXIT_USAGE;
-            break;
-        case OPT_SAMPLE:
-            if (!parse_double(optarg, 1e-9, 1, &o.sample))
-                return cli_usage_error(cmd, "--sample wants a fraction in (0, 1], not '%s'", optarg);
-            break;
-        case OPT_VAL:
-            if (!parse_double(optarg, 0, 0.9, &o.val_frac))
-                return cli_usage_error(cmd, "--val wants a fraction from 0 to 0.9, not '%s'", optarg);
-            break;
-        case OPT_L2:
-            if (!parse_double(optarg, 0, 1e6, &o.l2))
-                return cli_usage_error(cmd, "--l2 wants a number >= 0, not '%s'", optarg);
-            break;
-        case OPT_SEED:
-            if (!cli_opt_u64(cmd, "--seed", optarg, &o.seed)) return EXIT_USAGE;
-            break;
-        case OPT_THREADS:
-            if (!cli_opt_int(cmd, "--threads", optarg, 1, 1024, &threads)) return EXIT_USAGE;
-            break;
-        case OPT_QUIET: quiet = true; break;
-        default:
-            if (optopt) return cli_usage_error(cmd, "option '%s' wants a value", argv[optind - 1]);
-            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--out", .kind = CLI_TEXT, .out = &out},
+        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
+        {.name = "--from", .kind = CLI_TEXT, .out = &from},
+        {.name = "--min-ply", .kind = CLI_INT, .out = &min_ply, .min = 0, .max = 1000},
+        {.name = "--sample", .kind = CLI_REAL, .out = &o.sample, .min = 1e-9, .max = 1},
+        {.name = "--val", .kind = CLI_REAL, .out = &o.val_frac, .min = 0, .max = 0.9},
+        {.name = "--l2", .kind = CLI_REAL, .out = &o.l2, .min = 0, .max = 1e6},
+        {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
+        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+    };
+    int npos;
+    Store *store = NULL;
+    TuneData data = {0};
+    char err[ERR_LEN];
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) goto done;
+    if (!db || !*db) {
+        rc = cli_usage_error(cmd, "--db PATH is required");
+        goto done;
     }
-    if (optind < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    if (!db) return cli_usage_error(cmd, "--db PATH is required");
-    if (!out) return cli_usage_error(cmd, "--out FILE is required");
+    if (!out || !*out) {
+        rc = cli_usage_error(cmd, "--out FILE is required");
+        goto done;
+    }
     o.min_ply = (int)min_ply;
     o.threads = (int)threads;
 
-    /* the run names: split a copy of the list at commas */
-    const char *runs[TUNE_MAX_RUNS];
-    int nruns = 0;
-    char *list = runs_text ? strdup(runs_text) : NULL;
-    if (runs_text && !list) return cli_error(cmd, "out of memory");
-    for (char *save = NULL, *r = list ? strtok_r(list, ",", &save) : NULL; r; r = strtok_r(NULL, ",", &save)) {
-        if (nruns == TUNE_MAX_RUNS) {
-            free(list);
-            return cli_usage_error(cmd, "--runs names at most %d runs", TUNE_MAX_RUNS);
-        }
-        runs[nruns++] = r;
-    }
-    if (runs_text && nruns == 0) {
-        free(list);
-        return cli_usage_error(cmd, "--runs wants at least one run name");
-    }
-
-    int rc = 0;
-    Store *store = NULL;
-    TuneData data = {0};
-    char err[STORE_ERR_LEN];
     Weights w0;
     weights_default(&w0);
-    if (from && !weights_load(from, &w0, err, sizeof err)) {
+    if (from && weights_load(from, &w0, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
     double t0 = cli_now();
-    if (store_open(&store, db, false, 5000, err) || tune_load(store, runs, nruns, &o, &data, err)) {
+    if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
+        tune_load(store, (const char *const *)runs.items, runs.n, &o, &data, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
@@ -170,7 +114,7 @@ int cmd_tune(int argc, char **argv)
     printf("weights        start      tuned\n");
     for (int k = 0; k < FEAT_NB; k++)
         printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit.before.w[k], fit.after.w[k]);
-    if (!weights_save(out, &fit.after, header, err, sizeof err)) {
+    if (weights_save(out, &fit.after, header, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
@@ -179,6 +123,6 @@ int cmd_tune(int argc, char **argv)
 done:
     tune_data_free(&data);
     store_close(store);
-    free(list);
+    cli_list_free(&runs);
     return rc;
 }

@@ -58,16 +58,23 @@ enum {
     /* Largest action list seen is 113 (RULES.md §9); the bound for a
      * placement list is 85. 256 leaves a wide margin. */
     MAX_ACTIONS = 256,
+    /* A safety bound on the length of a game or a playout. A standard game
+     * cannot last much beyond 300 actions (each move puts a marker on the
+     * board, at most five rows ever go back to the pool, a pass needs the
+     * opponent's move), so no legal game reaches it; a game cut there is
+     * scored by removed rings. */
+    GAME_MAX_ACTIONS = 1000,
 };
 
 /* Game results and why the game ended (RULES.md §6). */
-enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW };
+enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_NB };
 enum {
     REASON_NONE = 0,
     REASON_THREE_RINGS,   /* standard: a player removed a third ring */
     REASON_BLITZ_ROW,     /* blitz: a move made a row */
     REASON_POOL_EMPTY,    /* all 51 markers on the board */
     REASON_NO_MOVES,      /* neither player can move */
+    REASON_NB
 };
 
 #endif

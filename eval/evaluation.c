@@ -57,13 +57,13 @@ void weights_default(Weights *w)
     memcpy(w->w, DEFAULTS, sizeof DEFAULTS);
 }
 
-bool weights_load(const char *path, Weights *w, char *err, size_t errlen)
+int weights_load(const char *path, Weights *w, char *err)
 {
     weights_default(w);
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return false;
+        snprintf(err, ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
     }
     char line[256];
     bool seen[FEAT_NB] = {false};
@@ -77,14 +77,14 @@ bool weights_load(const char *path, Weights *w, char *err, size_t errlen)
         int got = sscanf(line, "%63s %63s %7s", name, value, extra);
         if (got <= 0) continue;
         if (got != 2) {
-            snprintf(err, errlen, "%s:%d: expected `name value`", path, lineno);
+            snprintf(err, ERR_LEN, "%s:%d: expected `name value`", path, lineno);
             ok = false;
             break;
         }
         int k = 0;
         while (k < FEAT_NB && strcmp(FEATURE_NAMES[k], name)) k++;
         if (k == FEAT_NB) {
-            snprintf(err, errlen, "%s:%d: unknown feature '%s'", path, lineno, name);
+            snprintf(err, ERR_LEN, "%s:%d: unknown feature '%s'", path, lineno, name);
             ok = false;
             break;
         }
@@ -92,12 +92,12 @@ bool weights_load(const char *path, Weights *w, char *err, size_t errlen)
         errno = 0;
         double v = strtod(value, &end);
         if (*end || errno || !isfinite(v)) {
-            snprintf(err, errlen, "%s:%d: '%s' is not a number (feature %s)", path, lineno, value, name);
+            snprintf(err, ERR_LEN, "%s:%d: '%s' is not a number (feature %s)", path, lineno, value, name);
             ok = false;
             break;
         }
         if (seen[k]) {
-            snprintf(err, errlen, "%s:%d: feature '%s' given twice", path, lineno, name);
+            snprintf(err, ERR_LEN, "%s:%d: feature '%s' given twice", path, lineno, name);
             ok = false;
             break;
         }
@@ -105,18 +105,18 @@ bool weights_load(const char *path, Weights *w, char *err, size_t errlen)
         w->w[k] = v;
     }
     fclose(f);
-    return ok;
+    return ok ? 0 : -1;
 }
 
-bool weights_save(const char *path, const Weights *w, const char *header, char *err, size_t errlen)
+int weights_save(const char *path, const Weights *w, const char *header, char *err)
 {
     /* write a sibling file, then rename: never a half-written weights file */
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
-        return false;
+        snprintf(err, ERR_LEN, "%s: cannot write: %s", tmp, strerror(errno));
+        return -1;
     }
     if (header && *header) {
         const char *s = header;
@@ -131,11 +131,11 @@ bool weights_save(const char *path, const Weights *w, const char *header, char *
     bool ok = fflush(f) == 0 && !ferror(f);
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        snprintf(err, ERR_LEN, "%s: cannot write: %s", path, strerror(errno));
         remove(tmp);
-        return false;
+        return -1;
     }
-    return true;
+    return 0;
 }
 
 double eval_logit(const Weights *w, const Position *pos)

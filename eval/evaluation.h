@@ -37,9 +37,10 @@ void weights_default(Weights *w);
 
 /* Reads a file of `name value` lines ('#' comments and blank lines allowed;
  * features not listed keep their default). An unknown name, a bad number or
- * a repeated name is an error naming the file and line. */
-bool weights_load(const char *path, Weights *w, char *err, size_t errlen);
-bool weights_save(const char *path, const Weights *w, const char *header, char *err, size_t errlen);
+ * a repeated name is an error naming the file and line (ERR_LEN bytes).
+ * weights_save writes a sibling file and renames it: never half a file. */
+int weights_load(const char *path, Weights *w, char *err);
+int weights_save(const char *path, const Weights *w, const char *header, char *err);
 
 /* sum w_i f_i: White's advantage in logits. */
 double eval_logit(const Weights *w, const Position *pos);

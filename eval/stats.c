@@ -3,7 +3,7 @@
 
 Interval stats_wilson(double p, double n, double z)
 {
-    if (n <= 0) return (Interval){0, 0, 1};
+    if (n <= 0) return (Interval){0, p, 1}; /* nothing observed: anything goes */
     double z2 = z * z, denom = 1 + z2 / n;
     double centre = (p + z2 / (2 * n)) / denom;
     double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom;

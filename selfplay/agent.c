@@ -6,7 +6,6 @@
 #include "agent.h"
 #include "mcts.h"
 #include "movegen.h"
-#include "playout.h"
 
 struct Agent {
     AgentSpec spec;
@@ -36,50 +35,50 @@ static bool parse_double(const char *s, double min, double max, double *out)
 }
 
 /* One key=value of an mcts spec. */
-static bool parse_mcts_key(AgentSpec *spec, const char *key, const char *value, char *err)
+static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, char *err)
 {
     if (!strcmp(key, "sims")) {
-        if (parse_u32(value, 1, 10000000, &spec->sims)) return true;
-        snprintf(err, AGENT_ERR_LEN, "bad value '%s' for sims (an integer from 1 to 10000000)", value);
+        if (parse_u32(value, 1, 10000000, &spec->sims)) return 0;
+        snprintf(err, ERR_LEN, "bad value '%s' for sims (an integer from 1 to 10000000)", value);
     } else if (!strcmp(key, "c")) {
-        if (parse_double(value, 0, 100, &spec->c)) return true;
-        snprintf(err, AGENT_ERR_LEN, "bad value '%s' for c (a number from 0 to 100)", value);
+        if (parse_double(value, 0, 100, &spec->c)) return 0;
+        snprintf(err, ERR_LEN, "bad value '%s' for c (a number from 0 to 100)", value);
     } else if (!strcmp(key, "rollout")) {
         uint32_t n;
         if (!strcmp(value, "random")) {
             spec->rollout = ROLLOUT_RANDOM;
-            return true;
+            return 0;
         }
         if (parse_u32(value, 0, ROLLOUT_MAX, &n)) {
             spec->rollout = (int)n;
-            return true;
+            return 0;
         }
-        snprintf(err, AGENT_ERR_LEN, "bad value '%.64s' for rollout (random, or an integer from 0 to %d)", value,
+        snprintf(err, ERR_LEN, "bad value '%.64s' for rollout (random, or an integer from 0 to %d)", value,
                  ROLLOUT_MAX);
     } else if (!strcmp(key, "eval")) {
         if (!*value || strlen(value) >= AGENT_PATH_LEN || strchr(value, ',')) {
-            snprintf(err, AGENT_ERR_LEN, "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')",
+            snprintf(err, ERR_LEN, "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')",
                      value, AGENT_PATH_LEN - 1);
-            return false;
+            return -1;
         }
         snprintf(spec->eval, sizeof spec->eval, "%s", value);
-        return true;
+        return 0;
     } else if (!strcmp(key, "nodes")) {
-        if (parse_u32(value, 2, MCTS_MAX_NODES, &spec->nodes)) return true;
-        snprintf(err, AGENT_ERR_LEN, "bad value '%s' for nodes (an integer from 2 to %u)", value,
+        if (parse_u32(value, 2, MCTS_MAX_NODES, &spec->nodes)) return 0;
+        snprintf(err, ERR_LEN, "bad value '%s' for nodes (an integer from 2 to %u)", value,
                  (unsigned)MCTS_MAX_NODES);
     } else {
-        snprintf(err, AGENT_ERR_LEN, "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes)", key);
+        snprintf(err, ERR_LEN, "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes)", key);
     }
-    return false;
+    return -1;
 }
 
-static bool spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
+static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
 {
-    char buf[AGENT_SPEC_LEN * 2];
+    char buf[SPEC_LEN * 2];
     if (strlen(text) >= sizeof buf) {
-        snprintf(err, AGENT_ERR_LEN, "agent spec too long");
-        return false;
+        snprintf(err, ERR_LEN, "agent spec too long");
+        return -1;
     }
     strcpy(buf, text);
     char *params = strchr(buf, ':');
@@ -89,40 +88,40 @@ static bool spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
     weights_default(&spec->weights);
     if (!strcmp(buf, "random")) {
         if (params) {
-            snprintf(err, AGENT_ERR_LEN, "agent 'random' takes no parameters (got '%.64s')", params);
-            return false;
+            snprintf(err, ERR_LEN, "agent 'random' takes no parameters (got '%.64s')", params);
+            return -1;
         }
-        return true;
+        return 0;
     }
     if (strcmp(buf, "mcts")) {
-        snprintf(err, AGENT_ERR_LEN, "unknown agent '%.64s' (known: random, mcts)", buf);
-        return false;
+        snprintf(err, ERR_LEN, "unknown agent '%.64s' (known: random, mcts)", buf);
+        return -1;
     }
     spec->kind = AGENT_MCTS;
-    if (!params) return true;
+    if (!params) return 0;
     for (char *save = NULL, *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq) {
-            snprintf(err, AGENT_ERR_LEN, "mcts parameter '%.64s' is not key=value", kv);
-            return false;
+            snprintf(err, ERR_LEN, "mcts parameter '%.64s' is not key=value", kv);
+            return -1;
         }
         *eq = '\0';
-        if (!parse_mcts_key(spec, kv, eq + 1, err)) return false;
+        if (parse_mcts_key(spec, kv, eq + 1, err)) return -1;
     }
     if (spec->eval[0]) {
         if (spec->rollout == ROLLOUT_RANDOM) {
-            snprintf(err, AGENT_ERR_LEN, "eval=%.64s has no effect with rollout=random (give rollout=N)", spec->eval);
-            return false;
+            snprintf(err, ERR_LEN, "eval=%.64s has no effect with rollout=random (give rollout=N)", spec->eval);
+            return -1;
         }
         /* read once here: every agent made from this spec shares the values */
-        if (load && !weights_load(spec->eval, &spec->weights, err, AGENT_ERR_LEN)) return false;
+        if (load && weights_load(spec->eval, &spec->weights, err)) return -1;
     }
-    return true;
+    return 0;
 }
 
-bool agent_spec_parse(const char *text, AgentSpec *spec, char *err) { return spec_parse(text, spec, true, err); }
+int agent_spec_parse(const char *text, AgentSpec *spec, char *err) { return spec_parse(text, spec, true, err); }
 
-bool agent_spec_parse_text(const char *text, AgentSpec *spec, char *err)
+int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err)
 {
     return spec_parse(text, spec, false, err);
 }
@@ -130,7 +129,7 @@ bool agent_spec_parse_text(const char *text, AgentSpec *spec, char *err)
 char *agent_spec_format(const AgentSpec *spec, char *out)
 {
     if (spec->kind == AGENT_RANDOM) {
-        snprintf(out, AGENT_SPEC_LEN, "random");
+        snprintf(out, SPEC_LEN, "random");
         return out;
     }
     /* %.17g round-trips but is noisy; prefer the shortest form that does */
@@ -148,17 +147,18 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
         snprintf(rollout, sizeof rollout, "random");
     else
         snprintf(rollout, sizeof rollout, "%d", spec->rollout);
-    int n = snprintf(out, AGENT_SPEC_LEN, "mcts:sims=%u,c=%s,rollout=%s", (unsigned)spec->sims, c, rollout);
-    if (spec->eval[0] && n > 0 && n < AGENT_SPEC_LEN)
-        n += snprintf(out + n, AGENT_SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
-    if (spec->nodes && n > 0 && n < AGENT_SPEC_LEN)
-        snprintf(out + n, AGENT_SPEC_LEN - (size_t)n, ",nodes=%u", (unsigned)spec->nodes);
+    int n = snprintf(out, SPEC_LEN, "mcts:sims=%u,c=%s,rollout=%s", (unsigned)spec->sims, c, rollout);
+    if (spec->eval[0] && n > 0 && n < SPEC_LEN)
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
+    if (spec->nodes && n > 0 && n < SPEC_LEN)
+        snprintf(out + n, SPEC_LEN - (size_t)n, ",nodes=%u", (unsigned)spec->nodes);
     return out;
 }
 
-Agent *agent_new(const AgentSpec *spec, char *err)
+int agent_new(Agent **out, const AgentSpec *spec, char *err)
 {
     Agent *a = calloc(1, sizeof *a);
+    *out = NULL;
     if (!a) goto oom;
     a->spec = *spec;
     if (spec->kind == AGENT_MCTS) {
@@ -168,11 +168,12 @@ Agent *agent_new(const AgentSpec *spec, char *err)
         a->mcts = mcts_new(&cfg);
         if (!a->mcts) goto oom;
     }
-    return a;
+    *out = a;
+    return 0;
 oom:
     free(a);
-    snprintf(err, AGENT_ERR_LEN, "out of memory for an agent's search tree");
-    return NULL;
+    snprintf(err, ERR_LEN, "out of memory for an agent's search tree");
+    return -1;
 }
 
 void agent_free(Agent *agent)
@@ -197,7 +198,7 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
         st.legal = movegen_count(pos);
         if (st.legal == 1) {
             /* a forced action needs no search */
-            a = playout_random_action(pos, rng);
+            a = movegen_random(pos, rng);
         } else {
             MctsResult r;
             a = mcts_search(agent->mcts, pos, rng, &r);

@@ -34,11 +34,12 @@
 #include <stdint.h>
 #include "evaluation.h"
 #include "position.h"
+#include "record.h"
 #include "rng.h"
 
 enum { AGENT_RANDOM, AGENT_MCTS };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
-enum { AGENT_SPEC_LEN = 384, AGENT_PATH_LEN = 200, AGENT_ERR_LEN = 256 };
+enum { AGENT_PATH_LEN = 200 };
 
 typedef struct AgentSpec {
     int kind;       /* AGENT_RANDOM or AGENT_MCTS */
@@ -50,14 +51,14 @@ typedef struct AgentSpec {
     Weights weights;           /* mcts, rollout=N: the evaluation's weights (read from eval) */
 } AgentSpec;
 
-/* Parses a spec; on failure returns false with a message in err
- * (AGENT_ERR_LEN bytes) naming the key or value. */
-bool agent_spec_parse(const char *text, AgentSpec *spec, char *err);
+/* Parses a spec; 0, or -1 with a message in err (ERR_LEN bytes) naming
+ * the key or value. */
+int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
 /* The same, without reading the eval file (spec->weights keep the
  * defaults): for code that only looks at a stored spec (reports), where
  * the weights file need not be at hand. */
-bool agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
-/* Writes the canonical spec text (AGENT_SPEC_LEN bytes); returns out. */
+int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
+/* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
 
 /* Per-decision figures for the game record. */
@@ -71,8 +72,8 @@ typedef struct MoveStats {
 
 typedef struct Agent Agent;
 
-/* NULL (with a message in err) when memory for the agent cannot be had. */
-Agent *agent_new(const AgentSpec *spec, char *err);
+/* 0, or -1 with a message in err when memory for the agent cannot be had. */
+int agent_new(Agent **out, const AgentSpec *spec, char *err);
 void agent_free(Agent *agent);
 const AgentSpec *agent_spec(const Agent *agent);
 

@@ -23,7 +23,7 @@ void match_tally_pair(MatchTally *t, int p0, int p1)
     t->pairs++;
 }
 
-bool match_sprt_parse(const char *text, MatchSprt *sprt, char *err, size_t errlen)
+int match_sprt_parse(const char *text, MatchSprt *sprt, char *err)
 {
     double v[4];
     const char *s = text;
@@ -31,21 +31,21 @@ bool match_sprt_parse(const char *text, MatchSprt *sprt, char *err, size_t errle
         char *end;
         v[i] = strtod(s, &end);
         if (end == s || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
-            snprintf(err, errlen, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
-            return false;
+            snprintf(err, ERR_LEN, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
+            return -1;
         }
         s = end + 1;
     }
     if (!(v[0] < v[1])) {
-        snprintf(err, errlen, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
-        return false;
+        snprintf(err, ERR_LEN, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
+        return -1;
     }
     if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
-        snprintf(err, errlen, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
-        return false;
+        snprintf(err, ERR_LEN, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
+        return -1;
     }
     *sprt = (MatchSprt){true, v[0], v[1], v[2], v[3]};
-    return true;
+    return 0;
 }
 
 /* The writer thread's view of the match: A's half points per finished
@@ -54,10 +54,9 @@ bool match_sprt_parse(const char *text, MatchSprt *sprt, char *err, size_t errle
  * is read by the game threads. */
 typedef struct MatchCtx {
     const MatchPlan *mp;
-    Store *store;
-    StoreRun *run;
+    Run *run;
     int8_t *points2;
-    uint64_t *hashes; /* selfplay_game_hash of each stored game */
+    uint64_t *hashes; /* record_game_hash of each stored game */
     uint64_t next_pair, games_done;
     MatchResult res;
     atomic_bool stop;
@@ -66,11 +65,7 @@ typedef struct MatchCtx {
 static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
 {
     MatchCtx *c = ctx;
-    char serr[STORE_ERR_LEN];
-    if (!c->store) return 0;
-    int rc = store_write_games(c->store, c->run, games, n, serr);
-    if (rc) snprintf(err, SELFPLAY_ERR_LEN, "%s", serr);
-    return rc;
+    return c->run ? run_store(c->run, games, n, err) : 0;
 }
 
 static void sink_stored(void *ctx, GameRecord *const *games, int n)
@@ -79,7 +74,7 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
     const MatchPlan *mp = c->mp;
     for (int i = 0; i < n; i++) {
         c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
-        c->hashes[games[i]->index] = selfplay_game_hash(games[i]);
+        c->hashes[games[i]->index] = record_game_hash(games[i]);
     }
     c->games_done += (uint64_t)n;
     uint64_t pairs = mp->plan.games / 2;
@@ -100,22 +95,22 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
     if (mp->progress) mp->progress(mp->ctx, &c->res.tally, c->games_done);
 }
 
-int match_run(const MatchPlan *mp, Store *store, StoreRun *run, MatchResult *res, char *err)
+int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
 {
     int rc = 0;
     SelfplayPlan plan = mp->plan;
     plan.pairs = true;
     uint32_t *indices = malloc((plan.games ? plan.games : 1) * sizeof *indices);
-    MatchCtx c = {.mp = mp, .store = store, .run = run, .points2 = malloc(plan.games ? plan.games : 1),
+    MatchCtx c = {.mp = mp, .run = run, .points2 = malloc(plan.games ? plan.games : 1),
                   .hashes = malloc((plan.games ? plan.games : 1) * sizeof *c.hashes)};
     atomic_init(&c.stop, false);
     if (!indices || !c.points2 || !c.hashes) {
-        snprintf(err, SELFPLAY_ERR_LEN, "out of memory for the match");
+        snprintf(err, ERR_LEN, "out of memory for the match");
         rc = -1;
         goto done;
     }
     if (plan.games % 2) {
-        snprintf(err, SELFPLAY_ERR_LEN, "a match plays pairs of games: %u is odd", (unsigned)plan.games);
+        snprintf(err, ERR_LEN, "a match plays pairs of games: %u is odd", (unsigned)plan.games);
         rc = -1;
         goto done;
     }
@@ -123,11 +118,9 @@ int match_run(const MatchPlan *mp, Store *store, StoreRun *run, MatchResult *res
     memset(c.points2, -1, plan.games);
     SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop};
     if ((rc = selfplay_run(&plan, indices, plan.games, &sink, err))) goto done;
-    if (c.res.decided_at && store) {
+    if (c.res.decided_at && run && run->store) {
         /* games past the deciding pair were played by threads running ahead */
-        char serr[STORE_ERR_LEN];
-        if (store_run_truncate(store, run, (uint32_t)(2 * c.res.decided_at), serr)) {
-            snprintf(err, SELFPLAY_ERR_LEN, "%s", serr);
+        if (store_run_truncate(run->store, &run->row, (uint32_t)(2 * c.res.decided_at), err)) {
             rc = -1;
             goto done;
         }

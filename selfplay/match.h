@@ -14,9 +14,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "run.h"
 #include "scheduler.h"
 #include "stats.h"
-#include "store.h"
 
 /* A's points in a game, in half points (2 win, 1 draw, 0 loss). */
 int match_points2(int result, bool swapped);
@@ -35,8 +35,9 @@ typedef struct MatchSprt {
     double elo0, elo1, alpha, beta;
 } MatchSprt;
 
-/* Parses "elo0,elo1,alpha,beta" (elo0 < elo1; 0 < alpha, beta < 1/2). */
-bool match_sprt_parse(const char *text, MatchSprt *sprt, char *err, size_t errlen);
+/* Parses "elo0,elo1,alpha,beta" (elo0 < elo1; 0 < alpha, beta < 1/2);
+ * 0, or -1 with a message in err (ERR_LEN bytes). */
+int match_sprt_parse(const char *text, MatchSprt *sprt, char *err);
 
 typedef struct MatchPlan {
     SelfplayPlan plan; /* white = A, black = B; games even; pairs is set by match_run */
@@ -50,12 +51,12 @@ typedef struct MatchResult {
     MatchTally tally;     /* the pairs counted: all, or up to the deciding one */
     Sprt sprt;            /* the test after the last counted pair (when on) */
     uint64_t decided_at;  /* pairs when the SPRT decided; 0 if it did not */
-    uint64_t hash;        /* selfplay_game_hash summed over the counted games */
+    uint64_t hash;        /* record_game_hash summed over the counted games */
 } MatchResult;
 
-/* Plays the match; with a store (and its run created, kind "match"),
- * stores its games and, when the SPRT stops it early, truncates the run to
- * the pairs counted. 0, or -1 with a message in err (SELFPLAY_ERR_LEN). */
-int match_run(const MatchPlan *mp, Store *store, StoreRun *run, MatchResult *res, char *err);
+/* Plays the match; with a run (opened, kind "match"), stores its games
+ * and, when the SPRT stops it early, truncates the run to the pairs
+ * counted. 0, or -1 with a message in err (ERR_LEN bytes). */
+int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err);
 
 #endif

@@ -9,7 +9,6 @@
 #include <time.h>
 #include "geometry.h"
 #include "movegen.h"
-#include "notation.h"
 #include "playout.h"
 #include "scheduler.h"
 
@@ -26,14 +25,6 @@ uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(
 uint64_t selfplay_opening_seed(uint64_t run_seed, uint32_t pair)
 {
     return rng_mix(run_seed ^ 0x6f70656e696e6773ULL /* "openings" */, pair);
-}
-
-void selfplay_record_free(GameRecord *rec)
-{
-    if (!rec) return;
-    free(rec->actions);
-    rec->actions = NULL;
-    rec->nactions = 0;
 }
 
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)
@@ -73,7 +64,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
         if (rec->nactions == cap) {
             ActionRecord *more = realloc(rec->actions, (size_t)cap * 2 * sizeof *more);
             if (!more) {
-                selfplay_record_free(rec);
+                record_free(rec);
                 return -1;
             }
             rec->actions = more;
@@ -129,7 +120,7 @@ typedef struct Queue {
     double oldest;      /* guarded by lock: when items[0] was pushed */
     bool done;          /* guarded by lock: no more games will come */
     atomic_bool failed; /* set by the writer (or a game thread out of memory); read by all */
-    char err[SELFPLAY_ERR_LEN]; /* written once, by whoever sets failed first, under lock */
+    char err[ERR_LEN]; /* written once, by whoever sets failed first, under lock */
     const SelfplaySink *sink;
 } Queue;
 
@@ -152,7 +143,7 @@ static void queue_push(Queue *q, GameRecord *g)
     while (q->count == q->cap && !atomic_load(&q->failed)) pthread_cond_wait(&q->notfull, &q->lock);
     if (atomic_load(&q->failed)) {
         pthread_mutex_unlock(&q->lock);
-        selfplay_record_free(g);
+        record_free(g);
         free(g);
         return;
     }
@@ -197,7 +188,7 @@ static void *writer_main(void *arg)
         pthread_cond_broadcast(&q->notfull);
         if (!batch) {
             for (int i = 0; i < n; i++) {
-                selfplay_record_free(taken[i]);
+                record_free(taken[i]);
                 free(taken[i]);
             }
             continue;
@@ -205,14 +196,14 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&q->lock);
 
         if (!atomic_load(&q->failed)) {
-            char err[SELFPLAY_ERR_LEN] = "";
+            char err[ERR_LEN] = "";
             if (sink && sink->write && sink->write(sink->ctx, batch, n, err) != 0)
                 queue_fail(q, err[0] ? err : "writing games failed");
             else if (sink && sink->stored)
                 sink->stored(sink->ctx, batch, n);
         }
         for (int i = 0; i < n; i++) {
-            selfplay_record_free(batch[i]);
+            record_free(batch[i]);
             free(batch[i]);
         }
         pthread_mutex_lock(&q->lock);
@@ -234,7 +225,7 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
 
     q.items = malloc((size_t)q.cap * sizeof *q.items);
     if (!q.items) {
-        snprintf(err, SELFPLAY_ERR_LEN, "out of memory for the game queue");
+        snprintf(err, ERR_LEN, "out of memory for the game queue");
         rc = -1;
         goto done;
     }
@@ -247,7 +238,7 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
     pthread_t writer;
     writer_ok = lock_ok && cond1_ok && cond2_ok && pthread_create(&writer, NULL, writer_main, &q) == 0;
     if (!writer_ok) {
-        snprintf(err, SELFPLAY_ERR_LEN, "cannot start the writer thread");
+        snprintf(err, ERR_LEN, "cannot start the writer thread");
         rc = -1;
         goto done;
     }
@@ -255,10 +246,9 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
     int threads = plan->threads > 0 ? plan->threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
     {
-        char aerr[AGENT_ERR_LEN];
-        Agent *white = agent_new(&plan->white, aerr);
-        Agent *black = white ? agent_new(&plan->black, aerr) : NULL;
-        if (!black) queue_fail(&q, aerr);
+        char aerr[ERR_LEN];
+        Agent *white = NULL, *black = NULL;
+        if (agent_new(&white, &plan->white, aerr) || agent_new(&black, &plan->black, aerr)) queue_fail(&q, aerr);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t k = 0; k < (int64_t)n; k++) {
             if (atomic_load(&q.failed) || (sink && sink->stop && atomic_load(sink->stop))) continue;
@@ -280,7 +270,7 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
     pthread_mutex_unlock(&q.lock);
     pthread_join(writer, NULL);
     if (atomic_load(&q.failed)) {
-        snprintf(err, SELFPLAY_ERR_LEN, "%s", q.err);
+        snprintf(err, ERR_LEN, "%s", q.err);
         rc = -1;
     }
 
@@ -292,48 +282,3 @@ done:
     return rc;
 }
 
-uint64_t selfplay_hash_step(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
-{
-    for (const char *p = action; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    return rng_mix(h, ((uint64_t)root_visits << 32) | chosen_visits);
-}
-
-uint64_t selfplay_hash_game(uint64_t h, uint32_t index) { return rng_mix(h, index); }
-
-uint64_t selfplay_game_hash(const GameRecord *g)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < g->nactions; i++) {
-        const ActionRecord *a = &g->actions[i];
-        char text[ACTION_MAX_LEN];
-        h = selfplay_hash_step(h, action_format(a->action, text), a->searched ? a->root_visits : 0,
-                               a->searched ? a->chosen_visits : 0);
-    }
-    return selfplay_hash_game(h, g->index);
-}
-
-void selfplay_summary_add(SelfplaySummary *s, const GameRecord *g)
-{
-    s->hash += selfplay_game_hash(g);
-    s->games++;
-    if (g->result >= 0 && g->result < 4) s->wins[g->result]++;
-    if (g->reason >= 0 && g->reason < 5) s->reasons[g->reason]++;
-    s->actions += (uint64_t)g->nactions;
-}
-
-double selfplay_white_score(const SelfplaySummary *s, double *lo, double *hi)
-{
-    double n = (double)s->games;
-    if (n == 0) {
-        if (lo) *lo = 0;
-        if (hi) *hi = 1;
-        return 0.5;
-    }
-    double p = ((double)s->wins[RESULT_WHITE] + 0.5 * (double)s->wins[RESULT_DRAW]) / n;
-    double z = 1.959963984540054, z2n = z * z / n;
-    double centre = (p + z2n / 2) / (1 + z2n);
-    double half = z * sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n);
-    if (lo) *lo = fmax(0.0, centre - half);
-    if (hi) *hi = fmin(1.0, centre + half);
-    return p;
-}

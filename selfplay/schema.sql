@@ -1,6 +1,8 @@
--- Yinsh Lab self-play database, schema version 2 (PRAGMA user_version).
--- docs/schema.md explains every column; store.c embeds this text (a test
--- checks that the two agree).
+-- Yinsh Lab self-play database, schema version 3 (PRAGMA user_version).
+-- docs/schema.md explains every column. The build embeds this file in the
+-- binary (cmake/embed.cmake): it is the only copy of the schema. A database
+-- of an older version is upgraded in place to exactly this shape
+-- (selfplay/store.c, UPGRADES).
 CREATE TABLE run (
     id          INTEGER PRIMARY KEY,
     uid         TEXT    NOT NULL UNIQUE,
@@ -14,10 +16,12 @@ CREATE TABLE run (
     black       TEXT    NOT NULL,
     games       INTEGER NOT NULL,
     threads     INTEGER NOT NULL,
-    params      TEXT    NOT NULL,
     started_at  TEXT    NOT NULL,
     finished_at TEXT,
-    kind        TEXT    NOT NULL DEFAULT 'selfplay'
+    kind        TEXT    NOT NULL DEFAULT 'selfplay',
+    pairs       INTEGER NOT NULL DEFAULT 0,
+    opening     TEXT    NOT NULL DEFAULT 'none',
+    max_actions INTEGER NOT NULL DEFAULT 1000
 );
 CREATE TABLE game (
     id            INTEGER PRIMARY KEY,
@@ -54,4 +58,4 @@ CREATE TABLE action (
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE INDEX action_by_state ON action (state, actor);
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

@@ -8,92 +8,30 @@
 #include <time.h>
 #include <unistd.h>
 #include "notation.h"
-#include "playout.h"
-#include "store.h"
+#include "rng.h"
+#include "store_internal.h"
 
 #ifndef YINSH_VERSION
 #define YINSH_VERSION "unknown"
 #endif
 
-/* selfplay/schema.sql, verbatim (test_selfplay compares the two). */
-static const char SCHEMA_SQL[] =
-    "-- Yinsh Lab self-play database, schema version 2 (PRAGMA user_version).\n"
-    "-- docs/schema.md explains every column; store.c embeds this text (a test\n"
-    "-- checks that the two agree).\n"
-    "CREATE TABLE run (\n"
-    "    id          INTEGER PRIMARY KEY,\n"
-    "    uid         TEXT    NOT NULL UNIQUE,\n"
-    "    name        TEXT    NOT NULL UNIQUE,\n"
-    "    command     TEXT    NOT NULL,\n"
-    "    version     TEXT    NOT NULL,\n"
-    "    host        TEXT    NOT NULL,\n"
-    "    seed        INTEGER NOT NULL,\n"
-    "    variant     TEXT    NOT NULL,\n"
-    "    white       TEXT    NOT NULL,\n"
-    "    black       TEXT    NOT NULL,\n"
-    "    games       INTEGER NOT NULL,\n"
-    "    threads     INTEGER NOT NULL,\n"
-    "    params      TEXT    NOT NULL,\n"
-    "    started_at  TEXT    NOT NULL,\n"
-    "    finished_at TEXT,\n"
-    "    kind        TEXT    NOT NULL DEFAULT 'selfplay'\n"
-    ");\n"
-    "CREATE TABLE game (\n"
-    "    id            INTEGER PRIMARY KEY,\n"
-    "    run_id        INTEGER NOT NULL REFERENCES run (id),\n"
-    "    idx           INTEGER NOT NULL,\n"
-    "    seed          INTEGER NOT NULL,\n"
-    "    variant       TEXT    NOT NULL,\n"
-    "    white         TEXT    NOT NULL,\n"
-    "    black         TEXT    NOT NULL,\n"
-    "    result        TEXT    NOT NULL,\n"
-    "    reason        TEXT    NOT NULL,\n"
-    "    actions       INTEGER NOT NULL,\n"
-    "    white_removed INTEGER NOT NULL,\n"
-    "    black_removed INTEGER NOT NULL,\n"
-    "    white_markers INTEGER NOT NULL,\n"
-    "    black_markers INTEGER NOT NULL,\n"
-    "    duration_ms   REAL    NOT NULL,\n"
-    "    stored_at     TEXT    NOT NULL,\n"
-    "    UNIQUE (run_id, idx)\n"
-    ");\n"
-    "CREATE INDEX game_by_agents ON game (white, black, variant);\n"
-    "CREATE INDEX game_by_result ON game (run_id, result, reason);\n"
-    "CREATE TABLE action (\n"
-    "    game_id       INTEGER NOT NULL REFERENCES game (id),\n"
-    "    ply           INTEGER NOT NULL,\n"
-    "    actor         TEXT    NOT NULL,\n"
-    "    state         TEXT    NOT NULL,\n"
-    "    action        TEXT    NOT NULL,\n"
-    "    legal         INTEGER NOT NULL,\n"
-    "    root_visits   INTEGER,\n"
-    "    chosen_visits INTEGER,\n"
-    "    value         REAL,\n"
-    "    time_us       INTEGER NOT NULL,\n"
-    "    PRIMARY KEY (game_id, ply)\n"
-    ") WITHOUT ROWID;\n"
-    "CREATE INDEX action_by_state ON action (state, actor);\n"
-    "PRAGMA user_version = 2;\n";
+/* selfplay/schema.sql, turned into a C string by the build
+ * (cmake/embed.cmake): the schema exists once. */
+extern const char STORE_SCHEMA_SQL[];
 
-const char *store_schema_sql(void) { return SCHEMA_SQL; }
-
-struct Store {
-    sqlite3 *db;
-    char *path;
-    sqlite3_stmt *ins_game, *ins_action; /* prepared on first write */
-};
+const char *store_schema_sql(void) { return STORE_SCHEMA_SQL; }
 
 /* "database 'path': what (sqlite's message)" */
-static int fail(const Store *s, char *err, const char *what)
+int store_fail(const Store *s, char *err, const char *what)
 {
     const char *why = s->db ? sqlite3_errmsg(s->db) : "out of memory";
     int code = s->db ? sqlite3_errcode(s->db) : SQLITE_NOMEM;
     if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-        snprintf(err, STORE_ERR_LEN, "database '%s': %s: it is locked by another process (%s)", s->path, what, why);
+        snprintf(err, ERR_LEN, "database '%s': %s: it is locked by another process (%s)", s->path, what, why);
     else if (code == SQLITE_NOTADB)
-        snprintf(err, STORE_ERR_LEN, "'%s' is not a database (%s)", s->path, why);
+        snprintf(err, ERR_LEN, "'%s' is not a database (%s)", s->path, why);
     else
-        snprintf(err, STORE_ERR_LEN, "database '%s': %s: %s", s->path, what, why);
+        snprintf(err, ERR_LEN, "database '%s': %s: %s", s->path, what, why);
     return STORE_ERROR;
 }
 
@@ -107,7 +45,7 @@ static int schema_version(Store *s, int *version, char *err)
         rc = SQLITE_OK;
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : fail(s, err, "reading the schema version");
+    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema version");
 }
 
 static int count_tables(Store *s, int *n, char *err)
@@ -120,7 +58,7 @@ static int count_tables(Store *s, int *n, char *err)
         rc = SQLITE_OK;
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : fail(s, err, "reading the schema");
+    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema");
 }
 
 /* Runs one statement that may return one text row (a PRAGMA); the row, if
@@ -136,25 +74,45 @@ static int exec1(Store *s, const char *sql, char *out, size_t outlen, char *err)
     }
     if (rc == SQLITE_DONE) rc = SQLITE_OK;
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : fail(s, err, sql);
+    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, sql);
 }
 
 static int begin(Store *s, char *err);
 static int commit(Store *s, char *err);
 static void rollback(Store *s);
 
-/* Version 1 -> 2: run.kind. The version is read again inside the write
- * transaction, so two processes opening one old file upgrade it once. */
-static int upgrade_v1(Store *s, char *err)
+/* The upgrades, each from its version to the next; the current schema is
+ * what a version-1 database becomes after all of them (docs/schema.md).
+ * Version 2 adds run.kind. Version 3 turns run.params, a text of
+ * `key=value` pairs, into typed columns (pairs, opening, max_actions) and
+ * drops it. */
+static const char *const UPGRADES[] = {
+    /* 1 -> 2 */
+    "ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'selfplay';",
+    /* 2 -> 3 */
+    "ALTER TABLE run ADD COLUMN pairs INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE run ADD COLUMN opening TEXT NOT NULL DEFAULT 'none';"
+    "ALTER TABLE run ADD COLUMN max_actions INTEGER NOT NULL DEFAULT 1000;"
+    "UPDATE run SET pairs = (params LIKE '%pairs=1%'),"
+    " opening = CASE WHEN params LIKE '%opening=rings%' THEN 'rings' ELSE 'none' END;"
+    "ALTER TABLE run DROP COLUMN params;",
+};
+
+/* Brings an older database to STORE_SCHEMA_VERSION in one write
+ * transaction. The version is read again inside it, so two processes
+ * opening one old file upgrade it once. */
+static int upgrade(Store *s, char *err)
 {
     int rc, version = 0;
     if ((rc = begin(s, err))) return rc;
     if ((rc = schema_version(s, &version, err))) goto done;
-    if (version == 1) {
-        if (sqlite3_exec(s->db, "ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'selfplay'", NULL, NULL,
-                         NULL) != SQLITE_OK ||
-            sqlite3_exec(s->db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK) {
-            rc = fail(s, err, "upgrading the schema from version 1 to 2");
+    for (; version >= 1 && version < STORE_SCHEMA_VERSION; version++) {
+        char what[96], pragma[64];
+        snprintf(what, sizeof what, "upgrading the schema from version %d to %d", version, version + 1);
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", version + 1);
+        if (sqlite3_exec(s->db, UPGRADES[version - 1], NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(s->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
+            rc = store_fail(s, err, what);
             goto done;
         }
     }
@@ -164,39 +122,48 @@ done:
     return rc;
 }
 
-int store_open(Store **out, const char *path, bool create, int busy_ms, char *err)
+int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
 {
     int rc = STORE_OK, version = 0, tables = 0;
-    char mode[16] = "";
+    char jmode[16] = "";
     struct stat sb;
     Store *s = calloc(1, sizeof *s);
     *out = NULL;
     if (!s || !(s->path = strdup(path))) {
-        snprintf(err, STORE_ERR_LEN, "out of memory");
+        snprintf(err, ERR_LEN, "out of memory");
         rc = STORE_ERROR;
         goto done;
     }
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': is a directory", path);
+    s->mode = mode;
+    bool exists = stat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) {
+        snprintf(err, ERR_LEN, "database '%s': is a directory", path);
         rc = STORE_ERROR;
         goto done;
     }
-    if (!create && stat(path, &sb) != 0) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': %s", path, strerror(errno));
+    if (!exists && mode == STORE_READ) {
+        snprintf(err, ERR_LEN, "no database at '%s' (%s): `yinsh selfplay` creates one", path, strerror(errno));
+        rc = STORE_NOT_FOUND;
+        goto done;
+    }
+    if (!exists && mode == STORE_WRITE) {
+        snprintf(err, ERR_LEN, "database '%s': %s", path, strerror(errno));
         rc = STORE_ERROR;
         goto done;
     }
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-        snprintf(err, STORE_ERR_LEN, "cannot open database '%s': %s (does its directory exist, and is it writable?)",
+    int flags = mode == STORE_READ     ? SQLITE_OPEN_READONLY
+                : mode == STORE_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                       : SQLITE_OPEN_READWRITE;
+    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+        snprintf(err, ERR_LEN, "cannot open database '%s': %s (does its directory exist, and is it writable?)",
                  path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
         rc = STORE_ERROR;
         goto done;
     }
     sqlite3_extended_result_codes(s->db, 0);
     sqlite3_busy_timeout(s->db, busy_ms);
-    if (sqlite3_db_readonly(s->db, "main") == 1) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': the file is read-only", path);
+    if (mode != STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {
+        snprintf(err, ERR_LEN, "database '%s': the file is read-only", path);
         rc = STORE_ERROR;
         goto done;
     }
@@ -204,7 +171,7 @@ int store_open(Store **out, const char *path, bool create, int busy_ms, char *er
     /* Check what the file is before writing anything to it. */
     if ((rc = schema_version(s, &version, err))) goto done;
     if (version > STORE_SCHEMA_VERSION) {
-        snprintf(err, STORE_ERR_LEN,
+        snprintf(err, ERR_LEN,
                  "database '%s' has schema version %d, newer than this yinsh understands (%d): use a newer yinsh",
                  path, version, STORE_SCHEMA_VERSION);
         rc = STORE_ERROR;
@@ -213,24 +180,31 @@ int store_open(Store **out, const char *path, bool create, int busy_ms, char *er
     if (version == 0) {
         if ((rc = count_tables(s, &tables, err))) goto done;
         if (tables > 0) {
-            snprintf(err, STORE_ERR_LEN,
+            snprintf(err, ERR_LEN,
                      "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no schema "
                      "version)",
                      path);
             rc = STORE_ERROR;
             goto done;
         }
+        if (mode == STORE_READ) {
+            snprintf(err, ERR_LEN, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)",
+                     path);
+            rc = STORE_NOT_FOUND;
+            goto done;
+        }
     }
+    if (mode == STORE_READ) goto done;
 
-    if ((rc = exec1(s, "PRAGMA journal_mode=WAL", mode, sizeof mode, err))) goto done;
-    if (strcmp(mode, "wal") && strcmp(mode, "memory")) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': cannot switch to WAL mode (journal mode is '%s')", path, mode);
+    if ((rc = exec1(s, "PRAGMA journal_mode=WAL", jmode, sizeof jmode, err))) goto done;
+    if (strcmp(jmode, "wal") && strcmp(jmode, "memory")) {
+        snprintf(err, ERR_LEN, "database '%s': cannot switch to WAL mode (journal mode is '%s')", path, jmode);
         rc = STORE_ERROR;
         goto done;
     }
     if ((rc = exec1(s, "PRAGMA synchronous=NORMAL", NULL, 0, err))) goto done;
     if ((rc = exec1(s, "PRAGMA foreign_keys=ON", NULL, 0, err))) goto done;
-    if (version == 1 && (rc = upgrade_v1(s, err))) goto done;
+    if (version >= 1 && version < STORE_SCHEMA_VERSION && (rc = upgrade(s, err))) goto done;
 
 done:
     if (rc) {
@@ -268,7 +242,7 @@ void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN])
 static int begin(Store *s, char *err)
 {
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        return fail(s, err, "starting a transaction");
+        return store_fail(s, err, "starting a transaction");
     return STORE_OK;
 }
 
@@ -279,7 +253,7 @@ static void rollback(Store *s)
 
 static int commit(Store *s, char *err)
 {
-    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return fail(s, err, "committing");
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return store_fail(s, err, "committing");
     return STORE_OK;
 }
 
@@ -293,48 +267,32 @@ static int has_schema(Store *s, bool *yes, char *err)
     *yes = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : fail(s, err, "reading the schema");
+    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema");
 }
 
-static int find_run(Store *s, const char *name, StoreRun *run, char *err);
+static const char *const OPENING_NAMES[] = {"none", "rings"};
 
 int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
 {
     int rc;
     bool schema;
     sqlite3_stmt *st = NULL;
-    char host[256] = "", white[AGENT_SPEC_LEN], black[AGENT_SPEC_LEN], params[160];
+    char host[256] = "";
     gethostname(host, sizeof host - 1);
-    agent_spec_format(&run->plan.white, white);
-    agent_spec_format(&run->plan.black, black);
-    int np = snprintf(params, sizeof params, "game_max_plies=%d,playout_max_plies=%d", GAME_MAX_PLIES,
-                      PLAYOUT_MAX_PLIES);
-    if (run->plan.pairs) np += snprintf(params + np, sizeof params - (size_t)np, ",pairs=1");
-    if (run->plan.opening == OPENING_RINGS) snprintf(params + np, sizeof params - (size_t)np, ",opening=rings");
     if (!run->kind[0]) snprintf(run->kind, sizeof run->kind, "selfplay");
 
     if ((rc = begin(s, err))) return rc;
     if ((rc = has_schema(s, &schema, err))) goto done;
-    if (!schema && sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
-        rc = fail(s, err, "creating the schema");
+    if (!schema && sqlite3_exec(s->db, STORE_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+        rc = store_fail(s, err, "creating the schema");
         goto done;
     }
-    StoreRun other;
-    rc = find_run(s, run->name, &other, err);
-    if (rc == STORE_OK) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': a run named '%s' exists already (--resume %s finishes it)",
-                 s->path, run->name, run->name);
-        rc = STORE_EXISTS;
-        goto done;
-    }
-    if (rc != STORE_NOT_FOUND) goto done;
-    rc = STORE_OK;
-
     const char *sql =
-        "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, params, "
-        "kind, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+        "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, kind, "
+        "pairs, opening, max_actions, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        rc = fail(s, err, "preparing the run");
+        rc = store_fail(s, err, "preparing the run");
         goto done;
     }
     sqlite3_bind_text(st, 1, run->uid, -1, SQLITE_TRANSIENT);
@@ -342,16 +300,24 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
     sqlite3_bind_text(st, 3, command, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 4, YINSH_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 5, host, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 6, (int64_t)run->plan.seed);
-    sqlite3_bind_text(st, 7, variant_name(run->plan.variant), -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 8, white, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 9, black, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 10, run->plan.games);
-    sqlite3_bind_int(st, 11, run->plan.threads);
-    sqlite3_bind_text(st, 12, params, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 13, run->kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 6, (int64_t)run->seed);
+    sqlite3_bind_text(st, 7, variant_name(run->variant), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 8, run->white, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 9, run->black, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 10, run->games);
+    sqlite3_bind_int(st, 11, run->threads);
+    sqlite3_bind_text(st, 12, run->kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 13, run->pairs);
+    sqlite3_bind_text(st, 14, OPENING_NAMES[run->opening == OPENING_RINGS], -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 15, GAME_MAX_ACTIONS);
     if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = fail(s, err, "storing the run");
+        rc = store_fail(s, err, "storing the run");
+        goto done;
+    }
+    if (sqlite3_changes(s->db) == 0) {
+        snprintf(err, ERR_LEN, "database '%s': a run named '%s' exists already (--resume %s finishes it)", s->path,
+                 run->name, run->name);
+        rc = STORE_EXISTS;
         goto done;
     }
     run->id = sqlite3_last_insert_rowid(s->db);
@@ -364,56 +330,57 @@ done:
     return rc;
 }
 
-static int find_run(Store *s, const char *name, StoreRun *run, char *err)
+int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
 {
     int rc = STORE_OK;
     bool schema;
     sqlite3_stmt *st = NULL;
-    char perr[AGENT_ERR_LEN];
     if ((rc = has_schema(s, &schema, err))) return rc;
     if (!schema) {
-        snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", s->path, name);
+        snprintf(err, ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", s->path, name);
         return STORE_NOT_FOUND;
     }
     const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
-                      "kind, params FROM run WHERE name = ?";
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s, err, "looking up the run");
+                      "kind, pairs, opening, max_actions FROM run WHERE name = ?";
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "looking up the run");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
     if (step == SQLITE_DONE) {
-        snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s'", s->path, name);
+        snprintf(err, ERR_LEN, "database '%s' has no run named '%s'", s->path, name);
         rc = STORE_NOT_FOUND;
         goto done;
     }
     if (step != SQLITE_ROW) {
-        rc = fail(s, err, "looking up the run");
+        rc = store_fail(s, err, "looking up the run");
         goto done;
     }
     memset(run, 0, sizeof *run);
-    run->id = sqlite3_column_int64(st, 0);
-    snprintf(run->uid, sizeof run->uid, "%s", (const char *)sqlite3_column_text(st, 1));
-    snprintf(run->name, sizeof run->name, "%s", (const char *)sqlite3_column_text(st, 2));
-    run->plan.seed = (uint64_t)sqlite3_column_int64(st, 3);
+    const char *uid = (const char *)sqlite3_column_text(st, 1);
     const char *variant = (const char *)sqlite3_column_text(st, 4);
     const char *white = (const char *)sqlite3_column_text(st, 5);
     const char *black = (const char *)sqlite3_column_text(st, 6);
-    run->plan.games = (uint32_t)sqlite3_column_int64(st, 7);
-    run->plan.threads = sqlite3_column_int(st, 8);
-    run->finished = sqlite3_column_int(st, 9) != 0;
     const char *kind = (const char *)sqlite3_column_text(st, 10);
-    const char *params = (const char *)sqlite3_column_text(st, 11);
+    const char *opening = (const char *)sqlite3_column_text(st, 12);
+    run->id = sqlite3_column_int64(st, 0);
+    snprintf(run->uid, sizeof run->uid, "%s", uid ? uid : "");
+    snprintf(run->name, sizeof run->name, "%s", name);
+    run->seed = (uint64_t)sqlite3_column_int64(st, 3);
+    snprintf(run->white, sizeof run->white, "%s", white ? white : "");
+    snprintf(run->black, sizeof run->black, "%s", black ? black : "");
+    run->games = (uint32_t)sqlite3_column_int64(st, 7);
+    run->threads = sqlite3_column_int(st, 8);
+    run->finished = sqlite3_column_int(st, 9) != 0;
     snprintf(run->kind, sizeof run->kind, "%s", kind ? kind : "selfplay");
-    run->plan.pairs = params && strstr(params, "pairs=1") != NULL;
-    run->plan.opening = params && strstr(params, "opening=rings") ? OPENING_RINGS : OPENING_NONE;
-    if (!variant || !variant_parse(variant, &run->plan.variant)) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
+    run->pairs = sqlite3_column_int(st, 11) != 0;
+    run->opening = opening && !strcmp(opening, "rings") ? OPENING_RINGS : OPENING_NONE;
+    int max_actions = sqlite3_column_int(st, 13);
+    if (!variant || !variant_parse(variant, &run->variant)) {
+        snprintf(err, ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
         rc = STORE_ERROR;
-    } else if (!white || !agent_spec_parse(white, &run->plan.white, perr)) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': run '%s': white agent: %s", s->path, name, perr);
-        rc = STORE_ERROR;
-    } else if (!black || !agent_spec_parse(black, &run->plan.black, perr)) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': run '%s': black agent: %s", s->path, name, perr);
+    } else if (max_actions != GAME_MAX_ACTIONS) {
+        snprintf(err, ERR_LEN, "database '%s': run '%s' was played with games cut at %d actions, this yinsh cuts "
+                 "them at %d: it cannot replay the run", s->path, name, max_actions, GAME_MAX_ACTIONS);
         rc = STORE_ERROR;
     }
 done:
@@ -421,24 +388,22 @@ done:
     return rc;
 }
 
-int store_run_find(Store *s, const char *name, StoreRun *run, char *err) { return find_run(s, name, run, err); }
-
 int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_t *n, char *err)
 {
     int rc = STORE_OK;
     sqlite3_stmt *st = NULL;
-    uint32_t games = run->plan.games, count = 0;
+    uint32_t games = run->games, count = 0;
     uint8_t *have = calloc(games ? games : 1, 1);
     uint32_t *list = malloc((games ? games : 1) * sizeof *list);
     *indices = NULL;
     *n = 0;
     if (!have || !list) {
-        snprintf(err, STORE_ERR_LEN, "out of memory");
+        snprintf(err, ERR_LEN, "out of memory");
         rc = STORE_ERROR;
         goto done;
     }
     if (sqlite3_prepare_v2(s->db, "SELECT idx FROM game WHERE run_id = ?", -1, &st, NULL) != SQLITE_OK) {
-        rc = fail(s, err, "reading the run's games");
+        rc = store_fail(s, err, "reading the run's games");
         goto done;
     }
     sqlite3_bind_int64(st, 1, run->id);
@@ -448,7 +413,7 @@ int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_
         if (i >= 0 && i < games) have[i] = 1;
     }
     if (step != SQLITE_DONE) {
-        rc = fail(s, err, "reading the run's games");
+        rc = store_fail(s, err, "reading the run's games");
         goto done;
     }
     for (uint32_t i = 0; i < games; i++)
@@ -468,21 +433,19 @@ static const char STATE_LETTERS[] = "PMRXrx-";
 int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, int n, char *err)
 {
     int rc;
-    char white[AGENT_SPEC_LEN], black[AGENT_SPEC_LEN];
-    agent_spec_format(&run->plan.white, white);
-    agent_spec_format(&run->plan.black, black);
+    const char *white = run->white, *black = run->black;
     if (!s->ins_game) {
         const char *sql = "INSERT INTO game (run_id, idx, seed, variant, white, black, result, reason, actions, "
                           "white_removed, black_removed, white_markers, black_markers, duration_ms, stored_at) "
                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_game, NULL) != SQLITE_OK)
-            return fail(s, err, "preparing the game insert");
+            return store_fail(s, err, "preparing the game insert");
     }
     if (!s->ins_action) {
         const char *sql = "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, "
                           "chosen_visits, value, time_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_action, NULL) != SQLITE_OK)
-            return fail(s, err, "preparing the action insert");
+            return store_fail(s, err, "preparing the action insert");
     }
     if ((rc = begin(s, err))) return rc;
     for (int g = 0; g < n && !rc; g++) {
@@ -505,7 +468,7 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
         sqlite3_bind_int(st, 13, r->markers[BLACK]);
         sqlite3_bind_double(st, 14, r->duration_s * 1e3);
         if (sqlite3_step(st) != SQLITE_DONE) {
-            rc = fail(s, err, "storing a game");
+            rc = store_fail(s, err, "storing a game");
             break;
         }
         int64_t game_id = sqlite3_last_insert_rowid(s->db);
@@ -532,7 +495,7 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
             }
             sqlite3_bind_int64(st, 10, a->time_us);
             if (sqlite3_step(st) != SQLITE_DONE) {
-                rc = fail(s, err, "storing an action");
+                rc = store_fail(s, err, "storing an action");
                 break;
             }
         }
@@ -556,17 +519,17 @@ int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err)
     for (int i = 0; i < 3 && !rc; i++) {
         sqlite3_stmt *st = NULL;
         if (sqlite3_prepare_v2(s->db, SQL[i], -1, &st, NULL) != SQLITE_OK) {
-            rc = fail(s, err, "ending the run early");
+            rc = store_fail(s, err, "ending the run early");
             break;
         }
         sqlite3_bind_int64(st, 1, run->id);
         sqlite3_bind_int64(st, 2, games);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = fail(s, err, "ending the run early");
+        if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "ending the run early");
         sqlite3_finalize(st);
     }
     if (!rc) rc = commit(s, err);
     if (rc) rollback(s);
-    else run->plan.games = games;
+    else run->games = games;
     return rc;
 }
 
@@ -575,20 +538,20 @@ int store_run_finish(Store *s, const StoreRun *run, char *err)
     int rc = STORE_OK;
     sqlite3_stmt *st = NULL;
     const char *sql = "UPDATE run SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND finished_at IS NULL";
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s, err, "finishing the run");
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "finishing the run");
     sqlite3_bind_int64(st, 1, run->id);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = fail(s, err, "finishing the run");
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "finishing the run");
     sqlite3_finalize(st);
     return rc;
 }
 
-int store_summary(Store *s, const StoreRun *run, SelfplaySummary *sum, char *err)
+int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
 {
     int rc = STORE_OK;
     sqlite3_stmt *st = NULL;
     memset(sum, 0, sizeof *sum);
     const char *sql = "SELECT result, reason, count(*), sum(actions) FROM game WHERE run_id = ? GROUP BY result, reason";
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s, err, "summarising the run");
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "summarising the run");
     sqlite3_bind_int64(st, 1, run->id);
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -599,32 +562,32 @@ int store_summary(Store *s, const StoreRun *run, SelfplaySummary *sum, char *err
         sum->actions += (uint64_t)sqlite3_column_int64(st, 3);
         for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
             if (result && !strcmp(result, result_name(r))) sum->wins[r] += count;
-        for (int r = 0; r < 5; r++)
+        for (int r = 0; r < REASON_NB; r++)
             if (reason && !strcmp(reason, reason_name(r))) sum->reasons[r] += count;
     }
-    if (step != SQLITE_DONE) rc = fail(s, err, "summarising the run");
+    if (step != SQLITE_DONE) rc = store_fail(s, err, "summarising the run");
     sqlite3_finalize(st);
     if (rc) return rc;
     /* the run's hash, from the stored actions (selfplay_game_hash) */
     sql = "SELECT g.idx, a.action, a.root_visits, a.chosen_visits FROM game g JOIN action a ON a.game_id = g.id "
           "WHERE g.run_id = ? ORDER BY g.idx, a.ply";
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s, err, "summarising the run");
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "summarising the run");
     sqlite3_bind_int64(st, 1, run->id);
     int64_t cur = -1;
     uint64_t h = 0;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t idx = sqlite3_column_int64(st, 0);
         if (idx != cur) {
-            if (cur >= 0) sum->hash += selfplay_hash_game(h, (uint32_t)cur);
+            if (cur >= 0) sum->hash += record_hash_game(h, (uint32_t)cur);
             cur = idx;
-            h = 1469598103934665603ULL;
+            h = record_hash_start();
         }
         const char *a = (const char *)sqlite3_column_text(st, 1);
-        h = selfplay_hash_step(h, a ? a : "", (uint32_t)sqlite3_column_int64(st, 2),
+        h = record_hash_action(h, a ? a : "", (uint32_t)sqlite3_column_int64(st, 2),
                                (uint32_t)sqlite3_column_int64(st, 3));
     }
-    if (cur >= 0) sum->hash += selfplay_hash_game(h, (uint32_t)cur);
-    if (step != SQLITE_DONE) rc = fail(s, err, "summarising the run");
+    if (cur >= 0) sum->hash += record_hash_game(h, (uint32_t)cur);
+    if (step != SQLITE_DONE) rc = store_fail(s, err, "summarising the run");
     sqlite3_finalize(st);
     return rc;
 }
@@ -671,7 +634,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
                 if (result && !strcmp(result, result_name(r))) g.result = r;
             if (g.variant < 0 || g.result == RESULT_NONE) {
-                snprintf(err, STORE_ERR_LEN, "database '%s': run %s game %u: unknown variant or result ('%s', '%s')",
+                snprintf(err, ERR_LEN, "database '%s': run %s game %u: unknown variant or result ('%s', '%s')",
                          s->path, uid, (unsigned)g.index, variant ? variant : "", result ? result : "");
                 rc = STORE_ERROR;
                 break;
@@ -691,7 +654,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             const char **p = realloc(ptrs, (size_t)nacap * sizeof *p);
             if (p) ptrs = p;
             if (!t || !o || !p) {
-                snprintf(err, STORE_ERR_LEN, "out of memory reading games");
+                snprintf(err, ERR_LEN, "out of memory reading games");
                 rc = STORE_ERROR;
                 break;
             }
@@ -702,7 +665,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
         offs[nact++] = tlen;
         tlen += len + 1;
     }
-    if (!rc && step != SQLITE_DONE) rc = fail(s, err, "reading games");
+    if (!rc && step != SQLITE_DONE) rc = store_fail(s, err, "reading games");
     free(text);
     free(offs);
     free(ptrs);
@@ -721,17 +684,17 @@ int store_games_each(Store *s, const char *const *runs, int nruns,
     if (nruns > 0) {
         ids = malloc((size_t)nruns * sizeof *ids);
         if (!ids) {
-            snprintf(err, STORE_ERR_LEN, "out of memory");
+            snprintf(err, ERR_LEN, "out of memory");
             return STORE_ERROR;
         }
         /* ids only: the runs' agent specs need not be loadable here */
         if (!schema) {
-            snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", s->path, runs[0]);
+            snprintf(err, ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", s->path, runs[0]);
             rc = STORE_NOT_FOUND;
             goto done;
         }
         if (sqlite3_prepare_v2(s->db, "SELECT id FROM run WHERE name = ?", -1, &st, NULL) != SQLITE_OK) {
-            rc = fail(s, err, "looking up the runs");
+            rc = store_fail(s, err, "looking up the runs");
             goto done;
         }
         for (int i = 0; i < nruns && !rc; i++) {
@@ -741,10 +704,10 @@ int store_games_each(Store *s, const char *const *runs, int nruns,
             if (step == SQLITE_ROW) {
                 ids[i] = sqlite3_column_int64(st, 0);
             } else if (step == SQLITE_DONE) {
-                snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s'", s->path, runs[i]);
+                snprintf(err, ERR_LEN, "database '%s' has no run named '%s'", s->path, runs[i]);
                 rc = STORE_NOT_FOUND;
             } else {
-                rc = fail(s, err, "looking up the runs");
+                rc = store_fail(s, err, "looking up the runs");
             }
         }
         sqlite3_finalize(st);
@@ -756,7 +719,7 @@ int store_games_each(Store *s, const char *const *runs, int nruns,
                       "JOIN run r ON r.id = g.run_id JOIN action a ON a.game_id = g.id "
                       "WHERE ?1 IS NULL OR g.run_id = ?1 ORDER BY g.id, a.ply";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        rc = fail(s, err, "reading games");
+        rc = store_fail(s, err, "reading games");
         goto done;
     }
     for (int i = 0; i < (nruns > 0 ? nruns : 1) && !rc; i++) {

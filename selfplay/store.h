@@ -1,59 +1,75 @@
-/* The self-play database (SQLite): the only code that speaks SQL.
+/* The database (SQLite): all of Yinsh Lab's SQL lives in the store
+ * module, store.c (opening, the schema and its upgrades, runs, writing
+ * games) and store_query.c (the read-only queries of the studies). The
+ * store speaks rows: its own run row, the game records of record.h, and
+ * the query rows below; it knows nothing of agents or the scheduler (an
+ * agent spec is text to it).
  *
  * One Store is one connection, used by one thread at a time (the command's
- * thread to open and look up runs, then the self-play writer thread). The
- * database is in WAL mode with synchronous=NORMAL and a busy timeout; each
- * batch of games is one transaction, so a game is stored whole or not at
- * all and a killed process loses only the games not yet committed.
+ * thread to open and look up runs, then the self-play writer thread). A
+ * database opened for writing is in WAL mode with synchronous=NORMAL and
+ * a busy timeout; each batch of games is one transaction, so a game is
+ * stored whole or not at all and a killed process loses only the games
+ * not yet committed. A database opened for reading is never changed.
  *
- * Every function returns 0 on success, else a STORE_* code with a message
- * in err (STORE_ERR_LEN bytes) that names the file and says what to do.
- * Nothing is written to a new database until store_run_create, which
- * creates the schema and the run in one transaction. A database of schema
- * version 1 (before run.kind) is upgraded in place when it is opened: one
- * ALTER TABLE that adds the column with its default, and the version. */
+ * Every function returns STORE_OK (0) on success, else a STORE_* code with
+ * a message in err (ERR_LEN bytes) that names the file and says what to
+ * do. Nothing is written to a new database until store_run_create, which
+ * creates the schema (selfplay/schema.sql, embedded at build time) and the
+ * run in one transaction. Older schema versions are upgraded in place,
+ * in one transaction, when the database is opened for writing
+ * (docs/schema.md lists the versions). */
 #ifndef YINSH_STORE_H
 #define YINSH_STORE_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "agent.h"
-#include "scheduler.h"
+#include "record.h"
 
 enum {
-    STORE_SCHEMA_VERSION = 2,
-    STORE_ERR_LEN = 512,
+    STORE_SCHEMA_VERSION = 3,
     STORE_NAME_LEN = 128,
     STORE_UID_LEN = 33, /* 32 hex digits */
     STORE_KIND_LEN = 16,
+    STORE_BUSY_MS = 5000, /* the default wait for another process's lock */
 };
 
 enum {
     STORE_OK = 0,
     STORE_ERROR,     /* I/O, locking, not a database, bad schema version */
     STORE_EXISTS,    /* a run with that name exists */
-    STORE_NOT_FOUND, /* no run with that name */
+    STORE_NOT_FOUND, /* no run with that name; for reading: no database or no schema */
 };
+
+/* How a database is opened: STORE_READ never changes the file (no schema,
+ * no journal mode, no upgrade); STORE_WRITE needs an existing file;
+ * STORE_CREATE creates a missing one. */
+enum { STORE_READ, STORE_WRITE, STORE_CREATE };
 
 typedef struct Store Store;
 
-/* A run's row (what --resume needs to replay it). */
+/* A run's row. Agents are their canonical spec texts; turning them into
+ * agents (and reading weights files) is the caller's business, never done
+ * inside the store. */
 typedef struct StoreRun {
-    int64_t id; /* local row id, set by create/find */
+    int64_t id; /* local row id, set by create and get */
     char uid[STORE_UID_LEN];
     char name[STORE_NAME_LEN];
-    char kind[STORE_KIND_LEN]; /* "selfplay" ("" at create means that), or "match" */
-    SelfplayPlan plan;         /* a match: plan.pairs, plan.opening from params */
+    char kind[STORE_KIND_LEN]; /* "selfplay" ("" at create means that) or "match" */
+    char white[SPEC_LEN], black[SPEC_LEN]; /* a match: A and B */
+    int variant;     /* VARIANT_* */
+    uint64_t seed;   /* the run seed */
+    uint32_t games;  /* game indices 0..games-1 */
+    int threads;     /* threads of the first attempt */
+    bool pairs;      /* colour-swapped pairs (a match) */
+    int opening;     /* OPENING_* */
     bool finished;
 } StoreRun;
 
-/* Opens (create: or creates) a database and checks that it is a Yinsh Lab
- * database of a known schema version (or empty). busy_ms: how long to wait
- * for another process's lock before giving up. */
-int store_open(Store **out, const char *path, bool create, int busy_ms, char *err);
+int store_open(Store **out, const char *path, int mode, int busy_ms, char *err);
 void store_close(Store *s);
 
-/* The schema script (selfplay/schema.sql). */
+/* The schema script (selfplay/schema.sql, embedded at build time). */
 const char *store_schema_sql(void);
 
 /* A fresh run identity: 32 hex digits from the clock, the process id, the
@@ -61,11 +77,12 @@ const char *store_schema_sql(void);
  * later be merged. */
 void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
 
-/* Creates the run (run->uid, name and plan filled in; id is set). The
- * command line is stored as given. STORE_EXISTS when the name is taken. */
+/* Creates the run (every field but id and finished filled in; id is set).
+ * The command line is stored as given. STORE_EXISTS when the name is
+ * taken. */
 int store_run_create(Store *s, StoreRun *run, const char *command, char *err);
-/* Looks a run up by name. STORE_NOT_FOUND when there is none. */
-int store_run_find(Store *s, const char *name, StoreRun *run, char *err);
+/* Reads a run's row by name. STORE_NOT_FOUND when there is none. */
+int store_run_get(Store *s, const char *name, StoreRun *run, char *err);
 /* The game indices of the run not yet stored, ascending; *indices is
  * malloc'ed (free it). */
 int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_t *n, char *err);
@@ -78,8 +95,10 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
 int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err);
 /* Marks the run finished (its end time; kept if it is set already). */
 int store_run_finish(Store *s, const StoreRun *run, char *err);
-/* Totals over the stored games of the run. */
-int store_summary(Store *s, const StoreRun *run, SelfplaySummary *sum, char *err);
+/* Totals over the stored games of the run, the play hash included. */
+int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err);
+
+/* ---- reading games (store.c) ---------------------------------------- */
 
 /* A stored game as the tuner replays it: valid only during the callback. */
 typedef struct StoreGame {
@@ -97,5 +116,50 @@ typedef struct StoreGame {
  * the number of games passed to fn. */
 int store_games_each(Store *s, const char *const *runs, int nruns,
                      int (*fn)(void *ctx, const StoreGame *g, char *err), void *ctx, uint64_t *ngames, char *err);
+
+/* ---- the studies' queries (store_query.c) ----------------------------
+ *
+ * They read only columns of schema version 1 (docs/schema.md), so they
+ * work on a database opened for reading whatever its version. Games are
+ * selected by run name, or all games when no names are given. Row
+ * callbacks return 0 to go on, non-zero to stop (that value is returned);
+ * text in a row lives until the callback returns. */
+
+typedef struct StoreSelection {
+    const char *const *runs;
+    int nruns;
+} StoreSelection;
+
+/* A run of the selection, for the report's list of commands and seeds. */
+typedef struct StoreRunRow {
+    const char *name, *command, *variant, *white, *black, *version, *started_at, *finished_at; /* finished_at may be NULL */
+    uint64_t seed;   /* the run seed */
+    int64_t games;   /* the run's planned size */
+    int64_t stored;  /* games stored */
+} StoreRunRow;
+
+/* Games grouped by everything the report counts: one row per distinct
+ * (variant, white, black, result, reason, actions). */
+typedef struct StoreOutcomeRow {
+    const char *variant, *white, *black, *result, *reason;
+    int64_t actions; /* game length in actions */
+    int64_t games;   /* games with these values */
+} StoreOutcomeRow;
+
+/* Games grouped by the first action (White's first ring) and the result. */
+typedef struct StoreFirstRow {
+    const char *variant, *action, *result;
+    int64_t games;
+} StoreFirstRow;
+
+/* STORE_NOT_FOUND with the first unknown name in err when a name of the
+ * selection matches no run. */
+int store_query_check(Store *s, const StoreSelection *sel, char *err);
+int store_query_runs(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreRunRow *row), void *ctx,
+                     char *err);
+int store_query_outcomes(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreOutcomeRow *row),
+                         void *ctx, char *err);
+int store_query_first_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreFirstRow *row),
+                              void *ctx, char *err);
 
 #endif

@@ -12,7 +12,7 @@
 #include "notation.h"
 #include "report.h"
 #include "stats.h"
-#include "store_report.h"
+#include "store.h"
 
 extern char **environ;
 
@@ -132,8 +132,8 @@ static double strength_of(const char *white, const char *black)
 {
     if (strcmp(white, black)) return 0;
     AgentSpec spec;
-    char err[AGENT_ERR_LEN];
-    if (!agent_spec_parse_text(white, &spec, err)) return 0;
+    char err[ERR_LEN];
+    if (agent_spec_parse_text(white, &spec, err)) return 0;
     return spec.kind == AGENT_RANDOM ? 1 : (double)spec.sims;
 }
 
@@ -152,8 +152,8 @@ static int pair_order(const void *a, const void *b)
 int report_load(Report *rep, const char *db, const char *const *runs, int nruns, char *err)
 {
     *rep = (Report){0};
-    StoreReader *reader = NULL;
-    char serr[STORE_ERR_LEN];
+    Store *reader = NULL;
+    char serr[ERR_LEN];
     LoadCtx ctx = {.rep = rep, .err = err};
     StoreSelection sel = {.runs = runs, .nruns = nruns};
     int rc = 0;
@@ -163,16 +163,16 @@ int report_load(Report *rep, const char *db, const char *const *runs, int nruns,
     for (int i = 0; i < nruns; i++, rep->nruns++)
         if (!(rep->runs[i] = strdup(runs[i]))) return oom(err);
 
-    if ((rc = store_reader_open(&reader, db, 5000, serr)) || (rc = store_reader_check(reader, &sel, serr)) ||
-        (rc = store_reader_runs(reader, &sel, on_run, &ctx, serr)) ||
-        (rc = store_reader_outcomes(reader, &sel, on_outcome, &ctx, serr)) ||
-        (rc = store_reader_first_actions(reader, &sel, on_first, &ctx, serr))) {
+    if ((rc = store_open(&reader, db, STORE_READ, STORE_BUSY_MS, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
+        (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
+        (rc = store_query_outcomes(reader, &sel, on_outcome, &ctx, serr)) ||
+        (rc = store_query_first_actions(reader, &sel, on_first, &ctx, serr))) {
         /* rc -1: a callback ran out of memory and wrote err itself */
         if (rc != -1) snprintf(err, REPORT_ERR_LEN, "%s", serr);
-        store_reader_close(reader);
+        store_close(reader);
         return rc;
     }
-    store_reader_close(reader);
+    store_close(reader);
     for (int i = 0; i < rep->npairs; i++)
         rep->pairs[i].strength = strength_of(rep->pairs[i].white, rep->pairs[i].black);
     if (rep->npairs) qsort(rep->pairs, (size_t)rep->npairs, sizeof *rep->pairs, pair_order);

@@ -58,8 +58,8 @@ Test(features, rings_removed_counts)
 Test(weights, default_file_matches_defaults)
 {
     Weights w, d;
-    char err[256];
-    cr_assert(weights_load(YINSH_SOURCE_DIR "/eval/weights/default.txt", &w, err, sizeof err), "%s", err);
+    char err[ERR_LEN];
+    cr_assert_eq(weights_load(YINSH_SOURCE_DIR "/eval/weights/default.txt", &w, err), 0, "%s", err);
     weights_default(&d);
     for (int k = 0; k < FEAT_NB; k++) cr_expect_eq(w.w[k], d.w[k], "%s", FEATURE_NAMES[k]);
 }
@@ -75,31 +75,31 @@ static void write_file(const char *path, const char *text)
 Test(weights, errors_name_the_line)
 {
     Weights w;
-    char err[256], path[] = "/tmp/yinsh-weights-XXXXXX";
+    char err[ERR_LEN], path[] = "/tmp/yinsh-weights-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
     write_file(path, "markers 0.1\nbogus 1\n");
-    cr_expect(!weights_load(path, &w, err, sizeof err));
+    cr_expect_neq(weights_load(path, &w, err), 0);
     cr_expect(strstr(err, ":2: unknown feature 'bogus'"), "%s", err);
     write_file(path, "markers abc\n");
-    cr_expect(!weights_load(path, &w, err, sizeof err));
+    cr_expect_neq(weights_load(path, &w, err), 0);
     cr_expect(strstr(err, ":1: 'abc' is not a number"), "%s", err);
     write_file(path, "markers 1\nmarkers 2\n");
-    cr_expect(!weights_load(path, &w, err, sizeof err));
+    cr_expect_neq(weights_load(path, &w, err), 0);
     cr_expect(strstr(err, "given twice"), "%s", err);
     write_file(path, "markers 1 2\n");
-    cr_expect(!weights_load(path, &w, err, sizeof err));
+    cr_expect_neq(weights_load(path, &w, err), 0);
     cr_expect(strstr(err, "expected `name value`"), "%s", err);
-    cr_expect(!weights_load("/nonexistent/w.txt", &w, err, sizeof err));
+    cr_expect_neq(weights_load("/nonexistent/w.txt", &w, err), 0);
     cr_expect(strstr(err, "cannot open"), "%s", err);
 
     /* round trip */
     Weights a, b;
     weights_default(&a);
     a.w[FEAT_LINES4] = 0.123456789;
-    cr_assert(weights_save(path, &a, "test\nweights", err, sizeof err), "%s", err);
-    cr_assert(weights_load(path, &b, err, sizeof err), "%s", err);
+    cr_assert_eq(weights_save(path, &a, "test\nweights", err), 0, "%s", err);
+    cr_assert_eq(weights_load(path, &b, err), 0, "%s", err);
     for (int k = 0; k < FEAT_NB; k++) cr_expect_eq(a.w[k], b.w[k]);
     remove(path);
 }

@@ -15,9 +15,9 @@ static SelfplayPlan plan_of(const char *a, const char *b, uint32_t games, uint64
 {
     SelfplayPlan p = {.variant = VARIANT_STANDARD, .seed = seed, .games = games, .pairs = true,
                       .opening = OPENING_RINGS};
-    char err[AGENT_ERR_LEN];
-    cr_assert(agent_spec_parse(a, &p.white, err), "%s", err);
-    cr_assert(agent_spec_parse(b, &p.black, err), "%s", err);
+    char err[ERR_LEN];
+    cr_assert_eq(agent_spec_parse(a, &p.white, err), 0, "%s", err);
+    cr_assert_eq(agent_spec_parse(b, &p.black, err), 0, "%s", err);
     return p;
 }
 
@@ -58,12 +58,12 @@ Test(match, points_and_pentanomial)
 Test(match, sprt_parse)
 {
     MatchSprt s;
-    char err[256];
-    cr_assert(match_sprt_parse("0,10,0.05,0.1", &s, err, sizeof err));
+    char err[ERR_LEN];
+    cr_assert_eq(match_sprt_parse("0,10,0.05,0.1", &s, err), 0);
     cr_assert(s.on && s.elo0 == 0 && s.elo1 == 10 && s.alpha == 0.05 && s.beta == 0.1);
     const char *bad[] = {"0,10,0.05", "10,0,0.05,0.05", "0,10,0.6,0.05", "0,10,0.05,0.05,1", "a,b,c,d", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        cr_assert_not(match_sprt_parse(bad[i], &s, err, sizeof err), "'%s' accepted", bad[i]);
+        cr_assert_neq(match_sprt_parse(bad[i], &s, err), 0, "'%s' accepted", bad[i]);
 }
 
 /* ---- pairs ------------------------------------------------------------- */
@@ -71,8 +71,10 @@ Test(match, sprt_parse)
 Test(match, pairs_share_openings_and_swap_colours)
 {
     SelfplayPlan plan = plan_of("random", "mcts:sims=10", 6, 42);
-    char err[AGENT_ERR_LEN];
-    Agent *a = agent_new(&plan.white, err), *b = agent_new(&plan.black, err);
+    char err[ERR_LEN];
+    Agent *a, *b;
+    cr_assert_eq(agent_new(&a, &plan.white, err), 0, "%s", err);
+    cr_assert_eq(agent_new(&b, &plan.black, err), 0, "%s", err);
     GameRecord g[6];
     for (uint32_t i = 0; i < 6; i++) cr_assert_eq(selfplay_play_game(&plan, a, b, i, &g[i]), 0);
     for (int k = 0; k < 3; k++) {
@@ -93,27 +95,27 @@ Test(match, pairs_share_openings_and_swap_colours)
     bool differ = false;
     for (int i = 0; i < 10; i++) differ |= g[0].actions[i].action != g[2].actions[i].action;
     cr_assert(differ);
-    for (int i = 0; i < 6; i++) selfplay_record_free(&g[i]);
+    for (int i = 0; i < 6; i++) record_free(&g[i]);
     agent_free(a);
     agent_free(b);
 }
 
 static MatchResult play(const char *a, const char *b, uint32_t games, uint64_t seed, int threads, const char *sprt,
-                        Store *store, StoreRun *run)
+                        Run *run)
 {
     MatchPlan mp = {.plan = plan_of(a, b, games, seed)};
     mp.plan.threads = threads;
-    char err[SELFPLAY_ERR_LEN];
-    if (sprt) cr_assert(match_sprt_parse(sprt, &mp.sprt, err, sizeof err));
+    char err[ERR_LEN];
+    if (sprt) cr_assert_eq(match_sprt_parse(sprt, &mp.sprt, err), 0);
     MatchResult r;
-    cr_assert_eq(match_run(&mp, store, run, &r, err), 0, "%s", err);
+    cr_assert_eq(match_run(&mp, run, &r, err), 0, "%s", err);
     return r;
 }
 
 Test(match, results_do_not_depend_on_threads)
 {
-    MatchResult one = play("random", "mcts:sims=8", 40, 7, 1, NULL, NULL, NULL);
-    MatchResult two = play("random", "mcts:sims=8", 40, 7, 2, NULL, NULL, NULL);
+    MatchResult one = play("random", "mcts:sims=8", 40, 7, 1, NULL, NULL);
+    MatchResult two = play("random", "mcts:sims=8", 40, 7, 2, NULL, NULL);
     cr_assert_eq(one.tally.pairs, 20);
     cr_assert(!memcmp(&one.tally, &two.tally, sizeof one.tally));
     cr_assert_eq(one.tally.wins + one.tally.draws + one.tally.losses, 40);
@@ -124,22 +126,19 @@ Test(match, results_do_not_depend_on_threads)
 
 Test(match, sprt_stops_and_the_store_keeps_the_counted_pairs)
 {
-    char *dir = tmpdir_new(), *db = path_in(dir, "m.db"), err[STORE_ERR_LEN];
-    Store *s;
-    cr_assert_eq(store_open(&s, db, true, 5000, err), 0, "%s", err);
-    StoreRun run = {.plan = plan_of("random", "mcts:sims=30", 400, 3)};
-    snprintf(run.name, sizeof run.name, "m");
-    snprintf(run.kind, sizeof run.kind, "match");
-    store_new_uid(3, run.uid);
-    cr_assert_eq(store_run_create(s, &run, "test", err), 0, "%s", err);
+    char *dir = tmpdir_new(), *db = path_in(dir, "m.db"), err[ERR_LEN];
+    RunOptions o = {.kind = "match", .db = db, .name = "m", .command = "test", .have_seed = true,
+                    .plan = plan_of("random", "mcts:sims=30", 400, 3)};
+    Run run;
+    cr_assert_eq(run_open(&run, &o, err), 0, "%s", err);
     /* random against MCTS: far weaker, so H0 (elo 0, not the +20 of H1) is accepted early */
-    MatchResult r = play("random", "mcts:sims=30", 400, 3, 2, "0,20,0.05,0.05", s, &run);
+    MatchResult r = play("random", "mcts:sims=30", 400, 3, 2, "0,20,0.05,0.05", &run);
     cr_assert_eq(r.sprt.decision, -1);
     cr_assert(r.decided_at > 0 && r.decided_at < 200, "decided after %llu pairs", (unsigned long long)r.decided_at);
     cr_assert_eq(r.tally.pairs, r.decided_at);
     cr_assert(r.sprt.llr <= r.sprt.lower);
-    cr_assert_eq(run.plan.games, 2 * r.decided_at);
-    store_close(s);
+    cr_assert_eq(run.row.games, 2 * r.decided_at);
+    run_close(&run);
 
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
@@ -160,7 +159,7 @@ Test(match, sprt_stops_and_the_store_keeps_the_counted_pairs)
     sqlite3_close(h);
 
     /* the same decision on one thread */
-    MatchResult one = play("random", "mcts:sims=30", 400, 3, 1, "0,20,0.05,0.05", NULL, NULL);
+    MatchResult one = play("random", "mcts:sims=30", 400, 3, 1, "0,20,0.05,0.05", NULL);
     cr_assert_eq(one.decided_at, r.decided_at);
     cr_assert(!memcmp(&one.tally, &r.tally, sizeof one.tally));
 }

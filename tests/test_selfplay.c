@@ -54,33 +54,33 @@ static char *run_dump(const char *path, const char *run)
 Test(agent, spec_parse_and_format)
 {
     AgentSpec s;
-    char err[AGENT_ERR_LEN], text[AGENT_SPEC_LEN];
-    cr_assert(agent_spec_parse("random", &s, err));
+    char err[ERR_LEN], text[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("random", &s, err), 0, "%s", err);
     cr_assert_eq(s.kind, AGENT_RANDOM);
     cr_assert_str_eq(agent_spec_format(&s, text), "random");
 
-    cr_assert(agent_spec_parse("mcts:sims=800", &s, err));
+    cr_assert_eq(agent_spec_parse("mcts:sims=800", &s, err), 0, "%s", err);
     cr_assert_eq(s.kind, AGENT_MCTS);
     cr_assert_eq(s.sims, 800);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1,rollout=random");
 
-    cr_assert(agent_spec_parse("mcts:sims=800,c=1.2,rollout=random", &s, err));
+    cr_assert_eq(agent_spec_parse("mcts:sims=800,c=1.2,rollout=random", &s, err), 0, "%s", err);
     cr_assert_float_eq(s.c, 1.2, 1e-12);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1.2,rollout=random");
     AgentSpec back;
-    cr_assert(agent_spec_parse(text, &back, err));
+    cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
     cr_assert(back.sims == s.sims && back.c == s.c && back.nodes == s.nodes);
 
-    cr_assert(agent_spec_parse("mcts", &s, err));
+    cr_assert_eq(agent_spec_parse("mcts", &s, err), 0, "%s", err);
     cr_assert_eq(s.sims, 1000);
-    cr_assert(agent_spec_parse("mcts:nodes=5000", &s, err));
+    cr_assert_eq(agent_spec_parse("mcts:nodes=5000", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=1000,c=1,rollout=random,nodes=5000");
 }
 
 Test(agent, spec_errors_name_the_problem)
 {
     AgentSpec s;
-    char err[AGENT_ERR_LEN];
+    char err[ERR_LEN];
     struct {
         const char *spec, *word;
     } bad[] = {
@@ -90,7 +90,7 @@ Test(agent, spec_errors_name_the_problem)
         {"mcts:sims=10,c=x", "x"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        cr_assert_not(agent_spec_parse(bad[i].spec, &s, err), "%s accepted", bad[i].spec);
+        cr_assert_neq(agent_spec_parse(bad[i].spec, &s, err), 0, "%s accepted", bad[i].spec);
         cr_assert(strstr(err, bad[i].word), "%s: message '%s' does not name '%s'", bad[i].spec, err, bad[i].word);
     }
 }
@@ -106,7 +106,7 @@ Test(playout, reaches_the_end)
     for (int i = 0; i < 200; i++) {
         int plies, r = playout_random(&pos, &rng, &plies);
         cr_assert(r == RESULT_WHITE || r == RESULT_BLACK || r == RESULT_DRAW);
-        cr_assert(plies > 10 && plies < PLAYOUT_MAX_PLIES);
+        cr_assert(plies > 10 && plies < GAME_MAX_ACTIONS);
     }
 }
 
@@ -235,7 +235,7 @@ static void play_all(const SelfplayPlan *plan, Collect *c)
     uint32_t idx[64];
     for (uint32_t i = 0; i < plan->games; i++) idx[i] = i;
     SelfplaySink sink = {.write = collect_write, .ctx = c, .batch_games = 3};
-    char err[SELFPLAY_ERR_LEN];
+    char err[ERR_LEN];
     cr_assert_eq(selfplay_run(plan, idx, plan->games, &sink, err), 0, "%s", err);
     cr_assert_eq(c->count, (int)plan->games);
 }
@@ -243,9 +243,9 @@ static void play_all(const SelfplayPlan *plan, Collect *c)
 Test(scheduler, same_games_with_1_and_2_threads)
 {
     SelfplayPlan plan = {.variant = VARIANT_STANDARD, .seed = 12345, .games = 8};
-    char err[AGENT_ERR_LEN];
-    cr_assert(agent_spec_parse("mcts:sims=40", &plan.white, err));
-    cr_assert(agent_spec_parse("random", &plan.black, err));
+    char err[ERR_LEN];
+    cr_assert_eq(agent_spec_parse("mcts:sims=40", &plan.white, err), 0, "%s", err);
+    cr_assert_eq(agent_spec_parse("random", &plan.black, err), 0, "%s", err);
     static Collect one, two;
     plan.threads = 1;
     play_all(&plan, &one);
@@ -284,25 +284,26 @@ Test(scheduler, same_games_with_1_and_2_threads)
  * 0.5 +- 0.0962; 10 of 10 gives [0.7225, 1]; draws count half. */
 Test(scheduler, white_score_interval)
 {
-    SelfplaySummary s = {.games = 100};
+    RecordSummary s = {.games = 100};
     s.wins[RESULT_WHITE] = 50;
     s.wins[RESULT_BLACK] = 50;
-    double lo, hi, m = selfplay_white_score(&s, &lo, &hi);
-    cr_assert_float_eq(m, 0.5, 1e-12);
-    cr_assert_float_eq(lo, 0.4038, 1e-4);
-    cr_assert_float_eq(hi, 0.5962, 1e-4);
-    SelfplaySummary all = {.games = 10};
+    Interval i = record_white_score(&s);
+    cr_assert_float_eq(i.mid, 0.5, 1e-12);
+    cr_assert_float_eq(i.lo, 0.4038, 1e-4);
+    cr_assert_float_eq(i.hi, 0.5962, 1e-4);
+    RecordSummary all = {.games = 10};
     all.wins[RESULT_WHITE] = 10;
-    m = selfplay_white_score(&all, &lo, &hi);
-    cr_assert_float_eq(m, 1.0, 1e-12);
-    cr_assert_float_eq(lo, 0.7225, 1e-4);
-    cr_assert_float_eq(hi, 1.0, 1e-12);
-    SelfplaySummary d = {.games = 100};
+    i = record_white_score(&all);
+    cr_assert_float_eq(i.mid, 1.0, 1e-12);
+    cr_assert_float_eq(i.lo, 0.7225, 1e-4);
+    cr_assert_float_eq(i.hi, 1.0, 1e-12);
+    RecordSummary d = {.games = 100};
     d.wins[RESULT_WHITE] = 30;
     d.wins[RESULT_DRAW] = 40;
     d.wins[RESULT_BLACK] = 30;
-    cr_assert_float_eq(selfplay_white_score(&d, &lo, &hi), 0.5, 1e-12);
-    cr_assert_float_eq(lo, 0.4038, 1e-4);
+    i = record_white_score(&d);
+    cr_assert_float_eq(i.mid, 0.5, 1e-12);
+    cr_assert_float_eq(i.lo, 0.4038, 1e-4);
 }
 
 /* ---- the database ----------------------------------------------------- */
@@ -315,13 +316,15 @@ Test(store, schema_file_matches_embedded)
 
 Test(store, create_write_summary_resume)
 {
-    char *dir = tmpdir_new(), *path = path_in(dir, "s.db"), err[STORE_ERR_LEN];
+    char *dir = tmpdir_new(), *path = path_in(dir, "s.db"), err[ERR_LEN];
     Store *s;
-    cr_assert_eq(store_open(&s, path, true, 1000, err), 0, "%s", err);
-    StoreRun run = {.plan = {.variant = VARIANT_BLITZ, .seed = 99, .games = 6, .threads = 2}};
-    char aerr[AGENT_ERR_LEN];
-    agent_spec_parse("random", &run.plan.white, aerr);
-    agent_spec_parse("mcts:sims=10", &run.plan.black, aerr);
+    cr_assert_eq(store_open(&s, path, STORE_CREATE, 1000, err), 0, "%s", err);
+    SelfplayPlan plan = {.variant = VARIANT_BLITZ, .seed = 99, .games = 6, .threads = 2};
+    char aerr[ERR_LEN];
+    cr_assert_eq(agent_spec_parse("random", &plan.white, aerr), 0);
+    cr_assert_eq(agent_spec_parse("mcts:sims=10", &plan.black, aerr), 0);
+    StoreRun run = {.variant = VARIANT_BLITZ, .seed = 99, .games = 6, .threads = 2, .white = "random",
+                    .black = "mcts:sims=10,c=1,rollout=random"};
     store_new_uid(99, run.uid);
     cr_assert_eq(strlen(run.uid), 32);
     strcpy(run.name, "t");
@@ -331,14 +334,16 @@ Test(store, create_write_summary_resume)
     cr_assert(strstr(err, "'t'"));
 
     /* store games 0, 2 and 5 */
-    Agent *w = agent_new(&run.plan.white, aerr), *b = agent_new(&run.plan.black, aerr);
+    Agent *w, *b;
+    cr_assert_eq(agent_new(&w, &plan.white, aerr), 0);
+    cr_assert_eq(agent_new(&b, &plan.black, aerr), 0);
     GameRecord g[3];
     GameRecord *gp[3] = {&g[0], &g[1], &g[2]};
     uint32_t which[3] = {0, 2, 5};
-    SelfplaySummary mem = {0};
+    RecordSummary mem = {0};
     for (int i = 0; i < 3; i++) {
-        cr_assert_eq(selfplay_play_game(&run.plan, w, b, which[i], &g[i]), 0);
-        selfplay_summary_add(&mem, &g[i]);
+        cr_assert_eq(selfplay_play_game(&plan, w, b, which[i], &g[i]), 0);
+        record_summary_add(&mem, &g[i]);
     }
     cr_assert_eq(store_write_games(s, &run, gp, 3, err), 0, "%s", err);
     uint32_t *missing, n;
@@ -346,7 +351,7 @@ Test(store, create_write_summary_resume)
     cr_assert_eq(n, 3);
     cr_assert(missing[0] == 1 && missing[1] == 3 && missing[2] == 4);
     free(missing);
-    SelfplaySummary db = {0};
+    RecordSummary db = {0};
     cr_assert_eq(store_summary(s, &run, &db, err), 0);
     cr_assert_eq(memcmp(&db, &mem, sizeof db), 0);
 
@@ -357,16 +362,19 @@ Test(store, create_write_summary_resume)
     cr_assert_eq(db.games, 3);
 
     StoreRun found;
-    cr_assert_eq(store_run_find(s, "t", &found, err), 0, "%s", err);
+    cr_assert_eq(store_run_get(s, "t", &found, err), 0, "%s", err);
     cr_assert_eq(found.id, run.id);
-    cr_assert_eq(found.plan.seed, 99);
-    cr_assert_eq(found.plan.variant, VARIANT_BLITZ);
-    cr_assert_eq(found.plan.black.sims, 10);
-    cr_assert_eq(found.plan.games, 6);
+    cr_assert_eq(found.seed, 99);
+    cr_assert_eq(found.variant, VARIANT_BLITZ);
+    cr_assert_str_eq(found.black, "mcts:sims=10,c=1,rollout=random");
+    cr_assert_eq(found.games, 6);
+    cr_assert_eq(found.threads, 2);
+    cr_assert_not(found.pairs);
+    cr_assert_eq(found.opening, OPENING_NONE);
     cr_assert_not(found.finished);
-    cr_assert_eq(store_run_find(s, "nope", &found, err), STORE_NOT_FOUND);
+    cr_assert_eq(store_run_get(s, "nope", &found, err), STORE_NOT_FOUND);
     cr_assert_eq(store_run_finish(s, &run, err), 0);
-    for (int i = 0; i < 3; i++) selfplay_record_free(&g[i]);
+    for (int i = 0; i < 3; i++) record_free(&g[i]);
     agent_free(w);
     agent_free(b);
     store_close(s);
@@ -387,26 +395,26 @@ Test(store, create_write_summary_resume)
 
 Test(store, refuses_newer_version_and_foreign_files)
 {
-    char *dir = tmpdir_new(), *path = path_in(dir, "n.db"), err[STORE_ERR_LEN];
+    char *dir = tmpdir_new(), *path = path_in(dir, "n.db"), err[ERR_LEN];
     sqlite3 *db = db_open(path);
     sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL);
     sqlite3_close(db);
     Store *s;
-    cr_assert_neq(store_open(&s, path, true, 100, err), 0);
+    cr_assert_neq(store_open(&s, path, STORE_CREATE, 100, err), 0);
     cr_assert(strstr(err, "version 7") && strstr(err, "newer"), "%s", err);
 
     char *other = path_in(dir, "o.db");
     db = db_open(other);
     sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL);
     sqlite3_close(db);
-    cr_assert_neq(store_open(&s, other, true, 100, err), 0);
+    cr_assert_neq(store_open(&s, other, STORE_CREATE, 100, err), 0);
     cr_assert(strstr(err, "not a Yinsh Lab"), "%s", err);
 
     char *text = path_in(dir, "t.txt");
     FILE *f = fopen(text, "w");
     fprintf(f, "this is not a database, just some text long enough to fill a header........................\n");
     fclose(f);
-    cr_assert_neq(store_open(&s, text, true, 100, err), 0);
+    cr_assert_neq(store_open(&s, text, STORE_CREATE, 100, err), 0);
     cr_assert(strstr(err, "not a database"), "%s", err);
 }
 
@@ -616,14 +624,14 @@ Test(cli, no_db_plays_and_stores_nothing)
 
 Test(agent, eval_keys_parse_format_and_load_once)
 {
-    char *dir = tmpdir_new(), *w = path_in(dir, "w.txt"), err[AGENT_ERR_LEN], text[AGENT_SPEC_LEN];
+    char *dir = tmpdir_new(), *w = path_in(dir, "w.txt"), err[ERR_LEN], text[SPEC_LEN];
     FILE *f = fopen(w, "w");
     fprintf(f, "# test weights\nrings_removed 2.5\ntempo 0\n");
     fclose(f);
     char spec[512];
     snprintf(spec, sizeof spec, "mcts:sims=50,eval=%s,rollout=8", w);
     AgentSpec s, back;
-    cr_assert(agent_spec_parse(spec, &s, err), "%s", err);
+    cr_assert_eq(agent_spec_parse(spec, &s, err), 0, "%s", err);
     cr_assert_eq(s.rollout, 8);
     cr_assert_str_eq(s.eval, w);
     cr_assert_eq(s.weights.w[FEAT_RINGS_REMOVED], 2.5);
@@ -634,14 +642,14 @@ Test(agent, eval_keys_parse_format_and_load_once)
     char expect[512];
     snprintf(expect, sizeof expect, "mcts:sims=50,c=1,rollout=8,eval=%s", w);
     cr_assert_str_eq(agent_spec_format(&s, text), expect);
-    cr_assert(agent_spec_parse(text, &back, err), "%s", err);
+    cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
     cr_assert(!memcmp(&back.weights, &s.weights, sizeof s.weights) && back.rollout == 8);
 
     /* rollout=N alone uses the built-in defaults; rollout=random stays the old canonical form */
-    cr_assert(agent_spec_parse("mcts:sims=50,rollout=0", &s, err), "%s", err);
+    cr_assert_eq(agent_spec_parse("mcts:sims=50,rollout=0", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=0");
     cr_assert(!memcmp(&s.weights, &d, sizeof d));
-    cr_assert(agent_spec_parse("mcts:sims=50,rollout=random", &s, err));
+    cr_assert_eq(agent_spec_parse("mcts:sims=50,rollout=random", &s, err), 0, "%s", err);
     cr_assert_eq(s.rollout, ROLLOUT_RANDOM);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=random");
 
@@ -649,31 +657,32 @@ Test(agent, eval_keys_parse_format_and_load_once)
     f = fopen(w, "w");
     fprintf(f, "markers 0.1\nlines3 zero\n");
     fclose(f);
-    cr_assert_not(agent_spec_parse(spec, &s, err));
+    cr_assert_neq(agent_spec_parse(spec, &s, err), 0);
     cr_assert(strstr(err, w) && strstr(err, ":2:") && strstr(err, "zero"), "%s", err);
-    cr_assert_not(agent_spec_parse("mcts:rollout=4,eval=/no/such/file.txt", &s, err));
+    cr_assert_neq(agent_spec_parse("mcts:rollout=4,eval=/no/such/file.txt", &s, err), 0);
     cr_assert(strstr(err, "/no/such/file.txt"), "%s", err);
     /* reading a stored spec needs no file */
-    cr_assert(agent_spec_parse_text("mcts:sims=9,rollout=4,eval=/no/such/file.txt", &s, err), "%s", err);
+    cr_assert_eq(agent_spec_parse_text("mcts:sims=9,rollout=4,eval=/no/such/file.txt", &s, err), 0, "%s", err);
     cr_assert(s.sims == 9 && s.rollout == 4 && !strcmp(s.eval, "/no/such/file.txt"));
-    cr_assert_not(agent_spec_parse("mcts:eval=eval/weights/default.txt", &s, err));
+    cr_assert_neq(agent_spec_parse("mcts:eval=eval/weights/default.txt", &s, err), 0);
     cr_assert(strstr(err, "rollout"), "%s", err);
-    cr_assert_not(agent_spec_parse("mcts:rollout=1001", &s, err));
+    cr_assert_neq(agent_spec_parse("mcts:rollout=1001", &s, err), 0);
     cr_assert(strstr(err, "1001"), "%s", err);
-    cr_assert_not(agent_spec_parse("mcts:rollout=4,eval=", &s, err));
+    cr_assert_neq(agent_spec_parse("mcts:rollout=4,eval=", &s, err), 0);
     cr_assert(strstr(err, "eval"), "%s", err);
 }
 
 Test(mcts, evaluated_rollouts_search_and_are_deterministic)
 {
     AgentSpec s;
-    char err[AGENT_ERR_LEN];
-    cr_assert(agent_spec_parse("mcts:sims=200,rollout=4", &s, err), "%s", err);
+    char err[ERR_LEN];
+    cr_assert_eq(agent_spec_parse("mcts:sims=200,rollout=4", &s, err), 0, "%s", err);
     Position pos;
     mcts_bench_position(1, 20, &pos);
     Action first = ACTION_NONE;
     for (int rep = 0; rep < 2; rep++) {
-        Agent *a = agent_new(&s, err);
+        Agent *a;
+        cr_assert_eq(agent_new(&a, &s, err), 0);
         Rng rng;
         rng_seed(&rng, 5, 5);
         MoveStats st;
@@ -697,43 +706,72 @@ Test(mcts, evaluated_rollouts_search_and_are_deterministic)
     cr_assert_float_eq(v, eval_white(&w, &p), 1e-15);
 }
 
-Test(store, upgrades_version_1_in_place)
+/* The run table as versions 1 and 2 had it (version 1: without kind);
+ * game and action have not changed since version 1. */
+static const char RUN_V2[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, name TEXT NOT NULL "
+                             "UNIQUE, command TEXT NOT NULL, version TEXT NOT NULL, host TEXT NOT NULL, seed INTEGER "
+                             "NOT NULL, variant TEXT NOT NULL, white TEXT NOT NULL, black TEXT NOT NULL, games "
+                             "INTEGER NOT NULL, threads INTEGER NOT NULL, params TEXT NOT NULL, started_at TEXT NOT "
+                             "NULL, finished_at TEXT%s);";
+
+/* An old database: the current schema with the old run table. */
+static void make_old_db(const char *path, int version)
 {
-    char *dir = tmpdir_new(), *path = path_in(dir, "v1.db"), err[STORE_ERR_LEN];
-    /* the version-1 schema: today's without run.kind */
     char *sql = gc(strdup(store_schema_sql()));
-    char *kind = strstr(sql, ",\n    kind ");
-    cr_assert(kind);
-    char *close = strstr(kind, "\n);");
-    memmove(kind, close, strlen(close) + 1);
-    char *ver = strstr(sql, "user_version = 2");
-    cr_assert(ver);
-    ver[strlen("user_version = ")] = '1';
+    char *run = strstr(sql, "CREATE TABLE run"), *end = strstr(run, ");\n") + 3;
+    char *pragma = strstr(sql, "\nPRAGMA user_version");
+    pragma[1] = '\0';
+    char table[1024], full[8192];
+    snprintf(table, sizeof table, RUN_V2, version >= 2 ? ", kind TEXT NOT NULL DEFAULT 'selfplay'" : "");
+    snprintf(full, sizeof full, "%.*s%s%sPRAGMA user_version = %d;", (int)(run - sql), sql, table, end, version);
     sqlite3 *db = db_open(path);
-    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_exec(db, full, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
     cr_assert_eq(sqlite3_exec(db,
                               "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, "
                               "games, threads, params, started_at) VALUES ('u', 'old', 'c', '0.1', 'h', 1, "
-                              "'standard', 'random', 'random', 2, 1, '', 'now')",
+                              "'standard', 'random', 'random', 2, 1, 'game_max_plies=1000,playout_max_plies=1000', "
+                              "'now'), ('v', 'pairs', 'c', '0.1', 'h', 2, 'blitz', 'random', 'random', 4, 1, "
+                              "'game_max_plies=1000,playout_max_plies=1000,pairs=1,opening=rings', 'now')",
                               NULL, NULL, NULL),
-                 SQLITE_OK);
-    cr_assert_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('run') WHERE name = 'kind'"), 0);
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
+}
 
-    Store *s;
-    cr_assert_eq(store_open(&s, path, false, 1000, err), 0, "%s", err);
-    StoreRun run;
-    cr_assert_eq(store_run_find(s, "old", &run, err), 0, "%s", err);
-    cr_assert_str_eq(run.kind, "selfplay");
-    cr_assert_not(run.plan.pairs);
-    store_close(s);
-    db = db_open(path);
-    cr_assert_eq(db_int(db, "PRAGMA user_version"), 2);
-    cr_assert_str_eq(db_text(db, "SELECT kind FROM run WHERE name = 'old'"), "selfplay");
-    sqlite3_close(db);
-    /* opening it again changes nothing */
-    cr_assert_eq(store_open(&s, path, false, 1000, err), 0, "%s", err);
-    store_close(s);
+Test(store, upgrades_versions_1_and_2_in_place)
+{
+    for (int version = 1; version <= 2; version++) {
+        char *dir = tmpdir_new(), *path = path_in(dir, "old.db"), err[ERR_LEN];
+        make_old_db(path, version);
+        Store *s;
+        cr_assert_eq(store_open(&s, path, STORE_WRITE, 1000, err), 0, "%s", err);
+        StoreRun run;
+        cr_assert_eq(store_run_get(s, "old", &run, err), 0, "%s", err);
+        cr_assert_str_eq(run.kind, "selfplay");
+        cr_assert_not(run.pairs);
+        cr_assert_eq(run.opening, OPENING_NONE);
+        cr_assert_eq(store_run_get(s, "pairs", &run, err), 0, "%s", err);
+        cr_assert(run.pairs);
+        cr_assert_eq(run.opening, OPENING_RINGS);
+        cr_assert_eq(run.variant, VARIANT_BLITZ);
+        store_close(s);
+        sqlite3 *db = db_open(path);
+        cr_assert_eq(db_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+        cr_assert_str_eq(db_text(db, "SELECT kind FROM run WHERE name = 'old'"), "selfplay");
+        cr_assert_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('run') WHERE name = 'params'"), 0);
+        /* the upgraded table has the shape of a new one, column for column */
+        char *cols = db_text(db, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\" || ' ' || "
+                                 "coalesce(dflt_value, ''), '|') FROM pragma_table_info('run')");
+        sqlite3_close(db);
+        char *fresh = path_in(dir, "fresh.db");
+        db = db_open(fresh);
+        cr_assert_eq(sqlite3_exec(db, store_schema_sql(), NULL, NULL, NULL), SQLITE_OK);
+        cr_assert_str_eq(cols, db_text(db, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\" || ' ' || "
+                                           "coalesce(dflt_value, ''), '|') FROM pragma_table_info('run')"));
+        sqlite3_close(db);
+        /* opening it again changes nothing */
+        cr_assert_eq(store_open(&s, path, STORE_WRITE, 1000, err), 0, "%s", err);
+        store_close(s);
+    }
 }
 
 Test(mcts, zeroed_config_is_the_random_playout_agent)
@@ -743,9 +781,10 @@ Test(mcts, zeroed_config_is_the_random_playout_agent)
     MctsConfig cfg = {.sims = 300, .c = 1.0};
     Mcts *m = mcts_new(&cfg);
     AgentSpec s;
-    char err[AGENT_ERR_LEN];
-    cr_assert(agent_spec_parse("mcts:sims=300,rollout=random", &s, err));
-    Agent *a = agent_new(&s, err);
+    char err[ERR_LEN];
+    cr_assert_eq(agent_spec_parse("mcts:sims=300,rollout=random", &s, err), 0, "%s", err);
+    Agent *a;
+    cr_assert_eq(agent_new(&a, &s, err), 0);
     Position pos;
     mcts_bench_position(1, 7, &pos);
     Rng r1, r2;

@@ -20,14 +20,14 @@ static char *make_db(const char *dir, const char *games)
 static Store *open_db(const char *path)
 {
     Store *s;
-    char err[STORE_ERR_LEN];
-    cr_assert_eq(store_open(&s, path, true, 5000, err), 0, "%s", err);
+    char err[ERR_LEN];
+    cr_assert_eq(store_open(&s, path, STORE_CREATE, 5000, err), 0, "%s", err);
     return s;
 }
 
 Test(tune, fit_lowers_the_loss_on_any_number_of_threads)
 {
-    char *dir = tmpdir_new(), *db = make_db(dir, "120"), err[STORE_ERR_LEN];
+    char *dir = tmpdir_new(), *db = make_db(dir, "120"), err[ERR_LEN];
     Store *s = open_db(db);
     TuneOptions o;
     tune_options_default(&o);
@@ -69,7 +69,7 @@ Test(tune, fit_lowers_the_loss_on_any_number_of_threads)
 
 Test(tune, errors_for_no_games_and_unknown_runs)
 {
-    char *dir = tmpdir_new(), err[STORE_ERR_LEN];
+    char *dir = tmpdir_new(), err[ERR_LEN];
     TuneOptions o;
     tune_options_default(&o);
     TuneData d;
@@ -103,8 +103,8 @@ Test(cli, tune_writes_a_weights_file)
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
     cr_assert(strstr(out, "scale K") && strstr(out, "tuned") && strstr(out, "wrote w.txt"), "%s", out);
     Weights w;
-    char werr[256];
-    cr_assert(weights_load(path_in(dir, "w.txt"), &w, werr, sizeof werr), "%s", werr);
+    char werr[ERR_LEN];
+    cr_assert_eq(weights_load(path_in(dir, "w.txt"), &w, werr), 0, "%s", werr);
     char *file = slurp(path_in(dir, "w.txt"));
     cr_assert(strstr(file, "# made by: yinsh tune --db t.db"), "%s", file);
     cr_assert(strstr(file, "# data: 40 games"), "%s", file);

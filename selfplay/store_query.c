@@ -1,114 +1,20 @@
-#include <errno.h>
-#include <sqlite3.h>
+/* The studies' read-only queries (store.h): the report's runs, outcomes
+ * and first actions, over a selection of runs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include "store_report.h"
-
-struct StoreReader {
-    sqlite3 *db;
-    char *path;
-};
-
-/* "database 'path': what: sqlite's message" */
-static int fail(const StoreReader *r, char *err, const char *what)
-{
-    int code = sqlite3_errcode(r->db);
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-        snprintf(err, STORE_ERR_LEN, "database '%s': %s: it is locked by another process (%s)", r->path, what,
-                 sqlite3_errmsg(r->db));
-    else if (code == SQLITE_NOTADB)
-        snprintf(err, STORE_ERR_LEN, "'%s' is not a database (%s)", r->path, sqlite3_errmsg(r->db));
-    else
-        snprintf(err, STORE_ERR_LEN, "database '%s': %s: %s", r->path, what, sqlite3_errmsg(r->db));
-    return STORE_ERROR;
-}
-
-/* One integer from a statement without parameters. */
-static int query_int(StoreReader *r, const char *sql, int64_t *out, char *err)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(r->db, sql, -1, &st, NULL);
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : fail(r, err, "reading the schema");
-}
-
-int store_reader_open(StoreReader **out, const char *path, int busy_ms, char *err)
-{
-    int rc = STORE_OK;
-    int64_t version = 0, tables = 0;
-    struct stat sb;
-    StoreReader *r = calloc(1, sizeof *r);
-    *out = NULL;
-    if (!r || !(r->path = strdup(path))) {
-        snprintf(err, STORE_ERR_LEN, "out of memory");
-        rc = STORE_ERROR;
-        goto done;
-    }
-    if (stat(path, &sb) != 0) {
-        snprintf(err, STORE_ERR_LEN, "no database at '%s' (%s): `yinsh selfplay` creates one", path, strerror(errno));
-        rc = STORE_NOT_FOUND;
-        goto done;
-    }
-    if (S_ISDIR(sb.st_mode)) {
-        snprintf(err, STORE_ERR_LEN, "database '%s': is a directory", path);
-        rc = STORE_ERROR;
-        goto done;
-    }
-    if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        snprintf(err, STORE_ERR_LEN, "cannot open database '%s': %s", path,
-                 r->db ? sqlite3_errmsg(r->db) : "out of memory");
-        rc = STORE_ERROR;
-        goto done;
-    }
-    sqlite3_extended_result_codes(r->db, 0);
-    sqlite3_busy_timeout(r->db, busy_ms);
-    if ((rc = query_int(r, "PRAGMA user_version", &version, err))) goto done;
-    if ((rc = query_int(r, "SELECT count(*) FROM sqlite_master", &tables, err))) goto done;
-    if (version == 0 && tables == 0) {
-        snprintf(err, STORE_ERR_LEN, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)",
-                 path);
-        rc = STORE_NOT_FOUND;
-    } else if (version == 0) {
-        snprintf(err, STORE_ERR_LEN,
-                 "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no schema version)",
-                 path);
-        rc = STORE_ERROR;
-    }
-
-done:
-    if (rc) {
-        store_reader_close(r);
-        r = NULL;
-    }
-    *out = r;
-    return rc;
-}
-
-void store_reader_close(StoreReader *r)
-{
-    if (!r) return;
-    sqlite3_close(r->db);
-    free(r->path);
-    free(r);
-}
+#include "store_internal.h"
 
 /* Prepares `head` followed, with a selection, by `join` "run.name IN
  * (?, ...)" and `tail`, and binds the names. */
-static int prepare_selected(StoreReader *r, const StoreSelection *sel, const char *head, const char *join,
+static int prepare_selected(Store *r, const StoreSelection *sel, const char *head, const char *join,
                             const char *tail, sqlite3_stmt **st, char *err)
 {
     int n = sel ? sel->nruns : 0;
     size_t len = strlen(head) + strlen(join) + strlen(tail) + 32 + 3 * (size_t)n;
     char *sql = malloc(len);
     if (!sql) {
-        snprintf(err, STORE_ERR_LEN, "out of memory");
+        snprintf(err, ERR_LEN, "out of memory");
         return STORE_ERROR;
     }
     size_t at = (size_t)snprintf(sql, len, "%s", head);
@@ -123,7 +29,7 @@ static int prepare_selected(StoreReader *r, const StoreSelection *sel, const cha
     for (int i = 0; rc == SQLITE_OK && i < n; i++)
         rc = sqlite3_bind_text(*st, i + 1, sel->runs[i], -1, SQLITE_STATIC);
     if (rc != SQLITE_OK) {
-        fail(r, err, "preparing a query");
+        store_fail(r, err, "preparing a query");
         sqlite3_finalize(*st);
         *st = NULL;
         return STORE_ERROR;
@@ -137,22 +43,22 @@ static const char *text(sqlite3_stmt *st, int col)
     return t ? (const char *)t : "";
 }
 
-int store_reader_check(StoreReader *r, const StoreSelection *sel, char *err)
+int store_query_check(Store *r, const StoreSelection *sel, char *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = STORE_OK;
     if (!sel || sel->nruns == 0) return STORE_OK;
     if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM run WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
-        return fail(r, err, "looking up runs");
+        return store_fail(r, err, "looking up runs");
     for (int i = 0; i < sel->nruns && !rc; i++) {
         sqlite3_reset(st);
         sqlite3_bind_text(st, 1, sel->runs[i], -1, SQLITE_STATIC);
         int step = sqlite3_step(st);
         if (step == SQLITE_DONE) {
-            snprintf(err, STORE_ERR_LEN, "database '%s' has no run named '%s'", r->path, sel->runs[i]);
+            snprintf(err, ERR_LEN, "database '%s' has no run named '%s'", r->path, sel->runs[i]);
             rc = STORE_NOT_FOUND;
         } else if (step != SQLITE_ROW) {
-            rc = fail(r, err, "looking up runs");
+            rc = store_fail(r, err, "looking up runs");
         }
     }
     sqlite3_finalize(st);
@@ -168,12 +74,12 @@ int store_reader_check(StoreReader *r, const StoreSelection *sel, char *err)
             fill;                                                              \
             if ((rc_ = fn(ctx, &row))) break;                                  \
         }                                                                      \
-        if (!rc_ && step_ != SQLITE_DONE) rc_ = fail(r, err, what);            \
+        if (!rc_ && step_ != SQLITE_DONE) rc_ = store_fail(r, err, what);            \
         sqlite3_finalize(st);                                                  \
         return rc_;                                                            \
     } while (0)
 
-int store_reader_runs(StoreReader *r, const StoreSelection *sel, int (*fn)(void *ctx, const StoreRunRow *row),
+int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, const StoreRunRow *row),
                       void *ctx, char *err)
 {
     sqlite3_stmt *st = NULL;
@@ -201,7 +107,7 @@ int store_reader_runs(StoreReader *r, const StoreSelection *sel, int (*fn)(void 
              fn, ctx, "reading runs", err);
 }
 
-int store_reader_outcomes(StoreReader *r, const StoreSelection *sel,
+int store_query_outcomes(Store *r, const StoreSelection *sel,
                           int (*fn)(void *ctx, const StoreOutcomeRow *row), void *ctx, char *err)
 {
     sqlite3_stmt *st = NULL;
@@ -224,7 +130,7 @@ int store_reader_outcomes(StoreReader *r, const StoreSelection *sel,
              fn, ctx, "reading games", err);
 }
 
-int store_reader_first_actions(StoreReader *r, const StoreSelection *sel,
+int store_query_first_actions(Store *r, const StoreSelection *sel,
                                int (*fn)(void *ctx, const StoreFirstRow *row), void *ctx, char *err)
 {
     sqlite3_stmt *st = NULL;

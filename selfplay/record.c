@@ -1,0 +1,48 @@
+#include <stdlib.h>
+#include "notation.h"
+#include "record.h"
+#include "rng.h"
+
+void record_free(GameRecord *rec)
+{
+    if (!rec) return;
+    free(rec->actions);
+    rec->actions = NULL;
+    rec->nactions = 0;
+}
+
+uint64_t record_hash_start(void) { return 1469598103934665603ULL; /* FNV-1a's offset basis */ }
+
+uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
+{
+    for (const char *p = action; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return rng_mix(h, ((uint64_t)root_visits << 32) | chosen_visits);
+}
+
+uint64_t record_hash_game(uint64_t h, uint32_t index) { return rng_mix(h, index); }
+
+uint64_t record_game_hash(const GameRecord *g)
+{
+    uint64_t h = record_hash_start();
+    for (int i = 0; i < g->nactions; i++) {
+        const ActionRecord *a = &g->actions[i];
+        char text[ACTION_MAX_LEN];
+        h = record_hash_action(h, action_format(a->action, text), a->searched ? a->root_visits : 0,
+                               a->searched ? a->chosen_visits : 0);
+    }
+    return record_hash_game(h, g->index);
+}
+
+void record_summary_add(RecordSummary *s, const GameRecord *g)
+{
+    s->hash += record_game_hash(g);
+    s->games++;
+    if (g->result >= 0 && g->result < RESULT_NB) s->wins[g->result]++;
+    if (g->reason >= 0 && g->reason < REASON_NB) s->reasons[g->reason]++;
+    s->actions += (uint64_t)g->nactions;
+}
+
+Interval record_white_score(const RecordSummary *s)
+{
+    return stats_score(s->wins[RESULT_WHITE], s->wins[RESULT_DRAW], s->wins[RESULT_BLACK]);
+}

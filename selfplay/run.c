@@ -1,0 +1,129 @@
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "run.h"
+
+uint64_t run_clock_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return rng_mix((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, (uint64_t)getpid());
+}
+
+/* The agents of a stored run, parsed (their weights files read) here,
+ * after the lookup and outside any transaction. */
+static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
+{
+    char perr[ERR_LEN];
+    *plan = (SelfplayPlan){.variant = row->variant, .seed = row->seed, .games = row->games, .pairs = row->pairs,
+                           .opening = row->opening};
+    if (agent_spec_parse(row->white, &plan->white, perr)) {
+        snprintf(err, ERR_LEN, "run '%s': white agent: %.400s", row->name, perr);
+        return -1;
+    }
+    if (agent_spec_parse(row->black, &plan->black, perr)) {
+        snprintf(err, ERR_LEN, "run '%s': black agent: %.400s", row->name, perr);
+        return -1;
+    }
+    return 0;
+}
+
+static void default_name(const char *kind, const char *uid, char *out, size_t len)
+{
+    char date[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y%m%d-%H%M%S", gmtime_r(&t, &tm));
+    snprintf(out, len, "%s-%s-%.8s", kind, date, uid);
+}
+
+int run_open(Run *r, const RunOptions *o, char *err)
+{
+    int threads;
+    *r = (Run){0};
+    if (!o->no_db) {
+        r->db = o->db;
+        if (!r->db) {
+            r->db = RUN_DEFAULT_DB;
+            if (mkdir("results", 0777) != 0 && errno != EEXIST) {
+                snprintf(err, ERR_LEN, "cannot create the directory 'results': %s", strerror(errno));
+                return -1;
+            }
+        }
+        if (store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
+                       o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err))
+            return -1;
+    }
+
+    if (o->resume) {
+        char serr[ERR_LEN];
+        if (!r->store) {
+            snprintf(err, ERR_LEN, "--resume needs the database");
+            return -1;
+        }
+        if (store_run_get(r->store, o->resume, &r->row, serr)) {
+            snprintf(err, ERR_LEN, "cannot resume: %s", serr);
+            return -1;
+        }
+        if (plan_of_row(&r->row, &r->plan, err)) return -1;
+        r->plan.threads = o->plan.threads;
+        return store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
+                       store_summary(r->store, &r->row, &r->sum, err)
+                   ? -1
+                   : 0;
+    }
+
+    r->plan = o->plan;
+    if (!o->have_seed) r->plan.seed = run_clock_seed();
+    threads = r->plan.threads > 0 ? r->plan.threads : omp_get_max_threads();
+    StoreRun *row = &r->row;
+    store_new_uid(r->plan.seed, row->uid);
+    snprintf(row->kind, sizeof row->kind, "%s", o->kind);
+    if (o->name)
+        snprintf(row->name, sizeof row->name, "%s", o->name);
+    else
+        default_name(o->kind, row->uid, row->name, sizeof row->name);
+    agent_spec_format(&r->plan.white, row->white);
+    agent_spec_format(&r->plan.black, row->black);
+    row->variant = r->plan.variant;
+    row->seed = r->plan.seed;
+    row->games = r->plan.games;
+    row->threads = threads;
+    row->pairs = r->plan.pairs;
+    row->opening = r->plan.opening;
+    if (r->store && store_run_create(r->store, row, o->command ? o->command : "", err)) return -1;
+    r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);
+    if (!r->todo) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < r->plan.games; i++) r->todo[i] = i;
+    r->ntodo = r->plan.games;
+    return 0;
+}
+
+int run_store(Run *r, GameRecord *const *games, int n, char *err)
+{
+    if (r->store && store_write_games(r->store, &r->row, games, n, err)) return -1;
+    for (int i = 0; i < n; i++) record_summary_add(&r->sum, games[i]);
+    r->done += (uint64_t)n;
+    return 0;
+}
+
+int run_finish(Run *r, char *err)
+{
+    if (!r->store) return 0;
+    return store_run_finish(r->store, &r->row, err) || store_summary(r->store, &r->row, &r->sum, err) ? -1 : 0;
+}
+
+void run_close(Run *r)
+{
+    free(r->todo);
+    store_close(r->store);
+    *r = (Run){0};
+}

@@ -1,0 +1,53 @@
+/* A run's life, the same for `yinsh selfplay` and `yinsh match`: open (or
+ * create) the database, seed from the clock when no seed is given, name
+ * the run, create it, or find it again to resume; hand the finished games
+ * to the store; mark the run finished; sum it up.
+ *
+ * The agents of a resumed run are parsed from their stored spec texts
+ * here, outside any transaction (a weights file is read then). */
+#ifndef YINSH_RUN_H
+#define YINSH_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "scheduler.h"
+#include "store.h"
+
+#define RUN_DEFAULT_DB "results/yinsh.db"
+
+typedef struct RunOptions {
+    const char *kind;    /* "selfplay" or "match": the run's kind and its default name's prefix */
+    const char *db;      /* NULL: RUN_DEFAULT_DB (its folder results/ is made if missing) */
+    bool no_db;          /* store nothing */
+    int busy_ms;         /* 0: STORE_BUSY_MS */
+    const char *name;    /* NULL: KIND-YYYYmmdd-HHMMSS-<uid prefix> */
+    const char *resume;  /* the name of a run to finish; then plan and name are not used */
+    const char *command; /* the command line as typed, stored with the run */
+    SelfplayPlan plan;   /* a new run's plan; plan.threads <= 0: all cores */
+    bool have_seed;      /* false: plan.seed is drawn from the clock */
+} RunOptions;
+
+typedef struct Run {
+    const char *db;      /* the database's path (NULL with no_db) */
+    Store *store;        /* NULL with no_db */
+    StoreRun row;        /* the run's row (named and filled in also with no_db) */
+    SelfplayPlan plan;   /* what to play */
+    uint32_t *todo;      /* game indices still to play, ascending */
+    uint32_t ntodo;
+    RecordSummary sum;   /* games stored so far (a resumed run's earlier ones too) */
+    uint64_t done;       /* games stored by this process */
+} Run;
+
+/* A seed from the clock and the process id. */
+uint64_t run_clock_seed(void);
+
+/* Opens the database and creates or finds the run; 0, or -1 with a
+ * message in err. Free with run_close whatever the outcome. */
+int run_open(Run *r, const RunOptions *o, char *err);
+/* Stores a batch of finished games and adds them to the totals. */
+int run_store(Run *r, GameRecord *const *games, int n, char *err);
+/* Marks the run finished and reads its totals back from the database. */
+int run_finish(Run *r, char *err);
+void run_close(Run *r);
+
+#endif

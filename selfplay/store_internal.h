@@ -1,0 +1,22 @@
+/* What store.c and store_query.c share: the connection and the one way
+ * both turn an SQLite failure into a message. Not for use outside the
+ * store module. */
+#ifndef YINSH_STORE_INTERNAL_H
+#define YINSH_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+#include "store.h"
+
+struct Store {
+    sqlite3 *db;
+    char *path;
+    int mode;                            /* STORE_READ, STORE_WRITE or STORE_CREATE */
+    sqlite3_stmt *ins_game, *ins_action; /* prepared on first write */
+};
+
+/* Writes "database 'path': what: sqlite's message" (or a clearer message
+ * for a lock or a file that is not a database) into err; returns
+ * STORE_ERROR. */
+int store_fail(const Store *s, char *err, const char *what);
+
+#endif
