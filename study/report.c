@@ -31,8 +31,6 @@ static int oom(char *err)
     return -1;
 }
 
-static bool parse_variant(const char *text, int *variant) { return variant_parse(text, variant); }
-
 static int result_of(const char *text)
 {
     for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
@@ -76,7 +74,7 @@ static int on_outcome(void *ctx, const StoreOutcomeRow *row)
     LoadCtx *c = ctx;
     int variant;
     uint64_t n = row->games > 0 ? (uint64_t)row->games : 0;
-    if (!parse_variant(row->variant, &variant)) {
+    if (!variant_parse(row->variant, &variant)) {
         c->rep->skipped += n;
         return 0;
     }
@@ -97,7 +95,7 @@ static int on_first(void *ctx, const StoreFirstRow *row)
     LoadCtx *c = ctx;
     int variant;
     Point pt;
-    if (!parse_variant(row->variant, &variant) || !point_parse(row->action, strlen(row->action), &pt)) return 0;
+    if (!variant_parse(row->variant, &variant) || !point_parse(row->action, strlen(row->action), &pt)) return 0;
     c->rep->first[variant][pt][result_of(row->result)] += row->games > 0 ? (uint64_t)row->games : 0;
     return 0;
 }
