@@ -4,7 +4,7 @@
  * reasons; blitz against standard for each pair played in both; and the
  * data behind three pictures, drawn by gnuplot scripts (scripts/plots/).
  *
- * A Report is loaded once from the database (selfplay/store_report.h: the
+ * A Report is loaded once from the database (selfplay/store.h: the
  * SQL lives there) and then only read: writing the Markdown, the data
  * files and the pictures are functions of it. */
 #ifndef YINSH_REPORT_H
@@ -16,7 +16,6 @@
 #include "types.h"
 
 enum {
-    REPORT_ERR_LEN = 512,
     REPORT_MAX_LENGTH = 1000, /* lengths at or above it are counted there */
     REPORT_REASON_NB = 6,     /* REASON_* and one for names this yinsh does not know */
     REPORT_VARIANT_NB = 2,    /* VARIANT_STANDARD, VARIANT_BLITZ */
@@ -58,7 +57,7 @@ typedef struct Report {
 
 /* Loads the games of the named runs (nruns 0: all runs) of the database.
  * 0 on success (the report may hold no games: check rep->games), else
- * non-zero with a message in err (REPORT_ERR_LEN bytes): no database, not
+ * non-zero with a message in err (ERR_LEN bytes): no database, not
  * a Yinsh Lab database, a run that does not exist. report_free frees what
  * was loaded, whatever the outcome. */
 int report_load(Report *rep, const char *db, const char *const *runs, int nruns, char *err);
@@ -85,7 +84,7 @@ const ReportPair *report_strongest(const Report *rep, int variant);
 /* What became of the pictures, for the Markdown. */
 typedef struct ReportPictures {
     bool strength, lengths, first_ring; /* drawn: the PNG exists */
-    char note[REPORT_ERR_LEN];          /* why some were not drawn ("" when all were) */
+    char note[ERR_LEN];          /* why some were not drawn ("" when all were) */
 } ReportPictures;
 
 /* The report in Markdown. cmdline: the command that made it (shown). */

@@ -62,8 +62,10 @@ static const char *random_row(const char *md, const char *heading)
     return row + strlen("| `random` | `random` | ");
 }
 
-/* Checks a variant's row against SQL counts over the selected runs. */
-static void check_row(sqlite3 *db, const char *md, const char *heading, const char *variant, const char *where)
+/* Games of a variant over the selected runs (where: an SQL condition on
+ * run) by result, counted directly in SQL. */
+static void sql_results(sqlite3 *db, const char *variant, const char *where, long long *n, long long *w,
+                        long long *b, long long *d)
 {
     char sql[512];
 #define COUNT(cond)                                                                                             \
@@ -71,9 +73,19 @@ static void check_row(sqlite3 *db, const char *md, const char *heading, const ch
               "SELECT count(*) FROM game JOIN run ON run.id = game.run_id WHERE game.variant = '%s' AND %s%s", \
               variant, where, cond),                                                                            \
      db_int(db, sql))
-    long long n = COUNT(""), w = COUNT(" AND result = 'white'"), b = COUNT(" AND result = 'black'"),
-              d = COUNT(" AND result = 'draw'");
+    *n = COUNT("");
+    *w = COUNT(" AND result = 'white'");
+    *b = COUNT(" AND result = 'black'");
+    *d = COUNT(" AND result = 'draw'");
 #undef COUNT
+}
+
+/* Checks a variant's row against SQL counts over the selected runs. */
+static void check_row(sqlite3 *db, const char *md, const char *heading, const char *variant, const char *where)
+{
+    char sql[512];
+    long long n, w, b, d;
+    sql_results(db, variant, where, &n, &w, &b, &d);
     snprintf(sql, sizeof sql,
              "SELECT avg(actions) FROM game JOIN run ON run.id = game.run_id WHERE game.variant = '%s' AND %s",
              variant, where);
@@ -98,6 +110,45 @@ static void check_row(sqlite3 *db, const char *md, const char *heading, const ch
     cr_expect(strstr(line, want), "want mean length '%s' in '%s'", want, line);
 }
 
+/* The text of the "## " section that starts at heading, up to the next
+ * "## " heading: a row looked for here cannot be matched in another table. */
+static char *section(const char *md, const char *heading)
+{
+    const char *sec = strstr(md, heading);
+    cr_assert(sec, "no section '%s' in:\n%s", heading, md);
+    const char *end = strstr(sec + strlen(heading), "\n## ");
+    return gc(strndup(sec, end ? (size_t)(end - sec) : strlen(sec)));
+}
+
+/* Checks the comparison row of `random` against SQL counts over all runs:
+ * each variant's score and games, and the difference blitz minus standard
+ * with its interval and p-value as stats_diff gives them from the counts. */
+static void check_comparison(sqlite3 *db, const char *md)
+{
+    const char *sec = section(md, "## Blitz against standard");
+    double score[2], var[2];
+    long long n[2];
+    const char *const VARIANTS[2] = {"standard", "blitz"};
+    for (int v = 0; v < 2; v++) {
+        long long w, b, d;
+        sql_results(db, VARIANTS[v], "1", &n[v], &w, &b, &d);
+        cr_assert(n[v] > 0);
+        score[v] = stats_score((uint64_t)w, (uint64_t)d, (uint64_t)b).mid;
+        var[v] = ((double)w + 0.25 * (double)d) / (double)n[v] - score[v] * score[v];
+    }
+    double p;
+    Interval diff = stats_diff(score[1], var[1], (double)n[1], score[0], var[0], (double)n[0], &p);
+    char pv[32], want[256];
+    if (p < 0.001) snprintf(pv, sizeof pv, "< 0.001");
+    else snprintf(pv, sizeof pv, "%.3f", p);
+    snprintf(want, sizeof want,
+             "| `random` | %.1f%% (%lld games) | %.1f%% (%lld games) | %+.1f (%+.1f to %+.1f) | %s |\n",
+             100 * score[0], n[0], 100 * score[1], n[1], 100 * diff.mid, 100 * diff.lo, 100 * diff.hi, pv);
+    cr_expect(strstr(sec, want), "want the row '%s' in:\n%s", want, sec);
+    snprintf(want, sizeof want, "\n%d of 1 pairs show a difference", p < 0.05);
+    cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
+}
+
 /* ---- the report as a process ---------------------------------------- */
 
 Test(report, tables_match_sql)
@@ -112,8 +163,7 @@ Test(report, tables_match_sql)
     check_row(h, md, "### Blitz", "blitz", "1");
     cr_expect(strstr(md, "all runs, 150 games."), "%.300s", md);
     /* both variants were played by random: one comparison row */
-    cr_expect(strstr(md, "## Blitz against standard"));
-    cr_expect(strstr(md, "| `random` | "), "comparison row");
+    check_comparison(h, md);
     /* every run with its seed and command */
     cr_expect(strstr(md, "| std-a | standard | `random` | `random` | 60 of 60 | 11 | `yinsh selfplay --games 60"));
     cr_expect(strstr(md, "| blitz-a | blitz | `random` | `random` | 50 of 50 | 13 |"));
@@ -256,7 +306,7 @@ Test(report, load_and_figures)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir);
     Report rep;
-    char err[REPORT_ERR_LEN];
+    char err[ERR_LEN];
     const char *runs[] = {"std-a", "std-b"};
     cr_assert_eq(report_load(&rep, db, runs, 2, err), 0, "%s", err);
     cr_expect_eq(rep.games, 100);

@@ -1,0 +1,134 @@
+/* The data files behind the pictures, one per picture and variant, in the
+ * plain columns gnuplot reads; the scripts that draw them are in
+ * scripts/plots/. Each file's layout is given above the function that
+ * writes it. */
+#include <errno.h>
+#include <string.h>
+#include "geometry.h"
+#include "notation.h"
+#include "report_internal.h"
+
+static FILE *open_data(const char *dir, const char *name, char *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) snprintf(err, ERR_LEN, "cannot write '%.400s': %.80s", path, strerror(errno));
+    return f;
+}
+
+static int close_data(FILE *f, const char *dir, const char *name, char *err)
+{
+    if (fclose(f) != 0) {
+        snprintf(err, ERR_LEN, "cannot write '%s/%s': %s", dir, name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Appends a variant's name to a space-separated list (len bytes): the
+ * lists the gnuplot scripts loop over. */
+static void list_variant(char *list, size_t len, int variant)
+{
+    size_t at = strlen(list);
+    snprintf(list + at, len - at, "%s%s", at ? " " : "", variant_name(variant));
+}
+
+/* strength.dat: one block per variant with same-agent pairs (the variants
+ * listed in `variants`), rows "sims score lo hi games". */
+static int write_strength(const Report *rep, const char *dir, char *variants, size_t vlen, char *err)
+{
+    FILE *f = open_data(dir, "strength.dat", err);
+    if (!f) return -1;
+    fprintf(f, "# White's score against strength (yinsh report): one block per variant\n"
+               "# simulations per move (random: 1), score, 95%% interval low, high, games\n");
+    int blocks = 0;
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_strongest(rep, v)) continue;
+        if (blocks++) fprintf(f, "\n\n");
+        fprintf(f, "# %s\n", variant_name(v));
+        list_variant(variants, vlen, v);
+        for (int i = 0; i < rep->npairs; i++) {
+            const ReportPair *p = &rep->pairs[i];
+            if (p->variant != v || p->strength <= 0) continue;
+            ReportScore s = report_score(p);
+            fprintf(f, "%g %.5f %.5f %.5f %llu\n", p->strength, s.score, s.lo, s.hi, (unsigned long long)s.n);
+        }
+    }
+    return close_data(f, dir, "strength.dat", err);
+}
+
+enum { LENGTH_BIN = 5 };
+
+/* lengths-VARIANT.dat: one block per pair, headed by its label, rows
+ * "bin centre, percent of the pair's games". */
+static int write_lengths(const Report *rep, const char *dir, int v, char *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "lengths-%s.dat", variant_name(v));
+    FILE *f = open_data(dir, name, err);
+    if (!f) return -1;
+    int blocks = 0;
+    for (int i = 0; i < rep->npairs; i++) {
+        const ReportPair *p = &rep->pairs[i];
+        if (p->variant != v || !p->games) continue;
+        int lo = REPORT_MAX_LENGTH, hi = 0;
+        for (int a = 0; a <= REPORT_MAX_LENGTH; a++)
+            if (p->lengths[a]) {
+                if (a < lo) lo = a;
+                hi = a;
+            }
+        char label[1100];
+        report_pair_label(p, label, sizeof label);
+        fprintf(f, "%s\"%s\"\n", blocks++ ? "\n\n" : "", label);
+        for (int b = lo / LENGTH_BIN - 1; b <= hi / LENGTH_BIN + 1; b++) {
+            uint64_t n = 0;
+            for (int a = b * LENGTH_BIN; a < (b + 1) * LENGTH_BIN; a++)
+                if (a >= 0 && a <= REPORT_MAX_LENGTH) n += p->lengths[a];
+            if (b < 0) continue;
+            fprintf(f, "%g %.4f\n", b * LENGTH_BIN + (LENGTH_BIN - 1) / 2.0, 100.0 * (double)n / (double)p->games);
+        }
+    }
+    return close_data(f, dir, name, err);
+}
+
+/* first-ring-VARIANT.dat: the 85 points in the board's layout (columns
+ * a..k left to right, each column half a row below its left neighbour, as
+ * `yinsh show` draws it), rows "x y score games name"; score NaN without
+ * games. */
+static int write_first_ring(const Report *rep, const char *dir, int v, char *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "first-ring-%s.dat", variant_name(v));
+    FILE *f = open_data(dir, name, err);
+    if (!f) return -1;
+    fprintf(f, "# White's score by White's first ring, %s (yinsh report)\n# x y score games point\n",
+            variant_name(v));
+    for (int col = 0; col <= 10; col++)
+        for (int row = 1; row <= 11; row++) {
+            if (!point_valid(col, row)) continue;
+            Point pt = point_make(col, row);
+            const uint64_t *c = rep->first[v][pt];
+            uint64_t n = c[RESULT_WHITE] + c[RESULT_BLACK] + c[RESULT_DRAW];
+            char pname[8];
+            point_format(pt, pname);
+            double x = col * 0.8660254037844386, y = row - col / 2.0;
+            if (n) fprintf(f, "%.4f %.4f %.5f %llu %s\n", x, y,
+                           ((double)c[RESULT_WHITE] + 0.5 * (double)c[RESULT_DRAW]) / (double)n,
+                           (unsigned long long)n, pname);
+            else fprintf(f, "%.4f %.4f NaN 0 %s\n", x, y, pname);
+        }
+    return close_data(f, dir, name, err);
+}
+
+int report_write_data(const Report *rep, const char *dir, char *variants, char *strength_variants, size_t len,
+                      char *err)
+{
+    variants[0] = strength_variants[0] = '\0';
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_has_variant(rep, v)) continue;
+        list_variant(variants, len, v);
+        if (write_lengths(rep, dir, v, err) || write_first_ring(rep, dir, v, err)) return -1;
+    }
+    return write_strength(rep, dir, strength_variants, len, err);
+}

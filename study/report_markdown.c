@@ -1,0 +1,205 @@
+/* The report in Markdown: a summary per variant, the results table of each
+ * variant, blitz against standard for the pairs that played both, the
+ * pictures with what they show, and the runs with the commands that
+ * reproduce them. */
+#include <math.h>
+#include <string.h>
+#include "notation.h"
+#include "report_internal.h"
+#include "stats.h"
+
+static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
+
+static void fmt_p(double p, char *out, size_t len)
+{
+    if (p < 0.001) snprintf(out, len, "< 0.001");
+    else snprintf(out, len, "%.3f", p);
+}
+
+static void fmt_elo(double e, char *out, size_t len)
+{
+    if (isinf(e)) snprintf(out, len, "%s∞", e > 0 ? "+" : "−");
+    else snprintf(out, len, "%+.0f", e);
+}
+
+static void write_summary(const Report *rep, FILE *f)
+{
+    fprintf(f, "## Summary\n\n");
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_has_variant(rep, v)) continue;
+        const ReportPair *best = report_strongest(rep, v);
+        if (!best) /* no agent played itself: the pair with the most games */
+            for (int i = 0; i < rep->npairs; i++)
+                if (rep->pairs[i].variant == v && (!best || rep->pairs[i].games > best->games)) best = &rep->pairs[i];
+        ReportScore s = report_score(best);
+        char label[1100], p[32], elo[32], elo_lo[32], elo_hi[32];
+        report_pair_label(best, label, sizeof label);
+        fmt_p(s.p, p, sizeof p);
+        fmt_elo(s.elo, elo, sizeof elo);
+        fmt_elo(s.elo_lo, elo_lo, sizeof elo_lo);
+        fmt_elo(s.elo_hi, elo_hi, sizeof elo_hi);
+        fprintf(f, "- **%s.** %s `%s`%s, %llu games: White scored **%.1f%%** (95%% CI %.1f–%.1f%%), "
+                   "%s Elo (%s to %s). ",
+                VARIANT_TITLE[v], best->strength > 0 ? "Strongest agent here," : "Most-played pair,", label,
+                strcmp(best->white, best->black) ? "" : " on both sides", (unsigned long long)best->games,
+                100 * s.score, 100 * s.lo, 100 * s.hi, elo, elo_lo, elo_hi);
+        if (s.p < 0.05)
+            fprintf(f, "p = %s: %s's edge is too large to be chance.", p, s.score > 0.5 ? "White" : "Black");
+        else
+            fprintf(f, "p = %s: no advantage for either side can be told from chance; the data allow White "
+                       "anything from %.1f%% to %.1f%%.", p, 100 * s.lo, 100 * s.hi);
+        /* White's score across the strengths, weakest first */
+        int nstr = 0;
+        for (int i = 0; i < rep->npairs; i++) nstr += rep->pairs[i].variant == v && rep->pairs[i].strength > 0;
+        if (nstr > 1) {
+            fprintf(f, " White's score by strength:");
+            bool first = true;
+            for (int i = 0; i < rep->npairs; i++) {
+                const ReportPair *q = &rep->pairs[i];
+                if (q->variant != v || q->strength <= 0) continue;
+                char ql[1100];
+                report_pair_label(q, ql, sizeof ql);
+                fprintf(f, "%s %.1f%% (%s)", first ? "" : " →", 100 * report_score(q).score, ql);
+                first = false;
+            }
+            fprintf(f, ".");
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
+static void write_reasons(const ReportPair *p, FILE *f)
+{
+    bool any = false;
+    for (int r = 0; r < REPORT_REASON_NB; r++) {
+        if (!p->reasons[r]) continue;
+        fprintf(f, "%s%s %llu", any ? ", " : "", r < REPORT_REASON_NB - 1 ? reason_name(r) : "other",
+                (unsigned long long)p->reasons[r]);
+        any = true;
+    }
+    if (!any) fprintf(f, "–");
+}
+
+static void write_tables(const Report *rep, FILE *f)
+{
+    fprintf(f, "## Results by variant and agents\n\n"
+               "White's score counts a win 1 and a draw ½: 50%% is a fair game. The interval is the 95%% Wilson "
+               "score interval; p is the two-sided p-value of \"no first-player advantage\" (score 50%%); the "
+               "advantage in Elo is the score on the logistic Elo scale (+35 Elo ≈ 55%%), with its 95%% interval. "
+               "Lengths count actions (placements, moves and removals of both players).\n\n");
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_has_variant(rep, v)) continue;
+        fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
+        fprintf(f, "| White | Black | games | White wins | Black wins | draws | White's score (95%% CI) | p | "
+                   "Elo (95%% CI) | mean length | median length | end reasons |\n"
+                   "|---|---|--:|--:|--:|--:|---|--:|---|--:|--:|---|\n");
+        for (int i = 0; i < rep->npairs; i++) {
+            const ReportPair *p = &rep->pairs[i];
+            if (p->variant != v) continue;
+            ReportScore s = report_score(p);
+            char pv[32], elo[32], lo[32], hi[32];
+            fmt_p(s.p, pv, sizeof pv);
+            fmt_elo(s.elo, elo, sizeof elo);
+            fmt_elo(s.elo_lo, lo, sizeof lo);
+            fmt_elo(s.elo_hi, hi, sizeof hi);
+            fprintf(f, "| `%s` | `%s` | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s (%s to %s) | %.1f | %.1f | ",
+                    p->white, p->black, (unsigned long long)p->games, (unsigned long long)s.wins,
+                    (unsigned long long)s.losses, (unsigned long long)s.draws, 100 * s.score, 100 * s.lo,
+                    100 * s.hi, pv, elo, lo, hi, report_mean_length(p), report_median_length(p));
+            write_reasons(p, f);
+            fprintf(f, " |\n");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void write_comparison(const Report *rep, FILE *f)
+{
+    fprintf(f, "## Blitz against standard\n\n");
+    int rows = 0, clear = 0;
+    for (int i = 0; i < rep->npairs; i++) {
+        const ReportPair *st = &rep->pairs[i];
+        int at = st->variant == VARIANT_STANDARD ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black) : -1;
+        if (at < 0) continue;
+        const ReportPair *bl = &rep->pairs[at];
+        if (!rows++)
+            fprintf(f, "For each pair of agents that played both variants: the difference in White's score, "
+                       "blitz minus standard, in percentage points, with its 95%% interval (normal approximation "
+                       "with each variant's own per-game variance) and the p-value of \"no difference\".\n\n"
+                       "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p |\n"
+                       "|---|--:|--:|---|--:|\n");
+        ReportScore s = report_score(st), b = report_score(bl);
+        double p;
+        Interval d = stats_diff(b.score, b.var, (double)b.n, s.score, s.var, (double)s.n, &p);
+        char label[1100], pv[32];
+        report_pair_label(st, label, sizeof label);
+        fmt_p(p, pv, sizeof pv);
+        fprintf(f, "| `%s` | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s |\n", label,
+                100 * s.score, (unsigned long long)s.n, 100 * b.score, (unsigned long long)b.n, 100 * d.mid,
+                100 * d.lo, 100 * d.hi, pv);
+        clear += p < 0.05;
+    }
+    if (!rows)
+        fprintf(f, "No pair of agents played both variants in this selection: nothing to compare.\n\n");
+    else
+        fprintf(f, "\n%d of %d pairs show a difference too large to be chance (p < 0.05).\n\n", clear, rows);
+}
+
+static void write_pictures(const ReportPictures *pics, FILE *f)
+{
+    fprintf(f, "## Pictures\n\n");
+    if (pics && pics->strength)
+        fprintf(f, "![White's score against strength](strength.png)\n\n"
+                   "White's score against the agents' strength (simulations per move, logarithmic; random play "
+                   "is drawn at 1 and labelled *random*), one line per variant, with 95%% intervals. Only pairs "
+                   "in which both sides are the same agent are drawn; blitz is shifted slightly right so that "
+                   "the bars do not overlap.\n\n");
+    if (pics && pics->lengths)
+        fprintf(f, "![Game lengths](lengths.png)\n\n"
+                   "How long games last (actions, in bins of 5), as a share of the games of each pair of "
+                   "agents, one panel per variant.\n\n");
+    if (pics && pics->first_ring)
+        fprintf(f, "![White's score by White's first ring](first-ring.png)\n\n"
+                   "The board, one panel per variant: each point is coloured by White's score in the games "
+                   "whose first action (White's first ring) was placed there, all pairs of agents in this "
+                   "report together; the number is the games. Points with fewer than %d games are grey.\n\n",
+                REPORT_MIN_POINT_GAMES);
+    if (!pics) fprintf(f, "Pictures not drawn (--no-plots).\n\n");
+    else if (pics->note[0]) fprintf(f, "%s\n\n", pics->note);
+}
+
+static void write_runs(const Report *rep, FILE *f)
+{
+    fprintf(f, "## Runs\n\n"
+               "Every game of a run depends only on the run's seed and the game's index, so each command below "
+               "gives the same games again, on any number of threads.\n\n"
+               "| run | variant | White | Black | games stored | seed | command |\n|---|---|---|---|--:|--:|---|\n");
+    for (int i = 0; i < rep->nrun_rows; i++) {
+        const ReportRun *r = &rep->run_rows[i];
+        fprintf(f, "| %s | %s | `%s` | `%s` | %lld of %lld%s | %llu | `%s` |\n", r->name, r->variant, r->white,
+                r->black, (long long)r->stored, (long long)r->games, r->finished ? "" : " (unfinished)",
+                (unsigned long long)r->seed, r->command);
+    }
+    fprintf(f, "\n");
+}
+
+void report_write_markdown(const Report *rep, const char *cmdline, const ReportPictures *pics, FILE *f)
+{
+    fprintf(f, "# YINSH balance report\n\n");
+    fprintf(f, "Made by `%s` from the database `%s`: ", cmdline, rep->db);
+    if (rep->nruns) {
+        fprintf(f, "%s ", rep->nruns > 1 ? "runs" : "run");
+        for (int i = 0; i < rep->nruns; i++) fprintf(f, "%s`%s`", i ? ", " : "", rep->runs[i]);
+    } else {
+        fprintf(f, "all runs");
+    }
+    fprintf(f, ", %llu games.", (unsigned long long)rep->games);
+    if (rep->skipped) fprintf(f, " %llu games of unknown variants left out.", (unsigned long long)rep->skipped);
+    fprintf(f, "\n\n");
+    write_summary(rep, f);
+    write_tables(rep, f);
+    write_comparison(rep, f);
+    write_pictures(pics, f);
+    write_runs(rep, f);
+}
