@@ -173,6 +173,36 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
     return 0;
 }
 
+int cli_run_check(const char *cmd, CliRun *r)
+{
+    RunOptions *o = &r->o;
+    o->plan.threads = (int)r->threads;
+    o->busy_ms = (int)r->busy;
+    if (o->db && !*o->db) return cli_usage_error(cmd, "--db wants a path");
+    if (o->no_db && (o->db || o->name))
+        return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
+    if (o->name && (!*o->name || strlen(o->name) >= STORE_NAME_LEN))
+        return cli_usage_error(cmd, "--run wants a name of 1 to %d characters", STORE_NAME_LEN - 1);
+    return 0;
+}
+
+int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
+{
+    char err[ERR_LEN];
+    *run = (Run){0};
+    if (!(r->command = cli_join_args(argc, argv))) return cli_error(cmd, "out of memory");
+    r->o.command = r->command;
+    if (run_open(run, &r->o, err)) return cli_error(cmd, "%s", err);
+    return 0;
+}
+
+void cli_run_close(CliRun *r, Run *run)
+{
+    run_close(run);
+    free(r->command);
+    r->command = NULL;
+}
+
 char *cli_join_args(int argc, char **argv)
 {
     size_t len = 6;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "run.h"
 
 typedef struct Command {
     const char *name;
@@ -62,6 +63,29 @@ void cli_list_free(CliList *l);
  * 0, or EXIT_USAGE after printing what is wrong. */
 int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int nopts, const char **pos, int maxpos,
               int *npos);
+
+/* The options every run takes (selfplay, match), with the checks they
+ * share: --db is a path, --no-db excludes --db and --run, a run name's
+ * length. cli_run_check also copies threads and busy into o. */
+typedef struct CliRun {
+    RunOptions o;
+    long threads, busy;
+    bool quiet;
+    char *command; /* the command line, joined by cli_run_open */
+} CliRun;
+#define CLI_RUN_OPTIONS(r)                                                                        \
+    {.name = "--threads", .kind = CLI_INT, .out = &(r)->threads, .min = 1, .max = 1024},          \
+    {.name = "--seed", .kind = CLI_U64, .out = &(r)->o.plan.seed, .seen = &(r)->o.have_seed},     \
+    {.name = "--db", .kind = CLI_TEXT, .out = &(r)->o.db},                                        \
+    {.name = "--no-db", .kind = CLI_FLAG, .out = &(r)->o.no_db},                                  \
+    {.name = "--run", .kind = CLI_TEXT, .out = &(r)->o.name},                                     \
+    {.name = "--quiet", .kind = CLI_FLAG, .out = &(r)->quiet},                                    \
+    {.name = "--busy-timeout", .kind = CLI_INT, .out = &(r)->busy, .min = 0, .max = 3600000}
+int cli_run_check(const char *cmd, CliRun *r);
+/* Joins the command line and opens the run (run.h); 0, or 1 after
+ * printing why. cli_run_close frees both, whatever the outcome. */
+int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
+void cli_run_close(CliRun *r, Run *run);
 
 /* Strict number parsing: the whole string, in range. */
 bool cli_parse_u64(const char *s, uint64_t *out);

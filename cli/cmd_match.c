@@ -89,23 +89,17 @@ int cmd_match(int argc, char **argv)
 {
     const char *cmd = "match";
     const char *a = NULL, *b = NULL, *variant_text = NULL, *sprt_text = NULL, *opening = NULL;
-    bool quiet = false;
-    long games = 0, threads = 0, busy = STORE_BUSY_MS;
-    RunOptions o = {.kind = "match"};
+    long games = 0;
+    CliRun r = {.o = {.kind = "match"}, .busy = STORE_BUSY_MS};
+    RunOptions *o = &r.o;
     const CliOpt opts[] = {
         {.name = "--a", .kind = CLI_TEXT, .out = &a},
         {.name = "--b", .kind = CLI_TEXT, .out = &b},
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 2, .max = 100000000},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
-        {.name = "--seed", .kind = CLI_U64, .out = &o.plan.seed, .seen = &o.have_seed},
         {.name = "--sprt", .kind = CLI_TEXT, .out = &sprt_text},
         {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
-        {.name = "--db", .kind = CLI_TEXT, .out = &o.db},
-        {.name = "--no-db", .kind = CLI_FLAG, .out = &o.no_db},
-        {.name = "--run", .kind = CLI_TEXT, .out = &o.name},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},
+        CLI_RUN_OPTIONS(&r),
     };
     int npos;
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
@@ -114,17 +108,14 @@ int cmd_match(int argc, char **argv)
     /* Check the whole command line before touching any file. */
     MatchPlan mp = {0};
     char perr[ERR_LEN], err[ERR_LEN];
-    SelfplayPlan *plan = &o.plan;
+    SelfplayPlan *plan = &o->plan;
     plan->variant = VARIANT_STANDARD;
-    plan->threads = (int)threads;
     plan->opening = OPENING_RINGS;
     plan->pairs = true;
-    o.busy_ms = (int)busy;
     if (!a || !b) return cli_usage_error(cmd, "--a SPEC and --b SPEC are required");
     if (!games) return cli_usage_error(cmd, "--games N is required");
     if (games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", games);
-    if (o.no_db && (o.db || o.name)) return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
-    if (o.db && !*o.db) return cli_usage_error(cmd, "--db wants a path");
+    if ((rc = cli_run_check(cmd, &r))) return rc;
     if (variant_text && !variant_parse(variant_text, &plan->variant))
         return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
     if (opening && strcmp(opening, "rings") && strcmp(opening, "none"))
@@ -133,29 +124,18 @@ int cmd_match(int argc, char **argv)
     if (agent_spec_parse(a, &plan->white, perr)) return cli_usage_error(cmd, "agent A: %s", perr);
     if (agent_spec_parse(b, &plan->black, perr)) return cli_usage_error(cmd, "agent B: %s", perr);
     if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
-    if (o.name && (!*o.name || strlen(o.name) >= STORE_NAME_LEN))
-        return cli_usage_error(cmd, "--run wants a name of 1 to %d characters", STORE_NAME_LEN - 1);
     plan->games = (uint32_t)games;
 
     Run run = {0};
     Progress progress;
     MatchResult res;
-    char *command = cli_join_args(argc, argv);
-    o.command = command;
-    if (!command) {
-        rc = cli_error(cmd, "out of memory");
-        goto done;
-    }
-    if (run_open(&run, &o, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
+    if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
     mp.plan = run.plan;
-    if (!quiet)
+    if (!r.quiet)
         fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
                 run.row.name, run.store ? " in " : "", run.store ? run.db : "", mp.plan.seed,
                 variant_name(mp.plan.variant), run.row.white, run.row.black, mp.plan.games, run.row.threads);
-    progress_start(&progress, "games", mp.plan.games, quiet);
+    progress_start(&progress, "games", mp.plan.games, r.quiet);
     mp.progress = show_progress;
     mp.ctx = &progress;
     if (match_run(&mp, &run, &res, err)) {
@@ -171,7 +151,6 @@ int cmd_match(int argc, char **argv)
     print_result(&run.row, &mp, &res);
 
 done:
-    run_close(&run);
-    free(command);
+    cli_run_close(&r, &run);
     return rc;
 }

@@ -98,23 +98,18 @@ int cmd_selfplay(int argc, char **argv)
 {
     const char *cmd = "selfplay";
     const char *variant_text = NULL, *white = NULL, *black = NULL, *agent = NULL;
-    bool have_games = false, quiet = false;
-    long games = 0, threads = 0, busy = STORE_BUSY_MS;
-    RunOptions o = {.kind = "selfplay"};
+    bool have_games = false;
+    long games = 0;
+    CliRun r = {.o = {.kind = "selfplay"}, .busy = STORE_BUSY_MS};
+    RunOptions *o = &r.o;
     const CliOpt opts[] = {
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = 100000000, .seen = &have_games},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
         {.name = "--white", .kind = CLI_TEXT, .out = &white},
         {.name = "--black", .kind = CLI_TEXT, .out = &black},
         {.name = "--agent", .kind = CLI_TEXT, .out = &agent},
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
-        {.name = "--seed", .kind = CLI_U64, .out = &o.plan.seed, .seen = &o.have_seed},
-        {.name = "--db", .kind = CLI_TEXT, .out = &o.db},
-        {.name = "--no-db", .kind = CLI_FLAG, .out = &o.no_db},
-        {.name = "--run", .kind = CLI_TEXT, .out = &o.name},
-        {.name = "--resume", .kind = CLI_TEXT, .out = &o.resume},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},
+        {.name = "--resume", .kind = CLI_TEXT, .out = &o->resume},
+        CLI_RUN_OPTIONS(&r),
     };
     int npos;
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
@@ -122,49 +117,37 @@ int cmd_selfplay(int argc, char **argv)
 
     /* Check the whole command line before touching any file. */
     char perr[ERR_LEN], err[ERR_LEN];
-    o.plan.variant = VARIANT_STANDARD;
-    o.plan.threads = (int)threads;
-    o.busy_ms = (int)busy;
-    if (o.db && !*o.db) return cli_usage_error(cmd, "--db wants a path");
-    if (o.resume) {
-        if (have_games || o.have_seed || variant_text || white || black || agent || o.name || o.no_db)
+    o->plan.variant = VARIANT_STANDARD;
+    if (o->resume) {
+        if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db)
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
                                         "--busy-timeout and --quiet go with it");
     } else {
         if (!have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
         if (agent && (white || black)) return cli_usage_error(cmd, "--agent sets both sides: use it or --white/--black");
-        if (o.no_db && (o.db || o.name)) return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
-        if (variant_text && !variant_parse(variant_text, &o.plan.variant))
+    }
+    if ((rc = cli_run_check(cmd, &r))) return rc;
+    if (!o->resume) {
+        if (variant_text && !variant_parse(variant_text, &o->plan.variant))
             return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
-        if (agent_spec_parse(white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, &o.plan.white, perr))
+        if (agent_spec_parse(white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, &o->plan.white, perr))
             return cli_usage_error(cmd, "%s agent: %s", white ? "white" : "the", perr);
-        if (agent_spec_parse(black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, &o.plan.black, perr))
+        if (agent_spec_parse(black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, &o->plan.black, perr))
             return cli_usage_error(cmd, "%s agent: %s", black ? "black" : "the", perr);
-        if (o.name && (!*o.name || strlen(o.name) >= STORE_NAME_LEN))
-            return cli_usage_error(cmd, "--run wants a name of 1 to %d characters", STORE_NAME_LEN - 1);
-        o.plan.games = (uint32_t)games;
+        o->plan.games = (uint32_t)games;
     }
 
     Run run = {0};
-    char *command = cli_join_args(argc, argv);
-    o.command = command;
-    if (!command) {
-        rc = cli_error(cmd, "out of memory");
-        goto done;
-    }
-    if (run_open(&run, &o, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
+    if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
     const SelfplayPlan *plan = &run.plan;
-    if (!quiet)
+    if (!r.quiet)
         fprintf(stderr, "yinsh selfplay: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads\n",
                 run.row.name, run.store ? " in " : "", run.store ? run.db : "", plan->seed,
                 variant_name(plan->variant), run.row.white, run.row.black, plan->games, run.ntodo,
                 plan->threads > 0 ? plan->threads : omp_get_max_threads());
 
     SelfplayCtx ctx = {.run = &run};
-    progress_start(&ctx.progress, "games", run.ntodo, quiet);
+    progress_start(&ctx.progress, "games", run.ntodo, r.quiet);
     SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx};
     if (selfplay_run(plan, run.todo, run.ntodo, &sink, err)) {
         if (ctx.progress.shown) fprintf(stderr, "\n");
@@ -181,7 +164,6 @@ int cmd_selfplay(int argc, char **argv)
     print_summary(run.row.name, &run.sum);
 
 done:
-    run_close(&run);
-    free(command);
+    cli_run_close(&r, &run);
     return rc;
 }

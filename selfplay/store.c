@@ -35,30 +35,23 @@ int store_fail(const Store *s, char *err, const char *what)
     return STORE_ERROR;
 }
 
-static int schema_version(Store *s, int *version, char *err)
+/* One integer from a statement without parameters. */
+static int query_int(Store *s, const char *sql, int *out, char *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
-        *version = sqlite3_column_int(st, 0);
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema version");
-}
-
-static int count_tables(Store *s, int *n, char *err)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL);
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *n = sqlite3_column_int(st, 0);
+        *out = sqlite3_column_int(st, 0);
         rc = SQLITE_OK;
     }
     sqlite3_finalize(st);
     return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema");
+}
+
+static int schema_version(Store *s, int *version, char *err)
+{
+    return query_int(s, "PRAGMA user_version", version, err);
 }
 
 /* Runs one statement that may return one text row (a PRAGMA); the row, if
@@ -178,7 +171,7 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         goto done;
     }
     if (version == 0) {
-        if ((rc = count_tables(s, &tables, err))) goto done;
+        if ((rc = query_int(s, "SELECT count(*) FROM sqlite_master", &tables, err))) goto done;
         if (tables > 0) {
             snprintf(err, ERR_LEN,
                      "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no schema "
