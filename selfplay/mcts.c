@@ -65,7 +65,6 @@ void mcts_free(Mcts *m)
 
 void mcts_clear(Mcts *m) { m->valid = false; }
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? m->used : 0; }
-uint32_t mcts_nodes_capacity(const Mcts *m) { return m->cap; }
 
 static bool same_position(const Position *a, const Position *b)
 {
@@ -214,8 +213,6 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
         r.value = 0.5;
     }
     r.root_visits = root->visits;
-    r.nodes = m->used;
-    r.full = m->cap - m->used < MAX_ACTIONS;
     if (res) *res = r;
     return r.action;
 }

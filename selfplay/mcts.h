@@ -51,8 +51,6 @@ typedef struct MctsResult {
     uint32_t root_visits;   /* root visits after the search (reused ones included) */
     uint32_t chosen_visits; /* visits of the chosen child */
     double value;           /* chosen child's mean score for the actor, in [0, 1] */
-    uint32_t nodes;         /* nodes in the tree after the search */
-    bool full;              /* the arena bound stopped the tree from growing */
 } MctsResult;
 
 typedef struct Mcts Mcts;
@@ -76,9 +74,8 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);
 /* Follows an action played from the tree's root position (by anyone). */
 void mcts_advance(Mcts *m, const Position *before, Action a);
 
-/* Nodes in use and the arena's capacity (for tests and statistics). */
+/* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);
-uint32_t mcts_nodes_capacity(const Mcts *m);
 
 /* The MCTS benchmark: one search of sims simulations, on one thread, from
  * each of npositions fixed positions (taken from random games played from
