@@ -77,6 +77,16 @@ void mcts_advance(Mcts *m, const Position *before, Action a);
 /* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);
 
+/* Checks the tree's invariants (mcts_nodes_ok in mcts_tree.h lists them);
+ * true for a cleared tree. Returns false and names the broken invariant in
+ * *why (if not NULL). */
+bool mcts_tree_ok(const Mcts *m, const char **why);
+
+/* Aborts with a message naming the broken invariant when mcts_tree_ok
+ * fails. mcts_search and mcts_advance call it when assertions are on
+ * (NDEBUG not defined). */
+void mcts_check(const Mcts *m);
+
 /* The MCTS benchmark: one search of sims simulations, on one thread, from
  * each of npositions fixed positions (taken from random games played from
  * seed; the same for a given seed), each with a fresh tree. Returns the

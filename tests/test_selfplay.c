@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "agent.h"
 #include "mcts.h"
+#include "mcts_tree.h"
 #include "movegen.h"
 #include "notation.h"
 #include "playout.h"
@@ -171,8 +172,11 @@ Test(mcts, arena_bound_stops_growth)
         cr_assert(movegen_is_legal(&pos, a));
         cr_assert(mcts_nodes_used(m) <= 300);
         cr_assert_geq(r.root_visits, 3000);
+        const char *why;
+        cr_assert(mcts_tree_ok(m, &why), "ply %d: %s", ply, why);
         Undo u;
         mcts_advance(m, &pos, a);
+        cr_assert(mcts_tree_ok(m, &why), "after ply %d: %s", ply, why);
         pos_make(&pos, a, &u);
     }
     /* even an arena that cannot hold the root's children answers */
@@ -201,12 +205,59 @@ Test(mcts, tree_reuse)
     pos_make(&pos, a, &u);
     mcts_search(m, &pos, &rng, &r2);
     cr_assert_eq(r2.root_visits, 500 + r1.chosen_visits);
+    const char *why;
+    cr_assert(mcts_tree_ok(m, &why), "%s", why);
     /* a position off the tree starts afresh */
     Position other;
     mcts_bench_position(1, 4, &other);
     mcts_search(m, &other, &rng, &r2);
     cr_assert_eq(r2.root_visits, 500);
     mcts_free(m);
+}
+
+/* mcts_nodes_ok on a tree built by hand, then on copies of it with one
+ * invariant broken each. The tree: the root (White to act) has two
+ * children; the first was expanded on its second visit, so its children
+ * hold 2 of its 3 visits; the second is a won end for Black. */
+Test(mcts, tree_check_catches_broken_trees)
+{
+    static const MctsNode TREE[] = {
+        {.child = 1, .nchild = 2, .visits = 4, .score2 = 3, .mover = BLACK},
+        {.child = 3, .nchild = 2, .visits = 3, .score2 = 4, .mover = WHITE},
+        {.visits = 1, .score2 = 0, .mover = WHITE, .terminal = RESULT_BLACK},
+        {.visits = 1, .score2 = 2, .mover = BLACK},
+        {.visits = 1, .score2 = 1, .mover = BLACK},
+    };
+    enum { USED = sizeof TREE / sizeof TREE[0] };
+    const char *why = "not set";
+    cr_assert(mcts_nodes_ok(TREE, USED, &why), "%s", why);
+    cr_assert_null(why);
+
+    /* break k: one change to a copy, and words of the message it must give */
+    for (int k = 0; k < 13; k++) {
+        MctsNode t[USED + 1];
+        memcpy(t, TREE, sizeof TREE);
+        uint32_t used = USED;
+        const char *word = NULL;
+        switch (k) {
+        case 0: t[3].visits = 3, word = "visits sum"; break; /* 3 + 1 under a parent of 3 */
+        case 1: t[1].nchild = 3, word = "child range"; break; /* nodes 3..5 of 0..4 */
+        case 2: t[1].child = 1, word = "child range"; break;  /* itself */
+        case 3: t[4].child = 5, t[4].nchild = MAX_ACTIONS + 1, word = "MAX_ACTIONS"; break;
+        case 4: t[1].nchild = 0, word = "expanded node has no children"; break;
+        case 5: t[4].nchild = 1, word = "unexpanded node counts children"; break;
+        case 6: t[0].mover = 2, word = "mover is neither"; break;
+        case 7: t[4].mover = WHITE, word = "different movers"; break;
+        case 8: t[4].score2 = 2.5, word = "score2"; break;
+        case 9: t[4].score2 = NAN, word = "score2"; break;
+        case 10: t[1].terminal = RESULT_WHITE, word = "terminal node has children"; break;
+        case 11: t[2].terminal = RESULT_DRAW + 1, word = "terminal result"; break;
+        case 12: t[used++] = (MctsNode){.mover = WHITE}, word = "every node but the root"; break; /* no parent */
+        }
+        why = NULL;
+        cr_assert_not(mcts_nodes_ok(t, used, &why), "break %d passed", k);
+        cr_assert(why && strstr(why, word), "break %d: '%s' does not say '%s'", k, why, word);
+    }
 }
 
 /* ---- scheduler -------------------------------------------------------- */
