@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "mcts.h"
 #include "mcts_tree.h"
 #include "movegen.h"
@@ -298,61 +297,4 @@ void mcts_advance(Mcts *m, const Position *before, Action a)
             return;
         }
     reset_root(m, &next);
-}
-
-/* Benchmark positions: from a random game of the seed's stream k, the
- * position after 5 + (37 k mod 60) actions, or the middle of the game when
- * it is shorter; placements, moves and removals all appear in the set. */
-void mcts_bench_position(uint64_t seed, int k, Position *pos)
-{
-    Rng rng;
-    rng_seed(&rng, rng_mix(seed, (uint64_t)k), (uint64_t)k);
-    Position hist[PLAYOUT_MAX_PLIES + 1];
-    Position p;
-    pos_start(&p, VARIANT_STANDARD);
-    int n = 0;
-    Undo u;
-    Action a;
-    hist[n++] = p;
-    while (n <= PLAYOUT_MAX_PLIES && (a = playout_random_action(&p, &rng)) != ACTION_NONE) {
-        pos_make(&p, a, &u);
-        hist[n++] = p;
-    }
-    /* hist[n-1] is over; every earlier position has a legal action */
-    int want = 5 + (37 * k) % 60;
-    *pos = hist[want < n - 1 ? want : (n - 1) / 2];
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims, uint64_t *hash)
-{
-    uint64_t h = 1469598103934665603ULL;
-    MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
-    if (!m) return 0;
-    uint64_t total = 0;
-    double elapsed = 0;
-    for (int k = 0; k < npositions; k++) {
-        Position pos;
-        mcts_bench_position(seed, k, &pos);
-        Rng rng;
-        rng_seed(&rng, seed, (uint64_t)k);
-        mcts_clear(m);
-        double t = now_s();
-        MctsResult r;
-        mcts_search(m, &pos, &rng, &r);
-        elapsed += now_s() - t;
-        h = rng_mix(h ^ r.action, ((uint64_t)r.root_visits << 32) | r.chosen_visits);
-        total += (uint64_t)sims;
-    }
-    mcts_free(m);
-    if (total_sims) *total_sims = total;
-    if (hash) *hash = h;
-    return elapsed > 0 ? total / elapsed : 0;
 }

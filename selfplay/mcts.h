@@ -87,16 +87,4 @@ bool mcts_tree_ok(const Mcts *m, const char **why);
  * (NDEBUG not defined). */
 void mcts_check(const Mcts *m);
 
-/* The MCTS benchmark: one search of sims simulations, on one thread, from
- * each of npositions fixed positions (taken from random games played from
- * seed; the same for a given seed), each with a fresh tree. Returns the
- * simulations per second; total_sims (if not NULL) receives the number of
- * simulations run, a count that is the same on every machine; hash (if not
- * NULL) a hash of every search's chosen action and visit counts, which pins
- * the search's behaviour. */
-double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims, uint64_t *hash);
-
-/* The fixed benchmark positions: position k of the set for seed. */
-void mcts_bench_position(uint64_t seed, int k, Position *pos);
-
 #endif

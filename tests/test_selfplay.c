@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "agent.h"
+#include "bench.h"
 #include "mcts.h"
 #include "mcts_tree.h"
 #include "movegen.h"
@@ -119,7 +120,7 @@ Test(mcts, search_is_legal_and_counts_visits)
     Mcts *m = mcts_new(&cfg);
     for (int k = 0; k < 6; k++) {
         Position pos;
-        mcts_bench_position(3, k, &pos);
+        bench_mcts_position(3, k, &pos);
         Rng rng;
         rng_seed(&rng, 9, (uint64_t)k);
         mcts_clear(m);
@@ -195,7 +196,7 @@ Test(mcts, tree_reuse)
     MctsConfig cfg = {.sims = 500, .c = 1.0};
     Mcts *m = mcts_new(&cfg);
     Position pos;
-    mcts_bench_position(1, 3, &pos);
+    bench_mcts_position(1, 3, &pos);
     Rng rng;
     rng_seed(&rng, 3, 3);
     MctsResult r1, r2;
@@ -209,7 +210,7 @@ Test(mcts, tree_reuse)
     cr_assert(mcts_tree_ok(m, &why), "%s", why);
     /* a position off the tree starts afresh */
     Position other;
-    mcts_bench_position(1, 4, &other);
+    bench_mcts_position(1, 4, &other);
     mcts_search(m, &other, &rng, &r2);
     cr_assert_eq(r2.root_visits, 500);
     mcts_free(m);
@@ -721,7 +722,7 @@ Test(mcts, evaluated_rollouts_search_and_are_deterministic)
     char err[AGENT_ERR_LEN];
     cr_assert(agent_spec_parse("mcts:sims=200,rollout=4", &s, err), "%s", err);
     Position pos;
-    mcts_bench_position(1, 20, &pos);
+    bench_mcts_position(1, 20, &pos);
     Action first = ACTION_NONE;
     for (int rep = 0; rep < 2; rep++) {
         Agent *a = agent_new(&s, err);
@@ -798,7 +799,7 @@ Test(mcts, zeroed_config_is_the_random_playout_agent)
     cr_assert(agent_spec_parse("mcts:sims=300,rollout=random", &s, err));
     Agent *a = agent_new(&s, err);
     Position pos;
-    mcts_bench_position(1, 7, &pos);
+    bench_mcts_position(1, 7, &pos);
     Rng r1, r2;
     rng_seed(&r1, 3, 3);
     rng_seed(&r2, 3, 3);
