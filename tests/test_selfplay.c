@@ -4,6 +4,7 @@
  * resume, the summary, every bad input of issue #3). Each test works in its
  * own temporary directory, so Criterion may run them in parallel. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -655,13 +656,40 @@ Test(cli, bad_inputs)
     cr_assert_str_eq(before, after);
 }
 
+/* The names in dir other than the out and err files of yinsh_run, joined
+ * by spaces ("" when there are none). */
+static char *extra_files(const char *dir)
+{
+    char *names = gc(calloc(1, 4096));
+    DIR *d = opendir(dir);
+    cr_assert(d, "%s", dir);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "out") &&
+            strcmp(e->d_name, "err") && strlen(names) + strlen(e->d_name) + 2 < 4096) {
+            if (*names) strcat(names, " ");
+            strcat(names, e->d_name);
+        }
+    closedir(d);
+    return names;
+}
+
+/* --no-db writes no file at all: the folder yinsh runs in keeps only its
+ * output. Without --no-db the same command makes the default database,
+ * results/yinsh.db, there: that is the file --no-db must not create. */
 Test(cli, no_db_plays_and_stores_nothing)
 {
     char *dir = tmpdir_new(), *out, *err;
     const char *args[] = {"selfplay", "--games", "5", "--agent", "random", "--no-db", "--seed", "3", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
     cr_assert(strstr(out, "games        5\n"), "%s", out);
-    cr_assert_not(file_exists("results/yinsh.db-never"));
+    char *extra = extra_files(dir);
+    cr_assert_str_eq(extra, "", "--no-db left files: %s", extra);
+
+    char *with = tmpdir_new();
+    const char *stored[] = {"selfplay", "--games", "5", "--agent", "random", "--seed", "3", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(with, stored, NULL, &err), 0, "%s", err);
+    cr_assert(file_nonempty(path_in(with, "results/yinsh.db")), "no default database in %s", with);
+    cr_assert_str_eq(extra_files(with), "results");
 }
 
 /* ---- evaluated rollouts (issue #4) -------------------------------------- */
