@@ -1,33 +1,26 @@
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "mcts.h"
+#include "mcts_tree.h"
 #include "movegen.h"
 #include "playout.h"
 
-/* A node is the action that leads to it and its statistics. score2 counts
- * half points for `mover`, the player who made the action: 2 for a win,
- * 1 for a draw (twice the evaluation's probability for an evaluated leaf).
- * A double holds the integer sums of playout results exactly (below 2^53),
- * so pure playout search gives the same figures as integer counts. */
-typedef struct Node {
-    Action action;
-    uint32_t child;   /* index of the first child; 0: not expanded (the root is 0, never a child) */
-    uint32_t visits;
-    double score2;
-    uint16_t nchild;
-    uint8_t mover;    /* WHITE or BLACK */
-    uint8_t terminal; /* RESULT_* of the node's position when over, else RESULT_NONE */
-} Node;
-
 struct Mcts {
     MctsConfig cfg;
-    Node *nodes, *spare; /* the tree, and the arena the next advance copies into */
+    MctsNode *nodes, *spare; /* the tree, and the arena the next advance copies into */
     uint32_t used, cap;
     Position root_pos;
-    bool valid;          /* root_pos and nodes[0] describe a tree */
+    bool valid;              /* root_pos and nodes[0] describe a tree */
 };
+
+/* Assertion builds check the whole tree after every search and advance. */
+#ifdef NDEBUG
+#define MCTS_DEBUG_CHECK(m) ((void)0)
+#else
+#define MCTS_DEBUG_CHECK(m) mcts_check(m)
+#endif
 
 /* The path of one simulation; the tree is never deeper than a game. */
 enum { PATH_MAX_LEN = PLAYOUT_MAX_PLIES + 1 };
@@ -46,8 +39,8 @@ Mcts *mcts_new(const MctsConfig *cfg)
     m->cap = cfg->nodes ? cfg->nodes : mcts_default_nodes(cfg->sims);
     if (m->cap < 2) m->cap = 2;
     if (m->cap > MCTS_MAX_NODES) m->cap = MCTS_MAX_NODES;
-    m->nodes = malloc((size_t)m->cap * sizeof(Node));
-    m->spare = malloc((size_t)m->cap * sizeof(Node));
+    m->nodes = malloc((size_t)m->cap * sizeof(MctsNode));
+    m->spare = malloc((size_t)m->cap * sizeof(MctsNode));
     if (!m->nodes || !m->spare) {
         mcts_free(m);
         return NULL;
@@ -65,7 +58,55 @@ void mcts_free(Mcts *m)
 
 void mcts_clear(Mcts *m) { m->valid = false; }
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? m->used : 0; }
-uint32_t mcts_nodes_capacity(const Mcts *m) { return m->cap; }
+
+bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why)
+{
+    const char *w = NULL;
+    uint64_t in_ranges = 0;
+    for (uint32_t i = 0; i < used && !w; i++) {
+        const MctsNode *n = nodes + i;
+        if (n->mover != WHITE && n->mover != BLACK) w = "a node's mover is neither WHITE nor BLACK";
+        else if (n->terminal > RESULT_DRAW) w = "a node's terminal result is not a RESULT_*";
+        else if (!(n->score2 >= 0 && n->score2 <= 2.0 * n->visits)) w = "a node's score2 lies outside [0, 2 * visits]";
+        else if (n->nchild > MAX_ACTIONS) w = "a node has more than MAX_ACTIONS children";
+        else if (!n->child && n->nchild) w = "an unexpanded node counts children";
+        else if (n->child && !n->nchild) w = "an expanded node has no children";
+        else if (n->child && n->terminal) w = "a terminal node has children";
+        else if (n->child && (n->child <= i || n->child > used || n->nchild > used - n->child))
+            w = "a child range lies outside the arena's used part or not after its parent";
+        if (w || !n->child) continue;
+        const MctsNode *c = nodes + n->child;
+        uint64_t sum = 0;
+        for (int k = 0; k < n->nchild && !w; k++) {
+            sum += c[k].visits;
+            if (c[k].mover != c[0].mover) w = "the children of one node have different movers";
+        }
+        if (!w && sum > n->visits) w = "children's visits sum to more than their parent's";
+        in_ranges += n->nchild;
+    }
+    if (!w && used && in_ranges != used - 1) w = "the child ranges do not hold every node but the root";
+    if (why) *why = w;
+    return w == NULL;
+}
+
+bool mcts_tree_ok(const Mcts *m, const char **why)
+{
+    if (why) *why = NULL;
+    if (!m->valid) return true;
+    if (m->used < 1 || m->used > m->cap) {
+        if (why) *why = "the nodes in use are none or more than the arena holds";
+        return false;
+    }
+    return mcts_nodes_ok(m->nodes, m->used, why);
+}
+
+void mcts_check(const Mcts *m)
+{
+    const char *why;
+    if (mcts_tree_ok(m, &why)) return;
+    fprintf(stderr, "mcts_check: search tree invariant broken: %s\n", why);
+    abort();
+}
 
 static bool same_position(const Position *a, const Position *b)
 {
@@ -78,7 +119,7 @@ static bool same_position(const Position *a, const Position *b)
 static void reset_root(Mcts *m, const Position *pos)
 {
     m->root_pos = *pos;
-    m->nodes[0] = (Node){.mover = (uint8_t)(pos->actor ^ 1)};
+    m->nodes[0] = (MctsNode){.mover = (uint8_t)(pos->actor ^ 1)};
     m->used = 1;
     m->valid = true;
 }
@@ -87,7 +128,7 @@ static void reset_root(Mcts *m, const Position *pos)
  * the search's Rng so that unvisited children are tried in random order).
  * Returns false when the position is over (n becomes terminal) or when the
  * arena has no room (n stays a leaf). */
-static bool expand(Mcts *m, Node *n, const Position *pos, Rng *rng)
+static bool expand(Mcts *m, MctsNode *n, const Position *pos, Rng *rng)
 {
     Action list[MAX_ACTIONS];
     int k = movegen_all(pos, list);
@@ -104,8 +145,8 @@ static bool expand(Mcts *m, Node *n, const Position *pos, Rng *rng)
         list[i] = list[j];
         list[j] = t;
     }
-    Node *c = m->nodes + m->used;
-    for (int i = 0; i < k; i++) c[i] = (Node){.action = list[i], .mover = pos->actor};
+    MctsNode *c = m->nodes + m->used;
+    for (int i = 0; i < k; i++) c[i] = (MctsNode){.action = list[i], .mover = pos->actor};
     n->child = m->used;
     n->nchild = (uint16_t)k;
     m->used += (uint32_t)k;
@@ -115,9 +156,9 @@ static bool expand(Mcts *m, Node *n, const Position *pos, Rng *rng)
 /* UCT: the first unvisited child (children are shuffled), else the child
  * maximising mean + c * sqrt(ln N / n). Means are from the point of view of
  * the child's mover, who is the player choosing here. */
-static Node *select_child(const Mcts *m, const Node *n)
+static MctsNode *select_child(const Mcts *m, const MctsNode *n)
 {
-    Node *c = m->nodes + n->child, *best = c;
+    MctsNode *c = m->nodes + n->child, *best = c;
     double logn = log((double)n->visits), bestu = -1.0, cc = m->cfg.c;
     for (int i = 0; i < n->nchild; i++) {
         if (c[i].visits == 0) return c + i;
@@ -146,7 +187,7 @@ static void simulate(Mcts *m, Rng *rng)
     int depth = 0;
     Position pos = m->root_pos;
     Undo u;
-    Node *n = m->nodes;
+    MctsNode *n = m->nodes;
     path[depth++] = 0;
     int result = RESULT_NONE;
     for (;;) {
@@ -169,7 +210,7 @@ static void simulate(Mcts *m, Rng *rng)
     if (result == RESULT_NONE && !m->cfg.evaluate) result = playout_random(&pos, rng, NULL);
     if (result != RESULT_NONE) {
         for (int i = 0; i < depth; i++) {
-            Node *p = m->nodes + path[i];
+            MctsNode *p = m->nodes + path[i];
             p->visits++;
             p->score2 += score2_for(result, p->mover);
         }
@@ -178,7 +219,7 @@ static void simulate(Mcts *m, Rng *rng)
     /* an evaluated leaf: White's expected score, from each mover's side */
     double white = playout_evaluate(&pos, rng, m->cfg.rollout, &m->cfg.weights);
     for (int i = 0; i < depth; i++) {
-        Node *p = m->nodes + path[i];
+        MctsNode *p = m->nodes + path[i];
         p->visits++;
         p->score2 += 2 * (p->mover == WHITE ? white : 1 - white);
     }
@@ -191,10 +232,10 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
 
     /* The most visited child; ties go to the better mean, then the first
      * in the (shuffled) child order. */
-    Node *root = m->nodes, *best = NULL;
+    MctsNode *root = m->nodes, *best = NULL;
     MctsResult r = {0};
     if (root->child) {
-        Node *c = m->nodes + root->child;
+        MctsNode *c = m->nodes + root->child;
         best = c;
         for (int i = 1; i < root->nchild; i++)
             if (c[i].visits > best->visits ||
@@ -214,9 +255,8 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
         r.value = 0.5;
     }
     r.root_visits = root->visits;
-    r.nodes = m->used;
-    r.full = m->cap - m->used < MAX_ACTIONS;
     if (res) *res = r;
+    MCTS_DEBUG_CHECK(m);
     return r.action;
 }
 
@@ -224,13 +264,13 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
  * breadth first, and swaps the arenas. */
 static void keep_subtree(Mcts *m, uint32_t from)
 {
-    Node *dst = m->spare, *src = m->nodes;
+    MctsNode *dst = m->spare, *src = m->nodes;
     dst[0] = src[from];
     uint32_t used = 1;
     for (uint32_t j = 0; j < used; j++) {
-        Node *n = dst + j;
+        MctsNode *n = dst + j;
         if (!n->child) continue;
-        memcpy(dst + used, src + n->child, n->nchild * sizeof(Node));
+        memcpy(dst + used, src + n->child, n->nchild * sizeof(MctsNode));
         n->child = used;
         used += n->nchild;
     }
@@ -248,69 +288,13 @@ void mcts_advance(Mcts *m, const Position *before, Action a)
         m->valid = false;
         return;
     }
-    const Node *root = m->nodes;
+    const MctsNode *root = m->nodes;
     for (int i = 0; root->child && i < root->nchild; i++)
         if (m->nodes[root->child + i].action == a) {
             keep_subtree(m, root->child + i);
             m->root_pos = next;
+            MCTS_DEBUG_CHECK(m);
             return;
         }
     reset_root(m, &next);
-}
-
-/* Benchmark positions: from a random game of the seed's stream k, the
- * position after 5 + (37 k mod 60) actions, or the middle of the game when
- * it is shorter; placements, moves and removals all appear in the set. */
-void mcts_bench_position(uint64_t seed, int k, Position *pos)
-{
-    Rng rng;
-    rng_seed(&rng, rng_mix(seed, (uint64_t)k), (uint64_t)k);
-    Position hist[PLAYOUT_MAX_PLIES + 1];
-    Position p;
-    pos_start(&p, VARIANT_STANDARD);
-    int n = 0;
-    Undo u;
-    Action a;
-    hist[n++] = p;
-    while (n <= PLAYOUT_MAX_PLIES && (a = playout_random_action(&p, &rng)) != ACTION_NONE) {
-        pos_make(&p, a, &u);
-        hist[n++] = p;
-    }
-    /* hist[n-1] is over; every earlier position has a legal action */
-    int want = 5 + (37 * k) % 60;
-    *pos = hist[want < n - 1 ? want : (n - 1) / 2];
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims, uint64_t *hash)
-{
-    uint64_t h = 1469598103934665603ULL;
-    MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
-    if (!m) return 0;
-    uint64_t total = 0;
-    double elapsed = 0;
-    for (int k = 0; k < npositions; k++) {
-        Position pos;
-        mcts_bench_position(seed, k, &pos);
-        Rng rng;
-        rng_seed(&rng, seed, (uint64_t)k);
-        mcts_clear(m);
-        double t = now_s();
-        MctsResult r;
-        mcts_search(m, &pos, &rng, &r);
-        elapsed += now_s() - t;
-        h = rng_mix(h ^ r.action, ((uint64_t)r.root_visits << 32) | r.chosen_visits);
-        total += (uint64_t)sims;
-    }
-    mcts_free(m);
-    if (total_sims) *total_sims = total;
-    if (hash) *hash = h;
-    return elapsed > 0 ? total / elapsed : 0;
 }

@@ -51,8 +51,6 @@ typedef struct MctsResult {
     uint32_t root_visits;   /* root visits after the search (reused ones included) */
     uint32_t chosen_visits; /* visits of the chosen child */
     double value;           /* chosen child's mean score for the actor, in [0, 1] */
-    uint32_t nodes;         /* nodes in the tree after the search */
-    bool full;              /* the arena bound stopped the tree from growing */
 } MctsResult;
 
 typedef struct Mcts Mcts;
@@ -76,20 +74,17 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);
 /* Follows an action played from the tree's root position (by anyone). */
 void mcts_advance(Mcts *m, const Position *before, Action a);
 
-/* Nodes in use and the arena's capacity (for tests and statistics). */
+/* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);
-uint32_t mcts_nodes_capacity(const Mcts *m);
 
-/* The MCTS benchmark: one search of sims simulations, on one thread, from
- * each of npositions fixed positions (taken from random games played from
- * seed; the same for a given seed), each with a fresh tree. Returns the
- * simulations per second; total_sims (if not NULL) receives the number of
- * simulations run, a count that is the same on every machine; hash (if not
- * NULL) a hash of every search's chosen action and visit counts, which pins
- * the search's behaviour. */
-double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims, uint64_t *hash);
+/* Checks the tree's invariants (mcts_nodes_ok in mcts_tree.h lists them);
+ * true for a cleared tree. Returns false and names the broken invariant in
+ * *why (if not NULL). */
+bool mcts_tree_ok(const Mcts *m, const char **why);
 
-/* The fixed benchmark positions: position k of the set for seed. */
-void mcts_bench_position(uint64_t seed, int k, Position *pos);
+/* Aborts with a message naming the broken invariant when mcts_tree_ok
+ * fails. mcts_search and mcts_advance call it when assertions are on
+ * (NDEBUG not defined). */
+void mcts_check(const Mcts *m);
 
 #endif

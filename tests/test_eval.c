@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "evaluation.h"
+#include "movegen.h"
 #include "notation.h"
 
 static Position parse(const char *ypn)
@@ -44,6 +45,47 @@ Test(features, lines_markers_and_flips)
     cr_expect_eq(f[FEAT_LINES3], 0);
     cr_expect_eq(f[FEAT_FLIPPABLE], -1);
     cr_expect_eq(f[FEAT_RINGS_REMOVED], 0);
+}
+
+/* Mobility (ring moves) and centre (reach: the points on a ring's six rays
+ * to the edge, whatever stands there) on a board with rings of both
+ * colours, markers to jump and rings in the way. Counted by hand, ray by
+ * ray in the order up (row + 1), down, right (column + 1), left, up-right,
+ * down-left; a move may run over empty points, jump one group of markers
+ * to the first empty point after it, never pass a ring.
+ *   White rings a2 b1 e5, white markers e6 e7; black rings e8 h8 k10,
+ *   black markers d5 h5.
+ * Moves:
+ *   a2: a3-a5 3, 0, b2-g2 6, 0, b3 c4 and f7 after the d5 e6 group 3, 0 = 12
+ *   b1: b2-b7 6, 0, c1-e1 3, 0, c2-j9 up to the ring on k10 8, 0 = 17
+ *   e5: 0 (e6 e7 end at the ring e8), e4-e1 4, f5 g5 and i5 over h5 3,
+ *       c5 over d5 1, f6 g7 up to h8 2, d4 c3 b2 3 = 13
+ *   e8: e9 e10 2, 0 (e7 e6 end at the ring e5), f8 g8 2, d8 c8 2,
+ *       f9 g10 h11 3, d7 c6 b5 a4 4 = 13
+ *   h8: h9-h11 3, h7 h6 and h4 over h5 3, i8-k8 3, g8 f8 2, i9 j10 2,
+ *       g7 f6 up to e5 2 = 15
+ *   k10: 0, k9-k7 3, 0, j10-e10 6, 0, j9-c2 up to b1 8 = 17
+ *   White 12 + 17 + 13 = 42, Black 13 + 15 + 17 = 45.
+ * Reach, a ring's moves on an empty board (rays as above):
+ *   a2 3+0+6+0+9+0 = 18, b1 6+0+3+0+9+0 = 18, e5 5+4+5+4+5+3 = 26;
+ *   e8 2+7+6+2+3+4 = 24, h8 3+5+3+5+2+6 = 24, k10 0+3+0+6+0+9 = 18.
+ *   White 62, Black 66. */
+Test(features, mobility_and_centre)
+{
+    Position p = parse("W3/W6/8/4b4/4WwwB2/9/10/2b2B3/8/7/3B w M standard");
+    cr_expect_eq(movegen_count_moves(&p, WHITE), 42);
+    cr_expect_eq(movegen_count_moves(&p, BLACK), 45);
+    double f[FEAT_NB];
+    features_compute(&p, f);
+    cr_expect_eq(f[FEAT_MOBILITY], 42 - 45);
+    cr_expect_eq(f[FEAT_CENTRE], 62 - 66);
+
+    /* A lone white ring on e5 while Black places: nothing blocks, so its
+     * moves are its reach, 26, and Black has neither. */
+    p = parse("4/7/8/9/4W5/9/10/9/8/7/4 b P standard");
+    features_compute(&p, f);
+    cr_expect_eq(f[FEAT_MOBILITY], 26);
+    cr_expect_eq(f[FEAT_CENTRE], 26);
 }
 
 Test(features, rings_removed_counts)

@@ -4,6 +4,7 @@
  * resume, the summary, every bad input of issue #3). Each test works in its
  * own temporary directory, so Criterion may run them in parallel. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,7 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "agent.h"
+#include "bench.h"
 #include "mcts.h"
+#include "mcts_tree.h"
 #include "movegen.h"
 #include "notation.h"
 #include "playout.h"
@@ -118,7 +121,7 @@ Test(mcts, search_is_legal_and_counts_visits)
     Mcts *m = mcts_new(&cfg);
     for (int k = 0; k < 6; k++) {
         Position pos;
-        mcts_bench_position(3, k, &pos);
+        bench_mcts_position(3, k, &pos);
         Rng rng;
         rng_seed(&rng, 9, (uint64_t)k);
         mcts_clear(m);
@@ -171,8 +174,11 @@ Test(mcts, arena_bound_stops_growth)
         cr_assert(movegen_is_legal(&pos, a));
         cr_assert(mcts_nodes_used(m) <= 300);
         cr_assert_geq(r.root_visits, 3000);
+        const char *why;
+        cr_assert(mcts_tree_ok(m, &why), "ply %d: %s", ply, why);
         Undo u;
         mcts_advance(m, &pos, a);
+        cr_assert(mcts_tree_ok(m, &why), "after ply %d: %s", ply, why);
         pos_make(&pos, a, &u);
     }
     /* even an arena that cannot hold the root's children answers */
@@ -191,7 +197,7 @@ Test(mcts, tree_reuse)
     MctsConfig cfg = {.sims = 500, .c = 1.0};
     Mcts *m = mcts_new(&cfg);
     Position pos;
-    mcts_bench_position(1, 3, &pos);
+    bench_mcts_position(1, 3, &pos);
     Rng rng;
     rng_seed(&rng, 3, 3);
     MctsResult r1, r2;
@@ -201,12 +207,59 @@ Test(mcts, tree_reuse)
     pos_make(&pos, a, &u);
     mcts_search(m, &pos, &rng, &r2);
     cr_assert_eq(r2.root_visits, 500 + r1.chosen_visits);
+    const char *why;
+    cr_assert(mcts_tree_ok(m, &why), "%s", why);
     /* a position off the tree starts afresh */
     Position other;
-    mcts_bench_position(1, 4, &other);
+    bench_mcts_position(1, 4, &other);
     mcts_search(m, &other, &rng, &r2);
     cr_assert_eq(r2.root_visits, 500);
     mcts_free(m);
+}
+
+/* mcts_nodes_ok on a tree built by hand, then on copies of it with one
+ * invariant broken each. The tree: the root (White to act) has two
+ * children; the first was expanded on its second visit, so its children
+ * hold 2 of its 3 visits; the second is a won end for Black. */
+Test(mcts, tree_check_catches_broken_trees)
+{
+    static const MctsNode TREE[] = {
+        {.child = 1, .nchild = 2, .visits = 4, .score2 = 3, .mover = BLACK},
+        {.child = 3, .nchild = 2, .visits = 3, .score2 = 4, .mover = WHITE},
+        {.visits = 1, .score2 = 0, .mover = WHITE, .terminal = RESULT_BLACK},
+        {.visits = 1, .score2 = 2, .mover = BLACK},
+        {.visits = 1, .score2 = 1, .mover = BLACK},
+    };
+    enum { USED = sizeof TREE / sizeof TREE[0] };
+    const char *why = "not set";
+    cr_assert(mcts_nodes_ok(TREE, USED, &why), "%s", why);
+    cr_assert_null(why);
+
+    /* break k: one change to a copy, and words of the message it must give */
+    for (int k = 0; k < 13; k++) {
+        MctsNode t[USED + 1];
+        memcpy(t, TREE, sizeof TREE);
+        uint32_t used = USED;
+        const char *word = NULL;
+        switch (k) {
+        case 0: t[3].visits = 3, word = "visits sum"; break; /* 3 + 1 under a parent of 3 */
+        case 1: t[1].nchild = 3, word = "child range"; break; /* nodes 3..5 of 0..4 */
+        case 2: t[1].child = 1, word = "child range"; break;  /* itself */
+        case 3: t[4].child = 5, t[4].nchild = MAX_ACTIONS + 1, word = "MAX_ACTIONS"; break;
+        case 4: t[1].nchild = 0, word = "expanded node has no children"; break;
+        case 5: t[4].nchild = 1, word = "unexpanded node counts children"; break;
+        case 6: t[0].mover = 2, word = "mover is neither"; break;
+        case 7: t[4].mover = WHITE, word = "different movers"; break;
+        case 8: t[4].score2 = 2.5, word = "score2"; break;
+        case 9: t[4].score2 = NAN, word = "score2"; break;
+        case 10: t[1].terminal = RESULT_WHITE, word = "terminal node has children"; break;
+        case 11: t[2].terminal = RESULT_DRAW + 1, word = "terminal result"; break;
+        case 12: t[used++] = (MctsNode){.mover = WHITE}, word = "every node but the root"; break; /* no parent */
+        }
+        why = NULL;
+        cr_assert_not(mcts_nodes_ok(t, used, &why), "break %d passed", k);
+        cr_assert(why && strstr(why, word), "break %d: '%s' does not say '%s'", k, why, word);
+    }
 }
 
 /* ---- scheduler -------------------------------------------------------- */
@@ -611,13 +664,40 @@ Test(cli, bad_inputs)
     cr_assert_str_eq(before, after);
 }
 
+/* The names in dir other than the out and err files of yinsh_run, joined
+ * by spaces ("" when there are none). */
+static char *extra_files(const char *dir)
+{
+    char *names = gc(calloc(1, 4096));
+    DIR *d = opendir(dir);
+    cr_assert(d, "%s", dir);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "out") &&
+            strcmp(e->d_name, "err") && strlen(names) + strlen(e->d_name) + 2 < 4096) {
+            if (*names) strcat(names, " ");
+            strcat(names, e->d_name);
+        }
+    closedir(d);
+    return names;
+}
+
+/* --no-db writes no file at all: the folder yinsh runs in keeps only its
+ * output. Without --no-db the same command makes the default database,
+ * results/yinsh.db, there: that is the file --no-db must not create. */
 Test(cli, no_db_plays_and_stores_nothing)
 {
     char *dir = tmpdir_new(), *out, *err;
     const char *args[] = {"selfplay", "--games", "5", "--agent", "random", "--no-db", "--seed", "3", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
     cr_assert(strstr(out, "games        5\n"), "%s", out);
-    cr_assert_not(file_exists("results/yinsh.db-never"));
+    char *extra = extra_files(dir);
+    cr_assert_str_eq(extra, "", "--no-db left files: %s", extra);
+
+    char *with = tmpdir_new();
+    const char *stored[] = {"selfplay", "--games", "5", "--agent", "random", "--seed", "3", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(with, stored, NULL, &err), 0, "%s", err);
+    cr_assert(file_nonempty(path_in(with, "results/yinsh.db")), "no default database in %s", with);
+    cr_assert_str_eq(extra_files(with), "results");
 }
 
 /* ---- evaluated rollouts (issue #4) -------------------------------------- */
@@ -678,7 +758,7 @@ Test(mcts, evaluated_rollouts_search_and_are_deterministic)
     char err[ERR_LEN];
     cr_assert_eq(agent_spec_parse("mcts:sims=200,rollout=4", &s, err), 0, "%s", err);
     Position pos;
-    mcts_bench_position(1, 20, &pos);
+    bench_mcts_position(1, 20, &pos);
     Action first = ACTION_NONE;
     for (int rep = 0; rep < 2; rep++) {
         Agent *a;
@@ -786,7 +866,7 @@ Test(mcts, zeroed_config_is_the_random_playout_agent)
     Agent *a;
     cr_assert_eq(agent_new(&a, &s, err), 0);
     Position pos;
-    mcts_bench_position(1, 7, &pos);
+    bench_mcts_position(1, 7, &pos);
     Rng r1, r2;
     rng_seed(&r1, 3, 3);
     rng_seed(&r2, 3, 3);

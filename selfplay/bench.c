@@ -1,0 +1,124 @@
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "bench.h"
+#include "mcts.h"
+#include "notation.h"
+#include "perft.h"
+#include "playout.h"
+#include "randgame.h"
+
+const char BENCH_PERFT_YPN[] = "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard";
+const uint64_t BENCH_PERFT_EXPECTED[BENCH_PERFT_MAX_DEPTH + 1] = {1, 54, 4705, 240259, 18886483, 927746739};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int bench_perft(int depth, BenchPerft *out, char *err)
+{
+    assert(depth >= 0 && depth <= BENCH_PERFT_MAX_DEPTH);
+    Position pos;
+    if (!ypn_parse(BENCH_PERFT_YPN, &pos, err)) return 1;
+    double t = now_s();
+    out->nodes = perft(&pos, depth);
+    out->seconds = now_s() - t;
+    out->expected = BENCH_PERFT_EXPECTED[depth];
+    return 0;
+}
+
+void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *out)
+{
+    uint64_t actions = 0, white = 0, black = 0, draw = 0, none = 0;
+    uint64_t rings = 0, blitz = 0, pool = 0, nomove = 0;
+    double t = now_s();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 256) \
+    reduction(+ : actions, white, black, draw, none, rings, blitz, pool, nomove)
+    for (uint64_t i = 0; i < games; i++) {
+        Rng rng;
+        Position pos;
+        int result, reason;
+        randgame_seed(&rng, seed, i);
+        pos_start(&pos, VARIANT_STANDARD);
+        actions += (uint64_t)randgame_play(&pos, &rng, 1 << 20);
+        pos_outcome(&pos, &result, &reason);
+        white += result == RESULT_WHITE;
+        black += result == RESULT_BLACK;
+        draw += result == RESULT_DRAW;
+        none += result == RESULT_NONE;
+        rings += reason == REASON_THREE_RINGS;
+        blitz += reason == REASON_BLITZ_ROW;
+        pool += reason == REASON_POOL_EMPTY;
+        nomove += reason == REASON_NO_MOVES;
+    }
+    out->seconds = now_s() - t;
+    out->totals = (BenchTotals){actions, {none, white, black, draw}, {0, rings, blitz, pool, nomove}};
+}
+
+/* Benchmark positions: from a random game of the seed's stream k, the
+ * position after 5 + (37 k mod 60) actions, or the middle of the game when
+ * it is shorter; placements, moves and removals all appear in the set. */
+void bench_mcts_position(uint64_t seed, int k, Position *pos)
+{
+    Rng rng;
+    rng_seed(&rng, rng_mix(seed, (uint64_t)k), (uint64_t)k);
+    Position hist[PLAYOUT_MAX_PLIES + 1];
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    int n = 0;
+    Undo u;
+    Action a;
+    hist[n++] = p;
+    while (n <= PLAYOUT_MAX_PLIES && (a = playout_random_action(&p, &rng)) != ACTION_NONE) {
+        pos_make(&p, a, &u);
+        hist[n++] = p;
+    }
+    /* hist[n-1] is over; every earlier position has a legal action */
+    int want = 5 + (37 * k) % 60;
+    *pos = hist[want < n - 1 ? want : (n - 1) / 2];
+}
+
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
+{
+    uint64_t h = 1469598103934665603ULL;
+    MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
+    Mcts *m = mcts_new(&cfg);
+    if (!m) return 1;
+    uint64_t total = 0;
+    double elapsed = 0;
+    for (int k = 0; k < npositions; k++) {
+        Position pos;
+        bench_mcts_position(seed, k, &pos);
+        Rng rng;
+        rng_seed(&rng, seed, (uint64_t)k);
+        mcts_clear(m);
+        double t = now_s();
+        MctsResult r;
+        mcts_search(m, &pos, &rng, &r);
+        elapsed += now_s() - t;
+        h = rng_mix(h ^ r.action, ((uint64_t)r.root_visits << 32) | r.chosen_visits);
+        total += (uint64_t)sims;
+    }
+    mcts_free(m);
+    *out = (BenchMcts){.sims = total, .hash = h, .seconds = elapsed};
+    return 0;
+}
+
+void bench_cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(out, size, "%s", strchr(line, ':') + 2);
+            out[strcspn(out, "\n")] = 0;
+            break;
+        }
+    fclose(f);
+}

@@ -1,0 +1,69 @@
+/* The benchmarks behind `yinsh bench`: perft and random games (the
+ * engine's speed), and MCTS searches (the search's speed). Each returns
+ * its figures in a struct; the caller prints them.
+ *
+ * Every count is a regression check: the same on every machine, and for
+ * the random games the same for any number of threads. The seconds are
+ * figures for the reader, never checked by a test. */
+#ifndef YINSH_BENCH_H
+#define YINSH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "position.h"
+
+/* The perft position: the second position of RULES.md §9 (the board after
+ * the ten placements of the recorded game in tests/data);
+ * BENCH_PERFT_EXPECTED[d] is its perft at depth d. */
+enum { BENCH_PERFT_MAX_DEPTH = 5 };
+extern const char BENCH_PERFT_YPN[];
+extern const uint64_t BENCH_PERFT_EXPECTED[BENCH_PERFT_MAX_DEPTH + 1];
+
+typedef struct BenchPerft {
+    uint64_t nodes;    /* perft at the depth asked */
+    uint64_t expected; /* BENCH_PERFT_EXPECTED at that depth */
+    double seconds;
+} BenchPerft;
+
+/* perft of BENCH_PERFT_YPN to depth (1 .. BENCH_PERFT_MAX_DEPTH) on one
+ * thread. Returns 0, or non-zero with a message in err (NOTATION_ERR_LEN
+ * bytes) when the position does not parse. */
+int bench_perft(int depth, BenchPerft *out, char *err);
+
+/* What a batch of random games adds up to. */
+typedef struct BenchTotals {
+    uint64_t actions;
+    uint64_t results[4]; /* indexed by RESULT_* */
+    uint64_t reasons[5]; /* indexed by REASON_* */
+} BenchTotals;
+
+typedef struct BenchPlayouts {
+    BenchTotals totals;
+    double seconds;
+} BenchPlayouts;
+
+/* Plays `games` uniformly random games from the empty standard board on
+ * `threads` threads, game i on its own pcg32 stream from (seed, i), so the
+ * totals do not depend on the number of threads. */
+void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *out);
+
+typedef struct BenchMcts {
+    uint64_t sims;  /* simulations run: sims times the positions, on every machine */
+    uint64_t hash;  /* of every search's chosen action and visit counts: pins the search's behaviour */
+    double seconds; /* in the searches, not in setting up their positions */
+} BenchMcts;
+
+/* The MCTS benchmark: one search of sims simulations, on one thread, from
+ * each of npositions fixed positions (bench_mcts_position), each with a
+ * fresh tree and random rollouts. Returns 0, or non-zero when the search
+ * tree cannot be allocated. */
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out);
+
+/* The fixed benchmark positions: position k of the set for seed, taken
+ * from a random game (the same for a given seed and k). */
+void bench_mcts_position(uint64_t seed, int k, Position *pos);
+
+/* The CPU's model name from /proc/cpuinfo, or "unknown CPU". */
+void bench_cpu_model(char *out, size_t size);
+
+#endif
