@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "clock.h"
 
 const Command *cli_find(const char *name);
 
@@ -217,18 +218,11 @@ char *cli_join_args(int argc, char **argv)
     return s;
 }
 
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)
 {
     p->what = what;
     p->total = total;
-    p->start = p->last = cli_now();
+    p->start = p->last = clock_now();
     p->quiet = quiet;
     p->shown = false;
     p->tty = isatty(STDERR_FILENO);
@@ -236,7 +230,7 @@ void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)
 
 static void progress_print(Progress *p, uint64_t done, const char *tail, bool final)
 {
-    double t = cli_now(), el = t - p->start;
+    double t = clock_now(), el = t - p->start;
     double rate = el > 0 ? done / el : 0;
     double left = rate > 0 && p->total > done ? (p->total - done) / rate : 0;
     fprintf(stderr, "%s%s %" PRIu64 "/%" PRIu64 " (%.0f%%), %.1f/s, %s %.0fs%s%s%s%s", p->tty ? "\r" : "", p->what,
@@ -251,7 +245,7 @@ static void progress_print(Progress *p, uint64_t done, const char *tail, bool fi
 void progress_update(Progress *p, uint64_t done, const char *tail)
 {
     if (p->quiet) return;
-    if (cli_now() - p->last < (p->tty ? 0.25 : 10.0)) return;
+    if (clock_now() - p->last < (p->tty ? 0.25 : 10.0)) return;
     progress_print(p, done, tail, false);
 }
 

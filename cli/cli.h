@@ -103,6 +103,5 @@ typedef struct Progress {
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet);
 void progress_update(Progress *p, uint64_t done, const char *tail);
 void progress_finish(Progress *p, uint64_t done, const char *tail);
-double cli_now(void); /* monotonic seconds */
 
 #endif

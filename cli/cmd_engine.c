@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "movegen.h"
 #include "notation.h"
@@ -103,7 +104,7 @@ int cmd_perft(int argc, char **argv)
     int took = take_ypn(argc, argv, i, ypn, sizeof ypn);
     if (took && i + took != argc) return cli_usage_error("perft", "unexpected argument '%s'", argv[i + took]);
     if (!parse_ypn_arg("perft", ypn, &pos)) return 1;
-    double t0 = cli_now();
+    double t0 = clock_now();
     uint64_t total = 0;
     if (divide && depth > 0) {
         Action list[MAX_ACTIONS];
@@ -120,7 +121,7 @@ int cmd_perft(int argc, char **argv)
     } else {
         total = perft(&pos, (int)depth);
     }
-    double el = cli_now() - t0;
+    double el = clock_now() - t0;
     printf("nodes %" PRIu64 " time %.3f nps %.0f\n", total, el, el > 0 ? total / el : 0.0);
     return 0;
 }

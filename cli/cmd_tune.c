@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "tune_load.h"
 
@@ -76,18 +77,18 @@ int cmd_tune(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    double t0 = cli_now();
+    double t0 = clock_now();
     if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
         tune_load(store, (const char *const *)runs.items, runs.n, &o, &data, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    double t1 = cli_now();
+    double t1 = clock_now();
     if (!quiet) fprintf(stderr, "yinsh tune: %zu positions from %llu games read in %.1f s\n", data.n,
                         (unsigned long long)data.games, t1 - t0);
     TuneFit fit;
     tune_fit(&data, &w0, &o, &fit);
-    double t2 = cli_now();
+    double t2 = clock_now();
     if (!quiet) fprintf(stderr, "yinsh tune: fitted in %.1f s (%d Newton steps)\n", t2 - t1, fit.iterations);
 
     /* the report, which is also the weights file's header */

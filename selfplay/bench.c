@@ -1,9 +1,10 @@
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "bench.h"
+#include "clock.h"
 #include "mcts.h"
+#include "movegen.h"
 #include "notation.h"
 #include "perft.h"
 #include "playout.h"
@@ -12,21 +13,14 @@
 const char BENCH_PERFT_YPN[] = "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard";
 const uint64_t BENCH_PERFT_EXPECTED[BENCH_PERFT_MAX_DEPTH + 1] = {1, 54, 4705, 240259, 18886483, 927746739};
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int bench_perft(int depth, BenchPerft *out, char *err)
 {
     assert(depth >= 0 && depth <= BENCH_PERFT_MAX_DEPTH);
     Position pos;
     if (!ypn_parse(BENCH_PERFT_YPN, &pos, err)) return 1;
-    double t = now_s();
+    double t = clock_now();
     out->nodes = perft(&pos, depth);
-    out->seconds = now_s() - t;
+    out->seconds = clock_now() - t;
     out->expected = BENCH_PERFT_EXPECTED[depth];
     return 0;
 }
@@ -35,7 +29,7 @@ void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *o
 {
     uint64_t actions = 0, white = 0, black = 0, draw = 0, none = 0;
     uint64_t rings = 0, blitz = 0, pool = 0, nomove = 0;
-    double t = now_s();
+    double t = clock_now();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256) \
     reduction(+ : actions, white, black, draw, none, rings, blitz, pool, nomove)
     for (uint64_t i = 0; i < games; i++) {
@@ -55,7 +49,7 @@ void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *o
         pool += reason == REASON_POOL_EMPTY;
         nomove += reason == REASON_NO_MOVES;
     }
-    out->seconds = now_s() - t;
+    out->seconds = clock_now() - t;
     out->totals = (BenchTotals){actions, {none, white, black, draw}, {0, rings, blitz, pool, nomove}};
 }
 
@@ -73,7 +67,7 @@ void bench_mcts_position(uint64_t seed, int k, Position *pos)
     Undo u;
     Action a;
     hist[n++] = p;
-    while (n <= PLAYOUT_MAX_PLIES && (a = playout_random_action(&p, &rng)) != ACTION_NONE) {
+    while (n <= PLAYOUT_MAX_PLIES && (a = movegen_random(&p, &rng)) != ACTION_NONE) {
         pos_make(&p, a, &u);
         hist[n++] = p;
     }
@@ -96,10 +90,10 @@ int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
         Rng rng;
         rng_seed(&rng, seed, (uint64_t)k);
         mcts_clear(m);
-        double t = now_s();
+        double t = clock_now();
         MctsResult r;
         mcts_search(m, &pos, &rng, &r);
-        elapsed += now_s() - t;
+        elapsed += clock_now() - t;
         h = rng_mix(h ^ r.action, ((uint64_t)r.root_visits << 32) | r.chosen_visits);
         total += (uint64_t)sims;
     }

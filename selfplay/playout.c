@@ -3,8 +3,6 @@
 #include "playout.h"
 #include "randgame.h"
 
-Action playout_random_action(const Position *pos, Rng *rng) { return movegen_random(pos, rng); }
-
 int playout_adjudicate(const Position *pos)
 {
     return pos->removed[WHITE] > pos->removed[BLACK]   ? RESULT_WHITE

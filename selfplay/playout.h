@@ -14,10 +14,6 @@
  * scored by removed rings, like a game whose pool ran out. */
 enum { PLAYOUT_MAX_PLIES = 1000 };
 
-/* A uniformly random legal action of pos, or ACTION_NONE when the game is
- * over (the engine's movegen_random: no action list is written). */
-Action playout_random_action(const Position *pos, Rng *rng);
-
 /* Plays uniformly random actions on a copy of pos until the game ends (or
  * PLAYOUT_MAX_PLIES) and returns the result, RESULT_WHITE, RESULT_BLACK or
  * RESULT_DRAW. If plies is not NULL it receives the number of actions

@@ -7,17 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "clock.h"
 #include "geometry.h"
 #include "movegen.h"
 #include "playout.h"
 #include "scheduler.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(run_seed, index); }
 
@@ -49,7 +43,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     if (black != white) agent_reset(black);
     Position pos;
     pos_start(&pos, plan->variant);
-    double start = now_s();
+    double start = clock_now();
     int result = RESULT_NONE, reason = REASON_NONE;
     /* the pair's opening: its own stream, so both games of the pair agree */
     Rng opening;
@@ -72,7 +66,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
         }
         Agent *agent = pos.actor == WHITE ? white : black;
         MoveStats st = {0};
-        double t = now_s();
+        double t = clock_now();
         Action a;
         if (plan->opening == OPENING_RINGS && pos.state == STATE_P) {
             st.legal = movegen_count(&pos);
@@ -80,7 +74,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
         } else {
             a = agent_choose(agent, &pos, &rng, &st);
         }
-        double dt = now_s() - t;
+        double dt = clock_now() - t;
         rec->actions[rec->nactions++] = (ActionRecord){
             .action = a,
             .actor = pos.actor,
@@ -103,7 +97,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     rec->removed[BLACK] = pos.removed[BLACK];
     rec->markers[WHITE] = (uint8_t)bb_popcount(pos.markers[WHITE]);
     rec->markers[BLACK] = (uint8_t)bb_popcount(pos.markers[BLACK]);
-    rec->duration_s = now_s() - start;
+    rec->duration_s = clock_now() - start;
     return 0;
 }
 
@@ -147,7 +141,7 @@ static void queue_push(Queue *q, GameRecord *g)
         free(g);
         return;
     }
-    if (q->count == 0) q->oldest = now_s();
+    if (q->count == 0) q->oldest = clock_now();
     q->items[q->count++] = g;
     pthread_cond_signal(&q->nonempty);
     pthread_mutex_unlock(&q->lock);
@@ -179,7 +173,7 @@ static void *writer_main(void *arg)
         if (q->count == 0 && q->done) break;
         struct timespec ts;
         abs_deadline(q->oldest + batch_s, &ts);
-        while (q->count < batch_games && !q->done && now_s() < q->oldest + batch_s)
+        while (q->count < batch_games && !q->done && clock_now() < q->oldest + batch_s)
             if (pthread_cond_timedwait(&q->nonempty, &q->lock, &ts) == ETIMEDOUT) break;
         int n = q->count;
         if (batch) memcpy(batch, q->items, (size_t)n * sizeof *batch);
