@@ -117,8 +117,8 @@ int cmd_bench(int argc, char **argv)
     printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
 
     Position pos;
-    char err[NOTATION_ERR_LEN];
-    if (!ypn_parse(PERFT_YPN, &pos, err)) return cli_error("bench", "%s", err);
+    char err[ERR_LEN];
+    if (ypn_parse(PERFT_YPN, &pos, err)) return cli_error("bench", "%s", err);
     double t0 = cli_now();
     uint64_t nodes = perft(&pos, (int)depth);
     double el = cli_now() - t0;

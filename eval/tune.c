@@ -51,8 +51,8 @@ int tune_collect_game(TuneCollector *c, const char *uid, uint32_t index, int var
     pos_start(&pos, variant);
     for (int ply = 0; ply < nactions; ply++) {
         Action a;
-        char aerr[NOTATION_ERR_LEN];
-        if (!action_parse(&pos, actions[ply], &a, aerr)) {
+        char aerr[ERR_LEN];
+        if (action_parse(&pos, actions[ply], &a, aerr)) {
             snprintf(err, ERR_LEN, "run %s game %u ply %d: action '%.16s' does not replay: %.200s", uid,
                      (unsigned)index, ply, actions[ply], aerr);
             return -1;

@@ -115,7 +115,7 @@ typedef struct Stats {
 
 static void check_ply(const Position *pos, Rng *rng, const char *where)
 {
-    char err[NOTATION_ERR_LEN], ypn[YPN_MAX_LEN];
+    char err[ERR_LEN], ypn[YPN_MAX_LEN];
     const char *why = NULL;
     cr_assert(pos_check(pos, &why), "%s: pos_check: %s", where, why);
     cr_assert_eq(pos->key, pos_compute_key(pos), "%s: key", where);
@@ -130,7 +130,7 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
     /* YPN round trip: same fields, same key */
     Position again;
     ypn_format(pos, ypn);
-    cr_assert(ypn_parse(ypn, &again, err), "%s: the engine's own YPN '%s' does not parse: %s", where, ypn, err);
+    cr_assert_eq(ypn_parse(ypn, &again, err), 0, "%s: the engine's own YPN '%s' does not parse: %s", where, ypn, err);
     cr_assert(pos_equal(pos, &again), "%s: YPN round trip changes the position '%s'", where, ypn);
 
     /* movegen against the reference, and the count */
@@ -168,7 +168,7 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
         char text[ACTION_MAX_LEN];
         Action a = ACTION_NONE;
         action_format(list[i], text);
-        cr_assert(action_parse(pos, text, &a, err), "%s: own action '%s' refused: %s (%s)", where, text, err, ypn);
+        cr_assert_eq(action_parse(pos, text, &a, err), 0, "%s: own action '%s' refused: %s (%s)", where, text, err, ypn);
         cr_assert_eq(a, list[i], "%s: '%s' parses to another action", where, text);
         cr_assert(movegen_is_legal(pos, list[i]), "%s: '%s' not legal", where, text);
         Position copy = *pos, before;
