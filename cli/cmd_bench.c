@@ -32,8 +32,8 @@ static const uint64_t PERFT_EXPECTED[] = {1, 54, 4705, 240259, 18886483, 9277467
 
 typedef struct PlayoutTotals {
     uint64_t actions;
-    uint64_t results[4]; /* indexed by RESULT_* */
-    uint64_t reasons[5]; /* indexed by REASON_* */
+    uint64_t results[RESULT_NB]; /* indexed by RESULT_* */
+    uint64_t reasons[REASON_NB]; /* indexed by REASON_* */
 } PlayoutTotals;
 
 static void playouts(uint64_t games, uint64_t seed, int threads, PlayoutTotals *out)
@@ -48,7 +48,7 @@ static void playouts(uint64_t games, uint64_t seed, int threads, PlayoutTotals *
         int result, reason;
         randgame_seed(&rng, seed, i);
         pos_start(&pos, VARIANT_STANDARD);
-        actions += (uint64_t)randgame_play(&pos, &rng, 1 << 20);
+        actions += (uint64_t)randgame_play(&pos, &rng, GAME_MAX_ACTIONS);
         pos_outcome(&pos, &result, &reason);
         white += result == RESULT_WHITE;
         black += result == RESULT_BLACK;

@@ -97,7 +97,7 @@ static void print_summary(const char *name, const SelfplaySummary *s)
     printf("mean length  %.1f actions\n", s->games ? (double)s->actions / (double)s->games : 0.0);
     printf("end reasons ");
     bool any = false;
-    for (int r = 0; r < 5; r++)
+    for (int r = 0; r < REASON_NB; r++)
         if (s->reasons[r]) {
             printf("%s %s %" PRIu64, any ? "," : "", reason_name(r), s->reasons[r]);
             any = true;

@@ -349,14 +349,14 @@ int record_play(const char *text, size_t len, Position *pos, int *count, char *e
 
 const char *result_name(int result)
 {
-    static const char *n[] = {"none", "white", "black", "draw"};
-    return result >= 0 && result <= 3 ? n[result] : "?";
+    static const char *const n[RESULT_NB] = {"none", "white", "black", "draw"};
+    return result >= 0 && result < RESULT_NB ? n[result] : "?";
 }
 
 const char *reason_name(int reason)
 {
-    static const char *n[] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves"};
-    return reason >= 0 && reason <= 4 ? n[reason] : "?";
+    static const char *const n[REASON_NB] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves"};
+    return reason >= 0 && reason < REASON_NB ? n[reason] : "?";
 }
 
 const char *variant_name(int variant) { return variant == VARIANT_BLITZ ? "blitz" : "standard"; }

@@ -61,13 +61,23 @@ enum {
 };
 
 /* Game results and why the game ended (RULES.md §6). */
-enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW };
+enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_NB };
 enum {
     REASON_NONE = 0,
     REASON_THREE_RINGS,   /* standard: a player removed a third ring */
     REASON_BLITZ_ROW,     /* blitz: a move made a row */
     REASON_POOL_EMPTY,    /* all 51 markers on the board */
     REASON_NO_MOVES,      /* neither player can move */
+    REASON_NB
 };
+
+/* A bound on the actions of one game, for loops that play a game out and
+ * arrays that hold one. No legal game comes near it. Every move takes a
+ * marker from the pool of 51, and markers go back only with a row, five at
+ * a time, each row costing its remover a ring: with 2 + 2 rings removed the
+ * next one is a third and ends the game, so at most 5 rows, 76 moves. A
+ * pass is always followed by a move of the opponent, so at most 77 passes;
+ * with 10 placements and 10 removals, fewer than 200 actions. */
+enum { GAME_MAX_ACTIONS = 1000 };
 
 #endif

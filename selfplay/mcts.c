@@ -30,7 +30,7 @@ struct Mcts {
 };
 
 /* The path of one simulation; the tree is never deeper than a game. */
-enum { PATH_MAX_LEN = PLAYOUT_MAX_PLIES + 1 };
+enum { PATH_MAX_LEN = GAME_MAX_ACTIONS + 1 };
 
 uint32_t mcts_default_nodes(uint32_t sims)
 {
@@ -265,14 +265,14 @@ void mcts_bench_position(uint64_t seed, int k, Position *pos)
 {
     Rng rng;
     rng_seed(&rng, rng_mix(seed, (uint64_t)k), (uint64_t)k);
-    Position hist[PLAYOUT_MAX_PLIES + 1];
+    Position hist[GAME_MAX_ACTIONS + 1];
     Position p;
     pos_start(&p, VARIANT_STANDARD);
     int n = 0;
     Undo u;
     Action a;
     hist[n++] = p;
-    while (n <= PLAYOUT_MAX_PLIES && (a = playout_random_action(&p, &rng)) != ACTION_NONE) {
+    while (n <= GAME_MAX_ACTIONS && (a = playout_random_action(&p, &rng)) != ACTION_NONE) {
         pos_make(&p, a, &u);
         hist[n++] = p;
     }

@@ -65,7 +65,8 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     uint32_t pair = plan->pairs ? index / 2 : index;
     rng_seed(&opening, selfplay_opening_seed(plan->seed, pair), pair);
     while (!pos_outcome(&pos, &result, &reason)) {
-        if (rec->nactions == GAME_MAX_PLIES) {
+        /* never in a legal game (types.h); scored like an empty pool */
+        if (rec->nactions == GAME_MAX_ACTIONS) {
             result = playout_adjudicate(&pos);
             reason = REASON_NONE;
             break;
@@ -316,8 +317,8 @@ void selfplay_summary_add(SelfplaySummary *s, const GameRecord *g)
 {
     s->hash += selfplay_game_hash(g);
     s->games++;
-    if (g->result >= 0 && g->result < 4) s->wins[g->result]++;
-    if (g->reason >= 0 && g->reason < 5) s->reasons[g->reason]++;
+    if (g->result >= 0 && g->result < RESULT_NB) s->wins[g->result]++;
+    if (g->reason >= 0 && g->reason < REASON_NB) s->reasons[g->reason]++;
     s->actions += (uint64_t)g->nactions;
 }
 

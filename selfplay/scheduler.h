@@ -21,10 +21,7 @@
 #include <stdint.h>
 #include "agent.h"
 
-/* A safety bound on the length of a game; a legal game never reaches it
- * (see PLAYOUT_MAX_PLIES). A game cut there is scored by removed rings
- * with the reason REASON_NONE. */
-enum { GAME_MAX_PLIES = 1000, SELFPLAY_ERR_LEN = 512 };
+enum { SELFPLAY_ERR_LEN = 512 };
 
 /* How the games of a pair begin. OPENING_RINGS: the ten ring placements
  * are uniformly random legal placements drawn from the pair's own stream
@@ -105,8 +102,8 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
 /* Running totals for the summary. */
 typedef struct SelfplaySummary {
     uint64_t games;
-    uint64_t wins[4];    /* indexed by RESULT_*: [RESULT_WHITE], [RESULT_BLACK], [RESULT_DRAW] */
-    uint64_t reasons[5]; /* indexed by REASON_* */
+    uint64_t wins[RESULT_NB];    /* indexed by RESULT_*: [RESULT_WHITE], [RESULT_BLACK], [RESULT_DRAW] */
+    uint64_t reasons[REASON_NB]; /* indexed by REASON_* */
     uint64_t actions;    /* summed over games */
     uint64_t hash;       /* sum over games of selfplay_game_hash: the same in any order */
 } SelfplaySummary;

@@ -307,8 +307,8 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
     gethostname(host, sizeof host - 1);
     agent_spec_format(&run->plan.white, white);
     agent_spec_format(&run->plan.black, black);
-    int np = snprintf(params, sizeof params, "game_max_plies=%d,playout_max_plies=%d", GAME_MAX_PLIES,
-                      PLAYOUT_MAX_PLIES);
+    int np = snprintf(params, sizeof params, "game_max_plies=%d,playout_max_plies=%d", GAME_MAX_ACTIONS,
+                      GAME_MAX_ACTIONS);
     if (run->plan.pairs) np += snprintf(params + np, sizeof params - (size_t)np, ",pairs=1");
     if (run->plan.opening == OPENING_RINGS) snprintf(params + np, sizeof params - (size_t)np, ",opening=rings");
     if (!run->kind[0]) snprintf(run->kind, sizeof run->kind, "selfplay");
@@ -599,7 +599,7 @@ int store_summary(Store *s, const StoreRun *run, SelfplaySummary *sum, char *err
         sum->actions += (uint64_t)sqlite3_column_int64(st, 3);
         for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
             if (result && !strcmp(result, result_name(r))) sum->wins[r] += count;
-        for (int r = 0; r < 5; r++)
+        for (int r = 0; r < REASON_NB; r++)
             if (reason && !strcmp(reason, reason_name(r))) sum->reasons[r] += count;
     }
     if (step != SQLITE_DONE) rc = fail(s, err, "summarising the run");

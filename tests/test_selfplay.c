@@ -106,7 +106,7 @@ Test(playout, reaches_the_end)
     for (int i = 0; i < 200; i++) {
         int plies, r = playout_random(&pos, &rng, &plies);
         cr_assert(r == RESULT_WHITE || r == RESULT_BLACK || r == RESULT_DRAW);
-        cr_assert(plies > 10 && plies < PLAYOUT_MAX_PLIES);
+        cr_assert(plies > 10 && plies < GAME_MAX_ACTIONS);
     }
 }
 
