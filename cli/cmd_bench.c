@@ -46,7 +46,7 @@ static void playouts(uint64_t games, uint64_t seed, int threads, PlayoutTotals *
         Rng rng;
         Position pos;
         int result, reason;
-        randgame_seed(&rng, seed, i);
+        rng_stream(&rng, seed, i);
         pos_start(&pos, VARIANT_STANDARD);
         actions += (uint64_t)randgame_play(&pos, &rng, GAME_MAX_ACTIONS);
         pos_outcome(&pos, &result, &reason);

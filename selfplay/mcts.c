@@ -264,7 +264,7 @@ void mcts_advance(Mcts *m, const Position *before, Action a)
 void mcts_bench_position(uint64_t seed, int k, Position *pos)
 {
     Rng rng;
-    rng_seed(&rng, rng_mix(seed, (uint64_t)k), (uint64_t)k);
+    rng_stream(&rng, seed, (uint64_t)k);
     Position hist[GAME_MAX_ACTIONS + 1];
     Position p;
     pos_start(&p, VARIANT_STANDARD);
@@ -290,7 +290,7 @@ static double now_s(void)
 
 double mcts_bench_run(int sims, int npositions, uint64_t seed, uint64_t *total_sims, uint64_t *hash)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = RNG_HASH_START;
     MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
     Mcts *m = mcts_new(&cfg);
     if (!m) return 0;

@@ -22,11 +22,9 @@ static double now_s(void)
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(run_seed, index); }
 
-/* The salt keeps opening streams apart from game streams of the same seed. */
-uint64_t selfplay_opening_seed(uint64_t run_seed, uint32_t pair)
-{
-    return rng_mix(run_seed ^ 0x6f70656e696e6773ULL /* "openings" */, pair);
-}
+/* Salts the run seed of the opening streams, which would otherwise be the
+ * streams of games 0, 1, ... of the same seed. */
+#define OPENING_SALT 0x6f70656e696e6773ULL /* "openings" */
 
 void selfplay_record_free(GameRecord *rec)
 {
@@ -53,7 +51,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     if (!rec->actions) return -1;
 
     Rng rng;
-    rng_seed(&rng, rec->seed, index);
+    rng_stream(&rng, plan->seed, index); /* starts at rec->seed */
     agent_reset(white);
     if (black != white) agent_reset(black);
     Position pos;
@@ -63,7 +61,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     /* the pair's opening: its own stream, so both games of the pair agree */
     Rng opening;
     uint32_t pair = plan->pairs ? index / 2 : index;
-    rng_seed(&opening, selfplay_opening_seed(plan->seed, pair), pair);
+    rng_stream(&opening, plan->seed ^ OPENING_SALT, pair);
     while (!pos_outcome(&pos, &result, &reason)) {
         /* never in a legal game (types.h); scored like an empty pool */
         if (rec->nactions == GAME_MAX_ACTIONS) {
@@ -295,15 +293,14 @@ done:
 
 uint64_t selfplay_hash_step(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
 {
-    for (const char *p = action; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    return rng_mix(h, ((uint64_t)root_visits << 32) | chosen_visits);
+    return rng_mix(rng_hash_text_from(h, action), ((uint64_t)root_visits << 32) | chosen_visits);
 }
 
 uint64_t selfplay_hash_game(uint64_t h, uint32_t index) { return rng_mix(h, index); }
 
 uint64_t selfplay_game_hash(const GameRecord *g)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = RNG_HASH_START;
     for (int i = 0; i < g->nactions; i++) {
         const ActionRecord *a = &g->actions[i];
         char text[ACTION_MAX_LEN];

@@ -2,10 +2,11 @@
  * each finished game handed whole to one writer.
  *
  * Game i of a run draws all its randomness from its own pcg32 stream,
- * seeded from (run seed, i) (selfplay_game_seed), and agents are reset
- * between games, so game i is the same action for action whatever the
- * number of threads, the order games finish in, or whether it is played in
- * the first attempt at a run or in a --resume.
+ * rng_stream(run seed, i) (selfplay_game_seed is its start, the seed a
+ * record keeps), and agents are reset between games, so game i is the same
+ * action for action whatever the number of threads, the order games
+ * finish in, or whether it is played in the first attempt at a run or in a
+ * --resume.
  *
  * A match (plan.pairs) plays its games in colour-swapped pairs: pair k is
  * games 2k (plan.white as White) and 2k+1 (plan.black as White), and with
@@ -25,8 +26,8 @@ enum { SELFPLAY_ERR_LEN = 512 };
 
 /* How the games of a pair begin. OPENING_RINGS: the ten ring placements
  * are uniformly random legal placements drawn from the pair's own stream
- * (selfplay_opening_seed), the same for both games of the pair; they are
- * recorded as ordinary actions (not searched). */
+ * (rng_stream of the salted run seed and the pair), the same for both
+ * games of the pair; they are recorded as ordinary actions (not searched). */
 enum { OPENING_NONE, OPENING_RINGS };
 
 typedef struct SelfplayPlan {
@@ -64,10 +65,9 @@ typedef struct GameRecord {
     ActionRecord *actions;  /* nactions of them, owned by the record */
 } GameRecord;
 
+/* The start of game `index`'s stream, rng_mix(run seed, index), kept in
+ * the record and the database. */
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);
-/* The stream seed of pair `pair`'s opening (a stream apart from every
- * game's: the opening's stream is (this, pair) with a distinct salt). */
-uint64_t selfplay_opening_seed(uint64_t run_seed, uint32_t pair);
 
 /* Plays game `index` of a plan into rec; `white` and `black` are the agents
  * made from plan->white and plan->black (reset first; with plan->pairs an
