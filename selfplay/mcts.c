@@ -67,14 +67,6 @@ void mcts_clear(Mcts *m) { m->valid = false; }
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? m->used : 0; }
 uint32_t mcts_nodes_capacity(const Mcts *m) { return m->cap; }
 
-static bool same_position(const Position *a, const Position *b)
-{
-    return a->key == b->key && a->rings[0] == b->rings[0] && a->rings[1] == b->rings[1] &&
-           a->markers[0] == b->markers[0] && a->markers[1] == b->markers[1] && a->actor == b->actor &&
-           a->state == b->state && a->variant == b->variant && a->removed[0] == b->removed[0] &&
-           a->removed[1] == b->removed[1] && a->placed == b->placed && a->pool == b->pool;
-}
-
 static void reset_root(Mcts *m, const Position *pos)
 {
     m->root_pos = *pos;
@@ -186,7 +178,7 @@ static void simulate(Mcts *m, Rng *rng)
 
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
 {
-    if (!m->valid || !same_position(&m->root_pos, pos)) reset_root(m, pos);
+    if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
     for (uint32_t s = 0; s < m->cfg.sims; s++) simulate(m, rng);
 
     /* The most visited child; ties go to the better mean, then the first
@@ -244,7 +236,7 @@ void mcts_advance(Mcts *m, const Position *before, Action a)
     Position next = *before;
     Undo u;
     pos_make(&next, a, &u);
-    if (!m->valid || !same_position(&m->root_pos, before)) {
+    if (!m->valid || !pos_equal(&m->root_pos, before)) {
         m->valid = false;
         return;
     }

@@ -187,12 +187,11 @@ static void run_case(CaseRef ref)
             Position want;
             cr_assert_eq(ypn_parse(arg, &want, err), 0, "%s: expected YPN does not parse: %s", where, err);
             cr_expect_str_eq(ypn_format(&pos, out), arg, "%s: position differs", where);
-            cr_expect_eq(pos.key, want.key, "%s: key differs from the parsed expected YPN", where);
-            cr_expect(pos.pool == want.pool && pos.removed[0] == want.removed[0] &&
-                          pos.removed[1] == want.removed[1] && pos.placed == want.placed,
-                      "%s: derived fields differ (pool %d/%d, removed %d,%d/%d,%d, placed %d/%d)", where, pos.pool,
-                      want.pool, pos.removed[0], pos.removed[1], want.removed[0], want.removed[1], pos.placed,
-                      want.placed);
+            cr_expect(pos_equal(&pos, &want),
+                      "%s: differs from the parsed expected YPN in key or derived fields (key %016llx/%016llx, "
+                      "pool %d/%d, removed %d,%d/%d,%d, placed %d/%d)",
+                      where, (unsigned long long)pos.key, (unsigned long long)want.key, pos.pool, want.pool,
+                      pos.removed[0], pos.removed[1], want.removed[0], want.removed[1], pos.placed, want.placed);
         } else if (!strcmp(dir, "actions")) {
             static char got[DIRECTIVE_LEN], want[DIRECTIVE_LEN];
             int n, m = split(arg, tok, MAX_ACTIONS * 2);

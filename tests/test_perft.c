@@ -8,7 +8,6 @@
 #include "movegen.h"
 #include "notation.h"
 #include "perft.h"
-#include "test_util.h"
 
 /* The same count without bulk counting at the last ply: every leaf is made,
  * so movegen_count is checked against movegen_all on the way. */

@@ -14,7 +14,6 @@
 #include "notation.h"
 #include "randgame.h"
 #include "rng.h"
-#include "test_util.h"
 
 /* ---- a slow reference move generator ----------------------------------- */
 

@@ -16,9 +16,7 @@ static void check_position(const Position *pos)
     if (!pos_check(pos, NULL)) abort();
     ypn_format(pos, text);
     if (ypn_parse(text, &again, err)) abort();
-    if (again.key != pos->key || memcmp(again.rings, pos->rings, sizeof pos->rings) ||
-        memcmp(again.markers, pos->markers, sizeof pos->markers))
-        abort();
+    if (!pos_equal(&again, pos)) abort();
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list);
     if (n != movegen_count(pos)) abort();
