@@ -49,19 +49,11 @@ static int take_ypn(int argc, char **argv, int i, char *buf, size_t size)
     return 4;
 }
 
-static int sort_actions(const void *a, const void *b)
-{
-    Action x = *(const Action *)a, y = *(const Action *)b;
-    uint32_t kx = (uint32_t)ACTION_FROM(x) << 8 | (uint32_t)ACTION_TO(x);
-    uint32_t ky = (uint32_t)ACTION_FROM(y) << 8 | (uint32_t)ACTION_TO(y);
-    return kx < ky ? -1 : kx > ky;
-}
-
-/* The legal actions sorted by origin then destination (canonical order). */
+/* The legal actions in canonical order, as every list of them is written. */
 static int sorted_legal(const Position *pos, Action *list)
 {
     int n = movegen_all(pos, list);
-    qsort(list, (size_t)n, sizeof *list, sort_actions);
+    movegen_sort(list, n);
     return n;
 }
 

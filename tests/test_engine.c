@@ -109,20 +109,12 @@ static int split(char *s, char **tok, int max)
     return n;
 }
 
-static int cmp_action(const void *a, const void *b)
-{
-    Action x = *(const Action *)a, y = *(const Action *)b;
-    /* canonical order: by first point, then second point (kinds never mix) */
-    if (ACTION_FROM(x) != ACTION_FROM(y)) return ACTION_FROM(x) - ACTION_FROM(y);
-    return ACTION_TO(x) - ACTION_TO(y);
-}
-
 /* The legal actions as text in canonical order, space separated. */
 static void legal_text(const Position *pos, char *out, size_t cap, int *n_out)
 {
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list);
-    qsort(list, (size_t)n, sizeof list[0], cmp_action);
+    movegen_sort(list, n);
     size_t len = 0;
     out[0] = 0;
     for (int i = 0; i < n; i++) {

@@ -100,10 +100,11 @@ static int ref_actions(const Position *pos, Action *list)
     }
 }
 
-static int cmp_action(const void *a, const void *b)
+static bool contains(const Action *list, int n, Action a)
 {
-    Action x = *(const Action *)a, y = *(const Action *)b;
-    return x < y ? -1 : x > y;
+    for (int i = 0; i < n; i++)
+        if (list[i] == a) return true;
+    return false;
 }
 
 /* ---- the per-ply checks -------------------------------------------------- */
@@ -138,21 +139,17 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
     cr_assert(n < MAX_ACTIONS);
     cr_assert_eq(movegen_count(pos), n, "%s: movegen_count %d, movegen_all %d in %s", where, movegen_count(pos), n,
                  ypn);
-    qsort(ref, (size_t)m, sizeof ref[0], cmp_action);
+    movegen_sort(ref, m);
     Action sorted[MAX_ACTIONS];
     memcpy(sorted, list, sizeof list[0] * (size_t)n);
-    qsort(sorted, (size_t)n, sizeof sorted[0], cmp_action);
+    movegen_sort(sorted, n);
     bool same = n == m && !memcmp(sorted, ref, sizeof ref[0] * (size_t)n);
     if (!same) {
-        for (int i = 0, j = 0; i < n || j < m;) {
-            char a[ACTION_MAX_LEN];
-            if (j >= m || (i < n && sorted[i] < ref[j]))
-                cr_log_error("  engine only: %s", action_format(sorted[i++], a));
-            else if (i >= n || ref[j] < sorted[i])
-                cr_log_error("  reference only: %s", action_format(ref[j++], a));
-            else
-                i++, j++;
-        }
+        char a[ACTION_MAX_LEN];
+        for (int i = 0; i < n; i++)
+            if (!contains(ref, m, sorted[i])) cr_log_error("  engine only: %s", action_format(sorted[i], a));
+        for (int j = 0; j < m; j++)
+            if (!contains(sorted, n, ref[j])) cr_log_error("  reference only: %s", action_format(ref[j], a));
         cr_assert_fail("%s: movegen (%d) differs from the reference (%d) in %s", where, n, m, ypn);
     }
     for (int i = 1; i < n; i++) cr_assert_neq(sorted[i], sorted[i - 1], "%s: duplicate action", where);
@@ -189,15 +186,13 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
     for (int k = 0; k < 12; k++) {
         Action a = k < 4 ? rng_next(rng)
                          : ACTION_MAKE(rng_below(rng, 8), rng_below(rng, 128), k & 1 ? rng_below(rng, 128) : 0);
-        bool in_list = false;
-        for (int i = 0; i < n; i++) in_list = in_list || list[i] == a;
+        bool in_list = contains(list, n, a);
         cr_assert_eq(movegen_is_legal(pos, a), in_list, "%s: movegen_is_legal(0x%x) = %d", where, a, !in_list);
     }
     /* near misses: a legal action with its second point moved one step */
     for (int i = 0; i < n; i += 7) {
         Action a = list[i] + (1u << 7);
-        bool in_list = false;
-        for (int j = 0; j < n; j++) in_list = in_list || list[j] == a;
+        bool in_list = contains(list, n, a);
         cr_assert_eq(movegen_is_legal(pos, a), in_list, "%s: near miss 0x%x", where, a);
     }
 }
