@@ -175,30 +175,32 @@ void pos_unmake(Position *pos, Action a, const Undo *u)
     assert(pos_check(pos, NULL) && "pos_unmake broke an invariant");
 }
 
-bool pos_check(const Position *pos, const char **why)
+/* The first derived field or invariant that disagrees, NULL if none. */
+static const char *check_problem(const Position *pos)
 {
-    const char *w = NULL;
     int rw = bb_popcount(pos->rings[WHITE]), rb = bb_popcount(pos->rings[BLACK]);
     int mk = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
     Bitboard all[4] = {pos->rings[0], pos->rings[1], pos->markers[0], pos->markers[1]};
-    for (int i = 0; i < 4 && !w; i++) {
-        if (all[i] & ~GEO->valid) w = "a piece lies outside the board";
-        for (int j = i + 1; j < 4 && !w; j++)
-            if (all[i] & all[j]) w = "two pieces share a point";
+    for (int i = 0; i < 4; i++) {
+        if (all[i] & ~GEO->valid) return "a piece lies outside the board";
+        for (int j = i + 1; j < 4; j++)
+            if (all[i] & all[j]) return "two pieces share a point";
     }
-    if (w) {
-    } else if (pos->key != pos_compute_key(pos))
-        w = "incremental key differs from the recomputed key";
-    else if (pos->pool + mk != MARKERS_NB)
-        w = "markers on board + pool != 51";
-    else if (pos->state == STATE_P && pos->placed != rw + rb)
-        w = "placed count differs from the rings on the board";
-    else if (pos->state != STATE_P &&
-             (pos->placed != 2 * RINGS_PER_SIDE || pos->removed[WHITE] != RINGS_PER_SIDE - rw ||
-              pos->removed[BLACK] != RINGS_PER_SIDE - rb))
-        w = "removed-ring counts differ from the rings on the board";
-    else if (pos->state == STATE_M && (pos_has_row(pos, WHITE) || pos_has_row(pos, BLACK)))
-        w = "a row is on the board in state M";
+    if (pos->key != pos_compute_key(pos)) return "incremental key differs from the recomputed key";
+    if (pos->pool + mk != MARKERS_NB) return "markers on board + pool != 51";
+    if (pos->state == STATE_P && pos->placed != rw + rb) return "placed count differs from the rings on the board";
+    if (pos->state != STATE_P &&
+        (pos->placed != 2 * RINGS_PER_SIDE || pos->removed[WHITE] != RINGS_PER_SIDE - rw ||
+         pos->removed[BLACK] != RINGS_PER_SIDE - rb))
+        return "removed-ring counts differ from the rings on the board";
+    if (pos->state == STATE_M && (pos_has_row(pos, WHITE) || pos_has_row(pos, BLACK)))
+        return "a row is on the board in state M";
+    return NULL;
+}
+
+bool pos_check(const Position *pos, const char **why)
+{
+    const char *w = check_problem(pos);
     if (why) *why = w;
     return w == NULL;
 }
