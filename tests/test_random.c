@@ -4,8 +4,10 @@
  * the board + pool = 51, YPN round-trips, every generated action survives
  * action_format -> action_parse and movegen_is_legal, random other action
  * values are refused, movegen_count agrees, and movegen_all agrees with a
- * slow reference generator written here from the rules. Also the geometry
- * tables and the pcg32 reference output. */
+ * slow reference generator written here from the rules. At the end of each
+ * game, its result and reason against the rules (RULES.md §6); for two
+ * seeds, the totals of their games, pinned. Also the geometry tables, the
+ * pcg32 reference output and the text hash. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +113,7 @@ static bool contains(const Action *list, int n, Action a)
 
 typedef struct Stats {
     long plies, games, ended[STATE_NB], passes, rows;
+    long results[RESULT_NB], reasons[REASON_NB];
 } Stats;
 
 static void check_ply(const Position *pos, Rng *rng, const char *where)
@@ -197,6 +200,48 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
     }
 }
 
+/* A finished game (no legal action): its result and reason, checked
+ * against RULES.md §6 from the board and the counts rather than taken on
+ * trust from pos_outcome, are counted in st. */
+static void check_end(const Position *pos, const char *where, Stats *st)
+{
+    int result, reason, rw = pos->removed[WHITE], rb = pos->removed[BLACK];
+    int markers = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
+    cr_assert(pos_outcome(pos, &result, &reason), "%s: no legal action, but the game is not over", where);
+    cr_assert(result == RESULT_WHITE || result == RESULT_BLACK || result == RESULT_DRAW, "%s: result %d", where,
+              result);
+    if (pos->state == STATE_END && pos->variant == VARIANT_STANDARD) {
+        /* the actor has just removed a third ring, the opponent fewer */
+        int mine = pos->removed[pos->actor], theirs = pos->removed[pos->actor ^ 1];
+        cr_assert_eq(reason, REASON_THREE_RINGS, "%s: reason %s", where, reason_name(reason));
+        cr_assert(mine == RINGS_TO_WIN && theirs < RINGS_TO_WIN, "%s: removed %d-%d", where, rw, rb);
+        cr_assert_eq(result, pos->actor == WHITE ? RESULT_WHITE : RESULT_BLACK, "%s: winner", where);
+    } else if (pos->state == STATE_END) {
+        /* blitz: no ring ever leaves, the last move made a row, and the
+         * mover wins with a row of their colour on the board, else loses */
+        int mover = pos->actor, winner = pos_has_row(pos, mover) ? mover : mover ^ 1;
+        cr_assert_eq(reason, REASON_BLITZ_ROW, "%s: reason %s", where, reason_name(reason));
+        cr_assert(rw == 0 && rb == 0, "%s: rings removed in blitz", where);
+        cr_assert(pos_has_row(pos, WHITE) || pos_has_row(pos, BLACK), "%s: blitz end without a row", where);
+        cr_assert_eq(result, winner == WHITE ? RESULT_WHITE : RESULT_BLACK, "%s: winner", where);
+    } else {
+        /* the pool ran out (all 51 markers on the board) or nobody can
+         * move: more removed rings wins, equal counts draw */
+        cr_assert_eq(pos->state, STATE_M, "%s: ended in state %d", where, pos->state);
+        cr_assert(rw < RINGS_TO_WIN && rb < RINGS_TO_WIN, "%s: removed %d-%d", where, rw, rb);
+        if (pos->pool == 0) {
+            cr_assert_eq(reason, REASON_POOL_EMPTY, "%s: reason %s", where, reason_name(reason));
+            cr_assert_eq(markers, MARKERS_NB, "%s: pool empty with %d markers on the board", where, markers);
+        } else {
+            cr_assert_eq(reason, REASON_NO_MOVES, "%s: reason %s", where, reason_name(reason));
+            cr_assert(!movegen_can_move(pos, WHITE) && !movegen_can_move(pos, BLACK), "%s: a ring can move", where);
+        }
+        cr_assert_eq(result, rw > rb ? RESULT_WHITE : rb > rw ? RESULT_BLACK : RESULT_DRAW, "%s: result", where);
+    }
+    st->results[result]++;
+    st->reasons[reason]++;
+}
+
 /* Plays games with randgame's seeding and list[rng_below(n)] picks, so that
  * each game must also be what randgame_play gives for the same stream. The
  * per-ply checks draw from a separate generator. */
@@ -222,6 +267,7 @@ static void play_games(int variant, uint64_t seed, int games, Stats *st)
             int n = movegen_all(&pos, list);
             if (n == 0) {
                 st->ended[pos.state]++;
+                check_end(&pos, where, st);
                 break;
             }
             Action a = list[rng_below(&rng, (uint32_t)n)];
@@ -239,9 +285,12 @@ static void play_games(int variant, uint64_t seed, int games, Stats *st)
         cr_assert(pos_equal(&fast, &pos), "%s: randgame_play ends elsewhere", where);
         st->games++;
     }
-    cr_log_info("%s seed %llu: %ld games, %ld plies, %ld row removals, %ld passes, ended: %ld by rows, %ld in M",
+    cr_log_info("%s seed %llu: %ld games, %ld plies, %ld row removals, %ld passes, ended: %ld by rows, %ld in M; "
+                "white %ld, black %ld, draws %ld; three-rings %ld, blitz-row %ld, pool-empty %ld, no-moves %ld",
                 variant_name(variant), (unsigned long long)seed, st->games, st->plies, st->rows, st->passes,
-                st->ended[STATE_END], st->ended[STATE_M]);
+                st->ended[STATE_END], st->ended[STATE_M], st->results[RESULT_WHITE], st->results[RESULT_BLACK],
+                st->results[RESULT_DRAW], st->reasons[REASON_THREE_RINGS], st->reasons[REASON_BLITZ_ROW],
+                st->reasons[REASON_POOL_EMPTY], st->reasons[REASON_NO_MOVES]);
 }
 
 Test(random_games, standard_a)
@@ -252,18 +301,45 @@ Test(random_games, standard_a)
     cr_expect(st.rows > 0 && st.ended[STATE_END] > 0, "no row was ever removed, no game ended by rings");
 }
 
-Test(random_games, standard_b)
+/* What 300 standard games of one seed add up to, pinned once: the same
+ * games as `yinsh bench --games 300 --seed S` (randgame_play, counted by
+ * other code), which printed the same totals. Any change to move
+ * generation, the random picks or the end of a game moves some of them. */
+typedef struct Totals {
+    long actions, rows, passes, white, black, draws, three_rings, pool_empty, no_moves;
+} Totals;
+
+static void expect_totals(uint64_t seed, Totals want)
 {
     Stats st = {0};
-    play_games(VARIANT_STANDARD, 2, 300, &st);
+    play_games(VARIANT_STANDARD, seed, 300, &st);
+    Totals got = {st.plies - st.games, st.rows, st.passes, st.results[RESULT_WHITE], st.results[RESULT_BLACK],
+                  st.results[RESULT_DRAW], st.reasons[REASON_THREE_RINGS], st.reasons[REASON_POOL_EMPTY],
+                  st.reasons[REASON_NO_MOVES]};
     cr_expect_eq(st.games, 300);
+    cr_expect_eq(got.actions, want.actions, "seed %llu: actions", (unsigned long long)seed);
+    cr_expect_eq(got.rows, want.rows, "seed %llu: row removals", (unsigned long long)seed);
+    cr_expect_eq(got.passes, want.passes, "seed %llu: passes", (unsigned long long)seed);
+    cr_expect(got.white == want.white && got.black == want.black && got.draws == want.draws,
+              "seed %llu: results %ld-%ld-%ld, pinned %ld-%ld-%ld", (unsigned long long)seed, got.white, got.black,
+              got.draws, want.white, want.black, want.draws);
+    cr_expect(got.three_rings == want.three_rings && got.pool_empty == want.pool_empty &&
+                  got.no_moves == want.no_moves,
+              "seed %llu: ends %ld/%ld/%ld, pinned %ld/%ld/%ld", (unsigned long long)seed, got.three_rings,
+              got.pool_empty, got.no_moves, want.three_rings, want.pool_empty, want.no_moves);
+    cr_expect_eq(st.reasons[REASON_BLITZ_ROW], 0, "seed %llu: a blitz ending in standard", (unsigned long long)seed);
+}
+
+Test(random_games, standard_b)
+{
+    expect_totals(2, (Totals){.actions = 21687, .rows = 544, .passes = 0, .white = 88, .black = 85, .draws = 127,
+                              .three_rings = 42, .pool_empty = 258, .no_moves = 0});
 }
 
 Test(random_games, standard_c)
 {
-    Stats st = {0};
-    play_games(VARIANT_STANDARD, 3, 300, &st);
-    cr_expect_eq(st.games, 300);
+    expect_totals(3, (Totals){.actions = 21465, .rows = 512, .passes = 0, .white = 82, .black = 93, .draws = 125,
+                              .three_rings = 39, .pool_empty = 261, .no_moves = 0});
 }
 
 Test(random_games, blitz)
