@@ -260,7 +260,7 @@ static void play_games(int variant, uint64_t seed, int games, Stats *st)
         for (int ply = 0;; ply++) {
             snprintf(where, sizeof where, "%s seed %llu game %d ply %d", variant_name(variant),
                      (unsigned long long)seed, g, ply);
-            cr_assert(ply < 2000, "%s: game too long", where);
+            cr_assert(ply < GAME_MAX_ACTIONS, "%s: a game reaches GAME_MAX_ACTIONS", where);
             check_ply(&pos, &check, where);
             st->plies++;
             Action list[MAX_ACTIONS];
@@ -281,7 +281,7 @@ static void play_games(int variant, uint64_t seed, int games, Stats *st)
         memset(&fast, 0, sizeof fast);
         pos_start(&fast, variant);
         rng_stream(&rng, seed, (uint64_t)g);
-        cr_assert_eq(randgame_play(&fast, &rng, 100000), played, "%s: randgame_play length", where);
+        cr_assert_eq(randgame_play(&fast, &rng, GAME_MAX_ACTIONS), played, "%s: randgame_play length", where);
         cr_assert(pos_equal(&fast, &pos), "%s: randgame_play ends elsewhere", where);
         st->games++;
     }
