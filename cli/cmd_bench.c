@@ -65,7 +65,7 @@ int cmd_bench(int argc, char **argv)
     printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
 
     BenchPerft pf;
-    char err[NOTATION_ERR_LEN];
+    char err[ERR_LEN];
     if (bench_perft((int)depth, &pf, err)) return cli_error("bench", "%s", err);
     bool perft_ok = pf.nodes == pf.expected;
     printf("perft: depth %ld from %s\n", depth, BENCH_PERFT_YPN);

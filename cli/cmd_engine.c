@@ -50,26 +50,18 @@ static int take_ypn(int argc, char **argv, int i, char *buf, size_t size)
     return 4;
 }
 
-static int sort_actions(const void *a, const void *b)
-{
-    Action x = *(const Action *)a, y = *(const Action *)b;
-    uint32_t kx = (uint32_t)ACTION_FROM(x) << 8 | (uint32_t)ACTION_TO(x);
-    uint32_t ky = (uint32_t)ACTION_FROM(y) << 8 | (uint32_t)ACTION_TO(y);
-    return kx < ky ? -1 : kx > ky;
-}
-
-/* The legal actions sorted by origin then destination (canonical order). */
+/* The legal actions in canonical order, as every list of them is written. */
 static int sorted_legal(const Position *pos, Action *list)
 {
     int n = movegen_all(pos, list);
-    qsort(list, (size_t)n, sizeof *list, sort_actions);
+    movegen_sort(list, n);
     return n;
 }
 
 static bool parse_ypn_arg(const char *cmd, const char *text, Position *pos)
 {
-    char err[NOTATION_ERR_LEN];
-    if (ypn_parse(text, pos, err)) return true;
+    char err[ERR_LEN];
+    if (ypn_parse(text, pos, err) == 0) return true;
     cli_error(cmd, "invalid position: %s", err);
     return false;
 }
@@ -142,14 +134,14 @@ int cmd_legal(int argc, char **argv)
 
 int cmd_apply(int argc, char **argv)
 {
-    char ypn[1024], err[NOTATION_ERR_LEN];
+    char ypn[1024], err[ERR_LEN];
     int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
     if (!took) return cli_usage_error("apply", "missing YPN");
     Position pos;
     if (!parse_ypn_arg("apply", ypn, &pos)) return 1;
     for (int i = 1 + took; i < argc; i++) {
         Action a;
-        if (!action_parse(&pos, argv[i], &a, err))
+        if (action_parse(&pos, argv[i], &a, err))
             return cli_error("apply", "action %d: %s", i - took, err);
         Undo u;
         pos_make(&pos, a, &u);
@@ -248,9 +240,9 @@ int cmd_replay(int argc, char **argv)
         goto done;
     }
     Position pos;
-    char err[NOTATION_ERR_LEN], ypn[YPN_MAX_LEN];
+    char err[ERR_LEN], ypn[YPN_MAX_LEN];
     int count, result, reason;
-    if (!record_play(text, len, &pos, &count, err)) {
+    if (record_play(text, len, &pos, &count, err)) {
         rc = cli_error("replay", "%s: %s", name, err);
         goto done;
     }

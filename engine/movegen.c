@@ -271,6 +271,24 @@ int movegen_count(const Position *pos)
     }
 }
 
+static uint32_t canonical_key(Action a)
+{
+    return (uint32_t)ACTION_FROM(a) << 10 | (uint32_t)ACTION_TO(a) << 3 | (uint32_t)ACTION_KIND(a);
+}
+
+/* Insertion sort: lists are short (MAX_ACTIONS at most), movegen_all's are
+ * already in runs of canonical order, and it needs no comparator call. */
+void movegen_sort(Action *list, int n)
+{
+    for (int i = 1; i < n; i++) {
+        Action a = list[i];
+        uint32_t k = canonical_key(a);
+        int j = i;
+        for (; j > 0 && canonical_key(list[j - 1]) > k; j--) list[j] = list[j - 1];
+        list[j] = a;
+    }
+}
+
 bool movegen_is_legal(const Position *pos, Action a)
 {
     Action list[MAX_ACTIONS];

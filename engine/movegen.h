@@ -12,6 +12,16 @@
  * by destination in canonical order. */
 int movegen_all(const Position *pos, Action *list);
 
+/* Sorts actions into the canonical order, the order every list of actions
+ * is written in (the CLI, the test data): by first point, then by second
+ * point, each in the canonical point order of RULES.md §1 (ascending Point);
+ * the first point is the placement point, move origin, lower row end or
+ * removed ring, the second the destination or higher row end (none: a
+ * placement, a ring removal or pass). One position never offers two kinds
+ * of action at one pair of points; the kind breaks such ties in any other
+ * list, so the order is total. */
+void movegen_sort(Action *list, int n);
+
 /* The number of legal actions, without writing them (perft's last ply). */
 int movegen_count(const Position *pos);
 

@@ -6,13 +6,13 @@
 #include "notation.h"
 #include "movegen.h"
 
-static bool fail(char *err, const char *fmt, ...)
+static int fail(char *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, NOTATION_ERR_LEN, fmt, ap);
+    vsnprintf(err, ERR_LEN, fmt, ap);
     va_end(ap);
-    return false;
+    return -1;
 }
 
 static const char STATE_CHARS[STATE_NB + 1] = "PMRXrx-";
@@ -30,7 +30,7 @@ static void column_rows(int col, int *lo, int *hi)
 }
 
 /* The board field: 11 '/'-separated column groups. */
-static bool parse_board(const char *s, size_t len, Position *pos, char *err)
+static int parse_board(const char *s, size_t len, Position *pos, char *err)
 {
     size_t i = 0;
     for (int col = 0; col < 11; col++) {
@@ -75,12 +75,12 @@ static bool parse_board(const char *s, size_t len, Position *pos, char *err)
             return fail(err, "board: column %c: group covers %d of the column's %d points", 'a' + col, row - lo, hi - lo + 1);
     }
     if (i != len) return fail(err, "board: more than 11 column groups");
-    return true;
+    return 0;
 }
 
 /* Checks that no legal game is needed to explain the position (RULES.md §7)
  * and fills the derived fields. */
-static bool validate(Position *pos, char *err)
+static int validate(Position *pos, char *err)
 {
     int rw = bb_popcount(pos->rings[WHITE]), rb = bb_popcount(pos->rings[BLACK]);
     int markers = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
@@ -135,10 +135,10 @@ static bool validate(Position *pos, char *err)
     }
     pos->pool = (uint8_t)(MARKERS_NB - markers);
     pos->key = pos_compute_key(pos);
-    return true;
+    return 0;
 }
 
-bool ypn_parse(const char *text, Position *pos, char *err)
+int ypn_parse(const char *text, Position *pos, char *err)
 {
     memset(pos, 0, sizeof *pos);
     if (!text) return fail(err, "empty position");
@@ -164,7 +164,7 @@ bool ypn_parse(const char *text, Position *pos, char *err)
         return fail(err, "position: %d fields, expected 4 separated by single spaces: <board> <actor> <state> <variant>", n);
     for (int i = 0; i < 4; i++)
         if (flen[i] == 0) return fail(err, "position: field %d is empty (fields are separated by single spaces)", i + 1);
-    if (!parse_board(field[0], flen[0], pos, err)) return false;
+    if (parse_board(field[0], flen[0], pos, err)) return -1;
     if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b'))
         return fail(err, "actor: '%.*s', expected w or b", (int)(flen[1] > 8 ? 8 : flen[1]), field[1]);
     pos->actor = field[1][0] == 'w' ? WHITE : BLACK;
@@ -252,7 +252,7 @@ static const char *state_needs(int state)
     }
 }
 
-bool action_parse(const Position *pos, const char *text, Action *out, char *err)
+int action_parse(const Position *pos, const char *text, Action *out, char *err)
 {
     size_t len = strlen(text);
     char shown[24];
@@ -303,10 +303,10 @@ bool action_parse(const Position *pos, const char *text, Action *out, char *err)
         }
     }
     *out = a;
-    return true;
+    return 0;
 }
 
-bool record_play(const char *text, size_t len, Position *pos, int *count, char *err)
+int record_play(const char *text, size_t len, Position *pos, int *count, char *err)
 {
     size_t i = 0;
     int line = 1;
@@ -317,12 +317,12 @@ bool record_play(const char *text, size_t len, Position *pos, int *count, char *
     while (eol < len && text[eol] != '\n') eol++;
     size_t end = eol;
     while (end > i && isspace((unsigned char)text[end - 1])) end--;
-    char ypn[YPN_MAX_LEN * 2], msg[NOTATION_ERR_LEN];
+    char ypn[YPN_MAX_LEN * 2], msg[ERR_LEN];
     if (end - i >= sizeof ypn) return fail(err, "record: line %d: start position is too long", line);
     memcpy(ypn, text + i, end - i);
     ypn[end - i] = 0;
     if (memchr(ypn, 0, end - i)) return fail(err, "record: line %d: NUL byte in the start position", line);
-    if (!ypn_parse(ypn, pos, msg)) return fail(err, "record: line %d: invalid start position: %s", line, msg);
+    if (ypn_parse(ypn, pos, msg)) return fail(err, "record: line %d: invalid start position: %s", line, msg);
     for (i = eol; i < len;) {
         if (isspace((unsigned char)text[i])) {
             line += text[i++] == '\n';
@@ -339,24 +339,24 @@ bool record_play(const char *text, size_t len, Position *pos, int *count, char *
             snprintf(msg, sizeof msg, "'%.12s...': not an action", tok);
             return fail(err, "record: action %d (line %d): %s", *count + 1, line, msg);
         }
-        if (!action_parse(pos, tok, &a, msg)) return fail(err, "record: action %d (line %d): %s", *count + 1, line, msg);
+        if (action_parse(pos, tok, &a, msg)) return fail(err, "record: action %d (line %d): %s", *count + 1, line, msg);
         Undo u;
         pos_make(pos, a, &u);
         (*count)++;
     }
-    return true;
+    return 0;
 }
 
 const char *result_name(int result)
 {
-    static const char *n[] = {"none", "white", "black", "draw"};
-    return result >= 0 && result <= 3 ? n[result] : "?";
+    static const char *const n[RESULT_NB] = {"none", "white", "black", "draw"};
+    return result >= 0 && result < RESULT_NB ? n[result] : "?";
 }
 
 const char *reason_name(int reason)
 {
-    static const char *n[] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves"};
-    return reason >= 0 && reason <= 4 ? n[reason] : "?";
+    static const char *const n[REASON_NB] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves"};
+    return reason >= 0 && reason < REASON_NB ? n[reason] : "?";
 }
 
 const char *variant_name(int variant) { return variant == VARIANT_BLITZ ? "blitz" : "standard"; }

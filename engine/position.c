@@ -26,6 +26,19 @@ Key pos_compute_key(const Position *pos)
     return k;
 }
 
+/* A new field of Position must join the comparison; the size catches most
+ * additions (the struct has one byte of tail padding). */
+_Static_assert(sizeof(Position) == 5 * sizeof(Bitboard), "pos_equal: compare the new field of Position");
+
+bool pos_equal(const Position *a, const Position *b)
+{
+    return a->rings[WHITE] == b->rings[WHITE] && a->rings[BLACK] == b->rings[BLACK] &&
+           a->markers[WHITE] == b->markers[WHITE] && a->markers[BLACK] == b->markers[BLACK] && a->key == b->key &&
+           a->actor == b->actor && a->state == b->state && a->variant == b->variant &&
+           a->removed[WHITE] == b->removed[WHITE] && a->removed[BLACK] == b->removed[BLACK] &&
+           a->placed == b->placed && a->pool == b->pool;
+}
+
 /* Switches actor and state, keeping the key in step. */
 static inline void set_turn(Position *pos, int actor, int state)
 {
@@ -162,30 +175,32 @@ void pos_unmake(Position *pos, Action a, const Undo *u)
     assert(pos_check(pos, NULL) && "pos_unmake broke an invariant");
 }
 
-bool pos_check(const Position *pos, const char **why)
+/* The first derived field or invariant that disagrees, NULL if none. */
+static const char *check_problem(const Position *pos)
 {
-    const char *w = NULL;
     int rw = bb_popcount(pos->rings[WHITE]), rb = bb_popcount(pos->rings[BLACK]);
     int mk = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
     Bitboard all[4] = {pos->rings[0], pos->rings[1], pos->markers[0], pos->markers[1]};
-    for (int i = 0; i < 4 && !w; i++) {
-        if (all[i] & ~GEO->valid) w = "a piece lies outside the board";
-        for (int j = i + 1; j < 4 && !w; j++)
-            if (all[i] & all[j]) w = "two pieces share a point";
+    for (int i = 0; i < 4; i++) {
+        if (all[i] & ~GEO->valid) return "a piece lies outside the board";
+        for (int j = i + 1; j < 4; j++)
+            if (all[i] & all[j]) return "two pieces share a point";
     }
-    if (w) {
-    } else if (pos->key != pos_compute_key(pos))
-        w = "incremental key differs from the recomputed key";
-    else if (pos->pool + mk != MARKERS_NB)
-        w = "markers on board + pool != 51";
-    else if (pos->state == STATE_P && pos->placed != rw + rb)
-        w = "placed count differs from the rings on the board";
-    else if (pos->state != STATE_P &&
-             (pos->placed != 2 * RINGS_PER_SIDE || pos->removed[WHITE] != RINGS_PER_SIDE - rw ||
-              pos->removed[BLACK] != RINGS_PER_SIDE - rb))
-        w = "removed-ring counts differ from the rings on the board";
-    else if (pos->state == STATE_M && (pos_has_row(pos, WHITE) || pos_has_row(pos, BLACK)))
-        w = "a row is on the board in state M";
+    if (pos->key != pos_compute_key(pos)) return "incremental key differs from the recomputed key";
+    if (pos->pool + mk != MARKERS_NB) return "markers on board + pool != 51";
+    if (pos->state == STATE_P && pos->placed != rw + rb) return "placed count differs from the rings on the board";
+    if (pos->state != STATE_P &&
+        (pos->placed != 2 * RINGS_PER_SIDE || pos->removed[WHITE] != RINGS_PER_SIDE - rw ||
+         pos->removed[BLACK] != RINGS_PER_SIDE - rb))
+        return "removed-ring counts differ from the rings on the board";
+    if (pos->state == STATE_M && (pos_has_row(pos, WHITE) || pos_has_row(pos, BLACK)))
+        return "a row is on the board in state M";
+    return NULL;
+}
+
+bool pos_check(const Position *pos, const char **why)
+{
+    const char *w = check_problem(pos);
     if (why) *why = w;
     return w == NULL;
 }

@@ -38,6 +38,11 @@ void pos_unmake(Position *pos, Action a, const Undo *u);
 /* The key computed from scratch. */
 Key pos_compute_key(const Position *pos);
 
+/* Whether two positions are the same in every field, key included. Field
+ * by field, not memcmp: Position has padding bytes, which a struct copy
+ * need not preserve. */
+bool pos_equal(const Position *a, const Position *b);
+
 /* Recomputes every derived field; returns false (and a reason in why, if not
  * NULL) when one disagrees. Used by debug builds after every make/unmake and
  * by the tests. */

@@ -66,4 +66,31 @@ static inline uint64_t rng_mix(uint64_t a, uint64_t b)
     return z ^ (z >> 31);
 }
 
+/* The stream of game `index` of a run with seed `seed`: the index picks
+ * the pcg32 stream and, mixed with the seed, its start. Every game (or
+ * benchmark position, or tuning sample) seeded this way has a stream of its
+ * own, so results do not depend on how the work is spread over threads. */
+static inline void rng_stream(Rng *r, uint64_t seed, uint64_t index)
+{
+    rng_seed(r, rng_mix(seed, index), index);
+}
+
+/* 64-bit FNV-1a (Fowler, Noll, Vo) of a string, for seeds and hashes made
+ * from text: a run's uid, a host name, action notation. rng_hash_text_from
+ * goes on from an earlier hash value, so a hash can cover several strings;
+ * a fresh hash begins at RNG_HASH_START. That is not FNV's offset basis
+ * 14695981039346656037 but the same digits less the last: the first copies
+ * of this loop had it so, and pinned play hashes, the run hashes in
+ * databases and the tuner's validation split are all computed from it, so
+ * it stays. Any start works as well for these uses. */
+#define RNG_HASH_START 1469598103934665603ULL
+
+static inline uint64_t rng_hash_text_from(uint64_t h, const char *s)
+{
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static inline uint64_t rng_hash_text(const char *s) { return rng_hash_text_from(RNG_HASH_START, s); }
+
 #endif

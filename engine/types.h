@@ -58,12 +58,6 @@ enum {
     /* Largest action list seen is 113 (RULES.md §9); the bound for a
      * placement list is 85. 256 leaves a wide margin. */
     MAX_ACTIONS = 256,
-    /* A safety bound on the length of a game or a playout. A standard game
-     * cannot last much beyond 300 actions (each move puts a marker on the
-     * board, at most five rows ever go back to the pool, a pass needs the
-     * opponent's move), so no legal game reaches it; a game cut there is
-     * scored by removed rings. */
-    GAME_MAX_ACTIONS = 1000,
 };
 
 /* Game results and why the game ended (RULES.md §6). */
@@ -76,5 +70,14 @@ enum {
     REASON_NO_MOVES,      /* neither player can move */
     REASON_NB
 };
+
+/* A bound on the actions of one game, for loops that play a game out and
+ * arrays that hold one. No legal game comes near it. Every move takes a
+ * marker from the pool of 51, and markers go back only with a row, five at
+ * a time, each row costing its remover a ring: with 2 + 2 rings removed the
+ * next one is a third and ends the game, so at most 5 rows, 76 moves. A
+ * pass is always followed by a move of the opponent, so at most 77 passes;
+ * with 10 placements and 10 removals, fewer than 200 actions. */
+enum { GAME_MAX_ACTIONS = 1000 };
 
 #endif

@@ -22,9 +22,7 @@ void tune_data_free(TuneData *d)
 
 static uint64_t game_hash(const char *uid, uint32_t index)
 {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a of the uid */
-    for (const char *p = uid; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    return rng_mix(h, index);
+    return rng_mix(rng_hash_text(uid), index);
 }
 
 void tune_collect_free(TuneCollector *c)
@@ -46,13 +44,13 @@ int tune_collect_game(TuneCollector *c, const char *uid, uint32_t index, int var
     bool val = (double)(h >> 11) * 0x1p-53 < o->val_frac;
     float y = result == RESULT_WHITE ? 1.0f : result == RESULT_BLACK ? 0.0f : 0.5f;
     Rng rng;
-    rng_seed(&rng, rng_mix(o->seed, h), h);
+    rng_stream(&rng, o->seed, h);
     Position pos;
     pos_start(&pos, variant);
     for (int ply = 0; ply < nactions; ply++) {
         Action a;
-        char aerr[NOTATION_ERR_LEN];
-        if (!action_parse(&pos, actions[ply], &a, aerr)) {
+        char aerr[ERR_LEN];
+        if (action_parse(&pos, actions[ply], &a, aerr)) {
             snprintf(err, ERR_LEN, "run %s game %u ply %d: action '%.16s' does not replay: %.200s", uid,
                      (unsigned)index, ply, actions[ply], aerr);
             return -1;

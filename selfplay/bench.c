@@ -17,7 +17,7 @@ int bench_perft(int depth, BenchPerft *out, char *err)
 {
     assert(depth >= 0 && depth <= BENCH_PERFT_MAX_DEPTH);
     Position pos;
-    if (!ypn_parse(BENCH_PERFT_YPN, &pos, err)) return 1;
+    if (ypn_parse(BENCH_PERFT_YPN, &pos, err)) return 1;
     double t = clock_now();
     out->nodes = perft(&pos, depth);
     out->seconds = clock_now() - t;
@@ -36,9 +36,9 @@ void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *o
         Rng rng;
         Position pos;
         int result, reason;
-        randgame_seed(&rng, seed, i);
+        rng_stream(&rng, seed, i);
         pos_start(&pos, VARIANT_STANDARD);
-        actions += (uint64_t)randgame_play(&pos, &rng, 1 << 20);
+        actions += (uint64_t)randgame_play(&pos, &rng, GAME_MAX_ACTIONS);
         pos_outcome(&pos, &result, &reason);
         white += result == RESULT_WHITE;
         black += result == RESULT_BLACK;
@@ -59,15 +59,15 @@ void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *o
 void bench_mcts_position(uint64_t seed, int k, Position *pos)
 {
     Rng rng;
-    rng_seed(&rng, rng_mix(seed, (uint64_t)k), (uint64_t)k);
-    Position hist[PLAYOUT_MAX_PLIES + 1];
+    rng_stream(&rng, seed, (uint64_t)k);
+    Position hist[GAME_MAX_ACTIONS + 1];
     Position p;
     pos_start(&p, VARIANT_STANDARD);
     int n = 0;
     Undo u;
     Action a;
     hist[n++] = p;
-    while (n <= PLAYOUT_MAX_PLIES && (a = movegen_random(&p, &rng)) != ACTION_NONE) {
+    while (n <= GAME_MAX_ACTIONS && (a = movegen_random(&p, &rng)) != ACTION_NONE) {
         pos_make(&p, a, &u);
         hist[n++] = p;
     }
@@ -78,7 +78,7 @@ void bench_mcts_position(uint64_t seed, int k, Position *pos)
 
 int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = RNG_HASH_START;
     MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
     Mcts *m = mcts_new(&cfg);
     if (!m) return 1;

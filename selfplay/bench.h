@@ -26,7 +26,7 @@ typedef struct BenchPerft {
 } BenchPerft;
 
 /* perft of BENCH_PERFT_YPN to depth (1 .. BENCH_PERFT_MAX_DEPTH) on one
- * thread. Returns 0, or non-zero with a message in err (NOTATION_ERR_LEN
+ * thread. Returns 0, or non-zero with a message in err (ERR_LEN
  * bytes) when the position does not parse. */
 int bench_perft(int depth, BenchPerft *out, char *err);
 

@@ -23,7 +23,7 @@ struct Mcts {
 #endif
 
 /* The path of one simulation; the tree is never deeper than a game. */
-enum { PATH_MAX_LEN = PLAYOUT_MAX_PLIES + 1 };
+enum { PATH_MAX_LEN = GAME_MAX_ACTIONS + 1 };
 
 uint32_t mcts_default_nodes(uint32_t sims)
 {
@@ -106,14 +106,6 @@ void mcts_check(const Mcts *m)
     if (mcts_tree_ok(m, &why)) return;
     fprintf(stderr, "mcts_check: search tree invariant broken: %s\n", why);
     abort();
-}
-
-static bool same_position(const Position *a, const Position *b)
-{
-    return a->key == b->key && a->rings[0] == b->rings[0] && a->rings[1] == b->rings[1] &&
-           a->markers[0] == b->markers[0] && a->markers[1] == b->markers[1] && a->actor == b->actor &&
-           a->state == b->state && a->variant == b->variant && a->removed[0] == b->removed[0] &&
-           a->removed[1] == b->removed[1] && a->placed == b->placed && a->pool == b->pool;
 }
 
 static void reset_root(Mcts *m, const Position *pos)
@@ -227,7 +219,7 @@ static void simulate(Mcts *m, Rng *rng)
 
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
 {
-    if (!m->valid || !same_position(&m->root_pos, pos)) reset_root(m, pos);
+    if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
     for (uint32_t s = 0; s < m->cfg.sims; s++) simulate(m, rng);
 
     /* The most visited child; ties go to the better mean, then the first
@@ -284,7 +276,7 @@ void mcts_advance(Mcts *m, const Position *before, Action a)
     Position next = *before;
     Undo u;
     pos_make(&next, a, &u);
-    if (!m->valid || !same_position(&m->root_pos, before)) {
+    if (!m->valid || !pos_equal(&m->root_pos, before)) {
         m->valid = false;
         return;
     }

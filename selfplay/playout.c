@@ -16,7 +16,7 @@ int playout_adjudicate(const Position *pos)
 int playout_random(const Position *start, Rng *rng, int *plies)
 {
     Position pos = *start;
-    int n = randgame_play(&pos, rng, PLAYOUT_MAX_PLIES), result;
+    int n = randgame_play(&pos, rng, GAME_MAX_ACTIONS), result;
     if (!pos_outcome(&pos, &result, NULL)) result = playout_adjudicate(&pos);
     if (plies) *plies = n;
     return result;

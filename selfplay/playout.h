@@ -7,17 +7,12 @@
 #include "position.h"
 #include "rng.h"
 
-/* A safety bound on the plies of one playout. A standard game cannot last
- * much beyond 300 actions (each move puts a marker on the board, at most
- * five rows ever go back to the pool, a pass needs the opponent's move), so
- * the bound is never reached in a legal game; a playout that reaches it is
- * scored by removed rings, like a game whose pool ran out. */
-enum { PLAYOUT_MAX_PLIES = 1000 };
 
 /* Plays uniformly random actions on a copy of pos until the game ends (or
- * PLAYOUT_MAX_PLIES) and returns the result, RESULT_WHITE, RESULT_BLACK or
- * RESULT_DRAW. If plies is not NULL it receives the number of actions
- * played. */
+ * GAME_MAX_ACTIONS, never reached in a legal game; a playout cut there is
+ * scored by removed rings, like a game whose pool ran out) and returns the
+ * result, RESULT_WHITE, RESULT_BLACK or RESULT_DRAW. If plies is not NULL
+ * it receives the number of actions played. */
 int playout_random(const Position *pos, Rng *rng, int *plies);
 
 /* A short playout scored by the evaluation: at most `plies` uniformly

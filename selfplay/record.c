@@ -11,19 +11,16 @@ void record_free(GameRecord *rec)
     rec->nactions = 0;
 }
 
-uint64_t record_hash_start(void) { return 1469598103934665603ULL; /* FNV-1a's offset basis */ }
-
 uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
 {
-    for (const char *p = action; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    return rng_mix(h, ((uint64_t)root_visits << 32) | chosen_visits);
+    return rng_mix(rng_hash_text_from(h, action), ((uint64_t)root_visits << 32) | chosen_visits);
 }
 
 uint64_t record_hash_game(uint64_t h, uint32_t index) { return rng_mix(h, index); }
 
 uint64_t record_game_hash(const GameRecord *g)
 {
-    uint64_t h = record_hash_start();
+    uint64_t h = RNG_HASH_START;
     for (int i = 0; i < g->nactions; i++) {
         const ActionRecord *a = &g->actions[i];
         char text[ACTION_MAX_LEN];

@@ -14,7 +14,8 @@
 
 /* How the games begin. OPENING_RINGS: the ten ring placements are
  * uniformly random legal placements drawn from the pair's own stream
- * (selfplay_opening_seed), the same for both games of a pair; they are
+ * (rng_stream of the salted run seed and the pair), the same for both
+ * games of a pair; they are
  * recorded as ordinary actions (not searched). */
 enum { OPENING_NONE, OPENING_RINGS };
 
@@ -57,7 +58,6 @@ void record_free(GameRecord *rec);
 uint64_t record_game_hash(const GameRecord *g);
 uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits);
 uint64_t record_hash_game(uint64_t h, uint32_t index);
-uint64_t record_hash_start(void);
 
 /* Running totals of a run's games. */
 typedef struct RecordSummary {

@@ -15,11 +15,9 @@
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(run_seed, index); }
 
-/* The salt keeps opening streams apart from game streams of the same seed. */
-uint64_t selfplay_opening_seed(uint64_t run_seed, uint32_t pair)
-{
-    return rng_mix(run_seed ^ 0x6f70656e696e6773ULL /* "openings" */, pair);
-}
+/* Salts the run seed of the opening streams, which would otherwise be the
+ * streams of games 0, 1, ... of the same seed. */
+#define OPENING_SALT 0x6f70656e696e6773ULL /* "openings" */
 
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)
 {
@@ -38,7 +36,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     if (!rec->actions) return -1;
 
     Rng rng;
-    rng_seed(&rng, rec->seed, index);
+    rng_stream(&rng, plan->seed, index); /* starts at rec->seed */
     agent_reset(white);
     if (black != white) agent_reset(black);
     Position pos;
@@ -48,9 +46,10 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     /* the pair's opening: its own stream, so both games of the pair agree */
     Rng opening;
     uint32_t pair = plan->pairs ? index / 2 : index;
-    rng_seed(&opening, selfplay_opening_seed(plan->seed, pair), pair);
+    rng_stream(&opening, plan->seed ^ OPENING_SALT, pair);
     while (!pos_outcome(&pos, &result, &reason)) {
-        if (rec->nactions == GAME_MAX_PLIES) {
+        /* never in a legal game (types.h); scored like an empty pool */
+        if (rec->nactions == GAME_MAX_ACTIONS) {
             result = playout_adjudicate(&pos);
             reason = REASON_NONE;
             break;

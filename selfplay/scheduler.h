@@ -2,10 +2,11 @@
  * each finished game handed whole to one writer.
  *
  * Game i of a run draws all its randomness from its own pcg32 stream,
- * seeded from (run seed, i) (selfplay_game_seed), and agents are reset
- * between games, so game i is the same action for action whatever the
- * number of threads, the order games finish in, or whether it is played in
- * the first attempt at a run or in a --resume.
+ * rng_stream(run seed, i) (selfplay_game_seed is its start, the seed a
+ * record keeps), and agents are reset between games, so game i is the same
+ * action for action whatever the number of threads, the order games
+ * finish in, or whether it is played in the first attempt at a run or in a
+ * --resume.
  *
  * A match (plan.pairs) plays its games in colour-swapped pairs: pair k is
  * games 2k (plan.white as White) and 2k+1 (plan.black as White), and with
@@ -22,10 +23,6 @@
 #include "agent.h"
 #include "record.h"
 
-/* A safety bound on the length of a game; a legal game never reaches it
- * (see PLAYOUT_MAX_PLIES). A game cut there is scored by removed rings
- * with the reason REASON_NONE. */
-enum { GAME_MAX_PLIES = 1000 };
 
 typedef struct SelfplayPlan {
     int variant;
@@ -38,9 +35,6 @@ typedef struct SelfplayPlan {
 } SelfplayPlan;
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);
-/* The stream seed of pair `pair`'s opening (a stream apart from every
- * game's: the opening's stream is (this, pair) with a distinct salt). */
-uint64_t selfplay_opening_seed(uint64_t run_seed, uint32_t pair);
 
 /* Plays game `index` of a plan into rec; `white` and `black` are the agents
  * made from plan->white and plan->black (reset first; with plan->pairs an

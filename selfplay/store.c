@@ -224,8 +224,7 @@ void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN])
     clock_gettime(CLOCK_REALTIME, &ts);
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a of the host name */
-    for (const char *p = host; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    uint64_t h = rng_hash_text(host);
     uint64_t t = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
     uint64_t a = rng_mix(t, (uint64_t)getpid() ^ h);
     uint64_t b = rng_mix(seed ^ h, t ^ (uint64_t)(uintptr_t)&ts);
@@ -573,7 +572,7 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
         if (idx != cur) {
             if (cur >= 0) sum->hash += record_hash_game(h, (uint32_t)cur);
             cur = idx;
-            h = record_hash_start();
+            h = RNG_HASH_START;
         }
         const char *a = (const char *)sqlite3_column_text(st, 1);
         h = record_hash_action(h, a ? a : "", (uint32_t)sqlite3_column_int64(st, 2),

@@ -16,10 +16,10 @@
 #include "types.h"
 
 enum {
-    REPORT_MAX_LENGTH = 1000, /* lengths at or above it are counted there */
-    REPORT_REASON_NB = 6,     /* REASON_* and one for names this yinsh does not know */
-    REPORT_VARIANT_NB = 2,    /* VARIANT_STANDARD, VARIANT_BLITZ */
-    REPORT_MIN_POINT_GAMES = 20, /* the first-ring map greys points with fewer games */
+    REPORT_MAX_LENGTH = 1000,         /* lengths at or above it are counted there */
+    REPORT_REASON_NB = REASON_NB + 1, /* REASON_* and one for names this yinsh does not know */
+    REPORT_VARIANT_NB = 2,            /* VARIANT_STANDARD, VARIANT_BLITZ */
+    REPORT_MIN_POINT_GAMES = 20,      /* the first-ring map greys points with fewer games */
 };
 
 /* Games of one variant between one White agent and one Black agent. */
@@ -29,7 +29,7 @@ typedef struct ReportPair {
     double strength;                      /* simulations per move when both sides are the
                                              same agent (random: 1); 0 otherwise */
     uint64_t games;
-    uint64_t results[4];                  /* by RESULT_*: [RESULT_WHITE], [RESULT_BLACK], [RESULT_DRAW] */
+    uint64_t results[RESULT_NB];          /* by RESULT_*: [RESULT_WHITE], [RESULT_BLACK], [RESULT_DRAW] */
     uint64_t reasons[REPORT_REASON_NB];   /* by REASON_*; the last: unknown names */
     uint64_t *lengths;                    /* lengths[a]: games of a actions, a = 0..REPORT_MAX_LENGTH */
 } ReportPair;
@@ -52,7 +52,7 @@ typedef struct Report {
     int npairs;
     uint64_t games;             /* selected games of a known variant */
     uint64_t skipped;           /* selected games of a variant this yinsh does not know */
-    uint64_t first[REPORT_VARIANT_NB][SQUARE_NB][4]; /* games by White's first ring and RESULT_* */
+    uint64_t first[REPORT_VARIANT_NB][SQUARE_NB][RESULT_NB]; /* games by White's first ring and RESULT_* */
 } Report;
 
 /* Loads the games of the named runs (nruns 0: all runs) of the database.

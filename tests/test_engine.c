@@ -109,20 +109,12 @@ static int split(char *s, char **tok, int max)
     return n;
 }
 
-static int cmp_action(const void *a, const void *b)
-{
-    Action x = *(const Action *)a, y = *(const Action *)b;
-    /* canonical order: by first point, then second point (kinds never mix) */
-    if (ACTION_FROM(x) != ACTION_FROM(y)) return ACTION_FROM(x) - ACTION_FROM(y);
-    return ACTION_TO(x) - ACTION_TO(y);
-}
-
 /* The legal actions as text in canonical order, space separated. */
 static void legal_text(const Position *pos, char *out, size_t cap, int *n_out)
 {
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list);
-    qsort(list, (size_t)n, sizeof list[0], cmp_action);
+    movegen_sort(list, n);
     size_t len = 0;
     out[0] = 0;
     for (int i = 0; i < n; i++) {
@@ -157,7 +149,7 @@ static void run_case(CaseRef ref)
     Position pos;
     memset(&pos, 0, sizeof pos);
     bool have_pos = false;
-    char err[NOTATION_ERR_LEN];
+    char err[ERR_LEN];
     while (read_directive(&rd, dir, &line) && strncmp(dir, "case ", 5)) {
         snprintf(where, sizeof where, "case '%s' (%s:%d)", name, CASE_FILES[ref.file], line);
         char *arg = dir + strcspn(dir, " ");
@@ -165,7 +157,7 @@ static void run_case(CaseRef ref)
         static char *tok[MAX_ACTIONS * 2];
         if (!strcmp(dir, "ypn")) {
             char out[YPN_MAX_LEN];
-            cr_assert(ypn_parse(arg, &pos, err), "%s: ypn_parse rejects '%s': %s", where, arg, err);
+            cr_assert_eq(ypn_parse(arg, &pos, err), 0, "%s: ypn_parse rejects '%s': %s", where, arg, err);
             cr_assert_str_eq(ypn_format(&pos, out), arg, "%s: the YPN is not written canonically", where);
             have_pos = true;
             continue;
@@ -177,7 +169,7 @@ static void run_case(CaseRef ref)
                 Action a;
                 Undo u;
                 const char *why;
-                cr_assert(action_parse(&pos, tok[i], &a, err), "%s: action %d '%s' refused: %s", where, i + 1,
+                cr_assert_eq(action_parse(&pos, tok[i], &a, err), 0, "%s: action %d '%s' refused: %s", where, i + 1,
                           tok[i], err);
                 pos_make(&pos, a, &u);
                 cr_assert(pos_check(&pos, &why), "%s: pos_check after '%s': %s", where, tok[i], why);
@@ -185,14 +177,13 @@ static void run_case(CaseRef ref)
         } else if (!strcmp(dir, "expect")) {
             char out[YPN_MAX_LEN];
             Position want;
-            cr_assert(ypn_parse(arg, &want, err), "%s: expected YPN does not parse: %s", where, err);
+            cr_assert_eq(ypn_parse(arg, &want, err), 0, "%s: expected YPN does not parse: %s", where, err);
             cr_expect_str_eq(ypn_format(&pos, out), arg, "%s: position differs", where);
-            cr_expect_eq(pos.key, want.key, "%s: key differs from the parsed expected YPN", where);
-            cr_expect(pos.pool == want.pool && pos.removed[0] == want.removed[0] &&
-                          pos.removed[1] == want.removed[1] && pos.placed == want.placed,
-                      "%s: derived fields differ (pool %d/%d, removed %d,%d/%d,%d, placed %d/%d)", where, pos.pool,
-                      want.pool, pos.removed[0], pos.removed[1], want.removed[0], want.removed[1], pos.placed,
-                      want.placed);
+            cr_expect(pos_equal(&pos, &want),
+                      "%s: differs from the parsed expected YPN in key or derived fields (key %016llx/%016llx, "
+                      "pool %d/%d, removed %d,%d/%d,%d, placed %d/%d)",
+                      where, (unsigned long long)pos.key, (unsigned long long)want.key, pos.pool, want.pool,
+                      pos.removed[0], pos.removed[1], want.removed[0], want.removed[1], pos.placed, want.placed);
         } else if (!strcmp(dir, "actions")) {
             static char got[DIRECTIVE_LEN], want[DIRECTIVE_LEN];
             int n, m = split(arg, tok, MAX_ACTIONS * 2);
@@ -217,7 +208,7 @@ static void run_case(CaseRef ref)
             int n = split(arg, tok, MAX_ACTIONS * 2);
             for (int i = 0; i < n; i++) {
                 Action a;
-                cr_expect(!action_parse(&pos, tok[i], &a, err), "%s: '%s' is accepted, should be illegal", where,
+                cr_expect_neq(action_parse(&pos, tok[i], &a, err), 0, "%s: '%s' is accepted, should be illegal", where,
                           tok[i]);
             }
         } else if (!strcmp(dir, "outcome")) {
@@ -279,15 +270,15 @@ Test(rules, boardspace_game)
     cr_assert(nl, "no start position line");
     *nl = 0;
     Position pos;
-    char err[NOTATION_ERR_LEN], out[YPN_MAX_LEN];
-    cr_assert(ypn_parse(text, &pos, err), "start: %s", err);
+    char err[ERR_LEN], out[YPN_MAX_LEN];
+    cr_assert_eq(ypn_parse(text, &pos, err), 0, "start: %s", err);
     int plies = 0, result, reason;
     for (char *t = strtok(nl + 1, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
         Action a;
         Undo u;
         const char *why;
         cr_assert(!pos_outcome(&pos, NULL, NULL), "game over before action %d '%s'", plies + 1, t);
-        cr_assert(action_parse(&pos, t, &a, err), "action %d '%s': %s", plies + 1, t, err);
+        cr_assert_eq(action_parse(&pos, t, &a, err), 0, "action %d '%s': %s", plies + 1, t, err);
         pos_make(&pos, a, &u);
         cr_assert(pos_check(&pos, &why), "after action %d '%s': %s", plies + 1, t, why);
         plies++;
@@ -317,24 +308,24 @@ Test(rules, record_play)
     fclose(fp);
     Position pos;
     int count = -1;
-    char err[NOTATION_ERR_LEN] = "", out[YPN_MAX_LEN];
-    cr_assert(record_play(text, len, &pos, &count, err), "%s", err);
+    char err[ERR_LEN] = "", out[YPN_MAX_LEN];
+    cr_assert_eq(record_play(text, len, &pos, &count, err), 0, "%s", err);
     cr_expect_eq(count, 56);
     cr_expect_str_eq(ypn_format(&pos, out), "4/2b4/5b2/4B1b2/4b2Bb1/7W1/4b5/4Wwwww/4b1W1/7/4 b - standard");
 
     /* an action after the end of the game: action 57, and pos is the end */
     static char more[8300];
     snprintf(more, sizeof more, "%s xa2\n", text);
-    cr_expect(!record_play(more, strlen(more), &pos, &count, err));
+    cr_expect_neq(record_play(more, strlen(more), &pos, &count, err), 0);
     cr_expect(strstr(err, "action 57") && strstr(err, "game is over"), "message: %s", err);
     cr_expect_str_eq(ypn_format(&pos, out), "4/2b4/5b2/4B1b2/4b2Bb1/7W1/4b5/4Wwwww/4b1W1/7/4 b - standard");
 
     const char *bad = "4/7/8/9/10/9/10/9/8/7/4 w P standard\ne5 e5\n";
-    cr_expect(!record_play(bad, strlen(bad), &pos, &count, err));
+    cr_expect_neq(record_play(bad, strlen(bad), &pos, &count, err), 0);
     cr_expect(strstr(err, "action 2") && strstr(err, "occupied"), "message: %s", err);
     cr_expect_eq(count, 1);
     bad = "4/7/8/9/10/9/10/9/8/7/4 w Q standard\ne5\n";
-    cr_expect(!record_play(bad, strlen(bad), &pos, &count, err));
+    cr_expect_neq(record_play(bad, strlen(bad), &pos, &count, err), 0);
     cr_expect(strstr(err, "start position") && strstr(err, "state:"), "message: %s", err);
-    cr_expect(!record_play("  \n\n", 4, &pos, &count, err));
+    cr_expect_neq(record_play("  \n\n", 4, &pos, &count, err), 0);
 }

@@ -11,8 +11,8 @@
 static Position parse(const char *ypn)
 {
     Position p;
-    char err[NOTATION_ERR_LEN];
-    cr_assert(ypn_parse(ypn, &p, err), "%s: %s", ypn, err);
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse(ypn, &p, err), 0, "%s: %s", ypn, err);
     return p;
 }
 

@@ -6,7 +6,6 @@
 #include <string.h>
 #include "movegen.h"
 #include "notation.h"
-#include "test_util.h"
 
 #define START "4/7/8/9/10/9/10/9/8/7/4 w P standard"
 /* RULES.md §9: after the placements h6 g6 g8 c6 e10 f8 g11 e9 h11 d7 */
@@ -23,8 +22,8 @@
 static void reject(const char *text, const char *field, const char *word)
 {
     Position pos;
-    char err[NOTATION_ERR_LEN] = "";
-    cr_assert(!ypn_parse(text, &pos, err), "accepted: '%s'", text);
+    char err[ERR_LEN] = "";
+    cr_assert_neq(ypn_parse(text, &pos, err), 0, "accepted: '%s'", text);
     cr_expect(!strncmp(err, field, strlen(field)), "'%s': message '%s' does not start with '%s'", text, err,
               field);
     cr_expect(strstr(err, word) != NULL, "'%s': message '%s' does not mention '%s'", text, err, word);
@@ -33,8 +32,8 @@ static void reject(const char *text, const char *field, const char *word)
 static void accept(const char *text)
 {
     Position pos;
-    char err[NOTATION_ERR_LEN] = "";
-    cr_assert(ypn_parse(text, &pos, err), "'%s' refused: %s", text, err);
+    char err[ERR_LEN] = "";
+    cr_assert_eq(ypn_parse(text, &pos, err), 0, "'%s' refused: %s", text, err);
 }
 
 Test(ypn, accepts_the_reference_positions)
@@ -199,10 +198,10 @@ Test(ypn, format_round_trip)
                                   SPARE5 " b M blitz", "4/2b4/5b2/4B1b2/4b2Bb1/7W1/4b5/4Wwwww/4b1W1/7/4 b - standard"};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         Position pos, again;
-        char err[NOTATION_ERR_LEN], out[YPN_MAX_LEN];
-        cr_assert(ypn_parse(texts[i], &pos, err), "%s", err);
+        char err[ERR_LEN], out[YPN_MAX_LEN];
+        cr_assert_eq(ypn_parse(texts[i], &pos, err), 0, "%s", err);
         cr_expect_str_eq(ypn_format(&pos, out), texts[i]);
-        cr_assert(ypn_parse(out, &again, err), "%s", err);
+        cr_assert_eq(ypn_parse(out, &again, err), 0, "%s", err);
         cr_expect(pos_equal(&pos, &again));
         cr_expect(pos_check(&pos, NULL), "%s", texts[i]);
     }
@@ -217,14 +216,14 @@ Test(ypn, format_round_trip)
 Test(ypn, derived_fields)
 {
     Position pos;
-    char err[NOTATION_ERR_LEN];
-    cr_assert(ypn_parse("4/2b4/5b2/4B1b2/4b2Bb1/7W1/4b5/4Wwwww/4b1W1/7/4 b - standard", &pos, err), "%s", err);
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse("4/2b4/5b2/4B1b2/4b2Bb1/7W1/4b5/4Wwwww/4b1W1/7/4 b - standard", &pos, err), 0, "%s", err);
     cr_expect_eq(pos.removed[WHITE], 2);
     cr_expect_eq(pos.removed[BLACK], 3);
     cr_expect_eq(pos.placed, 10);
     cr_expect_eq(pos.pool, 51 - 11);
     cr_expect_eq(pos.key, pos_compute_key(&pos));
-    cr_assert(ypn_parse("W3/B6/W7/9/10/9/10/9/8/7/4 b P standard", &pos, err), "%s", err);
+    cr_assert_eq(ypn_parse("W3/B6/W7/9/10/9/10/9/8/7/4 b P standard", &pos, err), 0, "%s", err);
     cr_expect_eq(pos.placed, 3);
     cr_expect_eq(pos.pool, 51);
 }
@@ -234,9 +233,9 @@ static void refuse(const char *ypn, const char *text, const char *word)
 {
     Position pos;
     Action a = ACTION_NONE;
-    char err[NOTATION_ERR_LEN] = "";
-    cr_assert(ypn_parse(ypn, &pos, err), "%s", err);
-    cr_assert(!action_parse(&pos, text, &a, err), "'%s' accepted in %s", text, ypn);
+    char err[ERR_LEN] = "";
+    cr_assert_eq(ypn_parse(ypn, &pos, err), 0, "%s", err);
+    cr_assert_neq(action_parse(&pos, text, &a, err), 0, "'%s' accepted in %s", text, ypn);
     cr_expect(strstr(err, word) != NULL, "'%s': message '%s' does not mention '%s'", text, err, word);
 }
 
@@ -244,9 +243,9 @@ static Action parse_ok(const char *ypn, const char *text)
 {
     Position pos;
     Action a = ACTION_NONE;
-    char err[NOTATION_ERR_LEN] = "";
-    cr_assert(ypn_parse(ypn, &pos, err), "%s", err);
-    cr_assert(action_parse(&pos, text, &a, err), "'%s' refused in %s: %s", text, ypn, err);
+    char err[ERR_LEN] = "";
+    cr_assert_eq(ypn_parse(ypn, &pos, err), 0, "%s", err);
+    cr_assert_eq(action_parse(&pos, text, &a, err), 0, "'%s' refused in %s: %s", text, ypn, err);
     return a;
 }
 

@@ -8,7 +8,6 @@
 #include "movegen.h"
 #include "notation.h"
 #include "perft.h"
-#include "test_util.h"
 
 /* The same count without bulk counting at the last ply: every leaf is made,
  * so movegen_count is checked against movegen_all on the way. */
@@ -44,8 +43,8 @@ Test(perft, table)
         while (end > line && end[-1] == ' ') end--;
         *end = 0;
         Position pos, before;
-        char err[NOTATION_ERR_LEN];
-        cr_assert(ypn_parse(line, &pos, err), "perft.txt:%d: %s", lineno, err);
+        char err[ERR_LEN];
+        cr_assert_eq(ypn_parse(line, &pos, err), 0, "perft.txt:%d: %s", lineno, err);
         before = pos;
         positions++;
         for (char *f = strtok(semi + 1, ";"); f; f = strtok(NULL, ";")) {
@@ -71,11 +70,11 @@ Test(perft, table)
 Test(perft, depth_zero_and_game_over)
 {
     Position pos;
-    char err[NOTATION_ERR_LEN];
+    char err[ERR_LEN];
     pos_start(&pos, VARIANT_STANDARD);
     cr_expect_eq(perft(&pos, 0), 1);
     /* a finished game has no actions at any depth >= 1 */
-    cr_assert(ypn_parse("4/2b4/5b2/4B1b2/4b2Bb1/7W1/4b5/4Wwwww/4b1W1/7/4 b - standard", &pos, err), "%s", err);
+    cr_assert_eq(ypn_parse("4/2b4/5b2/4B1b2/4b2Bb1/7W1/4b5/4Wwwww/4b1W1/7/4 b - standard", &pos, err), 0, "%s", err);
     cr_expect_eq(perft(&pos, 0), 1);
     cr_expect_eq(perft(&pos, 1), 0);
     cr_expect_eq(perft(&pos, 3), 0);

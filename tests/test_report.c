@@ -349,7 +349,7 @@ Test(report, load_and_figures)
     /* first rings: every game counted once, at a point */
     uint64_t first = 0;
     for (int pt = 0; pt < SQUARE_NB; pt++)
-        for (int r = 0; r < 4; r++) first += rep.first[VARIANT_STANDARD][pt][r];
+        for (int r = 0; r < RESULT_NB; r++) first += rep.first[VARIANT_STANDARD][pt][r];
     cr_expect_eq(first, 100);
     report_free(&rep);
 

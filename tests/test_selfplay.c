@@ -142,8 +142,8 @@ Test(mcts, finds_the_winning_move)
 {
     const char *ypn = "4/2b1B2/3W4/2w6/wwwwW1b3/B5w2/2W4W2/3W3B1/4B3/2B4/1b2 w M blitz";
     Position pos;
-    char err[NOTATION_ERR_LEN];
-    cr_assert(ypn_parse(ypn, &pos, err), "%s", err);
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse(ypn, &pos, err), 0, "%s", err);
     MctsConfig cfg = {.sims = 2000, .c = 1.0};
     Mcts *m = mcts_new(&cfg);
     Rng rng;

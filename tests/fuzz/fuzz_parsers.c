@@ -11,14 +11,12 @@
 
 static void check_position(const Position *pos)
 {
-    char text[YPN_MAX_LEN], err[NOTATION_ERR_LEN];
+    char text[YPN_MAX_LEN], err[ERR_LEN];
     Position again;
     if (!pos_check(pos, NULL)) abort();
     ypn_format(pos, text);
-    if (!ypn_parse(text, &again, err)) abort();
-    if (again.key != pos->key || memcmp(again.rings, pos->rings, sizeof pos->rings) ||
-        memcmp(again.markers, pos->markers, sizeof pos->markers))
-        abort();
+    if (ypn_parse(text, &again, err)) abort();
+    if (!pos_equal(&again, pos)) abort();
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list);
     if (n != movegen_count(pos)) abort();
@@ -31,10 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = malloc(size);
     memcpy(text, data + 1, size - 1);
     text[size - 1] = 0;
-    char err[NOTATION_ERR_LEN];
+    char err[ERR_LEN];
     Position pos;
     if (which == 0) {
-        if (ypn_parse(text, &pos, err)) check_position(&pos);
+        if (ypn_parse(text, &pos, err) == 0) check_position(&pos);
     } else if (which == 1) {
         /* an action against a few positions reached from the start */
         static const char *const ypns[] = {
@@ -44,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         };
         for (size_t i = 0; i < sizeof ypns / sizeof *ypns; i++) {
             Action a;
-            if (!ypn_parse(ypns[i], &pos, err)) abort();
-            if (action_parse(&pos, text, &a, err)) {
+            if (ypn_parse(ypns[i], &pos, err)) abort();
+            if (action_parse(&pos, text, &a, err) == 0) {
                 Undo u;
                 if (!movegen_is_legal(&pos, a)) abort();
                 pos_make(&pos, a, &u);
@@ -54,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     } else {
         int count;
-        if (record_play(text, strlen(text), &pos, &count, err)) check_position(&pos);
+        if (record_play(text, strlen(text), &pos, &count, err) == 0) check_position(&pos);
     }
     free(text);
     return 0;
