@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "clock.h"
+#include "number.h"
 
 const Command *cli_find(const char *name);
 
@@ -59,39 +60,6 @@ int cli_help(const char *cmd)
     return 0;
 }
 
-bool cli_parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end) return false;
-    *out = v;
-    return true;
-}
-
-bool cli_parse_int(const char *s, long min, long max, long *out)
-{
-    if (!s || !*s || *s == ' ') return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < min || v > max) return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_real(const char *s, double min, double max, double *out)
-{
-    if (!s || !*s || *s == ' ') return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v < min || v > max) return false;
-    *out = v;
-    return true;
-}
-
 void cli_list_free(CliList *l)
 {
     for (int i = 0; i < l->n; i++) free(l->items[i]);
@@ -106,14 +74,14 @@ static int take_value(const char *cmd, const CliOpt *o, const char *v)
         *(const char **)o->out = v;
         return 0;
     case CLI_INT:
-        if (cli_parse_int(v, (long)o->min, (long)o->max, o->out)) return 0;
+        if (number_long(v, (long)o->min, (long)o->max, o->out)) return 0;
         return cli_usage_error(cmd, "%s wants a number from %ld to %ld, not '%s'", o->name, (long)o->min,
                                (long)o->max, v);
     case CLI_U64:
-        if (cli_parse_u64(v, o->out)) return 0;
+        if (number_u64(v, o->out)) return 0;
         return cli_usage_error(cmd, "%s wants an unsigned 64-bit number, not '%s'", o->name, v);
     case CLI_REAL:
-        if (parse_real(v, o->min, o->max, o->out)) return 0;
+        if (number_real(v, o->min, o->max, o->out)) return 0;
         return cli_usage_error(cmd, "%s wants a number from %g to %g, not '%s'", o->name, o->min, o->max, v);
     case CLI_LIST: {
         CliList *l = o->out;

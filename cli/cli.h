@@ -87,10 +87,6 @@ int cli_run_check(const char *cmd, CliRun *r);
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
 void cli_run_close(CliRun *r, Run *run);
 
-/* Strict number parsing: the whole string, in range. */
-bool cli_parse_u64(const char *s, uint64_t *out);
-bool cli_parse_int(const char *s, long min, long max, long *out);
-
 /* Progress on stderr: "done/total, rate, time left" plus a caller's tail.
  * On a terminal one line redrawn a few times a second; into a file or pipe
  * a new line every 10 seconds. Silent when quiet. */

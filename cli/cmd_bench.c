@@ -30,25 +30,20 @@ int cmd_bench(int argc, char **argv)
 {
     bool quick = false, mcts = false;
     long depth = -1, threads = omp_get_num_procs(), sims = 1000, positions = 40;
-    uint64_t games = 0, seed = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i];
-        if (!strcmp(opt, "--quick") || !strcmp(opt, "--mcts")) {
-            *(opt[2] == 'q' ? &quick : &mcts) = true;
-            continue;
-        }
-        if (strcmp(opt, "--depth") && strcmp(opt, "--games") && strcmp(opt, "--seed") && strcmp(opt, "--threads") &&
-            strcmp(opt, "--sims") && strcmp(opt, "--positions"))
-            return cli_usage_error("bench", "unknown option '%s'", opt);
-        if (++i >= argc) return cli_usage_error("bench", "%s needs a value", opt);
-        bool ok = !strcmp(opt, "--depth")       ? cli_parse_int(argv[i], 1, BENCH_PERFT_MAX_DEPTH, &depth)
-                  : !strcmp(opt, "--games")     ? cli_parse_u64(argv[i], &games) && games > 0
-                  : !strcmp(opt, "--seed")      ? cli_parse_u64(argv[i], &seed)
-                  : !strcmp(opt, "--sims")      ? cli_parse_int(argv[i], 1, 10000000, &sims)
-                  : !strcmp(opt, "--positions") ? cli_parse_int(argv[i], 1, 10000, &positions)
-                                                : cli_parse_int(argv[i], 1, 1024, &threads);
-        if (!ok) return cli_usage_error("bench", "bad value '%s' for %s", argv[i], opt);
-    }
+    long games = 0;
+    uint64_t seed = 1;
+    const CliOpt opts[] = {
+        {.name = "--quick", .kind = CLI_FLAG, .out = &quick},
+        {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
+        {.name = "--depth", .kind = CLI_INT, .out = &depth, .min = 1, .max = BENCH_PERFT_MAX_DEPTH},
+        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = 1000000000},
+        {.name = "--seed", .kind = CLI_U64, .out = &seed},
+        {.name = "--sims", .kind = CLI_INT, .out = &sims, .min = 1, .max = 10000000},
+        {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 10000},
+        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+    };
+    int npos, rc = cli_parse("bench", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) return rc;
     if (mcts) {
         BenchMcts b;
         if (bench_mcts((int)sims, (int)positions, seed, &b)) return cli_error("bench", "out of memory for the search tree");
@@ -58,7 +53,7 @@ int cmd_bench(int argc, char **argv)
         return 0;
     }
     if (depth < 0) depth = quick ? 4 : 5;
-    if (!games) games = quick ? 2000 : 200000;
+    uint64_t ngames = games ? (uint64_t)games : quick ? 2000 : 200000;
 
     char cpu[128];
     bench_cpu_model(cpu, sizeof cpu);
@@ -73,22 +68,22 @@ int cmd_bench(int argc, char **argv)
            pf.expected, perft_ok ? "ok" : "REGRESSION", pf.seconds, pf.nodes / pf.seconds / 1e6);
 
     BenchPlayouts one, many;
-    bench_playouts(games, seed, 1, &one);
+    bench_playouts(ngames, seed, 1, &one);
     const BenchTotals *t = &one.totals;
     printf("playouts: %" PRIu64 " random games, seed %" PRIu64 ": actions %" PRIu64 ", white %" PRIu64
            ", black %" PRIu64 ", draws %" PRIu64 "; ends: three-rings %" PRIu64 ", pool-empty %" PRIu64
            ", no-moves %" PRIu64 "\n",
-           games, seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK], t->results[RESULT_DRAW],
+           ngames, seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK], t->results[RESULT_DRAW],
            t->reasons[REASON_THREE_RINGS], t->reasons[REASON_POOL_EMPTY], t->reasons[REASON_NO_MOVES]);
-    printf("playouts: 1 thread: %.3f s, %.0f games/s, %.2f million actions/s\n", one.seconds, games / one.seconds,
+    printf("playouts: 1 thread: %.3f s, %.0f games/s, %.2f million actions/s\n", one.seconds, ngames / one.seconds,
            t->actions / one.seconds / 1e6);
     bool threads_ok = true;
     if (threads > 1) {
-        bench_playouts(games, seed, (int)threads, &many);
+        bench_playouts(ngames, seed, (int)threads, &many);
         threads_ok = !memcmp(&one.totals, &many.totals, sizeof one.totals);
         printf("playouts: %ld threads: %.3f s, %.0f games/s, %.2f million actions/s, speed-up %.2fx over 1 thread "
                "(totals %s)\n",
-               threads, many.seconds, games / many.seconds, many.totals.actions / many.seconds / 1e6,
+               threads, many.seconds, ngames / many.seconds, many.totals.actions / many.seconds / 1e6,
                one.seconds / many.seconds, threads_ok ? "identical" : "DIFFER: REGRESSION");
     }
     return perft_ok && threads_ok ? 0 : 1;

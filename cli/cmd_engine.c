@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "movegen.h"
 #include "notation.h"
+#include "number.h"
 #include "perft.h"
 #include "rng.h"
 
@@ -33,22 +34,26 @@ const char USAGE_RANDGAME[] =
     "  Plays a uniformly random game from the empty start and prints its record:\n"
     "  the start YPN, then the actions, ten per line.\n";
 
-/* A YPN is either one argument with spaces or four arguments. Returns how
- * many arguments it took (0 when there are too few) and writes it to buf. */
-static int take_ypn(int argc, char **argv, int i, char *buf, size_t size)
+/* A YPN is either one argument with spaces or four arguments: the
+ * positional arguments from i on. Returns how many it took (0 when there
+ * are none) and writes it to buf. */
+static int take_ypn(int n, const char **args, int i, char *buf, size_t size)
 {
-    if (i >= argc) return 0;
-    if (strchr(argv[i], ' ')) {
-        snprintf(buf, size, "%s", argv[i]);
+    if (i >= n) return 0;
+    if (strchr(args[i], ' ')) {
+        snprintf(buf, size, "%s", args[i]);
         return 1;
     }
-    if (i + 4 > argc) {
-        snprintf(buf, size, "%s", argv[i]);
-        return argc - i;
+    if (i + 4 > n) {
+        snprintf(buf, size, "%s", args[i]);
+        return n - i;
     }
-    snprintf(buf, size, "%s %s %s %s", argv[i], argv[i + 1], argv[i + 2], argv[i + 3]);
+    snprintf(buf, size, "%s %s %s %s", args[i], args[i + 1], args[i + 2], args[i + 3]);
     return 4;
 }
+
+/* Positional arguments at most: a command's YPN and actions. */
+enum { MAX_ARGS = 1024 };
 
 /* The legal actions in canonical order, as every list of them is written. */
 static int sorted_legal(const Position *pos, Action *list)
@@ -71,9 +76,12 @@ static bool parse_ypn_arg(const char *cmd, const char *text, Position *pos)
 static bool only_ypn(const char *cmd, int argc, char **argv, Position *pos, int *rc)
 {
     char ypn[1024];
-    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
+    const char *args[4];
+    int n;
+    if ((*rc = cli_parse(cmd, argc, argv, NULL, 0, args, 4, &n))) return false;
+    int took = take_ypn(n, args, 0, ypn, sizeof ypn);
     if (!took) *rc = cli_usage_error(cmd, "missing YPN");
-    else if (1 + took != argc) *rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[1 + took]);
+    else if (took != n) *rc = cli_usage_error(cmd, "unexpected argument '%s'", args[took]);
     else if (!parse_ypn_arg(cmd, ypn, pos)) *rc = 1;
     else return true;
     return false;
@@ -82,19 +90,18 @@ static bool only_ypn(const char *cmd, int argc, char **argv, Position *pos, int 
 int cmd_perft(int argc, char **argv)
 {
     bool divide = false;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        if (!strcmp(argv[i], "--divide")) divide = true;
-        else return cli_usage_error("perft", "unknown option '%s'", argv[i]);
-    }
+    const CliOpt opts[] = {{.name = "--divide", .kind = CLI_FLAG, .out = &divide}};
+    const char *args[5];
+    int n, rc = cli_parse("perft", argc, argv, opts, 1, args, 5, &n);
+    if (rc) return rc;
     long depth;
-    if (i >= argc) return cli_usage_error("perft", "missing DEPTH");
-    if (!cli_parse_int(argv[i], 0, 64, &depth)) return cli_usage_error("perft", "DEPTH '%s' is not a number from 0 to 64", argv[i]);
-    i++;
+    if (n == 0) return cli_usage_error("perft", "missing DEPTH");
+    if (!number_long(args[0], 0, 64, &depth))
+        return cli_usage_error("perft", "DEPTH '%s' is not a number from 0 to 64", args[0]);
     Position pos;
     char ypn[1024] = "4/7/8/9/10/9/10/9/8/7/4 w P standard";
-    int took = take_ypn(argc, argv, i, ypn, sizeof ypn);
-    if (took && i + took != argc) return cli_usage_error("perft", "unexpected argument '%s'", argv[i + took]);
+    int took = take_ypn(n, args, 1, ypn, sizeof ypn);
+    if (took && 1 + took != n) return cli_usage_error("perft", "unexpected argument '%s'", args[1 + took]);
     if (!parse_ypn_arg("perft", ypn, &pos)) return 1;
     double t0 = clock_now();
     uint64_t total = 0;
@@ -135,14 +142,17 @@ int cmd_legal(int argc, char **argv)
 int cmd_apply(int argc, char **argv)
 {
     char ypn[1024], err[ERR_LEN];
-    int took = take_ypn(argc, argv, 1, ypn, sizeof ypn);
+    const char *args[MAX_ARGS];
+    int n, rc = cli_parse("apply", argc, argv, NULL, 0, args, MAX_ARGS, &n);
+    if (rc) return rc;
+    int took = take_ypn(n, args, 0, ypn, sizeof ypn);
     if (!took) return cli_usage_error("apply", "missing YPN");
     Position pos;
     if (!parse_ypn_arg("apply", ypn, &pos)) return 1;
-    for (int i = 1 + took; i < argc; i++) {
+    for (int i = took; i < n; i++) {
         Action a;
-        if (action_parse(&pos, argv[i], &a, err))
-            return cli_error("apply", "action %d: %s", i - took, err);
+        if (action_parse(&pos, args[i], &a, err))
+            return cli_error("apply", "action %d: %s", i - took + 1, err);
         Undo u;
         pos_make(&pos, a, &u);
     }
@@ -216,14 +226,15 @@ int cmd_show(int argc, char **argv)
 
 int cmd_replay(int argc, char **argv)
 {
-    if (argc > 2) return cli_usage_error("replay", "unexpected argument '%s'", argv[2]);
-    const char *name = argc == 2 ? argv[1] : "-";
+    const char *args[1];
+    int n, rc = cli_parse("replay", argc, argv, NULL, 0, args, 1, &n);
+    if (rc) return rc;
+    const char *name = n == 1 ? args[0] : "-";
     FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
     if (!f) return cli_error("replay", "cannot open '%s'", name);
     /* a record is small: read it whole (at most 16 MiB) */
     size_t cap = 1 << 16, len = 0, got;
     char *text = malloc(cap);
-    int rc = 0;
     while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
         len += got;
         if (len == cap) {
@@ -261,19 +272,16 @@ int cmd_randgame(int argc, char **argv)
 {
     uint64_t seed = 0;
     bool have_seed = false;
-    int variant = VARIANT_STANDARD;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed")) {
-            if (++i >= argc || !cli_parse_u64(argv[i], &seed))
-                return cli_usage_error("randgame", "--seed needs a non-negative integer");
-            have_seed = true;
-        } else if (!strcmp(argv[i], "--variant")) {
-            if (++i >= argc || !variant_parse(argv[i], &variant))
-                return cli_usage_error("randgame", "--variant must be standard or blitz");
-        } else {
-            return cli_usage_error("randgame", "unexpected argument '%s'", argv[i]);
-        }
-    }
+    const char *variant_text = NULL;
+    int variant = VARIANT_STANDARD, npos;
+    const CliOpt opts[] = {
+        {.name = "--seed", .kind = CLI_U64, .out = &seed, .seen = &have_seed},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
+    };
+    int rc = cli_parse("randgame", argc, argv, opts, 2, NULL, 0, &npos);
+    if (rc) return rc;
+    if (variant_text && !variant_parse(variant_text, &variant))
+        return cli_usage_error("randgame", "--variant must be standard or blitz, not '%s'", variant_text);
     if (!have_seed) return cli_usage_error("randgame", "missing --seed S");
     Rng rng;
     rng_seed(&rng, seed, 0);

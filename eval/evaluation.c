@@ -4,6 +4,7 @@
 #include <string.h>
 #include "evaluation.h"
 #include "movegen.h"
+#include "number.h"
 
 const char *const FEATURE_NAMES[FEAT_NB] = {
     "rings_removed", "markers", "lines3", "lines4", "flippable", "mobility", "centre", "tempo",
@@ -88,10 +89,8 @@ int weights_load(const char *path, Weights *w, char *err)
             ok = false;
             break;
         }
-        char *end;
-        errno = 0;
-        double v = strtod(value, &end);
-        if (*end || errno || !isfinite(v)) {
+        double v;
+        if (!number_real(value, -HUGE_VAL, HUGE_VAL, &v)) {
             snprintf(err, ERR_LEN, "%s:%d: '%s' is not a number (feature %s)", path, lineno, value, name);
             ok = false;
             break;

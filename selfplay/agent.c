@@ -6,6 +6,7 @@
 #include "agent.h"
 #include "mcts.h"
 #include "movegen.h"
+#include "number.h"
 
 struct Agent {
     AgentSpec spec;
@@ -14,23 +15,9 @@ struct Agent {
 
 static bool parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 {
-    if (!*s || *s == '-' || *s == '+' || *s == ' ') return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v < min || v > max) return false;
+    long v;
+    if (!number_long(s, min, max, &v)) return false;
     *out = (uint32_t)v;
-    return true;
-}
-
-static bool parse_double(const char *s, double min, double max, double *out)
-{
-    if (!*s || *s == ' ') return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v < min || v > max) return false;
-    *out = v;
     return true;
 }
 
@@ -41,7 +28,7 @@ static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, c
         if (parse_u32(value, 1, 10000000, &spec->sims)) return 0;
         snprintf(err, ERR_LEN, "bad value '%s' for sims (an integer from 1 to 10000000)", value);
     } else if (!strcmp(key, "c")) {
-        if (parse_double(value, 0, 100, &spec->c)) return 0;
+        if (number_real(value, 0, 100, &spec->c)) return 0;
         snprintf(err, ERR_LEN, "bad value '%s' for c (a number from 0 to 100)", value);
     } else if (!strcmp(key, "rollout")) {
         uint32_t n;

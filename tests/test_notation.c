@@ -2,10 +2,12 @@
  * the YPN parser (the message must name the field and the problem), action
  * parser rejections, upper case input, and formatting. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "movegen.h"
 #include "notation.h"
+#include "number.h"
 
 #define START "4/7/8/9/10/9/10/9/8/7/4 w P standard"
 /* RULES.md §9: after the placements h6 g6 g8 c6 e10 f8 g11 e9 h11 d7 */
@@ -379,4 +381,28 @@ Test(names, result_reason_variant)
     cr_expect(variant_parse("standard", &v) && v == VARIANT_STANDARD);
     cr_expect(variant_parse("blitz", &v) && v == VARIANT_BLITZ);
     cr_expect(!variant_parse("classic", &v));
+}
+
+/* The one number parser: the whole text, nothing around it. A tab before
+ * "-1" once gave --seed 2^64-1 (strtoull skips white space and negates). */
+Test(numbers, strict)
+{
+    uint64_t u = 7;
+    cr_expect(number_u64("0", &u) && u == 0);
+    cr_expect(number_u64("18446744073709551615", &u) && u == UINT64_MAX);
+    const char *bad_u[] = {"", "-1", "\t-1", " 1", "+1", "1 ", "1x", "18446744073709551616", "0x10", ".5", NULL};
+    for (int i = 0; bad_u[i]; i++) {
+        u = 7;
+        cr_expect(!number_u64(bad_u[i], &u) && u == 7, "'%s' accepted", bad_u[i]);
+    }
+    long l = 0;
+    cr_expect(number_long("-5", -10, 10, &l) && l == -5);
+    cr_expect(!number_long("11", -10, 10, &l));
+    cr_expect(!number_long("\t3", -10, 10, &l));
+    cr_expect(!number_long("3.0", -10, 10, &l));
+    double d = 0;
+    cr_expect(number_real("-1.5e2", -1e3, 1e3, &d) && d == -150);
+    cr_expect(number_real(".25", 0, 1, &d) && d == 0.25);
+    const char *bad_d[] = {"", "inf", "nan", "1e999", " 1", "\n1", "+1", "1,5", NULL};
+    for (int i = 0; bad_d[i]; i++) cr_expect(!number_real(bad_d[i], -HUGE_VAL, HUGE_VAL, &d), "'%s' accepted", bad_d[i]);
 }

@@ -599,6 +599,12 @@ Test(cli, bad_inputs)
     /* usage errors: exit 2 */
     const char *unknown[] = {"selfplay", "--games", "3", "--frobnicate", NULL};
     expect_failure(dir, unknown, 2, "frobnicate");
+    /* an abbreviation is not an option: --game is not --games */
+    const char *abbrev[] = {"selfplay", "--game", "3", "--agent", "random", "--db", db, NULL};
+    expect_failure(dir, abbrev, 2, "unknown option '--game'");
+    /* a number with white space before it is not a number */
+    const char *tabseed[] = {"selfplay", "--games", "3", "--seed", "\t-1", "--db", db, NULL};
+    expect_failure(dir, tabseed, 2, "--seed");
     const char *badspec[] = {"selfplay", "--games", "3", "--white", "mcts:simz=5", "--db", db, NULL};
     expect_failure(dir, badspec, 2, "simz");
     const char *nogames[] = {"selfplay", "--db", db, NULL};

@@ -1,0 +1,16 @@
+/* Numbers from text: the one strict parser of every number a user types or
+ * a file holds (options, agent specs, weights files). The whole text must
+ * be the number: no leading or trailing white space, no '+', a '-' only
+ * for signed values; in range; reals finite. A lookup with nothing to say
+ * but "no": false leaves *out as it was. */
+#ifndef YINSH_NUMBER_H
+#define YINSH_NUMBER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+bool number_u64(const char *s, uint64_t *out);
+bool number_long(const char *s, long min, long max, long *out);
+bool number_real(const char *s, double min, double max, double *out);
+
+#endif
