@@ -5,6 +5,7 @@
 #include "evaluation.h"
 #include "movegen.h"
 #include "number.h"
+#include "rng.h"
 
 const char *const FEATURE_NAMES[FEAT_NB] = {
     "rings_removed", "markers", "lines3", "lines4", "flippable", "mobility", "centre", "tempo",
@@ -114,7 +115,7 @@ int weights_save(const char *path, const Weights *w, const char *header, char *e
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        snprintf(err, ERR_LEN, "%s: cannot write: %s", tmp, strerror(errno));
+        snprintf(err, ERR_LEN, "%.400s: cannot write: %s", tmp, strerror(errno));
         return -1;
     }
     if (header && *header) {
@@ -135,6 +136,17 @@ int weights_save(const char *path, const Weights *w, const char *header, char *e
         return -1;
     }
     return 0;
+}
+
+uint64_t weights_hash(const Weights *w)
+{
+    uint64_t h = RNG_HASH_START;
+    for (int k = 0; k < FEAT_NB; k++) {
+        uint64_t bits;
+        memcpy(&bits, &w->w[k], sizeof bits);
+        h = rng_mix(h, bits);
+    }
+    return h;
 }
 
 double eval_logit(const Weights *w, const Position *pos)

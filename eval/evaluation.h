@@ -8,6 +8,7 @@
 #define YINSH_EVALUATION_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "position.h"
 
@@ -41,6 +42,10 @@ void weights_default(Weights *w);
  * weights_save writes a sibling file and renames it: never half a file. */
 int weights_load(const char *path, Weights *w, char *err);
 int weights_save(const char *path, const Weights *w, const char *header, char *err);
+
+/* A hash of the weights' values (their bits), which is what play depends
+ * on: a run stores it, and a resumed run refuses weights that differ. */
+uint64_t weights_hash(const Weights *w);
 
 /* sum w_i f_i: White's advantage in logits. */
 double eval_logit(const Weights *w, const Position *pos);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,17 @@ uint64_t run_clock_seed(void)
     return rng_mix((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, (uint64_t)getpid());
 }
 
+/* The content hash of an agent's weights file, "" for an agent without. */
+static void weights_hex(const AgentSpec *spec, char out[STORE_HASH_LEN])
+{
+    out[0] = '\0';
+    if (spec->kind == AGENT_MCTS && spec->eval[0])
+        snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(&spec->weights));
+}
+
 /* The agents of a stored run, parsed (their weights files read) here,
- * after the lookup and outside any transaction. */
+ * after the lookup and outside any transaction, and checked against the
+ * weights the run was played with. */
 static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
 {
     char perr[ERR_LEN];
@@ -29,6 +39,20 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
     if (agent_spec_parse(row->black, &plan->black, perr)) {
         snprintf(err, ERR_LEN, "run '%s': black agent: %.400s", row->name, perr);
         return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        const AgentSpec *spec = i ? &plan->black : &plan->white;
+        const char *stored = i ? row->black_weights : row->white_weights;
+        char now[STORE_HASH_LEN];
+        weights_hex(spec, now);
+        if (stored[0] && strcmp(stored, now)) {
+            snprintf(err, ERR_LEN,
+                     "run '%s': the %s agent's weights file '%.200s' is not the one the run was played with "
+                     "(content hash %s, now %s): it changed, or the path names another file from this folder; "
+                     "restore it, or start a new run",
+                     row->name, i ? "black" : "white", spec->eval, stored, now[0] ? now : "none");
+            return -1;
+        }
     }
     return 0;
 }
@@ -71,6 +95,8 @@ int run_open(Run *r, const RunOptions *o, char *err)
             return -1;
         }
         if (plan_of_row(&r->row, &r->plan, err)) return -1;
+        if (store_run_claim(r->store, &r->row, o->take_over, err)) return -1;
+        r->leased = true;
         r->plan.threads = o->plan.threads;
         return store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
                        store_summary(r->store, &r->row, &r->sum, err)
@@ -96,7 +122,12 @@ int run_open(Run *r, const RunOptions *o, char *err)
     row->threads = threads;
     row->pairs = r->plan.pairs;
     row->opening = r->plan.opening;
-    if (r->store && store_run_create(r->store, row, o->command ? o->command : "", err)) return -1;
+    weights_hex(&r->plan.white, row->white_weights);
+    weights_hex(&r->plan.black, row->black_weights);
+    if (r->store) {
+        if (store_run_create(r->store, row, o->command ? o->command : "", err)) return -1;
+        r->leased = true;
+    }
     r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);
     if (!r->todo) {
         snprintf(err, ERR_LEN, "out of memory");
@@ -123,6 +154,8 @@ int run_finish(Run *r, char *err)
 
 void run_close(Run *r)
 {
+    char err[ERR_LEN];
+    if (r->leased) store_run_release(r->store, &r->row, err); /* a lease left behind is taken over later */
     free(r->todo);
     store_close(r->store);
     *r = (Run){0};

@@ -4,7 +4,10 @@
  * to the store; mark the run finished; sum it up.
  *
  * The agents of a resumed run are parsed from their stored spec texts
- * here, outside any transaction (a weights file is read then). */
+ * here, outside any transaction (a weights file is read then), and their
+ * weights must be the ones the run was played with (their content hashes
+ * are stored). One process plays a run at a time: opening a run takes its
+ * lease (store.h), closing it gives the lease back. */
 #ifndef YINSH_RUN_H
 #define YINSH_RUN_H
 
@@ -25,6 +28,7 @@ typedef struct RunOptions {
     const char *command; /* the command line as typed, stored with the run */
     SelfplayPlan plan;   /* a new run's plan; plan.threads <= 0: all cores */
     bool have_seed;      /* false: plan.seed is drawn from the clock */
+    bool take_over;      /* resume: take the run's lease even from a holder on another host */
 } RunOptions;
 
 typedef struct Run {
@@ -36,6 +40,7 @@ typedef struct Run {
     uint32_t ntodo;
     RecordSummary sum;   /* games stored so far (a resumed run's earlier ones too) */
     uint64_t done;       /* games stored by this process */
+    bool leased;         /* this process holds the run's lease */
 } Run;
 
 /* A seed from the clock and the process id. */

@@ -1,4 +1,4 @@
--- Yinsh Lab self-play database, schema version 3 (PRAGMA user_version).
+-- Yinsh Lab self-play database, schema version 4 (PRAGMA user_version).
 -- docs/schema.md explains every column. The build embeds this file in the
 -- binary (cmake/embed.cmake): it is the only copy of the schema. A database
 -- of an older version is upgraded in place to exactly this shape
@@ -21,7 +21,9 @@ CREATE TABLE run (
     kind        TEXT    NOT NULL DEFAULT 'selfplay',
     pairs       INTEGER NOT NULL DEFAULT 0,
     opening     TEXT    NOT NULL DEFAULT 'none',
-    max_actions INTEGER NOT NULL DEFAULT 1000
+    max_actions INTEGER NOT NULL DEFAULT 1000,
+    white_weights TEXT,
+    black_weights TEXT
 );
 CREATE TABLE game (
     id            INTEGER PRIMARY KEY,
@@ -58,4 +60,11 @@ CREATE TABLE action (
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE INDEX action_by_state ON action (state, actor);
-PRAGMA user_version = 3;
+CREATE TABLE lease (
+    run_id      INTEGER PRIMARY KEY REFERENCES run (id),
+    host        TEXT    NOT NULL,
+    pid         INTEGER NOT NULL,
+    pid_start   INTEGER NOT NULL,
+    since       TEXT    NOT NULL
+);
+PRAGMA user_version = 4;

@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "notation.h"
+#include "clock.h"
 #include "rng.h"
 #include "store_internal.h"
 
@@ -78,7 +80,8 @@ static void rollback(Store *s);
  * what a version-1 database becomes after all of them (docs/schema.md).
  * Version 2 adds run.kind. Version 3 turns run.params, a text of
  * `key=value` pairs, into typed columns (pairs, opening, max_actions) and
- * drops it. */
+ * drops it. Version 4 adds the weights files' content hashes to run and
+ * the lease table. */
 static const char *const UPGRADES[] = {
     /* 1 -> 2 */
     "ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'selfplay';",
@@ -89,6 +92,11 @@ static const char *const UPGRADES[] = {
     "UPDATE run SET pairs = (params LIKE '%pairs=1%'),"
     " opening = CASE WHEN params LIKE '%opening=rings%' THEN 'rings' ELSE 'none' END;"
     "ALTER TABLE run DROP COLUMN params;",
+    /* 3 -> 4 */
+    "ALTER TABLE run ADD COLUMN white_weights TEXT;"
+    "ALTER TABLE run ADD COLUMN black_weights TEXT;"
+    "CREATE TABLE lease (run_id INTEGER PRIMARY KEY REFERENCES run (id), host TEXT NOT NULL,"
+    " pid INTEGER NOT NULL, pid_start INTEGER NOT NULL, since TEXT NOT NULL);",
 };
 
 /* Brings an older database to STORE_SCHEMA_VERSION in one write
@@ -118,7 +126,6 @@ done:
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
 {
     int rc = STORE_OK, version = 0, tables = 0;
-    char jmode[16] = "";
     struct stat sb;
     Store *s = calloc(1, sizeof *s);
     *out = NULL;
@@ -128,6 +135,7 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         goto done;
     }
     s->mode = mode;
+    s->busy_ms = busy_ms;
     bool exists = stat(path, &sb) == 0;
     if (exists && S_ISDIR(sb.st_mode)) {
         snprintf(err, ERR_LEN, "database '%s': is a directory", path);
@@ -161,8 +169,18 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         goto done;
     }
 
-    /* Check what the file is before writing anything to it. */
-    if ((rc = schema_version(s, &version, err))) goto done;
+    /* Check what the file is before writing anything to it: the version
+     * and the tables in one read transaction, so that a process creating
+     * the schema right now (in one transaction, the version with it) is
+     * seen either before or after, never half done. */
+    if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        rc = store_fail(s, err, "reading the schema");
+        goto done;
+    }
+    rc = schema_version(s, &version, err);
+    if (!rc) rc = query_int(s, "SELECT count(*) FROM sqlite_master", &tables, err);
+    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    if (rc) goto done;
     if (version > STORE_SCHEMA_VERSION) {
         snprintf(err, ERR_LEN,
                  "database '%s' has schema version %d, newer than this yinsh understands (%d): use a newer yinsh",
@@ -170,31 +188,23 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         rc = STORE_ERROR;
         goto done;
     }
-    if (version == 0) {
-        if ((rc = query_int(s, "SELECT count(*) FROM sqlite_master", &tables, err))) goto done;
-        if (tables > 0) {
-            snprintf(err, ERR_LEN,
-                     "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no schema "
-                     "version)",
-                     path);
-            rc = STORE_ERROR;
-            goto done;
-        }
-        if (mode == STORE_READ) {
-            snprintf(err, ERR_LEN, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)",
-                     path);
-            rc = STORE_NOT_FOUND;
-            goto done;
-        }
-    }
-    if (mode == STORE_READ) goto done;
-
-    if ((rc = exec1(s, "PRAGMA journal_mode=WAL", jmode, sizeof jmode, err))) goto done;
-    if (strcmp(jmode, "wal") && strcmp(jmode, "memory")) {
-        snprintf(err, ERR_LEN, "database '%s': cannot switch to WAL mode (journal mode is '%s')", path, jmode);
+    if (version == 0 && tables > 0) {
+        snprintf(err, ERR_LEN,
+                 "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no schema version)",
+                 path);
         rc = STORE_ERROR;
         goto done;
     }
+    if (version == 0 && mode == STORE_READ) {
+        snprintf(err, ERR_LEN, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)", path);
+        rc = STORE_NOT_FOUND;
+        goto done;
+    }
+    if (mode == STORE_READ) goto done;
+
+    /* Per connection, nothing written: the journal becomes WAL only with
+     * the first write (begin), so a command that fails before writing
+     * leaves the file as it was. */
     if ((rc = exec1(s, "PRAGMA synchronous=NORMAL", NULL, 0, err))) goto done;
     if ((rc = exec1(s, "PRAGMA foreign_keys=ON", NULL, 0, err))) goto done;
     if (version >= 1 && version < STORE_SCHEMA_VERSION && (rc = upgrade(s, err))) goto done;
@@ -231,8 +241,40 @@ void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN])
     snprintf(uid, STORE_UID_LEN, "%016" PRIx64 "%016" PRIx64, a, b);
 }
 
+/* Switches the file to WAL once, before the first write. The switch needs
+ * the file to itself and SQLite does not wait for it with the busy
+ * handler, so a process that meets another one creating the file retries
+ * for the busy timeout. */
+static int ensure_wal(Store *s, char *err)
+{
+    if (s->wal) return STORE_OK;
+    double until = clock_now() + s->busy_ms / 1000.0;
+    for (;;) {
+        char jmode[16] = "";
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode=WAL", -1, &st, NULL);
+        if (rc == SQLITE_OK) rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) snprintf(jmode, sizeof jmode, "%s", (const char *)sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+        if (rc == SQLITE_ROW) {
+            if (strcmp(jmode, "wal") && strcmp(jmode, "memory")) {
+                snprintf(err, ERR_LEN, "database '%s': cannot switch to WAL mode (journal mode is '%s')", s->path,
+                         jmode);
+                return STORE_ERROR;
+            }
+            s->wal = true;
+            return STORE_OK;
+        }
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || clock_now() >= until)
+            return store_fail(s, err, "switching to WAL mode");
+        usleep(5000);
+    }
+}
+
 static int begin(Store *s, char *err)
 {
+    int rc = ensure_wal(s, err);
+    if (rc) return rc;
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return store_fail(s, err, "starting a transaction");
     return STORE_OK;
@@ -264,6 +306,133 @@ static int has_schema(Store *s, bool *yes, char *err)
 
 static const char *const OPENING_NAMES[] = {"none", "rings"};
 
+/* ---- leases -------------------------------------------------------------- */
+
+/* This process as a lease names it: host, pid, and the process's start
+ * time in clock ticks after boot (field 22 of /proc/PID/stat), which tells
+ * a live holder from a later process that got the same pid. */
+typedef struct Holder {
+    char host[256];
+    int64_t pid, start;
+} Holder;
+
+static int64_t process_start(int64_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%lld/stat", (long long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* the command name (field 2) may hold spaces: count fields after its ')' */
+    char *p = strrchr(buf, ')');
+    if (!p) return -1;
+    long long v = -1;
+    for (int field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
+    if (!p || sscanf(p + 1, "%lld", &v) != 1) return -1;
+    return v;
+}
+
+static void holder_self(Holder *h)
+{
+    memset(h, 0, sizeof *h);
+    gethostname(h->host, sizeof h->host - 1);
+    h->pid = getpid();
+    h->start = process_start(h->pid);
+}
+
+/* Whether a holder of this host still runs. */
+static bool holder_alive(const Holder *h)
+{
+    if (kill((pid_t)h->pid, 0) != 0 && errno != EPERM) return false;
+    return process_start(h->pid) == h->start;
+}
+
+static int lease_insert(Store *s, const StoreRun *run, const Holder *me, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = STORE_OK;
+    const char *sql = "INSERT OR REPLACE INTO lease (run_id, host, pid, pid_start, since) VALUES (?, ?, ?, ?, "
+                      "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "taking the run's lease");
+    sqlite3_bind_int64(st, 1, run->id);
+    sqlite3_bind_text(st, 2, me->host, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, me->pid);
+    sqlite3_bind_int64(st, 4, me->start);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "taking the run's lease");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err)
+{
+    int rc;
+    Holder me, other = {0};
+    char since[40] = "";
+    sqlite3_stmt *st = NULL;
+    holder_self(&me);
+    if ((rc = begin(s, err))) return rc;
+    if (sqlite3_prepare_v2(s->db, "SELECT host, pid, pid_start, since FROM lease WHERE run_id = ?", -1, &st, NULL) !=
+        SQLITE_OK) {
+        rc = store_fail(s, err, "reading the run's lease");
+        goto done;
+    }
+    sqlite3_bind_int64(st, 1, run->id);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const char *host = (const char *)sqlite3_column_text(st, 0);
+        snprintf(other.host, sizeof other.host, "%s", host ? host : "");
+        other.pid = sqlite3_column_int64(st, 1);
+        other.start = sqlite3_column_int64(st, 2);
+        const char *t = (const char *)sqlite3_column_text(st, 3);
+        snprintf(since, sizeof since, "%s", t ? t : "");
+    } else if (step != SQLITE_DONE) {
+        rc = store_fail(s, err, "reading the run's lease");
+        goto done;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    bool mine = step == SQLITE_ROW && !strcmp(other.host, me.host) && other.pid == me.pid && other.start == me.start;
+    if (step == SQLITE_ROW && !mine && !take_over) {
+        bool here = !strcmp(other.host, me.host);
+        if (!here || holder_alive(&other)) {
+            snprintf(err, ERR_LEN,
+                     "database '%s': run '%s' is being played by process %lld on host %s (since %s)%s", s->path,
+                     run->name, (long long)other.pid, other.host, since,
+                     here ? ": wait for it to finish, or stop it first"
+                          : ": if that process is gone, add --take-over to take the run over");
+            rc = STORE_HELD;
+            goto done;
+        }
+    }
+    if ((rc = lease_insert(s, run, &me, err))) goto done;
+    rc = commit(s, err);
+done:
+    sqlite3_finalize(st);
+    if (rc) rollback(s);
+    return rc;
+}
+
+int store_run_release(Store *s, const StoreRun *run, char *err)
+{
+    Holder me;
+    sqlite3_stmt *st = NULL;
+    int rc = STORE_OK;
+    holder_self(&me);
+    if (sqlite3_prepare_v2(s->db, "DELETE FROM lease WHERE run_id = ? AND host = ? AND pid = ?", -1, &st, NULL) !=
+        SQLITE_OK)
+        return store_fail(s, err, "giving back the run's lease");
+    sqlite3_bind_int64(st, 1, run->id);
+    sqlite3_bind_text(st, 2, me.host, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, me.pid);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "giving back the run's lease");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
 int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
 {
     int rc;
@@ -281,8 +450,8 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
     }
     const char *sql =
         "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, kind, "
-        "pairs, opening, max_actions, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
+        "pairs, opening, max_actions, white_weights, black_weights, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
         rc = store_fail(s, err, "preparing the run");
         goto done;
@@ -302,23 +471,40 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
     sqlite3_bind_int(st, 13, run->pairs);
     sqlite3_bind_text(st, 14, OPENING_NAMES[run->opening == OPENING_RINGS], -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 15, GAME_MAX_ACTIONS);
+    for (int i = 0; i < 2; i++) {
+        const char *h = i ? run->black_weights : run->white_weights;
+        if (h[0]) sqlite3_bind_text(st, 16 + i, h, -1, SQLITE_TRANSIENT);
+        else sqlite3_bind_null(st, 16 + i);
+    }
     if (sqlite3_step(st) != SQLITE_DONE) {
         rc = store_fail(s, err, "storing the run");
         goto done;
     }
     if (sqlite3_changes(s->db) == 0) {
-        snprintf(err, ERR_LEN, "database '%s': a run named '%s' exists already (--resume %s finishes it)", s->path,
-                 run->name, run->name);
         rc = STORE_EXISTS;
         goto done;
     }
     run->id = sqlite3_last_insert_rowid(s->db);
     run->finished = false;
+    Holder me;
+    holder_self(&me);
+    if ((rc = lease_insert(s, run, &me, err))) goto done;
     rc = commit(s, err);
 
 done:
     sqlite3_finalize(st);
     if (rc) rollback(s);
+    if (rc == STORE_EXISTS) {
+        /* say what the existing run is, so that the user knows what to do */
+        StoreRun other;
+        char gerr[ERR_LEN];
+        if (store_run_get(s, run->name, &other, gerr) == STORE_OK && other.finished)
+            snprintf(err, ERR_LEN, "database '%s': a finished run named '%s' exists already: choose another --run "
+                     "name", s->path, run->name);
+        else
+            snprintf(err, ERR_LEN, "database '%s': a run named '%s' exists already, unfinished (`--resume %s` "
+                     "finishes it)", s->path, run->name, run->name);
+    }
     return rc;
 }
 
@@ -333,7 +519,7 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
         return STORE_NOT_FOUND;
     }
     const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
-                      "kind, pairs, opening, max_actions FROM run WHERE name = ?";
+                      "kind, pairs, opening, max_actions, white_weights, black_weights FROM run WHERE name = ?";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "looking up the run");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
@@ -359,16 +545,29 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     run->seed = (uint64_t)sqlite3_column_int64(st, 3);
     snprintf(run->white, sizeof run->white, "%s", white ? white : "");
     snprintf(run->black, sizeof run->black, "%s", black ? black : "");
-    run->games = (uint32_t)sqlite3_column_int64(st, 7);
+    int64_t games = sqlite3_column_int64(st, 7);
+    run->games = games >= 1 && games <= STORE_MAX_GAMES ? (uint32_t)games : 0;
     run->threads = sqlite3_column_int(st, 8);
     run->finished = sqlite3_column_int(st, 9) != 0;
     snprintf(run->kind, sizeof run->kind, "%s", kind ? kind : "selfplay");
     run->pairs = sqlite3_column_int(st, 11) != 0;
     run->opening = opening && !strcmp(opening, "rings") ? OPENING_RINGS : OPENING_NONE;
     int max_actions = sqlite3_column_int(st, 13);
+    for (int i = 0; i < 2; i++) {
+        const char *h = (const char *)sqlite3_column_text(st, 14 + i);
+        snprintf(i ? run->black_weights : run->white_weights, STORE_HASH_LEN, "%s", h ? h : "");
+    }
     if (!variant || !variant_parse(variant, &run->variant)) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
+        rc = STORE_ERROR;
+    } else if (run->games == 0) {
+        snprintf(err, ERR_LEN, "database '%s': run '%s' has %lld games, not 1 to %d: the database was altered",
+                 s->path, name, (long long)games, STORE_MAX_GAMES);
+        rc = STORE_ERROR;
+    } else if (run->threads < 1) {
+        snprintf(err, ERR_LEN, "database '%s': run '%s' has %d threads: the database was altered", s->path, name,
+                 run->threads);
         rc = STORE_ERROR;
     } else if (max_actions != GAME_MAX_ACTIONS) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' was played with games cut at %d actions, this yinsh cuts "

@@ -27,10 +27,12 @@
 #include "record.h"
 
 enum {
-    STORE_SCHEMA_VERSION = 3,
+    STORE_SCHEMA_VERSION = 4,
     STORE_NAME_LEN = 128,
     STORE_UID_LEN = 33, /* 32 hex digits */
     STORE_KIND_LEN = 16,
+    STORE_HASH_LEN = 17, /* 16 hex digits */
+    STORE_MAX_GAMES = 100000000, /* a run's size, as --games allows */
     STORE_BUSY_MS = 5000, /* the default wait for another process's lock */
 };
 
@@ -39,6 +41,7 @@ enum {
     STORE_ERROR,     /* I/O, locking, not a database, bad schema version */
     STORE_EXISTS,    /* a run with that name exists */
     STORE_NOT_FOUND, /* no run with that name; for reading: no database or no schema */
+    STORE_HELD,      /* another live process holds the run's lease */
 };
 
 /* How a database is opened: STORE_READ never changes the file (no schema,
@@ -63,6 +66,9 @@ typedef struct StoreRun {
     int threads;     /* threads of the first attempt */
     bool pairs;      /* colour-swapped pairs (a match) */
     int opening;     /* OPENING_* */
+    /* the content hashes of the agents' weights files (16 hex digits;
+     * "" for an agent without one, and for runs stored before version 4) */
+    char white_weights[STORE_HASH_LEN], black_weights[STORE_HASH_LEN];
     bool finished;
 } StoreRun;
 
@@ -77,12 +83,23 @@ const char *store_schema_sql(void);
  * later be merged. */
 void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
 
-/* Creates the run (every field but id and finished filled in; id is set).
- * The command line is stored as given. STORE_EXISTS when the name is
- * taken. */
+/* Creates the run (every field but id and finished filled in; id is set)
+ * and takes its lease, in one transaction. The command line is stored as
+ * given. STORE_EXISTS when the name is taken. */
 int store_run_create(Store *s, StoreRun *run, const char *command, char *err);
-/* Reads a run's row by name. STORE_NOT_FOUND when there is none. */
+/* Reads a run's row by name, checking what it reads (a size, a variant or
+ * a bound this yinsh cannot play is an error). STORE_NOT_FOUND when there
+ * is none. */
 int store_run_get(Store *s, const char *name, StoreRun *run, char *err);
+/* Leases: one process plays a run at a time. A lease names its holder
+ * (host, process id and the process's start time, so a reused pid is not
+ * mistaken for the holder). store_run_claim takes the run's lease, or
+ * takes it over when the holder is gone (a process of this host that no
+ * longer runs) or `take_over` is set; STORE_HELD, naming the holder, when
+ * a live process holds it (or one on another host, which cannot be
+ * checked from here). store_run_release gives it back. */
+int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err);
+int store_run_release(Store *s, const StoreRun *run, char *err);
 /* The game indices of the run not yet stored, ascending; *indices is
  * malloc'ed (free it). */
 int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_t *n, char *err);

@@ -11,6 +11,8 @@ struct Store {
     sqlite3 *db;
     char *path;
     int mode;                            /* STORE_READ, STORE_WRITE or STORE_CREATE */
+    int busy_ms;                         /* how long to wait for another process's lock */
+    bool wal;                            /* the journal is WAL (switched before the first write) */
     sqlite3_stmt *ins_game, *ins_action; /* prepared on first write */
 };
 

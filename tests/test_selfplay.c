@@ -792,13 +792,20 @@ Test(mcts, evaluated_rollouts_search_and_are_deterministic)
     cr_assert_float_eq(v, eval_white(&w, &p), 1e-15);
 }
 
-/* The run table as versions 1 and 2 had it (version 1: without kind);
- * game and action have not changed since version 1. */
+/* The run table as versions 1 and 2 had it (version 1: without kind),
+ * and as version 3 had it; game and action have not changed since
+ * version 1, lease came with version 4. */
 static const char RUN_V2[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, name TEXT NOT NULL "
                              "UNIQUE, command TEXT NOT NULL, version TEXT NOT NULL, host TEXT NOT NULL, seed INTEGER "
                              "NOT NULL, variant TEXT NOT NULL, white TEXT NOT NULL, black TEXT NOT NULL, games "
                              "INTEGER NOT NULL, threads INTEGER NOT NULL, params TEXT NOT NULL, started_at TEXT NOT "
                              "NULL, finished_at TEXT%s);";
+static const char RUN_V3[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, name TEXT NOT NULL "
+                             "UNIQUE, command TEXT NOT NULL, version TEXT NOT NULL, host TEXT NOT NULL, seed INTEGER "
+                             "NOT NULL, variant TEXT NOT NULL, white TEXT NOT NULL, black TEXT NOT NULL, games "
+                             "INTEGER NOT NULL, threads INTEGER NOT NULL, started_at TEXT NOT NULL, finished_at TEXT,"
+                             " kind TEXT NOT NULL DEFAULT 'selfplay', pairs INTEGER NOT NULL DEFAULT 0, opening TEXT "
+                             "NOT NULL DEFAULT 'none', max_actions INTEGER NOT NULL DEFAULT 1000);";
 
 /* An old database: the current schema with the old run table. */
 static void make_old_db(const char *path, int version)
@@ -807,12 +814,19 @@ static void make_old_db(const char *path, int version)
     char *run = strstr(sql, "CREATE TABLE run"), *end = strstr(run, ");\n") + 3;
     char *pragma = strstr(sql, "\nPRAGMA user_version");
     pragma[1] = '\0';
+    char *lease = strstr(sql, "CREATE TABLE lease"); /* version 4 */
+    if (lease) *lease = '\0';
     char table[1024], full[8192];
-    snprintf(table, sizeof table, RUN_V2, version >= 2 ? ", kind TEXT NOT NULL DEFAULT 'selfplay'" : "");
+    if (version == 3) snprintf(table, sizeof table, "%s", RUN_V3);
+    else snprintf(table, sizeof table, RUN_V2, version >= 2 ? ", kind TEXT NOT NULL DEFAULT 'selfplay'" : "");
     snprintf(full, sizeof full, "%.*s%s%sPRAGMA user_version = %d;", (int)(run - sql), sql, table, end, version);
     sqlite3 *db = db_open(path);
     cr_assert_eq(sqlite3_exec(db, full, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_exec(db,
+    const char *v3 = "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, "
+                     "threads, started_at, pairs, opening) VALUES ('u', 'old', 'c', '0.1', 'h', 1, 'standard', "
+                     "'random', 'random', 2, 1, 'now', 0, 'none'), ('v', 'pairs', 'c', '0.1', 'h', 2, 'blitz', "
+                     "'random', 'random', 4, 1, 'now', 1, 'rings')";
+    cr_assert_eq(sqlite3_exec(db, version == 3 ? v3 :
                               "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, "
                               "games, threads, params, started_at) VALUES ('u', 'old', 'c', '0.1', 'h', 1, "
                               "'standard', 'random', 'random', 2, 1, 'game_max_plies=1000,playout_max_plies=1000', "
@@ -823,9 +837,9 @@ static void make_old_db(const char *path, int version)
     sqlite3_close(db);
 }
 
-Test(store, upgrades_versions_1_and_2_in_place)
+Test(store, upgrades_old_versions_in_place)
 {
-    for (int version = 1; version <= 2; version++) {
+    for (int version = 1; version < STORE_SCHEMA_VERSION; version++) {
         char *dir = tmpdir_new(), *path = path_in(dir, "old.db"), err[ERR_LEN];
         make_old_db(path, version);
         Store *s;
@@ -844,6 +858,7 @@ Test(store, upgrades_versions_1_and_2_in_place)
         cr_assert_eq(db_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
         cr_assert_str_eq(db_text(db, "SELECT kind FROM run WHERE name = 'old'"), "selfplay");
         cr_assert_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('run') WHERE name = 'params'"), 0);
+        cr_assert_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('lease')"), 5);
         /* the upgraded table has the shape of a new one, column for column */
         char *cols = db_text(db, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\" || ' ' || "
                                  "coalesce(dflt_value, ''), '|') FROM pragma_table_info('run')");
