@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "notation.h"
+#include "parallel.h"
 #include "run.h"
 
 #define SELFPLAY_DEFAULT_AGENT "mcts:sims=200"
@@ -144,7 +145,7 @@ int cmd_selfplay(int argc, char **argv)
         fprintf(stderr, "yinsh selfplay: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads\n",
                 run.row.name, run.store ? " in " : "", run.store ? run.db : "", plan->seed,
                 variant_name(plan->variant), run.row.white, run.row.black, plan->games, run.ntodo,
-                plan->threads > 0 ? plan->threads : omp_get_max_threads());
+                parallel_threads(plan->threads));
 
     SelfplayCtx ctx = {.run = &run};
     progress_start(&ctx.progress, "games", run.ntodo, r.quiet);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "notation.h"
 #include "rng.h"
+#include "parallel.h"
 #include "tune.h"
 
 void tune_options_default(TuneOptions *o)
@@ -105,7 +106,7 @@ int tune_collect_finish(TuneCollector *c, TuneData *d, char *err)
         rc = -1;
         goto done;
     }
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int threads = parallel_threads(o->threads);
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t i = 0; i < (int64_t)c->n; i++) {
         double f[FEAT_NB];
@@ -192,11 +193,11 @@ static Sums sums(const TuneData *d, const double *w, int val, int want, int thre
     return total;
 }
 
-static int nthreads(const TuneOptions *o) { return o && o->threads > 0 ? o->threads : omp_get_max_threads(); }
+static int nthreads(const TuneOptions *o) { return parallel_threads(o ? o->threads : 0); }
 
 double tune_loss(const TuneData *d, const Weights *w, int val, int threads)
 {
-    Sums s = sums(d, w->w, val, 0, threads > 0 ? threads : omp_get_max_threads());
+    Sums s = sums(d, w->w, val, 0, parallel_threads(threads));
     return s.n > 0 ? s.loss / s.n : NAN;
 }
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "parallel.h"
 #include "run.h"
 
 uint64_t run_clock_seed(void)
@@ -106,7 +107,7 @@ int run_open(Run *r, const RunOptions *o, char *err)
 
     r->plan = o->plan;
     if (!o->have_seed) r->plan.seed = run_clock_seed();
-    threads = r->plan.threads > 0 ? r->plan.threads : omp_get_max_threads();
+    threads = parallel_threads(r->plan.threads);
     StoreRun *row = &r->row;
     store_new_uid(r->plan.seed, row->uid);
     snprintf(row->kind, sizeof row->kind, "%s", o->kind);

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "geometry.h"
 #include "movegen.h"
+#include "parallel.h"
 #include "playout.h"
 #include "scheduler.h"
 
@@ -236,7 +237,7 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
         goto done;
     }
 
-    int threads = plan->threads > 0 ? plan->threads : omp_get_max_threads();
+    int threads = parallel_threads(plan->threads);
 #pragma omp parallel num_threads(threads)
     {
         char aerr[ERR_LEN];

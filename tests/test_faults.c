@@ -1,0 +1,217 @@
+#define _GNU_SOURCE /* nftw, in test_proc.h */
+/* The fault suite: every reproduction of the hardening issue (#15), run
+ * as a hostile or careless user would, each asserting the fixed
+ * behaviour. A test per numbered item of the issue; the name says which. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "test_proc.h"
+
+/* A small finished run of random games in dir/NAME.db. */
+static char *random_db(const char *dir, const char *name, const char *run, const char *games)
+{
+    char *db = path_in(dir, name), *err;
+    const char *args[] = {"selfplay", "--games", games, "--agent", "random", "--seed", "5", "--db", db, "--run", run,
+                          "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    return db;
+}
+
+static void expect_exit(const char *dir, const char *const *args, int rc, const char *word)
+{
+    char *out, *err;
+    int got = yinsh_run(dir, args, &out, &err);
+    cr_assert_eq(got, rc, "%s %s: exit %d, not %d (%s)", args[0], args[1] ? args[1] : "", got, rc, err);
+    if (word) cr_assert(strstr(err, word), "%s: '%s' does not say '%s'", args[0], err, word);
+}
+
+/* ---- 1. concurrent first use of a new database ------------------------- */
+
+/* Eight processes create runs in one new database at once, twenty times
+ * over: each must succeed (the schema check reads one snapshot, the WAL
+ * switch waits for the creator). Before the fix about 3% of launches
+ * failed, so 160 launches all but never passed. */
+Test(faults, item1_concurrent_first_use, .timeout = 240)
+{
+    enum { ROUNDS = 20, PROCS = 8 };
+    char *top = tmpdir_new();
+    for (int round = 0; round < ROUNDS; round++) {
+        char name[32];
+        snprintf(name, sizeof name, "race%d.db", round);
+        char *db = path_in(top, name);
+        pid_t pids[PROCS];
+        char *dirs[PROCS];
+        for (int i = 0; i < PROCS; i++) {
+            char run[16], seed[16];
+            snprintf(run, sizeof run, "R%d", i);
+            snprintf(seed, sizeof seed, "%d", i + 1);
+            dirs[i] = tmpdir_new();
+            const char *args[] = {"selfplay", "--db", db, "--run", gc(strdup(run)), "--games", "1", "--agent",
+                                  "random", "--seed", gc(strdup(seed)), "--quiet", NULL};
+            pids[i] = yinsh_start(dirs[i], args);
+        }
+        for (int i = 0; i < PROCS; i++) {
+            int rc = yinsh_wait(pids[i]);
+            cr_assert_eq(rc, 0, "round %d process %d: %s", round, i, slurp(path_in(dirs[i], "err")));
+        }
+        sqlite3 *h = db_open(db);
+        cr_assert_eq(db_int(h, "SELECT count(*) FROM run"), PROCS);
+        cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), PROCS);
+        sqlite3_close(h);
+    }
+}
+
+/* ---- 4. a run played by two processes ---------------------------------- */
+
+/* A second process that resumes a run being played is told who holds it
+ * and changes nothing; once the holder is gone (killed), --resume takes
+ * the run over and finishes it. */
+Test(faults, item4_run_lease, .timeout = 120)
+{
+    char *dir = tmpdir_new(), *other = tmpdir_new(), *db = path_in(dir, "l.db");
+    const char *play[] = {"selfplay", "--games", "400", "--agent", "mcts:sims=200", "--seed", "3", "--db", db,
+                          "--run", "long", "--threads", "1", "--quiet", NULL};
+    pid_t pid = yinsh_start(dir, play);
+    /* wait until the run exists */
+    for (int i = 0; i < 500; i++) {
+        struct stat sb;
+        if (stat(db, &sb) == 0 && sb.st_size > 0) {
+            sqlite3 *h = db_open(db);
+            sqlite3_stmt *st;
+            bool ready = sqlite3_prepare_v2(h, "SELECT count(*) FROM lease", -1, &st, NULL) == SQLITE_OK &&
+                         sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+            sqlite3_finalize(st);
+            sqlite3_close(h);
+            if (ready) break;
+        }
+        usleep(20000);
+    }
+    const char *resume[] = {"selfplay", "--resume", "long", "--db", db, "--quiet", NULL};
+    char *err;
+    int rc = yinsh_run(other, resume, NULL, &err);
+    cr_assert_eq(rc, 1, "a second process resumed a run in play: exit %d (%s)", rc, err);
+    char pidtext[32];
+    snprintf(pidtext, sizeof pidtext, "process %d", (int)pid);
+    cr_assert(strstr(err, "being played") && strstr(err, pidtext), "%s", err);
+    kill(pid, SIGKILL);
+    yinsh_wait(pid);
+    /* the holder is gone: the lease is taken over (fewer games: a shorter wait) */
+    sqlite3 *h = db_open(db);
+    sqlite3_exec(h, "UPDATE run SET games = (SELECT count(*) FROM game) + 2", NULL, NULL, NULL);
+    sqlite3_close(h);
+    rc = yinsh_run(other, resume, NULL, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 1);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM lease"), 0, "the lease is given back");
+    sqlite3_close(h);
+}
+
+/* ---- 6. what is read must be what it says -------------------------------- */
+
+Test(faults, item6_numbers_and_tampered_rows)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "3");
+    /* a tab before -1 is not a seed */
+    const char *tab[] = {"randgame", "--seed", "\t-1", NULL};
+    expect_exit(dir, tab, 2, "--seed");
+    /* an empty --db */
+    const char *empty_db[] = {"selfplay", "--games", "1", "--db", "", NULL};
+    expect_exit(dir, empty_db, 2, "--db wants a path");
+    const char *empty_db2[] = {"report", "--db", "", NULL};
+    expect_exit(dir, empty_db2, 2, "--db wants a path");
+    /* a tampered size is refused, not played */
+    sqlite3 *h = db_open(db);
+    sqlite3_exec(h, "UPDATE run SET games = -1, finished_at = NULL", NULL, NULL, NULL);
+    sqlite3_close(h);
+    const char *resume[] = {"selfplay", "--resume", "r", "--db", db, "--quiet", NULL};
+    expect_exit(dir, resume, 1, "altered");
+    /* OMP_NUM_THREADS far beyond any machine: the default is capped */
+    setenv("OMP_NUM_THREADS", "100000", 1);
+    const char *many[] = {"selfplay", "--games", "2", "--agent", "random", "--no-db", "--quiet", NULL};
+    char *err;
+    int rc = yinsh_run(dir, many, NULL, &err);
+    unsetenv("OMP_NUM_THREADS");
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+}
+
+Test(faults, item6_failures_leave_the_file_as_it_was)
+{
+    char *dir = tmpdir_new();
+    /* a rollback-journal database: a failed --resume must not make it WAL */
+    char *db = random_db(dir, "j.db", "r", "2");
+    sqlite3 *h = db_open(db);
+    cr_assert_str_eq(db_text(h, "PRAGMA journal_mode=DELETE"), "delete");
+    sqlite3_close(h);
+    char *before = slurp(db);
+    struct stat a, b;
+    cr_assert_eq(stat(db, &a), 0);
+    const char *resume[] = {"selfplay", "--resume", "nosuch", "--db", db, "--quiet", NULL};
+    expect_exit(dir, resume, 1, "nosuch");
+    cr_assert_eq(stat(db, &b), 0);
+    cr_assert_eq(a.st_size, b.st_size);
+    cr_assert_eq(memcmp(before, slurp(db), (size_t)a.st_size), 0, "the file changed");
+    cr_assert_not(file_exists(path_in(dir, "j.db-wal")));
+    h = db_open(db);
+    cr_assert_str_eq(db_text(h, "PRAGMA journal_mode"), "delete");
+    sqlite3_close(h);
+
+    /* tune on a 0-byte file: refused, and the file stays empty */
+    char *zero = path_in(dir, "zero.db");
+    fclose(fopen(zero, "w"));
+    const char *tune[] = {"tune", "--db", zero, "--out", "w.txt", NULL};
+    expect_exit(dir, tune, 1, "empty");
+    cr_assert_not(file_nonempty(zero));
+    cr_assert_not(file_exists(path_in(dir, "w.txt")));
+
+    /* report refuses a newer schema, as every other command does */
+    char *newer = path_in(dir, "newer.db");
+    h = db_open(newer);
+    sqlite3_exec(h, "CREATE TABLE run (x); PRAGMA user_version = 99", NULL, NULL, NULL);
+    sqlite3_close(h);
+    const char *report[] = {"report", "--db", newer, "--out", path_in(dir, "rep"), NULL};
+    expect_exit(dir, report, 1, "newer");
+}
+
+/* ---- 8. a weights file is the content it had ------------------------------ */
+
+Test(faults, item8_weights_content_is_part_of_the_run)
+{
+    char *dir = tmpdir_new(), *w = path_in(dir, "w.txt"), *db = path_in(dir, "w.db");
+    FILE *f = fopen(w, "w");
+    fprintf(f, "markers 0.07\n");
+    fclose(f);
+    char spec[600];
+    snprintf(spec, sizeof spec, "mcts:sims=20,rollout=2,eval=%s", w);
+    const char *play[] = {"selfplay", "--games", "300", "--agent", spec, "--seed", "1", "--db", db, "--run", "e",
+                          "--quiet", NULL};
+    pid_t pid = yinsh_start(dir, play);
+    usleep(300000);
+    kill(pid, SIGKILL);
+    yinsh_wait(pid);
+    /* the file changes: the run cannot go on with other weights */
+    f = fopen(w, "w");
+    fprintf(f, "markers 0.08\n");
+    fclose(f);
+    const char *resume[] = {"selfplay", "--resume", "e", "--db", db, "--quiet", NULL};
+    expect_exit(dir, resume, 1, "not the one the run was played with");
+    /* restored, it goes on */
+    f = fopen(w, "w");
+    fprintf(f, "markers 0.07\n");
+    fclose(f);
+    sqlite3 *h = db_open(db);
+    sqlite3_exec(h, "UPDATE run SET games = (SELECT count(*) FROM game) + 1", NULL, NULL, NULL);
+    cr_assert_eq(db_int(h, "SELECT length(white_weights) FROM run"), 16);
+    sqlite3_close(h);
+    char *err;
+    cr_assert_eq(yinsh_run(dir, resume, NULL, &err), 0, "%s", err);
+}
