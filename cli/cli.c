@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <libgen.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -172,18 +174,57 @@ void cli_run_close(CliRun *r, Run *run)
     r->command = NULL;
 }
 
+/* Whether a word is safe for the shell as it is. */
+static bool shell_plain(const char *s)
+{
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%", *s)) return false;
+    return true;
+}
+
 char *cli_join_args(int argc, char **argv)
 {
     size_t len = 6;
-    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
-    char *s = malloc(len + 1);
+    for (int i = 0; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
+    char *s = malloc(len + 1), *at = s;
     if (!s) return NULL;
-    strcpy(s, "yinsh");
+    at += sprintf(at, "yinsh");
     for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
+        *at++ = ' ';
+        if (shell_plain(argv[i])) {
+            at += sprintf(at, "%s", argv[i]);
+            continue;
+        }
+        /* single quotes; a quote inside becomes '\'' */
+        *at++ = '\'';
+        for (const char *p = argv[i]; *p; p++) {
+            if (*p == '\'') at += sprintf(at, "'\\''");
+            else *at++ = *p;
+        }
+        *at++ = '\'';
+        *at = '\0';
     }
     return s;
+}
+
+int cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs,
+                     const char *const *input_opts, int n)
+{
+    struct stat so, si;
+    bool exists = stat(out, &so) == 0;
+    if (exists && S_ISDIR(so.st_mode)) return cli_usage_error(cmd, "%s '%s' is a directory", opt, out);
+    for (int i = 0; exists && i < n; i++)
+        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return cli_usage_error(cmd, "%s '%s' is the same file as %s '%s': it would be overwritten", opt, out,
+                                   input_opts[i], inputs[i]);
+    char *copy = strdup(out);
+    if (!copy) return cli_error(cmd, "out of memory");
+    const char *dir = dirname(copy);
+    int rc = 0;
+    if (access(dir, W_OK) != 0) rc = cli_error(cmd, "%s '%s': cannot write in '%s': %s", opt, out, dir, strerror(errno));
+    free(copy);
+    return rc;
 }
 
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)

@@ -26,8 +26,16 @@ bool cli_wants_help(int argc, char **argv);
 /* Prints the usage of a command to stdout; returns 0. */
 int cli_help(const char *cmd);
 
-/* "yinsh " and the command's arguments joined by spaces (malloc'd; NULL when
- * out of memory): the command line as typed, stored with runs and reports. */
+/* Checks an output file before any work: not a directory, in a folder
+ * that exists and can be written, and not the same file (device and
+ * inode, so also through links) as any of the n inputs (NULL inputs are
+ * skipped). 0, or EXIT_USAGE / 1 after printing why. */
+int cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs,
+                     const char *const *input_opts, int n);
+
+/* "yinsh " and the command's arguments joined by spaces, each quoted for
+ * the shell where it needs it (malloc'd; NULL when out of memory): the
+ * command line stored with runs and reports, runnable when pasted. */
 char *cli_join_args(int argc, char **argv);
 
 /* Options as a table: each command lists its options, and cli_parse

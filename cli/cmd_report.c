@@ -1,5 +1,6 @@
 /* yinsh report: the balance report of stored games, as Markdown and PNG
  * pictures in a directory, the Markdown also on stdout. */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -62,6 +63,40 @@ static int make_dirs(const char *path)
     return 0;
 }
 
+/* Moves every file of the staging folder into dir (rename: each file
+ * whole or not at all). */
+static int stage_commit(const char *stage, const char *dir)
+{
+    DIR *d = opendir(stage);
+    if (!d) return -1;
+    struct dirent *e;
+    int rc = 0;
+    while (!rc && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char from[8400], to[8400];
+        snprintf(from, sizeof from, "%s/%s", stage, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+        rc = rename(from, to);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Removes the staging folder and what is left in it. */
+static void stage_remove(const char *stage)
+{
+    DIR *d = opendir(stage);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char path[8400];
+        snprintf(path, sizeof path, "%s/%s", stage, e->d_name);
+        unlink(path);
+    }
+    if (d) closedir(d);
+    rmdir(stage);
+}
+
 static bool has_scripts(const char *dir)
 {
     char path[4096 + 16];
@@ -103,7 +138,7 @@ int cmd_report(int argc, char **argv)
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
     };
     int npos;
-    char *cmdline = NULL, *md = NULL, err[ERR_LEN], path[4096], plots_buf[4096];
+    char *cmdline = NULL, *md = NULL, err[ERR_LEN], path[4200], plots_buf[4096], stage[4096] = "";
     size_t md_len = 0;
     Report rep = {0};
     FILE *mf = NULL;
@@ -150,10 +185,19 @@ int cmd_report(int argc, char **argv)
         rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
         goto done;
     }
+    /* Everything is written into a staging folder inside DIR first and
+     * moved into DIR only when all of it was written: a full disk leaves
+     * DIR as it was. */
+    snprintf(stage, sizeof stage, "%s/.report-XXXXXX", out);
+    if (!mkdtemp(stage)) {
+        stage[0] = '\0';
+        rc = cli_error(cmd, "cannot write in '%s': %s", out, strerror(errno));
+        goto done;
+    }
     ReportPictures pics, *pp = NULL;
     if (!no_plots) {
         if (!plots) plots = find_plots(plots_buf, sizeof plots_buf);
-        if (report_draw(&rep, out, plots, &pics, err)) {
+        if (report_draw(&rep, stage, plots, &pics, err)) {
             rc = cli_error(cmd, "%s", err);
             goto done;
         }
@@ -168,19 +212,25 @@ int cmd_report(int argc, char **argv)
     fclose(mf);
     mf = NULL;
 
-    snprintf(path, sizeof path, "%s/report.md", out);
+    snprintf(path, sizeof path, "%s/report.md", stage);
     FILE *f = fopen(path, "w");
     bool written = f && fwrite(md, 1, md_len, f) == md_len;
     if (f && fclose(f) != 0) written = false;
     if (!written) {
-        rc = cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        rc = cli_error(cmd, "cannot write '%s/report.md': %s", out, strerror(errno));
         goto done;
     }
+    if (stage_commit(stage, out) != 0) {
+        rc = cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
+        goto done;
+    }
+    snprintf(path, sizeof path, "%s/report.md", out);
     if (!quiet) fwrite(md, 1, md_len, stdout);
     if (pp && pp->note[0]) fprintf(stderr, "yinsh report: %s\n", pp->note);
     fprintf(stderr, "yinsh report: wrote %s\n", path);
 
 done:
+    if (stage[0]) stage_remove(stage);
     if (mf) fclose(mf);
     free(md);
     report_free(&rep);

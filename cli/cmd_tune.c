@@ -70,6 +70,10 @@ int cmd_tune(int argc, char **argv)
     }
     o.min_ply = (int)min_ply;
     o.threads = (int)threads;
+    /* the output is checked before anything is read or fitted */
+    const char *inputs[] = {db, from};
+    const char *input_names[] = {"--db", "--from"};
+    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 2))) goto done;
 
     Weights w0;
     weights_default(&w0);
@@ -92,34 +96,38 @@ int cmd_tune(int argc, char **argv)
     if (!quiet) fprintf(stderr, "yinsh tune: fitted in %.1f s (%d Newton steps)\n", t2 - t1, fit.iterations);
 
     /* the report, which is also the weights file's header */
-    char header[4096];
-    int n = 0;
-    n += snprintf(header + n, sizeof header - (size_t)n, "made by: yinsh");
-    for (int i = 0; i < argc && n < (int)sizeof header - 256; i++)
-        n += snprintf(header + n, sizeof header - (size_t)n, " %s", argv[i]);
-    n += snprintf(header + n, sizeof header - (size_t)n,
-                  "\ndata: %llu games (%llu validation), %zu positions (%zu validation), ply >= %d, sample %g, "
-                  "seed %llu, l2 %g\n",
-                  (unsigned long long)data.games, (unsigned long long)data.games_val, data.n, data.n_val, o.min_ply,
-                  o.sample, (unsigned long long)o.seed, o.l2);
-    n += snprintf(header + n, sizeof header - (size_t)n, "scale K = %.4f fitted on the %s weights\n", fit.k,
-                  from ? "starting" : "default");
-    n += snprintf(header + n, sizeof header - (size_t)n, "log-loss        train    validation\n");
+    char *header = NULL, *made_by = cli_join_args(argc, argv);
+    size_t header_len = 0;
+    FILE *h = made_by ? open_memstream(&header, &header_len) : NULL;
+    if (!h) {
+        free(made_by);
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    fprintf(h, "made by: %s\n", made_by);
+    free(made_by);
+    fprintf(h, "data: %llu games (%llu validation), %zu positions (%zu validation), ply >= %d, sample %g, seed %llu, "
+               "l2 %g\n",
+            (unsigned long long)data.games, (unsigned long long)data.games_val, data.n, data.n_val, o.min_ply,
+            o.sample, (unsigned long long)o.seed, o.l2);
+    fprintf(h, "scale K = %.4f fitted on the %s weights\n", fit.k, from ? "starting" : "default");
+    fprintf(h, "log-loss        train    validation\n");
     const char *names[4] = {"constant", "start", "start x K", "tuned"};
     const double *losses[4] = {fit.loss_constant, fit.loss_before, fit.loss_scaled, fit.loss_after};
-    for (int i = 0; i < 4; i++)
-        n += snprintf(header + n, sizeof header - (size_t)n, "%-12s %9.5f %9.5f\n", names[i], losses[i][0],
-                      losses[i][1]);
-    snprintf(header + n, sizeof header - (size_t)n, "Newton steps: %d", fit.iterations);
+    for (int i = 0; i < 4; i++) {
+        /* no validation games (--val 0): no validation loss */
+        if (isnan(losses[i][1])) fprintf(h, "%-12s %9.5f %9s\n", names[i], losses[i][0], "-");
+        else fprintf(h, "%-12s %9.5f %9.5f\n", names[i], losses[i][0], losses[i][1]);
+    }
+    fprintf(h, "Newton steps: %d", fit.iterations);
+    fclose(h);
     printf("%s\n", header);
     printf("weights        start      tuned\n");
     for (int k = 0; k < FEAT_NB; k++)
         printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit.before.w[k], fit.after.w[k]);
-    if (weights_save(out, &fit.after, header, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    printf("wrote %s\n", out);
+    rc = weights_save(out, &fit.after, header, err) ? cli_error(cmd, "the fit gives no usable weights: %s", err) : 0;
+    free(header);
+    if (!rc) printf("wrote %s\n", out);
 
 done:
     tune_data_free(&data);

@@ -1,5 +1,6 @@
 /* yinsh: the one binary. A table of subcommands, each a thin call into the
  * libraries; `yinsh --help` lists them, `yinsh CMD --help` explains one. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -55,6 +56,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (cli_wants_help(argc - 1, argv + 1)) return cli_help(c->name);
-    return c->run(argc - 1, argv + 1);
+    int rc = cli_wants_help(argc - 1, argv + 1) ? cli_help(c->name) : c->run(argc - 1, argv + 1);
+    /* output that did not reach its file (a full disk, /dev/full) is a failure */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "yinsh %s: cannot write the output: %s\n", c->name, strerror(errno));
+        return rc ? rc : 1;
+    }
+    return rc;
 }

@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,16 +64,27 @@ void weights_default(Weights *w)
 int weights_load(const char *path, Weights *w, char *err)
 {
     weights_default(w);
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        snprintf(err, ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(err, ERR_LEN, "%s: not a weights file (%s)", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+        return -1;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    char line[256];
+    /* lines of any length: a long `# made by:` header is one line */
+    char *line = NULL;
+    size_t cap = 0;
     bool seen[FEAT_NB] = {false};
     int lineno = 0;
     bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    while (ok && getline(&line, &cap, f) >= 0) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = 0;
@@ -91,8 +104,9 @@ int weights_load(const char *path, Weights *w, char *err)
             break;
         }
         double v;
-        if (!number_real(value, -HUGE_VAL, HUGE_VAL, &v)) {
-            snprintf(err, ERR_LEN, "%s:%d: '%s' is not a number (feature %s)", path, lineno, value, name);
+        if (!number_real(value, -WEIGHT_MAX, WEIGHT_MAX, &v)) {
+            snprintf(err, ERR_LEN, "%s:%d: '%s' is not a number from %g to %g (feature %s)", path, lineno, value,
+                     -WEIGHT_MAX, WEIGHT_MAX, name);
             ok = false;
             break;
         }
@@ -104,13 +118,31 @@ int weights_load(const char *path, Weights *w, char *err)
         seen[k] = true;
         w->w[k] = v;
     }
+    if (ok && ferror(f)) {
+        snprintf(err, ERR_LEN, "%s: cannot read: %s", path, strerror(errno));
+        ok = false;
+    }
+    free(line);
     fclose(f);
     return ok ? 0 : -1;
 }
 
+int weights_check(const Weights *w, char *err)
+{
+    for (int k = 0; k < FEAT_NB; k++)
+        if (!isfinite(w->w[k]) || fabs(w->w[k]) > WEIGHT_MAX) {
+            snprintf(err, ERR_LEN, "weight %s = %g is not a finite number from %g to %g", FEATURE_NAMES[k], w->w[k],
+                     -WEIGHT_MAX, WEIGHT_MAX);
+            return -1;
+        }
+    return 0;
+}
+
 int weights_save(const char *path, const Weights *w, const char *header, char *err)
 {
-    /* write a sibling file, then rename: never a half-written weights file */
+    /* write a sibling file, then rename: never a half-written weights file,
+     * and never one that weights_load would refuse */
+    if (weights_check(w, err)) return -1;
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");

@@ -38,9 +38,16 @@ void weights_default(Weights *w);
 
 /* Reads a file of `name value` lines ('#' comments and blank lines allowed;
  * features not listed keep their default). An unknown name, a bad number or
- * a repeated name is an error naming the file and line (ERR_LEN bytes).
+ * a repeated name, a number beyond WEIGHT_MAX, or a path that is not a
+ * regular file is an error naming the file and line (ERR_LEN bytes).
  * weights_save writes a sibling file and renames it: never half a file. */
+/* The largest weight a file may hold: far beyond any fitted weight, and
+ * small enough that no evaluation overflows to a NaN. */
+#define WEIGHT_MAX 1e6
+
 int weights_load(const char *path, Weights *w, char *err);
+/* 0 when every weight is finite and within WEIGHT_MAX, else -1 naming it. */
+int weights_check(const Weights *w, char *err);
 int weights_save(const char *path, const Weights *w, const char *header, char *err);
 
 /* A hash of the weights' values (their bits), which is what play depends

@@ -95,8 +95,8 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
                  "Pictures skipped: gnuplot is not installed (Debian: `apt-get install gnuplot-nox`, or "
                  "`bash scripts/setup.sh`). The data behind them is in the *.dat files beside this report.");
     } else if (failed[0]) {
-        snprintf(pics->note, sizeof pics->note, "Some pictures failed (%.100s): gnuplot's messages are in `%.300s`.", failed,
-                 log);
+        snprintf(pics->note, sizeof pics->note,
+                 "Some pictures failed (%.100s): gnuplot's messages are in `gnuplot.log` beside this report.", failed);
     } else if (!strength_variants[0]) {
         snprintf(pics->note, sizeof pics->note,
                  "No agent played itself in this selection, so White's score against strength is not drawn.");

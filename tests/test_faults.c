@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -214,4 +216,158 @@ Test(faults, item8_weights_content_is_part_of_the_run)
     sqlite3_close(h);
     char *err;
     cr_assert_eq(yinsh_run(dir, resume, NULL, &err), 0, "%s", err);
+}
+
+/* ---- 2. an output that is an input ------------------------------------- */
+
+Test(faults, item2_output_is_an_input)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "v.db", "r", "30");
+    char *before = slurp(db);
+    struct stat a;
+    cr_assert_eq(stat(db, &a), 0);
+    const char *same[] = {"tune", "--db", db, "--out", db, NULL};
+    expect_exit(dir, same, 2, "same file");
+    /* through a link */
+    char *link = path_in(dir, "link.txt");
+    cr_assert_eq(symlink(db, link), 0);
+    const char *linked[] = {"tune", "--db", db, "--out", link, NULL};
+    expect_exit(dir, linked, 2, "same file");
+    /* the starting weights file */
+    char *w = path_in(dir, "w.txt");
+    FILE *f = fopen(w, "w");
+    fprintf(f, "markers 0.05\n");
+    fclose(f);
+    const char *from[] = {"tune", "--db", db, "--from", w, "--out", w, NULL};
+    expect_exit(dir, from, 2, "--from");
+    cr_assert_str_eq(slurp(w), "markers 0.05\n");
+    /* an output folder that does not exist: said before any work */
+    const char *nodir[] = {"tune", "--db", db, "--out", "/nonexistent-dir/w.txt", NULL};
+    expect_exit(dir, nodir, 1, "/nonexistent-dir");
+    struct stat b;
+    cr_assert_eq(stat(db, &b), 0);
+    cr_assert_eq(a.st_size, b.st_size);
+    cr_assert_eq(memcmp(before, slurp(db), (size_t)a.st_size), 0, "the database changed");
+}
+
+/* ---- 3. weights files ---------------------------------------------------- */
+
+Test(faults, item3_weights_files)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "40");
+    char *w = path_in(dir, "w.txt");
+    /* tune's own header with a long command line reads back (a line of
+     * over 255 bytes was split, and the rest read as a bad line) */
+    char longrun[400];
+    memset(longrun, 'x', 300);
+    longrun[300] = '\0';
+    sqlite3 *h = db_open(db);
+    char sql[600];
+    snprintf(sql, sizeof sql, "UPDATE run SET name = '%s'", longrun);
+    sqlite3_exec(h, sql, NULL, NULL, NULL);
+    sqlite3_close(h);
+    const char *tune[] = {"tune", "--db", db, "--runs", longrun, "--out", w, "--quiet", NULL};
+    char *err;
+    cr_assert_eq(yinsh_run(dir, tune, NULL, &err), 0, "%s", err);
+    const char *from[] = {"tune", "--db", db, "--from", w, "--out", path_in(dir, "w2.txt"), "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, from, NULL, &err), 0, "%s", err);
+    char spec[600];
+    snprintf(spec, sizeof spec, "mcts:sims=5,rollout=1,eval=%s", w);
+    const char *use[] = {"selfplay", "--games", "1", "--agent", spec, "--no-db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, use, NULL, &err), 0, "%s", err);
+    /* a directory is not a weights file */
+    snprintf(spec, sizeof spec, "mcts:sims=5,rollout=1,eval=%s", dir);
+    const char *isdir[] = {"selfplay", "--games", "1", "--agent", spec, "--no-db", "--quiet", NULL};
+    expect_exit(dir, isdir, 2, "directory");
+    /* absurd weights are refused when read */
+    FILE *f = fopen(w, "w");
+    fprintf(f, "markers 1e308\n");
+    fclose(f);
+    snprintf(spec, sizeof spec, "mcts:sims=5,rollout=1,eval=%s", w);
+    const char *absurd[] = {"selfplay", "--games", "1", "--agent", spec, "--no-db", "--quiet", NULL};
+    expect_exit(dir, absurd, 2, "1e308");
+}
+
+/* ---- 5. write errors on output ------------------------------------------- */
+
+/* Runs yinsh with stdout on /dev/full: it must fail, naming the output. */
+static void expect_full(const char *dir, const char *const *args)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int full = open("/dev/full", O_WRONLY), fe = open(path_in(dir, "err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(full, 1);
+        dup2(fe, 2);
+        if (chdir(dir) != 0) _exit(126);
+        const char *argv[32];
+        int n = 0;
+        argv[n++] = YINSH_BIN;
+        for (int i = 0; args[i]; i++) argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(YINSH_BIN, (char **)argv);
+        _exit(127);
+    }
+    int rc = yinsh_wait(pid);
+    char *err = slurp(path_in(dir, "err"));
+    cr_assert_eq(rc, 1, "%s > /dev/full: exit %d (%s)", args[0], rc, err);
+    cr_assert(strstr(err, "cannot write the output"), "%s: %s", args[0], err);
+}
+
+Test(faults, item5_write_errors)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "6");
+    const char *start = "4/7/8/9/10/9/10/9/8/7/4 w P standard";
+    const char *legal[] = {"legal", start, NULL};
+    const char *apply[] = {"apply", start, "e5", NULL};
+    const char *randgame[] = {"randgame", "--seed", "1", NULL};
+    const char *perft[] = {"perft", "2", NULL};
+    const char *selfplay[] = {"selfplay", "--games", "2", "--agent", "random", "--no-db", "--quiet", NULL};
+    const char *report[] = {"report", "--db", db, "--out", path_in(dir, "rep"), "--no-plots", NULL};
+    const char *help[] = {"selfplay", "--help", NULL};
+    expect_full(dir, legal);
+    expect_full(dir, apply);
+    expect_full(dir, randgame);
+    expect_full(dir, perft);
+    expect_full(dir, selfplay);
+    expect_full(dir, report);
+    expect_full(dir, help);
+    /* replay reads a record from a file */
+    char *rec = path_in(dir, "g.txt");
+    FILE *f = fopen(rec, "w");
+    fprintf(f, "%s\ne5 e6\n", start);
+    fclose(f);
+    const char *replay[] = {"replay", rec, NULL};
+    expect_full(dir, replay);
+}
+
+/* A report that cannot be written whole (files limited to 1000 bytes, as a
+ * full disk would cut them) leaves its folder as it was: no partial
+ * report.md, no .dat, no staging folder. */
+Test(faults, item5_report_on_a_full_disk)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "20"), *out = path_in(dir, "rep");
+    mkdir(out, 0777);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = {1000, 1000};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        signal(SIGXFSZ, SIG_IGN);
+        int fo = open("/dev/null", O_WRONLY), fe = open(path_in(dir, "err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execl(YINSH_BIN, YINSH_BIN, "report", "--db", db, "--out", out, "--no-plots", (char *)NULL);
+        _exit(127);
+    }
+    int rc = yinsh_wait(pid);
+    char *err = slurp(path_in(dir, "err"));
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+    DIR *d = opendir(out);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) files++;
+    closedir(d);
+    cr_assert_eq(files, 0, "the report folder holds %d entries after a failed report (%s)", files, err);
 }
