@@ -154,6 +154,9 @@ int cli_run_check(const char *cmd, CliRun *r)
         return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
     if (o->name && (!*o->name || strlen(o->name) >= STORE_NAME_LEN))
         return cli_usage_error(cmd, "--run wants a name of 1 to %d characters", STORE_NAME_LEN - 1);
+    for (const char *p = o->name; p && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return cli_usage_error(cmd, "--run: a run name holds no control characters (a newline, a tab)");
     return 0;
 }
 
@@ -194,6 +197,22 @@ char *cli_join_args(int argc, char **argv)
         *at++ = ' ';
         if (shell_plain(argv[i])) {
             at += sprintf(at, "%s", argv[i]);
+            continue;
+        }
+        bool control = false;
+        for (const char *p = argv[i]; *p; p++) control |= (unsigned char)*p < 0x20 || *p == 0x7f;
+        if (control) {
+            /* bash's $'...': the command stays on one line */
+            at += sprintf(at, "$'");
+            for (const unsigned char *p = (const unsigned char *)argv[i]; *p; p++) {
+                if (*p == '\\' || *p == '\'') at += sprintf(at, "\\%c", *p);
+                else if (*p == '\n') at += sprintf(at, "\\n");
+                else if (*p == '\t') at += sprintf(at, "\\t");
+                else if (*p < 0x20 || *p == 0x7f) at += sprintf(at, "\\x%02x", *p);
+                else *at++ = (char)*p;
+            }
+            *at++ = '\'';
+            *at = '\0';
             continue;
         }
         /* single quotes; a quote inside becomes '\'' */

@@ -3,6 +3,7 @@
  * pictures with what they show, and the runs with the commands that
  * reproduce them. */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 #include "notation.h"
 #include "report_internal.h"
@@ -169,6 +170,33 @@ static void write_pictures(const ReportPictures *pics, FILE *f)
     else if (pics->note[0]) fprintf(f, "%s\n\n", pics->note);
 }
 
+/* Text from the database in Markdown: as code (a run name, a command, a
+ * path) in a table cell or in prose. A '|' would end the cell, a newline
+ * the row, a backtick the code span: the pipe is escaped (GFM allows it
+ * inside code), control characters are shown as '?', and the code span's
+ * fence is one backtick longer than the longest run of them inside. */
+static void md_code(FILE *f, const char *text)
+{
+    int run = 0, longest = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    char fence[16];
+    int n = longest + 1 < 15 ? longest + 1 : 15;
+    memset(fence, '`', (size_t)n);
+    fence[n] = '\0';
+    bool pad = text[0] == '`' || (*text && text[strlen(text) - 1] == '`');
+    fprintf(f, "%s%s", fence, pad ? " " : "");
+    for (const char *p = text; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '|') fputs("\\|", f);
+        else if (c < 0x20 || c == 0x7f) fputc('?', f);
+        else fputc(c, f);
+    }
+    fprintf(f, "%s%s", pad ? " " : "", fence);
+}
+
 static void write_runs(const Report *rep, FILE *f)
 {
     fprintf(f, "## Runs\n\n"
@@ -177,9 +205,16 @@ static void write_runs(const Report *rep, FILE *f)
                "| run | variant | White | Black | games stored | seed | command |\n|---|---|---|---|--:|--:|---|\n");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
-        fprintf(f, "| %s | %s | `%s` | `%s` | %lld of %lld%s | %llu | `%s` |\n", r->name, r->variant, r->white,
-                r->black, (long long)r->stored, (long long)r->games, r->finished ? "" : " (unfinished)",
-                (unsigned long long)r->seed, r->command);
+        fprintf(f, "| ");
+        md_code(f, r->name);
+        fprintf(f, " | %s | ", r->variant);
+        md_code(f, r->white);
+        fprintf(f, " | ");
+        md_code(f, r->black);
+        fprintf(f, " | %lld of %lld%s | %llu | ", (long long)r->stored, (long long)r->games,
+                r->finished ? "" : " (unfinished)", (unsigned long long)r->seed);
+        md_code(f, r->command);
+        fprintf(f, " |\n");
     }
     fprintf(f, "\n");
 }
@@ -187,10 +222,17 @@ static void write_runs(const Report *rep, FILE *f)
 void report_write_markdown(const Report *rep, const char *cmdline, const ReportPictures *pics, FILE *f)
 {
     fprintf(f, "# YINSH balance report\n\n");
-    fprintf(f, "Made by `%s` from the database `%s`: ", cmdline, rep->db);
+    fprintf(f, "Made by ");
+    md_code(f, cmdline);
+    fprintf(f, " from the database ");
+    md_code(f, rep->db);
+    fprintf(f, ": ");
     if (rep->nruns) {
         fprintf(f, "%s ", rep->nruns > 1 ? "runs" : "run");
-        for (int i = 0; i < rep->nruns; i++) fprintf(f, "%s`%s`", i ? ", " : "", rep->runs[i]);
+        for (int i = 0; i < rep->nruns; i++) {
+            fprintf(f, "%s", i ? ", " : "");
+            md_code(f, rep->runs[i]);
+        }
     } else {
         fprintf(f, "all runs");
     }

@@ -403,3 +403,60 @@ Test(faults, item5_report_on_a_full_disk)
     closedir(d);
     cr_assert_eq(files, 0, "the report folder holds %d entries after a failed report (%s)", files, err);
 }
+
+/* ---- 7. run names and commands in reports -------------------------------- */
+
+/* Splits a stored command the way sh does (eval) and returns the words
+ * joined by newlines. */
+static char *shell_words(const char *dir, const char *command)
+{
+    char *script = path_in(dir, "words.sh");
+    FILE *f = fopen(script, "w");
+    fprintf(f, "eval \"set -- $1\"\nfor w; do printf '%%s\\n' \"$w\"; done\n");
+    fclose(f);
+    char *out = path_in(dir, "words.out");
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        execl("/bin/bash", "bash", script, command, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    return slurp(out);
+}
+
+Test(faults, item7_names_and_commands_quoted)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "q.db");
+    const char *play[] = {"selfplay", "--games", "2", "--agent", "random", "--seed", "4", "--db", db, "--run",
+                          "a|b c'd", "--quiet", NULL};
+    char *err;
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    char *command = db_text(h, "SELECT command FROM run");
+    sqlite3_close(h);
+    /* the stored command gives back the words as typed */
+    char expect[1024];
+    snprintf(expect, sizeof expect, "yinsh\nselfplay\n--games\n2\n--agent\nrandom\n--seed\n4\n--db\n%s\n--run\na|b c'd\n--quiet\n",
+             db);
+    cr_assert_str_eq(shell_words(dir, command), expect, "stored: %s", command);
+    /* a control character is not part of a name */
+    const char *newline[] = {"selfplay", "--games", "1", "--db", db, "--run", "x\ny", NULL};
+    expect_exit(dir, newline, 2, "control");
+    /* the report's Runs table keeps its shape: each row 8 cell borders */
+    const char *report[] = {"report", "--db", db, "--out", path_in(dir, "rep"), "--no-plots", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, report, NULL, &err), 0, "%s", err);
+    char *md = slurp(path_in(dir, "rep/report.md"));
+    const char *runs = strstr(md, "## Runs");
+    cr_assert(runs);
+    const char *row = strstr(runs, "\n|---"); /* the separator under the header */
+    cr_assert(row);
+    row = strstr(row + 1, "\n| ");
+    cr_assert(row);
+    int borders = 0;
+    for (const char *p = row + 1; *p && *p != '\n'; p++)
+        if (*p == '|' && p[-1] != '\\') borders++;
+    cr_assert_eq(borders, 8, "row: %.300s", row + 1);
+}

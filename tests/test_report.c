@@ -165,8 +165,8 @@ Test(report, tables_match_sql)
     /* both variants were played by random: one comparison row */
     check_comparison(h, md);
     /* every run with its seed and command */
-    cr_expect(strstr(md, "| std-a | standard | `random` | `random` | 60 of 60 | 11 | `yinsh selfplay --games 60"));
-    cr_expect(strstr(md, "| blitz-a | blitz | `random` | `random` | 50 of 50 | 13 |"));
+    cr_expect(strstr(md, "| `std-a` | standard | `random` | `random` | 60 of 60 | 11 | `yinsh selfplay --games 60"));
+    cr_expect(strstr(md, "| `blitz-a` | blitz | `random` | `random` | 50 of 50 | 13 |"));
     cr_expect(strstr(md, "## Summary") && strstr(md, "- **Standard.**") && strstr(md, "- **Blitz.**"));
     sqlite3_close(h);
 }
