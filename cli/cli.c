@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <signal.h>
 #include <libgen.h>
 #include <sys/stat.h>
 #include <inttypes.h>
@@ -244,6 +245,35 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
     if (access(dir, W_OK) != 0) rc = cli_error(cmd, "%s '%s': cannot write in '%s': %s", opt, out, dir, strerror(errno));
     free(copy);
     return rc;
+}
+
+static atomic_bool interrupted;
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+    caught = sig;
+    atomic_store(&interrupted, true);
+    signal(sig, SIG_DFL); /* a second one ends the process */
+}
+
+const atomic_bool *cli_catch_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return &interrupted;
+}
+
+int cli_signal(void) { return caught; }
+
+void cli_run_hint(const char *cmd, const Run *run)
+{
+    if (!run->store) return;
+    fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " games stored (%" PRIu64 " of %u); the stored games are kept, "
+                    "and `yinsh selfplay --resume %s --db %s` finishes the run\n",
+            cmd, run->row.name, run->done, run->sum.games, run->row.games, run->row.name, run->db);
 }
 
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)

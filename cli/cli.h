@@ -3,6 +3,7 @@
 #ifndef YINSH_CLI_H
 #define YINSH_CLI_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "run.h"
@@ -94,6 +95,15 @@ int cli_run_check(const char *cmd, CliRun *r);
  * printing why. cli_run_close frees both, whatever the outcome. */
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
 void cli_run_close(CliRun *r, Run *run);
+
+/* Ctrl-C and SIGTERM during a run: the first one sets the flag (the run
+ * starts no new game, finishes and stores those in flight), a second one
+ * ends the process at once. cli_signal() is the signal caught, 0 if none. */
+const atomic_bool *cli_catch_signals(void);
+int cli_signal(void);
+/* After a run that failed or was interrupted: what is kept and how to go
+ * on (stderr). */
+void cli_run_hint(const char *cmd, const Run *run);
 
 /* Progress on stderr: "done/total, rate, time left" plus a caller's tail.
  * On a terminal one line redrawn a few times a second; into a file or pipe

@@ -1,5 +1,6 @@
 /* The engine's commands: perft, legal, apply, show, replay, randgame. */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,7 +232,7 @@ int cmd_replay(int argc, char **argv)
     if (rc) return rc;
     const char *name = n == 1 ? args[0] : "-";
     FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
-    if (!f) return cli_error("replay", "cannot open '%s'", name);
+    if (!f) return cli_error("replay", "cannot open '%s': %s", name, strerror(errno));
     /* a record is small: read it whole (at most 16 MiB) */
     size_t cap = 1 << 16, len = 0, got;
     char *text = malloc(cap);

@@ -51,9 +51,14 @@ static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
     progress_update(ctx, done, tail);
 }
 
+/* Adding 0.0 turns a -0.0 into 0.0; an interval of no width (one pair,
+ * or every pair alike) says so instead of pretending to a precision. */
 static void print_elo(const char *label, Interval e)
 {
-    printf("%-12s %+.1f (95%% CI %+.1f to %+.1f)\n", label, e.mid, e.lo, e.hi);
+    if (e.lo == e.hi)
+        printf("%-12s %+.1f (no interval: the pairs do not vary)\n", label, e.mid + 0.0);
+    else
+        printf("%-12s %+.1f (95%% CI %+.1f to %+.1f)\n", label, e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
 }
 
 static void print_result(const StoreRun *run, const MatchPlan *mp, const MatchResult *r)
@@ -138,9 +143,18 @@ int cmd_match(int argc, char **argv)
     progress_start(&progress, "games", mp.plan.games, r.quiet);
     mp.progress = show_progress;
     mp.ctx = &progress;
+    mp.interrupt = cli_catch_signals();
     if (match_run(&mp, &run, &res, err)) {
         if (progress.shown) fprintf(stderr, "\n");
         rc = cli_error(cmd, "%s", err);
+        cli_run_hint(cmd, &run);
+        goto done;
+    }
+    if (cli_signal() && !res.decided_at) {
+        if (progress.shown) fprintf(stderr, "\n");
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
+        cli_run_hint(cmd, &run);
+        rc = 128 + cli_signal();
         goto done;
     }
     progress_finish(&progress, 2 * res.tally.pairs, NULL);

@@ -149,10 +149,19 @@ int cmd_selfplay(int argc, char **argv)
 
     SelfplayCtx ctx = {.run = &run};
     progress_start(&ctx.progress, "games", run.ntodo, r.quiet);
-    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx};
+    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx,
+                         .interrupt = cli_catch_signals()};
     if (selfplay_run(plan, run.todo, run.ntodo, &sink, err)) {
         if (ctx.progress.shown) fprintf(stderr, "\n");
         rc = cli_error(cmd, "%s", err);
+        cli_run_hint(cmd, &run);
+        goto done;
+    }
+    if (cli_signal()) {
+        if (ctx.progress.shown) fprintf(stderr, "\n");
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
+        cli_run_hint(cmd, &run);
+        rc = 128 + cli_signal();
         goto done;
     }
     char tail[128];

@@ -306,15 +306,23 @@ int action_parse(const Position *pos, const char *text, Action *out, char *err)
     return 0;
 }
 
+/* Whether text[i] ends a line: "\n", or a "\r" not followed by "\n" (old
+ * Mac files end lines with a lone CR; Windows files with CR LF, counted at
+ * the LF). */
+static bool ends_line(const char *text, size_t i, size_t len)
+{
+    return text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'));
+}
+
 int record_play(const char *text, size_t len, Position *pos, int *count, char *err)
 {
     size_t i = 0;
     int line = 1;
     *count = 0;
-    while (i < len && isspace((unsigned char)text[i])) line += text[i++] == '\n';
+    while (i < len && isspace((unsigned char)text[i])) line += ends_line(text, i++, len);
     if (i == len) return fail(err, "record: no start position");
     size_t eol = i;
-    while (eol < len && text[eol] != '\n') eol++;
+    while (eol < len && text[eol] != '\n' && text[eol] != '\r') eol++;
     size_t end = eol;
     while (end > i && isspace((unsigned char)text[end - 1])) end--;
     char ypn[YPN_MAX_LEN * 2], msg[ERR_LEN];
@@ -325,7 +333,7 @@ int record_play(const char *text, size_t len, Position *pos, int *count, char *e
     if (ypn_parse(ypn, pos, msg)) return fail(err, "record: line %d: invalid start position: %s", line, msg);
     for (i = eol; i < len;) {
         if (isspace((unsigned char)text[i])) {
-            line += text[i++] == '\n';
+            line += ends_line(text, i++, len);
             continue;
         }
         size_t start = i;

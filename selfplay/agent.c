@@ -189,7 +189,7 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
         } else {
             MctsResult r;
             a = mcts_search(agent->mcts, pos, rng, &r);
-            st.searched = true;
+            st.searched = r.searched; /* a random fallback is not a search */
             st.root_visits = r.root_visits;
             st.chosen_visits = r.chosen_visits;
             st.value = r.value;

@@ -116,7 +116,8 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     }
     for (uint32_t i = 0; i < plan.games; i++) indices[i] = i;
     memset(c.points2, -1, plan.games);
-    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop};
+    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop,
+                         .interrupt = mp->interrupt};
     if ((rc = selfplay_run(&plan, indices, plan.games, &sink, err))) goto done;
     if (c.res.decided_at && run && run->store) {
         /* games past the deciding pair were played by threads running ahead */

@@ -45,6 +45,7 @@ typedef struct MatchPlan {
     /* Progress, on the writer thread after each stored batch (may be NULL). */
     void (*progress)(void *ctx, const MatchTally *t, uint64_t games_done);
     void *ctx;
+    const atomic_bool *interrupt; /* NULL, or set from outside: start no new game */
 } MatchPlan;
 
 typedef struct MatchResult {

@@ -235,6 +235,7 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
                  c[i].score2 * best->visits > best->score2 * c[i].visits))
                 best = c + i;
         r.action = best->action;
+        r.searched = true;
         r.legal = root->nchild;
         r.chosen_visits = best->visits;
         r.value = best->visits ? 0.5 * best->score2 / best->visits : 0.5;

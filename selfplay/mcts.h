@@ -47,6 +47,7 @@ typedef struct MctsConfig {
 /* What one search found, for the game record. */
 typedef struct MctsResult {
     Action action;          /* the most visited root child */
+    bool searched;          /* false: the arena could not hold the root's children, the action is random */
     int legal;              /* legal actions at the root */
     uint32_t root_visits;   /* root visits after the search (reused ones included) */
     uint32_t chosen_visits; /* visits of the chosen child */

@@ -245,7 +245,9 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
         if (agent_new(&white, &plan->white, aerr) || agent_new(&black, &plan->black, aerr)) queue_fail(&q, aerr);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t k = 0; k < (int64_t)n; k++) {
-            if (atomic_load(&q.failed) || (sink && sink->stop && atomic_load(sink->stop))) continue;
+            if (atomic_load(&q.failed) || (sink && sink->stop && atomic_load(sink->stop)) ||
+                (sink && sink->interrupt && atomic_load(sink->interrupt)))
+                continue;
             GameRecord *g = malloc(sizeof *g);
             if (!g || selfplay_play_game(plan, white, black, indices[k], g) != 0) {
                 free(g);

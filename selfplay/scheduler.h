@@ -56,6 +56,9 @@ typedef struct SelfplaySink {
      * run early: game threads read it and start no new game; games in
      * flight are finished and handed to the writer. */
     atomic_bool *stop;
+    /* NULL, or a flag set from outside the run (a signal handler): the
+     * same effect as stop. */
+    const atomic_bool *interrupt;
 } SelfplaySink;
 
 /* Plays the games `indices[0..n-1]` of the plan on plan->threads threads

@@ -728,7 +728,8 @@ int store_run_finish(Store *s, const StoreRun *run, char *err)
 {
     int rc = STORE_OK;
     sqlite3_stmt *st = NULL;
-    const char *sql = "UPDATE run SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND finished_at IS NULL";
+    const char *sql = "UPDATE run SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND finished_at IS NULL "
+                      "AND (SELECT count(*) FROM game WHERE run_id = ?1) >= games";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "finishing the run");
     sqlite3_bind_int64(st, 1, run->id);
     if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "finishing the run");

@@ -110,7 +110,9 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
  * any stored games with an index >= games, with their actions, and sets
  * run.games, in one transaction. */
 int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err);
-/* Marks the run finished (its end time; kept if it is set already). */
+/* Marks the run finished (its end time; kept if it is set already) when
+ * every one of its games is stored; a run with games missing stays
+ * unfinished. */
 int store_run_finish(Store *s, const StoreRun *run, char *err);
 /* Totals over the stored games of the run, the play hash included. */
 int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err);

@@ -44,11 +44,18 @@ static void write_summary(const Report *rep, FILE *f)
                 VARIANT_TITLE[v], best->strength > 0 ? "Strongest agent here," : "Most-played pair,", label,
                 strcmp(best->white, best->black) ? "" : " on both sides", (unsigned long long)best->games,
                 100 * s.score, 100 * s.lo, 100 * s.hi, elo, elo_lo, elo_hi);
-        if (s.p < 0.05)
-            fprintf(f, "p = %s: %s's edge is too large to be chance.", p, s.score > 0.5 ? "White" : "Black");
+        /* "p < 0.001" or "p = 0.012" */
+        const char *rel = p[0] == '<' ? "" : "= ";
+        bool same = !strcmp(best->white, best->black);
+        if (s.p < 0.05 && same)
+            fprintf(f, "p %s%s: %s's edge is too large to be chance.", rel, p, s.score > 0.5 ? "White" : "Black");
+        else if (s.p < 0.05)
+            /* different agents: the first move and the agents' strength together */
+            fprintf(f, "p %s%s: the edge of %s (moving first and second mixed with the agents' strength) is too "
+                       "large to be chance.", rel, p, s.score > 0.5 ? "White's agent" : "Black's agent");
         else
-            fprintf(f, "p = %s: no advantage for either side can be told from chance; the data allow White "
-                       "anything from %.1f%% to %.1f%%.", p, 100 * s.lo, 100 * s.hi);
+            fprintf(f, "p %s%s: no advantage for either side can be told from chance; the data allow White "
+                       "anything from %.1f%% to %.1f%%.", rel, p, 100 * s.lo, 100 * s.hi);
         /* White's score across the strengths, weakest first */
         int nstr = 0;
         for (int i = 0; i < rep->npairs; i++) nstr += rep->pairs[i].variant == v && rep->pairs[i].strength > 0;

@@ -437,7 +437,7 @@ Test(store, create_write_summary_resume)
     char *mode = db_text(db3, "PRAGMA journal_mode");
     cr_assert_str_eq(mode, "wal");
     cr_assert_eq(db_int(db3, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'game_by%'"), 2);
-    cr_assert_eq(db_int(db3, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 1);
+    cr_assert_eq(db_int(db3, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 0, "3 of 6 games: not finished");
     cr_assert_eq(db_int(db3, "SELECT count(*) FROM game WHERE white = 'random' AND variant = 'blitz'"), 3);
     cr_assert_eq(db_int(db3, "SELECT count(*) FROM action WHERE actor = 'b' AND state = 'M' AND root_visits IS NULL "
                              "AND legal > 1"),
