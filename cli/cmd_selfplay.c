@@ -19,7 +19,7 @@ const char USAGE_SELFPLAY[] =
     "usage: yinsh selfplay --games N [--variant standard|blitz]\n"
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
     "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--quiet]\n"
-    "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--quiet]\n"
+    "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--quiet]\n"
     "  Plays N games between two agents on T threads (default: all cores) and\n"
     "  stores every game and action in the database (default " RUN_DEFAULT_DB ";\n"
     "  schema in docs/schema.md). Game i uses its own random stream made from\n"
@@ -42,9 +42,14 @@ const char USAGE_SELFPLAY[] =
     "  --run NAME      the run's name (default: made from the date and the run id);\n"
     "                  it must be new in the database\n"
     "  --resume RUN    finish an interrupted run: play only the games it lacks,\n"
-    "                  with the run's own seed, agents, variant and size\n"
+    "                  with the run's own seed, agents, variant and size (a\n"
+    "                  match too); refused while another process plays it\n"
+    "  --take-over     with --resume: take the run from a process on another\n"
+    "                  host that is known to be gone\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --quiet         no progress\n";
+    "  --quiet         no progress\n"
+    "  Ctrl-C (or SIGTERM) stops the run cleanly: games in flight are finished\n"
+    "  and stored, then yinsh says how to resume; a second Ctrl-C ends it now.\n";
 
 /* The writer thread's callbacks: store the batch, then show progress. */
 typedef struct SelfplayCtx {
@@ -110,6 +115,7 @@ int cmd_selfplay(int argc, char **argv)
         {.name = "--black", .kind = CLI_TEXT, .out = &black},
         {.name = "--agent", .kind = CLI_TEXT, .out = &agent},
         {.name = "--resume", .kind = CLI_TEXT, .out = &o->resume},
+        {.name = "--take-over", .kind = CLI_FLAG, .out = &o->take_over},
         CLI_RUN_OPTIONS(&r),
     };
     int npos;
@@ -122,9 +128,10 @@ int cmd_selfplay(int argc, char **argv)
     if (o->resume) {
         if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db)
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
-                                        "--busy-timeout and --quiet go with it");
+                                        "--busy-timeout, --take-over and --quiet go with it");
     } else {
         if (!have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
+        if (o->take_over) return cli_usage_error(cmd, "--take-over goes with --resume");
         if (agent && (white || black)) return cli_usage_error(cmd, "--agent sets both sides: use it or --white/--black");
     }
     if ((rc = cli_run_check(cmd, &r))) return rc;

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds and runs the tests
 # in Release, again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# runs the parser fuzzer for a bounded time, and the ThreadSanitizer check
+# runs every fuzz target for a bounded time, and the ThreadSanitizer check
 # of a multi-threaded self-play run. Any failure fails the script.
-#   FUZZ_SECONDS   fuzzing time (default 60)
+#   FUZZ_SECONDS   fuzzing time per target (default 30)
 #   JOBS           parallel build jobs (default: nproc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 JOBS=${JOBS:-$(nproc)}
-FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 
 bash scripts/setup.sh
 
@@ -29,14 +29,27 @@ cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$JOBS"
 
-step "Fuzzing the YPN, action and game-record parsers (${FUZZ_SECONDS}s)"
+# Every parser of outside text has a libFuzzer target with a seed corpus:
+# the YPN, action and game-record parsers, the agent-spec parser, the
+# weights loader. Each runs for FUZZ_SECONDS on a copy of its corpus.
+FUZZ_FLAGS="-O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11"
+fuzz() { # fuzz NAME CORPUS SOURCES...
+    local name=$1 corpus=$2
+    shift 2
+    step "Fuzzing $name (${FUZZ_SECONDS}s)"
+    # shellcheck disable=SC2086
+    clang $FUZZ_FLAGS -Iengine -Ieval -Iselfplay "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
+    rm -rf "build-fuzz/corpus-$name" && mkdir -p "build-fuzz/corpus-$name"
+    (cd build-fuzz && ./$name -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
+       "corpus-$name" "$ROOT/tests/fuzz/$corpus" 2>"$name.log") ||
+        { tail -40 "build-fuzz/$name.log"; echo "fuzzer $name found a problem" >&2; exit 1; }
+    grep -E "stat::number_of_executed_units" "build-fuzz/$name.log" || true
+}
 mkdir -p build-fuzz
-clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11 \
-      -Iengine engine/*.c tests/fuzz/fuzz_parsers.c -o build-fuzz/fuzz_parsers
-rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus
-(cd build-fuzz && ./fuzz_parsers -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
-   corpus "$ROOT/tests/fuzz/corpus" 2>fuzz.log) || { tail -40 build-fuzz/fuzz.log; echo "fuzzer found a problem" >&2; exit 1; }
-grep -E "stat::number_of_executed_units" build-fuzz/fuzz.log || true
+fuzz fuzz_parsers corpus engine/*.c
+fuzz fuzz_agent_spec corpus-spec engine/*.c eval/evaluation.c eval/stats.c selfplay/agent.c selfplay/mcts.c \
+    selfplay/playout.c
+fuzz fuzz_weights corpus-weights engine/*.c eval/evaluation.c
 
 if [ -f scripts/tsan.sh ]; then
   step "ThreadSanitizer: multi-threaded self-play"

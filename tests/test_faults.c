@@ -548,3 +548,23 @@ Test(faults, item9_messages)
     cr_assert_eq(db_int(h, "SELECT count(*) FROM action WHERE root_visits IS NOT NULL"), 0);
     sqlite3_close(h);
 }
+
+/* A lease held on another host cannot be checked from here: refused, and
+ * --take-over takes it. */
+Test(faults, item4_lease_from_another_host)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "h.db", "r", "2");
+    sqlite3 *h = db_open(db);
+    sqlite3_exec(h, "UPDATE run SET games = 4, finished_at = NULL; INSERT INTO lease VALUES ((SELECT id FROM run), "
+                    "'elsewhere.example', 4242, 1, 'then')", NULL, NULL, NULL);
+    sqlite3_close(h);
+    const char *resume[] = {"selfplay", "--resume", "r", "--db", db, "--quiet", NULL};
+    expect_exit(dir, resume, 1, "elsewhere.example");
+    const char *take[] = {"selfplay", "--resume", "r", "--db", db, "--take-over", "--quiet", NULL};
+    char *err;
+    cr_assert_eq(yinsh_run(dir, take, NULL, &err), 0, "%s", err);
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 4);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM lease"), 0);
+    sqlite3_close(h);
+}
