@@ -42,29 +42,14 @@ static void expect_exit(const char *dir, const char *const *args, int rc, const 
  * over: each must succeed (the schema check reads one snapshot, the WAL
  * switch waits for the creator). Before the fix about 3% of launches
  * failed, so 160 launches all but never passed. */
-/* Starts yinsh with args in dir once `gate` (a pipe's read end) closes,
- * so that all the processes of a round start at the same moment. */
-static pid_t start_at_gate(const char *dir, const char *const *args, int gate[2])
+/* In the child: waits until the gate (a pipe) closes, so that all the
+ * processes of a round start at the same moment. */
+static void wait_at_gate(void *ctx)
 {
-    char *e = path_in(dir, "err");
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        char c;
-        close(gate[1]);
-        while (read(gate[0], &c, 1) > 0) {}
-        int fo = open("/dev/null", O_WRONLY), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        const char *argv[32];
-        int n = 0;
-        argv[n++] = YINSH_BIN;
-        for (int i = 0; args[i]; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(YINSH_BIN, (char **)argv);
-        _exit(127);
-    }
-    return pid;
+    int *gate = ctx;
+    char c;
+    close(gate[1]);
+    while (read(gate[0], &c, 1) > 0) {}
 }
 
 Test(faults, item1_concurrent_first_use, .timeout = 300)
@@ -88,7 +73,7 @@ Test(faults, item1_concurrent_first_use, .timeout = 300)
             snprintf(seed, sizeof seed, "%d", i + 1);
             const char *args[] = {"selfplay", "--db", db, "--run", gc(strdup(run)), "--games", "1", "--agent",
                                   "random", "--seed", gc(strdup(seed)), "--quiet", NULL};
-            pids[i] = start_at_gate(dirs[i], args, gate);
+            pids[i] = yinsh_spawn(dirs[i], "/dev/null", NULL, wait_at_gate, gate, args);
         }
         close(gate[0]);
         close(gate[1]);
@@ -320,22 +305,7 @@ Test(faults, item3_weights_files)
 /* Runs yinsh with stdout on /dev/full: it must fail, naming the output. */
 static void expect_full(const char *dir, const char *const *args)
 {
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        int full = open("/dev/full", O_WRONLY), fe = open(path_in(dir, "err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(full, 1);
-        dup2(fe, 2);
-        if (chdir(dir) != 0) _exit(126);
-        const char *argv[32];
-        int n = 0;
-        argv[n++] = YINSH_BIN;
-        for (int i = 0; args[i]; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(YINSH_BIN, (char **)argv);
-        _exit(127);
-    }
-    int rc = yinsh_wait(pid);
+    int rc = yinsh_wait(yinsh_spawn(dir, "/dev/full", NULL, NULL, NULL, args));
     char *err = slurp(path_in(dir, "err"));
     cr_assert_eq(rc, 1, "%s > /dev/full: exit %d (%s)", args[0], rc, err);
     cr_assert(strstr(err, "cannot write the output"), "%s: %s", args[0], err);
@@ -368,6 +338,16 @@ Test(faults, item5_write_errors)
     expect_full(dir, replay);
 }
 
+/* In the child: files can grow to 1500 bytes, and a write past that fails
+ * (EFBIG) as on a full disk instead of killing the process. */
+static void limit_files(void *ctx)
+{
+    (void)ctx;
+    struct rlimit rl = {1500, 1500};
+    setrlimit(RLIMIT_FSIZE, &rl);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
 /* A report that cannot be written whole (files limited to 1500 bytes, as a
  * full disk would cut them) leaves its folder as it was: no partial
  * report.md, no .dat, no staging folder. */
@@ -380,19 +360,8 @@ Test(faults, item5_report_on_a_full_disk)
     sqlite3 *h = db_open(db);
     cr_assert_str_eq(db_text(h, "PRAGMA journal_mode=DELETE"), "delete");
     sqlite3_close(h);
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        struct rlimit rl = {1500, 1500};
-        setrlimit(RLIMIT_FSIZE, &rl);
-        signal(SIGXFSZ, SIG_IGN);
-        int fo = open("/dev/null", O_WRONLY), fe = open(path_in(dir, "err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execl(YINSH_BIN, YINSH_BIN, "report", "--db", db, "--out", out, "--no-plots", (char *)NULL);
-        _exit(127);
-    }
-    int rc = yinsh_wait(pid);
+    const char *args[] = {"report", "--db", db, "--out", out, "--no-plots", NULL};
+    int rc = yinsh_wait(yinsh_spawn(dir, "/dev/null", NULL, limit_files, NULL, args));
     char *err = slurp(path_in(dir, "err"));
     cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
     DIR *d = opendir(out);

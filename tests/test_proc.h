@@ -89,14 +89,18 @@ TEST_HELPER bool file_nonempty(const char *p)
     return stat(p, &sb) == 0 && sb.st_size > 0;
 }
 
-/* Starts `yinsh ARGS...` (NULL-terminated) in dir, stdout and stderr going
- * to dir/out and dir/err; with path_env, PATH is set to it in the child. */
-TEST_HELPER pid_t yinsh_start_env(const char *dir, const char *path_env, const char *const *args)
+/* Starts `yinsh ARGS...` (NULL-terminated) in dir, stdout going to out
+ * (NULL: dir/out) and stderr to dir/err; with path_env, PATH is set to it
+ * in the child; `before`, if not NULL, runs in the child just before the
+ * exec (a start gate, a resource limit). */
+TEST_HELPER pid_t yinsh_spawn(const char *dir, const char *out, const char *path_env, void (*before)(void *),
+                              void *ctx, const char *const *args)
 {
-    char *o = path_in(dir, "out"), *e = path_in(dir, "err");
+    char *o = out ? (char *)out : path_in(dir, "out"), *e = path_in(dir, "err");
     pid_t pid = fork();
     cr_assert(pid >= 0);
     if (pid == 0) {
+        if (before) before(ctx);
         int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(fo, 1);
         dup2(fe, 2);
@@ -111,6 +115,11 @@ TEST_HELPER pid_t yinsh_start_env(const char *dir, const char *path_env, const c
         _exit(127);
     }
     return pid;
+}
+
+TEST_HELPER pid_t yinsh_start_env(const char *dir, const char *path_env, const char *const *args)
+{
+    return yinsh_spawn(dir, NULL, path_env, NULL, NULL, args);
 }
 
 TEST_HELPER pid_t yinsh_start(const char *dir, const char *const *args)
