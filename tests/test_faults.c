@@ -52,7 +52,7 @@ static void wait_at_gate(void *ctx)
     while (read(gate[0], &c, 1) > 0) {}
 }
 
-Test(faults, item1_concurrent_first_use, .timeout = 300)
+Test(faults, item1_concurrent_first_use)
 {
     enum { ROUNDS = 40, PROCS = 8 };
     char *top = tmpdir_new();
@@ -89,7 +89,7 @@ Test(faults, item1_concurrent_first_use, .timeout = 300)
 /* A second process that resumes a run being played is told who holds it
  * and changes nothing; once the holder is gone (killed), --resume takes
  * the run over and finishes it. */
-Test(faults, item4_run_lease, .timeout = 120)
+Test(faults, item4_run_lease)
 {
     char *dir = tmpdir_new(), *other = tmpdir_new(), *db = path_in(dir, "l.db");
     const char *play[] = {"selfplay", "--games", "400", "--agent", "mcts:sims=200", "--seed", "3", "--db", db,
@@ -432,7 +432,7 @@ Test(faults, item7_names_and_commands_quoted)
 
 /* ---- 9. messages ------------------------------------------------------------ */
 
-Test(faults, item9_signals_stop_cleanly_with_a_hint, .timeout = 120)
+Test(faults, item9_signals_stop_cleanly_with_a_hint)
 {
     char *dir = tmpdir_new(), *db = path_in(dir, "s.db");
     const char *play[] = {"selfplay", "--games", "300", "--agent", "mcts:sims=60", "--seed", "9", "--db", db, "--run",
