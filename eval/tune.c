@@ -21,11 +21,6 @@ void tune_data_free(TuneData *d)
     memset(d, 0, sizeof *d);
 }
 
-static uint64_t game_hash(const char *uid, uint32_t index)
-{
-    return rng_mix(rng_hash_text(uid), index);
-}
-
 void tune_collect_free(TuneCollector *c)
 {
     free(c->pos);
@@ -37,11 +32,12 @@ void tune_collect_free(TuneCollector *c)
     c->n = c->cap = 0;
 }
 
-int tune_collect_game(TuneCollector *c, const char *uid, uint32_t index, int variant, int result,
+int tune_collect_game(TuneCollector *c, const char *ident, uint32_t index, int variant, int result,
                       const char *const *actions, int nactions, char *err)
 {
     const TuneOptions *o = c->o;
-    uint64_t h = game_hash(uid, index);
+    /* by the game's identity: a game and its copy fall on the same side */
+    uint64_t h = rng_hash_text(ident);
     bool val = (double)(h >> 11) * 0x1p-53 < o->val_frac;
     float y = result == RESULT_WHITE ? 1.0f : result == RESULT_BLACK ? 0.0f : 0.5f;
     Rng rng;
@@ -52,7 +48,7 @@ int tune_collect_game(TuneCollector *c, const char *uid, uint32_t index, int var
         Action a;
         char aerr[ERR_LEN];
         if (action_parse(&pos, actions[ply], &a, aerr)) {
-            snprintf(err, ERR_LEN, "run %s game %u ply %d: action '%.16s' does not replay: %.200s", uid,
+            snprintf(err, ERR_LEN, "game %s (index %u) ply %d: action '%.16s' does not replay: %.200s", ident,
                      (unsigned)index, ply, actions[ply], aerr);
             return -1;
         }

@@ -6,9 +6,10 @@
  *    actions; the positions at ply >= min_ply (before each action; the
  *    final position is left out) are kept with probability `sample`, drawn
  *    from a stream seeded by (seed, game), so a data set is reproducible.
- *    A game goes to the validation set when the hash of (run uid, index)
- *    falls below val_frac: whole games, so that no position of a
- *    validation game is learned from.
+ *    A game goes to the validation set when the hash of its identity
+ *    (the store's: a game and its repeats share it) falls below val_frac:
+ *    whole games, so that no position of a validation game is learned
+ *    from, and a copy of a training game is never held out.
  * 2. Scale: with the default weights w0, the K minimising the log-loss of
  *    sigmoid(K w0.f) (a 1-D convex problem, golden-section search).
  * 3. Weights: from K w0, Newton's method on the L2-regularised log-loss,
@@ -58,7 +59,7 @@ typedef struct TuneCollector {
     uint64_t games, games_val;
 } TuneCollector;
 
-int tune_collect_game(TuneCollector *c, const char *uid, uint32_t index, int variant, int result,
+int tune_collect_game(TuneCollector *c, const char *ident, uint32_t index, int variant, int result,
                       const char *const *actions, int nactions, char *err);
 int tune_collect_finish(TuneCollector *c, TuneData *d, char *err);
 void tune_collect_free(TuneCollector *c);

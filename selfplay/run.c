@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "parallel.h"
+#include "provenance.h"
 #include "run.h"
 
 uint64_t run_clock_seed(void)
@@ -125,8 +126,11 @@ int run_open(Run *r, const RunOptions *o, char *err)
     row->opening = r->plan.opening;
     weights_hex(&r->plan.white, row->white_weights);
     weights_hex(&r->plan.black, row->black_weights);
+    snprintf(row->git_commit, sizeof row->git_commit, "%s", YINSH_GIT_COMMIT);
+    snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
+    provenance_machine(row->machine, sizeof row->machine);
     if (r->store) {
-        if (store_run_create(r->store, row, o->command ? o->command : "", err)) return -1;
+        if (store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err)) return -1;
         r->leased = true;
     }
     r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);

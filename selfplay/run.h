@@ -29,6 +29,7 @@ typedef struct RunOptions {
     SelfplayPlan plan;   /* a new run's plan; plan.threads <= 0: all cores */
     bool have_seed;      /* false: plan.seed is drawn from the clock */
     bool take_over;      /* resume: take the run's lease even from a holder on another host */
+    bool allow_repeat;   /* store the games again when another run holds them (as repeats) */
 } RunOptions;
 
 typedef struct Run {

@@ -1,4 +1,4 @@
--- Yinsh Lab self-play database, schema version 4 (PRAGMA user_version).
+-- Yinsh Lab self-play database, schema version 5 (PRAGMA user_version).
 -- docs/schema.md explains every column. The build embeds this file in the
 -- binary (cmake/embed.cmake): it is the only copy of the schema. A database
 -- of an older version is upgraded in place to exactly this shape
@@ -23,8 +23,14 @@ CREATE TABLE run (
     opening     TEXT    NOT NULL DEFAULT 'none',
     max_actions INTEGER NOT NULL DEFAULT 1000,
     white_weights TEXT,
-    black_weights TEXT
+    black_weights TEXT,
+    plan_ident  TEXT,
+    repeat_of   INTEGER REFERENCES run (id),
+    git_commit  TEXT,
+    compiler    TEXT,
+    machine     TEXT
 );
+CREATE INDEX run_by_plan ON run (plan_ident);
 CREATE TABLE game (
     id            INTEGER PRIMARY KEY,
     run_id        INTEGER NOT NULL REFERENCES run (id),
@@ -42,8 +48,11 @@ CREATE TABLE game (
     black_markers INTEGER NOT NULL,
     duration_ms   REAL    NOT NULL,
     stored_at     TEXT    NOT NULL,
+    ident         TEXT,
+    repeat        INTEGER NOT NULL DEFAULT 0,
     UNIQUE (run_id, idx)
 );
+CREATE INDEX game_by_ident ON game (ident);
 CREATE INDEX game_by_agents ON game (white, black, variant);
 CREATE INDEX game_by_result ON game (run_id, result, reason);
 CREATE TABLE action (
@@ -67,4 +76,24 @@ CREATE TABLE lease (
     pid_start   INTEGER NOT NULL,
     since       TEXT    NOT NULL
 );
-PRAGMA user_version = 4;
+-- White's score per game and the simulation counts of the agents
+-- (canonical specs start `mcts:sims=N,`; random play has none).
+CREATE VIEW game_score AS
+SELECT g.id AS game_id, r.name AS run, r.kind AS kind, g.idx AS idx, g.variant AS variant,
+       g.white AS white, g.black AS black,
+       CASE WHEN g.white LIKE 'mcts:sims=%' THEN CAST(substr(g.white, 11) AS INTEGER) END AS white_sims,
+       CASE WHEN g.black LIKE 'mcts:sims=%' THEN CAST(substr(g.black, 11) AS INTEGER) END AS black_sims,
+       CASE g.result WHEN 'white' THEN 1.0 WHEN 'draw' THEN 0.5 ELSE 0.0 END AS white_score,
+       g.result AS result, g.reason AS reason, g.actions AS actions, g.repeat AS repeat
+  FROM game g JOIN run r ON r.id = g.run_id;
+-- One row per run: its plan, the games stored (repeats apart) and White's
+-- mean score over them.
+CREATE VIEW run_summary AS
+SELECT r.name AS run, r.kind AS kind, r.variant AS variant, r.white AS white, r.black AS black, r.seed AS seed,
+       r.games AS games, count(s.game_id) - coalesce(sum(s.repeat), 0) AS stored,
+       coalesce(sum(s.repeat), 0) AS repeats,
+       avg(CASE WHEN s.repeat = 0 THEN s.white_score END) AS white_score,
+       r.finished_at IS NOT NULL AS finished, r.command AS command
+  FROM run r LEFT JOIN game_score s ON s.run = r.name
+ GROUP BY r.id;
+PRAGMA user_version = 5;

@@ -76,28 +76,149 @@ static int begin(Store *s, char *err);
 static int commit(Store *s, char *err);
 static void rollback(Store *s);
 
+/* ---- identity ------------------------------------------------------------ */
+
+/* What determines a run's games, hashed: the engine version that plays
+ * them, the variant, both agents with their weights' content hashes, the
+ * seed, pairs, opening and the length bound. Two runs with one plan hold
+ * the same games, index for index. */
+static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HASH_LEN])
+{
+    char text[4 * SPEC_LEN];
+    snprintf(text, sizeof text, "%s|%s|%s|%s|%s|%s|%" PRIu64 "|%d|%d|%d", version, variant_name(r->variant), r->white,
+             r->white_weights, r->black, r->black_weights, r->seed, r->pairs, r->opening, GAME_MAX_ACTIONS);
+    snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_hash_text(text));
+}
+
+/* Game i's identity: the plan's and the index. */
+static void game_ident(const char *plan, uint32_t index, char out[STORE_HASH_LEN])
+{
+    uint64_t p = strtoull(plan, NULL, 16);
+    snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_mix(p, index));
+}
+
+/* yinsh_game_ident(plan, idx) in SQL, for the upgrade that fills in the
+ * identities of the games stored before them. */
+static void sql_game_ident(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const char *plan = (const char *)sqlite3_value_text(argv[0]);
+    char out[STORE_HASH_LEN];
+    if (!plan) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    game_ident(plan, (uint32_t)sqlite3_value_int64(argv[1]), out);
+    sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/* ---- upgrades -------------------------------------------------------------- */
+
+static int upgrade_v5(Store *s, char *err);
+
 /* The upgrades, each from its version to the next; the current schema is
  * what a version-1 database becomes after all of them (docs/schema.md).
  * Version 2 adds run.kind. Version 3 turns run.params, a text of
  * `key=value` pairs, into typed columns (pairs, opening, max_actions) and
  * drops it. Version 4 adds the weights files' content hashes to run and
- * the lease table. */
-static const char *const UPGRADES[] = {
+ * the lease table. Version 5 adds game identity (run.plan_ident,
+ * run.repeat_of, game.ident, game.repeat), provenance (git_commit,
+ * compiler, machine) and the views; `after` fills in what SQL alone
+ * cannot. */
+static const struct {
+    const char *sql;
+    int (*after)(Store *s, char *err);
+} UPGRADES[] = {
     /* 1 -> 2 */
-    "ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'selfplay';",
+    {"ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'selfplay';", NULL},
     /* 2 -> 3 */
-    "ALTER TABLE run ADD COLUMN pairs INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE run ADD COLUMN opening TEXT NOT NULL DEFAULT 'none';"
-    "ALTER TABLE run ADD COLUMN max_actions INTEGER NOT NULL DEFAULT 1000;"
-    "UPDATE run SET pairs = (params LIKE '%pairs=1%'),"
-    " opening = CASE WHEN params LIKE '%opening=rings%' THEN 'rings' ELSE 'none' END;"
-    "ALTER TABLE run DROP COLUMN params;",
+    {"ALTER TABLE run ADD COLUMN pairs INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE run ADD COLUMN opening TEXT NOT NULL DEFAULT 'none';"
+     "ALTER TABLE run ADD COLUMN max_actions INTEGER NOT NULL DEFAULT 1000;"
+     "UPDATE run SET pairs = (params LIKE '%pairs=1%'),"
+     " opening = CASE WHEN params LIKE '%opening=rings%' THEN 'rings' ELSE 'none' END;"
+     "ALTER TABLE run DROP COLUMN params;",
+     NULL},
     /* 3 -> 4 */
-    "ALTER TABLE run ADD COLUMN white_weights TEXT;"
-    "ALTER TABLE run ADD COLUMN black_weights TEXT;"
-    "CREATE TABLE lease (run_id INTEGER PRIMARY KEY REFERENCES run (id), host TEXT NOT NULL,"
-    " pid INTEGER NOT NULL, pid_start INTEGER NOT NULL, since TEXT NOT NULL);",
+    {"ALTER TABLE run ADD COLUMN white_weights TEXT;"
+     "ALTER TABLE run ADD COLUMN black_weights TEXT;"
+     "CREATE TABLE lease (run_id INTEGER PRIMARY KEY REFERENCES run (id), host TEXT NOT NULL,"
+     " pid INTEGER NOT NULL, pid_start INTEGER NOT NULL, since TEXT NOT NULL);",
+     NULL},
+    /* 4 -> 5 */
+    {"ALTER TABLE run ADD COLUMN plan_ident TEXT;"
+     "ALTER TABLE run ADD COLUMN repeat_of INTEGER REFERENCES run (id);"
+     "ALTER TABLE run ADD COLUMN git_commit TEXT;"
+     "ALTER TABLE run ADD COLUMN compiler TEXT;"
+     "ALTER TABLE run ADD COLUMN machine TEXT;"
+     "CREATE INDEX run_by_plan ON run (plan_ident);"
+     "ALTER TABLE game ADD COLUMN ident TEXT;"
+     "ALTER TABLE game ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;"
+     "CREATE INDEX game_by_ident ON game (ident);",
+     upgrade_v5},
 };
+
+/* 4 -> 5, after the columns: the views (from the schema itself, so they
+ * exist once), every run's plan identity from its row, every game's
+ * identity, and the games that were stored twice (the main job run twice)
+ * marked as repeats, the first copy kept. */
+static int upgrade_v5(Store *s, char *err)
+{
+    const char *views = strstr(STORE_SCHEMA_SQL, "CREATE VIEW game_score");
+    const char *end = views ? strstr(views, "PRAGMA user_version") : NULL;
+    if (!views || !end) {
+        snprintf(err, ERR_LEN, "database '%s': the embedded schema has no views", s->path);
+        return STORE_ERROR;
+    }
+    char *sql = strndup(views, (size_t)(end - views));
+    int rc = sql && sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? STORE_OK
+                                                                           : store_fail(s, err, "creating the views");
+    free(sql);
+    if (rc) return rc;
+    sqlite3_stmt *st = NULL, *up = NULL;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, version, variant, white, coalesce(white_weights, ''), black, "
+                           "coalesce(black_weights, ''), seed, pairs, opening FROM run",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "UPDATE run SET plan_ident = ?2 WHERE id = ?1", -1, &up, NULL) != SQLITE_OK) {
+        rc = store_fail(s, err, "computing the runs' identities");
+        goto done;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        StoreRun r = {0};
+        const char *version = (const char *)sqlite3_column_text(st, 1);
+        const char *variant = (const char *)sqlite3_column_text(st, 2);
+        if (!variant || !variant_parse(variant, &r.variant)) r.variant = -1;
+        snprintf(r.white, sizeof r.white, "%s", (const char *)sqlite3_column_text(st, 3));
+        snprintf(r.white_weights, sizeof r.white_weights, "%s", (const char *)sqlite3_column_text(st, 4));
+        snprintf(r.black, sizeof r.black, "%s", (const char *)sqlite3_column_text(st, 5));
+        snprintf(r.black_weights, sizeof r.black_weights, "%s", (const char *)sqlite3_column_text(st, 6));
+        r.seed = (uint64_t)sqlite3_column_int64(st, 7);
+        r.pairs = sqlite3_column_int(st, 8) != 0;
+        const char *opening = (const char *)sqlite3_column_text(st, 9);
+        r.opening = opening && !strcmp(opening, "rings") ? OPENING_RINGS : OPENING_NONE;
+        plan_ident(version ? version : "", &r, r.plan_ident);
+        sqlite3_reset(up);
+        sqlite3_bind_int64(up, 1, sqlite3_column_int64(st, 0));
+        sqlite3_bind_text(up, 2, r.plan_ident, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(up) != SQLITE_DONE) {
+            rc = store_fail(s, err, "computing the runs' identities");
+            goto done;
+        }
+    }
+    if (sqlite3_exec(s->db,
+                     "UPDATE game SET ident = yinsh_game_ident((SELECT plan_ident FROM run WHERE run.id = game.run_id), "
+                     "idx);"
+                     "UPDATE game SET repeat = 1 WHERE id NOT IN (SELECT min(id) FROM game GROUP BY ident);"
+                     "UPDATE run SET repeat_of = (SELECT min(r2.id) FROM run r2 WHERE r2.plan_ident = run.plan_ident "
+                     "AND r2.id < run.id);",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        rc = store_fail(s, err, "computing the games' identities");
+done:
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
+    return rc;
+}
 
 /* Brings an older database to STORE_SCHEMA_VERSION in one write
  * transaction. The version is read again inside it, so two processes
@@ -111,8 +232,12 @@ static int upgrade(Store *s, char *err)
         char what[96], pragma[64];
         snprintf(what, sizeof what, "upgrading the schema from version %d to %d", version, version + 1);
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", version + 1);
-        if (sqlite3_exec(s->db, UPGRADES[version - 1], NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(s->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
+        if (sqlite3_exec(s->db, UPGRADES[version - 1].sql, NULL, NULL, NULL) != SQLITE_OK) {
+            rc = store_fail(s, err, what);
+            goto done;
+        }
+        if (UPGRADES[version - 1].after && (rc = UPGRADES[version - 1].after(s, err))) goto done;
+        if (sqlite3_exec(s->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
             rc = store_fail(s, err, what);
             goto done;
         }
@@ -163,6 +288,8 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
     }
     sqlite3_extended_result_codes(s->db, 0);
     sqlite3_busy_timeout(s->db, busy_ms);
+    sqlite3_create_function(s->db, "yinsh_game_ident", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_game_ident,
+                            NULL, NULL);
     if (mode != STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {
         snprintf(err, ERR_LEN, "database '%s': the file is read-only", path);
         rc = STORE_ERROR;
@@ -195,6 +322,7 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         rc = STORE_ERROR;
         goto done;
     }
+    s->version = version;
     if (version == 0 && mode == STORE_READ) {
         snprintf(err, ERR_LEN, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)", path);
         rc = STORE_NOT_FOUND;
@@ -208,6 +336,7 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
     if ((rc = exec1(s, "PRAGMA synchronous=NORMAL", NULL, 0, err))) goto done;
     if ((rc = exec1(s, "PRAGMA foreign_keys=ON", NULL, 0, err))) goto done;
     if (version >= 1 && version < STORE_SCHEMA_VERSION && (rc = upgrade(s, err))) goto done;
+    s->version = version ? STORE_SCHEMA_VERSION : 0;
 
 done:
     if (rc) {
@@ -433,7 +562,7 @@ int store_run_release(Store *s, const StoreRun *run, char *err)
 
 /* ---- runs ---------------------------------------------------------------- */
 
-int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
+int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err)
 {
     int rc;
     bool schema;
@@ -442,16 +571,43 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
     gethostname(host, sizeof host - 1);
     if (!run->kind[0]) snprintf(run->kind, sizeof run->kind, "selfplay");
 
+    plan_ident(YINSH_VERSION, run, run->plan_ident);
+    run->repeat_of = 0;
+    char earlier[STORE_NAME_LEN] = "";
     if ((rc = begin(s, err))) return rc;
     if ((rc = has_schema(s, &schema, err))) goto done;
     if (!schema && sqlite3_exec(s->db, STORE_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
         rc = store_fail(s, err, "creating the schema");
         goto done;
     }
+    s->version = STORE_SCHEMA_VERSION;
+    /* the same plan stored already: the same games */
+    if (sqlite3_prepare_v2(s->db, "SELECT id, name FROM run WHERE plan_ident = ? AND name != ? ORDER BY id LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK) {
+        rc = store_fail(s, err, "looking for the run's games");
+        goto done;
+    }
+    sqlite3_bind_text(st, 1, run->plan_ident, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, run->name, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        run->repeat_of = sqlite3_column_int64(st, 0);
+        snprintf(earlier, sizeof earlier, "%s", (const char *)sqlite3_column_text(st, 1));
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (run->repeat_of && !allow_repeat) {
+        snprintf(err, ERR_LEN, "database '%s': these games are stored already, in run '%s' (the same agents, "
+                 "weights, variant and seed give the same games): report that run, finish it with `--resume %s`, "
+                 "or add --repeat to play them again as repeats that every statistic skips",
+                 s->path, earlier, earlier);
+        rc = STORE_REPEAT;
+        goto done;
+    }
     const char *sql =
         "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, kind, "
-        "pairs, opening, max_actions, white_weights, black_weights, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
+        "pairs, opening, max_actions, white_weights, black_weights, plan_ident, repeat_of, git_commit, compiler, "
+        "machine, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
         rc = store_fail(s, err, "preparing the run");
         goto done;
@@ -476,6 +632,12 @@ int store_run_create(Store *s, StoreRun *run, const char *command, char *err)
         if (h[0]) sqlite3_bind_text(st, 16 + i, h, -1, SQLITE_TRANSIENT);
         else sqlite3_bind_null(st, 16 + i);
     }
+    sqlite3_bind_text(st, 18, run->plan_ident, -1, SQLITE_TRANSIENT);
+    if (run->repeat_of) sqlite3_bind_int64(st, 19, run->repeat_of);
+    else sqlite3_bind_null(st, 19);
+    sqlite3_bind_text(st, 20, run->git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 21, run->compiler, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 22, run->machine, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) != SQLITE_DONE) {
         rc = store_fail(s, err, "storing the run");
         goto done;
@@ -519,7 +681,8 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
         return STORE_NOT_FOUND;
     }
     const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
-                      "kind, pairs, opening, max_actions, white_weights, black_weights FROM run WHERE name = ?";
+                      "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, coalesce(repeat_of, 0), "
+                      "coalesce(git_commit, ''), coalesce(compiler, ''), coalesce(machine, '') FROM run WHERE name = ?";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "looking up the run");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
@@ -557,6 +720,12 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
         const char *h = (const char *)sqlite3_column_text(st, 14 + i);
         snprintf(i ? run->black_weights : run->white_weights, STORE_HASH_LEN, "%s", h ? h : "");
     }
+    const char *plan = (const char *)sqlite3_column_text(st, 16);
+    snprintf(run->plan_ident, sizeof run->plan_ident, "%s", plan ? plan : "");
+    run->repeat_of = sqlite3_column_int64(st, 17);
+    snprintf(run->git_commit, sizeof run->git_commit, "%s", (const char *)sqlite3_column_text(st, 18));
+    snprintf(run->compiler, sizeof run->compiler, "%s", (const char *)sqlite3_column_text(st, 19));
+    snprintf(run->machine, sizeof run->machine, "%s", (const char *)sqlite3_column_text(st, 20));
     if (!variant || !variant_parse(variant, &run->variant)) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
@@ -626,9 +795,12 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
     int rc;
     const char *white = run->white, *black = run->black;
     if (!s->ins_game) {
+        /* a game the database holds already (same identity) is a repeat */
         const char *sql = "INSERT INTO game (run_id, idx, seed, variant, white, black, result, reason, actions, "
-                          "white_removed, black_removed, white_markers, black_markers, duration_ms, stored_at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+                          "white_removed, black_removed, white_markers, black_markers, duration_ms, stored_at, "
+                          "ident, repeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                          "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?15, "
+                          "EXISTS (SELECT 1 FROM game WHERE ident = ?15 AND repeat = 0))";
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_game, NULL) != SQLITE_OK)
             return store_fail(s, err, "preparing the game insert");
     }
@@ -658,6 +830,9 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
         sqlite3_bind_int(st, 12, r->markers[WHITE]);
         sqlite3_bind_int(st, 13, r->markers[BLACK]);
         sqlite3_bind_double(st, 14, r->duration_s * 1e3);
+        char ident[STORE_HASH_LEN];
+        game_ident(run->plan_ident, r->index, ident);
+        sqlite3_bind_text(st, 15, ident, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(st) != SQLITE_DONE) {
             rc = store_fail(s, err, "storing a game");
             break;
@@ -784,13 +959,13 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
     return rc;
 }
 
-/* Streams one query's rows (game id, run uid, idx, variant, result, action
- * text; ordered by game, then ply) into whole games for fn. */
+/* Streams one query's rows (game id, game identity, idx, variant, result,
+ * action text; ordered by game, then ply) into whole games for fn. */
 static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const StoreGame *, char *), void *ctx,
                             uint64_t *ngames, char *err)
 {
     int rc = STORE_OK, step;
-    char *text = NULL, uid[STORE_UID_LEN] = "";
+    char *text = NULL, ident[64] = "";
     size_t tlen = 0, tcap = 0;
     size_t *offs = NULL;
     const char **ptrs = NULL;
@@ -803,7 +978,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
         if (cur >= 0 && id != cur) {
             /* the game `cur` is complete: hand it over */
             for (int i = 0; i < nact; i++) ptrs[i] = text + offs[i];
-            g.run_uid = uid;
+            g.ident = ident;
             g.nactions = nact;
             g.actions = ptrs;
             (*ngames)++;
@@ -819,15 +994,15 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             const char *u = (const char *)sqlite3_column_text(st, 1);
             const char *variant = (const char *)sqlite3_column_text(st, 3);
             const char *result = (const char *)sqlite3_column_text(st, 4);
-            snprintf(uid, sizeof uid, "%s", u ? u : "");
+            snprintf(ident, sizeof ident, "%s", u ? u : "");
             g.index = (uint32_t)sqlite3_column_int64(st, 2);
             if (!variant || !variant_parse(variant, &g.variant)) g.variant = -1;
             g.result = RESULT_NONE;
             for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
                 if (result && !strcmp(result, result_name(r))) g.result = r;
             if (g.variant < 0 || g.result == RESULT_NONE) {
-                snprintf(err, ERR_LEN, "database '%s': run %s game %u: unknown variant or result ('%s', '%s')",
-                         s->path, uid, (unsigned)g.index, variant ? variant : "", result ? result : "");
+                snprintf(err, ERR_LEN, "database '%s': game %s (index %u): unknown variant or result ('%s', '%s')",
+                         s->path, ident, (unsigned)g.index, variant ? variant : "", result ? result : "");
                 rc = STORE_ERROR;
                 break;
             }
@@ -907,9 +1082,13 @@ int store_games_each(Store *s, const char *const *runs, int nruns,
         if (rc) goto done;
     }
     if (!schema) goto done;
-    const char *sql = "SELECT g.id, r.uid, g.idx, g.variant, g.result, a.action FROM game g "
-                      "JOIN run r ON r.id = g.run_id JOIN action a ON a.game_id = g.id "
-                      "WHERE ?1 IS NULL OR g.run_id = ?1 ORDER BY g.id, a.ply";
+    /* a game's identity (version 5; before, its run and index), repeats left out */
+    const char *sql = s->version >= 5 ? "SELECT g.id, g.ident, g.idx, g.variant, g.result, a.action FROM game g "
+                                        "JOIN run r ON r.id = g.run_id JOIN action a ON a.game_id = g.id "
+                                        "WHERE (?1 IS NULL OR g.run_id = ?1) AND g.repeat = 0 ORDER BY g.id, a.ply"
+                                      : "SELECT g.id, r.uid || ':' || g.idx, g.idx, g.variant, g.result, a.action "
+                                        "FROM game g JOIN run r ON r.id = g.run_id JOIN action a ON a.game_id = g.id "
+                                        "WHERE ?1 IS NULL OR g.run_id = ?1 ORDER BY g.id, a.ply";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
         rc = store_fail(s, err, "reading games");
         goto done;

@@ -27,7 +27,7 @@
 #include "record.h"
 
 enum {
-    STORE_SCHEMA_VERSION = 4,
+    STORE_SCHEMA_VERSION = 5,
     STORE_NAME_LEN = 128,
     STORE_UID_LEN = 33, /* 32 hex digits */
     STORE_KIND_LEN = 16,
@@ -42,6 +42,7 @@ enum {
     STORE_EXISTS,    /* a run with that name exists */
     STORE_NOT_FOUND, /* no run with that name; for reading: no database or no schema */
     STORE_HELD,      /* another live process holds the run's lease */
+    STORE_REPEAT,    /* the run's games are in the database already (another run, same plan) */
 };
 
 /* How a database is opened: STORE_READ never changes the file (no schema,
@@ -69,6 +70,14 @@ typedef struct StoreRun {
     /* the content hashes of the agents' weights files (16 hex digits;
      * "" for an agent without one, and for runs stored before version 4) */
     char white_weights[STORE_HASH_LEN], black_weights[STORE_HASH_LEN];
+    /* what determines the games (set by create and get): the engine
+     * version, variant, agents with their weights' hashes, seed, pairs,
+     * opening and length bound; game i's identity is (plan_ident, i) */
+    char plan_ident[STORE_HASH_LEN];
+    int64_t repeat_of; /* a run that plays another's games again, on purpose: that run's id; else 0 */
+    /* provenance, stored at create: the commit the binary was built from,
+     * the compiler and flags, the machine (CPU model, cores) */
+    char git_commit[64], compiler[192], machine[192];
     bool finished;
 } StoreRun;
 
@@ -83,10 +92,15 @@ const char *store_schema_sql(void);
  * later be merged. */
 void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
 
-/* Creates the run (every field but id and finished filled in; id is set)
- * and takes its lease, in one transaction. The command line is stored as
- * given. STORE_EXISTS when the name is taken. */
-int store_run_create(Store *s, StoreRun *run, const char *command, char *err);
+/* Creates the run (every field but id, plan_ident, repeat_of and finished
+ * filled in; those are set) and takes its lease, in one transaction. The
+ * command line is stored as given. STORE_EXISTS when the name is taken;
+ * STORE_REPEAT, naming the earlier run, when a run with the same plan is
+ * stored already (its games would be these games again) unless
+ * allow_repeat: then the run is marked a repeat of it, and each of its
+ * games that the database holds already is stored as a repeat, which
+ * every statistic skips. */
+int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err);
 /* Reads a run's row by name, checking what it reads (a size, a variant or
  * a bound this yinsh cannot play is an error). STORE_NOT_FOUND when there
  * is none. */
@@ -121,7 +135,7 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err);
 
 /* A stored game as the tuner replays it: valid only during the callback. */
 typedef struct StoreGame {
-    const char *run_uid;
+    const char *ident;         /* the game's identity: the same for a game and its repeats */
     uint32_t index;
     int variant, result;       /* VARIANT_*, RESULT_* */
     int nactions;
@@ -129,7 +143,7 @@ typedef struct StoreGame {
 } StoreGame;
 
 /* Calls fn for every stored game of the named runs (all runs when nruns is
- * 0), in storage order, with its actions; stops at the first non-zero
+ * 0), repeats left out, in storage order, with its actions; stops at the first non-zero
  * return of fn (whose message is in err) and returns STORE_ERROR. An
  * unknown run name is STORE_NOT_FOUND, before any call. *ngames receives
  * the number of games passed to fn. */
@@ -138,15 +152,19 @@ int store_games_each(Store *s, const char *const *runs, int nruns,
 
 /* ---- the studies' queries (store_query.c) ----------------------------
  *
- * They read only columns of schema version 1 (docs/schema.md), so they
- * work on a database opened for reading whatever its version. Games are
- * selected by run name, or all games when no names are given. Row
+ * They read only columns of schema version 1 (and, from version 5, the
+ * repeat mark: repeats are left out), so they work on a database opened
+ * for reading whatever its version. Games are selected by the selection
+ * below, every game when it is empty. Row
  * callbacks return 0 to go on, non-zero to stop (that value is returned);
  * text in a row lives until the callback returns. */
 
 typedef struct StoreSelection {
-    const char *const *runs;
+    const char *const *runs; /* these runs (nruns of them; none: every run) */
     int nruns;
+    const char *kind;        /* NULL, or "selfplay" / "match": runs of that kind */
+    const char *agent;       /* NULL, or a canonical agent spec: runs it plays in, on either side */
+    const char *variant;     /* NULL, or "standard" / "blitz" */
 } StoreSelection;
 
 /* A run of the selection, for the report's list of commands and seeds. */
@@ -180,5 +198,7 @@ int store_query_outcomes(Store *s, const StoreSelection *sel, int (*fn)(void *ct
                          void *ctx, char *err);
 int store_query_first_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreFirstRow *row),
                               void *ctx, char *err);
+/* The selected games that are repeats (stored again; left out above). */
+int store_query_repeats(Store *s, const StoreSelection *sel, int64_t *repeats, char *err);
 
 #endif

@@ -12,6 +12,7 @@ struct Store {
     char *path;
     int mode;                            /* STORE_READ, STORE_WRITE or STORE_CREATE */
     int busy_ms;                         /* how long to wait for another process's lock */
+    int version;                         /* the schema version (after any upgrade) */
     bool wal;                            /* the journal is WAL (switched before the first write) */
     sqlite3_stmt *ins_game, *ins_action; /* prepared on first write */
 };

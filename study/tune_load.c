@@ -3,7 +3,7 @@
 
 static int on_game(void *ctx, const StoreGame *g, char *err)
 {
-    return tune_collect_game(ctx, g->run_uid, g->index, g->variant, g->result, g->actions, g->nactions, err);
+    return tune_collect_game(ctx, g->ident, g->index, g->variant, g->result, g->actions, g->nactions, err);
 }
 
 int tune_load(Store *s, const char *const *runs, int nruns, const TuneOptions *o, TuneData *d, char *err)

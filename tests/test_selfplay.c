@@ -381,9 +381,9 @@ Test(store, create_write_summary_resume)
     store_new_uid(99, run.uid);
     cr_assert_eq(strlen(run.uid), 32);
     strcpy(run.name, "t");
-    cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", err), 0, "%s", err);
+    cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", false, err), 0, "%s", err);
     StoreRun again = run;
-    cr_assert_eq(store_run_create(s, &again, "x", err), STORE_EXISTS);
+    cr_assert_eq(store_run_create(s, &again, "x", false, err), STORE_EXISTS);
     cr_assert(strstr(err, "'t'"));
 
     /* store games 0, 2 and 5 */
@@ -436,7 +436,7 @@ Test(store, create_write_summary_resume)
     cr_assert_eq(db_int(db3, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     char *mode = db_text(db3, "PRAGMA journal_mode");
     cr_assert_str_eq(mode, "wal");
-    cr_assert_eq(db_int(db3, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'game_by%'"), 2);
+    cr_assert_eq(db_int(db3, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'game_by%'"), 3);
     cr_assert_eq(db_int(db3, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 0, "3 of 6 games: not finished");
     cr_assert_eq(db_int(db3, "SELECT count(*) FROM game WHERE white = 'random' AND variant = 'blitz'"), 3);
     cr_assert_eq(db_int(db3, "SELECT count(*) FROM action WHERE actor = 'b' AND state = 'M' AND root_visits IS NULL "
@@ -807,31 +807,57 @@ static const char RUN_V3[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT
                              " kind TEXT NOT NULL DEFAULT 'selfplay', pairs INTEGER NOT NULL DEFAULT 0, opening TEXT "
                              "NOT NULL DEFAULT 'none', max_actions INTEGER NOT NULL DEFAULT 1000);";
 
-/* An old database: the current schema with the old run table. */
+/* An old database: the current schema less what later versions added
+ * (the lines that name them), with the run table of its version, two runs
+ * of one plan (the main job run twice) with a game each, and a match. */
 static void make_old_db(const char *path, int version)
 {
     char *sql = gc(strdup(store_schema_sql()));
     char *run = strstr(sql, "CREATE TABLE run"), *end = strstr(run, ");\n") + 3;
-    char *pragma = strstr(sql, "\nPRAGMA user_version");
-    pragma[1] = '\0';
+    char *views = strstr(sql, "-- White's score per game"); /* version 5 */
+    *views = '\0';
     char *lease = strstr(sql, "CREATE TABLE lease"); /* version 4 */
-    if (lease) *lease = '\0';
-    char table[1024], full[8192];
-    if (version == 3) snprintf(table, sizeof table, "%s", RUN_V3);
+    if (version < 4) *lease = '\0';
+    static const char *const LATER[] = {"run_by_plan", "game_by_ident", "    ident ", "    repeat "}; /* version 5 */
+    char rest[8192] = "";
+    for (char *line = end, *next; *line; line = next) {
+        next = strchr(line, '\n');
+        next = next ? next + 1 : line + strlen(line);
+        bool later = false;
+        for (int k = 0; k < 4; k++) later |= strstr(line, LATER[k]) && strstr(line, LATER[k]) < next;
+        if (!later) strncat(rest, line, (size_t)(next - line));
+    }
+    /* the game table's last column lost its comma's follower */
+    char *comma = strstr(rest, "UNIQUE (run_id, idx)");
+    cr_assert(comma);
+    char table[2048], full[16384];
+    if (version == 4) snprintf(table, sizeof table, "%.*s, white_weights TEXT, black_weights TEXT);",
+                               (int)(strlen(RUN_V3) - 2), RUN_V3);
+    else if (version == 3) snprintf(table, sizeof table, "%s", RUN_V3);
     else snprintf(table, sizeof table, RUN_V2, version >= 2 ? ", kind TEXT NOT NULL DEFAULT 'selfplay'" : "");
-    snprintf(full, sizeof full, "%.*s%s%sPRAGMA user_version = %d;", (int)(run - sql), sql, table, end, version);
+    snprintf(full, sizeof full, "%.*s%s%sPRAGMA user_version = %d;", (int)(run - sql), sql, table, rest, version);
     sqlite3 *db = db_open(path);
-    cr_assert_eq(sqlite3_exec(db, full, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_exec(db, full, NULL, NULL, NULL), SQLITE_OK, "%s\n%s", sqlite3_errmsg(db), full);
     const char *v3 = "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, "
                      "threads, started_at, pairs, opening) VALUES ('u', 'old', 'c', '0.1', 'h', 1, 'standard', "
                      "'random', 'random', 2, 1, 'now', 0, 'none'), ('v', 'pairs', 'c', '0.1', 'h', 2, 'blitz', "
-                     "'random', 'random', 4, 1, 'now', 1, 'rings')";
-    cr_assert_eq(sqlite3_exec(db, version == 3 ? v3 :
+                     "'random', 'random', 4, 1, 'now', 1, 'rings'), ('w', 'old2', 'c', '0.1', 'h', 1, 'standard', "
+                     "'random', 'random', 2, 1, 'now', 0, 'none')";
+    cr_assert_eq(sqlite3_exec(db, version >= 3 ? v3 :
                               "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, "
                               "games, threads, params, started_at) VALUES ('u', 'old', 'c', '0.1', 'h', 1, "
                               "'standard', 'random', 'random', 2, 1, 'game_max_plies=1000,playout_max_plies=1000', "
                               "'now'), ('v', 'pairs', 'c', '0.1', 'h', 2, 'blitz', 'random', 'random', 4, 1, "
-                              "'game_max_plies=1000,playout_max_plies=1000,pairs=1,opening=rings', 'now')",
+                              "'game_max_plies=1000,playout_max_plies=1000,pairs=1,opening=rings', 'now'), "
+                              "('w', 'old2', 'c', '0.1', 'h', 1, 'standard', 'random', 'random', 2, 1, "
+                              "'game_max_plies=1000,playout_max_plies=1000', 'now')",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_exec(db,
+                              "INSERT INTO game (run_id, idx, seed, variant, white, black, result, reason, actions, "
+                              "white_removed, black_removed, white_markers, black_markers, duration_ms, stored_at) "
+                              "SELECT id, 0, 1, 'standard', 'random', 'random', 'white', 'pool-empty', 0, 0, 0, 0, 0, "
+                              "1, 'now' FROM run WHERE name IN ('old', 'old2') ORDER BY id",
                               NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
@@ -859,6 +885,16 @@ Test(store, upgrades_old_versions_in_place)
         cr_assert_str_eq(db_text(db, "SELECT kind FROM run WHERE name = 'old'"), "selfplay");
         cr_assert_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('run') WHERE name = 'params'"), 0);
         cr_assert_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('lease')"), 5);
+        /* identities filled in: the second copy of the twice-stored game is a repeat */
+        cr_assert_eq(db_int(db, "SELECT count(*) FROM run WHERE plan_ident IS NULL"), 0);
+        cr_assert_eq(db_int(db, "SELECT count(DISTINCT plan_ident) FROM run"), 2);
+        cr_assert_eq(db_int(db, "SELECT count(*) FROM game WHERE ident IS NULL"), 0);
+        cr_assert_eq(db_int(db, "SELECT count(DISTINCT ident) FROM game"), 1);
+        cr_assert_eq(db_int(db, "SELECT g.repeat FROM game g JOIN run r ON r.id = g.run_id WHERE r.name = 'old2'"), 1);
+        cr_assert_eq(db_int(db, "SELECT g.repeat FROM game g JOIN run r ON r.id = g.run_id WHERE r.name = 'old'"), 0);
+        cr_assert_eq(db_int(db, "SELECT repeat_of = (SELECT id FROM run WHERE name = 'old') FROM run WHERE name = "
+                                "'old2'"), 1);
+        cr_assert_eq(db_int(db, "SELECT stored FROM run_summary WHERE run = 'old2'"), 0);
         /* the upgraded table has the shape of a new one, column for column */
         char *cols = db_text(db, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\" || ' ' || "
                                  "coalesce(dflt_value, ''), '|') FROM pragma_table_info('run')");
