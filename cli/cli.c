@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "clock.h"
+#include "notation.h"
 #include "number.h"
 
 const Command *cli_find(const char *name);
@@ -185,6 +186,28 @@ static bool shell_plain(const char *s)
     for (; *s; s++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%", *s)) return false;
     return true;
+}
+
+int cli_selection(const char *cmd, const char *kind, const char *agent_text, const char *variant,
+                  StoreSelection *sel, char *agent)
+{
+    if (kind && !strcmp(kind, "all")) kind = NULL;
+    if (kind && strcmp(kind, "selfplay") && strcmp(kind, "match"))
+        return cli_usage_error(cmd, "--kind wants selfplay, match or all, not '%s'", kind);
+    sel->kind = kind;
+    int v;
+    if (variant && !variant_parse(variant, &v))
+        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant);
+    sel->variant = variant;
+    if (agent_text) {
+        AgentSpec spec;
+        char err[ERR_LEN];
+        /* the stored text is canonical: "mcts:sims=200" is stored as mcts:sims=200,c=1,rollout=random */
+        if (agent_spec_parse_text(agent_text, &spec, err)) return cli_usage_error(cmd, "--agent: %s", err);
+        agent_spec_format(&spec, agent);
+        sel->agent = agent;
+    }
+    return 0;
 }
 
 char *cli_join_args(int argc, char **argv)

@@ -89,12 +89,19 @@ typedef struct CliRun {
     {.name = "--no-db", .kind = CLI_FLAG, .out = &(r)->o.no_db},                                  \
     {.name = "--run", .kind = CLI_TEXT, .out = &(r)->o.name},                                     \
     {.name = "--quiet", .kind = CLI_FLAG, .out = &(r)->quiet},                                    \
-    {.name = "--busy-timeout", .kind = CLI_INT, .out = &(r)->busy, .min = 0, .max = 3600000}
+    {.name = "--busy-timeout", .kind = CLI_INT, .out = &(r)->busy, .min = 0, .max = 3600000},              \
+    {.name = "--repeat", .kind = CLI_FLAG, .out = &(r)->o.allow_repeat}
 int cli_run_check(const char *cmd, CliRun *r);
 /* Joins the command line and opens the run (run.h); 0, or 1 after
  * printing why. cli_run_close frees both, whatever the outcome. */
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
 void cli_run_close(CliRun *r, Run *run);
+
+/* The selection options of report and tune: --kind (selfplay, match or
+ * all: NULL), --agent (any spelling of a spec, made canonical into
+ * agent[SPEC_LEN]), --variant. Fills sel; 0 or EXIT_USAGE. */
+int cli_selection(const char *cmd, const char *kind, const char *agent_text, const char *variant,
+                  StoreSelection *sel, char *agent);
 
 /* Ctrl-C and SIGTERM during a run: the first one sets the flag (the run
  * starts no new game, finishes and stores those in flight), a second one

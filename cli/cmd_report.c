@@ -128,6 +128,7 @@ int cmd_report(int argc, char **argv)
     const char *cmd = "report";
     const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
     bool no_plots = false, quiet = false;
+    const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL;
     CliList runs = {0};
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
@@ -136,13 +137,15 @@ int cmd_report(int argc, char **argv)
         {.name = "--plots", .kind = CLI_TEXT, .out = &plots},
         {.name = "--no-plots", .kind = CLI_FLAG, .out = &no_plots},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+        {.name = "--kind", .kind = CLI_TEXT, .out = &kind},
+        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
     };
     int npos;
     char *cmdline = NULL, *md = NULL, err[ERR_LEN], path[4200], plots_buf[4096], stage[4096] = "";
     size_t md_len = 0;
     Report rep = {0};
     FILE *mf = NULL;
-    const char **names = (const char **)runs.items;
     int nnames = 0;
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
@@ -167,17 +170,38 @@ int cmd_report(int argc, char **argv)
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
+    StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = nnames};
+    char agent[SPEC_LEN];
+    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
+    if (sel.kind && !strcmp(sel.kind, "match")) {
+        /* the match report: Markdown on stdout and in DIR/report.md */
+        if (!(mf = open_memstream(&md, &md_len))) {
+            rc = cli_error(cmd, "out of memory");
+            goto done;
+        }
+        rc = report_matches(db, &sel, cmdline, mf, err);
+        fclose(mf);
+        mf = NULL;
+        if (rc) {
+            rc = cli_error(cmd, "%s", err);
+            goto done;
+        }
+        no_plots = true;
+        goto write;
+    }
 
-    if (report_load(&rep, db, names, nnames, err)) {
+    if (report_load(&rep, db, &sel, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
     if (rep.games == 0) {
         if (nnames)
-            rc = cli_error(cmd, "the selected %s of '%s' hold%s no games: nothing to report",
-                           nnames > 1 ? "runs" : "run", db, nnames > 1 ? "" : "s");
+            rc = cli_error(cmd, "the selected %s of '%s' hold%s no games%s: nothing to report",
+                           nnames > 1 ? "runs" : "run", db, nnames > 1 ? "" : "s",
+                           sel.kind ? " of this kind (self-play runs by default: --kind match or --kind all)" : "");
         else
-            rc = cli_error(cmd, "database '%s' holds no games: nothing to report (`yinsh selfplay` plays some)", db);
+            rc = cli_error(cmd, "database '%s' holds no games%s: nothing to report (`yinsh selfplay` plays some)", db,
+                           sel.kind || sel.agent || sel.variant ? " in this selection" : "");
         goto done;
     }
 
@@ -211,6 +235,19 @@ int cmd_report(int argc, char **argv)
     report_write_markdown(&rep, cmdline, pp, mf);
     fclose(mf);
     mf = NULL;
+write:
+    if (!stage[0]) {
+        if (make_dirs(out) != 0) {
+            rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
+            goto done;
+        }
+        snprintf(stage, sizeof stage, "%s/.report-XXXXXX", out);
+        if (!mkdtemp(stage)) {
+            stage[0] = '\0';
+            rc = cli_error(cmd, "cannot write in '%s': %s", out, strerror(errno));
+            goto done;
+        }
+    }
 
     snprintf(path, sizeof path, "%s/report.md", stage);
     FILE *f = fopen(path, "w");
@@ -226,7 +263,7 @@ int cmd_report(int argc, char **argv)
     }
     snprintf(path, sizeof path, "%s/report.md", out);
     if (!quiet) fwrite(md, 1, md_len, stdout);
-    if (pp && pp->note[0]) fprintf(stderr, "yinsh report: %s\n", pp->note);
+    if (!no_plots && pp && pp->note[0]) fprintf(stderr, "yinsh report: %s\n", pp->note);
     fprintf(stderr, "yinsh report: wrote %s\n", path);
 
 done:

@@ -37,6 +37,7 @@ int cmd_tune(int argc, char **argv)
     const char *cmd = "tune";
     const char *db = NULL, *out = NULL, *from = NULL;
     bool quiet = false;
+    const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
     long min_ply = 10, threads = 0;
     CliList runs = {0};
     TuneOptions o;
@@ -53,6 +54,9 @@ int cmd_tune(int argc, char **argv)
         {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
         {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+        {.name = "--kind", .kind = CLI_TEXT, .out = &kind},
+        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
     };
     int npos;
     Store *store = NULL;
@@ -70,6 +74,9 @@ int cmd_tune(int argc, char **argv)
     }
     o.min_ply = (int)min_ply;
     o.threads = (int)threads;
+    StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
+    char agent[SPEC_LEN];
+    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
     /* the output is checked before anything is read or fitted */
     const char *inputs[] = {db, from};
     const char *input_names[] = {"--db", "--from"};
@@ -82,14 +89,15 @@ int cmd_tune(int argc, char **argv)
         goto done;
     }
     double t0 = clock_now();
+    int64_t repeats = 0;
     if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
-        tune_load(store, (const char *const *)runs.items, runs.n, &o, &data, err)) {
+        tune_load(store, &sel, &o, &data, &repeats, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
     double t1 = clock_now();
-    if (!quiet) fprintf(stderr, "yinsh tune: %zu positions from %llu games read in %.1f s\n", data.n,
-                        (unsigned long long)data.games, t1 - t0);
+    if (!quiet) fprintf(stderr, "yinsh tune: %zu positions from %llu games read in %.1f s (%lld repeats skipped)\n",
+                        data.n, (unsigned long long)data.games, t1 - t0, (long long)repeats);
     TuneFit fit;
     tune_fit(&data, &w0, &o, &fit);
     double t2 = clock_now();
@@ -106,10 +114,10 @@ int cmd_tune(int argc, char **argv)
     }
     fprintf(h, "made by: %s\n", made_by);
     free(made_by);
-    fprintf(h, "data: %llu games (%llu validation), %zu positions (%zu validation), ply >= %d, sample %g, seed %llu, "
-               "l2 %g\n",
-            (unsigned long long)data.games, (unsigned long long)data.games_val, data.n, data.n_val, o.min_ply,
-            o.sample, (unsigned long long)o.seed, o.l2);
+    fprintf(h, "data: %llu games (%llu validation; %lld repeats skipped), %zu positions (%zu validation), ply >= %d, "
+               "sample %g, seed %llu, l2 %g\n",
+            (unsigned long long)data.games, (unsigned long long)data.games_val, (long long)repeats, data.n, data.n_val,
+            o.min_ply, o.sample, (unsigned long long)o.seed, o.l2);
     fprintf(h, "scale K = %.4f fitted on the %s weights\n", fit.k, from ? "starting" : "default");
     fprintf(h, "log-loss        train    validation\n");
     const char *names[4] = {"constant", "start", "start x K", "tuned"};

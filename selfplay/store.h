@@ -142,13 +142,14 @@ typedef struct StoreGame {
     const char *const *actions; /* action texts in ply order */
 } StoreGame;
 
-/* Calls fn for every stored game of the named runs (all runs when nruns is
- * 0), repeats left out, in storage order, with its actions; stops at the first non-zero
- * return of fn (whose message is in err) and returns STORE_ERROR. An
- * unknown run name is STORE_NOT_FOUND, before any call. *ngames receives
- * the number of games passed to fn. */
-int store_games_each(Store *s, const char *const *runs, int nruns,
-                     int (*fn)(void *ctx, const StoreGame *g, char *err), void *ctx, uint64_t *ngames, char *err);
+/* Calls fn for every stored game of the selection (store_query.c; below),
+ * repeats left out, in storage order, with its actions; stops at the
+ * first non-zero return of fn (whose message is in err) and returns
+ * STORE_ERROR. An unknown run name is STORE_NOT_FOUND, before any call.
+ * *ngames receives the number of games passed to fn. */
+typedef struct StoreSelection StoreSelection;
+int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGame *g, char *err),
+                     void *ctx, uint64_t *ngames, char *err);
 
 /* ---- the studies' queries (store_query.c) ----------------------------
  *
@@ -159,13 +160,13 @@ int store_games_each(Store *s, const char *const *runs, int nruns,
  * callbacks return 0 to go on, non-zero to stop (that value is returned);
  * text in a row lives until the callback returns. */
 
-typedef struct StoreSelection {
+struct StoreSelection {
     const char *const *runs; /* these runs (nruns of them; none: every run) */
     int nruns;
     const char *kind;        /* NULL, or "selfplay" / "match": runs of that kind */
     const char *agent;       /* NULL, or a canonical agent spec: runs it plays in, on either side */
     const char *variant;     /* NULL, or "standard" / "blitz" */
-} StoreSelection;
+};
 
 /* A run of the selection, for the report's list of commands and seeds. */
 typedef struct StoreRunRow {
@@ -173,6 +174,9 @@ typedef struct StoreRunRow {
     uint64_t seed;   /* the run seed */
     int64_t games;   /* the run's planned size */
     int64_t stored;  /* games stored */
+    const char *kind;                           /* "selfplay" or "match" */
+    const char *git_commit, *compiler, *machine; /* provenance ("" before version 5) */
+    int64_t repeats; /* of the stored games, those stored already by another run */
 } StoreRunRow;
 
 /* Games grouped by everything the report counts: one row per distinct
@@ -198,6 +202,15 @@ int store_query_outcomes(Store *s, const StoreSelection *sel, int (*fn)(void *ct
                          void *ctx, char *err);
 int store_query_first_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreFirstRow *row),
                               void *ctx, char *err);
+/* A game of a match (run kind "match"), in run and index order: pair k
+ * is games 2k (A White) and 2k+1 (B White). */
+typedef struct StoreMatchRow {
+    const char *run, *a, *b, *variant, *result;
+    int64_t games, index;
+} StoreMatchRow;
+int store_query_match_games(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreMatchRow *row),
+                            void *ctx, char *err);
+
 /* The selected games that are repeats (stored again; left out above). */
 int store_query_repeats(Store *s, const StoreSelection *sel, int64_t *repeats, char *err);
 

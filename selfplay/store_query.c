@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "notation.h"
 #include "store_internal.h"
 
 /* Prepares `head`, then the selection's conditions after `join` ("WHERE"
@@ -67,6 +68,10 @@ int store_query_check(Store *r, const StoreSelection *sel, char *err)
     sqlite3_stmt *st = NULL;
     int rc = STORE_OK;
     if (!sel || sel->nruns == 0) return STORE_OK;
+    if (r->version == 0) {
+        snprintf(err, ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", r->path, sel->runs[0]);
+        return STORE_NOT_FOUND;
+    }
     if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM run WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
         return store_fail(r, err, "looking up runs");
     for (int i = 0; i < sel->nruns && !rc; i++) {
@@ -102,10 +107,19 @@ int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, c
                       void *ctx, char *err)
 {
     sqlite3_stmt *st = NULL;
+    /* provenance and repeats from version 5 on */
     int rc = prepare_selected(r, sel,
-                              "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
-                              "run.started_at, run.finished_at, run.seed, run.games, "
-                              "(SELECT count(*) FROM game WHERE game.run_id = run.id) FROM run",
+                              r->version >= 5
+                                  ? "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
+                                    "run.started_at, run.finished_at, run.seed, run.games, "
+                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id), run.kind, "
+                                    "coalesce(run.git_commit, ''), coalesce(run.compiler, ''), "
+                                    "coalesce(run.machine, ''), "
+                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id AND game.repeat = 1) FROM run"
+                                  : "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
+                                    "run.started_at, run.finished_at, run.seed, run.games, "
+                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id), 'selfplay', '', '', '', 0 "
+                                    "FROM run",
                               "WHERE", "ORDER BY run.id", false, &st, err);
     if (rc) return rc;
     StoreRunRow row;
@@ -122,6 +136,11 @@ int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, c
                   .seed = (uint64_t)sqlite3_column_int64(st, 8),
                   .games = sqlite3_column_int64(st, 9),
                   .stored = sqlite3_column_int64(st, 10),
+                  .kind = text(st, 11),
+                  .git_commit = text(st, 12),
+                  .compiler = text(st, 13),
+                  .machine = text(st, 14),
+                  .repeats = sqlite3_column_int64(st, 15),
               }),
              fn, ctx, "reading runs", err);
 }
@@ -180,6 +199,131 @@ int store_query_repeats(Store *r, const StoreSelection *sel, int64_t *repeats, c
     if (rc) return rc;
     if (sqlite3_step(st) == SQLITE_ROW) *repeats = sqlite3_column_int64(st, 0);
     else rc = store_fail(r, err, "counting repeats");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_query_match_games(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, const StoreMatchRow *row),
+                            void *ctx, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare_selected(r, sel,
+                              "SELECT run.name, run.white, run.black, run.variant, run.games, game.idx, game.result "
+                              "FROM game JOIN run ON run.id = game.run_id WHERE run.kind = 'match'",
+                              "AND", "ORDER BY run.id, game.idx", true, &st, err);
+    if (rc) return rc;
+    StoreMatchRow row;
+    EACH_ROW(r, st,
+             (row = (StoreMatchRow){
+                  .run = text(st, 0),
+                  .a = text(st, 1),
+                  .b = text(st, 2),
+                  .variant = text(st, 3),
+                  .games = sqlite3_column_int64(st, 4),
+                  .index = sqlite3_column_int64(st, 5),
+                  .result = text(st, 6),
+              }),
+             fn, ctx, "reading matches", err);
+}
+
+/* Streams one query's rows (game id, game identity, idx, variant, result,
+ * action text; ordered by game, then ply) into whole games for fn. */
+static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const StoreGame *, char *), void *ctx,
+                            uint64_t *ngames, char *err)
+{
+    int rc = STORE_OK, step;
+    char *text = NULL, ident[64] = "";
+    size_t tlen = 0, tcap = 0;
+    size_t *offs = NULL;
+    const char **ptrs = NULL;
+    int nact = 0, acap = 0;
+    int64_t cur = -1;
+    StoreGame g = {0};
+    for (;;) {
+        step = sqlite3_step(st);
+        int64_t id = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+        if (cur >= 0 && id != cur) {
+            /* the game `cur` is complete: hand it over */
+            for (int i = 0; i < nact; i++) ptrs[i] = text + offs[i];
+            g.ident = ident;
+            g.nactions = nact;
+            g.actions = ptrs;
+            (*ngames)++;
+            if (fn(ctx, &g, err)) {
+                rc = STORE_ERROR;
+                break;
+            }
+            nact = 0;
+            tlen = 0;
+        }
+        if (step != SQLITE_ROW) break;
+        if (id != cur) {
+            const char *u = (const char *)sqlite3_column_text(st, 1);
+            const char *variant = (const char *)sqlite3_column_text(st, 3);
+            const char *result = (const char *)sqlite3_column_text(st, 4);
+            snprintf(ident, sizeof ident, "%s", u ? u : "");
+            g.index = (uint32_t)sqlite3_column_int64(st, 2);
+            if (!variant || !variant_parse(variant, &g.variant)) g.variant = -1;
+            g.result = RESULT_NONE;
+            for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
+                if (result && !strcmp(result, result_name(r))) g.result = r;
+            if (g.variant < 0 || g.result == RESULT_NONE) {
+                snprintf(err, ERR_LEN, "database '%s': game %s (index %u): unknown variant or result ('%s', '%s')",
+                         s->path, ident, (unsigned)g.index, variant ? variant : "", result ? result : "");
+                rc = STORE_ERROR;
+                break;
+            }
+            cur = id;
+        }
+        const char *a = (const char *)sqlite3_column_text(st, 5);
+        size_t len = a ? strlen(a) : 0;
+        if (tlen + len + 1 > tcap || nact == acap) {
+            size_t ncap = tcap ? tcap : 4096;
+            while (ncap < tlen + len + 1) ncap *= 2;
+            int nacap = nact == acap ? (acap ? acap * 2 : 256) : acap;
+            char *t = realloc(text, ncap);
+            if (t) text = t;
+            size_t *o = realloc(offs, (size_t)nacap * sizeof *o);
+            if (o) offs = o;
+            const char **p = realloc(ptrs, (size_t)nacap * sizeof *p);
+            if (p) ptrs = p;
+            if (!t || !o || !p) {
+                snprintf(err, ERR_LEN, "out of memory reading games");
+                rc = STORE_ERROR;
+                break;
+            }
+            tcap = ncap;
+            acap = nacap;
+        }
+        memcpy(text + tlen, a ? a : "", len + 1);
+        offs[nact++] = tlen;
+        tlen += len + 1;
+    }
+    if (!rc && step != SQLITE_DONE) rc = store_fail(s, err, "reading games");
+    free(text);
+    free(offs);
+    free(ptrs);
+    return rc;
+}
+
+int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGame *g, char *err),
+                     void *ctx, uint64_t *ngames, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    *ngames = 0;
+    int rc = store_query_check(s, sel, err);
+    if (rc || s->version == 0) return rc; /* no schema: no games */
+    /* a game's identity (version 5; before, its run and index) */
+    rc = prepare_selected(s, sel,
+                          s->version >= 5 ? "SELECT game.id, game.ident, game.idx, game.variant, game.result, "
+                                            "action.action FROM game JOIN run ON run.id = game.run_id JOIN action ON "
+                                            "action.game_id = game.id"
+                                          : "SELECT game.id, run.uid || ':' || game.idx, game.idx, game.variant, "
+                                            "game.result, action.action FROM game JOIN run ON run.id = game.run_id "
+                                            "JOIN action ON action.game_id = game.id",
+                          "WHERE", "ORDER BY game.id, action.ply", true, &st, err);
+    if (rc) return rc;
+    rc = games_each_query(s, st, fn, ctx, ngames, err);
     sqlite3_finalize(st);
     return rc;
 }

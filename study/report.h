@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "store.h"
 #include "types.h"
 
 enum {
@@ -37,8 +38,9 @@ typedef struct ReportPair {
 /* A run of the selection, with what reproduces it. */
 typedef struct ReportRun {
     char *name, *command, *variant, *white, *black;
+    char *version, *git_commit, *compiler, *machine; /* provenance ("" where the database has none) */
     uint64_t seed;
-    int64_t games, stored;
+    int64_t games, stored, repeats;
     bool finished;
 } ReportRun;
 
@@ -46,6 +48,8 @@ typedef struct Report {
     char *db;                   /* the database's path */
     char **runs;                /* the selection as given; none: every run */
     int nruns;
+    char *kind, *agent, *variant; /* the rest of the selection (NULL: any) */
+    int64_t repeats;            /* selected games left out as repeats */
     ReportRun *run_rows;        /* the selected runs, in the order they were made */
     int nrun_rows;
     ReportPair *pairs;          /* sorted: variant, then strength, then specs */
@@ -60,7 +64,7 @@ typedef struct Report {
  * non-zero with a message in err (ERR_LEN bytes): no database, not
  * a Yinsh Lab database, a run that does not exist. report_free frees what
  * was loaded, whatever the outcome. */
-int report_load(Report *rep, const char *db, const char *const *runs, int nruns, char *err);
+int report_load(Report *rep, const char *db, const StoreSelection *sel, char *err);
 void report_free(Report *rep);
 
 /* White's results in a pair as stats.h counts them. */
@@ -96,5 +100,11 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
  * cannot be drawn is noted in pics (gnuplot's messages go to
  * dir/gnuplot.log); 0 unless the data files cannot be written (err). */
 int report_draw(const Report *rep, const char *dir, const char *plots_dir, ReportPictures *pics, char *err);
+
+/* The match report (`yinsh report --kind match`): for each selected match,
+ * A against B, the games, A's score with its interval, the Elo difference
+ * from the pairs with its 95% interval, the likelihood of superiority and
+ * the pentanomial counts, in Markdown. 0, or non-zero with err. */
+int report_matches(const char *db, const StoreSelection *sel, const char *cmdline, FILE *f, char *err);
 
 #endif

@@ -105,12 +105,19 @@ static int on_run(void *ctx, const StoreRunRow *row)
         .variant = strdup(row->variant),
         .white = strdup(row->white),
         .black = strdup(row->black),
+        .version = strdup(row->version),
+        .git_commit = strdup(row->git_commit),
+        .compiler = strdup(row->compiler),
+        .machine = strdup(row->machine),
         .seed = row->seed,
         .games = row->games,
         .stored = row->stored,
+        .repeats = row->repeats,
         .finished = row->finished_at != NULL,
     };
-    if (!r->name || !r->command || !r->variant || !r->white || !r->black) return oom(c->err);
+    if (!r->name || !r->command || !r->variant || !r->white || !r->black || !r->version || !r->git_commit ||
+        !r->compiler || !r->machine)
+        return oom(c->err);
     return 0;
 }
 
@@ -138,24 +145,34 @@ static int pair_order(const void *a, const void *b)
     return w ? w : strcmp(p->black, q->black);
 }
 
-int report_load(Report *rep, const char *db, const char *const *runs, int nruns, char *err)
+/* A copy of a selection's text, NULL for NULL; false when out of memory. */
+static bool copy_opt(char **to, const char *from)
+{
+    *to = from ? strdup(from) : NULL;
+    return !from || *to;
+}
+
+int report_load(Report *rep, const char *db, const StoreSelection *selection, char *err)
 {
     *rep = (Report){0};
     Store *reader = NULL;
     char serr[ERR_LEN];
     LoadCtx ctx = {.rep = rep, .err = err};
-    StoreSelection sel = {.runs = runs, .nruns = nruns};
-    int rc = 0;
+    StoreSelection sel = selection ? *selection : (StoreSelection){0};
+    int rc = 0, nruns = sel.nruns;
 
     if (!(rep->db = strdup(db)) || (nruns && !(rep->runs = calloc((size_t)nruns, sizeof *rep->runs))))
         return oom(err);
     for (int i = 0; i < nruns; i++, rep->nruns++)
-        if (!(rep->runs[i] = strdup(runs[i]))) return oom(err);
+        if (!(rep->runs[i] = strdup(sel.runs[i]))) return oom(err);
+    if (!copy_opt(&rep->kind, sel.kind) || !copy_opt(&rep->agent, sel.agent) || !copy_opt(&rep->variant, sel.variant))
+        return oom(err);
 
     if ((rc = store_open(&reader, db, STORE_READ, STORE_BUSY_MS, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
         (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
         (rc = store_query_outcomes(reader, &sel, on_outcome, &ctx, serr)) ||
-        (rc = store_query_first_actions(reader, &sel, on_first, &ctx, serr))) {
+        (rc = store_query_first_actions(reader, &sel, on_first, &ctx, serr)) ||
+        (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {
         /* rc -1: a callback ran out of memory and wrote err itself */
         if (rc != -1) snprintf(err, ERR_LEN, "%s", serr);
         store_close(reader);
@@ -182,7 +199,14 @@ void report_free(Report *rep)
         free(r->variant);
         free(r->white);
         free(r->black);
+        free(r->version);
+        free(r->git_commit);
+        free(r->compiler);
+        free(r->machine);
     }
+    free(rep->kind);
+    free(rep->agent);
+    free(rep->variant);
     for (int i = 0; i < rep->nruns; i++) free(rep->runs[i]);
     free(rep->runs);
     free(rep->run_rows);

@@ -224,6 +224,44 @@ static void write_runs(const Report *rep, FILE *f)
         fprintf(f, " |\n");
     }
     fprintf(f, "\n");
+    /* what made each run: the same figures need the same engine */
+    fprintf(f, "### Provenance\n\n| run | yinsh | commit | compiler and flags | machine |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < rep->nrun_rows; i++) {
+        const ReportRun *r = &rep->run_rows[i];
+        fprintf(f, "| ");
+        md_code(f, r->name);
+        fprintf(f, " | %s | ", r->version);
+        md_code(f, r->git_commit[0] ? r->git_commit : "not stored");
+        fprintf(f, " | ");
+        md_code(f, r->compiler[0] ? r->compiler : "not stored");
+        fprintf(f, " | ");
+        md_code(f, r->machine[0] ? r->machine : "not stored");
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "\n");
+}
+
+/* The selection in words, and the runs it took, at the top. */
+static void write_selection(const Report *rep, FILE *f)
+{
+    fprintf(f, "Selection: %s", rep->kind ? (!strcmp(rep->kind, "match") ? "matches" : "self-play runs") : "all runs");
+    if (rep->agent) {
+        fprintf(f, " with the agent ");
+        md_code(f, rep->agent);
+    }
+    if (rep->variant) fprintf(f, ", %s only", rep->variant);
+    fprintf(f, "; %llu games", (unsigned long long)rep->games);
+    if (rep->repeats)
+        fprintf(f, ", and %lld repeats left out (games stored again by a later run: each game counts once)",
+                (long long)rep->repeats);
+    fprintf(f, ".\n\nRuns used:");
+    for (int i = 0; i < rep->nrun_rows; i++) {
+        const ReportRun *r = &rep->run_rows[i];
+        fprintf(f, "%s ", i ? "," : "");
+        md_code(f, r->name);
+        fprintf(f, " (%lld games, seed %llu)", (long long)(r->stored - r->repeats), (unsigned long long)r->seed);
+    }
+    fprintf(f, "%s\n\n", rep->nrun_rows ? "." : " none.");
 }
 
 void report_write_markdown(const Report *rep, const char *cmdline, const ReportPictures *pics, FILE *f)
@@ -246,6 +284,7 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     fprintf(f, ", %llu games.", (unsigned long long)rep->games);
     if (rep->skipped) fprintf(f, " %llu games of unknown variants left out.", (unsigned long long)rep->skipped);
     fprintf(f, "\n\n");
+    write_selection(rep, f);
     write_summary(rep, f);
     write_tables(rep, f);
     write_comparison(rep, f);

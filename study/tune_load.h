@@ -1,5 +1,5 @@
-/* The tuner's data from the database: the stored games of the chosen runs
- * (all runs when nruns is 0) replayed into positions and features
+/* The tuner's data from the database: the stored games of the selection
+ * (store.h; every game when it is empty) replayed into positions and features
  * (eval/tune.h). An unknown run, no game, no position, or an action that
  * does not replay is an error with a message in err (ERR_LEN bytes). */
 #ifndef YINSH_TUNE_LOAD_H
@@ -8,6 +8,8 @@
 #include "store.h"
 #include "tune.h"
 
-int tune_load(Store *s, const char *const *runs, int nruns, const TuneOptions *o, TuneData *d, char *err);
+/* Repeats (games stored again by a later run) are left out: *repeats
+ * (if not NULL) receives how many. */
+int tune_load(Store *s, const StoreSelection *sel, const TuneOptions *o, TuneData *d, int64_t *repeats, char *err);
 
 #endif

@@ -504,7 +504,8 @@ Test(faults, item9_messages)
     const char *many[] = {"match", "--a", "mcts:sims=30", "--b", "random", "--games", "40", "--seed", "2", "--db",
                           big, "--run", "m", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, many, &out, &err), 0, "%s", err);
-    const char *rep[] = {"report", "--db", big, "--runs", "m", "--out", path_in(dir, "rep"), "--no-plots", NULL};
+    const char *rep[] = {"report", "--db", big, "--runs", "m", "--kind", "all", "--out", path_in(dir, "rep"),
+                         "--no-plots", NULL};
     cr_assert_eq(yinsh_run(dir, rep, &out, &err), 0, "%s", err);
     cr_assert(!strstr(out, "p = <"), "%s", out);
     cr_assert(!strstr(out, "White's edge"), "a match's edge is its agents', not White's: %s", out);

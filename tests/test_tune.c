@@ -35,7 +35,7 @@ Test(tune, fit_lowers_the_loss_on_any_number_of_threads)
     o.sample = 0.5;
     TuneData d;
     const char *runs[] = {"r1"};
-    cr_assert_eq(tune_load(s, runs, 1, &o, &d, err), 0, "%s", err);
+    cr_assert_eq(tune_load(s, &(StoreSelection){.runs = runs, .nruns = 1}, &o, &d, NULL, err), 0, "%s", err);
     cr_assert_eq(d.games, 120);
     cr_assert(d.games_val > 10 && d.games_val < 60, "%llu validation games", (unsigned long long)d.games_val);
     cr_assert(d.n_val > 0 && d.n_val < d.n);
@@ -59,7 +59,7 @@ Test(tune, fit_lowers_the_loss_on_any_number_of_threads)
     cr_assert(a.iterations > 0);
     /* same data set from the same seed */
     TuneData d2;
-    cr_assert_eq(tune_load(s, NULL, 0, &o, &d2, err), 0, "%s", err);
+    cr_assert_eq(tune_load(s, NULL, &o, &d2, NULL, err), 0, "%s", err);
     cr_assert_eq(d2.n, d.n);
     cr_assert(!memcmp(d2.f, d.f, d.n * FEAT_NB * sizeof *d.f));
     tune_data_free(&d2);
@@ -76,21 +76,21 @@ Test(tune, errors_for_no_games_and_unknown_runs)
 
     /* a new, empty database */
     Store *s = open_db(path_in(dir, "empty.db"));
-    cr_assert_neq(tune_load(s, NULL, 0, &o, &d, err), 0);
+    cr_assert_neq(tune_load(s, NULL, &o, &d, NULL, err), 0);
     cr_assert(strstr(err, "no games"), "%s", err);
     const char *runs[] = {"nosuch"};
-    cr_assert_neq(tune_load(s, runs, 1, &o, &d, err), 0);
+    cr_assert_neq(tune_load(s, &(StoreSelection){.runs = runs, .nruns = 1}, &o, &d, NULL, err), 0);
     cr_assert(strstr(err, "nosuch"), "%s", err);
     store_close(s);
 
     /* a database with games, asked for a run it lacks */
     s = open_db(make_db(dir, "4"));
     const char *some[] = {"r1", "ghost"};
-    cr_assert_neq(tune_load(s, some, 2, &o, &d, err), 0);
+    cr_assert_neq(tune_load(s, &(StoreSelection){.runs = some, .nruns = 2}, &o, &d, NULL, err), 0);
     cr_assert(strstr(err, "ghost"), "%s", err);
     /* games too short for the plies asked */
     o.min_ply = 1000;
-    cr_assert_neq(tune_load(s, NULL, 0, &o, &d, err), 0);
+    cr_assert_neq(tune_load(s, NULL, &o, &d, NULL, err), 0);
     cr_assert(strstr(err, "no positions"), "%s", err);
     store_close(s);
 }
