@@ -935,17 +935,24 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
     if (step != SQLITE_DONE) rc = store_fail(s, err, "summarising the run");
     sqlite3_finalize(st);
     if (rc) return rc;
-    /* the run's hash, from the stored actions (selfplay_game_hash) */
-    sql = "SELECT g.idx, a.action, a.root_visits, a.chosen_visits FROM game g JOIN action a ON a.game_id = g.id "
-          "WHERE g.run_id = ? ORDER BY g.idx, a.ply";
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "summarising the run");
-    sqlite3_bind_int64(st, 1, run->id);
+    return store_run_hash(s, run->id, &sum->hash, err);
+}
+
+int store_run_hash(Store *s, int64_t run_id, uint64_t *hash, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = STORE_OK, step;
+    const char *sql = "SELECT g.idx, a.action, a.root_visits, a.chosen_visits FROM game g JOIN action a ON "
+                      "a.game_id = g.id WHERE g.run_id = ? ORDER BY g.idx, a.ply";
+    *hash = 0;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "hashing the run");
+    sqlite3_bind_int64(st, 1, run_id);
     int64_t cur = -1;
     uint64_t h = 0;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t idx = sqlite3_column_int64(st, 0);
         if (idx != cur) {
-            if (cur >= 0) sum->hash += record_hash_game(h, (uint32_t)cur);
+            if (cur >= 0) *hash += record_hash_game(h, (uint32_t)cur);
             cur = idx;
             h = RNG_HASH_START;
         }
@@ -953,8 +960,8 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
         h = record_hash_action(h, a ? a : "", (uint32_t)sqlite3_column_int64(st, 2),
                                (uint32_t)sqlite3_column_int64(st, 3));
     }
-    if (cur >= 0) sum->hash += record_hash_game(h, (uint32_t)cur);
-    if (step != SQLITE_DONE) rc = store_fail(s, err, "summarising the run");
+    if (cur >= 0) *hash += record_hash_game(h, (uint32_t)cur);
+    if (step != SQLITE_DONE) rc = store_fail(s, err, "hashing the run");
     sqlite3_finalize(st);
     return rc;
 }

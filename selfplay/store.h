@@ -174,9 +174,12 @@ typedef struct StoreRunRow {
     uint64_t seed;   /* the run seed */
     int64_t games;   /* the run's planned size */
     int64_t stored;  /* games stored */
-    const char *kind;                           /* "selfplay" or "match" */
+    const char *kind;                           /* "selfplay" or "match" ("" before version 5 reads it) */
     const char *git_commit, *compiler, *machine; /* provenance ("" before version 5) */
     int64_t repeats; /* of the stored games, those stored already by another run */
+    const char *opening;  /* "none" or "rings" ("" before version 5 reads it) */
+    bool pairs;
+    uint64_t hash;   /* the play hash of its stored games (record.h) */
 } StoreRunRow;
 
 /* Games grouped by everything the report counts: one row per distinct

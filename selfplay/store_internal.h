@@ -22,4 +22,7 @@ struct Store {
  * STORE_ERROR. */
 int store_fail(const Store *s, char *err, const char *what);
 
+/* The play hash of a run's stored games (record.h), from its rows. */
+int store_run_hash(Store *s, int64_t run_id, uint64_t *hash, char *err);
+
 #endif

@@ -34,7 +34,7 @@ static int prepare_selected(Store *r, const StoreSelection *sel, const char *hea
         for (int i = 0; i < n; i++) at += (size_t)snprintf(sql + at, len - at, i ? ",?" : "?");
         at += (size_t)snprintf(sql + at, len - at, ")");
     }
-    if (sel && sel->kind) COND("run.kind = ?");
+    if (sel && sel->kind) COND(r->version >= 2 ? "run.kind = ?" : "'selfplay' = ?"); /* kind came with version 2 */
     if (sel && sel->agent) COND("(run.white = ? OR run.black = ?)");
     if (sel && sel->variant) COND("run.variant = ?");
     if (games && r->version >= 5) COND("game.repeat = 0");
@@ -115,11 +115,12 @@ int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, c
                                     "(SELECT count(*) FROM game WHERE game.run_id = run.id), run.kind, "
                                     "coalesce(run.git_commit, ''), coalesce(run.compiler, ''), "
                                     "coalesce(run.machine, ''), "
-                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id AND game.repeat = 1) FROM run"
+                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id AND game.repeat = 1), run.id, run.opening, "
+                                    "run.pairs FROM run"
                                   : "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
                                     "run.started_at, run.finished_at, run.seed, run.games, "
-                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id), 'selfplay', '', '', '', 0 "
-                                    "FROM run",
+                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id), '', '', '', '', 0, run.id, "
+                                    "'', 0 FROM run",
                               "WHERE", "ORDER BY run.id", false, &st, err);
     if (rc) return rc;
     StoreRunRow row;
@@ -136,12 +137,15 @@ int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, c
                   .seed = (uint64_t)sqlite3_column_int64(st, 8),
                   .games = sqlite3_column_int64(st, 9),
                   .stored = sqlite3_column_int64(st, 10),
-                  .kind = text(st, 11),
+                  .kind = r->version >= 5 ? text(st, 11) : "",
                   .git_commit = text(st, 12),
                   .compiler = text(st, 13),
                   .machine = text(st, 14),
                   .repeats = sqlite3_column_int64(st, 15),
-              }),
+                  .opening = text(st, 17),
+                  .pairs = sqlite3_column_int(st, 18) != 0,
+              },
+              store_run_hash(r, sqlite3_column_int64(st, 16), &row.hash, err)),
              fn, ctx, "reading runs", err);
 }
 

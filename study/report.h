@@ -39,6 +39,9 @@ typedef struct ReportPair {
 typedef struct ReportRun {
     char *name, *command, *variant, *white, *black;
     char *version, *git_commit, *compiler, *machine; /* provenance ("" where the database has none) */
+    char *kind, *opening;       /* "" where the database has none (before schema version 5) */
+    bool pairs;
+    uint64_t hash;              /* the play hash of its stored games */
     uint64_t seed;
     int64_t games, stored, repeats;
     bool finished;

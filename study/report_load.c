@@ -109,6 +109,10 @@ static int on_run(void *ctx, const StoreRunRow *row)
         .git_commit = strdup(row->git_commit),
         .compiler = strdup(row->compiler),
         .machine = strdup(row->machine),
+        .kind = strdup(row->kind),
+        .opening = strdup(row->opening),
+        .pairs = row->pairs,
+        .hash = row->hash,
         .seed = row->seed,
         .games = row->games,
         .stored = row->stored,
@@ -116,7 +120,7 @@ static int on_run(void *ctx, const StoreRunRow *row)
         .finished = row->finished_at != NULL,
     };
     if (!r->name || !r->command || !r->variant || !r->white || !r->black || !r->version || !r->git_commit ||
-        !r->compiler || !r->machine)
+        !r->compiler || !r->machine || !r->kind || !r->opening)
         return oom(c->err);
     return 0;
 }
@@ -203,6 +207,8 @@ void report_free(Report *rep)
         free(r->git_commit);
         free(r->compiler);
         free(r->machine);
+        free(r->kind);
+        free(r->opening);
     }
     free(rep->kind);
     free(rep->agent);

@@ -207,8 +207,8 @@ static void md_code(FILE *f, const char *text)
 static void write_runs(const Report *rep, FILE *f)
 {
     fprintf(f, "## Runs\n\n"
-               "Every game of a run depends only on the run's seed and the game's index, so each command below "
-               "gives the same games again, on any number of threads.\n\n"
+               "Each run as it was made (the command as typed, in the folder it was typed in); \"How to "
+               "reproduce\" below gives commands that play the same games again.\n\n"
                "| run | variant | White | Black | games stored | seed | command |\n|---|---|---|---|--:|--:|---|\n");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
@@ -239,6 +239,43 @@ static void write_runs(const Report *rep, FILE *f)
         fprintf(f, " |\n");
     }
     fprintf(f, "\n");
+}
+
+/* Commands that play each run's games again, from the repository root,
+ * into no database: the hash they print is the run's play hash, the same
+ * exactly when every action and visit count is. Every game depends only
+ * on the run's seed and its index, so this holds on any number of
+ * threads. A run whose kind the database does not record (a schema
+ * before version 5, read without upgrading) is left out. */
+static void write_reproduce(const Report *rep, FILE *f)
+{
+    fprintf(f, "## How to reproduce\n\n"
+               "From the repository root, after `cmake -S . -B build && cmake --build build`, each command plays "
+               "a run's stored games again without storing them and prints their `hash`; the same hash means the "
+               "same games, action for action and visit count for visit count.\n\n```sh\n");
+    int n = 0;
+    for (int i = 0; i < rep->nrun_rows; i++) {
+        const ReportRun *r = &rep->run_rows[i];
+        if (!r->kind[0] || r->stored < r->games) continue;
+        char w[SPEC_LEN + 8], b[SPEC_LEN + 8];
+        snprintf(w, sizeof w, "'%s'", r->white);
+        snprintf(b, sizeof b, "'%s'", r->black);
+        if (!strcmp(r->kind, "match"))
+            fprintf(f, "build/yinsh match --a %s --b %s --games %lld --variant %s --seed %llu --opening %s --no-db "
+                       "--quiet   # %s: hash %016llx\n",
+                    w, b, (long long)r->games, r->variant, (unsigned long long)r->seed, r->opening, r->name,
+                    (unsigned long long)r->hash);
+        else
+            fprintf(f, "build/yinsh selfplay --games %lld --variant %s --white %s --black %s --seed %llu --no-db "
+                       "--quiet   # %s: hash %016llx\n",
+                    (long long)r->games, r->variant, w, b, (unsigned long long)r->seed, r->name,
+                    (unsigned long long)r->hash);
+        n++;
+    }
+    fprintf(f, "```\n\n");
+    if (n < rep->nrun_rows)
+        fprintf(f, "%d of the %d runs are left out: unfinished, or stored before the database recorded their kind "
+                   "(schema version 5).\n\n", rep->nrun_rows - n, rep->nrun_rows);
 }
 
 /* The selection in words, and the runs it took, at the top. */
@@ -290,4 +327,5 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     write_comparison(rep, f);
     write_pictures(pics, f);
     write_runs(rep, f);
+    write_reproduce(rep, f);
 }

@@ -160,3 +160,52 @@ Test(identity, views_and_documented_queries)
     cr_assert(blocks >= 5, "%d queries", blocks);
     sqlite3_close(h);
 }
+
+/* The report's "How to reproduce" commands run as written from the
+ * repository root (the binary standing where the build puts it, here the
+ * one under test) and print each run's hash. */
+Test(identity, reproduce_commands_run_as_written)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "p.db");
+    const char *sp[] = {"selfplay", "--games", "6", "--white", "mcts:sims=8", "--black", "random", "--variant",
+                        "blitz", "--seed", "5", "--db", db, "--run", "sp", "--quiet", NULL};
+    const char *m[] = {"match", "--a", "mcts:sims=8", "--b", "random", "--games", "4", "--seed", "6", "--db", db,
+                       "--run", "m", "--quiet", NULL};
+    ok(dir, sp, NULL);
+    ok(dir, m, NULL);
+    const char *report[] = {"report", "--db", db, "--kind", "all", "--out", path_in(dir, "r"), "--no-plots",
+                            "--quiet", NULL};
+    ok(dir, report, NULL);
+    char *md = slurp(path_in(dir, "r/report.md"));
+    char *block = strstr(md, "## How to reproduce");
+    cr_assert(block);
+    block = strstr(block, "```sh\n");
+    cr_assert(block);
+    block += 6;
+    int commands = 0;
+    for (char *line = block; strncmp(line, "```", 3); line = strchr(line, '\n') + 1) {
+        char *nl = strchr(line, '\n'), *hash = strstr(line, "hash ");
+        cr_assert(nl && hash && hash < nl, "%.200s", line);
+        char want[17];
+        snprintf(want, sizeof want, "%.16s", hash + 5);
+        char *cmd = gc(strndup(line, (size_t)(strstr(line, "   #") - line)));
+        cr_assert(!strncmp(cmd, "build/yinsh ", 12), "%s", cmd);
+        char script[2048];
+        snprintf(script, sizeof script, "cd '%s' && '%s' %s", YINSH_SOURCE_DIR, YINSH_BIN, cmd + 12);
+        char *out = path_in(dir, "cmd.out");
+        pid_t pid = fork();
+        if (pid == 0) {
+            int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(fo, 1);
+            execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+            _exit(127);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", script);
+        char *text = slurp(out);
+        cr_assert(strstr(text, want), "%s\nprinted:\n%s\nwanted hash %s", cmd, text, want);
+        commands++;
+    }
+    cr_assert_eq(commands, 2);
+}
