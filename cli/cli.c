@@ -188,6 +188,15 @@ static bool shell_plain(const char *s)
     return true;
 }
 
+int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *spec)
+{
+    char err[ERR_LEN];
+    int rc = agent_spec_parse(text, spec, err);
+    if (rc == AGENT_ERR_FILE) return cli_error(cmd, "%s: %s", what, err);
+    if (rc) return cli_usage_error(cmd, "%s: %s", what, err);
+    return 0;
+}
+
 int cli_selection(const char *cmd, const char *kind, const char *agent_text, const char *variant,
                   StoreSelection *sel, char *agent)
 {

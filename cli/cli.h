@@ -97,6 +97,11 @@ int cli_run_check(const char *cmd, CliRun *r);
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
 void cli_run_close(CliRun *r, Run *run);
 
+/* Parses an agent spec given on the command line: a bad spec is a usage
+ * error (2), a weights file that cannot be read bad data (1), either
+ * printed with `what` ("agent A"). 0 when it parsed. */
+int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *spec);
+
 /* The selection options of report and tune: --kind (selfplay, match or
  * all: NULL), --agent (any spelling of a spec, made canonical into
  * agent[SPEC_LEN]), --variant. Fills sel; 0 or EXIT_USAGE. */

@@ -112,7 +112,7 @@ int cmd_match(int argc, char **argv)
 
     /* Check the whole command line before touching any file. */
     MatchPlan mp = {0};
-    char perr[ERR_LEN], err[ERR_LEN];
+    char err[ERR_LEN];
     SelfplayPlan *plan = &o->plan;
     plan->variant = VARIANT_STANDARD;
     plan->opening = OPENING_RINGS;
@@ -126,8 +126,7 @@ int cmd_match(int argc, char **argv)
     if (opening && strcmp(opening, "rings") && strcmp(opening, "none"))
         return cli_usage_error(cmd, "unknown opening '%s' (rings or none)", opening);
     if (opening && !strcmp(opening, "none")) plan->opening = OPENING_NONE;
-    if (agent_spec_parse(a, &plan->white, perr)) return cli_usage_error(cmd, "agent A: %s", perr);
-    if (agent_spec_parse(b, &plan->black, perr)) return cli_usage_error(cmd, "agent B: %s", perr);
+    if ((rc = cli_agent(cmd, "agent A", a, &plan->white)) || (rc = cli_agent(cmd, "agent B", b, &plan->black))) return rc;
     if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
     plan->games = (uint32_t)games;
 

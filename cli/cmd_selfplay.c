@@ -13,7 +13,7 @@
 #include "parallel.h"
 #include "run.h"
 
-#define SELFPLAY_DEFAULT_AGENT "mcts:sims=200"
+#define SELFPLAY_DEFAULT_AGENT "mcts"
 
 const char USAGE_SELFPLAY[] =
     "usage: yinsh selfplay --games N [--variant standard|blitz]\n"
@@ -30,7 +30,7 @@ const char USAGE_SELFPLAY[] =
     "  --variant V     standard (default) or blitz\n"
     "  --agent SPEC    both sides' agent (default " SELFPLAY_DEFAULT_AGENT ")\n"
     "  --white SPEC    White's agent; --black SPEC: Black's. A SPEC is `random`\n"
-    "                  or `mcts[:key=value,...]` with keys sims (default 1000),\n"
+    "                  or `mcts[:key=value,...]` with keys sims (default 200),\n"
     "                  c (UCT constant, default 1), rollout (random: full random\n"
     "                  playouts; N: N random actions, then the evaluation), eval\n"
     "                  (weights file for rollout=N; default: the built-in\n"
@@ -123,7 +123,7 @@ int cmd_selfplay(int argc, char **argv)
     if (rc) return rc;
 
     /* Check the whole command line before touching any file. */
-    char perr[ERR_LEN], err[ERR_LEN];
+    char err[ERR_LEN];
     o->plan.variant = VARIANT_STANDARD;
     if (o->resume) {
         if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db)
@@ -133,15 +133,19 @@ int cmd_selfplay(int argc, char **argv)
         if (!have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
         if (o->take_over) return cli_usage_error(cmd, "--take-over goes with --resume");
         if (agent && (white || black)) return cli_usage_error(cmd, "--agent sets both sides: use it or --white/--black");
+        if (!white != !black)
+            return cli_usage_error(cmd, "--%s without --%s: give both sides, or --agent for both", white ? "white" : "black",
+                                   white ? "black" : "white");
     }
     if ((rc = cli_run_check(cmd, &r))) return rc;
     if (!o->resume) {
         if (variant_text && !variant_parse(variant_text, &o->plan.variant))
             return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
-        if (agent_spec_parse(white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, &o->plan.white, perr))
-            return cli_usage_error(cmd, "%s agent: %s", white ? "white" : "the", perr);
-        if (agent_spec_parse(black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, &o->plan.black, perr))
-            return cli_usage_error(cmd, "%s agent: %s", black ? "black" : "the", perr);
+        if ((rc = cli_agent(cmd, white ? "white agent" : "the agent", white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT,
+                            &o->plan.white)) ||
+            (rc = cli_agent(cmd, black ? "black agent" : "the agent", black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT,
+                            &o->plan.black)))
+            return rc;
         o->plan.games = (uint32_t)games;
     }
 

@@ -42,6 +42,16 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    /* `yinsh help CMD` is `yinsh CMD --help` */
+    if (!strcmp(argv[1], "help") && argc > 2) {
+        const Command *c = cli_find(argv[2]);
+        if (!c) {
+            fprintf(stderr, "yinsh: unknown command '%s'\n\n", argv[2]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        return cli_help(c->name);
+    }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return 0;

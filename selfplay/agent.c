@@ -71,7 +71,7 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
     char *params = strchr(buf, ':');
     if (params) *params++ = '\0';
 
-    *spec = (AgentSpec){.kind = AGENT_RANDOM, .sims = 1000, .c = 1.0, .rollout = ROLLOUT_RANDOM};
+    *spec = (AgentSpec){.kind = AGENT_RANDOM, .sims = AGENT_DEFAULT_SIMS, .c = 1.0, .rollout = ROLLOUT_RANDOM};
     weights_default(&spec->weights);
     if (!strcmp(buf, "random")) {
         if (params) {
@@ -101,7 +101,7 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
             return -1;
         }
         /* read once here: every agent made from this spec shares the values */
-        if (load && weights_load(spec->eval, &spec->weights, err)) return -1;
+        if (load && weights_load(spec->eval, &spec->weights, err)) return AGENT_ERR_FILE;
     }
     return 0;
 }

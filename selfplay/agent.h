@@ -8,7 +8,8 @@
  *                                       MCTS whose leaves are scored by the
  *                                       evaluation after 8 random actions
  *
- * MCTS keys: sims (simulations per decision, 1..10000000, default 1000),
+ * MCTS keys: sims (simulations per decision, 1..10000000, default 200:
+ * `mcts` alone is the default agent of `yinsh selfplay`),
  * c (UCT exploration constant, 0..100, default 1.0), rollout (how leaves
  * are played out: `random`, the default, plays random actions to the end
  * of the game; an integer N, 0..1000, plays at most N random actions and
@@ -39,7 +40,10 @@
 
 enum { AGENT_RANDOM, AGENT_MCTS };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
-enum { AGENT_PATH_LEN = 200 };
+enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
+/* Why a spec was refused: its text (a usage error), or its weights file
+ * (missing or unreadable: bad data). */
+enum { AGENT_ERR_SPEC = -1, AGENT_ERR_FILE = -2 };
 
 typedef struct AgentSpec {
     int kind;       /* AGENT_RANDOM or AGENT_MCTS */
@@ -51,8 +55,8 @@ typedef struct AgentSpec {
     Weights weights;           /* mcts, rollout=N: the evaluation's weights (read from eval) */
 } AgentSpec;
 
-/* Parses a spec; 0, or -1 with a message in err (ERR_LEN bytes) naming
- * the key or value. */
+/* Parses a spec; 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with a message in
+ * err (ERR_LEN bytes) naming the key, the value or the file. */
 int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
 /* The same, without reading the eval file (spec->weights keep the
  * defaults): for code that only looks at a stored spec (reports), where

@@ -75,9 +75,9 @@ Test(agent, spec_parse_and_format)
     cr_assert(back.sims == s.sims && back.c == s.c && back.nodes == s.nodes);
 
     cr_assert_eq(agent_spec_parse("mcts", &s, err), 0, "%s", err);
-    cr_assert_eq(s.sims, 1000);
+    cr_assert_eq(s.sims, 200); /* `mcts` alone is the default agent of selfplay */
     cr_assert_eq(agent_spec_parse("mcts:nodes=5000", &s, err), 0, "%s", err);
-    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=1000,c=1,rollout=random,nodes=5000");
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=random,nodes=5000");
 }
 
 Test(agent, spec_errors_name_the_problem)
@@ -605,8 +605,10 @@ Test(cli, bad_inputs)
     /* a number with white space before it is not a number */
     const char *tabseed[] = {"selfplay", "--games", "3", "--seed", "\t-1", "--db", db, NULL};
     expect_failure(dir, tabseed, 2, "--seed");
-    const char *badspec[] = {"selfplay", "--games", "3", "--white", "mcts:simz=5", "--db", db, NULL};
+    const char *badspec[] = {"selfplay", "--games", "3", "--white", "mcts:simz=5", "--black", "random", "--db", db, NULL};
     expect_failure(dir, badspec, 2, "simz");
+    const char *oneside[] = {"selfplay", "--games", "3", "--white", "random", "--db", db, NULL};
+    expect_failure(dir, oneside, 2, "--white without --black");
     const char *nogames[] = {"selfplay", "--db", db, NULL};
     expect_failure(dir, nogames, 2, "--games");
     const char *resumemix[] = {"selfplay", "--resume", "one", "--games", "5", "--db", db, NULL};
