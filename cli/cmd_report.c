@@ -123,50 +123,15 @@ static const char *find_plots(char *buf, size_t len)
     return has_scripts(buf) ? buf : NULL;
 }
 
-int cmd_report(int argc, char **argv)
+int cli_report_write(const char *cmd, const CliReport *job)
 {
-    const char *cmd = "report";
-    const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
-    bool no_plots = false, quiet = false;
-    CliList runs = {0};
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out},
-        {.name = "--plots", .kind = CLI_TEXT, .out = &plots},
-        {.name = "--no-plots", .kind = CLI_FLAG, .out = &no_plots},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-    };
-    int npos;
-    char *cmdline = NULL, *md = NULL, err[ERR_LEN], path[4200], plots_buf[4096], stage[4096] = "";
+    const char *db = job->db, *out = job->out, *plots = job->plots;
+    const char *const *names = job->runs;
+    int nnames = job->nruns, rc = 0;
+    char *md = NULL, err[ERR_LEN], path[4200], plots_buf[4096], stage[4096] = "";
     size_t md_len = 0;
     Report rep = {0};
     FILE *mf = NULL;
-    const char **names = (const char **)runs.items;
-    int nnames = 0;
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-    nnames = runs.n;
-    if (plots && no_plots) {
-        rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
-        goto done;
-    }
-    if (!*db) {
-        rc = cli_usage_error(cmd, "--db wants a path");
-        goto done;
-    }
-    if (!*out) {
-        rc = cli_usage_error(cmd, "--out wants a directory");
-        goto done;
-    }
-    if (plots && !has_scripts(plots)) {
-        rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
-        goto done;
-    }
-    if (!(cmdline = cli_join_args(argc, argv))) {
-        rc = cli_error(cmd, "out of memory");
-        goto done;
-    }
 
     if (report_load(&rep, db, names, nnames, err)) {
         rc = cli_error(cmd, "%s", err);
@@ -195,7 +160,7 @@ int cmd_report(int argc, char **argv)
         goto done;
     }
     ReportPictures pics, *pp = NULL;
-    if (!no_plots) {
+    if (!job->no_plots) {
         if (!plots) plots = find_plots(plots_buf, sizeof plots_buf);
         if (report_draw(&rep, stage, plots, &pics, err)) {
             rc = cli_error(cmd, "%s", err);
@@ -208,7 +173,7 @@ int cmd_report(int argc, char **argv)
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    report_write_markdown(&rep, cmdline, pp, mf);
+    report_write_markdown(&rep, job->cmdline, pp, mf);
     fclose(mf);
     mf = NULL;
 
@@ -225,15 +190,65 @@ int cmd_report(int argc, char **argv)
         goto done;
     }
     snprintf(path, sizeof path, "%s/report.md", out);
-    if (!quiet) fwrite(md, 1, md_len, stdout);
-    if (pp && pp->note[0]) fprintf(stderr, "yinsh report: %s\n", pp->note);
-    fprintf(stderr, "yinsh report: wrote %s\n", path);
+    if (!job->quiet) fwrite(md, 1, md_len, stdout);
+    if (pp && pp->note[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, pp->note);
+    fprintf(stderr, "yinsh %s: wrote %s\n", cmd, path);
 
 done:
     if (stage[0]) stage_remove(stage);
     if (mf) fclose(mf);
     free(md);
     report_free(&rep);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *cmd = "report";
+    const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
+    bool no_plots = false, quiet = false;
+    CliList runs = {0};
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
+        {.name = "--out", .kind = CLI_TEXT, .out = &out},
+        {.name = "--plots", .kind = CLI_TEXT, .out = &plots},
+        {.name = "--no-plots", .kind = CLI_FLAG, .out = &no_plots},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+    };
+    int npos;
+    char *cmdline = NULL;
+    const char **names = (const char **)runs.items;
+    int nnames = 0;
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) goto done;
+    nnames = runs.n;
+    if (plots && no_plots) {
+        rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
+        goto done;
+    }
+    if (!*db) {
+        rc = cli_usage_error(cmd, "--db wants a path");
+        goto done;
+    }
+    if (!*out) {
+        rc = cli_usage_error(cmd, "--out wants a directory");
+        goto done;
+    }
+    if (plots && !has_scripts(plots)) {
+        rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
+        goto done;
+    }
+    if (!(cmdline = cli_join_args(argc, argv))) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+
+    CliReport job = {.db = db, .runs = names, .nruns = nnames, .out = out, .plots = plots,
+                     .no_plots = no_plots, .quiet = quiet, .cmdline = cmdline};
+    rc = cli_report_write(cmd, &job);
+
+done:
     cli_list_free(&runs);
     free(cmdline);
     return rc;
