@@ -280,14 +280,14 @@ void study_free(Study *s)
     *s = (Study){0};
 }
 
-int study_state(const Study *s, StudyState *states, char *err)
+/* The states as the database opened in `mode` tells them: STUDY_OK,
+ * STUDY_IO, or STORE_ERROR when a lookup failed (an older schema, whose
+ * run table lacks columns the lookup reads, is one cause). */
+static int read_states(const Study *s, int mode, StudyState *states, char *err)
 {
-    for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
-    struct stat sb;
-    if (stat(s->db, &sb) != 0 && errno == ENOENT) return STUDY_OK;
     Store *store = NULL;
     char serr[ERR_LEN];
-    int rc = store_open(&store, s->db, STORE_READ, STORE_BUSY_MS, serr);
+    int rc = store_open(&store, s->db, mode, STORE_BUSY_MS, serr);
     if (rc == STORE_NOT_FOUND) return STUDY_OK; /* no schema yet: no run */
     if (rc) {
         snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
@@ -301,7 +301,7 @@ int study_state(const Study *s, StudyState *states, char *err)
         if (got == STORE_NOT_FOUND) continue;
         if (got) {
             snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
-            rc = STUDY_IO;
+            rc = got == STORE_ERROR ? STORE_ERROR : STUDY_IO;
         } else if (run_row_matches(&row, "selfplay", &r->plan, serr)) {
             snprintf(err, ERR_LEN,
                      "%s:%d: database '%s': %s; the study asks for another run under that name: "
@@ -314,4 +314,21 @@ int study_state(const Study *s, StudyState *states, char *err)
     }
     store_close(store);
     return rc;
+}
+
+int study_state(const Study *s, StudyState *states, char *err)
+{
+    for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
+    struct stat sb;
+    if (stat(s->db, &sb) != 0 && errno == ENOENT) return STUDY_OK;
+    /* Read only: a complete study changes nothing, not even a file's
+     * journal mode. A database of an older schema is upgraded in place
+     * first (opening it for writing does that, and only that; playing
+     * would do it anyway), and read again. */
+    int rc = read_states(s, STORE_READ, states, err);
+    if (rc == STORE_ERROR) {
+        for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
+        rc = read_states(s, STORE_WRITE, states, err);
+    }
+    return rc ? STUDY_IO : STUDY_OK;
 }

@@ -62,7 +62,9 @@ void study_free(Study *s);
  * database that does not exist yet holds no run. STUDY_OK, or STUDY_IO
  * with a message: the database cannot be read, or one of its runs has a
  * study run's name but another plan (err names the file and line of the
- * agent). The database is opened for reading only. */
+ * agent). The database is opened for reading only, unless its schema is
+ * older than this yinsh's: then it is upgraded in place first, as any
+ * command that writes to it would. */
 int study_state(const Study *s, StudyState *states, char *err);
 
 #endif

@@ -330,6 +330,27 @@ Test(study, a_changed_file_does_not_touch_the_stored_runs)
     cr_assert_str_eq(db_dump(db), dump);
 }
 
+/* A database of schema version 3 (before the weights' hashes and the
+ * leases) is upgraded in place, then read: its complete runs stay complete. */
+Test(study, an_older_database_is_upgraded_then_read)
+{
+    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *err;
+    const char *args[] = {"study", file, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(sqlite3_exec(h, "ALTER TABLE run DROP COLUMN white_weights; ALTER TABLE run DROP COLUMN black_weights;"
+                                 " DROP TABLE lease; PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK,
+                 "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    char *out;
+    const char *check[] = {"study", file, "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, check, &out, &err), 0, "%s", err);
+    cr_assert(!strstr(out, "missing") && !strstr(out, "unfinished"), "%s", out);
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    sqlite3_close(h);
+}
+
 /* Long enough to be killed in the middle: the random runs take no time,
  * the 200-simulation runs a second or more each on two threads. */
 static const char KILLED[] = "[study]\n"
