@@ -108,6 +108,28 @@ int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *sp
 int cli_selection(const char *cmd, const char *kind, const char *agent_text, const char *variant,
                   StoreSelection *sel, char *agent);
 
+/* Plays the games an open self-play run lacks (run->todo) with progress
+ * on stderr (a first line naming the run, unless quiet) and Ctrl-C
+ * handled, then marks the run finished: 0; 1 after printing a failure;
+ * 128 + the signal after an interruption, with the hint to resume
+ * (cmd_selfplay.c; `yinsh selfplay` and `yinsh study`). */
+int cli_selfplay_play(const char *cmd, Run *run, bool quiet);
+
+/* The balance report of runs of a database written into a folder
+ * (cmd_report.c; `yinsh report` and `yinsh study`): what `yinsh report`
+ * does once its options are checked. */
+typedef struct CliReport {
+    const char *db;
+    StoreSelection sel;      /* the runs reported; kind "match": the match report */
+    const char *out;         /* the folder (made if missing) */
+    const char *plots;       /* the gnuplot scripts; NULL: found beside the binary */
+    bool no_plots;           /* the Markdown only */
+    bool quiet;              /* the Markdown not on stdout */
+    const char *cmdline;     /* the command shown in the report */
+} CliReport;
+/* 0, or 1 after printing why. */
+int cli_report_write(const char *cmd, const CliReport *job);
+
 /* Ctrl-C and SIGTERM during a run: the first one sets the flag (the run
  * starts no new game, finishes and stores those in flight), a second one
  * ends the process at once. cli_signal() is the signal caught, 0 if none. */

@@ -123,12 +123,108 @@ static const char *find_plots(char *buf, size_t len)
     return has_scripts(buf) ? buf : NULL;
 }
 
+/* Moves a finished report (md, md_len bytes) and whatever else the
+ * staging folder holds into out. */
+static int write_out(const char *cmd, const char *out, const char *stage, const char *md, size_t md_len, bool quiet)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/report.md", stage);
+    FILE *f = fopen(path, "w");
+    bool written = f && fwrite(md, 1, md_len, f) == md_len;
+    if (f && fclose(f) != 0) written = false;
+    if (!written) return cli_error(cmd, "cannot write '%s/report.md': %s", out, strerror(errno));
+    if (stage_commit(stage, out) != 0) return cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
+    if (!quiet) fwrite(md, 1, md_len, stdout);
+    fprintf(stderr, "yinsh %s: wrote %s/report.md\n", cmd, out);
+    return 0;
+}
+
+int cli_report_write(const char *cmd, const CliReport *job)
+{
+    const char *db = job->db, *out = job->out, *plots = job->plots;
+    const StoreSelection *sel = &job->sel;
+    int nnames = sel->nruns, rc = 0;
+    char *md = NULL, err[ERR_LEN], plots_buf[4096], stage[4096] = "";
+    size_t md_len = 0;
+    Report rep = {0};
+    FILE *mf = NULL;
+    bool matches = sel->kind && !strcmp(sel->kind, "match");
+
+    if (!matches) {
+        if (report_load(&rep, db, sel, err)) {
+            rc = cli_error(cmd, "%s", err);
+            goto done;
+        }
+        if (rep.games == 0) {
+            if (nnames)
+                rc = cli_error(cmd, "the selected %s of '%s' hold%s no games%s: nothing to report",
+                               nnames > 1 ? "runs" : "run", db, nnames > 1 ? "" : "s",
+                               sel->kind ? " of this kind (self-play runs by default: --kind match or --kind all)"
+                                         : "");
+            else
+                rc = cli_error(cmd, "database '%s' holds no games%s: nothing to report (`yinsh selfplay` plays some)",
+                               db, sel->kind || sel->agent || sel->variant ? " in this selection" : "");
+            goto done;
+        }
+    }
+    if (make_dirs(out) != 0) {
+        rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
+        goto done;
+    }
+    /* Everything is written into a staging folder inside DIR first and
+     * moved into DIR only when all of it was written: a full disk leaves
+     * DIR as it was. */
+    snprintf(stage, sizeof stage, "%s/.report-XXXXXX", out);
+    if (!mkdtemp(stage)) {
+        stage[0] = '\0';
+        rc = cli_error(cmd, "cannot write in '%s': %s", out, strerror(errno));
+        goto done;
+    }
+    if (!(mf = open_memstream(&md, &md_len))) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    if (matches) {
+        /* the match report: a table, no pictures */
+        rc = report_matches(db, sel, job->cmdline, mf, err);
+        fclose(mf);
+        mf = NULL;
+        if (rc) {
+            rc = cli_error(cmd, "%s", err);
+            goto done;
+        }
+        rc = write_out(cmd, out, stage, md, md_len, job->quiet);
+        goto done;
+    }
+    ReportPictures pics, *pp = NULL;
+    if (!job->no_plots) {
+        if (!plots) plots = find_plots(plots_buf, sizeof plots_buf);
+        if (report_draw(&rep, stage, plots, &pics, err)) {
+            rc = cli_error(cmd, "%s", err);
+            goto done;
+        }
+        pp = &pics;
+    }
+    report_write_markdown(&rep, job->cmdline, pp, mf);
+    fclose(mf);
+    mf = NULL;
+    if ((rc = write_out(cmd, out, stage, md, md_len, job->quiet))) goto done;
+    if (pp && pp->note[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, pp->note);
+
+done:
+    if (stage[0]) stage_remove(stage);
+    if (mf) fclose(mf);
+    free(md);
+    report_free(&rep);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *cmd = "report";
     const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
-    bool no_plots = false, quiet = false;
     const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL;
+    bool no_plots = false, quiet = false;
     CliList runs = {0};
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
@@ -142,14 +238,9 @@ int cmd_report(int argc, char **argv)
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
     };
     int npos;
-    char *cmdline = NULL, *md = NULL, err[ERR_LEN], path[4200], plots_buf[4096], stage[4096] = "";
-    size_t md_len = 0;
-    Report rep = {0};
-    FILE *mf = NULL;
-    int nnames = 0;
+    char *cmdline = NULL, agent[SPEC_LEN];
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
-    nnames = runs.n;
     if (plots && no_plots) {
         rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
         goto done;
@@ -166,111 +257,17 @@ int cmd_report(int argc, char **argv)
         rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
         goto done;
     }
+    CliReport job = {.db = db, .sel = {.runs = (const char *const *)runs.items, .nruns = runs.n}, .out = out,
+                     .plots = plots, .no_plots = no_plots, .quiet = quiet};
+    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &job.sel, agent))) goto done;
     if (!(cmdline = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = nnames};
-    char agent[SPEC_LEN];
-    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
-    if (sel.kind && !strcmp(sel.kind, "match")) {
-        /* the match report: Markdown on stdout and in DIR/report.md */
-        if (!(mf = open_memstream(&md, &md_len))) {
-            rc = cli_error(cmd, "out of memory");
-            goto done;
-        }
-        rc = report_matches(db, &sel, cmdline, mf, err);
-        fclose(mf);
-        mf = NULL;
-        if (rc) {
-            rc = cli_error(cmd, "%s", err);
-            goto done;
-        }
-        no_plots = true;
-        goto write;
-    }
-
-    if (report_load(&rep, db, &sel, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (rep.games == 0) {
-        if (nnames)
-            rc = cli_error(cmd, "the selected %s of '%s' hold%s no games%s: nothing to report",
-                           nnames > 1 ? "runs" : "run", db, nnames > 1 ? "" : "s",
-                           sel.kind ? " of this kind (self-play runs by default: --kind match or --kind all)" : "");
-        else
-            rc = cli_error(cmd, "database '%s' holds no games%s: nothing to report (`yinsh selfplay` plays some)", db,
-                           sel.kind || sel.agent || sel.variant ? " in this selection" : "");
-        goto done;
-    }
-
-    if (make_dirs(out) != 0) {
-        rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
-        goto done;
-    }
-    /* Everything is written into a staging folder inside DIR first and
-     * moved into DIR only when all of it was written: a full disk leaves
-     * DIR as it was. */
-    snprintf(stage, sizeof stage, "%s/.report-XXXXXX", out);
-    if (!mkdtemp(stage)) {
-        stage[0] = '\0';
-        rc = cli_error(cmd, "cannot write in '%s': %s", out, strerror(errno));
-        goto done;
-    }
-    ReportPictures pics, *pp = NULL;
-    if (!no_plots) {
-        if (!plots) plots = find_plots(plots_buf, sizeof plots_buf);
-        if (report_draw(&rep, stage, plots, &pics, err)) {
-            rc = cli_error(cmd, "%s", err);
-            goto done;
-        }
-        pp = &pics;
-    }
-
-    if (!(mf = open_memstream(&md, &md_len))) {
-        rc = cli_error(cmd, "out of memory");
-        goto done;
-    }
-    report_write_markdown(&rep, cmdline, pp, mf);
-    fclose(mf);
-    mf = NULL;
-write:
-    if (!stage[0]) {
-        if (make_dirs(out) != 0) {
-            rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
-            goto done;
-        }
-        snprintf(stage, sizeof stage, "%s/.report-XXXXXX", out);
-        if (!mkdtemp(stage)) {
-            stage[0] = '\0';
-            rc = cli_error(cmd, "cannot write in '%s': %s", out, strerror(errno));
-            goto done;
-        }
-    }
-
-    snprintf(path, sizeof path, "%s/report.md", stage);
-    FILE *f = fopen(path, "w");
-    bool written = f && fwrite(md, 1, md_len, f) == md_len;
-    if (f && fclose(f) != 0) written = false;
-    if (!written) {
-        rc = cli_error(cmd, "cannot write '%s/report.md': %s", out, strerror(errno));
-        goto done;
-    }
-    if (stage_commit(stage, out) != 0) {
-        rc = cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
-        goto done;
-    }
-    snprintf(path, sizeof path, "%s/report.md", out);
-    if (!quiet) fwrite(md, 1, md_len, stdout);
-    if (!no_plots && pp && pp->note[0]) fprintf(stderr, "yinsh report: %s\n", pp->note);
-    fprintf(stderr, "yinsh report: wrote %s\n", path);
+    job.cmdline = cmdline;
+    rc = cli_report_write(cmd, &job);
 
 done:
-    if (stage[0]) stage_remove(stage);
-    if (mf) fclose(mf);
-    free(md);
-    report_free(&rep);
     cli_list_free(&runs);
     free(cmdline);
     return rc;

@@ -100,6 +100,39 @@ static void print_summary(const char *name, const RecordSummary *s)
     printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", s->hash);
 }
 
+int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
+{
+    char err[ERR_LEN];
+    const SelfplayPlan *plan = &run->plan;
+    if (!quiet)
+        fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads\n",
+                cmd, run->row.name, run->store ? " in " : "", run->store ? run->db : "", plan->seed,
+                variant_name(plan->variant), run->row.white, run->row.black, plan->games, run->ntodo,
+                parallel_threads(plan->threads));
+
+    SelfplayCtx ctx = {.run = run};
+    progress_start(&ctx.progress, "games", run->ntodo, quiet);
+    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx,
+                         .interrupt = cli_catch_signals()};
+    if (selfplay_run(plan, run->todo, run->ntodo, &sink, err)) {
+        if (ctx.progress.shown) fprintf(stderr, "\n");
+        int rc = cli_error(cmd, "%s", err);
+        cli_run_hint(cmd, run);
+        return rc;
+    }
+    if (cli_signal()) {
+        if (ctx.progress.shown) fprintf(stderr, "\n");
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
+        cli_run_hint(cmd, run);
+        return 128 + cli_signal();
+    }
+    char tail[128];
+    format_tail(&run->sum, tail, sizeof tail);
+    progress_finish(&ctx.progress, run->done, tail);
+    if (run_finish(run, err)) return cli_error(cmd, "%s", err);
+    return 0;
+}
+
 int cmd_selfplay(int argc, char **argv)
 {
     const char *cmd = "selfplay";
@@ -123,7 +156,6 @@ int cmd_selfplay(int argc, char **argv)
     if (rc) return rc;
 
     /* Check the whole command line before touching any file. */
-    char err[ERR_LEN];
     o->plan.variant = VARIANT_STANDARD;
     if (o->resume) {
         if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db)
@@ -151,37 +183,7 @@ int cmd_selfplay(int argc, char **argv)
 
     Run run = {0};
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
-    const SelfplayPlan *plan = &run.plan;
-    if (!r.quiet)
-        fprintf(stderr, "yinsh selfplay: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads\n",
-                run.row.name, run.store ? " in " : "", run.store ? run.db : "", plan->seed,
-                variant_name(plan->variant), run.row.white, run.row.black, plan->games, run.ntodo,
-                parallel_threads(plan->threads));
-
-    SelfplayCtx ctx = {.run = &run};
-    progress_start(&ctx.progress, "games", run.ntodo, r.quiet);
-    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx,
-                         .interrupt = cli_catch_signals()};
-    if (selfplay_run(plan, run.todo, run.ntodo, &sink, err)) {
-        if (ctx.progress.shown) fprintf(stderr, "\n");
-        rc = cli_error(cmd, "%s", err);
-        cli_run_hint(cmd, &run);
-        goto done;
-    }
-    if (cli_signal()) {
-        if (ctx.progress.shown) fprintf(stderr, "\n");
-        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
-        cli_run_hint(cmd, &run);
-        rc = 128 + cli_signal();
-        goto done;
-    }
-    char tail[128];
-    format_tail(&run.sum, tail, sizeof tail);
-    progress_finish(&ctx.progress, run.done, tail);
-    if (run_finish(&run, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
+    if ((rc = cli_selfplay_play(cmd, &run, r.quiet))) goto done;
     print_summary(run.row.name, &run.sum);
 
 done:

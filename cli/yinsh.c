@@ -18,6 +18,8 @@ static const Command COMMANDS[] = {
     {"match", cmd_match, "agent A against agent B in colour-swapped pairs: Elo, LOS, SPRT", USAGE_MATCH},
     {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)", USAGE_TUNE},
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
+    {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report",
+     USAGE_STUDY},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 

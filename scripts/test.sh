@@ -31,14 +31,15 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 # Every parser of outside text has a libFuzzer target with a seed corpus:
 # the YPN, action and game-record parsers, the agent-spec parser, the
-# weights loader. Each runs for FUZZ_SECONDS on a copy of its corpus.
+# weights loader, the INI reader of study files. Each runs for
+# FUZZ_SECONDS on a copy of its corpus.
 FUZZ_FLAGS="-O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11"
 fuzz() { # fuzz NAME CORPUS SOURCES...
     local name=$1 corpus=$2
     shift 2
     step "Fuzzing $name (${FUZZ_SECONDS}s)"
     # shellcheck disable=SC2086
-    clang $FUZZ_FLAGS -Iengine -Ieval -Iselfplay "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
+    clang $FUZZ_FLAGS -Iengine -Ieval -Iselfplay -Istudy "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
     rm -rf "build-fuzz/corpus-$name" && mkdir -p "build-fuzz/corpus-$name"
     (cd build-fuzz && ./$name -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
        "corpus-$name" "$ROOT/tests/fuzz/$corpus" 2>"$name.log") ||
@@ -50,6 +51,7 @@ fuzz fuzz_parsers corpus engine/*.c
 fuzz fuzz_agent_spec corpus-spec engine/*.c eval/evaluation.c eval/stats.c selfplay/agent.c selfplay/mcts.c \
     selfplay/playout.c
 fuzz fuzz_weights corpus-weights engine/*.c eval/evaluation.c
+fuzz fuzz_study_ini corpus-ini study/ini.c
 
 if [ -f scripts/tsan.sh ]; then
   step "ThreadSanitizer: multi-threaded self-play"

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "notation.h"
 #include "parallel.h"
 #include "provenance.h"
 #include "run.h"
@@ -57,6 +58,37 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
         }
     }
     return 0;
+}
+
+int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err)
+{
+    char white[SPEC_LEN], black[SPEC_LEN], ww[STORE_HASH_LEN], bw[STORE_HASH_LEN];
+    agent_spec_format(&plan->white, white);
+    agent_spec_format(&plan->black, black);
+    weights_hex(&plan->white, ww);
+    weights_hex(&plan->black, bw);
+    if (strcmp(row->kind, kind))
+        snprintf(err, ERR_LEN, "run '%s' is a %s run, not a %s run", row->name, row->kind, kind);
+    else if (row->variant != plan->variant)
+        snprintf(err, ERR_LEN, "run '%s' was played in %s, not %s", row->name, variant_name(row->variant),
+                 variant_name(plan->variant));
+    else if (row->seed != plan->seed)
+        snprintf(err, ERR_LEN, "run '%s' has seed %" PRIu64 ", not %" PRIu64, row->name, row->seed, plan->seed);
+    else if (row->games != plan->games)
+        snprintf(err, ERR_LEN, "run '%s' has %u games, not %u", row->name, row->games, plan->games);
+    else if (strcmp(row->white, white) || strcmp(row->black, black))
+        snprintf(err, ERR_LEN, "run '%s' was played by %.150s against %.150s, not by %.150s against %.150s", row->name,
+                 row->white, row->black, white, black);
+    else if ((row->white_weights[0] && strcmp(row->white_weights, ww)) ||
+             (row->black_weights[0] && strcmp(row->black_weights, bw)))
+        snprintf(err, ERR_LEN, "run '%s' was played with other weights (content hashes %s and %s, now %s and %s)",
+                 row->name, row->white_weights[0] ? row->white_weights : "none",
+                 row->black_weights[0] ? row->black_weights : "none", ww[0] ? ww : "none", bw[0] ? bw : "none");
+    else if (row->pairs != plan->pairs || row->opening != plan->opening)
+        snprintf(err, ERR_LEN, "run '%s' opens its games or pairs them otherwise", row->name);
+    else
+        return 0;
+    return -1;
 }
 
 static void default_name(const char *kind, const char *uid, char *out, size_t len)

@@ -47,6 +47,13 @@ typedef struct Run {
 /* A seed from the clock and the process id. */
 uint64_t run_clock_seed(void);
 
+/* Whether the stored run `row` is the run `plan` would make (kind,
+ * variant, seed, size, agents as canonical specs with their weights'
+ * content hashes, pairs, opening): 0, or -1 with what differs in err.
+ * A plan that asks for an existing run by name is checked with it, so
+ * that a changed plan never finishes a run started with another. */
+int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
+
 /* Opens the database and creates or finds the run; 0, or -1 with a
  * message in err. Free with run_close whatever the outcome. */
 int run_open(Run *r, const RunOptions *o, char *err);

@@ -25,7 +25,7 @@ CREATE TABLE run (
     white_weights TEXT,
     black_weights TEXT,
     plan_ident  TEXT,
-    repeat_of   INTEGER REFERENCES run (id),
+    repeat_of   INTEGER,
     git_commit  TEXT,
     compiler    TEXT,
     machine     TEXT

@@ -147,7 +147,7 @@ static const struct {
      NULL},
     /* 4 -> 5 */
     {"ALTER TABLE run ADD COLUMN plan_ident TEXT;"
-     "ALTER TABLE run ADD COLUMN repeat_of INTEGER REFERENCES run (id);"
+     "ALTER TABLE run ADD COLUMN repeat_of INTEGER;"
      "ALTER TABLE run ADD COLUMN git_commit TEXT;"
      "ALTER TABLE run ADD COLUMN compiler TEXT;"
      "ALTER TABLE run ADD COLUMN machine TEXT;"

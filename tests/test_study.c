@@ -1,0 +1,507 @@
+#define _GNU_SOURCE /* nftw */
+/* Study files: the INI reader as data (what it accepts, and the line each
+ * mistake is reported on), and `yinsh study` as a process: a study run
+ * twice plays nothing the second time; a study killed with -9 and run
+ * again ends with the database of one never stopped; a file with a
+ * mistake stores nothing; a stored run that the file no longer describes
+ * is refused; the repository's studies keep the names, seeds, agents and
+ * games of the scripts they replaced. */
+#include <signal.h>
+#include "ini.h"
+#include "study.h"
+#include "test_proc.h"
+
+static char *write_file(const char *dir, const char *name, const char *text)
+{
+    char *p = path_in(dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f, "cannot write %s", p);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+/* Every stored game of every run with its actions, and the runs' rows
+ * (but their uid and dates): equal dumps, equal studies. */
+static char *db_dump(const char *path)
+{
+    sqlite3 *db = db_open(path);
+    char *runs = db_text(db, "SELECT coalesce(group_concat(line, char(10)), '') FROM (SELECT name || ' ' || kind || ' ' ||"
+                             " variant || ' ' || seed || ' ' || games || ' ' || white || ' ' || black || ' ' ||"
+                             " command || ' ' || (finished_at IS NOT NULL) AS line FROM run ORDER BY id)");
+    char *games = db_text(
+        db, "SELECT coalesce(group_concat(line, char(10)), '') FROM ("
+            " SELECT r.name || ' ' || g.idx || ' ' || g.seed || ' ' || g.result || ' ' || g.reason || ' ' || g.actions ||"
+            "  ' :' || (SELECT group_concat(a.ply || a.action || '/' || a.legal || '/' || coalesce(a.root_visits, '-') ||"
+            "  '/' || coalesce(a.chosen_visits, '-') || '/' || coalesce(printf('%.9f', a.value), '-'), ' ')"
+            "   FROM (SELECT * FROM action WHERE game_id = g.id ORDER BY ply) a) AS line"
+            " FROM game g JOIN run r ON g.run_id = r.id ORDER BY r.name, g.idx)");
+    sqlite3_close(db);
+    char *s = gc(malloc(strlen(runs) + strlen(games) + 2));
+    sprintf(s, "%s\n%s", runs, games);
+    return s;
+}
+
+static long long games_in(const char *path)
+{
+    sqlite3 *db;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return 0;
+    }
+    sqlite3_busy_timeout(db, 1000);
+    sqlite3_stmt *st;
+    long long n = 0;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM game", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+/* ---- the INI reader --------------------------------------------------- */
+
+Test(ini, what_it_reads)
+{
+    const char *text = "# a comment\r\n"
+                       "; another\n"
+                       "\n"
+                       "[study]\n"
+                       "  name   =  main  \n"
+                       "seed = 1   # the first seed\n"
+                       "path = a#b;c\n"
+                       "empty =\n"
+                       "[agent sims50]   ; a label\n"
+                       "spec = mcts:sims=50,c=1.5\r\n"
+                       "[report]\n"
+                       "out=results/x y";
+    Ini ini;
+    char err[ERR_LEN];
+    cr_assert_eq(ini_parse(&ini, "t.ini", text, strlen(text), err), INI_OK, "%s", err);
+    cr_assert_eq(ini.nsections, 3);
+    const IniSection *s = &ini.sections[0];
+    cr_assert_str_eq(s->name, "study");
+    cr_assert_str_eq(s->label, "");
+    cr_assert_eq(s->line, 4);
+    cr_assert_eq(s->nkeys, 4);
+    cr_assert_str_eq(ini_key(s, "name")->value, "main");
+    cr_assert_eq(ini_key(s, "name")->line, 5);
+    cr_assert_str_eq(ini_key(s, "seed")->value, "1");
+    cr_assert_str_eq(ini_key(s, "path")->value, "a#b;c");
+    cr_assert_str_eq(ini_key(s, "empty")->value, "");
+    cr_assert_null(ini_key(s, "games"));
+    s = &ini.sections[1];
+    cr_assert_str_eq(s->name, "agent");
+    cr_assert_str_eq(s->label, "sims50");
+    cr_assert_str_eq(ini_key(s, "spec")->value, "mcts:sims=50,c=1.5");
+    cr_assert_str_eq(ini_key(&ini.sections[2], "out")->value, "results/x y");
+    ini_free(&ini);
+}
+
+/* Each broken text, the line its error names, and a piece of the message. */
+static const struct {
+    const char *text;
+    int line;
+    const char *says;
+} INI_BAD_CASES[] = {
+    {"seed = 1\n", 1, "before any [section]"},
+    {"[study]\nname = a\nname = b\n", 3, "given twice in this section (first on line 2)"},
+    {"[study]\n[report]\n[study]\n", 3, "is there already (line 1)"},
+    {"[study\n", 1, "ends with ']'"},
+    {"[study] x\n", 1, "ends with ']'"},
+    {"[]\n", 1, "names its section"},
+    {"[agent a b]\n", 1, "at most one label"},
+    {"[study]\nname\n", 2, "neither `key = value`"},
+    {"[study]\n = 3\n", 2, "key is missing"},
+    {"[study]\nName = x\n", 2, "keys are lower-case"},
+    {"[study]\nname = a\x01" "b\n", 2, "control character (byte 0x01)"},
+    {"[study]\n\nname = a\tb\x7f\n", 3, "control character (byte 0x7f)"},
+};
+
+Test(ini, mistakes_name_their_line)
+{
+    for (size_t i = 0; i < sizeof INI_BAD_CASES / sizeof *INI_BAD_CASES; i++) {
+        Ini ini;
+        char err[ERR_LEN], where[32];
+        const char *t = INI_BAD_CASES[i].text;
+        cr_assert_eq(ini_parse(&ini, "f.ini", t, strlen(t), err), INI_BAD, "case %zu accepted", i);
+        snprintf(where, sizeof where, "f.ini:%d: ", INI_BAD_CASES[i].line);
+        cr_assert(!strncmp(err, where, strlen(where)), "case %zu: '%s' does not begin with '%s'", i, err, where);
+        cr_assert(strstr(err, INI_BAD_CASES[i].says), "case %zu: '%s' lacks '%s'", i, err, INI_BAD_CASES[i].says);
+        ini_free(&ini);
+    }
+    /* a NUL byte is a control character too */
+    Ini ini;
+    char err[ERR_LEN];
+    cr_assert_eq(ini_parse(&ini, "f.ini", "[study]\nname = a\0b\n", 19, err), INI_BAD);
+    cr_assert(strstr(err, "f.ini:2: "), "%s", err);
+    ini_free(&ini);
+}
+
+/* ---- the meaning of a study file --------------------------------------- */
+
+#define STUDY_HEAD "[study]\nname = t\ndb = s.db\nseed = 7\ngames = 4\nvariants = standard, blitz\n"
+
+/* Each file with a mistake, the line named, and a piece of the message. */
+static const struct {
+    const char *text;
+    int line;
+    const char *says;
+} STUDY_BAD_CASES[] = {
+    {STUDY_HEAD "[agent a]\nspec = mcts:sim=50\n", 8, "agent 'a': unknown mcts key 'sim'"},
+    {STUDY_HEAD "[agent a]\nspec = mcts:sims=100,rollout=4,eval=missing.txt\n", 8, "missing.txt"},
+    {STUDY_HEAD "[agent a]\nspec = mcts:sims=50,rollout=random,eval=w.txt\n", 8, "agent 'a'"},
+    {STUDY_HEAD "[agent a]\nspec = random\ngame = 3\n", 9, "unknown key 'game' in [agent]"},
+    {STUDY_HEAD "[agent a]\nspec = random\ngames = 0\n", 9, "games wants a number from 1"},
+    {STUDY_HEAD "[agent a]\n", 7, "needs a spec"},
+    {STUDY_HEAD "[agent a]\nspec =\n", 8, "'spec' wants a value"},
+    {STUDY_HEAD "[agent]\nspec = random\n", 7, "[agent LABEL]"},
+    {STUDY_HEAD "[agent a/b]\nspec = random\n", 7, "[agent LABEL]"},
+    {STUDY_HEAD "[agents a]\nspec = random\n", 7, "unknown section [agents]"},
+    {STUDY_HEAD, 1, "no [agent LABEL] section"},
+    {"[agent a]\nspec = random\n", 1, "no [study] section"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[study]\n", 9, "[study] is there already (line 1)"},
+    {"[study]\ndb = s.db\nseed = 1\nvariants = standard\n[agent a]\nspec = random\ngames = 2\n", 1, "needs a name"},
+    {"[study]\nname = t\ndb = s.db\nvariants = standard\n[agent a]\nspec = random\ngames = 2\n", 1, "needs a seed"},
+    {"[study]\nname = t\ndb = s.db\nseed = 1\n[agent a]\nspec = random\ngames = 2\n", 1, "needs variants"},
+    {"[study]\nname = t x\n", 2, "name 't x'"},
+    {"[study]\nname = t\nseed = -1\n", 3, "seed wants an unsigned"},
+    {"[study]\nname = t\nseed = 1\nvariants = standard, bliz\n", 4, "unknown variant 'bliz'"},
+    {"[study]\nname = t\nseed = 1\nvariants = blitz blitz\n", 4, "'blitz' is listed twice"},
+    {"[study]\nname = t\nseed = 1\nvariants = standard\ndb = nowhere/s.db\n", 5, "the folder 'nowhere' does not exist"},
+    {"[study]\nname = t\nseed = 1\nvariants = standard\ngames = 1e3\n", 5, "games wants a number"},
+    {"[study]\nname = t\nseed = 1\nvariants = standard\ndb = s.db\n[agent a]\nspec = random\n", 6, "has no games"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nplots = maybe\n", 10, "plots wants yes or no"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nout = w.txt\n", 10, "is a file, not a folder"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report x]\n", 9, "[report] takes no label"},
+};
+
+Test(study, mistakes_name_their_line_and_store_nothing)
+{
+    char *dir = tmpdir_new();
+    write_file(dir, "w.txt", "markers 1\n");
+    for (size_t i = 0; i < sizeof STUDY_BAD_CASES / sizeof *STUDY_BAD_CASES; i++) {
+        char *file = write_file(dir, "bad.ini", STUDY_BAD_CASES[i].text), *err, where[64];
+        const char *args[] = {"study", file, NULL};
+        int rc = yinsh_run(dir, args, NULL, &err);
+        cr_assert_eq(rc, 2, "case %zu: exit %d: %s", i, rc, err);
+        snprintf(where, sizeof where, "yinsh study: %s:%d: ", file, STUDY_BAD_CASES[i].line);
+        cr_assert(strstr(err, where), "case %zu: '%s' lacks '%s'", i, err, where);
+        cr_assert(strstr(err, STUDY_BAD_CASES[i].says), "case %zu: '%s' lacks '%s'", i, err, STUDY_BAD_CASES[i].says);
+        cr_assert(!file_exists(path_in(dir, "s.db")), "case %zu made the database", i);
+    }
+    /* the library says the same */
+    Study s;
+    char err[ERR_LEN];
+    cr_assert_eq(study_load(&s, path_in(dir, "none.ini"), err), STUDY_IO);
+    cr_assert(strstr(err, "none.ini"), "%s", err);
+    study_free(&s);
+}
+
+Test(study, options)
+{
+    char *dir = tmpdir_new(), *err;
+    const char *none[] = {"study", NULL};
+    cr_assert_eq(yinsh_run(dir, none, NULL, &err), 2);
+    cr_assert(strstr(err, "a study FILE is required"), "%s", err);
+    const char *two[] = {"study", "a.ini", "b.ini", NULL};
+    cr_assert_eq(yinsh_run(dir, two, NULL, &err), 2);
+    const char *unknown[] = {"study", "a.ini", "--thread", "2", NULL};
+    cr_assert_eq(yinsh_run(dir, unknown, NULL, &err), 2);
+    cr_assert(strstr(err, "unknown option '--thread'"), "%s", err);
+    const char *missing[] = {"study", "a.ini", NULL};
+    cr_assert_eq(yinsh_run(dir, missing, NULL, &err), 1);
+    cr_assert(strstr(err, "cannot read 'a.ini'"), "%s", err);
+    char *out;
+    const char *help[] = {"study", "--help", NULL};
+    cr_assert_eq(yinsh_run(dir, help, &out, NULL), 0);
+    cr_assert(strstr(out, "usage: yinsh study FILE"), "%s", out);
+}
+
+/* ---- running studies ---------------------------------------------------- */
+
+/* Two agents in two variants: four runs, seeds 40..43. */
+static const char SMALL[] = "# a small study\n"
+                            "[study]\n"
+                            "name = small\n"
+                            "db = s.db\n"
+                            "seed = 40\n"
+                            "games = 6\n"
+                            "variants = standard, blitz\n"
+                            "\n"
+                            "[agent random]\n"
+                            "spec = random\n"
+                            "\n"
+                            "[agent s20]\n"
+                            "spec = mcts:sims=20\n"
+                            "games = 4   # fewer: they cost more\n"
+                            "\n"
+                            "[report]\n"
+                            "out = report\n"
+                            "plots = no\n";
+
+Test(study, second_time_plays_nothing)
+{
+    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *out, *err;
+    /* a run that is not the study's stays out of its report */
+    const char *other[] = {"selfplay", "--games", "3", "--agent", "random", "--seed", "1", "--run", "other",
+                           "--db", "s.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, other, NULL, &err), 0, "%s", err);
+
+    const char *args[] = {"study", file, "--threads", "2", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "# YINSH balance report"), "%s", out);
+    char *md = slurp(path_in(dir, "report/report.md"));
+    cr_assert_str_eq(md, out);
+    cr_assert(strstr(md, "yinsh study"), "%s", md);
+    cr_assert(!strstr(md, "`other`"), "the report counts a run that is not the study's:\n%s", md);
+    cr_assert(!file_exists(path_in(dir, "report/strength.png")), "plots = no drew pictures");
+    cr_assert(strstr(err, "4 runs into s.db: 0 complete, 0 unfinished, 4 to play"), "%s", err);
+
+    sqlite3 *h = db_open(db);
+    cr_assert_str_eq(db_text(h, "SELECT group_concat(name || ' ' || variant || ' ' || seed || ' ' || games || ' ' ||"
+                                " white, ', ') FROM (SELECT * FROM run WHERE name != 'other' ORDER BY id)"),
+                     "small-standard-random standard 40 6 random, small-blitz-random blitz 41 6 random, "
+                     "small-standard-s20 standard 42 4 mcts:sims=20,c=1,rollout=random, "
+                     "small-blitz-s20 blitz 43 4 mcts:sims=20,c=1,rollout=random");
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NULL"), 0);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 3 + 20);
+    /* each run keeps the selfplay command that makes it by itself */
+    cr_assert_str_eq(db_text(h, "SELECT command FROM run WHERE name = 'small-blitz-s20'"),
+                     "yinsh selfplay --games 4 --variant blitz --agent mcts:sims=20 --seed 43 --run small-blitz-s20 "
+                     "--db s.db");
+    sqlite3_close(h);
+
+    /* the second time: nothing to play, the database as it was */
+    char *dump = db_dump(db), *out2, *err2;
+    cr_assert_eq(yinsh_run(dir, args, &out2, &err2), 0, "%s", err2);
+    cr_assert(strstr(err2, "4 complete, 0 unfinished, 0 to play"), "%s", err2);
+    const char *runs[] = {"small-standard-random", "small-blitz-random", "small-standard-s20", "small-blitz-s20"};
+    for (int i = 0; i < 4; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "run %s is already complete", runs[i]);
+        cr_assert(strstr(err2, line), "no '%s' in:\n%s", line, err2);
+    }
+    cr_assert(!strstr(err2, "to play)"), "a run was opened:\n%s", err2);
+    cr_assert_str_eq(db_dump(db), dump);
+    cr_assert_str_eq(out2, out);
+
+    /* --check lists the runs and their states and plays nothing */
+    const char *check[] = {"study", file, "--check", NULL};
+    char *out3;
+    cr_assert_eq(yinsh_run(dir, check, &out3, &err), 0, "%s", err);
+    cr_assert(strstr(out3, "small-blitz-s20"), "%s", out3);
+    cr_assert(strstr(out3, "complete"), "%s", out3);
+    cr_assert(!strstr(out3, "missing"), "%s", out3);
+}
+
+/* The same file but for one value (text replaced): the stored runs no
+ * longer fit it. */
+static void refuse_changed(const char *dir, const char *from, const char *to, const char *says)
+{
+    char text[sizeof SMALL + 64];
+    const char *at = strstr(SMALL, from);
+    cr_assert(at);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - SMALL), SMALL, to, at + strlen(from));
+    char *file = write_file(dir, "changed.ini", text), *db = path_in(dir, "s.db"), *err;
+    char *dump = db_dump(db);
+    const char *args[] = {"study", file, NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 1, "%s", err);
+    cr_assert(strstr(err, says), "'%s' lacks '%s'", err, says);
+    cr_assert(strstr(err, "nothing was stored"), "%s", err);
+    cr_assert_str_eq(db_dump(db), dump);
+}
+
+Test(study, a_changed_file_does_not_touch_the_stored_runs)
+{
+    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *err;
+    const char *args[] = {"study", file, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    refuse_changed(dir, "seed = 40", "seed = 41", ":10: database 's.db': run 'small-standard-random' has seed 40, not 41");
+    refuse_changed(dir, "games = 4 ", "games = 5 ", ":13: database 's.db': run 'small-standard-s20' has 4 games, not 5");
+    refuse_changed(dir, "mcts:sims=20", "mcts:sims=21", "run 'small-standard-s20' was played by");
+    /* and a typo in a file whose runs are stored stores nothing either */
+    char *typo = write_file(dir, "typo.ini", STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = mcts:sim=50\n");
+    char *db = path_in(dir, "s.db"), *dump = db_dump(db);
+    const char *bad[] = {"study", typo, NULL};
+    cr_assert_eq(yinsh_run(dir, bad, NULL, &err), 2, "%s", err);
+    cr_assert(strstr(err, "typo.ini:10: agent 'b': unknown mcts key 'sim'"), "%s", err);
+    cr_assert_str_eq(db_dump(db), dump);
+}
+
+/* A database of schema version 3 (before the weights' hashes, the
+ * leases) is upgraded in place, then read: its complete runs stay complete. */
+Test(study, an_older_database_is_upgraded_then_read)
+{
+    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *err;
+    const char *args[] = {"study", file, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(sqlite3_exec(h, "DROP VIEW run_summary; DROP VIEW game_score; DROP INDEX run_by_plan; "
+                                 "DROP INDEX game_by_ident; ALTER TABLE run DROP COLUMN plan_ident; "
+                                 "ALTER TABLE run DROP COLUMN repeat_of; ALTER TABLE run DROP COLUMN git_commit; "
+                                 "ALTER TABLE run DROP COLUMN compiler; ALTER TABLE run DROP COLUMN machine; "
+                                 "ALTER TABLE game DROP COLUMN ident; ALTER TABLE game DROP COLUMN repeat; "
+                                 "ALTER TABLE run DROP COLUMN white_weights; ALTER TABLE run DROP COLUMN black_weights;"
+                                 " DROP TABLE lease; PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK,
+                 "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    char *out;
+    const char *check[] = {"study", file, "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, check, &out, &err), 0, "%s", err);
+    cr_assert(!strstr(out, "missing") && !strstr(out, "unfinished"), "%s", out);
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    sqlite3_close(h);
+}
+
+/* Long enough to be killed in the middle: the random runs take no time,
+ * the 200-simulation runs a second or more each on two threads. */
+static const char KILLED[] = "[study]\n"
+                             "name = k\n"
+                             "db = k.db\n"
+                             "seed = 900\n"
+                             "variants = blitz standard\n"
+                             "[agent random]\n"
+                             "spec = random\n"
+                             "games = 10\n"
+                             "[agent s200]\n"
+                             "spec = mcts:sims=200\n"
+                             "games = 16\n"
+                             "[report]\n"
+                             "out = report\n"
+                             "plots = no\n";
+enum { KILLED_GAMES = 2 * 10 + 2 * 16 };
+
+/* Starts the study and stops it with sig once the first MCTS games are
+ * stored; returns the exit status. */
+static int stop_midway(const char *dir, const char *file, int sig)
+{
+    const char *args[] = {"study", file, "--threads", "2", "--quiet", NULL};
+    pid_t pid = yinsh_start(dir, args);
+    char *db = path_in(dir, "k.db");
+    long long stored = 0;
+    for (int i = 0; i < 6000 && (stored = games_in(db)) <= 20; i++) usleep(5000);
+    cr_assert_gt(stored, 20, "no MCTS game stored");
+    kill(pid, sig);
+    int rc = yinsh_wait(pid);
+    stored = games_in(db);
+    cr_assert_lt(stored, KILLED_GAMES, "the study finished before it was stopped: make it longer");
+    return rc;
+}
+
+Test(study, killed_and_run_again_equals_never_stopped)
+{
+    char *dir = tmpdir_new(), *file = write_file(dir, "k.ini", KILLED), *err, *out;
+    cr_assert_eq(stop_midway(dir, file, SIGKILL), 128 + SIGKILL);
+
+    /* the first runs are complete, an MCTS run is unfinished (or, if the
+     * kill fell between two runs, missing) */
+    const char *check[] = {"study", file, "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, check, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "k-blitz-random"), "%s", out);
+    cr_assert(strstr(out, "unfinished") || strstr(out, "missing"), "%s", out);
+
+    const char *again[] = {"study", file, "--threads", "1", NULL};
+    cr_assert_eq(yinsh_run(dir, again, &out, &err), 0, "%s", err);
+    cr_assert(strstr(err, "run k-blitz-random is already complete"), "%s", err);
+    cr_assert(strstr(err, "run k-standard-random is already complete"), "%s", err);
+
+    /* the same study never stopped, in another folder */
+    char *whole = tmpdir_new(), *wfile = write_file(whole, "k.ini", KILLED), *wout;
+    const char *args[] = {"study", wfile, "--threads", "2", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(whole, args, &wout, &err), 0, "%s", err);
+    char *dk = db_dump(path_in(dir, "k.db")), *dw = db_dump(path_in(whole, "k.db"));
+    cr_assert(strlen(dk) > 5000);
+    cr_assert_str_eq(dk, dw);
+    sqlite3 *h = db_open(path_in(dir, "k.db"));
+    cr_assert_str_eq(db_text(h, "PRAGMA integrity_check"), "ok");
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), KILLED_GAMES);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 4);
+    sqlite3_close(h);
+    /* the reports agree but for the command line that made them */
+    cr_assert_str_eq(after_line(out, "Made by"), after_line(slurp(path_in(whole, "report/report.md")), "Made by"));
+}
+
+Test(study, ctrl_c_stops_and_says_how_to_go_on)
+{
+    char *dir = tmpdir_new(), *file = write_file(dir, "k.ini", KILLED), *err;
+    cr_assert_eq(stop_midway(dir, file, SIGINT), 130);
+    err = slurp(path_in(dir, "err"));
+    cr_assert(strstr(err, "picks up where the study stopped"), "%s", err);
+    const char *again[] = {"study", file, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, again, NULL, &err), 0, "%s", err);
+    cr_assert_eq(games_in(path_in(dir, "k.db")), KILLED_GAMES);
+}
+
+/* A study run's stored command, run by itself, plays the same games. */
+Test(study, stored_command_reproduces_the_run)
+{
+    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *err;
+    const char *args[] = {"study", file, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(path_in(dir, "s.db"));
+    char *command = db_text(h, "SELECT command FROM run WHERE name = 'small-standard-s20'");
+    sqlite3_close(h);
+    char *other = tmpdir_new(), shell[1024];
+    cr_assert(!strncmp(command, "yinsh ", 6));
+    snprintf(shell, sizeof shell, "cd '%s' && '%s' %s --quiet >/dev/null", other, YINSH_BIN, command + 6);
+    cr_assert_eq(system(shell), 0, "%s", shell);
+    const char *q = "SELECT group_concat(g.idx || g.result || g.reason || (SELECT group_concat(action, ' ') FROM "
+                    "(SELECT action FROM action WHERE game_id = g.id ORDER BY ply)), char(10)) FROM game g JOIN run r "
+                    "ON g.run_id = r.id WHERE r.name = 'small-standard-s20' ORDER BY g.idx";
+    sqlite3 *a = db_open(path_in(dir, "s.db")), *b = db_open(path_in(other, "s.db"));
+    char *ga = db_text(a, q), *gb = db_text(b, q);
+    sqlite3_close(a);
+    sqlite3_close(b);
+    cr_assert(strlen(ga) > 100);
+    cr_assert_str_eq(ga, gb);
+}
+
+/* The repository's studies keep the runs of the scripts they replaced
+ * (scripts/experiment.sh: seed 1 + k, agents outside, variants inside;
+ * scripts/balance.sh: its table), so their results stay reproducible. */
+Test(study, repository_studies_keep_their_runs)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    cr_assert_eq(mkdir(path_in(dir, "results"), 0777), 0);
+    const char *main_runs[][4] = {
+        {"main-standard-random", "standard", "200", "1"}, {"main-blitz-random", "blitz", "200", "2"},
+        {"main-standard-sims100", "standard", "200", "3"}, {"main-blitz-sims100", "blitz", "200", "4"},
+        {"main-standard-sims300", "standard", "200", "5"}, {"main-blitz-sims300", "blitz", "200", "6"},
+    };
+    const char *main_agents[] = {"random", "random", "mcts:sims=100", "mcts:sims=100", "mcts:sims=300",
+                                 "mcts:sims=300"};
+    const char *args[] = {"study", YINSH_SOURCE_DIR "/studies/main.ini", "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    for (int i = 0; i < 6; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "%-40s %-8s %-24s %9s %20s  missing\n", main_runs[i][0], main_runs[i][1],
+                 main_agents[i], main_runs[i][2], main_runs[i][3]);
+        cr_assert(strstr(out, line), "no '%s' in:\n%s", line, out);
+    }
+
+    static const char *const balance[] = {
+        "balance-standard-random standard random 2000 5101",
+        "balance-blitz-random blitz random 2000 5102",
+        "balance-standard-sims50 standard mcts:sims=50 800 5103",
+        "balance-blitz-sims50 blitz mcts:sims=50 800 5104",
+        "balance-standard-sims200 standard mcts:sims=200 800 5105",
+        "balance-blitz-sims200 blitz mcts:sims=200 800 5106",
+        "balance-standard-sims600 standard mcts:sims=600 1600 5107",
+        "balance-blitz-sims600 blitz mcts:sims=600 1600 5108",
+        "balance-standard-sims1000 standard mcts:sims=1000 1600 5109",
+        "balance-blitz-sims1000 blitz mcts:sims=1000 1600 5110",
+    };
+    const char *bargs[] = {"study", YINSH_SOURCE_DIR "/studies/balance.ini", "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, bargs, &out, &err), 0, "%s", err);
+    for (int i = 0; i < 10; i++) {
+        char name[64], variant[16], agent[32], games[16], seed[16], line[256];
+        cr_assert_eq(sscanf(balance[i], "%63s %15s %31s %15s %15s", name, variant, agent, games, seed), 5);
+        snprintf(line, sizeof line, "%-40s %-8s %-24s %9s %20s  missing\n", name, variant, agent, games, seed);
+        cr_assert(strstr(out, line), "no '%s' in:\n%s", line, out);
+    }
+    cr_assert(!file_exists(path_in(dir, "results/yinsh.db")), "--check made the database");
+    cr_assert(!file_exists(path_in(dir, "results/balance.db")), "--check made the database");
+}
