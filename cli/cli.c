@@ -276,6 +276,11 @@ void cli_run_hint(const char *cmd, const Run *run)
             cmd, run->row.name, run->done, run->sum.games, run->row.games, run->row.name, run->db);
 }
 
+void cli_print_action(FILE *f, int ply, const char *text)
+{
+    fprintf(f, "%s%s", ply % 10 ? " " : (ply ? "\n" : ""), text);
+}
+
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)
 {
     p->what = what;

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "run.h"
 
 typedef struct Command {
@@ -104,6 +105,11 @@ int cli_signal(void);
 /* After a run that failed or was interrupted: what is kept and how to go
  * on (stderr). */
 void cli_run_hint(const char *cmd, const Run *run);
+
+/* The actions of a game record as `yinsh randgame` and `yinsh export`
+ * write them, ten to a line: action `ply` (from 0) with the space or the
+ * line break before it. The caller ends the last line. */
+void cli_print_action(FILE *f, int ply, const char *text);
 
 /* Progress on stderr: "done/total, rate, time left" plus a caller's tail.
  * On a terminal one line redrawn a few times a second; into a file or pipe

@@ -10,13 +10,14 @@ static const Command COMMANDS[] = {
     {"perft", cmd_perft, "count action sequences to a depth (correctness and speed)", USAGE_PERFT},
     {"legal", cmd_legal, "list the legal actions of a position", USAGE_LEGAL},
     {"apply", cmd_apply, "apply actions to a position and print the result", USAGE_APPLY},
-    {"show", cmd_show, "draw a position as the hexagonal board", USAGE_SHOW},
+    {"show", cmd_show, "draw a position, or a stored game's, as the hexagonal board", USAGE_SHOW},
     {"replay", cmd_replay, "check a game record and print its final position and result", USAGE_REPLAY},
     {"randgame", cmd_randgame, "play a uniformly random game and print its record", USAGE_RANDGAME},
     {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
     {"selfplay", cmd_selfplay, "play a self-play run and store every game in the database", USAGE_SELFPLAY},
     {"match", cmd_match, "agent A against agent B in colour-swapped pairs: Elo, LOS, SPRT", USAGE_MATCH},
     {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)", USAGE_TUNE},
+    {"export", cmd_export, "write stored games as game records that `yinsh replay` checks", USAGE_EXPORT},
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
