@@ -106,6 +106,11 @@ int cli_signal(void);
  * on (stderr). */
 void cli_run_hint(const char *cmd, const Run *run);
 
+/* The start of a command's --json document (cli/json.h, docs/json.md):
+ * opens it and writes "command", "command_line" and "version". */
+struct Json;
+void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
+
 /* The actions of a game record as `yinsh randgame` and `yinsh export`
  * write them, ten to a line: action `ply` (from 0) with the space or the
  * line break before it. The caller ends the last line. */
