@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "json.h"
 #include "clock.h"
 #include "notation.h"
 #include "number.h"
@@ -306,6 +307,21 @@ void cli_run_hint(const char *cmd, const Run *run)
     fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " games stored (%" PRIu64 " of %u); the stored games are kept, "
                     "and `yinsh selfplay --resume %s --db %s` finishes the run\n",
             cmd, run->row.name, run->done, run->sum.games, run->row.games, run->row.name, run->db);
+}
+
+void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
+{
+    char *line = cli_join_args(argc, argv);
+    json_begin(j, stdout);
+    json_str(j, "command", cmd);
+    json_str(j, "command_line", line);
+    json_str(j, "version", YINSH_VERSION);
+    free(line);
+}
+
+void cli_print_action(FILE *f, int ply, const char *text)
+{
+    fprintf(f, "%s%s", ply % 10 ? " " : (ply ? "\n" : ""), text);
 }
 
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)

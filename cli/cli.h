@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "run.h"
 
 typedef struct Command {
@@ -126,6 +127,9 @@ typedef struct CliReport {
     bool no_plots;           /* the Markdown only */
     bool quiet;              /* the Markdown not on stdout */
     const char *cmdline;     /* the command shown in the report */
+    bool json;               /* the figures as JSON on stdout (docs/json.md) instead of the Markdown */
+    int argc;                /* the command line, for the JSON document */
+    char **argv;
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
@@ -138,6 +142,16 @@ int cli_signal(void);
 /* After a run that failed or was interrupted: what is kept and how to go
  * on (stderr). */
 void cli_run_hint(const char *cmd, const Run *run);
+
+/* The start of a command's --json document (cli/json.h, docs/json.md):
+ * opens it and writes "command", "command_line" and "version". */
+struct Json;
+void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
+
+/* The actions of a game record as `yinsh randgame` and `yinsh export`
+ * write them, ten to a line: action `ply` (from 0) with the space or the
+ * line break before it. The caller ends the last line. */
+void cli_print_action(FILE *f, int ply, const char *text);
 
 /* Progress on stderr: "done/total, rate, time left" plus a caller's tail.
  * On a terminal one line redrawn a few times a second; into a file or pipe

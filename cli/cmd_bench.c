@@ -3,17 +3,19 @@
  * every machine and for any number of threads), which tests/bench_quick.sh
  * reads from this output; the speeds are figures, never checked. */
 #include <inttypes.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "notation.h"
 
 const char USAGE_BENCH[] =
-    "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T]\n"
-    "       yinsh bench --mcts [--sims N] [--positions P] [--seed S]\n"
+    "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
+    "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--json]\n"
     "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
     "  1. perft with bulk counting from the second position of RULES.md 9\n"
     "     (default depth 5: 927746739 nodes; --quick: depth 4, 18886483 nodes);\n"
@@ -24,11 +26,41 @@ const char USAGE_BENCH[] =
     "  a regression (exit status 1).\n"
     "  --mcts: MCTS simulations per second on one thread: one search of N\n"
     "  simulations (default 1000) from each of P fixed positions (default 40)\n"
-    "  taken from random games of seed S, fresh tree each, random rollouts.\n";
+    "  taken from random games of seed S, fresh tree each, random rollouts.\n"
+    "  --json: the figures as one JSON document on stdout (docs/json.md).\n";
+
+static void json_rate(Json *j, const char *key, double count, double seconds)
+{
+    json_num(j, key, seconds > 0 ? count / seconds : NAN);
+}
+
+static void json_totals(Json *j, const BenchTotals *t)
+{
+    json_uint(j, "actions", t->actions);
+    json_open(j, "results", '{', true);
+    json_uint(j, "white", t->results[RESULT_WHITE]);
+    json_uint(j, "black", t->results[RESULT_BLACK]);
+    json_uint(j, "draw", t->results[RESULT_DRAW]);
+    json_close(j);
+    json_open(j, "end_reasons", '{', true);
+    for (int r = 0; r < REASON_NB; r++) json_uint(j, reason_name(r), t->reasons[r]);
+    json_close(j);
+}
+
+/* One timing of the playouts: opens its object, which the caller closes
+ * (after adding to it). */
+static void json_speed(Json *j, const char *key, long threads, uint64_t games, const BenchPlayouts *b)
+{
+    json_object(j, key);
+    json_int(j, "threads", threads);
+    json_num(j, "time_s", b->seconds);
+    json_rate(j, "games_per_s", (double)games, b->seconds);
+    json_rate(j, "actions_per_s", (double)b->totals.actions, b->seconds);
+}
 
 int cmd_bench(int argc, char **argv)
 {
-    bool quick = false, mcts = false;
+    bool quick = false, mcts = false, json = false;
     long depth = -1, threads = omp_get_num_procs(), sims = 1000, positions = 40;
     long games = 0;
     uint64_t seed = 1;
@@ -41,15 +73,31 @@ int cmd_bench(int argc, char **argv)
         {.name = "--sims", .kind = CLI_INT, .out = &sims, .min = 1, .max = 10000000},
         {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 10000},
         {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        {.name = "--json", .kind = CLI_FLAG, .out = &json},
     };
     int npos, rc = cli_parse("bench", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
+    Json j;
     if (mcts) {
         BenchMcts b;
         if (bench_mcts((int)sims, (int)positions, seed, &b)) return cli_error("bench", "out of memory for the search tree");
-        printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
-               " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",
-               positions, seed, sims, b.sims, b.hash, b.seconds > 0 ? b.sims / b.seconds : 0);
+        if (!json) {
+            printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
+                   " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",
+                   positions, seed, sims, b.sims, b.hash, b.seconds > 0 ? b.sims / b.seconds : 0);
+            return 0;
+        }
+        cli_json_begin(&j, "bench", argc, argv);
+        json_str(&j, "mode", "mcts");
+        json_int(&j, "positions", positions);
+        json_u64_text(&j, "seed", seed);
+        json_int(&j, "sims_per_search", sims);
+        json_uint(&j, "simulations", b.sims);
+        json_hex(&j, "hash", b.hash);
+        json_int(&j, "threads", 1);
+        json_num(&j, "time_s", b.seconds);
+        json_rate(&j, "simulations_per_s", (double)b.sims, b.seconds);
+        json_end(&j);
         return 0;
     }
     if (depth < 0) depth = quick ? 4 : 5;
@@ -57,34 +105,79 @@ int cmd_bench(int argc, char **argv)
 
     char cpu[128];
     bench_cpu_model(cpu, sizeof cpu);
-    printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
+    if (json) {
+        cli_json_begin(&j, "bench", argc, argv);
+        json_str(&j, "mode", "engine");
+        json_open(&j, "machine", '{', true);
+        json_str(&j, "cpu", cpu);
+        json_int(&j, "logical_cpus", omp_get_num_procs());
+        json_close(&j);
+    } else {
+        printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
+    }
 
     BenchPerft pf;
     char err[ERR_LEN];
     if (bench_perft((int)depth, &pf, err)) return cli_error("bench", "%s", err);
     bool perft_ok = pf.nodes == pf.expected;
-    printf("perft: depth %ld from %s\n", depth, BENCH_PERFT_YPN);
-    printf("perft: nodes %" PRIu64 " (expected %" PRIu64 ", %s), %.3f s, %.1f million leaves/s\n", pf.nodes,
-           pf.expected, perft_ok ? "ok" : "REGRESSION", pf.seconds, pf.nodes / pf.seconds / 1e6);
+    if (json) {
+        json_object(&j, "perft");
+        json_int(&j, "depth", depth);
+        json_str(&j, "ypn", BENCH_PERFT_YPN);
+        json_uint(&j, "nodes", pf.nodes);
+        json_uint(&j, "expected", pf.expected);
+        json_bool(&j, "ok", perft_ok);
+        json_num(&j, "time_s", pf.seconds);
+        json_rate(&j, "leaves_per_s", (double)pf.nodes, pf.seconds);
+        json_close(&j);
+    } else {
+        printf("perft: depth %ld from %s\n", depth, BENCH_PERFT_YPN);
+        printf("perft: nodes %" PRIu64 " (expected %" PRIu64 ", %s), %.3f s, %.1f million leaves/s\n", pf.nodes,
+               pf.expected, perft_ok ? "ok" : "REGRESSION", pf.seconds, pf.nodes / pf.seconds / 1e6);
+    }
 
     BenchPlayouts one, many;
     bench_playouts(ngames, seed, 1, &one);
     const BenchTotals *t = &one.totals;
-    printf("playouts: %" PRIu64 " random games, seed %" PRIu64 ": actions %" PRIu64 ", white %" PRIu64
-           ", black %" PRIu64 ", draws %" PRIu64 "; ends: three-rings %" PRIu64 ", pool-empty %" PRIu64
-           ", no-moves %" PRIu64 "\n",
-           ngames, seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK], t->results[RESULT_DRAW],
-           t->reasons[REASON_THREE_RINGS], t->reasons[REASON_POOL_EMPTY], t->reasons[REASON_NO_MOVES]);
-    printf("playouts: 1 thread: %.3f s, %.0f games/s, %.2f million actions/s\n", one.seconds, ngames / one.seconds,
-           t->actions / one.seconds / 1e6);
+    if (json) {
+        json_object(&j, "playouts");
+        json_uint(&j, "games", ngames);
+        json_u64_text(&j, "seed", seed);
+        json_totals(&j, t);
+        json_speed(&j, "one_thread", 1, ngames, &one);
+        json_close(&j);
+        /* "playouts" stays open for the timing on T threads */
+    } else {
+        printf("playouts: %" PRIu64 " random games, seed %" PRIu64 ": actions %" PRIu64 ", white %" PRIu64
+               ", black %" PRIu64 ", draws %" PRIu64 "; ends: three-rings %" PRIu64 ", pool-empty %" PRIu64
+               ", no-moves %" PRIu64 "\n",
+               ngames, seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK], t->results[RESULT_DRAW],
+               t->reasons[REASON_THREE_RINGS], t->reasons[REASON_POOL_EMPTY], t->reasons[REASON_NO_MOVES]);
+        printf("playouts: 1 thread: %.3f s, %.0f games/s, %.2f million actions/s\n", one.seconds, ngames / one.seconds,
+               t->actions / one.seconds / 1e6);
+    }
     bool threads_ok = true;
     if (threads > 1) {
         bench_playouts(ngames, seed, (int)threads, &many);
         threads_ok = !memcmp(&one.totals, &many.totals, sizeof one.totals);
-        printf("playouts: %ld threads: %.3f s, %.0f games/s, %.2f million actions/s, speed-up %.2fx over 1 thread "
-               "(totals %s)\n",
-               threads, many.seconds, ngames / many.seconds, many.totals.actions / many.seconds / 1e6,
-               one.seconds / many.seconds, threads_ok ? "identical" : "DIFFER: REGRESSION");
+        if (json) {
+            json_speed(&j, "many_threads", threads, ngames, &many);
+            json_num(&j, "speedup", one.seconds / many.seconds);
+            json_bool(&j, "totals_identical", threads_ok);
+            json_close(&j);
+        } else {
+            printf("playouts: %ld threads: %.3f s, %.0f games/s, %.2f million actions/s, speed-up %.2fx over 1 thread "
+                   "(totals %s)\n",
+                   threads, many.seconds, ngames / many.seconds, many.totals.actions / many.seconds / 1e6,
+                   one.seconds / many.seconds, threads_ok ? "identical" : "DIFFER: REGRESSION");
+        }
+    } else if (json) {
+        json_null(&j, "many_threads");
+    }
+    if (json) {
+        json_close(&j); /* playouts */
+        json_bool(&j, "ok", perft_ok && threads_ok);
+        json_end(&j);
     }
     return perft_ok && threads_ok ? 0 : 1;
 }

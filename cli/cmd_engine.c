@@ -13,6 +13,7 @@
 #include "number.h"
 #include "perft.h"
 #include "rng.h"
+#include "store.h"
 
 const char USAGE_PERFT[] =
     "usage: yinsh perft [--divide] DEPTH [YPN]\n"
@@ -24,12 +25,23 @@ const char USAGE_APPLY[] =
     "usage: yinsh apply YPN ACTION...\n"
     "  Applies the actions in order and prints the resulting YPN. The YPN is one\n"
     "  argument (quoted) or its four fields as four arguments.\n";
-const char USAGE_SHOW[] = "usage: yinsh show YPN\n  Draws the position as the hexagonal board with coordinates.\n";
+const char USAGE_SHOW[] =
+    "usage: yinsh show YPN\n"
+    "       yinsh show [--db PATH] --run NAME --game I [--ply K]\n"
+    "  Draws the position as the hexagonal board with coordinates. The second\n"
+    "  form draws a stored game's position after its first K actions (default:\n"
+    "  all of them, the final position), with its YPN; the database defaults\n"
+    "  to " RUN_DEFAULT_DB ".\n";
 const char USAGE_REPLAY[] =
     "usage: yinsh replay [FILE]\n"
-    "  Reads a game record (a YPN line, then actions separated by white space;\n"
-    "  standard input when FILE is absent or -), checks every action, prints the\n"
-    "  final YPN and the result with its reason.\n";
+    "  Reads game records (standard input when FILE is absent or -) and checks\n"
+    "  them: a record is tag lines [Name \"value\"] (optional), a start YPN line,\n"
+    "  then actions separated by white space; a file may hold a stream of them,\n"
+    "  as `yinsh export` writes (docs/records.md). Every action must be legal,\n"
+    "  and the tags Variant, Actions, Result and Reason, where present, must\n"
+    "  agree with the replay: a difference is an error (exit status 1).\n"
+    "  Prints each record's final YPN and `actions N result R reason Q`; for a\n"
+    "  stream or tagged records, a last line with the records checked.\n";
 const char USAGE_RANDGAME[] =
     "usage: yinsh randgame --seed S [--variant standard|blitz]\n"
     "  Plays a uniformly random game from the empty start and prints its record:\n"
@@ -215,14 +227,101 @@ static void describe(const Position *pos, FILE *f)
         fprintf(f, "result: %s (%s)\n", result_name(result), reason_name(reason));
 }
 
-int cmd_show(int argc, char **argv)
+/* The stored game to draw and how far into it. */
+typedef struct ShowCtx {
+    long ply;       /* -1: the final position */
+    bool found;
+    char err[ERR_LEN];
+} ShowCtx;
+
+/* Replays the stored game to the ply asked and draws it: every action is
+ * checked, so a tampered row stops here instead of drawing nonsense. */
+static int show_stored(void *ctx, const StoreGameText *g)
 {
+    ShowCtx *c = ctx;
+    int variant;
+    c->found = true;
+    if (!variant_parse(g->variant, &variant)) {
+        snprintf(c->err, ERR_LEN, "run '%s' game %u: variant '%.32s' is not one this yinsh plays", g->run,
+                 (unsigned)g->index, g->variant);
+        return 1;
+    }
+    long ply = c->ply < 0 ? g->nactions : c->ply;
+    if (ply > g->nactions) {
+        snprintf(c->err, ERR_LEN, "run '%s' game %u has %d actions: --ply wants 0 to %d", g->run, (unsigned)g->index,
+                 g->nactions, g->nactions);
+        return 1;
+    }
     Position pos;
-    int rc;
-    if (!only_ypn("show", argc, argv, &pos, &rc)) return rc;
+    pos_start(&pos, variant);
+    for (long i = 0; i < ply; i++) {
+        Action a;
+        char msg[ERR_LEN];
+        if (action_parse(&pos, g->actions[i], &a, msg)) {
+            snprintf(c->err, ERR_LEN, "run '%s' game %u: stored action %ld: %s", g->run, (unsigned)g->index, i + 1,
+                     msg);
+            return 1;
+        }
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    char ypn[YPN_MAX_LEN];
+    printf("run %s, game %u (%s, White %s, Black %s): after %ld of %d actions; stored result %s (%s)\n", g->run,
+           (unsigned)g->index, g->variant, g->white, g->black, ply, g->nactions, g->result, g->reason);
+    printf("%s\n\n", ypn_format(&pos, ypn));
     draw_board(&pos, stdout);
     describe(&pos, stdout);
     return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+    const char *db = NULL, *run = NULL;
+    long game = -1, ply = -1;
+    bool have_game = false, have_ply = false;
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--run", .kind = CLI_TEXT, .out = &run},
+        {.name = "--game", .kind = CLI_INT, .out = &game, .min = 0, .max = STORE_MAX_GAMES - 1, .seen = &have_game},
+        {.name = "--ply", .kind = CLI_INT, .out = &ply, .min = 0, .max = GAME_MAX_ACTIONS, .seen = &have_ply},
+    };
+    const char *args[4];
+    char ypn[1024], err[ERR_LEN];
+    int n, rc = cli_parse("show", argc, argv, opts, sizeof opts / sizeof *opts, args, 4, &n);
+    if (rc) return rc;
+    if (!db && !run && !have_game && !have_ply) {
+        Position pos;
+        int took = take_ypn(n, args, 0, ypn, sizeof ypn);
+        if (!took) return cli_usage_error("show", "missing YPN (or --run NAME --game I)");
+        if (took != n) return cli_usage_error("show", "unexpected argument '%s'", args[took]);
+        if (!parse_ypn_arg("show", ypn, &pos)) return 1;
+        draw_board(&pos, stdout);
+        describe(&pos, stdout);
+        return 0;
+    }
+    /* a stored game */
+    if (n) return cli_usage_error("show", "a YPN or a stored game (--run, --game), not both");
+    if (!run || !*run || !have_game) return cli_usage_error("show", "a stored game wants --run NAME and --game I");
+    if (db && !*db) return cli_usage_error("show", "--db wants a path");
+    if (!db) db = RUN_DEFAULT_DB;
+    Store *store = NULL;
+    ShowCtx c = {.ply = ply};
+    if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
+        store_query_game_texts(store, run, game, show_stored, &c, err))
+        rc = cli_error("show", "%s", c.err[0] ? c.err : err);
+    else if (!c.found)
+        rc = cli_error("show", "run '%s' of '%s' has no stored game %ld", run, db, game);
+    store_close(store);
+    return rc;
+}
+
+/* Where a record of a stream is, for a message: its number and, when its
+ * tags say, its run and game. */
+static void record_where(int number, const RecordTags *tags, char *out, size_t len)
+{
+    const char *run = record_tag(tags, "Run"), *index = record_tag(tags, "Index");
+    if (run && index) snprintf(out, len, "record %d (run %.128s, game %.32s)", number, run, index);
+    else snprintf(out, len, "record %d", number);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -233,38 +332,66 @@ int cmd_replay(int argc, char **argv)
     const char *name = n == 1 ? args[0] : "-";
     FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
     if (!f) return cli_error("replay", "cannot open '%s': %s", name, strerror(errno));
-    /* a record is small: read it whole (at most 16 MiB) */
+    /* read whole: a record is small, a stream of a large run's records at
+     * most 1 GiB */
     size_t cap = 1 << 16, len = 0, got;
     char *text = malloc(cap);
+    RecordTags *tags = malloc(sizeof *tags);
     while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
         len += got;
         if (len == cap) {
-            char *bigger = cap < (1u << 24) ? realloc(text, cap *= 2) : NULL;
+            char *bigger = cap < (1u << 30) ? realloc(text, cap *= 2) : NULL;
             if (!bigger) {
-                rc = cli_error("replay", "%s: record larger than 16 MiB", name);
+                rc = cli_error("replay", "%s: more than 1 GiB of records", name);
                 goto done;
             }
             text = bigger;
         }
     }
-    if (!text || ferror(f)) {
+    if (!text || !tags) {
+        rc = cli_error("replay", "out of memory");
+        goto done;
+    }
+    if (ferror(f)) {
         rc = cli_error("replay", "%s: read error", name);
         goto done;
     }
     Position pos;
-    char err[ERR_LEN], ypn[YPN_MAX_LEN];
-    int count, result, reason;
-    if (record_play(text, len, &pos, &count, err)) {
-        rc = cli_error("replay", "%s: %s", name, err);
-        goto done;
-    }
-    printf("%s\n", ypn_format(&pos, ypn));
-    if (pos_outcome(&pos, &result, &reason))
-        printf("actions %d result %s reason %s\n", count, result_name(result), reason_name(reason));
-    else
-        printf("actions %d result none (game not over)\n", count);
+    char err[ERR_LEN], ypn[YPN_MAX_LEN], where[256];
+    int count, result, reason, records = 0, checked = 0;
+    bool tagged = false;
+    RecordReader rd;
+    record_reader_init(&rd, text, len);
+    do {
+        int bad = record_next(&rd, tags, &pos, &count, err);
+        records++;
+        tagged |= tags->n > 0;
+        if (!bad) {
+            if (!pos_outcome(&pos, &result, &reason)) result = RESULT_NONE, reason = REASON_NONE;
+            bad = record_check(tags, pos.variant, count, result, reason, err);
+        }
+        if (bad) {
+            /* an untagged first record: the engine's message as it is */
+            if (records == 1 && !tagged) {
+                rc = cli_error("replay", "%s: %s", name, err);
+            } else {
+                record_where(records, tags, where, sizeof where);
+                rc = cli_error("replay", "%s: %s: %s", name, where, strncmp(err, "record: ", 8) ? err : err + 8);
+            }
+            goto done;
+        }
+        checked += record_tag(tags, "Result") != NULL;
+        printf("%s\n", ypn_format(&pos, ypn));
+        if (result != RESULT_NONE)
+            printf("actions %d result %s reason %s\n", count, result_name(result), reason_name(reason));
+        else
+            printf("actions %d result none (game not over)\n", count);
+    } while (record_reader_more(&rd));
+    if (records > 1 || tagged)
+        printf("records %d: every action legal; stored results as replayed: %d\n", records, checked);
 done:
     free(text);
+    free(tags);
     if (f != stdin) fclose(f);
     return rc;
 }
@@ -296,8 +423,7 @@ int cmd_randgame(int argc, char **argv)
         Action a = list[rng_below(&rng, (uint32_t)n)];
         Undo u;
         pos_make(&pos, a, &u);
-        printf("%s%s", ply % 10 ? " " : (ply ? "\n" : ""), action_format(a, text));
-        ply++;
+        cli_print_action(stdout, ply++, action_format(a, text));
     }
     printf("\n");
     return 0;

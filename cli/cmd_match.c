@@ -10,7 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
+#include "json.h"
 #include "match.h"
 #include "notation.h"
 
@@ -19,6 +21,7 @@ const char USAGE_MATCH[] =
     "usage: yinsh match --a SPEC --b SPEC --games N [--variant standard|blitz]\n"
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
     "                   [--opening rings|none] [--db PATH | --no-db] [--run NAME] [--quiet]\n"
+    "                   [--json]\n"
     "  Plays agent A against agent B in N/2 colour-swapped pairs: pair k is game\n"
     "  2k with A as White and game 2k+1 with B as White, both starting from the\n"
     "  same ten random ring placements (drawn from the pair's own stream), so\n"
@@ -42,13 +45,49 @@ const char USAGE_MATCH[] =
     "  --no-db         store nothing\n"
     "  --run NAME      the run's name (default match-<date>-<id>)\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --quiet         no progress\n";
+    "  --quiet         no progress (which shows A's running score, the Elo\n"
+    "                  difference with its 95% half-width and, with --sprt, the\n"
+    "                  log-likelihood ratio between its bounds)\n"
+    "  --json          the result as one JSON document on stdout (docs/json.md)\n";
+
+/* Progress: A's results so far, their score, the Elo difference from
+ * the pairs with the half-width of its 95% interval and, with an SPRT, the
+ * log-likelihood ratio between its bounds. */
+typedef struct MatchProgress {
+    Progress progress;
+    const MatchSprt *sprt;
+} MatchProgress;
+
+static void progress_tail(const MatchProgress *m, const MatchTally *t, char *tail, size_t len)
+{
+    int at = snprintf(tail, len, "A: W %" PRIu64 " D %" PRIu64 " L %" PRIu64, t->wins, t->draws, t->losses);
+    if (t->pairs) {
+        Interval e = stats_elo_pentanomial(t->penta);
+        at += snprintf(tail + at, len - (size_t)at, ", score %.3f",
+                       stats_score(t->wins, t->draws, t->losses).mid);
+        if (isfinite(e.lo) && isfinite(e.hi) && e.lo < e.hi)
+            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f ± %.0f", e.mid + 0.0, (e.hi - e.lo) / 2);
+        else if (isfinite(e.mid) && isfinite(e.lo) && e.lo < e.mid)
+            /* A won every pair so far: no upper bound */
+            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f (at least %+.0f)", e.mid + 0.0, e.lo);
+        else if (isfinite(e.mid) && isfinite(e.hi) && e.hi > e.mid)
+            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f (at most %+.0f)", e.mid + 0.0, e.hi);
+        else if (isfinite(e.mid))
+            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f", e.mid + 0.0);
+    }
+    if (m->sprt->on) {
+        const MatchSprt *p = m->sprt;
+        Sprt s = stats_sprt(t->penta, 5, p->elo0, p->elo1, p->alpha, p->beta);
+        snprintf(tail + at, len - (size_t)at, ", LLR %.2f (%.2f, %.2f)", s.llr + 0.0, s.lower, s.upper);
+    }
+}
 
 static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
 {
-    char tail[128];
-    snprintf(tail, sizeof tail, "A: W %" PRIu64 " D %" PRIu64 " L %" PRIu64, t->wins, t->draws, t->losses);
-    progress_update(ctx, done, tail);
+    MatchProgress *m = ctx;
+    char tail[256];
+    progress_tail(m, t, tail, sizeof tail);
+    progress_update(&m->progress, done, tail);
 }
 
 /* Adding 0.0 turns a -0.0 into 0.0; an interval of no width (one pair,
@@ -90,10 +129,62 @@ static void print_result(const StoreRun *run, const MatchPlan *mp, const MatchRe
     }
 }
 
+/* The result's figures as JSON (docs/json.md). */
+static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *r, double seconds, int argc,
+                        char **argv)
+{
+    const MatchTally *t = &r->tally;
+    Json j;
+    cli_json_begin(&j, "match", argc, argv);
+    json_str(&j, "run", run->row.name);
+    json_str(&j, "db", run->store ? run->db : NULL);
+    json_str(&j, "variant", variant_name(mp->plan.variant));
+    json_str(&j, "opening", mp->plan.opening == OPENING_RINGS ? "rings" : "none");
+    json_str(&j, "a", run->row.white);
+    json_str(&j, "b", run->row.black);
+    json_u64_text(&j, "seed", mp->plan.seed);
+    json_uint(&j, "games_planned", mp->plan.games);
+    json_uint(&j, "games", t->wins + t->draws + t->losses);
+    json_uint(&j, "pairs", t->pairs);
+    json_open(&j, "a_results", '{', true);
+    json_uint(&j, "wins", t->wins);
+    json_uint(&j, "draws", t->draws);
+    json_uint(&j, "losses", t->losses);
+    json_close(&j);
+    json_interval(&j, "a_score", stats_score(t->wins, t->draws, t->losses));
+    json_interval(&j, "elo", stats_elo_pentanomial(t->penta));
+    json_interval(&j, "elo_games", stats_elo_trinomial(t->wins, t->draws, t->losses));
+    json_num(&j, "los", stats_los(t->wins, t->losses));
+    json_open(&j, "pentanomial", '[', true);
+    for (int k = 0; k < 5; k++) json_uint(&j, NULL, t->penta[k]);
+    json_close(&j);
+    json_hex(&j, "hash", r->hash);
+    if (mp->sprt.on) {
+        const Sprt *s = &r->sprt;
+        json_object(&j, "sprt");
+        json_num(&j, "elo0", mp->sprt.elo0);
+        json_num(&j, "elo1", mp->sprt.elo1);
+        json_num(&j, "alpha", mp->sprt.alpha);
+        json_num(&j, "beta", mp->sprt.beta);
+        json_num(&j, "llr", s->llr);
+        json_num(&j, "lower", s->lower);
+        json_num(&j, "upper", s->upper);
+        json_str(&j, "accepted", !r->decided_at ? NULL : s->decision > 0 ? "H1" : "H0");
+        if (r->decided_at) json_uint(&j, "decided_after_pairs", r->decided_at);
+        else json_null(&j, "decided_after_pairs");
+        json_close(&j);
+    } else {
+        json_null(&j, "sprt");
+    }
+    json_num(&j, "time_s", seconds);
+    json_end(&j);
+}
+
 int cmd_match(int argc, char **argv)
 {
     const char *cmd = "match";
     const char *a = NULL, *b = NULL, *variant_text = NULL, *sprt_text = NULL, *opening = NULL;
+    bool json = false;
     long games = 0;
     CliRun r = {.o = {.kind = "match"}, .busy = STORE_BUSY_MS};
     RunOptions *o = &r.o;
@@ -104,6 +195,7 @@ int cmd_match(int argc, char **argv)
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
         {.name = "--sprt", .kind = CLI_TEXT, .out = &sprt_text},
         {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
+        {.name = "--json", .kind = CLI_FLAG, .out = &json},
         CLI_RUN_OPTIONS(&r),
     };
     int npos;
@@ -131,37 +223,42 @@ int cmd_match(int argc, char **argv)
     plan->games = (uint32_t)games;
 
     Run run = {0};
-    Progress progress;
+    MatchProgress mprog = {.sprt = &mp.sprt};
+    Progress *progress = &mprog.progress;
     MatchResult res;
+    double t0 = clock_now();
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
     mp.plan = run.plan;
     if (!r.quiet)
         fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
                 run.row.name, run.store ? " in " : "", run.store ? run.db : "", mp.plan.seed,
                 variant_name(mp.plan.variant), run.row.white, run.row.black, mp.plan.games, run.row.threads);
-    progress_start(&progress, "games", mp.plan.games, r.quiet);
+    progress_start(progress, "games", mp.plan.games, r.quiet);
     mp.progress = show_progress;
-    mp.ctx = &progress;
+    mp.ctx = &mprog;
     mp.interrupt = cli_catch_signals();
     if (match_run(&mp, &run, &res, err)) {
-        if (progress.shown) fprintf(stderr, "\n");
+        if (progress->shown) fprintf(stderr, "\n");
         rc = cli_error(cmd, "%s", err);
         cli_run_hint(cmd, &run);
         goto done;
     }
     if (cli_signal() && !res.decided_at) {
-        if (progress.shown) fprintf(stderr, "\n");
+        if (progress->shown) fprintf(stderr, "\n");
         fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
         cli_run_hint(cmd, &run);
         rc = 128 + cli_signal();
         goto done;
     }
-    progress_finish(&progress, 2 * res.tally.pairs, NULL);
+    char tail[256];
+    progress_tail(&mprog, &res.tally, tail, sizeof tail);
+    progress_finish(progress, 2 * res.tally.pairs, tail);
     if (run_finish(&run, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    print_result(&run.row, &mp, &res);
+    if (json) json_result(&run, &mp, &res, clock_now() - t0, argc, argv);
+    else print_result(&run.row, &mp, &res);
 
 done:
     cli_run_close(&r, &run);

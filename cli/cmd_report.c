@@ -10,14 +10,17 @@
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
+#include "notation.h"
 #include "report.h"
 #include "run.h"
 
 #define REPORT_DEFAULT_OUT "results/report"
 
 const char USAGE_REPORT[] =
-    "usage: yinsh report [--db PATH] [--runs NAME[,NAME...]] [--out DIR]\n"
-    "                    [--plots DIR | --no-plots] [--quiet]\n"
+    "usage: yinsh report [--db PATH] [--runs NAME[,NAME...]] [--kind selfplay|match|all]\n"
+    "                    [--agent SPEC] [--variant V] [--out DIR]\n"
+    "                    [--plots DIR | --no-plots] [--quiet] [--json]\n"
     "  Reads the stored games and writes the balance report: for each variant\n"
     "  and pair of agents, the games, wins, draws, White's score with its 95%\n"
     "  Wilson interval, the p-value of no first-player advantage, the advantage\n"
@@ -28,14 +31,21 @@ const char USAGE_REPORT[] =
     "  beside it.\n"
     "\n"
     "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
-    "  --runs NAMES  only these runs (comma-separated; may be repeated);\n"
-    "                default: every run in the database\n"
+    "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
+    "  --kind K      selfplay (default), match (the match report: A against B,\n"
+    "                Elo from the pairs, LOS, pentanomial) or all\n"
+    "  --agent SPEC  only runs this agent plays in (either side; any spelling)\n"
+    "  --variant V   only standard or only blitz\n"
+    "  Each game counts once: repeats (games stored again by a later run) are\n"
+    "  left out, and the report says how many.\n"
     "  --out DIR     where report.md and the pictures go (default " REPORT_DEFAULT_OUT ";\n"
     "                created if missing)\n"
     "  --plots DIR   the gnuplot scripts (default: scripts/plots/ of the source\n"
     "                tree this binary was built from, else ./scripts/plots)\n"
     "  --no-plots    write the Markdown only\n"
     "  --quiet       do not print the report on stdout\n"
+    "  --json        print its figures on stdout as one JSON document instead\n"
+    "                of the Markdown (docs/json.md); the files are written the same\n"
     "  Without gnuplot the Markdown is still written and says so. An empty\n"
     "  database, an unknown run or a selection without games is an error (1).\n";
 
@@ -139,6 +149,109 @@ static int write_out(const char *cmd, const char *out, const char *stage, const 
     return 0;
 }
 
+/* White's results of a pair: counts, score, p, Elo, lengths, end reasons. */
+static void json_pair(Json *j, const ReportPair *p)
+{
+    ReportScore s = report_score(p);
+    json_open(j, NULL, '{', false);
+    json_str(j, "variant", variant_name(p->variant));
+    json_str(j, "white", p->white);
+    json_str(j, "black", p->black);
+    if (p->strength > 0) json_num(j, "strength_sims", p->strength);
+    else json_null(j, "strength_sims");
+    json_uint(j, "games", p->games);
+    json_open(j, "results", '{', true);
+    json_uint(j, "white", s.wins);
+    json_uint(j, "black", s.losses);
+    json_uint(j, "draw", s.draws);
+    json_close(j);
+    json_interval(j, "white_score", (Interval){.lo = s.lo, .mid = s.score, .hi = s.hi});
+    json_num(j, "p_value", s.p);
+    json_interval(j, "white_advantage_elo", (Interval){.lo = s.elo_lo, .mid = s.elo, .hi = s.elo_hi});
+    json_num(j, "mean_length_actions", report_mean_length(p));
+    json_num(j, "median_length_actions", report_median_length(p));
+    json_open(j, "end_reasons", '{', true);
+    for (int r = 0; r < REPORT_REASON_NB; r++) json_uint(j, r < REASON_NB ? reason_name(r) : "other", p->reasons[r]);
+    json_close(j);
+    json_close(j);
+}
+
+/* The report's figures as JSON (docs/json.md): the runs used, each pair
+ * of agents per variant, and blitz against standard where a pair played
+ * both, as the Markdown has them. */
+static void json_report(const Report *rep, const char *out, const ReportPictures *pics, int argc, char **argv)
+{
+    Json j;
+    cli_json_begin(&j, "report", argc, argv);
+    json_str(&j, "db", rep->db);
+    json_str(&j, "out", out);
+    json_uint(&j, "games", rep->games);
+    json_uint(&j, "games_unknown_variant", rep->skipped);
+    json_int(&j, "repeats_left_out", rep->repeats);
+    json_str(&j, "kind", rep->kind);
+    json_str(&j, "agent", rep->agent);
+    json_str(&j, "variant", rep->variant);
+    json_array(&j, "runs");
+    for (int i = 0; i < rep->nrun_rows; i++) {
+        const ReportRun *r = &rep->run_rows[i];
+        json_open(&j, NULL, '{', false);
+        json_str(&j, "name", r->name);
+        json_str(&j, "command", r->command);
+        json_str(&j, "variant", r->variant);
+        json_str(&j, "white", r->white);
+        json_str(&j, "black", r->black);
+        json_u64_text(&j, "seed", r->seed);
+        json_int(&j, "games_planned", r->games);
+        json_int(&j, "games_stored", r->stored);
+        json_int(&j, "repeats", r->repeats);
+        json_str(&j, "git_commit", r->git_commit);
+        json_str(&j, "compiler", r->compiler);
+        json_str(&j, "machine", r->machine);
+        json_hex(&j, "hash", r->hash);
+        json_bool(&j, "finished", r->finished);
+        json_close(&j);
+    }
+    json_close(&j);
+    json_array(&j, "pairs");
+    for (int i = 0; i < rep->npairs; i++) json_pair(&j, &rep->pairs[i]);
+    json_close(&j);
+    json_array(&j, "blitz_vs_standard");
+    for (int i = 0; i < rep->npairs; i++) {
+        const ReportPair *st = &rep->pairs[i], *bl = NULL;
+        if (st->variant != VARIANT_STANDARD) continue;
+        for (int k = 0; k < rep->npairs && !bl; k++)
+            if (rep->pairs[k].variant == VARIANT_BLITZ && !strcmp(rep->pairs[k].white, st->white) &&
+                !strcmp(rep->pairs[k].black, st->black))
+                bl = &rep->pairs[k];
+        if (!bl) continue;
+        ReportScore a = report_score(st), b = report_score(bl);
+        double p;
+        Interval d = stats_diff(b.score, b.var, (double)b.n, a.score, a.var, (double)a.n, &p);
+        json_open(&j, NULL, '{', false);
+        json_str(&j, "white", st->white);
+        json_str(&j, "black", st->black);
+        json_num(&j, "standard_white_score", a.score);
+        json_uint(&j, "standard_games", a.n);
+        json_num(&j, "blitz_white_score", b.score);
+        json_uint(&j, "blitz_games", b.n);
+        json_interval(&j, "difference", d);
+        json_num(&j, "p_value", p);
+        json_close(&j);
+    }
+    json_close(&j);
+    if (pics) {
+        json_open(&j, "pictures", '{', true);
+        json_bool(&j, "strength", pics->strength);
+        json_bool(&j, "lengths", pics->lengths);
+        json_bool(&j, "first_ring", pics->first_ring);
+        json_str(&j, "note", pics->note[0] ? pics->note : NULL);
+        json_close(&j);
+    } else {
+        json_null(&j, "pictures");
+    }
+    json_end(&j);
+}
+
 int cli_report_write(const char *cmd, const CliReport *job)
 {
     const char *db = job->db, *out = job->out, *plots = job->plots;
@@ -193,7 +306,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
             rc = cli_error(cmd, "%s", err);
             goto done;
         }
-        rc = write_out(cmd, out, stage, md, md_len, job->quiet);
+        rc = write_out(cmd, out, stage, md, md_len, job->quiet || job->json);
         goto done;
     }
     ReportPictures pics, *pp = NULL;
@@ -208,8 +321,9 @@ int cli_report_write(const char *cmd, const CliReport *job)
     report_write_markdown(&rep, job->cmdline, pp, mf);
     fclose(mf);
     mf = NULL;
-    if ((rc = write_out(cmd, out, stage, md, md_len, job->quiet))) goto done;
+    if ((rc = write_out(cmd, out, stage, md, md_len, job->quiet || job->json))) goto done;
     if (pp && pp->note[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, pp->note);
+    if (job->json) json_report(&rep, out, pp, job->argc, job->argv);
 
 done:
     if (stage[0]) stage_remove(stage);
@@ -224,7 +338,7 @@ int cmd_report(int argc, char **argv)
     const char *cmd = "report";
     const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
     const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL;
-    bool no_plots = false, quiet = false;
+    bool no_plots = false, quiet = false, json = false;
     CliList runs = {0};
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
@@ -236,6 +350,7 @@ int cmd_report(int argc, char **argv)
         {.name = "--kind", .kind = CLI_TEXT, .out = &kind},
         {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
+        {.name = "--json", .kind = CLI_FLAG, .out = &json},
     };
     int npos;
     char *cmdline = NULL, agent[SPEC_LEN];
@@ -258,7 +373,7 @@ int cmd_report(int argc, char **argv)
         goto done;
     }
     CliReport job = {.db = db, .sel = {.runs = (const char *const *)runs.items, .nruns = runs.n}, .out = out,
-                     .plots = plots, .no_plots = no_plots, .quiet = quiet};
+                     .plots = plots, .no_plots = no_plots, .quiet = quiet, .json = json, .argc = argc, .argv = argv};
     if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &job.sel, agent))) goto done;
     if (!(cmdline = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");

@@ -1,5 +1,6 @@
 /* yinsh selfplay: a self-play run, stored game by game in the database. */
 #include <inttypes.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
+#include "json.h"
 #include "notation.h"
 #include "parallel.h"
 #include "run.h"
@@ -20,6 +23,7 @@ const char USAGE_SELFPLAY[] =
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
     "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--quiet]\n"
     "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--quiet]\n"
+    "  (both forms: [--json])\n"
     "  Plays N games between two agents on T threads (default: all cores) and\n"
     "  stores every game and action in the database (default " RUN_DEFAULT_DB ";\n"
     "  schema in docs/schema.md). Game i uses its own random stream made from\n"
@@ -48,6 +52,7 @@ const char USAGE_SELFPLAY[] =
     "                  host that is known to be gone\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --quiet         no progress\n"
+    "  --json          the summary as one JSON document on stdout (docs/json.md)\n"
     "  Ctrl-C (or SIGTERM) stops the run cleanly: games in flight are finished\n"
     "  and stored, then yinsh says how to resume; a second Ctrl-C ends it now.\n";
 
@@ -133,11 +138,42 @@ int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
     return 0;
 }
 
+/* The summary's figures as JSON (docs/json.md). */
+static void json_summary(const Run *run, double seconds, int argc, char **argv)
+{
+    const RecordSummary *s = &run->sum;
+    Json j;
+    cli_json_begin(&j, "selfplay", argc, argv);
+    json_str(&j, "run", run->row.name);
+    json_str(&j, "db", run->store ? run->db : NULL);
+    json_str(&j, "variant", variant_name(run->plan.variant));
+    json_str(&j, "white", run->row.white);
+    json_str(&j, "black", run->row.black);
+    json_u64_text(&j, "seed", run->plan.seed);
+    json_uint(&j, "games_planned", run->plan.games);
+    json_uint(&j, "games", s->games);
+    json_open(&j, "results", '{', true);
+    json_uint(&j, "white", s->wins[RESULT_WHITE]);
+    json_uint(&j, "black", s->wins[RESULT_BLACK]);
+    json_uint(&j, "draw", s->wins[RESULT_DRAW]);
+    json_close(&j);
+    json_interval(&j, "white_score", record_white_score(s));
+    json_num(&j, "mean_length_actions", s->games ? (double)s->actions / (double)s->games : NAN);
+    json_open(&j, "end_reasons", '{', true);
+    for (int r = 0; r < REASON_NB; r++) json_uint(&j, reason_name(r), s->reasons[r]);
+    json_close(&j);
+    json_hex(&j, "hash", s->hash);
+    json_int(&j, "threads", parallel_threads(run->plan.threads));
+    json_uint(&j, "games_played_now", run->done);
+    json_num(&j, "time_s", seconds);
+    json_end(&j);
+}
+
 int cmd_selfplay(int argc, char **argv)
 {
     const char *cmd = "selfplay";
     const char *variant_text = NULL, *white = NULL, *black = NULL, *agent = NULL;
-    bool have_games = false;
+    bool have_games = false, json = false;
     long games = 0;
     CliRun r = {.o = {.kind = "selfplay"}, .busy = STORE_BUSY_MS};
     RunOptions *o = &r.o;
@@ -149,6 +185,7 @@ int cmd_selfplay(int argc, char **argv)
         {.name = "--agent", .kind = CLI_TEXT, .out = &agent},
         {.name = "--resume", .kind = CLI_TEXT, .out = &o->resume},
         {.name = "--take-over", .kind = CLI_FLAG, .out = &o->take_over},
+        {.name = "--json", .kind = CLI_FLAG, .out = &json},
         CLI_RUN_OPTIONS(&r),
     };
     int npos;
@@ -183,8 +220,10 @@ int cmd_selfplay(int argc, char **argv)
 
     Run run = {0};
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
+    double t0 = clock_now();
     if ((rc = cli_selfplay_play(cmd, &run, r.quiet))) goto done;
-    print_summary(run.row.name, &run.sum);
+    if (json) json_summary(&run, clock_now() - t0, argc, argv);
+    else print_summary(run.row.name, &run.sum);
 
 done:
     cli_run_close(&r, &run);

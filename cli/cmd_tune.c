@@ -6,12 +6,13 @@
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
+#include "json.h"
 #include "tune_load.h"
 
 const char USAGE_TUNE[] =
     "usage: yinsh tune --db PATH --out FILE [--runs NAME[,NAME...]] [--from FILE]\n"
     "                  [--min-ply N] [--sample F] [--val F] [--l2 L] [--seed S]\n"
-    "                  [--threads T] [--quiet]\n"
+    "                  [--threads T] [--quiet] [--json]\n"
     "  Fits the evaluation weights to the games stored by self-play (or\n"
     "  matches): logistic regression of each game's result on the features of\n"
     "  positions from it (the Texel method). First the scale K of the starting\n"
@@ -30,13 +31,66 @@ const char USAGE_TUNE[] =
     "  --l2 L          L2 penalty on the weights (default 0.0001)\n"
     "  --seed S        the sampling seed (default 1)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --quiet         no timing lines on stderr\n";
+    "  --quiet         no timing lines on stderr\n"
+    "  --json          the figures as one JSON document on stdout (docs/json.md)\n"
+    "                  instead of the text; the weights file is written the same\n";
+
+/* The fit's figures as JSON (docs/json.md). */
+static void json_fit(const TuneData *d, const TuneOptions *o, const TuneFit *fit, const char *db, const CliList *runs,
+                     const char *from, const char *out, double read_s, double fit_s, int argc, char **argv)
+{
+    Json j;
+    cli_json_begin(&j, "tune", argc, argv);
+    json_str(&j, "db", db);
+    if (runs->n) {
+        json_open(&j, "runs", '[', true);
+        for (int i = 0; i < runs->n; i++) json_str(&j, NULL, runs->items[i]);
+        json_close(&j);
+    } else {
+        json_null(&j, "runs");
+    }
+    json_str(&j, "from", from);
+    json_str(&j, "out", out);
+    json_object(&j, "data");
+    json_uint(&j, "games", d->games);
+    json_uint(&j, "games_validation", d->games_val);
+    json_uint(&j, "positions", d->n);
+    json_uint(&j, "positions_validation", d->n_val);
+    json_int(&j, "min_ply", o->min_ply);
+    json_num(&j, "sample", o->sample);
+    json_u64_text(&j, "seed", o->seed);
+    json_num(&j, "l2", o->l2);
+    json_close(&j);
+    json_num(&j, "scale_k", fit->k);
+    json_object(&j, "log_loss");
+    const char *names[4] = {"constant", "start", "start_x_k", "tuned"};
+    const double *losses[4] = {fit->loss_constant, fit->loss_before, fit->loss_scaled, fit->loss_after};
+    for (int i = 0; i < 4; i++) {
+        json_open(&j, names[i], '{', true);
+        json_num(&j, "train", losses[i][0]);
+        json_num(&j, "validation", losses[i][1]); /* null without validation games */
+        json_close(&j);
+    }
+    json_close(&j);
+    json_int(&j, "newton_steps", fit->iterations);
+    json_object(&j, "weights");
+    for (int k = 0; k < FEAT_NB; k++) {
+        json_open(&j, FEATURE_NAMES[k], '{', true);
+        json_num(&j, "start", fit->before.w[k]);
+        json_num(&j, "tuned", fit->after.w[k]);
+        json_close(&j);
+    }
+    json_close(&j);
+    json_num(&j, "read_time_s", read_s);
+    json_num(&j, "fit_time_s", fit_s);
+    json_end(&j);
+}
 
 int cmd_tune(int argc, char **argv)
 {
     const char *cmd = "tune";
     const char *db = NULL, *out = NULL, *from = NULL;
-    bool quiet = false;
+    bool quiet = false, json = false;
     const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
     long min_ply = 10, threads = 0;
     CliList runs = {0};
@@ -57,6 +111,7 @@ int cmd_tune(int argc, char **argv)
         {.name = "--kind", .kind = CLI_TEXT, .out = &kind},
         {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
+        {.name = "--json", .kind = CLI_FLAG, .out = &json},
     };
     int npos;
     Store *store = NULL;
@@ -129,13 +184,16 @@ int cmd_tune(int argc, char **argv)
     }
     fprintf(h, "Newton steps: %d", fit.iterations);
     fclose(h);
-    printf("%s\n", header);
-    printf("weights        start      tuned\n");
-    for (int k = 0; k < FEAT_NB; k++)
-        printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit.before.w[k], fit.after.w[k]);
+    if (!json) {
+        printf("%s\n", header);
+        printf("weights        start      tuned\n");
+        for (int k = 0; k < FEAT_NB; k++)
+            printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit.before.w[k], fit.after.w[k]);
+    }
     rc = weights_save(out, &fit.after, header, err) ? cli_error(cmd, "the fit gives no usable weights: %s", err) : 0;
     free(header);
-    if (!rc) printf("wrote %s\n", out);
+    if (!rc && json) json_fit(&data, &o, &fit, db, &runs, from, out, t1 - t0, t2 - t1, argc, argv);
+    else if (!rc) printf("wrote %s\n", out);
 
 done:
     tune_data_free(&data);

@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "notation.h"
@@ -314,28 +315,160 @@ static bool ends_line(const char *text, size_t i, size_t len)
     return text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'));
 }
 
-int record_play(const char *text, size_t len, Position *pos, int *count, char *err)
+/* ---- game records with tags (docs/records.md) ------------------------- */
+
+/* The escapes of a tag value: a backslash and a quote are written with a
+ * backslash before them, control characters as \n, \r, \t or \xHH, so a
+ * value of any text stays on its one line. */
+int record_tag_format(const char *key, const char *value, char *out, size_t size)
 {
-    size_t i = 0;
-    int line = 1;
+    size_t at = 0;
+    int n = snprintf(out, size, "[%s \"", key);
+    if (n < 0 || (size_t)n >= size) return -1;
+    at = (size_t)n;
+    for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
+        char esc[8];
+        size_t len;
+        if (*p == '\\' || *p == '"') len = (size_t)snprintf(esc, sizeof esc, "\\%c", *p);
+        else if (*p == '\n') len = (size_t)snprintf(esc, sizeof esc, "\\n");
+        else if (*p == '\r') len = (size_t)snprintf(esc, sizeof esc, "\\r");
+        else if (*p == '\t') len = (size_t)snprintf(esc, sizeof esc, "\\t");
+        else if (*p < 0x20 || *p == 0x7f) len = (size_t)snprintf(esc, sizeof esc, "\\x%02x", *p);
+        else esc[0] = (char)*p, esc[1] = 0, len = 1;
+        if (at + len + 3 > size) return -1;
+        memcpy(out + at, esc, len);
+        at += len;
+    }
+    memcpy(out + at, "\"]", 3);
+    return (int)(at + 2);
+}
+
+const char *record_tag(const RecordTags *tags, const char *key)
+{
+    for (int i = 0; i < tags->n; i++)
+        if (!strcmp(tags->key[i], key)) return tags->value[i];
+    return NULL;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* One tag line, text[0..len) without its line end: `[Key "value"]`, the
+ * key of letters, digits and '_', blanks allowed around the parts. */
+static int parse_tag(const char *s, size_t len, RecordTags *tags, int line, char *err)
+{
+    size_t i = 1, k = 0;
+    char key[RECORD_KEY_LEN], value[RECORD_VALUE_LEN];
+    while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_')) {
+        if (k + 1 == sizeof key) return fail(err, "record: line %d: tag name longer than %d characters", line, RECORD_KEY_LEN - 1);
+        key[k++] = s[i++];
+    }
+    key[k] = 0;
+    if (!k) return fail(err, "record: line %d: a tag is [Name \"value\"]: no name", line);
+    while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (i == len || s[i] != '"') return fail(err, "record: line %d: tag %s: the value must be in double quotes", line, key);
+    size_t v = 0;
+    for (i++;; i++) {
+        if (i >= len) return fail(err, "record: line %d: tag %s: the value has no closing quote", line, key);
+        char c = s[i];
+        if (c == '"') break;
+        if (c == '\\') {
+            if (++i >= len) return fail(err, "record: line %d: tag %s: a backslash ends the line", line, key);
+            c = s[i];
+            if (c == 'n') c = '\n';
+            else if (c == 'r') c = '\r';
+            else if (c == 't') c = '\t';
+            else if (c == 'x') {
+                int hi = i + 1 < len ? hex_digit(s[i + 1]) : -1, lo = i + 2 < len ? hex_digit(s[i + 2]) : -1;
+                if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+                    return fail(err, "record: line %d: tag %s: \\x wants two hex digits (not 00)", line, key);
+                c = (char)(hi * 16 + lo);
+                i += 2;
+            } else if (c != '\\' && c != '"') {
+                return fail(err, "record: line %d: tag %s: unknown escape '\\%c'", line, key, c);
+            }
+        } else if (c == '\0') {
+            return fail(err, "record: line %d: tag %s: NUL byte in the value", line, key);
+        }
+        if (v + 1 == sizeof value) return fail(err, "record: line %d: tag %s: value longer than %d bytes", line, key, RECORD_VALUE_LEN - 1);
+        value[v++] = c;
+    }
+    value[v] = 0;
+    for (i++; i < len && (s[i] == ' ' || s[i] == '\t'); i++) {}
+    if (i == len || s[i] != ']') return fail(err, "record: line %d: tag %s: no ']' after the value", line, key);
+    for (i++; i < len && isspace((unsigned char)s[i]); i++) {}
+    if (i < len) return fail(err, "record: line %d: tag %s: text after the ']'", line, key);
+    if (record_tag(tags, key)) return fail(err, "record: line %d: tag %s given twice", line, key);
+    if (tags->n == RECORD_TAGS_MAX) return fail(err, "record: line %d: more than %d tags", line, RECORD_TAGS_MAX);
+    memcpy(tags->key[tags->n], key, k + 1);
+    memcpy(tags->value[tags->n], value, v + 1);
+    tags->n++;
+    return 0;
+}
+
+void record_reader_init(RecordReader *r, const char *text, size_t len)
+{
+    *r = (RecordReader){.text = text, .len = len, .line = 1};
+}
+
+/* Skips white space, counting lines. */
+static void skip_space(RecordReader *r)
+{
+    while (r->at < r->len && isspace((unsigned char)r->text[r->at])) r->line += ends_line(r->text, r->at++, r->len);
+}
+
+bool record_reader_more(RecordReader *r)
+{
+    skip_space(r);
+    return r->at < r->len;
+}
+
+/* The end of the line that starts at i: the index of its '\n' or '\r' or len. */
+static size_t line_end(const char *text, size_t i, size_t len)
+{
+    while (i < len && text[i] != '\n' && text[i] != '\r') i++;
+    return i;
+}
+
+int record_next(RecordReader *r, RecordTags *tags, Position *pos, int *count, char *err)
+{
+    const char *text = r->text;
+    size_t len = r->len, i, eol;
+    char ypn[YPN_MAX_LEN * 2], msg[ERR_LEN];
     *count = 0;
-    while (i < len && isspace((unsigned char)text[i])) line += ends_line(text, i++, len);
-    if (i == len) return fail(err, "record: no start position");
-    size_t eol = i;
-    while (eol < len && text[eol] != '\n' && text[eol] != '\r') eol++;
+    tags->n = 0;
+    /* the tags: lines that begin with '[', blank lines between them */
+    for (skip_space(r); r->at < len && text[r->at] == '['; skip_space(r)) {
+        eol = line_end(text, r->at, len);
+        if (memchr(text + r->at, 0, eol - r->at)) return fail(err, "record: line %d: NUL byte in a tag", r->line);
+        if (parse_tag(text + r->at, eol - r->at, tags, r->line, err)) return -1;
+        r->at = eol;
+    }
+    if (r->at == len) return fail(err, "record: no start position%s", tags->n ? " after the tags" : "");
+    /* the start position: the rest of the line */
+    i = r->at;
+    eol = line_end(text, i, len);
     size_t end = eol;
     while (end > i && isspace((unsigned char)text[end - 1])) end--;
-    char ypn[YPN_MAX_LEN * 2], msg[ERR_LEN];
-    if (end - i >= sizeof ypn) return fail(err, "record: line %d: start position is too long", line);
+    if (end - i >= sizeof ypn) return fail(err, "record: line %d: start position is too long", r->line);
     memcpy(ypn, text + i, end - i);
     ypn[end - i] = 0;
-    if (memchr(ypn, 0, end - i)) return fail(err, "record: line %d: NUL byte in the start position", line);
-    if (ypn_parse(ypn, pos, msg)) return fail(err, "record: line %d: invalid start position: %s", line, msg);
+    if (memchr(ypn, 0, end - i)) return fail(err, "record: line %d: NUL byte in the start position", r->line);
+    if (ypn_parse(ypn, pos, msg)) return fail(err, "record: line %d: invalid start position: %s", r->line, msg);
+    /* the actions, up to the end or a line that begins with '[' (the next
+     * record's tags) */
+    bool line_start = false;
     for (i = eol; i < len;) {
         if (isspace((unsigned char)text[i])) {
-            line += ends_line(text, i++, len);
+            if (ends_line(text, i, len)) r->line++, line_start = true;
+            i++;
             continue;
         }
+        if (line_start && text[i] == '[') break;
+        line_start = false;
         size_t start = i;
         while (i < len && !isspace((unsigned char)text[i])) i++;
         char tok[ACTION_MAX_LEN + 8];
@@ -345,13 +478,48 @@ int record_play(const char *text, size_t len, Position *pos, int *count, char *e
         Action a;
         if (i - start >= sizeof tok - 1 || memchr(tok, 0, tl)) {
             snprintf(msg, sizeof msg, "'%.12s...': not an action", tok);
-            return fail(err, "record: action %d (line %d): %s", *count + 1, line, msg);
+            r->at = i;
+            return fail(err, "record: action %d (line %d): %s", *count + 1, r->line, msg);
         }
-        if (action_parse(pos, tok, &a, msg)) return fail(err, "record: action %d (line %d): %s", *count + 1, line, msg);
+        if (action_parse(pos, tok, &a, msg)) {
+            r->at = i;
+            return fail(err, "record: action %d (line %d): %s", *count + 1, r->line, msg);
+        }
         Undo u;
         pos_make(pos, a, &u);
         (*count)++;
     }
+    r->at = i;
+    r->records++;
+    return 0;
+}
+
+int record_play(const char *text, size_t len, Position *pos, int *count, char *err)
+{
+    RecordReader r;
+    RecordTags tags;
+    record_reader_init(&r, text, len);
+    if (record_next(&r, &tags, pos, count, err)) return -1;
+    if (record_reader_more(&r))
+        return fail(err, "record: line %d: a second record begins here (`yinsh replay` reads a stream of them)", r.line);
+    return 0;
+}
+
+int record_check(const RecordTags *tags, int variant, int count, int result, int reason, char *err)
+{
+    const char *v;
+    if ((v = record_tag(tags, "Variant")) && strcmp(v, variant_name(variant)))
+        return fail(err, "the record's Variant is '%.64s', its start position is %s", v, variant_name(variant));
+    if ((v = record_tag(tags, "Actions"))) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 0) return fail(err, "the record's Actions '%.64s' is not a count", v);
+        if (n != count) return fail(err, "the record says %ld actions, it holds %d", n, count);
+    }
+    if ((v = record_tag(tags, "Result")) && strcmp(v, result_name(result)))
+        return fail(err, "the record's Result is '%.64s', the replay gives %s", v, result_name(result));
+    if ((v = record_tag(tags, "Reason")) && strcmp(v, reason_name(reason)))
+        return fail(err, "the record's Reason is '%.64s', the replay gives %s", v, reason_name(reason));
     return 0;
 }
 

@@ -26,12 +26,51 @@ int action_parse(const Position *pos, const char *text, Action *a, char *err);
 /* Writes the canonical text (ACTION_MAX_LEN bytes); returns out. */
 char *action_format(Action a, char *out);
 
-/* A game record (§8): a start YPN on the first non-blank line, then actions
- * separated by white space. Checks every action and leaves the final
- * position in pos and the number of actions in count. On failure err names
- * the action (its number and line) or the position, and pos holds the last
- * position reached before the failure. */
+/* A game record (§8; docs/records.md): tag lines `[Name "value"]`, then a
+ * start YPN on the first other non-blank line, then actions separated by
+ * white space. A stream holds records one after another: a line that
+ * begins with '[' after the actions begins the next record.
+ *
+ * record_play reads a text of one record: it checks every action and
+ * leaves the final position in pos and the number of actions in count. On
+ * failure err names the action (its number and line) or the position, and
+ * pos holds the last position reached before the failure. */
 int record_play(const char *text, size_t len, Position *pos, int *count, char *err);
+
+/* A record's tags, in the order read; values unescaped. */
+enum { RECORD_TAGS_MAX = 32, RECORD_KEY_LEN = 32, RECORD_VALUE_LEN = 512 };
+typedef struct RecordTags {
+    int n;
+    char key[RECORD_TAGS_MAX][RECORD_KEY_LEN];
+    char value[RECORD_TAGS_MAX][RECORD_VALUE_LEN];
+} RecordTags;
+
+/* The value of a tag (names match exactly), NULL when the record has none. */
+const char *record_tag(const RecordTags *tags, const char *key);
+/* Writes the line `[key "value"]` (no line end) into out, escaping the
+ * value; its length, or -1 when it does not fit in size bytes. */
+int record_tag_format(const char *key, const char *value, char *out, size_t size);
+
+/* Reading a stream of records: record_reader_more says whether another
+ * record follows (only white space is left otherwise); record_next reads
+ * it, as record_play does, and its tags (a tag given twice is an error).
+ * Line numbers in messages count from the start of the stream. After an
+ * error the reader cannot go on. */
+typedef struct RecordReader {
+    const char *text;
+    size_t len, at;
+    int line;    /* the line of text[at], from 1 */
+    int records; /* records read */
+} RecordReader;
+void record_reader_init(RecordReader *r, const char *text, size_t len);
+bool record_reader_more(RecordReader *r);
+int record_next(RecordReader *r, RecordTags *tags, Position *pos, int *count, char *err);
+
+/* Checks what a record says of itself against its replay: the tags
+ * Variant, Actions, Result and Reason, each when present, against the
+ * start position's variant, the number of actions and the result and
+ * reason of the final position. 0, or -1 with the first difference in err. */
+int record_check(const RecordTags *tags, int variant, int count, int result, int reason, char *err);
 
 const char *result_name(int result);
 const char *reason_name(int reason);

@@ -217,4 +217,31 @@ int store_query_match_games(Store *s, const StoreSelection *sel, int (*fn)(void 
 /* The selected games that are repeats (stored again; left out above). */
 int store_query_repeats(Store *s, const StoreSelection *sel, int64_t *repeats, char *err);
 
+/* ---- stored games as records (store_query.c) -------------------------
+ *
+ * A stored game with what its record's tags say (docs/records.md), for
+ * `yinsh export` and `yinsh show`. Text lives until the callback returns. */
+typedef struct StoreGameText {
+    const char *run, *run_uid, *kind, *version;
+    /* The commit the run was played with (run.git_commit, schema version
+     * 5); NULL for older runs, and the record then says "?". */
+    const char *commit;
+    const char *variant, *white, *black;       /* as this game was played (a match swaps colours) */
+    const char *white_weights, *black_weights; /* content hashes of their weights files; NULL: none or not stored */
+    const char *result, *reason, *stored_at;
+    uint64_t seed;      /* the run seed */
+    uint32_t index;
+    int64_t length;     /* the game's stored length in actions */
+    int nactions;       /* the stored action rows, in ply order */
+    const char *const *actions;
+} StoreGameText;
+
+/* Calls fn for each stored game of the run named `run` (every run when
+ * NULL), or only its game `index` (every game when negative), in run and
+ * index order; fn's non-zero return stops the loop and is returned.
+ * STORE_NOT_FOUND when the run does not exist (or the database holds no
+ * runs); a game that is not stored is simply not passed to fn. */
+int store_query_game_texts(Store *s, const char *run, int64_t index, int (*fn)(void *ctx, const StoreGameText *g),
+                           void *ctx, char *err);
+
 #endif

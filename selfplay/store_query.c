@@ -331,3 +331,146 @@ int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, c
     sqlite3_finalize(st);
     return rc;
 }
+
+/* Whether a table has a column: a database opened for reading keeps its
+ * schema version, and columns added by later versions may be missing. */
+static int has_column(Store *r, const char *table, const char *column, bool *yes, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(r->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+    }
+    *yes = rc == SQLITE_ROW;
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? STORE_OK : store_fail(r, err, "reading the schema");
+}
+
+/* The action texts of one game, gathered into one buffer: offsets while
+ * it grows, pointers once it is complete. */
+typedef struct ActionTexts {
+    char *buf;
+    size_t len, cap;
+    size_t *offset;
+    const char **text;
+    int n, cap_n;
+} ActionTexts;
+
+static int action_texts_read(Store *r, sqlite3_stmt *st, int64_t game_id, ActionTexts *a, char *err)
+{
+    int step;
+    a->len = 0;
+    a->n = 0;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, game_id);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *t = text(st, 0);
+        size_t tl = strlen(t) + 1;
+        if (a->len + tl > a->cap) {
+            size_t cap = a->cap ? 2 * a->cap : 4096;
+            while (cap < a->len + tl) cap *= 2;
+            char *more = realloc(a->buf, cap);
+            if (!more) goto oom;
+            a->buf = more;
+            a->cap = cap;
+        }
+        if (a->n == a->cap_n) {
+            int cap = a->cap_n ? 2 * a->cap_n : 256;
+            size_t *more = realloc(a->offset, (size_t)cap * sizeof *more);
+            if (!more) goto oom;
+            a->offset = more;
+            const char **more_text = realloc(a->text, (size_t)cap * sizeof *more_text);
+            if (!more_text) goto oom;
+            a->text = more_text;
+            a->cap_n = cap;
+        }
+        memcpy(a->buf + a->len, t, tl);
+        a->offset[a->n++] = a->len;
+        a->len += tl;
+    }
+    if (step != SQLITE_DONE) return store_fail(r, err, "reading actions");
+    for (int i = 0; i < a->n; i++) a->text[i] = a->buf + a->offset[i];
+    return STORE_OK;
+oom:
+    snprintf(err, ERR_LEN, "out of memory for a game's actions");
+    return STORE_ERROR;
+}
+
+int store_query_game_texts(Store *r, const char *run, int64_t index, int (*fn)(void *ctx, const StoreGameText *g),
+                           void *ctx, char *err)
+{
+    sqlite3_stmt *st = NULL, *acts = NULL;
+    ActionTexts a = {0};
+    bool schema, weights, kind;
+    int rc = has_column(r, "run", "name", &schema, err);
+    if (!rc && !schema) {
+        snprintf(err, ERR_LEN, "database '%s' holds no runs", r->path);
+        return STORE_NOT_FOUND;
+    }
+    if (!rc && run) {
+        const char *names[] = {run};
+        StoreSelection sel = {.runs = names, .nruns = 1};
+        rc = store_query_check(r, &sel, err);
+    }
+    if (!rc) rc = has_column(r, "run", "white_weights", &weights, err);
+    if (!rc) rc = has_column(r, "run", "kind", &kind, err);
+    if (rc) return rc;
+    /* Columns of later schema versions: run.kind (2), the weights (4).
+     * The weights belong to the run's agents (white: A of a match); a
+     * game's side gets the hash of the run agent it is. */
+    const char *sql_weights =
+        "NULLIF(CASE WHEN game.white = run.white THEN run.white_weights ELSE run.black_weights END, ''), "
+        "NULLIF(CASE WHEN game.black = run.black THEN run.black_weights ELSE run.white_weights END, '')";
+    char sql[1600];
+    snprintf(sql, sizeof sql,
+             "SELECT run.name, run.uid, %s, run.version, run.seed, game.id, game.idx, game.variant, "
+             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s "
+             "FROM game JOIN run ON run.id = game.run_id "
+             "WHERE (?1 IS NULL OR run.name = ?1) AND (?2 < 0 OR game.idx = ?2) ORDER BY run.id, game.idx",
+             kind ? "run.kind" : "'selfplay'", weights ? sql_weights : "NULL, NULL",
+             r->version >= 5 ? "run.git_commit" : "NULL"); /* the commit came with version 5 */
+    if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(r->db, "SELECT action FROM action WHERE game_id = ? ORDER BY ply", -1, &acts, NULL) !=
+            SQLITE_OK) {
+        rc = store_fail(r, err, "preparing the games query");
+        goto done;
+    }
+    if (run) sqlite3_bind_text(st, 1, run, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, index);
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rc = action_texts_read(r, acts, sqlite3_column_int64(st, 5), &a, err))) goto done;
+        StoreGameText g = {
+            .run = text(st, 0),
+            .run_uid = text(st, 1),
+            .kind = text(st, 2),
+            .version = text(st, 3),
+            .commit = sqlite3_column_type(st, 16) == SQLITE_NULL ? NULL : text(st, 16),
+            .seed = (uint64_t)sqlite3_column_int64(st, 4),
+            .index = (uint32_t)sqlite3_column_int64(st, 6),
+            .variant = text(st, 7),
+            .white = text(st, 8),
+            .black = text(st, 9),
+            .white_weights = sqlite3_column_type(st, 10) == SQLITE_NULL ? NULL : text(st, 10),
+            .black_weights = sqlite3_column_type(st, 11) == SQLITE_NULL ? NULL : text(st, 11),
+            .result = text(st, 12),
+            .reason = text(st, 13),
+            .stored_at = text(st, 14),
+            .length = sqlite3_column_int64(st, 15),
+            .nactions = a.n,
+            .actions = a.text,
+        };
+        if ((rc = fn(ctx, &g))) goto done;
+    }
+    if (step != SQLITE_DONE) rc = store_fail(r, err, "reading games");
+done:
+    sqlite3_finalize(st);
+    sqlite3_finalize(acts);
+    free(a.buf);
+    free(a.offset);
+    free(a.text);
+    return rc;
+}

@@ -1,6 +1,8 @@
 /* YPN and action notation (RULES.md §7, §8): one test per rejection rule of
  * the YPN parser (the message must name the field and the problem), action
- * parser rejections, upper case input, and formatting. */
+ * parser rejections, upper case input, and formatting; game records with
+ * tags (docs/records.md): escapes, streams, and the checks of what a
+ * record says of itself. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -405,4 +407,111 @@ Test(numbers, strict)
     cr_expect(number_real(".25", 0, 1, &d) && d == 0.25);
     const char *bad_d[] = {"", "inf", "nan", "1e999", " 1", "\n1", "+1", "1,5", NULL};
     for (int i = 0; bad_d[i]; i++) cr_expect(!number_real(bad_d[i], -HUGE_VAL, HUGE_VAL, &d), "'%s' accepted", bad_d[i]);
+}
+
+/* A tag value of any text comes back as it was written. */
+Test(record, tag_round_trip)
+{
+    const char *values[] = {"plain", "", "a \"quoted\" \\ back", "line\nbreak\ttab\rcr", "\x01\x1f\x7f", "ünïcode"};
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+        char line[256], text[512];
+        cr_assert_gt(record_tag_format("Key_1", values[i], line, sizeof line), 0);
+        cr_expect(!strchr(line, '\n') && !strchr(line, '\r'), "one line: %s", line);
+        snprintf(text, sizeof text, "%s\n" START "\ne5\n", line);
+        RecordReader r;
+        RecordTags tags;
+        Position pos;
+        int count;
+        char err[ERR_LEN] = "";
+        record_reader_init(&r, text, strlen(text));
+        cr_assert_eq(record_next(&r, &tags, &pos, &count, err), 0, "%s: %s", line, err);
+        cr_expect_eq(tags.n, 1);
+        cr_expect_str_eq(record_tag(&tags, "Key_1"), values[i]);
+        cr_expect_null(record_tag(&tags, "key_1"), "names match exactly");
+        cr_expect_eq(count, 1);
+        cr_expect_not(record_reader_more(&r));
+    }
+    char small[8];
+    cr_expect_eq(record_tag_format("Key", "too long for it", small, sizeof small), -1);
+}
+
+/* Two records, the second after blank lines, CR LF line ends; each with
+ * its tags; line numbers count from the start of the stream. */
+Test(record, stream)
+{
+    const char *text = "[Run \"r\"]\r\n[Index \"0\"]\r\n" START "\r\ne5 e6\r\n\r\n"
+                       "[Run \"r\"] \r\n  [Index \"1\"]\r\n" START "\r\ne7\r\nf8 [x\r\n";
+    RecordReader r;
+    RecordTags tags;
+    Position pos;
+    int count;
+    char err[ERR_LEN] = "";
+    record_reader_init(&r, text, strlen(text));
+    cr_assert(record_reader_more(&r));
+    cr_assert_eq(record_next(&r, &tags, &pos, &count, err), 0, "%s", err);
+    cr_expect_eq(count, 2);
+    cr_expect_str_eq(record_tag(&tags, "Index"), "0");
+    cr_assert(record_reader_more(&r));
+    /* the second record's last line holds "[x" after an action: not a tag line, not an action */
+    cr_expect_neq(record_next(&r, &tags, &pos, &count, err), 0);
+    cr_expect(strstr(err, "action 3 (line 10)") && strstr(err, "[x"), "message: %s", err);
+    cr_expect_str_eq(record_tag(&tags, "Index"), "1");
+
+    /* record_play takes one record and names the line where a second begins */
+    cr_expect_neq(record_play(text, strlen(text), &pos, &count, err), 0);
+    cr_expect(strstr(err, "line 6") && strstr(err, "second record"), "message: %s", err);
+}
+
+/* Tag lines it must refuse, each with the line and what is wrong. */
+Test(record, bad_tags)
+{
+    const struct {
+        const char *text, *word;
+    } cases[] = {
+        {"[Run \"a\"]\n[Run \"b\"]\n" START "\n", "given twice"},
+        {"[Run a]\n" START "\n", "double quotes"},
+        {"[Run \"a]\n" START "\n", "no closing quote"},
+        {"[Run \"a\"\n" START "\n", "no ']'"},
+        {"[Run \"a\"] x\n" START "\n", "text after"},
+        {"[ \"a\"]\n" START "\n", "no name"},
+        {"[Run \"\\q\"]\n" START "\n", "unknown escape"},
+        {"[Run \"\\x0\"]\n" START "\n", "two hex digits"},
+        {"[Run \"\\x00\"]\n" START "\n", "two hex digits"},
+        {"[Run \"a\"]\n", "no start position"},
+        {"[Run \"a\"]\n\n  \n", "no start position"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Position pos;
+        int count;
+        char err[ERR_LEN] = "";
+        cr_expect_neq(record_play(cases[i].text, strlen(cases[i].text), &pos, &count, err), 0, "accepted: %s",
+                      cases[i].text);
+        cr_expect(strstr(err, cases[i].word), "'%s': message '%s' does not mention '%s'", cases[i].text, err,
+                  cases[i].word);
+    }
+}
+
+/* What a record says of itself against its replay: each tag when present. */
+Test(record, check)
+{
+    RecordTags tags = {0};
+    char err[ERR_LEN] = "";
+    cr_expect_eq(record_check(&tags, VARIANT_STANDARD, 60, RESULT_WHITE, REASON_THREE_RINGS, err), 0, "no tags: %s",
+                 err);
+    const char *text = "[Variant \"standard\"]\n[Actions \"60\"]\n[Result \"white\"]\n[Reason \"three-rings\"]\n" START "\n";
+    RecordReader r;
+    Position pos;
+    int count;
+    record_reader_init(&r, text, strlen(text));
+    cr_assert_eq(record_next(&r, &tags, &pos, &count, err), 0, "%s", err);
+    cr_expect_eq(record_check(&tags, VARIANT_STANDARD, 60, RESULT_WHITE, REASON_THREE_RINGS, err), 0, "%s", err);
+    cr_expect_neq(record_check(&tags, VARIANT_BLITZ, 60, RESULT_WHITE, REASON_THREE_RINGS, err), 0);
+    cr_expect(strstr(err, "Variant"), "%s", err);
+    cr_expect_neq(record_check(&tags, VARIANT_STANDARD, 59, RESULT_WHITE, REASON_THREE_RINGS, err), 0);
+    cr_expect(strstr(err, "60 actions") && strstr(err, "59"), "%s", err);
+    cr_expect_neq(record_check(&tags, VARIANT_STANDARD, 60, RESULT_DRAW, REASON_THREE_RINGS, err), 0);
+    cr_expect(strstr(err, "Result is 'white'") && strstr(err, "draw"), "%s", err);
+    cr_expect_neq(record_check(&tags, VARIANT_STANDARD, 60, RESULT_WHITE, REASON_POOL_EMPTY, err), 0);
+    cr_expect(strstr(err, "Reason"), "%s", err);
+    cr_expect_neq(record_check(&tags, VARIANT_STANDARD, 60, RESULT_NONE, REASON_NONE, err), 0, "a game not over");
 }

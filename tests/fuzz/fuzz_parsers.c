@@ -1,8 +1,10 @@
 /* libFuzzer target for the three parsers that take outside text: YPN, action
- * and game record. The first byte picks the parser. Whatever the input, a
- * parser must not crash, and what it accepts must survive a round trip:
- * format(parse(x)) parses again to the same position, and every accepted
- * action is legal and applies to a position that still passes pos_check. */
+ * and game record (a stream of them, with tags). The first byte picks the
+ * parser. Whatever the input, a parser must not crash, and what it accepts
+ * must survive a round trip: format(parse(x)) parses again to the same
+ * position, every accepted action is legal and applies to a position that
+ * still passes pos_check, and every tag read, written again, reads back
+ * the same. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,23 @@ static void check_position(const Position *pos)
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list);
     if (n != movegen_count(pos)) abort();
+}
+
+static void check_tag(const char *key, const char *value)
+{
+    static char text[4 * RECORD_VALUE_LEN + 128];
+    static RecordTags tags;
+    char err[ERR_LEN];
+    int len = record_tag_format(key, value, text, sizeof text - 64);
+    if (len < 0) abort();
+    strcpy(text + len, "\n4/7/8/9/10/9/10/9/8/7/4 w P standard\n");
+    RecordReader r;
+    Position pos;
+    int count;
+    record_reader_init(&r, text, strlen(text));
+    if (record_next(&r, &tags, &pos, &count, err) || tags.n != 1 || strcmp(tags.key[0], key) ||
+        strcmp(tags.value[0], value))
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -51,7 +70,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     } else {
+        static RecordTags tags;
+        RecordReader r;
         int count;
+        record_reader_init(&r, text, strlen(text));
+        while (record_reader_more(&r) && record_next(&r, &tags, &pos, &count, err) == 0) {
+            check_position(&pos);
+            for (int i = 0; i < tags.n; i++) check_tag(tags.key[i], tags.value[i]);
+        }
         if (record_play(text, strlen(text), &pos, &count, err) == 0) check_position(&pos);
     }
     free(text);

@@ -1,0 +1,256 @@
+/* yinsh export: stored games as game records with tags (docs/records.md),
+ * which `yinsh replay` reads back and checks. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "commands.h"
+#include "notation.h"
+#include "store.h"
+
+const char USAGE_EXPORT[] =
+    "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/]\n"
+    "  Writes stored games as game records: tag lines ([Run \"...\"], [Index \"...\"],\n"
+    "  the variant, the agents, the seed, the result and its reason, the date,\n"
+    "  the version; docs/records.md), the start YPN, then the actions ten to a\n"
+    "  line, as `yinsh randgame` prints them. `yinsh replay` checks them: every\n"
+    "  action, and the stored result against the replayed one.\n"
+    "\n"
+    "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
+    "  --run NAME    only this run's games (default: every run's)\n"
+    "  --game I      only game I of the run (its index, from 0)\n"
+    "  --out FILE    one stream of records, a blank line between two (default:\n"
+    "                standard output)\n"
+    "  --out DIR/    one file per game, DIR/RUN-INDEX.rec (an existing directory,\n"
+    "                or a path ending in '/', made if missing)\n"
+    "  Games come in run order, then by index. A selection without stored games\n"
+    "  is an error (1).\n";
+
+/* Room for one tag line: a value of RECORD_VALUE_LEN bytes, each escaped
+ * in at most four. */
+enum { TAG_LINE_LEN = 4 * RECORD_VALUE_LEN + RECORD_KEY_LEN + 8 };
+
+typedef struct ExportCtx {
+    FILE *stream;     /* one stream; NULL: a file per game in dir */
+    const char *dir;
+    uint64_t games;
+    char err[ERR_LEN];
+} ExportCtx;
+
+static int put_tag(FILE *f, const char *key, const char *value, char *err)
+{
+    char line[TAG_LINE_LEN];
+    if (strlen(value) >= RECORD_VALUE_LEN || record_tag_format(key, value, line, sizeof line) < 0) {
+        snprintf(err, ERR_LEN, "the %s '%.40s...' is longer than a record's tag holds (%d bytes)", key, value,
+                 RECORD_VALUE_LEN - 1);
+        return 1;
+    }
+    fprintf(f, "%s\n", line);
+    return 0;
+}
+
+/* One record. The tags first, in a fixed order; then the start position
+ * of the variant and the stored actions. */
+static int write_record(FILE *f, const StoreGameText *g, char *err)
+{
+    int variant;
+    if (!variant_parse(g->variant, &variant)) {
+        snprintf(err, ERR_LEN, "run '%s' game %" PRIu32 ": variant '%.32s' is not one this yinsh plays", g->run,
+                 g->index, g->variant);
+        return 1;
+    }
+    char seed[24], index[16], length[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
+    snprintf(index, sizeof index, "%" PRIu32, g->index);
+    snprintf(length, sizeof length, "%" PRId64, g->length);
+    const char *tags[][2] = {
+        {"Run", g->run},
+        {"Index", index},
+        {"Kind", g->kind},
+        {"Variant", g->variant},
+        {"White", g->white},
+        {"Black", g->black},
+        {"WhiteWeights", g->white_weights},
+        {"BlackWeights", g->black_weights},
+        {"Seed", seed},
+        {"Result", g->result},
+        {"Reason", g->reason},
+        {"Actions", length},
+        {"Date", g->stored_at},
+        {"Version", g->version},
+        {"Commit", g->commit ? g->commit : "?"},
+        {"RunUid", g->run_uid},
+    };
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+        if (tags[i][1] && put_tag(f, tags[i][0], tags[i][1], err)) return 1;
+    Position pos;
+    char ypn[YPN_MAX_LEN];
+    pos_start(&pos, variant);
+    fprintf(f, "%s\n", ypn_format(&pos, ypn));
+    for (int i = 0; i < g->nactions; i++) cli_print_action(f, i, g->actions[i]);
+    if (g->nactions) fputc('\n', f);
+    return 0;
+}
+
+/* A temporary file beside path, renamed to path once it is complete, so
+ * that a failure leaves no half-written record. */
+static FILE *temp_open(const char *path, char *tmp, size_t len)
+{
+    snprintf(tmp, len, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+    }
+    return f;
+}
+
+static int temp_commit(FILE *f, const char *tmp, const char *path)
+{
+    bool ok = !ferror(f);
+    ok &= fclose(f) == 0;
+    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0) return 0;
+    int saved = errno;
+    unlink(tmp);
+    errno = saved;
+    return -1;
+}
+
+/* A run's name as a file name: letters, digits, '.', '_' and '-' kept,
+ * anything else '_'; a name that changed gets the start of the run's uid,
+ * so that two runs never share a file. */
+static void file_name(const StoreGameText *g, char *out, size_t len)
+{
+    char safe[STORE_NAME_LEN];
+    size_t k = 0;
+    bool changed = false;
+    for (const char *p = g->run; *p && k + 1 < sizeof safe; p++) {
+        bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+                  *p == '_' || *p == '-';
+        safe[k++] = ok ? *p : '_';
+        changed |= !ok;
+    }
+    safe[k] = 0;
+    changed |= safe[0] == '.'; /* no hidden files, no ".." */
+    if (changed) snprintf(out, len, "%s-%.8s-%06" PRIu32 ".rec", safe, g->run_uid, g->index);
+    else snprintf(out, len, "%s-%06" PRIu32 ".rec", safe, g->index);
+}
+
+static int export_game(void *ctx, const StoreGameText *g)
+{
+    ExportCtx *c = ctx;
+    if (c->stream) {
+        if (c->games) fputc('\n', c->stream);
+        if (write_record(c->stream, g, c->err)) return 1;
+        c->games++;
+        return 0;
+    }
+    char name[STORE_NAME_LEN + 64], path[4096 + sizeof name], tmp[sizeof path + 8];
+    file_name(g, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    FILE *f = temp_open(path, tmp, sizeof tmp);
+    if (!f) {
+        snprintf(c->err, ERR_LEN, "cannot write in '%s': %s", c->dir, strerror(errno));
+        return 1;
+    }
+    if (write_record(f, g, c->err)) {
+        fclose(f);
+        unlink(tmp);
+        return 1;
+    }
+    if (temp_commit(f, tmp, path)) {
+        snprintf(c->err, ERR_LEN, "cannot write '%s': %s", path, strerror(errno));
+        return 1;
+    }
+    c->games++;
+    return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    const char *cmd = "export";
+    const char *db = RUN_DEFAULT_DB, *run = NULL, *out = NULL;
+    long game = -1;
+    bool have_game = false;
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--run", .kind = CLI_TEXT, .out = &run},
+        {.name = "--game", .kind = CLI_INT, .out = &game, .min = 0, .max = STORE_MAX_GAMES - 1, .seen = &have_game},
+        {.name = "--out", .kind = CLI_TEXT, .out = &out},
+    };
+    int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) return rc;
+    if (!*db) return cli_usage_error(cmd, "--db wants a path");
+    if (run && !*run) return cli_usage_error(cmd, "--run wants a name");
+    if (have_game && !run) return cli_usage_error(cmd, "--game I goes with --run NAME (game I of which run?)");
+    if (out && !*out) return cli_usage_error(cmd, "--out wants a file or a directory");
+
+    /* --out: a directory when it is one or ends in '/', else a file */
+    struct stat sb;
+    size_t olen = out ? strlen(out) : 0;
+    bool to_dir = out && ((stat(out, &sb) == 0 && S_ISDIR(sb.st_mode)) || out[olen - 1] == '/');
+    if (out && !to_dir) {
+        const char *inputs[] = {db}, *input_opts[] = {"--db"};
+        if ((rc = cli_check_output(cmd, "--out", out, inputs, input_opts, 1))) return rc;
+    }
+
+    Store *store = NULL;
+    FILE *f = NULL;
+    char tmp[4200] = "", err[ERR_LEN];
+    ExportCtx c = {0};
+    if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
+    if (to_dir) {
+        if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+            rc = cli_error(cmd, "cannot make the directory '%s': %s", out, strerror(errno));
+            goto done;
+        }
+        c.dir = out;
+    } else if (out) {
+        if (!(f = temp_open(out, tmp, sizeof tmp))) {
+            rc = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
+            goto done;
+        }
+        c.stream = f;
+    } else {
+        c.stream = stdout;
+    }
+    /* a message of export_game's own, else the store's */
+    if (store_query_game_texts(store, run, game, export_game, &c, err)) {
+        rc = cli_error(cmd, "%s", c.err[0] ? c.err : err);
+        goto done;
+    }
+    if (c.games == 0) {
+        if (have_game) rc = cli_error(cmd, "run '%s' of '%s' has no stored game %ld", run, db, game);
+        else if (run) rc = cli_error(cmd, "run '%s' of '%s' holds no stored games: nothing to export", run, db);
+        else rc = cli_error(cmd, "database '%s' holds no games: nothing to export", db);
+        goto done;
+    }
+    if (f) {
+        FILE *done_f = f;
+        f = NULL;
+        if (temp_commit(done_f, tmp, out)) {
+            tmp[0] = 0;
+            rc = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
+            goto done;
+        }
+        tmp[0] = 0;
+    }
+    if (out) fprintf(stderr, "yinsh export: wrote %" PRIu64 " record%s to %s\n", c.games, c.games == 1 ? "" : "s", out);
+
+done:
+    if (f) {
+        fclose(f);
+        unlink(tmp);
+    }
+    store_close(store);
+    return rc;
+}
