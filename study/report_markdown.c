@@ -94,7 +94,9 @@ static void write_tables(const Report *rep, FILE *f)
     fprintf(f, "## Results by variant and agents\n\n"
                "White's score counts a win 1 and a draw ½: 50%% is a fair game. The interval is the 95%% Wilson "
                "score interval; p is the two-sided p-value of \"no first-player advantage\" (score 50%%); the "
-               "advantage in Elo is the score on the logistic Elo scale (+35 Elo ≈ 55%%), with its 95%% interval. "
+               "advantage in Elo is the score on the logistic Elo scale (+35 Elo ≈ 55%%), with its own 95%% "
+               "interval from the games' variance: draws count, so with many draws it is narrower than the "
+               "score's Wilson interval read in Elo (as the strength picture's right axis reads it). "
                "Lengths count actions (placements, moves and removals of both players).\n\n");
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
@@ -159,10 +161,14 @@ static void write_pictures(const ReportPictures *pics, FILE *f)
     fprintf(f, "## Pictures\n\n");
     if (pics && pics->strength)
         fprintf(f, "![White's score against strength](strength.png)\n\n"
-                   "White's score against the agents' strength (simulations per move, logarithmic; random play "
-                   "is drawn at 1 and labelled *random*), one line per variant, with 95%% intervals. Only pairs "
-                   "in which both sides are the same agent are drawn; blitz is shifted slightly right so that "
-                   "the bars do not overlap.\n\n");
+                   "White's score against the agents' strength (MCTS simulations per move, logarithmic), one line "
+                   "per variant through the MCTS levels, with 95%% intervals and the games (n) at each point. "
+                   "Random play has no simulations, so it is no point of that scale: it is drawn apart at the left, "
+                   "a square joined to no level. The right axis is the same scale read as White's advantage in Elo "
+                   "(logistic), so a bar read there is the score's own interval in Elo; the Elo intervals of the "
+                   "tables come from the games' variance instead (draws narrow them) and may be a little "
+                   "narrower. Only pairs in which both sides are the same agent are drawn; blitz is shifted "
+                   "slightly right so that the bars do not overlap.\n\n");
     if (pics && pics->lengths)
         fprintf(f, "![Game lengths](lengths.png)\n\n"
                    "How long games last (actions, in bins of 5), as a share of the games of each pair of "

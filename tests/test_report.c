@@ -226,6 +226,46 @@ Test(report, pictures)
     cr_expect(!file_nonempty(path_in(out2, "strength.png")));
 }
 
+/* strength.dat: per point the games (the n the picture prints) and the
+ * score with its interval from SQL counts; random play at 0 simulations
+ * and first in its block, apart from the MCTS levels. */
+Test(report, strength_data)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
+    const char *mcts[] = {"selfplay", "--games", "6", "--agent", "mcts:sims=8", "--seed", "14", "--run", "mcts-a",
+                          "--db", db, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, mcts, NULL, &se), 0, "selfplay: %s", se);
+    const char *args[] = {"report", "--db", db, "--out", out, "--quiet", NULL};
+    cr_assert_eq(yinsh_run_env(dir, "/nonexistent", args, NULL, &se), 0, "report: %s", se);
+    const char *text = slurp(path_in(out, "strength.dat"));
+    const char *blitz = strstr(text, "\n# blitz\n");
+    cr_assert(blitz, "no blitz block in:\n%s", text);
+    sqlite3 *h = db_open(db);
+    struct {
+        const char *variant, *spec, *label, *sims;
+    } const POINTS[] = {
+        {"standard", "random", "random", "0"},
+        {"standard", "mcts:sims=8%", "mcts:sims=8", "8"},
+        {"blitz", "random", "random", "0"},
+    };
+    const char *at[3];
+    for (int i = 0; i < 3; i++) {
+        char where[256], want[256];
+        snprintf(where, sizeof where, "game.white LIKE '%s' AND game.black = game.white", POINTS[i].spec);
+        long long n, w, b, d;
+        sql_results(h, POINTS[i].variant, where, &n, &w, &b, &d);
+        cr_assert_gt(n, 0, "%s in %s", POINTS[i].spec, POINTS[i].variant);
+        Interval s = stats_score((uint64_t)w, (uint64_t)d, (uint64_t)b);
+        snprintf(want, sizeof want, "\n%s %.5f %.5f %.5f %lld \"%s\"\n", POINTS[i].sims, s.mid, s.lo, s.hi, n,
+                 POINTS[i].label);
+        at[i] = strstr(text, want);
+        cr_expect(at[i], "want the row '%s' in:\n%s", want + 1, text);
+        if (at[i]) cr_expect((at[i] > blitz) == !strcmp(POINTS[i].variant, "blitz"), "'%s' in its block", want + 1);
+    }
+    cr_expect(at[0] && at[1] && at[0] < at[1], "random play first in its block:\n%s", text);
+    sqlite3_close(h);
+}
+
 /* ---- nothing to report -------------------------------------------------- */
 
 static void expect_fail(const char *dir, const char *const *args, int status, const char *word)
