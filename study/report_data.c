@@ -86,10 +86,13 @@ static int write_strength(const Report *rep, const char *dir, char *variants, si
     return close_data(f, dir, "strength.dat", err);
 }
 
-enum { LENGTH_BIN = 5 };
-
-/* lengths-VARIANT.dat: one block per pair, headed by its label, rows
- * "bin centre, percent of the pair's games". */
+/* lengths-VARIANT.dat: one block per pair, headed by its label and games
+ * (the picture's key), rows "length percent games" for each length that
+ * occurs. Lengths are not binned: they fall on a lattice of their own
+ * (random standard games that end with the pool empty come in steps of 7
+ * actions: a row made costs its removal and a ring's and gives 5 markers
+ * back to the pool), which a fixed bin width aliases into false peaks and
+ * dips; and a row per length that occurs has no empty bin. */
 static int write_lengths(const Report *rep, const char *dir, int v, char *err)
 {
     char name[64];
@@ -100,22 +103,13 @@ static int write_lengths(const Report *rep, const char *dir, int v, char *err)
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *p = &rep->pairs[i];
         if (p->variant != v || !p->games) continue;
-        int lo = REPORT_MAX_LENGTH, hi = 0;
-        for (int a = 0; a <= REPORT_MAX_LENGTH; a++)
-            if (p->lengths[a]) {
-                if (a < lo) lo = a;
-                hi = a;
-            }
         char label[1100];
-        report_pair_label(p, label, sizeof label);
-        fprintf(f, "%s\"%s\"\n", blocks++ ? "\n\n" : "", label);
-        for (int b = lo / LENGTH_BIN - 1; b <= hi / LENGTH_BIN + 1; b++) {
-            uint64_t n = 0;
-            for (int a = b * LENGTH_BIN; a < (b + 1) * LENGTH_BIN; a++)
-                if (a >= 0 && a <= REPORT_MAX_LENGTH) n += p->lengths[a];
-            if (b < 0) continue;
-            fprintf(f, "%g %.4f\n", b * LENGTH_BIN + (LENGTH_BIN - 1) / 2.0, 100.0 * (double)n / (double)p->games);
-        }
+        data_label(p, label, sizeof label);
+        fprintf(f, "%s\"%s (%llu games)\"\n", blocks++ ? "\n\n" : "", label, (unsigned long long)p->games);
+        for (int a = 0; a <= REPORT_MAX_LENGTH; a++)
+            if (p->lengths[a])
+                fprintf(f, "%d %.4f %llu\n", a, 100.0 * (double)p->lengths[a] / (double)p->games,
+                        (unsigned long long)p->lengths[a]);
     }
     return close_data(f, dir, name, err);
 }

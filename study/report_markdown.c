@@ -171,8 +171,11 @@ static void write_pictures(const ReportPictures *pics, FILE *f)
                    "slightly right so that the bars do not overlap.\n\n");
     if (pics && pics->lengths)
         fprintf(f, "![Game lengths](lengths.png)\n\n"
-                   "How long games last (actions, in bins of 5), as a share of the games of each pair of "
-                   "agents, one panel per variant.\n\n");
+                   "How long games last, in actions: a column per variant (its games in the title), a panel per "
+                   "pair of agents (its games in the key), a needle for each length that occurs with its share of "
+                   "the pair's games. Lengths are not binned: they fall on a lattice of their own (random "
+                   "standard games come in steps of 7 actions), which bins would blur into false peaks and "
+                   "dips.\n\n");
     if (pics && pics->first_ring)
         fprintf(f, "![White's score by White's first ring](first-ring.png)\n\n"
                    "The board, one panel per variant: each point is coloured by White's score in the games "

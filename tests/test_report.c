@@ -226,6 +226,50 @@ Test(report, pictures)
     cr_expect(!file_nonempty(path_in(out2, "strength.png")));
 }
 
+/* lengths-VARIANT.dat bins by the lengths that occur: a row for each and
+ * no other (no empty bin), with its share of the pair's games and the
+ * games, as SQL counts them; the block is headed by the pair and its
+ * games, the picture's key. */
+Test(report, lengths_data)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
+    const char *args[] = {"report", "--db", db, "--out", out, "--quiet", NULL};
+    /* without gnuplot: the data files are written all the same */
+    cr_assert_eq(yinsh_run_env(dir, "/nonexistent", args, NULL, &se), 0, "report: %s", se);
+    sqlite3 *h = db_open(db);
+    const char *const VARIANTS[] = {"standard", "blitz"};
+    for (int v = 0; v < 2; v++) {
+        char name[64], sql[256], head[64];
+        snprintf(name, sizeof name, "lengths-%s.dat", VARIANTS[v]);
+        const char *text = slurp(path_in(out, name));
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM game WHERE variant = '%s'", VARIANTS[v]);
+        long long games = db_int(h, sql);
+        snprintf(head, sizeof head, "\"random (%lld games)\"\n", games);
+        cr_assert(!strncmp(text, head, strlen(head)), "want the header '%s' in %s:\n%s", head, name, text);
+        long long rows = 0, sum = 0;
+        for (const char *line = text + strlen(head); *line;) {
+            int len;
+            double pct;
+            long long n;
+            cr_assert_eq(sscanf(line, "%d %lf %lld", &len, &pct, &n), 3, "%s row: %.60s", name, line);
+            snprintf(sql, sizeof sql, "SELECT count(*) FROM game WHERE variant = '%s' AND actions = %d", VARIANTS[v],
+                     len);
+            cr_expect_eq(n, db_int(h, sql), "%s: %lld games of %d actions", name, n, len);
+            cr_expect_gt(n, 0, "%s: an empty bin at %d", name, len);
+            cr_expect_float_eq(pct, 100.0 * (double)n / (double)games, 1e-4, "%s: share at %d", name, len);
+            rows++;
+            sum += n;
+            const char *eol = strchr(line, '\n');
+            if (!eol) break;
+            line = eol + 1;
+        }
+        snprintf(sql, sizeof sql, "SELECT count(DISTINCT actions) FROM game WHERE variant = '%s'", VARIANTS[v]);
+        cr_expect_eq(rows, db_int(h, sql), "%s: a row for each length that occurs", name);
+        cr_expect_eq(sum, games, "%s: every game in a row", name);
+    }
+    sqlite3_close(h);
+}
+
 /* strength.dat: per point the games (the n the picture prints) and the
  * score with its interval from SQL counts; random play at 0 simulations
  * and first in its block, apart from the MCTS levels. */
