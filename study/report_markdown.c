@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include "geometry.h"
 #include "notation.h"
 #include "report_internal.h"
 #include "stats.h"
@@ -156,7 +157,24 @@ static void write_comparison(const Report *rep, FILE *f)
         fprintf(f, "\n%d of %d pairs show a difference too large to be chance (p < 0.05).\n\n", clear, rows);
 }
 
-static void write_pictures(const ReportPictures *pics, FILE *f)
+/* The points of the board with fewer than REPORT_MIN_POINT_GAMES games
+ * of a variant in the first-ring map (*empty: those with none). */
+static int thin_points(const Report *rep, int v, int *empty)
+{
+    int thin = 0;
+    *empty = 0;
+    for (int col = 0; col <= 10; col++)
+        for (int row = 1; row <= 11; row++) {
+            if (!point_valid(col, row)) continue;
+            const uint64_t *c = rep->first[v][point_make(col, row)];
+            uint64_t n = c[RESULT_WHITE] + c[RESULT_BLACK] + c[RESULT_DRAW];
+            thin += n < REPORT_MIN_POINT_GAMES;
+            *empty += n == 0;
+        }
+    return thin;
+}
+
+static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *f)
 {
     fprintf(f, "## Pictures\n\n");
     if (pics && pics->strength)
@@ -176,12 +194,24 @@ static void write_pictures(const ReportPictures *pics, FILE *f)
                    "the pair's games. Lengths are not binned: they fall on a lattice of their own (random "
                    "standard games come in steps of 7 actions), which bins would blur into false peaks and "
                    "dips.\n\n");
-    if (pics && pics->first_ring)
+    if (pics && pics->first_ring) {
         fprintf(f, "![White's score by White's first ring](first-ring.png)\n\n"
                    "The board, one panel per variant: each point is coloured by White's score in the games "
                    "whose first action (White's first ring) was placed there, all pairs of agents in this "
-                   "report together; the number is the games. Points with fewer than %d games are grey.\n\n",
+                   "report together; the number is the games. Points with fewer than %d games are grey: too few "
+                   "to read a score.",
                 REPORT_MIN_POINT_GAMES);
+        for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+            if (!report_has_variant(rep, v)) continue;
+            int empty, thin = thin_points(rep, v, &empty);
+            if (thin)
+                fprintf(f, " **%s: too few games at %d of the %d points** (fewer than %d games each; %d with "
+                           "none).", VARIANT_TITLE[v], thin, POINT_NB, REPORT_MIN_POINT_GAMES, empty);
+            else
+                fprintf(f, " %s: every point has at least %d games.", VARIANT_TITLE[v], REPORT_MIN_POINT_GAMES);
+        }
+        fprintf(f, "\n\n");
+    }
     if (!pics) fprintf(f, "Pictures not drawn (--no-plots).\n\n");
     else if (pics->note[0]) fprintf(f, "%s\n\n", pics->note);
 }
@@ -334,7 +364,7 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     write_summary(rep, f);
     write_tables(rep, f);
     write_comparison(rep, f);
-    write_pictures(pics, f);
+    write_pictures(rep, pics, f);
     write_runs(rep, f);
     write_reproduce(rep, f);
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "notation.h"
 #include "report.h"
 #include "stats.h"
 #include "store.h"
@@ -149,6 +150,34 @@ static void check_comparison(sqlite3 *db, const char *md)
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 
+/* The thin points of a variant's first-ring map as SQL counts them: the
+ * board's points with fewer than REPORT_MIN_POINT_GAMES first rings
+ * (*empty: with none). */
+static long long sql_thin_points(sqlite3 *h, const char *variant, long long *empty)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM (SELECT action.action FROM game JOIN action ON action.game_id = game.id "
+             "AND action.ply = 0 WHERE game.variant = '%s' GROUP BY action.action HAVING count(*) >= %d)",
+             variant, REPORT_MIN_POINT_GAMES);
+    long long enough = db_int(h, sql);
+    snprintf(sql, sizeof sql,
+             "SELECT count(DISTINCT action.action) FROM game JOIN action ON action.game_id = game.id "
+             "AND action.ply = 0 WHERE game.variant = '%s'", variant);
+    *empty = 85 - db_int(h, sql);
+    return 85 - enough;
+}
+
+/* The note of the first-ring map in the Markdown, as the report should
+ * write it for a variant with thin points out of 85, empty of them empty. */
+static char *thin_note(const char *title, long long thin, long long empty)
+{
+    char *want = gc(malloc(256));
+    snprintf(want, 256, "**%s: too few games at %lld of the 85 points** (fewer than %d games each; %lld with none).",
+             title, thin, REPORT_MIN_POINT_GAMES, empty);
+    return want;
+}
+
 /* ---- the report as a process ---------------------------------------- */
 
 Test(report, tables_match_sql)
@@ -215,6 +244,12 @@ Test(report, pictures)
         cr_expect(strstr(md, "![White's score against strength](strength.png)"));
         cr_expect(strstr(md, "](first-ring.png)") && !strstr(md, "pictures failed"), "%s",
                   slurp(path_in(out, "gnuplot.log")));
+        /* 100 and 50 games over 85 points: the map says its points are thin */
+        sqlite3 *h = db_open(db);
+        long long empty, thin = sql_thin_points(h, "standard", &empty);
+        cr_expect_eq(thin, 85);
+        cr_expect(strstr(md, thin_note("Standard", thin, empty)), "%s", section(md, "## Pictures"));
+        sqlite3_close(h);
     }
     /* without gnuplot: the Markdown, exit 0, and a note that says so */
     char *out2 = path_in(dir, "rep2");
@@ -308,6 +343,57 @@ Test(report, strength_data)
     }
     cr_expect(at[0] && at[1] && at[0] < at[1], "random play first in its block:\n%s", text);
     sqlite3_close(h);
+}
+
+/* The Markdown says how many points of the first-ring map have too few
+ * games, per variant, as SQL counts them; once every point has enough, it
+ * says that instead. */
+Test(report, first_ring_note)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir);
+    Report rep;
+    char err[ERR_LEN];
+    cr_assert_eq(report_load(&rep, db, &(StoreSelection){0}, err), 0, "%s", err);
+    ReportPictures pics = {.first_ring = true};
+    char *md;
+    size_t len;
+    FILE *f = open_memstream(&md, &len);
+    report_write_markdown(&rep, "yinsh report", &pics, f);
+    fclose(f);
+    gc(md);
+    sqlite3 *h = db_open(db);
+    long long thin, empty;
+    thin = sql_thin_points(h, "standard", &empty);
+    cr_expect(strstr(md, thin_note("Standard", thin, empty)), "want '%s' in:\n%s", thin_note("Standard", thin, empty),
+              section(md, "## Pictures"));
+    thin = sql_thin_points(h, "blitz", &empty);
+    cr_expect(strstr(md, thin_note("Blitz", thin, empty)), "want '%s' in:\n%s", thin_note("Blitz", thin, empty),
+              section(md, "## Pictures"));
+    sqlite3_close(h);
+
+    /* enough games at every point of standard (the other 36 squares of the
+     * embedding are no points: what they hold must not count) */
+    for (int pt = 0; pt < SQUARE_NB; pt++) rep.first[VARIANT_STANDARD][pt][RESULT_DRAW] += REPORT_MIN_POINT_GAMES;
+    f = open_memstream(&md, &len);
+    report_write_markdown(&rep, "yinsh report", &pics, f);
+    fclose(f);
+    gc(md);
+    char want[128];
+    snprintf(want, sizeof want, "Standard: every point has at least %d games.", REPORT_MIN_POINT_GAMES);
+    cr_expect(strstr(md, want), "want '%s' in:\n%s", want, section(md, "## Pictures"));
+    cr_expect(!strstr(md, "**Standard: too few"), "%s", section(md, "## Pictures"));
+    /* and at none but one point: 84 thin, none empty */
+    memset(rep.first[VARIANT_STANDARD], 0, sizeof rep.first[VARIANT_STANDARD]);
+    for (int pt = 0; pt < SQUARE_NB; pt++) rep.first[VARIANT_STANDARD][pt][RESULT_WHITE] = 1;
+    Point e5;
+    cr_assert(point_parse("e5", 2, &e5));
+    rep.first[VARIANT_STANDARD][e5][RESULT_BLACK] = REPORT_MIN_POINT_GAMES;
+    f = open_memstream(&md, &len);
+    report_write_markdown(&rep, "yinsh report", &pics, f);
+    fclose(f);
+    gc(md);
+    cr_expect(strstr(md, thin_note("Standard", 84, 0)), "%s", section(md, "## Pictures"));
+    report_free(&rep);
 }
 
 /* ---- nothing to report -------------------------------------------------- */
