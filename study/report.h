@@ -28,7 +28,8 @@ typedef struct ReportPair {
     int variant;                          /* VARIANT_* */
     char *white, *black;                  /* agent specs as stored */
     double strength;                      /* simulations per move when both sides are the
-                                             same agent (random: 1); 0 otherwise */
+                                             same agent (random: 1, to rank it; the picture
+                                             draws it apart); 0 otherwise */
     uint64_t games;
     uint64_t results[RESULT_NB];          /* by RESULT_*: [RESULT_WHITE], [RESULT_BLACK], [RESULT_DRAW] */
     uint64_t reasons[REPORT_REASON_NB];   /* by REASON_*; the last: unknown names */

@@ -4,6 +4,7 @@
  * writes it. */
 #include <errno.h>
 #include <string.h>
+#include "agent.h"
 #include "geometry.h"
 #include "notation.h"
 #include "report_internal.h"
@@ -34,34 +35,64 @@ static void list_variant(char *list, size_t len, int variant)
     snprintf(list + at, len - at, "%s%s", at ? " " : "", variant_name(variant));
 }
 
+/* A pair's label as a quoted column of a data file: gnuplot's quoted
+ * strings have no escape, so a double quote inside becomes a single one. */
+static void data_label(const ReportPair *p, char *out, size_t len)
+{
+    report_pair_label(p, out, len);
+    for (char *c = out; *c; c++)
+        if (*c == '"') *c = '\'';
+}
+
+/* Whether both sides of a pair play at random: such a pair has no
+ * simulations per move, so the strength picture draws it apart from the
+ * MCTS levels (the Report ranks it as one simulation). */
+static bool plays_random(const ReportPair *p)
+{
+    AgentSpec spec;
+    char err[ERR_LEN];
+    return !strcmp(p->white, p->black) && !agent_spec_parse_text(p->white, &spec, err) && spec.kind == AGENT_RANDOM;
+}
+
 /* strength.dat: one block per variant with same-agent pairs (the variants
- * listed in `variants`), rows "sims score lo hi games". */
+ * listed in `variants`), rows "sims score lo hi games agent", sims 0 for
+ * random play: it is no point of the simulations scale, and the script
+ * draws it as a separate marker instead of joining it to the first MCTS
+ * level. The games column is the n the picture prints at each point. */
 static int write_strength(const Report *rep, const char *dir, char *variants, size_t vlen, char *err)
 {
     FILE *f = open_data(dir, "strength.dat", err);
     if (!f) return -1;
     fprintf(f, "# White's score against strength (yinsh report): one block per variant\n"
-               "# simulations per move (random: 1), score, 95%% interval low, high, games\n");
+               "# simulations per move (random play: 0), score, 95%% interval low, high, games, agent\n");
     int blocks = 0;
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_strongest(rep, v)) continue;
         if (blocks++) fprintf(f, "\n\n");
         fprintf(f, "# %s\n", variant_name(v));
         list_variant(variants, vlen, v);
-        for (int i = 0; i < rep->npairs; i++) {
-            const ReportPair *p = &rep->pairs[i];
-            if (p->variant != v || p->strength <= 0) continue;
-            ReportScore s = report_score(p);
-            fprintf(f, "%g %.5f %.5f %.5f %llu\n", p->strength, s.score, s.lo, s.hi, (unsigned long long)s.n);
-        }
+        /* random play first: drawn apart, it is no level of the line */
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < rep->npairs; i++) {
+                const ReportPair *p = &rep->pairs[i];
+                if (p->variant != v || p->strength <= 0 || plays_random(p) != !pass) continue;
+                ReportScore s = report_score(p);
+                char label[1100];
+                data_label(p, label, sizeof label);
+                fprintf(f, "%g %.5f %.5f %.5f %llu \"%s\"\n", pass ? p->strength : 0, s.score, s.lo, s.hi,
+                        (unsigned long long)s.n, label);
+            }
     }
     return close_data(f, dir, "strength.dat", err);
 }
 
-enum { LENGTH_BIN = 5 };
-
-/* lengths-VARIANT.dat: one block per pair, headed by its label, rows
- * "bin centre, percent of the pair's games". */
+/* lengths-VARIANT.dat: one block per pair, headed by its label and games
+ * (the picture's key), rows "length percent games" for each length that
+ * occurs. Lengths are not binned: they fall on a lattice of their own
+ * (random standard games that end with the pool empty come in steps of 7
+ * actions: a row made costs its removal and a ring's and gives 5 markers
+ * back to the pool), which a fixed bin width aliases into false peaks and
+ * dips; and a row per length that occurs has no empty bin. */
 static int write_lengths(const Report *rep, const char *dir, int v, char *err)
 {
     char name[64];
@@ -72,22 +103,13 @@ static int write_lengths(const Report *rep, const char *dir, int v, char *err)
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *p = &rep->pairs[i];
         if (p->variant != v || !p->games) continue;
-        int lo = REPORT_MAX_LENGTH, hi = 0;
-        for (int a = 0; a <= REPORT_MAX_LENGTH; a++)
-            if (p->lengths[a]) {
-                if (a < lo) lo = a;
-                hi = a;
-            }
         char label[1100];
-        report_pair_label(p, label, sizeof label);
-        fprintf(f, "%s\"%s\"\n", blocks++ ? "\n\n" : "", label);
-        for (int b = lo / LENGTH_BIN - 1; b <= hi / LENGTH_BIN + 1; b++) {
-            uint64_t n = 0;
-            for (int a = b * LENGTH_BIN; a < (b + 1) * LENGTH_BIN; a++)
-                if (a >= 0 && a <= REPORT_MAX_LENGTH) n += p->lengths[a];
-            if (b < 0) continue;
-            fprintf(f, "%g %.4f\n", b * LENGTH_BIN + (LENGTH_BIN - 1) / 2.0, 100.0 * (double)n / (double)p->games);
-        }
+        data_label(p, label, sizeof label);
+        fprintf(f, "%s\"%s (%llu games)\"\n", blocks++ ? "\n\n" : "", label, (unsigned long long)p->games);
+        for (int a = 0; a <= REPORT_MAX_LENGTH; a++)
+            if (p->lengths[a])
+                fprintf(f, "%d %.4f %llu\n", a, 100.0 * (double)p->lengths[a] / (double)p->games,
+                        (unsigned long long)p->lengths[a]);
     }
     return close_data(f, dir, name, err);
 }

@@ -126,8 +126,9 @@ static int on_run(void *ctx, const StoreRunRow *row)
 }
 
 /* Simulations per move of an agent playing itself: what the strength axis
- * shows. Random play counts as one simulation (it sits at the axis's left
- * end, labelled "random"); a spec this yinsh cannot parse has none. */
+ * shows. Random play counts as one simulation, to rank it at the weak
+ * end (the picture draws it apart: it is no point of that scale); a spec
+ * this yinsh cannot parse has none. */
 static double strength_of(const char *white, const char *black)
 {
     if (strcmp(white, black)) return 0;

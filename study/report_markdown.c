@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include "geometry.h"
 #include "notation.h"
 #include "report_internal.h"
 #include "stats.h"
@@ -94,7 +95,9 @@ static void write_tables(const Report *rep, FILE *f)
     fprintf(f, "## Results by variant and agents\n\n"
                "White's score counts a win 1 and a draw ½: 50%% is a fair game. The interval is the 95%% Wilson "
                "score interval; p is the two-sided p-value of \"no first-player advantage\" (score 50%%); the "
-               "advantage in Elo is the score on the logistic Elo scale (+35 Elo ≈ 55%%), with its 95%% interval. "
+               "advantage in Elo is the score on the logistic Elo scale (+35 Elo ≈ 55%%), with its own 95%% "
+               "interval from the games' variance: draws count, so with many draws it is narrower than the "
+               "score's Wilson interval read in Elo (as the strength picture's right axis reads it). "
                "Lengths count actions (placements, moves and removals of both players).\n\n");
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
@@ -154,25 +157,61 @@ static void write_comparison(const Report *rep, FILE *f)
         fprintf(f, "\n%d of %d pairs show a difference too large to be chance (p < 0.05).\n\n", clear, rows);
 }
 
-static void write_pictures(const ReportPictures *pics, FILE *f)
+/* The points of the board with fewer than REPORT_MIN_POINT_GAMES games
+ * of a variant in the first-ring map (*empty: those with none). */
+static int thin_points(const Report *rep, int v, int *empty)
+{
+    int thin = 0;
+    *empty = 0;
+    for (int col = 0; col <= 10; col++)
+        for (int row = 1; row <= 11; row++) {
+            if (!point_valid(col, row)) continue;
+            const uint64_t *c = rep->first[v][point_make(col, row)];
+            uint64_t n = c[RESULT_WHITE] + c[RESULT_BLACK] + c[RESULT_DRAW];
+            thin += n < REPORT_MIN_POINT_GAMES;
+            *empty += n == 0;
+        }
+    return thin;
+}
+
+static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *f)
 {
     fprintf(f, "## Pictures\n\n");
     if (pics && pics->strength)
         fprintf(f, "![White's score against strength](strength.png)\n\n"
-                   "White's score against the agents' strength (simulations per move, logarithmic; random play "
-                   "is drawn at 1 and labelled *random*), one line per variant, with 95%% intervals. Only pairs "
-                   "in which both sides are the same agent are drawn; blitz is shifted slightly right so that "
-                   "the bars do not overlap.\n\n");
+                   "White's score against the agents' strength (MCTS simulations per move, logarithmic), one line "
+                   "per variant through the MCTS levels, with 95%% intervals and the games (n) at each point. "
+                   "Random play has no simulations, so it is no point of that scale: it is drawn apart at the left, "
+                   "a square joined to no level. The right axis is the same scale read as White's advantage in Elo "
+                   "(logistic), so a bar read there is the score's own interval in Elo; the Elo intervals of the "
+                   "tables come from the games' variance instead (draws narrow them) and may be a little "
+                   "narrower. Only pairs in which both sides are the same agent are drawn; blitz is shifted "
+                   "slightly right so that the bars do not overlap.\n\n");
     if (pics && pics->lengths)
         fprintf(f, "![Game lengths](lengths.png)\n\n"
-                   "How long games last (actions, in bins of 5), as a share of the games of each pair of "
-                   "agents, one panel per variant.\n\n");
-    if (pics && pics->first_ring)
+                   "How long games last, in actions: a column per variant (its games in the title), a panel per "
+                   "pair of agents (its games in the key), a needle for each length that occurs with its share of "
+                   "the pair's games. Lengths are not binned: they fall on a lattice of their own (random "
+                   "standard games come in steps of 7 actions), which bins would blur into false peaks and "
+                   "dips.\n\n");
+    if (pics && pics->first_ring) {
         fprintf(f, "![White's score by White's first ring](first-ring.png)\n\n"
                    "The board, one panel per variant: each point is coloured by White's score in the games "
                    "whose first action (White's first ring) was placed there, all pairs of agents in this "
-                   "report together; the number is the games. Points with fewer than %d games are grey.\n\n",
+                   "report together; the number is the games. Points with fewer than %d games are grey: too few "
+                   "to read a score.",
                 REPORT_MIN_POINT_GAMES);
+        for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+            if (!report_has_variant(rep, v)) continue;
+            int empty, thin = thin_points(rep, v, &empty);
+            if (thin)
+                fprintf(f, " **%s: too few games at %d of the %d points** (fewer than %d games each; %d with "
+                           "none).", VARIANT_TITLE[v], thin, POINT_NB, REPORT_MIN_POINT_GAMES, empty);
+            else
+                fprintf(f, " %s: every point has at least %d games.", VARIANT_TITLE[v], REPORT_MIN_POINT_GAMES);
+        }
+        fprintf(f, "\n\n");
+    }
     if (!pics) fprintf(f, "Pictures not drawn (--no-plots).\n\n");
     else if (pics->note[0]) fprintf(f, "%s\n\n", pics->note);
 }
@@ -325,7 +364,7 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     write_summary(rep, f);
     write_tables(rep, f);
     write_comparison(rep, f);
-    write_pictures(pics, f);
+    write_pictures(rep, pics, f);
     write_runs(rep, f);
     write_reproduce(rep, f);
 }

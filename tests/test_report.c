@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "notation.h"
 #include "report.h"
 #include "stats.h"
 #include "store.h"
@@ -149,6 +150,34 @@ static void check_comparison(sqlite3 *db, const char *md)
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 
+/* The thin points of a variant's first-ring map as SQL counts them: the
+ * board's points with fewer than REPORT_MIN_POINT_GAMES first rings
+ * (*empty: with none). */
+static long long sql_thin_points(sqlite3 *h, const char *variant, long long *empty)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM (SELECT action.action FROM game JOIN action ON action.game_id = game.id "
+             "AND action.ply = 0 WHERE game.variant = '%s' GROUP BY action.action HAVING count(*) >= %d)",
+             variant, REPORT_MIN_POINT_GAMES);
+    long long enough = db_int(h, sql);
+    snprintf(sql, sizeof sql,
+             "SELECT count(DISTINCT action.action) FROM game JOIN action ON action.game_id = game.id "
+             "AND action.ply = 0 WHERE game.variant = '%s'", variant);
+    *empty = 85 - db_int(h, sql);
+    return 85 - enough;
+}
+
+/* The note of the first-ring map in the Markdown, as the report should
+ * write it for a variant with thin points out of 85, empty of them empty. */
+static char *thin_note(const char *title, long long thin, long long empty)
+{
+    char *want = gc(malloc(256));
+    snprintf(want, 256, "**%s: too few games at %lld of the 85 points** (fewer than %d games each; %lld with none).",
+             title, thin, REPORT_MIN_POINT_GAMES, empty);
+    return want;
+}
+
 /* ---- the report as a process ---------------------------------------- */
 
 Test(report, tables_match_sql)
@@ -215,6 +244,12 @@ Test(report, pictures)
         cr_expect(strstr(md, "![White's score against strength](strength.png)"));
         cr_expect(strstr(md, "](first-ring.png)") && !strstr(md, "pictures failed"), "%s",
                   slurp(path_in(out, "gnuplot.log")));
+        /* 100 and 50 games over 85 points: the map says its points are thin */
+        sqlite3 *h = db_open(db);
+        long long empty, thin = sql_thin_points(h, "standard", &empty);
+        cr_expect_eq(thin, 85);
+        cr_expect(strstr(md, thin_note("Standard", thin, empty)), "%s", section(md, "## Pictures"));
+        sqlite3_close(h);
     }
     /* without gnuplot: the Markdown, exit 0, and a note that says so */
     char *out2 = path_in(dir, "rep2");
@@ -224,6 +259,141 @@ Test(report, pictures)
     cr_expect(strstr(md, "Pictures skipped: gnuplot is not installed"), "%s", md);
     cr_expect(!strstr(md, "](strength.png)"));
     cr_expect(!file_nonempty(path_in(out2, "strength.png")));
+}
+
+/* lengths-VARIANT.dat bins by the lengths that occur: a row for each and
+ * no other (no empty bin), with its share of the pair's games and the
+ * games, as SQL counts them; the block is headed by the pair and its
+ * games, the picture's key. */
+Test(report, lengths_data)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
+    const char *args[] = {"report", "--db", db, "--out", out, "--quiet", NULL};
+    /* without gnuplot: the data files are written all the same */
+    cr_assert_eq(yinsh_run_env(dir, "/nonexistent", args, NULL, &se), 0, "report: %s", se);
+    sqlite3 *h = db_open(db);
+    const char *const VARIANTS[] = {"standard", "blitz"};
+    for (int v = 0; v < 2; v++) {
+        char name[64], sql[256], head[64];
+        snprintf(name, sizeof name, "lengths-%s.dat", VARIANTS[v]);
+        const char *text = slurp(path_in(out, name));
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM game WHERE variant = '%s'", VARIANTS[v]);
+        long long games = db_int(h, sql);
+        snprintf(head, sizeof head, "\"random (%lld games)\"\n", games);
+        cr_assert(!strncmp(text, head, strlen(head)), "want the header '%s' in %s:\n%s", head, name, text);
+        long long rows = 0, sum = 0;
+        for (const char *line = text + strlen(head); *line;) {
+            int len;
+            double pct;
+            long long n;
+            cr_assert_eq(sscanf(line, "%d %lf %lld", &len, &pct, &n), 3, "%s row: %.60s", name, line);
+            snprintf(sql, sizeof sql, "SELECT count(*) FROM game WHERE variant = '%s' AND actions = %d", VARIANTS[v],
+                     len);
+            cr_expect_eq(n, db_int(h, sql), "%s: %lld games of %d actions", name, n, len);
+            cr_expect_gt(n, 0, "%s: an empty bin at %d", name, len);
+            cr_expect_float_eq(pct, 100.0 * (double)n / (double)games, 1e-4, "%s: share at %d", name, len);
+            rows++;
+            sum += n;
+            const char *eol = strchr(line, '\n');
+            if (!eol) break;
+            line = eol + 1;
+        }
+        snprintf(sql, sizeof sql, "SELECT count(DISTINCT actions) FROM game WHERE variant = '%s'", VARIANTS[v]);
+        cr_expect_eq(rows, db_int(h, sql), "%s: a row for each length that occurs", name);
+        cr_expect_eq(sum, games, "%s: every game in a row", name);
+    }
+    sqlite3_close(h);
+}
+
+/* strength.dat: per point the games (the n the picture prints) and the
+ * score with its interval from SQL counts; random play at 0 simulations
+ * and first in its block, apart from the MCTS levels. */
+Test(report, strength_data)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
+    const char *mcts[] = {"selfplay", "--games", "6", "--agent", "mcts:sims=8", "--seed", "14", "--run", "mcts-a",
+                          "--db", db, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, mcts, NULL, &se), 0, "selfplay: %s", se);
+    const char *args[] = {"report", "--db", db, "--out", out, "--quiet", NULL};
+    cr_assert_eq(yinsh_run_env(dir, "/nonexistent", args, NULL, &se), 0, "report: %s", se);
+    const char *text = slurp(path_in(out, "strength.dat"));
+    const char *blitz = strstr(text, "\n# blitz\n");
+    cr_assert(blitz, "no blitz block in:\n%s", text);
+    sqlite3 *h = db_open(db);
+    struct {
+        const char *variant, *spec, *label, *sims;
+    } const POINTS[] = {
+        {"standard", "random", "random", "0"},
+        {"standard", "mcts:sims=8%", "mcts:sims=8", "8"},
+        {"blitz", "random", "random", "0"},
+    };
+    const char *at[3];
+    for (int i = 0; i < 3; i++) {
+        char where[256], want[256];
+        snprintf(where, sizeof where, "game.white LIKE '%s' AND game.black = game.white", POINTS[i].spec);
+        long long n, w, b, d;
+        sql_results(h, POINTS[i].variant, where, &n, &w, &b, &d);
+        cr_assert_gt(n, 0, "%s in %s", POINTS[i].spec, POINTS[i].variant);
+        Interval s = stats_score((uint64_t)w, (uint64_t)d, (uint64_t)b);
+        snprintf(want, sizeof want, "\n%s %.5f %.5f %.5f %lld \"%s\"\n", POINTS[i].sims, s.mid, s.lo, s.hi, n,
+                 POINTS[i].label);
+        at[i] = strstr(text, want);
+        cr_expect(at[i], "want the row '%s' in:\n%s", want + 1, text);
+        if (at[i]) cr_expect((at[i] > blitz) == !strcmp(POINTS[i].variant, "blitz"), "'%s' in its block", want + 1);
+    }
+    cr_expect(at[0] && at[1] && at[0] < at[1], "random play first in its block:\n%s", text);
+    sqlite3_close(h);
+}
+
+/* The Markdown says how many points of the first-ring map have too few
+ * games, per variant, as SQL counts them; once every point has enough, it
+ * says that instead. */
+Test(report, first_ring_note)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir);
+    Report rep;
+    char err[ERR_LEN];
+    cr_assert_eq(report_load(&rep, db, &(StoreSelection){0}, err), 0, "%s", err);
+    ReportPictures pics = {.first_ring = true};
+    char *md;
+    size_t len;
+    FILE *f = open_memstream(&md, &len);
+    report_write_markdown(&rep, "yinsh report", &pics, f);
+    fclose(f);
+    gc(md);
+    sqlite3 *h = db_open(db);
+    long long thin, empty;
+    thin = sql_thin_points(h, "standard", &empty);
+    cr_expect(strstr(md, thin_note("Standard", thin, empty)), "want '%s' in:\n%s", thin_note("Standard", thin, empty),
+              section(md, "## Pictures"));
+    thin = sql_thin_points(h, "blitz", &empty);
+    cr_expect(strstr(md, thin_note("Blitz", thin, empty)), "want '%s' in:\n%s", thin_note("Blitz", thin, empty),
+              section(md, "## Pictures"));
+    sqlite3_close(h);
+
+    /* enough games at every point of standard (the other 36 squares of the
+     * embedding are no points: what they hold must not count) */
+    for (int pt = 0; pt < SQUARE_NB; pt++) rep.first[VARIANT_STANDARD][pt][RESULT_DRAW] += REPORT_MIN_POINT_GAMES;
+    f = open_memstream(&md, &len);
+    report_write_markdown(&rep, "yinsh report", &pics, f);
+    fclose(f);
+    gc(md);
+    char want[128];
+    snprintf(want, sizeof want, "Standard: every point has at least %d games.", REPORT_MIN_POINT_GAMES);
+    cr_expect(strstr(md, want), "want '%s' in:\n%s", want, section(md, "## Pictures"));
+    cr_expect(!strstr(md, "**Standard: too few"), "%s", section(md, "## Pictures"));
+    /* and at none but one point: 84 thin, none empty */
+    memset(rep.first[VARIANT_STANDARD], 0, sizeof rep.first[VARIANT_STANDARD]);
+    for (int pt = 0; pt < SQUARE_NB; pt++) rep.first[VARIANT_STANDARD][pt][RESULT_WHITE] = 1;
+    Point e5;
+    cr_assert(point_parse("e5", 2, &e5));
+    rep.first[VARIANT_STANDARD][e5][RESULT_BLACK] = REPORT_MIN_POINT_GAMES;
+    f = open_memstream(&md, &len);
+    report_write_markdown(&rep, "yinsh report", &pics, f);
+    fclose(f);
+    gc(md);
+    cr_expect(strstr(md, thin_note("Standard", 84, 0)), "%s", section(md, "## Pictures"));
+    report_free(&rep);
 }
 
 /* ---- nothing to report -------------------------------------------------- */
