@@ -63,6 +63,21 @@ int cli_help(const char *cmd)
     return 0;
 }
 
+int cli_take_ypn(int n, const char **args, int i, char *buf, size_t size)
+{
+    if (i >= n) return 0;
+    if (strchr(args[i], ' ')) {
+        snprintf(buf, size, "%s", args[i]);
+        return 1;
+    }
+    if (i + 4 > n) {
+        snprintf(buf, size, "%s", args[i]);
+        return n - i;
+    }
+    snprintf(buf, size, "%s %s %s %s", args[i], args[i + 1], args[i + 2], args[i + 3]);
+    return 4;
+}
+
 void cli_list_free(CliList *l)
 {
     for (int i = 0; i < l->n; i++) free(l->items[i]);

@@ -39,6 +39,11 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
  * command line stored with runs and reports, runnable when pasted. */
 char *cli_join_args(int argc, char **argv);
 
+/* A YPN is either one argument with spaces or four arguments: the
+ * positional arguments from i on. Returns how many it took (0 when there
+ * are none) and writes it to buf. */
+int cli_take_ypn(int n, const char **args, int i, char *buf, size_t size);
+
 /* Options as a table: each command lists its options, and cli_parse
  * fills the targets. Names match exactly (never an abbreviation); a value
  * follows as the next argument or after '='; `--` ends the options.

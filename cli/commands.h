@@ -17,4 +17,5 @@ int cmd_match(int argc, char **argv); extern const char USAGE_MATCH[];
 int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
 
 int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
+int cmd_svg(int argc, char **argv); extern const char USAGE_SVG[];
 #endif

@@ -11,6 +11,7 @@ static const Command COMMANDS[] = {
     {"legal", cmd_legal, "list the legal actions of a position", USAGE_LEGAL},
     {"apply", cmd_apply, "apply actions to a position and print the result", USAGE_APPLY},
     {"show", cmd_show, "draw a position as the hexagonal board", USAGE_SHOW},
+    {"svg", cmd_svg, "draw a position as an SVG picture, its last action marked", USAGE_SVG},
     {"replay", cmd_replay, "check a game record and print its final position and result", USAGE_REPLAY},
     {"randgame", cmd_randgame, "play a uniformly random game and print its record", USAGE_RANDGAME},
     {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
