@@ -34,6 +34,19 @@ int cli_help(const char *cmd);
 int cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                      const char *const *input_opts, int n);
 
+/* Files written in whole or not at all: a command writes its output into
+ * a staging folder inside the output folder (mkdtemp of DIR/.NAME-XXXXXX)
+ * and moves it into DIR only when all of it was written, so a failure (a
+ * full disk) leaves DIR as it was. cli_stage_commit moves every entry of
+ * the stage (but those whose names begin with '.') into dir: a file by
+ * rename, each whole; a folder in place of dir's folder of that name at
+ * once (the old one is left in the stage); `last`, if not NULL, after all
+ * the others (an index after the pages it links). 0, or -1 with errno.
+ * cli_stage_remove removes the stage with what is left in it. */
+int cli_make_dirs(const char *path); /* mkdir -p; 0 or -1 with errno */
+int cli_stage_commit(const char *stage, const char *dir, const char *last);
+void cli_stage_remove(const char *stage);
+
 /* "yinsh " and the command's arguments joined by spaces, each quoted for
  * the shell where it needs it (malloc'd; NULL when out of memory): the
  * command line stored with runs and reports, runnable when pasted. */

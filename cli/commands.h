@@ -18,4 +18,5 @@ int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
 
 int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
 int cmd_svg(int argc, char **argv); extern const char USAGE_SVG[];
+int cmd_view(int argc, char **argv); extern const char USAGE_VIEW[];
 #endif

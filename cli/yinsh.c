@@ -19,6 +19,7 @@ static const Command COMMANDS[] = {
     {"match", cmd_match, "agent A against agent B in colour-swapped pairs: Elo, LOS, SPRT", USAGE_MATCH},
     {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)", USAGE_TUNE},
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
+    {"view", cmd_view, "a static web site to step through stored games in a browser", USAGE_VIEW},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 
