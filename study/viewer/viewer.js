@@ -226,11 +226,11 @@
       el('section', { 'class': 'left' }, [
         board,
         el('div', { 'class': 'controls' }, [
-          button('first', '\u23ee', 'start (Home)', function () { return 0; }),
+          button('first', '\u21e4', 'start (Home)', function () { return 0; }),
           button('prev', '\u25c0', 'back (\u2190)', function () { return ply - 1; }),
           slider,
           button('next', '\u25b6', 'forward (\u2192)', function () { return ply + 1; }),
-          button('last', '\u23ed', 'end (End)', function () { return n; }),
+          button('last', '\u21e5', 'end (End)', function () { return n; }),
           counter]),
         el('p', { 'class': 'ypn' }, ['YPN ', ypnBox])]),
       el('section', { 'class': 'right' }, [details, el('div', { 'class': 'list' }, [table])])
@@ -338,14 +338,17 @@
       el('p', { text: d.games.length + ' games of ' + d.runs.length + ' run' + (d.runs.length === 1 ? '' : 's') +
         ' from ' + d.db })]));
 
-    var runBody = el('tbody', {}, d.runs.map(function (r) {
-      return el('tr', {}, [el('td', { text: r.name }), el('td', { text: r.variant }), el('td', { text: r.white }),
-        el('td', { text: r.black }), el('td', { text: r.stored + ' / ' + r.games }), el('td', { text: r.seed }),
-        el('td', { text: r.started }), el('td', { 'class': 'command' }, [el('code', { text: r.command })])]);
-    }));
+    /* a run's row, and its command on a row of its own below it */
+    var runBody = el('tbody');
+    d.runs.forEach(function (r) {
+      runBody.appendChild(el('tr', { 'class': 'run' }, [el('td', { text: r.name }), el('td', { text: r.variant }),
+        el('td', { text: r.white }), el('td', { text: r.black }), el('td', { text: r.stored + ' / ' + r.games }),
+        el('td', { text: r.seed }), el('td', { title: r.started, text: r.started.slice(0, 16).replace('T', ' ') })]));
+      runBody.appendChild(el('tr', { 'class': 'command' }, [el('td', { colspan: '7' }, [el('code', { text: r.command })])]));
+    });
     document.body.appendChild(el('section', {}, [el('h2', { text: 'Runs' }),
       el('div', { 'class': 'scroll' }, [el('table', { id: 'runs' }, [el('thead', {}, [el('tr', {},
-        ['run', 'variant', 'White', 'Black', 'games', 'seed', 'started', 'command'].map(function (h) {
+        ['run', 'variant', 'White', 'Black', 'games', 'seed', 'started'].map(function (h) {
           return el('th', { text: h });
         }))]), runBody])])]));
 

@@ -116,7 +116,7 @@ async function test(page) {
   await page.goto('file://' + path.resolve(site, 'index.html'));
   await ready(page);
   equal(await rowCount(page), Math.min(total, 1000), 'index rows');
-  equal(await page.$$eval('#runs tbody tr', (rs) => rs.length), Number(sql('SELECT count(*) FROM run')), 'runs listed');
+  equal(await page.$$eval('#runs tbody tr.run', (rs) => rs.length), Number(sql('SELECT count(*) FROM run')), 'runs listed');
   await page.selectOption('#f-variant', 'blitz');
   equal(await rowCount(page), Number(sql("SELECT count(*) FROM game WHERE variant = 'blitz'")), 'rows of blitz');
   await page.selectOption('#f-result', 'white');
