@@ -32,7 +32,7 @@ typedef struct LoadCtx {
     char *err;
 } LoadCtx;
 
-static char *dup(const char *s, bool *ok)
+static char *copy_text(const char *s, bool *ok)
 {
     char *d = strdup(s ? s : "");
     if (!d) *ok = false;
@@ -49,12 +49,12 @@ static int on_run(void *ctx, const StoreRunRow *row)
     bool ok = true;
     ViewRun *r = &v->runs[v->nruns++];
     *r = (ViewRun){.seed = row->seed, .games = row->games, .stored = row->stored};
-    r->name = dup(row->name, &ok);
-    r->command = dup(row->command, &ok);
-    r->variant = dup(row->variant, &ok);
-    r->white = dup(row->white, &ok);
-    r->black = dup(row->black, &ok);
-    r->started_at = dup(row->started_at, &ok);
+    r->name = copy_text(row->name, &ok);
+    r->command = copy_text(row->command, &ok);
+    r->variant = copy_text(row->variant, &ok);
+    r->white = copy_text(row->white, &ok);
+    r->black = copy_text(row->black, &ok);
+    r->started_at = copy_text(row->started_at, &ok);
     return ok ? 0 : fail(c->err, "out of memory");
 }
 
@@ -78,11 +78,11 @@ static int on_game(void *ctx, const StoreGameRow *row)
     ViewGame *g = &v->games[v->ngames++];
     *g = (ViewGame){.id = row->id, .index = row->index, .actions = row->actions, .run = run, .seed = row->seed,
                     .duration_ms = row->duration_ms};
-    g->variant = dup(row->variant, &ok);
-    g->white = dup(row->white, &ok);
-    g->black = dup(row->black, &ok);
-    g->result = dup(row->result, &ok);
-    g->reason = dup(row->reason, &ok);
+    g->variant = copy_text(row->variant, &ok);
+    g->white = copy_text(row->white, &ok);
+    g->black = copy_text(row->black, &ok);
+    g->result = copy_text(row->result, &ok);
+    g->reason = copy_text(row->reason, &ok);
     return ok ? 0 : fail(c->err, "out of memory");
 }
 

@@ -307,3 +307,22 @@ Test(view, full_disk)
         cr_assert_str_eq(slurp(path_in(site, "index.html")), index);
     }
 }
+
+/* Text from the database (run names, agent specs, commands) cannot end
+ * the script element its page's data sits in. */
+Test(view, text_stays_data)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "t.db"), *site = path_in(dir, "site"), *err;
+    const char *play[] = {"selfplay", "--games", "1", "--agent", "random", "--seed", "1", "--db", db, "--run",
+                          "a</script><script>alert(1)</script>&\"'", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    const char *view[] = {"view", "--db", db, "--out", site, NULL};
+    cr_assert_eq(yinsh_run(dir, view, NULL, &err), 0, "%s", err);
+    const char *pages[] = {"index.html", "games/1.html"};
+    for (int i = 0; i < 2; i++) {
+        char *page = slurp(path_in(site, pages[i]));
+        cr_assert(strstr(page, "a\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u0026\\\"'"),
+                  "%s: the name is not escaped: %s", pages[i], page);
+        cr_assert_null(strstr(page, "alert(1)</script>"), "%s", pages[i]);
+    }
+}
