@@ -1,4 +1,8 @@
+#define _GNU_SOURCE /* renameat2, nftw */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <libgen.h>
 #include <sys/stat.h>
@@ -63,6 +67,21 @@ int cli_help(const char *cmd)
 {
     print_usage(stdout, cmd);
     return 0;
+}
+
+int cli_take_ypn(int n, const char **args, int i, char *buf, size_t size)
+{
+    if (i >= n) return 0;
+    if (strchr(args[i], ' ')) {
+        snprintf(buf, size, "%s", args[i]);
+        return 1;
+    }
+    if (i + 4 > n) {
+        snprintf(buf, size, "%s", args[i]);
+        return n - i;
+    }
+    snprintf(buf, size, "%s %s %s %s", args[i], args[i + 1], args[i + 2], args[i + 3]);
+    return 4;
 }
 
 void cli_list_free(CliList *l)
@@ -359,4 +378,82 @@ void progress_finish(Progress *p, uint64_t done, const char *tail)
 {
     if (p->quiet) return;
     progress_print(p, done, tail, true);
+}
+
+int cli_make_dirs(const char *path)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+    struct stat sb;
+    if (stat(buf, &sb) != 0) return -1;
+    if (!S_ISDIR(sb.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+/* A folder of the stage takes the place of dir's folder of that name at
+ * once: exchanged with it (the old one lands in the stage, which goes
+ * later), or, where the file system cannot exchange, moved aside first
+ * and moved back if the new one cannot follow. */
+static int stage_folder(const char *from, const char *to, const char *aside)
+{
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0) return 0;
+    if (errno == ENOENT) return rename(from, to);
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+    if (rename(to, aside) != 0) return -1;
+    if (rename(from, to) == 0) return 0;
+    int e = errno;
+    rename(aside, to);
+    errno = e;
+    return -1;
+}
+
+static int stage_move(const char *stage, const char *dir, const char *name)
+{
+    char from[8400], to[8400], aside[8400];
+    struct stat sb;
+    snprintf(from, sizeof from, "%s/%s", stage, name);
+    snprintf(to, sizeof to, "%s/%s", dir, name);
+    snprintf(aside, sizeof aside, "%s/.old-%s", stage, name);
+    if (lstat(from, &sb) != 0) return -1;
+    return S_ISDIR(sb.st_mode) ? stage_folder(from, to, aside) : rename(from, to);
+}
+
+int cli_stage_commit(const char *stage, const char *dir, const char *last)
+{
+    DIR *d = opendir(stage);
+    if (!d) return -1;
+    struct dirent *e;
+    int rc = 0;
+    while (!rc && (e = readdir(d))) {
+        if (e->d_name[0] == '.' || (last && !strcmp(e->d_name, last))) continue;
+        rc = stage_move(stage, dir, e->d_name);
+    }
+    closedir(d);
+    if (!rc && last) rc = stage_move(stage, dir, last);
+    return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void cli_stage_remove(const char *stage)
+{
+    nftw(stage, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

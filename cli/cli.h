@@ -35,10 +35,28 @@ int cli_help(const char *cmd);
 int cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                      const char *const *input_opts, int n);
 
+/* Files written in whole or not at all: a command writes its output into
+ * a staging folder inside the output folder (mkdtemp of DIR/.NAME-XXXXXX)
+ * and moves it into DIR only when all of it was written, so a failure (a
+ * full disk) leaves DIR as it was. cli_stage_commit moves every entry of
+ * the stage (but those whose names begin with '.') into dir: a file by
+ * rename, each whole; a folder in place of dir's folder of that name at
+ * once (the old one is left in the stage); `last`, if not NULL, after all
+ * the others (an index after the pages it links). 0, or -1 with errno.
+ * cli_stage_remove removes the stage with what is left in it. */
+int cli_make_dirs(const char *path); /* mkdir -p; 0 or -1 with errno */
+int cli_stage_commit(const char *stage, const char *dir, const char *last);
+void cli_stage_remove(const char *stage);
+
 /* "yinsh " and the command's arguments joined by spaces, each quoted for
  * the shell where it needs it (malloc'd; NULL when out of memory): the
  * command line stored with runs and reports, runnable when pasted. */
 char *cli_join_args(int argc, char **argv);
+
+/* A YPN is either one argument with spaces or four arguments: the
+ * positional arguments from i on. Returns how many it took (0 when there
+ * are none) and writes it to buf. */
+int cli_take_ypn(int n, const char **args, int i, char *buf, size_t size);
 
 /* Options as a table: each command lists its options, and cli_parse
  * fills the targets. Names match exactly (never an abbreviation); a value

@@ -47,24 +47,6 @@ const char USAGE_RANDGAME[] =
     "  Plays a uniformly random game from the empty start and prints its record:\n"
     "  the start YPN, then the actions, ten per line.\n";
 
-/* A YPN is either one argument with spaces or four arguments: the
- * positional arguments from i on. Returns how many it took (0 when there
- * are none) and writes it to buf. */
-static int take_ypn(int n, const char **args, int i, char *buf, size_t size)
-{
-    if (i >= n) return 0;
-    if (strchr(args[i], ' ')) {
-        snprintf(buf, size, "%s", args[i]);
-        return 1;
-    }
-    if (i + 4 > n) {
-        snprintf(buf, size, "%s", args[i]);
-        return n - i;
-    }
-    snprintf(buf, size, "%s %s %s %s", args[i], args[i + 1], args[i + 2], args[i + 3]);
-    return 4;
-}
-
 /* Positional arguments at most: a command's YPN and actions. */
 enum { MAX_ARGS = 1024 };
 
@@ -92,7 +74,7 @@ static bool only_ypn(const char *cmd, int argc, char **argv, Position *pos, int 
     const char *args[4];
     int n;
     if ((*rc = cli_parse(cmd, argc, argv, NULL, 0, args, 4, &n))) return false;
-    int took = take_ypn(n, args, 0, ypn, sizeof ypn);
+    int took = cli_take_ypn(n, args, 0, ypn, sizeof ypn);
     if (!took) *rc = cli_usage_error(cmd, "missing YPN");
     else if (took != n) *rc = cli_usage_error(cmd, "unexpected argument '%s'", args[took]);
     else if (!parse_ypn_arg(cmd, ypn, pos)) *rc = 1;
@@ -113,7 +95,7 @@ int cmd_perft(int argc, char **argv)
         return cli_usage_error("perft", "DEPTH '%s' is not a number from 0 to 64", args[0]);
     Position pos;
     char ypn[1024] = "4/7/8/9/10/9/10/9/8/7/4 w P standard";
-    int took = take_ypn(n, args, 1, ypn, sizeof ypn);
+    int took = cli_take_ypn(n, args, 1, ypn, sizeof ypn);
     if (took && 1 + took != n) return cli_usage_error("perft", "unexpected argument '%s'", args[1 + took]);
     if (!parse_ypn_arg("perft", ypn, &pos)) return 1;
     double t0 = clock_now();
@@ -158,7 +140,7 @@ int cmd_apply(int argc, char **argv)
     const char *args[MAX_ARGS];
     int n, rc = cli_parse("apply", argc, argv, NULL, 0, args, MAX_ARGS, &n);
     if (rc) return rc;
-    int took = take_ypn(n, args, 0, ypn, sizeof ypn);
+    int took = cli_take_ypn(n, args, 0, ypn, sizeof ypn);
     if (!took) return cli_usage_error("apply", "missing YPN");
     Position pos;
     if (!parse_ypn_arg("apply", ypn, &pos)) return 1;
@@ -291,7 +273,7 @@ int cmd_show(int argc, char **argv)
     if (rc) return rc;
     if (!db && !run && !have_game && !have_ply) {
         Position pos;
-        int took = take_ypn(n, args, 0, ypn, sizeof ypn);
+        int took = cli_take_ypn(n, args, 0, ypn, sizeof ypn);
         if (!took) return cli_usage_error("show", "missing YPN (or --run NAME --game I)");
         if (took != n) return cli_usage_error("show", "unexpected argument '%s'", args[took]);
         if (!parse_ypn_arg("show", ypn, &pos)) return 1;

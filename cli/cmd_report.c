@@ -1,6 +1,5 @@
 /* yinsh report: the balance report of stored games, as Markdown and PNG
  * pictures in a directory, the Markdown also on stdout. */
-#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -49,64 +48,6 @@ const char USAGE_REPORT[] =
     "  Without gnuplot the Markdown is still written and says so. An empty\n"
     "  database, an unknown run or a selection without games is an error (1).\n";
 
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    struct stat sb;
-    if (stat(buf, &sb) != 0) return -1;
-    if (!S_ISDIR(sb.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
-/* Moves every file of the staging folder into dir (rename: each file
- * whole or not at all). */
-static int stage_commit(const char *stage, const char *dir)
-{
-    DIR *d = opendir(stage);
-    if (!d) return -1;
-    struct dirent *e;
-    int rc = 0;
-    while (!rc && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char from[8400], to[8400];
-        snprintf(from, sizeof from, "%s/%s", stage, e->d_name);
-        snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-        rc = rename(from, to);
-    }
-    closedir(d);
-    return rc;
-}
-
-/* Removes the staging folder and what is left in it. */
-static void stage_remove(const char *stage)
-{
-    DIR *d = opendir(stage);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        char path[8400];
-        snprintf(path, sizeof path, "%s/%s", stage, e->d_name);
-        unlink(path);
-    }
-    if (d) closedir(d);
-    rmdir(stage);
-}
-
 static bool has_scripts(const char *dir)
 {
     char path[4096 + 16];
@@ -143,7 +84,7 @@ static int write_out(const char *cmd, const char *out, const char *stage, const 
     bool written = f && fwrite(md, 1, md_len, f) == md_len;
     if (f && fclose(f) != 0) written = false;
     if (!written) return cli_error(cmd, "cannot write '%s/report.md': %s", out, strerror(errno));
-    if (stage_commit(stage, out) != 0) return cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
+    if (cli_stage_commit(stage, out, NULL) != 0) return cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
     if (!quiet) fwrite(md, 1, md_len, stdout);
     fprintf(stderr, "yinsh %s: wrote %s/report.md\n", cmd, out);
     return 0;
@@ -280,7 +221,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
             goto done;
         }
     }
-    if (make_dirs(out) != 0) {
+    if (cli_make_dirs(out) != 0) {
         rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
         goto done;
     }
@@ -326,7 +267,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
     if (job->json) json_report(&rep, out, pp, job->argc, job->argv);
 
 done:
-    if (stage[0]) stage_remove(stage);
+    if (stage[0]) cli_stage_remove(stage);
     if (mf) fclose(mf);
     free(md);
     report_free(&rep);

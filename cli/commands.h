@@ -19,4 +19,6 @@ int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
 int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
 int cmd_study(int argc, char **argv); extern const char USAGE_STUDY[];
 int cmd_export(int argc, char **argv); extern const char USAGE_EXPORT[];
+int cmd_svg(int argc, char **argv); extern const char USAGE_SVG[];
+int cmd_view(int argc, char **argv); extern const char USAGE_VIEW[];
 #endif

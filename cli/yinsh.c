@@ -12,6 +12,7 @@ static const Command COMMANDS[] = {
     {"apply", cmd_apply, "apply actions to a position and print the result", USAGE_APPLY},
     {"show", cmd_show, "draw a position, or a stored game's, as the hexagonal board", USAGE_SHOW},
     {"replay", cmd_replay, "check game records (one or a stream): actions, stored results", USAGE_REPLAY},
+    {"svg", cmd_svg, "draw a position as an SVG picture, its last action marked", USAGE_SVG},
     {"randgame", cmd_randgame, "play a uniformly random game and print its record", USAGE_RANDGAME},
     {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
     {"selfplay", cmd_selfplay, "play a self-play run and store every game in the database", USAGE_SELFPLAY},
@@ -21,6 +22,7 @@ static const Command COMMANDS[] = {
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
     {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report",
      USAGE_STUDY},
+    {"view", cmd_view, "a static web site to step through stored games in a browser", USAGE_VIEW},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 

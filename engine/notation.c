@@ -253,11 +253,19 @@ static const char *state_needs(int state)
     }
 }
 
-int action_parse(const Position *pos, const char *text, Action *out, char *err)
+/* The text as it is shown in messages: cut at 20 characters. */
+static const char *action_shown(const char *text, char shown[24])
+{
+    size_t len = strlen(text);
+    snprintf(shown, 24, "%.20s%s", text, len > 20 ? "..." : "");
+    return shown;
+}
+
+int action_parse_form(const char *text, Action *out, char *err)
 {
     size_t len = strlen(text);
     char shown[24];
-    snprintf(shown, sizeof shown, "%.20s%s", text, len > 20 ? "..." : "");
+    action_shown(text, shown);
     Action a;
     Point p, q;
     const char *dash = memchr(text, '-', len);
@@ -284,6 +292,17 @@ int action_parse(const Position *pos, const char *text, Action *out, char *err)
             return fail(err, "'%s': not an action (expected e5, e5-e8, pass, xe2-e6 or xe5, on the board's 85 points)", shown);
         a = ACTION_MAKE(ACT_PLACE, p, 0);
     }
+    *out = a;
+    return 0;
+}
+
+int action_parse(const Position *pos, const char *text, Action *out, char *err)
+{
+    char shown[24];
+    Action a;
+    if (action_parse_form(text, &a, err)) return -1;
+    action_shown(text, shown);
+    Point p = ACTION_FROM(a);
     if (!movegen_is_legal(pos, a)) {
         static const int state_kind[STATE_NB] = {ACT_PLACE, ACT_MOVE, ACT_ROW, ACT_RING, ACT_ROW, ACT_RING, 0};
         int k = ACTION_KIND(a);

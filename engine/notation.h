@@ -23,6 +23,10 @@ char *point_format(Point p, char *out);
 /* Parses action text for the position: checks the form, and that it is legal
  * there; on failure err says which. */
 int action_parse(const Position *pos, const char *text, Action *a, char *err);
+/* The form alone (e5, e5-e8, pass, xe2-e6, xe5 on the board's points), for
+ * an action named apart from the position it was played in (the last
+ * action of a drawing); a row's ends come out in canonical order. */
+int action_parse_form(const char *text, Action *a, char *err);
 /* Writes the canonical text (ACTION_MAX_LEN bytes); returns out. */
 char *action_format(Action a, char *out);
 

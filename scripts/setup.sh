@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Yinsh Lab needs to build, test and run, from Debian's
-# packages; does nothing when everything is there.
+# packages and, for the browser test's driver, the npm registry; does
+# nothing when everything is there.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 PACKAGES=(
   cmake make gcc              # build
@@ -10,20 +12,35 @@ PACKAGES=(
   libsqlite3-dev sqlite3      # the database and its shell
   libcriterion-dev            # tests
   gnuplot-nox                 # report pictures
+  libxml2-utils               # xmllint: the test that `yinsh svg` is valid SVG
+  chromium fonts-dejavu-core  # the viewer's test in a real (headless) browser
 )
+# node and npm drive the browser test (tests/browser); Debian's, unless a
+# node is there already
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "setup: installing ${missing[*]}" >&2
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-  SUDO=sudo
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# playwright-core, the browser test's driver, at the version of
+# tests/browser/package-lock.json, into tests/browser/node_modules (not
+# committed). It drives Debian's /usr/bin/chromium: no browser is
+# downloaded.
+if [ ! -d tests/browser/node_modules/playwright-core ]; then
+  echo "setup: npm ci in tests/browser (playwright-core)" >&2
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error >/dev/null
+fi

@@ -244,4 +244,34 @@ typedef struct StoreGameText {
 int store_query_game_texts(Store *s, const char *run, int64_t index, int (*fn)(void *ctx, const StoreGameText *g),
                            void *ctx, char *err);
 
+/* ---- the viewer's queries (store_query.c) ---------------------------- */
+
+/* A stored game, one row per game, in the order of the runs and then of
+ * the game indices. */
+typedef struct StoreGameRow {
+    int64_t id;    /* game.id: the local row id */
+    const char *run, *variant, *white, *black, *result, *reason;
+    int64_t index; /* the game's index in its run */
+    uint64_t seed; /* the game's stream seed */
+    int64_t actions;
+    double duration_ms;
+} StoreGameRow;
+
+/* One action of a stored game, with the search's figures. */
+typedef struct StoreActionRow {
+    int64_t game_id, ply;
+    const char *actor, *state, *action;
+    int64_t legal, time_us;
+    bool searched; /* the next three are stored (else NULL, read as 0) */
+    int64_t root_visits, chosen_visits;
+    double value;  /* the chosen action's mean score for the actor */
+} StoreActionRow;
+
+int store_query_games(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameRow *row), void *ctx,
+                      char *err);
+/* Every action of the selected games, game by game in the order of
+ * store_query_games, each game's in ply order. */
+int store_query_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreActionRow *row),
+                        void *ctx, char *err);
+
 #endif

@@ -474,3 +474,61 @@ done:
     free(a.text);
     return rc;
 }
+
+int store_query_games(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameRow *row), void *ctx,
+                      char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare_selected(r, sel,
+                              "SELECT game.id, run.name, game.idx, game.seed, game.variant, game.white, game.black, "
+                              "game.result, game.reason, game.actions, game.duration_ms "
+                              "FROM game JOIN run ON run.id = game.run_id",
+                              "WHERE", "ORDER BY run.id, game.idx", true, &st, err);
+    if (rc) return rc;
+    StoreGameRow row;
+    EACH_ROW(r, st,
+             (row = (StoreGameRow){
+                  .id = sqlite3_column_int64(st, 0),
+                  .run = text(st, 1),
+                  .index = sqlite3_column_int64(st, 2),
+                  .seed = (uint64_t)sqlite3_column_int64(st, 3),
+                  .variant = text(st, 4),
+                  .white = text(st, 5),
+                  .black = text(st, 6),
+                  .result = text(st, 7),
+                  .reason = text(st, 8),
+                  .actions = sqlite3_column_int64(st, 9),
+                  .duration_ms = sqlite3_column_double(st, 10),
+              }),
+             fn, ctx, "reading games", err);
+}
+
+/* In the order of store_query_games, so that a caller can walk both
+ * together; the search figures are NULL together (an action not searched). */
+int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, const StoreActionRow *row),
+                        void *ctx, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare_selected(r, sel,
+                              "SELECT action.game_id, action.ply, action.actor, action.state, action.action, "
+                              "action.legal, action.root_visits, action.chosen_visits, action.value, action.time_us "
+                              "FROM game JOIN run ON run.id = game.run_id JOIN action ON action.game_id = game.id",
+                              "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
+    if (rc) return rc;
+    StoreActionRow row;
+    EACH_ROW(r, st,
+             (row = (StoreActionRow){
+                  .game_id = sqlite3_column_int64(st, 0),
+                  .ply = sqlite3_column_int64(st, 1),
+                  .actor = text(st, 2),
+                  .state = text(st, 3),
+                  .action = text(st, 4),
+                  .legal = sqlite3_column_int64(st, 5),
+                  .searched = sqlite3_column_type(st, 8) != SQLITE_NULL,
+                  .root_visits = sqlite3_column_int64(st, 6),
+                  .chosen_visits = sqlite3_column_int64(st, 7),
+                  .value = sqlite3_column_double(st, 8),
+                  .time_us = sqlite3_column_int64(st, 9),
+              }),
+             fn, ctx, "reading actions", err);
+}

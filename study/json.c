@@ -30,7 +30,10 @@ static int utf8_length(const unsigned char *s)
     return n;
 }
 
-void json_write_string(FILE *f, const char *s)
+/* One escaper for both: html also writes '<', '>' and '&' as \u escapes,
+ * so that no text (a run name, an agent spec) can end the HTML <script>
+ * element a viewer page embeds the JSON in. */
+static void write_string(FILE *f, const char *s, bool html)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
@@ -45,12 +48,16 @@ void json_write_string(FILE *f, const char *s)
         else if (c == '\n') fputs("\\n", f);
         else if (c == '\r') fputs("\\r", f);
         else if (c == '\t') fputs("\\t", f);
-        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
+        else if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) fprintf(f, "\\u%04x", c);
         else fputc(c, f);
         p++;
     }
     fputc('"', f);
 }
+
+void json_write_string(FILE *f, const char *s) { write_string(f, s, false); }
+
+void json_string(FILE *f, const char *s) { write_string(f, s, true); }
 
 /* Before a member: the comma, the line break and indent (or the space of
  * an inline container), and the key. */

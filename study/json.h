@@ -1,4 +1,5 @@
-/* A small JSON writer: the one behind every command's --json (docs/json.md).
+/* A small JSON writer, the one of the project: behind every command's --json
+ * (docs/json.md) and the data of the viewer's pages (study/view_site.c).
  *
  * It writes as it goes, to a FILE, with no tree in memory: the caller opens
  * and closes objects and arrays in order and gives a key for every value
@@ -57,5 +58,8 @@ void json_interval(Json *j, const char *key, Interval v);
 
 /* The escaped string with its quotes, as json_str writes it. */
 void json_write_string(FILE *f, const char *s);
+/* The same, safe inside an HTML <script> element ('<', '>', '&' as \u
+ * escapes): the viewer's pages (study/view_site.c). */
+void json_string(FILE *f, const char *s);
 
 #endif

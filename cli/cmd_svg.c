@@ -1,0 +1,41 @@
+/* yinsh svg: a position as an SVG picture (study/board_svg.c draws it, as
+ * it draws the viewer's boards). */
+#include <stdio.h>
+#include "board_svg.h"
+#include "cli.h"
+#include "commands.h"
+#include "notation.h"
+
+const char USAGE_SVG[] =
+    "usage: yinsh svg YPN [--last ACTION] [--size PX]\n"
+    "  Writes the position as an SVG picture on stdout: the board's 85 points and\n"
+    "  lines with their coordinates, the rings and markers, who acts and what (or\n"
+    "  the result), and the rings each side removed. The YPN is one argument\n"
+    "  (quoted) or its four fields as four arguments.\n"
+    "\n"
+    "  --last ACTION  the action that led to this position, marked: a move's path\n"
+    "                 and the markers it flipped, the ring placed, the row or the\n"
+    "                 ring removed. An action that cannot have led here (no ring\n"
+    "                 where the move ends, a removed row's points not empty...)\n"
+    "                 is an error.\n"
+    "  --size PX      the picture's width in pixels (default 450; 50 to 10000)\n";
+
+int cmd_svg(int argc, char **argv)
+{
+    const char *cmd = "svg", *last = NULL, *args[4];
+    long size = 450;
+    const CliOpt opts[] = {
+        {.name = "--last", .kind = CLI_TEXT, .out = &last},
+        {.name = "--size", .kind = CLI_INT, .out = &size, .min = BOARD_SIZE_MIN, .max = BOARD_SIZE_MAX},
+    };
+    char ypn[1024], err[ERR_LEN];
+    int n, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, args, 4, &n);
+    if (rc) return rc;
+    int took = cli_take_ypn(n, args, 0, ypn, sizeof ypn);
+    if (!took) return cli_usage_error(cmd, "missing YPN");
+    if (took != n) return cli_usage_error(cmd, "unexpected argument '%s'", args[took]);
+    Position pos;
+    if (ypn_parse(ypn, &pos, err)) return cli_error(cmd, "invalid position: %s", err);
+    if (board_svg_write(stdout, &pos, last, (int)size, err)) return cli_error(cmd, "%s", err);
+    return 0;
+}
