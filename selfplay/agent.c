@@ -179,6 +179,11 @@ void agent_reset(Agent *agent)
 
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats)
 {
+    return agent_choose_limited(agent, pos, rng, NULL, stats);
+}
+
+Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim, MoveStats *stats)
+{
     MoveStats st = {0};
     Action a = ACTION_NONE;
     if (agent->spec.kind == AGENT_MCTS) {
@@ -188,11 +193,12 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
             a = movegen_random(pos, rng);
         } else {
             MctsResult r;
-            a = mcts_search(agent->mcts, pos, rng, &r);
+            a = mcts_search_limited(agent->mcts, pos, rng, lim, &r);
             st.searched = r.searched; /* a random fallback is not a search */
             st.root_visits = r.root_visits;
             st.chosen_visits = r.chosen_visits;
             st.value = r.value;
+            st.sims = r.sims;
         }
     } else {
         st.legal = movegen_count(pos);
@@ -200,6 +206,11 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
     }
     if (stats) *stats = st;
     return a;
+}
+
+int agent_pv(const Agent *agent, Action *pv, int max)
+{
+    return agent->mcts ? mcts_pv(agent->mcts, pv, max) : 0;
 }
 
 void agent_observe(Agent *agent, const Position *before, Action a)
