@@ -19,4 +19,5 @@ int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
 int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
 int cmd_study(int argc, char **argv); extern const char USAGE_STUDY[];
 int cmd_export(int argc, char **argv); extern const char USAGE_EXPORT[];
+int cmd_uyi(int argc, char **argv); extern const char USAGE_UYI[];
 #endif

@@ -21,6 +21,7 @@ static const Command COMMANDS[] = {
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
     {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report",
      USAGE_STUDY},
+    {"uyi", cmd_uyi, "an agent as a UYI engine on stdin/stdout (docs/uyi.md)", USAGE_UYI},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 

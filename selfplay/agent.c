@@ -113,6 +113,30 @@ int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err)
     return spec_parse(text, spec, false, err);
 }
 
+int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err)
+{
+    if (spec->kind != AGENT_MCTS) {
+        snprintf(err, ERR_LEN, "agent 'random' has no parameters");
+        return AGENT_ERR_SPEC;
+    }
+    AgentSpec s = *spec;
+    if (!strcmp(key, "eval") && !*value) {
+        s.eval[0] = '\0';
+        weights_default(&s.weights);
+    } else if (!strcmp(key, "nodes") && !strcmp(value, "0")) {
+        s.nodes = 0;
+    } else if (parse_mcts_key(&s, key, value, err)) {
+        return AGENT_ERR_SPEC;
+    }
+    if (s.eval[0] && s.rollout == ROLLOUT_RANDOM) {
+        snprintf(err, ERR_LEN, "eval=%.64s has no effect with rollout=random (set rollout=N first)", s.eval);
+        return AGENT_ERR_SPEC;
+    }
+    if (!strcmp(key, "eval") && s.eval[0] && weights_load(s.eval, &s.weights, err)) return AGENT_ERR_FILE;
+    *spec = s;
+    return 0;
+}
+
 char *agent_spec_format(const AgentSpec *spec, char *out)
 {
     if (spec->kind == AGENT_RANDOM) {

@@ -63,6 +63,12 @@ int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
  * defaults): for code that only looks at a stored spec (reports), where
  * the weights file need not be at hand. */
 int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
+/* Sets one key of an mcts spec, as in a spec's text (an engine option):
+ * 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with the reason in err, leaving
+ * spec as it was. Beyond the text's values, eval "" goes back to the
+ * built-in weights and nodes 0 to the default for sims. eval reads its
+ * file here, and needs rollout=N set before it. */
+int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
 
