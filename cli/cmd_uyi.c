@@ -110,8 +110,13 @@ static void *search_main(void *arg)
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    reply(e, "bestmove %s", a == ACTION_NONE ? "none" : action_format(a, text));
+    /* done before the line is out: a harness that has read bestmove may
+     * send the next go at once, and the reader must take it */
+    pthread_mutex_lock(&e->out);
     atomic_store(&e->done, true);
+    printf("bestmove %s\n", a == ACTION_NONE ? "none" : action_format(a, text));
+    fflush(stdout);
+    pthread_mutex_unlock(&e->out);
     return NULL;
 }
 
