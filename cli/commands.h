@@ -21,4 +21,5 @@ int cmd_study(int argc, char **argv); extern const char USAGE_STUDY[];
 int cmd_export(int argc, char **argv); extern const char USAGE_EXPORT[];
 int cmd_svg(int argc, char **argv); extern const char USAGE_SVG[];
 int cmd_view(int argc, char **argv); extern const char USAGE_VIEW[];
+int cmd_uyi(int argc, char **argv); extern const char USAGE_UYI[];
 #endif

@@ -23,6 +23,7 @@ static const Command COMMANDS[] = {
     {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report",
      USAGE_STUDY},
     {"view", cmd_view, "a static web site to step through stored games in a browser", USAGE_VIEW},
+    {"uyi", cmd_uyi, "an agent as a UYI engine on stdin/stdout (docs/uyi.md)", USAGE_UYI},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 

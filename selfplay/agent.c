@@ -113,6 +113,30 @@ int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err)
     return spec_parse(text, spec, false, err);
 }
 
+int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err)
+{
+    if (spec->kind != AGENT_MCTS) {
+        snprintf(err, ERR_LEN, "agent 'random' has no parameters");
+        return AGENT_ERR_SPEC;
+    }
+    AgentSpec s = *spec;
+    if (!strcmp(key, "eval") && !*value) {
+        s.eval[0] = '\0';
+        weights_default(&s.weights);
+    } else if (!strcmp(key, "nodes") && !strcmp(value, "0")) {
+        s.nodes = 0;
+    } else if (parse_mcts_key(&s, key, value, err)) {
+        return AGENT_ERR_SPEC;
+    }
+    if (s.eval[0] && s.rollout == ROLLOUT_RANDOM) {
+        snprintf(err, ERR_LEN, "eval=%.64s has no effect with rollout=random (set rollout=N first)", s.eval);
+        return AGENT_ERR_SPEC;
+    }
+    if (!strcmp(key, "eval") && s.eval[0] && weights_load(s.eval, &s.weights, err)) return AGENT_ERR_FILE;
+    *spec = s;
+    return 0;
+}
+
 char *agent_spec_format(const AgentSpec *spec, char *out)
 {
     if (spec->kind == AGENT_RANDOM) {
@@ -179,6 +203,11 @@ void agent_reset(Agent *agent)
 
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats)
 {
+    return agent_choose_limited(agent, pos, rng, NULL, stats);
+}
+
+Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim, MoveStats *stats)
+{
     MoveStats st = {0};
     Action a = ACTION_NONE;
     if (agent->spec.kind == AGENT_MCTS) {
@@ -188,11 +217,12 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
             a = movegen_random(pos, rng);
         } else {
             MctsResult r;
-            a = mcts_search(agent->mcts, pos, rng, &r);
+            a = mcts_search_limited(agent->mcts, pos, rng, lim, &r);
             st.searched = r.searched; /* a random fallback is not a search */
             st.root_visits = r.root_visits;
             st.chosen_visits = r.chosen_visits;
             st.value = r.value;
+            st.sims = r.sims;
         }
     } else {
         st.legal = movegen_count(pos);
@@ -200,6 +230,11 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
     }
     if (stats) *stats = st;
     return a;
+}
+
+int agent_pv(const Agent *agent, Action *pv, int max)
+{
+    return agent->mcts ? mcts_pv(agent->mcts, pv, max) : 0;
 }
 
 void agent_observe(Agent *agent, const Position *before, Action a)

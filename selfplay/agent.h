@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "evaluation.h"
+#include "mcts.h"
 #include "position.h"
 #include "record.h"
 #include "rng.h"
@@ -62,6 +63,12 @@ int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
  * defaults): for code that only looks at a stored spec (reports), where
  * the weights file need not be at hand. */
 int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
+/* Sets one key of an mcts spec, as in a spec's text (an engine option):
+ * 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with the reason in err, leaving
+ * spec as it was. Beyond the text's values, eval "" goes back to the
+ * built-in weights and nodes 0 to the default for sims. eval reads its
+ * file here, and needs rollout=N set before it. */
+int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
 
@@ -72,6 +79,7 @@ typedef struct MoveStats {
     uint32_t root_visits;   /* visits of the searched root */
     uint32_t chosen_visits; /* visits of the chosen action */
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
+    uint32_t sims;          /* simulations of this search (0: none) */
 } MoveStats;
 
 typedef struct Agent Agent;
@@ -86,6 +94,15 @@ void agent_reset(Agent *agent);
 /* Chooses an action for the player to act in pos (not over). All
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
+/* The same under a search's limits (mcts.h; NULL: none): for an engine on
+ * a clock. Only MCTS searches use them; with a sims limit alone the choice
+ * is still a function of the rng. */
+Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim,
+                            MoveStats *stats);
+/* The principal variation of the agent's last search (mcts_pv): at most
+ * max actions into pv, their number returned; 0 for an agent that does
+ * not search or did not search its last choice. */
+int agent_pv(const Agent *agent, Action *pv, int max);
 /* Every action played in the game (by either side) is shown to both
  * agents, so that a search can keep the part of its tree the game entered. */
 void agent_observe(Agent *agent, const Position *before, Action a);

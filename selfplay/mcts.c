@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "clock.h"
 #include "mcts.h"
 #include "mcts_tree.h"
 #include "movegen.h"
@@ -217,23 +218,42 @@ static void simulate(Mcts *m, Rng *rng)
     }
 }
 
+/* The most visited child of n (expanded); ties go to the better mean,
+ * then the first in the (shuffled) child order. */
+static const MctsNode *best_child(const Mcts *m, const MctsNode *n)
+{
+    const MctsNode *c = m->nodes + n->child, *best = c;
+    for (int i = 1; i < n->nchild; i++)
+        if (c[i].visits > best->visits ||
+            (c[i].visits == best->visits && c[i].score2 * best->visits > best->score2 * c[i].visits))
+            best = c + i;
+    return best;
+}
+
+static bool limit_reached(const MctsLimits *lim)
+{
+    if (lim->stop && atomic_load_explicit(lim->stop, memory_order_relaxed)) return true;
+    return lim->deadline > 0 && clock_now() >= lim->deadline;
+}
+
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
 {
-    if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
-    for (uint32_t s = 0; s < m->cfg.sims; s++) simulate(m, rng);
+    return mcts_search_limited(m, pos, rng, NULL, res);
+}
 
-    /* The most visited child; ties go to the better mean, then the first
-     * in the (shuffled) child order. */
-    MctsNode *root = m->nodes, *best = NULL;
-    MctsResult r = {0};
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res)
+{
+    if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
+    uint32_t sims = lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
+    for (; s < sims; s++) {
+        if (lim && s && limit_reached(lim)) break;
+        simulate(m, rng);
+    }
+
+    MctsNode *root = m->nodes;
+    MctsResult r = {.sims = s};
     if (root->child) {
-        MctsNode *c = m->nodes + root->child;
-        best = c;
-        for (int i = 1; i < root->nchild; i++)
-            if (c[i].visits > best->visits ||
-                (c[i].visits == best->visits &&
-                 c[i].score2 * best->visits > best->score2 * c[i].visits))
-                best = c + i;
+        const MctsNode *best = best_child(m, root);
         r.action = best->action;
         r.searched = true;
         r.legal = root->nchild;
@@ -251,6 +271,18 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
     if (res) *res = r;
     MCTS_DEBUG_CHECK(m);
     return r.action;
+}
+
+int mcts_pv(const Mcts *m, Action *pv, int max)
+{
+    int k = 0;
+    if (!m->valid) return 0;
+    for (const MctsNode *n = m->nodes; k < max && n->child;) {
+        n = best_child(m, n);
+        if (!n->visits) break;
+        pv[k++] = n->action;
+    }
+    return k;
 }
 
 /* Copies the subtree under nodes[from] to the front of the spare arena,

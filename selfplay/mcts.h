@@ -25,10 +25,14 @@
  * the point of view of each node's mover during backup.
  *
  * A search is deterministic: it draws all randomness from the Rng it is
- * given and uses a fixed number of simulations, never a time budget. */
+ * given and uses a fixed number of simulations. mcts_search_limited adds
+ * a deadline and a stop flag for engines that play on a clock (cli's UYI
+ * loop); a search they end early is not reproducible, but one that ends on
+ * its simulation count is the search mcts_search would have made. */
 #ifndef YINSH_MCTS_H
 #define YINSH_MCTS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "evaluation.h"
@@ -52,7 +56,17 @@ typedef struct MctsResult {
     uint32_t root_visits;   /* root visits after the search (reused ones included) */
     uint32_t chosen_visits; /* visits of the chosen child */
     double value;           /* chosen child's mean score for the actor, in [0, 1] */
+    uint32_t sims;          /* simulations run by this search */
 } MctsResult;
+
+/* Limits of one search besides the configured simulations: it stops at the
+ * first one reached. The clock and the flag are read before every
+ * simulation but the first, so a search always runs at least one. */
+typedef struct MctsLimits {
+    uint32_t sims;           /* simulations at most; 0: the config's sims */
+    double deadline;         /* clock_now() (clock.h) to stop at; 0: none */
+    const atomic_bool *stop; /* set by another thread to stop; NULL: none */
+} MctsLimits;
 
 typedef struct Mcts Mcts;
 
@@ -71,6 +85,13 @@ void mcts_clear(Mcts *m);
 
 /* Searches pos, which must not be over, and returns the chosen action. */
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);
+/* The same under limits (NULL: none, which is mcts_search). */
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res);
+
+/* The principal variation of the last search: from the root, the most
+ * visited child (as the search chooses) while it has visits, at most max
+ * actions into pv. Returns how many; 0 without a tree. Read only. */
+int mcts_pv(const Mcts *m, Action *pv, int max);
 
 /* Follows an action played from the tree's root position (by anyone). */
 void mcts_advance(Mcts *m, const Position *before, Action a);

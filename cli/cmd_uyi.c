@@ -1,0 +1,323 @@
+/* yinsh uyi: one of our agents as a UYI engine on stdin and stdout
+ * (shared/spec/PROTOCOL.md; our choices in docs/uyi.md).
+ *
+ * Two threads. The reader (main) reads commands at all times and owns the
+ * engine's state: the agent, its spec, the seed and rng, the position of
+ * the next `go`. A `go` hands a copy of the position and the agent to one
+ * search thread, which runs it and writes `info` and `bestmove`; while it
+ * runs the reader touches neither the agent nor the rng, answers isready,
+ * keeps the next position, and refuses what would change the agent.
+ * `stop` sets a flag the search reads before each simulation, then joins
+ * the thread. Replies of both threads go through one lock, a line at a
+ * time, flushed at once. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include "agent.h"
+#include "cli.h"
+#include "clock.h"
+#include "commands.h"
+#include "movegen.h"
+#include "notation.h"
+#include "number.h"
+#include "uyi.h"
+
+const char USAGE_UYI[] =
+    "usage: yinsh uyi [--agent SPEC]\n"
+    "  Runs an agent as a UYI engine: commands on stdin, replies on stdout\n"
+    "  (shared/spec/PROTOCOL.md; our choices in docs/uyi.md). Every key of the\n"
+    "  agent's spec is an option (setoption name sims value 800), and so is the\n"
+    "  seed of its random numbers (setoption name seed value 7; newgame restarts\n"
+    "  the stream). go takes sims, movetime, wtime/btime/winc/binc and infinite.\n"
+    "\n"
+    "  --agent SPEC    the agent (default mcts; see `yinsh selfplay --help`)\n";
+
+enum { PV_MAX = 16 };
+
+typedef struct Engine {
+    /* the reader's: */
+    AgentSpec spec;
+    Agent *agent;
+    uint64_t seed;
+    Rng rng;
+    UyiCommand next;       /* the position of the next go (its kind is unused) */
+    UyiCommand seen;       /* the position the agent's tree last searched */
+    bool seen_valid;
+    bool newgame_pending;  /* a newgame came during a search: reset before the next go */
+    bool searching;        /* a search thread was started and not joined */
+    pthread_t thread;
+    /* shared with the search thread: */
+    atomic_bool stop;      /* reader sets; the search reads it */
+    atomic_bool done;      /* the search thread sets it when it has replied */
+    /* the search's, set by the reader before it starts: */
+    Position spos;
+    UyiGo go;
+    double start;
+    pthread_mutex_t out;
+} Engine;
+
+static void reply(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply(Engine *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&e->out);
+    vprintf(fmt, ap);
+    putchar('\n');
+    fflush(stdout);
+    pthread_mutex_unlock(&e->out);
+    va_end(ap);
+}
+
+/* The search thread: the limits of the go, the agent's choice, the info
+ * line, and (for infinite, after stop) the bestmove. */
+static void *search_main(void *arg)
+{
+    Engine *e = arg;
+    char text[ACTION_MAX_LEN];
+    const UyiGo *g = &e->go;
+    MctsLimits lim = {.stop = &e->stop};
+    int64_t budget = uyi_budget_ms(g, e->spos.actor);
+    if (g->infinite) lim.sims = UINT32_MAX;
+    else if (g->sims > 0) lim.sims = (uint32_t)g->sims;
+    else if (budget >= 0) lim.sims = UINT32_MAX; /* time alone */
+    /* else: nothing given, the agent's own sims */
+    if (budget >= 0) lim.deadline = e->start + (double)budget / 1000;
+
+    Action a = ACTION_NONE;
+    if (movegen_count(&e->spos) > 0) {
+        MoveStats st;
+        a = agent_choose_limited(e->agent, &e->spos, &e->rng, &lim, &st);
+        if (st.searched) {
+            double ms = (clock_now() - e->start) * 1000;
+            char line[PV_MAX * (ACTION_MAX_LEN + 1) + 128];
+            Action pv[PV_MAX];
+            int n = agent_pv(e->agent, pv, PV_MAX);
+            int at = snprintf(line, sizeof line, "info sims %" PRIu32 " time %.0f nps %.0f winprob %.3f pv", st.sims,
+                              ms, ms > 0 ? st.sims * 1000.0 / ms : 0.0, st.value);
+            for (int i = 0; i < n; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %s", action_format(pv[i], text));
+            reply(e, "%s", line);
+        }
+    }
+    /* infinite: the answer waits for stop, whatever ended the search */
+    while (g->infinite && !atomic_load(&e->stop)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    /* done before the line is out: a harness that has read bestmove may
+     * send the next go at once, and the reader must take it */
+    pthread_mutex_lock(&e->out);
+    atomic_store(&e->done, true);
+    printf("bestmove %s\n", a == ACTION_NONE ? "none" : action_format(a, text));
+    fflush(stdout);
+    pthread_mutex_unlock(&e->out);
+    return NULL;
+}
+
+static void search_join(Engine *e)
+{
+    if (!e->searching) return;
+    pthread_join(e->thread, NULL);
+    e->searching = false;
+}
+
+static void engine_reset_game(Engine *e)
+{
+    agent_reset(e->agent);
+    rng_stream(&e->rng, e->seed, 0);
+    pos_start(&e->next.base, VARIANT_STANDARD);
+    e->next.pos = e->next.base;
+    e->next.nactions = 0;
+    e->seen_valid = false;
+}
+
+/* The value of key in a canonical spec text ("mcts:sims=200,c=1,..."). */
+static const char *spec_value(const char *spec, const char *key, char *out, size_t size)
+{
+    size_t k = strlen(key);
+    for (const char *p = spec; (p = strstr(p, key)); p++)
+        if ((p[-1] == ':' || p[-1] == ',') && p[k] == '=') {
+            size_t n = strcspn(p + k + 1, ",");
+            snprintf(out, size, "%.*s", (int)n, p + k + 1);
+            return out;
+        }
+    snprintf(out, size, "?");
+    return out;
+}
+
+static void announce(Engine *e)
+{
+    const AgentSpec *s = &e->spec;
+    char spec[SPEC_LEN];
+    reply(e, "id name Yinsh Lab " YINSH_VERSION " %s", agent_spec_format(s, spec));
+    reply(e, "id author the Yinsh Lab authors");
+    reply(e, "option name seed type spin default %" PRIu64 " min 0 max 18446744073709551615", e->seed);
+    if (s->kind == AGENT_MCTS) {
+        reply(e, "option name sims type spin default %" PRIu32 " min 1 max 10000000", s->sims);
+        char v[32];
+        reply(e, "option name c type string default %s", spec_value(spec, "c", v, sizeof v));
+        reply(e, "option name rollout type string default %s", spec_value(spec, "rollout", v, sizeof v));
+        reply(e, "option name eval type string default %s", s->eval[0] ? s->eval : "<empty>");
+        reply(e, "option name nodes type spin default %" PRIu32 " min 0 max %u", s->nodes, (unsigned)MCTS_MAX_NODES);
+    }
+    reply(e, "uyiok");
+}
+
+/* setoption: the seed, or a key of the agent's spec (names in any case);
+ * the agent is made anew from the changed spec (its tree is dropped). */
+static void set_option(Engine *e, const UyiCommand *c)
+{
+    char err[ERR_LEN], key[UYI_NAME_LEN];
+    size_t i = 0;
+    for (; c->name[i]; i++) key[i] = (char)(c->name[i] >= 'A' && c->name[i] <= 'Z' ? c->name[i] + 32 : c->name[i]);
+    key[i] = '\0';
+    if (e->searching) {
+        reply(e, "info string error setoption during a search (send stop first)");
+        return;
+    }
+    if (!strcmp(key, "seed")) {
+        if (!number_u64(c->value, &e->seed)) {
+            reply(e, "info string error bad value '%.64s' for seed (an integer from 0 to 2^64-1)", c->value);
+            return;
+        }
+        rng_stream(&e->rng, e->seed, 0);
+        return;
+    }
+    AgentSpec spec = e->spec;
+    const char *value = strcmp(c->value, "<empty>") ? c->value : "";
+    if (agent_spec_set(&spec, key, value, err)) {
+        reply(e, "info string error %s", err);
+        return;
+    }
+    Agent *a;
+    if (agent_new(&a, &spec, err)) {
+        reply(e, "info string error %s", err);
+        return;
+    }
+    agent_free(e->agent);
+    e->agent = a;
+    e->spec = spec;
+    e->seen_valid = false;
+}
+
+/* go: the tree follows the game when the new position extends the one it
+ * last searched (as an agent in a game is shown every action), then the
+ * search thread starts. */
+static void go(Engine *e, const UyiCommand *c, double start)
+{
+    if (e->searching) {
+        reply(e, "info string error go during a search (ignored; the search goes on)");
+        return;
+    }
+    if (c->warning[0]) reply(e, "info string error %s", c->warning);
+    if (e->newgame_pending) {
+        engine_reset_game(e);
+        e->newgame_pending = false;
+    }
+    const UyiCommand *n = &e->next, *s = &e->seen;
+    if (e->seen_valid && pos_equal(&s->base, &n->base) && s->nactions <= n->nactions &&
+        !memcmp(s->actions, n->actions, (size_t)s->nactions * sizeof(Action))) {
+        Position p = s->pos;
+        Undo u;
+        for (int i = s->nactions; i < n->nactions; i++) {
+            agent_observe(e->agent, &p, n->actions[i]);
+            pos_make(&p, n->actions[i], &u);
+        }
+    }
+    e->seen.base = n->base;
+    e->seen.pos = n->pos;
+    e->seen.nactions = n->nactions;
+    memcpy(e->seen.actions, n->actions, (size_t)n->nactions * sizeof(Action));
+    e->seen_valid = true;
+
+    e->spos = n->pos;
+    e->go = c->go;
+    e->start = start;
+    atomic_store(&e->stop, false);
+    atomic_store(&e->done, false);
+    if (pthread_create(&e->thread, NULL, search_main, e)) {
+        /* no thread: search here, so that the go still gets its bestmove */
+        search_main(e);
+        return;
+    }
+    e->searching = true;
+}
+
+int cmd_uyi(int argc, char **argv)
+{
+    const char *agent = "mcts";
+    const CliOpt opts[] = {{.name = "--agent", .kind = CLI_TEXT, .out = &agent}};
+    const char *pos[1];
+    int npos, rc = 0;
+    if (cli_parse("uyi", argc, argv, opts, 1, pos, 0, &npos)) return EXIT_USAGE;
+    Engine *e = calloc(1, sizeof *e);
+    UyiCommand *c = malloc(sizeof *c);
+    char *line = NULL, err[ERR_LEN];
+    size_t cap = 0;
+    if (!e || !c) {
+        rc = cli_error("uyi", "out of memory");
+        goto done;
+    }
+    if ((rc = cli_agent("uyi", "--agent", agent, &e->spec))) goto done;
+    if (agent_new(&e->agent, &e->spec, err)) {
+        rc = cli_error("uyi", "%s", err);
+        goto done;
+    }
+    pthread_mutex_init(&e->out, NULL);
+    engine_reset_game(e);
+
+    while (getline(&line, &cap, stdin) >= 0) {
+        double now = clock_now();
+        if (e->searching && atomic_load(&e->done)) search_join(e);
+        if (uyi_parse(line, c, err)) {
+            reply(e, "info string error %s", err);
+            continue;
+        }
+        switch (c->kind) {
+        case UYI_EMPTY: break;
+        case UYI_UYI: announce(e); break;
+        case UYI_ISREADY: reply(e, "readyok"); break;
+        case UYI_SETOPTION: set_option(e, c); break;
+        case UYI_NEWGAME:
+            if (e->searching) {
+                e->newgame_pending = true;
+                pos_start(&e->next.base, VARIANT_STANDARD);
+                e->next.pos = e->next.base;
+                e->next.nactions = 0;
+            } else {
+                engine_reset_game(e);
+            }
+            break;
+        case UYI_POSITION:
+            e->next.base = c->base;
+            e->next.pos = c->pos;
+            e->next.nactions = c->nactions;
+            memcpy(e->next.actions, c->actions, (size_t)c->nactions * sizeof(Action));
+            break;
+        case UYI_GO: go(e, c, now); break;
+        case UYI_STOP:
+            atomic_store(&e->stop, true);
+            search_join(e);
+            break;
+        case UYI_QUIT: goto quit;
+        }
+    }
+quit:
+    /* quit (or the end of input) during a search: end it; its bestmove
+     * may still be written, which the protocol allows */
+    atomic_store(&e->stop, true);
+    search_join(e);
+    pthread_mutex_destroy(&e->out);
+done:
+    if (e) agent_free(e->agent);
+    free(e);
+    free(c);
+    free(line);
+    return rc;
+}

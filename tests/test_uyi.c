@@ -1,0 +1,324 @@
+/* test_uyi: `yinsh uyi` as a child process on pipes (PROTOCOL.md): the
+ * handshake, a sims search equal to the internal agent's with the same
+ * seed, isready and stop during `go infinite`, movetime and a clock share
+ * kept within generous bounds (never a speed figure), malformed commands
+ * answered without dying, quit; and the command reader and the clock
+ * policy (selfplay/uyi.c) as functions. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "agent.h"
+#include "clock.h"
+#include "movegen.h"
+#include "notation.h"
+#include "uyi.h"
+
+typedef struct Child {
+    pid_t pid;
+    int in, out; /* our ends: the engine's stdin, its stdout */
+    char buf[1 << 16];
+    size_t len;
+} Child;
+
+static void child_start(Child *c, const char *agent)
+{
+    int to[2], from[2];
+    cr_assert(pipe(to) == 0 && pipe(from) == 0);
+    c->pid = fork();
+    cr_assert(c->pid >= 0);
+    if (c->pid == 0) {
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+        if (agent) execl(YINSH_BIN, YINSH_BIN, "uyi", "--agent", agent, (char *)NULL);
+        else execl(YINSH_BIN, YINSH_BIN, "uyi", (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]), close(from[1]);
+    c->in = to[1];
+    c->out = from[0];
+    c->len = 0;
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static void child_send(Child *c, const char *line)
+{
+    size_t n = strlen(line);
+    cr_assert(write(c->in, line, n) == (ssize_t)n, "write '%s'", line);
+}
+
+/* The next line of the engine (no '\n') into out, within timeout seconds;
+ * false on a timeout or the end of its output. */
+static bool child_line(Child *c, char *out, size_t size, double timeout)
+{
+    double end = clock_now() + timeout;
+    for (;;) {
+        char *nl = memchr(c->buf, '\n', c->len);
+        if (nl) {
+            size_t n = (size_t)(nl - c->buf);
+            snprintf(out, size, "%.*s", (int)n, c->buf);
+            memmove(c->buf, nl + 1, c->len - n - 1);
+            c->len -= n + 1;
+            return true;
+        }
+        double left = end - clock_now();
+        if (left <= 0 || c->len == sizeof c->buf) return false;
+        struct pollfd p = {.fd = c->out, .events = POLLIN};
+        if (poll(&p, 1, (int)(left * 1000) + 1) <= 0) continue;
+        ssize_t got = read(c->out, c->buf + c->len, sizeof c->buf - c->len);
+        if (got <= 0) return false;
+        c->len += (size_t)got;
+    }
+}
+
+/* Reads lines until one starting with prefix (copied to out); fails the
+ * test on a timeout. */
+static void child_expect(Child *c, const char *prefix, char *out, size_t size, double timeout)
+{
+    char line[4096];
+    double end = clock_now() + timeout;
+    while (clock_now() < end) {
+        if (!child_line(c, line, sizeof line, end - clock_now())) break;
+        if (!strncmp(line, prefix, strlen(prefix))) {
+            if (out) snprintf(out, size, "%s", line);
+            return;
+        }
+    }
+    cr_assert_fail("no line starting with '%s' within %.1f s", prefix, timeout);
+}
+
+/* quit, then the exit status (fails after 10 s). */
+static int child_quit(Child *c)
+{
+    child_send(c, "quit\n");
+    close(c->in);
+    int status = -1;
+    for (int i = 0; i < 1000; i++) {
+        pid_t w = waitpid(c->pid, &status, WNOHANG);
+        if (w == c->pid) {
+            close(c->out);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(c->pid, SIGKILL);
+    waitpid(c->pid, &status, 0);
+    cr_assert_fail("the engine did not exit within 10 s of quit");
+    return -1;
+}
+
+Test(uyi, handshake)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, "mcts:sims=300");
+    child_send(&c, "uyi\n");
+    cr_assert(child_line(&c, line, sizeof line, 10));
+    cr_assert(!strncmp(line, "id name ", 8), "first line: %s", line);
+    bool sims = false, seed = false;
+    for (;;) {
+        cr_assert(child_line(&c, line, sizeof line, 10), "no uyiok");
+        if (!strcmp(line, "uyiok")) break;
+        if (!strcmp(line, "option name sims type spin default 300 min 1 max 10000000")) sims = true;
+        if (!strncmp(line, "option name seed type spin default 0 ", 37)) seed = true;
+    }
+    cr_assert(sims && seed, "the sims and seed options were announced");
+    child_send(&c, "isready\n");
+    cr_assert(child_line(&c, line, sizeof line, 10) && !strcmp(line, "readyok"));
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* The action the internal agent chooses with the engine's seeding: the
+ * stream rng_stream(seed, 0), as after newgame or setoption seed. */
+static void internal_choice(const char *spec_text, uint64_t seed, const char *const *moves, char *out)
+{
+    AgentSpec spec;
+    Agent *agent;
+    char err[ERR_LEN];
+    cr_assert(agent_spec_parse(spec_text, &spec, err) == 0, "%s", err);
+    cr_assert(agent_new(&agent, &spec, err) == 0, "%s", err);
+    Position pos;
+    pos_start(&pos, VARIANT_STANDARD);
+    for (int i = 0; moves[i]; i++) {
+        Action a;
+        Undo u;
+        cr_assert(action_parse(&pos, moves[i], &a, err) == 0, "%s", err);
+        pos_make(&pos, a, &u);
+    }
+    Rng rng;
+    rng_stream(&rng, seed, 0);
+    action_format(agent_choose(agent, &pos, &rng, NULL), out);
+    agent_free(agent);
+}
+
+Test(uyi, sims_search_is_the_internal_agents)
+{
+    static const char *const placements[] = {"e5", "f6", NULL};
+    static const char *const later[] = {"e5", "f6", "e4", "f7", "e6", "f8", "d5", "g6", "c5", "h6", NULL};
+    const struct {
+        const char *const *moves;
+        const char *line;
+        uint64_t seed;
+    } cases[] = {
+        {placements, "position startpos moves e5 f6\n", 7},
+        {later, "position startpos moves e5 f6 e4 f7 e6 f8 d5 g6 c5 h6\n", 12345},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Child c;
+        char line[4096], want[ACTION_MAX_LEN], opt[64];
+        internal_choice("mcts:sims=400", cases[k].seed, cases[k].moves, want);
+        child_start(&c, NULL);
+        child_send(&c, "uyi\n");
+        child_expect(&c, "uyiok", NULL, 0, 10);
+        snprintf(opt, sizeof opt, "setoption name seed value %llu\n", (unsigned long long)cases[k].seed);
+        child_send(&c, opt);
+        child_send(&c, "setoption name sims value 400\n");
+        child_send(&c, "newgame\n");
+        child_send(&c, cases[k].line);
+        child_send(&c, "go sims 400\n");
+        child_expect(&c, "info sims 400 ", NULL, 0, 60);
+        child_expect(&c, "bestmove ", line, sizeof line, 60);
+        cr_assert_str_eq(line + 9, want, "case %zu: engine %s, internal agent %s", k, line + 9, want);
+        cr_assert_eq(child_quit(&c), 0);
+    }
+}
+
+Test(uyi, isready_and_stop_during_infinite)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, NULL);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, "position startpos moves e5\ngo infinite\n");
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL);
+    child_send(&c, "isready\n");
+    /* the first line after the go must be readyok: no bestmove before stop */
+    cr_assert(child_line(&c, line, sizeof line, 5), "no answer to isready during a search");
+    cr_assert_str_eq(line, "readyok");
+    child_send(&c, "go sims 5\n"); /* refused: a search is running */
+    child_expect(&c, "info string error", NULL, 0, 5);
+    cr_assert(!child_line(&c, line, sizeof line, 0.3), "nothing more before stop, got '%s'", line);
+    child_send(&c, "stop\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 5);
+    cr_assert(strcmp(line, "bestmove none"), "a legal action");
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+Test(uyi, movetime_and_clock_respected)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, NULL);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, "position startpos moves e5 f6\n");
+    double t0 = clock_now();
+    child_send(&c, "go movetime 300\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 10);
+    double took = clock_now() - t0;
+    cr_assert(took >= 0.25 && took < 3.0, "go movetime 300 took %.3f s", took);
+    /* a clock of 2 s without increment: a share of 100 ms */
+    t0 = clock_now();
+    child_send(&c, "go wtime 2000 btime 2000\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 10);
+    took = clock_now() - t0;
+    cr_assert(took >= 0.05 && took < 1.9, "go wtime 2000 took %.3f s", took);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+Test(uyi, malformed_commands_do_not_kill)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, NULL);
+    const char *bad[] = {"frobnicate\n", "position\n", "position startpos moves zz\n",
+                         "position ypn 1/2/3 w P standard\n", "setoption name nonsense value 3\n",
+                         "setoption name sims value -4\n", "setoption sims\n", "isready now\n",
+                         "position startpos variant huge\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        child_send(&c, bad[i]);
+        cr_assert(child_line(&c, line, sizeof line, 5), "no answer to %s", bad[i]);
+        cr_assert(!strncmp(line, "info string error ", 18), "answer to %s: %s", bad[i], line);
+    }
+    /* a refused position keeps the previous one; go with a bad token runs */
+    child_send(&c, "position startpos moves e5\nposition startpos moves e5 e5\ngo sims 20 bogus\n");
+    child_expect(&c, "info string error", NULL, 0, 5);
+    child_expect(&c, "info string error", NULL, 0, 5);
+    child_expect(&c, "bestmove ", line, sizeof line, 10);
+    cr_assert(strcmp(line, "bestmove e5"), "e5 is taken after the kept position");
+    child_send(&c, "stop\nisready\n"); /* stop with no search: ignored */
+    cr_assert(child_line(&c, line, sizeof line, 5) && !strcmp(line, "readyok"), "got %s", line);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+Test(uyi, no_legal_action_is_bestmove_none)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, NULL);
+    /* a blitz game over by a row: state '-' */
+    child_send(&c, "position ypn W2B/W5B/8/9/wwwww5/3W5/10/9/8/6B/WWBB w - blitz\ngo sims 10\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 10);
+    cr_assert_str_eq(line, "bestmove none");
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+Test(uyi, quit_during_search_exits_0)
+{
+    Child c;
+    child_start(&c, NULL);
+    child_send(&c, "go infinite\n");
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* The reader as a function. */
+Test(uyi, reader)
+{
+    static UyiCommand c;
+    char err[ERR_LEN];
+    cr_assert(uyi_parse("  \r\n", &c, err) == 0 && c.kind == UYI_EMPTY);
+    cr_assert(uyi_parse("isready\r\n", &c, err) == 0 && c.kind == UYI_ISREADY);
+    cr_assert(uyi_parse("setoption name Some Name value a b  c \n", &c, err) == 0);
+    cr_assert_str_eq(c.name, "Some Name");
+    cr_assert_str_eq(c.value, "a b  c");
+    cr_assert(uyi_parse("position startpos variant blitz moves e5 f6", &c, err) == 0);
+    cr_assert(c.kind == UYI_POSITION && c.nactions == 2 && c.base.variant == VARIANT_BLITZ);
+    cr_assert(uyi_parse("go\tsims 10 wtime 100 btime -5 winc 1 binc 2 movetime 7 infinite", &c, err) == 0);
+    cr_assert(c.go.sims == 10 && c.go.wtime == 100 && c.go.btime == 0 && c.go.winc == 1 && c.go.binc == 2 &&
+              c.go.movetime == 7 && c.go.infinite && !c.warning[0]);
+    cr_assert(uyi_parse("go sims x nodes 5 movetime 9", &c, err) == 0);
+    cr_assert(c.go.sims == -1 && c.go.movetime == 9 && strstr(c.warning, "'sims'") && strstr(c.warning, "'nodes'"),
+              "%s", c.warning);
+    cr_assert(uyi_parse("position startpos moves e5 e5", &c, err) == -1 && strstr(err, "action 2"), "%s", err);
+    cr_assert(uyi_parse("uyi extra", &c, err) == -1);
+    cr_assert(uyi_parse("setoption name x", &c, err) == -1);
+}
+
+Test(uyi, clock_policy)
+{
+    UyiGo g = {.sims = -1, .movetime = -1, .wtime = -1, .btime = -1, .winc = -1, .binc = -1};
+    cr_assert_eq(uyi_budget_ms(&g, WHITE), -1);
+    g.movetime = 250;
+    cr_assert_eq(uyi_budget_ms(&g, WHITE), 250);
+    g.movetime = -1, g.wtime = 10000, g.winc = 100, g.btime = 60000;
+    cr_assert_eq(uyi_budget_ms(&g, WHITE), 500 + 80);
+    cr_assert_eq(uyi_budget_ms(&g, BLACK), 3000);
+    g.wtime = 1000, g.winc = 5000; /* the increment never takes the share past the flag */
+    cr_assert_eq(uyi_budget_ms(&g, WHITE), 1000 - UYI_SAFETY_MS);
+    g.wtime = 20, g.winc = 0;
+    cr_assert_eq(uyi_budget_ms(&g, WHITE), 1);
+    g.wtime = 10000, g.movetime = 100; /* both: the smaller */
+    cr_assert_eq(uyi_budget_ms(&g, WHITE), 100);
+    g.infinite = true;
+    cr_assert_eq(uyi_budget_ms(&g, WHITE), -1);
+}
