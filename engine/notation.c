@@ -535,6 +535,15 @@ int record_check(const RecordTags *tags, int variant, int count, int result, int
         if (!*v || *end || n < 0) return fail(err, "the record's Actions '%.64s' is not a count", v);
         if (n != count) return fail(err, "the record says %ld actions, it holds %d", n, count);
     }
+    /* a resignation ends a game that the rules had not ended: the record's
+     * result is the resigner's opponent, which no replay can check */
+    const char *why = record_tag(tags, "Reason");
+    if (why && !strcmp(why, reason_name(REASON_RESIGN)) && result == RESULT_NONE) {
+        v = record_tag(tags, "Result");
+        if (v && strcmp(v, result_name(RESULT_WHITE)) && strcmp(v, result_name(RESULT_BLACK)))
+            return fail(err, "the record's Result is '%.64s': a resigned game is won by white or black", v);
+        return 0;
+    }
     if ((v = record_tag(tags, "Result")) && strcmp(v, result_name(result)))
         return fail(err, "the record's Result is '%.64s', the replay gives %s", v, result_name(result));
     if ((v = record_tag(tags, "Reason")) && strcmp(v, reason_name(reason)))
@@ -550,7 +559,7 @@ const char *result_name(int result)
 
 const char *reason_name(int reason)
 {
-    static const char *const n[REASON_NB] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves"};
+    static const char *const n[REASON_NB] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves", "resign"};
     return reason >= 0 && reason < REASON_NB ? n[reason] : "?";
 }
 

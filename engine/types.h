@@ -68,6 +68,8 @@ enum {
     REASON_BLITZ_ROW,     /* blitz: a move made a row */
     REASON_POOL_EMPTY,    /* all 51 markers on the board */
     REASON_NO_MOVES,      /* neither player can move */
+    REASON_RESIGN,        /* a player resigned: only in records read from elsewhere
+                           * (yinsh import); no position of the rules ends so */
     REASON_NB
 };
 

@@ -359,7 +359,8 @@ char *board_status_text(int code, char out[BOARD_TEXT_LEN])
         "to remove a row made by ", "to remove a ring (a row made by ", "acted last"};
     static const char *const result[RESULT_NB] = {"Game over", "White wins", "Black wins", "Draw"};
     static const char *const reason[REASON_NB] = {"", ": three rings removed", ": a row (blitz)",
-                                                  ": the marker pool is empty", ": no one can move"};
+                                                  ": the marker pool is empty", ": no one can move",
+                                                  ": resigned"};
     if (code < 0 || code >= BOARD_STATUS_NB) {
         snprintf(out, BOARD_TEXT_LEN, "?");
     } else if (code < BOARD_STATUS_END) {
