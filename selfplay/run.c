@@ -197,3 +197,34 @@ void run_close(Run *r)
     store_close(r->store);
     *r = (Run){0};
 }
+
+int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,
+               GameRecord *g, bool allow_repeat, char *err)
+{
+    StoreRun row = {.variant = g->variant, .games = 1, .threads = 1, .opening = OPENING_NONE};
+    uint64_t h = RNG_HASH_START;
+    char text[ACTION_MAX_LEN];
+    for (int i = 0; i < g->nactions; i++) h = rng_hash_text_from(h, action_format(g->actions[i].action, text));
+    row.seed = h;
+    store_new_uid(row.seed, row.uid);
+    snprintf(row.kind, sizeof row.kind, "import");
+    snprintf(row.name, sizeof row.name, "%s", name);
+    snprintf(row.white, sizeof row.white, "%s", white);
+    snprintf(row.black, sizeof row.black, "%s", black);
+    snprintf(row.git_commit, sizeof row.git_commit, "%s", YINSH_GIT_COMMIT);
+    snprintf(row.compiler, sizeof row.compiler, "%s", YINSH_COMPILER);
+    provenance_machine(row.machine, sizeof row.machine);
+    g->index = 0;
+    g->seed = row.seed;
+    g->swapped = false;
+    if (store_transaction_begin(s, err)) return -1;
+    int rc = store_run_create(s, &row, command, allow_repeat, err);
+    if (rc == STORE_EXISTS) /* the store's message speaks of --run, which import does not take */
+        snprintf(err, ERR_LEN, "a run named '%s' exists already: this game was imported before", name);
+    if (rc || store_write_games(s, &row, &g, 1, err) ||
+        store_run_finish(s, &row, err) || store_run_release(s, &row, err) || store_transaction_commit(s, err)) {
+        store_transaction_rollback(s);
+        return -1;
+    }
+    return 0;
+}

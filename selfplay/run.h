@@ -63,4 +63,15 @@ int run_store(Run *r, GameRecord *const *games, int n, char *err);
 int run_finish(Run *r, char *err);
 void run_close(Run *r);
 
+/* Stores a game played elsewhere (yinsh import) as a run of kind "import"
+ * holding that one game, named `name`, its players' names as white and
+ * black, `command` as its command: the run, its game, its end and its
+ * lease's release in one transaction, so that a file is stored whole or
+ * not at all. The run's seed is a hash of the game's actions, so the same
+ * game imported twice is the same plan: refused (STORE_REPEAT's message)
+ * unless allow_repeat, which stores it as a repeat that statistics skip.
+ * 0, or -1 with a message in err. */
+int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,
+               GameRecord *g, bool allow_repeat, char *err);
+
 #endif

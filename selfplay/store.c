@@ -76,6 +76,29 @@ static int begin(Store *s, char *err);
 static int commit(Store *s, char *err);
 static void rollback(Store *s);
 
+/* ---- one transaction around several writes -------------------------------- */
+
+int store_transaction_begin(Store *s, char *err)
+{
+    int rc = begin(s, err);
+    if (!rc) s->outer = true;
+    return rc;
+}
+
+int store_transaction_commit(Store *s, char *err)
+{
+    s->outer = false;
+    int rc = commit(s, err);
+    if (rc) rollback(s);
+    return rc;
+}
+
+void store_transaction_rollback(Store *s)
+{
+    s->outer = false;
+    rollback(s);
+}
+
 /* ---- identity ------------------------------------------------------------ */
 
 /* What determines a run's games, hashed: the engine version that plays
@@ -402,6 +425,7 @@ static int ensure_wal(Store *s, char *err)
 
 static int begin(Store *s, char *err)
 {
+    if (s->outer) return STORE_OK;
     int rc = ensure_wal(s, err);
     if (rc) return rc;
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
@@ -411,11 +435,13 @@ static int begin(Store *s, char *err)
 
 static void rollback(Store *s)
 {
+    if (s->outer) return; /* the outer transaction's owner rolls it all back */
     if (!sqlite3_get_autocommit(s->db)) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 static int commit(Store *s, char *err)
 {
+    if (s->outer) return STORE_OK;
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return store_fail(s, err, "committing");
     return STORE_OK;
 }

@@ -101,6 +101,13 @@ void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
  * games that the database holds already is stored as a repeat, which
  * every statistic skips. */
 int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err);
+/* One transaction around several of the writes above and below (a run
+ * created, its games written, finished and released: an imported file is
+ * stored whole or not at all). Inside it the writers' own transactions
+ * are part of it; a failed writer leaves it to the caller to roll back. */
+int store_transaction_begin(Store *s, char *err);
+int store_transaction_commit(Store *s, char *err);
+void store_transaction_rollback(Store *s);
 /* Reads a run's row by name, checking what it reads (a size, a variant or
  * a bound this yinsh cannot play is an error). STORE_NOT_FOUND when there
  * is none. */
@@ -145,7 +152,8 @@ typedef struct StoreGame {
 /* Calls fn for every stored game of the selection (store_query.c; below),
  * repeats left out, in storage order, with its actions; stops at the
  * first non-zero return of fn (whose message is in err) and returns
- * STORE_ERROR. An unknown run name is STORE_NOT_FOUND, before any call.
+ * STORE_ERROR. Unfinished games (result none: imported records that stop
+ * before the end) are left out: they have no result to learn from. An unknown run name is STORE_NOT_FOUND, before any call.
  * *ngames receives the number of games passed to fn. */
 typedef struct StoreSelection StoreSelection;
 int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGame *g, char *err),

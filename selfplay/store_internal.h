@@ -15,6 +15,8 @@ struct Store {
     int version;                         /* the schema version (after any upgrade) */
     bool wal;                            /* the journal is WAL (switched before the first write) */
     sqlite3_stmt *ins_game, *ins_action; /* prepared on first write */
+    bool outer;                          /* in store_transaction_begin's transaction: the
+                                          * writers' own begin and commit are part of it */
 };
 
 /* Writes "database 'path': what: sqlite's message" (or a clearer message
