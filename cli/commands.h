@@ -22,4 +22,5 @@ int cmd_export(int argc, char **argv); extern const char USAGE_EXPORT[];
 int cmd_svg(int argc, char **argv); extern const char USAGE_SVG[];
 int cmd_view(int argc, char **argv); extern const char USAGE_VIEW[];
 int cmd_uyi(int argc, char **argv); extern const char USAGE_UYI[];
+int cmd_import(int argc, char **argv); extern const char USAGE_IMPORT[];
 #endif
