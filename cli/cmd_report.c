@@ -128,6 +128,7 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
     json_str(&j, "out", out);
     json_uint(&j, "games", rep->games);
     json_uint(&j, "games_unknown_variant", rep->skipped);
+    json_uint(&j, "games_unfinished", rep->unfinished);
     json_int(&j, "repeats_left_out", rep->repeats);
     json_str(&j, "kind", rep->kind);
     json_str(&j, "agent", rep->agent);

@@ -321,11 +321,11 @@ int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, c
     rc = prepare_selected(s, sel,
                           s->version >= 5 ? "SELECT game.id, game.ident, game.idx, game.variant, game.result, "
                                             "action.action FROM game JOIN run ON run.id = game.run_id JOIN action ON "
-                                            "action.game_id = game.id"
+                                            "action.game_id = game.id WHERE game.result != 'none'"
                                           : "SELECT game.id, run.uid || ':' || game.idx, game.idx, game.variant, "
                                             "game.result, action.action FROM game JOIN run ON run.id = game.run_id "
-                                            "JOIN action ON action.game_id = game.id",
-                          "WHERE", "ORDER BY game.id, action.ply", true, &st, err);
+                                            "JOIN action ON action.game_id = game.id WHERE game.result != 'none'",
+                          "AND", "ORDER BY game.id, action.ply", true, &st, err);
     if (rc) return rc;
     rc = games_each_query(s, st, fn, ctx, ngames, err);
     sqlite3_finalize(st);

@@ -60,6 +60,7 @@ typedef struct Report {
     int npairs;
     uint64_t games;             /* selected games of a known variant */
     uint64_t skipped;           /* selected games of a variant this yinsh does not know */
+    uint64_t unfinished;        /* selected games without a result (imported records that stop early) */
     uint64_t first[REPORT_VARIANT_NB][SQUARE_NB][RESULT_NB]; /* games by White's first ring and RESULT_* */
 } Report;
 

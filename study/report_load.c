@@ -69,9 +69,14 @@ static int on_outcome(void *ctx, const StoreOutcomeRow *row)
         c->rep->skipped += n;
         return 0;
     }
+    int result = result_of(row->result);
+    /* an unfinished game has no result: counted apart, never as a loss */
+    if (result == RESULT_NONE) {
+        c->rep->unfinished += n;
+        return 0;
+    }
     ReportPair *p = pair_get(c, variant, row->white, row->black);
     if (!p) return oom(c->err);
-    int result = result_of(row->result);
     int64_t len = row->actions < 0 ? 0 : row->actions > REPORT_MAX_LENGTH ? REPORT_MAX_LENGTH : row->actions;
     p->games += n;
     p->results[result] += n;
@@ -86,7 +91,9 @@ static int on_first(void *ctx, const StoreFirstRow *row)
     LoadCtx *c = ctx;
     int variant;
     Point pt;
-    if (!variant_parse(row->variant, &variant) || !point_parse(row->action, strlen(row->action), &pt)) return 0;
+    if (!variant_parse(row->variant, &variant) || !point_parse(row->action, strlen(row->action), &pt) ||
+        result_of(row->result) == RESULT_NONE)
+        return 0;
     c->rep->first[variant][pt][result_of(row->result)] += row->games > 0 ? (uint64_t)row->games : 0;
     return 0;
 }

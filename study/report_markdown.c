@@ -359,6 +359,9 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     }
     fprintf(f, ", %llu games.", (unsigned long long)rep->games);
     if (rep->skipped) fprintf(f, " %llu games of unknown variants left out.", (unsigned long long)rep->skipped);
+    if (rep->unfinished)
+        fprintf(f, " %llu unfinished games (imported records that stop before the end) left out.",
+                (unsigned long long)rep->unfinished);
     fprintf(f, "\n\n");
     write_selection(rep, f);
     write_summary(rep, f);
