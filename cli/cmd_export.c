@@ -7,13 +7,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "boardspace.h"
 #include "cli.h"
 #include "commands.h"
 #include "notation.h"
 #include "store.h"
 
 const char USAGE_EXPORT[] =
-    "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/]\n"
+    "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/] [--format F]\n"
     "  Writes stored games as game records: tag lines ([Run \"...\"], [Index \"...\"],\n"
     "  the variant, the agents, the seed, the result and its reason, the date,\n"
     "  the version; docs/records.md), the start YPN, then the actions ten to a\n"
@@ -23,6 +24,9 @@ const char USAGE_EXPORT[] =
     "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
     "  --run NAME    only this run's games (default: every run's)\n"
     "  --game I      only game I of the run (its index, from 0)\n"
+    "  --format F    records (default), or boardspace: boardspace.net's YINSH SGF,\n"
+    "                one game per file (docs/boardspace.md), standard games only;\n"
+    "                `yinsh import --format boardspace` reads them back\n"
     "  --out FILE    one stream of records, a blank line between two (default:\n"
     "                standard output)\n"
     "  --out DIR/    one file per game, DIR/RUN-INDEX.rec (an existing directory,\n"
@@ -36,6 +40,7 @@ enum { TAG_LINE_LEN = 4 * RECORD_VALUE_LEN + RECORD_KEY_LEN + 8 };
 
 typedef struct ExportCtx {
     FILE *stream;     /* one stream; NULL: a file per game in dir */
+    bool boardspace;  /* SGF as boardspace.net writes it, not our records */
     const char *dir;
     uint64_t games;
     char err[ERR_LEN];
@@ -96,6 +101,77 @@ static int write_record(FILE *f, const StoreGameText *g, char *err)
     return 0;
 }
 
+/* An SGF value with ']' and '\\' escaped. */
+static void sgf_value(FILE *f, const char *v)
+{
+    for (; *v; v++) {
+        if (*v == ']' || *v == '\\') fputc('\\', f);
+        fputc(*v, f);
+    }
+}
+
+/* A player's name on boardspace: ours without the boardspace: of an
+ * imported one, so that a game goes out and comes back the same. */
+static const char *player_name(const char *spec)
+{
+    return strncmp(spec, "boardspace:", 11) ? spec : spec + 11;
+}
+
+/* One game as boardspace.net writes it: the header, then each action's
+ * commands numbered in order, each with its player (P0 White, P1 Black);
+ * a resigned game ends with the loser's Resign. Passes are not written:
+ * boardspace has none, and the reader puts them back. */
+static int write_boardspace(FILE *f, const StoreGameText *g, char *err)
+{
+    int variant;
+    Position pos;
+    if (!variant_parse(g->variant, &variant) || variant != VARIANT_STANDARD) {
+        snprintf(err, ERR_LEN, "run '%s' game %" PRIu32 ": a %.32s game: boardspace records are standard YINSH",
+                 g->run, g->index, g->variant);
+        return 1;
+    }
+    fprintf(f, "(;\nGM[24]VV[2]\nSU[Yinsh]\nDT[");
+    sgf_value(f, g->stored_at);
+    /* the game's name: an imported one's own (its run is import-NAME), so
+     * that it comes back under the same run name; else RUN-INDEX */
+    fprintf(f, "]\nGN[");
+    if (!strcmp(g->kind, "import") && !strncmp(g->run, "import-", 7)) {
+        sgf_value(f, g->run + 7);
+    } else {
+        sgf_value(f, g->run);
+        fprintf(f, "-%" PRIu32, g->index);
+    }
+    fprintf(f, "]\nRE[");
+    sgf_value(f, g->result);
+    fprintf(f, " %s]\nP0[id \"", g->reason);
+    sgf_value(f, player_name(g->white));
+    fprintf(f, "\"]\nP1[id \"");
+    sgf_value(f, player_name(g->black));
+    fprintf(f, "\"]\n; P0[0 Start White]\n");
+    pos_start(&pos, variant);
+    int num = 1;
+    for (int i = 0; i < g->nactions; i++) {
+        Action a;
+        char perr[ERR_LEN], cmds[2 * BOARDSPACE_TEXT_LEN];
+        if (action_parse(&pos, g->actions[i], &a, perr)) {
+            snprintf(err, ERR_LEN, "run '%s' game %" PRIu32 ": action %d: %s", g->run, g->index, i + 1, perr);
+            return 1;
+        }
+        boardspace_format(&pos, a, cmds, sizeof cmds);
+        for (char *line = strtok(cmds, "\n"); line; line = strtok(NULL, "\n"))
+            fprintf(f, "; P%d[%d %s]\n", pos.actor, num++, line);
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    int result, reason;
+    if (!strcmp(g->reason, reason_name(REASON_RESIGN)) && !pos_outcome(&pos, &result, &reason)) {
+        int loser = !strcmp(g->result, result_name(RESULT_WHITE)) ? BLACK : WHITE;
+        fprintf(f, "; P%d[%d Resign ]\n", loser, num++);
+    }
+    fprintf(f, ")\n");
+    return 0;
+}
+
 /* A temporary file beside path, renamed to path once it is complete, so
  * that a failure leaves no half-written record. */
 static FILE *temp_open(const char *path, char *tmp, size_t len)
@@ -125,7 +201,7 @@ static int temp_commit(FILE *f, const char *tmp, const char *path)
 /* A run's name as a file name: letters, digits, '.', '_' and '-' kept,
  * anything else '_'; a name that changed gets the start of the run's uid,
  * so that two runs never share a file. */
-static void file_name(const StoreGameText *g, char *out, size_t len)
+static void file_name(const StoreGameText *g, const char *ext, char *out, size_t len)
 {
     char safe[STORE_NAME_LEN];
     size_t k = 0;
@@ -138,8 +214,8 @@ static void file_name(const StoreGameText *g, char *out, size_t len)
     }
     safe[k] = 0;
     changed |= safe[0] == '.'; /* no hidden files, no ".." */
-    if (changed) snprintf(out, len, "%s-%.8s-%06" PRIu32 ".rec", safe, g->run_uid, g->index);
-    else snprintf(out, len, "%s-%06" PRIu32 ".rec", safe, g->index);
+    if (changed) snprintf(out, len, "%s-%.8s-%06" PRIu32 ".%s", safe, g->run_uid, g->index, ext);
+    else snprintf(out, len, "%s-%06" PRIu32 ".%s", safe, g->index, ext);
 }
 
 static int export_game(void *ctx, const StoreGameText *g)
@@ -147,19 +223,19 @@ static int export_game(void *ctx, const StoreGameText *g)
     ExportCtx *c = ctx;
     if (c->stream) {
         if (c->games) fputc('\n', c->stream);
-        if (write_record(c->stream, g, c->err)) return 1;
+        if ((c->boardspace ? write_boardspace : write_record)(c->stream, g, c->err)) return 1;
         c->games++;
         return 0;
     }
     char name[STORE_NAME_LEN + 64], path[4096 + sizeof name], tmp[sizeof path + 8];
-    file_name(g, name, sizeof name);
+    file_name(g, c->boardspace ? "sgf" : "rec", name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
     FILE *f = temp_open(path, tmp, sizeof tmp);
     if (!f) {
         snprintf(c->err, ERR_LEN, "cannot write in '%s': %s", c->dir, strerror(errno));
         return 1;
     }
-    if (write_record(f, g, c->err)) {
+    if ((c->boardspace ? write_boardspace : write_record)(f, g, c->err)) {
         fclose(f);
         unlink(tmp);
         return 1;
@@ -175,7 +251,7 @@ static int export_game(void *ctx, const StoreGameText *g)
 int cmd_export(int argc, char **argv)
 {
     const char *cmd = "export";
-    const char *db = RUN_DEFAULT_DB, *run = NULL, *out = NULL;
+    const char *db = RUN_DEFAULT_DB, *run = NULL, *out = NULL, *format = "records";
     long game = -1;
     bool have_game = false;
     const CliOpt opts[] = {
@@ -183,6 +259,7 @@ int cmd_export(int argc, char **argv)
         {.name = "--run", .kind = CLI_TEXT, .out = &run},
         {.name = "--game", .kind = CLI_INT, .out = &game, .min = 0, .max = STORE_MAX_GAMES - 1, .seen = &have_game},
         {.name = "--out", .kind = CLI_TEXT, .out = &out},
+        {.name = "--format", .kind = CLI_TEXT, .out = &format},
     };
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
@@ -190,6 +267,8 @@ int cmd_export(int argc, char **argv)
     if (run && !*run) return cli_usage_error(cmd, "--run wants a name");
     if (have_game && !run) return cli_usage_error(cmd, "--game I goes with --run NAME (game I of which run?)");
     if (out && !*out) return cli_usage_error(cmd, "--out wants a file or a directory");
+    if (strcmp(format, "records") && strcmp(format, "boardspace"))
+        return cli_usage_error(cmd, "--format '%s': records or boardspace", format);
 
     /* --out: a directory when it is one or ends in '/', else a file */
     struct stat sb;
@@ -203,7 +282,7 @@ int cmd_export(int argc, char **argv)
     Store *store = NULL;
     FILE *f = NULL;
     char tmp[4200] = "", err[ERR_LEN];
-    ExportCtx c = {0};
+    ExportCtx c = {.boardspace = !strcmp(format, "boardspace")};
     if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
