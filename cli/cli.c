@@ -221,8 +221,8 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
                   StoreSelection *sel, char *agent)
 {
     if (kind && !strcmp(kind, "all")) kind = NULL;
-    if (kind && strcmp(kind, "selfplay") && strcmp(kind, "match"))
-        return cli_usage_error(cmd, "--kind wants selfplay, match or all, not '%s'", kind);
+    if (kind && strcmp(kind, "selfplay") && strcmp(kind, "match") && strcmp(kind, "import"))
+        return cli_usage_error(cmd, "--kind wants selfplay, match, import or all, not '%s'", kind);
     sel->kind = kind;
     int v;
     if (variant && !variant_parse(variant, &v))

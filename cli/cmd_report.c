@@ -17,7 +17,7 @@
 #define REPORT_DEFAULT_OUT "results/report"
 
 const char USAGE_REPORT[] =
-    "usage: yinsh report [--db PATH] [--runs NAME[,NAME...]] [--kind selfplay|match|all]\n"
+    "usage: yinsh report [--db PATH] [--runs NAME[,NAME...]] [--kind selfplay|match|import|all]\n"
     "                    [--agent SPEC] [--variant V] [--out DIR]\n"
     "                    [--plots DIR | --no-plots] [--quiet] [--json]\n"
     "  Reads the stored games and writes the balance report: for each variant\n"
@@ -32,7 +32,8 @@ const char USAGE_REPORT[] =
     "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
     "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
     "  --kind K      selfplay (default), match (the match report: A against B,\n"
-    "                Elo from the pairs, LOS, pentanomial) or all\n"
+    "                Elo from the pairs, LOS, pentanomial), import (games\n"
+    "                read by `yinsh import`; unfinished ones left out) or all\n"
     "  --agent SPEC  only runs this agent plays in (either side; any spelling)\n"
     "  --variant V   only standard or only blitz\n"
     "  Each game counts once: repeats (games stored again by a later run) are\n"

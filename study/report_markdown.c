@@ -295,6 +295,13 @@ static void write_reproduce(const Report *rep, FILE *f)
     int n = 0;
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
+        /* an imported game was played elsewhere: `yinsh import` of its file again */
+        if (!strcmp(r->kind, "import")) {
+            fprintf(f, "# %s: played elsewhere; `yinsh export --run %s --format boardspace` gives its record\n",
+                    r->name, r->name);
+            n++;
+            continue;
+        }
         if (!r->kind[0] || r->stored < r->games) continue;
         char w[SPEC_LEN + 8], b[SPEC_LEN + 8];
         snprintf(w, sizeof w, "'%s'", r->white);
@@ -320,7 +327,10 @@ static void write_reproduce(const Report *rep, FILE *f)
 /* The selection in words, and the runs it took, at the top. */
 static void write_selection(const Report *rep, FILE *f)
 {
-    fprintf(f, "Selection: %s", rep->kind ? (!strcmp(rep->kind, "match") ? "matches" : "self-play runs") : "all runs");
+    fprintf(f, "Selection: %s",
+            rep->kind ? (!strcmp(rep->kind, "match") ? "matches" : !strcmp(rep->kind, "import") ? "imported games"
+                                                                                               : "self-play runs")
+                      : "all runs");
     if (rep->agent) {
         fprintf(f, " with the agent ");
         md_code(f, rep->agent);
