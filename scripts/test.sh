@@ -31,7 +31,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 # Every parser of outside text has a libFuzzer target with a seed corpus:
 # the YPN, action and game-record parsers, the agent-spec parser, the
-# weights loader, the INI reader of study files, the UYI command reader. Each runs for
+# weights loader, the INI reader of study files, the UYI command reader, the
+# boardspace.net record reader. Each runs for
 # FUZZ_SECONDS on a copy of its corpus.
 FUZZ_FLAGS="-O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11"
 fuzz() { # fuzz NAME CORPUS SOURCES...
@@ -53,6 +54,7 @@ fuzz fuzz_agent_spec corpus-spec engine/*.c eval/evaluation.c eval/stats.c selfp
 fuzz fuzz_weights corpus-weights engine/*.c eval/evaluation.c
 fuzz fuzz_study_ini corpus-ini study/ini.c
 fuzz fuzz_uyi corpus-uyi engine/*.c selfplay/uyi.c
+fuzz fuzz_boardspace corpus-boardspace engine/*.c eval/stats.c selfplay/record.c selfplay/boardspace.c
 
 if [ -f scripts/tsan.sh ]; then
   step "ThreadSanitizer: multi-threaded self-play"

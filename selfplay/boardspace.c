@@ -271,7 +271,8 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
                 } else if (!strcmp(id, "TM")) {
                     char *e;
                     tm = strtoll(value, &e, 10);
-                    have_tm = !*e && *value;
+                    /* a clock of up to 30 years in ms; anything else is no clock */
+                    have_tm = !*e && *value && tm >= 0 && tm < 1000000000000LL;
                 } else if (!strcmp(id, "DT")) {
                     snprintf(g->date, sizeof g->date, "%s", value);
                 } else if (!strcmp(id, "GN")) {
