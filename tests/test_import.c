@@ -144,14 +144,17 @@ Test(import, bad_files_are_refused_by_name_move_and_reason_and_the_others_stored
 {
     char *dir = tmpdir_new(), *db = path_in(dir, "d.db"), *err;
     char *illegal = path_in(dir, "illegal.sgf"), *garbled = path_in(dir, "garbled.sgf"),
-         *unknown = path_in(dir, "unknown.sgf"), *turn = path_in(dir, "turn.sgf");
+         *unknown = path_in(dir, "unknown.sgf"), *turn = path_in(dir, "turn.sgf"), *two = path_in(dir, "two.sgf");
+    char *both = gc(malloc(2 * strlen(slurp(SGF)) + 1));
+    sprintf(both, "%s%s", slurp(SGF), slurp(SGF));
+    write_file(two, both);
     /* d7 holds a black ring: no ring moves there */
     write_file(illegal, sgf_cut("P1[24 move", "; P1[24 move C 6 D 7]\n"));
     write_file(garbled, sgf_cut("P1[24 move", "; P1[24 move C 6 Z 1]\n"));
     write_file(unknown, sgf_cut("P1[24 move", "; P1[24 swap]\n"));
     write_file(turn, sgf_cut("P1[24 move", "; P0[24 move G 9 G 8]\n"));
     cr_assert_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", illegal, garbled, SGF, unknown, turn,
-                                     path_in(dir, "missing.sgf"), "--db", db),
+                                     path_in(dir, "missing.sgf"), two, "--db", db),
                            NULL, &err),
                  1);
     cr_expect(strstr(err, "illegal.sgf: move 24: "), "%s", err);
@@ -159,7 +162,8 @@ Test(import, bad_files_are_refused_by_name_move_and_reason_and_the_others_stored
     cr_expect(strstr(err, "unknown.sgf: move 24: 'swap' is not a YINSH command"), "%s", err);
     cr_expect(strstr(err, "turn.sgf: move 24: "), "%s", err);
     cr_expect(strstr(err, "missing.sgf: cannot open"), "%s", err);
-    cr_expect(strstr(err, "5 of 6 files refused"), "%s", err);
+    cr_expect(strstr(err, "two.sgf: more than one game in the file"), "%s", err);
+    cr_expect(strstr(err, "6 of 7 files refused"), "%s", err);
     cr_expect_str_eq(query1(db, "SELECT count(*) || ' ' || min(name) FROM run"),
                      "1 import-Y-DrMih-Dumbot-2026-02-20-0858");
     cr_expect_str_eq(query1(db, "SELECT count(*) FROM game"), "1");
