@@ -14,6 +14,7 @@
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T]\n"
     "       yinsh bench --mcts [--sims N] [--positions P] [--seed S]\n"
+    "       yinsh bench --parts [--games N] [--seed S]\n"
     "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
     "  1. perft with bulk counting from the second position of RULES.md 9\n"
     "     (default depth 5: 927746739 nodes; --quick: depth 4, 18886483 nodes);\n"
@@ -24,17 +25,21 @@ const char USAGE_BENCH[] =
     "  a regression (exit status 1).\n"
     "  --mcts: MCTS simulations per second on one thread: one search of N\n"
     "  simulations (default 1000) from each of P fixed positions (default 40)\n"
-    "  taken from random games of seed S, fresh tree each, random rollouts.\n";
+    "  taken from random games of seed S, fresh tree each, random rollouts.\n"
+    "  --parts: the cost of a random action by parts (generation, pick, make,\n"
+    "  row checks, outcome check), each timed alone over the recorded actions\n"
+    "  of N random games (default 1000); nanoseconds, fastest of 5 passes.\n";
 
 int cmd_bench(int argc, char **argv)
 {
-    bool quick = false, mcts = false;
+    bool quick = false, mcts = false, parts = false;
     long depth = -1, threads = omp_get_num_procs(), sims = 1000, positions = 40;
     long games = 0;
     uint64_t seed = 1;
     const CliOpt opts[] = {
         {.name = "--quick", .kind = CLI_FLAG, .out = &quick},
         {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
+        {.name = "--parts", .kind = CLI_FLAG, .out = &parts},
         {.name = "--depth", .kind = CLI_INT, .out = &depth, .min = 1, .max = BENCH_PERFT_MAX_DEPTH},
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = 1000000000},
         {.name = "--seed", .kind = CLI_U64, .out = &seed},
@@ -50,6 +55,22 @@ int cmd_bench(int argc, char **argv)
         printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
                " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",
                positions, seed, sims, b.sims, b.hash, b.seconds > 0 ? b.sims / b.seconds : 0);
+        return 0;
+    }
+    if (parts) {
+        BenchParts b;
+        if (bench_parts(games ? (uint64_t)games : 1000, seed, 5, &b))
+            return cli_error("bench", "out of memory for the recorded games");
+        printf("parts: %" PRIu64 " random games (seed %" PRIu64 "), %" PRIu64 " actions, %" PRIu64
+               " ring moves; nanoseconds, fastest of 5 passes (checksum %016" PRIx64 ")\n",
+               b.games, seed, b.actions, b.moves, b.sink);
+        printf("parts: %-52s %7.1f ns/action\n", "random step (movegen_random, pos_make)", b.play);
+        printf("parts: %-52s %7.1f ns/action\n", "generation and pick (movegen_random)", b.random);
+        printf("parts: %-52s %7.1f ns/action\n", "generation alone (movegen_count)", b.count);
+        printf("parts: %-52s %7.1f ns/action\n", "make, row detection included (pos_make)", b.make);
+        printf("parts: %-52s %7.1f ns/move\n", "row detection, both colours after a move", b.rows);
+        printf("parts: %-52s %7.1f ns/game\n", "outcome check at the game's end (pos_outcome)", b.outcome);
+        printf("parts: %-52s %7.1f ns/action\n", "outcome check of every position (pos_outcome)", b.outcome_any);
         return 0;
     }
     if (depth < 0) depth = quick ? 4 : 5;
