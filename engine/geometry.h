@@ -28,6 +28,17 @@ typedef struct Geometry {
     Key z_state[STATE_NB];
     Key z_variant;                        /* xor'ed in for blitz */
     int8_t point_of[POINT_NB];            /* n-th point in canonical order */
+    /* The direction from p to q on one line, by q - p: dir_by_diff[q - p +
+     * SQUARE_NB - 1]. A step count names one direction: a line has at most
+     * 10 points, so no 11 or 12 steps of 1 fit in it. */
+    int8_t dir_by_diff[2 * SQUARE_NB - 1];
+    /* The key change of turning over every marker of p's line along axis a
+     * from the line's first point up to p: z_line_flip[a][p] is the xor of
+     * z_marker[WHITE][q] ^ z_marker[BLACK][q] over those points q, so a
+     * segment's change is two lookups (pos_make's flips). 128 entries per
+     * axis, so that bb_lsb and bb_msb of an empty set, less a step, index
+     * it; 0 at invalid points. */
+    Key z_line_flip[AXIS_NB][128];
 } Geometry;
 
 extern const Geometry *const GEO;
