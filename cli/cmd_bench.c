@@ -79,6 +79,9 @@ int cmd_bench(int argc, char **argv)
     char cpu[128];
     bench_cpu_model(cpu, sizeof cpu);
     printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
+    char build[160];
+    bench_build(build, sizeof build);
+    printf("build: %s\n", build);
 
     BenchPerft pf;
     char err[ERR_LEN];

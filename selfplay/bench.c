@@ -1,4 +1,7 @@
+#define _GNU_SOURCE /* dladdr */
 #include <assert.h>
+#include <dlfcn.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,4 +207,27 @@ void bench_cpu_model(char *out, size_t size)
             break;
         }
     fclose(f);
+}
+
+void bench_build(char *out, size_t size)
+{
+#if defined(__clang__)
+    const char *compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *compiler = "gcc " __VERSION__;
+#else
+    const char *compiler = "unknown compiler";
+#endif
+    /* the runtime is whichever shared object the OpenMP calls resolve to */
+    Dl_info info;
+    const char *omp = "OpenMP runtime unknown";
+    if (dladdr((void *)omp_get_num_procs, &info) && info.dli_fname) {
+        omp = strrchr(info.dli_fname, '/');
+        omp = omp ? omp + 1 : info.dli_fname;
+    }
+    char name[96];
+    snprintf(name, sizeof name, "%s", compiler);
+    size_t n = strlen(name);
+    while (n && name[n - 1] == ' ') name[--n] = 0; /* __clang_version__ ends in a space */
+    snprintf(out, size, "%s, %s", name, omp);
 }

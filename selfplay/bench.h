@@ -87,6 +87,10 @@ typedef struct BenchParts {
 /* Returns 0, or non-zero when the recording cannot be allocated. */
 int bench_parts(uint64_t games, uint64_t seed, int passes, BenchParts *out);
 
+/* The compiler this was built with and the OpenMP runtime's shared object
+ * (libomp.so.5, libgomp.so.1), e.g. "clang 14.0.6, libomp.so.5". */
+void bench_build(char *out, size_t size);
+
 /* The CPU's model name from /proc/cpuinfo, or "unknown CPU". */
 void bench_cpu_model(char *out, size_t size);
 
