@@ -17,44 +17,12 @@
  * loops that stop when the fill dies: a loop's exit depends on the position
  * and is mispredicted about once per loop, which cost more than all the
  * arithmetic (bench --parts, same run: generation alone about 5x faster).
- * The three directions 0..2 go side by side in the lanes of one vector
- * (Lanes4: four 128-bit sets as their low and high halves, the fourth lane
- * idle), and 3..5 in another, so one vector operation steps three
- * directions. GCC's and clang's vector extensions compile that to AVX2
- * (per-lane shift counts) where the target has it and to narrower code
- * elsewhere, with the same results.
+ * The three directions 0..2 go side by side in the lanes of one Lanes4
+ * (geometry.h), and 3..5 in another, so one vector operation steps three
+ * directions.
  *
  * The shifts need no edge masks: a step that wraps from one column to
  * another lands on an invalid point, never in `empty` or `markers`. */
-typedef uint64_t Quad __attribute__((vector_size(4 * sizeof(uint64_t))));
-typedef struct Lanes4 {
-    Quad lo, hi; /* lane i's set is lo[i] | hi[i] << 64 */
-} Lanes4;
-
-/* The step of direction i (up) or i + 3 (down) in lane i: DIR_STEP[0..2],
- * written out because C has no constant array reads. Lane 3 is idle but
- * must shift by a count in 1..63 like the others. */
-static const Quad LANE_STEP = {1, 11, 12, 1};
-
-static inline Lanes4 l4_all(Bitboard b)
-{
-    uint64_t lo = (uint64_t)b, hi = (uint64_t)(b >> 64);
-    return (Lanes4){{lo, lo, lo, lo}, {hi, hi, hi, hi}};
-}
-static inline Lanes4 l4_and(Lanes4 a, Lanes4 b) { return (Lanes4){a.lo & b.lo, a.hi & b.hi}; }
-static inline Lanes4 l4_or(Lanes4 a, Lanes4 b) { return (Lanes4){a.lo | b.lo, a.hi | b.hi}; }
-static inline Bitboard l4_lane(Lanes4 a, int i) { return (Bitboard)a.hi[i] << 64 | a.lo[i]; }
-
-/* Each lane's set moved n steps of its direction: toward higher points
- * (up) or lower. n * step stays below 64, so each half takes the bits that
- * cross from the other with one shift. */
-static inline Lanes4 l4_step(Lanes4 a, int n, bool up)
-{
-    Quad k = LANE_STEP * (uint64_t)n;
-    if (up) return (Lanes4){a.lo << k, (a.hi << k) | (a.lo >> (64 - k))};
-    return (Lanes4){(a.lo >> k) | (a.hi << (64 - k)), a.hi >> k};
-}
-
 /* The sets' points from which n consecutive points (the point itself and
  * the n - 1 before it, against the direction) are all in the set, for
  * n = 2 and 4: what lets a fill jump 2 and 4 steps at once. */
