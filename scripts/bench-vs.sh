@@ -9,8 +9,11 @@
 #
 # Each round runs, for each binary: `yinsh bench --threads 1` (perft with
 # bulk counting, random games on one thread) and `yinsh bench --mcts`.
-# Printed: per figure, the median of each binary, its spread (min-max) and
-# THIS / OTHER (above 1: THIS is faster). The counts the two print (perft
+# Printed: per figure, the median of each binary, its spread (min-max),
+# THIS / OTHER of the medians (above 1: THIS is faster) and of the best
+# runs (work by other processes only ever slows a run down, so on a busy
+# machine the best run is the least disturbed; when the two ratios differ
+# much, run more rounds). The counts the two print (perft
 # nodes, the playout totals, the MCTS hash) must agree: the builds must play
 # the same games; if they do not, the script says so and exits 1.
 #   ROUNDS     rounds (default 5)
@@ -65,7 +68,7 @@ done
 
 # median and spread of a file of numbers, one a line
 stats() { sort -g "$1" | awk '{v[NR] = $1} END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s %s %s\n", m, v[1], v[NR]}'; }
-printf '\n%-30s %24s %24s %10s\n' "figure: median (min-max)" "other" "this" "this/other"
+printf '\n%-30s %24s %24s %10s %10s\n' "figure: median (min-max)" "other" "this" "this/other" "best/best"
 for f in perft:"perft, M leaves/s" games:"random games/s, 1 thread" mcts:"bench --mcts simulations/s"; do
     key=${f%%:*} label=${f#*:}
     read -r mo lo ho < <(stats "$tmp/other.$key")
@@ -73,7 +76,7 @@ for f in perft:"perft, M leaves/s" games:"random games/s, 1 thread" mcts:"bench 
     awk -v l="$label" -v mo="$mo" -v lo="$lo" -v ho="$ho" -v mt="$mt" -v lt="$lt" -v ht="$ht" 'BEGIN {
         f = mo < 10000 ? "%.1f" : "%.0f"
         a = sprintf(f " (" f "-" f ")", mo, lo, ho); b = sprintf(f " (" f "-" f ")", mt, lt, ht)
-        printf "%-30s %24s %24s %9.3fx\n", l, a, b, mt / mo }'
+        printf "%-30s %24s %24s %9.3fx %9.3fx\n", l, a, b, mt / mo, ht / ho }'
 done
 if cmp -s "$tmp/other.counts" "$tmp/this.counts"; then
     echo "counts: identical (perft nodes, playout totals, MCTS hash)"
