@@ -28,7 +28,8 @@ const char USAGE_BENCH[] =
     "  taken from random games of seed S, fresh tree each, random rollouts.\n"
     "  --parts: the cost of a random action by parts (generation, pick, make,\n"
     "  row checks, outcome check), each timed alone over the recorded actions\n"
-    "  of N random games (default 1000); nanoseconds, fastest of 5 passes.\n";
+    "  of N random games (default 1000); nanoseconds of CPU time, fastest of\n"
+    "  5 passes.\n";
 
 int cmd_bench(int argc, char **argv)
 {
@@ -62,7 +63,7 @@ int cmd_bench(int argc, char **argv)
         if (bench_parts(games ? (uint64_t)games : 1000, seed, 5, &b))
             return cli_error("bench", "out of memory for the recorded games");
         printf("parts: %" PRIu64 " random games (seed %" PRIu64 "), %" PRIu64 " actions, %" PRIu64
-               " ring moves; nanoseconds, fastest of 5 passes (checksum %016" PRIx64 ")\n",
+               " ring moves; nanoseconds of CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
                b.games, seed, b.actions, b.moves, b.sink);
         printf("parts: %-52s %7.1f ns/action\n", "random step (movegen_random, pos_make)", b.play);
         printf("parts: %-52s %7.1f ns/action\n", "generation and pick (movegen_random)", b.random);

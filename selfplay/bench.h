@@ -66,8 +66,9 @@ void bench_mcts_position(uint64_t seed, int k, Position *pos);
 /* The cost of a random action by parts, for finding where the time goes.
  * The actions of `games` random games (seed, as bench_playouts plays them)
  * are recorded with the position and generator state before each; then
- * every part is timed alone over the recorded inputs, `passes` times, and
- * the fastest pass of each is kept (the least disturbed by other work).
+ * every part is timed alone over the recorded inputs, `passes` times, in
+ * the thread's CPU time, and the fastest pass of each is kept (the least
+ * disturbed by other work).
  * Costs are nanoseconds per recorded action unless said otherwise. The
  * parts overlap (random includes generation), so they are not meant to add
  * up; `play` is the whole, as randgame_play runs it. */
