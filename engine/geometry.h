@@ -59,7 +59,9 @@ static inline Point point_make(int col, int row) { return col * 11 + row - 1; }
 static inline int point_col(Point p) { return p / 11; }
 static inline int point_row(Point p) { return p % 11 + 1; }
 
-/* Bit scans on 128-bit sets; the set must not be empty. */
+/* Bit scans on 128-bit sets. Of an empty set they give points 127 (lsb)
+ * and 0 (msb): invalid points, but indices inside a 128-entry table, which
+ * lets pos_make look up before it knows whether the set is empty. */
 static inline int bb_lsb(Bitboard b)
 {
     uint64_t lo = (uint64_t)b, hi = (uint64_t)(b >> 64);
