@@ -81,13 +81,39 @@ static inline int bb_popcount(Bitboard b)
 static inline Bitboard bb_bit(Point p) { return (Bitboard)1 << p; }
 static inline bool bb_test(Bitboard b, Point p) { return (b >> p) & 1; }
 
-/* Four 128-bit sets side by side, as two vectors of four 64-bit lanes (the
- * low and the high halves), lane i stepping along direction i (or its
- * opposite i + 3): one vector operation moves three directions' sets at
- * once. The move generator's fills and the row check use them. GCC's and
- * clang's vector extensions compile them to AVX2 or AVX-512 (per-lane shift
- * counts, funnel shifts) where the target has it and to narrower code
- * elsewhere, with the same results. */
+/* Three 128-bit sets side by side, lane i stepping along direction i (or
+ * its opposite i + 3): the move generator's fills and the row check move
+ * three directions' sets with one operation. Two representations, one
+ * interface (l4_*), the same results:
+ *   - vectors of four 64-bit lanes (the low and the high halves; the
+ *     fourth lane repeats the first, so it changes no union of the lanes),
+ *     in GCC's and clang's vector extensions. Where the target has per-lane
+ *     shift counts (AVX2, AVX-512 with its funnel shifts, NEON) they become
+ *     a few vector instructions per step;
+ *   - three scalar 128-bit sets, on x86-64 without AVX2, where the vector
+ *     extensions would have each lane's shift done in memory, slower
+ *     than the loops the fills replaced. */
+#if defined(__x86_64__) && !defined(__AVX2__)
+#define L4_SCALAR 1
+typedef struct Lanes4 {
+    Bitboard b[3];
+} Lanes4;
+
+static inline Lanes4 l4_all(Bitboard b) { return (Lanes4){{b, b, b}}; }
+static inline Lanes4 l4_and(Lanes4 a, Lanes4 b) { return (Lanes4){{a.b[0] & b.b[0], a.b[1] & b.b[1], a.b[2] & b.b[2]}}; }
+static inline Lanes4 l4_or(Lanes4 a, Lanes4 b) { return (Lanes4){{a.b[0] | b.b[0], a.b[1] | b.b[1], a.b[2] | b.b[2]}}; }
+static inline Bitboard l4_lane(Lanes4 a, int i) { return a.b[i]; }
+static inline bool l4_any(Lanes4 a) { return (a.b[0] | a.b[1] | a.b[2]) != 0; }
+
+/* Each lane's set moved n steps of its direction: toward higher points
+ * (up) or lower. Inlined, every shift is by a constant. */
+static inline Lanes4 l4_step(Lanes4 a, int n, bool up)
+{
+    Lanes4 r;
+    for (int i = 0; i < 3; i++) r.b[i] = up ? a.b[i] << (DIR_STEP[i] * n) : a.b[i] >> (DIR_STEP[i] * n);
+    return r;
+}
+#else
 typedef uint64_t Quad __attribute__((vector_size(4 * sizeof(uint64_t))));
 typedef struct Lanes4 {
     Quad lo, hi; /* lane i's set is lo[i] | hi[i] << 64 */
@@ -95,8 +121,7 @@ typedef struct Lanes4 {
 
 /* The step of direction i (up) or i + 3 (down) in lane i: DIR_STEP[0..2],
  * written out because C has no constant array reads. Lane 3 repeats
- * direction 0: it must shift by a count in 1..63 like the others, and a
- * copy of lane 0 changes no union of the lanes. */
+ * direction 0: it must shift by a count in 1..63 like the others. */
 static const Quad LANE_STEP = {1, 11, 12, 1};
 
 static inline Lanes4 l4_all(Bitboard b)
@@ -122,6 +147,7 @@ static inline Lanes4 l4_step(Lanes4 a, int n, bool up)
     if (up) return (Lanes4){a.lo << k, (a.hi << k) | (a.lo >> (64 - k))};
     return (Lanes4){(a.lo >> k) | (a.hi << (64 - k)), a.hi >> k};
 }
+#endif
 
 /* Starts (lowest point) of every run of 5 set points along axis a. The
  * embedding needs no edge masks: a shift that wraps from row 11 of one
