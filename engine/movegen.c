@@ -51,19 +51,18 @@ static inline Lanes4 fill(Lanes4 from, const Spans *through, int reach, bool up)
     return g;
 }
 
-/* The targets of directions 0..2 (up) or 3..5, lane by lane, as the runs
- * and the landing points. A line has at most 10 points: a run is at most 9
- * points long, and a jumped group of markers at most 8. */
-typedef struct HalfTargets {
-    Lanes4 run, land;
-} HalfTargets;
-
-static inline HalfTargets half_targets(Bitboard mine, Bitboard empty, Bitboard markers, bool up)
+/* The targets of directions 0..2 (up) or 3..5, lane by lane; the landing
+ * points alone also to *land when it is not NULL. A line has at most 10
+ * points: a run is at most 9 points long, and a jumped group of markers at
+ * most 8. */
+static inline Lanes4 half_targets(Bitboard mine, Bitboard empty, Bitboard markers, bool up, Lanes4 *land)
 {
     Spans e = spans(empty, up), m = spans(markers, up);
     Lanes4 reach = fill(l4_all(mine), &e, 9, up);                         /* the rings and their runs */
     Lanes4 group = fill(l4_and(l4_step(reach, 1, up), m.one), &m, 7, up); /* the markers right after, and their groups */
-    return (HalfTargets){l4_and(reach, e.one), l4_and(l4_step(group, 1, up), e.one)};
+    Lanes4 landed = l4_and(l4_step(group, 1, up), e.one);
+    if (land) *land = landed;
+    return l4_or(l4_and(reach, e.one), landed);
 }
 
 typedef struct Boards {
@@ -83,9 +82,8 @@ static inline Boards boards(const Position *pos, int colour)
 /* The targets of all six directions, t[d] for direction d. */
 static inline void all_targets(const Boards *b, Bitboard t[DIR_NB])
 {
-    HalfTargets hu = half_targets(b->mine, b->empty, b->markers, true);
-    HalfTargets hd = half_targets(b->mine, b->empty, b->markers, false);
-    Lanes4 up = l4_or(hu.run, hu.land), down = l4_or(hd.run, hd.land);
+    Lanes4 up = half_targets(b->mine, b->empty, b->markers, true, NULL);
+    Lanes4 down = half_targets(b->mine, b->empty, b->markers, false, NULL);
     for (int d = 0; d < 3; d++) {
         t[d] = l4_lane(up, d);
         t[d + 3] = l4_lane(down, d);
@@ -132,7 +130,8 @@ int movegen_count_moves(const Position *pos, int colour)
  * through markers, against the move's direction. */
 static inline Lanes4 half_flippable(const Boards *b, bool up)
 {
-    Lanes4 land = half_targets(b->mine, b->empty, b->markers, up).land;
+    Lanes4 land;
+    half_targets(b->mine, b->empty, b->markers, up, &land);
     Spans back = spans(b->markers, !up);
     return fill(l4_and(l4_step(land, 1, !up), back.one), &back, 7, !up);
 }
