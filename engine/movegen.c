@@ -1,3 +1,4 @@
+#include <stddef.h>
 #include "movegen.h"
 #if defined(__BMI2__) && defined(__x86_64__)
 #include <immintrin.h>
