@@ -16,6 +16,7 @@
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
     "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--json]\n"
+    "       yinsh bench --parts [--games N] [--seed S]\n"
     "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
     "  1. perft with bulk counting from the second position of RULES.md 9\n"
     "     (default depth 5: 927746739 nodes; --quick: depth 4, 18886483 nodes);\n"
@@ -27,6 +28,10 @@ const char USAGE_BENCH[] =
     "  --mcts: MCTS simulations per second on one thread: one search of N\n"
     "  simulations (default 1000) from each of P fixed positions (default 40)\n"
     "  taken from random games of seed S, fresh tree each, random rollouts.\n"
+    "  --parts: the cost of a random action by parts (generation, pick, make,\n"
+    "  row checks, outcome check), each timed alone over the recorded actions\n"
+    "  of N random games (default 1000); nanoseconds of CPU time, fastest of\n"
+    "  5 passes.\n"
     "  --json: the figures as one JSON document on stdout (docs/json.md).\n";
 
 static void json_rate(Json *j, const char *key, double count, double seconds)
@@ -60,13 +65,14 @@ static void json_speed(Json *j, const char *key, long threads, uint64_t games, c
 
 int cmd_bench(int argc, char **argv)
 {
-    bool quick = false, mcts = false, json = false;
+    bool quick = false, mcts = false, parts = false, json = false;
     long depth = -1, threads = omp_get_num_procs(), sims = 1000, positions = 40;
     long games = 0;
     uint64_t seed = 1;
     const CliOpt opts[] = {
         {.name = "--quick", .kind = CLI_FLAG, .out = &quick},
         {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
+        {.name = "--parts", .kind = CLI_FLAG, .out = &parts},
         {.name = "--depth", .kind = CLI_INT, .out = &depth, .min = 1, .max = BENCH_PERFT_MAX_DEPTH},
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = 1000000000},
         {.name = "--seed", .kind = CLI_U64, .out = &seed},
@@ -100,11 +106,29 @@ int cmd_bench(int argc, char **argv)
         json_end(&j);
         return 0;
     }
+    if (parts) {
+        BenchParts b;
+        if (bench_parts(games ? (uint64_t)games : 1000, seed, 5, &b))
+            return cli_error("bench", "out of memory for the recorded games");
+        printf("parts: %" PRIu64 " random games (seed %" PRIu64 "), %" PRIu64 " actions, %" PRIu64
+               " ring moves; nanoseconds of CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
+               b.games, seed, b.actions, b.moves, b.sink);
+        printf("parts: %-52s %7.1f ns/action\n", "random step (movegen_random, pos_make)", b.play);
+        printf("parts: %-52s %7.1f ns/action\n", "generation and pick (movegen_random)", b.random);
+        printf("parts: %-52s %7.1f ns/action\n", "generation alone (movegen_count)", b.count);
+        printf("parts: %-52s %7.1f ns/action\n", "make, row detection included (pos_make)", b.make);
+        printf("parts: %-52s %7.1f ns/move\n", "row detection, both colours after a move", b.rows);
+        printf("parts: %-52s %7.1f ns/game\n", "outcome check at the game's end (pos_outcome)", b.outcome);
+        printf("parts: %-52s %7.1f ns/action\n", "outcome check of every position (pos_outcome)", b.outcome_any);
+        return 0;
+    }
     if (depth < 0) depth = quick ? 4 : 5;
     uint64_t ngames = games ? (uint64_t)games : quick ? 2000 : 200000;
 
     char cpu[128];
     bench_cpu_model(cpu, sizeof cpu);
+    char build[160];
+    bench_build(build, sizeof build);
     if (json) {
         cli_json_begin(&j, "bench", argc, argv);
         json_str(&j, "mode", "engine");
@@ -112,8 +136,10 @@ int cmd_bench(int argc, char **argv)
         json_str(&j, "cpu", cpu);
         json_int(&j, "logical_cpus", omp_get_num_procs());
         json_close(&j);
+        json_str(&j, "build", build);
     } else {
         printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
+        printf("build: %s\n", build);
     }
 
     BenchPerft pf;

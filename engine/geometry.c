@@ -37,6 +37,9 @@ __attribute__((constructor)) static void geometry_build(void)
             }
             g->ray_len[p][d] = (int8_t)len;
         }
+        for (int d = 0; d < DIR_NB; d++)
+            for (int k = 0; k < g->ray_len[p][d]; k++)
+                g->dir_by_diff[g->ray_pt[p][d][k] - p + SQUARE_NB - 1] = (int8_t)d;
         for (int a = 0; a < AXIS_NB; a++)
             if (g->ray_len[p][a] >= 4) {
                 Bitboard m = bb_bit(p);
@@ -56,4 +59,15 @@ __attribute__((constructor)) static void geometry_build(void)
     for (int s = 0; s < STATE_NB; s++) g->z_state[s] = KEY();
     g->z_variant = KEY();
 #undef KEY
+    /* up each line from its first point (no point behind it on the axis) */
+    for (int a = 0; a < AXIS_NB; a++)
+        for (Point p = 0; p < SQUARE_NB; p++) {
+            if (!(g->valid & bb_bit(p)) || g->ray_len[p][a + 3] > 0) continue;
+            Key acc = 0;
+            for (int k = -1; k < g->ray_len[p][a]; k++) {
+                Point q = k < 0 ? p : g->ray_pt[p][a][k];
+                acc ^= g->z_marker[WHITE][q] ^ g->z_marker[BLACK][q];
+                g->z_line_flip[a][q] = acc;
+            }
+        }
 }

@@ -66,13 +66,9 @@ static inline void after_move(Position *pos, int mover, Bitboard flips)
         set_turn(pos, opp, STATE_M);
 }
 
-static inline int dir_of(Point from, Point to)
-{
-    int diff = to - from, col = point_col(to) - point_col(from);
-    if (col == 0) return diff > 0 ? 0 : 3;
-    if (diff == 11 * col) return col > 0 ? 1 : 4;
-    return col > 0 ? 2 : 5;
-}
+/* A table, not arithmetic and branches: a move's direction is random in
+ * playouts, and branches on it were mispredicted. */
+static inline int dir_of(Point from, Point to) { return GEO->dir_by_diff[to - from + SQUARE_NB - 1]; }
 
 void pos_make(Position *pos, Action a, Undo *u)
 {
@@ -97,18 +93,25 @@ void pos_make(Position *pos, Action a, Undo *u)
             set_turn(pos, me ^ 1, STATE_P);
         break;
     case ACT_MOVE: {
-        Bitboard flips = bb_between(from, to, dir_of(from, to)) &
-                         (pos->markers[WHITE] | pos->markers[BLACK]);
+        int d = dir_of(from, to), axis = d < 3 ? d : d - 3;
+        Bitboard flips = bb_between(from, to, d) & (pos->markers[WHITE] | pos->markers[BLACK]);
         u->flips = flips;
         pos->rings[me] ^= bb_bit(from) | bb_bit(to);
         pos->markers[me] |= bb_bit(from);
         pos->key ^= GEO->z_ring[me][from] ^ GEO->z_ring[me][to] ^ GEO->z_marker[me][from];
         pos->markers[WHITE] ^= flips;
         pos->markers[BLACK] ^= flips;
-        for (Bitboard b = flips; b; b &= b - 1) {
-            Point p = bb_lsb(b);
-            pos->key ^= GEO->z_marker[WHITE][p] ^ GEO->z_marker[BLACK][p];
-        }
+        /* The flipped markers are one unbroken segment of the line (the
+         * group the ring jumped), and the point before its first is on the
+         * line too (the origin or a point of the run, or the destination):
+         * their key change is that of the line up to the segment's last
+         * point less that up to the point before its first. Two lookups,
+         * not a loop over the flips, whose count is random; when nothing
+         * flips the lookups read points of no meaning (still in the table)
+         * and the change is masked. */
+        Point lo = bb_lsb(flips), hi = bb_msb(flips);
+        Key seg = GEO->z_line_flip[axis][hi] ^ GEO->z_line_flip[axis][lo - DIR_STEP[axis]];
+        pos->key ^= flips ? seg : 0;
         pos->pool--;
         after_move(pos, me, flips);
         break;

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   cmake make gcc              # build
-  clang libomp-dev            # fuzzing and ThreadSanitizer with LLVM's OpenMP
+  clang libomp-dev            # the default compiler and LLVM's OpenMP runtime; fuzzing, ThreadSanitizer
+  llvm                        # llvm-ar: link-time optimisation with clang
   libclang-rt-14-dev          # clang's sanitizer and libFuzzer runtimes
   libsqlite3-dev sqlite3      # the database and its shell
   libcriterion-dev            # tests

@@ -1,5 +1,9 @@
+#define _GNU_SOURCE /* dladdr */
 #include <assert.h>
+#include <dlfcn.h>
+#include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "clock.h"
@@ -102,6 +106,95 @@ int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
     return 0;
 }
 
+/* One recorded step of a random game: what randgame_play had in hand
+ * before it drew the action. */
+typedef struct PartsStep {
+    Position pos;
+    Rng rng;
+    Action action;
+} PartsStep;
+
+/* Times one part over the recording in the thread's CPU time; the fastest
+ * of the passes counts. PART_TIME(best, body) runs body once per pass,
+ * body's loop adds to sink. */
+#define PART_TIME(best, body)                  \
+    do {                                       \
+        double t0_ = clock_thread_cpu();       \
+        body;                                  \
+        double dt_ = clock_thread_cpu() - t0_; \
+        if (dt_ < (best)) (best) = dt_;        \
+    } while (0)
+
+int bench_parts(uint64_t games, uint64_t seed, int passes, BenchParts *out)
+{
+    /* record: the steps, the positions after each ring move, the ends */
+    /* fewer than 200 actions in any game (types.h), 72 on average */
+    uint64_t cap = games * 200, n = 0, nmoves = 0;
+    PartsStep *steps = malloc(cap * sizeof *steps);
+    Position *after = malloc(cap * sizeof *after), *ends = malloc(games * sizeof *ends);
+    if (!steps || !after || !ends) {
+        free(steps);
+        free(after);
+        free(ends);
+        return 1;
+    }
+    for (uint64_t g = 0; g < games; g++) {
+        Position pos;
+        Rng rng;
+        Action a;
+        rng_stream(&rng, seed, g);
+        pos_start(&pos, VARIANT_STANDARD);
+        for (;;) {
+            Rng before = rng;
+            if ((a = movegen_random(&pos, &rng)) == ACTION_NONE) break;
+            assert(n < cap);
+            steps[n++] = (PartsStep){pos, before, a};
+            Undo u;
+            pos_make(&pos, a, &u);
+            if (ACTION_KIND(a) == ACT_MOVE) after[nmoves++] = pos;
+        }
+        ends[g] = pos;
+    }
+
+    double play = 1e30, random = 1e30, count = 1e30, make = 1e30, rows = 1e30, outcome = 1e30, any = 1e30;
+    uint64_t sink = 0;
+    for (int p = 0; p < passes; p++) {
+        PART_TIME(play, for (uint64_t i = 0; i < n; i++) {
+            Position pos = steps[i].pos;
+            Rng rng = steps[i].rng;
+            Undo u;
+            pos_make(&pos, movegen_random(&pos, &rng), &u);
+            sink += pos.key;
+        });
+        PART_TIME(random, for (uint64_t i = 0; i < n; i++) {
+            Rng rng = steps[i].rng;
+            sink += movegen_random(&steps[i].pos, &rng);
+        });
+        PART_TIME(count, for (uint64_t i = 0; i < n; i++) sink += (uint64_t)movegen_count(&steps[i].pos));
+        PART_TIME(make, for (uint64_t i = 0; i < n; i++) {
+            Position pos = steps[i].pos;
+            Undo u;
+            pos_make(&pos, steps[i].action, &u);
+            sink += pos.key;
+        });
+        PART_TIME(rows, for (uint64_t i = 0; i < nmoves; i++)
+                            sink += pos_has_row(&after[i], WHITE) + 2 * pos_has_row(&after[i], BLACK));
+        PART_TIME(outcome, for (uint64_t g = 0; g < games; g++) {
+            int result;
+            sink += pos_outcome(&ends[g], &result, NULL) + (uint64_t)result;
+        });
+        PART_TIME(any, for (uint64_t i = 0; i < n; i++) sink += pos_outcome(&steps[i].pos, NULL, NULL));
+    }
+    free(steps);
+    free(after);
+    free(ends);
+    double ns = 1e9 / (double)(n ? n : 1);
+    *out = (BenchParts){.games = games, .actions = n, .moves = nmoves, .play = play * ns, .random = random * ns,
+                        .count = count * ns, .make = make * ns, .rows = rows * 1e9 / (double)(nmoves ? nmoves : 1),
+                        .outcome = outcome * 1e9 / (double)games, .outcome_any = any * ns, .sink = sink};
+    return 0;
+}
+
 void bench_cpu_model(char *out, size_t size)
 {
     snprintf(out, size, "unknown CPU");
@@ -115,4 +208,27 @@ void bench_cpu_model(char *out, size_t size)
             break;
         }
     fclose(f);
+}
+
+void bench_build(char *out, size_t size)
+{
+#if defined(__clang__)
+    const char *compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *compiler = "gcc " __VERSION__;
+#else
+    const char *compiler = "unknown compiler";
+#endif
+    /* the runtime is whichever shared object the OpenMP calls resolve to */
+    Dl_info info;
+    const char *omp = "OpenMP runtime unknown";
+    if (dladdr((void *)omp_get_num_procs, &info) && info.dli_fname) {
+        omp = strrchr(info.dli_fname, '/');
+        omp = omp ? omp + 1 : info.dli_fname;
+    }
+    char name[96];
+    snprintf(name, sizeof name, "%s", compiler);
+    size_t n = strlen(name);
+    while (n && name[n - 1] == ' ') name[--n] = 0; /* __clang_version__ ends in a space */
+    snprintf(out, size, "%s, %s", name, omp);
 }

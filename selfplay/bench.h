@@ -63,6 +63,35 @@ int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out);
  * from a random game (the same for a given seed and k). */
 void bench_mcts_position(uint64_t seed, int k, Position *pos);
 
+/* The cost of a random action by parts, for finding where the time goes.
+ * The actions of `games` random games (seed, as bench_playouts plays them)
+ * are recorded with the position and generator state before each; then
+ * every part is timed alone over the recorded inputs, `passes` times, in
+ * the thread's CPU time, and the fastest pass of each is kept (the least
+ * disturbed by other work).
+ * Costs are nanoseconds per recorded action unless said otherwise. The
+ * parts overlap (random includes generation), so they are not meant to add
+ * up; `play` is the whole, as randgame_play runs it. */
+typedef struct BenchParts {
+    uint64_t games, actions;
+    uint64_t moves;     /* actions that are ring moves */
+    double play;        /* movegen_random then pos_make: the random game's step */
+    double random;      /* movegen_random alone: generation and pick */
+    double count;       /* movegen_count alone: generation without the pick */
+    double make;        /* pos_make alone, row detection included */
+    double rows;        /* per ring move: the two row checks make does after it */
+    double outcome;     /* per game: pos_outcome on the final position */
+    double outcome_any; /* pos_outcome on every recorded position (MCTS asks at each expansion) */
+    uint64_t sink;      /* a checksum of the results, so no part is optimised away */
+} BenchParts;
+
+/* Returns 0, or non-zero when the recording cannot be allocated. */
+int bench_parts(uint64_t games, uint64_t seed, int passes, BenchParts *out);
+
+/* The compiler this was built with and the OpenMP runtime's shared object
+ * (libomp.so.5, libgomp.so.1), e.g. "clang 14.0.6, libomp.so.5". */
+void bench_build(char *out, size_t size);
+
 /* The CPU's model name from /proc/cpuinfo, or "unknown CPU". */
 void bench_cpu_model(char *out, size_t size);
 

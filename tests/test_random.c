@@ -4,7 +4,8 @@
  * the board + pool = 51, YPN round-trips, every generated action survives
  * action_format -> action_parse and movegen_is_legal, random other action
  * values are refused, movegen_count agrees, and movegen_all agrees with a
- * slow reference generator written here from the rules. At the end of each
+ * slow reference generator written here from the rules, as do the ring
+ * moves counted, and the markers flippable, for both colours. At the end of each
  * game, its result and reason against the rules (RULES.md §6); for two
  * seeds, the totals of their games, pinned. Also the geometry tables, the
  * pcg32 reference output and the text hash. */
@@ -156,6 +157,27 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
         cr_assert_fail("%s: movegen (%d) differs from the reference (%d) in %s", where, n, m, ypn);
     }
     for (int i = 1; i < n; i++) cr_assert_neq(sorted[i], sorted[i - 1], "%s: duplicate action", where);
+
+    /* both colours, whoever acts: the ring moves counted, whether there is
+     * one, and the markers some move would flip, against the reference */
+    int board[SQUARE_NB];
+    board_of(pos, board);
+    for (int c = 0; c < COLOUR_NB; c++) {
+        Action moves[MAX_ACTIONS];
+        int k = ref_moves(board, c, moves);
+        Bitboard flips = 0;
+        for (int i = 0; i < k; i++) {
+            Point from = ACTION_FROM(moves[i]), to = ACTION_TO(moves[i]);
+            for (int d = 0; d < DIR_NB; d++)
+                if (bb_test(GEO->ray[from][d], to)) flips |= bb_between(from, to, d);
+        }
+        flips &= pos->markers[WHITE] | pos->markers[BLACK];
+        cr_assert_eq(movegen_count_moves(pos, c), k, "%s: movegen_count_moves(%d) %d, reference %d in %s", where, c,
+                     movegen_count_moves(pos, c), k, ypn);
+        cr_assert_eq(movegen_can_move(pos, c), k > 0, "%s: movegen_can_move(%d) in %s", where, c, ypn);
+        cr_assert(movegen_flippable(pos, c) == flips, "%s: movegen_flippable(%d) differs from the reference in %s",
+                  where, c, ypn);
+    }
 
     /* game over exactly when there is no action */
     bool over = pos_outcome(pos, NULL, NULL);
