@@ -4,19 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "error.h"
 #include "notation.h"
 #include "movegen.h"
 
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, ERR_LEN, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
-static const char STATE_CHARS[STATE_NB + 1] = "PMRXrx-";
+const char STATE_CHARS[STATE_NB + 1] = "PMRXrx-";
 
 /* The rows of each column: first and last valid row, a..k. */
 static void column_rows(int col, int *lo, int *hi)
@@ -39,30 +32,30 @@ static int parse_board(const char *s, size_t len, Position *pos, char *err)
         column_rows(col, &lo, &hi);
         row = lo;
         if (col > 0) {
-            if (i >= len) return fail(err, "board: only %d column groups, expected 11", col);
-            if (s[i] != '/') return fail(err, "board: column %c: unexpected '%c'", 'a' + col - 1, s[i]);
+            if (i >= len) return error_set(err, "board: only %d column groups, expected 11", col);
+            if (s[i] != '/') return error_set(err, "board: column %c: unexpected '%c'", 'a' + col - 1, s[i]);
             i++;
         }
         size_t start = i;
         while (i < len && s[i] != '/') {
             char c = s[i];
             if (isdigit((unsigned char)c)) {
-                if (c == '0') return fail(err, "board: column %c: run of empty points cannot be 0 or start with 0", 'a' + col);
+                if (c == '0') return error_set(err, "board: column %c: run of empty points cannot be 0 or start with 0", 'a' + col);
                 int run = 0;
                 while (i < len && isdigit((unsigned char)s[i])) {
                     run = run * 10 + (s[i] - '0');
-                    if (run > 11) return fail(err, "board: column %c: run of empty points is too long", 'a' + col);
+                    if (run > 11) return error_set(err, "board: column %c: run of empty points is too long", 'a' + col);
                     i++;
                 }
                 row += run;
                 if (row > hi + 1)
-                    return fail(err, "board: column %c: group covers more than the column's %d points", 'a' + col, hi - lo + 1);
+                    return error_set(err, "board: column %c: group covers more than the column's %d points", 'a' + col, hi - lo + 1);
                 continue;
             }
             if (!strchr("WBwb", c))
-                return fail(err, "board: column %c: unknown character '%c' (expected W B w b or a digit)", 'a' + col, c);
+                return error_set(err, "board: column %c: unknown character '%c' (expected W B w b or a digit)", 'a' + col, c);
             if (row > hi)
-                return fail(err, "board: column %c: group covers more than the column's %d points", 'a' + col, hi - lo + 1);
+                return error_set(err, "board: column %c: group covers more than the column's %d points", 'a' + col, hi - lo + 1);
             Bitboard bit = bb_bit(point_make(col, row));
             if (c == 'W') pos->rings[WHITE] |= bit;
             else if (c == 'B') pos->rings[BLACK] |= bit;
@@ -71,11 +64,11 @@ static int parse_board(const char *s, size_t len, Position *pos, char *err)
             row++;
             i++;
         }
-        if (i == start) return fail(err, "board: column %c: empty group", 'a' + col);
+        if (i == start) return error_set(err, "board: column %c: empty group", 'a' + col);
         if (row != hi + 1)
-            return fail(err, "board: column %c: group covers %d of the column's %d points", 'a' + col, row - lo, hi - lo + 1);
+            return error_set(err, "board: column %c: group covers %d of the column's %d points", 'a' + col, row - lo, hi - lo + 1);
     }
-    if (i != len) return fail(err, "board: more than 11 column groups");
+    if (i != len) return error_set(err, "board: more than 11 column groups");
     return 0;
 }
 
@@ -90,49 +83,49 @@ static int validate(Position *pos, char *err)
     bool row_me = me == WHITE ? row_w : row_b, row_opp = me == WHITE ? row_b : row_w;
     const char *who = me == WHITE ? "white" : "black";
 
-    if (rw > RINGS_PER_SIDE) return fail(err, "board: %d white rings, at most 5", rw);
-    if (rb > RINGS_PER_SIDE) return fail(err, "board: %d black rings, at most 5", rb);
-    if (markers > MARKERS_NB) return fail(err, "board: %d markers, at most 51", markers);
+    if (rw > RINGS_PER_SIDE) return error_set(err, "board: %d white rings, at most 5", rw);
+    if (rb > RINGS_PER_SIDE) return error_set(err, "board: %d black rings, at most 5", rb);
+    if (markers > MARKERS_NB) return error_set(err, "board: %d markers, at most 51", markers);
     if (pos->variant == VARIANT_BLITZ && (st == STATE_R || st == STATE_X || st == STATE_r || st == STATE_x))
-        return fail(err, "state: '%c' exists only in the standard variant", STATE_CHARS[st]);
+        return error_set(err, "state: '%c' exists only in the standard variant", STATE_CHARS[st]);
 
     if (st == STATE_P) {
-        if (markers) return fail(err, "state: P (placement) with markers on the board");
+        if (markers) return error_set(err, "state: P (placement) with markers on the board");
         if (rw + rb >= 2 * RINGS_PER_SIDE)
-            return fail(err, "state: P with %d rings on the board; all 10 are placed, so the state must be M", rw + rb);
-        if (rw == rb && me != WHITE) return fail(err, "actor: with %d rings each, White places next, not Black", rw);
-        if (rw == rb + 1 && me != BLACK) return fail(err, "actor: with one more white ring than black, Black places next");
+            return error_set(err, "state: P with %d rings on the board; all 10 are placed, so the state must be M", rw + rb);
+        if (rw == rb && me != WHITE) return error_set(err, "actor: with %d rings each, White places next, not Black", rw);
+        if (rw == rb + 1 && me != BLACK) return error_set(err, "actor: with one more white ring than black, Black places next");
         if (rw != rb && rw != rb + 1)
-            return fail(err, "state: P with %d white and %d black rings (White places first, so W = B or W = B + 1)", rw, rb);
+            return error_set(err, "state: P with %d white and %d black rings (White places first, so W = B or W = B + 1)", rw, rb);
         pos->placed = (uint8_t)(rw + rb);
     } else {
         int min = pos->variant == VARIANT_BLITZ ? RINGS_PER_SIDE : RINGS_PER_SIDE - RINGS_TO_WIN + 1;
         if (st == STATE_END && pos->variant == VARIANT_STANDARD) {
             int mine = me == WHITE ? rw : rb, theirs = me == WHITE ? rb : rw;
             if (mine != RINGS_PER_SIDE - RINGS_TO_WIN)
-                return fail(err, "state: '-' in standard means %s just removed a third ring, but %s has %d rings", who, who, mine);
+                return error_set(err, "state: '-' in standard means %s just removed a third ring, but %s has %d rings", who, who, mine);
             if (theirs < min)
-                return fail(err, "board: the opponent has %d rings; a game ends at the third removed ring", theirs);
+                return error_set(err, "board: the opponent has %d rings; a game ends at the third removed ring", theirs);
         } else {
             if (rw < min || rb < min) {
                 if (pos->variant == VARIANT_BLITZ)
-                    return fail(err, "board: %d white and %d black rings; in blitz every ring stays on the board after placement", rw, rb);
-                return fail(err, "board: %d white and %d black rings; after placement each side has 3 to 5 (fewer means the game is over or rings are still to be placed)", rw, rb);
+                    return error_set(err, "board: %d white and %d black rings; in blitz every ring stays on the board after placement", rw, rb);
+                return error_set(err, "board: %d white and %d black rings; after placement each side has 3 to 5 (fewer means the game is over or rings are still to be placed)", rw, rb);
             }
         }
         pos->placed = 2 * RINGS_PER_SIDE;
         pos->removed[WHITE] = (uint8_t)(RINGS_PER_SIDE - rw);
         pos->removed[BLACK] = (uint8_t)(RINGS_PER_SIDE - rb);
         if (st == STATE_M && (row_w || row_b))
-            return fail(err, "state: M with a row of %s on the board (rows are removed before the next move)", row_w ? "white" : "black");
+            return error_set(err, "state: M with a row of %s on the board (rows are removed before the next move)", row_w ? "white" : "black");
         if ((st == STATE_R || st == STATE_r) && !row_me)
-            return fail(err, "state: %c but %s has no row of 5 to remove", STATE_CHARS[st], who);
+            return error_set(err, "state: %c but %s has no row of 5 to remove", STATE_CHARS[st], who);
         if ((st == STATE_r || st == STATE_x) && row_opp)
-            return fail(err, "state: %c while the other player also has a row (the mover removes theirs first)", STATE_CHARS[st]);
+            return error_set(err, "state: %c while the other player also has a row (the mover removes theirs first)", STATE_CHARS[st]);
         if (st == STATE_END && pos->variant == VARIANT_BLITZ && !row_w && !row_b)
-            return fail(err, "state: '-' in blitz needs the row that ended the game on the board");
+            return error_set(err, "state: '-' in blitz needs the row that ended the game on the board");
         if (st == STATE_END && pos->variant == VARIANT_BLITZ && markers == 0)
-            return fail(err, "board: no markers");
+            return error_set(err, "board: no markers");
     }
     pos->pool = (uint8_t)(MARKERS_NB - markers);
     pos->key = pos_compute_key(pos);
@@ -142,7 +135,7 @@ static int validate(Position *pos, char *err)
 int ypn_parse(const char *text, Position *pos, char *err)
 {
     memset(pos, 0, sizeof *pos);
-    if (!text) return fail(err, "empty position");
+    if (!text) return error_set(err, "empty position");
     const char *field[5];
     size_t flen[5];
     int n = 0;
@@ -162,20 +155,20 @@ int ypn_parse(const char *text, Position *pos, char *err)
         s = sp + 1;
     }
     if (n != 4)
-        return fail(err, "position: %d fields, expected 4 separated by single spaces: <board> <actor> <state> <variant>", n);
+        return error_set(err, "position: %d fields, expected 4 separated by single spaces: <board> <actor> <state> <variant>", n);
     for (int i = 0; i < 4; i++)
-        if (flen[i] == 0) return fail(err, "position: field %d is empty (fields are separated by single spaces)", i + 1);
+        if (flen[i] == 0) return error_set(err, "position: field %d is empty (fields are separated by single spaces)", i + 1);
     if (parse_board(field[0], flen[0], pos, err)) return -1;
     if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b'))
-        return fail(err, "actor: '%.*s', expected w or b", (int)(flen[1] > 8 ? 8 : flen[1]), field[1]);
+        return error_set(err, "actor: '%.*s', expected w or b", (int)(flen[1] > 8 ? 8 : flen[1]), field[1]);
     pos->actor = field[1][0] == 'w' ? WHITE : BLACK;
     const char *sc = flen[2] == 1 ? strchr(STATE_CHARS, field[2][0]) : NULL;
     if (!sc || !*sc)
-        return fail(err, "state: '%.*s', expected one of P M R X r x -", (int)(flen[2] > 8 ? 8 : flen[2]), field[2]);
+        return error_set(err, "state: '%.*s', expected one of P M R X r x -", (int)(flen[2] > 8 ? 8 : flen[2]), field[2]);
     pos->state = (uint8_t)(sc - STATE_CHARS);
     if (flen[3] == 8 && !memcmp(field[3], "standard", 8)) pos->variant = VARIANT_STANDARD;
     else if (flen[3] == 5 && !memcmp(field[3], "blitz", 5)) pos->variant = VARIANT_BLITZ;
-    else return fail(err, "variant: '%.*s', expected standard or blitz", (int)(flen[3] > 16 ? 16 : flen[3]), field[3]);
+    else return error_set(err, "variant: '%.*s', expected standard or blitz", (int)(flen[3] > 16 ? 16 : flen[3]), field[3]);
     return validate(pos, err);
 }
 
@@ -275,21 +268,21 @@ int action_parse_form(const char *text, Action *out, char *err)
         if (dash) {
             if (!point_parse(text + 1, (size_t)(dash - text - 1), &p) ||
                 !point_parse(dash + 1, (size_t)(text + len - dash - 1), &q))
-                return fail(err, "'%s': malformed row removal (expected x<point>-<point>, e.g. xe2-e6)", shown);
+                return error_set(err, "'%s': malformed row removal (expected x<point>-<point>, e.g. xe2-e6)", shown);
             if (p > q) { Point t = p; p = q; q = t; }
             a = ACTION_MAKE(ACT_ROW, p, q);
         } else {
             if (!point_parse(text + 1, len - 1, &p))
-                return fail(err, "'%s': malformed ring removal (expected x<point>, e.g. xe5)", shown);
+                return error_set(err, "'%s': malformed ring removal (expected x<point>, e.g. xe5)", shown);
             a = ACTION_MAKE(ACT_RING, p, 0);
         }
     } else if (dash) {
         if (!point_parse(text, (size_t)(dash - text), &p) || !point_parse(dash + 1, (size_t)(text + len - dash - 1), &q))
-            return fail(err, "'%s': malformed move (expected <point>-<point>, e.g. e5-e8, on the board's 85 points)", shown);
+            return error_set(err, "'%s': malformed move (expected <point>-<point>, e.g. e5-e8, on the board's 85 points)", shown);
         a = ACTION_MAKE(ACT_MOVE, p, q);
     } else {
         if (!point_parse(text, len, &p))
-            return fail(err, "'%s': not an action (expected e5, e5-e8, pass, xe2-e6 or xe5, on the board's 85 points)", shown);
+            return error_set(err, "'%s': not an action (expected e5, e5-e8, pass, xe2-e6 or xe5, on the board's 85 points)", shown);
         a = ACTION_MAKE(ACT_PLACE, p, 0);
     }
     *out = a;
@@ -306,20 +299,20 @@ int action_parse(const Position *pos, const char *text, Action *out, char *err)
     if (!movegen_is_legal(pos, a)) {
         static const int state_kind[STATE_NB] = {ACT_PLACE, ACT_MOVE, ACT_ROW, ACT_RING, ACT_ROW, ACT_RING, 0};
         int k = ACTION_KIND(a);
-        if (pos->state == STATE_END) return fail(err, "'%s': illegal: the game is over", shown);
+        if (pos->state == STATE_END) return error_set(err, "'%s': illegal: the game is over", shown);
         if (k != state_kind[pos->state] && !(k == ACT_PASS && pos->state == STATE_M))
-            return fail(err, "'%s': illegal in state %c: %s acts with %s", shown, STATE_CHARS[pos->state],
+            return error_set(err, "'%s': illegal in state %c: %s acts with %s", shown, STATE_CHARS[pos->state],
                         pos->actor == WHITE ? "White" : "Black", state_needs(pos->state));
         switch (k) {
-        case ACT_PLACE: return fail(err, "'%s': illegal: the point is occupied", shown);
-        case ACT_PASS: return fail(err, "'%s': illegal: pass is allowed only when no ring of the mover can move and the other player can", shown);
-        case ACT_RING: return fail(err, "'%s': illegal: no %s ring there", shown, pos->actor == WHITE ? "white" : "black");
-        case ACT_ROW: return fail(err, "'%s': illegal: not 5 %s markers in a line", shown, pos->actor == WHITE ? "white" : "black");
+        case ACT_PLACE: return error_set(err, "'%s': illegal: the point is occupied", shown);
+        case ACT_PASS: return error_set(err, "'%s': illegal: pass is allowed only when no ring of the mover can move and the other player can", shown);
+        case ACT_RING: return error_set(err, "'%s': illegal: no %s ring there", shown, pos->actor == WHITE ? "white" : "black");
+        case ACT_ROW: return error_set(err, "'%s': illegal: not 5 %s markers in a line", shown, pos->actor == WHITE ? "white" : "black");
         default:
-            if (pos->pool == 0) return fail(err, "'%s': illegal: the marker pool is empty, the game is over", shown);
+            if (pos->pool == 0) return error_set(err, "'%s': illegal: the marker pool is empty, the game is over", shown);
             if (!bb_test(pos->rings[pos->actor], p))
-                return fail(err, "'%s': illegal: no %s ring on the start point", shown, pos->actor == WHITE ? "white" : "black");
-            return fail(err, "'%s': illegal: the ring cannot move there (not a line, blocked by a ring, occupied, or past the first empty point after markers)", shown);
+                return error_set(err, "'%s': illegal: no %s ring on the start point", shown, pos->actor == WHITE ? "white" : "black");
+            return error_set(err, "'%s': illegal: the ring cannot move there (not a line, blocked by a ring, occupied, or past the first empty point after markers)", shown);
         }
     }
     *out = a;
@@ -382,20 +375,20 @@ static int parse_tag(const char *s, size_t len, RecordTags *tags, int line, char
     char key[RECORD_KEY_LEN], value[RECORD_VALUE_LEN];
     while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
     while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_')) {
-        if (k + 1 == sizeof key) return fail(err, "record: line %d: tag name longer than %d characters", line, RECORD_KEY_LEN - 1);
+        if (k + 1 == sizeof key) return error_set(err, "record: line %d: tag name longer than %d characters", line, RECORD_KEY_LEN - 1);
         key[k++] = s[i++];
     }
     key[k] = 0;
-    if (!k) return fail(err, "record: line %d: a tag is [Name \"value\"]: no name", line);
+    if (!k) return error_set(err, "record: line %d: a tag is [Name \"value\"]: no name", line);
     while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
-    if (i == len || s[i] != '"') return fail(err, "record: line %d: tag %s: the value must be in double quotes", line, key);
+    if (i == len || s[i] != '"') return error_set(err, "record: line %d: tag %s: the value must be in double quotes", line, key);
     size_t v = 0;
     for (i++;; i++) {
-        if (i >= len) return fail(err, "record: line %d: tag %s: the value has no closing quote", line, key);
+        if (i >= len) return error_set(err, "record: line %d: tag %s: the value has no closing quote", line, key);
         char c = s[i];
         if (c == '"') break;
         if (c == '\\') {
-            if (++i >= len) return fail(err, "record: line %d: tag %s: a backslash ends the line", line, key);
+            if (++i >= len) return error_set(err, "record: line %d: tag %s: a backslash ends the line", line, key);
             c = s[i];
             if (c == 'n') c = '\n';
             else if (c == 'r') c = '\r';
@@ -403,25 +396,25 @@ static int parse_tag(const char *s, size_t len, RecordTags *tags, int line, char
             else if (c == 'x') {
                 int hi = i + 1 < len ? hex_digit(s[i + 1]) : -1, lo = i + 2 < len ? hex_digit(s[i + 2]) : -1;
                 if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
-                    return fail(err, "record: line %d: tag %s: \\x wants two hex digits (not 00)", line, key);
+                    return error_set(err, "record: line %d: tag %s: \\x wants two hex digits (not 00)", line, key);
                 c = (char)(hi * 16 + lo);
                 i += 2;
             } else if (c != '\\' && c != '"') {
-                return fail(err, "record: line %d: tag %s: unknown escape '\\%c'", line, key, c);
+                return error_set(err, "record: line %d: tag %s: unknown escape '\\%c'", line, key, c);
             }
         } else if (c == '\0') {
-            return fail(err, "record: line %d: tag %s: NUL byte in the value", line, key);
+            return error_set(err, "record: line %d: tag %s: NUL byte in the value", line, key);
         }
-        if (v + 1 == sizeof value) return fail(err, "record: line %d: tag %s: value longer than %d bytes", line, key, RECORD_VALUE_LEN - 1);
+        if (v + 1 == sizeof value) return error_set(err, "record: line %d: tag %s: value longer than %d bytes", line, key, RECORD_VALUE_LEN - 1);
         value[v++] = c;
     }
     value[v] = 0;
     for (i++; i < len && (s[i] == ' ' || s[i] == '\t'); i++) {}
-    if (i == len || s[i] != ']') return fail(err, "record: line %d: tag %s: no ']' after the value", line, key);
+    if (i == len || s[i] != ']') return error_set(err, "record: line %d: tag %s: no ']' after the value", line, key);
     for (i++; i < len && isspace((unsigned char)s[i]); i++) {}
-    if (i < len) return fail(err, "record: line %d: tag %s: text after the ']'", line, key);
-    if (record_tag(tags, key)) return fail(err, "record: line %d: tag %s given twice", line, key);
-    if (tags->n == RECORD_TAGS_MAX) return fail(err, "record: line %d: more than %d tags", line, RECORD_TAGS_MAX);
+    if (i < len) return error_set(err, "record: line %d: tag %s: text after the ']'", line, key);
+    if (record_tag(tags, key)) return error_set(err, "record: line %d: tag %s given twice", line, key);
+    if (tags->n == RECORD_TAGS_MAX) return error_set(err, "record: line %d: more than %d tags", line, RECORD_TAGS_MAX);
     memcpy(tags->key[tags->n], key, k + 1);
     memcpy(tags->value[tags->n], value, v + 1);
     tags->n++;
@@ -462,21 +455,21 @@ int record_next(RecordReader *r, RecordTags *tags, Position *pos, int *count, ch
     /* the tags: lines that begin with '[', blank lines between them */
     for (skip_space(r); r->at < len && text[r->at] == '['; skip_space(r)) {
         eol = line_end(text, r->at, len);
-        if (memchr(text + r->at, 0, eol - r->at)) return fail(err, "record: line %d: NUL byte in a tag", r->line);
+        if (memchr(text + r->at, 0, eol - r->at)) return error_set(err, "record: line %d: NUL byte in a tag", r->line);
         if (parse_tag(text + r->at, eol - r->at, tags, r->line, err)) return -1;
         r->at = eol;
     }
-    if (r->at == len) return fail(err, "record: no start position%s", tags->n ? " after the tags" : "");
+    if (r->at == len) return error_set(err, "record: no start position%s", tags->n ? " after the tags" : "");
     /* the start position: the rest of the line */
     i = r->at;
     eol = line_end(text, i, len);
     size_t end = eol;
     while (end > i && isspace((unsigned char)text[end - 1])) end--;
-    if (end - i >= sizeof ypn) return fail(err, "record: line %d: start position is too long", r->line);
+    if (end - i >= sizeof ypn) return error_set(err, "record: line %d: start position is too long", r->line);
     memcpy(ypn, text + i, end - i);
     ypn[end - i] = 0;
-    if (memchr(ypn, 0, end - i)) return fail(err, "record: line %d: NUL byte in the start position", r->line);
-    if (ypn_parse(ypn, pos, msg)) return fail(err, "record: line %d: invalid start position: %s", r->line, msg);
+    if (memchr(ypn, 0, end - i)) return error_set(err, "record: line %d: NUL byte in the start position", r->line);
+    if (ypn_parse(ypn, pos, msg)) return error_set(err, "record: line %d: invalid start position: %s", r->line, msg);
     /* the actions, up to the end or a line that begins with '[' (the next
      * record's tags) */
     bool line_start = false;
@@ -498,11 +491,11 @@ int record_next(RecordReader *r, RecordTags *tags, Position *pos, int *count, ch
         if (i - start >= sizeof tok - 1 || memchr(tok, 0, tl)) {
             snprintf(msg, sizeof msg, "'%.12s...': not an action", tok);
             r->at = i;
-            return fail(err, "record: action %d (line %d): %s", *count + 1, r->line, msg);
+            return error_set(err, "record: action %d (line %d): %s", *count + 1, r->line, msg);
         }
         if (action_parse(pos, tok, &a, msg)) {
             r->at = i;
-            return fail(err, "record: action %d (line %d): %s", *count + 1, r->line, msg);
+            return error_set(err, "record: action %d (line %d): %s", *count + 1, r->line, msg);
         }
         Undo u;
         pos_make(pos, a, &u);
@@ -520,7 +513,7 @@ int record_play(const char *text, size_t len, Position *pos, int *count, char *e
     record_reader_init(&r, text, len);
     if (record_next(&r, &tags, pos, count, err)) return -1;
     if (record_reader_more(&r))
-        return fail(err, "record: line %d: a second record begins here (`yinsh replay` reads a stream of them)", r.line);
+        return error_set(err, "record: line %d: a second record begins here (`yinsh replay` reads a stream of them)", r.line);
     return 0;
 }
 
@@ -528,12 +521,12 @@ int record_check(const RecordTags *tags, int variant, int count, int result, int
 {
     const char *v;
     if ((v = record_tag(tags, "Variant")) && strcmp(v, variant_name(variant)))
-        return fail(err, "the record's Variant is '%.64s', its start position is %s", v, variant_name(variant));
+        return error_set(err, "the record's Variant is '%.64s', its start position is %s", v, variant_name(variant));
     if ((v = record_tag(tags, "Actions"))) {
         char *end;
         long n = strtol(v, &end, 10);
-        if (!*v || *end || n < 0) return fail(err, "the record's Actions '%.64s' is not a count", v);
-        if (n != count) return fail(err, "the record says %ld actions, it holds %d", n, count);
+        if (!*v || *end || n < 0) return error_set(err, "the record's Actions '%.64s' is not a count", v);
+        if (n != count) return error_set(err, "the record says %ld actions, it holds %d", n, count);
     }
     /* a resignation ends a game that the rules had not ended: the record's
      * result is the resigner's opponent, which no replay can check */
@@ -541,13 +534,13 @@ int record_check(const RecordTags *tags, int variant, int count, int result, int
     if (why && !strcmp(why, reason_name(REASON_RESIGN)) && result == RESULT_NONE) {
         v = record_tag(tags, "Result");
         if (v && strcmp(v, result_name(RESULT_WHITE)) && strcmp(v, result_name(RESULT_BLACK)))
-            return fail(err, "the record's Result is '%.64s': a resigned game is won by white or black", v);
+            return error_set(err, "the record's Result is '%.64s': a resigned game is won by white or black", v);
         return 0;
     }
     if ((v = record_tag(tags, "Result")) && strcmp(v, result_name(result)))
-        return fail(err, "the record's Result is '%.64s', the replay gives %s", v, result_name(result));
+        return error_set(err, "the record's Result is '%.64s', the replay gives %s", v, result_name(result));
     if ((v = record_tag(tags, "Reason")) && strcmp(v, reason_name(reason)))
-        return fail(err, "the record's Reason is '%.64s', the replay gives %s", v, reason_name(reason));
+        return error_set(err, "the record's Reason is '%.64s', the replay gives %s", v, reason_name(reason));
     return 0;
 }
 

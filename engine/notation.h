@@ -12,6 +12,9 @@
 
 enum { YPN_MAX_LEN = 128, ACTION_MAX_LEN = 16 };
 
+/* The states as YPN writes them (RULES.md §7), STATE_P .. STATE_END. */
+extern const char STATE_CHARS[STATE_NB + 1];
+
 int ypn_parse(const char *text, Position *pos, char *err);
 /* Writes the YPN into out (YPN_MAX_LEN bytes); returns out. */
 char *ypn_format(const Position *pos, char *out);

@@ -1,3 +1,4 @@
+#include "error.h"
 #include "boardspace.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -8,15 +9,6 @@
 #include "movegen.h"
 #include "notation.h"
 
-static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, ERR_LEN, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* The reader's state between commands: the position, the move begun by a
  * `place w` that its `drop board` ends, and the players' clocks. */
@@ -75,19 +67,19 @@ static int play(Reader *r, int num, int colour, const char *text, int64_t tm, bo
     int result, reason;
     char perr[ERR_LEN];
     Action a, list[MAX_ACTIONS];
-    if (r->resigned >= 0) return fail(err, "move %d: '%s' after a resignation", num, text);
+    if (r->resigned >= 0) return error_set(err, "move %d: '%s' after a resignation", num, text);
     if (pos_outcome(&r->pos, &result, &reason))
-        return fail(err, "move %d: '%s' after the end of the game (%s, %s)", num, text, result_name(result),
+        return error_set(err, "move %d: '%s' after the end of the game (%s, %s)", num, text, result_name(result),
                     reason_name(reason));
     if (r->pos.actor != colour) {
         int n = movegen_all(&r->pos, list);
         if (n != 1 || ACTION_KIND(list[0]) != ACT_PASS)
-            return fail(err, "move %d: '%s' is played by %s, but %s is to act", num, text,
+            return error_set(err, "move %d: '%s' is played by %s, but %s is to act", num, text,
                         colour == WHITE ? "White" : "Black", r->pos.actor == WHITE ? "White" : "Black");
-        if (push(r, list[0], 0, false)) return fail(err, "move %d: the game is too long", num);
+        if (push(r, list[0], 0, false)) return error_set(err, "move %d: the game is too long", num);
     }
-    if (action_parse(&r->pos, text, &a, perr)) return fail(err, "move %d: %s", num, perr);
-    if (push(r, a, tm, have_tm)) return fail(err, "move %d: the game is too long", num);
+    if (action_parse(&r->pos, text, &a, perr)) return error_set(err, "move %d: %s", num, perr);
+    if (push(r, a, tm, have_tm)) return error_set(err, "move %d: the game is too long", num);
     return 0;
 }
 
@@ -118,16 +110,16 @@ static int command(Reader *r, int p, const char *value, int64_t tm, bool have_tm
     long num = n ? strtol(tok[0], &end, 10) : 0;
     if (!n || *end || num < 0) return 0; /* not a move: `id "..."`, `time ...` */
     r->g->moves = (int)num;
-    if (n < 2) return fail(err, "move %ld: no command", num);
+    if (n < 2) return error_set(err, "move %ld: no command", num);
     const char *cmd = tok[1];
     if (!strcmp(cmd, "Start")) {
         int c = n == 3 && !strcmp(tok[2], "White") ? WHITE : n == 3 && !strcmp(tok[2], "Black") ? BLACK : -1;
-        if (c < 0) return fail(err, "move %ld: 'Start' wants White or Black", num);
+        if (c < 0) return error_set(err, "move %ld: 'Start' wants White or Black", num);
         r->colour[p] = c;
         r->colour[!p] = !c;
         return 0;
     }
-    if (r->colour[p] < 0) return fail(err, "move %ld: '%s' before 'Start' (who plays which colour?)", num, cmd);
+    if (r->colour[p] < 0) return error_set(err, "move %ld: '%s' before 'Start' (who plays which colour?)", num, cmd);
     int colour = r->colour[p];
     char want = colour == WHITE ? 'w' : 'b';
     char text[ACTION_MAX_LEN + 8];
@@ -139,7 +131,7 @@ static int command(Reader *r, int p, const char *value, int64_t tm, bool have_tm
     if (!strcmp(cmd, "Resign")) {
         int result, reason;
         if (r->resigned >= 0 || pos_outcome(&r->pos, &result, &reason))
-            return fail(err, "move %ld: a resignation after the end of the game", num);
+            return error_set(err, "move %ld: a resignation after the end of the game", num);
         r->resigned = colour;
         return 0;
     }
@@ -147,19 +139,19 @@ static int command(Reader *r, int p, const char *value, int64_t tm, bool have_tm
     bool ring = n >= 3 && strlen(tok[2]) == 2 && tok[2][1] == 'r';
     if ((!strcmp(cmd, "place") || !strcmp(cmd, "remove")) && (n < 3 || tok[2][0] != want || strlen(tok[2]) > 2 ||
                                                              (strlen(tok[2]) == 2 && !ring)))
-        return fail(err, "move %ld: '%s %s' is not a piece of %s, who plays it", num, cmd, n >= 3 ? tok[2] : "",
+        return error_set(err, "move %ld: '%s %s' is not a piece of %s, who plays it", num, cmd, n >= 3 ? tok[2] : "",
                     colour == WHITE ? "White" : "Black");
     if (!strcmp(cmd, "place") && n == 5) {
         if (!point_of(tok[3], tok[4], &a))
-            return fail(err, "move %ld: '%s %s' is not a point of the board", num, tok[3], tok[4]);
+            return error_set(err, "move %ld: '%s %s' is not a point of the board", num, tok[3], tok[4]);
         if (ring) return play(r, (int)num, colour, point_format(a, text), tm, have_tm, err);
         r->lifted = a; /* the marker goes into the ring; its drop makes the move */
         return 0;
     }
     if (!strcmp(cmd, "drop") && n == 5 && !strcmp(tok[2], "board")) {
         if (!point_of(tok[3], tok[4], &b))
-            return fail(err, "move %ld: '%s %s' is not a point of the board", num, tok[3], tok[4]);
-        if (r->lifted < 0) return fail(err, "move %ld: 'drop board' without a 'place' before it", num);
+            return error_set(err, "move %ld: '%s %s' is not a point of the board", num, tok[3], tok[4]);
+        if (r->lifted < 0) return error_set(err, "move %ld: 'drop board' without a 'place' before it", num);
         char from[8], to[8];
         snprintf(text, sizeof text, "%s-%s", point_format(r->lifted, from), point_format(b, to));
         r->lifted = -1;
@@ -167,7 +159,7 @@ static int command(Reader *r, int p, const char *value, int64_t tm, bool have_tm
     }
     if (!strcmp(cmd, "move") && n == 6) {
         if (!point_of(tok[2], tok[3], &a) || !point_of(tok[4], tok[5], &b))
-            return fail(err, "move %ld: '%s %s %s %s' are not points of the board", num, tok[2], tok[3], tok[4],
+            return error_set(err, "move %ld: '%s %s %s %s' are not points of the board", num, tok[2], tok[3], tok[4],
                         tok[5]);
         char from[8], to[8];
         snprintf(text, sizeof text, "%s-%s", point_format(a, from), point_format(b, to));
@@ -175,14 +167,14 @@ static int command(Reader *r, int p, const char *value, int64_t tm, bool have_tm
     }
     if (!strcmp(cmd, "remove") && ring && n == 5) {
         if (!point_of(tok[3], tok[4], &a))
-            return fail(err, "move %ld: '%s %s' is not a point of the board", num, tok[3], tok[4]);
+            return error_set(err, "move %ld: '%s %s' is not a point of the board", num, tok[3], tok[4]);
         char at[8];
         snprintf(text, sizeof text, "x%s", point_format(a, at));
         return play(r, (int)num, colour, text, tm, have_tm, err);
     }
     if (!strcmp(cmd, "remove") && !ring && n == 7) {
         if (!point_of(tok[3], tok[4], &a) || !point_of(tok[5], tok[6], &b))
-            return fail(err, "move %ld: '%s %s %s %s' are not points of the board", num, tok[3], tok[4], tok[5],
+            return error_set(err, "move %ld: '%s %s %s %s' are not points of the board", num, tok[3], tok[4], tok[5],
                         tok[6]);
         /* the row's ends in either order: ours are canonical, lower first */
         if (b < a) {
@@ -194,7 +186,7 @@ static int command(Reader *r, int p, const char *value, int64_t tm, bool have_tm
         snprintf(text, sizeof text, "x%s-%s", point_format(a, from), point_format(b, to));
         return play(r, (int)num, colour, text, tm, have_tm, err);
     }
-    return fail(err, "move %ld: '%.60s' is not a YINSH command this reader knows (place, drop board, move, remove, "
+    return error_set(err, "move %ld: '%.60s' is not a YINSH command this reader knows (place, drop board, move, remove, "
                 "Done, Resign)", num, value + (tok[1] - buf));
 }
 
@@ -228,15 +220,15 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
     char names[2][BOARDSPACE_TEXT_LEN] = {"", ""};
     const char *s = text, *end = text + len;
     while (s < end && *s != '(') s++;
-    if (s == end) return fail(err, "not an SGF record: no '('");
+    if (s == end) return error_set(err, "not an SGF record: no '('");
     s++;
     /* the nodes: ';' then properties ID[value]...; a move node holds
      * P0[...] or P1[...] and its TM[...] */
     for (;;) {
         while (s < end && isspace((unsigned char)*s)) s++;
-        if (s == end) return fail(err, "the record ends before its ')'");
+        if (s == end) return error_set(err, "the record ends before its ')'");
         if (*s == ')') break;
-        if (*s != ';') return fail(err, "unexpected '%c' in the record (after move %d)", *s, g->moves);
+        if (*s != ';') return error_set(err, "unexpected '%c' in the record (after move %d)", *s, g->moves);
         s++;
         char move[BOARDSPACE_TEXT_LEN * 2] = "";
         int who = -1;
@@ -256,11 +248,11 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
                 s++;
             }
             id[k] = 0;
-            if (!k || s == end || *s != '[') return fail(err, "a property without a name or value (after move %d)", g->moves);
+            if (!k || s == end || *s != '[') return error_set(err, "a property without a name or value (after move %d)", g->moves);
             while (s < end && *s == '[') {
                 char value[BOARDSPACE_TEXT_LEN * 2];
                 if (!(s = value_read(s + 1, end, value, sizeof value)))
-                    return fail(err, "a value without its ']' (after move %d)", g->moves);
+                    return error_set(err, "a value without its ']' (after move %d)", g->moves);
                 if (!strcmp(id, "P0") || !strcmp(id, "P1")) {
                     int p = id[1] - '0';
                     if (!strncmp(value, "id ", 3)) name_of(value + 3, names[p]);
@@ -278,20 +270,20 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
                 } else if (!strcmp(id, "GN")) {
                     snprintf(g->name, sizeof g->name, "%s", value);
                 } else if (!strcmp(id, "SU") && strcasecmp(value, "Yinsh")) {
-                    return fail(err, "the game is '%s', not Yinsh (standard)", value);
+                    return error_set(err, "the game is '%s', not Yinsh (standard)", value);
                 }
                 while (s < end && isspace((unsigned char)*s)) s++;
             }
         }
         if (who >= 0 && command(&r, who, move, tm, have_tm, err)) return -1;
-        if (s < end && *s == '(') return fail(err, "variations (a '(' inside the game) are not read (after move %d)",
+        if (s < end && *s == '(') return error_set(err, "variations (a '(' inside the game) are not read (after move %d)",
                                               g->moves);
     }
     /* a stream of several games (export to one file) would lose all but the first */
     for (s++; s < end && isspace((unsigned char)*s); s++) {}
-    if (s < end) return fail(err, "more than one game in the file (after move %d): one game a file "
+    if (s < end) return error_set(err, "more than one game in the file (after move %d): one game a file "
                              "(`yinsh export --format boardspace --out DIR/` writes them so)", g->moves);
-    if (r.colour[0] < 0) return fail(err, "no 'Start': who plays which colour?");
+    if (r.colour[0] < 0) return error_set(err, "no 'Start': who plays which colour?");
     for (int p = 0; p < 2; p++) snprintf(g->player[r.colour[p]], BOARDSPACE_TEXT_LEN, "%s", names[p][0] ? names[p] : "?");
     for (int c = 0; c < 2; c++) r.total_ms += r.clock[c];
     int result, reason;

@@ -814,7 +814,6 @@ done:
     return rc;
 }
 
-static const char STATE_LETTERS[] = "PMRXrx-";
 
 int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, int n, char *err)
 {
@@ -872,7 +871,7 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
             sqlite3_bind_int64(st, 1, game_id);
             sqlite3_bind_int(st, 2, i);
             sqlite3_bind_text(st, 3, a->actor == WHITE ? "w" : "b", 1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 4, STATE_LETTERS + (a->state < STATE_NB ? a->state : STATE_END), 1,
+            sqlite3_bind_text(st, 4, STATE_CHARS + (a->state < STATE_NB ? a->state : STATE_END), 1,
                               SQLITE_STATIC);
             sqlite3_bind_text(st, 5, action_format(a->action, text), -1, SQLITE_TRANSIENT);
             sqlite3_bind_int(st, 6, a->legal);

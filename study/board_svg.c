@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "error.h"
 #include "board_svg.h"
 #include "geometry.h"
 #include "json.h"
@@ -247,16 +248,7 @@ static char *board_layer(void)
 /* ---- marks ------------------------------------------------------------- */
 
 /* YPN's letters of the states (RULES.md §7), for messages. */
-static const char STATE_CHARS[STATE_NB + 1] = "PMRXrx-";
 
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, ERR_LEN, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static void add(BoardMark *marks, int *n, char kind, int at, int to)
 {
@@ -280,24 +272,24 @@ int board_last_marks(const Position *pos, Action a, BoardMark *marks, int *n, ch
     point_format(to, p2);
     switch (ACTION_KIND(a)) {
     case ACT_PLACE:
-        if (!bb_test(rings, from)) return fail(err, "last action %s: there is no ring on %s", act, p1);
+        if (!bb_test(rings, from)) return error_set(err, "last action %s: there is no ring on %s", act, p1);
         add(marks, n, 'n', from, -1);
         return 0;
     case ACT_PASS:
         if (pos->state != STATE_M)
-            return fail(err, "last action pass: a pass is followed by the other player's move (state M), not state %c",
+            return error_set(err, "last action pass: a pass is followed by the other player's move (state M), not state %c",
                         STATE_CHARS[pos->state]);
         return 0;
     case ACT_MOVE: {
         int d = direction(from, to);
         int colour = bb_test(pos->rings[WHITE], to) ? WHITE : bb_test(pos->rings[BLACK], to) ? BLACK : -1;
-        if (d < 0) return fail(err, "last action %s: %s and %s are not on one line", act, p1, p2);
-        if (colour < 0) return fail(err, "last action %s: the ring ends on %s, and there is no ring there", act, p2);
+        if (d < 0) return error_set(err, "last action %s: %s and %s are not on one line", act, p1, p2);
+        if (colour < 0) return error_set(err, "last action %s: the ring ends on %s, and there is no ring there", act, p2);
         if (!bb_test(pos->markers[colour], from))
-            return fail(err, "last action %s: the move leaves a %s marker on %s, and there is none", act,
+            return error_set(err, "last action %s: the move leaves a %s marker on %s, and there is none", act,
                         colour == WHITE ? "white" : "black", p1);
         Bitboard between = bb_between(from, to, d);
-        if (between & rings) return fail(err, "last action %s: a ring stands between %s and %s", act, p1, p2);
+        if (between & rings) return error_set(err, "last action %s: a ring stands between %s and %s", act, p1, p2);
         add(marks, n, 'p', from, to);
         for (Bitboard b = between & markers; b; b &= b - 1) add(marks, n, 'f', bb_lsb(b), -1);
         return 0;
@@ -306,22 +298,22 @@ int board_last_marks(const Position *pos, Action a, BoardMark *marks, int *n, ch
         Bitboard row = 0;
         for (int axis = 0; axis < AXIS_NB && !row; axis++)
             if (bb_test(GEO->row5[from][axis], to)) row = GEO->row5[from][axis];
-        if (!row) return fail(err, "last action %s: %s and %s are not the ends of a row of 5", act, p1, p2);
-        if (row & (rings | markers)) return fail(err, "last action %s: the row's points are not empty", act);
+        if (!row) return error_set(err, "last action %s: %s and %s are not the ends of a row of 5", act, p1, p2);
+        if (row & (rings | markers)) return error_set(err, "last action %s: the row's points are not empty", act);
         if (pos->state != STATE_X && pos->state != STATE_x)
-            return fail(err, "last action %s: a row removal is followed by a ring removal (state X or x), not state %c",
+            return error_set(err, "last action %s: a row removal is followed by a ring removal (state X or x), not state %c",
                         act, STATE_CHARS[pos->state]);
         add(marks, n, 'r', from, to);
         for (Bitboard b = row; b; b &= b - 1) add(marks, n, pos->actor == WHITE ? 'x' : 'y', bb_lsb(b), -1);
         return 0;
     }
     case ACT_RING:
-        if (bb_test(rings | markers, from)) return fail(err, "last action %s: %s is not empty", act, p1);
-        if (pos->state == STATE_P) return fail(err, "last action %s: no ring is removed while rings are placed", act);
+        if (bb_test(rings | markers, from)) return error_set(err, "last action %s: %s is not empty", act, p1);
+        if (pos->state == STATE_P) return error_set(err, "last action %s: no ring is removed while rings are placed", act);
         add(marks, n, 'z', from, -1);
         return 0;
     }
-    return fail(err, "last action: not an action");
+    return error_set(err, "last action: not an action");
 }
 
 void board_slot_marks(const Position *pos, BoardMark *marks, int *n)
@@ -382,7 +374,7 @@ int board_svg_write(FILE *f, const Position *pos, const char *last, int px, char
     int n = 0;
     Action a;
     char why[ERR_LEN];
-    if (last && action_parse_form(last, &a, why)) return fail(err, "last action %s", why);
+    if (last && action_parse_form(last, &a, why)) return error_set(err, "last action %s", why);
     if (last && board_last_marks(pos, a, marks, &n, err)) return -1;
     board_slot_marks(pos, marks, &n);
 
@@ -432,7 +424,7 @@ int board_svg_script(FILE *f, char *err)
 {
     char name[4], text[BOARD_TEXT_LEN];
     char *board = board_layer();
-    if (!board) return fail(err, "out of memory");
+    if (!board) return error_set(err, "out of memory");
     fprintf(f, "/* Written by yinsh view from study/board_svg.c: the board drawing's tables, the same that\n"
                " * `yinsh svg` draws with. The page fills these templates and decides nothing of the look. */\n"
                "var YINSH_BOARD = {\n\"frame\": ");

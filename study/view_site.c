@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "error.h"
 #include "board_svg.h"
 #include "json.h"
 #include "notation.h"
@@ -15,14 +16,6 @@
 /* The pages' script and style, study/viewer/ embedded at build time. */
 extern const char VIEWER_JS[], VIEWER_CSS[];
 
-static int fail(char *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, ERR_LEN, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- loading ------------------------------------------------------------ */
 
@@ -44,7 +37,7 @@ static int on_run(void *ctx, const StoreRunRow *row)
     LoadCtx *c = ctx;
     View *v = c->v;
     ViewRun *grown = realloc(v->runs, (size_t)(v->nruns + 1) * sizeof *grown);
-    if (!grown) return fail(c->err, "out of memory");
+    if (!grown) return error_set(c->err, "out of memory");
     v->runs = grown;
     bool ok = true;
     ViewRun *r = &v->runs[v->nruns++];
@@ -55,7 +48,7 @@ static int on_run(void *ctx, const StoreRunRow *row)
     r->white = copy_text(row->white, &ok);
     r->black = copy_text(row->black, &ok);
     r->started_at = copy_text(row->started_at, &ok);
-    return ok ? 0 : fail(c->err, "out of memory");
+    return ok ? 0 : error_set(c->err, "out of memory");
 }
 
 static int on_game(void *ctx, const StoreGameRow *row)
@@ -65,7 +58,7 @@ static int on_game(void *ctx, const StoreGameRow *row)
     if (v->ngames == c->cap) {
         int64_t cap = c->cap ? 2 * c->cap : 256;
         ViewGame *grown = realloc(v->games, (size_t)cap * sizeof *grown);
-        if (!grown) return fail(c->err, "out of memory");
+        if (!grown) return error_set(c->err, "out of memory");
         v->games = grown;
         c->cap = cap;
     }
@@ -73,7 +66,7 @@ static int on_game(void *ctx, const StoreGameRow *row)
      * or a later one */
     int run = v->ngames ? v->games[v->ngames - 1].run : 0;
     while (run < v->nruns && strcmp(v->runs[run].name, row->run)) run++;
-    if (run == v->nruns) return fail(c->err, "database '%s': game %" PRId64 " of an unknown run '%s'", v->db, row->id, row->run);
+    if (run == v->nruns) return error_set(c->err, "database '%s': game %" PRId64 " of an unknown run '%s'", v->db, row->id, row->run);
     bool ok = true;
     ViewGame *g = &v->games[v->ngames++];
     *g = (ViewGame){.id = row->id, .index = row->index, .actions = row->actions, .run = run, .seed = row->seed,
@@ -83,13 +76,13 @@ static int on_game(void *ctx, const StoreGameRow *row)
     g->black = copy_text(row->black, &ok);
     g->result = copy_text(row->result, &ok);
     g->reason = copy_text(row->reason, &ok);
-    return ok ? 0 : fail(c->err, "out of memory");
+    return ok ? 0 : error_set(c->err, "out of memory");
 }
 
 int view_load(View *v, const char *db, const char *const *names, int nnames, char *err)
 {
     *v = (View){.names = names, .nnames = nnames};
-    if (!(v->db = strdup(db))) return fail(err, "out of memory");
+    if (!(v->db = strdup(db))) return error_set(err, "out of memory");
     int rc = store_open(&v->store, db, STORE_READ, STORE_BUSY_MS, err);
     if (rc) return rc;
     StoreSelection sel = {.runs = names, .nruns = nnames};
@@ -126,7 +119,7 @@ typedef struct Out {
 static int out_open(Out *o, const char *dir, const char *name, char *err)
 {
     snprintf(o->path, sizeof o->path, "%s/%s", dir, name);
-    if (!(o->f = fopen(o->path, "w"))) return fail(err, "cannot write '%s': %s", o->path, strerror(errno));
+    if (!(o->f = fopen(o->path, "w"))) return error_set(err, "cannot write '%s': %s", o->path, strerror(errno));
     return 0;
 }
 
@@ -138,7 +131,7 @@ static int out_close(View *v, Out *o, char *err)
     bool bad = ferror(o->f) != 0;
     if (fclose(o->f) != 0) bad = true;
     o->f = NULL;
-    if (bad) return fail(err, "cannot write '%s': %s", o->path, strerror(errno ? errno : EIO));
+    if (bad) return error_set(err, "cannot write '%s': %s", o->path, strerror(errno ? errno : EIO));
     v->files++;
     if (size > 0) {
         v->bytes += (uint64_t)size;
@@ -256,7 +249,7 @@ static int write_game_data(FILE *f, const ViewGame *g, const ViewAction *acts, i
 {
     int variant;
     if (!variant_parse(g->variant, &variant))
-        return fail(err, "game %" PRId64 ": unknown variant '%s'", g->id, g->variant);
+        return error_set(err, "game %" PRId64 ": unknown variant '%s'", g->id, g->variant);
     fprintf(f, "\n\"actions\": [");
     for (int i = 0; i < n; i++) {
         const ViewAction *a = &acts[i];
@@ -279,10 +272,10 @@ static int write_game_data(FILE *f, const ViewGame *g, const ViewAction *acts, i
             Action a;
             Undo u;
             if (action_parse(&pos, acts[i - 1].text, &a, why))
-                return fail(err, "game %" PRId64 ": action %d: %s", g->id, i, why);
+                return error_set(err, "game %" PRId64 ": action %d: %s", g->id, i, why);
             pos_make(&pos, a, &u);
             if (board_last_marks(&pos, a, marks, &nm, why))
-                return fail(err, "game %" PRId64 ": action %d: %s", g->id, i, why);
+                return error_set(err, "game %" PRId64 ": action %d: %s", g->id, i, why);
         }
         board_slot_marks(&pos, marks, &nm);
         fprintf(f, "%s\n[\"%s\", \"%s\", %d]", i ? "," : "", ypn_format(&pos, ypn),
@@ -348,17 +341,17 @@ static int on_action(void *ctx, const StoreActionRow *row)
     while (c->next < v->ngames && v->games[c->next].id != row->game_id)
         if (advance(c)) return -1;
     if (c->next == v->ngames)
-        return fail(c->err, "database '%s': an action of game %" PRId64 " out of the order of the games", v->db,
+        return error_set(c->err, "database '%s': an action of game %" PRId64 " out of the order of the games", v->db,
                     row->game_id);
     if (c->nacts == c->cap) {
         int cap = c->cap ? 2 * c->cap : 256;
         ViewAction *grown = realloc(c->acts, (size_t)cap * sizeof *grown);
-        if (!grown) return fail(c->err, "out of memory");
+        if (!grown) return error_set(c->err, "out of memory");
         c->acts = grown;
         c->cap = cap;
     }
     if (row->ply != c->nacts)
-        return fail(c->err, "database '%s': game %" PRId64 " has no action %d (ply %" PRId64 " follows)", v->db,
+        return error_set(c->err, "database '%s': game %" PRId64 " has no action %d (ply %" PRId64 " follows)", v->db,
                     row->game_id, c->nacts, row->ply);
     ViewAction *a = &c->acts[c->nacts++];
     *a = (ViewAction){.actor = row->actor[0], .state = row->state[0], .legal = row->legal, .time_us = row->time_us,
@@ -366,7 +359,7 @@ static int on_action(void *ctx, const StoreActionRow *row)
                       .chosen_visits = row->chosen_visits, .value = row->value};
     if (strlen(row->action) >= ACTION_MAX_LEN || strchr(row->action, '"') || strchr(row->action, '\\') ||
         (a->actor != 'w' && a->actor != 'b') || !strchr("PMRXrx", a->state) || !a->state)
-        return fail(c->err, "database '%s': game %" PRId64 ", action %d: not an action row ('%.20s', actor '%s', state '%s')",
+        return error_set(c->err, "database '%s': game %" PRId64 ", action %d: not an action row ('%.20s', actor '%s', state '%s')",
                     v->db, row->game_id, c->nacts, row->action, row->actor, row->state);
     strcpy(a->text, row->action);
     return 0;
@@ -376,7 +369,7 @@ int view_write(View *v, const char *dir, char *err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/games", dir);
-    if (mkdir(path, 0777) != 0) return fail(err, "cannot create '%s': %s", path, strerror(errno));
+    if (mkdir(path, 0777) != 0) return error_set(err, "cannot create '%s': %s", path, strerror(errno));
     v->files = v->bytes = v->largest = 0;
     v->actions = 0;
 
