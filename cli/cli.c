@@ -431,6 +431,18 @@ static int stage_move(const char *stage, const char *dir, const char *name)
     return S_ISDIR(sb.st_mode) ? stage_folder(from, to, aside) : rename(from, to);
 }
 
+int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len)
+{
+    stage[0] = '\0';
+    if (cli_make_dirs(dir) != 0) return cli_error(cmd, "cannot create the directory '%s': %s", dir, strerror(errno));
+    snprintf(stage, len, "%s/.%s-XXXXXX", dir, prefix);
+    if (!mkdtemp(stage)) {
+        stage[0] = '\0';
+        return cli_error(cmd, "cannot write in '%s': %s", dir, strerror(errno));
+    }
+    return 0;
+}
+
 int cli_stage_commit(const char *stage, const char *dir, const char *last)
 {
     DIR *d = opendir(stage);

@@ -46,6 +46,10 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
  * cli_stage_remove removes the stage with what is left in it. */
 int cli_make_dirs(const char *path); /* mkdir -p; 0 or -1 with errno */
 int cli_stage_commit(const char *stage, const char *dir, const char *last);
+/* Makes dir (and its parents) and a fresh stage inside it named
+ * .PREFIX-XXXXXX into stage (len bytes): 0, or 1 after printing why
+ * (stage left ""). */
+int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len);
 void cli_stage_remove(const char *stage);
 
 /* "yinsh " and the command's arguments joined by spaces, each quoted for
@@ -126,6 +130,10 @@ int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *sp
  * agent[SPEC_LEN]), --variant. Fills sel; 0 or EXIT_USAGE. */
 int cli_selection(const char *cmd, const char *kind, const char *agent_text, const char *variant,
                   StoreSelection *sel, char *agent);
+#define CLI_SELECTION_OPTIONS(k_, a_, v_)                                       \
+    {.name = "--kind", .kind = CLI_TEXT, .out = (k_)},                         \
+    {.name = "--agent", .kind = CLI_TEXT, .out = (a_)},                        \
+    {.name = "--variant", .kind = CLI_TEXT, .out = (v_)}
 
 /* Plays the games an open self-play run lacks (run->todo) with progress
  * on stderr (a first line naming the run, unless quiet) and Ctrl-C

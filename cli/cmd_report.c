@@ -223,19 +223,10 @@ int cli_report_write(const char *cmd, const CliReport *job)
             goto done;
         }
     }
-    if (cli_make_dirs(out) != 0) {
-        rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
-        goto done;
-    }
     /* Everything is written into a staging folder inside DIR first and
      * moved into DIR only when all of it was written: a full disk leaves
      * DIR as it was. */
-    snprintf(stage, sizeof stage, "%s/.report-XXXXXX", out);
-    if (!mkdtemp(stage)) {
-        stage[0] = '\0';
-        rc = cli_error(cmd, "cannot write in '%s': %s", out, strerror(errno));
-        goto done;
-    }
+    if ((rc = cli_stage_open(cmd, out, "report", stage, sizeof stage))) goto done;
     if (!(mf = open_memstream(&md, &md_len))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
@@ -290,9 +281,7 @@ int cmd_report(int argc, char **argv)
         {.name = "--plots", .kind = CLI_TEXT, .out = &plots},
         {.name = "--no-plots", .kind = CLI_FLAG, .out = &no_plots},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        {.name = "--kind", .kind = CLI_TEXT, .out = &kind},
-        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
+        CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
     };
     int npos;

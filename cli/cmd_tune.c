@@ -108,9 +108,7 @@ int cmd_tune(int argc, char **argv)
         {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
         {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        {.name = "--kind", .kind = CLI_TEXT, .out = &kind},
-        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
+        CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
     };
     int npos;

@@ -67,16 +67,10 @@ int cmd_view(int argc, char **argv)
         goto done;
     }
 
-    if (cli_make_dirs(out) != 0) {
-        rc = cli_error(cmd, "cannot create the directory '%s': %s", out, strerror(errno));
-        goto done;
-    }
-    snprintf(stage, sizeof stage, "%s/.view-XXXXXX", out);
-    if (!mkdtemp(stage)) {
-        stage[0] = '\0';
-        rc = cli_error(cmd, "cannot write in '%s': %s", out, strerror(errno));
-        goto done;
-    }
+    /* Everything is written into a staging folder inside DIR first and
+     * moved into DIR only when all of it was written: a full disk leaves
+     * DIR as it was. */
+    if ((rc = cli_stage_open(cmd, out, "view", stage, sizeof stage))) goto done;
     if (view_write(&v, stage, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
