@@ -34,7 +34,7 @@ int bench_perft(int depth, BenchPerft *out, char *err);
 typedef struct BenchTotals {
     uint64_t actions;
     uint64_t results[4]; /* indexed by RESULT_* */
-    uint64_t reasons[5]; /* indexed by REASON_* */
+    uint64_t reasons[REASON_NB]; /* indexed by REASON_* */
 } BenchTotals;
 
 typedef struct BenchPlayouts {
