@@ -73,8 +73,12 @@ static int play_run(const char *cmd, const Study *s, const StudyRun *sr, StudySt
     o.command = command;
     Run run;
     int rc = 0;
-    if (run_open(&run, &o, err)) {
+    if ((rc = run_open(&run, &o, err))) {
+        bool repeat = rc == STORE_REPEAT;
         rc = cli_error(cmd, "%s", err);
+        if (repeat)
+            fprintf(stderr, "yinsh %s: a study's runs are new games: give the study another database (db =) or "
+                            "another seed, or report the run that holds them\n", cmd);
         goto done;
     }
     if ((rc = cli_selfplay_play(cmd, &run, quiet))) goto done;

@@ -162,7 +162,8 @@ int run_open(Run *r, const RunOptions *o, char *err)
     snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
     provenance_machine(row->machine, sizeof row->machine);
     if (r->store) {
-        if (store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err)) return -1;
+        int rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err);
+        if (rc) return rc == STORE_REPEAT ? STORE_REPEAT : -1;
         r->leased = true;
     }
     r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);

@@ -54,8 +54,9 @@ uint64_t run_clock_seed(void);
  * that a changed plan never finishes a run started with another. */
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
 
-/* Opens the database and creates or finds the run; 0, or -1 with a
- * message in err. Free with run_close whatever the outcome. */
+/* Opens the database and creates or finds the run; 0, or non-zero with a
+ * message in err: STORE_REPEAT when another run holds these games
+ * (store_run_create), else -1. Free with run_close whatever the outcome. */
 int run_open(Run *r, const RunOptions *o, char *err);
 /* Stores a batch of finished games and adds them to the totals. */
 int run_store(Run *r, GameRecord *const *games, int n, char *err);

@@ -209,3 +209,24 @@ Test(identity, reproduce_commands_run_as_written)
     }
     cr_assert_eq(commands, 2);
 }
+
+/* A study whose games another run holds already fails before playing
+ * them, naming that run and what to do. */
+Test(identity, a_study_does_not_store_games_twice)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "d.db"), *ini = path_in(dir, "s.ini"), *out, *err;
+    const char *other[] = {"selfplay", "--games", "4", "--agent", "random", "--seed", "7", "--db", db, "--run",
+                           "other", "--quiet", NULL};
+    ok(dir, other, NULL);
+    FILE *f = fopen(ini, "w");
+    fprintf(f, "[study]\nname = s\ndb = %s\nseed = 7\ngames = 4\nvariants = standard\n[agent r]\nspec = random\n"
+               "[report]\nout = %s\nplots = no\n",
+            db, path_in(dir, "rep"));
+    fclose(f);
+    const char *study[] = {"study", ini, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, study, &out, &err), 1, "%s", err);
+    cr_assert(strstr(err, "'other'") && strstr(err, "another database"), "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run"), 1);
+    sqlite3_close(h);
+}
