@@ -431,6 +431,13 @@ static int stage_move(const char *stage, const char *dir, const char *name)
     return S_ISDIR(sb.st_mode) ? stage_folder(from, to, aside) : rename(from, to);
 }
 
+int cli_check_db_out(const char *cmd, const char *db, const char *out)
+{
+    if (!*db) return cli_usage_error(cmd, "--db wants a path");
+    if (!*out) return cli_usage_error(cmd, "--out wants a directory");
+    return 0;
+}
+
 int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len)
 {
     stage[0] = '\0';

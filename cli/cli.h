@@ -49,6 +49,9 @@ int cli_stage_commit(const char *stage, const char *dir, const char *last);
 /* Makes dir (and its parents) and a fresh stage inside it named
  * .PREFIX-XXXXXX into stage (len bytes): 0, or 1 after printing why
  * (stage left ""). */
+/* The paths of a command that reads a database and writes a folder: 0,
+ * or EXIT_USAGE after saying which one is empty. */
+int cli_check_db_out(const char *cmd, const char *db, const char *out);
 int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len);
 void cli_stage_remove(const char *stage);
 

@@ -292,14 +292,7 @@ int cmd_report(int argc, char **argv)
         rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
         goto done;
     }
-    if (!*db) {
-        rc = cli_usage_error(cmd, "--db wants a path");
-        goto done;
-    }
-    if (!*out) {
-        rc = cli_usage_error(cmd, "--out wants a directory");
-        goto done;
-    }
+    if ((rc = cli_check_db_out(cmd, db, out))) goto done;
     if (plots && !has_scripts(plots)) {
         rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
         goto done;

@@ -45,14 +45,7 @@ int cmd_view(int argc, char **argv)
     View v = {0};
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
-    if (!*db) {
-        rc = cli_usage_error(cmd, "--db wants a path");
-        goto done;
-    }
-    if (!*out) {
-        rc = cli_usage_error(cmd, "--out wants a directory");
-        goto done;
-    }
+    if ((rc = cli_check_db_out(cmd, db, out))) goto done;
 
     if (view_load(&v, db, (const char *const *)runs.items, runs.n, err)) {
         rc = cli_error(cmd, "%s", err);

@@ -510,24 +510,6 @@ Test(cli, determinism_1_vs_2_threads_and_summary)
     sqlite3_close(h);
 }
 
-static long long games_in(const char *path)
-{
-    sqlite3 *db;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        sqlite3_close(db);
-        return 0;
-    }
-    sqlite3_busy_timeout(db, 1000);
-    sqlite3_stmt *st;
-    long long n = 0;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM game", -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return n;
-}
-
 Test(cli, kill_9_and_resume)
 {
     char *dir = tmpdir_new(), *k = path_in(dir, "k.db"), *full = path_in(dir, "full.db"), *err;

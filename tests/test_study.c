@@ -42,24 +42,6 @@ static char *db_dump(const char *path)
     return s;
 }
 
-static long long games_in(const char *path)
-{
-    sqlite3 *db;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        sqlite3_close(db);
-        return 0;
-    }
-    sqlite3_busy_timeout(db, 1000);
-    sqlite3_stmt *st;
-    long long n = 0;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM game", -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return n;
-}
-
 /* ---- the INI reader --------------------------------------------------- */
 
 Test(ini, what_it_reads)
