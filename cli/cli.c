@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "distribute.h"
 #include "json.h"
 #include "clock.h"
 #include "notation.h"
@@ -179,6 +180,23 @@ int cli_run_check(const char *cmd, CliRun *r)
     for (const char *p = o->name; p && *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             return cli_usage_error(cmd, "--run: a run name holds no control characters (a newline, a tab)");
+    if (r->shard) {
+        const char *slash = strchr(r->shard, '/');
+        char k[32];
+        long kv, nv;
+        if (!slash || (size_t)(slash - r->shard) >= sizeof k)
+            return cli_usage_error(cmd, "--shard wants K/N (shard K of N, 1 <= K <= N), not '%s'", r->shard);
+        snprintf(k, sizeof k, "%.*s", (int)(slash - r->shard), r->shard);
+        if (!number_long(slash + 1, 1, 1000000, &nv) || !number_long(k, 1, nv, &kv))
+            return cli_usage_error(cmd, "--shard wants K/N (shard K of N, 1 <= K <= N <= 1000000), not '%s'",
+                                   r->shard);
+        if (o->no_db) return cli_usage_error(cmd, "--shard plays a slice into its own database: not with --no-db");
+        if (!o->resume && !o->have_seed)
+            return cli_usage_error(cmd, "--shard needs --seed S: every shard must play the same run, so the seed "
+                                        "cannot come from the clock");
+        o->shard = (uint32_t)kv;
+        o->shards = (uint32_t)nv;
+    }
     return 0;
 }
 
@@ -188,8 +206,43 @@ int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
     *run = (Run){0};
     if (!(r->command = cli_join_args(argc, argv))) return cli_error(cmd, "out of memory");
     r->o.command = r->command;
-    if (run_open(run, &r->o, err)) return cli_error(cmd, "%s", err);
+    if (dist_init(err)) return cli_error(cmd, "%s", err);
+    if (run_open(run, &r->o, err)) {
+        if (!err[0]) return 1; /* rank 0 failed and said why */
+        if (dist_rank() > 0) {
+            cli_error(cmd, "%s", err);
+            dist_abort(1); /* rank 0 would wait for this rank forever */
+        }
+        return cli_error(cmd, "%s", err);
+    }
     return 0;
+}
+
+int cli_run_work(const char *cmd, Run *run)
+{
+    char err[ERR_LEN];
+    const atomic_bool *stop = cli_catch_signals();
+    if (run_work(run, stop, err)) {
+        cli_error(cmd, "rank %d: %s", dist_rank(), err);
+        dist_abort(1);
+        return 1;
+    }
+    if (cli_signal()) {
+        fprintf(stderr, "yinsh %s: rank %d: stopped (%s) while playing run '%s'; rank 0 keeps the games stored\n",
+                cmd, dist_rank(), strsignal(cli_signal()), run->row.name);
+        return 128 + cli_signal();
+    }
+    return 0;
+}
+
+void cli_dist_summary(const char *cmd, const DistStats *st, double seconds, bool quiet)
+{
+    if (quiet || dist_ranks() < 2) return;
+    fprintf(stderr,
+            "yinsh %s: %d ranks, %.1f s: rank 0 played %" PRIu64 " games, the other ranks %" PRIu64 " (in %" PRIu64
+            " messages, %.1f KiB); receiving them cost rank 0 %.1f us a game\n",
+            cmd, dist_ranks(), seconds, st->games_here, st->games_received, st->messages, (double)st->bytes / 1024.0,
+            st->games_received ? st->recv_s * 1e6 / (double)st->games_received : 0.0);
 }
 
 void cli_run_close(CliRun *r, Run *run)
@@ -301,12 +354,24 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
 
 static atomic_bool interrupted;
 static volatile sig_atomic_t caught;
+static char signal_note[1024]; /* written before play, read by the handler */
+static atomic_size_t signal_note_len;
 
 static void on_signal(int sig)
 {
     caught = sig;
     atomic_store(&interrupted, true);
+    size_t note = atomic_load(&signal_note_len);
+    if (note && write(STDERR_FILENO, signal_note, note) < 0) {} /* async-signal-safe; nothing to do on failure */
     signal(sig, SIG_DFL); /* a second one ends the process */
+}
+
+void cli_signal_note(const char *text)
+{
+    atomic_store(&signal_note_len, 0);
+    if (!text) return;
+    snprintf(signal_note, sizeof signal_note, "%s", text);
+    atomic_store(&signal_note_len, strlen(signal_note));
 }
 
 const atomic_bool *cli_catch_signals(void)

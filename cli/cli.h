@@ -106,6 +106,7 @@ typedef struct CliRun {
     RunOptions o;
     long threads, busy;
     bool quiet;
+    const char *shard; /* --shard K/N, parsed by cli_run_check into o.shard, o.shards */
     char *command; /* the command line, joined by cli_run_open */
 } CliRun;
 #define CLI_RUN_OPTIONS(r)                                                                        \
@@ -116,10 +117,13 @@ typedef struct CliRun {
     {.name = "--run", .kind = CLI_TEXT, .out = &(r)->o.name},                                     \
     {.name = "--quiet", .kind = CLI_FLAG, .out = &(r)->quiet},                                    \
     {.name = "--busy-timeout", .kind = CLI_INT, .out = &(r)->busy, .min = 0, .max = 3600000},              \
-    {.name = "--repeat", .kind = CLI_FLAG, .out = &(r)->o.allow_repeat}
+    {.name = "--repeat", .kind = CLI_FLAG, .out = &(r)->o.allow_repeat},                           \
+    {.name = "--shard", .kind = CLI_TEXT, .out = &(r)->shard}
 int cli_run_check(const char *cmd, CliRun *r);
-/* Joins the command line and opens the run (run.h); 0, or 1 after
- * printing why. cli_run_close frees both, whatever the outcome. */
+/* Joins the command line, joins the MPI job when started by mpirun
+ * (selfplay/distribute.h) and opens the run (run.h); 0, or 1 after
+ * printing why (a rank other than 0 says nothing when rank 0 failed: rank
+ * 0 says why). cli_run_close frees both, whatever the outcome. */
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
 void cli_run_close(CliRun *r, Run *run);
 
@@ -144,6 +148,9 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
  * 128 + the signal after an interruption, with the hint to resume
  * (cmd_selfplay.c; `yinsh selfplay` and `yinsh study`). */
 int cli_selfplay_play(const char *cmd, Run *run, bool quiet);
+/* Sets the signal note (cli_signal_note) of rank 0 of an MPI job playing
+ * the run: nothing with one rank. */
+void cli_mpi_signal_note(const char *cmd, const Run *run);
 
 /* The balance report of runs of a database written into a folder
  * (cmd_report.c; `yinsh report` and `yinsh study`): what `yinsh report`
@@ -168,6 +175,18 @@ int cli_report_write(const char *cmd, const CliReport *job);
  * ends the process at once. cli_signal() is the signal caught, 0 if none. */
 const atomic_bool *cli_catch_signals(void);
 int cli_signal(void);
+/* In an MPI job the launcher follows its SIGTERM with a SIGKILL within a
+ * second or so, too soon to finish the games in flight: a note set here
+ * (what the run is and how to resume it) is written to stderr by the
+ * signal handler itself, at once. NULL clears it. */
+void cli_signal_note(const char *text);
+/* An MPI rank other than 0 (run->worker): plays what rank 0 hands out,
+ * with Ctrl-C and SIGTERM handled; 0, or non-zero after printing why. */
+int cli_run_work(const char *cmd, Run *run);
+/* After a run played in an MPI job (rank 0): who played what and the
+ * cost of receiving the games, on stderr unless quiet. */
+struct DistStats;
+void cli_dist_summary(const char *cmd, const struct DistStats *st, double seconds, bool quiet);
 /* After a run that failed or was interrupted: what is kept and how to go
  * on (stderr). */
 void cli_run_hint(const char *cmd, const Run *run);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
+#include "distribute.h"
 #include "json.h"
 #include "match.h"
 #include "notation.h"
@@ -21,6 +22,7 @@ const char USAGE_MATCH[] =
     "usage: yinsh match --a SPEC --b SPEC --games N [--variant standard|blitz]\n"
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
     "                   [--opening rings|none] [--db PATH | --no-db] [--run NAME] [--quiet]\n"
+    "                   [--shard K/N]\n"
     "                   [--json]\n"
     "  Plays agent A against agent B in N/2 colour-swapped pairs: pair k is game\n"
     "  2k with A as White and game 2k+1 with B as White, both starting from the\n"
@@ -45,10 +47,16 @@ const char USAGE_MATCH[] =
     "  --no-db         store nothing\n"
     "  --run NAME      the run's name (default match-<date>-<id>)\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
+    "  --shard K/N     play only shard K of N of the match's pairs (pair k when\n"
+    "                  k mod N = K-1) into this database; needs --seed; not with\n"
+    "                  --sprt; `yinsh merge` joins the shards (docs/cluster.md)\n"
     "  --quiet         no progress (which shows A's running score, the Elo\n"
     "                  difference with its 95% half-width and, with --sprt, the\n"
     "                  log-likelihood ratio between its bounds)\n"
-    "  --json          the result as one JSON document on stdout (docs/json.md)\n";
+    "  --json          the result as one JSON document on stdout (docs/json.md)\n"
+    "  Under MPI (`mpirun -np R yinsh match ...`) rank 0 stores the match, hands\n"
+    "  out pairs to every rank and runs the SPRT in pair order, stopping every\n"
+    "  rank when it decides: the same result as one process.\n";
 
 /* Progress: A's results so far, their score, the Elo difference from
  * the pairs with the half-width of its 95% interval and, with an SPRT, the
@@ -220,6 +228,8 @@ int cmd_match(int argc, char **argv)
     if (opening && !strcmp(opening, "none")) plan->opening = OPENING_NONE;
     if ((rc = cli_agent(cmd, "agent A", a, &plan->white)) || (rc = cli_agent(cmd, "agent B", b, &plan->black))) return rc;
     if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
+    if (sprt_text && r.shard)
+        return cli_usage_error(cmd, "--sprt decides on the whole match, a shard holds a slice: not with --shard");
     plan->games = (uint32_t)games;
 
     Run run = {0};
@@ -228,6 +238,10 @@ int cmd_match(int argc, char **argv)
     MatchResult res;
     double t0 = clock_now();
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
+    if (run.worker) {
+        rc = cli_run_work(cmd, &run);
+        goto done;
+    }
     mp.plan = run.plan;
     if (!r.quiet)
         fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
@@ -237,7 +251,13 @@ int cmd_match(int argc, char **argv)
     mp.progress = show_progress;
     mp.ctx = &mprog;
     mp.interrupt = cli_catch_signals();
-    if (match_run(&mp, &run, &res, err)) {
+    DistStats dist;
+    mp.dist = &dist;
+    cli_mpi_signal_note(cmd, &run);
+    double tplay = clock_now();
+    int failed = match_run(&mp, &run, &res, err);
+    cli_signal_note(NULL);
+    if (failed) {
         if (progress->shown) fprintf(stderr, "\n");
         rc = cli_error(cmd, "%s", err);
         cli_run_hint(cmd, &run);
@@ -253,6 +273,7 @@ int cmd_match(int argc, char **argv)
     char tail[256];
     progress_tail(&mprog, &res.tally, tail, sizeof tail);
     progress_finish(progress, 2 * res.tally.pairs, tail);
+    cli_dist_summary(cmd, &dist, clock_now() - tplay, r.quiet);
     if (run_finish(&run, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;

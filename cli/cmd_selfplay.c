@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
+#include "distribute.h"
 #include "json.h"
 #include "notation.h"
 #include "parallel.h"
@@ -21,8 +22,8 @@
 const char USAGE_SELFPLAY[] =
     "usage: yinsh selfplay --games N [--variant standard|blitz]\n"
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
-    "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--quiet]\n"
-    "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--quiet]\n"
+    "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--shard K/N] [--quiet]\n"
+    "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--shard K/N] [--quiet]\n"
     "  (both forms: [--json])\n"
     "  Plays N games between two agents on T threads (default: all cores) and\n"
     "  stores every game and action in the database (default " RUN_DEFAULT_DB ";\n"
@@ -51,10 +52,18 @@ const char USAGE_SELFPLAY[] =
     "  --take-over     with --resume: take the run from a process on another\n"
     "                  host that is known to be gone\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
+    "  --shard K/N     play only shard K of N of the run (games i with i mod N = K-1)\n"
+    "                  into this database; needs --seed; every shard gets the same\n"
+    "                  run (name and identity made from the plan unless --run), and\n"
+    "                  `yinsh merge` joins the shards' databases. With --resume: the\n"
+    "                  shard's missing games only\n"
     "  --quiet         no progress\n"
     "  --json          the summary as one JSON document on stdout (docs/json.md)\n"
     "  Ctrl-C (or SIGTERM) stops the run cleanly: games in flight are finished\n"
-    "  and stored, then yinsh says how to resume; a second Ctrl-C ends it now.\n";
+    "  and stored, then yinsh says how to resume; a second Ctrl-C ends it now.\n"
+    "  Under MPI (`mpirun -np R yinsh selfplay ...`, a build with MPI) rank 0\n"
+    "  stores the run and hands out games to every rank, each on T threads:\n"
+    "  the same games as one process (docs/cluster.md).\n";
 
 /* The writer thread's callbacks: store the batch, then show progress. */
 typedef struct SelfplayCtx {
@@ -70,8 +79,9 @@ static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
 
 static void format_tail(const RecordSummary *s, char *tail, size_t len)
 {
-    snprintf(tail, len, "W %" PRIu64 " B %" PRIu64 " D %" PRIu64, s->wins[RESULT_WHITE], s->wins[RESULT_BLACK],
-             s->wins[RESULT_DRAW]);
+    int at = snprintf(tail, len, "W %" PRIu64 " B %" PRIu64 " D %" PRIu64, s->wins[RESULT_WHITE],
+                      s->wins[RESULT_BLACK], s->wins[RESULT_DRAW]);
+    if (dist_ranks() > 1) snprintf(tail + at, len - (size_t)at, ", ranks alive %d/%d", dist_ranks_alive(), dist_ranks());
 }
 
 static void sink_stored(void *ctx, GameRecord *const *games, int n)
@@ -105,21 +115,43 @@ static void print_summary(const char *name, const RecordSummary *s)
     printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", s->hash);
 }
 
+/* The note an MPI rank 0 writes at once when the launcher stops it. */
+void cli_mpi_signal_note(const char *cmd, const Run *run)
+{
+    char note[1024];
+    if (dist_ranks() < 2 || !run->store) return;
+    snprintf(note, sizeof note,
+             "yinsh %s: rank 0 stopped by a signal while playing run '%s' (did another rank of the job end?): the "
+             "games committed to %s are kept; `yinsh selfplay --resume %s --db %s` (with any number of ranks) "
+             "finishes the run\n",
+             cmd, run->row.name, run->db, run->row.name, run->db);
+    cli_signal_note(note);
+}
+
 int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
 {
     char err[ERR_LEN];
     const SelfplayPlan *plan = &run->plan;
-    if (!quiet)
-        fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads\n",
+    if (run->worker) return cli_run_work(cmd, run);
+    if (!quiet) {
+        fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads",
                 cmd, run->row.name, run->store ? " in " : "", run->store ? run->db : "", plan->seed,
                 variant_name(plan->variant), run->row.white, run->row.black, plan->games, run->ntodo,
                 parallel_threads(plan->threads));
+        if (dist_ranks() > 1) fprintf(stderr, " on each of %d ranks", dist_ranks());
+        fprintf(stderr, "\n");
+    }
 
     SelfplayCtx ctx = {.run = run};
+    DistStats dist;
+    double t0 = clock_now();
     progress_start(&ctx.progress, "games", run->ntodo, quiet);
     SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx,
                          .interrupt = cli_catch_signals()};
-    if (selfplay_run(plan, run->todo, run->ntodo, &sink, err)) {
+    cli_mpi_signal_note(cmd, run);
+    int failed = dist_play(plan, run->todo, run->ntodo, &sink, &dist, err);
+    cli_signal_note(NULL);
+    if (failed) {
         if (ctx.progress.shown) fprintf(stderr, "\n");
         int rc = cli_error(cmd, "%s", err);
         cli_run_hint(cmd, run);
@@ -134,6 +166,14 @@ int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
     char tail[128];
     format_tail(&run->sum, tail, sizeof tail);
     progress_finish(&ctx.progress, run->done, tail);
+    cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
+    if (run->done < run->ntodo) {
+        /* a rank failed and said so; its games are missing */
+        cli_error(cmd, "%" PRIu64 " of the %u games to play were not stored", (uint64_t)run->ntodo - run->done,
+                  run->ntodo);
+        cli_run_hint(cmd, run);
+        return 1;
+    }
     if (run_finish(run, err)) return cli_error(cmd, "%s", err);
     return 0;
 }
@@ -197,7 +237,7 @@ int cmd_selfplay(int argc, char **argv)
     if (o->resume) {
         if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db)
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
-                                        "--busy-timeout, --take-over and --quiet go with it");
+                                        "--busy-timeout, --take-over, --shard and --quiet go with it");
     } else {
         if (!have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
         if (o->take_over) return cli_usage_error(cmd, "--take-over goes with --resume");
@@ -221,7 +261,7 @@ int cmd_selfplay(int argc, char **argv)
     Run run = {0};
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
     double t0 = clock_now();
-    if ((rc = cli_selfplay_play(cmd, &run, r.quiet))) goto done;
+    if ((rc = cli_selfplay_play(cmd, &run, r.quiet)) || run.worker) goto done; /* rank 0 sums up */
     if (json) json_summary(&run, clock_now() - t0, argc, argv);
     else print_summary(run.row.name, &run.sum);
 

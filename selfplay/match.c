@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "distribute.h"
 #include "match.h"
 
 int match_points2(int result, bool swapped)
@@ -79,9 +80,11 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
     c->games_done += (uint64_t)n;
     uint64_t pairs = mp->plan.games / 2;
     /* tally the pairs now complete, in index order, until the test decides */
-    while (!c->res.decided_at && c->next_pair < pairs && c->points2[2 * c->next_pair] >= 0 &&
-           c->points2[2 * c->next_pair + 1] >= 0) {
+    while (!c->res.decided_at && c->next_pair < pairs &&
+           (c->points2[2 * c->next_pair] >= 0 || c->points2[2 * c->next_pair] == -2) &&
+           (c->points2[2 * c->next_pair + 1] >= 0 || c->points2[2 * c->next_pair + 1] == -2)) {
         uint64_t k = c->next_pair++;
+        if (c->points2[2 * k] == -2 || c->points2[2 * k + 1] == -2) continue; /* not this shard's pair */
         match_tally_pair(&c->res.tally, c->points2[2 * k], c->points2[2 * k + 1]);
         if (mp->sprt.on) {
             c->res.sprt = stats_sprt(c->res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha,
@@ -114,11 +117,19 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
         rc = -1;
         goto done;
     }
-    for (uint32_t i = 0; i < plan.games; i++) indices[i] = i;
-    memset(c.points2, -1, plan.games);
+    /* the games to play: the run's (a shard's slice), or all; a game left
+     * out is marked -2, and a pair of two left out is skipped by the tally */
+    uint32_t n = 0;
+    memset(c.points2, -2, plan.games);
+    if (run && run->todo) {
+        for (uint32_t i = 0; i < run->ntodo; i++) indices[n++] = run->todo[i];
+    } else {
+        for (uint32_t i = 0; i < plan.games; i++) indices[n++] = i;
+    }
+    for (uint32_t i = 0; i < n; i++) c.points2[indices[i]] = -1;
     SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop,
                          .interrupt = mp->interrupt};
-    if ((rc = selfplay_run(&plan, indices, plan.games, &sink, err))) goto done;
+    if ((rc = dist_play(&plan, indices, n, &sink, mp->dist, err))) goto done;
     if (c.res.decided_at && run && run->store) {
         /* games past the deciding pair were played by threads running ahead */
         if (store_run_truncate(run->store, &run->row, (uint32_t)(2 * c.res.decided_at), err)) {
@@ -128,7 +139,8 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     }
     if (mp->sprt.on && !c.res.decided_at)
         c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
-    for (uint64_t i = 0; i < 2 * c.res.tally.pairs; i++) c.res.hash += c.hashes[i];
+    for (uint64_t i = 0; i < plan.games && i < (c.res.decided_at ? 2 * c.res.decided_at : plan.games); i++)
+        if (c.points2[i] >= 0) c.res.hash += c.hashes[i];
     *res = c.res;
 done:
     free(indices);

@@ -46,6 +46,7 @@ typedef struct MatchPlan {
     void (*progress)(void *ctx, const MatchTally *t, uint64_t games_done);
     void *ctx;
     const atomic_bool *interrupt; /* NULL, or set from outside: start no new game */
+    struct DistStats *dist;       /* NULL, or where an MPI job's figures go (distribute.h) */
 } MatchPlan;
 
 typedef struct MatchResult {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "distribute.h"
 #include "notation.h"
 #include "parallel.h"
 #include "provenance.h"
@@ -100,10 +101,65 @@ static void default_name(const char *kind, const char *uid, char *out, size_t le
     snprintf(out, len, "%s-%s-%.8s", kind, date, uid);
 }
 
+bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards)
+{
+    uint32_t unit = pairs ? index / 2 : index;
+    return unit % shards == shard - 1;
+}
+
+/* Keeps only the games of the shard in r->todo. */
+static void keep_shard(Run *r, const RunOptions *o)
+{
+    uint32_t k = 0;
+    if (!o->shards) return;
+    for (uint32_t i = 0; i < r->ntodo; i++)
+        if (run_in_shard(r->plan.pairs, r->todo[i], o->shard, o->shards)) r->todo[k++] = r->todo[i];
+    r->ntodo = k;
+}
+
+static int open_here(Run *r, const RunOptions *o, char *err);
+
 int run_open(Run *r, const RunOptions *o, char *err)
 {
-    int threads;
     *r = (Run){0};
+    if (dist_rank() > 0) {
+        /* a worker: rank 0 opens the run and says what it is */
+        int status = 0;
+        if (dist_share_run(&r->row, &status, err)) return -1;
+        if (status) {
+            err[0] = '\0';
+            return -1;
+        }
+        char perr[ERR_LEN];
+        if (plan_of_row(&r->row, &r->plan, perr)) {
+            snprintf(err, ERR_LEN, "rank %d: %s", dist_rank(), perr);
+            return -1;
+        }
+        r->plan.threads = o->plan.threads;
+        r->worker = true;
+        return 0;
+    }
+    int rc = open_here(r, o, err);
+    if (dist_ranks() > 1) {
+        int status = rc != 0;
+        char derr[ERR_LEN];
+        if (dist_share_run(&r->row, &status, derr) && !rc) {
+            snprintf(err, ERR_LEN, "%s", derr);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+int run_work(Run *r, const atomic_bool *interrupt, char *err)
+{
+    SelfplaySink sink = {.interrupt = interrupt};
+    return dist_play(&r->plan, NULL, 0, &sink, NULL, err);
+}
+
+static int open_here(Run *r, const RunOptions *o, char *err)
+{
+    int threads;
     if (!o->no_db) {
         r->db = o->db;
         if (!r->db) {
@@ -132,22 +188,18 @@ int run_open(Run *r, const RunOptions *o, char *err)
         if (store_run_claim(r->store, &r->row, o->take_over, err)) return -1;
         r->leased = true;
         r->plan.threads = o->plan.threads;
-        return store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
-                       store_summary(r->store, &r->row, &r->sum, err)
-                   ? -1
-                   : 0;
+        if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
+            store_summary(r->store, &r->row, &r->sum, err))
+            return -1;
+        keep_shard(r, o);
+        return 0;
     }
 
     r->plan = o->plan;
     if (!o->have_seed) r->plan.seed = run_clock_seed();
     threads = parallel_threads(r->plan.threads);
     StoreRun *row = &r->row;
-    store_new_uid(r->plan.seed, row->uid);
     snprintf(row->kind, sizeof row->kind, "%s", o->kind);
-    if (o->name)
-        snprintf(row->name, sizeof row->name, "%s", o->name);
-    else
-        default_name(o->kind, row->uid, row->name, sizeof row->name);
     agent_spec_format(&r->plan.white, row->white);
     agent_spec_format(&r->plan.black, row->black);
     row->variant = r->plan.variant;
@@ -158,6 +210,18 @@ int run_open(Run *r, const RunOptions *o, char *err)
     row->opening = r->plan.opening;
     weights_hex(&r->plan.white, row->white_weights);
     weights_hex(&r->plan.black, row->black_weights);
+    if (o->shards) {
+        /* every shard must name the run alike: its identity from its plan */
+        snprintf(row->name, sizeof row->name, "%s", o->name ? o->name : "");
+        store_shard_uid(row, row->uid);
+        if (!o->name) snprintf(row->name, sizeof row->name, "%s-%.12s", o->kind, row->uid);
+    } else {
+        store_new_uid(r->plan.seed, row->uid);
+        if (o->name)
+            snprintf(row->name, sizeof row->name, "%s", o->name);
+        else
+            default_name(o->kind, row->uid, row->name, sizeof row->name);
+    }
     snprintf(row->git_commit, sizeof row->git_commit, "%s", YINSH_GIT_COMMIT);
     snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
     provenance_machine(row->machine, sizeof row->machine);
@@ -173,6 +237,7 @@ int run_open(Run *r, const RunOptions *o, char *err)
     }
     for (uint32_t i = 0; i < r->plan.games; i++) r->todo[i] = i;
     r->ntodo = r->plan.games;
+    keep_shard(r, o);
     return 0;
 }
 

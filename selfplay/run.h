@@ -11,6 +11,7 @@
 #ifndef YINSH_RUN_H
 #define YINSH_RUN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "scheduler.h"
@@ -30,6 +31,11 @@ typedef struct RunOptions {
     bool have_seed;      /* false: plan.seed is drawn from the clock */
     bool take_over;      /* resume: take the run's lease even from a holder on another host */
     bool allow_repeat;   /* store the games again when another run holds them (as repeats) */
+    /* A shard of a run (shards > 0): play only the games of slice `shard`
+     * (1..shards) of the run's indices (run_in_shard). The run's identity
+     * is then made from its plan (store_shard_uid), the same in every
+     * shard, and a new shard needs have_seed. */
+    uint32_t shard, shards;
 } RunOptions;
 
 typedef struct Run {
@@ -42,7 +48,12 @@ typedef struct Run {
     RecordSummary sum;   /* games stored so far (a resumed run's earlier ones too) */
     uint64_t done;       /* games stored by this process */
     bool leased;         /* this process holds the run's lease */
+    bool worker;         /* an MPI rank other than 0: plays what rank 0 hands out, stores nothing */
 } Run;
+
+/* Whether game `index` belongs to slice `shard` (1..shards) of a run:
+ * games are dealt round-robin, a match's by pairs (2k and 2k+1 together). */
+bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards);
 
 /* A seed from the clock and the process id. */
 uint64_t run_clock_seed(void);
@@ -56,10 +67,17 @@ int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *p
 
 /* Opens the database and creates or finds the run; 0, or non-zero with a
  * message in err: STORE_REPEAT when another run holds these games
- * (store_run_create), else -1. Free with run_close whatever the outcome. */
+ * (store_run_create), else -1. Free with run_close whatever the outcome.
+ * In an MPI job (distribute.h) rank 0 does this and shares the run; any
+ * other rank receives it and becomes a worker (r->worker: no database,
+ * no todo), or fails with an empty err when rank 0 failed (rank 0 says
+ * why). */
 int run_open(Run *r, const RunOptions *o, char *err);
 /* Stores a batch of finished games and adds them to the totals. */
 int run_store(Run *r, GameRecord *const *games, int n, char *err);
+/* A worker rank's part of the run (r->worker): plays the games rank 0
+ * hands out until it has no more. 0, or -1 with a message in err. */
+int run_work(Run *r, const atomic_bool *interrupt, char *err);
 /* Marks the run finished and reads its totals back from the database. */
 int run_finish(Run *r, char *err);
 void run_close(Run *r);

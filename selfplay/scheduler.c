@@ -106,7 +106,7 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
  * queue is full, so a slow disk bounds memory rather than growing it); the
  * writer takes the whole queue as one batch once it holds batch_games
  * games, or its oldest game has waited batch_s, or the games are done. */
-typedef struct Queue {
+struct SelfplayInlet {
     pthread_mutex_t lock;
     pthread_cond_t nonempty, notfull;
     GameRecord **items; /* guarded by lock */
@@ -116,7 +116,8 @@ typedef struct Queue {
     atomic_bool failed; /* set by the writer (or a game thread out of memory); read by all */
     char err[ERR_LEN]; /* written once, by whoever sets failed first, under lock */
     const SelfplaySink *sink;
-} Queue;
+};
+typedef struct SelfplayInlet Queue;
 
 enum { QUEUE_CAP = 1024 };
 
@@ -145,6 +146,26 @@ static void queue_push(Queue *q, GameRecord *g)
     q->items[q->count++] = g;
     pthread_cond_signal(&q->nonempty);
     pthread_mutex_unlock(&q->lock);
+}
+
+static bool queue_stopping(const Queue *q)
+{
+    const SelfplaySink *sink = q->sink;
+    return atomic_load(&q->failed) || (sink && sink->stop && atomic_load(sink->stop)) ||
+           (sink && sink->interrupt && atomic_load(sink->interrupt));
+}
+
+bool selfplay_inlet_stopping(const SelfplayInlet *in) { return queue_stopping(in); }
+
+bool selfplay_inlet_push(SelfplayInlet *in, GameRecord *g)
+{
+    if (atomic_load(&in->failed)) {
+        record_free(g);
+        free(g);
+        return false;
+    }
+    queue_push(in, g);
+    return true;
 }
 
 static void abs_deadline(double when, struct timespec *ts)
@@ -207,13 +228,53 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* A fixed list of indices as a source: the next one to any thread. */
+typedef struct ListSource {
+    const uint32_t *indices;
+    uint32_t n;
+    atomic_uint_fast32_t at;
+} ListSource;
+
+static bool list_next(void *ctx, uint32_t *index)
+{
+    ListSource *l = ctx;
+    uint_fast32_t k = atomic_fetch_add(&l->at, 1);
+    if (k >= l->n) return false;
+    *index = l->indices[k];
+    return true;
+}
+
 int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, const SelfplaySink *sink,
                  char *err)
 {
+    ListSource l = {.indices = indices, .n = n};
+    atomic_init(&l.at, 0);
+    SelfplaySource src = {.next = list_next, .ctx = &l};
+    return selfplay_run_source(plan, &src, sink, err);
+}
+
+/* The serve thread of a source: its failure fails the run. */
+typedef struct Serve {
+    const SelfplaySource *src;
+    Queue *q;
+} Serve;
+
+static void *serve_main(void *arg)
+{
+    Serve *s = arg;
+    char err[ERR_LEN] = "";
+    if (s->src->serve(s->src->ctx, s->q, err) != 0) queue_fail(s->q, err[0] ? err : "serving the other ranks failed");
+    return NULL;
+}
+
+int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, const SelfplaySink *sink, char *err)
+{
     int rc = 0;
-    bool lock_ok = false, cond1_ok = false, cond2_ok = false, writer_ok = false;
+    bool lock_ok = false, cond1_ok = false, cond2_ok = false, writer_ok = false, serve_ok = false;
     pthread_condattr_t attr;
+    pthread_t writer, server;
     Queue q = {.cap = QUEUE_CAP, .sink = sink};
+    Serve serve = {.src = src, .q = &q};
     atomic_init(&q.failed, false);
     err[0] = '\0';
 
@@ -229,27 +290,25 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
     cond1_ok = pthread_cond_init(&q.nonempty, &attr) == 0;
     cond2_ok = pthread_cond_init(&q.notfull, NULL) == 0;
     pthread_condattr_destroy(&attr);
-    pthread_t writer;
     writer_ok = lock_ok && cond1_ok && cond2_ok && pthread_create(&writer, NULL, writer_main, &q) == 0;
     if (!writer_ok) {
         snprintf(err, ERR_LEN, "cannot start the writer thread");
         rc = -1;
         goto done;
     }
+    if (src->serve && !(serve_ok = pthread_create(&server, NULL, serve_main, &serve) == 0))
+        queue_fail(&q, "cannot start the thread that serves the other ranks");
 
     int threads = parallel_threads(plan->threads);
 #pragma omp parallel num_threads(threads)
     {
         char aerr[ERR_LEN];
         Agent *white = NULL, *black = NULL;
+        uint32_t index;
         if (agent_new(&white, &plan->white, aerr) || agent_new(&black, &plan->black, aerr)) queue_fail(&q, aerr);
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t k = 0; k < (int64_t)n; k++) {
-            if (atomic_load(&q.failed) || (sink && sink->stop && atomic_load(sink->stop)) ||
-                (sink && sink->interrupt && atomic_load(sink->interrupt)))
-                continue;
+        while (!queue_stopping(&q) && src->next(src->ctx, &index)) {
             GameRecord *g = malloc(sizeof *g);
-            if (!g || selfplay_play_game(plan, white, black, indices[k], g) != 0) {
+            if (!g || selfplay_play_game(plan, white, black, index, g) != 0) {
                 free(g);
                 queue_fail(&q, "out of memory for a game record");
                 continue;
@@ -259,6 +318,7 @@ int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, 
         agent_free(white);
         agent_free(black);
     }
+    if (serve_ok) pthread_join(server, NULL);
 
     pthread_mutex_lock(&q.lock);
     q.done = true;
@@ -277,4 +337,3 @@ done:
     free(q.items);
     return rc;
 }
-

@@ -68,4 +68,31 @@ typedef struct SelfplaySink {
 int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, const SelfplaySink *sink,
                  char *err);
 
+/* Where the games to play come from when they are not a fixed list (MPI
+ * ranks, selfplay/distribute.h): `next` gives a game thread the index of
+ * its next game, or false when there is none left (it may wait; any
+ * number of game threads call it at once). `serve`, if not NULL, runs on
+ * a thread of its own beside the game threads for the whole run and may
+ * hand the writer games played elsewhere (selfplay_inlet_push), so that
+ * they are stored in the same batches as the games played here; the run
+ * ends when the game threads have no next game and serve has returned
+ * (0, or non-zero with a message in err, which fails the run). */
+typedef struct SelfplayInlet SelfplayInlet;
+typedef struct SelfplaySource {
+    bool (*next)(void *ctx, uint32_t *index);
+    int (*serve)(void *ctx, SelfplayInlet *inlet, char *err);
+    void *ctx;
+} SelfplaySource;
+
+/* Hands a finished game played elsewhere (malloc'ed, with its actions) to
+ * the writer, which owns it from then on: true, or false when the run has
+ * failed (the game is freed). */
+bool selfplay_inlet_push(SelfplayInlet *in, GameRecord *g);
+/* Whether the run is stopping (a failed write, the sink's stop or
+ * interrupt): no more games should be started anywhere. */
+bool selfplay_inlet_stopping(const SelfplayInlet *in);
+
+/* selfplay_run with the games taken from a source. */
+int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, const SelfplaySink *sink, char *err);
+
 #endif

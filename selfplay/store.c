@@ -393,6 +393,16 @@ void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN])
     snprintf(uid, STORE_UID_LEN, "%016" PRIx64 "%016" PRIx64, a, b);
 }
 
+void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN])
+{
+    char plan[STORE_HASH_LEN], text[STORE_NAME_LEN + 96];
+    plan_ident(YINSH_VERSION, run, plan);
+    snprintf(text, sizeof text, "shard|%s|%s|%u|%s", plan, run->kind[0] ? run->kind : "selfplay", run->games,
+             run->name);
+    uint64_t a = rng_hash_text(text);
+    snprintf(uid, STORE_UID_LEN, "%016" PRIx64 "%016" PRIx64, a, rng_mix(a, rng_hash_text(plan)));
+}
+
 /* Switches the file to WAL once, before the first write. The switch needs
  * the file to itself and SQLite does not wait for it with the busy
  * handler, so a process that meets another one creating the file retries

@@ -92,6 +92,12 @@ const char *store_schema_sql(void);
  * later be merged. */
 void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
 
+/* The identity of a sharded run, made from what every shard knows alike:
+ * the plan (as plan_ident), the kind, the size and the name ("" when the
+ * name is to be made from it): 32 hex digits, the same in every shard of
+ * the run, different for another plan, size or name. */
+void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN]);
+
 /* Creates the run (every field but id, plan_ident, repeat_of and finished
  * filled in; those are set) and takes its lease, in one transaction. The
  * command line is stored as given. STORE_EXISTS when the name is taken;
