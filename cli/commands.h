@@ -23,4 +23,5 @@ int cmd_svg(int argc, char **argv); extern const char USAGE_SVG[];
 int cmd_view(int argc, char **argv); extern const char USAGE_VIEW[];
 int cmd_uyi(int argc, char **argv); extern const char USAGE_UYI[];
 int cmd_import(int argc, char **argv); extern const char USAGE_IMPORT[];
+int cmd_merge(int argc, char **argv); extern const char USAGE_MERGE[];
 #endif

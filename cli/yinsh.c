@@ -22,6 +22,7 @@ static const Command COMMANDS[] = {
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
     {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report",
      USAGE_STUDY},
+    {"merge", cmd_merge, "merge the runs of other databases (shards of one run) into one, checked", USAGE_MERGE},
     {"import", cmd_import, "store games played elsewhere (boardspace.net records), one run per file", USAGE_IMPORT},
     {"view", cmd_view, "a static web site to step through stored games in a browser", USAGE_VIEW},
     {"uyi", cmd_uyi, "an agent as a UYI engine on stdin/stdout (docs/uyi.md)", USAGE_UYI},

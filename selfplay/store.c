@@ -469,6 +469,17 @@ static int has_schema(Store *s, bool *yes, char *err)
     return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema");
 }
 
+int store_ensure_schema(Store *s, char *err)
+{
+    bool schema;
+    int rc = has_schema(s, &schema, err);
+    if (rc) return rc;
+    if (!schema && sqlite3_exec(s->db, STORE_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK)
+        return store_fail(s, err, "creating the schema");
+    s->version = STORE_SCHEMA_VERSION;
+    return STORE_OK;
+}
+
 static const char *const OPENING_NAMES[] = {"none", "rings"};
 
 /* ---- leases -------------------------------------------------------------- */

@@ -144,6 +144,38 @@ int store_run_finish(Store *s, const StoreRun *run, char *err);
 /* Totals over the stored games of the run, the play hash included. */
 int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err);
 
+/* ---- merging databases (store_merge.c) --------------------------------
+ *
+ * `yinsh merge`: the runs of other databases (the shards of job arrays,
+ * each played with --shard K/N) copied into this one, run by run matched
+ * by uid. A run new here is copied whole (its row, games and actions); a
+ * run held here already must have the same plan (seed, variant, agents
+ * and their weights' hashes, size, kind, pairs, opening, engine version)
+ * and gets the games it lacks; a game held here already must be the same
+ * game (actions, visit counts, result): an identical one is skipped, a
+ * different one fails the merge naming both files. All of it is one
+ * transaction: every shard merged, or nothing written. A run that then
+ * holds every one of its games is marked finished. */
+
+/* What the merge did to one run. */
+typedef struct StoreMergeRun {
+    char name[STORE_NAME_LEN], uid[STORE_UID_LEN];
+    uint32_t games;        /* the run's size */
+    uint64_t stored;       /* its games here after the merge */
+    uint64_t added;        /* games copied in */
+    uint64_t duplicates;   /* games held already, identical: skipped */
+    bool finished;         /* every game is here */
+    char missing[512];     /* the indices still missing, as ranges ("3-5, 9"), cut short with "..." */
+} StoreMergeRun;
+
+/* Merges the databases paths[0..n-1] into s (opened STORE_CREATE or
+ * STORE_WRITE). Each input is checked before anything is written: a file
+ * that is not a Yinsh Lab database, of a newer or older schema, damaged
+ * (a truncated copy), or this very database, is refused by name. On
+ * success *runs (malloc'ed; free it) holds what happened to each run met,
+ * *nruns of them. */
+int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs, int *nruns, char *err);
+
 /* ---- reading games (store.c) ---------------------------------------- */
 
 /* A stored game as the tuner replays it: valid only during the callback. */

@@ -24,6 +24,10 @@ struct Store {
  * STORE_ERROR. */
 int store_fail(const Store *s, char *err, const char *what);
 
+/* Creates the schema when the database has none yet (inside the caller's
+ * transaction). */
+int store_ensure_schema(Store *s, char *err);
+
 /* The play hash of a run's stored games (record.h), from its rows. */
 int store_run_hash(Store *s, int64_t run_id, uint64_t *hash, char *err);
 

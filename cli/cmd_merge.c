@@ -1,0 +1,104 @@
+/* yinsh merge: the runs of other databases (shards played with --shard
+ * K/N, anywhere) merged into one database, by run identity. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "commands.h"
+#include "store.h"
+
+const char USAGE_MERGE[] =
+    "usage: yinsh merge --db OUT.db SHARD.db... [--busy-timeout MS] [--quiet]\n"
+    "  Copies the runs of the SHARD databases into OUT (created if missing; it\n"
+    "  may hold other runs), matching runs by their identity (uid): the shards\n"
+    "  of one run (`yinsh selfplay ... --seed S --shard K/N`, one database each)\n"
+    "  become that run, whole. Every copy of a run must have the same plan\n"
+    "  (seed, agents and their weights' hashes, variant, size, kind, engine\n"
+    "  version); a game held twice must be the same game (actions, visit\n"
+    "  counts, result), and is then copied once; a different one stops the\n"
+    "  merge naming both files. A file that is not a Yinsh Lab database, of\n"
+    "  another schema version, or damaged (a truncated copy) is refused by name\n"
+    "  before anything is written. The merge is one transaction: all of it or\n"
+    "  nothing. A run that then holds every game is marked finished; else the\n"
+    "  indices it lacks are listed, and `yinsh selfplay --resume RUN --db OUT`\n"
+    "  plays them (docs/cluster.md).\n"
+    "\n"
+    "  --db OUT.db        the database merged into\n"
+    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
+    "  --quiet            no line per run on stdout\n";
+
+enum { MERGE_MAX_FILES = 100000 };
+
+int cmd_merge(int argc, char **argv)
+{
+    const char *cmd = "merge", *db = NULL;
+    const char **files = calloc(MERGE_MAX_FILES, sizeof *files);
+    long busy = STORE_BUSY_MS;
+    bool quiet = false;
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+    };
+    int n = 0, rc;
+    if (!files) return cli_error(cmd, "out of memory");
+    if ((rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, files, MERGE_MAX_FILES, &n))) goto done;
+    if (!db || !*db) {
+        rc = cli_usage_error(cmd, "--db OUT.db is required: the database to merge into");
+        goto done;
+    }
+    if (n == 0) {
+        rc = cli_usage_error(cmd, "no database to merge: name one or more after --db OUT.db");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        if (stat(files[i], &sb) != 0) {
+            rc = cli_error(cmd, "cannot merge '%s': %s", files[i], strerror(errno));
+            goto done;
+        }
+        if (S_ISDIR(sb.st_mode)) {
+            rc = cli_error(cmd, "cannot merge '%s': it is a directory", files[i]);
+            goto done;
+        }
+    }
+
+    /* a file made here and left empty by a failure is removed */
+    struct stat sb;
+    bool existed = stat(db, &sb) == 0;
+    char err[ERR_LEN];
+    Store *s = NULL;
+    StoreMergeRun *runs = NULL;
+    int nruns = 0;
+    if (store_open(&s, db, STORE_CREATE, (int)busy, err) || store_merge(s, files, n, &runs, &nruns, err)) {
+        store_close(s);
+        if (!existed) {
+            char side[4096];
+            unlink(db);
+            snprintf(side, sizeof side, "%s-wal", db);
+            unlink(side);
+            snprintf(side, sizeof side, "%s-shm", db);
+            unlink(side);
+        }
+        rc = cli_error(cmd, "%s", err);
+        fprintf(stderr, "yinsh merge: nothing was written to '%s'\n", db);
+        goto done;
+    }
+    store_close(s);
+    for (int i = 0; i < nruns && !quiet; i++) {
+        const StoreMergeRun *r = &runs[i];
+        printf("run %s: %" PRIu64 " games copied, %" PRIu64 " held already (identical); %" PRIu64 "/%u games: ",
+               r->name, r->added, r->duplicates, r->stored, r->games);
+        if (r->finished) printf("finished\n");
+        else printf("missing %s (`yinsh selfplay --resume %s --db %s` plays them)\n", r->missing, r->name, db);
+    }
+    free(runs);
+    rc = 0;
+done:
+    free(files);
+    return rc;
+}
