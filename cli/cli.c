@@ -220,9 +220,16 @@ int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
 
 int cli_run_work(const char *cmd, Run *run)
 {
-    char err[ERR_LEN];
+    char err[ERR_LEN], note[512];
     const atomic_bool *stop = cli_catch_signals();
-    if (run_work(run, stop, err)) {
+    snprintf(note, sizeof note,
+             "yinsh %s: rank %d stopped by a signal while playing run '%s' (did another rank of the job end?); rank "
+             "0's database keeps the games committed, and --resume finishes the run\n",
+             cmd, dist_rank(), run->row.name);
+    cli_signal_note(note);
+    int failed = run_work(run, stop, err);
+    cli_signal_note(NULL);
+    if (failed) {
         cli_error(cmd, "rank %d: %s", dist_rank(), err);
         dist_abort(1);
         return 1;
@@ -362,7 +369,11 @@ static void on_signal(int sig)
     caught = sig;
     atomic_store(&interrupted, true);
     size_t note = atomic_load(&signal_note_len);
-    if (note && write(STDERR_FILENO, signal_note, note) < 0) {} /* async-signal-safe; nothing to do on failure */
+    if (note) {
+        /* an MPI job being torn down: the committed games are safe, the rest cannot be finished */
+        if (write(STDERR_FILENO, signal_note, note) < 0) {}
+        _exit(128 + sig);
+    }
     signal(sig, SIG_DFL); /* a second one ends the process */
 }
 

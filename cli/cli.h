@@ -175,10 +175,13 @@ int cli_report_write(const char *cmd, const CliReport *job);
  * ends the process at once. cli_signal() is the signal caught, 0 if none. */
 const atomic_bool *cli_catch_signals(void);
 int cli_signal(void);
-/* In an MPI job the launcher follows its SIGTERM with a SIGKILL within a
- * second or so, too soon to finish the games in flight: a note set here
- * (what the run is and how to resume it) is written to stderr by the
- * signal handler itself, at once. NULL clears it. */
+/* In an MPI job a signal means the launcher is ending the job (a rank
+ * died, or Ctrl-C at mpirun): it follows its SIGTERM with a SIGKILL
+ * within a second or so, and the other ranks' games in flight cannot
+ * arrive any more. With a note set here (what the run is and how to
+ * resume it) the signal handler writes it to stderr and ends the process
+ * at once: the committed games are safe (a batch is one transaction).
+ * NULL clears it. */
 void cli_signal_note(const char *text);
 /* An MPI rank other than 0 (run->worker): plays what rank 0 hands out,
  * with Ctrl-C and SIGTERM handled; 0, or non-zero after printing why. */

@@ -32,6 +32,9 @@ int store_fail(const Store *s, char *err, const char *what)
         snprintf(err, ERR_LEN, "database '%s': %s: it is locked by another process (%s)", s->path, what, why);
     else if (code == SQLITE_NOTADB)
         snprintf(err, ERR_LEN, "'%s' is not a database (%s)", s->path, why);
+    else if (code == SQLITE_CORRUPT)
+        snprintf(err, ERR_LEN, "database '%s' is damaged (%s: %s): a truncated or broken copy? copy it again from "
+                 "where it was written", s->path, what, why);
     else
         snprintf(err, ERR_LEN, "database '%s': %s: %s", s->path, what, why);
     return STORE_ERROR;
@@ -518,11 +521,27 @@ static void holder_self(Holder *h)
     h->start = process_start(h->pid);
 }
 
+/* Whether a process has ended but is not yet reaped (a zombie: state Z or
+ * X in /proc/PID/stat), as a killed MPI rank is for a moment after its
+ * launcher returns. */
+static bool process_ended(int64_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%lld/stat", (long long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return true;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+}
+
 /* Whether a holder of this host still runs. */
 static bool holder_alive(const Holder *h)
 {
     if (kill((pid_t)h->pid, 0) != 0 && errno != EPERM) return false;
-    return process_start(h->pid) == h->start;
+    return process_start(h->pid) == h->start && !process_ended(h->pid);
 }
 
 static int lease_insert(Store *s, const StoreRun *run, const Holder *me, char *err)
