@@ -12,6 +12,7 @@ PACKAGES=(
   libclang-rt-14-dev          # clang's sanitizer and libFuzzer runtimes
   libsqlite3-dev sqlite3      # the database and its shell
   libcriterion-dev            # tests
+  libopenmpi-dev openmpi-bin  # MPI: one run on many machines (optional to the build; docs/cluster.md)
   gnuplot-nox                 # report pictures
   libxml2-utils               # xmllint: the test that `yinsh svg` is valid SVG
   chromium fonts-dejavu-core  # the viewer's test in a real (headless) browser
