@@ -1,6 +1,7 @@
 /* The database (SQLite): all of Yinsh Lab's SQL lives in the store
  * module, store.c (opening, the schema and its upgrades, runs, writing
- * games) and store_query.c (the read-only queries of the studies). The
+ * games), store_query.c (the read-only queries of the studies) and
+ * store_merge.c (other databases' runs merged into this one). The
  * store speaks rows: its own run row, the game records of record.h, and
  * the query rows below; it knows nothing of agents or the scheduler (an
  * agent spec is text to it).
