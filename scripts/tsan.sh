@@ -2,7 +2,8 @@
 # ThreadSanitizer check of self-play: builds yinsh with clang,
 # -fsanitize=thread and LLVM's OpenMP runtime (libomp-dev, which TSan
 # understands) in its own build directory, then plays small multi-threaded
-# runs: with the database, a resume, and without the database. Any report
+# runs: with the database, a resume, without the database, and (where the
+# build has MPI) an MPI job's rank 0 receiving games. Any report
 # from TSan fails the script (exit status 66).
 #
 #   scripts/tsan.sh            (build dir: build-tsan; TSAN_BUILD overrides)
@@ -33,4 +34,13 @@ wait "$pid" 2>/dev/null || true
 "$yinsh" selfplay --resume cut --db "$tmp/t.db" --threads 2 --quiet >/dev/null
 echo "tsan: 2 threads, no database, progress on"
 "$yinsh" selfplay --games 40 --agent random --threads 2 --seed 3 --no-db >/dev/null 2>"$tmp/progress"
+# The rank-0 receive path of an MPI job (selfplay/distribute.c): rank 0's
+# serve thread hands the other ranks' games to the writer beside its own
+# game threads. Only where the build has MPI and mpirun is installed.
+if [ -f "$build/CMakeFiles/selfplay.dir/selfplay/distribute.c.o" ] && command -v mpirun >/dev/null; then
+  echo "tsan: MPI, 3 ranks of 2 threads, with the database"
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 3 \
+      -x TSAN_OPTIONS "$yinsh" selfplay --games 30 --white mcts:sims=20 --black random --threads 2 --seed 4 \
+      --db "$tmp/mpi.db" --run mpi --quiet >/dev/null
+fi
 echo "tsan: no race reported"
