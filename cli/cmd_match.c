@@ -95,6 +95,9 @@ static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
     MatchProgress *m = ctx;
     char tail[256];
     progress_tail(m, t, tail, sizeof tail);
+    size_t at = strlen(tail);
+    if (dist_ranks() > 1)
+        snprintf(tail + at, sizeof tail - at, ", ranks alive %d/%d", dist_ranks_alive(), dist_ranks());
     progress_update(&m->progress, done, tail);
 }
 
