@@ -29,6 +29,15 @@ static char *shard(const char *dir, const char *kind, int k, int n, const char *
     return db;
 }
 
+/* The name of the one run of a database. */
+static char *run_name(const char *db)
+{
+    sqlite3 *h = db_open(db);
+    char *name = db_text(h, "SELECT name FROM run");
+    sqlite3_close(h);
+    return name;
+}
+
 /* What a database holds, but the clock and local row ids. */
 static char *contents(const char *db)
 {
@@ -93,7 +102,7 @@ Test(merge, shards_merge_to_one_process)
     cr_assert_eq(yinsh_run(dir, rest, &text, &err), 0, "%s", err);
     cr_assert(strstr(text, "50/50 games: finished"), "%s", text);
     cr_assert(strstr(text, "17 held already"), "%s", text);
-    char *name = db_text(db_open(s1), "SELECT name FROM run");
+    char *name = run_name(s1);
     const char *single[] = {"selfplay", "--games", "50", "--agent", "random", "--seed", "5", "--db", one, "--run",
                             name, "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, single, NULL, &err), 0, "%s", err);
@@ -221,7 +230,7 @@ Test(merge, shard_killed_and_resumed)
     kill(pid, SIGKILL);
     yinsh_wait(pid);
     cr_assert_lt(games_in(s1), 20, "the shard finished before the kill");
-    char *name = db_text(db_open(s1), "SELECT name FROM run");
+    char *name = run_name(s1);
     const char *resume[] = {"selfplay", "--resume", name, "--db", s1, "--shard", "1/2", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, resume, NULL, &err), 0, "%s", err);
     cr_assert_eq(games_in(s1), 20);
