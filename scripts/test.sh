@@ -4,7 +4,8 @@
 # the pinned games of a build without -march=native (all three must play
 # the same games), builds and tests under AddressSanitizer +
 # UndefinedBehaviorSanitizer, runs every fuzz target for a bounded time,
-# and the ThreadSanitizer check of a multi-threaded self-play run. Any
+# and the ThreadSanitizer check of a multi-threaded self-play run (and of
+# an MPI job's rank 0 receiving games, where the build has MPI). Any
 # failure fails the script.
 #   FUZZ_SECONDS   fuzzing time per target (default 30)
 #   JOBS           parallel build jobs (default: nproc)
