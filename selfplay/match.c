@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "match.h"
+#include "notation.h"
 
 int match_points2(int result, bool swapped)
 {
@@ -68,17 +69,11 @@ static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
     return c->run ? run_store(c->run, games, n, err) : 0;
 }
 
-static void sink_stored(void *ctx, GameRecord *const *games, int n)
+/* Tallies the pairs now complete, in index order, until the test decides. */
+static void tally_ready(MatchCtx *c)
 {
-    MatchCtx *c = ctx;
     const MatchPlan *mp = c->mp;
-    for (int i = 0; i < n; i++) {
-        c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
-        c->hashes[games[i]->index] = record_game_hash(games[i]);
-    }
-    c->games_done += (uint64_t)n;
     uint64_t pairs = mp->plan.games / 2;
-    /* tally the pairs now complete, in index order, until the test decides */
     while (!c->res.decided_at && c->next_pair < pairs && c->points2[2 * c->next_pair] >= 0 &&
            c->points2[2 * c->next_pair + 1] >= 0) {
         uint64_t k = c->next_pair++;
@@ -92,7 +87,31 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
             }
         }
     }
+}
+
+static void sink_stored(void *ctx, GameRecord *const *games, int n)
+{
+    MatchCtx *c = ctx;
+    const MatchPlan *mp = c->mp;
+    for (int i = 0; i < n; i++) {
+        c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
+        c->hashes[games[i]->index] = record_game_hash(games[i]);
+    }
+    c->games_done += (uint64_t)n;
+    tally_ready(c);
     if (mp->progress) mp->progress(mp->ctx, &c->res.tally, c->games_done);
+}
+
+/* A resumed run's stored games: A's half points in each (their hashes are
+ * in run->sum already). */
+static int on_stored(void *ctx, const StoreMatchRow *row)
+{
+    MatchCtx *c = ctx;
+    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
+        if (!strcmp(row->result, result_name(r)) && row->index >= 0 && (uint64_t)row->index < c->mp->plan.games)
+            c->points2[row->index] = (int8_t)match_points2(r, row->index & 1);
+    c->games_done++;
+    return 0;
 }
 
 int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
@@ -100,9 +119,10 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     int rc = 0;
     SelfplayPlan plan = mp->plan;
     plan.pairs = true;
+    bool resumed = run && run->ntodo < plan.games;
     uint32_t *indices = malloc((plan.games ? plan.games : 1) * sizeof *indices);
     MatchCtx c = {.mp = mp, .run = run, .points2 = malloc(plan.games ? plan.games : 1),
-                  .hashes = malloc((plan.games ? plan.games : 1) * sizeof *c.hashes)};
+                  .hashes = calloc(plan.games ? plan.games : 1, sizeof *c.hashes)};
     atomic_init(&c.stop, false);
     if (!indices || !c.points2 || !c.hashes) {
         snprintf(err, ERR_LEN, "out of memory for the match");
@@ -114,11 +134,32 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
         rc = -1;
         goto done;
     }
+    if (resumed && mp->sprt.on) {
+        snprintf(err, ERR_LEN, "run '%s': a match with an SPRT is not resumed (it may have stopped early): "
+                 "start a new run", run->row.name);
+        rc = -1;
+        goto done;
+    }
+    uint32_t n = plan.games;
     for (uint32_t i = 0; i < plan.games; i++) indices[i] = i;
     memset(c.points2, -1, plan.games);
+    if (resumed) {
+        /* play only the games the run lacks; the stored ones count as played */
+        n = run->ntodo;
+        memcpy(indices, run->todo, n * sizeof *indices);
+        if (run->store) {
+            const char *names[1] = {run->row.name};
+            StoreSelection sel = {.runs = names, .nruns = 1};
+            if (store_query_match_games(run->store, &sel, on_stored, &c, err)) {
+                rc = -1;
+                goto done;
+            }
+        }
+        tally_ready(&c);
+    }
     SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop,
                          .interrupt = mp->interrupt};
-    if ((rc = selfplay_run(&plan, indices, plan.games, &sink, err))) goto done;
+    if ((rc = selfplay_run(&plan, indices, n, &sink, err))) goto done;
     if (c.res.decided_at && run && run->store) {
         /* games past the deciding pair were played by threads running ahead */
         if (store_run_truncate(run->store, &run->row, (uint32_t)(2 * c.res.decided_at), err)) {
@@ -129,6 +170,7 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     if (mp->sprt.on && !c.res.decided_at)
         c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
     for (uint64_t i = 0; i < 2 * c.res.tally.pairs; i++) c.res.hash += c.hashes[i];
+    if (resumed) c.res.hash += run->sum.hash; /* the games stored before */
     *res = c.res;
 done:
     free(indices);
