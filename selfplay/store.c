@@ -108,8 +108,12 @@ void store_transaction_rollback(Store *s)
 static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HASH_LEN])
 {
     char text[4 * SPEC_LEN];
-    snprintf(text, sizeof text, "%s|%s|%s|%s|%s|%s|%" PRIu64 "|%d|%d|%d", version, variant_name(r->variant), r->white,
-             r->white_weights, r->black, r->black_weights, r->seed, r->pairs, r->opening, GAME_MAX_ACTIONS);
+    int len = snprintf(text, sizeof text, "%s|%s|%s|%s|%s|%s|%" PRIu64 "|%d|%d|%d", version, variant_name(r->variant),
+                       r->white, r->white_weights, r->black, r->black_weights, r->seed, r->pairs, r->opening,
+                       GAME_MAX_ACTIONS);
+    /* a book's content, not its path; runs without one keep their identity */
+    if (r->opening == OPENING_BOOK && len > 0 && (size_t)len < sizeof text)
+        snprintf(text + len, sizeof text - (size_t)len, "|book=%016" PRIx64, r->book_hash);
     snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_hash_text(text));
 }
 
@@ -461,6 +465,36 @@ static int has_schema(Store *s, bool *yes, char *err)
 
 static const char *const OPENING_NAMES[] = {"none", "rings"};
 
+/* The opening column's text: "none", "rings", or "book:HASH:PATH". */
+static void opening_text(const StoreRun *run, char *out, size_t len)
+{
+    if (run->opening == OPENING_BOOK)
+        snprintf(out, len, "book:%016" PRIx64 ":%s", run->book_hash, run->book_path);
+    else
+        snprintf(out, len, "%s", OPENING_NAMES[run->opening == OPENING_RINGS]);
+}
+
+/* Reads the opening column back; false for a text this yinsh does not know. */
+static bool opening_parse(const char *text, StoreRun *run)
+{
+    run->book_hash = 0;
+    run->book_path[0] = '\0';
+    if (!text || !strcmp(text, "none")) run->opening = OPENING_NONE;
+    else if (!strcmp(text, "rings")) run->opening = OPENING_RINGS;
+    else if (!strncmp(text, "book:", 5) && strlen(text) > 22 && text[21] == ':') {
+        char hex[17];
+        memcpy(hex, text + 5, 16);
+        hex[16] = '\0';
+        char *end;
+        run->book_hash = strtoull(hex, &end, 16);
+        if (*end) return false;
+        run->opening = OPENING_BOOK;
+        snprintf(run->book_path, sizeof run->book_path, "%s", text + 22);
+    } else
+        return false;
+    return true;
+}
+
 /* ---- leases -------------------------------------------------------------- */
 
 /* This process as a lease names it: host, pid, and the process's start
@@ -651,7 +685,9 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
     sqlite3_bind_int(st, 11, run->threads);
     sqlite3_bind_text(st, 12, run->kind, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 13, run->pairs);
-    sqlite3_bind_text(st, 14, OPENING_NAMES[run->opening == OPENING_RINGS], -1, SQLITE_STATIC);
+    char opening[STORE_BOOK_PATH_LEN + 32];
+    opening_text(run, opening, sizeof opening);
+    sqlite3_bind_text(st, 14, opening, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 15, GAME_MAX_ACTIONS);
     for (int i = 0; i < 2; i++) {
         const char *h = i ? run->black_weights : run->white_weights;
@@ -740,7 +776,7 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     run->finished = sqlite3_column_int(st, 9) != 0;
     snprintf(run->kind, sizeof run->kind, "%s", kind ? kind : "selfplay");
     run->pairs = sqlite3_column_int(st, 11) != 0;
-    run->opening = opening && !strcmp(opening, "rings") ? OPENING_RINGS : OPENING_NONE;
+    bool opening_ok = opening_parse(opening, run);
     int max_actions = sqlite3_column_int(st, 13);
     for (int i = 0; i < 2; i++) {
         const char *h = (const char *)sqlite3_column_text(st, 14 + i);
@@ -755,6 +791,10 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     if (!variant || !variant_parse(variant, &run->variant)) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
+        rc = STORE_ERROR;
+    } else if (!opening_ok) {
+        snprintf(err, ERR_LEN, "database '%s': run '%s' has an opening this yinsh does not know ('%.200s')", s->path,
+                 name, opening);
         rc = STORE_ERROR;
     } else if (run->games == 0) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' has %lld games, not 1 to %d: the database was altered",
