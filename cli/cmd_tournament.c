@@ -69,13 +69,13 @@ static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
 }
 
 /* Plays or resumes pairing k: 0, or the exit status after printing why. */
-static int play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const char *db,
-                        const CliRun *cr, const char *command)
+static int play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
+                        const char *command)
 {
     const TournamentPairing *p = &t->pairings[k];
     MatchPlan mp;
     tournament_pairing_plan(t, k, (int)cr->threads, &mp);
-    (void)db; /* run_open takes cr's: NULL makes results/ for the default */
+    /* cr->o.db NULL: run_open makes results/ for the default database */
     RunOptions o = {.kind = "match", .db = cr->o.db, .busy_ms = (int)cr->busy, .plan = mp.plan, .have_seed = true,
                     .command = command};
     if (state == TOURNAMENT_UNFINISHED) o.resume = p->run;
@@ -407,7 +407,7 @@ int cmd_tournament(int argc, char **argv)
             if (!cr.quiet && states[k] == TOURNAMENT_UNFINISHED)
                 fprintf(stderr, "yinsh %s: run %s is %s: resuming it\n", cmd, t.pairings[k].run,
                         STATE_NAME[states[k]]);
-            if ((rc = play_pairing(cmd, &t, k, states[k], db, &cr, command))) goto done;
+            if ((rc = play_pairing(cmd, &t, k, states[k], &cr, command))) goto done;
         }
         if (!cr.quiet && count[TOURNAMENT_COMPLETE] < t.npairings)
             fprintf(stderr, "yinsh %s: played in %.1f s\n", cmd, clock_now() - t0);
