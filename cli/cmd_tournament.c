@@ -116,6 +116,8 @@ static int play_pairing(const char *cmd, const Tournament *t, int k, TournamentS
              res.tally.losses);
     progress_finish(&tp.progress, 2 * res.tally.pairs, tail);
     if (run_finish(&run, err)) rc = cli_error(cmd, "%s", err);
+    else if (!cr->quiet)
+        fprintf(stderr, "yinsh %s: run %s complete: hash %016" PRIx64 "\n", cmd, p->run, res.hash);
 done:
     run_close(&run);
     return rc;
@@ -199,17 +201,18 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
         }
         printf("\n");
     }
-    printf("\npairings (A's results; Elo A - B from the pairs, 95%% interval)\n");
+    printf("\npairings (A's results; Elo A - B from the pairs, 95%% interval; the play hash of the games)\n");
     for (int k = 0; k < t->npairings; k++) {
         const MatchTally *m = &r->tally[k];
         Interval e = stats_elo_pentanomial(m->penta);
         printf("%-40s W %3" PRIu64 " D %3" PRIu64 " L %3" PRIu64 "  score %.3f", t->pairings[k].run, m->wins,
                m->draws, m->losses, stats_score(m->wins, m->draws, m->losses).mid);
+        char elo[48] = "";
         if (m->pairs && isfinite(e.mid) && isfinite(e.lo) && isfinite(e.hi))
-            printf("  Elo %+.0f (%+.0f to %+.0f)", e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
+            snprintf(elo, sizeof elo, "Elo %+.0f (%+.0f to %+.0f)", e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
         else if (m->pairs && isfinite(e.mid))
-            printf("  Elo %+.0f", e.mid + 0.0);
-        printf("\n");
+            snprintf(elo, sizeof elo, "Elo %+.0f", e.mid + 0.0);
+        printf("  %-26s hash %016" PRIx64 "\n", elo, r->hash[k]);
     }
 }
 
@@ -262,6 +265,7 @@ static void json_results(const Tournament *t, const TournamentResults *r, const 
         json_open(&j, "pentanomial", '[', true);
         for (int x = 0; x < 5; x++) json_uint(&j, NULL, m->penta[x]);
         json_close(&j);
+        json_hex(&j, "hash", r->hash[k]);
         json_close(&j);
     }
     json_close(&j);

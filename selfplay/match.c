@@ -141,6 +141,7 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
         goto done;
     }
     uint32_t n = plan.games;
+    uint64_t stored_hash = resumed ? run->sum.hash : 0; /* run_store adds this process's games to run->sum */
     for (uint32_t i = 0; i < plan.games; i++) indices[i] = i;
     memset(c.points2, -1, plan.games);
     if (resumed) {
@@ -170,7 +171,7 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     if (mp->sprt.on && !c.res.decided_at)
         c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
     for (uint64_t i = 0; i < 2 * c.res.tally.pairs; i++) c.res.hash += c.hashes[i];
-    if (resumed) c.res.hash += run->sum.hash; /* the games stored before */
+    c.res.hash += stored_hash; /* the games stored before */
     *res = c.res;
 done:
     free(indices);

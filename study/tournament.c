@@ -188,7 +188,8 @@ static int on_game(void *ctx, const StoreMatchRow *row)
 int tournament_results(const Tournament *t, const char *db, int anchor, TournamentResults *r, char *err)
 {
     *r = (TournamentResults){.anchor = anchor};
-    if (!(r->tally = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->tally))) {
+    if (!(r->tally = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->tally)) ||
+        !(r->hash = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->hash))) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
@@ -204,7 +205,10 @@ int tournament_results(const Tournament *t, const char *db, int anchor, Tourname
             char serr[ERR_LEN];
             for (int k = 0; names && k < t->npairings; k++) {
                 StoreRun row;
-                if (store_run_get(store, t->pairings[k].run, &row, serr) == STORE_OK) names[n++] = t->pairings[k].run;
+                RecordSummary sum;
+                if (store_run_get(store, t->pairings[k].run, &row, serr) != STORE_OK) continue;
+                names[n++] = t->pairings[k].run;
+                if (store_summary(store, &row, &sum, serr) == STORE_OK) r->hash[k] = sum.hash;
             }
             Collect c = {.t = t, .r = r, .k = -1};
             StoreSelection sel = {.runs = names, .nruns = n};
@@ -253,5 +257,7 @@ int tournament_results(const Tournament *t, const char *db, int anchor, Tourname
 void tournament_results_free(TournamentResults *r)
 {
     free(r->tally);
+    free(r->hash);
     r->tally = NULL;
+    r->hash = NULL;
 }

@@ -75,6 +75,7 @@ int tournament_state(const Tournament *t, const char *db, TournamentState *state
 /* What the stored games of the pairings say. */
 typedef struct TournamentResults {
     MatchTally *tally;   /* per pairing, A's results (pairs counted whole, as `yinsh match` does) */
+    uint64_t *hash;      /* per pairing, the play hash of its stored games (record.h; 0 when none) */
     double points[TOURNAMENT_MAX_PLAYERS];   /* each player's points, a draw 1/2 */
     uint64_t games[TOURNAMENT_MAX_PLAYERS];  /* each player's games */
     int anchor;

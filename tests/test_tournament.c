@@ -88,6 +88,21 @@ Test(tournament, killed_and_run_again_equals_never_stopped)
     const char *again[] = {KILLABLE, "--threads", "1", NULL};
     cr_assert_eq(yinsh_run(dir, again, &out, &err), 0, "%s", err);
     cr_assert(strstr(err, "1 complete") || strstr(err, "2 complete"), "%s", err);
+    cr_assert(strstr(err, "resuming it"), "%s", err);
+    /* the hash a resumed match counts (its stored games and the new ones)
+     * is the hash of the run's stored games in the table */
+    int checked = 0;
+    for (const char *p = strstr(err, "yinsh tournament: run "); p; p = strstr(p + 1, "yinsh tournament: run ")) {
+        char run[64], hash[17], line[128];
+        if (sscanf(p, "yinsh tournament: run %63s complete: hash %16s", run, hash) != 2) continue;
+        const char *row = strstr(out, run);
+        cr_assert(row, "%s not in %s", run, out);
+        snprintf(line, sizeof line, "hash %s\n", hash);
+        const char *nl = strchr(row, '\n');
+        cr_assert(nl && strstr(row, line) == nl - strlen(line) + 1, "%s: %s", run, out);
+        checked++;
+    }
+    cr_assert_geq(checked, 1, "%s", err);
 
     char *whole = tmpdir_new(), *wout;
     const char *never[] = {KILLABLE, "--threads", "2", "--quiet", NULL};
