@@ -101,9 +101,37 @@ void store_transaction_rollback(Store *s)
 
 /* ---- identity ------------------------------------------------------------ */
 
+static const char *const OPENING_NAMES[] = {"none", "rings"};
+
+/* The opening column's text: "none", "rings", or "book:HASH:PATH". */
+static void opening_text(const StoreRun *run, char *out, size_t len)
+{
+    if (run->opening == OPENING_BOOK)
+        snprintf(out, len, "book:%016" PRIx64 ":%s", run->book_hash, run->book_path);
+    else
+        snprintf(out, len, "%s", OPENING_NAMES[run->opening == OPENING_RINGS]);
+}
+
+/* Reads the opening column back; false for a text this yinsh does not know. */
+static bool opening_parse(const char *text, StoreRun *run)
+{
+    run->book_hash = 0;
+    run->book_path[0] = '\0';
+    if (!text || !strcmp(text, "none")) run->opening = OPENING_NONE;
+    else if (!strcmp(text, "rings")) run->opening = OPENING_RINGS;
+    else if (!strncmp(text, "book:", 5) && strlen(text) > 22 && text[21] == ':' &&
+             strspn(text + 5, "0123456789abcdef") == 16) {
+        run->book_hash = strtoull(text + 5, NULL, 16);
+        run->opening = OPENING_BOOK;
+        snprintf(run->book_path, sizeof run->book_path, "%s", text + 22);
+    } else
+        return false;
+    return true;
+}
+
 /* What determines a run's games, hashed: the engine version that plays
  * them, the variant, both agents with their weights' content hashes, the
- * seed, pairs, opening and the length bound. Two runs with one plan hold
+ * seed, pairs, opening (with a book's content hash) and the length bound. Two runs with one plan hold
  * the same games, index for index. */
 static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HASH_LEN])
 {
@@ -223,7 +251,7 @@ static int upgrade_v5(Store *s, char *err)
         r.seed = (uint64_t)sqlite3_column_int64(st, 7);
         r.pairs = sqlite3_column_int(st, 8) != 0;
         const char *opening = (const char *)sqlite3_column_text(st, 9);
-        r.opening = opening && !strcmp(opening, "rings") ? OPENING_RINGS : OPENING_NONE;
+        if (!opening_parse(opening, &r)) r.opening = OPENING_NONE;
         plan_ident(version ? version : "", &r, r.plan_ident);
         sqlite3_reset(up);
         sqlite3_bind_int64(up, 1, sqlite3_column_int64(st, 0));
@@ -463,37 +491,6 @@ static int has_schema(Store *s, bool *yes, char *err)
     return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema");
 }
 
-static const char *const OPENING_NAMES[] = {"none", "rings"};
-
-/* The opening column's text: "none", "rings", or "book:HASH:PATH". */
-static void opening_text(const StoreRun *run, char *out, size_t len)
-{
-    if (run->opening == OPENING_BOOK)
-        snprintf(out, len, "book:%016" PRIx64 ":%s", run->book_hash, run->book_path);
-    else
-        snprintf(out, len, "%s", OPENING_NAMES[run->opening == OPENING_RINGS]);
-}
-
-/* Reads the opening column back; false for a text this yinsh does not know. */
-static bool opening_parse(const char *text, StoreRun *run)
-{
-    run->book_hash = 0;
-    run->book_path[0] = '\0';
-    if (!text || !strcmp(text, "none")) run->opening = OPENING_NONE;
-    else if (!strcmp(text, "rings")) run->opening = OPENING_RINGS;
-    else if (!strncmp(text, "book:", 5) && strlen(text) > 22 && text[21] == ':') {
-        char hex[17];
-        memcpy(hex, text + 5, 16);
-        hex[16] = '\0';
-        char *end;
-        run->book_hash = strtoull(hex, &end, 16);
-        if (*end) return false;
-        run->opening = OPENING_BOOK;
-        snprintf(run->book_path, sizeof run->book_path, "%s", text + 22);
-    } else
-        return false;
-    return true;
-}
 
 /* ---- leases -------------------------------------------------------------- */
 
