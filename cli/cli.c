@@ -123,6 +123,13 @@ static int take_value(const char *cmd, const CliOpt *o, const char *v)
         if (l->n == 0) return cli_usage_error(cmd, "%s wants names, not '%s'", o->name, v);
         return 0;
     }
+    case CLI_TEXTS: {
+        CliList *l = o->out;
+        if (l->n == CLI_LIST_MAX) return cli_usage_error(cmd, "%s is given more than %d times", o->name, CLI_LIST_MAX);
+        if (!(l->items[l->n] = strdup(v))) return cli_error(cmd, "out of memory"), EXIT_USAGE;
+        l->n++;
+        return 0;
+    }
     case CLI_FLAG: break;
     }
     return 0;

@@ -76,6 +76,7 @@ typedef enum {
     CLI_U64,   /* uint64_t, any */
     CLI_REAL,  /* double, finite, in [min, max] */
     CLI_LIST,  /* CliList: comma-separated items; may be repeated */
+    CLI_TEXTS, /* CliList: each value one item, commas and all; repeated */
 } CliKind;
 
 typedef struct CliOpt {

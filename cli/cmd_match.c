@@ -21,8 +21,8 @@
 const char USAGE_MATCH[] =
     "usage: yinsh match --a SPEC --b SPEC --games N [--variant standard|blitz]\n"
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
-    "                   [--opening rings|none] [--db PATH | --no-db] [--run NAME] [--quiet]\n"
-    "                   [--shard K/N]\n"
+    "                   [--opening rings|none | --book FILE] [--db PATH | --no-db]\n"
+    "                   [--run NAME] [--quiet] [--shard K/N]\n"
     "                   [--json]\n"
     "  Plays agent A against agent B in N/2 colour-swapped pairs: pair k is game\n"
     "  2k with A as White and game 2k+1 with B as White, both starting from the\n"
@@ -43,6 +43,8 @@ const char USAGE_MATCH[] =
     "                  after every pair (pentanomial); stops as soon as it accepts one\n"
     "  --opening O     rings (default): random ring placements shared by a pair;\n"
     "                  none: the agents place their own rings\n"
+    "  --book FILE     openings from a book (docs/tournament.md): pair k plays\n"
+    "                  opening k mod (openings in the book) in both its games\n"
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --no-db         store nothing\n"
     "  --run NAME      the run's name (default match-<date>-<id>)\n"
@@ -150,7 +152,9 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     json_str(&j, "run", run->row.name);
     json_str(&j, "db", run->store ? run->db : NULL);
     json_str(&j, "variant", variant_name(mp->plan.variant));
-    json_str(&j, "opening", mp->plan.opening == OPENING_RINGS ? "rings" : "none");
+    json_str(&j, "opening", mp->plan.opening == OPENING_BOOK    ? "book"
+                            : mp->plan.opening == OPENING_RINGS ? "rings"
+                                                                : "none");
     json_str(&j, "a", run->row.white);
     json_str(&j, "b", run->row.black);
     json_u64_text(&j, "seed", mp->plan.seed);
@@ -194,7 +198,7 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
 int cmd_match(int argc, char **argv)
 {
     const char *cmd = "match";
-    const char *a = NULL, *b = NULL, *variant_text = NULL, *sprt_text = NULL, *opening = NULL;
+    const char *a = NULL, *b = NULL, *variant_text = NULL, *sprt_text = NULL, *opening = NULL, *book_path = NULL;
     bool json = false;
     long games = 0;
     CliRun r = {.o = {.kind = "match"}, .busy = STORE_BUSY_MS};
@@ -206,6 +210,7 @@ int cmd_match(int argc, char **argv)
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
         {.name = "--sprt", .kind = CLI_TEXT, .out = &sprt_text},
         {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
+        {.name = "--book", .kind = CLI_TEXT, .out = &book_path},
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
         CLI_RUN_OPTIONS(&r),
     };
@@ -228,12 +233,22 @@ int cmd_match(int argc, char **argv)
         return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
     if (opening && strcmp(opening, "rings") && strcmp(opening, "none"))
         return cli_usage_error(cmd, "unknown opening '%s' (rings or none)", opening);
+    if (opening && book_path) return cli_usage_error(cmd, "--opening and --book exclude each other");
     if (opening && !strcmp(opening, "none")) plan->opening = OPENING_NONE;
     if ((rc = cli_agent(cmd, "agent A", a, &plan->white)) || (rc = cli_agent(cmd, "agent B", b, &plan->black))) return rc;
     if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
     if (sprt_text && r.shard)
         return cli_usage_error(cmd, "--sprt decides on the whole match, a shard holds a slice: not with --shard");
     plan->games = (uint32_t)games;
+    Book book = {0};
+    if (book_path) {
+        if (book_load(&book, book_path, plan->variant, err)) {
+            book_free(&book);
+            return cli_error(cmd, "%s (nothing was played)", err);
+        }
+        plan->opening = OPENING_BOOK;
+        plan->book = &book;
+    }
 
     Run run = {0};
     MatchProgress mprog = {.sprt = &mp.sprt};
@@ -286,5 +301,6 @@ int cmd_match(int argc, char **argv)
 
 done:
     cli_run_close(&r, &run);
+    book_free(&book);
     return rc;
 }

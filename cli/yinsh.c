@@ -17,6 +17,8 @@ static const Command COMMANDS[] = {
     {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
     {"selfplay", cmd_selfplay, "play a self-play run and store every game in the database", USAGE_SELFPLAY},
     {"match", cmd_match, "agent A against agent B in colour-swapped pairs: Elo, LOS, SPRT", USAGE_MATCH},
+    {"tournament", cmd_tournament, "a round robin or gauntlet of named agents: rating list and pairwise table",
+     USAGE_TOURNAMENT},
     {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)", USAGE_TUNE},
     {"export", cmd_export, "write stored games as game records that `yinsh replay` checks", USAGE_EXPORT},
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},

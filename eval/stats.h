@@ -56,4 +56,26 @@ typedef struct Sprt {
 } Sprt;
 Sprt stats_sprt(const uint64_t *counts, int kinds, double elo0, double elo1, double alpha, double beta);
 
+/* Ratings of n players from all their games at once: the maximum-
+ * likelihood Bradley-Terry model on the Elo scale, P(i beats j) =
+ * 1 / (1 + 10^(-(r_i - r_j)/400)), a draw counted as half a win and half
+ * a loss (so only the points matter: score[i*n+j] is what i scored
+ * against j, a win 1 and a draw 1/2; games[i*n+j] = games[j*n+i] the
+ * games they played). Player `anchor` is fixed at 0 and the others are
+ * fitted by Newton's method on the log-likelihood (concave; each step is
+ * halved until it gains). se[i] is the standard error of r_i from the
+ * inverse of the observed Fisher information (the negative Hessian with
+ * the anchor's row and column removed): an interval r_i +- 1.96 se[i] is
+ * relative to the anchor, whose own se is 0.
+ *
+ * The ratings are finite only when no group of players scored every
+ * point of the games against the rest (for every split of the players
+ * in two, each side scored something against the other); otherwise, or
+ * when a group played no game against the rest, the fit is refused:
+ * -1 with the group in err (names[i] name the players, ERR_LEN bytes).
+ * 0 on success; n <= STATS_BT_MAX. */
+enum { STATS_BT_MAX = 64 };
+int stats_bt_fit(int n, const double *games, const double *score, int anchor, const char *const *names, double *elo,
+                 double *se, char *err);
+
 #endif

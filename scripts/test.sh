@@ -66,7 +66,7 @@ ASAN_OPTIONS=intercept_tls_get_addr=0:detect_leaks=1:abort_on_error=1 UBSAN_OPTI
 # Every parser of outside text has a libFuzzer target with a seed corpus:
 # the YPN, action and game-record parsers, the agent-spec parser, the
 # weights loader, the INI reader of study files, the UYI command reader, the
-# boardspace.net record reader. Each runs for
+# boardspace.net record reader, the opening-book reader. Each runs for
 # FUZZ_SECONDS on a copy of its corpus.
 FUZZ_FLAGS="-O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11"
 fuzz() { # fuzz NAME CORPUS SOURCES...
@@ -89,6 +89,7 @@ fuzz fuzz_weights corpus-weights engine/*.c eval/evaluation.c
 fuzz fuzz_study_ini corpus-ini study/ini.c
 fuzz fuzz_uyi corpus-uyi engine/*.c selfplay/uyi.c
 fuzz fuzz_boardspace corpus-boardspace engine/*.c eval/stats.c selfplay/record.c selfplay/boardspace.c
+fuzz fuzz_book corpus-book engine/*.c selfplay/book.c
 
 if [ -f scripts/tsan.sh ]; then
   step "ThreadSanitizer: multi-threaded self-play"

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "distribute.h"
 #include "match.h"
+#include "notation.h"
 
 int match_points2(int result, bool swapped)
 {
@@ -69,15 +70,10 @@ static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
     return c->run ? run_store(c->run, games, n, err) : 0;
 }
 
-static void sink_stored(void *ctx, GameRecord *const *games, int n)
+/* Tallies the pairs now complete, in index order, until the test decides. */
+static void tally_ready(MatchCtx *c)
 {
-    MatchCtx *c = ctx;
     const MatchPlan *mp = c->mp;
-    for (int i = 0; i < n; i++) {
-        c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
-        c->hashes[games[i]->index] = record_game_hash(games[i]);
-    }
-    c->games_done += (uint64_t)n;
     uint64_t pairs = mp->plan.games / 2;
     /* tally the pairs now complete, in index order, until the test decides */
     while (!c->res.decided_at && c->next_pair < pairs &&
@@ -95,7 +91,31 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
             }
         }
     }
+}
+
+static void sink_stored(void *ctx, GameRecord *const *games, int n)
+{
+    MatchCtx *c = ctx;
+    const MatchPlan *mp = c->mp;
+    for (int i = 0; i < n; i++) {
+        c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
+        c->hashes[games[i]->index] = record_game_hash(games[i]);
+    }
+    c->games_done += (uint64_t)n;
+    tally_ready(c);
     if (mp->progress) mp->progress(mp->ctx, &c->res.tally, c->games_done);
+}
+
+/* A resumed run's stored games: A's half points in each (their hashes are
+ * in run->sum already). */
+static int on_stored(void *ctx, const StoreMatchRow *row)
+{
+    MatchCtx *c = ctx;
+    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
+        if (!strcmp(row->result, result_name(r)) && row->index >= 0 && (uint64_t)row->index < c->mp->plan.games)
+            c->points2[row->index] = (int8_t)match_points2(r, row->index & 1);
+    c->games_done++;
+    return 0;
 }
 
 int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
@@ -105,7 +125,7 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     plan.pairs = true;
     uint32_t *indices = malloc((plan.games ? plan.games : 1) * sizeof *indices);
     MatchCtx c = {.mp = mp, .run = run, .points2 = malloc(plan.games ? plan.games : 1),
-                  .hashes = malloc((plan.games ? plan.games : 1) * sizeof *c.hashes)};
+                  .hashes = calloc(plan.games ? plan.games : 1, sizeof *c.hashes)};
     atomic_init(&c.stop, false);
     if (!indices || !c.points2 || !c.hashes) {
         snprintf(err, ERR_LEN, "out of memory for the match");
@@ -117,8 +137,16 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
         rc = -1;
         goto done;
     }
-    /* the games to play: the run's (a shard's slice), or all; a game left
-     * out is marked -2, and a pair of two left out is skipped by the tally */
+    bool resumed = run && run->store && run->sum.games > 0;
+    if (resumed && mp->sprt.on) {
+        snprintf(err, ERR_LEN, "run '%s': a match with an SPRT is not resumed (it may have stopped early): "
+                 "start a new run", run->row.name);
+        rc = -1;
+        goto done;
+    }
+    /* the games to play: the run's (a shard's slice, a resumed run's
+     * missing games), or all; a game left out is marked -2, and a pair of
+     * two left out is skipped by the tally */
     uint32_t n = 0;
     memset(c.points2, -2, plan.games);
     if (run && run->todo) {
@@ -127,6 +155,17 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
         for (uint32_t i = 0; i < plan.games; i++) indices[n++] = i;
     }
     for (uint32_t i = 0; i < n; i++) c.points2[indices[i]] = -1;
+    uint64_t stored_hash = resumed ? run->sum.hash : 0; /* run_store adds this process's games to run->sum */
+    if (resumed) {
+        /* the stored games count as played (their hashes are in stored_hash) */
+        const char *names[1] = {run->row.name};
+        StoreSelection sel = {.runs = names, .nruns = 1};
+        if (store_query_match_games(run->store, &sel, on_stored, &c, err)) {
+            rc = -1;
+            goto done;
+        }
+        tally_ready(&c);
+    }
     SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop,
                          .interrupt = mp->interrupt};
     if ((rc = dist_play(&plan, indices, n, &sink, mp->dist, err))) goto done;
@@ -140,7 +179,8 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     if (mp->sprt.on && !c.res.decided_at)
         c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
     for (uint64_t i = 0; i < plan.games && i < (c.res.decided_at ? 2 * c.res.decided_at : plan.games); i++)
-        if (c.points2[i] >= 0) c.res.hash += c.hashes[i];
+        if (c.points2[i] >= 0) c.res.hash += c.hashes[i]; /* 0 for a game stored before */
+    c.res.hash += stored_hash;
     *res = c.res;
 done:
     free(indices);

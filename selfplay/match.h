@@ -58,7 +58,10 @@ typedef struct MatchResult {
 
 /* Plays the match; with a run (opened, kind "match"), stores its games
  * and, when the SPRT stops it early, truncates the run to the pairs
- * counted. 0, or -1 with a message in err (ERR_LEN bytes). */
+ * counted. A resumed run (run_open with resume: run->todo lacks games)
+ * plays only the games it lacks, and its stored games count in the
+ * result as if played now; a match with an SPRT is not resumed. 0, or -1
+ * with a message in err (ERR_LEN bytes). */
 int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err);
 
 #endif

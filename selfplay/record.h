@@ -16,8 +16,10 @@
  * uniformly random legal placements drawn from the pair's own stream
  * (rng_stream of the salted run seed and the pair), the same for both
  * games of a pair; they are
- * recorded as ordinary actions (not searched). */
-enum { OPENING_NONE, OPENING_RINGS };
+ * recorded as ordinary actions (not searched). OPENING_BOOK: pair k
+ * plays opening k mod n of an opening book (book.h), recorded the same
+ * way. */
+enum { OPENING_NONE, OPENING_RINGS, OPENING_BOOK };
 
 /* The longest agent spec text, as typed and as stored. */
 enum { SPEC_LEN = 384 };

@@ -87,9 +87,36 @@ int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *p
                  row->black_weights[0] ? row->black_weights : "none", ww[0] ? ww : "none", bw[0] ? bw : "none");
     else if (row->pairs != plan->pairs || row->opening != plan->opening)
         snprintf(err, ERR_LEN, "run '%s' opens its games or pairs them otherwise", row->name);
+    else if (row->opening == OPENING_BOOK && (!plan->book || row->book_hash != plan->book->hash))
+        snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
+                 ", read from '%.200s'; this book's is %016" PRIx64 ")", row->name, row->book_hash, row->book_path,
+                 plan->book ? plan->book->hash : 0);
     else
         return 0;
     return -1;
+}
+
+/* The book of a resumed run: the caller's, or the one at the stored
+ * path; its content must be the one the run was started with. */
+static int book_of_row(Run *r, const Book *given, char *err)
+{
+    const StoreRun *row = &r->row;
+    if (!given) {
+        char berr[ERR_LEN];
+        if (book_load(&r->book, row->book_path, row->variant, berr)) {
+            snprintf(err, ERR_LEN, "run '%s' opens from the book '%s': %.300s", row->name, row->book_path, berr);
+            return -1;
+        }
+        given = &r->book;
+    }
+    if (given->hash != row->book_hash) {
+        snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
+                 "); the book '%.200s' holds %016" PRIx64 ": restore the book, or start a new run",
+                 row->name, row->book_hash, given->path, given->hash);
+        return -1;
+    }
+    r->plan.book = given;
+    return 0;
 }
 
 static void default_name(const char *kind, const char *uid, char *out, size_t len)
@@ -132,6 +159,12 @@ int run_open(Run *r, const RunOptions *o, char *err)
         }
         char perr[ERR_LEN];
         if (plan_of_row(&r->row, &r->plan, perr)) {
+            snprintf(err, ERR_LEN, "rank %d: %s", dist_rank(), perr);
+            return -1;
+        }
+        /* a book run's openings: this rank's --book, or the stored path,
+         * checked against the run's content hash */
+        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, perr)) {
             snprintf(err, ERR_LEN, "rank %d: %s", dist_rank(), perr);
             return -1;
         }
@@ -185,6 +218,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
             return -1;
         }
         if (plan_of_row(&r->row, &r->plan, err)) return -1;
+        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return -1;
         if (store_run_claim(r->store, &r->row, o->take_over, err)) return -1;
         r->leased = true;
         r->plan.threads = o->plan.threads;
@@ -208,6 +242,10 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     row->threads = threads;
     row->pairs = r->plan.pairs;
     row->opening = r->plan.opening;
+    if (row->opening == OPENING_BOOK) {
+        row->book_hash = r->plan.book->hash;
+        snprintf(row->book_path, sizeof row->book_path, "%s", r->plan.book->path);
+    }
     weights_hex(&r->plan.white, row->white_weights);
     weights_hex(&r->plan.black, row->black_weights);
     if (o->shards) {
@@ -260,6 +298,7 @@ void run_close(Run *r)
     char err[ERR_LEN];
     if (r->leased) store_run_release(r->store, &r->row, err); /* a lease left behind is taken over later */
     free(r->todo);
+    book_free(&r->book);
     store_close(r->store);
     *r = (Run){0};
 }

@@ -49,6 +49,7 @@ typedef struct Run {
     uint64_t done;       /* games stored by this process */
     bool leased;         /* this process holds the run's lease */
     bool worker;         /* an MPI rank other than 0: plays what rank 0 hands out, stores nothing */
+    Book book;           /* a resumed book run's book, read from its stored path (plan.book may point here) */
 } Run;
 
 /* Whether game `index` belongs to slice `shard` (1..shards) of a run:
@@ -60,14 +61,18 @@ uint64_t run_clock_seed(void);
 
 /* Whether the stored run `row` is the run `plan` would make (kind,
  * variant, seed, size, agents as canonical specs with their weights'
- * content hashes, pairs, opening): 0, or -1 with what differs in err.
+ * content hashes, pairs, opening, the book's content hash): 0, or -1 with
+ * what differs in err.
  * A plan that asks for an existing run by name is checked with it, so
  * that a changed plan never finishes a run started with another. */
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
 
 /* Opens the database and creates or finds the run; 0, or non-zero with a
  * message in err: STORE_REPEAT when another run holds these games
- * (store_run_create), else -1. Free with run_close whatever the outcome.
+ * (store_run_create), else -1. A resumed run that opens from a book uses
+ * o->plan.book when it is given and has the stored content hash (else it
+ * is refused), or reads the book from its stored path and checks the
+ * hash. Free with run_close whatever the outcome.
  * In an MPI job (distribute.h) rank 0 does this and shares the run; any
  * other rank receives it and becomes a worker (r->worker: no database,
  * no todo), or fails with an empty err when rank 0 failed (rank 0 says

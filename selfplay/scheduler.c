@@ -48,6 +48,8 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     Rng opening;
     uint32_t pair = plan->pairs ? index / 2 : index;
     rng_stream(&opening, plan->seed ^ OPENING_SALT, pair);
+    int nbook = 0;
+    const Action *book = plan->opening == OPENING_BOOK ? book_opening(plan->book, pair, &nbook) : NULL;
     while (!pos_outcome(&pos, &result, &reason)) {
         /* never in a legal game (types.h); scored like an empty pool */
         if (rec->nactions == GAME_MAX_ACTIONS) {
@@ -71,6 +73,9 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
         if (plan->opening == OPENING_RINGS && pos.state == STATE_P) {
             st.legal = movegen_count(&pos);
             a = movegen_random(&pos, &opening);
+        } else if (rec->nactions < nbook) {
+            st.legal = movegen_count(&pos);
+            a = book[rec->nactions];
         } else {
             a = agent_choose(agent, &pos, &rng, &st);
         }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "agent.h"
+#include "book.h"
 #include "record.h"
 
 
@@ -32,6 +33,7 @@ typedef struct SelfplayPlan {
     int threads;    /* OpenMP threads; <= 0: omp_get_max_threads() */
     bool pairs;     /* colour-swapped pairs: odd games give White to plan.black */
     int opening;    /* OPENING_*: how every game starts */
+    const Book *book; /* with OPENING_BOOK: the openings (the caller's, checked for the variant) */
 } SelfplayPlan;
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);

@@ -104,15 +104,47 @@ void store_transaction_rollback(Store *s)
 
 /* ---- identity ------------------------------------------------------------ */
 
+static const char *const OPENING_NAMES[] = {"none", "rings"};
+
+/* The opening column's text: "none", "rings", or "book:HASH:PATH". */
+static void opening_text(const StoreRun *run, char *out, size_t len)
+{
+    if (run->opening == OPENING_BOOK)
+        snprintf(out, len, "book:%016" PRIx64 ":%s", run->book_hash, run->book_path);
+    else
+        snprintf(out, len, "%s", OPENING_NAMES[run->opening == OPENING_RINGS]);
+}
+
+/* Reads the opening column back; false for a text this yinsh does not know. */
+static bool opening_parse(const char *text, StoreRun *run)
+{
+    run->book_hash = 0;
+    run->book_path[0] = '\0';
+    if (!text || !strcmp(text, "none")) run->opening = OPENING_NONE;
+    else if (!strcmp(text, "rings")) run->opening = OPENING_RINGS;
+    else if (!strncmp(text, "book:", 5) && strlen(text) > 22 && text[21] == ':' &&
+             strspn(text + 5, "0123456789abcdef") == 16) {
+        run->book_hash = strtoull(text + 5, NULL, 16);
+        run->opening = OPENING_BOOK;
+        snprintf(run->book_path, sizeof run->book_path, "%s", text + 22);
+    } else
+        return false;
+    return true;
+}
+
 /* What determines a run's games, hashed: the engine version that plays
  * them, the variant, both agents with their weights' content hashes, the
- * seed, pairs, opening and the length bound. Two runs with one plan hold
+ * seed, pairs, opening (with a book's content hash) and the length bound. Two runs with one plan hold
  * the same games, index for index. */
 static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HASH_LEN])
 {
     char text[4 * SPEC_LEN];
-    snprintf(text, sizeof text, "%s|%s|%s|%s|%s|%s|%" PRIu64 "|%d|%d|%d", version, variant_name(r->variant), r->white,
-             r->white_weights, r->black, r->black_weights, r->seed, r->pairs, r->opening, GAME_MAX_ACTIONS);
+    int len = snprintf(text, sizeof text, "%s|%s|%s|%s|%s|%s|%" PRIu64 "|%d|%d|%d", version, variant_name(r->variant),
+                       r->white, r->white_weights, r->black, r->black_weights, r->seed, r->pairs, r->opening,
+                       GAME_MAX_ACTIONS);
+    /* a book's content, not its path; runs without one keep their identity */
+    if (r->opening == OPENING_BOOK && len > 0 && (size_t)len < sizeof text)
+        snprintf(text + len, sizeof text - (size_t)len, "|book=%016" PRIx64, r->book_hash);
     snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_hash_text(text));
 }
 
@@ -222,7 +254,7 @@ static int upgrade_v5(Store *s, char *err)
         r.seed = (uint64_t)sqlite3_column_int64(st, 7);
         r.pairs = sqlite3_column_int(st, 8) != 0;
         const char *opening = (const char *)sqlite3_column_text(st, 9);
-        r.opening = opening && !strcmp(opening, "rings") ? OPENING_RINGS : OPENING_NONE;
+        if (!opening_parse(opening, &r)) r.opening = OPENING_NONE;
         plan_ident(version ? version : "", &r, r.plan_ident);
         sqlite3_reset(up);
         sqlite3_bind_int64(up, 1, sqlite3_column_int64(st, 0));
@@ -483,7 +515,6 @@ int store_ensure_schema(Store *s, char *err)
     return STORE_OK;
 }
 
-static const char *const OPENING_NAMES[] = {"none", "rings"};
 
 /* ---- leases -------------------------------------------------------------- */
 
@@ -691,7 +722,9 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
     sqlite3_bind_int(st, 11, run->threads);
     sqlite3_bind_text(st, 12, run->kind, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 13, run->pairs);
-    sqlite3_bind_text(st, 14, OPENING_NAMES[run->opening == OPENING_RINGS], -1, SQLITE_STATIC);
+    char opening[STORE_BOOK_PATH_LEN + 32];
+    opening_text(run, opening, sizeof opening);
+    sqlite3_bind_text(st, 14, opening, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 15, GAME_MAX_ACTIONS);
     for (int i = 0; i < 2; i++) {
         const char *h = i ? run->black_weights : run->white_weights;
@@ -780,7 +813,7 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     run->finished = sqlite3_column_int(st, 9) != 0;
     snprintf(run->kind, sizeof run->kind, "%s", kind ? kind : "selfplay");
     run->pairs = sqlite3_column_int(st, 11) != 0;
-    run->opening = opening && !strcmp(opening, "rings") ? OPENING_RINGS : OPENING_NONE;
+    bool opening_ok = opening_parse(opening, run);
     int max_actions = sqlite3_column_int(st, 13);
     for (int i = 0; i < 2; i++) {
         const char *h = (const char *)sqlite3_column_text(st, 14 + i);
@@ -795,6 +828,10 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     if (!variant || !variant_parse(variant, &run->variant)) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
+        rc = STORE_ERROR;
+    } else if (!opening_ok) {
+        snprintf(err, ERR_LEN, "database '%s': run '%s' has an opening this yinsh does not know ('%.200s')", s->path,
+                 name, opening);
         rc = STORE_ERROR;
     } else if (run->games == 0) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' has %lld games, not 1 to %d: the database was altered",

@@ -35,6 +35,7 @@ enum {
     STORE_HASH_LEN = 17, /* 16 hex digits */
     STORE_MAX_GAMES = 100000000, /* a run's size, as --games allows */
     STORE_BUSY_MS = 5000, /* the default wait for another process's lock */
+    STORE_BOOK_PATH_LEN = 256, /* an opening book's path, as BOOK_PATH_LEN */
 };
 
 enum {
@@ -68,6 +69,11 @@ typedef struct StoreRun {
     int threads;     /* threads of the first attempt */
     bool pairs;      /* colour-swapped pairs (a match) */
     int opening;     /* OPENING_* */
+    /* OPENING_BOOK: the book's content hash and its path as given, stored
+     * in the opening column as "book:HASH:PATH" (no column of its own, so
+     * the schema stays as it is); the hash is part of plan_ident */
+    uint64_t book_hash;
+    char book_path[STORE_BOOK_PATH_LEN];
     /* the content hashes of the agents' weights files (16 hex digits;
      * "" for an agent without one, and for runs stored before version 4) */
     char white_weights[STORE_HASH_LEN], black_weights[STORE_HASH_LEN];
@@ -224,7 +230,7 @@ typedef struct StoreRunRow {
     const char *kind;                           /* "selfplay" or "match" ("" before version 5 reads it) */
     const char *git_commit, *compiler, *machine; /* provenance ("" before version 5) */
     int64_t repeats; /* of the stored games, those stored already by another run */
-    const char *opening;  /* "none" or "rings" ("" before version 5 reads it) */
+    const char *opening;  /* "none", "rings" or "book:HASH:PATH" ("" before version 5 reads it) */
     bool pairs;
     uint64_t hash;   /* the play hash of its stored games (record.h) */
 } StoreRunRow;

@@ -306,11 +306,13 @@ static void write_reproduce(const Report *rep, FILE *f)
         char w[SPEC_LEN + 8], b[SPEC_LEN + 8];
         snprintf(w, sizeof w, "'%s'", r->white);
         snprintf(b, sizeof b, "'%s'", r->black);
+        /* a book run's opening column is book:HASH:PATH (store.h) */
+        bool book = !strncmp(r->opening, "book:", 5) && strlen(r->opening) > 22;
         if (!strcmp(r->kind, "match"))
-            fprintf(f, "build/yinsh match --a %s --b %s --games %lld --variant %s --seed %llu --opening %s --no-db "
+            fprintf(f, "build/yinsh match --a %s --b %s --games %lld --variant %s --seed %llu %s %s --no-db "
                        "--quiet   # %s: hash %016llx\n",
-                    w, b, (long long)r->games, r->variant, (unsigned long long)r->seed, r->opening, r->name,
-                    (unsigned long long)r->hash);
+                    w, b, (long long)r->games, r->variant, (unsigned long long)r->seed, book ? "--book" : "--opening",
+                    book ? r->opening + 22 : r->opening, r->name, (unsigned long long)r->hash);
         else
             fprintf(f, "build/yinsh selfplay --games %lld --variant %s --white %s --black %s --seed %llu --no-db "
                        "--quiet   # %s: hash %016llx\n",

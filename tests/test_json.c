@@ -1,5 +1,5 @@
-/* The JSON writer (cli/json.c) and the --json of selfplay, match, report,
- * bench and tune (docs/json.md): exact text for the writer's cases, and
+/* The JSON writer (cli/json.c) and the --json of selfplay, match,
+ * tournament, report, bench and tune (docs/json.md): exact text for the writer's cases, and
  * every document read back by Python's json module (`python3 -m
  * json.tool`, then a few figures checked against what the command did). */
 #define _GNU_SOURCE /* nftw, in test_proc.h */
@@ -187,6 +187,23 @@ Test(json, selfplay_and_match)
     err = slurp(path_in(dir, "err"));
     cr_expect(strstr(err, "score ") && strstr(err, "Elo ") && strstr(err, "LLR ") && strstr(err, "(-2.94, 2.94)"),
               "%s", err);
+}
+
+Test(json, tournament)
+{
+    char *dir = tmpdir_new(), *t = path_in(dir, "t.json");
+    cr_assert_eq(yinsh_wait(yinsh_spawn(dir, t, NULL, NULL, NULL,
+                                        ARGS("tournament", "--p", "rnd=random", "--p", "m5=mcts:sims=5", "--p",
+                                             "m20=mcts:sims=20", "--games", "10", "--db", "t.db", "--anchor", "m5",
+                                             "--json"))),
+                 0, "%s", slurp(path_in(dir, "err")));
+    expect_json(t, "d['command'] == 'tournament' and d['anchor'] == 'm5' and d['rated'] and d['why_unrated'] is None "
+                   "and [p['name'] for p in d['participants']] == ['rnd', 'm5', 'm20'] "
+                   "and d['participants'][1]['elo'] == {'value': 0, 'ci95': None} "
+                   "and all(p['games'] == 20 for p in d['participants']) "
+                   "and sum(p['points'] for p in d['participants']) == 30 "
+                   "and [q['run'] for q in d['pairings']] == ['tournament/rnd-vs-m5', 'tournament/rnd-vs-m20', "
+                   "'tournament/m5-vs-m20'] and all(sum(q['pentanomial']) == 5 for q in d['pairings'])");
 }
 
 Test(json, bench)

@@ -2,7 +2,9 @@
  * the comments, so a reader can redo it with a calculator). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 #include "stats.h"
+#include "types.h"
 
 #define NEAR(x, want, tol) cr_expect(fabs((x) - (want)) < (tol), "%s = %.6f, want %.6f", #x, (double)(x), (double)(want))
 
@@ -99,4 +101,119 @@ Test(stats, difference_of_scores)
     NEAR(d.mid, 0.1, 1e-12);
     NEAR(d.lo, 0.1 - 1.959964 * 0.07, 1e-6);
     NEAR(p, 0.153127, 1e-5);
+}
+
+/* ---- the joint rating fit (Bradley-Terry, draws as half points) --------- */
+
+static const char *const NAMES[] = {"A", "B", "C", "D"};
+
+Test(stats, bt_two_players)
+{
+    /* A 3 - 1 B: P = 3/4 at the maximum, r_A - r_B = 400 log10(3) = 190.849.
+     * Information N p (1-p) = 4 * 3/16 = 0.75 in natural units: se =
+     * sqrt(1/0.75) * 400/ln 10 = 1.154701 * 173.717793 = 200.592 */
+    double games[4] = {0, 4, 4, 0}, score[4] = {0, 3, 1, 0}, elo[2], se[2];
+    char err[ERR_LEN];
+    cr_assert_eq(stats_bt_fit(2, games, score, 1, NAMES, elo, se, err), 0, "%s", err);
+    NEAR(elo[0], 190.849, 1e-3);
+    NEAR(elo[1], 0, 1e-12);
+    NEAR(se[0], 200.592, 1e-3);
+    NEAR(se[1], 0, 1e-12);
+    /* anchored at A instead: the same difference, B below */
+    cr_assert_eq(stats_bt_fit(2, games, score, 0, NAMES, elo, se, err), 0, "%s", err);
+    NEAR(elo[1], -190.849, 1e-3);
+    NEAR(elo[0], 0, 1e-12);
+    NEAR(se[1], 200.592, 1e-3);
+    /* 2 wins, 2 draws, no loss scores 3 of 4 too: the same fit */
+    double drawn[4] = {0, 3, 1, 0};
+    cr_assert_eq(stats_bt_fit(2, games, drawn, 1, NAMES, elo, se, err), 0, "%s", err);
+    NEAR(elo[0], 190.849, 1e-3);
+}
+
+Test(stats, bt_three_players_by_hand)
+{
+    /* A 6-4 B, B 7-3 C, A 5-5 C, ten games each. A and B both score 11 of
+     * 20 and C 8; r_A = r_B solves it if A's 11 = 5 (against B at evens)
+     * + 10 P(A beats C): P = 0.6, r_A - r_C = 400 log10(1.5) = 70.437;
+     * B: 5 + 10 * 0.6 = 11 and C: 4 + 4 = 8 check. */
+    double games[9] = {0, 10, 10, 10, 0, 10, 10, 10, 0};
+    double score[9] = {0, 6, 5, 4, 0, 7, 5, 3, 0};
+    double elo[3], se[3];
+    char err[ERR_LEN];
+    cr_assert_eq(stats_bt_fit(3, games, score, 0, NAMES, elo, se, err), 0, "%s", err);
+    NEAR(elo[1], 0, 1e-6);
+    NEAR(elo[2], -70.437, 1e-3);
+    /* the information with A's row and column removed (10 p(1-p) = 2.5
+     * between A and B, 2.4 against C): [[4.9, -2.4], [-2.4, 4.8]], det
+     * 17.76, so var_B = 4.8/17.76, var_C = 4.9/17.76 (natural units):
+     * se_B = 90.312, se_C = 91.247 Elo */
+    NEAR(se[1], sqrt(4.8 / 17.76) * 400 / M_LN10, 1e-6);
+    NEAR(se[2], sqrt(4.9 / 17.76) * 400 / M_LN10, 1e-6);
+}
+
+/* Zermelo's iteration (Hunter's MM form) for the same model, a different
+ * algorithm from the fit's Newton steps: gamma_i = W_i / sum_j N_ij /
+ * (gamma_i + gamma_j), rescaled so that gamma_anchor = 1. */
+static void zermelo(int n, const double *games, const double *score, int anchor, double *elo)
+{
+    double g[4] = {1, 1, 1, 1};
+    for (int it = 0; it < 200000; it++) {
+        double next[4];
+        for (int i = 0; i < n; i++) {
+            double w = 0, d = 0;
+            for (int j = 0; j < n; j++) {
+                if (j == i) continue;
+                w += score[i * n + j];
+                d += games[i * n + j] / (g[i] + g[j]);
+            }
+            next[i] = w / d;
+        }
+        for (int i = 0; i < n; i++) g[i] = next[i] / next[anchor];
+    }
+    for (int i = 0; i < n; i++) elo[i] = 400 * log10(g[i]);
+}
+
+Test(stats, bt_four_players_fixed_point)
+{
+    /* uneven schedule with draws: A-B 8 games (A 5.5), A-C 6 (A 4), B-C 10
+     * (B 4.5), B-D 4 (B 3), C-D 6 (C 2.5), A and D never met */
+    double games[16] = {0, 8, 6, 0, 8, 0, 10, 4, 6, 10, 0, 6, 0, 4, 6, 0};
+    double score[16] = {0, 5.5, 4, 0, 2.5, 0, 4.5, 3, 2, 5.5, 0, 2.5, 0, 1, 3.5, 0};
+    double elo[4], se[4], want[4];
+    char err[ERR_LEN];
+    for (int anchor = 0; anchor < 4; anchor++) {
+        cr_assert_eq(stats_bt_fit(4, games, score, anchor, NAMES, elo, se, err), 0, "%s", err);
+        zermelo(4, games, score, anchor, want);
+        for (int i = 0; i < 4; i++) NEAR(elo[i], want[i], 1e-4);
+        cr_expect_eq(se[anchor], 0);
+        for (int i = 0; i < 4; i++)
+            if (i != anchor) cr_expect(se[i] > 10 && se[i] < 1000, "se[%d] = %g", i, se[i]);
+        /* at the maximum each player's points are the points expected */
+        for (int i = 0; i < 4; i++) {
+            double got = 0, expect = 0;
+            for (int j = 0; j < 4; j++) {
+                got += score[i * 4 + j];
+                expect += games[i * 4 + j] * stats_score_of_elo(elo[i] - elo[j]);
+            }
+            NEAR(expect, got, 1e-8);
+        }
+    }
+}
+
+Test(stats, bt_refuses_unbounded)
+{
+    double elo[3], se[3];
+    char err[ERR_LEN] = "";
+    /* A 4-0 B: A's rating would be infinite */
+    double g2[4] = {0, 4, 4, 0}, s2[4] = {0, 4, 0, 0};
+    cr_expect_eq(stats_bt_fit(2, g2, s2, 1, NAMES, elo, se, err), -1);
+    cr_expect(strstr(err, "A won every game"), "%s", err);
+    /* A won all its games against B and C, who split theirs */
+    double g3[9] = {0, 2, 2, 2, 0, 4, 2, 4, 0}, s3[9] = {0, 2, 2, 0, 0, 2, 0, 2, 0};
+    cr_expect_eq(stats_bt_fit(3, g3, s3, 1, NAMES, elo, se, err), -1);
+    cr_expect(strstr(err, "A won every game") && !strstr(err, "B,"), "%s", err);
+    /* C played nobody */
+    double g4[9] = {0, 4, 0, 4, 0, 0, 0, 0, 0}, s4[9] = {0, 2, 0, 2, 0, 0, 0, 0, 0};
+    cr_expect_eq(stats_bt_fit(3, g4, s4, 0, NAMES, elo, se, err), -1);
+    cr_expect(strstr(err, "C played no game"), "%s", err);
 }

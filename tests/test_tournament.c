@@ -1,0 +1,287 @@
+#define _GNU_SOURCE /* nftw */
+/* Tournaments and opening books: the pairings of a round robin and a
+ * gauntlet, a tournament killed with -9 and run again equals one never
+ * stopped, a complete one only prints its list, the rating list's anchor
+ * and its refusal when a participant won everything, bad command lines;
+ * a book's mistakes named by line, a match from a book (both games of a
+ * pair start with the pair's opening), a resume with another book
+ * refused. */
+#include <math.h>
+#include <signal.h>
+#include "book.h"
+#include "notation.h"
+#include "test_proc.h"
+
+static char *write_file(const char *dir, const char *name, const char *text)
+{
+    char *p = path_in(dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f, "cannot write %s", p);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+/* Every stored game, run by run, with its result and actions: equal dumps,
+ * equal games. */
+static char *games_dump(const char *path)
+{
+    sqlite3 *db = db_open(path);
+    char *s = db_text(db, "SELECT group_concat(line, char(10)) FROM (SELECT r.name || ' ' || g.idx || ' ' || "
+                          "g.result || ' ' || g.reason || ' ' || (SELECT group_concat(a.action || '/' || "
+                          "coalesce(a.root_visits, '') || '/' || coalesce(a.chosen_visits, ''), ' ') FROM "
+                          "(SELECT * FROM action WHERE game_id = g.id ORDER BY ply) a) AS line FROM game g JOIN run r "
+                          "ON r.id = g.run_id ORDER BY r.name, g.idx)");
+    sqlite3_close(db);
+    return s;
+}
+
+#define PLAYERS "--p", "rnd=random", "--p", "m5=mcts:sims=5", "--p", "m20=mcts:sims=20"
+
+Test(tournament, round_robin_and_gauntlet_pairings)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *rr[] = {"tournament", PLAYERS, "--games", "4", "--name", "rr", "--db", "t.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, rr, &out, &err), 0, "%s", err);
+    const char *gt[] = {"tournament", PLAYERS, "--games", "6", "--name", "g", "--gauntlet", "--db", "t.db", "--quiet",
+                        NULL};
+    cr_assert_eq(yinsh_run(dir, gt, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "gauntlet of 3 participants, 2 pairings of 6 games"), "%s", out);
+    sqlite3 *db = db_open(path_in(dir, "t.db"));
+    cr_assert_str_eq(db_text(db, "SELECT group_concat(name || ':' || white || ':' || black || ':' || games || ':' || "
+                                 "kind || ':' || pairs || ':' || opening, ' ') FROM (SELECT * FROM run ORDER BY id)"),
+                     "rr/rnd-vs-m5:random:mcts:sims=5,c=1,rollout=random:4:match:1:rings "
+                     "rr/rnd-vs-m20:random:mcts:sims=20,c=1,rollout=random:4:match:1:rings "
+                     "rr/m5-vs-m20:mcts:sims=5,c=1,rollout=random:mcts:sims=20,c=1,rollout=random:4:match:1:rings "
+                     "g/rnd-vs-m5:random:mcts:sims=5,c=1,rollout=random:6:match:1:rings "
+                     "g/rnd-vs-m20:random:mcts:sims=20,c=1,rollout=random:6:match:1:rings");
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM game"), 3 * 4 + 2 * 6);
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM run WHERE finished_at IS NULL"), 0);
+    /* the pairings' seeds differ (each from the tournament seed and its name) */
+    cr_assert_eq(db_int(db, "SELECT count(DISTINCT seed) FROM run"), 5);
+    sqlite3_close(db);
+    /* every participant of the gauntlet played 6 games, but the first 12 */
+    cr_assert(strstr(out, "pairwise"), "%s", out);
+    cr_assert(strstr(out, "g/rnd-vs-m5") && strstr(out, "g/rnd-vs-m20") && !strstr(out, "g/m5-vs-m20"), "%s", out);
+}
+
+/* Long enough to be killed midway on two threads. */
+#define KILLABLE                                                                                             \
+    "tournament", "--p", "rnd=random", "--p", "m100=mcts:sims=100", "--p", "m300=mcts:sims=300", "--games", "24", \
+        "--name", "k", "--seed", "7", "--db", "k.db"
+enum { KILLABLE_GAMES = 3 * 24 };
+
+Test(tournament, killed_and_run_again_equals_never_stopped)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *first[] = {KILLABLE, "--threads", "2", "--quiet", NULL};
+    pid_t pid = yinsh_start(dir, first);
+    char *db = path_in(dir, "k.db");
+    long long stored = 0;
+    for (int i = 0; i < 6000 && (stored = games_in(db)) <= 30; i++) usleep(2000);
+    cr_assert_gt(stored, 30, "no MCTS game stored");
+    kill(pid, SIGKILL);
+    cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);
+    stored = games_in(db);
+    cr_assert_lt(stored, KILLABLE_GAMES, "the tournament finished before it was killed: make it longer");
+
+    const char *again[] = {KILLABLE, "--threads", "1", NULL};
+    cr_assert_eq(yinsh_run(dir, again, &out, &err), 0, "%s", err);
+    cr_assert(strstr(err, "1 complete") || strstr(err, "2 complete"), "%s", err);
+    cr_assert(strstr(err, "resuming it"), "%s", err);
+    /* the hash a resumed match counts (its stored games and the new ones)
+     * is the hash of the run's stored games in the table */
+    int checked = 0;
+    for (const char *p = strstr(err, "yinsh tournament: run "); p; p = strstr(p + 1, "yinsh tournament: run ")) {
+        char run[64], hash[17], line[128];
+        if (sscanf(p, "yinsh tournament: run %63s complete: hash %16s", run, hash) != 2) continue;
+        const char *row = strstr(out, run);
+        cr_assert(row, "%s not in %s", run, out);
+        snprintf(line, sizeof line, "hash %s\n", hash);
+        const char *nl = strchr(row, '\n');
+        cr_assert(nl && strstr(row, line) == nl - strlen(line) + 1, "%s: %s", run, out);
+        checked++;
+    }
+    cr_assert_geq(checked, 1, "%s", err);
+
+    char *whole = tmpdir_new(), *wout;
+    const char *never[] = {KILLABLE, "--threads", "2", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(whole, never, &wout, &err), 0, "%s", err);
+    cr_assert_str_eq(out, wout);
+    char *dk = games_dump(db), *dw = games_dump(path_in(whole, "k.db"));
+    cr_assert(strlen(dk) > 5000);
+    cr_assert_str_eq(dk, dw);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), KILLABLE_GAMES);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 3);
+    sqlite3_close(h);
+
+    /* complete: the same command plays nothing and prints the same list */
+    char *out3;
+    cr_assert_eq(yinsh_run(dir, again, &out3, &err), 0, "%s", err);
+    cr_assert(strstr(err, "3 complete, 0 unfinished, 0 to play"), "%s", err);
+    cr_assert_str_eq(out3, out);
+    /* --no-play reads the same */
+    const char *report[] = {KILLABLE, "--no-play", NULL};
+    cr_assert_eq(yinsh_run(dir, report, &out3, &err), 0, "%s", err);
+    cr_assert_str_eq(out3, out);
+    cr_assert_str_eq(err, "");
+}
+
+/* The rating line of a participant in the list, from its name on. */
+static char *rating_line(const char *out, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, " %s ", name);
+    const char *list = strstr(out, "\nrank "), *p = list ? strstr(list + 1, key) : NULL;
+    cr_assert(p, "no line for %s in %s", name, out);
+    const char *nl = strchr(p, '\n');
+    return gc(strndup(p, (size_t)(nl - p)));
+}
+
+Test(tournament, anchor_and_unbounded_ratings)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *base[] = {"tournament", PLAYERS, "--games", "20", "--name", "a", "--db", "a.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, base, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "anchored at rnd = 0"), "%s", out);
+    cr_assert(strstr(rating_line(out, "rnd"), "+0.0") && strstr(rating_line(out, "rnd"), "(anchor)"), "%s", out);
+    double m5, m20, m5b, m20b, rndb;
+    cr_assert_eq(sscanf(rating_line(out, "m5"), " m5 %lf", &m5), 1, "%s", out);
+    cr_assert_eq(sscanf(rating_line(out, "m20"), " m20 %lf", &m20), 1, "%s", out);
+
+    const char *moved[] = {"tournament", PLAYERS, "--games", "20", "--name", "a", "--db", "a.db", "--anchor", "m20",
+                           "--no-play", NULL};
+    cr_assert_eq(yinsh_run(dir, moved, &out, &err), 0, "%s", err);
+    cr_assert(strstr(rating_line(out, "m20"), "(anchor)"), "%s", out);
+    cr_assert_eq(sscanf(rating_line(out, "m5"), " m5 %lf", &m5b), 1, "%s", out);
+    cr_assert_eq(sscanf(rating_line(out, "m20"), " m20 %lf", &m20b), 1, "%s", out);
+    cr_assert_eq(sscanf(rating_line(out, "rnd"), " rnd %lf", &rndb), 1, "%s", out);
+    cr_assert(m20b == 0 && fabs((m5b - rndb) - m5) < 0.11 && fabs(rndb + m20) < 0.11, "%s", out);
+
+    /* 200 simulations win every game against random: no finite rating */
+    const char *lopsided[] = {"tournament", "--p", "rnd=random", "--p", "strong=mcts:sims=200", "--games", "4",
+                              "--name", "u", "--db", "a.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, lopsided, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "ratings      none: no finite ratings: strong won every game against the others"), "%s",
+              out);
+    cr_assert(strstr(rating_line(out, "strong"), "  -  "), "%s", out);
+}
+
+Test(tournament, bad_command_lines_store_nothing)
+{
+    char *dir = tmpdir_new(), *err;
+    char *book = write_file(dir, "bad.book", "# two openings\ne5 f6\n\ne5 e5\n");
+    struct {
+        const char *args[20];
+        int rc;
+        const char *word;
+    } cases[] = {
+        {{"tournament", "--p", "a=random", "--games", "2", NULL}, 2, "two participants"},
+        {{"tournament", "--p", "a=random", "--p", "random", "--games", "2", NULL}, 2, "NAME=SPEC"},
+        {{"tournament", "--p", "a=random", "--p", "a=random", "--games", "2", NULL}, 2, "twice"},
+        {{"tournament", "--p", "a/b=random", "--p", "c=random", "--games", "2", NULL}, 2, "participant name"},
+        {{"tournament", "--p", "a=random", "--p", "b=random", "--games", "3", NULL}, 2, "even"},
+        {{"tournament", "--p", "a=random", "--p", "b=random", NULL}, 2, "--games"},
+        {{"tournament", "--p", "a=random", "--p", "b=mcts:sims=0", "--games", "2", NULL}, 2, "sims"},
+        {{"tournament", "--p", "a=random", "--p", "b=random", "--games", "2", "--anchor", "c", NULL}, 2, "anchor"},
+        {{"tournament", "--p", "a=random", "--p", "b=random", "--games", "2", "--name", "x/y", NULL}, 2, "--name"},
+        {{"tournament", "--p", "a=random", "--p", "b=random", "--games", "2", "--opening", "none", "--book", book,
+          NULL},
+         2,
+         "exclude"},
+        {{"tournament", "--p", "a=random", "--p", "b=random", "--games", "2", "--book", book, NULL}, 1, "bad.book:4:"},
+        {{"tournament", "--p", "a=random", "--p", "b=random", "--games", "2", "--book", "nowhere.book", NULL},
+         1,
+         "nowhere.book"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = yinsh_run(dir, cases[i].args, NULL, &err);
+        cr_assert_eq(rc, cases[i].rc, "case %zu: exit %d (%s)", i, rc, err);
+        cr_assert(strstr(err, cases[i].word), "case %zu: '%s' does not name '%s'", i, err, cases[i].word);
+    }
+    cr_assert(!file_exists(path_in(dir, "results")), "something was stored");
+}
+
+/* ---- opening books -------------------------------------------------------- */
+
+Test(book, mistakes_name_their_line)
+{
+    Book b;
+    char err[ERR_LEN];
+    struct {
+        const char *text, *want;
+    } cases[] = {
+        {"e5 f6\n\n  # a comment\ne5 e5\n", "b:4: action 2 'e5'"},
+        {"e5 zz9\n", "b:1: action 2 'zz9'"},
+        {"# nothing\n\n", "b: the book holds no opening"},
+        {"e5\n4/7/8/9/10/9/10/9/8/7/4 w P standard\n", "b:2: a position (YPN)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_expect_eq(book_read(&b, cases[i].text, "b", VARIANT_STANDARD, err), -1, "case %zu", i);
+        cr_expect(strstr(err, cases[i].want), "case %zu: '%s' lacks '%s'", i, err, cases[i].want);
+        book_free(&b);
+    }
+    /* comments, spacing and case do not change the content hash; the actions do */
+    Book c;
+    cr_assert_eq(book_read(&b, "e5 f6 # two rings\ng7\n", "b", VARIANT_STANDARD, err), 0, "%s", err);
+    cr_assert_eq(book_read(&c, "# the same\n  E5   f6\n\ng7", "c", VARIANT_STANDARD, err), 0, "%s", err);
+    cr_expect_eq(b.n, 2);
+    cr_expect_eq(b.hash, c.hash);
+    int n;
+    const Action *a = book_opening(&b, 3, &n); /* pair 3 of 2 openings: the second */
+    char text[ACTION_MAX_LEN];
+    cr_expect_eq(n, 1);
+    cr_expect_str_eq(action_format(a[0], text), "g7");
+    book_free(&c);
+    cr_assert_eq(book_read(&c, "e5 f6\ng8\n", "c", VARIANT_STANDARD, err), 0, "%s", err);
+    cr_expect_neq(b.hash, c.hash);
+    book_free(&b);
+    book_free(&c);
+}
+
+/* The first `n` action texts of game idx of a run. */
+static char *first_actions(sqlite3 *db, const char *run, int idx, int n)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT group_concat(action, ' ') FROM (SELECT a.action FROM action a JOIN game g ON "
+                              "g.id = a.game_id JOIN run r ON r.id = g.run_id WHERE r.name = '%s' AND g.idx = %d AND "
+                              "a.ply < %d ORDER BY a.ply)", run, idx, n);
+    return db_text(db, sql);
+}
+
+Test(book, a_match_from_a_book)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *ring10 = "i4 f2 h10 h4 h8 d7 j8 e1 d5 g9";
+    char text[256];
+    snprintf(text, sizeof text, "# two openings\n%s\n%s h8-f8\n", ring10, ring10);
+    write_file(dir, "two.book", text);
+    const char *args[] = {"match", "--a", "mcts:sims=10", "--b", "random", "--games", "8", "--seed", "3", "--book",
+                          "two.book", "--db", "m.db", "--run", "bk", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    sqlite3 *db = db_open(path_in(dir, "m.db"));
+    for (int g = 0; g < 8; g++) {
+        int pair = g / 2;
+        char want[128];
+        snprintf(want, sizeof want, "%s%s", ring10, pair % 2 ? " h8-f8" : "");
+        cr_expect_str_eq(first_actions(db, "bk", g, pair % 2 ? 11 : 10), want, "game %d", g);
+    }
+    char *opening = db_text(db, "SELECT opening FROM run WHERE name = 'bk'");
+    cr_expect(!strncmp(opening, "book:", 5) && strstr(opening, ":two.book"), "%s", opening);
+    /* the same match without a book is another plan, with other games */
+    cr_expect_str_neq(db_text(db, "SELECT plan_ident FROM run WHERE name = 'bk'"), "");
+    sqlite3_close(db);
+
+    /* a tournament from a book; run again with another book: refused, nothing stored */
+    const char *t1[] = {"tournament", "--p", "a=random", "--p", "b=mcts:sims=5", "--games", "4", "--book", "two.book",
+                        "--db", "t.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, t1, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "rank"), "%s", out);
+    snprintf(text, sizeof text, "%s h8-f8\n%s\n", ring10, ring10); /* the same openings, in another order */
+    write_file(dir, "two.book", text);
+    long long before = games_in(path_in(dir, "t.db"));
+    cr_assert_eq(yinsh_run(dir, t1, &out, &err), 1, "%s", err);
+    cr_assert(strstr(err, "another opening book"), "%s", err);
+    cr_assert_eq(games_in(path_in(dir, "t.db")), before);
+}
