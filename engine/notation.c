@@ -552,7 +552,10 @@ const char *result_name(int result)
 
 const char *reason_name(int reason)
 {
-    static const char *const n[REASON_NB] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves", "resign"};
+    static const char *const n[REASON_NB] = {"none",           "three-rings",   "blitz-row",
+                                                 "pool-empty",     "no-moves",      "resign",
+                                                 "illegal-action", "engine-died",   "no-answer",
+                                                 "time-forfeit",   "engine-error"};
     return reason >= 0 && reason < REASON_NB ? n[reason] : "?";
 }
 
