@@ -32,7 +32,8 @@
  *
  *   uyi:name=NAME;cmd=COMMAND;dir=FOLDER;option.KEY=VALUE;...
  *
- * cmd (required) is run by /bin/sh -c, so it may hold spaces, quotes and
+ * cmd (required) is split into words with shell quoting ('...', "...",
+ * \) and exec'ed, without a shell (no pipes or redirections); it may hold
  * commas; a ';' or '\' inside a value is written '\;' or '\\'. name (a
  * display name, default "engine"), dir (its working folder, default the
  * current one) and any number of option.KEY (sent as `setoption name KEY

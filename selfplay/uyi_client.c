@@ -23,15 +23,70 @@ struct UyiClient {
     char line[UYI_CLIENT_LINE + 1];
 };
 
+/* Splits a command line into words as a shell does with quotes: words
+ * are separated by spaces and tabs; '...' keeps everything, "..." keeps
+ * all but \" and \\, a \ outside quotes keeps the next character. No
+ * pipes, redirections or variables: the engine is exec'ed itself, so that
+ * PR_SET_PDEATHSIG reaches it (a shell would fork it and die alone).
+ * The words live in buf (strlen(cmd) + 1 bytes); NULL-terminated argv. */
+static int split_words(const char *cmd, char *buf, char **argv, int max, char *err)
+{
+    int n = 0;
+    const char *s = cmd;
+    char *o = buf;
+    for (;;) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) break;
+        if (n == max - 1) {
+            snprintf(err, ERR_LEN, "the engine's command has more than %d words", max - 1);
+            return -1;
+        }
+        argv[n++] = o;
+        while (*s && *s != ' ' && *s != '\t') {
+            if (*s == '\'') {
+                const char *e = strchr(s + 1, '\'');
+                if (!e) goto unclosed;
+                memcpy(o, s + 1, (size_t)(e - s - 1));
+                o += e - s - 1;
+                s = e + 1;
+            } else if (*s == '"') {
+                for (s++; *s && *s != '"'; s++) {
+                    if (*s == '\\' && (s[1] == '"' || s[1] == '\\')) s++;
+                    *o++ = *s;
+                }
+                if (!*s) goto unclosed;
+                s++;
+            } else {
+                if (*s == '\\' && s[1]) s++;
+                *o++ = *s++;
+            }
+        }
+        *o++ = '\0';
+    }
+    argv[n] = NULL;
+    if (!n) {
+        snprintf(err, ERR_LEN, "the engine's command is empty");
+        return -1;
+    }
+    return 0;
+unclosed:
+    snprintf(err, ERR_LEN, "the engine's command has an unclosed quote: %.200s", cmd);
+    return -1;
+}
+
+enum { CLIENT_MAX_WORDS = 64 };
+
 int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const char *log_path, char *err)
 {
     *out = NULL;
     UyiClient *c = calloc(1, sizeof *c);
     int sv[2] = {-1, -1}, log = -1;
-    if (!c) {
+    char *words = malloc(strlen(cmd) + 1), *argv[CLIENT_MAX_WORDS];
+    if (!c || !words) {
         snprintf(err, ERR_LEN, "out of memory for an engine");
         return -1;
     }
+    if (split_words(cmd, words, argv, CLIENT_MAX_WORDS, err)) goto fail;
     /* CLOEXEC everywhere: engines started by other game threads at the
      * same moment must not inherit this engine's ends */
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -63,7 +118,10 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
             (void)w;
             _exit(127);
         }
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        execvp(argv[0], argv);
+        static const char msg[] = "yinsh: cannot run the engine's command\n";
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
         _exit(127);
     }
     setpgid(pid, pid); /* also here, so that the group exists before any kill */
@@ -71,12 +129,14 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
     close(log);
     c->pid = pid;
     c->fd = sv[0];
+    free(words);
     *out = c;
     return 0;
 fail:
     if (sv[0] >= 0) close(sv[0]);
     if (sv[1] >= 0) close(sv[1]);
     if (log >= 0) close(log);
+    free(words);
     free(c);
     return -1;
 }
