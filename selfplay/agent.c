@@ -22,6 +22,7 @@ struct Agent {
      * actions of the game so far, shown by agent_observe */
     UyiClient *client;
     AgentEnv env;
+    char log[AGENT_PATH_LEN + 128]; /* the engine's log file ("" when none) */
     bool has_seed;
     int nhistory, variant;
     Action history[GAME_MAX_ACTIONS];
@@ -430,6 +431,7 @@ static int64_t answer_ms(const Agent *a) { return a->env.answer_ms > 0 ? a->env.
 static int engine_fault(Agent *a, int reason, char *why, const char *fmt, const char *detail)
 {
     snprintf(why, ERR_LEN, fmt, a->spec.name, detail ? detail : "");
+    agent_log(a, reason, why);
     uyi_client_kill(a->client);
     a->client = NULL;
     return reason;
@@ -482,17 +484,27 @@ static int engine_send(Agent *a, const char *line, char *why)
     return REASON_NONE;
 }
 
+void agent_log(Agent *agent, int reason, const char *why)
+{
+    if (!agent->log[0]) return;
+    FILE *f = fopen(agent->log, "a");
+    if (!f) return;
+    fprintf(f, "yinsh: %s: %s\n", reason_name(reason), why);
+    fclose(f);
+}
+
 static int engine_start(Agent *a, char *why)
 {
-    char log[AGENT_PATH_LEN + 128], err[ERR_LEN];
+    char err[ERR_LEN];
     const char *log_path = NULL;
+    a->log[0] = '\0';
     if (a->env.log_dir) {
         /* one log per engine process: name, game thread, a count */
         static atomic_uint started;
         unsigned k = atomic_fetch_add(&started, 1);
-        snprintf(log, sizeof log, "%s/%s-t%d-%u-%ld.log", a->env.log_dir, a->spec.name, a->env.thread, k,
+        snprintf(a->log, sizeof a->log, "%s/%s-t%d-%u-%ld.log", a->env.log_dir, a->spec.name, a->env.thread, k,
                  (long)getpid());
-        log_path = log;
+        log_path = a->log;
     }
     if (uyi_client_start(&a->client, a->spec.cmd, a->spec.dir, log_path, err)) {
         a->client = NULL;
@@ -604,6 +616,7 @@ static Action engine_act(Agent *a, const Position *pos, const AgentLimits *lim, 
     if (action_parse(pos, word, &act, err)) {
         snprintf(st->why, ERR_LEN, "engine %s answered 'bestmove %s': %.300s", a->spec.name, word, err);
         st->fault = REASON_ILLEGAL_ACTION;
+        agent_log(a, st->fault, st->why);
         return ACTION_NONE;
     }
     return act;

@@ -148,6 +148,10 @@ void agent_reset(Agent *agent);
  * `newgame`. REASON_NONE, or the REASON_* of its fault (the engine is then
  * killed, and started again for the next game) with why (ERR_LEN). */
 int agent_new_game(Agent *agent, const AgentEnv *env, bool seeded, uint64_t seed, char *why);
+/* Appends "yinsh: REASON: why" to an external engine's log file (nothing
+ * for an internal agent or without logs): the harness's side of a fault,
+ * next to what the engine wrote on its standard error. */
+void agent_log(Agent *agent, int reason, const char *why);
 /* The agent's own process (AGENT_UYI), 0 if none runs (tests). */
 int agent_pid(const Agent *agent);
 /* Chooses an action for the player to act in pos (not over). All

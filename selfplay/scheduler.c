@@ -210,6 +210,9 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
         if (!harness) {
             int64_t margin_us = pc->margin_ms * 1000;
             if (pc->movetime_ms && dt_us > (pc->movetime_ms * 1000 + margin_us)) {
+                snprintf(why, sizeof why, "an action took %.1f ms, movetime %lld + margin %lld", dt_us / 1e3,
+                         (long long)pc->movetime_ms, (long long)pc->margin_ms);
+                agent_log(agent, REASON_TIME_FORFEIT, why);
                 result = fault_result(actor);
                 reason = REASON_TIME_FORFEIT;
                 break;
@@ -217,6 +220,9 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
             if (timed) {
                 clock_us[actor] -= dt_us;
                 if (clock_us[actor] < -margin_us) {
+                    snprintf(why, sizeof why, "the clock fell to %.1f ms (margin %lld) after an action of %.1f ms",
+                             clock_us[actor] / 1e3, (long long)pc->margin_ms, dt_us / 1e3);
+                    agent_log(agent, REASON_TIME_FORFEIT, why);
                     result = fault_result(actor);
                     reason = REASON_TIME_FORFEIT;
                     break;

@@ -136,9 +136,17 @@ static void expect_fault(const Fault *f)
     DIR *logs = opendir(path_in(dir, "logs"));
     cr_assert(logs, "%s: no engine logs", f->mode);
     int files = 0;
-    for (struct dirent *e; (e = readdir(logs));) files += e->d_name[0] != '.';
+    bool noted = false;
+    char note[64];
+    snprintf(note, sizeof note, "yinsh: %s: ", f->reason);
+    for (struct dirent *e; (e = readdir(logs));) {
+        if (e->d_name[0] == '.') continue;
+        files++;
+        noted |= strstr(slurp(path_in(path_in(dir, "logs"), e->d_name)), note) != NULL;
+    }
     closedir(logs);
     cr_assert(files >= 1, "%s: no engine log file", f->mode);
+    cr_assert(noted, "%s: the fault is not in the engine's log", f->mode);
 }
 
 Test(engines, crash_is_engine_died) { expect_fault(&(Fault){"crash", "engine-died", {NULL}}); }
