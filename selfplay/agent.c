@@ -76,7 +76,7 @@ static int parse_uyi(AgentSpec *spec, char *params, char *err)
         } else if (!strcmp(key, "dir") && strlen(value) < sizeof spec->dir) {
             snprintf(spec->dir, sizeof spec->dir, "%s", value);
         } else if (!strncmp(key, "option.", 7) && key[7] && strlen(value) < AGENT_OPTION_LEN &&
-                   spec->noptions < AGENT_OPTIONS && !strpbrk(key + 7, " \t")) {
+                   spec->noptions < AGENT_OPTIONS && !strpbrk(key + 7, " \t;\\")) {
             snprintf(spec->option_key[spec->noptions], AGENT_NAME_LEN, "%s", key + 7);
             snprintf(spec->option_value[spec->noptions++], AGENT_OPTION_LEN, "%s", value);
         } else if (!strcmp(key, "name") || !strcmp(key, "cmd") || !strcmp(key, "dir") || !strncmp(key, "option.", 7)) {
@@ -502,7 +502,13 @@ static int engine_start(Agent *a, char *why)
         /* one log per engine process: name, game thread, a count */
         static atomic_uint started;
         unsigned k = atomic_fetch_add(&started, 1);
-        snprintf(a->log, sizeof a->log, "%s/%s-t%d-%u-%ld.log", a->env.log_dir, a->spec.name, a->env.thread, k,
+        char name[AGENT_NAME_LEN];
+        snprintf(name, sizeof name, "%s", a->spec.name);
+        for (char *c = name; *c; c++) /* a file name, whatever the display name holds */
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' ||
+                  *c == '_'))
+                *c = '_';
+        snprintf(a->log, sizeof a->log, "%s/%s-t%d-%u-%ld.log", a->env.log_dir, name, a->env.thread, k,
                  (long)getpid());
         log_path = a->log;
     }

@@ -980,3 +980,28 @@ Test(mcts, zeroed_config_is_the_random_playout_agent)
     mcts_free(m);
     agent_free(a);
 }
+
+/* External engine specs (agent.h): escapes survive the round trip, the
+ * canonical order is name, cmd, dir, options, and bad fields are refused. */
+Test(agent, uyi_specs)
+{
+    AgentSpec a, b;
+    char err[ERR_LEN], fa[SPEC_LEN], fb[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("uyi:option.seed=3;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;name=x y", &a, err), 0, "%s",
+                 err);
+    cr_assert_eq(a.kind, AGENT_UYI);
+    cr_assert_str_eq(a.cmd, "./eng a;b \\ c,d");
+    cr_assert_str_eq(a.name, "x y");
+    cr_assert_eq(a.noptions, 1);
+    cr_assert_str_eq(agent_spec_format(&a, fa), "uyi:name=x y;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;option.seed=3");
+    cr_assert_eq(agent_spec_parse(fa, &b, err), 0, "%s", err);
+    cr_assert_str_eq(agent_spec_format(&b, fb), fa);
+    cr_assert_str_eq(agent_spec_format(&(AgentSpec){0}, fb), "random"); /* kinds apart */
+    static const char *const bad[] = {"uyi", "uyi:", "uyi:name=x", "uyi:cmd=", "uyi:cmd=x;colour=red",
+                                      "uyi:cmd=x;option.a b=1", "uyi:cmd=x;name="};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        cr_assert_neq(agent_spec_parse(bad[i], &a, err), 0, "%s accepted", bad[i]);
+        cr_assert(err[0], "%s: no message", bad[i]);
+    }
+}
