@@ -259,3 +259,30 @@ Test(engines, engines_file_and_bad_options)
         cr_assert_not(file_exists(path_in(dir, "x.db")), "case %zu wrote a database", i);
     }
 }
+
+/* A match with an external engine on a clock, killed with SIGKILL, is
+ * finished by --resume with its stored engine spec and controls. */
+Test(engines, resume_after_kill)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"match", "--a", fake_spec("slowok", dir), "--b", "random", "--games", "10", "--seed", "8",
+                          "--threads", "2", "--db", "m.db", "--run", "r", "--tc", "60+1", "--quiet", NULL};
+    pid_t pid = yinsh_start(dir, args);
+    char *db = path_in(dir, "m.db");
+    for (int i = 0; i < 2000 && games_in(db) < 2; i++) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    yinsh_wait(pid);
+    cr_assert_eq(leftover(dir), 0);
+    const char *resume[] = {"selfplay", "--resume", "r", "--db", "m.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, resume, &out, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 10);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game WHERE reason = 'time-forfeit'"), 0);
+    cr_assert_str_eq(db_text(h, "SELECT controls FROM run"), "tc=60+1,margin=100");
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM action WHERE state <> 'P' AND clock_us IS NULL"), 0);
+    sqlite3_close(h);
+    cr_assert_eq(leftover(dir), 0);
+}
