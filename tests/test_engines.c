@@ -133,6 +133,10 @@ static void expect_fault(const Fault *f)
     cr_assert_eq(db_int(db, sql), 2, "%s: both games lost by the engine with reason %s", f->mode, f->reason);
     sqlite3_close(db);
     cr_assert_eq(leftover(dir), 0, "%s: an engine process outlived yinsh", f->mode);
+    /* the games export as records that replay (a fault is not the board's end) */
+    const char *exp[] = {"export", "--db", "m.db", "--out", "games.txt", NULL}, *rep[] = {"replay", "games.txt", NULL};
+    cr_assert_eq(yinsh_run(dir, exp, &out, &err), 0, "%s: %s", f->mode, err);
+    cr_assert_eq(yinsh_run(dir, rep, &out, &err), 0, "%s: %s", f->mode, err);
     DIR *logs = opendir(path_in(dir, "logs"));
     cr_assert(logs, "%s: no engine logs", f->mode);
     int files = 0;
