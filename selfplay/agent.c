@@ -69,6 +69,11 @@ static int parse_uyi(AgentSpec *spec, char *params, char *err)
             snprintf(err, ERR_LEN, "uyi field '%.64s': its value is too long", key);
             return -1;
         }
+        for (const char *c = value; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+                snprintf(err, ERR_LEN, "uyi field %.64s: a control character in its value", key);
+                return -1;
+            }
         if (!strcmp(key, "name") && *value && strlen(value) < sizeof spec->name) {
             snprintf(spec->name, sizeof spec->name, "%s", value);
         } else if (!strcmp(key, "cmd") && *value) {

@@ -998,7 +998,8 @@ Test(agent, uyi_specs)
     cr_assert_str_eq(agent_spec_format(&b, fb), fa);
     cr_assert_str_eq(agent_spec_format(&(AgentSpec){0}, fb), "random"); /* kinds apart */
     static const char *const bad[] = {"uyi", "uyi:", "uyi:name=x", "uyi:cmd=", "uyi:cmd=x;colour=red",
-                                      "uyi:cmd=x;option.a b=1", "uyi:cmd=x;name="};
+                                      "uyi:cmd=x;option.a b=1", "uyi:cmd=x;name=",
+                                      "uyi:cmd=x;option.a=1\nquit"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         err[0] = '\0';
         cr_assert_neq(agent_spec_parse(bad[i], &a, err), 0, "%s accepted", bad[i]);
