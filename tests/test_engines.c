@@ -99,6 +99,15 @@ Test(engines, uyi_engine_plays_the_games_of_the_internal_agent)
                             "--threads", "2", "--db", "s.db", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, shared, &out, &err), 0, "%s", err);
     cr_assert_str_neq(gi, games_text(path_in(dir, "s.db")));
+    /* and under the match's simulation limit (go sims N), as deterministic */
+    const char *internal50[] = {"match", "--a", "mcts:sims=100", "--b", "mcts:sims=100", "--games", "2", "--seed",
+                                "12", "--threads", "1", "--db", "i50.db", "--quiet", "--agent-streams", "--sims", "50",
+                                NULL};
+    cr_assert_eq(yinsh_run(dir, internal50, &out, &err), 0, "%s", err);
+    const char *external50[] = {"match", "--a", ext, "--b", "mcts:sims=100", "--games", "2", "--seed", "12",
+                                "--threads", "1", "--db", "e50.db", "--quiet", "--sims", "50", NULL};
+    cr_assert_eq(yinsh_run(dir, external50, &out, &err), 0, "%s", err);
+    cr_assert_str_eq(games_text(path_in(dir, "i50.db")), games_text(path_in(dir, "e50.db")));
     /* the stored spec names the engine and its command; the engine logged */
     sqlite3 *db = db_open(path_in(dir, "e.db"));
     cr_assert(strstr(db_text(db, "SELECT white FROM run"), "uyi:name=yinsh;cmd="));
