@@ -1,9 +1,11 @@
 /* yinsh spsa: tuning an agent spec's numeric parameters by SPSA, every
  * iteration a match run (study/spsa_match.h, eval/spsa.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
@@ -31,7 +33,10 @@ const char USAGE_SPSA[] =
     "                  --help`), e.g. mcts:sims=100\n"
     "  --param NAME=START:LO:HI  a key of the spec (c, sims, rollout, depth, ...),\n"
     "                  its start and range; written as integers, it is played\n"
-    "                  rounded; repeated for several (at most 16)\n"
+    "                  rounded; repeated for several (at most 16). w.FEATURE\n"
+    "                  (w.markers, w.lines4, ...) is an evaluation weight of an\n"
+    "                  agent with an evaluation: its weights files are written\n"
+    "                  to FILE.weights/ (NAME.k.plus.txt, ..., final.txt)\n"
     "  --iterations N  iterations (1 to 100000)\n"
     "  --out FILE      the path as CSV: per iteration the point, the plus and\n"
     "                  minus values played, the signs, plus's results; then the\n"
@@ -129,6 +134,15 @@ int cmd_spsa(int argc, char **argv)
     double *g[5] = {&s.gains.a, &s.gains.c, &s.gains.A, &s.gains.alpha, &s.gains.gamma};
     for (int i = 0; i < 5; i++)
         if (seen[i]) *g[i] = gain[i];
+    bool weights = false;
+    for (int i = 0; i < s.nparams; i++) {
+        int f;
+        weights = weights || spsa_weight_param(s.params[i].name, &f);
+    }
+    if (weights && snprintf(s.weights_dir, sizeof s.weights_dir, "%s.weights", out) >= (int)sizeof s.weights_dir) {
+        rc = cli_usage_error(cmd, "--out '%s': too long a path for the weights folder beside it", out);
+        goto done;
+    }
     if (spsa_run_check(&s, err)) {
         rc = cli_usage_error(cmd, "%s%s%s", err, s.name[0] ? "" : ": ", s.name[0] ? "" : name);
         goto done;
@@ -138,6 +152,10 @@ int cmd_spsa(int argc, char **argv)
         goto done;
     }
     cr.o.db = db;
+    if (weights && mkdir(s.weights_dir, 0777) != 0 && errno != EEXIST) {
+        rc = cli_error(cmd, "cannot create the folder '%s': %s", s.weights_dir, strerror(errno));
+        goto done;
+    }
 
     double u[SPSA_MAX_PARAMS];
     for (int i = 0; i < s.nparams; i++) u[i] = spsa_unit(&s.params[i], s.params[i].start);
@@ -190,7 +208,7 @@ int cmd_spsa(int argc, char **argv)
     /* the result: the final point, and the agent it makes */
     AgentSpec best;
     char text[SPEC_LEN];
-    if (spsa_agent_at(&s, u, &best, text, err)) {
+    if (spsa_agent_at(&s, u, "final", &best, text, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }

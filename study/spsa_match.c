@@ -14,14 +14,59 @@ static void value_text(const SpsaParam *p, double u, char *out, size_t size)
     else snprintf(out, size, "%.6g", v);
 }
 
-int spsa_agent_at(const SpsaRun *s, const double *u, AgentSpec *spec, char *text, char *err)
+bool spsa_weight_param(const char *name, int *feature)
+{
+    if (strncmp(name, "w.", 2)) return false;
+    for (int f = 0; f < FEAT_NB; f++)
+        if (!strcmp(name + 2, FEATURE_NAMES[f])) {
+            *feature = f;
+            return true;
+        }
+    *feature = -1; /* w. and an unknown feature: a weight parameter, refused by name */
+    return true;
+}
+
+int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpec *spec, char *text, char *err)
 {
     *spec = s->agent;
+    bool weights = false;
     for (int i = 0; i < s->nparams; i++) {
         char v[32], e[ERR_LEN];
+        const char *name = s->params[i].name;
+        int f;
+        if (spsa_weight_param(name, &f)) {
+            if (f < 0) {
+                snprintf(err, ERR_LEN, "parameter %s: no such evaluation feature (w.NAME with NAME one of "
+                         "rings_removed, markers, lines3, lines4, flippable, mobility, centre, tempo)", name);
+                return -1;
+            }
+            if (spec->kind == AGENT_RANDOM || (spec->kind == AGENT_MCTS && spec->rollout == ROLLOUT_RANDOM)) {
+                snprintf(err, ERR_LEN, "parameter %s: the agent has no evaluation (ab, or mcts with rollout=N)",
+                         name);
+                return -1;
+            }
+            spec->weights.w[f] = spsa_value(&s->params[i], u[i]);
+            weights = true;
+            continue;
+        }
         value_text(&s->params[i], u[i], v, sizeof v);
-        if (agent_spec_set(spec, s->params[i].name, v, e)) {
-            snprintf(err, ERR_LEN, "parameter %s = %s: %.400s", s->params[i].name, v, e);
+        if (agent_spec_set(spec, name, v, e)) {
+            snprintf(err, ERR_LEN, "parameter %s = %s: %.400s", name, v, e);
+            return -1;
+        }
+    }
+    if (weights && label) {
+        char path[AGENT_PATH_LEN], header[SPEC_LEN + 64], e[ERR_LEN];
+        if (snprintf(path, sizeof path, "%s/%s.txt", s->weights_dir, label) >= (int)sizeof path || strchr(path, ',')) {
+            snprintf(err, ERR_LEN, "the weights file name '%s/%s.txt' is too long or holds a ','", s->weights_dir,
+                     label);
+            return -1;
+        }
+        snprintf(header, sizeof header, "made by: yinsh spsa %s, %s", s->name, label);
+        if (weights_save(path, &spec->weights, header, err)) return -1;
+        /* read back: what is played is what the file says, now and on a resume */
+        if (agent_spec_set(spec, "eval", path, e)) {
+            snprintf(err, ERR_LEN, "%.500s", e);
             return -1;
         }
     }
@@ -53,11 +98,11 @@ int spsa_run_check(const SpsaRun *s, char *err)
     AgentSpec spec;
     char text[SPEC_LEN];
     /* the start, and both ends of every range, must make agents */
-    if (spsa_agent_at(s, u, &spec, text, err)) return -1;
+    if (spsa_agent_at(s, u, NULL, &spec, text, err)) return -1;
     for (int end = 0; end < 2; end++) {
         double e[SPSA_MAX_PARAMS];
         for (int i = 0; i < s->nparams; i++) e[i] = end;
-        if (spsa_agent_at(s, e, &spec, text, err)) return -1;
+        if (spsa_agent_at(s, e, NULL, &spec, text, err)) return -1;
     }
     return spsa_gains_check(&s->gains, err);
 }
@@ -77,8 +122,9 @@ int spsa_iteration(const SpsaRun *s, int k, const double *u, SpsaStep *step, Tou
     const double *at[2] = {step->plus, step->minus};
     for (int i = 0; i < 2; i++) {
         AgentSpec spec;
-        char text[SPEC_LEN];
-        if (spsa_agent_at(s, at[i], &spec, text, err) || tournament_add(t, names[i], text, &spec, err)) return -1;
+        char text[SPEC_LEN], label[TOURNAMENT_NAME_LEN + 8];
+        snprintf(label, sizeof label, "%s.%s", t->name, names[i]);
+        if (spsa_agent_at(s, at[i], label, &spec, text, err) || tournament_add(t, names[i], text, &spec, err)) return -1;
     }
     return tournament_pairings(t, err);
 }

@@ -16,7 +16,12 @@
  * A parameter's name is a key of the agent's spec (agent_spec_set: c,
  * sims, rollout, depth, ...); its value is written into the spec as text
  * (an integer parameter rounded), so the stored specs say what was
- * played. */
+ * played. A name w.FEATURE (w.markers, w.lines4, ...: FEATURE_NAMES) is
+ * an evaluation weight, for an agent with an evaluation (ab, or mcts with
+ * rollout=N): the weights (the agent's own, these set) are written to
+ * WEIGHTS_DIR/LABEL.txt (e.g. NAME.k.plus.txt) and the spec's eval names
+ * that file, whose content hash the run stores as for any weights file;
+ * running the command again writes the same files. */
 #ifndef YINSH_SPSA_MATCH_H
 #define YINSH_SPSA_MATCH_H
 
@@ -38,7 +43,11 @@ typedef struct SpsaRun {
     uint32_t pairs;  /* game pairs per iteration */
     uint64_t seed;
     int variant;
+    char weights_dir[AGENT_PATH_LEN / 2]; /* where w.* parameters' weights files go */
 } SpsaRun;
+
+/* Whether a parameter is an evaluation weight (w.FEATURE), and which. */
+bool spsa_weight_param(const char *name, int *feature);
 
 /* One iteration: where it played, and what came of it. */
 typedef struct SpsaStep {
@@ -57,8 +66,10 @@ typedef struct SpsaStep {
 int spsa_run_check(const SpsaRun *s, char *err);
 
 /* The agent with the parameters at u (units); its canonical text into
- * text (SPEC_LEN). 0, or -1 with the reason in err. */
-int spsa_agent_at(const SpsaRun *s, const double *u, AgentSpec *spec, char *text, char *err);
+ * text (SPEC_LEN). With weight parameters, label names the weights file
+ * written for it (NULL: none is written, the weights are set in memory
+ * only, for checks). 0, or -1 with the reason in err. */
+int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpec *spec, char *text, char *err);
 
 /* Iteration k from the point u: fills the step's gains, signs and points
  * and makes its tournament (tournament_free frees it). 0, or -1. */

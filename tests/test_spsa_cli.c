@@ -115,3 +115,25 @@ Test(spsa_cli, bad_command_lines)
     cr_expect_not(file_exists(db));
     cr_expect_not(file_exists(csv));
 }
+
+Test(spsa_cli, evaluation_weights_by_name)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "w.db"), *csv = path_in(dir, "w.csv"), *out, *err, *out2;
+    const char *a[] = {"spsa", "--agent", "ab:depth=1", "--param", "w.markers=0.05:0.0:0.3", "--param",
+                       "w.lines4=0.25:0.0:0.5", "--iterations", "3", "--db", db, "--out", csv, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, a, &out, &err), 0, "%s", err);
+    char *weights = path_in(dir, "w.csv.weights/spsa.2.minus.txt"), *final = path_in(dir, "w.csv.weights/final.txt");
+    cr_assert(file_nonempty(weights));
+    cr_assert(file_nonempty(final));
+    cr_assert(strstr(slurp(final), "markers "));
+    cr_assert(strstr(out, "eval="), "%s", out);
+    char *path = slurp(csv);
+    /* again: the same files, the same runs (their weights' hashes checked) */
+    cr_assert_eq(yinsh_run(dir, a, &out2, &err), 0, "%s", err);
+    cr_assert_str_eq(out2, out);
+    cr_assert_str_eq(slurp(csv), path);
+    const char *bad[] = {"spsa", "--agent", "mcts", "--param", "w.markers=0.05:0.0:0.3", "--iterations", "3", "--db",
+                         db, "--out", csv, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, bad, &out, &err), 2);
+    cr_assert(strstr(err, "no evaluation"), "%s", err);
+}
