@@ -21,7 +21,7 @@ typedef struct TtMeta {
 } TtMeta;
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
-enum { MAX_PLY = 256, CHECK_EVERY = 1024 };
+enum { MAX_PLY = 256, CHECK_EVERY = 256 }; /* the clock is read every CHECK_EVERY positions */
 
 struct Ab {
     AbConfig cfg;

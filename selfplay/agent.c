@@ -284,6 +284,7 @@ Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const M
         st.searched = true;
         st.root_visits = r.nodes > UINT32_MAX ? UINT32_MAX : (uint32_t)r.nodes;
         st.chosen_visits = (uint32_t)r.depth;
+        st.sims = st.root_visits;
         st.value = ab_score_value(r.score);
     } else {
         st.legal = movegen_count(pos);

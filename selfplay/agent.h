@@ -90,7 +90,7 @@ typedef struct MoveStats {
     uint32_t root_visits;   /* visits of the searched root (ab: positions searched) */
     uint32_t chosen_visits; /* visits of the chosen action (ab: the depth completed) */
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
-    uint32_t sims;          /* simulations of this search (0: none) */
+    uint32_t sims;          /* simulations of this search (0: none; ab: positions searched) */
 } MoveStats;
 
 typedef struct Agent Agent;
