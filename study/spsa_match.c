@@ -40,7 +40,7 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
                          "rings_removed, markers, lines3, lines4, flippable, mobility, centre, tempo)", name);
                 return -1;
             }
-            if (spec->kind == AGENT_RANDOM || (spec->kind == AGENT_MCTS && spec->rollout == ROLLOUT_RANDOM)) {
+            if (spec->kind != AGENT_AB && !(spec->kind == AGENT_MCTS && spec->rollout != ROLLOUT_RANDOM)) {
                 snprintf(err, ERR_LEN, "parameter %s: the agent has no evaluation (ab, or mcts with rollout=N)",
                          name);
                 return -1;
