@@ -17,6 +17,7 @@ const char USAGE_SPSA[] =
     "                  --iterations N --out FILE.csv [--pairs P] [--name NAME]\n"
     "                  [--seed S] [--a A] [--c C] [--A A0] [--alpha X] [--gamma Y]\n"
     "                  [--variant V] [--db PATH] [--threads T] [--quiet]\n"
+    "                  [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
     "  Tunes numeric parameters of an agent spec by SPSA (fishtest style): each\n"
     "  iteration k moves every parameter at once by +-c_k of its range (random\n"
     "  signs), plays the agent at the plus point against the agent at the minus\n"
@@ -50,6 +51,8 @@ const char USAGE_SPSA[] =
     "  --variant V     standard (default) or blitz\n"
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
+    CLI_CONTROL_USAGE
+    "                  (the controls are part of every iteration's stored plan)\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --quiet         no progress\n";
 
@@ -63,7 +66,9 @@ int cmd_spsa(int argc, char **argv)
     double gain[5] = {0};
     bool seen[5] = {false};
     CliRun cr = {.busy = STORE_BUSY_MS};
+    CliControls ctl = {0};
     const CliOpt opts[] = {
+        CLI_CONTROL_OPTIONS(&ctl),
         {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
         {.name = "--param", .kind = CLI_TEXTS, .out = &plist},
         {.name = "--iterations", .kind = CLI_INT, .out = &iterations, .min = 1, .max = SPSA_MAX_ITERATIONS},
@@ -112,6 +117,9 @@ int cmd_spsa(int argc, char **argv)
         goto done;
     }
     if ((rc = cli_agent(cmd, "the agent", agent_text, &s.agent))) goto done;
+    SelfplayPlan cplan = {.white = s.agent, .black = s.agent};
+    if ((rc = cli_controls_check(cmd, &ctl, db, false, &cplan))) goto done;
+    s.controls = cplan.controls;
     if (s.agent.kind == AGENT_RANDOM) {
         rc = cli_usage_error(cmd, "agent 'random' has no parameters to tune");
         goto done;

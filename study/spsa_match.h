@@ -44,6 +44,7 @@ typedef struct SpsaRun {
     uint64_t seed;
     int variant;
     char weights_dir[AGENT_PATH_LEN / 2]; /* where w.* parameters' weights files go */
+    PlayControls controls; /* every iteration's time controls (scheduler.h) */
 } SpsaRun;
 
 /* Whether a parameter is an evaluation weight (w.FEATURE), and which. */
