@@ -132,7 +132,7 @@ static void order(Ab *ab, Action *list, int n, Action tt_move, int depth)
                 bool mine = bb_has_row(pos->markers[me]), theirs = bb_has_row(pos->markers[them]);
                 int flipped = before - bb_popcount(pos->markers[them]);
                 pos_unmake(pos, a, &u);
-                k = (mine ? 1 << 28 : 0) - (theirs && !mine ? 1 << 27 : 0) + (flipped << 20);
+                k = (mine ? 1 << 28 : 0) - (theirs && !mine ? 1 << 27 : 0) + flipped * (1 << 20);
             }
             k += ab->history[me][ACTION_FROM(a)][ACTION_TO(a)] >> 4;
         }
