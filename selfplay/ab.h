@@ -18,11 +18,12 @@
  * quiescence over removals: the evaluation never judges a half-made row).
  * Removals end when rings run out, so the extension is bounded.
  *
- * Move ordering: the transposition table's action, then actions that make
- * a row of the actor's colour, then actions that break or block the
- * opponent's four-marker lines (a quick probe by make/unmake at depth >=
- * 2), then the history heuristic (actions that caused a cutoff, weighted
- * by depth squared), then the canonical order (a stable sort).
+ * Move ordering: the transposition table's action; then, at depth >= 2,
+ * a probe of each ring move by make/unmake: moves that make a row of the
+ * mover's colour first, those that hand the opponent a row (and make none
+ * of the mover's) last, and between them more opponent markers flipped
+ * first; then the history heuristic (actions that caused a cutoff,
+ * weighted by depth squared); then the canonical order (a stable sort).
  *
  * Transposition table: a fixed power-of-two number of 16-byte entries
  * (tt MiB, with a 3-byte side array of depth, bound and generation), one
