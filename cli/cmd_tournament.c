@@ -73,8 +73,9 @@ static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
     progress_update(&p->progress, done, tail);
 }
 
-/* Plays or resumes pairing k: 0, or the exit status after printing why. */
-static int play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
+/* Plays or resumes pairing k: 0, or the exit status after printing why
+ * (commands.h: `yinsh spsa` plays its iterations so too). */
+int tournament_play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
                         const char *command)
 {
     const TournamentPairing *p = &t->pairings[k];
@@ -425,7 +426,7 @@ int cmd_tournament(int argc, char **argv)
             if (!cr.quiet && states[k] == TOURNAMENT_UNFINISHED)
                 fprintf(stderr, "yinsh %s: run %s is %s: resuming it\n", cmd, t.pairings[k].run,
                         STATE_NAME[states[k]]);
-            if ((rc = play_pairing(cmd, &t, k, states[k], &cr, command))) goto done;
+            if ((rc = tournament_play_pairing(cmd, &t, k, states[k], &cr, command))) goto done;
         }
         if (!cr.quiet && count[TOURNAMENT_COMPLETE] < t.npairings)
             fprintf(stderr, "yinsh %s: played in %.1f s\n", cmd, clock_now() - t0);

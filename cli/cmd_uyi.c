@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include "ab.h"
 #include "agent.h"
 #include "cli.h"
 #include "clock.h"
@@ -165,6 +166,10 @@ static void announce(Engine *e)
         reply(e, "option name rollout type string default %s", spec_value(spec, "rollout", v, sizeof v));
         reply(e, "option name eval type string default %s", s->eval[0] ? s->eval : "<empty>");
         reply(e, "option name nodes type spin default %" PRIu32 " min 0 max %u", s->nodes, (unsigned)MCTS_MAX_NODES);
+    } else if (s->kind == AGENT_AB) {
+        reply(e, "option name depth type spin default %d min 1 max %d", s->depth, AB_MAX_DEPTH);
+        reply(e, "option name tt type spin default %" PRIu32 " min 1 max %d", s->tt_mb, AB_MAX_TT_MB);
+        reply(e, "option name eval type string default %s", s->eval[0] ? s->eval : "<empty>");
     }
     reply(e, "uyiok");
 }

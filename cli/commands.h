@@ -25,4 +25,12 @@ int cmd_view(int argc, char **argv); extern const char USAGE_VIEW[];
 int cmd_uyi(int argc, char **argv); extern const char USAGE_UYI[];
 int cmd_import(int argc, char **argv); extern const char USAGE_IMPORT[];
 int cmd_merge(int argc, char **argv); extern const char USAGE_MERGE[];
+int cmd_spsa(int argc, char **argv); extern const char USAGE_SPSA[];
+
+#include "cli.h"
+#include "tournament.h"
+/* Plays or resumes pairing k of a tournament (cmd_tournament.c): 0, or
+ * the exit status after printing why. */
+int tournament_play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
+                            const char *command);
 #endif

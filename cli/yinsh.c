@@ -25,6 +25,7 @@ static const Command COMMANDS[] = {
     {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report",
      USAGE_STUDY},
     {"merge", cmd_merge, "merge the runs of other databases (shards of one run) into one, checked", USAGE_MERGE},
+    {"spsa", cmd_spsa, "tune numeric parameters of an agent spec by SPSA over colour-swapped game pairs", USAGE_SPSA},
     {"import", cmd_import, "store games played elsewhere (boardspace.net records), one run per file", USAGE_IMPORT},
     {"view", cmd_view, "a static web site to step through stored games in a browser", USAGE_VIEW},
     {"uyi", cmd_uyi, "an agent as a UYI engine on stdin/stdout (docs/uyi.md)", USAGE_UYI},

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ab.h"
 #include "agent.h"
 #include "mcts.h"
 #include "movegen.h"
@@ -17,6 +18,7 @@
 struct Agent {
     AgentSpec spec;
     Mcts *mcts; /* AGENT_MCTS */
+    Ab *ab;     /* AGENT_AB */
     /* AGENT_UYI: the engine process (NULL until a game starts it, and
      * after a fault killed it), whether it has a `seed` option, and the
      * actions of the game so far, shown by agent_observe */
@@ -140,6 +142,18 @@ static bool parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
     return true;
 }
 
+/* The eval key, shared by mcts and ab. */
+static int parse_eval_key(AgentSpec *spec, const char *value, char *err)
+{
+    if (!*value || strlen(value) >= AGENT_PATH_LEN || strchr(value, ',')) {
+        snprintf(err, ERR_LEN, "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')", value,
+                 AGENT_PATH_LEN - 1);
+        return -1;
+    }
+    snprintf(spec->eval, sizeof spec->eval, "%s", value);
+    return 0;
+}
+
 /* One key=value of an mcts spec. */
 static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, char *err)
 {
@@ -162,13 +176,7 @@ static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, c
         snprintf(err, ERR_LEN, "bad value '%.64s' for rollout (random, or an integer from 0 to %d)", value,
                  ROLLOUT_MAX);
     } else if (!strcmp(key, "eval")) {
-        if (!*value || strlen(value) >= AGENT_PATH_LEN || strchr(value, ',')) {
-            snprintf(err, ERR_LEN, "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')",
-                     value, AGENT_PATH_LEN - 1);
-            return -1;
-        }
-        snprintf(spec->eval, sizeof spec->eval, "%s", value);
-        return 0;
+        return parse_eval_key(spec, value, err);
     } else if (!strcmp(key, "nodes")) {
         if (parse_u32(value, 2, MCTS_MAX_NODES, &spec->nodes)) return 0;
         snprintf(err, ERR_LEN, "bad value '%s' for nodes (an integer from 2 to %u)", value,
@@ -177,6 +185,32 @@ static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, c
         snprintf(err, ERR_LEN, "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes)", key);
     }
     return -1;
+}
+
+/* One key=value of an ab spec. */
+static int parse_ab_key(AgentSpec *spec, const char *key, const char *value, char *err)
+{
+    uint32_t n;
+    if (!strcmp(key, "depth")) {
+        if (parse_u32(value, 1, AB_MAX_DEPTH, &n)) {
+            spec->depth = (int)n;
+            return 0;
+        }
+        snprintf(err, ERR_LEN, "bad value '%.64s' for depth (an integer from 1 to %d)", value, AB_MAX_DEPTH);
+    } else if (!strcmp(key, "tt")) {
+        if (parse_u32(value, 1, AB_MAX_TT_MB, &spec->tt_mb)) return 0;
+        snprintf(err, ERR_LEN, "bad value '%.64s' for tt (MiB, an integer from 1 to %d)", value, AB_MAX_TT_MB);
+    } else if (!strcmp(key, "eval")) {
+        return parse_eval_key(spec, value, err);
+    } else {
+        snprintf(err, ERR_LEN, "unknown ab key '%.64s' (known: depth, tt, eval)", key);
+    }
+    return -1;
+}
+
+static int parse_key(AgentSpec *spec, const char *key, const char *value, char *err)
+{
+    return spec->kind == AGENT_AB ? parse_ab_key(spec, key, value, err) : parse_mcts_key(spec, key, value, err);
 }
 
 static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
@@ -190,7 +224,8 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
     char *params = strchr(buf, ':');
     if (params) *params++ = '\0';
 
-    *spec = (AgentSpec){.kind = AGENT_RANDOM, .sims = AGENT_DEFAULT_SIMS, .c = 1.0, .rollout = ROLLOUT_RANDOM};
+    *spec = (AgentSpec){.kind = AGENT_RANDOM, .sims = AGENT_DEFAULT_SIMS, .c = 1.0, .rollout = ROLLOUT_RANDOM,
+                        .depth = AB_DEFAULT_DEPTH, .tt_mb = AB_DEFAULT_TT_MB};
     weights_default(&spec->weights);
     if (!strcmp(buf, "uyi")) {
         char out[SPEC_LEN];
@@ -208,20 +243,27 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
         }
         return 0;
     }
-    if (strcmp(buf, "mcts")) {
-        snprintf(err, ERR_LEN, "unknown agent '%.64s' (known: random, mcts, uyi)", buf);
+    if (!strcmp(buf, "mcts")) {
+        spec->kind = AGENT_MCTS;
+    } else if (!strcmp(buf, "ab")) {
+        spec->kind = AGENT_AB;
+    } else {
+        snprintf(err, ERR_LEN, "unknown agent '%.64s' (known: random, mcts, ab, uyi)", buf);
         return -1;
     }
-    spec->kind = AGENT_MCTS;
     if (!params) return 0;
     for (char *save = NULL, *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq) {
-            snprintf(err, ERR_LEN, "mcts parameter '%.64s' is not key=value", kv);
+            snprintf(err, ERR_LEN, "%s parameter '%.64s' is not key=value", buf, kv);
             return -1;
         }
         *eq = '\0';
-        if (parse_mcts_key(spec, kv, eq + 1, err)) return -1;
+        if (parse_key(spec, kv, eq + 1, err)) return -1;
+    }
+    if (spec->kind == AGENT_AB) {
+        if (spec->eval[0] && load && weights_load(spec->eval, &spec->weights, err)) return AGENT_ERR_FILE;
+        return 0;
     }
     if (spec->eval[0]) {
         if (spec->rollout == ROLLOUT_RANDOM) {
@@ -335,7 +377,7 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
 
 int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err)
 {
-    if (spec->kind != AGENT_MCTS) {
+    if (spec->kind != AGENT_MCTS && spec->kind != AGENT_AB) {
         snprintf(err, ERR_LEN, "agent '%s' has no parameters to set", spec->kind == AGENT_UYI ? "uyi" : "random");
         return AGENT_ERR_SPEC;
     }
@@ -343,12 +385,12 @@ int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *er
     if (!strcmp(key, "eval") && !*value) {
         s.eval[0] = '\0';
         weights_default(&s.weights);
-    } else if (!strcmp(key, "nodes") && !strcmp(value, "0")) {
+    } else if (s.kind == AGENT_MCTS && !strcmp(key, "nodes") && !strcmp(value, "0")) {
         s.nodes = 0;
-    } else if (parse_mcts_key(&s, key, value, err)) {
+    } else if (parse_key(&s, key, value, err)) {
         return AGENT_ERR_SPEC;
     }
-    if (s.eval[0] && s.rollout == ROLLOUT_RANDOM) {
+    if (s.kind == AGENT_MCTS && s.eval[0] && s.rollout == ROLLOUT_RANDOM) {
         snprintf(err, ERR_LEN, "eval=%.64s has no effect with rollout=random (set rollout=N first)", s.eval);
         return AGENT_ERR_SPEC;
     }
@@ -361,6 +403,11 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
 {
     if (spec->kind == AGENT_RANDOM) {
         snprintf(out, SPEC_LEN, "random");
+        return out;
+    }
+    if (spec->kind == AGENT_AB) {
+        int n = snprintf(out, SPEC_LEN, "ab:depth=%d,tt=%u", spec->depth, (unsigned)spec->tt_mb);
+        if (spec->eval[0] && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
         return out;
     }
     if (spec->kind == AGENT_UYI) {
@@ -402,12 +449,16 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
                           .weights = spec->weights};
         a->mcts = mcts_new(&cfg);
         if (!a->mcts) goto oom;
+    } else if (spec->kind == AGENT_AB) {
+        AbConfig cfg = {.depth = spec->depth, .tt_mb = spec->tt_mb, .weights = spec->weights};
+        a->ab = ab_new(&cfg);
+        if (!a->ab) goto oom;
     }
     *out = a;
     return 0;
 oom:
     free(a);
-    snprintf(err, ERR_LEN, "out of memory for an agent's search tree");
+    snprintf(err, ERR_LEN, "out of memory for an agent's search tree or table");
     return -1;
 }
 
@@ -416,6 +467,7 @@ void agent_free(Agent *agent)
     if (!agent) return;
     uyi_client_free(agent->client, 200);
     mcts_free(agent->mcts);
+    ab_free(agent->ab);
     free(agent);
 }
 
@@ -424,6 +476,7 @@ const AgentSpec *agent_spec(const Agent *agent) { return &agent->spec; }
 void agent_reset(Agent *agent)
 {
     if (agent->mcts) mcts_clear(agent->mcts);
+    if (agent->ab) ab_clear(agent->ab);
     agent->nhistory = 0;
 }
 
@@ -672,6 +725,15 @@ Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const M
             st.value = r.value;
             st.sims = r.sims;
         }
+    } else if (agent->spec.kind == AGENT_AB) {
+        AbResult r;
+        a = ab_search(agent->ab, pos, lim, &r);
+        st.legal = r.legal;
+        st.searched = true;
+        st.root_visits = r.nodes > UINT32_MAX ? UINT32_MAX : (uint32_t)r.nodes;
+        st.chosen_visits = (uint32_t)r.depth;
+        st.sims = st.root_visits;
+        st.value = ab_score_value(r.score);
     } else {
         st.legal = movegen_count(pos);
         a = movegen_random(pos, rng);
@@ -682,6 +744,7 @@ Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const M
 
 int agent_pv(const Agent *agent, Action *pv, int max)
 {
+    if (agent->ab) return ab_pv(agent->ab, pv, max);
     return agent->mcts ? mcts_pv(agent->mcts, pv, max) : 0;
 }
 

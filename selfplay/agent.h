@@ -18,6 +18,15 @@
  * eval/weights/default.txt), nodes (the tree's arena bound in nodes,
  * 2..2^28, default enough for a fresh search of sims simulations).
  *
+ *   ab:depth=4,tt=16,eval=eval/weights/tuned.txt
+ *                                       alpha-beta (selfplay/ab.h)
+ *
+ * ab keys: depth (placements and moves searched ahead, 1..64, default 3;
+ * under a time limit the cap of iterative deepening), tt (the
+ * transposition table in MiB, 1..4096, default 16), eval (the weights
+ * file; without it the built-in defaults). An ab agent draws nothing from
+ * the rng: at a fixed depth its play is a function of the game.
+ *
  * The weights file is read once, when the spec is parsed, and its values
  * travel in the spec, so every thread's agent uses the same numbers; an
  * unreadable file or a bad line is an error naming the file and line.
@@ -53,7 +62,7 @@
 #include "record.h"
 #include "rng.h"
 
-enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI };
+enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI, AGENT_AB };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
@@ -62,13 +71,15 @@ enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTIO
 enum { AGENT_ERR_SPEC = -1, AGENT_ERR_FILE = -2 };
 
 typedef struct AgentSpec {
-    int kind;       /* AGENT_RANDOM or AGENT_MCTS */
+    int kind;       /* AGENT_RANDOM, AGENT_MCTS or AGENT_AB */
     uint32_t sims;  /* mcts */
     double c;       /* mcts */
     int rollout;    /* mcts: ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
     uint32_t nodes; /* mcts: 0 = the default for sims */
-    char eval[AGENT_PATH_LEN]; /* mcts: the weights file as given; "" = built-in defaults */
-    Weights weights;           /* mcts, rollout=N: the evaluation's weights (read from eval) */
+    int depth;      /* ab */
+    uint32_t tt_mb; /* ab */
+    char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
+    Weights weights;           /* mcts (rollout=N), ab: the evaluation's weights (read from eval) */
     /* uyi: the engine's display name, command line, folder and options */
     char name[AGENT_NAME_LEN];
     char cmd[AGENT_CMD_LEN];
@@ -84,7 +95,7 @@ int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
  * defaults): for code that only looks at a stored spec (reports), where
  * the weights file need not be at hand. */
 int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
-/* Sets one key of an mcts spec, as in a spec's text (an engine option):
+/* Sets one key of an mcts or ab spec, as in a spec's text (an engine option):
  * 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with the reason in err, leaving
  * spec as it was. Beyond the text's values, eval "" goes back to the
  * built-in weights and nodes 0 to the default for sims. eval reads its
@@ -103,10 +114,10 @@ char *agent_spec_format(const AgentSpec *spec, char *out);
 typedef struct MoveStats {
     int legal;              /* legal actions in the position */
     bool searched;          /* the figures below are meaningful */
-    uint32_t root_visits;   /* visits of the searched root */
-    uint32_t chosen_visits; /* visits of the chosen action */
+    uint32_t root_visits;   /* visits of the searched root (ab: positions searched) */
+    uint32_t chosen_visits; /* visits of the chosen action (ab: the depth completed) */
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
-    uint32_t sims;          /* simulations of this search (0: none) */
+    uint32_t sims;          /* simulations of this search (0: none; ab: positions searched) */
     int fault;              /* REASON_* of a fault (an external engine's), else REASON_NONE */
     char why[ERR_LEN];      /* fault: what happened, for the engine's log */
 } MoveStats;
@@ -158,8 +169,8 @@ int agent_pid(const Agent *agent);
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
 /* The same under a search's limits (mcts.h; NULL: none): for an engine on
- * a clock. Only MCTS searches use them; with a sims limit alone the choice
- * is still a function of the rng. */
+ * a clock. MCTS and alpha-beta searches use them; with a sims limit alone
+ * an MCTS choice is still a function of the rng (ab ignores sims). */
 Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim,
                             MoveStats *stats);
 /* Chooses under the harness's limits (NULL: none): an internal agent
@@ -168,7 +179,7 @@ Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const M
  * moves ...` and `go` and its `bestmove` read. A fault of an external
  * engine returns ACTION_NONE with stats->fault set. */
 Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits *lim, MoveStats *stats);
-/* The principal variation of the agent's last search (mcts_pv): at most
+/* The principal variation of the agent's last search (mcts_pv, ab_pv): at most
  * max actions into pv, their number returned; 0 for an agent that does
  * not search or did not search its last choice. */
 int agent_pv(const Agent *agent, Action *pv, int max);

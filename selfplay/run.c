@@ -24,7 +24,7 @@ uint64_t run_clock_seed(void)
 static void weights_hex(const AgentSpec *spec, char out[STORE_HASH_LEN])
 {
     out[0] = '\0';
-    if (spec->kind == AGENT_MCTS && spec->eval[0])
+    if (spec->kind != AGENT_RANDOM && spec->eval[0])
         snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(&spec->weights));
 }
 

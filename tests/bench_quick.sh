@@ -43,4 +43,6 @@ expect "tuned-evaluation self-play, first 4 games" "hash         ec73b1d0e43092d
     "$(sp --games 4 --agent mcts:sims=100,rollout=4,eval=eval/weights/tuned.txt --seed 20261130)"
 expect "tuning match, 3 pairs" "hash         e0b91a0f70e7adfc" \
     "$("$yinsh" match --a mcts:sims=60,rollout=4,eval=eval/weights/tuned.txt --b mcts:sims=60 --games 6 --seed 1001 --no-db --quiet)"
+expect "alpha-beta match, 3 pairs" "hash         fe3b4a3f36d815d4" \
+    "$("$yinsh" match --a ab:depth=2,tt=1,eval=eval/weights/tuned.txt --b mcts:sims=60,rollout=4,eval=eval/weights/tuned.txt --games 6 --seed 1013 --no-db --quiet)"
 exit $fail

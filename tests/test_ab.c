@@ -1,0 +1,221 @@
+/* The alpha-beta searcher (selfplay/ab.h) and its agent spec: rulebook
+ * situations it must see (a win in one, an immediate loss to avoid), its
+ * spec's parsing, determinism at a fixed depth, legal actions throughout,
+ * and a deadline that has passed. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include "ab.h"
+#include "agent.h"
+#include "movegen.h"
+#include "notation.h"
+
+static Position parse(const char *ypn)
+{
+    Position p;
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse(ypn, &p, err), 0, "%s: %s", ypn, err);
+    return p;
+}
+
+static Ab *new_ab(int depth)
+{
+    AbConfig cfg = {.depth = depth, .tt_mb = 1};
+    weights_default(&cfg.weights);
+    Ab *ab = ab_new(&cfg);
+    cr_assert(ab);
+    return ab;
+}
+
+/* White has removed two rings (three left) and has markers c2..c5 under
+ * its ring c6: any move of the ring c6 that does not jump back down column
+ * c leaves a marker on c6, makes the row c2..c6, and White removes it and
+ * a third ring: a win. Depth 1 must see it (removals cost no depth). */
+#define WIN_IN_ONE "4/7/1wwwwW2/9/W9/9/W9/B7B/B7/B6/B3 w M standard"
+
+Test(ab, finds_a_win_in_one)
+{
+    Position p = parse(WIN_IN_ONE);
+    for (int depth = 1; depth <= 3; depth++) {
+        Ab *ab = new_ab(depth);
+        AbResult r;
+        Position q = p;
+        Action a = ab_search(ab, &q, NULL, &r);
+        cr_assert(movegen_is_legal(&q, a));
+        cr_expect_geq(r.score, AB_WIN_BOUND, "depth %d: score %d is not a win", depth, r.score);
+        /* play it out with the searcher: White removes the row and a third ring */
+        int result = RESULT_NONE, reason;
+        for (int k = 0; k < 4 && !pos_outcome(&q, &result, &reason); k++) {
+            Undo u;
+            pos_make(&q, a, &u);
+            if (pos_outcome(&q, &result, &reason)) break;
+            cr_assert_eq(q.actor, WHITE, "depth %d: the win needs White's own actions only", depth);
+            a = ab_search(ab, &q, NULL, NULL);
+        }
+        cr_expect_eq(result, RESULT_WHITE, "depth %d: White did not win", depth);
+        cr_expect_eq(reason, REASON_THREE_RINGS);
+        ab_free(ab);
+    }
+}
+
+/* Black has removed two rings and threatens g3..g7: markers g3..g6 under
+ * its ring g7, which leaves a marker on g7 whenever it moves. White (no
+ * row in sight) must flip one of g3..g6 now, or lose. */
+#define THREAT "W3/W6/W7/W8/10/2W6/1bbbbB4/9/8/6B/B3 w M standard"
+
+/* Whether Black, to act after White's action a, can make a row at once. */
+static bool black_rows_next(const Position *p, Action a)
+{
+    Position q = *p;
+    Undo u;
+    pos_make(&q, a, &u);
+    Action list[MAX_ACTIONS];
+    int n = movegen_all(&q, list);
+    for (int i = 0; i < n; i++) {
+        Position r = q;
+        pos_make(&r, list[i], &u);
+        if (pos_has_row(&r, BLACK)) return true;
+    }
+    return false;
+}
+
+Test(ab, avoids_an_immediate_loss)
+{
+    Position p = parse(THREAT);
+    Action list[MAX_ACTIONS];
+    int n = movegen_all(&p, list), losing = 0;
+    for (int i = 0; i < n; i++) losing += black_rows_next(&p, list[i]);
+    cr_assert(losing > 0 && losing < n, "the position should offer both: %d losing of %d", losing, n);
+    for (int depth = 2; depth <= 3; depth++) {
+        Ab *ab = new_ab(depth);
+        AbResult r;
+        Action a = ab_search(ab, &p, NULL, &r);
+        char s[16];
+        cr_expect_not(black_rows_next(&p, a), "depth %d plays %s, which lets Black make the row", depth,
+                      action_format(a, s));
+        cr_expect_gt(r.score, -AB_WIN_BOUND, "depth %d: a block exists, yet scored lost", depth);
+        ab_free(ab);
+    }
+    /* depth 1 does not look at Black's reply, but the line ends when the loss
+     * is certain: after any losing move, Black's search finds its win */
+    Ab *ab = new_ab(2);
+    for (int i = 0; i < n; i++) {
+        if (!black_rows_next(&p, list[i])) continue;
+        Position q = p;
+        Undo u;
+        pos_make(&q, list[i], &u);
+        AbResult r;
+        ab_search(ab, &q, NULL, &r);
+        cr_expect_geq(r.score, AB_WIN_BOUND, "Black misses its win after White's losing move");
+        break;
+    }
+    ab_free(ab);
+}
+
+Test(ab_spec, parses_formats_and_refuses)
+{
+    AgentSpec s;
+    char err[ERR_LEN], out[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("ab", &s, err), 0, "%s", err);
+    cr_expect_eq(s.kind, AGENT_AB);
+    cr_expect_eq(s.depth, AB_DEFAULT_DEPTH);
+    cr_expect_eq(s.tt_mb, AB_DEFAULT_TT_MB);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=3,tt=16");
+    cr_assert_eq(agent_spec_parse("ab:tt=2,depth=5,eval=" YINSH_SOURCE_DIR "/eval/weights/tuned.txt", &s, err), 0,
+                 "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=2,eval=" YINSH_SOURCE_DIR "/eval/weights/tuned.txt");
+    Weights tuned;
+    cr_assert_eq(weights_load(YINSH_SOURCE_DIR "/eval/weights/tuned.txt", &tuned, err), 0, "%s", err);
+    cr_expect_eq(weights_hash(&s.weights), weights_hash(&tuned));
+    AgentSpec back;
+    cr_assert_eq(agent_spec_parse(out, &back, err), 0, "%s", err);
+    cr_expect_eq(back.depth, 5);
+    cr_expect_eq(back.tt_mb, 2);
+
+    cr_assert_eq(agent_spec_set(&s, "depth", "7", err), 0, "%s", err);
+    cr_expect_eq(s.depth, 7);
+    cr_expect_neq(agent_spec_set(&s, "sims", "7", err), 0);
+    cr_expect(strstr(err, "sims"), "%s", err);
+
+    struct {
+        const char *spec, *word;
+    } bad[] = {
+        {"ab:depth=0", "depth"},   {"ab:depth=65", "depth"}, {"ab:depth=x", "x"},
+        {"ab:tt=0", "tt"},         {"ab:tt=5000", "tt"},     {"ab:sims=10", "sims"},
+        {"ab:depth", "depth"},     {"ab:eval=", "eval"},     {"ab:rollout=4", "rollout"},
+        {"abc", "abc"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_neq(agent_spec_parse(bad[i].spec, &s, err), 0, "%s accepted", bad[i].spec);
+        cr_assert(strstr(err, bad[i].word), "%s: message '%s' does not name '%s'", bad[i].spec, err, bad[i].word);
+    }
+    cr_expect_eq(agent_spec_parse("ab:eval=/nonexistent/w.txt", &s, err), AGENT_ERR_FILE);
+    cr_expect(strstr(err, "/nonexistent/w.txt"), "%s", err);
+}
+
+/* Plays a whole game between an ab agent and a random one; every action
+ * legal; returns the actions' hash. */
+static uint64_t play(const char *spec_text, uint64_t seed)
+{
+    AgentSpec spec, rnd;
+    char err[ERR_LEN];
+    cr_assert_eq(agent_spec_parse(spec_text, &spec, err), 0, "%s", err);
+    cr_assert_eq(agent_spec_parse("random", &rnd, err), 0, "%s", err);
+    Agent *a, *b;
+    cr_assert_eq(agent_new(&a, &spec, err), 0, "%s", err);
+    cr_assert_eq(agent_new(&b, &rnd, err), 0, "%s", err);
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    Rng rng;
+    rng_seed(&rng, seed, 1);
+    uint64_t h = 0;
+    int result, reason, k = 0;
+    while (!pos_outcome(&p, &result, &reason) && k++ < GAME_MAX_ACTIONS) {
+        MoveStats st;
+        Action x = agent_choose(p.actor == WHITE ? a : b, &p, &rng, &st);
+        cr_assert(movegen_is_legal(&p, x), "illegal action at ply %d", k);
+        if (p.actor == WHITE) {
+            cr_assert(st.searched);
+            cr_assert(st.value >= 0 && st.value <= 1);
+        }
+        agent_observe(a, &p, x);
+        agent_observe(b, &p, x);
+        h = h * 1000003 + x;
+        Undo u;
+        pos_make(&p, x, &u);
+    }
+    cr_expect(pos_check(&p, NULL));
+    agent_free(a);
+    agent_free(b);
+    return h;
+}
+
+Test(ab, deterministic_at_fixed_depth_and_legal)
+{
+    uint64_t h1 = play("ab:depth=2,tt=1", 7), h2 = play("ab:depth=2,tt=1", 7);
+    cr_expect_eq(h1, h2, "two games from one seed differ");
+    cr_expect_neq(play("ab:depth=2,tt=1", 8), h1, "another seed, another game (random's choices)");
+}
+
+Test(ab, a_passed_deadline_still_gives_depth_one)
+{
+    Position p = parse(WIN_IN_ONE);
+    Ab *ab = new_ab(10);
+    MctsLimits lim = {.deadline = 1e-9}; /* long past */
+    AbResult r;
+    Action a = ab_search(ab, &p, &lim, &r);
+    cr_expect(movegen_is_legal(&p, a));
+    cr_expect_geq(r.depth, 1);
+    cr_expect_geq(r.score, AB_WIN_BOUND, "depth 1 sees the win");
+    /* the stop flag too */
+    atomic_bool stop;
+    atomic_init(&stop, true);
+    lim = (MctsLimits){.stop = &stop};
+    Position s;
+    pos_start(&s, VARIANT_STANDARD);
+    a = ab_search(ab, &s, &lim, &r);
+    cr_expect(movegen_is_legal(&s, a));
+    cr_expect_eq(r.depth, 1);
+    cr_expect_gt(ab_pv(ab, &a, 1), 0);
+    ab_free(ab);
+}
