@@ -513,17 +513,18 @@ Test(cli, determinism_1_vs_2_threads_and_summary)
 Test(cli, kill_9_and_resume)
 {
     char *dir = tmpdir_new(), *k = path_in(dir, "k.db"), *full = path_in(dir, "full.db"), *err;
-    const char *args[] = {"selfplay", "--games", "40", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
+    const char *args[] = {"selfplay", "--games", "120", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
                           "--db", k, "--run", "killed", "--quiet", NULL};
     pid_t pid = yinsh_start(dir, args);
-    /* wait for a few stored games, then kill -9 in the middle of the run */
+    /* wait for a few stored games, then kill -9 in the middle of the run (120
+     * games: on a quiet machine 40 were all done in the first batch) */
     long long stored = 0;
     for (int i = 0; i < 3000 && (stored = games_in(k)) < 4; i++) usleep(10000);
     cr_assert_geq(stored, 4, "no games stored");
     kill(pid, SIGKILL);
     cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);
     stored = games_in(k);
-    cr_assert_lt(stored, 40, "the run finished before the kill: make it longer");
+    cr_assert_lt(stored, 120, "the run finished before the kill: make it longer");
 
     sqlite3 *h = db_open(k);
     char *ok = db_text(h, "PRAGMA integrity_check");
@@ -538,9 +539,9 @@ Test(cli, kill_9_and_resume)
     const char *resume[] = {"selfplay", "--resume", "killed", "--db", k, "--threads", "1", "--quiet", NULL};
     char *out;
     cr_assert_eq(yinsh_run(dir, resume, &out, &err), 0, "%s", err);
-    cr_assert(strstr(out, "games        40\n"), "%s", out);
+    cr_assert(strstr(out, "games        120\n"), "%s", out);
 
-    const char *whole[] = {"selfplay", "--games", "40", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
+    const char *whole[] = {"selfplay", "--games", "120", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
                            "--db", full, "--run", "killed", "--quiet", NULL};
     char *out2;
     cr_assert_eq(yinsh_run(dir, whole, &out2, &err), 0, "%s", err);
@@ -550,7 +551,7 @@ Test(cli, kill_9_and_resume)
     h = db_open(k);
     ok = db_text(h, "PRAGMA integrity_check");
     cr_assert_str_eq(ok, "ok");
-    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 40);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 120);
     cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 1);
     sqlite3_close(h);
 
