@@ -18,6 +18,22 @@
  * eval/weights/default.txt), nodes (the tree's arena bound in nodes,
  * 2..2^28, default enough for a fresh search of sims simulations).
  *
+ * Search options (mcts.h has what each does; each off by default, and a
+ * spec without them plays as it always did):
+ *   threads=T    T threads share one tree (lock-free tree-parallel MCTS),
+ *                1..64, default 1. Not reproducible when T > 1. The agent
+ *                starts its own T - 1 pthreads per search, beside the
+ *                OpenMP threads that play games in parallel: give
+ *                `selfplay --threads G` with G * T at most the cores, e.g.
+ *                `--threads 1` and threads=2 on two cores.
+ *   solver=1     prove wins and losses; a proven result is reported in
+ *                the agent's value (1 or 0). Default 0.
+ *   prior=W      the evaluation's prior of each child (a softmax over the
+ *                children's evaluations) in selection, weight W, 0..100,
+ *                default 0 (none). Uses the eval weights.
+ *   policy=rows  playouts prefer actions that make a row (playout.h);
+ *                default uniform.
+ *
  * The weights file is read once, when the spec is parsed, and its values
  * travel in the spec, so every thread's agent uses the same numbers; an
  * unreadable file or a bad line is an error naming the file and line.
@@ -52,6 +68,10 @@ typedef struct AgentSpec {
     double c;       /* mcts */
     int rollout;    /* mcts: ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
     uint32_t nodes; /* mcts: 0 = the default for sims */
+    uint32_t threads; /* mcts: search threads, 1 = one */
+    bool solver;      /* mcts */
+    double prior;     /* mcts: 0 = none */
+    int policy;       /* mcts: MCTS_POLICY_UNIFORM or _ROWS */
     char eval[AGENT_PATH_LEN]; /* mcts: the weights file as given; "" = built-in defaults */
     Weights weights;           /* mcts, rollout=N: the evaluation's weights (read from eval) */
 } AgentSpec;
@@ -80,6 +100,7 @@ typedef struct MoveStats {
     uint32_t chosen_visits; /* visits of the chosen action */
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
     uint32_t sims;          /* simulations of this search (0: none) */
+    int proven;             /* solver: the proven winner (RESULT_WHITE/BLACK), else RESULT_NONE */
 } MoveStats;
 
 typedef struct Agent Agent;
