@@ -510,6 +510,14 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLim
     return r.action;
 }
 
+int mcts_root_child_proven(const Mcts *m, Action a)
+{
+    uint32_t child = m->valid ? LD(m->nodes[0].child) : 0;
+    for (int i = 0; child && i < m->nodes[0].nchild; i++)
+        if (m->nodes[child + i].action == a) return LD(m->nodes[child + i].proven);
+    return -1;
+}
+
 int mcts_pv(const Mcts *m, Action *pv, int max)
 {
     int k = 0;

@@ -132,6 +132,11 @@ int mcts_pv(const Mcts *m, Action *pv, int max);
 /* Follows an action played from the tree's root position (by anyone). */
 void mcts_advance(Mcts *m, const Position *before, Action a);
 
+/* Solver: the proven winner (RESULT_WHITE/BLACK, else RESULT_NONE) of the
+ * root's child for action a after the last search; -1 when the root has
+ * no such child (for the tests). */
+int mcts_root_child_proven(const Mcts *m, Action a);
+
 /* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);
 
