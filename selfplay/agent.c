@@ -200,6 +200,14 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
     return out;
 }
 
+void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg)
+{
+    *cfg = (MctsConfig){.sims = spec->sims, .c = spec->c, .nodes = spec->nodes,
+                        .evaluate = spec->rollout != ROLLOUT_RANDOM, .rollout = spec->rollout,
+                        .weights = spec->weights, .threads = spec->threads, .solver = spec->solver,
+                        .prior = spec->prior, .policy = spec->policy};
+}
+
 int agent_new(Agent **out, const AgentSpec *spec, char *err)
 {
     Agent *a = calloc(1, sizeof *a);
@@ -207,10 +215,8 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
     if (!a) goto oom;
     a->spec = *spec;
     if (spec->kind == AGENT_MCTS) {
-        MctsConfig cfg = {.sims = spec->sims, .c = spec->c, .nodes = spec->nodes,
-                          .evaluate = spec->rollout != ROLLOUT_RANDOM, .rollout = spec->rollout,
-                          .weights = spec->weights, .threads = spec->threads, .solver = spec->solver,
-                          .prior = spec->prior, .policy = spec->policy};
+        MctsConfig cfg;
+        agent_mcts_config(spec, &cfg);
         a->mcts = mcts_new(&cfg);
         if (!a->mcts) goto oom;
     }

@@ -107,6 +107,8 @@ typedef struct Agent Agent;
 
 /* 0, or -1 with a message in err when memory for the agent cannot be had. */
 int agent_new(Agent **out, const AgentSpec *spec, char *err);
+/* The search configuration of an mcts spec. */
+void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
 void agent_free(Agent *agent);
 const AgentSpec *agent_spec(const Agent *agent);
 
