@@ -80,7 +80,6 @@ bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why)
         if (n->mover != WHITE && n->mover != BLACK) w = "a node's mover is neither WHITE nor BLACK";
         else if (terminal > RESULT_DRAW) w = "a node's terminal result is not a RESULT_*";
         else if (proven > RESULT_BLACK) w = "a node's proven result is not RESULT_NONE, _WHITE or _BLACK";
-        else if (LD(n->vloss)) w = "a node keeps a virtual loss";
         else if (!(score2 >= 0 && score2 <= 2.0 * visits)) w = "a node's score2 lies outside [0, 2 * visits]";
         else if (n->nchild > MAX_ACTIONS) w = "a node has more than MAX_ACTIONS children";
         else if (!child && n->nchild) w = "an unexpanded node counts children";
@@ -240,8 +239,9 @@ static MctsNode *select_uct(const Mcts *m, const MctsNode *n)
 }
 
 /* Selection with any of the options: virtual losses (a parallel search),
- * proofs (the solver) and priors. A child's statistics count the threads
- * below it as visits that scored nothing. With the solver a child proven
+ * proofs (the solver) and priors. In a parallel search a child's visits
+ * count the threads now below it, whose scores are not in yet: visits
+ * that scored nothing, the virtual loss. With the solver a child proven
  * won for the chooser is taken at once, and children proven lost are
  * passed over while another exists. */
 static MctsNode *select_general(const Mcts *m, const MctsNode *n)
@@ -250,30 +250,34 @@ static MctsNode *select_general(const Mcts *m, const MctsNode *n)
     int k = n->nchild, chooser = c[0].mover;
     int win = chooser == WHITE ? RESULT_WHITE : RESULT_BLACK;
     bool solver = m->cfg.solver;
-    double nn = (double)LD(n->visits) + LD(n->vloss), logn = log(nn > 1 ? nn : 1), rootn = sqrt(nn);
-    double cc = m->cfg.c, w = m->cfg.prior;
-    MctsNode *best = NULL, *lost = c;
-    double bestu = -1e300;
+    double nn = (double)LD(n->visits), logn = log(nn > 1 ? nn : 1), rootn = sqrt(nn);
+    double cc = m->cfg.c, w = m->cfg.prior, fpu = 0.5 + cc * sqrt(logn);
+    /* gather (proofs decide at once), then score in a vector loop as in
+     * select_uct: an unvisited child scores fpu, a lost one never wins */
+    double vis[MAX_ACTIONS], sc[MAX_ACTIONS], pri[MAX_ACTIONS], off[MAX_ACTIONS], u[MAX_ACTIONS];
     for (int i = 0; i < k; i++) {
         uint8_t pr = solver ? LD(c[i].proven) : RESULT_NONE;
         if (pr == win) return c + i;
-        if (pr != RESULT_NONE) { /* proven lost for the chooser */
-            lost = c + i;
-            continue;
-        }
-        double v = (double)LD(c[i].visits) + LD(c[i].vloss), u;
-        if (v == 0 && w == 0) return c + i;
-        if (v == 0)
-            u = 0.5 + cc * sqrt(logn);
-        else
-            u = 0.5 * LD(c[i].score2) / v + cc * sqrt(logn / v);
-        if (w > 0) u += w * (c[i].prior / 65535.0) * rootn / (1 + v);
-        if (u > bestu) {
-            bestu = u;
-            best = c + i;
-        }
+        vis[i] = LD(c[i].visits);
+        if (pr == RESULT_NONE && vis[i] == 0 && w == 0) return c + i;
+        sc[i] = LD(c[i].score2);
+        pri[i] = c[i].prior * (w / 65535.0);
+        off[i] = pr == RESULT_NONE ? 0 : -1e300; /* proven lost for the chooser */
     }
-    return best ? best : lost;
+    for (int i = 0; i < k; i++) {
+        double inv = 1.0 / (vis[i] > 0 ? vis[i] : 1);
+        double uct = vis[i] > 0 ? 0.5 * sc[i] * inv + cc * __builtin_sqrt(logn * inv) : fpu;
+        u[i] = uct + pri[i] * rootn / (1 + vis[i]) + off[i];
+    }
+    int best = 0;
+    double bestu = u[0];
+    for (int i = 1; i < k; i++)
+        if (u[i] > bestu) {
+            bestu = u[i];
+            best = i;
+        }
+    /* every child lost: the best of the lost, as good as any */
+    return c + best;
 }
 
 static inline double score2_for(int result, int player)
@@ -282,9 +286,10 @@ static inline double score2_for(int result, int player)
     return (result == RESULT_WHITE) == (player == WHITE) ? 2 : 0;
 }
 
-/* Adds to a node's statistics: plain in one thread's search, atomic
- * read-modify-writes in a parallel one (C11 has no atomic add of a
- * double: a compare-and-swap loop). */
+/* Adds a simulation's result to a node: a visit and its score, plain in
+ * one thread's search; in a parallel one the visit was counted on the way
+ * down (the virtual loss), and the score is added by a compare-and-swap
+ * loop (C11 has no atomic add of a double). */
 static inline void node_add(MctsNode *p, double s2, bool parallel)
 {
     if (!parallel) {
@@ -292,7 +297,6 @@ static inline void node_add(MctsNode *p, double s2, bool parallel)
         ST(p->score2, LD(p->score2) + s2);
         return;
     }
-    atomic_fetch_add_explicit(&p->visits, 1, memory_order_relaxed);
     double old = LD(p->score2);
     while (!atomic_compare_exchange_weak_explicit(&p->score2, &old, old + s2, memory_order_relaxed,
                                                   memory_order_relaxed)) {
@@ -331,8 +335,10 @@ static void prove_path(Mcts *m, const uint32_t *path, int depth)
  * root position, expand the leaf if it has been visited before (the root
  * always), play out from the leaf or from its first new child, back up.
  * In a parallel search a leaf another thread is expanding is played out
- * as a leaf, and the virtual losses added on the way down are taken back
- * during backup. */
+ * as a leaf, and each node's visit is counted on the way down, so that
+ * the threads behind see it as a visit that has not scored yet (a virtual
+ * loss, made good by the score added during backup): two read-modify-
+ * writes per node, the visit and the score. */
 static void simulate(Mcts *m, Rng *rng, bool parallel)
 {
     uint32_t path[PATH_MAX_LEN];
@@ -342,7 +348,11 @@ static void simulate(Mcts *m, Rng *rng, bool parallel)
     MctsNode *n = m->nodes;
     path[depth++] = 0;
     int result = RESULT_NONE;
-    bool solver = m->cfg.solver, general = parallel || solver || m->cfg.prior > 0;
+    /* a parallel search's selection is UCT's over visits that count the
+     * threads below (the virtual loss): select_uct serves it too */
+    bool solver = m->cfg.solver, general = solver || m->cfg.prior > 0;
+    /* parallel: the visits n had before this simulation counted its own */
+    uint32_t seen = parallel ? atomic_fetch_add_explicit(&n->visits, 1, memory_order_relaxed) : 0;
     for (;;) {
         uint8_t t = LD(n->terminal);
         if (t) {
@@ -354,7 +364,7 @@ static void simulate(Mcts *m, Rng *rng, bool parallel)
             break;
         }
         if (!atomic_load_explicit(&n->child, memory_order_acquire)) {
-            if (LD(n->visits) == 0 && depth > 1) {
+            if ((parallel ? seen : LD(n->visits)) == 0 && depth > 1) {
                 if (solver && pos_outcome(&pos, &result, NULL)) mark_terminal(m, n, result);
                 break;
             }
@@ -371,7 +381,7 @@ static void simulate(Mcts *m, Rng *rng, bool parallel)
         }
         if (depth == PATH_MAX_LEN) break;
         n = general ? select_general(m, n) : select_uct(m, n);
-        if (parallel) atomic_fetch_add_explicit(&n->vloss, 1, memory_order_relaxed);
+        if (parallel) seen = atomic_fetch_add_explicit(&n->visits, 1, memory_order_relaxed);
         pos_make(&pos, n->action, &u);
         path[depth++] = (uint32_t)(n - m->nodes);
     }
@@ -384,7 +394,6 @@ static void simulate(Mcts *m, Rng *rng, bool parallel)
         MctsNode *p = m->nodes + path[i];
         double s2 = result != RESULT_NONE ? score2_for(result, p->mover) : 2 * (p->mover == WHITE ? white : 1 - white);
         node_add(p, s2, parallel);
-        if (parallel && i) atomic_fetch_sub_explicit(&p->vloss, 1, memory_order_relaxed);
     }
     if (solver && LD(m->nodes[path[depth - 1]].proven)) prove_path(m, path, depth);
 }

@@ -18,7 +18,7 @@
  *
  * Who writes what. One search thread (threads=1, and every advance or
  * clear) writes everything with plain relaxed stores. A tree-parallel
- * search (MctsConfig.threads > 1) shares the tree: visits, score2, vloss,
+ * search (MctsConfig.threads > 1) shares the tree: visits, score2,
  * terminal, proven and claim are updated with atomic read-modify-writes or
  * stores by any thread; the expander, the thread whose compare-and-swap
  * set claim, writes the children's plain fields (action, mover, nchild)
@@ -29,7 +29,7 @@ typedef struct MctsNode {
     Action action;
     _Atomic uint32_t child;  /* index of the first child; 0: not expanded (the root is 0, never a child) */
     _Atomic uint32_t visits;
-    _Atomic uint32_t vloss;  /* threads now searching below this node (virtual loss); 0 between searches */
+    /* a parallel search counts a visit on the way down (the virtual loss) and its score on the way up */
     _Atomic double score2;
     uint16_t nchild;
     uint8_t mover;           /* WHITE or BLACK */
@@ -55,7 +55,6 @@ typedef struct MctsNode {
  *     a parent visit and no child visit; the root of a kept subtree is
  *     such a former leaf too, so `<=`, not `==`, even at the root;
  *   - 0 <= score2 <= 2 * visits (a NaN from an evaluation fails);
- *   - no virtual loss is left (vloss is 0 when no search runs);
  *   - proven is RESULT_NONE, RESULT_WHITE or RESULT_BLACK.
  * Returns false at the first broken invariant and names it in *why (if not
  * NULL). */
