@@ -277,10 +277,94 @@ static bool shell_plain(const char *s)
 
 int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *spec)
 {
+    return cli_agent_in(cmd, what, text, NULL, spec);
+}
+
+int cli_agent_in(const char *cmd, const char *what, const char *text, const char *engines, AgentSpec *spec)
+{
     char err[ERR_LEN];
-    int rc = agent_spec_parse(text, spec, err);
+    int rc;
+    if (!strncmp(text, "engine:", 7)) {
+        if (!engines) return cli_usage_error(cmd, "%s: '%s' needs --engines FILE, the file that defines it", what, text);
+        rc = agent_spec_engine(engines, text + 7, spec, err);
+    } else {
+        rc = agent_spec_parse(text, spec, err);
+    }
     if (rc == AGENT_ERR_FILE) return cli_error(cmd, "%s: %s", what, err);
     if (rc) return cli_usage_error(cmd, "%s: %s", what, err);
+    return 0;
+}
+
+void cli_print_faults(const char *const labels[2], const RecordSummary *s)
+{
+    for (int i = 0; i < 2; i++) {
+        uint64_t total = 0;
+        for (int r = 0; r < REASON_NB; r++) total += s->faults[i][r];
+        char label[32];
+        snprintf(label, sizeof label, "faults %s", labels[i]);
+        printf("%-12s %" PRIu64, label, total);
+        bool any = false;
+        for (int r = 0; r < REASON_NB; r++)
+            if (s->faults[i][r]) {
+                printf("%s%s %" PRIu64, any ? ", " : " (", reason_name(r), s->faults[i][r]);
+                any = true;
+            }
+        printf("%s\n", any ? ")" : "");
+    }
+}
+
+void cli_json_faults(Json *j, const char *const labels[2], const RecordSummary *s)
+{
+    json_object(j, "faults");
+    for (int i = 0; i < 2; i++) {
+        json_object(j, labels[i]);
+        for (int r = 0; r < REASON_NB; r++)
+            if (REASON_IS_FAULT(r)) json_uint(j, reason_name(r), s->faults[i][r]);
+        json_close(j);
+    }
+    json_close(j);
+}
+
+bool cli_controls_plan_given(const CliControls *c)
+{
+    return c->tc || c->movetime || c->sims || c->have_margin || c->agent_streams || c->engines;
+}
+
+int cli_controls_check(const char *cmd, const CliControls *c, const char *db, bool no_db, SelfplayPlan *plan)
+{
+    char err[ERR_LEN];
+    PlayControls *pc = &plan->controls;
+    pc->margin_ms = c->have_margin ? c->margin : CONTROLS_MARGIN_MS;
+    pc->sims = (uint32_t)c->sims;
+    pc->movetime_ms = c->movetime;
+    pc->agent_streams = c->agent_streams;
+    pc->answer_ms = c->engine_timeout;
+    if (c->tc && controls_parse_tc(c->tc, pc, err)) return cli_usage_error(cmd, "%s", err);
+    if (c->have_margin && !c->tc && !c->movetime)
+        return cli_usage_error(cmd, "--tc-margin goes with --tc or --movetime");
+    /* logs: as asked, or next to the database when an engine is external */
+    static char dir[4096];
+    const char *logs = c->engine_logs;
+    bool external = plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
+    if (!logs && external && !no_db) {
+        const char *path = db ? db : RUN_DEFAULT_DB;
+        const char *slash = strrchr(path, '/');
+        if (slash) snprintf(dir, sizeof dir, "%.*s/engine-logs", (int)(slash - path), path);
+        else snprintf(dir, sizeof dir, "engine-logs");
+        logs = dir;
+    }
+    if (logs && external) {
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%s", logs);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) {
+            *slash = '\0';
+            mkdir(parent, 0777); /* results/, as run_open makes it; a failure shows below */
+        }
+        if (mkdir(logs, 0777) != 0 && errno != EEXIST)
+            return cli_error(cmd, "cannot create the engine log folder '%s': %s", logs, strerror(errno));
+    }
+    pc->engine_logs = logs;
     return 0;
 }
 

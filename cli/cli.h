@@ -132,6 +132,48 @@ void cli_run_close(CliRun *r, Run *run);
  * error (2), a weights file that cannot be read bad data (1), either
  * printed with `what` ("agent A"). 0 when it parsed. */
 int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *spec);
+/* The same, where `engine:NAME` names an engine of the engines file
+ * (--engines FILE; NULL: none given). */
+int cli_agent_in(const char *cmd, const char *what, const char *text, const char *engines, AgentSpec *spec);
+
+/* The controls of a run's agents (selfplay, match): time controls, agent
+ * streams, the engines file and the external engines' logs and waits. */
+typedef struct CliControls {
+    const char *tc, *engines, *engine_logs;
+    long movetime, sims, margin, engine_timeout;
+    bool agent_streams, have_margin;
+} CliControls;
+#define CLI_CONTROL_OPTIONS(c)                                                                            \
+    {.name = "--tc", .kind = CLI_TEXT, .out = &(c)->tc},                                                 \
+    {.name = "--movetime", .kind = CLI_INT, .out = &(c)->movetime, .min = 1, .max = 86400000},           \
+    {.name = "--sims", .kind = CLI_INT, .out = &(c)->sims, .min = 1, .max = 10000000},                   \
+    {.name = "--tc-margin", .kind = CLI_INT, .out = &(c)->margin, .min = 0, .max = 86400000,             \
+     .seen = &(c)->have_margin},                                                                         \
+    {.name = "--agent-streams", .kind = CLI_FLAG, .out = &(c)->agent_streams},                           \
+    {.name = "--engines", .kind = CLI_TEXT, .out = &(c)->engines},                                       \
+    {.name = "--engine-logs", .kind = CLI_TEXT, .out = &(c)->engine_logs},                               \
+    {.name = "--engine-timeout", .kind = CLI_INT, .out = &(c)->engine_timeout, .min = 1, .max = 86400000}
+#define CLI_CONTROL_USAGE                                                                              \
+    "  --sims N        every agent searches N simulations per action (external: go sims N)\n"          \
+    "  --movetime MS   every agent has MS milliseconds per action (go movetime MS)\n"                  \
+    "  --tc BASE+INC   a clock per player: BASE seconds per game, INC added after each\n"              \
+    "                  of its actions (go wtime/btime/winc/binc); internal agents take\n"              \
+    "                  remaining/20 + 0.8 INC per action, as `yinsh uyi` does\n"                       \
+    "  --tc-margin MS  a player loses on time when its clock falls below -MS, or an\n"                  \
+    "                  action takes movetime + MS (default 100)\n"                                      \
+    "  --agent-streams each agent draws from its own random stream (always so with an\n"              \
+    "                  external engine; docs/uyi.md)\n"                                                 \
+    "  --engines FILE  the engines file that `engine:NAME` agents come from\n"                         \
+    "  --engine-logs DIR  where each engine process's stderr is logged (default: the\n"              \
+    "                  folder engine-logs next to the database; none with --no-db)\n"                  \
+    "  --engine-timeout MS  how long an engine is waited for with no time limit\n"                    \
+    "                  (handshake, isready, go; default 60000): then it loses (no-answer)\n"
+/* Checks the controls into plan->controls; with the agents parsed (an
+ * external one makes the default log folder next to db). 0 or EXIT_USAGE
+ * / 1 after printing why. */
+int cli_controls_check(const char *cmd, const CliControls *c, const char *db, bool no_db, SelfplayPlan *plan);
+/* Whether any control that changes a run's plan was given (refused with --resume). */
+bool cli_controls_plan_given(const CliControls *c);
 
 /* The selection options of report and tune: --kind (selfplay, match or
  * all: NULL), --agent (any spelling of a spec, made canonical into
@@ -199,6 +241,13 @@ void cli_run_hint(const char *cmd, const Run *run);
  * opens it and writes "command", "command_line" and "version". */
 struct Json;
 void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
+/* The games lost on faults by each agent (record.h): one line each,
+ * "faults a      2 (engine-died 1, no-answer 1)", labels[0] for the run's
+ * white agent (A), labels[1] for its black one (B); and the same as a JSON
+ * object {"a": {"engine-died": 1, ...}, "b": {...}} under key "faults". */
+void cli_print_faults(const char *const labels[2], const RecordSummary *s);
+void cli_json_faults(struct Json *j, const char *const labels[2], const RecordSummary *s);
+
 
 /* The actions of a game record as `yinsh randgame` and `yinsh export`
  * write them, ten to a line: action `ply` (from 0) with the space or the

@@ -164,7 +164,11 @@ static int write_boardspace(FILE *f, const StoreGameText *g, char *err)
         pos_make(&pos, a, &u);
     }
     int result, reason;
-    if (!strcmp(g->reason, reason_name(REASON_RESIGN)) && !pos_outcome(&pos, &result, &reason)) {
+    /* boardspace.net records know no faults: a game an engine lost on one
+     * is written as its resignation, the nearest they have */
+    bool stopped = false;
+    for (int r = REASON_RESIGN; r < REASON_NB; r++) stopped |= !strcmp(g->reason, reason_name(r));
+    if (stopped && !pos_outcome(&pos, &result, &reason)) {
         int loser = !strcmp(g->result, result_name(RESULT_WHITE)) ? BLACK : WHITE;
         fprintf(f, "; P%d[%d Resign ]\n", loser, num++);
     }

@@ -23,7 +23,9 @@ const char USAGE_MATCH[] =
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
     "                   [--opening rings|none | --book FILE] [--db PATH | --no-db]\n"
     "                   [--run NAME] [--quiet] [--shard K/N]\n"
-    "                   [--json]\n"
+    "                   [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
+    "                   [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
+    "                   [--agent-streams] [--json]\n"
     "  Plays agent A against agent B in N/2 colour-swapped pairs: pair k is game\n"
     "  2k with A as White and game 2k+1 with B as White, both starting from the\n"
     "  same ten random ring placements (drawn from the pair's own stream), so\n"
@@ -34,7 +36,11 @@ const char USAGE_MATCH[] =
     "  kind 'match' (run.white is A, run.black is B). Results do not depend on T.\n"
     "\n"
     "  --a SPEC, --b SPEC  the agents (see `yinsh selfplay --help`; e.g.\n"
-    "                  mcts:sims=200,rollout=8,eval=eval/weights/tuned.txt)\n"
+    "                  mcts:sims=200,rollout=8,eval=eval/weights/tuned.txt), or an\n"
+    "                  external UYI engine: uyi:name=N;cmd=COMMAND;dir=D;option.K=V\n"
+    "                  or engine:NAME of --engines FILE (docs/uyi.md). An engine\n"
+    "                  that crashes, hangs, answers an illegal action or loses on\n"
+    "                  time loses the game (its reason says which); the match goes on\n"
     "  --games N       games, an even number (N/2 pairs)\n"
     "  --variant V     standard (default) or blitz\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
@@ -56,6 +62,7 @@ const char USAGE_MATCH[] =
     "                  difference with its 95% half-width and, with --sprt, the\n"
     "                  log-likelihood ratio between its bounds)\n"
     "  --json          the result as one JSON document on stdout (docs/json.md)\n"
+    CLI_CONTROL_USAGE
     "  Under MPI (`mpirun -np R yinsh match ...`) rank 0 stores the match, hands\n"
     "  out pairs to every rank and runs the SPRT in pair order, stopping every\n"
     "  rank when it decides: the same result as one process.\n";
@@ -113,7 +120,7 @@ static void print_elo(const char *label, Interval e)
         printf("%-12s %+.1f (95%% CI %+.1f to %+.1f)\n", label, e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
 }
 
-static void print_result(const StoreRun *run, const MatchPlan *mp, const MatchResult *r)
+static void print_result(const StoreRun *run, const RecordSummary *sum, const MatchPlan *mp, const MatchResult *r)
 {
     const MatchTally *t = &r->tally;
     uint64_t games = t->wins + t->draws + t->losses;
@@ -131,6 +138,9 @@ static void print_result(const StoreRun *run, const MatchPlan *mp, const MatchRe
            " (pairs in which A scored 0, 1/2, 1, 3/2, 2)\n",
            t->penta[0], t->penta[1], t->penta[2], t->penta[3], t->penta[4]);
     printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", r->hash);
+    if (run->controls[0]) printf("controls     %s\n", run->controls);
+    static const char *const ab[2] = {"a", "b"};
+    cli_print_faults(ab, sum);
     if (mp->sprt.on) {
         const Sprt *s = &r->sprt;
         printf("sprt         H0 elo=%g vs H1 elo=%g, alpha %g beta %g: llr %.3f (bounds %.3f, %.3f): ", mp->sprt.elo0,
@@ -174,6 +184,9 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     for (int k = 0; k < 5; k++) json_uint(&j, NULL, t->penta[k]);
     json_close(&j);
     json_hex(&j, "hash", r->hash);
+    json_str(&j, "controls", run->row.controls);
+    static const char *const ab[2] = {"a", "b"};
+    cli_json_faults(&j, ab, &run->sum);
     if (mp->sprt.on) {
         const Sprt *s = &r->sprt;
         json_object(&j, "sprt");
@@ -202,8 +215,10 @@ int cmd_match(int argc, char **argv)
     bool json = false;
     long games = 0;
     CliRun r = {.o = {.kind = "match"}, .busy = STORE_BUSY_MS};
+    CliControls ctl = {0};
     RunOptions *o = &r.o;
     const CliOpt opts[] = {
+        CLI_CONTROL_OPTIONS(&ctl),
         {.name = "--a", .kind = CLI_TEXT, .out = &a},
         {.name = "--b", .kind = CLI_TEXT, .out = &b},
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 2, .max = 100000000},
@@ -235,7 +250,10 @@ int cmd_match(int argc, char **argv)
         return cli_usage_error(cmd, "unknown opening '%s' (rings or none)", opening);
     if (opening && book_path) return cli_usage_error(cmd, "--opening and --book exclude each other");
     if (opening && !strcmp(opening, "none")) plan->opening = OPENING_NONE;
-    if ((rc = cli_agent(cmd, "agent A", a, &plan->white)) || (rc = cli_agent(cmd, "agent B", b, &plan->black))) return rc;
+    if ((rc = cli_agent_in(cmd, "agent A", a, ctl.engines, &plan->white)) ||
+        (rc = cli_agent_in(cmd, "agent B", b, ctl.engines, &plan->black)))
+        return rc;
+    if ((rc = cli_controls_check(cmd, &ctl, o->db, o->no_db, plan))) return rc;
     if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
     if (sprt_text && r.shard)
         return cli_usage_error(cmd, "--sprt decides on the whole match, a shard holds a slice: not with --shard");
@@ -297,7 +315,7 @@ int cmd_match(int argc, char **argv)
         goto done;
     }
     if (json) json_result(&run, &mp, &res, clock_now() - t0, argc, argv);
-    else print_result(&run.row, &mp, &res);
+    else print_result(&run.row, &run.sum, &mp, &res);
 
 done:
     cli_run_close(&r, &run);

@@ -64,6 +64,9 @@ const char USAGE_SELFPLAY[] =
     "                  shard's missing games only\n"
     "  --quiet         no progress\n"
     "  --json          the summary as one JSON document on stdout (docs/json.md)\n"
+    "  --white, --black and --agent also take external UYI engines, and every\n"
+    "  game's agents may be limited, as in `yinsh match` (see its --help):\n"
+    CLI_CONTROL_USAGE
     "  Ctrl-C (or SIGTERM) stops the run cleanly: games in flight are finished\n"
     "  and stored, then yinsh says how to resume; a second Ctrl-C ends it now.\n"
     "  Under MPI (`mpirun -np R yinsh selfplay ...`, a build with MPI) rank 0\n"
@@ -118,6 +121,8 @@ static void print_summary(const char *name, const RecordSummary *s)
         }
     printf("%s\n", any ? "" : " -");
     printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", s->hash);
+    static const char *const sides[2] = {"white", "black"};
+    cli_print_faults(sides, s);
 }
 
 /* The note an MPI rank 0 writes at once when the launcher stops it. */
@@ -208,6 +213,10 @@ static void json_summary(const Run *run, double seconds, int argc, char **argv)
     for (int r = 0; r < REASON_NB; r++) json_uint(&j, reason_name(r), s->reasons[r]);
     json_close(&j);
     json_hex(&j, "hash", s->hash);
+    static const char *const sides[2] = {"white", "black"};
+    cli_json_faults(&j, sides, s);
+    char controls[CONTROLS_TEXT_LEN];
+    json_str(&j, "controls", controls_format(&run->plan.controls, controls));
     json_int(&j, "threads", parallel_threads(run->plan.threads));
     json_uint(&j, "games_played_now", run->done);
     json_num(&j, "time_s", seconds);
@@ -221,8 +230,10 @@ int cmd_selfplay(int argc, char **argv)
     bool have_games = false, json = false;
     long games = 0;
     CliRun r = {.o = {.kind = "selfplay"}, .busy = STORE_BUSY_MS};
+    CliControls ctl = {0};
     RunOptions *o = &r.o;
     const CliOpt opts[] = {
+        CLI_CONTROL_OPTIONS(&ctl),
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = 100000000, .seen = &have_games},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
         {.name = "--white", .kind = CLI_TEXT, .out = &white},
@@ -240,9 +251,11 @@ int cmd_selfplay(int argc, char **argv)
     /* Check the whole command line before touching any file. */
     o->plan.variant = VARIANT_STANDARD;
     if (o->resume) {
-        if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db)
+        if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db ||
+            cli_controls_plan_given(&ctl))
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
-                                        "--busy-timeout, --take-over, --shard and --quiet go with it");
+                                        "--busy-timeout, --take-over, --shard, --engine-logs, --engine-timeout "
+                                        "and --quiet go with it");
     } else {
         if (!have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
         if (o->take_over) return cli_usage_error(cmd, "--take-over goes with --resume");
@@ -255,11 +268,17 @@ int cmd_selfplay(int argc, char **argv)
     if (!o->resume) {
         if (variant_text && !variant_parse(variant_text, &o->plan.variant))
             return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
-        if ((rc = cli_agent(cmd, white ? "white agent" : "the agent", white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT,
-                            &o->plan.white)) ||
-            (rc = cli_agent(cmd, black ? "black agent" : "the agent", black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT,
-                            &o->plan.black)))
+        if ((rc = cli_agent_in(cmd, white ? "white agent" : "the agent",
+                               white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.white)) ||
+            (rc = cli_agent_in(cmd, black ? "black agent" : "the agent",
+                               black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.black)))
             return rc;
+    }
+    {
+        /* a resumed run's engines log where --engine-logs says, else nowhere */
+        SelfplayPlan probe = o->plan;
+        if ((rc = cli_controls_check(cmd, &ctl, o->db, o->no_db, &probe))) return rc;
+        o->plan.controls = probe.controls;
         o->plan.games = (uint32_t)games;
     }
 

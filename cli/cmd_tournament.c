@@ -18,6 +18,9 @@ const char USAGE_TOURNAMENT[] =
     "                        [--gauntlet] [--name T] [--seed S] [--variant V]\n"
     "                        [--opening rings|none | --book FILE] [--anchor NAME]\n"
     "                        [--db PATH] [--threads T] [--no-play] [--quiet] [--json]\n"
+    "                        [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
+    "                        [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
+    "                        [--agent-streams]\n"
     "  Plays a round robin (every pair of participants) or, with --gauntlet,\n"
     "  the first participant against each of the others: each pairing is a\n"
     "  match of N games in N/2 colour-swapped pairs from shared openings (as\n"
@@ -50,8 +53,10 @@ const char USAGE_TOURNAMENT[] =
     "  --no-play       play nothing: the list from the games stored so far\n"
     "  --quiet         no progress\n"
     "  --json          the result as one JSON document on stdout (docs/json.md)\n"
-    "  Limits: the agents' own (sims in their specs); every participant plays\n"
-    "  with the spec given.\n";
+    CLI_CONTROL_USAGE
+    "  Without --sims, --movetime or --tc every participant plays at the limits\n"
+    "  of its own spec; a participant may be an external UYI engine\n"
+    "  (uyi:name=N;cmd=... or engine:NAME of --engines FILE, docs/uyi.md).\n";
 
 static const char *const STATE_NAME[] = {"missing", "unfinished", "complete"};
 
@@ -281,6 +286,7 @@ int cmd_tournament(int argc, char **argv)
     long games = 0;
     uint64_t seed = 1;
     CliRun cr = {.busy = STORE_BUSY_MS};
+    CliControls ctl = {0};
     const CliOpt opts[] = {
         {.name = "--p", .kind = CLI_TEXTS, .out = &plist},
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 2, .max = STORE_MAX_GAMES},
@@ -297,6 +303,7 @@ int cmd_tournament(int argc, char **argv)
         {.name = "--no-play", .kind = CLI_FLAG, .out = &no_play},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &cr.quiet},
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
+        CLI_CONTROL_OPTIONS(&ctl),
     };
     Tournament t = {0};
     Book book = {0};
@@ -360,12 +367,19 @@ int cmd_tournament(int argc, char **argv)
         AgentSpec agent;
         char what[64];
         snprintf(what, sizeof what, "participant '%.40s'", plist.items[i]);
-        if ((rc = cli_agent(cmd, what, eq + 1, &agent))) goto done;
+        if ((rc = cli_agent_in(cmd, what, eq + 1, ctl.engines, &agent))) goto done;
         if (tournament_add(&t, plist.items[i], eq + 1, &agent, err)) {
             rc = cli_usage_error(cmd, "%s", err);
             goto done;
         }
     }
+    /* the controls of every pairing (an external participant makes the
+     * default log folder next to the database) */
+    SelfplayPlan cplan = {.white = t.players[0].agent, .black = t.players[0].agent};
+    for (int i = 0; i < t.nplayers; i++)
+        if (t.players[i].agent.kind == AGENT_UYI) cplan.white = t.players[i].agent;
+    if ((rc = cli_controls_check(cmd, &ctl, cr.o.db, false, &cplan))) goto done;
+    t.controls = cplan.controls;
     int anchor = 0;
     if (anchor_name) {
         anchor = -1;

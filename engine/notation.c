@@ -528,13 +528,17 @@ int record_check(const RecordTags *tags, int variant, int count, int result, int
         if (!*v || *end || n < 0) return error_set(err, "the record's Actions '%.64s' is not a count", v);
         if (n != count) return error_set(err, "the record says %ld actions, it holds %d", n, count);
     }
-    /* a resignation ends a game that the rules had not ended: the record's
-     * result is the resigner's opponent, which no replay can check */
+    /* a resignation, or a fault (an engine's illegal action, death, silence,
+     * error or flag), ends a game that the rules had not ended: the
+     * record's result is the other side's win, which no replay can check */
     const char *why = record_tag(tags, "Reason");
-    if (why && !strcmp(why, reason_name(REASON_RESIGN)) && result == RESULT_NONE) {
+    bool stopped = false;
+    for (int r = REASON_RESIGN; why && r < REASON_NB; r++) stopped |= !strcmp(why, reason_name(r));
+    if (stopped && result == RESULT_NONE) {
         v = record_tag(tags, "Result");
         if (v && strcmp(v, result_name(RESULT_WHITE)) && strcmp(v, result_name(RESULT_BLACK)))
-            return error_set(err, "the record's Result is '%.64s': a resigned game is won by white or black", v);
+            return error_set(err, "the record's Result is '%.64s': a game ended by %s is won by white or black", v,
+                             why);
         return 0;
     }
     if ((v = record_tag(tags, "Result")) && strcmp(v, result_name(result)))
@@ -552,7 +556,10 @@ const char *result_name(int result)
 
 const char *reason_name(int reason)
 {
-    static const char *const n[REASON_NB] = {"none", "three-rings", "blitz-row", "pool-empty", "no-moves", "resign"};
+    static const char *const n[REASON_NB] = {"none",           "three-rings",   "blitz-row",
+                                                 "pool-empty",     "no-moves",      "resign",
+                                                 "illegal-action", "engine-died",   "no-answer",
+                                                 "time-forfeit",   "engine-error"};
     return reason >= 0 && reason < REASON_NB ? n[reason] : "?";
 }
 

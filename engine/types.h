@@ -61,6 +61,9 @@ enum {
 };
 
 /* Game results and why the game ended (RULES.md §6). */
+/* REASON_ILLEGAL_ACTION .. REASON_ENGINE_ERROR: a fault, not the board, ended the game. */
+#define REASON_IS_FAULT(r) ((r) >= REASON_ILLEGAL_ACTION && (r) < REASON_NB)
+
 enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_NB };
 enum {
     REASON_NONE = 0,
@@ -70,6 +73,13 @@ enum {
     REASON_NO_MOVES,      /* neither player can move */
     REASON_RESIGN,        /* a player resigned: only in records read from elsewhere
                            * (yinsh import); no position of the rules ends so */
+    /* Faults (shared/spec/PROTOCOL.md, "What the harness does with faults"):
+     * the game is lost by the side at fault, whatever the board says. */
+    REASON_ILLEGAL_ACTION, /* an engine answered an action that is not legal */
+    REASON_ENGINE_DIED,    /* an engine exited or closed its output */
+    REASON_NO_ANSWER,      /* an engine did not answer in time (handshake, isready, go) */
+    REASON_TIME_FORFEIT,   /* a player's clock fell below -margin, or an action overran movetime */
+    REASON_ENGINE_ERROR,   /* an engine refused a position or wrote what is not UYI */
     REASON_NB
 };
 

@@ -84,6 +84,7 @@ fuzz() { # fuzz NAME CORPUS SOURCES...
 mkdir -p build-fuzz
 fuzz fuzz_parsers corpus engine/*.c
 fuzz fuzz_agent_spec corpus-spec engine/*.c eval/evaluation.c eval/stats.c selfplay/agent.c selfplay/mcts.c \
+    selfplay/uyi.c selfplay/uyi_client.c \
     selfplay/playout.c
 fuzz fuzz_weights corpus-weights engine/*.c eval/evaluation.c
 fuzz fuzz_study_ini corpus-ini study/ini.c

@@ -42,7 +42,21 @@
  * writes the canonical form stored in the database (the eval path as
  * given, not its contents); parsing it gives the same spec back. The
  * default spec's canonical form and play are those of the first version,
- * so earlier runs stay reproducible. */
+ * so earlier runs stay reproducible.
+ *
+ * An external engine that speaks UYI (docs/uyi.md, "Engines as agents"):
+ *
+ *   uyi:name=NAME;cmd=COMMAND;dir=FOLDER;option.KEY=VALUE;...
+ *
+ * cmd (required) is split into words with shell quoting ('...', "...",
+ * \) and exec'ed, without a shell (no pipes or redirections); it may hold
+ * commas; a ';' or '\' inside a value is written '\;' or '\\'. name (a
+ * display name, default "engine"), dir (its working folder, default the
+ * current one) and any number of option.KEY (sent as `setoption name KEY
+ * value VALUE` after the handshake, in the order given) are optional. The
+ * canonical form, stored with the run, lists name, cmd, dir and the
+ * options in that order. `yinsh match --engines FILE --a engine:NAME`
+ * reads the same fields from a file (cli). */
 #ifndef YINSH_AGENT_H
 #define YINSH_AGENT_H
 
@@ -55,9 +69,10 @@
 #include "record.h"
 #include "rng.h"
 
-enum { AGENT_RANDOM, AGENT_MCTS };
+enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
+enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
 /* Why a spec was refused: its text (a usage error), or its weights file
  * (missing or unreadable: bad data). */
 enum { AGENT_ERR_SPEC = -1, AGENT_ERR_FILE = -2 };
@@ -74,6 +89,12 @@ typedef struct AgentSpec {
     int policy;       /* mcts: MCTS_POLICY_UNIFORM or _ROWS */
     char eval[AGENT_PATH_LEN]; /* mcts: the weights file as given; "" = built-in defaults */
     Weights weights;           /* mcts, rollout=N: the evaluation's weights (read from eval) */
+    /* uyi: the engine's display name, command line, folder and options */
+    char name[AGENT_NAME_LEN];
+    char cmd[AGENT_CMD_LEN];
+    char dir[AGENT_PATH_LEN];
+    int noptions;
+    char option_key[AGENT_OPTIONS][AGENT_NAME_LEN], option_value[AGENT_OPTIONS][AGENT_OPTION_LEN];
 } AgentSpec;
 
 /* Parses a spec; 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with a message in
@@ -89,6 +110,12 @@ int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
  * built-in weights and nodes 0 to the default for sims. eval reads its
  * file here, and needs rollout=N set before it. */
 int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
+/* The spec of engine `name` of an engines file (docs/uyi.md, "Engines
+ * files"): sections `[NAME]` with `cmd = ...`, `dir = ...` and any
+ * `option.KEY = VALUE` lines; '#' starts a comment line. 0, or
+ * AGENT_ERR_FILE (unreadable file) / AGENT_ERR_SPEC (bad line, unknown
+ * name) with "FILE:LINE: why" in err. */
+int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char *err);
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
 
@@ -101,7 +128,31 @@ typedef struct MoveStats {
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
     uint32_t sims;          /* simulations of this search (0: none) */
     int proven;             /* solver: the proven winner (RESULT_WHITE/BLACK), else RESULT_NONE */
+    int fault;              /* REASON_* of a fault (an external engine's), else REASON_NONE */
+    char why[ERR_LEN];      /* fault: what happened, for the engine's log */
 } MoveStats;
+
+/* How an action is limited (the run's controls, scheduler.h), as the
+ * harness sees it when the agent is to act. */
+typedef struct AgentLimits {
+    uint32_t sims;           /* 0: the agent's own */
+    int64_t movetime_ms;     /* 0: none */
+    bool clock;              /* clock_ms and inc_ms are meaningful */
+    int64_t clock_ms[2];     /* White's and Black's time left */
+    int64_t inc_ms;          /* the increment, the same for both */
+    int64_t margin_ms;       /* how far past its time an engine is waited for */
+    int64_t answer_ms;       /* external: how long to wait with no time limit */
+} AgentLimits;
+
+/* Where an external agent's process writes its standard error, and how
+ * long the harness waits for an answer with no time limit (handshake,
+ * isready, a go without time). */
+typedef struct AgentEnv {
+    const char *log_dir; /* NULL: discarded */
+    int64_t answer_ms;   /* <= 0: AGENT_ANSWER_MS */
+    int thread;          /* the game thread, for the log file's name */
+} AgentEnv;
+enum { AGENT_ANSWER_MS = 60000 };
 
 typedef struct Agent Agent;
 
@@ -114,6 +165,18 @@ const AgentSpec *agent_spec(const Agent *agent);
 
 /* A new game starts: forget anything kept from the last one. */
 void agent_reset(Agent *agent);
+/* The same for any agent, with the game's start: an external engine is
+ * started if it is not running (handshake `uyi`/`uyiok`, its options),
+ * asked `isready`, given `seed` (when seeded and it has that option) and
+ * `newgame`. REASON_NONE, or the REASON_* of its fault (the engine is then
+ * killed, and started again for the next game) with why (ERR_LEN). */
+int agent_new_game(Agent *agent, const AgentEnv *env, bool seeded, uint64_t seed, char *why);
+/* Appends "yinsh: REASON: why" to an external engine's log file (nothing
+ * for an internal agent or without logs): the harness's side of a fault,
+ * next to what the engine wrote on its standard error. */
+void agent_log(Agent *agent, int reason, const char *why);
+/* The agent's own process (AGENT_UYI), 0 if none runs (tests). */
+int agent_pid(const Agent *agent);
 /* Chooses an action for the player to act in pos (not over). All
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
@@ -122,6 +185,12 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
  * is still a function of the rng. */
 Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim,
                             MoveStats *stats);
+/* Chooses under the harness's limits (NULL: none): an internal agent
+ * searches within its share of the clock (uyi_budget_ms, the policy of
+ * `yinsh uyi`) or movetime, an external one is sent `position startpos
+ * moves ...` and `go` and its `bestmove` read. A fault of an external
+ * engine returns ACTION_NONE with stats->fault set. */
+Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits *lim, MoveStats *stats);
 /* The principal variation of the agent's last search (mcts_pv): at most
  * max actions into pv, their number returned; 0 for an agent that does
  * not search or did not search its last choice. */

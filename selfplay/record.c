@@ -36,7 +36,15 @@ void record_summary_add(RecordSummary *s, const GameRecord *g)
     s->games++;
     if (g->result >= 0 && g->result < RESULT_NB) s->wins[g->result]++;
     if (g->reason >= 0 && g->reason < REASON_NB) s->reasons[g->reason]++;
+    record_summary_fault(s, g->result, g->reason, g->swapped, 1);
     s->actions += (uint64_t)g->nactions;
+}
+
+void record_summary_fault(RecordSummary *s, int result, int reason, bool swapped, uint64_t count)
+{
+    if (!REASON_IS_FAULT(reason) || (result != RESULT_WHITE && result != RESULT_BLACK)) return;
+    int loser = result == RESULT_WHITE ? BLACK : WHITE; /* the colour at fault */
+    s->faults[loser ^ swapped][reason] += count;
 }
 
 Interval record_white_score(const RecordSummary *s)

@@ -33,6 +33,8 @@ typedef struct ActionRecord {
     uint32_t root_visits, chosen_visits;
     double value;           /* chosen action's value estimate for the actor */
     uint32_t time_us;       /* time the agent took */
+    bool has_clock;         /* the game was played on a clock (--tc) */
+    int64_t clock_us;       /* has_clock: the actor's clock after the action, increment added */
 } ActionRecord;
 
 /* A finished game. */
@@ -68,9 +70,15 @@ typedef struct RecordSummary {
     uint64_t reasons[REASON_NB]; /* by REASON_* */
     uint64_t actions;            /* summed over games */
     uint64_t hash;               /* record_game_hash summed over games */
+    /* games lost on a fault (REASON_IS_FAULT), by the agent at fault:
+     * [0] the run's white agent (a match's A), [1] its black agent (B) */
+    uint64_t faults[2][REASON_NB];
 } RecordSummary;
 
 void record_summary_add(RecordSummary *s, const GameRecord *g);
+/* Counts `count` games of this result and reason in faults (nothing when
+ * the reason is no fault): the loser is the agent at fault. */
+void record_summary_fault(RecordSummary *s, int result, int reason, bool swapped, uint64_t count);
 /* White's score (win 1, draw 1/2) with its 95% Wilson interval
  * (eval/stats.h): sound at 0 and 1 and for few games; with draws, whose
  * per-game variance is below p(1-p), slightly conservative. */

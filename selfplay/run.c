@@ -36,6 +36,10 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
     char perr[ERR_LEN];
     *plan = (SelfplayPlan){.variant = row->variant, .seed = row->seed, .games = row->games, .pairs = row->pairs,
                            .opening = row->opening};
+    if (controls_parse(row->controls, &plan->controls, perr)) {
+        snprintf(err, ERR_LEN, "run '%s': %.400s", row->name, perr);
+        return -1;
+    }
     if (agent_spec_parse(row->white, &plan->white, perr)) {
         snprintf(err, ERR_LEN, "run '%s': white agent: %.400s", row->name, perr);
         return -1;
@@ -63,7 +67,7 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
 
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err)
 {
-    char white[SPEC_LEN], black[SPEC_LEN], ww[STORE_HASH_LEN], bw[STORE_HASH_LEN];
+    char white[SPEC_LEN], black[SPEC_LEN], ww[STORE_HASH_LEN], bw[STORE_HASH_LEN], controls[CONTROLS_TEXT_LEN];
     agent_spec_format(&plan->white, white);
     agent_spec_format(&plan->black, black);
     weights_hex(&plan->white, ww);
@@ -91,6 +95,8 @@ int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *p
         snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
                  ", read from '%.200s'; this book's is %016" PRIx64 ")", row->name, row->book_hash, row->book_path,
                  plan->book ? plan->book->hash : 0);
+    else if (strcmp(row->controls, controls_format(&plan->controls, controls)))
+        snprintf(err, ERR_LEN, "run '%s' was played with controls '%s', not '%s'", row->name, row->controls, controls);
     else
         return 0;
     return -1;
@@ -169,6 +175,8 @@ int run_open(Run *r, const RunOptions *o, char *err)
             return -1;
         }
         r->plan.threads = o->plan.threads;
+        r->plan.controls.engine_logs = o->plan.controls.engine_logs;
+        r->plan.controls.answer_ms = o->plan.controls.answer_ms;
         r->worker = true;
         return 0;
     }
@@ -222,6 +230,9 @@ static int open_here(Run *r, const RunOptions *o, char *err)
         if (store_run_claim(r->store, &r->row, o->take_over, err)) return -1;
         r->leased = true;
         r->plan.threads = o->plan.threads;
+        /* where logs go and how long engines are waited for: this process's choice */
+        r->plan.controls.engine_logs = o->plan.controls.engine_logs;
+        r->plan.controls.answer_ms = o->plan.controls.answer_ms;
         if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
             store_summary(r->store, &r->row, &r->sum, err))
             return -1;
@@ -246,6 +257,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
         row->book_hash = r->plan.book->hash;
         snprintf(row->book_path, sizeof row->book_path, "%s", r->plan.book->path);
     }
+    controls_format(&r->plan.controls, row->controls);
     weights_hex(&r->plan.white, row->white_weights);
     weights_hex(&r->plan.black, row->black_weights);
     if (o->shards) {

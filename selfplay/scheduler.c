@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "geometry.h"
 #include "movegen.h"
+#include "number.h"
 #include "parallel.h"
 #include "playout.h"
 #include "scheduler.h"
@@ -20,8 +21,92 @@ uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(
  * streams of games 0, 1, ... of the same seed. */
 #define OPENING_SALT 0x6f70656e696e6773ULL /* "openings" */
 
+uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour)
+{
+    return rng_mix(selfplay_game_seed(run_seed, index), 1 + (uint64_t)colour);
+}
+
+bool selfplay_agent_streams(const SelfplayPlan *plan)
+{
+    return plan->controls.agent_streams || plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
+}
+
+char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
+{
+    size_t n = 0;
+    out[0] = '\0';
+#define PUT(...) n += (size_t)snprintf(out + n, CONTROLS_TEXT_LEN - n, __VA_ARGS__)
+    if (c->sims) PUT("%ssims=%u", n ? "," : "", (unsigned)c->sims);
+    if (c->movetime_ms) PUT("%smovetime=%lld", n ? "," : "", (long long)c->movetime_ms);
+    if (c->base_ms) PUT("%stc=%g+%g", n ? "," : "", (double)c->base_ms / 1e3, (double)c->inc_ms / 1e3);
+    if (c->movetime_ms || c->base_ms) PUT(",margin=%lld", (long long)c->margin_ms);
+    if (c->agent_streams) PUT("%sstreams=agent", n ? "," : "");
+#undef PUT
+    return out;
+}
+
+/* Seconds as a count of milliseconds, from 0 to a day. */
+static bool seconds_ms(const char *s, int64_t *ms)
+{
+    double v;
+    if (!number_real(s, 0, 86400, &v)) return false;
+    *ms = (int64_t)(v * 1e3 + 0.5);
+    return true;
+}
+
+int controls_parse_tc(const char *text, PlayControls *c, char *err)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *plus = strchr(buf, '+');
+    if (plus) *plus++ = '\0';
+    int64_t base, inc = 0;
+    if (strlen(text) >= sizeof buf || !seconds_ms(buf, &base) || base <= 0 || (plus && !seconds_ms(plus, &inc))) {
+        snprintf(err, ERR_LEN, "--tc wants BASE+INC in seconds (e.g. 10+0.1, or 60), BASE above 0, not '%.64s'",
+                 text);
+        return -1;
+    }
+    c->base_ms = base;
+    c->inc_ms = inc;
+    return 0;
+}
+
+int controls_parse(const char *text, PlayControls *c, char *err)
+{
+    char buf[CONTROLS_TEXT_LEN];
+    *c = (PlayControls){.margin_ms = CONTROLS_MARGIN_MS};
+    if (strlen(text) >= sizeof buf) goto bad;
+    strcpy(buf, text);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        long v;
+        if (!eq) goto bad;
+        *eq++ = '\0';
+        if (!strcmp(kv, "sims") && number_long(eq, 1, 10000000, &v)) c->sims = (uint32_t)v;
+        else if (!strcmp(kv, "movetime") && number_long(eq, 1, 86400000, &v)) c->movetime_ms = v;
+        else if (!strcmp(kv, "margin") && number_long(eq, 0, 86400000, &v)) c->margin_ms = v;
+        else if (!strcmp(kv, "tc") && !controls_parse_tc(eq, c, err)) continue;
+        else if (!strcmp(kv, "streams") && !strcmp(eq, "agent")) c->agent_streams = true;
+        else goto bad;
+    }
+    return 0;
+bad:
+    snprintf(err, ERR_LEN, "bad controls '%.64s' (sims=N,movetime=MS,tc=BASE+INC,margin=MS,streams=agent)", text);
+    return -1;
+}
+
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)
 {
+    return selfplay_play_game_env(plan, white, black, index, NULL, rec);
+}
+
+/* The side at fault loses. */
+static int fault_result(int actor) { return actor == WHITE ? RESULT_BLACK : RESULT_WHITE; }
+
+int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
+                           const AgentEnv *env, GameRecord *rec)
+{
+    const PlayControls *pc = &plan->controls;
     memset(rec, 0, sizeof *rec);
     rec->index = index;
     rec->seed = selfplay_game_seed(plan->seed, index);
@@ -36,21 +121,43 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
     rec->actions = malloc((size_t)cap * sizeof *rec->actions);
     if (!rec->actions) return -1;
 
-    Rng rng;
-    rng_stream(&rng, plan->seed, index); /* starts at rec->seed */
-    agent_reset(white);
-    if (black != white) agent_reset(black);
+    /* one stream for the game, or one per agent (scheduler.h) */
+    bool streams = selfplay_agent_streams(plan);
+    Rng game_rng, side_rng[COLOUR_NB];
+    rng_stream(&game_rng, plan->seed, index); /* starts at rec->seed */
+    uint64_t side_seed[COLOUR_NB];
+    for (int c = 0; c < COLOUR_NB; c++) {
+        side_seed[c] = selfplay_agent_seed(plan->seed, index, c);
+        rng_stream(&side_rng[c], side_seed[c], 0);
+    }
     Position pos;
     pos_start(&pos, plan->variant);
     double start = clock_now();
     int result = RESULT_NONE, reason = REASON_NONE;
+    char why[ERR_LEN];
+    /* both agents start the game; an engine that cannot loses it */
+    Agent *side[COLOUR_NB] = {white, black};
+    for (int c = 0; c < COLOUR_NB && !reason; c++) {
+        if (c == BLACK && black == white) break;
+        int f = agent_new_game(side[c], env, streams, side_seed[c], why);
+        if (f) {
+            result = fault_result(c);
+            reason = f;
+        }
+    }
+    bool timed = pc->base_ms > 0;
+    AgentLimits lim = {.sims = pc->sims, .movetime_ms = pc->movetime_ms, .clock = timed,
+                       .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms,
+                       .answer_ms = pc->answer_ms};
+    bool limited = pc->sims || pc->movetime_ms || timed;
+    int64_t clock_us[COLOUR_NB] = {pc->base_ms * 1000, pc->base_ms * 1000};
     /* the pair's opening: its own stream, so both games of the pair agree */
     Rng opening;
     uint32_t pair = plan->pairs ? index / 2 : index;
     rng_stream(&opening, plan->seed ^ OPENING_SALT, pair);
     int nbook = 0;
     const Action *book = plan->opening == OPENING_BOOK ? book_opening(plan->book, pair, &nbook) : NULL;
-    while (!pos_outcome(&pos, &result, &reason)) {
+    while (!reason && !pos_outcome(&pos, &result, &reason)) {
         /* never in a legal game (types.h); scored like an empty pool */
         if (rec->nactions == GAME_MAX_ACTIONS) {
             result = playout_adjudicate(&pos);
@@ -66,21 +173,35 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
             rec->actions = more;
             cap *= 2;
         }
-        Agent *agent = pos.actor == WHITE ? white : black;
+        int actor = pos.actor;
+        Agent *agent = side[actor];
         MoveStats st = {0};
         double t = clock_now();
         Action a;
-        if (plan->opening == OPENING_RINGS && pos.state == STATE_P) {
+        bool harness = plan->opening == OPENING_RINGS && pos.state == STATE_P;
+        if (harness) {
             st.legal = movegen_count(&pos);
             a = movegen_random(&pos, &opening);
         } else if (rec->nactions < nbook) {
             st.legal = movegen_count(&pos);
             a = book[rec->nactions];
         } else {
-            a = agent_choose(agent, &pos, &rng, &st);
+            Rng *rng = streams ? &side_rng[actor] : &game_rng;
+            for (int c = 0; c < COLOUR_NB; c++) lim.clock_ms[c] = clock_us[c] / 1000;
+            if (limited || agent_spec(agent)->kind == AGENT_UYI)
+                a = agent_act(agent, &pos, rng, limited ? &lim : NULL, &st);
+            else
+                a = agent_choose(agent, &pos, rng, &st);
         }
         double dt = clock_now() - t;
-        rec->actions[rec->nactions++] = (ActionRecord){
+        int64_t dt_us = (int64_t)(dt * 1e6 + 0.5);
+        if (st.fault) {
+            result = fault_result(actor);
+            reason = st.fault;
+            break;
+        }
+        ActionRecord *r = &rec->actions[rec->nactions];
+        *r = (ActionRecord){
             .action = a,
             .actor = pos.actor,
             .state = pos.state,
@@ -89,8 +210,36 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
             .root_visits = st.root_visits,
             .chosen_visits = st.chosen_visits,
             .value = st.value,
-            .time_us = (uint32_t)(dt * 1e6 + 0.5),
+            .time_us = (uint32_t)(dt_us > UINT32_MAX ? UINT32_MAX : dt_us),
         };
+        if (!harness) {
+            int64_t margin_us = pc->margin_ms * 1000;
+            if (pc->movetime_ms && dt_us > (pc->movetime_ms * 1000 + margin_us)) {
+                snprintf(why, sizeof why, "an action took %.1f ms, movetime %lld + margin %lld", dt_us / 1e3,
+                         (long long)pc->movetime_ms, (long long)pc->margin_ms);
+                agent_log(agent, REASON_TIME_FORFEIT, why);
+                result = fault_result(actor);
+                reason = REASON_TIME_FORFEIT;
+                break;
+            }
+            if (timed) {
+                clock_us[actor] -= dt_us;
+                if (clock_us[actor] < -margin_us) {
+                    snprintf(why, sizeof why, "the clock fell to %.1f ms (margin %lld) after an action of %.1f ms",
+                             clock_us[actor] / 1e3, (long long)pc->margin_ms, dt_us / 1e3);
+                    agent_log(agent, REASON_TIME_FORFEIT, why);
+                    result = fault_result(actor);
+                    reason = REASON_TIME_FORFEIT;
+                    break;
+                }
+                clock_us[actor] += pc->inc_ms * 1000;
+            }
+        }
+        if (timed) {
+            r->has_clock = true;
+            r->clock_us = clock_us[actor];
+        }
+        rec->nactions++;
         agent_observe(white, &pos, a);
         if (black != white) agent_observe(black, &pos, a);
         Undo u;
@@ -310,10 +459,12 @@ int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, con
         char aerr[ERR_LEN];
         Agent *white = NULL, *black = NULL;
         uint32_t index;
+        AgentEnv env = {.log_dir = plan->controls.engine_logs, .answer_ms = plan->controls.answer_ms,
+                        .thread = omp_get_thread_num()};
         if (agent_new(&white, &plan->white, aerr) || agent_new(&black, &plan->black, aerr)) queue_fail(&q, aerr);
         while (!queue_stopping(&q) && src->next(src->ctx, &index)) {
             GameRecord *g = malloc(sizeof *g);
-            if (!g || selfplay_play_game(plan, white, black, index, g) != 0) {
+            if (!g || !white || !black || selfplay_play_game_env(plan, white, black, index, &env, g) != 0) {
                 free(g);
                 queue_fail(&q, "out of memory for a game record");
                 continue;

@@ -25,6 +25,47 @@
 #include "record.h"
 
 
+/* How every agent of a run is limited (`--sims`, `--movetime`, `--tc`),
+ * and where its randomness comes from. All zero: as before version 6,
+ * each agent at its own simulations, one stream per game.
+ *
+ * Clocks: each player starts with base_ms; the time an action takes (as
+ * the harness measures it, from the request to the answer) is taken off
+ * the actor's clock and inc_ms is added after it. A player whose clock
+ * falls below -margin_ms, or whose action took more than movetime_ms +
+ * margin_ms, loses on time (REASON_TIME_FORFEIT); an external engine is
+ * waited for that long and no longer. The ring placements of
+ * OPENING_RINGS are the harness's and cost no time.
+ *
+ * Streams: by default both agents draw from the game's one stream
+ * (rng_stream(run seed, index)). With agent_streams, or whenever an agent
+ * is an external engine, the agent playing colour c in game i draws from
+ * its own stream rng_stream(selfplay_agent_seed(run seed, i, c), 0), and
+ * an external engine with a `seed` option is sent that seed before
+ * `newgame`: then `yinsh uyi` plays exactly as the internal agent. */
+typedef struct PlayControls {
+    uint32_t sims;         /* simulations per action for every agent; 0: each its own */
+    int64_t movetime_ms;   /* 0: none */
+    int64_t base_ms;       /* > 0: each player's clock at the start */
+    int64_t inc_ms;        /* with base_ms: added after each of the player's actions */
+    int64_t margin_ms;     /* the forfeit margin (default CONTROLS_MARGIN_MS) */
+    bool agent_streams;    /* each agent its own stream */
+    /* not part of the plan (they decide no game of a well-behaved engine) */
+    int64_t answer_ms;     /* external engines: the wait without a time limit; 0: AGENT_ANSWER_MS */
+    const char *engine_logs; /* folder of the engines' stderr logs; NULL: discarded */
+} PlayControls;
+
+enum { CONTROLS_MARGIN_MS = 100, CONTROLS_TEXT_LEN = 128 };
+
+/* The canonical text of the controls that decide games (stored as
+ * run.controls): "" when none, else comma-separated `sims=N`,
+ * `movetime=MS`, `tc=BASE+INC` (seconds), `margin=MS` (with a time limit),
+ * `streams=agent`. controls_parse reads it back (a resumed run). */
+char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN]);
+int controls_parse(const char *text, PlayControls *c, char *err);
+/* "BASE+INC" or "BASE" in seconds (--tc): 0, or -1 with err. */
+int controls_parse_tc(const char *text, PlayControls *c, char *err);
+
 typedef struct SelfplayPlan {
     int variant;
     AgentSpec white, black; /* with pairs: agents A and B */
@@ -34,15 +75,25 @@ typedef struct SelfplayPlan {
     bool pairs;     /* colour-swapped pairs: odd games give White to plan.black */
     int opening;    /* OPENING_*: how every game starts */
     const Book *book; /* with OPENING_BOOK: the openings (the caller's, checked for the variant) */
+    PlayControls controls;
 } SelfplayPlan;
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);
+/* The seed of the agent playing colour c (WHITE, BLACK) in game `index`
+ * under per-agent streams: rng_mix(selfplay_game_seed(run_seed, index),
+ * 1 + c). */
+uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour);
+/* Whether the plan's agents draw from their own streams. */
+bool selfplay_agent_streams(const SelfplayPlan *plan);
 
 /* Plays game `index` of a plan into rec; `white` and `black` are the agents
  * made from plan->white and plan->black (reset first; with plan->pairs an
  * odd game gives White to `black`). 0, or -1 when memory runs out. Free
  * with record_free. */
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec);
+/* The same, with the external engines' environment (log folder, thread). */
+int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
+                           const AgentEnv *env, GameRecord *rec);
 
 /* Where finished games go. Both callbacks run on the writer thread only,
  * one call at a time. `write` stores a batch of games (all or none; 0 on

@@ -1,4 +1,4 @@
--- Yinsh Lab self-play database, schema version 5 (PRAGMA user_version).
+-- Yinsh Lab self-play database, schema version 6 (PRAGMA user_version).
 -- docs/schema.md explains every column. The build embeds this file in the
 -- binary (cmake/embed.cmake): it is the only copy of the schema. A database
 -- of an older version is upgraded in place to exactly this shape
@@ -28,7 +28,8 @@ CREATE TABLE run (
     repeat_of   INTEGER,
     git_commit  TEXT,
     compiler    TEXT,
-    machine     TEXT
+    machine     TEXT,
+    controls    TEXT    NOT NULL DEFAULT ''
 );
 CREATE INDEX run_by_plan ON run (plan_ident);
 CREATE TABLE game (
@@ -66,6 +67,7 @@ CREATE TABLE action (
     chosen_visits INTEGER,
     value         REAL,
     time_us       INTEGER NOT NULL,
+    clock_us      INTEGER,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE INDEX action_by_state ON action (state, actor);
@@ -96,4 +98,4 @@ SELECT r.name AS run, r.kind AS kind, r.variant AS variant, r.white AS white, r.
        r.finished_at IS NOT NULL AS finished, r.command AS command
   FROM run r LEFT JOIN game_score s ON s.run = r.name
  GROUP BY r.id;
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

@@ -134,7 +134,7 @@ static bool opening_parse(const char *text, StoreRun *run)
 
 /* What determines a run's games, hashed: the engine version that plays
  * them, the variant, both agents with their weights' content hashes, the
- * seed, pairs, opening (with a book's content hash) and the length bound. Two runs with one plan hold
+ * seed, pairs, opening (with a book's content hash), the length bound and the controls. Two runs with one plan hold
  * the same games, index for index. */
 static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HASH_LEN])
 {
@@ -145,6 +145,8 @@ static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HA
     /* a book's content, not its path; runs without one keep their identity */
     if (r->opening == OPENING_BOOK && len > 0 && (size_t)len < sizeof text)
         snprintf(text + len, sizeof text - (size_t)len, "|book=%016" PRIx64, r->book_hash);
+    /* controls came with version 6: a run without keeps its identity */
+    if (r->controls[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "|%s", r->controls);
     snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_hash_text(text));
 }
 
@@ -181,8 +183,11 @@ static int upgrade_v5(Store *s, char *err);
  * drops it. Version 4 adds the weights files' content hashes to run and
  * the lease table. Version 5 adds game identity (run.plan_ident,
  * run.repeat_of, game.ident, game.repeat), provenance (git_commit,
- * compiler, machine) and the views; `after` fills in what SQL alone
- * cannot. */
+ * compiler, machine) and the views. Version 6 adds run.controls (the
+ * time controls and agent streams of a run; '' for every earlier run) and
+ * action.clock_us (the actor's clock after the action; NULL without a
+ * clock); the fault reasons it brings need no change to stored rows.
+ * `after` fills in what SQL alone cannot. */
 static const struct {
     const char *sql;
     int (*after)(Store *s, char *err);
@@ -214,6 +219,10 @@ static const struct {
      "ALTER TABLE game ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;"
      "CREATE INDEX game_by_ident ON game (ident);",
      upgrade_v5},
+    /* 5 -> 6 */
+    {"ALTER TABLE run ADD COLUMN controls TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE action ADD COLUMN clock_us INTEGER;",
+     NULL},
 };
 
 /* 4 -> 5, after the columns: the views (from the schema itself, so they
@@ -703,7 +712,7 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
     const char *sql =
         "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, kind, "
         "pairs, opening, max_actions, white_weights, black_weights, plan_ident, repeat_of, git_commit, compiler, "
-        "machine, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "machine, controls, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
         "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
         rc = store_fail(s, err, "preparing the run");
@@ -737,6 +746,7 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
     sqlite3_bind_text(st, 20, run->git_commit, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 21, run->compiler, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 22, run->machine, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 23, run->controls, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) != SQLITE_DONE) {
         rc = store_fail(s, err, "storing the run");
         goto done;
@@ -781,7 +791,7 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     }
     const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
                       "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, coalesce(repeat_of, 0), "
-                      "coalesce(git_commit, ''), coalesce(compiler, ''), coalesce(machine, '') FROM run WHERE name = ?";
+                      "coalesce(git_commit, ''), coalesce(compiler, ''), coalesce(machine, ''), controls FROM run WHERE name = ?";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "looking up the run");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
@@ -825,6 +835,8 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     snprintf(run->git_commit, sizeof run->git_commit, "%s", (const char *)sqlite3_column_text(st, 18));
     snprintf(run->compiler, sizeof run->compiler, "%s", (const char *)sqlite3_column_text(st, 19));
     snprintf(run->machine, sizeof run->machine, "%s", (const char *)sqlite3_column_text(st, 20));
+    const char *controls = (const char *)sqlite3_column_text(st, 21);
+    snprintf(run->controls, sizeof run->controls, "%s", controls ? controls : "");
     if (!variant || !variant_parse(variant, &run->variant)) {
         snprintf(err, ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
@@ -908,7 +920,7 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
     }
     if (!s->ins_action) {
         const char *sql = "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, "
-                          "chosen_visits, value, time_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                          "chosen_visits, value, time_us, clock_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_action, NULL) != SQLITE_OK)
             return store_fail(s, err, "preparing the action insert");
     }
@@ -962,6 +974,8 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
                 sqlite3_bind_null(st, 9);
             }
             sqlite3_bind_int64(st, 10, a->time_us);
+            if (a->has_clock) sqlite3_bind_int64(st, 11, a->clock_us);
+            else sqlite3_bind_null(st, 11);
             if (sqlite3_step(st) != SQLITE_DONE) {
                 rc = store_fail(s, err, "storing an action");
                 break;
@@ -1019,20 +1033,26 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
     int rc = STORE_OK;
     sqlite3_stmt *st = NULL;
     memset(sum, 0, sizeof *sum);
-    const char *sql = "SELECT result, reason, count(*), sum(actions) FROM game WHERE run_id = ? GROUP BY result, reason";
+    /* the third column: the game gave White to run.black (odd games of a match) */
+    const char *sql = "SELECT g.result, g.reason, CASE WHEN r.pairs THEN g.idx % 2 ELSE 0 END, count(*), "
+                      "sum(g.actions) FROM game g JOIN run r ON r.id = g.run_id WHERE g.run_id = ? "
+                      "GROUP BY 1, 2, 3";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "summarising the run");
     sqlite3_bind_int64(st, 1, run->id);
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *result = (const char *)sqlite3_column_text(st, 0);
         const char *reason = (const char *)sqlite3_column_text(st, 1);
-        uint64_t count = (uint64_t)sqlite3_column_int64(st, 2);
+        bool swapped = sqlite3_column_int(st, 2) != 0;
+        uint64_t count = (uint64_t)sqlite3_column_int64(st, 3);
+        int res = RESULT_NONE, why = -1;
         sum->games += count;
-        sum->actions += (uint64_t)sqlite3_column_int64(st, 3);
+        sum->actions += (uint64_t)sqlite3_column_int64(st, 4);
         for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-            if (result && !strcmp(result, result_name(r))) sum->wins[r] += count;
+            if (result && !strcmp(result, result_name(r))) sum->wins[res = r] += count;
         for (int r = 0; r < REASON_NB; r++)
-            if (reason && !strcmp(reason, reason_name(r))) sum->reasons[r] += count;
+            if (reason && !strcmp(reason, reason_name(r))) sum->reasons[why = r] += count;
+        if (why >= 0) record_summary_fault(sum, res, why, swapped, count);
     }
     if (step != SQLITE_DONE) rc = store_fail(s, err, "summarising the run");
     sqlite3_finalize(st);

@@ -28,11 +28,12 @@
 #include "record.h"
 
 enum {
-    STORE_SCHEMA_VERSION = 5,
+    STORE_SCHEMA_VERSION = 6,
     STORE_NAME_LEN = 128,
     STORE_UID_LEN = 33, /* 32 hex digits */
     STORE_KIND_LEN = 16,
     STORE_HASH_LEN = 17, /* 16 hex digits */
+    STORE_CONTROLS_LEN = 128, /* a run's controls text */
     STORE_MAX_GAMES = 100000000, /* a run's size, as --games allows */
     STORE_BUSY_MS = 5000, /* the default wait for another process's lock */
     STORE_BOOK_PATH_LEN = 256, /* an opening book's path, as BOOK_PATH_LEN */
@@ -85,6 +86,9 @@ typedef struct StoreRun {
     /* provenance, stored at create: the commit the binary was built from,
      * the compiler and flags, the machine (CPU model, cores) */
     char git_commit[64], compiler[192], machine[192];
+    /* how the agents were limited (controls_format, scheduler.h): "" for
+     * none, as every run before version 6; part of plan_ident when set */
+    char controls[STORE_CONTROLS_LEN];
     bool finished;
 } StoreRun;
 

@@ -352,7 +352,9 @@ char *board_status_text(int code, char out[BOARD_TEXT_LEN])
     static const char *const result[RESULT_NB] = {"Game over", "White wins", "Black wins", "Draw"};
     static const char *const reason[REASON_NB] = {"", ": three rings removed", ": a row (blitz)",
                                                   ": the marker pool is empty", ": no one can move",
-                                                  ": resigned"};
+                                                  ": resigned", ": an illegal action (fault)",
+                                                  ": an engine died (fault)", ": an engine did not answer (fault)",
+                                                  ": lost on time", ": an engine error (fault)"};
     if (code < 0 || code >= BOARD_STATUS_NB) {
         snprintf(out, BOARD_TEXT_LEN, "?");
     } else if (code < BOARD_STATUS_END) {

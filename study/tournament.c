@@ -96,6 +96,7 @@ void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan 
         .pairs = true,
         .opening = t->opening,
         .book = t->book,
+        .controls = t->controls,
     };
 }
 
@@ -124,7 +125,7 @@ static int read_states(const Tournament *t, const char *db, int mode, Tournament
         } else if (run_row_matches(&row, "match", &mp.plan, serr)) {
             snprintf(err, ERR_LEN,
                      "database '%s': %s; the tournament asks for another run under that name: give the "
-                     "participants, games, seed, variant and openings it was started with, or another tournament "
+                     "participants, games, seed, variant, openings and controls it was started with, or another tournament "
                      "name (--name) or database",
                      db, serr);
             rc = -1;

@@ -47,6 +47,7 @@ typedef struct Tournament {
     int variant;      /* VARIANT_* */
     int opening;      /* OPENING_* */
     const Book *book; /* with OPENING_BOOK (the caller's; it outlives the tournament) */
+    PlayControls controls; /* every pairing's time controls and engine settings (scheduler.h) */
     TournamentPairing *pairings; /* malloc'ed by tournament_pairings */
     int npairings;
 } Tournament;

@@ -953,13 +953,14 @@ static void make_old_db(const char *path, int version)
     *views = '\0';
     char *lease = strstr(sql, "CREATE TABLE lease"); /* version 4 */
     if (version < 4) *lease = '\0';
-    static const char *const LATER[] = {"run_by_plan", "game_by_ident", "    ident ", "    repeat "}; /* version 5 */
+    static const char *const LATER[] = {"run_by_plan", "game_by_ident", "    ident ", "    repeat ", /* version 5 */
+                                        "    clock_us "};                                            /* version 6 */
     char rest[8192] = "";
     for (char *line = end, *next; *line; line = next) {
         next = strchr(line, '\n');
         next = next ? next + 1 : line + strlen(line);
         bool later = false;
-        for (int k = 0; k < 4; k++) later |= strstr(line, LATER[k]) && strstr(line, LATER[k]) < next;
+        for (int k = 0; k < 5; k++) later |= strstr(line, LATER[k]) && strstr(line, LATER[k]) < next;
         if (!later) strncat(rest, line, (size_t)(next - line));
     }
     /* the game table's last column lost its comma's follower */
@@ -1000,7 +1001,7 @@ static void make_old_db(const char *path, int version)
 
 Test(store, upgrades_old_versions_in_place)
 {
-    for (int version = 1; version < STORE_SCHEMA_VERSION; version++) {
+    for (int version = 1; version < 5; version++) {
         char *dir = tmpdir_new(), *path = path_in(dir, "old.db"), err[ERR_LEN];
         make_old_db(path, version);
         Store *s;
@@ -1046,6 +1047,65 @@ Test(store, upgrades_old_versions_in_place)
     }
 }
 
+/* The columns of a table, as pragma_table_info gives them. */
+static char *table_shape(sqlite3 *db, const char *table)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\" || ' ' || "
+                              "coalesce(dflt_value, ''), '|') FROM pragma_table_info('%s')", table);
+    return db_text(db, sql);
+}
+
+/* Version 5 -> 6: run.controls and action.clock_us are added; earlier runs
+ * keep their identity and have no controls, earlier actions no clock. */
+Test(store, upgrades_version_5)
+{
+    char *dir = tmpdir_new(), *path = path_in(dir, "v5.db"), err[ERR_LEN];
+    char *sql = gc(strdup(store_schema_sql()));
+    /* the version-5 schema: the current one without its two new columns */
+    char *c = strstr(sql, ",\n    controls");
+    cr_assert(c);
+    memmove(c, strchr(c + 2, '\n'), strlen(strchr(c + 2, '\n')) + 1);
+    c = strstr(sql, "    clock_us");
+    cr_assert(c);
+    memmove(c, strchr(c, '\n') + 1, strlen(strchr(c, '\n') + 1) + 1);
+    c = strstr(sql, "PRAGMA user_version = 6");
+    cr_assert(c);
+    c[22] = '5';
+    sqlite3 *db = db_open(path);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_exec(db,
+                              "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, "
+                              "games, threads, started_at, plan_ident) VALUES ('u', 'old', 'c', '0.1', 'h', 1, "
+                              "'standard', 'random', 'random', 2, 1, 'now', 'abc');"
+                              "INSERT INTO game (run_id, idx, seed, variant, white, black, result, reason, actions, "
+                              "white_removed, black_removed, white_markers, black_markers, duration_ms, stored_at) "
+                              "VALUES (1, 0, 1, 'standard', 'random', 'random', 'white', 'pool-empty', 1, 0, 0, 0, 0, "
+                              "1, 'now');"
+                              "INSERT INTO action (game_id, ply, actor, state, action, legal, time_us) VALUES "
+                              "(1, 0, 'w', 'P', 'e5', 85, 3)",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    Store *s;
+    cr_assert_eq(store_open(&s, path, STORE_WRITE, 1000, err), 0, "%s", err);
+    StoreRun run;
+    cr_assert_eq(store_run_get(s, "old", &run, err), 0, "%s", err);
+    cr_assert_str_eq(run.controls, "");
+    cr_assert_str_eq(run.plan_ident, "abc");
+    store_close(s);
+    db = db_open(path);
+    cr_assert_eq(db_int(db, "PRAGMA user_version"), 6);
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM action WHERE clock_us IS NULL"), 1);
+    char *run_cols = table_shape(db, "run"), *action_cols = table_shape(db, "action");
+    sqlite3_close(db);
+    db = db_open(path_in(dir, "fresh.db"));
+    cr_assert_eq(sqlite3_exec(db, store_schema_sql(), NULL, NULL, NULL), SQLITE_OK);
+    cr_assert_str_eq(run_cols, table_shape(db, "run"));
+    cr_assert_str_eq(action_cols, table_shape(db, "action"));
+    sqlite3_close(db);
+}
+
 Test(mcts, zeroed_config_is_the_random_playout_agent)
 {
     /* a config that names only sims and c plays out to the end, as
@@ -1070,4 +1130,30 @@ Test(mcts, zeroed_config_is_the_random_playout_agent)
     cr_assert_eq(r1.state, r2.state, "the same random draws");
     mcts_free(m);
     agent_free(a);
+}
+
+/* External engine specs (agent.h): escapes survive the round trip, the
+ * canonical order is name, cmd, dir, options, and bad fields are refused. */
+Test(agent, uyi_specs)
+{
+    AgentSpec a, b;
+    char err[ERR_LEN], fa[SPEC_LEN], fb[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("uyi:option.seed=3;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;name=x y", &a, err), 0, "%s",
+                 err);
+    cr_assert_eq(a.kind, AGENT_UYI);
+    cr_assert_str_eq(a.cmd, "./eng a;b \\ c,d");
+    cr_assert_str_eq(a.name, "x y");
+    cr_assert_eq(a.noptions, 1);
+    cr_assert_str_eq(agent_spec_format(&a, fa), "uyi:name=x y;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;option.seed=3");
+    cr_assert_eq(agent_spec_parse(fa, &b, err), 0, "%s", err);
+    cr_assert_str_eq(agent_spec_format(&b, fb), fa);
+    cr_assert_str_eq(agent_spec_format(&(AgentSpec){0}, fb), "random"); /* kinds apart */
+    static const char *const bad[] = {"uyi", "uyi:", "uyi:name=x", "uyi:cmd=", "uyi:cmd=x;colour=red",
+                                      "uyi:cmd=x;option.a b=1", "uyi:cmd=x;name=",
+                                      "uyi:cmd=x;option.a=1\nquit"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        cr_assert_neq(agent_spec_parse(bad[i], &a, err), 0, "%s accepted", bad[i]);
+        cr_assert(err[0], "%s: no message", bad[i]);
+    }
 }

@@ -203,6 +203,28 @@ Test(tournament, bad_command_lines_store_nothing)
     cr_assert(!file_exists(path_in(dir, "results")), "something was stored");
 }
 
+/* The match options of time control reach every pairing: stored with each
+ * run, and a second command without them is another tournament. */
+Test(tournament, time_controls_reach_every_pairing)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *timed[] = {"tournament", "--p", "a=random", "--p", "b=mcts:sims=1000000,nodes=200000", "--p", "c=mcts:sims=20",
+                           "--games", "2", "--name", "tc", "--movetime", "5", "--db", "t.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, timed, &out, &err), 0, "%s", err);
+    sqlite3 *db = db_open(path_in(dir, "t.db"));
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM run WHERE name LIKE 'tc/%' AND controls = 'movetime=5,margin=100'"),
+                 3);
+    /* b's million simulations stop at the 5 ms: far fewer visits at any root */
+    long long visits = db_int(db, "SELECT max(root_visits) FROM action JOIN game ON game.id = action.game_id "
+                                  "JOIN run ON run.id = game.run_id WHERE run.name LIKE 'tc/%'");
+    cr_assert(visits > 0 && visits < 500000, "%lld", visits);
+    sqlite3_close(db);
+    const char *untimed[] = {"tournament", "--p", "a=random", "--p", "b=mcts:sims=1000000,nodes=200000", "--p", "c=mcts:sims=20",
+                             "--games", "2", "--name", "tc", "--db", "t.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, untimed, &out, &err), 1, "%s", err);
+    cr_assert(strstr(err, "controls 'movetime=5,margin=100'"), "%s", err);
+}
+
 /* ---- opening books -------------------------------------------------------- */
 
 Test(book, mistakes_name_their_line)

@@ -1,0 +1,96 @@
+/* A UYI engine that misbehaves on purpose, for tests/test_engines.c:
+ *
+ *   fake_engine MODE [TAG]
+ *
+ * It answers the handshake and isready, follows `position` (with the
+ * project's own UYI reader) and answers `go` with the first legal action,
+ * except as MODE says:
+ *
+ *   ok           plays well (the first legal action)
+ *   crash        exits at the first go (engine-died)
+ *   illegal      answers the first go with an action that is not legal
+ *   hang         never answers a go, and ignores SIGTERM (no-answer, or
+ *                time-forfeit on a clock; the harness must SIGKILL it)
+ *   garbage      answers a go with a line that is not UYI (engine-error)
+ *   nohandshake  never says uyiok (no-answer)
+ *   slow         sleeps 300 ms before every bestmove (time-forfeit at a
+ *                short clock)
+ *   slowok       sleeps 20 ms before every bestmove (for interrupting a
+ *                match while engines run)
+ *
+ * TAG is ignored: it marks the process's command line, so that a test can
+ * find its engines in the process table. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "movegen.h"
+#include "notation.h"
+#include "uyi.h"
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "ok";
+    static char line[UYI_LINE_MAX + 2];
+    static UyiCommand cmd;
+    char err[ERR_LEN];
+    Position pos;
+    pos_start(&pos, VARIANT_STANDARD);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (!strcmp(mode, "hang")) signal(SIGTERM, SIG_IGN);
+    while (fgets(line, sizeof line, stdin)) {
+        if (uyi_parse(line, &cmd, err)) {
+            printf("info string error %s\n", err);
+            continue;
+        }
+        switch (cmd.kind) {
+        case UYI_UYI:
+            printf("id name fake %s\nid author tests\n", mode);
+            if (strcmp(mode, "nohandshake")) printf("uyiok\n");
+            break;
+        case UYI_ISREADY:
+            printf("readyok\n");
+            break;
+        case UYI_NEWGAME:
+            pos_start(&pos, VARIANT_STANDARD);
+            break;
+        case UYI_POSITION:
+            pos = cmd.pos;
+            break;
+        case UYI_GO: {
+            if (!strcmp(mode, "crash")) _exit(3);
+            if (!strcmp(mode, "hang"))
+                for (;;) pause();
+            if (!strcmp(mode, "garbage")) {
+                printf("hello, this is not UYI\n");
+                break;
+            }
+            if (!strcmp(mode, "illegal")) {
+                printf("bestmove k1\n"); /* no point k1 on the board */
+                break;
+            }
+            if (!strcmp(mode, "slow")) sleep_ms(300);
+            if (!strcmp(mode, "slowok")) sleep_ms(20);
+            Action list[MAX_ACTIONS];
+            char text[ACTION_MAX_LEN];
+            int n = movegen_all(&pos, list);
+            printf("bestmove %s\n", n ? action_format(list[0], text) : "none");
+            break;
+        }
+        case UYI_QUIT:
+            return 0;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
