@@ -126,7 +126,11 @@ static bool get(const unsigned char **p, const unsigned char *end, void *v, size
 }
 #define GET(p, end, v) get((p), (end), &(v), sizeof(v))
 
-/* Every field of each record, the actions with the search's figures. */
+/* Every field of each record, the actions with the search's figures and
+ * clocks. A field added to GameRecord or ActionRecord must travel too: the
+ * sizes below stop the build until pack_games and unpack_game are told. */
+_Static_assert(sizeof(ActionRecord) == 48, "ActionRecord changed: update pack_games and unpack_game");
+_Static_assert(sizeof(GameRecord) == 64, "GameRecord changed: update pack_games and unpack_game");
 static void pack_games(Bytes *b, GameRecord *const *games, int n)
 {
     int32_t count = n;
@@ -147,7 +151,7 @@ static void pack_games(Bytes *b, GameRecord *const *games, int n)
         PUT(b, nactions);
         for (int k = 0; k < g->nactions; k++) {
             const ActionRecord *a = &g->actions[k];
-            uint8_t searched = a->searched;
+            uint8_t searched = a->searched, has_clock = a->has_clock;
             PUT(b, a->action);
             PUT(b, a->actor);
             PUT(b, a->state);
@@ -157,6 +161,8 @@ static void pack_games(Bytes *b, GameRecord *const *games, int n)
             PUT(b, a->chosen_visits);
             PUT(b, a->value);
             PUT(b, a->time_us);
+            PUT(b, has_clock);
+            PUT(b, a->clock_us);
         }
     }
 }
@@ -183,15 +189,17 @@ static GameRecord *unpack_game(const unsigned char **p, const unsigned char *end
     g->nactions = nactions;
     for (int k = 0; k < nactions; k++) {
         ActionRecord *a = &g->actions[k];
-        uint8_t searched;
+        uint8_t searched, has_clock;
         if (!GET(p, end, a->action) || !GET(p, end, a->actor) || !GET(p, end, a->state) || !GET(p, end, a->legal) ||
             !GET(p, end, searched) || !GET(p, end, a->root_visits) || !GET(p, end, a->chosen_visits) ||
-            !GET(p, end, a->value) || !GET(p, end, a->time_us)) {
+            !GET(p, end, a->value) || !GET(p, end, a->time_us) || !GET(p, end, has_clock) ||
+            !GET(p, end, a->clock_us)) {
             record_free(g);
             free(g);
             return NULL;
         }
         a->searched = searched;
+        a->has_clock = has_clock;
     }
     return g;
 }
