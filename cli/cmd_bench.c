@@ -15,7 +15,7 @@
 
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
-    "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--json]\n"
+    "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--agent SPEC] [--json]\n"
     "       yinsh bench --parts [--games N] [--seed S]\n"
     "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
     "  1. perft with bulk counting from the second position of RULES.md 9\n"
@@ -28,6 +28,9 @@ const char USAGE_BENCH[] =
     "  --mcts: MCTS simulations per second on one thread: one search of N\n"
     "  simulations (default 1000) from each of P fixed positions (default 40)\n"
     "  taken from random games of seed S, fresh tree each, random rollouts.\n"
+    "  --agent SPEC: the search of an mcts agent spec instead (its sims replaced\n"
+    "  by N), e.g. mcts:rollout=4,eval=eval/weights/tuned.txt or threads=2;\n"
+    "  prints simulations/s over the wall clock and per CPU second.\n"
     "  --parts: the cost of a random action by parts (generation, pick, make,\n"
     "  row checks, outcome check), each timed alone over the recorded actions\n"
     "  of N random games (default 1000); nanoseconds of CPU time, fastest of\n"
@@ -69,7 +72,9 @@ int cmd_bench(int argc, char **argv)
     long depth = -1, threads = omp_get_num_procs(), sims = 1000, positions = 40;
     long games = 0;
     uint64_t seed = 1;
+    const char *agent = NULL;
     const CliOpt opts[] = {
+        {.name = "--agent", .kind = CLI_TEXT, .out = &agent},
         {.name = "--quick", .kind = CLI_FLAG, .out = &quick},
         {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
         {.name = "--parts", .kind = CLI_FLAG, .out = &parts},
@@ -86,7 +91,26 @@ int cmd_bench(int argc, char **argv)
     Json j;
     if (mcts) {
         BenchMcts b;
-        if (bench_mcts((int)sims, (int)positions, seed, &b)) return cli_error("bench", "out of memory for the search tree");
+        char spec_text[SPEC_LEN];
+        if (agent) {
+            AgentSpec spec;
+            int prc = cli_agent("bench", "--agent", agent, &spec);
+            if (prc) return prc;
+            if (spec.kind != AGENT_MCTS) return cli_usage_error("bench", "--agent: an mcts spec is needed");
+            spec.sims = (uint32_t)sims;
+            MctsConfig cfg;
+            agent_mcts_config(&spec, &cfg);
+            if (bench_mcts_config(&cfg, (int)positions, seed, &b))
+                return cli_error("bench", "out of memory for the search tree");
+            if (!json) {
+                printf("mcts: %ld positions (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
+                       ", %.0f simulations/s (wall), %.0f per CPU second\n",
+                       positions, seed, agent_spec_format(&spec, spec_text), b.sims, b.hash,
+                       b.seconds > 0 ? b.sims / b.seconds : 0, b.cpu > 0 ? b.sims / b.cpu : 0);
+                return 0;
+            }
+        } else if (bench_mcts((int)sims, (int)positions, seed, &b))
+            return cli_error("bench", "out of memory for the search tree");
         if (!json) {
             printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
                    " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",

@@ -13,8 +13,34 @@ const char *const FEATURE_NAMES[FEAT_NB] = {
     "rings_removed", "markers", "lines3", "lines4", "flippable", "mobility", "centre", "tempo",
 };
 
-/* Lines of 3 and 4: every 5-point window along the three axes. */
-static void line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
+/* Lines of 3 and 4: every 5-point window along the three axes, counted
+ * for all windows of an axis at once. A window is named by its lowest
+ * point p; shifting a board right by k steps of the axis brings point
+ * p + k s onto p, so the five shifted boards hold each window's points at
+ * its start, and a bit-sliced adder of the five gives every window's count
+ * of own markers. The windows that exist are the starts of runs of 5 valid
+ * points (bb_row_starts of the board, whose wrapped shifts always pass an
+ * invalid point). The same counts as a loop over GEO->row5, which
+ * eval_line_counts_slow keeps for the tests, in a fraction of the time:
+ * this was half the tuned MCTS agent's time. */
+static inline void line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
+{
+    *three = *four = 0;
+    for (int a = 0; a < AXIS_NB; a++) {
+        int s = DIR_STEP[a];
+        Bitboard m0 = mine, m1 = mine >> s, m2 = mine >> 2 * s, m3 = mine >> 3 * s, m4 = mine >> 4 * s;
+        Bitboard blocked = theirs | theirs >> s | theirs >> 2 * s | theirs >> 3 * s | theirs >> 4 * s;
+        Bitboard open = bb_row_starts(GEO->valid, a) & ~blocked;
+        /* two full adders: count = s2 + 2 (c1 + c2) */
+        Bitboard s1 = m0 ^ m1 ^ m2, c1 = (m0 & m1) | (m2 & (m0 ^ m1));
+        Bitboard s2 = s1 ^ m3 ^ m4, c2 = (s1 & m3) | (m4 & (s1 ^ m3));
+        Bitboard bit1 = c1 ^ c2, bit2 = c1 & c2;
+        *three += bb_popcount(open & s2 & bit1 & ~bit2);
+        *four += bb_popcount(open & ~s2 & ~bit1 & bit2);
+    }
+}
+
+void eval_line_counts_slow(Bitboard mine, Bitboard theirs, int *three, int *four)
 {
     *three = *four = 0;
     for (int n = 0; n < POINT_NB; n++) {
@@ -27,6 +53,11 @@ static void line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
             *four += k == 4;
         }
     }
+}
+
+void eval_line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
+{
+    line_counts(mine, theirs, three, four);
 }
 
 static int reach(Bitboard rings)

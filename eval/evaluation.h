@@ -26,6 +26,13 @@ enum {
 
 extern const char *const FEATURE_NAMES[FEAT_NB];
 
+/* FEAT_LINES3 and FEAT_LINES4 of one colour (mine) against the other's
+ * markers (theirs): eval_line_counts is the evaluation's, bit-parallel;
+ * eval_line_counts_slow the plain loop over every window, for the tests
+ * that hold them equal. */
+void eval_line_counts(Bitboard mine, Bitboard theirs, int *three, int *four);
+void eval_line_counts_slow(Bitboard mine, Bitboard theirs, int *three, int *four);
+
 /* Differences White minus Black of every feature (FEAT_TEMPO: +-1). */
 void features_compute(const Position *pos, double out[FEAT_NB]);
 

@@ -2,7 +2,8 @@
 # ThreadSanitizer check of self-play: builds yinsh with clang,
 # -fsanitize=thread and LLVM's OpenMP runtime (libomp-dev, which TSan
 # understands) in its own build directory, then plays small multi-threaded
-# runs: with the database, a resume, without the database, and (where the
+# runs: with the database, a resume, without the database, tree-parallel
+# search (mcts:threads=2) inside games, and (where the
 # build has MPI) an MPI job's rank 0 receiving games. Any report
 # from TSan fails the script (exit status 66).
 #
@@ -34,6 +35,12 @@ wait "$pid" 2>/dev/null || true
 "$yinsh" selfplay --resume cut --db "$tmp/t.db" --threads 2 --quiet >/dev/null
 echo "tsan: 2 threads, no database, progress on"
 "$yinsh" selfplay --games 40 --agent random --threads 2 --seed 3 --no-db >/dev/null 2>"$tmp/progress"
+# Tree-parallel MCTS inside one game (mcts:threads=2): the search's own
+# pthreads share one tree beside the OpenMP game threads; with the solver
+# and evaluated leaves too, so that proofs and priors are shared as well.
+echo "tsan: tree-parallel search, threads=2 in games on 2 OpenMP threads"
+"$yinsh" selfplay --games 4 --white mcts:sims=300,threads=2 --black mcts:sims=200,rollout=4,solver=1,prior=1,threads=2 \
+    --threads 2 --seed 5 --no-db --quiet >/dev/null
 # The rank-0 receive path of an MPI job (selfplay/distribute.c): rank 0's
 # serve thread hands the other ranks' games to the writer beside its own
 # game threads. Only where the build has MPI and mpirun is installed.

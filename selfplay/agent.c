@@ -181,8 +181,28 @@ static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, c
         if (parse_u32(value, 2, MCTS_MAX_NODES, &spec->nodes)) return 0;
         snprintf(err, ERR_LEN, "bad value '%s' for nodes (an integer from 2 to %u)", value,
                  (unsigned)MCTS_MAX_NODES);
+    } else if (!strcmp(key, "threads")) {
+        if (parse_u32(value, 1, MCTS_MAX_THREADS, &spec->threads)) return 0;
+        snprintf(err, ERR_LEN, "bad value '%.64s' for threads (an integer from 1 to %d)", value, MCTS_MAX_THREADS);
+    } else if (!strcmp(key, "solver")) {
+        uint32_t v;
+        if (parse_u32(value, 0, 1, &v)) {
+            spec->solver = v;
+            return 0;
+        }
+        snprintf(err, ERR_LEN, "bad value '%.64s' for solver (0 or 1)", value);
+    } else if (!strcmp(key, "prior")) {
+        if (number_real(value, 0, 100, &spec->prior)) return 0;
+        snprintf(err, ERR_LEN, "bad value '%.64s' for prior (a number from 0 to 100)", value);
+    } else if (!strcmp(key, "policy")) {
+        if (!strcmp(value, "uniform") || !strcmp(value, "rows")) {
+            spec->policy = !strcmp(value, "rows") ? MCTS_POLICY_ROWS : MCTS_POLICY_UNIFORM;
+            return 0;
+        }
+        snprintf(err, ERR_LEN, "bad value '%.64s' for policy (uniform or rows)", value);
     } else {
-        snprintf(err, ERR_LEN, "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes)", key);
+        snprintf(err, ERR_LEN,
+                 "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy)", key);
     }
     return -1;
 }
@@ -225,7 +245,7 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
     if (params) *params++ = '\0';
 
     *spec = (AgentSpec){.kind = AGENT_RANDOM, .sims = AGENT_DEFAULT_SIMS, .c = 1.0, .rollout = ROLLOUT_RANDOM,
-                        .depth = AB_DEFAULT_DEPTH, .tt_mb = AB_DEFAULT_TT_MB};
+                        .depth = AB_DEFAULT_DEPTH, .tt_mb = AB_DEFAULT_TT_MB, .threads = 1};
     weights_default(&spec->weights);
     if (!strcmp(buf, "uyi")) {
         char out[SPEC_LEN];
@@ -399,6 +419,20 @@ int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *er
     return 0;
 }
 
+/* %.17g round-trips but is noisy; the shortest form that does (32 bytes). */
+static void shortest_real(double v, char *out)
+{
+    snprintf(out, 32, "%.17g", v);
+    for (int prec = 1; prec < 17; prec++) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v) {
+            memcpy(out, tmp, sizeof tmp);
+            return;
+        }
+    }
+}
+
 char *agent_spec_format(const AgentSpec *spec, char *out)
 {
     if (spec->kind == AGENT_RANDOM) {
@@ -414,17 +448,9 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
         if (!uyi_format(spec, out)) out[SPEC_LEN - 1] = '\0'; /* parse refuses a spec this long */
         return out;
     }
-    /* %.17g round-trips but is noisy; prefer the shortest form that does */
-    char c[32], rollout[16];
-    snprintf(c, sizeof c, "%.17g", spec->c);
-    for (int prec = 1; prec < 17; prec++) {
-        char tmp[32];
-        snprintf(tmp, sizeof tmp, "%.*g", prec, spec->c);
-        if (strtod(tmp, NULL) == spec->c) {
-            memcpy(c, tmp, sizeof c);
-            break;
-        }
-    }
+    char c[32], prior[32], rollout[16];
+    shortest_real(spec->c, c);
+    shortest_real(spec->prior, prior);
     if (spec->rollout == ROLLOUT_RANDOM)
         snprintf(rollout, sizeof rollout, "random");
     else
@@ -433,8 +459,23 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
     if (spec->eval[0] && n > 0 && n < SPEC_LEN)
         n += snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
     if (spec->nodes && n > 0 && n < SPEC_LEN)
-        snprintf(out + n, SPEC_LEN - (size_t)n, ",nodes=%u", (unsigned)spec->nodes);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",nodes=%u", (unsigned)spec->nodes);
+    /* the newer keys only when set, so that earlier specs keep their text */
+    if (spec->threads > 1 && n > 0 && n < SPEC_LEN)
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",threads=%u", (unsigned)spec->threads);
+    if (spec->solver && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",solver=1");
+    if (spec->prior > 0 && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",prior=%s", prior);
+    if (spec->policy == MCTS_POLICY_ROWS && n > 0 && n < SPEC_LEN)
+        snprintf(out + n, SPEC_LEN - (size_t)n, ",policy=rows");
     return out;
+}
+
+void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg)
+{
+    *cfg = (MctsConfig){.sims = spec->sims, .c = spec->c, .nodes = spec->nodes,
+                        .evaluate = spec->rollout != ROLLOUT_RANDOM, .rollout = spec->rollout,
+                        .weights = spec->weights, .threads = spec->threads, .solver = spec->solver,
+                        .prior = spec->prior, .policy = spec->policy};
 }
 
 int agent_new(Agent **out, const AgentSpec *spec, char *err)
@@ -444,9 +485,8 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
     if (!a) goto oom;
     a->spec = *spec;
     if (spec->kind == AGENT_MCTS) {
-        MctsConfig cfg = {.sims = spec->sims, .c = spec->c, .nodes = spec->nodes,
-                          .evaluate = spec->rollout != ROLLOUT_RANDOM, .rollout = spec->rollout,
-                          .weights = spec->weights};
+        MctsConfig cfg;
+        agent_mcts_config(spec, &cfg);
         a->mcts = mcts_new(&cfg);
         if (!a->mcts) goto oom;
     } else if (spec->kind == AGENT_AB) {
@@ -724,6 +764,7 @@ Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const M
             st.chosen_visits = r.chosen_visits;
             st.value = r.value;
             st.sims = r.sims;
+            st.proven = r.proven;
         }
     } else if (agent->spec.kind == AGENT_AB) {
         AbResult r;

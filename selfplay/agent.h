@@ -27,6 +27,22 @@
  * file; without it the built-in defaults). An ab agent draws nothing from
  * the rng: at a fixed depth its play is a function of the game.
  *
+ * Search options (mcts.h has what each does; each off by default, and a
+ * spec without them plays as it always did):
+ *   threads=T    T threads share one tree (lock-free tree-parallel MCTS),
+ *                1..64, default 1. Not reproducible when T > 1. The agent
+ *                starts its own T - 1 pthreads per search, beside the
+ *                OpenMP threads that play games in parallel: give
+ *                `selfplay --threads G` with G * T at most the cores, e.g.
+ *                `--threads 1` and threads=2 on two cores.
+ *   solver=1     prove wins and losses; a proven result is reported in
+ *                the agent's value (1 or 0). Default 0.
+ *   prior=W      the evaluation's prior of each child (a softmax over the
+ *                children's evaluations) in selection, weight W, 0..100,
+ *                default 0 (none). Uses the eval weights.
+ *   policy=rows  playouts prefer actions that make a row (playout.h);
+ *                default uniform.
+ *
  * The weights file is read once, when the spec is parsed, and its values
  * travel in the spec, so every thread's agent uses the same numbers; an
  * unreadable file or a bad line is an error naming the file and line.
@@ -78,8 +94,12 @@ typedef struct AgentSpec {
     uint32_t nodes; /* mcts: 0 = the default for sims */
     int depth;      /* ab */
     uint32_t tt_mb; /* ab */
+    uint32_t threads; /* mcts: search threads, 1 = one */
+    bool solver;      /* mcts */
+    double prior;     /* mcts: 0 = none */
+    int policy;       /* mcts: MCTS_POLICY_UNIFORM or _ROWS */
     char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
-    Weights weights;           /* mcts (rollout=N), ab: the evaluation's weights (read from eval) */
+    Weights weights;           /* mcts (rollout=N, prior), ab: the evaluation's weights (read from eval) */
     /* uyi: the engine's display name, command line, folder and options */
     char name[AGENT_NAME_LEN];
     char cmd[AGENT_CMD_LEN];
@@ -118,6 +138,7 @@ typedef struct MoveStats {
     uint32_t chosen_visits; /* visits of the chosen action (ab: the depth completed) */
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
     uint32_t sims;          /* simulations of this search (0: none; ab: positions searched) */
+    int proven;             /* solver: the proven winner (RESULT_WHITE/BLACK), else RESULT_NONE */
     int fault;              /* REASON_* of a fault (an external engine's), else REASON_NONE */
     char why[ERR_LEN];      /* fault: what happened, for the engine's log */
 } MoveStats;
@@ -148,6 +169,8 @@ typedef struct Agent Agent;
 
 /* 0, or -1 with a message in err when memory for the agent cannot be had. */
 int agent_new(Agent **out, const AgentSpec *spec, char *err);
+/* The search configuration of an mcts spec. */
+void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
 void agent_free(Agent *agent);
 const AgentSpec *agent_spec(const Agent *agent);
 

@@ -82,27 +82,33 @@ void bench_mcts_position(uint64_t seed, int k, Position *pos)
 
 int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
 {
-    uint64_t h = RNG_HASH_START;
     MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    return bench_mcts_config(&cfg, npositions, seed, out);
+}
+
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out)
+{
+    uint64_t h = RNG_HASH_START;
+    Mcts *m = mcts_new(cfg);
     if (!m) return 1;
     uint64_t total = 0;
-    double elapsed = 0;
+    double elapsed = 0, cpu = 0;
     for (int k = 0; k < npositions; k++) {
         Position pos;
         bench_mcts_position(seed, k, &pos);
         Rng rng;
         rng_seed(&rng, seed, (uint64_t)k);
         mcts_clear(m);
-        double t = clock_now();
+        double t = clock_now(), c = clock_process_cpu();
         MctsResult r;
         mcts_search(m, &pos, &rng, &r);
         elapsed += clock_now() - t;
+        cpu += clock_process_cpu() - c;
         h = rng_mix(h ^ r.action, ((uint64_t)r.root_visits << 32) | r.chosen_visits);
-        total += (uint64_t)sims;
+        total += r.sims;
     }
     mcts_free(m);
-    *out = (BenchMcts){.sims = total, .hash = h, .seconds = elapsed};
+    *out = (BenchMcts){.sims = total, .hash = h, .seconds = elapsed, .cpu = cpu};
     return 0;
 }
 

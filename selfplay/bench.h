@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mcts.h"
 #include "position.h"
 
 /* The perft position: the second position of RULES.md §9 (the board after
@@ -51,6 +52,7 @@ typedef struct BenchMcts {
     uint64_t sims;  /* simulations run: sims times the positions, on every machine */
     uint64_t hash;  /* of every search's chosen action and visit counts: pins the search's behaviour */
     double seconds; /* in the searches, not in setting up their positions */
+    double cpu;     /* CPU seconds of the process in the searches (all search threads) */
 } BenchMcts;
 
 /* The MCTS benchmark: one search of sims simulations, on one thread, from
@@ -58,6 +60,9 @@ typedef struct BenchMcts {
  * fresh tree and random rollouts. Returns 0, or non-zero when the search
  * tree cannot be allocated. */
 int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out);
+/* The same with any search configuration (cfg->sims per search): an
+ * agent's options (agent_mcts_config), e.g. threads or the evaluation. */
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out);
 
 /* The fixed benchmark positions: position k of the set for seed, taken
  * from a random game (the same for a given seed and k). */

@@ -24,6 +24,34 @@
  * evaluation's probability that White wins (eval/evaluation.h), turned to
  * the point of view of each node's mover during backup.
  *
+ * Options beyond plain UCT, each off by default (and then the search is the
+ * one above, byte for byte):
+ *   - threads > 1: tree-parallel search. The caller's thread and
+ *     threads - 1 pthreads of the search's own share one tree, lock-free:
+ *     statistics are atomics, a node is expanded by the one thread whose
+ *     compare-and-swap claims it (a thread that loses the race plays out
+ *     from the node instead of waiting), and a virtual loss (a visit that
+ *     scores nothing, added on the way down and taken back on the way up)
+ *     steers threads apart. Such a search is not reproducible: the
+ *     interleaving decides which simulations see which statistics.
+ *   - solver: proven results. A node whose position is over with a winner
+ *     is proven; a node whose actor has a proven winning child, or whose
+ *     every child is proven lost for the actor, is proven too, and proofs
+ *     propagate up during backup. A simulation that reaches a proven node
+ *     stops there and backs up its result; selection never enters a child
+ *     proven lost for the chooser while another exists; the final choice
+ *     takes a proven win when there is one and avoids proven losses; the
+ *     search stops once the root is proven.
+ *   - prior > 0: knowledge in the tree. When a node is expanded, each child
+ *     is scored by the evaluation (its position after the action, from the
+ *     chooser's side), and a softmax over those logits is the child's
+ *     prior p; selection adds prior * p * sqrt(N) / (1 + n) (PUCT's
+ *     exploration term) to UCT's score, and an unvisited child scores
+ *     1/2 + c sqrt(ln N) plus that term instead of always coming first.
+ *   - policy = MCTS_POLICY_ROWS: the random part of a playout prefers, in
+ *     a position where a ring moves, an action that makes a row for the
+ *     mover among 3 random legal actions (playout.h).
+ *
  * A search is deterministic: it draws all randomness from the Rng it is
  * given and uses a fixed number of simulations. mcts_search_limited adds
  * a deadline and a stop flag for engines that play on a clock (cli's UYI
@@ -46,7 +74,13 @@ typedef struct MctsConfig {
     bool evaluate;   /* false (the default): leaves are played out at random to the end */
     int rollout;     /* evaluate: at most this many random actions, then the evaluation */
     Weights weights; /* evaluate: the evaluation's weights */
+    uint32_t threads; /* search threads sharing one tree; 0 or 1: the caller's alone */
+    bool solver;      /* prove wins and losses (above) */
+    double prior;     /* weight of the evaluation's prior (above); 0: none */
+    int policy;       /* MCTS_POLICY_UNIFORM or MCTS_POLICY_ROWS */
 } MctsConfig;
+
+enum { MCTS_POLICY_UNIFORM = 0, MCTS_POLICY_ROWS = 1, MCTS_MAX_THREADS = 64 };
 
 /* What one search found, for the game record. */
 typedef struct MctsResult {
@@ -57,6 +91,8 @@ typedef struct MctsResult {
     uint32_t chosen_visits; /* visits of the chosen child */
     double value;           /* chosen child's mean score for the actor, in [0, 1] */
     uint32_t sims;          /* simulations run by this search */
+    int proven;             /* solver: the root's proven winner (RESULT_WHITE/BLACK), else RESULT_NONE;
+                             * value is then 1 or 0 */
 } MctsResult;
 
 /* Limits of one search besides the configured simulations: it stops at the
@@ -95,6 +131,11 @@ int mcts_pv(const Mcts *m, Action *pv, int max);
 
 /* Follows an action played from the tree's root position (by anyone). */
 void mcts_advance(Mcts *m, const Position *before, Action a);
+
+/* Solver: the proven winner (RESULT_WHITE/BLACK, else RESULT_NONE) of the
+ * root's child for action a after the last search; -1 when the root has
+ * no such child (for the tests). */
+int mcts_root_child_proven(const Mcts *m, Action a);
 
 /* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);

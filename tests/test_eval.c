@@ -7,6 +7,8 @@
 #include "evaluation.h"
 #include "movegen.h"
 #include "notation.h"
+#include "randgame.h"
+#include "rng.h"
 
 static Position parse(const char *ypn)
 {
@@ -70,6 +72,32 @@ Test(features, lines_markers_and_flips)
  *   a2 3+0+6+0+9+0 = 18, b1 6+0+3+0+9+0 = 18, e5 5+4+5+4+5+3 = 26;
  *   e8 2+7+6+2+3+4 = 24, h8 3+5+3+5+2+6 = 24, k10 0+3+0+6+0+9 = 18.
  *   White 62, Black 66. */
+/* The bit-parallel line counts against the plain loop over every window,
+ * for both colours in every position of 300 random games (markers crowd
+ * the board late in a game, so every count from 0 up appears). */
+Test(features, line_counts_match_the_plain_loop)
+{
+    long positions = 0, fours = 0;
+    for (uint64_t g = 0; g < 300; g++) {
+        Rng rng;
+        rng_stream(&rng, 77, g);
+        Position p;
+        pos_start(&p, g % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        do {
+            for (int c = 0; c < COLOUR_NB; c++) {
+                int t, f, ts, fs;
+                eval_line_counts(p.markers[c], p.markers[c ^ 1], &t, &f);
+                eval_line_counts_slow(p.markers[c], p.markers[c ^ 1], &ts, &fs);
+                cr_assert(t == ts && f == fs, "game %d: threes %d vs %d, fours %d vs %d", (int)g, t, ts, f, fs);
+                fours += f;
+            }
+            positions++;
+        } while (randgame_play(&p, &rng, 1) == 1);
+    }
+    cr_expect_gt(positions, 10000);
+    cr_expect_gt(fours, 100);
+}
+
 Test(features, mobility_and_centre)
 {
     Position p = parse("W3/W6/8/4b4/4WwwB2/9/10/2b2B3/8/7/3B w M standard");

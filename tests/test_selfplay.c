@@ -78,6 +78,19 @@ Test(agent, spec_parse_and_format)
     cr_assert_eq(s.sims, 200); /* `mcts` alone is the default agent of selfplay */
     cr_assert_eq(agent_spec_parse("mcts:nodes=5000", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=random,nodes=5000");
+
+    /* the search options: written only when set, and read back */
+    cr_assert_eq(agent_spec_parse("mcts:threads=1,solver=0,prior=0,policy=uniform", &s, err), 0, "%s", err);
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=random");
+    cr_assert_eq(agent_spec_parse("mcts:rollout=4,policy=rows,prior=0.5,solver=1,threads=2", &s, err), 0, "%s", err);
+    cr_assert(s.threads == 2 && s.solver && s.prior == 0.5 && s.policy == MCTS_POLICY_ROWS);
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=4,threads=2,solver=1,prior=0.5,policy=rows");
+    cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
+    cr_assert(back.threads == 2 && back.solver && back.prior == 0.5 && back.policy == MCTS_POLICY_ROWS);
+    cr_assert_eq(agent_spec_set(&back, "threads", "3", err), 0, "%s", err);
+    cr_assert_eq(back.threads, 3);
+    cr_assert_neq(agent_spec_set(&back, "solver", "maybe", err), 0);
+    cr_assert(back.solver);
 }
 
 Test(agent, spec_errors_name_the_problem)
@@ -90,7 +103,10 @@ Test(agent, spec_errors_name_the_problem)
         {"alphazero", "alphazero"},   {"mcts:simz=5", "simz"},     {"mcts:sims=0", "sims"},
         {"mcts:sims=abc", "abc"},     {"mcts:c=-1", "c"},          {"mcts:rollout=smart", "smart"},
         {"mcts:sims", "sims"},        {"random:sims=5", "random"}, {"mcts:nodes=1", "nodes"},
-        {"mcts:sims=10,c=x", "x"},
+        {"mcts:sims=10,c=x", "x"},    {"mcts:threads=0", "threads"}, {"mcts:threads=65", "threads"},
+        {"mcts:threads=two", "two"},  {"mcts:solver=2", "solver"},   {"mcts:solver=yes", "yes"},
+        {"mcts:prior=-1", "prior"},   {"mcts:prior=101", "prior"},   {"mcts:prior=1e", "1e"},
+        {"mcts:policy=smart", "smart"}, {"mcts:threads=", "threads"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_assert_neq(agent_spec_parse(bad[i].spec, &s, err), 0, "%s accepted", bad[i].spec);
@@ -157,6 +173,141 @@ Test(mcts, finds_the_winning_move)
     cr_assert(pos_outcome(&pos, &result, NULL) && result == RESULT_WHITE, "chose %s", action_format(a, text));
     cr_assert(r.value > 0.99, "value %f", r.value);
     mcts_free(m);
+}
+
+/* Tree-parallel search: on 2 and 4 threads (more threads than this
+ * machine's cores, so that they interleave), with playouts, evaluated
+ * leaves and the solver, every search runs its simulations exactly once
+ * each (the root's visits are the simulations: a lost update of a shared
+ * counter shows here), chooses a legal action and leaves a tree whose
+ * every invariant holds (children's visits within their parent's, no
+ * virtual loss left behind). Games go on with tree reuse. */
+Test(mcts, tree_parallel_search_is_legal_and_counts)
+{
+    for (int variant = 0; variant < 3; variant++)
+        for (uint32_t threads = 2; threads <= 4; threads += 2) {
+            MctsConfig cfg = {.sims = 1500, .c = 1.0, .threads = threads, .evaluate = variant > 0,
+                              .rollout = 4, .solver = variant == 2};
+            weights_default(&cfg.weights);
+            Mcts *m = mcts_new(&cfg);
+            cr_assert_not_null(m);
+            for (int k = 0; k < 4; k++) {
+                Position pos;
+                bench_mcts_position(11, k, &pos);
+                Rng rng;
+                rng_seed(&rng, 4, (uint64_t)k);
+                mcts_clear(m);
+                MctsResult r;
+                Action a = mcts_search(m, &pos, &rng, &r);
+                const char *why = NULL;
+                cr_assert(movegen_is_legal(&pos, a), "threads %u", threads);
+                cr_assert(mcts_tree_ok(m, &why), "threads %u: %s", threads, why);
+                if (!r.proven) {
+                    cr_assert_eq(r.sims, 1500, "threads %u: %u simulations", threads, r.sims);
+                    cr_assert_eq(r.root_visits, 1500, "threads %u: root visits %u", threads, r.root_visits);
+                }
+                cr_assert(r.chosen_visits <= r.root_visits && r.value >= 0 && r.value <= 1);
+                /* the next decision reuses the tree */
+                uint32_t before = r.root_visits;
+                Position next = pos;
+                Undo u;
+                mcts_advance(m, &pos, a);
+                pos_make(&next, a, &u);
+                if (movegen_count(&next) > 0) {
+                    mcts_search(m, &next, &rng, &r);
+                    cr_assert(mcts_tree_ok(m, &why), "threads %u, reused: %s", threads, why);
+                    cr_assert(r.root_visits >= r.sims && r.root_visits <= r.sims + before);
+                }
+            }
+            mcts_free(m);
+        }
+}
+
+/* Solver, win in one: White has removed two rings and has markers e2-e5
+ * under its ring on e6; any move of that ring but down the column (which
+ * jumps and flips e2-e5) leaves a marker on e6, makes the row e2-e6, and
+ * the row's removal and a third ring win. The search proves it: a proven
+ * win, value 1, a winning move. */
+Test(mcts, solver_proves_a_win_in_one)
+{
+    Position pos;
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse("W3/W6/8/9/1wwwwW4/9/10/8B/8/B6/B3 w M standard", &pos, err), 0, "%s", err);
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        MctsConfig cfg = {.sims = 20000, .c = 1.0, .solver = true, .threads = threads};
+        Mcts *m = mcts_new(&cfg);
+        Rng rng;
+        rng_seed(&rng, 8, threads);
+        MctsResult r;
+        Action a = mcts_search(m, &pos, &rng, &r);
+        char text[ACTION_MAX_LEN];
+        Point e6, e1;
+        cr_assert(point_parse("e6", 2, &e6) && point_parse("e1", 2, &e1));
+        cr_assert_eq(r.proven, RESULT_WHITE, "threads %u: not proven (chose %s)", threads, action_format(a, text));
+        cr_assert_eq(r.value, 1.0);
+        cr_assert(r.sims < 20000, "the search goes on after the proof");
+        cr_assert(ACTION_FROM(a) == e6 && ACTION_TO(a) != e1, "threads %u: chose %s", threads,
+                  action_format(a, text));
+        mcts_free(m);
+    }
+}
+
+/* Solver, a lost line avoided: Black has removed two rings and has
+ * markers b5 c5 d5 f5; White's marker e5 lies between them, right above
+ * White's ring on e4. The ring's move e4-e6 jumps e5 and turns it black:
+ * Black's row b5-f5, whose removal and a third ring win for Black. The
+ * search proves that child lost, and chooses another move on every seed,
+ * also when told to search so little that the proof is all it has. */
+Test(mcts, solver_avoids_a_proven_loss)
+{
+    Position pos;
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse("W3/W3b2/4b3/4b4/3Ww5/3b5/10/8B/8/6B/B3 w M standard", &pos, err), 0, "%s", err);
+    Action lose;
+    cr_assert_eq(action_parse(&pos, "e4-e6", &lose, err), 0, "%s", err);
+    for (int seed = 0; seed < 6; seed++) {
+        MctsConfig cfg = {.sims = seed < 3 ? 3000 : 400, .c = 1.0, .solver = true, .threads = seed % 2 ? 2 : 1};
+        Mcts *m = mcts_new(&cfg);
+        Rng rng;
+        rng_seed(&rng, 21, (uint64_t)seed);
+        MctsResult r;
+        Action a = mcts_search(m, &pos, &rng, &r);
+        char text[ACTION_MAX_LEN];
+        cr_assert_neq(a, lose, "seed %d chose the lost move", seed);
+        if (seed < 3) cr_assert_eq(mcts_root_child_proven(m, lose), RESULT_BLACK, "seed %d: e4-e6 not proven lost", seed);
+        cr_assert_neq(r.proven, RESULT_BLACK, "seed %d: %s", seed, action_format(a, text));
+        mcts_free(m);
+    }
+}
+
+/* Priors and the rows policy search legally and deterministically (one
+ * thread): the same seed, the same choice and visits. */
+Test(mcts, prior_and_rows_policy_are_legal_and_deterministic)
+{
+    for (int variant = 0; variant < 3; variant++) {
+        MctsConfig cfg = {.sims = 500, .c = 1.0, .evaluate = variant != 1, .rollout = 4,
+                          .prior = variant != 1 ? 1.0 : 0, .policy = variant ? MCTS_POLICY_ROWS : MCTS_POLICY_UNIFORM};
+        weights_default(&cfg.weights);
+        Mcts *m1 = mcts_new(&cfg), *m2 = mcts_new(&cfg);
+        for (int k = 0; k < 4; k++) {
+            Position pos;
+            bench_mcts_position(12, k, &pos);
+            Rng r1, r2;
+            rng_seed(&r1, 6, (uint64_t)k);
+            r2 = r1;
+            mcts_clear(m1);
+            mcts_clear(m2);
+            MctsResult a, b;
+            mcts_search(m1, &pos, &r1, &a);
+            mcts_search(m2, &pos, &r2, &b);
+            cr_assert(movegen_is_legal(&pos, a.action));
+            cr_assert(a.action == b.action && a.chosen_visits == b.chosen_visits && a.value == b.value,
+                      "variant %d position %d differs", variant, k);
+            cr_assert(mcts_tree_ok(m1, NULL));
+        }
+        mcts_free(m1);
+        mcts_free(m2);
+    }
 }
 
 /* A tiny arena: the search stops growing and still answers. */
