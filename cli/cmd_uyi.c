@@ -37,7 +37,8 @@ const char USAGE_UYI[] =
     "  seed of its random numbers (setoption name seed value 7; newgame restarts\n"
     "  the stream). go takes sims, movetime, wtime/btime/winc/binc and infinite.\n"
     "\n"
-    "  --agent SPEC    the agent (default mcts; see `yinsh selfplay --help`)\n";
+    "  --agent SPEC    the agent (default best, the strongest measured: see\n"
+    "                  `yinsh selfplay --help` and results/strength.md)\n";
 
 enum { PV_MAX = 16 };
 
@@ -256,7 +257,7 @@ static void go(Engine *e, const UyiCommand *c, double start)
 
 int cmd_uyi(int argc, char **argv)
 {
-    const char *agent = "mcts";
+    const char *agent = "best";
     const CliOpt opts[] = {{.name = "--agent", .kind = CLI_TEXT, .out = &agent}};
     const char *pos[1];
     int npos, rc = 0;

@@ -233,8 +233,24 @@ static int parse_key(AgentSpec *spec, const char *key, const char *value, char *
     return spec->kind == AGENT_AB ? parse_ab_key(spec, key, value, err) : parse_mcts_key(spec, key, value, err);
 }
 
+/* `best`: the strongest agent measured (results/strength.md), with the
+ * tuned weights from the working folder or, failing that, the source tree. */
+static const char *best_spec(char *out, size_t len)
+{
+    const char *weights = AGENT_BEST_WEIGHTS;
+#ifdef YINSH_SOURCE_DIR
+    char path[AGENT_PATH_LEN];
+    snprintf(path, sizeof path, "%s/%s", YINSH_SOURCE_DIR, AGENT_BEST_WEIGHTS);
+    if (access(weights, R_OK) != 0 && access(path, R_OK) == 0) weights = path;
+#endif
+    snprintf(out, len, "ab:depth=%d,eval=%s", AGENT_BEST_DEPTH, weights);
+    return out;
+}
+
 static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
 {
+    char best[SPEC_LEN];
+    if (!strcmp(text, "best")) text = best_spec(best, sizeof best);
     char buf[SPEC_LEN * 2];
     if (strlen(text) >= sizeof buf) {
         snprintf(err, ERR_LEN, "agent spec too long");

@@ -81,6 +81,12 @@
 enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI, AGENT_AB };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
+/* `best`, an alias: the strongest agent measured (results/strength.md),
+ * alpha-beta to depth 5 (bounded without a clock; under a time limit the
+ * cap of its iterative deepening) on the tuned weights. Its canonical text
+ * is the ab spec it stands for, so stored runs say what played. */
+#define AGENT_BEST_WEIGHTS "eval/weights/tuned.txt"
+enum { AGENT_BEST_DEPTH = 5 };
 enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
 /* Why a spec was refused: its text (a usage error), or its weights file
  * (missing or unreadable: bad data). */

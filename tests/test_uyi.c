@@ -175,7 +175,7 @@ Test(uyi, sims_search_is_the_internal_agents)
         Child c;
         char line[4096], want[ACTION_MAX_LEN], opt[64];
         internal_choice("mcts:sims=400", cases[k].seed, cases[k].moves, want);
-        child_start(&c, NULL);
+        child_start(&c, "mcts");
         child_send(&c, "uyi\n");
         child_expect(&c, "uyiok", NULL, 0, 10);
         snprintf(opt, sizeof opt, "setoption name seed value %llu\n", (unsigned long long)cases[k].seed);
@@ -191,11 +191,29 @@ Test(uyi, sims_search_is_the_internal_agents)
     }
 }
 
+/* Without --agent the engine is `best`, the strongest agent measured:
+ * alpha-beta on the tuned weights (agent.h), named in its id. */
+Test(uyi, default_agent_is_best)
+{
+    Child c;
+    char line[512];
+    child_start(&c, NULL);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "id name ", line, sizeof line, 10);
+    cr_assert(strstr(line, "ab:depth=5,") && strstr(line, "weights/tuned.txt"), "%s", line);
+    child_expect(&c, "option name depth ", NULL, 0, 10);
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, "position startpos moves e5 f6\ngo movetime 50\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 10);
+    cr_assert(strcmp(line, "bestmove none"), "a legal action");
+    cr_assert_eq(child_quit(&c), 0);
+}
+
 Test(uyi, isready_and_stop_during_infinite)
 {
     Child c;
     char line[4096];
-    child_start(&c, NULL);
+    child_start(&c, "mcts");
     child_send(&c, "uyi\n");
     child_expect(&c, "uyiok", NULL, 0, 10);
     child_send(&c, "position startpos moves e5\ngo infinite\n");
@@ -218,7 +236,7 @@ Test(uyi, movetime_and_clock_respected)
 {
     Child c;
     char line[4096];
-    child_start(&c, NULL);
+    child_start(&c, "mcts");
     child_send(&c, "uyi\n");
     child_expect(&c, "uyiok", NULL, 0, 10);
     child_send(&c, "position startpos moves e5 f6\n");
@@ -240,7 +258,7 @@ Test(uyi, malformed_commands_do_not_kill)
 {
     Child c;
     char line[4096];
-    child_start(&c, NULL);
+    child_start(&c, "mcts");
     const char *bad[] = {"frobnicate\n", "position\n", "position startpos moves zz\n",
                          "position ypn 1/2/3 w P standard\n", "setoption name nonsense value 3\n",
                          "setoption name sims value -4\n", "setoption sims\n", "isready now\n",
@@ -265,7 +283,7 @@ Test(uyi, no_legal_action_is_bestmove_none)
 {
     Child c;
     char line[4096];
-    child_start(&c, NULL);
+    child_start(&c, "mcts");
     /* a blitz game over by a row: state '-' */
     child_send(&c, "position ypn W2B/W5B/8/9/wwwww5/3W5/10/9/8/6B/WWBB w - blitz\ngo sims 10\n");
     child_expect(&c, "bestmove ", line, sizeof line, 10);
@@ -276,7 +294,7 @@ Test(uyi, no_legal_action_is_bestmove_none)
 Test(uyi, quit_during_search_exits_0)
 {
     Child c;
-    child_start(&c, NULL);
+    child_start(&c, "mcts");
     child_send(&c, "go infinite\n");
     cr_assert_eq(child_quit(&c), 0);
 }
