@@ -495,8 +495,8 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLim
 
     MctsNode *root = m->nodes;
     MctsResult r = {.sims = s};
-    if (LD(root->child)) {
-        const MctsNode *best = best_child(m, root);
+    const MctsNode *best = LD(root->child) ? best_child(m, root) : NULL; /* NULL: no child (never, once expanded) */
+    if (best) {
         uint32_t bv = LD(best->visits);
         r.action = best->action;
         r.searched = true;

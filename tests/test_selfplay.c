@@ -393,19 +393,19 @@ Test(mcts, tree_check_catches_broken_trees)
         uint32_t used = USED;
         const char *word = NULL;
         switch (k) {
-        case 0: t[3].visits = 3, word = "visits sum"; break; /* 3 + 1 under a parent of 3 */
-        case 1: t[1].nchild = 3, word = "child range"; break; /* nodes 3..5 of 0..4 */
-        case 2: t[1].child = 1, word = "child range"; break;  /* itself */
-        case 3: t[4].child = 5, t[4].nchild = MAX_ACTIONS + 1, word = "MAX_ACTIONS"; break;
-        case 4: t[1].nchild = 0, word = "expanded node has no children"; break;
-        case 5: t[4].nchild = 1, word = "unexpanded node counts children"; break;
-        case 6: t[0].mover = 2, word = "mover is neither"; break;
-        case 7: t[4].mover = WHITE, word = "different movers"; break;
-        case 8: t[4].score2 = 2.5, word = "score2"; break;
-        case 9: t[4].score2 = NAN, word = "score2"; break;
-        case 10: t[1].terminal = RESULT_WHITE, word = "terminal node has children"; break;
-        case 11: t[2].terminal = RESULT_DRAW + 1, word = "terminal result"; break;
-        case 12: t[used++] = (MctsNode){.mover = WHITE}, word = "every node but the root"; break; /* no parent */
+        case 0: t[3].visits = 3; word = "visits sum"; break; /* 3 + 1 under a parent of 3 */
+        case 1: t[1].nchild = 3; word = "child range"; break; /* nodes 3..5 of 0..4 */
+        case 2: t[1].child = 1; word = "child range"; break;  /* itself */
+        case 3: t[4].child = 5; t[4].nchild = MAX_ACTIONS + 1; word = "MAX_ACTIONS"; break;
+        case 4: t[1].nchild = 0; word = "expanded node has no children"; break;
+        case 5: t[4].nchild = 1; word = "unexpanded node counts children"; break;
+        case 6: t[0].mover = 2; word = "mover is neither"; break;
+        case 7: t[4].mover = WHITE; word = "different movers"; break;
+        case 8: t[4].score2 = 2.5; word = "score2"; break;
+        case 9: t[4].score2 = NAN; word = "score2"; break;
+        case 10: t[1].terminal = RESULT_WHITE; word = "terminal node has children"; break;
+        case 11: t[2].terminal = RESULT_DRAW + 1; word = "terminal result"; break;
+        case 12: t[used++] = (MctsNode){.mover = WHITE}; word = "every node but the root"; break; /* no parent */
         }
         why = NULL;
         cr_assert_not(mcts_nodes_ok(t, used, &why), "break %d passed", k);
