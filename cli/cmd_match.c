@@ -162,9 +162,7 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     json_str(&j, "run", run->row.name);
     json_str(&j, "db", run->store ? run->db : NULL);
     json_str(&j, "variant", variant_name(mp->plan.variant));
-    json_str(&j, "opening", mp->plan.opening == OPENING_BOOK    ? "book"
-                            : mp->plan.opening == OPENING_RINGS ? "rings"
-                                                                : "none");
+    json_str(&j, "opening", opening_name(mp->plan.opening));
     json_str(&j, "a", run->row.white);
     json_str(&j, "b", run->row.black);
     json_u64_text(&j, "seed", mp->plan.seed);

@@ -230,7 +230,7 @@ static void json_results(const Tournament *t, const TournamentResults *r, const 
     json_str(&j, "db", db);
     json_str(&j, "format", t->gauntlet ? "gauntlet" : "round robin");
     json_str(&j, "variant", variant_name(t->variant));
-    json_str(&j, "opening", t->opening == OPENING_BOOK ? "book" : t->opening == OPENING_RINGS ? "rings" : "none");
+    json_str(&j, "opening", opening_name(t->opening));
     if (t->opening == OPENING_BOOK) json_hex(&j, "book_hash", t->book->hash);
     json_u64_text(&j, "seed", t->seed);
     json_uint(&j, "games_per_pairing", t->games);

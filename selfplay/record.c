@@ -3,6 +3,11 @@
 #include "record.h"
 #include "rng.h"
 
+const char *opening_name(int opening)
+{
+    return opening == OPENING_BOOK ? "book" : opening == OPENING_RINGS ? "rings" : "none";
+}
+
 void record_free(GameRecord *rec)
 {
     if (!rec) return;

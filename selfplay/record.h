@@ -20,6 +20,8 @@
  * plays opening k mod n of an opening book (book.h), recorded the same
  * way. */
 enum { OPENING_NONE, OPENING_RINGS, OPENING_BOOK };
+/* "none", "rings" or "book": an opening's name in options and JSON. */
+const char *opening_name(int opening);
 
 /* The longest agent spec text, as typed and as stored. */
 enum { SPEC_LEN = 384 };

@@ -104,15 +104,13 @@ void store_transaction_rollback(Store *s)
 
 /* ---- identity ------------------------------------------------------------ */
 
-static const char *const OPENING_NAMES[] = {"none", "rings"};
-
 /* The opening column's text: "none", "rings", or "book:HASH:PATH". */
 static void opening_text(const StoreRun *run, char *out, size_t len)
 {
     if (run->opening == OPENING_BOOK)
         snprintf(out, len, "book:%016" PRIx64 ":%s", run->book_hash, run->book_path);
     else
-        snprintf(out, len, "%s", OPENING_NAMES[run->opening == OPENING_RINGS]);
+        snprintf(out, len, "%s", opening_name(run->opening));
 }
 
 /* Reads the opening column back; false for a text this yinsh does not know. */
