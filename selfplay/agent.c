@@ -202,7 +202,8 @@ static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, c
         snprintf(err, ERR_LEN, "bad value '%.64s' for policy (uniform or rows)", value);
     } else {
         snprintf(err, ERR_LEN,
-                 "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy)", key);
+                 "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy, "
+                 "movetime)", key);
     }
     return -1;
 }
@@ -223,13 +224,24 @@ static int parse_ab_key(AgentSpec *spec, const char *key, const char *value, cha
     } else if (!strcmp(key, "eval")) {
         return parse_eval_key(spec, value, err);
     } else {
-        snprintf(err, ERR_LEN, "unknown ab key '%.64s' (known: depth, tt, eval)", key);
+        snprintf(err, ERR_LEN, "unknown ab key '%.64s' (known: depth, tt, eval, movetime)", key);
     }
     return -1;
 }
 
+/* One key=value of an mcts or ab spec; movetime is both's. */
 static int parse_key(AgentSpec *spec, const char *key, const char *value, char *err)
 {
+    if (!strcmp(key, "movetime")) {
+        long v;
+        if (number_long(value, 1, AGENT_MAX_MOVETIME_MS, &v)) {
+            spec->movetime_ms = v;
+            return 0;
+        }
+        snprintf(err, ERR_LEN, "bad value '%.64s' for movetime (milliseconds, an integer from 1 to %d)", value,
+                 AGENT_MAX_MOVETIME_MS);
+        return -1;
+    }
     return spec->kind == AGENT_AB ? parse_ab_key(spec, key, value, err) : parse_mcts_key(spec, key, value, err);
 }
 
@@ -249,8 +261,17 @@ static const char *best_spec(char *out, size_t len)
 
 static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
 {
-    char best[SPEC_LEN];
-    if (!strcmp(text, "best")) text = best_spec(best, sizeof best);
+    /* `best` and `best:KEY=VALUE,...`: its spec with the keys after it */
+    char best[SPEC_LEN * 2];
+    if (!strcmp(text, "best") || !strncmp(text, "best:", 5)) {
+        best_spec(best, SPEC_LEN);
+        if (text[4] && strlen(best) + strlen(text) - 4 >= sizeof best) {
+            snprintf(err, ERR_LEN, "agent spec too long");
+            return -1;
+        }
+        if (text[4]) strcat(strcat(best, ","), text + 5);
+        text = best;
+    }
     char buf[SPEC_LEN * 2];
     if (strlen(text) >= sizeof buf) {
         snprintf(err, ERR_LEN, "agent spec too long");
@@ -457,7 +478,9 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
     }
     if (spec->kind == AGENT_AB) {
         int n = snprintf(out, SPEC_LEN, "ab:depth=%d,tt=%u", spec->depth, (unsigned)spec->tt_mb);
-        if (spec->eval[0] && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
+        if (spec->eval[0] && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
+        if (spec->movetime_ms && n > 0 && n < SPEC_LEN)
+            snprintf(out + n, SPEC_LEN - (size_t)n, ",movetime=%lld", (long long)spec->movetime_ms);
         return out;
     }
     if (spec->kind == AGENT_UYI) {
@@ -482,7 +505,9 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
     if (spec->solver && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",solver=1");
     if (spec->prior > 0 && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",prior=%s", prior);
     if (spec->policy == MCTS_POLICY_ROWS && n > 0 && n < SPEC_LEN)
-        snprintf(out + n, SPEC_LEN - (size_t)n, ",policy=rows");
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",policy=rows");
+    if (spec->movetime_ms && n > 0 && n < SPEC_LEN)
+        snprintf(out + n, SPEC_LEN - (size_t)n, ",movetime=%lld", (long long)spec->movetime_ms);
     return out;
 }
 
@@ -751,6 +776,14 @@ Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits 
         return a;
     }
     if (!lim) return agent_choose_limited(agent, pos, rng, NULL, stats);
+    /* the agent's own movetime replaces the run's (under a clock, the
+     * clock's share still caps it) */
+    AgentLimits own;
+    if (agent->spec.movetime_ms) {
+        own = *lim;
+        own.movetime_ms = agent->spec.movetime_ms;
+        lim = &own;
+    }
     UyiGo go = limits_go(lim);
     MctsLimits ml = {.sims = lim->sims};
     int64_t budget = uyi_budget_ms(&go, pos->actor);
@@ -767,6 +800,14 @@ Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const M
 {
     MoveStats st = {0};
     Action a = ACTION_NONE;
+    /* the agent's own movetime: it never thinks longer, whatever it is given */
+    MctsLimits own;
+    if (agent->spec.movetime_ms && (agent->spec.kind == AGENT_MCTS || agent->spec.kind == AGENT_AB)) {
+        double deadline = clock_now() + (double)agent->spec.movetime_ms * 1e-3;
+        own = lim ? *lim : (MctsLimits){0};
+        if (own.deadline <= 0 || deadline < own.deadline) own.deadline = deadline;
+        lim = &own;
+    }
     if (agent->spec.kind == AGENT_MCTS) {
         st.legal = movegen_count(pos);
         if (st.legal == 1) {

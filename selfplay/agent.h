@@ -43,6 +43,19 @@
  *   policy=rows  playouts prefer actions that make a row (playout.h);
  *                default uniform.
  *
+ * mcts and ab both take movetime=MS (1..86400000, default none): the
+ * agent's own time per action, so that one agent can be given more time
+ * than another (a strength curve, time odds). It never thinks longer: a
+ * search stops at MS (mcts also at its sims, ab at its depth: give
+ * sims=10000000 or depth=64 to let the time alone decide). Under a run's
+ * --movetime the agent's own replaces the run's, for its search and for
+ * the harness's forfeit check; under --tc the clock's share still caps
+ * it; with no run time control the harness forfeits nothing for it.
+ * Written last in the canonical form, and only when set.
+ *
+ * `best:KEY=VALUE,...` is `best` with the keys after it (they replace the
+ * alias's own), e.g. best:depth=64,movetime=100.
+ *
  * The weights file is read once, when the spec is parsed, and its values
  * travel in the spec, so every thread's agent uses the same numbers; an
  * unreadable file or a bad line is an error naming the file and line.
@@ -86,7 +99,7 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
  * cap of its iterative deepening) on the tuned weights. Its canonical text
  * is the ab spec it stands for, so stored runs say what played. */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned.txt"
-enum { AGENT_BEST_DEPTH = 5 };
+enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
 /* Why a spec was refused: its text (a usage error), or its weights file
  * (missing or unreadable: bad data). */
@@ -104,6 +117,7 @@ typedef struct AgentSpec {
     bool solver;      /* mcts */
     double prior;     /* mcts: 0 = none */
     int policy;       /* mcts: MCTS_POLICY_UNIFORM or _ROWS */
+    int64_t movetime_ms; /* mcts, ab: the agent's own time per action; 0: none */
     char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
     Weights weights;           /* mcts (rollout=N, prior), ab: the evaluation's weights (read from eval) */
     /* uyi: the engine's display name, command line, folder and options */

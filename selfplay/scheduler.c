@@ -214,9 +214,11 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
         };
         if (!harness) {
             int64_t margin_us = pc->margin_ms * 1000;
-            if (pc->movetime_ms && dt_us > (pc->movetime_ms * 1000 + margin_us)) {
+            /* an agent's own movetime (a spec key) replaces the run's */
+            int64_t movetime = agent_spec(agent)->movetime_ms ? agent_spec(agent)->movetime_ms : pc->movetime_ms;
+            if (pc->movetime_ms && dt_us > (movetime * 1000 + margin_us)) {
                 snprintf(why, sizeof why, "an action took %.1f ms, movetime %lld + margin %lld", dt_us / 1e3,
-                         (long long)pc->movetime_ms, (long long)pc->margin_ms);
+                         (long long)movetime, (long long)pc->margin_ms);
                 agent_log(agent, REASON_TIME_FORFEIT, why);
                 result = fault_result(actor);
                 reason = REASON_TIME_FORFEIT;

@@ -219,3 +219,70 @@ Test(ab, a_passed_deadline_still_gives_depth_one)
     cr_expect_gt(ab_pv(ab, &a, 1), 0);
     ab_free(ab);
 }
+
+/* movetime=MS, both searchers' key: parsed, written last and only when
+ * set, refused out of range; `best:KEY=VALUE` is best with those keys. */
+Test(agent_spec, movetime_and_best_with_keys)
+{
+    AgentSpec s;
+    char err[ERR_LEN], out[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("ab:movetime=25,depth=64", &s, err), 0, "%s", err);
+    cr_expect_eq(s.movetime_ms, 25);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=64,tt=16,movetime=25");
+    cr_assert_eq(agent_spec_parse("mcts:movetime=400,sims=10000000", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "mcts:sims=10000000,c=1,rollout=random,movetime=400");
+    AgentSpec back;
+    cr_assert_eq(agent_spec_parse(out, &back, err), 0, "%s", err);
+    cr_expect_eq(back.movetime_ms, 400);
+    cr_assert_eq(agent_spec_parse("mcts", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "mcts:sims=200,c=1,rollout=random", "unset: the old text");
+    const char *bad[] = {"ab:movetime=0", "mcts:movetime=-5", "ab:movetime=86400001", "mcts:movetime=1.5",
+                         "best:movetime=x", "best:sims=5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_neq(agent_spec_parse(bad[i], &s, err), 0, "%s accepted", bad[i]);
+        cr_expect(strstr(err, "movetime") || strstr(err, "sims"), "%s: %s", bad[i], err);
+    }
+
+    cr_assert_eq(agent_spec_parse("best", &s, err), 0, "%s", err);
+    char plain[SPEC_LEN];
+    agent_spec_format(&s, plain);
+    cr_assert_eq(agent_spec_parse("best:depth=64,movetime=100", &s, err), 0, "%s", err);
+    cr_expect_eq(s.kind, AGENT_AB);
+    cr_expect_eq(s.depth, 64);
+    cr_expect_eq(s.movetime_ms, 100);
+    cr_expect_neq(weights_hash(&s.weights), 0);
+    AgentSpec d;
+    weights_default(&d.weights);
+    cr_expect_neq(weights_hash(&s.weights), weights_hash(&d.weights), "best's tuned weights kept");
+    agent_spec_format(&s, out);
+    cr_expect(!strncmp(out, "ab:depth=64,", 12), "%s", out);
+    cr_expect(strstr(out, ",movetime=100"), "%s", out);
+    cr_expect(strstr(plain, "ab:depth=5,") == plain, "%s", plain);
+    cr_expect_neq(agent_spec_parse("bestx", &s, err), 0);
+}
+
+/* An agent's own movetime stops a search that its depth would not: depth
+ * 64 is out of reach, so the search must end by the clock; and it does so
+ * whatever limit it is handed (agent_act with a run's far longer movetime,
+ * agent_choose with none). */
+Test(agent_spec, own_movetime_stops_the_search)
+{
+    AgentSpec s;
+    char err[ERR_LEN];
+    cr_assert_eq(agent_spec_parse("ab:depth=64,tt=1,movetime=20", &s, err), 0, "%s", err);
+    Agent *a;
+    cr_assert_eq(agent_new(&a, &s, err), 0, "%s", err);
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    MoveStats st;
+    Action x = agent_choose(a, &p, &rng, &st);
+    cr_expect(movegen_is_legal(&p, x));
+    cr_expect(st.chosen_visits >= 1 && st.chosen_visits < 64, "depth reached %u", (unsigned)st.chosen_visits);
+    AgentLimits lim = {.movetime_ms = 3600 * 1000, .margin_ms = 100};
+    x = agent_act(a, &p, &rng, &lim, &st);
+    cr_expect(movegen_is_legal(&p, x));
+    cr_expect(st.chosen_visits >= 1 && st.chosen_visits < 64, "depth reached %u", (unsigned)st.chosen_visits);
+    agent_free(a);
+}
