@@ -251,7 +251,9 @@ Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *r
     Action list[MAX_ACTIONS];
     AbResult r = {.legal = movegen_all(pos, list)};
     r.action = list[0]; /* only if depth 1 could not finish: it always does below */
-    for (int d = 1; d <= ab->cfg.depth; d++) {
+    /* timed (or stopped from outside): deepen to max_depth when it is set */
+    int cap = (ab->deadline > 0 || ab->stop) && ab->cfg.max_depth ? ab->cfg.max_depth : ab->cfg.depth;
+    for (int d = 1; d <= cap; d++) {
         ab->root_best = ACTION_NONE;
         /* depth 1 is always completed, whatever the clock says */
         double deadline = ab->deadline;

@@ -60,7 +60,8 @@ enum {
 };
 
 typedef struct AbConfig {
-    int depth;          /* the depth searched (1..AB_MAX_DEPTH); with a deadline, the cap */
+    int depth;          /* the depth searched (1..AB_MAX_DEPTH); with a deadline or a stop flag, the cap */
+    int max_depth;      /* with a deadline or a stop flag, the cap instead of depth; 0: depth */
     uint32_t tt_mb;     /* the table's size in MiB (1..AB_MAX_TT_MB) */
     Weights weights;    /* the evaluation */
 } AbConfig;

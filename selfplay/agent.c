@@ -218,13 +218,19 @@ static int parse_ab_key(AgentSpec *spec, const char *key, const char *value, cha
             return 0;
         }
         snprintf(err, ERR_LEN, "bad value '%.64s' for depth (an integer from 1 to %d)", value, AB_MAX_DEPTH);
+    } else if (!strcmp(key, "maxdepth")) {
+        if (parse_u32(value, 1, AB_MAX_DEPTH, &n)) {
+            spec->max_depth = (int)n;
+            return 0;
+        }
+        snprintf(err, ERR_LEN, "bad value '%.64s' for maxdepth (an integer from 1 to %d)", value, AB_MAX_DEPTH);
     } else if (!strcmp(key, "tt")) {
         if (parse_u32(value, 1, AB_MAX_TT_MB, &spec->tt_mb)) return 0;
         snprintf(err, ERR_LEN, "bad value '%.64s' for tt (MiB, an integer from 1 to %d)", value, AB_MAX_TT_MB);
     } else if (!strcmp(key, "eval")) {
         return parse_eval_key(spec, value, err);
     } else {
-        snprintf(err, ERR_LEN, "unknown ab key '%.64s' (known: depth, tt, eval, movetime)", key);
+        snprintf(err, ERR_LEN, "unknown ab key '%.64s' (known: depth, maxdepth, tt, eval, movetime)", key);
     }
     return -1;
 }
@@ -255,7 +261,7 @@ static const char *best_spec(char *out, size_t len)
     snprintf(path, sizeof path, "%s/%s", YINSH_SOURCE_DIR, AGENT_BEST_WEIGHTS);
     if (access(weights, R_OK) != 0 && access(path, R_OK) == 0) weights = path;
 #endif
-    snprintf(out, len, "ab:depth=%d,eval=%s", AGENT_BEST_DEPTH, weights);
+    snprintf(out, len, "ab:depth=%d,maxdepth=%d,eval=%s", AGENT_BEST_DEPTH, AB_MAX_DEPTH, weights);
     return out;
 }
 
@@ -478,6 +484,8 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
     }
     if (spec->kind == AGENT_AB) {
         int n = snprintf(out, SPEC_LEN, "ab:depth=%d,tt=%u", spec->depth, (unsigned)spec->tt_mb);
+        if (spec->max_depth && n > 0 && n < SPEC_LEN)
+            n += snprintf(out + n, SPEC_LEN - (size_t)n, ",maxdepth=%d", spec->max_depth);
         if (spec->eval[0] && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
         if (spec->movetime_ms && n > 0 && n < SPEC_LEN)
             snprintf(out + n, SPEC_LEN - (size_t)n, ",movetime=%lld", (long long)spec->movetime_ms);
@@ -531,7 +539,8 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
         a->mcts = mcts_new(&cfg);
         if (!a->mcts) goto oom;
     } else if (spec->kind == AGENT_AB) {
-        AbConfig cfg = {.depth = spec->depth, .tt_mb = spec->tt_mb, .weights = spec->weights};
+        AbConfig cfg = {.depth = spec->depth, .max_depth = spec->max_depth, .tt_mb = spec->tt_mb,
+                        .weights = spec->weights};
         a->ab = ab_new(&cfg);
         if (!a->ab) goto oom;
     }

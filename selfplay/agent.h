@@ -22,7 +22,10 @@
  *                                       alpha-beta (selfplay/ab.h)
  *
  * ab keys: depth (placements and moves searched ahead, 1..64, default 3;
- * under a time limit the cap of iterative deepening), tt (the
+ * under a time limit the cap of iterative deepening), maxdepth (1..64:
+ * the cap under a time limit or a stop flag instead of depth, so that an
+ * agent is bounded at `depth` without a clock and deepens while its time
+ * lasts with one; written only when set), tt (the
  * transposition table in MiB, 1..4096, default 16), eval (the weights
  * file; without it the built-in defaults). An ab agent draws nothing from
  * the rng: at a fixed depth its play is a function of the game.
@@ -95,9 +98,9 @@ enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI, AGENT_AB };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
- * alpha-beta to depth 5 (bounded without a clock; under a time limit the
- * cap of its iterative deepening) on the tuned weights. Its canonical text
- * is the ab spec it stands for, so stored runs say what played. */
+ * alpha-beta on the tuned weights: depth 5 without a clock (bounded),
+ * deepening while its time lasts with one (maxdepth 64). Its canonical
+ * text is the ab spec it stands for, so stored runs say what played. */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
@@ -112,6 +115,7 @@ typedef struct AgentSpec {
     int rollout;    /* mcts: ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
     uint32_t nodes; /* mcts: 0 = the default for sims */
     int depth;      /* ab */
+    int max_depth;  /* ab: the cap under a time limit; 0: depth */
     uint32_t tt_mb; /* ab */
     uint32_t threads; /* mcts: search threads, 1 = one */
     bool solver;      /* mcts */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "ab.h"
+#include "clock.h"
 #include "agent.h"
 #include "movegen.h"
 #include "notation.h"
@@ -257,7 +258,7 @@ Test(agent_spec, movetime_and_best_with_keys)
     agent_spec_format(&s, out);
     cr_expect(!strncmp(out, "ab:depth=64,", 12), "%s", out);
     cr_expect(strstr(out, ",movetime=100"), "%s", out);
-    cr_expect(strstr(plain, "ab:depth=5,") == plain, "%s", plain);
+    cr_expect(strstr(plain, "ab:depth=5,tt=16,maxdepth=64,") == plain, "%s", plain);
     cr_expect_neq(agent_spec_parse("bestx", &s, err), 0);
 }
 
@@ -284,5 +285,33 @@ Test(agent_spec, own_movetime_stops_the_search)
     x = agent_act(a, &p, &rng, &lim, &st);
     cr_expect(movegen_is_legal(&p, x));
     cr_expect(st.chosen_visits >= 1 && st.chosen_visits < 64, "depth reached %u", (unsigned)st.chosen_visits);
+    agent_free(a);
+}
+
+/* maxdepth: the cap under a time limit, depth without one. ab:depth=1,
+ * maxdepth=64 searches depth 1 untimed, and deeper than 1 with a second
+ * to think (depth 2 of the start takes well under a millisecond). */
+Test(ab_spec, maxdepth_is_the_cap_under_time_only)
+{
+    AgentSpec s;
+    char err[ERR_LEN], out[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("ab:maxdepth=64,depth=1,tt=1", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=1,tt=1,maxdepth=64");
+    cr_expect_neq(agent_spec_parse("ab:maxdepth=0", &s, err), 0);
+    cr_expect(strstr(err, "maxdepth"), "%s", err);
+    cr_expect_neq(agent_spec_parse("ab:maxdepth=65", &s, err), 0);
+    cr_assert_eq(agent_spec_parse("ab:maxdepth=3,depth=1,tt=1", &s, err), 0, "%s", err);
+    Agent *a;
+    cr_assert_eq(agent_new(&a, &s, err), 0, "%s", err);
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    MoveStats st;
+    agent_choose(a, &p, &rng, &st);
+    cr_expect_eq(st.chosen_visits, 1, "untimed: depth");
+    MctsLimits lim = {.deadline = clock_now() + 60.0};
+    agent_choose_limited(a, &p, &rng, &lim, &st);
+    cr_expect_eq(st.chosen_visits, 3, "timed: maxdepth (3 here, done long before the minute)");
     agent_free(a);
 }
