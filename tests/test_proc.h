@@ -62,6 +62,17 @@ TEST_HELPER char *path_in(const char *dir, const char *name)
     return p;
 }
 
+/* Writes text to dir/name; returns the path. */
+TEST_HELPER char *write_in(const char *dir, const char *name, const char *text)
+{
+    char *p = path_in(dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f, "cannot write %s", p);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
 /* A file's contents ("" when it cannot be read). */
 TEST_HELPER char *slurp(const char *path)
 {

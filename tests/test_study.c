@@ -11,16 +11,6 @@
 #include "study.h"
 #include "test_proc.h"
 
-static char *write_file(const char *dir, const char *name, const char *text)
-{
-    char *p = path_in(dir, name);
-    FILE *f = fopen(p, "w");
-    cr_assert(f, "cannot write %s", p);
-    fputs(text, f);
-    fclose(f);
-    return p;
-}
-
 /* Every stored game of every run with its actions, and the runs' rows
  * (but their uid and dates): equal dumps, equal studies. */
 static char *db_dump(const char *path)
@@ -162,9 +152,9 @@ static const struct {
 Test(study, mistakes_name_their_line_and_store_nothing)
 {
     char *dir = tmpdir_new();
-    write_file(dir, "w.txt", "markers 1\n");
+    write_in(dir, "w.txt", "markers 1\n");
     for (size_t i = 0; i < sizeof STUDY_BAD_CASES / sizeof *STUDY_BAD_CASES; i++) {
-        char *file = write_file(dir, "bad.ini", STUDY_BAD_CASES[i].text), *err, where[64];
+        char *file = write_in(dir, "bad.ini", STUDY_BAD_CASES[i].text), *err, where[64];
         const char *args[] = {"study", file, NULL};
         int rc = yinsh_run(dir, args, NULL, &err);
         cr_assert_eq(rc, 2, "case %zu: exit %d: %s", i, rc, err);
@@ -225,7 +215,7 @@ static const char SMALL[] = "# a small study\n"
 
 Test(study, second_time_plays_nothing)
 {
-    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *out, *err;
+    char *dir = tmpdir_new(), *file = write_in(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *out, *err;
     /* a run that is not the study's stays out of its report */
     const char *other[] = {"selfplay", "--games", "3", "--agent", "random", "--seed", "1", "--run", "other",
                            "--db", "s.db", "--quiet", NULL};
@@ -286,7 +276,7 @@ static void refuse_changed(const char *dir, const char *from, const char *to, co
     const char *at = strstr(SMALL, from);
     cr_assert(at);
     snprintf(text, sizeof text, "%.*s%s%s", (int)(at - SMALL), SMALL, to, at + strlen(from));
-    char *file = write_file(dir, "changed.ini", text), *db = path_in(dir, "s.db"), *err;
+    char *file = write_in(dir, "changed.ini", text), *db = path_in(dir, "s.db"), *err;
     char *dump = db_dump(db);
     const char *args[] = {"study", file, NULL};
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 1, "%s", err);
@@ -297,14 +287,14 @@ static void refuse_changed(const char *dir, const char *from, const char *to, co
 
 Test(study, a_changed_file_does_not_touch_the_stored_runs)
 {
-    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *err;
+    char *dir = tmpdir_new(), *file = write_in(dir, "small.ini", SMALL), *err;
     const char *args[] = {"study", file, "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
     refuse_changed(dir, "seed = 40", "seed = 41", ":10: database 's.db': run 'small-standard-random' has seed 40, not 41");
     refuse_changed(dir, "games = 4 ", "games = 5 ", ":13: database 's.db': run 'small-standard-s20' has 4 games, not 5");
     refuse_changed(dir, "mcts:sims=20", "mcts:sims=21", "run 'small-standard-s20' was played by");
     /* and a typo in a file whose runs are stored stores nothing either */
-    char *typo = write_file(dir, "typo.ini", STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = mcts:sim=50\n");
+    char *typo = write_in(dir, "typo.ini", STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = mcts:sim=50\n");
     char *db = path_in(dir, "s.db"), *dump = db_dump(db);
     const char *bad[] = {"study", typo, NULL};
     cr_assert_eq(yinsh_run(dir, bad, NULL, &err), 2, "%s", err);
@@ -316,7 +306,7 @@ Test(study, a_changed_file_does_not_touch_the_stored_runs)
  * leases) is upgraded in place, then read: its complete runs stay complete. */
 Test(study, an_older_database_is_upgraded_then_read)
 {
-    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *err;
+    char *dir = tmpdir_new(), *file = write_in(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *err;
     const char *args[] = {"study", file, "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
     sqlite3 *h = db_open(db);
@@ -376,7 +366,7 @@ static int stop_midway(const char *dir, const char *file, int sig)
 
 Test(study, killed_and_run_again_equals_never_stopped)
 {
-    char *dir = tmpdir_new(), *file = write_file(dir, "k.ini", KILLED), *err, *out;
+    char *dir = tmpdir_new(), *file = write_in(dir, "k.ini", KILLED), *err, *out;
     cr_assert_eq(stop_midway(dir, file, SIGKILL), 128 + SIGKILL);
 
     /* the first runs are complete, an MCTS run is unfinished (or, if the
@@ -392,7 +382,7 @@ Test(study, killed_and_run_again_equals_never_stopped)
     cr_assert(strstr(err, "run k-standard-random is already complete"), "%s", err);
 
     /* the same study never stopped, in another folder */
-    char *whole = tmpdir_new(), *wfile = write_file(whole, "k.ini", KILLED), *wout;
+    char *whole = tmpdir_new(), *wfile = write_in(whole, "k.ini", KILLED), *wout;
     const char *args[] = {"study", wfile, "--threads", "2", "--quiet", NULL};
     cr_assert_eq(yinsh_run(whole, args, &wout, &err), 0, "%s", err);
     char *dk = db_dump(path_in(dir, "k.db")), *dw = db_dump(path_in(whole, "k.db"));
@@ -409,7 +399,7 @@ Test(study, killed_and_run_again_equals_never_stopped)
 
 Test(study, ctrl_c_stops_and_says_how_to_go_on)
 {
-    char *dir = tmpdir_new(), *file = write_file(dir, "k.ini", KILLED), *err;
+    char *dir = tmpdir_new(), *file = write_in(dir, "k.ini", KILLED), *err;
     cr_assert_eq(stop_midway(dir, file, SIGINT), 130);
     err = slurp(path_in(dir, "err"));
     cr_assert(strstr(err, "picks up where the study stopped"), "%s", err);
@@ -421,7 +411,7 @@ Test(study, ctrl_c_stops_and_says_how_to_go_on)
 /* A study run's stored command, run by itself, plays the same games. */
 Test(study, stored_command_reproduces_the_run)
 {
-    char *dir = tmpdir_new(), *file = write_file(dir, "small.ini", SMALL), *err;
+    char *dir = tmpdir_new(), *file = write_in(dir, "small.ini", SMALL), *err;
     const char *args[] = {"study", file, "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
     sqlite3 *h = db_open(path_in(dir, "s.db"));

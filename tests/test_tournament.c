@@ -12,16 +12,6 @@
 #include "notation.h"
 #include "test_proc.h"
 
-static char *write_file(const char *dir, const char *name, const char *text)
-{
-    char *p = path_in(dir, name);
-    FILE *f = fopen(p, "w");
-    cr_assert(f, "cannot write %s", p);
-    fputs(text, f);
-    fclose(f);
-    return p;
-}
-
 /* Every stored game, run by run, with its result and actions: equal dumps,
  * equal games. */
 static char *games_dump(const char *path)
@@ -171,7 +161,7 @@ Test(tournament, anchor_and_unbounded_ratings)
 Test(tournament, bad_command_lines_store_nothing)
 {
     char *dir = tmpdir_new(), *err;
-    char *book = write_file(dir, "bad.book", "# two openings\ne5 f6\n\ne5 e5\n");
+    char *book = write_in(dir, "bad.book", "# two openings\ne5 f6\n\ne5 e5\n");
     struct {
         const char *args[20];
         int rc;
@@ -278,7 +268,7 @@ Test(book, a_match_from_a_book)
     const char *ring10 = "i4 f2 h10 h4 h8 d7 j8 e1 d5 g9";
     char text[256];
     snprintf(text, sizeof text, "# two openings\n%s\n%s h8-f8\n", ring10, ring10);
-    write_file(dir, "two.book", text);
+    write_in(dir, "two.book", text);
     const char *args[] = {"match", "--a", "mcts:sims=10", "--b", "random", "--games", "8", "--seed", "3", "--book",
                           "two.book", "--db", "m.db", "--run", "bk", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
@@ -301,7 +291,7 @@ Test(book, a_match_from_a_book)
     cr_assert_eq(yinsh_run(dir, t1, &out, &err), 0, "%s", err);
     cr_assert(strstr(out, "rank"), "%s", out);
     snprintf(text, sizeof text, "%s h8-f8\n%s\n", ring10, ring10); /* the same openings, in another order */
-    write_file(dir, "two.book", text);
+    write_in(dir, "two.book", text);
     long long before = games_in(path_in(dir, "t.db"));
     cr_assert_eq(yinsh_run(dir, t1, &out, &err), 1, "%s", err);
     cr_assert(strstr(err, "another opening book"), "%s", err);
