@@ -167,20 +167,7 @@ int cmd_tune(int argc, char **argv)
     }
     fprintf(h, "made by: %s\n", made_by);
     free(made_by);
-    fprintf(h, "data: %llu games (%llu validation; %lld repeats skipped), %zu positions (%zu validation), ply >= %d, "
-               "sample %g, seed %llu, l2 %g\n",
-            (unsigned long long)data.games, (unsigned long long)data.games_val, (long long)repeats, data.n, data.n_val,
-            o.min_ply, o.sample, (unsigned long long)o.seed, o.l2);
-    fprintf(h, "scale K = %.4f fitted on the %s weights\n", fit.k, from ? "starting" : "default");
-    fprintf(h, "log-loss        train    validation\n");
-    const char *names[4] = {"constant", "start", "start x K", "tuned"};
-    const double *losses[4] = {fit.loss_constant, fit.loss_before, fit.loss_scaled, fit.loss_after};
-    for (int i = 0; i < 4; i++) {
-        /* no validation games (--val 0): no validation loss */
-        if (isnan(losses[i][1])) fprintf(h, "%-12s %9.5f %9s\n", names[i], losses[i][0], "-");
-        else fprintf(h, "%-12s %9.5f %9.5f\n", names[i], losses[i][0], losses[i][1]);
-    }
-    fprintf(h, "Newton steps: %d", fit.iterations);
+    tune_summary_write(h, &data, &o, &fit, repeats, from ? "starting" : "default");
     fclose(h);
     if (!json) {
         printf("%s\n", header);

@@ -26,6 +26,7 @@ int cmd_uyi(int argc, char **argv); extern const char USAGE_UYI[];
 int cmd_import(int argc, char **argv); extern const char USAGE_IMPORT[];
 int cmd_merge(int argc, char **argv); extern const char USAGE_MERGE[];
 int cmd_spsa(int argc, char **argv); extern const char USAGE_SPSA[];
+int cmd_rounds(int argc, char **argv); extern const char USAGE_ROUNDS[];
 
 #include "cli.h"
 #include "tournament.h"

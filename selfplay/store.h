@@ -199,7 +199,10 @@ typedef struct StoreGame {
 } StoreGame;
 
 /* Calls fn for every stored game of the selection (store_query.c; below),
- * repeats left out, in storage order, with its actions; stops at the
+ * repeats left out, run by run and by index within a run (not in the
+ * order they were stored, which depends on the threads and on resumes:
+ * the tuner's sums, and so its weights, follow this order), with its
+ * actions; stops at the
  * first non-zero return of fn (whose message is in err) and returns
  * STORE_ERROR. Unfinished games (result none: imported records that stop
  * before the end) are left out: they have no result to learn from. An unknown run name is STORE_NOT_FOUND, before any call.

@@ -325,7 +325,7 @@ int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, c
                                           : "SELECT game.id, run.uid || ':' || game.idx, game.idx, game.variant, "
                                             "game.result, action.action FROM game JOIN run ON run.id = game.run_id "
                                             "JOIN action ON action.game_id = game.id WHERE game.result != 'none'",
-                          "AND", "ORDER BY game.id, action.ply", true, &st, err);
+                          "AND", "ORDER BY game.run_id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     rc = games_each_query(s, st, fn, ctx, ngames, err);
     sqlite3_finalize(st);

@@ -5,11 +5,19 @@
 #ifndef YINSH_TUNE_LOAD_H
 #define YINSH_TUNE_LOAD_H
 
+#include <stdio.h>
 #include "store.h"
 #include "tune.h"
 
 /* Repeats (games stored again by a later run) are left out: *repeats
  * (if not NULL) receives how many. */
 int tune_load(Store *s, const StoreSelection *sel, const TuneOptions *o, TuneData *d, int64_t *repeats, char *err);
+
+/* What a fit was made of and what it gave, as the lines below a weights
+ * file's "made by" line (`yinsh tune`, `yinsh rounds`): the data, the
+ * scale, the log-losses before and after, the Newton steps (no final line
+ * break). `start` names the starting weights ("starting", "default"). */
+void tune_summary_write(FILE *f, const TuneData *d, const TuneOptions *o, const TuneFit *fit, int64_t repeats,
+                        const char *start);
 
 #endif

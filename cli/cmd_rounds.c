@@ -1,0 +1,314 @@
+/* yinsh rounds: self-play, fit and match, round after round while the new
+ * weights gain (study/rounds.h, docs/rounds.md). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "clock.h"
+#include "commands.h"
+#include "json.h"
+#include "rounds.h"
+
+const char USAGE_ROUNDS[] =
+    "usage: yinsh rounds --agent SPEC --from WEIGHTS --db PATH --name NAME --out-dir DIR\n"
+    "                    [--rounds R] [--games N] [--pairs P] [--seed S] [--threads T]\n"
+    "                    [--quiet] [--json] [--sims N | --movetime MS | --tc BASE+INC]\n"
+    "  Improves the evaluation weights of an agent round after round, as long as\n"
+    "  each round gains (docs/rounds.md). Round k, from the weights W(k-1)\n"
+    "  (W0 is --from):\n"
+    "    1. self-play: the agent with eval=W(k-1) plays N games against itself\n"
+    "       from random ring placements, stored as the run NAME.k/selfplay;\n"
+    "    2. fit: the weights are fitted to those games from W(k-1), as `yinsh\n"
+    "       tune` fits them, and written to DIR/NAME.k.txt (W(k));\n"
+    "    3. match: the agent with eval=W(k) (new) against eval=W(k-1) (old) in\n"
+    "       P colour-swapped pairs, stored as the run NAME.k/new-vs-old;\n"
+    "    4. the round gains when the lower end of the 95% interval of new's Elo\n"
+    "       (from the pairs, as `yinsh match` prints it) is above 0: then round\n"
+    "       k + 1 starts from W(k); else the rounds stop and W(k-1) is the result.\n"
+    "  Prints a table, a line per round (self-play games, positions fitted,\n"
+    "  validation log-loss before and after the fit, new's wins, draws and\n"
+    "  losses, the Elo, whether it gains) and the best weights file; the same\n"
+    "  table goes to DIR/NAME.csv after every round. Every game is stored: the\n"
+    "  same command again reuses the complete runs, resumes an unfinished one\n"
+    "  and refits from the stored games (the same files), so a killed run ends\n"
+    "  as one never stopped; a stored run under a round's name that another\n"
+    "  plan made is refused. Run seeds are mix(S, hash of the run's name).\n"
+    "\n"
+    "  --agent SPEC    an agent with an evaluation: ab[:...] or mcts:rollout=N,...\n"
+    "                  (its eval= is replaced in every round)\n"
+    "  --from WEIGHTS  the starting weights file (e.g. eval/weights/default.txt)\n"
+    "  --db PATH       the SQLite database (created if missing)\n"
+    "  --name NAME     the runs' and files' prefix (1 to 20 letters, digits, '.',\n"
+    "                  '_', '+', '-')\n"
+    "  --out-dir DIR   an existing folder for NAME.k.txt and NAME.csv\n"
+    "  --rounds R      at most R rounds (default 5)\n"
+    "  --games N       self-play games per round (default 2000)\n"
+    "  --pairs P       match pairs per round (default 200)\n"
+    "  --seed S        the seed of every run (default 1)\n"
+    "  --threads T     OpenMP threads (default: the number of cores)\n"
+    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
+    "  --quiet         no progress on stderr\n"
+    "  --json          the table as one JSON document on stdout (docs/json.md)\n"
+    CLI_CONTROL_USAGE
+    "                  (the controls are part of every run's stored plan)\n"
+    "  Exit status: 2 for a mistake on the command line, 1 when a file or the\n"
+    "  database cannot be read or written or a stored run differs; 130 (143)\n"
+    "  after Ctrl-C (SIGTERM): the same command picks up where it stopped.\n";
+
+typedef struct RoundsCtx {
+    const char *cmd;
+    CliRun cr;       /* db, threads, busy, quiet */
+    const char *command;
+    int rounds;
+} RoundsCtx;
+
+static const char *const STATE_NAME[] = {"missing", "unfinished", "complete"};
+
+static int play_selfplay(void *ctx, const char *name, const SelfplayPlan *plan, TournamentState state)
+{
+    RoundsCtx *c = ctx;
+    if (state == TOURNAMENT_COMPLETE) {
+        if (!c->cr.quiet) fprintf(stderr, "yinsh %s: run %s is complete: its games are reused\n", c->cmd, name);
+        return 0;
+    }
+    RunOptions o = {.kind = "selfplay", .db = c->cr.o.db, .busy_ms = (int)c->cr.busy, .plan = *plan,
+                    .have_seed = true, .command = c->command};
+    if (state == TOURNAMENT_UNFINISHED) o.resume = name;
+    else o.name = name;
+    Run run;
+    char err[ERR_LEN];
+    int rc = run_open(&run, &o, err);
+    if (rc) {
+        bool repeat = rc == STORE_REPEAT;
+        rc = cli_error(c->cmd, "%s", err);
+        if (repeat)
+            fprintf(stderr, "yinsh %s: the rounds' runs are new games: give another --name, --seed or --db\n",
+                    c->cmd);
+    } else {
+        rc = cli_selfplay_play(c->cmd, &run, c->cr.quiet);
+    }
+    run_close(&run);
+    return rc;
+}
+
+static int play_match(void *ctx, const Tournament *t, TournamentState state)
+{
+    RoundsCtx *c = ctx;
+    if (state == TOURNAMENT_COMPLETE) {
+        if (!c->cr.quiet)
+            fprintf(stderr, "yinsh %s: run %s is complete: its games are reused\n", c->cmd, t->pairings[0].run);
+        return 0;
+    }
+    if (!c->cr.quiet)
+        fprintf(stderr, "yinsh %s: run %s (%s): %s vs %s, %u games\n", c->cmd, t->pairings[0].run, STATE_NAME[state],
+                t->players[0].spec, t->players[1].spec, t->games);
+    return tournament_play_pairing(c->cmd, t, 0, state, &c->cr, c->command);
+}
+
+/* A log-loss, "-" when there is none (no validation games). */
+static void loss_text(double v, char *out, size_t size)
+{
+    if (isnan(v)) snprintf(out, size, "-");
+    else snprintf(out, size, "%.5f", v);
+}
+
+static void show_fitted(void *ctx, const RoundRow *w)
+{
+    RoundsCtx *c = ctx;
+    if (c->cr.quiet) return;
+    char before[16], after[16];
+    loss_text(w->loss_before[1], before, sizeof before);
+    loss_text(w->loss_after[1], after, sizeof after);
+    fprintf(stderr, "yinsh %s: round %d/%d: fitted to %zu positions of %" PRIu64
+                    " games: validation log-loss %s -> %s; wrote %s\n",
+            c->cmd, w->k, c->rounds, w->positions, w->games, before, after, w->weights);
+}
+
+/* The Elo as `yinsh match` prints it (adding 0.0 turns -0.0 into 0.0). */
+static void elo_text(Interval e, char *out, size_t size)
+{
+    if (e.lo == e.hi) snprintf(out, size, "%+.1f (no interval)", e.mid + 0.0);
+    else snprintf(out, size, "%+.1f (%+.1f to %+.1f)", e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
+}
+
+static void show_judged(void *ctx, const RoundRow *w)
+{
+    RoundsCtx *c = ctx;
+    if (c->cr.quiet) return;
+    char elo[64];
+    elo_text(w->elo, elo, sizeof elo);
+    fprintf(stderr, "yinsh %s: round %d/%d: new vs old W %" PRIu64 " D %" PRIu64 " L %" PRIu64 ", Elo %s: %s\n",
+            c->cmd, w->k, c->rounds, w->tally.wins, w->tally.draws, w->tally.losses, elo,
+            w->gains ? "gains" : "does not gain, the rounds stop");
+}
+
+static void print_table(const Rounds *r, const RoundRow *rows, int n, int best)
+{
+    printf("%-5s %9s %10s  %-22s %-14s %-28s %s\n", "round", "games", "positions", "val log-loss", "new W-D-L",
+           "Elo (95% CI)", "gains");
+    for (int i = 0; i < n; i++) {
+        const RoundRow *w = &rows[i];
+        char before[16], after[16], loss[40], wdl[64], elo[64];
+        loss_text(w->loss_before[1], before, sizeof before);
+        loss_text(w->loss_after[1], after, sizeof after);
+        snprintf(loss, sizeof loss, "%s -> %s", before, after);
+        snprintf(wdl, sizeof wdl, "%" PRIu64 "-%" PRIu64 "-%" PRIu64, w->tally.wins, w->tally.draws, w->tally.losses);
+        elo_text(w->elo, elo, sizeof elo);
+        printf("%-5d %9" PRIu64 " %10zu  %-22s %-14s %-28s %s\n", w->k, w->games, w->positions, loss, wdl, elo,
+               w->gains ? "yes" : "no");
+    }
+    if (best) printf("best: %s (round %d)\n", rows[best - 1].weights, best);
+    else printf("best: %s (the start: round 1 did not gain)\n", r->from);
+}
+
+static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, const char *csv, int argc,
+                       char **argv)
+{
+    Json j;
+    char spec[SPEC_LEN];
+    cli_json_begin(&j, "rounds", argc, argv);
+    json_str(&j, "name", r->name);
+    json_str(&j, "agent", agent_spec_format(&r->agent, spec));
+    json_str(&j, "from", r->from);
+    json_str(&j, "db", r->db);
+    json_str(&j, "out_dir", r->dir);
+    json_str(&j, "csv", csv);
+    json_u64_text(&j, "seed", r->seed);
+    json_int(&j, "rounds_planned", r->rounds);
+    json_uint(&j, "games_per_round", r->games);
+    json_uint(&j, "pairs_per_round", r->pairs);
+    json_array(&j, "rounds");
+    for (int i = 0; i < n; i++) {
+        const RoundRow *w = &rows[i];
+        json_object(&j, NULL);
+        json_int(&j, "round", w->k);
+        json_str(&j, "selfplay_run", w->selfplay_run);
+        json_uint(&j, "selfplay_games", w->games);
+        json_uint(&j, "selfplay_games_validation", w->games_val);
+        json_uint(&j, "positions", w->positions);
+        json_uint(&j, "positions_validation", w->positions_val);
+        json_open(&j, "log_loss_train", '{', true);
+        json_num(&j, "before", w->loss_before[0]);
+        json_num(&j, "after", w->loss_after[0]);
+        json_close(&j);
+        json_open(&j, "log_loss_validation", '{', true);
+        json_num(&j, "before", w->loss_before[1]);
+        json_num(&j, "after", w->loss_after[1]);
+        json_close(&j);
+        json_str(&j, "weights", w->weights);
+        json_str(&j, "match_run", w->match_run);
+        json_open(&j, "results", '{', true);
+        json_uint(&j, "wins", w->tally.wins);
+        json_uint(&j, "draws", w->tally.draws);
+        json_uint(&j, "losses", w->tally.losses);
+        json_uint(&j, "pairs", w->tally.pairs);
+        json_close(&j);
+        json_interval(&j, "elo", w->elo);
+        json_bool(&j, "gains", w->gains);
+        json_close(&j);
+    }
+    json_close(&j);
+    json_object(&j, "best");
+    json_int(&j, "round", best);
+    json_str(&j, "weights", best ? rows[best - 1].weights : r->from);
+    json_close(&j);
+    json_end(&j);
+}
+
+int cmd_rounds(int argc, char **argv)
+{
+    const char *cmd = "rounds";
+    const char *agent_text = NULL, *name = NULL;
+    long rounds = 5, games = 2000, pairs = 200;
+    bool json = false;
+    Rounds r = {.seed = 1};
+    RoundsCtx c = {.cmd = cmd, .cr = {.busy = STORE_BUSY_MS}};
+    CliControls ctl = {0};
+    const CliOpt opts[] = {
+        CLI_CONTROL_OPTIONS(&ctl),
+        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
+        {.name = "--from", .kind = CLI_TEXT, .out = &r.from},
+        {.name = "--db", .kind = CLI_TEXT, .out = &r.db},
+        {.name = "--name", .kind = CLI_TEXT, .out = &name},
+        {.name = "--out-dir", .kind = CLI_TEXT, .out = &r.dir},
+        {.name = "--rounds", .kind = CLI_INT, .out = &rounds, .min = 1, .max = ROUNDS_MAX},
+        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = STORE_MAX_GAMES},
+        {.name = "--pairs", .kind = CLI_INT, .out = &pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
+        {.name = "--seed", .kind = CLI_U64, .out = &r.seed},
+        {.name = "--threads", .kind = CLI_INT, .out = &c.cr.threads, .min = 1, .max = 1024},
+        {.name = "--busy-timeout", .kind = CLI_INT, .out = &c.cr.busy, .min = 0, .max = 3600000},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &c.cr.quiet},
+        {.name = "--json", .kind = CLI_FLAG, .out = &json},
+    };
+    RoundRow *rows = NULL;
+    char err[ERR_LEN], *command = NULL;
+    int npos;
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) goto done;
+
+    /* the whole command line first: nothing is stored or written on a mistake */
+    const char *missing = !agent_text ? "--agent SPEC (the agent whose evaluation is tuned)"
+                          : !r.from   ? "--from WEIGHTS (the starting weights file)"
+                          : !r.db     ? "--db PATH"
+                          : !name     ? "--name NAME (the runs' and files' prefix)"
+                          : !r.dir    ? "--out-dir DIR (the folder of the weights files)"
+                                      : NULL;
+    if (missing) {
+        rc = cli_usage_error(cmd, "%s is required", missing);
+        goto done;
+    }
+    if (!*r.db || !*r.from || !*r.dir) {
+        rc = cli_usage_error(cmd, "--%s wants a path", !*r.db ? "db" : !*r.from ? "from" : "out-dir");
+        goto done;
+    }
+    if ((rc = cli_agent(cmd, "the agent", agent_text, &r.agent))) goto done;
+    SelfplayPlan cplan = {.white = r.agent, .black = r.agent};
+    if ((rc = cli_controls_check(cmd, &ctl, r.db, false, &cplan))) goto done;
+    r.controls = cplan.controls;
+    snprintf(r.name, sizeof r.name, "%s", name);
+    if (strlen(name) > ROUNDS_NAME_LEN) r.name[0] = '\0'; /* refused by rounds_check, naming it */
+    r.rounds = (int)rounds;
+    r.games = (uint32_t)games;
+    r.pairs = (uint32_t)pairs;
+    r.threads = (int)c.cr.threads;
+    if (rounds_check(&r, err)) {
+        rc = cli_usage_error(cmd, "%s%s%s", err, r.name[0] ? "" : ": ", r.name[0] ? "" : name);
+        goto done;
+    }
+    Weights w0;
+    if (weights_load(r.from, &w0, err)) {
+        rc = cli_error(cmd, "--from: %s", err);
+        goto done;
+    }
+    if (!(rows = calloc((size_t)r.rounds, sizeof *rows)) || !(command = cli_join_args(argc, argv))) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    c.cr.o.db = r.db;
+    c.command = command;
+    c.rounds = r.rounds;
+
+    char csv[2 * AGENT_PATH_LEN];
+    snprintf(csv, sizeof csv, "%s/%s.csv", r.dir, r.name);
+    if (!c.cr.quiet)
+        fprintf(stderr, "yinsh %s: %s: at most %d rounds of %u self-play games and %u pairs from %s into %s; "
+                        "weights and %s in %s\n", cmd, r.name, r.rounds, r.games, r.pairs, r.from, r.db, csv, r.dir);
+    double t0 = clock_now();
+    RoundsHooks hooks = {.selfplay = play_selfplay, .match = play_match, .fitted = show_fitted,
+                         .judged = show_judged, .ctx = &c};
+    int n = 0, best = 0;
+    rc = rounds_run(&r, &hooks, rows, &n, &best, err);
+    if (rc < 0) rc = cli_error(cmd, "%s", err);
+    if (rc > 128) fprintf(stderr, "yinsh %s: the same command picks up where the rounds stopped\n", cmd);
+    if (rc) goto done;
+    if (!c.cr.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
+    if (json) print_json(&r, rows, n, best, csv, argc, argv);
+    else print_table(&r, rows, n, best);
+
+done:
+    free(rows);
+    free(command);
+    return rc;
+}
