@@ -171,7 +171,11 @@ static void announce(Engine *e)
         reply(e, "option name depth type spin default %d min 1 max %d", s->depth, AB_MAX_DEPTH);
         reply(e, "option name tt type spin default %" PRIu32 " min 1 max %d", s->tt_mb, AB_MAX_TT_MB);
         reply(e, "option name eval type string default %s", s->eval[0] ? s->eval : "<empty>");
+        reply(e, "option name maxdepth type spin default %d min 0 max %d", s->max_depth, AB_MAX_DEPTH);
     }
+    if (s->kind == AGENT_MCTS || s->kind == AGENT_AB)
+        reply(e, "option name movetime type spin default %lld min 0 max %d", (long long)s->movetime_ms,
+              AGENT_MAX_MOVETIME_MS);
     reply(e, "uyiok");
 }
 

@@ -450,6 +450,10 @@ int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *er
         weights_default(&s.weights);
     } else if (s.kind == AGENT_MCTS && !strcmp(key, "nodes") && !strcmp(value, "0")) {
         s.nodes = 0;
+    } else if (s.kind == AGENT_AB && !strcmp(key, "maxdepth") && !strcmp(value, "0")) {
+        s.max_depth = 0;
+    } else if (!strcmp(key, "movetime") && !strcmp(value, "0")) {
+        s.movetime_ms = 0;
     } else if (parse_key(&s, key, value, err)) {
         return AGENT_ERR_SPEC;
     }

@@ -101,7 +101,7 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
  * alpha-beta on the tuned weights: depth 5 without a clock (bounded),
  * deepening while its time lasts with one (maxdepth 64). Its canonical
  * text is the ab spec it stands for, so stored runs say what played. */
-#define AGENT_BEST_WEIGHTS "eval/weights/tuned.txt"
+#define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
 /* Why a spec was refused: its text (a usage error), or its weights file
@@ -142,7 +142,8 @@ int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
 /* Sets one key of an mcts or ab spec, as in a spec's text (an engine option):
  * 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with the reason in err, leaving
  * spec as it was. Beyond the text's values, eval "" goes back to the
- * built-in weights and nodes 0 to the default for sims. eval reads its
+ * built-in weights, nodes 0 to the default for sims, and maxdepth 0 and
+ * movetime 0 to none. eval reads its
  * file here, and needs rollout=N set before it. */
 int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
 /* The spec of engine `name` of an engines file (docs/uyi.md, "Engines

@@ -300,6 +300,14 @@ Test(ab_spec, maxdepth_is_the_cap_under_time_only)
     cr_expect_neq(agent_spec_parse("ab:maxdepth=0", &s, err), 0);
     cr_expect(strstr(err, "maxdepth"), "%s", err);
     cr_expect_neq(agent_spec_parse("ab:maxdepth=65", &s, err), 0);
+    /* an engine option: 0 unsets maxdepth and movetime */
+    cr_assert_eq(agent_spec_parse("ab:maxdepth=64,depth=1,tt=1", &s, err), 0, "%s", err);
+    cr_assert_eq(agent_spec_set(&s, "movetime", "40", err), 0, "%s", err);
+    cr_expect_eq(s.movetime_ms, 40);
+    cr_assert_eq(agent_spec_set(&s, "maxdepth", "0", err), 0, "%s", err);
+    cr_assert_eq(agent_spec_set(&s, "movetime", "0", err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=1,tt=1");
+    cr_expect_neq(agent_spec_set(&s, "movetime", "-1", err), 0);
     cr_assert_eq(agent_spec_parse("ab:maxdepth=3,depth=1,tt=1", &s, err), 0, "%s", err);
     Agent *a;
     cr_assert_eq(agent_new(&a, &s, err), 0, "%s", err);

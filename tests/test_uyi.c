@@ -200,8 +200,11 @@ Test(uyi, default_agent_is_best)
     child_start(&c, NULL);
     child_send(&c, "uyi\n");
     child_expect(&c, "id name ", line, sizeof line, 10);
-    cr_assert(strstr(line, "ab:depth=5,") && strstr(line, "weights/tuned.txt"), "%s", line);
+    cr_assert(strstr(line, "ab:depth=5,") && strstr(line, "weights/tuned3.txt"), "%s", line);
+    cr_assert(strstr(line, ",maxdepth=64,"), "deepens while its time lasts: %s", line);
     child_expect(&c, "option name depth ", NULL, 0, 10);
+    child_expect(&c, "option name maxdepth type spin default 64 ", NULL, 0, 10);
+    child_expect(&c, "option name movetime type spin default 0 ", NULL, 0, 10);
     child_expect(&c, "uyiok", NULL, 0, 10);
     child_send(&c, "position startpos moves e5 f6\ngo movetime 50\n");
     child_expect(&c, "bestmove ", line, sizeof line, 10);
