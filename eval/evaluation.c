@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "file.h"
 #include "evaluation.h"
 #include "movegen.h"
 #include "number.h"
@@ -173,14 +174,9 @@ int weights_save(const char *path, const Weights *w, const char *header, char *e
 {
     /* write a sibling file, then rename: never a half-written weights file,
      * and never one that weights_load would refuse */
-    if (weights_check(w, err)) return -1;
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, ERR_LEN, "%.400s: cannot write: %s", tmp, strerror(errno));
-        return -1;
-    }
+    FileOut o;
+    if (weights_check(w, err) || file_out_open(&o, path, err)) return -1;
+    FILE *f = o.f;
     if (header && *header) {
         const char *s = header;
         while (*s) {
@@ -191,14 +187,7 @@ int weights_save(const char *path, const Weights *w, const char *header, char *e
         }
     }
     for (int k = 0; k < FEAT_NB; k++) fprintf(f, "%s %.9g\n", FEATURE_NAMES[k], w->w[k]);
-    bool ok = fflush(f) == 0 && !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, ERR_LEN, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return file_out_commit(&o, err);
 }
 
 uint64_t weights_hash(const Weights *w)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "file.h"
 #include "notation.h"
 #include "rng.h"
 #include "rounds.h"
@@ -239,16 +240,9 @@ static void csv_num(FILE *f, double v)
 
 int rounds_csv_write(const char *path, const RoundRow *rows, int n, char *err)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        snprintf(err, ERR_LEN, "the CSV file's name is too long");
-        return -1;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, ERR_LEN, "cannot write '%.200s': %s", tmp, strerror(errno));
-        return -1;
-    }
+    FileOut o;
+    if (file_out_open(&o, path, err)) return -1;
+    FILE *f = o.f;
     fprintf(f, "round,selfplay_run,selfplay_games,positions,positions_validation,train_loss_before,train_loss_after,"
                "val_loss_before,val_loss_after,match_run,wins,draws,losses,pairs,elo,elo_lo,elo_hi,gains,weights\n");
     for (int i = 0; i < n; i++) {
@@ -267,11 +261,5 @@ int rounds_csv_write(const char *path, const RoundRow *rows, int n, char *err)
         csv_num(f, w->elo.hi + 0.0);
         fprintf(f, ",%s,%s\n", w->gains ? "yes" : "no", w->weights);
     }
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        snprintf(err, ERR_LEN, "cannot write '%.200s': %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return file_out_commit(&o, err);
 }

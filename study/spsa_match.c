@@ -1,7 +1,7 @@
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "file.h"
 #include "spsa_match.h"
 
 /* A value as the spec's text: an integer parameter's rounded, a real's in
@@ -141,16 +141,9 @@ void spsa_step_finish(const SpsaRun *s, SpsaStep *step, const MatchTally *tally,
 int spsa_path_write(const char *path, const SpsaRun *s, const SpsaStep *steps, int n, const double *u_final,
                     char *err)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        snprintf(err, ERR_LEN, "path file name too long");
-        return -1;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, ERR_LEN, "cannot write '%.200s': %s", tmp, strerror(errno));
-        return -1;
-    }
+    FileOut o;
+    if (file_out_open(&o, path, err)) return -1;
+    FILE *f = o.f;
     fprintf(f, "iteration,a_k,c_k");
     for (int i = 0; i < s->nparams; i++) {
         const char *p = s->params[i].name;
@@ -175,11 +168,5 @@ int spsa_path_write(const char *path, const SpsaRun *s, const SpsaStep *steps, i
         fprintf(f, ",%.6g,,,", p->lo + u_final[i] * (p->hi - p->lo));
     }
     fprintf(f, ",,,,\n");
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        snprintf(err, ERR_LEN, "cannot write '%.200s': %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return file_out_commit(&o, err);
 }

@@ -1,0 +1,22 @@
+/* A file written whole or not at all: the text goes to a sibling
+ * PATH.tmp, which file_out_commit renames over PATH, so a reader never
+ * sees a half-written file and a failed write leaves PATH as it was (and
+ * no sibling behind). Weights files, SPSA paths and rounds' CSVs use it. */
+#ifndef YINSH_FILE_H
+#define YINSH_FILE_H
+
+#include <stdio.h>
+
+typedef struct FileOut {
+    FILE *f; /* write here between open and commit */
+    const char *path;
+    char tmp[4096];
+} FileOut;
+
+/* 0, or -1 with the reason in err (ERR_LEN bytes). */
+int file_out_open(FileOut *o, const char *path, char *err);
+/* Flushes, closes and renames the sibling over the path: 0, or -1 with
+ * the reason in err (the sibling removed). */
+int file_out_commit(FileOut *o, char *err);
+
+#endif
