@@ -262,21 +262,28 @@ Test(agent_spec, movetime_and_best_with_keys)
     cr_expect_neq(agent_spec_parse("bestx", &s, err), 0);
 }
 
+/* The agent of a spec, the start position and an rng seeded (1, 1). */
+static Agent *agent_at_start(const char *spec_text, Position *p, Rng *rng)
+{
+    AgentSpec s;
+    char err[ERR_LEN];
+    cr_assert_eq(agent_spec_parse(spec_text, &s, err), 0, "%s", err);
+    Agent *a;
+    cr_assert_eq(agent_new(&a, &s, err), 0, "%s", err);
+    pos_start(p, VARIANT_STANDARD);
+    rng_seed(rng, 1, 1);
+    return a;
+}
+
 /* An agent's own movetime stops a search that its depth would not: depth
  * 64 is out of reach, so the search must end by the clock; and it does so
  * whatever limit it is handed (agent_act with a run's far longer movetime,
  * agent_choose with none). */
 Test(agent_spec, own_movetime_stops_the_search)
 {
-    AgentSpec s;
-    char err[ERR_LEN];
-    cr_assert_eq(agent_spec_parse("ab:depth=64,tt=1,movetime=20", &s, err), 0, "%s", err);
-    Agent *a;
-    cr_assert_eq(agent_new(&a, &s, err), 0, "%s", err);
     Position p;
-    pos_start(&p, VARIANT_STANDARD);
     Rng rng;
-    rng_seed(&rng, 1, 1);
+    Agent *a = agent_at_start("ab:depth=64,tt=1,movetime=20", &p, &rng);
     MoveStats st;
     Action x = agent_choose(a, &p, &rng, &st);
     cr_expect(movegen_is_legal(&p, x));
@@ -308,13 +315,9 @@ Test(ab_spec, maxdepth_is_the_cap_under_time_only)
     cr_assert_eq(agent_spec_set(&s, "movetime", "0", err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=1,tt=1");
     cr_expect_neq(agent_spec_set(&s, "movetime", "-1", err), 0);
-    cr_assert_eq(agent_spec_parse("ab:maxdepth=3,depth=1,tt=1", &s, err), 0, "%s", err);
-    Agent *a;
-    cr_assert_eq(agent_new(&a, &s, err), 0, "%s", err);
     Position p;
-    pos_start(&p, VARIANT_STANDARD);
     Rng rng;
-    rng_seed(&rng, 1, 1);
+    Agent *a = agent_at_start("ab:maxdepth=3,depth=1,tt=1", &p, &rng);
     MoveStats st;
     agent_choose(a, &p, &rng, &st);
     cr_expect_eq(st.chosen_visits, 1, "untimed: depth");
