@@ -226,7 +226,7 @@ Test(merge, shard_killed_and_resumed)
     const char *play[] = {"selfplay", "--games", "40", "--agent", "mcts:sims=400", "--seed", "8", "--db", s1,
                           "--shard", "1/2", "--threads", "1", "--quiet", NULL};
     pid_t pid = yinsh_start(dir, play);
-    for (int i = 0; i < 3000 && games_in(s1) < 3; i++) usleep(10000);
+    games_awaited(s1, 3, 30);
     kill(pid, SIGKILL);
     yinsh_wait(pid);
     cr_assert_lt(games_in(s1), 20, "the shard finished before the kill");

@@ -215,8 +215,7 @@ static void kill_and_resume(int victim, int resume_ranks)
     const char *args[] = {"selfplay", "--games", "40", "--agent", "mcts:sims=600", "--seed", "11", "--db", db,
                           "--run", "killed", "--threads", "1", NULL};
     pid_t job = mpi_start(dir, 3, args);
-    long long before = 0;
-    for (int i = 0; i < 3000 && (before = games_in(db)) < 4; i++) usleep(10000);
+    long long before = games_awaited(db, 4, 30);
     cr_assert(before >= 4, "no games stored after 30 s");
     pid_t pid = 0;
     for (int i = 0; i < 100 && !(pid = rank_pid(job, victim)); i++) usleep(10000);

@@ -223,6 +223,19 @@ TEST_HELPER long long games_in(const char *path)
     return n;
 }
 
+/* Waits (polling every 2 ms, at most timeout_s) until the database at
+ * path holds at least n games; returns how many it holds then (fewer
+ * than n after the timeout), for the tests that stop a run midway. */
+TEST_HELPER long long games_awaited(const char *path, long long n, double timeout_s)
+{
+    long long stored = games_in(path);
+    for (long i = 0; stored < n && i < (long)(timeout_s * 500); i++) {
+        usleep(2000);
+        stored = games_in(path);
+    }
+    return stored;
+}
+
 TEST_HELPER char *db_text(sqlite3 *db, const char *sql)
 {
     sqlite3_stmt *st = db_row(db, sql);

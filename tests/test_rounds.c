@@ -88,8 +88,7 @@ Test(rounds, kill_9_and_run_again_equals_uninterrupted)
                             "--quiet", NULL};
     char *k = path_in(kdir, "r.db"), *f = path_in(fdir, "r.db");
     pid_t pid = yinsh_start(kdir, killed);
-    long long stored = 0;
-    for (int i = 0; i < 6000 && (stored = games_in(k)) < 1; i++) usleep(2000);
+    long long stored = games_awaited(k, 1, 12);
     cr_assert_geq(stored, 1, "no games stored");
     kill(pid, SIGKILL);
     cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);

@@ -669,8 +669,7 @@ Test(cli, kill_9_and_resume)
     pid_t pid = yinsh_start(dir, args);
     /* wait for a few stored games, then kill -9 in the middle of the run (120
      * games: on a quiet machine 40 were all done in the first batch) */
-    long long stored = 0;
-    for (int i = 0; i < 3000 && (stored = games_in(k)) < 4; i++) usleep(10000);
+    long long stored = games_awaited(k, 4, 30);
     cr_assert_geq(stored, 4, "no games stored");
     kill(pid, SIGKILL);
     cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);

@@ -29,8 +29,7 @@ Test(spsa_cli, kill_9_and_run_again_equals_uninterrupted)
                           "--iterations", "10", "--pairs", "2", "--seed", "11", "--c", "0.2", "--a", "0.1",
                           "--threads", "2", "--db", k, "--out", kcsv, "--quiet", NULL};
     pid_t pid = yinsh_start(dir, args);
-    long long stored = 0;
-    for (int i = 0; i < 6000 && (stored = games_in(k)) < 10; i++) usleep(10000);
+    long long stored = games_awaited(k, 10, 60);
     cr_assert_geq(stored, 10, "no games stored");
     kill(pid, SIGKILL);
     cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);

@@ -354,8 +354,7 @@ static int stop_midway(const char *dir, const char *file, int sig)
     const char *args[] = {"study", file, "--threads", "2", "--quiet", NULL};
     pid_t pid = yinsh_start(dir, args);
     char *db = path_in(dir, "k.db");
-    long long stored = 0;
-    for (int i = 0; i < 6000 && (stored = games_in(db)) <= 20; i++) usleep(5000);
+    long long stored = games_awaited(db, 21, 30);
     cr_assert_gt(stored, 20, "no MCTS game stored");
     kill(pid, sig);
     int rc = yinsh_wait(pid);

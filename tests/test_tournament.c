@@ -67,8 +67,7 @@ Test(tournament, killed_and_run_again_equals_never_stopped)
     const char *first[] = {KILLABLE, "--threads", "2", "--quiet", NULL};
     pid_t pid = yinsh_start(dir, first);
     char *db = path_in(dir, "k.db");
-    long long stored = 0;
-    for (int i = 0; i < 6000 && (stored = games_in(db)) <= 30; i++) usleep(2000);
+    long long stored = games_awaited(db, 31, 12);
     cr_assert_gt(stored, 30, "no MCTS game stored");
     kill(pid, SIGKILL);
     cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);
