@@ -14,20 +14,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli.h"
-#include "distribute.h"
-#include "json.h"
-#include "clock.h"
-#include "notation.h"
-#include "number.h"
-
-const Command *cli_find(const char *name);
-
-static void print_usage(FILE *f, const char *cmd)
-{
-    const Command *c = cli_find(cmd);
-    if (c) fprintf(f, "%s", c->usage);
-}
+#include "cli/cli.h"
+#include "play/distribute.h"
+#include "base/json.h"
+#include "base/clock.h"
+#include "engine/notation.h"
+#include "base/number.h"
 
 static void vmessage(const char *cmd, const char *fmt, va_list ap)
 {
@@ -62,12 +54,6 @@ bool cli_wants_help(int argc, char **argv)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return true;
     }
     return false;
-}
-
-int cli_help(const char *cmd)
-{
-    print_usage(stdout, cmd);
-    return 0;
 }
 
 int cli_take_ypn(int n, const char **args, int i, char *buf, size_t size)
@@ -504,6 +490,8 @@ void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
     json_str(j, "version", YINSH_VERSION);
     free(line);
 }
+
+void cli_json_interval(Json *j, const char *key, Interval v) { json_estimate(j, key, v.lo, v.mid, v.hi); }
 
 void cli_print_action(FILE *f, int ply, const char *text)
 {

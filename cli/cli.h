@@ -1,5 +1,7 @@
-/* The command line: a table of subcommands (yinsh.c), each a thin call into
- * the libraries. Shared helpers for option parsing and messages. */
+/* The command line's shared helpers: option parsing, messages, the
+ * options every run takes, progress. The table of subcommands is
+ * commands.c; each subcommand (cmd_*.c) is a thin call into the
+ * libraries. */
 #ifndef YINSH_CLI_H
 #define YINSH_CLI_H
 
@@ -7,14 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "run.h"
-
-typedef struct Command {
-    const char *name;
-    int (*run)(int argc, char **argv); /* argv[0] is the command name */
-    const char *summary;               /* one line for `yinsh --help` */
-    const char *usage;                 /* full text for `yinsh CMD --help` */
-} Command;
+#include "play/run.h"
+#include "plans/tournament.h"
 
 /* Exit statuses: 0 success, 1 failure (bad data, illegal action, I/O), 2 usage. */
 enum { EXIT_USAGE = 2 };
@@ -25,8 +21,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True when argv holds -h or --help (before any "--"). */
 bool cli_wants_help(int argc, char **argv);
-/* Prints the usage of a command to stdout; returns 0. */
-int cli_help(const char *cmd);
 
 /* Checks an output file before any work: not a directory, in a folder
  * that exists and can be written, and not the same file (device and
@@ -122,7 +116,7 @@ typedef struct CliRun {
     {.name = "--shard", .kind = CLI_TEXT, .out = &(r)->shard}
 int cli_run_check(const char *cmd, CliRun *r);
 /* Joins the command line, joins the MPI job when started by mpirun
- * (selfplay/distribute.h) and opens the run (run.h); 0, or 1 after
+ * (selfplay/play/distribute.h) and opens the run (run.h); 0, or 1 after
  * printing why (a rank other than 0 says nothing when rank 0 failed: rank
  * 0 says why). cli_run_close frees both, whatever the outcome. */
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
@@ -237,10 +231,12 @@ void cli_dist_summary(const char *cmd, const struct DistStats *st, double second
  * on (stderr). */
 void cli_run_hint(const char *cmd, const Run *run);
 
-/* The start of a command's --json document (cli/json.h, docs/json.md):
+/* The start of a command's --json document (engine/base/json.h, docs/json.md):
  * opens it and writes "command", "command_line" and "version". */
 struct Json;
 void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
+/* An estimate with its 95% interval (json_estimate): {"value", "ci95"}. */
+void cli_json_interval(struct Json *j, const char *key, Interval v);
 /* The games lost on faults by each agent (record.h): one line each,
  * "faults a      2 (engine-died 1, no-answer 1)", labels[0] for the run's
  * white agent (A), labels[1] for its black one (B); and the same as a JSON
@@ -266,5 +262,11 @@ typedef struct Progress {
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet);
 void progress_update(Progress *p, uint64_t done, const char *tail);
 void progress_finish(Progress *p, uint64_t done, const char *tail);
+
+/* Plays or resumes pairing k of a tournament (cmd_tournament.c; `yinsh
+ * spsa` and `yinsh rounds` play their matches so too): 0, or the exit
+ * status after printing why. */
+int tournament_play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
+                            const char *command);
 
 #endif

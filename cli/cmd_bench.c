@@ -1,5 +1,5 @@
 /* yinsh bench: the options and the printing of the benchmarks in
- * selfplay/bench.h. The counts it prints are regression checks (the same on
+ * selfplay/play/bench.h. The counts it prints are regression checks (the same on
  * every machine and for any number of threads), which tests/bench_quick.sh
  * reads from this output; the speeds are figures, never checked. */
 #include <inttypes.h>
@@ -7,11 +7,11 @@
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
-#include "bench.h"
-#include "cli.h"
-#include "commands.h"
-#include "json.h"
-#include "notation.h"
+#include "play/bench.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "base/json.h"
+#include "engine/notation.h"
 
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"

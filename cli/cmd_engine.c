@@ -5,15 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "movegen.h"
-#include "notation.h"
-#include "number.h"
-#include "perft.h"
-#include "rng.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "base/number.h"
+#include "engine/perft.h"
+#include "engine/rng.h"
+#include "store/store.h"
 
 const char USAGE_PERFT[] =
     "usage: yinsh perft [--divide] DEPTH [YPN]\n"

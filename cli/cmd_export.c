@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "boardspace.h"
-#include "cli.h"
-#include "commands.h"
-#include "notation.h"
-#include "store.h"
+#include "records/boardspace.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "engine/notation.h"
+#include "store/store.h"
 
 const char USAGE_EXPORT[] =
     "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/] [--format F]\n"

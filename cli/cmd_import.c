@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "boardspace.h"
-#include "cli.h"
-#include "commands.h"
-#include "notation.h"
-#include "store.h"
+#include "records/boardspace.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "engine/notation.h"
+#include "store/store.h"
 
 const char USAGE_IMPORT[] =
     "usage: yinsh import --format boardspace FILE.sgf... [--db PATH] [--repeat]\n"

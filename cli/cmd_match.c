@@ -9,13 +9,13 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "distribute.h"
-#include "json.h"
-#include "match.h"
-#include "notation.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "play/distribute.h"
+#include "base/json.h"
+#include "play/match.h"
+#include "engine/notation.h"
 
 
 const char USAGE_MATCH[] =
@@ -174,9 +174,9 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     json_uint(&j, "draws", t->draws);
     json_uint(&j, "losses", t->losses);
     json_close(&j);
-    json_interval(&j, "a_score", stats_score(t->wins, t->draws, t->losses));
-    json_interval(&j, "elo", stats_elo_pentanomial(t->penta));
-    json_interval(&j, "elo_games", stats_elo_trinomial(t->wins, t->draws, t->losses));
+    cli_json_interval(&j, "a_score", stats_score(t->wins, t->draws, t->losses));
+    cli_json_interval(&j, "elo", stats_elo_pentanomial(t->penta));
+    cli_json_interval(&j, "elo_games", stats_elo_trinomial(t->wins, t->draws, t->losses));
     json_num(&j, "los", stats_los(t->wins, t->losses));
     json_open(&j, "pentanomial", '[', true);
     for (int k = 0; k < 5; k++) json_uint(&j, NULL, t->penta[k]);

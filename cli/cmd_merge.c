@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli.h"
-#include "commands.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "store/store.h"
 
 const char USAGE_MERGE[] =
     "usage: yinsh merge --db OUT.db SHARD.db... [--busy-timeout MS] [--quiet]\n"

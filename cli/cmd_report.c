@@ -7,12 +7,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli.h"
-#include "commands.h"
-#include "json.h"
-#include "notation.h"
-#include "report.h"
-#include "run.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "base/json.h"
+#include "engine/notation.h"
+#include "report/report.h"
+#include "play/run.h"
 
 #define REPORT_DEFAULT_OUT "results/report"
 
@@ -107,9 +107,9 @@ static void json_pair(Json *j, const ReportPair *p)
     json_uint(j, "black", s.losses);
     json_uint(j, "draw", s.draws);
     json_close(j);
-    json_interval(j, "white_score", (Interval){.lo = s.lo, .mid = s.score, .hi = s.hi});
+    cli_json_interval(j, "white_score", (Interval){.lo = s.lo, .mid = s.score, .hi = s.hi});
     json_num(j, "p_value", s.p);
-    json_interval(j, "white_advantage_elo", (Interval){.lo = s.elo_lo, .mid = s.elo, .hi = s.elo_hi});
+    cli_json_interval(j, "white_advantage_elo", (Interval){.lo = s.elo_lo, .mid = s.elo, .hi = s.elo_hi});
     json_num(j, "mean_length_actions", report_mean_length(p));
     json_num(j, "median_length_actions", report_median_length(p));
     json_open(j, "end_reasons", '{', true);
@@ -177,7 +177,7 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
         json_uint(&j, "standard_games", a.n);
         json_num(&j, "blitz_white_score", b.score);
         json_uint(&j, "blitz_games", b.n);
-        json_interval(&j, "difference", d);
+        cli_json_interval(&j, "difference", d);
         json_num(&j, "p_value", p);
         json_close(&j);
     }

@@ -1,15 +1,15 @@
 /* yinsh rounds: self-play, fit and match, round after round while the new
- * weights gain (study/rounds.h, docs/rounds.md). */
+ * weights gain (study/plans/rounds.h, docs/rounds.md). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "json.h"
-#include "rounds.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "base/json.h"
+#include "plans/rounds.h"
 
 const char USAGE_ROUNDS[] =
     "usage: yinsh rounds --agent SPEC --from WEIGHTS --db PATH --name NAME --out-dir DIR\n"
@@ -205,7 +205,7 @@ static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, c
         json_uint(&j, "losses", w->tally.losses);
         json_uint(&j, "pairs", w->tally.pairs);
         json_close(&j);
-        json_interval(&j, "elo", w->elo);
+        cli_json_interval(&j, "elo", w->elo);
         json_bool(&j, "gains", w->gains);
         json_close(&j);
     }

@@ -8,14 +8,14 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "distribute.h"
-#include "json.h"
-#include "notation.h"
-#include "parallel.h"
-#include "run.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "play/distribute.h"
+#include "base/json.h"
+#include "engine/notation.h"
+#include "base/parallel.h"
+#include "play/run.h"
 
 #define SELFPLAY_DEFAULT_AGENT "mcts"
 
@@ -210,7 +210,7 @@ static void json_summary(const Run *run, double seconds, int argc, char **argv)
     json_uint(&j, "black", s->wins[RESULT_BLACK]);
     json_uint(&j, "draw", s->wins[RESULT_DRAW]);
     json_close(&j);
-    json_interval(&j, "white_score", record_white_score(s));
+    cli_json_interval(&j, "white_score", record_white_score(s));
     json_num(&j, "mean_length_actions", s->games ? (double)s->actions / (double)s->games : NAN);
     json_open(&j, "end_reasons", '{', true);
     for (int r = 0; r < REASON_NB; r++) json_uint(&j, reason_name(r), s->reasons[r]);

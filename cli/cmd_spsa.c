@@ -1,16 +1,16 @@
 /* yinsh spsa: tuning an agent spec's numeric parameters by SPSA, every
- * iteration a match run (study/spsa_match.h, eval/spsa.h). */
+ * iteration a match run (study/plans/spsa_match.h, eval/spsa.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "notation.h"
-#include "spsa_match.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "engine/notation.h"
+#include "plans/spsa_match.h"
 
 const char USAGE_SPSA[] =
     "usage: yinsh spsa --agent SPEC --param NAME=START:LO:HI [--param ...]\n"

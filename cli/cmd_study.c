@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "commands.h"
-#include "notation.h"
-#include "study.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "engine/notation.h"
+#include "plans/study.h"
 
 const char USAGE_STUDY[] =
     "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS]\n"

@@ -1,10 +1,10 @@
-/* yinsh svg: a position as an SVG picture (study/board_svg.c draws it, as
+/* yinsh svg: a position as an SVG picture (study/viewer/board_svg.c draws it, as
  * it draws the viewer's boards). */
 #include <stdio.h>
-#include "board_svg.h"
-#include "cli.h"
-#include "commands.h"
-#include "notation.h"
+#include "viewer/board_svg.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "engine/notation.h"
 
 const char USAGE_SVG[] =
     "usage: yinsh svg YPN [--last ACTION] [--size PX]\n"

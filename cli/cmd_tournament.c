@@ -1,17 +1,17 @@
 /* yinsh tournament: named participants in a round robin or a gauntlet,
  * each pairing a match run, then a rating list fitted over all the games
- * and the pairwise table (study/tournament.h). */
+ * and the pairwise table (study/plans/tournament.h). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "json.h"
-#include "notation.h"
-#include "tournament.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "base/json.h"
+#include "engine/notation.h"
+#include "plans/tournament.h"
 
 const char USAGE_TOURNAMENT[] =
     "usage: yinsh tournament --p NAME=SPEC --p NAME=SPEC [--p ...] --games N\n"
@@ -245,7 +245,7 @@ static void json_results(const Tournament *t, const TournamentResults *r, const 
         json_str(&j, "spec", t->players[i].spec);
         if (r->rated) {
             double half = STATS_Z95 * r->se[i];
-            json_interval(&j, "elo", (Interval){r->elo[i] - half, r->elo[i], r->elo[i] + half});
+            cli_json_interval(&j, "elo", (Interval){r->elo[i] - half, r->elo[i], r->elo[i] + half});
             json_num(&j, "se", r->se[i]);
         } else {
             json_null(&j, "elo");

@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "json.h"
-#include "tune_load.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "base/json.h"
+#include "positions/tune_load.h"
 
 const char USAGE_TUNE[] =
     "usage: yinsh tune --db PATH --out FILE [--runs NAME[,NAME...]] [--from FILE]\n"

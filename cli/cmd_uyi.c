@@ -19,15 +19,15 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include "ab.h"
-#include "agent.h"
-#include "cli.h"
-#include "clock.h"
-#include "commands.h"
-#include "movegen.h"
-#include "notation.h"
-#include "number.h"
-#include "uyi.h"
+#include "search/ab.h"
+#include "agents/agent.h"
+#include "cli/cli.h"
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "base/number.h"
+#include "uyi/command.h"
 
 const char USAGE_UYI[] =
     "usage: yinsh uyi [--agent SPEC]\n"

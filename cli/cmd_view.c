@@ -1,13 +1,13 @@
-/* yinsh view: stored games as a static web site (study/view_site.c). */
+/* yinsh view: stored games as a static web site (study/viewer/view_site.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "commands.h"
-#include "run.h"
-#include "view_site.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "play/run.h"
+#include "viewer/view_site.h"
 
 #define VIEW_DEFAULT_OUT "results/view"
 

@@ -1,6 +1,22 @@
-/* Every subcommand's entry point; the table lives in yinsh.c. */
+/* The subcommands: their table (commands.c) and every entry point. */
 #ifndef YINSH_COMMANDS_H
 #define YINSH_COMMANDS_H
+
+#include <stdio.h>
+
+typedef struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;               /* one line for `yinsh --help` */
+    const char *usage;                 /* full text for `yinsh CMD --help` */
+} Command;
+
+/* The command of that name, NULL if none. */
+const Command *cli_find(const char *name);
+/* Prints the usage of a command to stdout; returns 0. */
+int cli_help(const char *cmd);
+/* The list of commands, for `yinsh --help`. */
+void cli_usage(FILE *f);
 
 int cmd_perft(int argc, char **argv);
 int cmd_legal(int argc, char **argv);
@@ -28,10 +44,4 @@ int cmd_merge(int argc, char **argv); extern const char USAGE_MERGE[];
 int cmd_spsa(int argc, char **argv); extern const char USAGE_SPSA[];
 int cmd_rounds(int argc, char **argv); extern const char USAGE_ROUNDS[];
 
-#include "cli.h"
-#include "tournament.h"
-/* Plays or resumes pairing k of a tournament (cmd_tournament.c): 0, or
- * the exit status after printing why. */
-int tournament_play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
-                            const char *command);
 #endif

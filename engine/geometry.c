@@ -1,5 +1,5 @@
-#include "geometry.h"
-#include "rng.h"
+#include "engine/geometry.h"
+#include "engine/rng.h"
 
 
 static Geometry geometry;

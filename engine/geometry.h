@@ -5,7 +5,7 @@
 #define YINSH_GEOMETRY_H
 
 #include <stdbool.h>
-#include "types.h"
+#include "engine/types.h"
 
 /* Directions: 0..2 point to higher indices (row+1, column+1, both+1), 3..5
  * are their opposites. DIR_STEP[d] is the index step of direction d. */

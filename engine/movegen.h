@@ -3,8 +3,8 @@
 #define YINSH_MOVEGEN_H
 
 #include <stdbool.h>
-#include "position.h"
-#include "rng.h"
+#include "engine/position.h"
+#include "engine/rng.h"
 
 /* Writes the legal actions to list (MAX_ACTIONS entries) and returns their
  * number; 0 exactly when the game is over. Order: placements and removals
@@ -31,9 +31,6 @@ int movegen_count_moves(const Position *pos, int colour);
 /* The markers (either colour) that some move of the player's rings would
  * flip, if it were their move. */
 Bitboard movegen_flippable(const Position *pos, int colour);
-
-/* Whether the player has at least one ring move (markers in pool aside). */
-bool movegen_can_move(const Position *pos, int colour);
 
 /* A uniformly random legal action, ACTION_NONE when the game is over. It
  * draws exactly as list[rng_below(rng, n)] over movegen_all's list would,

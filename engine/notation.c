@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "error.h"
-#include "notation.h"
-#include "movegen.h"
+#include "base/error.h"
+#include "engine/notation.h"
+#include "engine/movegen.h"
 
 
 const char STATE_CHARS[STATE_NB + 1] = "PMRXrx-";

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "position.h"
+#include "engine/position.h"
 
 enum { YPN_MAX_LEN = 128, ACTION_MAX_LEN = 16 };
 

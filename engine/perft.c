@@ -1,5 +1,5 @@
-#include "perft.h"
-#include "movegen.h"
+#include "engine/perft.h"
+#include "engine/movegen.h"
 
 uint64_t perft(Position *pos, int depth)
 {

@@ -3,7 +3,7 @@
 #define YINSH_PERFT_H
 
 #include <stdint.h>
-#include "position.h"
+#include "engine/position.h"
 
 /* Counts with bulk counting at the last ply. The position is restored. */
 uint64_t perft(Position *pos, int depth);

@@ -1,7 +1,7 @@
 #include <assert.h>
 #include <string.h>
-#include "position.h"
-#include "movegen.h"
+#include "engine/position.h"
+#include "engine/targets.h"
 
 void pos_start(Position *pos, int variant)
 {
@@ -208,6 +208,12 @@ bool pos_check(const Position *pos, const char **why)
     return w == NULL;
 }
 
+bool pos_can_move(const Position *pos, int colour)
+{
+    Boards b = targets_boards(pos->rings, pos->markers, colour);
+    return targets_any(&b);
+}
+
 bool pos_outcome(const Position *pos, int *result, int *reason)
 {
     int res = RESULT_NONE, why = REASON_NONE;
@@ -222,7 +228,7 @@ bool pos_outcome(const Position *pos, int *result, int *reason)
         }
     } else if (pos->state == STATE_M &&
                (pos->pool == 0 ||
-                (!movegen_can_move(pos, pos->actor) && !movegen_can_move(pos, pos->actor ^ 1)))) {
+                (!pos_can_move(pos, pos->actor) && !pos_can_move(pos, pos->actor ^ 1)))) {
         why = pos->pool == 0 ? REASON_POOL_EMPTY : REASON_NO_MOVES;
         res = pos->removed[WHITE] > pos->removed[BLACK]   ? RESULT_WHITE
               : pos->removed[BLACK] > pos->removed[WHITE] ? RESULT_BLACK

@@ -6,7 +6,7 @@
 #define YINSH_POSITION_H
 
 #include <stdbool.h>
-#include "types.h"
+#include "engine/types.h"
 
 typedef struct Position {
     Bitboard rings[COLOUR_NB];
@@ -48,13 +48,16 @@ bool pos_equal(const Position *a, const Position *b);
  * by the tests. */
 bool pos_check(const Position *pos, const char **why);
 
+/* Whether the player has at least one ring move (markers in pool aside). */
+bool pos_can_move(const Position *pos, int colour);
+
 /* Whether the game is over; if so sets the result and the reason. A position
  * that is not over has at least one legal action. */
 bool pos_outcome(const Position *pos, int *result, int *reason);
 
 static inline bool pos_has_row(const Position *pos, int colour);
 
-#include "geometry.h"
+#include "engine/geometry.h"
 static inline bool pos_has_row(const Position *pos, int colour)
 {
     return bb_has_row(pos->markers[colour]);

@@ -1,5 +1,5 @@
-#include "randgame.h"
-#include "movegen.h"
+#include "engine/randgame.h"
+#include "engine/movegen.h"
 
 int randgame_play(Position *pos, Rng *rng, int max_actions)
 {

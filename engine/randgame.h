@@ -3,8 +3,8 @@
 #ifndef YINSH_RANDGAME_H
 #define YINSH_RANDGAME_H
 
-#include "position.h"
-#include "rng.h"
+#include "engine/position.h"
+#include "engine/rng.h"
 
 /* Plays uniformly random legal actions (movegen_random) from pos until the
  * game ends or max_actions were played; returns the number played. */

@@ -3,14 +3,9 @@
 #define YINSH_TYPES_H
 
 #include <stdint.h>
+#include "base/error.h"
 
-/* Errors, one convention in every library: a function that can fail
- * returns int, 0 on success and non-zero on failure (some modules name
- * their codes, as the store's STORE_*), and writes a message a user can
- * act on into a caller's buffer `char *err` of ERR_LEN bytes. Booleans are
- * for predicates; a constructor returns its object through an out
- * parameter. */
-enum { ERR_LEN = 512 };
+/* Errors follow the one convention of base/error.h (ERR_LEN and all). */
 
 /* A set of points: bit i is point i of the 11x11 embedding (see geometry.h).
  * 121 bits are used; the other 7 are always zero. */

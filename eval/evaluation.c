@@ -4,11 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "file.h"
-#include "evaluation.h"
-#include "movegen.h"
-#include "number.h"
-#include "rng.h"
+#include "base/file.h"
+#include "eval/evaluation.h"
+#include "engine/movegen.h"
+#include "base/number.h"
+#include "engine/rng.h"
 
 const char *const FEATURE_NAMES[FEAT_NB] = {
     "rings_removed", "markers", "lines3", "lines4", "flippable", "mobility", "centre", "tempo",

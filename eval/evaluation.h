@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "position.h"
+#include "engine/position.h"
 
 enum {
     FEAT_RINGS_REMOVED, /* rings removed (each is a row made) */

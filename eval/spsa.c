@@ -1,9 +1,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "number.h"
-#include "rng.h"
-#include "spsa.h"
+#include "base/number.h"
+#include "engine/rng.h"
+#include "eval/spsa.h"
 
 /* A salt so that the signs' streams differ from the games' of one seed. */
 #define SPSA_SALT 0x5b5a5350u

@@ -27,7 +27,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "types.h"
+#include "engine/types.h"
 
 enum { SPSA_MAX_PARAMS = 16, SPSA_NAME_LEN = 32 };
 

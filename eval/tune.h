@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "evaluation.h"
+#include "eval/evaluation.h"
 
 typedef struct TuneOptions {
     int min_ply;     /* default 10: after the ring placements */
@@ -44,7 +44,7 @@ typedef struct TuneData {
     uint64_t games, games_val;
 } TuneData;
 
-/* Positions are collected game by game (study/tune_load.c hands over the
+/* Positions are collected game by game (study/positions/tune_load.c hands over the
  * stored games): tune_collect_game replays one game's actions (their
  * texts, checked by the engine) and keeps its sampled positions;
  * tune_collect_finish computes their features into d and frees what the

@@ -74,7 +74,7 @@ fuzz() { # fuzz NAME CORPUS SOURCES...
     shift 2
     step "Fuzzing $name (${FUZZ_SECONDS}s)"
     # shellcheck disable=SC2086
-    clang $FUZZ_FLAGS -Iengine -Ieval -Iselfplay -Istudy "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
+    clang $FUZZ_FLAGS -I. -Iengine -Ieval -Iselfplay -Istudy "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
     rm -rf "build-fuzz/corpus-$name" && mkdir -p "build-fuzz/corpus-$name"
     (cd build-fuzz && ./$name -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
        "corpus-$name" "$ROOT/tests/fuzz/$corpus" 2>"$name.log") ||
@@ -82,15 +82,15 @@ fuzz() { # fuzz NAME CORPUS SOURCES...
     grep -E "stat::number_of_executed_units" "build-fuzz/$name.log" || true
 }
 mkdir -p build-fuzz
-fuzz fuzz_parsers corpus engine/*.c
-fuzz fuzz_agent_spec corpus-spec engine/*.c eval/evaluation.c eval/stats.c selfplay/agent.c selfplay/mcts.c \
-    selfplay/uyi.c selfplay/uyi_client.c selfplay/ab.c \
-    selfplay/playout.c
-fuzz fuzz_weights corpus-weights engine/*.c eval/evaluation.c
-fuzz fuzz_study_ini corpus-ini study/ini.c
-fuzz fuzz_uyi corpus-uyi engine/*.c selfplay/uyi.c
-fuzz fuzz_boardspace corpus-boardspace engine/*.c eval/stats.c selfplay/record.c selfplay/boardspace.c
-fuzz fuzz_book corpus-book engine/*.c selfplay/book.c
+fuzz fuzz_parsers corpus engine/*.c engine/base/*.c
+fuzz fuzz_agent_spec corpus-spec engine/*.c engine/base/*.c eval/evaluation.c eval/stats/stats.c selfplay/agents/agent.c selfplay/search/mcts.c \
+    selfplay/uyi/command.c selfplay/uyi/client.c selfplay/search/ab.c \
+    selfplay/search/playout.c
+fuzz fuzz_weights corpus-weights engine/*.c engine/base/*.c eval/evaluation.c
+fuzz fuzz_study_ini corpus-ini study/plans/ini.c engine/base/*.c
+fuzz fuzz_uyi corpus-uyi engine/*.c engine/base/*.c selfplay/uyi/command.c
+fuzz fuzz_boardspace corpus-boardspace engine/*.c engine/base/*.c eval/stats/stats.c selfplay/records/record.c selfplay/records/boardspace.c
+fuzz fuzz_book corpus-book engine/*.c engine/base/*.c selfplay/play/book.c
 
 if [ -f scripts/tsan.sh ]; then
   step "ThreadSanitizer: multi-threaded self-play"

@@ -41,10 +41,10 @@ echo "tsan: 2 threads, no database, progress on"
 echo "tsan: tree-parallel search, threads=2 in games on 2 OpenMP threads"
 "$yinsh" selfplay --games 4 --white mcts:sims=300,threads=2 --black mcts:sims=200,rollout=4,solver=1,prior=1,threads=2 \
     --threads 2 --seed 5 --no-db --quiet >/dev/null
-# The rank-0 receive path of an MPI job (selfplay/distribute.c): rank 0's
+# The rank-0 receive path of an MPI job (selfplay/play/distribute.c): rank 0's
 # serve thread hands the other ranks' games to the writer beside its own
 # game threads. Only where the build has MPI and mpirun is installed.
-if [ -f "$build/CMakeFiles/selfplay.dir/selfplay/distribute.c.o" ] && command -v mpirun >/dev/null; then
+if [ -f "$build/CMakeFiles/play.dir/selfplay/play/distribute.c.o" ] && command -v mpirun >/dev/null; then
   echo "tsan: MPI, 3 ranks of 2 threads, with the database"
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 3 \
       -x TSAN_OPTIONS "$yinsh" selfplay --games 30 --white mcts:sims=20 --black random --threads 2 --seed 4 \

@@ -1,65 +1,132 @@
 #!/bin/sh
-# The layering of the libraries, checked on the #include lines:
-#   engine (0) <- eval (1) <- selfplay (2) <- study (3) <- cli (4)
-# A file may include headers of its own folder and of lower layers, never
-# of a higher one. Headers are included by bare name ("mcts.h") with every
-# folder on the include path, so each name is first resolved to the one
-# folder that holds it: a name held by two folders, or by none, is an error
-# too (the include path would pick one silently, or the name is a typo).
-# Only the top-level .c and .h files of each folder are read.
+# The layering of the concept folders, checked on the #include lines.
+#
+# The layer graph is CMakeLists.txt's `yinsh_concept(NAME FOLDER BELOW...)`
+# lines: each concept folder is one library, and BELOW are the concepts it
+# builds on. A source of concept C may include, by folder, the headers of C
+# and of every concept below C (transitively); cli/ (the binary) may
+# include any. The check fails on:
+#   - an #include "..." that names no folder ("mcts.h"), or a header that
+#     does not exist there;
+#   - an include of a concept that is not below the includer's (a layer
+#     going up, or sideways between concepts that do not build on each
+#     other);
+#   - a circle in the layer graph itself;
+#   - a circle of includes between files: x.c and x.h are one module, and
+#     module A uses B when a file of A includes B's header; no module may
+#     use itself through others (engine/position.c including
+#     engine/movegen.h while movegen.c includes position.h was one).
+# Only the top-level .c and .h files of each concept folder are read.
 # Usage: check_layers.sh [SOURCE_DIR]; exit status 1 on any error.
 set -eu
 cd "${1:-.}"
-layers="engine eval selfplay study cli"
 
-# The manifest, one "folder header" line per header; then the sources.
-manifest=$(
-    for dir in $layers; do
-        for h in "$dir"/*.h; do
-            if [ -f "$h" ]; then printf '%s %s\n' "$dir" "${h#"$dir"/}"; fi
-        done
-    done
-)
+# "NAME FOLDER BELOW..." per concept, from CMakeLists.txt
+concepts=$(sed -n 's/^yinsh_concept(\([^)]*\)).*/\1/p' CMakeLists.txt)
+if [ -z "$concepts" ]; then
+    echo "check_layers: no yinsh_concept(...) lines in CMakeLists.txt" >&2
+    exit 1
+fi
+concepts=$(printf '%s\ncli cli\n' "$concepts")
+
 set --
-for dir in $layers; do
-    for f in "$dir"/*.c "$dir"/*.h; do
+for folder in $(printf '%s\n' "$concepts" | awk '{print $2}'); do
+    for f in "$folder"/*.c "$folder"/*.h; do
         if [ -f "$f" ]; then set -- "$@" "$f"; fi
     done
 done
 
-printf '%s\n' "$manifest" | awk -v layers="$layers" '
-BEGIN {
-    n = split(layers, name, " ")
-    for (i = 1; i <= n; i++) rank[name[i]] = i - 1
+printf '%s\n' "$concepts" | awk '
+function below(c, d,    i, n, parts) {
+    # whether concept d is below c (transitively), memoised
+    if ((c, d) in memo) return memo[c, d]
+    memo[c, d] = 0
+    n = split(deps[c], parts, " ")
+    for (i = 1; i <= n; i++)
+        if (parts[i] == d || below(parts[i], d)) { memo[c, d] = 1; break }
+    return memo[c, d]
+}
+function visit(c,    i, n, parts) {
+    # depth-first search of the layer graph for a circle
+    if (state[c] == 1) { printf "check_layers: the layer graph has a circle through %s\n", c; bad = 1; return }
+    if (state[c] == 2) return
+    state[c] = 1
+    n = split(deps[c], parts, " ")
+    for (i = 1; i <= n; i++) visit(parts[i])
+    state[c] = 2
+}
+function mvisit(m,    k, n, parts) {
+    # depth-first search of the module graph; path[] holds the way down
+    if (mstate[m] == 2) return
+    if (mstate[m] == 1) {
+        line = m
+        for (k = depth; k >= 1 && path[k] != m; k--) line = path[k] " -> " line
+        printf "check_layers: a circle of includes: %s -> %s\n", m, line
+        bad = 1
+        return
+    }
+    mstate[m] = 1
+    path[++depth] = m
+    n = split(uses[m], parts, " ")
+    for (k = 1; k <= n; k++) mvisit(parts[k])
+    depth--
+    mstate[m] = 2
 }
 NR == FNR {
-    if ($2 in home) {
-        printf "check_layers: header \"%s\" is in both %s/ and %s/\n", $2, home[$2], $1
-        twice[$2] = bad = 1
-    }
-    home[$2] = $1
+    name = $1
+    folder[name] = $2
+    concept_of[$2] = name
+    deps[name] = ""
+    for (i = 3; i <= NF; i++) deps[name] = deps[name] " " $i
+    if (name != "cli") order[++nconcepts] = name
     next
 }
-FNR == 1 { files++ }
+FNR == 1 {
+    files++
+    dir = FILENAME
+    sub(/\/[^\/]*$/, "", dir)
+    me = concept_of[dir]
+    mod = FILENAME
+    sub(/\.[ch]$/, "", mod)
+    modules[mod] = 1
+}
 /^[ \t]*#[ \t]*include[ \t]*"/ {
     split($0, q, "\"")
     h = q[2]
-    dir = FILENAME
-    sub(/\/.*/, "", dir)
     edges++
-    if (h in twice)
-        next # reported above: it has no one layer to compare with
-    if (!(h in home)) {
-        printf "%s:%d: includes \"%s\", which no folder of %s holds\n", FILENAME, FNR, h, layers
+    if (h !~ /\//) {
+        printf "%s:%d: includes \"%s\" without its folder (CONCEPT/NAME.h)\n", FILENAME, FNR, h
         bad = 1
-    } else if (rank[home[h]] > rank[dir]) {
-        printf "%s:%d: includes \"%s\": %s (layer %d) -> %s (layer %d) goes up\n",
-            FILENAME, FNR, h, dir, rank[dir], home[h], rank[home[h]]
+        next
+    }
+    c = h
+    sub(/\/.*/, "", c)
+    if (!(c in folder)) {
+        printf "%s:%d: includes \"%s\": no concept is named %s\n", FILENAME, FNR, h, c
+        bad = 1
+        next
+    }
+    path_h = folder[c] "/" substr(h, length(c) + 2)
+    if ((getline junk < path_h) < 0) {
+        printf "%s:%d: includes \"%s\": there is no %s\n", FILENAME, FNR, h, path_h
+        bad = 1
+        next
+    }
+    close(path_h)
+    if (c != me && me != "cli" && !below(me, c)) {
+        printf "%s:%d: includes \"%s\": %s is not below %s in the layer graph (CMakeLists.txt)\n",
+            FILENAME, FNR, h, c, me
         bad = 1
     }
+    used = path_h
+    sub(/\.h$/, "", used)
+    if (used != mod && index(" " uses[mod] " ", " " used " ") == 0) uses[mod] = uses[mod] " " used
 }
 END {
+    for (i = 1; i <= nconcepts; i++) visit(order[i])
+    for (m in modules) mvisit(m)
     if (bad) exit 1
-    printf "check_layers: %d includes in %d files, none upward\n", edges, files
+    printf "check_layers: %d includes in %d files of %d concepts, each by folder and down the layer graph, no circle\n",
+        edges, files, nconcepts + 1
 }
 ' - "$@"

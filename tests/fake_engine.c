@@ -26,9 +26,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "movegen.h"
-#include "notation.h"
-#include "uyi.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "uyi/command.h"
 
 static void sleep_ms(long ms)
 {

@@ -1,15 +1,15 @@
-/* The alpha-beta searcher (selfplay/ab.h) and its agent spec: rulebook
+/* The alpha-beta searcher (selfplay/search/ab.h) and its agent spec: rulebook
  * situations it must see (a win in one, an immediate loss to avoid), its
  * spec's parsing, determinism at a fixed depth, legal actions throughout,
  * and a deadline that has passed. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
-#include "ab.h"
-#include "clock.h"
-#include "agent.h"
-#include "movegen.h"
-#include "notation.h"
+#include "search/ab.h"
+#include "base/clock.h"
+#include "agents/agent.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
 
 static Position parse(const char *ypn)
 {

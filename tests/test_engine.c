@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "movegen.h"
-#include "notation.h"
-#include "position.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/position.h"
 
 static const char *const CASE_FILES[] = {"placement.txt", "moves.txt", "rows.txt", "end.txt", "blitz.txt"};
 enum { CASE_FILE_NB = sizeof CASE_FILES / sizeof CASE_FILES[0], MAX_CASES = 512, DIRECTIVE_LEN = 8192 };

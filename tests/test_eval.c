@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "evaluation.h"
-#include "movegen.h"
-#include "notation.h"
-#include "randgame.h"
-#include "rng.h"
+#include "eval/evaluation.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/randgame.h"
+#include "engine/rng.h"
 
 static Position parse(const char *ypn)
 {

@@ -1,10 +1,10 @@
-/* The JSON writer (cli/json.c) and the --json of selfplay, match,
+/* The JSON writer (engine/base/json.c) and the --json of selfplay, match,
  * tournament, report, bench and tune (docs/json.md): exact text for the writer's cases, and
  * every document read back by Python's json module (`python3 -m
  * json.tool`, then a few figures checked against what the command did). */
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include <math.h>
-#include "json.h"
+#include "base/json.h"
 #include "test_proc.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -76,8 +76,8 @@ Test(json, layout)
     json_array(&d.j, "empty");
     json_close(&d.j);
     json_close(&d.j);
-    json_interval(&d.j, "s", (Interval){.lo = 0.25, .mid = 0.5, .hi = 0.75});
-    json_interval(&d.j, "none", (Interval){.lo = 1, .mid = 1, .hi = 1});
+    json_estimate(&d.j, "s", 0.25, 0.5, 0.75);
+    json_estimate(&d.j, "none", 1, 1, 1);
     json_open(&d.j, "row", '[', true);
     json_uint(&d.j, NULL, 1);
     json_open(&d.j, NULL, '{', false); /* inside an inline array: inline too */
@@ -110,7 +110,7 @@ Test(json, numbers)
     json_uint(&d.j, "u", UINT64_MAX);
     json_u64_text(&d.j, "seed", UINT64_MAX);
     json_hex(&d.j, "hash", 0x0123456789abcdefULL);
-    json_interval(&d.j, "elo", (Interval){.lo = 66, .mid = 241, .hi = INFINITY});
+    json_estimate(&d.j, "elo", 66, 241, INFINITY);
     cr_expect_str_eq(doc_end(&d), "{\n"
                                   "  \"third\": 0.3333333333,\n"
                                   "  \"negzero\": 0,\n"

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* nftw, in test_proc.h */
-/* One run on the ranks of an MPI job (selfplay/distribute.h), against the
+/* One run on the ranks of an MPI job (selfplay/play/distribute.h), against the
  * same run played by one process: the identity property (the database of
  * `mpirun -np 3` holds exactly the games of one process with the same
  * seed, and so does the merge of 3 shards), the match's SPRT decided at

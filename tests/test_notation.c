@@ -7,9 +7,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "movegen.h"
-#include "notation.h"
-#include "number.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "base/number.h"
 
 #define START "4/7/8/9/10/9/10/9/8/7/4 w P standard"
 /* RULES.md §9: after the placements h6 g6 g8 c6 e10 f8 g11 e9 h11 d7 */

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "movegen.h"
-#include "notation.h"
-#include "perft.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/perft.h"
 
 /* The same count without bulk counting at the last ply: every leaf is made,
  * so movegen_count is checked against movegen_all on the way. */

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "movegen.h"
-#include "notation.h"
-#include "randgame.h"
-#include "rng.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/randgame.h"
+#include "engine/rng.h"
 
 /* ---- a slow reference move generator ----------------------------------- */
 
@@ -174,7 +174,7 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
         flips &= pos->markers[WHITE] | pos->markers[BLACK];
         cr_assert_eq(movegen_count_moves(pos, c), k, "%s: movegen_count_moves(%d) %d, reference %d in %s", where, c,
                      movegen_count_moves(pos, c), k, ypn);
-        cr_assert_eq(movegen_can_move(pos, c), k > 0, "%s: movegen_can_move(%d) in %s", where, c, ypn);
+        cr_assert_eq(pos_can_move(pos, c), k > 0, "%s: pos_can_move(%d) in %s", where, c, ypn);
         cr_assert(movegen_flippable(pos, c) == flips, "%s: movegen_flippable(%d) differs from the reference in %s",
                   where, c, ypn);
     }
@@ -256,7 +256,7 @@ static void check_end(const Position *pos, const char *where, Stats *st)
             cr_assert_eq(markers, MARKERS_NB, "%s: pool empty with %d markers on the board", where, markers);
         } else {
             cr_assert_eq(reason, REASON_NO_MOVES, "%s: reason %s", where, reason_name(reason));
-            cr_assert(!movegen_can_move(pos, WHITE) && !movegen_can_move(pos, BLACK), "%s: a ring can move", where);
+            cr_assert(!pos_can_move(pos, WHITE) && !pos_can_move(pos, BLACK), "%s: a ring can move", where);
         }
         cr_assert_eq(result, rw > rb ? RESULT_WHITE : rb > rw ? RESULT_BLACK : RESULT_DRAW, "%s: result", where);
     }

@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "notation.h"
-#include "report.h"
-#include "stats.h"
-#include "store.h"
+#include "engine/notation.h"
+#include "report/report.h"
+#include "stats/stats.h"
+#include "store/store.h"
 #include "test_proc.h"
 
 /* ---- helpers ---------------------------------------------------------- */

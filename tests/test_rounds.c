@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "evaluation.h"
+#include "eval/evaluation.h"
 #include "test_proc.h"
 
 #define FROM YINSH_SOURCE_DIR "/eval/weights/default.txt"

@@ -17,15 +17,15 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "agent.h"
-#include "bench.h"
-#include "mcts.h"
-#include "mcts_tree.h"
-#include "movegen.h"
-#include "notation.h"
-#include "playout.h"
-#include "scheduler.h"
-#include "store.h"
+#include "agents/agent.h"
+#include "play/bench.h"
+#include "search/mcts.h"
+#include "search/mcts_tree.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "search/playout.h"
+#include "play/scheduler.h"
+#include "store/store.h"
 #include "test_proc.h"
 
 /* ---- helpers ---------------------------------------------------------- */

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
-#include "spsa.h"
+#include "eval/spsa.h"
 
 /* A match's result between the plus and minus points for an objective f
  * (higher is better), squashed into [-1, 1] as a score difference is. */

@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
-#include "stats.h"
-#include "types.h"
+#include "stats/stats.h"
+#include "engine/types.h"
 
 #define NEAR(x, want, tol) cr_expect(fabs((x) - (want)) < (tol), "%s = %.6f, want %.6f", #x, (double)(x), (double)(want))
 

@@ -7,8 +7,8 @@
  * is refused; the repository's studies keep the names, seeds, agents and
  * games of the scripts they replaced. */
 #include <signal.h>
-#include "ini.h"
-#include "study.h"
+#include "plans/ini.h"
+#include "plans/study.h"
 #include "test_proc.h"
 
 /* Every stored game of every run with its actions, and the runs' rows

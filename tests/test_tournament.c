@@ -8,8 +8,8 @@
  * refused. */
 #include <math.h>
 #include <signal.h>
-#include "book.h"
-#include "notation.h"
+#include "play/book.h"
+#include "engine/notation.h"
 #include "test_proc.h"
 
 /* Every stored game, run by run, with its result and actions: equal dumps,

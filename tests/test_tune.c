@@ -4,7 +4,7 @@
  * an empty database and an unknown run, and `yinsh tune` as a process. */
 #include <math.h>
 #include "test_proc.h"
-#include "tune_load.h"
+#include "positions/tune_load.h"
 
 /* A database with one run of random games (fast, and results still follow
  * the rings removed). */

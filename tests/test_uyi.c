@@ -3,7 +3,7 @@
  * seed, isready and stop during `go infinite`, movetime and a clock share
  * kept within generous bounds (never a speed figure), malformed commands
  * answered without dying, quit; and the command reader and the clock
- * policy (selfplay/uyi.c) as functions. */
+ * policy (selfplay/uyi/command.c) as functions. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <poll.h>
@@ -14,11 +14,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "agent.h"
-#include "clock.h"
-#include "movegen.h"
-#include "notation.h"
-#include "uyi.h"
+#include "agents/agent.h"
+#include "base/clock.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "uyi/command.h"
 
 typedef struct Child {
     pid_t pid;

@@ -15,10 +15,10 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include "board_svg.h"
-#include "movegen.h"
-#include "notation.h"
-#include "rng.h"
+#include "viewer/board_svg.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/rng.h"
 #include "test_proc.h"
 
 /* ---- marks ------------------------------------------------------------- */

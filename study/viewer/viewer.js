@@ -1,11 +1,11 @@
 /* Yinsh Lab's game viewer: the index of games and the page of one game,
- * for the site `yinsh view` writes (study/view_site.c, docs/viewer.md).
+ * for the site `yinsh view` writes (study/viewer/view_site.c, docs/viewer.md).
  *
  * Plain JavaScript, no framework, nothing fetched: the site opens from
  * disk (file://), where a page may not read other files, so each page
  * carries its own data (a JSON script element) and the board's tables come
  * as a script (board.js). The board is drawn only by filling the templates
- * of YINSH_BOARD, which study/board_svg.c writes and also draws
+ * of YINSH_BOARD, which study/viewer/board_svg.c writes and also draws
  * `yinsh svg` with: the look of the board has one source, in C. The
  * positions, their marks and status lines are computed by the engine when
  * the site is written; this script reads a YPN's board field only to put

@@ -1,4 +1,4 @@
-/* libFuzzer target for the agent-spec parser (selfplay/agent.c), the text
+/* libFuzzer target for the agent-spec parser (selfplay/agents/agent.c), the text
  * users type after --agent. Whatever the input it must not crash, and what
  * it accepts must survive a round trip: the canonical text parses again
  * to the same spec and formats to the same text. The weights file named
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "agent.h"
+#include "agents/agent.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 /* libFuzzer target for the boardspace.net record reader
- * (selfplay/boardspace.c): the SGF files `yinsh import` reads. Whatever
+ * (selfplay/records/boardspace.c): the SGF files `yinsh import` reads. Whatever
  * the input, the reader must not crash, a refusal must say why, and what
  * it accepts must hold together: its actions replay legally from the
  * start, and its result is the final position's, a resignation's (the
@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "boardspace.h"
-#include "movegen.h"
-#include "notation.h"
+#include "records/boardspace.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

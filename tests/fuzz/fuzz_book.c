@@ -1,4 +1,4 @@
-/* libFuzzer target for the opening-book reader (selfplay/book.c): any text
+/* libFuzzer target for the opening-book reader (selfplay/play/book.c): any text
  * is read without a crash or a leak; a mistake names the book and a line;
  * what it accepts keeps the promises of book.h: every opening replays
  * legally from the start and leaves a game not over, and the content hash
@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "book.h"
-#include "movegen.h"
-#include "notation.h"
+#include "play/book.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "movegen.h"
-#include "notation.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
 
 static void check_position(const Position *pos)
 {

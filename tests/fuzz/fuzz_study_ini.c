@@ -1,12 +1,12 @@
-/* libFuzzer target for the INI reader of study files (study/ini.c): any
+/* libFuzzer target for the INI reader of study files (study/plans/ini.c): any
  * text is read without a crash or a leak, and what it accepts keeps the
  * promises of ini.h: named sections, keys of the allowed characters with
  * values trimmed, no key twice in a section, lines that rise. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ini.h"
-#include "types.h"
+#include "plans/ini.h"
+#include "engine/types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* libFuzzer target for the UYI command reader (selfplay/uyi.c): the lines
+/* libFuzzer target for the UYI command reader (selfplay/uyi/command.c): the lines
  * a harness sends to `yinsh uyi`. Parse only, no search. Each line of the
  * input is read as one command; whatever it is, the reader must not crash,
  * a refusal must say why, and what it accepts must hold together: a
@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "position.h"
-#include "uyi.h"
+#include "engine/position.h"
+#include "uyi/command.h"
 
 static void check(const char *line)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "evaluation.h"
+#include "eval/evaluation.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

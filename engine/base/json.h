@@ -1,0 +1,64 @@
+/* A small JSON writer, the one of the project: behind every command's --json
+ * (docs/json.md) and the data of the viewer's pages (study/viewer/view_site.c).
+ *
+ * It writes as it goes, to a FILE, with no tree in memory: the caller opens
+ * and closes objects and arrays in order and gives a key for every value
+ * inside an object (NULL inside an array). Strings are escaped and, where
+ * they are not valid UTF-8, mended (U+FFFD for each bad byte), so the
+ * document always parses; numbers are finite or null (NaN and the
+ * infinities have no JSON form), and -0 is written 0.
+ *
+ * Objects and arrays are written one member per line, indented; an inline
+ * one (json_open's `inline_` set, and everything inside it) on one line,
+ * for short things such as {"value": 0.5, "ci95": [0.4, 0.6]}. */
+#ifndef YINSH_JSON_H
+#define YINSH_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { JSON_DEPTH_MAX = 16 };
+
+typedef struct Json {
+    FILE *f;
+    int depth;                       /* containers open */
+    char close[JSON_DEPTH_MAX];      /* '}' or ']' for each */
+    bool inline_[JSON_DEPTH_MAX];    /* written on one line */
+    bool any[JSON_DEPTH_MAX];        /* has a member already */
+} Json;
+
+/* The document: one top-level object. json_end closes it (and anything
+ * still open) and ends the line. */
+void json_begin(Json *j, FILE *f);
+void json_end(Json *j);
+
+/* Opens an object ('{') or an array ('['); json_close closes the last one. */
+void json_open(Json *j, const char *key, char kind, bool inline_);
+void json_close(Json *j);
+static inline void json_object(Json *j, const char *key) { json_open(j, key, '{', false); }
+static inline void json_array(Json *j, const char *key) { json_open(j, key, '[', false); }
+
+void json_str(Json *j, const char *key, const char *v); /* NULL: null */
+void json_int(Json *j, const char *key, int64_t v);
+void json_uint(Json *j, const char *key, uint64_t v);
+void json_num(Json *j, const char *key, double v);      /* not finite: null */
+void json_bool(Json *j, const char *key, bool v);
+void json_null(Json *j, const char *key);
+/* 64-bit values that must come back exact, as strings: a seed in
+ * decimal, a hash in 16 hex digits. Many JSON readers (jq, JavaScript)
+ * hold numbers as doubles and would round them above 2^53. */
+void json_u64_text(Json *j, const char *key, uint64_t v);
+void json_hex(Json *j, const char *key, uint64_t v);
+
+/* An estimate with its 95% interval: {"value": mid, "ci95": [lo, hi]};
+ * ci95 is null when the interval has no width (nothing to tell it by). */
+void json_estimate(Json *j, const char *key, double lo, double mid, double hi);
+
+/* The escaped string with its quotes, as json_str writes it. */
+void json_write_string(FILE *f, const char *s);
+/* The same, safe inside an HTML <script> element ('<', '>', '&' as \u
+ * escapes): the viewer's pages (study/viewer/view_site.c). */
+void json_string(FILE *f, const char *s);
+
+#endif

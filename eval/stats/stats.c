@@ -1,0 +1,270 @@
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "stats/stats.h"
+#include "base/error.h"
+
+Interval stats_wilson(double p, double n, double z)
+{
+    if (n <= 0) return (Interval){0, p, 1}; /* nothing observed: anything goes */
+    double z2 = z * z, denom = 1 + z2 / n;
+    double centre = (p + z2 / (2 * n)) / denom;
+    double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom;
+    return (Interval){fmax(0, centre - half), p, fmin(1, centre + half)};
+}
+
+Interval stats_score(uint64_t wins, uint64_t draws, uint64_t losses)
+{
+    double n = (double)(wins + draws + losses);
+    double p = n > 0 ? (wins + 0.5 * draws) / n : 0.5;
+    return stats_wilson(p, n, STATS_Z95);
+}
+
+/* Mean and variance of a discrete score distribution: value k/(kinds-1)
+ * with count counts[k]. */
+static void moments(const uint64_t *counts, int kinds, double *n, double *mean, double *var)
+{
+    double total = 0, sum = 0, sq = 0;
+    for (int k = 0; k < kinds; k++) {
+        double v = (double)k / (kinds - 1);
+        total += counts[k];
+        sum += counts[k] * v;
+        sq += counts[k] * v * v;
+    }
+    *n = total;
+    *mean = total > 0 ? sum / total : 0.5;
+    *var = total > 0 ? sq / total - *mean * *mean : 0;
+}
+
+double stats_p_equal(uint64_t wins, uint64_t draws, uint64_t losses)
+{
+    uint64_t c[3] = {losses, draws, wins};
+    double n, m, v;
+    moments(c, 3, &n, &m, &v);
+    if (n == 0) return 1;
+    if (v <= 0) return m == 0.5 ? 1 : 0;
+    double z = (m - 0.5) / sqrt(v / n);
+    return erfc(fabs(z) / sqrt(2));
+}
+
+double stats_elo(double score)
+{
+    if (score <= 0) return -INFINITY;
+    if (score >= 1) return INFINITY;
+    return -400 * log10(1 / score - 1);
+}
+
+double stats_score_of_elo(double elo) { return 1 / (1 + pow(10, -elo / 400)); }
+
+/* The Elo interval of a mean score m whose sampling variance is var/n; the
+ * score interval's ends, clamped into (0, 1), map to Elo. */
+static Interval elo_interval(double n, double m, double var)
+{
+    if (n == 0) return (Interval){-INFINITY, 0, INFINITY};
+    double half = STATS_Z95 * sqrt(var / n);
+    return (Interval){stats_elo(m - half), stats_elo(m), stats_elo(m + half)};
+}
+
+Interval stats_elo_trinomial(uint64_t wins, uint64_t draws, uint64_t losses)
+{
+    uint64_t c[3] = {losses, draws, wins};
+    double n, m, v;
+    moments(c, 3, &n, &m, &v);
+    return elo_interval(n, m, v);
+}
+
+Interval stats_elo_pentanomial(const uint64_t n5[5])
+{
+    double n, m, v;
+    moments(n5, 5, &n, &m, &v);
+    return elo_interval(n, m, v);
+}
+
+double stats_los(uint64_t wins, uint64_t losses)
+{
+    if (wins + losses == 0) return 0.5;
+    return 0.5 * (1 + erf(((double)wins - (double)losses) / sqrt(2.0 * (double)(wins + losses))));
+}
+
+Interval stats_diff(double p1, double var1, double n1, double p2, double var2, double n2, double *p_value)
+{
+    double d = p1 - p2;
+    double se = sqrt((n1 > 0 ? var1 / n1 : 0) + (n2 > 0 ? var2 / n2 : 0));
+    if (p_value) *p_value = se > 0 ? erfc(fabs(d / se) / sqrt(2)) : (d == 0 ? 1 : 0);
+    return (Interval){d - STATS_Z95 * se, d, d + STATS_Z95 * se};
+}
+
+Sprt stats_sprt(const uint64_t *counts, int kinds, double elo0, double elo1, double alpha, double beta)
+{
+    double n, m, v;
+    moments(counts, kinds, &n, &m, &v);
+    double s0 = stats_score_of_elo(elo0), s1 = stats_score_of_elo(elo1);
+    Sprt r = {0, log(beta / (1 - alpha)), log((1 - beta) / alpha), 0};
+    if (n > 0 && v > 0) r.llr = n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v);
+    r.decision = r.llr >= r.upper ? 1 : r.llr <= r.lower ? -1 : 0;
+    return r;
+}
+
+/* ---- Bradley-Terry ------------------------------------------------------- */
+
+/* The fit works in natural units, t = r ln(10) / 400, where
+ * P(i beats j) = 1 / (1 + e^(t_j - t_i)). */
+#define BT_UNIT (400.0 / M_LN10)
+
+/* Whether the ratings are finite: who can reach whom along "scored a point
+ * against" (i -> j when score[i][j] > 0). Every player must reach every
+ * other; when player i does not, the players it cannot reach scored every
+ * point against those it can. Returns -1 with that group in err. */
+static int bt_check(int n, const double *games, const double *score, const char *const *names, char *err)
+{
+    bool reach[STATS_BT_MAX][STATS_BT_MAX];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) reach[i][j] = i == j || score[i * n + j] > 0;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) reach[i][j] = reach[i][j] || (reach[i][k] && reach[k][j]);
+    for (int i = 0; i < n; i++) {
+        int j;
+        for (j = 0; j < n && reach[i][j]; j++) {}
+        if (j == n) continue;
+        /* T = reach[i]: nobody in T scored against anybody outside it */
+        double between = 0;
+        char out[ERR_LEN / 2] = "";
+        for (int a = 0; a < n; a++) {
+            if (reach[i][a]) continue;
+            size_t len = strlen(out);
+            snprintf(out + len, sizeof out - len, "%s%s", len ? ", " : "", names ? names[a] : "?");
+            for (int b = 0; b < n; b++)
+                if (reach[i][b]) between += games[a * n + b];
+        }
+        if (between > 0)
+            snprintf(err, ERR_LEN,
+                     "no finite ratings: %s won every game against the others (%.0f games), so the fit would "
+                     "rate them infinitely far above; play more games or against stronger opponents",
+                     out, between);
+        else
+            snprintf(err, ERR_LEN, "no ratings: %s played no game against the others, so nothing ties their "
+                     "ratings together", out);
+        return -1;
+    }
+    return 0;
+}
+
+/* Solves a x = b for the m x m symmetric positive definite a (row
+ * length STATS_BT_MAX) by Gauss-Jordan elimination with partial pivoting,
+ * and leaves a's inverse in inv. False when a is singular. */
+static bool bt_solve(int m, double a[][STATS_BT_MAX], const double *b, double *x, double inv[][STATS_BT_MAX])
+{
+    double aug[STATS_BT_MAX][2 * STATS_BT_MAX + 1];
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < m; j++) {
+            aug[i][j] = a[i][j];
+            aug[i][m + j] = i == j;
+        }
+        aug[i][2 * m] = b[i];
+    }
+    for (int c = 0; c < m; c++) {
+        int p = c;
+        for (int r = c + 1; r < m; r++)
+            if (fabs(aug[r][c]) > fabs(aug[p][c])) p = r;
+        if (!(fabs(aug[p][c]) > 1e-300)) return false;
+        if (p != c)
+            for (int k = 0; k <= 2 * m; k++) {
+                double t = aug[p][k];
+                aug[p][k] = aug[c][k];
+                aug[c][k] = t;
+            }
+        double d = aug[c][c];
+        for (int k = 0; k <= 2 * m; k++) aug[c][k] /= d;
+        for (int r = 0; r < m; r++) {
+            if (r == c || aug[r][c] == 0) continue;
+            double f = aug[r][c];
+            for (int k = 0; k <= 2 * m; k++) aug[r][k] -= f * aug[c][k];
+        }
+    }
+    for (int i = 0; i < m; i++) {
+        x[i] = aug[i][2 * m];
+        for (int j = 0; j < m; j++) inv[i][j] = aug[i][m + j];
+    }
+    return true;
+}
+
+static double bt_loglik(int n, const double *score, const double *t)
+{
+    double ll = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = score[i * n + j];
+            /* log P(i beats j) = -log(1 + e^(t_j - t_i)), summed with weight s */
+            if (s > 0) ll -= s * log1p(exp(t[j] - t[i]));
+        }
+    return ll;
+}
+
+int stats_bt_fit(int n, const double *games, const double *score, int anchor, const char *const *names, double *elo,
+                 double *se, char *err)
+{
+    if (n < 2 || n > STATS_BT_MAX || anchor < 0 || anchor >= n) {
+        snprintf(err, ERR_LEN, "a rating fit takes 2 to %d players and an anchor among them", STATS_BT_MAX);
+        return -1;
+    }
+    if (bt_check(n, games, score, names, err)) return -1;
+
+    /* The free players: every one but the anchor, in order. */
+    int free_[STATS_BT_MAX], m = 0;
+    for (int i = 0; i < n; i++)
+        if (i != anchor) free_[m++] = i;
+    double t[STATS_BT_MAX] = {0}, grad[STATS_BT_MAX], step[STATS_BT_MAX];
+    double info[STATS_BT_MAX][STATS_BT_MAX], inv[STATS_BT_MAX][STATS_BT_MAX];
+    double ll = bt_loglik(n, score, t);
+    for (int iter = 0;; iter++) {
+        /* gradient (points scored minus points expected) and information */
+        for (int a = 0; a < m; a++) {
+            int i = free_[a];
+            grad[a] = 0;
+            for (int b = 0; b < m; b++) info[a][b] = 0;
+            for (int j = 0; j < n; j++) {
+                if (j == i) continue;
+                double g = games[i * n + j], p = 1 / (1 + exp(t[j] - t[i]));
+                grad[a] += score[i * n + j] - g * p;
+                info[a][a] += g * p * (1 - p);
+            }
+            for (int b = 0; b < m; b++) {
+                int j = free_[b];
+                if (j == i) continue;
+                double g = games[i * n + j], p = 1 / (1 + exp(t[j] - t[i]));
+                info[a][b] -= g * p * (1 - p);
+            }
+        }
+        if (!bt_solve(m, info, grad, step, inv)) {
+            snprintf(err, ERR_LEN, "the rating fit's information matrix is singular: too few games");
+            return -1;
+        }
+        double biggest = 0;
+        for (int a = 0; a < m; a++) biggest = fmax(biggest, fabs(step[a]));
+        if (biggest < 1e-12 || iter == 200) {
+            if (iter == 200 && biggest > 1e-6) {
+                snprintf(err, ERR_LEN, "the rating fit did not converge in 200 Newton steps");
+                return -1;
+            }
+            break;
+        }
+        /* a Newton step, halved until the likelihood does not fall */
+        double tried[STATS_BT_MAX], f = 1, lt;
+        for (int h = 0;; h++, f /= 2) {
+            memcpy(tried, t, sizeof tried);
+            for (int a = 0; a < m; a++) tried[free_[a]] += f * step[a];
+            lt = bt_loglik(n, score, tried);
+            if (lt >= ll - 1e-12 * fabs(ll) || h == 50) break;
+        }
+        memcpy(t, tried, sizeof t);
+        ll = lt;
+    }
+    for (int i = 0; i < n; i++) {
+        elo[i] = t[i] * BT_UNIT + 0.0;
+        se[i] = 0;
+    }
+    for (int a = 0; a < m; a++) se[free_[a]] = sqrt(inv[a][a]) * BT_UNIT;
+    return 0;
+}

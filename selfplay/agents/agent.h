@@ -1,0 +1,238 @@
+/* Agents: who chooses the actions of a side. An agent is named by a spec a
+ * user can type:
+ *
+ *   random                              a uniformly random legal action
+ *   mcts                                MCTS with the defaults below
+ *   mcts:sims=800,c=1.2,rollout=random  MCTS with parameters
+ *   mcts:sims=800,rollout=8,eval=eval/weights/tuned.txt
+ *                                       MCTS whose leaves are scored by the
+ *                                       evaluation after 8 random actions
+ *
+ * MCTS keys: sims (simulations per decision, 1..10000000, default 200:
+ * `mcts` alone is the default agent of `yinsh selfplay`),
+ * c (UCT exploration constant, 0..100, default 1.0), rollout (how leaves
+ * are played out: `random`, the default, plays random actions to the end
+ * of the game; an integer N, 0..1000, plays at most N random actions and
+ * then scores the position with the evaluation, eval/evaluation.h), eval
+ * (the weights file for rollout=N; without it the built-in defaults of
+ * eval/weights/default.txt), nodes (the tree's arena bound in nodes,
+ * 2..2^28, default enough for a fresh search of sims simulations).
+ *
+ *   ab:depth=4,tt=16,eval=eval/weights/tuned.txt
+ *                                       alpha-beta (selfplay/search/ab.h)
+ *
+ * ab keys: depth (placements and moves searched ahead, 1..64, default 3;
+ * under a time limit the cap of iterative deepening), maxdepth (1..64:
+ * the cap under a time limit or a stop flag instead of depth, so that an
+ * agent is bounded at `depth` without a clock and deepens while its time
+ * lasts with one; written only when set), tt (the
+ * transposition table in MiB, 1..4096, default 16), eval (the weights
+ * file; without it the built-in defaults). An ab agent draws nothing from
+ * the rng: at a fixed depth its play is a function of the game.
+ *
+ * Search options (mcts.h has what each does; each off by default, and a
+ * spec without them plays as it always did):
+ *   threads=T    T threads share one tree (lock-free tree-parallel MCTS),
+ *                1..64, default 1. Not reproducible when T > 1. The agent
+ *                starts its own T - 1 pthreads per search, beside the
+ *                OpenMP threads that play games in parallel: give
+ *                `selfplay --threads G` with G * T at most the cores, e.g.
+ *                `--threads 1` and threads=2 on two cores.
+ *   solver=1     prove wins and losses; a proven result is reported in
+ *                the agent's value (1 or 0). Default 0.
+ *   prior=W      the evaluation's prior of each child (a softmax over the
+ *                children's evaluations) in selection, weight W, 0..100,
+ *                default 0 (none). Uses the eval weights.
+ *   policy=rows  playouts prefer actions that make a row (playout.h);
+ *                default uniform.
+ *
+ * mcts and ab both take movetime=MS (1..86400000, default none): the
+ * agent's own time per action, so that one agent can be given more time
+ * than another (a strength curve, time odds). It never thinks longer: a
+ * search stops at MS (mcts also at its sims, ab at its depth: give
+ * sims=10000000 or depth=64 to let the time alone decide). Under a run's
+ * --movetime the agent's own replaces the run's, for its search and for
+ * the harness's forfeit check; under --tc the clock's share still caps
+ * it; with no run time control the harness forfeits nothing for it.
+ * Written last in the canonical form, and only when set.
+ *
+ * `best:KEY=VALUE,...` is `best` with the keys after it (they replace the
+ * alias's own), e.g. best:depth=64,movetime=100.
+ *
+ * The weights file is read once, when the spec is parsed, and its values
+ * travel in the spec, so every thread's agent uses the same numbers; an
+ * unreadable file or a bad line is an error naming the file and line.
+ * eval with rollout=random is an error (the weights would go unused).
+ * Unknown keys and bad values are errors that name them. agent_spec_format
+ * writes the canonical form stored in the database (the eval path as
+ * given, not its contents); parsing it gives the same spec back. The
+ * default spec's canonical form and play are those of the first version,
+ * so earlier runs stay reproducible.
+ *
+ * An external engine that speaks UYI (docs/uyi.md, "Engines as agents"):
+ *
+ *   uyi:name=NAME;cmd=COMMAND;dir=FOLDER;option.KEY=VALUE;...
+ *
+ * cmd (required) is split into words with shell quoting ('...', "...",
+ * \) and exec'ed, without a shell (no pipes or redirections); it may hold
+ * commas; a ';' or '\' inside a value is written '\;' or '\\'. name (a
+ * display name, default "engine"), dir (its working folder, default the
+ * current one) and any number of option.KEY (sent as `setoption name KEY
+ * value VALUE` after the handshake, in the order given) are optional. The
+ * canonical form, stored with the run, lists name, cmd, dir and the
+ * options in that order. `yinsh match --engines FILE --a engine:NAME`
+ * reads the same fields from a file (cli). */
+#ifndef YINSH_AGENT_H
+#define YINSH_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "eval/evaluation.h"
+#include "search/mcts.h"
+#include "engine/position.h"
+#include "records/record.h"
+#include "engine/rng.h"
+
+enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI, AGENT_AB };
+enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
+enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
+/* `best`, an alias: the strongest agent measured (results/strength.md),
+ * alpha-beta on the tuned weights: depth 5 without a clock (bounded),
+ * deepening while its time lasts with one (maxdepth 64). Its canonical
+ * text is the ab spec it stands for, so stored runs say what played. */
+#define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
+enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
+enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
+/* Why a spec was refused: its text (a usage error), or its weights file
+ * (missing or unreadable: bad data). */
+enum { AGENT_ERR_SPEC = -1, AGENT_ERR_FILE = -2 };
+
+typedef struct AgentSpec {
+    int kind;       /* AGENT_RANDOM, AGENT_MCTS or AGENT_AB */
+    uint32_t sims;  /* mcts */
+    double c;       /* mcts */
+    int rollout;    /* mcts: ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
+    uint32_t nodes; /* mcts: 0 = the default for sims */
+    int depth;      /* ab */
+    int max_depth;  /* ab: the cap under a time limit; 0: depth */
+    uint32_t tt_mb; /* ab */
+    uint32_t threads; /* mcts: search threads, 1 = one */
+    bool solver;      /* mcts */
+    double prior;     /* mcts: 0 = none */
+    int policy;       /* mcts: MCTS_POLICY_UNIFORM or _ROWS */
+    int64_t movetime_ms; /* mcts, ab: the agent's own time per action; 0: none */
+    char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
+    Weights weights;           /* mcts (rollout=N, prior), ab: the evaluation's weights (read from eval) */
+    /* uyi: the engine's display name, command line, folder and options */
+    char name[AGENT_NAME_LEN];
+    char cmd[AGENT_CMD_LEN];
+    char dir[AGENT_PATH_LEN];
+    int noptions;
+    char option_key[AGENT_OPTIONS][AGENT_NAME_LEN], option_value[AGENT_OPTIONS][AGENT_OPTION_LEN];
+} AgentSpec;
+
+/* Parses a spec; 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with a message in
+ * err (ERR_LEN bytes) naming the key, the value or the file. */
+int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
+/* The same, without reading the eval file (spec->weights keep the
+ * defaults): for code that only looks at a stored spec (reports), where
+ * the weights file need not be at hand. */
+int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
+/* Sets one key of an mcts or ab spec, as in a spec's text (an engine option):
+ * 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with the reason in err, leaving
+ * spec as it was. Beyond the text's values, eval "" goes back to the
+ * built-in weights, nodes 0 to the default for sims, and maxdepth 0 and
+ * movetime 0 to none. eval reads its
+ * file here, and needs rollout=N set before it. */
+int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
+/* The spec of engine `name` of an engines file (docs/uyi.md, "Engines
+ * files"): sections `[NAME]` with `cmd = ...`, `dir = ...` and any
+ * `option.KEY = VALUE` lines; '#' starts a comment line. 0, or
+ * AGENT_ERR_FILE (unreadable file) / AGENT_ERR_SPEC (bad line, unknown
+ * name) with "FILE:LINE: why" in err. */
+int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char *err);
+/* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
+char *agent_spec_format(const AgentSpec *spec, char *out);
+
+/* Per-decision figures for the game record. */
+typedef struct MoveStats {
+    int legal;              /* legal actions in the position */
+    bool searched;          /* the figures below are meaningful */
+    uint32_t root_visits;   /* visits of the searched root (ab: positions searched) */
+    uint32_t chosen_visits; /* visits of the chosen action (ab: the depth completed) */
+    double value;           /* chosen action's value estimate for the actor, [0, 1] */
+    uint32_t sims;          /* simulations of this search (0: none; ab: positions searched) */
+    int proven;             /* solver: the proven winner (RESULT_WHITE/BLACK), else RESULT_NONE */
+    int fault;              /* REASON_* of a fault (an external engine's), else REASON_NONE */
+    char why[ERR_LEN];      /* fault: what happened, for the engine's log */
+} MoveStats;
+
+/* How an action is limited (the run's controls, scheduler.h), as the
+ * harness sees it when the agent is to act. */
+typedef struct AgentLimits {
+    uint32_t sims;           /* 0: the agent's own */
+    int64_t movetime_ms;     /* 0: none */
+    bool clock;              /* clock_ms and inc_ms are meaningful */
+    int64_t clock_ms[2];     /* White's and Black's time left */
+    int64_t inc_ms;          /* the increment, the same for both */
+    int64_t margin_ms;       /* how far past its time an engine is waited for */
+    int64_t answer_ms;       /* external: how long to wait with no time limit */
+} AgentLimits;
+
+/* Where an external agent's process writes its standard error, and how
+ * long the harness waits for an answer with no time limit (handshake,
+ * isready, a go without time). */
+typedef struct AgentEnv {
+    const char *log_dir; /* NULL: discarded */
+    int64_t answer_ms;   /* <= 0: AGENT_ANSWER_MS */
+    int thread;          /* the game thread, for the log file's name */
+} AgentEnv;
+enum { AGENT_ANSWER_MS = 60000 };
+
+typedef struct Agent Agent;
+
+/* 0, or -1 with a message in err when memory for the agent cannot be had. */
+int agent_new(Agent **out, const AgentSpec *spec, char *err);
+/* The search configuration of an mcts spec. */
+void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
+void agent_free(Agent *agent);
+const AgentSpec *agent_spec(const Agent *agent);
+
+/* A new game starts: forget anything kept from the last one. */
+void agent_reset(Agent *agent);
+/* The same for any agent, with the game's start: an external engine is
+ * started if it is not running (handshake `uyi`/`uyiok`, its options),
+ * asked `isready`, given `seed` (when seeded and it has that option) and
+ * `newgame`. REASON_NONE, or the REASON_* of its fault (the engine is then
+ * killed, and started again for the next game) with why (ERR_LEN). */
+int agent_new_game(Agent *agent, const AgentEnv *env, bool seeded, uint64_t seed, char *why);
+/* Appends "yinsh: REASON: why" to an external engine's log file (nothing
+ * for an internal agent or without logs): the harness's side of a fault,
+ * next to what the engine wrote on its standard error. */
+void agent_log(Agent *agent, int reason, const char *why);
+/* The agent's own process (AGENT_UYI), 0 if none runs (tests). */
+int agent_pid(const Agent *agent);
+/* Chooses an action for the player to act in pos (not over). All
+ * randomness comes from rng; the choice never depends on time. */
+Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
+/* The same under a search's limits (mcts.h; NULL: none): for an engine on
+ * a clock. MCTS and alpha-beta searches use them; with a sims limit alone
+ * an MCTS choice is still a function of the rng (ab ignores sims). */
+Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim,
+                            MoveStats *stats);
+/* Chooses under the harness's limits (NULL: none): an internal agent
+ * searches within its share of the clock (uyi_budget_ms, the policy of
+ * `yinsh uyi`) or movetime, an external one is sent `position startpos
+ * moves ...` and `go` and its `bestmove` read. A fault of an external
+ * engine returns ACTION_NONE with stats->fault set. */
+Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits *lim, MoveStats *stats);
+/* The principal variation of the agent's last search (mcts_pv, ab_pv): at most
+ * max actions into pv, their number returned; 0 for an agent that does
+ * not search or did not search its last choice. */
+int agent_pv(const Agent *agent, Action *pv, int max);
+/* Every action played in the game (by either side) is shown to both
+ * agents, so that a search can keep the part of its tree the game entered. */
+void agent_observe(Agent *agent, const Position *before, Action a);
+
+#endif

@@ -1,0 +1,240 @@
+#define _GNU_SOURCE /* dladdr */
+#include <assert.h>
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "play/bench.h"
+#include "base/clock.h"
+#include "search/mcts.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/perft.h"
+#include "search/playout.h"
+#include "engine/randgame.h"
+
+const char BENCH_PERFT_YPN[] = "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard";
+const uint64_t BENCH_PERFT_EXPECTED[BENCH_PERFT_MAX_DEPTH + 1] = {1, 54, 4705, 240259, 18886483, 927746739};
+
+int bench_perft(int depth, BenchPerft *out, char *err)
+{
+    assert(depth >= 0 && depth <= BENCH_PERFT_MAX_DEPTH);
+    Position pos;
+    if (ypn_parse(BENCH_PERFT_YPN, &pos, err)) return 1;
+    double t = clock_now();
+    out->nodes = perft(&pos, depth);
+    out->seconds = clock_now() - t;
+    out->expected = BENCH_PERFT_EXPECTED[depth];
+    return 0;
+}
+
+void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *out)
+{
+    uint64_t actions = 0, white = 0, black = 0, draw = 0, none = 0;
+    uint64_t rings = 0, blitz = 0, pool = 0, nomove = 0;
+    double t = clock_now();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 256) \
+    reduction(+ : actions, white, black, draw, none, rings, blitz, pool, nomove)
+    for (uint64_t i = 0; i < games; i++) {
+        Rng rng;
+        Position pos;
+        int result, reason;
+        rng_stream(&rng, seed, i);
+        pos_start(&pos, VARIANT_STANDARD);
+        actions += (uint64_t)randgame_play(&pos, &rng, GAME_MAX_ACTIONS);
+        pos_outcome(&pos, &result, &reason);
+        white += result == RESULT_WHITE;
+        black += result == RESULT_BLACK;
+        draw += result == RESULT_DRAW;
+        none += result == RESULT_NONE;
+        rings += reason == REASON_THREE_RINGS;
+        blitz += reason == REASON_BLITZ_ROW;
+        pool += reason == REASON_POOL_EMPTY;
+        nomove += reason == REASON_NO_MOVES;
+    }
+    out->seconds = clock_now() - t;
+    out->totals = (BenchTotals){actions, {none, white, black, draw}, {0, rings, blitz, pool, nomove}};
+}
+
+/* Benchmark positions: from a random game of the seed's stream k, the
+ * position after 5 + (37 k mod 60) actions, or the middle of the game when
+ * it is shorter; placements, moves and removals all appear in the set. */
+void bench_mcts_position(uint64_t seed, int k, Position *pos)
+{
+    Rng rng;
+    rng_stream(&rng, seed, (uint64_t)k);
+    Position hist[GAME_MAX_ACTIONS + 1];
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    int n = 0;
+    Undo u;
+    Action a;
+    hist[n++] = p;
+    while (n <= GAME_MAX_ACTIONS && (a = movegen_random(&p, &rng)) != ACTION_NONE) {
+        pos_make(&p, a, &u);
+        hist[n++] = p;
+    }
+    /* hist[n-1] is over; every earlier position has a legal action */
+    int want = 5 + (37 * k) % 60;
+    *pos = hist[want < n - 1 ? want : (n - 1) / 2];
+}
+
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
+{
+    MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
+    return bench_mcts_config(&cfg, npositions, seed, out);
+}
+
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out)
+{
+    uint64_t h = RNG_HASH_START;
+    Mcts *m = mcts_new(cfg);
+    if (!m) return 1;
+    uint64_t total = 0;
+    double elapsed = 0, cpu = 0;
+    for (int k = 0; k < npositions; k++) {
+        Position pos;
+        bench_mcts_position(seed, k, &pos);
+        Rng rng;
+        rng_seed(&rng, seed, (uint64_t)k);
+        mcts_clear(m);
+        double t = clock_now(), c = clock_process_cpu();
+        MctsResult r;
+        mcts_search(m, &pos, &rng, &r);
+        elapsed += clock_now() - t;
+        cpu += clock_process_cpu() - c;
+        h = rng_mix(h ^ r.action, ((uint64_t)r.root_visits << 32) | r.chosen_visits);
+        total += r.sims;
+    }
+    mcts_free(m);
+    *out = (BenchMcts){.sims = total, .hash = h, .seconds = elapsed, .cpu = cpu};
+    return 0;
+}
+
+/* One recorded step of a random game: what randgame_play had in hand
+ * before it drew the action. */
+typedef struct PartsStep {
+    Position pos;
+    Rng rng;
+    Action action;
+} PartsStep;
+
+/* Times one part over the recording in the thread's CPU time; the fastest
+ * of the passes counts. PART_TIME(best, body) runs body once per pass,
+ * body's loop adds to sink. */
+#define PART_TIME(best, body)                  \
+    do {                                       \
+        double t0_ = clock_thread_cpu();       \
+        body;                                  \
+        double dt_ = clock_thread_cpu() - t0_; \
+        if (dt_ < (best)) (best) = dt_;        \
+    } while (0)
+
+int bench_parts(uint64_t games, uint64_t seed, int passes, BenchParts *out)
+{
+    /* record: the steps, the positions after each ring move, the ends */
+    /* fewer than 200 actions in any game (types.h), 72 on average */
+    uint64_t cap = games * 200, n = 0, nmoves = 0;
+    PartsStep *steps = malloc(cap * sizeof *steps);
+    Position *after = malloc(cap * sizeof *after), *ends = malloc(games * sizeof *ends);
+    if (!steps || !after || !ends) {
+        free(steps);
+        free(after);
+        free(ends);
+        return 1;
+    }
+    for (uint64_t g = 0; g < games; g++) {
+        Position pos;
+        Rng rng;
+        Action a;
+        rng_stream(&rng, seed, g);
+        pos_start(&pos, VARIANT_STANDARD);
+        for (;;) {
+            Rng before = rng;
+            if ((a = movegen_random(&pos, &rng)) == ACTION_NONE) break;
+            assert(n < cap);
+            steps[n++] = (PartsStep){pos, before, a};
+            Undo u;
+            pos_make(&pos, a, &u);
+            if (ACTION_KIND(a) == ACT_MOVE) after[nmoves++] = pos;
+        }
+        ends[g] = pos;
+    }
+
+    double play = 1e30, random = 1e30, count = 1e30, make = 1e30, rows = 1e30, outcome = 1e30, any = 1e30;
+    uint64_t sink = 0;
+    for (int p = 0; p < passes; p++) {
+        PART_TIME(play, for (uint64_t i = 0; i < n; i++) {
+            Position pos = steps[i].pos;
+            Rng rng = steps[i].rng;
+            Undo u;
+            pos_make(&pos, movegen_random(&pos, &rng), &u);
+            sink += pos.key;
+        });
+        PART_TIME(random, for (uint64_t i = 0; i < n; i++) {
+            Rng rng = steps[i].rng;
+            sink += movegen_random(&steps[i].pos, &rng);
+        });
+        PART_TIME(count, for (uint64_t i = 0; i < n; i++) sink += (uint64_t)movegen_count(&steps[i].pos));
+        PART_TIME(make, for (uint64_t i = 0; i < n; i++) {
+            Position pos = steps[i].pos;
+            Undo u;
+            pos_make(&pos, steps[i].action, &u);
+            sink += pos.key;
+        });
+        PART_TIME(rows, for (uint64_t i = 0; i < nmoves; i++)
+                            sink += pos_has_row(&after[i], WHITE) + 2 * pos_has_row(&after[i], BLACK));
+        PART_TIME(outcome, for (uint64_t g = 0; g < games; g++) {
+            int result;
+            sink += pos_outcome(&ends[g], &result, NULL) + (uint64_t)result;
+        });
+        PART_TIME(any, for (uint64_t i = 0; i < n; i++) sink += pos_outcome(&steps[i].pos, NULL, NULL));
+    }
+    free(steps);
+    free(after);
+    free(ends);
+    double ns = 1e9 / (double)(n ? n : 1);
+    *out = (BenchParts){.games = games, .actions = n, .moves = nmoves, .play = play * ns, .random = random * ns,
+                        .count = count * ns, .make = make * ns, .rows = rows * 1e9 / (double)(nmoves ? nmoves : 1),
+                        .outcome = outcome * 1e9 / (double)games, .outcome_any = any * ns, .sink = sink};
+    return 0;
+}
+
+void bench_cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(out, size, "%s", strchr(line, ':') + 2);
+            out[strcspn(out, "\n")] = 0;
+            break;
+        }
+    fclose(f);
+}
+
+void bench_build(char *out, size_t size)
+{
+#if defined(__clang__)
+    const char *compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *compiler = "gcc " __VERSION__;
+#else
+    const char *compiler = "unknown compiler";
+#endif
+    /* the runtime is whichever shared object the OpenMP calls resolve to */
+    Dl_info info;
+    const char *omp = "OpenMP runtime unknown";
+    if (dladdr((void *)omp_get_num_procs, &info) && info.dli_fname) {
+        omp = strrchr(info.dli_fname, '/');
+        omp = omp ? omp + 1 : info.dli_fname;
+    }
+    char name[96];
+    snprintf(name, sizeof name, "%s", compiler);
+    size_t n = strlen(name);
+    while (n && name[n - 1] == ' ') name[--n] = 0; /* __clang_version__ ends in a space */
+    snprintf(out, size, "%s, %s", name, omp);
+}

@@ -1,0 +1,103 @@
+/* The benchmarks behind `yinsh bench`: perft and random games (the
+ * engine's speed), and MCTS searches (the search's speed). Each returns
+ * its figures in a struct; the caller prints them.
+ *
+ * Every count is a regression check: the same on every machine, and for
+ * the random games the same for any number of threads. The seconds are
+ * figures for the reader, never checked by a test. */
+#ifndef YINSH_BENCH_H
+#define YINSH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "search/mcts.h"
+#include "engine/position.h"
+
+/* The perft position: the second position of RULES.md §9 (the board after
+ * the ten placements of the recorded game in tests/data);
+ * BENCH_PERFT_EXPECTED[d] is its perft at depth d. */
+enum { BENCH_PERFT_MAX_DEPTH = 5 };
+extern const char BENCH_PERFT_YPN[];
+extern const uint64_t BENCH_PERFT_EXPECTED[BENCH_PERFT_MAX_DEPTH + 1];
+
+typedef struct BenchPerft {
+    uint64_t nodes;    /* perft at the depth asked */
+    uint64_t expected; /* BENCH_PERFT_EXPECTED at that depth */
+    double seconds;
+} BenchPerft;
+
+/* perft of BENCH_PERFT_YPN to depth (1 .. BENCH_PERFT_MAX_DEPTH) on one
+ * thread. Returns 0, or non-zero with a message in err (ERR_LEN
+ * bytes) when the position does not parse. */
+int bench_perft(int depth, BenchPerft *out, char *err);
+
+/* What a batch of random games adds up to. */
+typedef struct BenchTotals {
+    uint64_t actions;
+    uint64_t results[4]; /* indexed by RESULT_* */
+    uint64_t reasons[REASON_NB]; /* indexed by REASON_* */
+} BenchTotals;
+
+typedef struct BenchPlayouts {
+    BenchTotals totals;
+    double seconds;
+} BenchPlayouts;
+
+/* Plays `games` uniformly random games from the empty standard board on
+ * `threads` threads, game i on its own pcg32 stream from (seed, i), so the
+ * totals do not depend on the number of threads. */
+void bench_playouts(uint64_t games, uint64_t seed, int threads, BenchPlayouts *out);
+
+typedef struct BenchMcts {
+    uint64_t sims;  /* simulations run: sims times the positions, on every machine */
+    uint64_t hash;  /* of every search's chosen action and visit counts: pins the search's behaviour */
+    double seconds; /* in the searches, not in setting up their positions */
+    double cpu;     /* CPU seconds of the process in the searches (all search threads) */
+} BenchMcts;
+
+/* The MCTS benchmark: one search of sims simulations, on one thread, from
+ * each of npositions fixed positions (bench_mcts_position), each with a
+ * fresh tree and random rollouts. Returns 0, or non-zero when the search
+ * tree cannot be allocated. */
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out);
+/* The same with any search configuration (cfg->sims per search): an
+ * agent's options (agent_mcts_config), e.g. threads or the evaluation. */
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out);
+
+/* The fixed benchmark positions: position k of the set for seed, taken
+ * from a random game (the same for a given seed and k). */
+void bench_mcts_position(uint64_t seed, int k, Position *pos);
+
+/* The cost of a random action by parts, for finding where the time goes.
+ * The actions of `games` random games (seed, as bench_playouts plays them)
+ * are recorded with the position and generator state before each; then
+ * every part is timed alone over the recorded inputs, `passes` times, in
+ * the thread's CPU time, and the fastest pass of each is kept (the least
+ * disturbed by other work).
+ * Costs are nanoseconds per recorded action unless said otherwise. The
+ * parts overlap (random includes generation), so they are not meant to add
+ * up; `play` is the whole, as randgame_play runs it. */
+typedef struct BenchParts {
+    uint64_t games, actions;
+    uint64_t moves;     /* actions that are ring moves */
+    double play;        /* movegen_random then pos_make: the random game's step */
+    double random;      /* movegen_random alone: generation and pick */
+    double count;       /* movegen_count alone: generation without the pick */
+    double make;        /* pos_make alone, row detection included */
+    double rows;        /* per ring move: the two row checks make does after it */
+    double outcome;     /* per game: pos_outcome on the final position */
+    double outcome_any; /* pos_outcome on every recorded position (MCTS asks at each expansion) */
+    uint64_t sink;      /* a checksum of the results, so no part is optimised away */
+} BenchParts;
+
+/* Returns 0, or non-zero when the recording cannot be allocated. */
+int bench_parts(uint64_t games, uint64_t seed, int passes, BenchParts *out);
+
+/* The compiler this was built with and the OpenMP runtime's shared object
+ * (libomp.so.5, libgomp.so.1), e.g. "clang 14.0.6, libomp.so.5". */
+void bench_build(char *out, size_t size);
+
+/* The CPU's model name from /proc/cpuinfo, or "unknown CPU". */
+void bench_cpu_model(char *out, size_t size);
+
+#endif

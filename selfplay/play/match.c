@@ -1,0 +1,190 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "play/distribute.h"
+#include "play/match.h"
+#include "engine/notation.h"
+
+int match_points2(int result, bool swapped)
+{
+    if (result == RESULT_DRAW) return 1;
+    bool white_won = result == RESULT_WHITE;
+    return white_won != swapped ? 2 : 0;
+}
+
+void match_tally_pair(MatchTally *t, int p0, int p1)
+{
+    int p[2] = {p0, p1};
+    for (int i = 0; i < 2; i++) {
+        t->wins += p[i] == 2;
+        t->draws += p[i] == 1;
+        t->losses += p[i] == 0;
+    }
+    t->penta[p0 + p1]++;
+    t->pairs++;
+}
+
+int match_sprt_parse(const char *text, MatchSprt *sprt, char *err)
+{
+    double v[4];
+    const char *s = text;
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        v[i] = strtod(s, &end);
+        if (end == s || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
+            snprintf(err, ERR_LEN, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
+            return -1;
+        }
+        s = end + 1;
+    }
+    if (!(v[0] < v[1])) {
+        snprintf(err, ERR_LEN, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
+        return -1;
+    }
+    if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
+        snprintf(err, ERR_LEN, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
+        return -1;
+    }
+    *sprt = (MatchSprt){true, v[0], v[1], v[2], v[3]};
+    return 0;
+}
+
+/* The writer thread's view of the match: A's half points per finished
+ * game (-1 until it is stored), the pairs tallied in index order, the
+ * test. Only the writer thread touches it while games are played; `stop`
+ * is read by the game threads. */
+typedef struct MatchCtx {
+    const MatchPlan *mp;
+    Run *run;
+    int8_t *points2;
+    uint64_t *hashes; /* record_game_hash of each stored game */
+    uint64_t next_pair, games_done;
+    MatchResult res;
+    atomic_bool stop;
+} MatchCtx;
+
+static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
+{
+    MatchCtx *c = ctx;
+    return c->run ? run_store(c->run, games, n, err) : 0;
+}
+
+/* Tallies the pairs now complete, in index order, until the test decides. */
+static void tally_ready(MatchCtx *c)
+{
+    const MatchPlan *mp = c->mp;
+    uint64_t pairs = mp->plan.games / 2;
+    /* tally the pairs now complete, in index order, until the test decides */
+    while (!c->res.decided_at && c->next_pair < pairs &&
+           (c->points2[2 * c->next_pair] >= 0 || c->points2[2 * c->next_pair] == -2) &&
+           (c->points2[2 * c->next_pair + 1] >= 0 || c->points2[2 * c->next_pair + 1] == -2)) {
+        uint64_t k = c->next_pair++;
+        if (c->points2[2 * k] == -2 || c->points2[2 * k + 1] == -2) continue; /* not this shard's pair */
+        match_tally_pair(&c->res.tally, c->points2[2 * k], c->points2[2 * k + 1]);
+        if (mp->sprt.on) {
+            c->res.sprt = stats_sprt(c->res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha,
+                                     mp->sprt.beta);
+            if (c->res.sprt.decision) {
+                c->res.decided_at = c->res.tally.pairs;
+                atomic_store(&c->stop, true);
+            }
+        }
+    }
+}
+
+static void sink_stored(void *ctx, GameRecord *const *games, int n)
+{
+    MatchCtx *c = ctx;
+    const MatchPlan *mp = c->mp;
+    for (int i = 0; i < n; i++) {
+        c->points2[games[i]->index] = (int8_t)match_points2(games[i]->result, games[i]->swapped);
+        c->hashes[games[i]->index] = record_game_hash(games[i]);
+    }
+    c->games_done += (uint64_t)n;
+    tally_ready(c);
+    if (mp->progress) mp->progress(mp->ctx, &c->res.tally, c->games_done);
+}
+
+/* A resumed run's stored games: A's half points in each (their hashes are
+ * in run->sum already). */
+static int on_stored(void *ctx, const StoreMatchRow *row)
+{
+    MatchCtx *c = ctx;
+    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
+        if (!strcmp(row->result, result_name(r)) && row->index >= 0 && (uint64_t)row->index < c->mp->plan.games)
+            c->points2[row->index] = (int8_t)match_points2(r, row->index & 1);
+    c->games_done++;
+    return 0;
+}
+
+int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
+{
+    int rc = 0;
+    SelfplayPlan plan = mp->plan;
+    plan.pairs = true;
+    uint32_t *indices = malloc((plan.games ? plan.games : 1) * sizeof *indices);
+    MatchCtx c = {.mp = mp, .run = run, .points2 = malloc(plan.games ? plan.games : 1),
+                  .hashes = calloc(plan.games ? plan.games : 1, sizeof *c.hashes)};
+    atomic_init(&c.stop, false);
+    if (!indices || !c.points2 || !c.hashes) {
+        snprintf(err, ERR_LEN, "out of memory for the match");
+        rc = -1;
+        goto done;
+    }
+    if (plan.games % 2) {
+        snprintf(err, ERR_LEN, "a match plays pairs of games: %u is odd", (unsigned)plan.games);
+        rc = -1;
+        goto done;
+    }
+    bool resumed = run && run->store && run->sum.games > 0;
+    if (resumed && mp->sprt.on) {
+        snprintf(err, ERR_LEN, "run '%s': a match with an SPRT is not resumed (it may have stopped early): "
+                 "start a new run", run->row.name);
+        rc = -1;
+        goto done;
+    }
+    /* the games to play: the run's (a shard's slice, a resumed run's
+     * missing games), or all; a game left out is marked -2, and a pair of
+     * two left out is skipped by the tally */
+    uint32_t n = 0;
+    memset(c.points2, -2, plan.games);
+    if (run && run->todo) {
+        for (uint32_t i = 0; i < run->ntodo; i++) indices[n++] = run->todo[i];
+    } else {
+        for (uint32_t i = 0; i < plan.games; i++) indices[n++] = i;
+    }
+    for (uint32_t i = 0; i < n; i++) c.points2[indices[i]] = -1;
+    uint64_t stored_hash = resumed ? run->sum.hash : 0; /* run_store adds this process's games to run->sum */
+    if (resumed) {
+        /* the stored games count as played (their hashes are in stored_hash) */
+        const char *names[1] = {run->row.name};
+        StoreSelection sel = {.runs = names, .nruns = 1};
+        if (store_query_match_games(run->store, &sel, on_stored, &c, err)) {
+            rc = -1;
+            goto done;
+        }
+        tally_ready(&c);
+    }
+    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .stop = &c.stop,
+                         .interrupt = mp->interrupt};
+    if ((rc = dist_play(&plan, indices, n, &sink, mp->dist, err))) goto done;
+    if (c.res.decided_at && run && run->store) {
+        /* games past the deciding pair were played by threads running ahead */
+        if (store_run_truncate(run->store, &run->row, (uint32_t)(2 * c.res.decided_at), err)) {
+            rc = -1;
+            goto done;
+        }
+    }
+    if (mp->sprt.on && !c.res.decided_at)
+        c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
+    for (uint64_t i = 0; i < plan.games && i < (c.res.decided_at ? 2 * c.res.decided_at : plan.games); i++)
+        if (c.points2[i] >= 0) c.res.hash += c.hashes[i]; /* 0 for a game stored before */
+    c.res.hash += stored_hash;
+    *res = c.res;
+done:
+    free(indices);
+    free(c.points2);
+    free(c.hashes);
+    return rc;
+}

@@ -1,0 +1,67 @@
+/* Matches: agent A against agent B in colour-swapped pairs (pair k is game
+ * 2k with A as White and game 2k+1 with B as White, both from the same
+ * random ring placements), played by the self-play scheduler and stored
+ * like self-play games in a run of kind 'match'.
+ *
+ * Results are tallied pair by pair in index order, so the tally, and the
+ * sequential test's decision, do not depend on the number of threads or
+ * on the order games finish in. With an SPRT the test runs after every
+ * completed pair; once it accepts a hypothesis no new game starts, and the
+ * games played past the deciding pair (threads run ahead) are dropped
+ * from the tally and from the database. */
+#ifndef YINSH_MATCH_H
+#define YINSH_MATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "play/run.h"
+#include "play/scheduler.h"
+#include "stats/stats.h"
+
+/* A's points in a game, in half points (2 win, 1 draw, 0 loss). */
+int match_points2(int result, bool swapped);
+
+typedef struct MatchTally {
+    uint64_t wins, draws, losses; /* A's games */
+    uint64_t penta[5];            /* pairs by A's half points over the pair, 0..4 */
+    uint64_t pairs;
+} MatchTally;
+
+/* Adds one pair: A's half points in its two games. */
+void match_tally_pair(MatchTally *t, int points2_first, int points2_second);
+
+typedef struct MatchSprt {
+    bool on;
+    double elo0, elo1, alpha, beta;
+} MatchSprt;
+
+/* Parses "elo0,elo1,alpha,beta" (elo0 < elo1; 0 < alpha, beta < 1/2);
+ * 0, or -1 with a message in err (ERR_LEN bytes). */
+int match_sprt_parse(const char *text, MatchSprt *sprt, char *err);
+
+typedef struct MatchPlan {
+    SelfplayPlan plan; /* white = A, black = B; games even; pairs is set by match_run */
+    MatchSprt sprt;
+    /* Progress, on the writer thread after each stored batch (may be NULL). */
+    void (*progress)(void *ctx, const MatchTally *t, uint64_t games_done);
+    void *ctx;
+    const atomic_bool *interrupt; /* NULL, or set from outside: start no new game */
+    struct DistStats *dist;       /* NULL, or where an MPI job's figures go (distribute.h) */
+} MatchPlan;
+
+typedef struct MatchResult {
+    MatchTally tally;     /* the pairs counted: all, or up to the deciding one */
+    Sprt sprt;            /* the test after the last counted pair (when on) */
+    uint64_t decided_at;  /* pairs when the SPRT decided; 0 if it did not */
+    uint64_t hash;        /* record_game_hash summed over the counted games */
+} MatchResult;
+
+/* Plays the match; with a run (opened, kind "match"), stores its games
+ * and, when the SPRT stops it early, truncates the run to the pairs
+ * counted. A resumed run (run_open with resume: run->todo lacks games)
+ * plays only the games it lacks, and its stored games count in the
+ * result as if played now; a match with an SPRT is not resumed. 0, or -1
+ * with a message in err (ERR_LEN bytes). */
+int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err);
+
+#endif

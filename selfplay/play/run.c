@@ -1,0 +1,347 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "play/distribute.h"
+#include "engine/notation.h"
+#include "base/parallel.h"
+#include "play/provenance.h"
+#include "play/run.h"
+
+uint64_t run_clock_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return rng_mix((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, (uint64_t)getpid());
+}
+
+/* The content hash of an agent's weights file, "" for an agent without. */
+static void weights_hex(const AgentSpec *spec, char out[STORE_HASH_LEN])
+{
+    out[0] = '\0';
+    if (spec->kind != AGENT_RANDOM && spec->eval[0])
+        snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(&spec->weights));
+}
+
+/* The agents of a stored run, parsed (their weights files read) here,
+ * after the lookup and outside any transaction, and checked against the
+ * weights the run was played with. */
+static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
+{
+    char perr[ERR_LEN];
+    *plan = (SelfplayPlan){.variant = row->variant, .seed = row->seed, .games = row->games, .pairs = row->pairs,
+                           .opening = row->opening};
+    if (controls_parse(row->controls, &plan->controls, perr)) {
+        snprintf(err, ERR_LEN, "run '%s': %.400s", row->name, perr);
+        return -1;
+    }
+    if (agent_spec_parse(row->white, &plan->white, perr)) {
+        snprintf(err, ERR_LEN, "run '%s': white agent: %.400s", row->name, perr);
+        return -1;
+    }
+    if (agent_spec_parse(row->black, &plan->black, perr)) {
+        snprintf(err, ERR_LEN, "run '%s': black agent: %.400s", row->name, perr);
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        const AgentSpec *spec = i ? &plan->black : &plan->white;
+        const char *stored = i ? row->black_weights : row->white_weights;
+        char now[STORE_HASH_LEN];
+        weights_hex(spec, now);
+        if (stored[0] && strcmp(stored, now)) {
+            snprintf(err, ERR_LEN,
+                     "run '%s': the %s agent's weights file '%.200s' is not the one the run was played with "
+                     "(content hash %s, now %s): it changed, or the path names another file from this folder; "
+                     "restore it, or start a new run",
+                     row->name, i ? "black" : "white", spec->eval, stored, now[0] ? now : "none");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err)
+{
+    char white[SPEC_LEN], black[SPEC_LEN], ww[STORE_HASH_LEN], bw[STORE_HASH_LEN], controls[CONTROLS_TEXT_LEN];
+    agent_spec_format(&plan->white, white);
+    agent_spec_format(&plan->black, black);
+    weights_hex(&plan->white, ww);
+    weights_hex(&plan->black, bw);
+    if (strcmp(row->kind, kind))
+        snprintf(err, ERR_LEN, "run '%s' is a %s run, not a %s run", row->name, row->kind, kind);
+    else if (row->variant != plan->variant)
+        snprintf(err, ERR_LEN, "run '%s' was played in %s, not %s", row->name, variant_name(row->variant),
+                 variant_name(plan->variant));
+    else if (row->seed != plan->seed)
+        snprintf(err, ERR_LEN, "run '%s' has seed %" PRIu64 ", not %" PRIu64, row->name, row->seed, plan->seed);
+    else if (row->games != plan->games)
+        snprintf(err, ERR_LEN, "run '%s' has %u games, not %u", row->name, row->games, plan->games);
+    else if (strcmp(row->white, white) || strcmp(row->black, black))
+        snprintf(err, ERR_LEN, "run '%s' was played by %.150s against %.150s, not by %.150s against %.150s", row->name,
+                 row->white, row->black, white, black);
+    else if ((row->white_weights[0] && strcmp(row->white_weights, ww)) ||
+             (row->black_weights[0] && strcmp(row->black_weights, bw)))
+        snprintf(err, ERR_LEN, "run '%s' was played with other weights (content hashes %s and %s, now %s and %s)",
+                 row->name, row->white_weights[0] ? row->white_weights : "none",
+                 row->black_weights[0] ? row->black_weights : "none", ww[0] ? ww : "none", bw[0] ? bw : "none");
+    else if (row->pairs != plan->pairs || row->opening != plan->opening)
+        snprintf(err, ERR_LEN, "run '%s' opens its games or pairs them otherwise", row->name);
+    else if (row->opening == OPENING_BOOK && (!plan->book || row->book_hash != plan->book->hash))
+        snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
+                 ", read from '%.200s'; this book's is %016" PRIx64 ")", row->name, row->book_hash, row->book_path,
+                 plan->book ? plan->book->hash : 0);
+    else if (strcmp(row->controls, controls_format(&plan->controls, controls)))
+        snprintf(err, ERR_LEN, "run '%s' was played with controls '%s', not '%s'", row->name, row->controls, controls);
+    else
+        return 0;
+    return -1;
+}
+
+/* The book of a resumed run: the caller's, or the one at the stored
+ * path; its content must be the one the run was started with. */
+static int book_of_row(Run *r, const Book *given, char *err)
+{
+    const StoreRun *row = &r->row;
+    if (!given) {
+        char berr[ERR_LEN];
+        if (book_load(&r->book, row->book_path, row->variant, berr)) {
+            snprintf(err, ERR_LEN, "run '%s' opens from the book '%s': %.300s", row->name, row->book_path, berr);
+            return -1;
+        }
+        given = &r->book;
+    }
+    if (given->hash != row->book_hash) {
+        snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
+                 "); the book '%.200s' holds %016" PRIx64 ": restore the book, or start a new run",
+                 row->name, row->book_hash, given->path, given->hash);
+        return -1;
+    }
+    r->plan.book = given;
+    return 0;
+}
+
+static void default_name(const char *kind, const char *uid, char *out, size_t len)
+{
+    char date[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y%m%d-%H%M%S", gmtime_r(&t, &tm));
+    snprintf(out, len, "%s-%s-%.8s", kind, date, uid);
+}
+
+bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards)
+{
+    uint32_t unit = pairs ? index / 2 : index;
+    return unit % shards == shard - 1;
+}
+
+/* Keeps only the games of the shard in r->todo. */
+static void keep_shard(Run *r, const RunOptions *o)
+{
+    uint32_t k = 0;
+    if (!o->shards) return;
+    for (uint32_t i = 0; i < r->ntodo; i++)
+        if (run_in_shard(r->plan.pairs, r->todo[i], o->shard, o->shards)) r->todo[k++] = r->todo[i];
+    r->ntodo = k;
+}
+
+static int open_here(Run *r, const RunOptions *o, char *err);
+
+int run_open(Run *r, const RunOptions *o, char *err)
+{
+    *r = (Run){0};
+    if (dist_rank() > 0) {
+        /* a worker: rank 0 opens the run and says what it is */
+        int status = 0;
+        if (dist_share_run(&r->row, &status, err)) return -1;
+        if (status) {
+            err[0] = '\0';
+            return -1;
+        }
+        char perr[ERR_LEN];
+        if (plan_of_row(&r->row, &r->plan, perr)) {
+            snprintf(err, ERR_LEN, "rank %d: %s", dist_rank(), perr);
+            return -1;
+        }
+        /* a book run's openings: this rank's --book, or the stored path,
+         * checked against the run's content hash */
+        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, perr)) {
+            snprintf(err, ERR_LEN, "rank %d: %s", dist_rank(), perr);
+            return -1;
+        }
+        r->plan.threads = o->plan.threads;
+        r->plan.controls.engine_logs = o->plan.controls.engine_logs;
+        r->plan.controls.answer_ms = o->plan.controls.answer_ms;
+        r->worker = true;
+        return 0;
+    }
+    int rc = open_here(r, o, err);
+    if (dist_ranks() > 1) {
+        int status = rc != 0;
+        char derr[ERR_LEN];
+        if (dist_share_run(&r->row, &status, derr) && !rc) {
+            snprintf(err, ERR_LEN, "%s", derr);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+int run_work(Run *r, const atomic_bool *interrupt, char *err)
+{
+    SelfplaySink sink = {.interrupt = interrupt};
+    return dist_play(&r->plan, NULL, 0, &sink, NULL, err);
+}
+
+static int open_here(Run *r, const RunOptions *o, char *err)
+{
+    int threads;
+    if (!o->no_db) {
+        r->db = o->db;
+        if (!r->db) {
+            r->db = RUN_DEFAULT_DB;
+            if (mkdir("results", 0777) != 0 && errno != EEXIST) {
+                snprintf(err, ERR_LEN, "cannot create the directory 'results': %s", strerror(errno));
+                return -1;
+            }
+        }
+        if (store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
+                       o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err))
+            return -1;
+    }
+
+    if (o->resume) {
+        char serr[ERR_LEN];
+        if (!r->store) {
+            snprintf(err, ERR_LEN, "--resume needs the database");
+            return -1;
+        }
+        if (store_run_get(r->store, o->resume, &r->row, serr)) {
+            snprintf(err, ERR_LEN, "cannot resume: %s", serr);
+            return -1;
+        }
+        if (plan_of_row(&r->row, &r->plan, err)) return -1;
+        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return -1;
+        if (store_run_claim(r->store, &r->row, o->take_over, err)) return -1;
+        r->leased = true;
+        r->plan.threads = o->plan.threads;
+        /* where logs go and how long engines are waited for: this process's choice */
+        r->plan.controls.engine_logs = o->plan.controls.engine_logs;
+        r->plan.controls.answer_ms = o->plan.controls.answer_ms;
+        if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
+            store_summary(r->store, &r->row, &r->sum, err))
+            return -1;
+        keep_shard(r, o);
+        return 0;
+    }
+
+    r->plan = o->plan;
+    if (!o->have_seed) r->plan.seed = run_clock_seed();
+    threads = parallel_threads(r->plan.threads);
+    StoreRun *row = &r->row;
+    snprintf(row->kind, sizeof row->kind, "%s", o->kind);
+    agent_spec_format(&r->plan.white, row->white);
+    agent_spec_format(&r->plan.black, row->black);
+    row->variant = r->plan.variant;
+    row->seed = r->plan.seed;
+    row->games = r->plan.games;
+    row->threads = threads;
+    row->pairs = r->plan.pairs;
+    row->opening = r->plan.opening;
+    if (row->opening == OPENING_BOOK) {
+        row->book_hash = r->plan.book->hash;
+        snprintf(row->book_path, sizeof row->book_path, "%s", r->plan.book->path);
+    }
+    controls_format(&r->plan.controls, row->controls);
+    weights_hex(&r->plan.white, row->white_weights);
+    weights_hex(&r->plan.black, row->black_weights);
+    if (o->shards) {
+        /* every shard must name the run alike: its identity from its plan */
+        snprintf(row->name, sizeof row->name, "%s", o->name ? o->name : "");
+        store_shard_uid(row, row->uid);
+        if (!o->name) snprintf(row->name, sizeof row->name, "%s-%.12s", o->kind, row->uid);
+    } else {
+        store_new_uid(r->plan.seed, row->uid);
+        if (o->name)
+            snprintf(row->name, sizeof row->name, "%s", o->name);
+        else
+            default_name(o->kind, row->uid, row->name, sizeof row->name);
+    }
+    snprintf(row->git_commit, sizeof row->git_commit, "%s", YINSH_GIT_COMMIT);
+    snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
+    provenance_machine(row->machine, sizeof row->machine);
+    if (r->store) {
+        int rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err);
+        if (rc) return rc == STORE_REPEAT ? STORE_REPEAT : -1;
+        r->leased = true;
+    }
+    r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);
+    if (!r->todo) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < r->plan.games; i++) r->todo[i] = i;
+    r->ntodo = r->plan.games;
+    keep_shard(r, o);
+    return 0;
+}
+
+int run_store(Run *r, GameRecord *const *games, int n, char *err)
+{
+    if (r->store && store_write_games(r->store, &r->row, games, n, err)) return -1;
+    for (int i = 0; i < n; i++) record_summary_add(&r->sum, games[i]);
+    r->done += (uint64_t)n;
+    return 0;
+}
+
+int run_finish(Run *r, char *err)
+{
+    if (!r->store) return 0;
+    return store_run_finish(r->store, &r->row, err) || store_summary(r->store, &r->row, &r->sum, err) ? -1 : 0;
+}
+
+void run_close(Run *r)
+{
+    char err[ERR_LEN];
+    if (r->leased) store_run_release(r->store, &r->row, err); /* a lease left behind is taken over later */
+    free(r->todo);
+    book_free(&r->book);
+    store_close(r->store);
+    *r = (Run){0};
+}
+
+int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,
+               GameRecord *g, bool allow_repeat, char *err)
+{
+    StoreRun row = {.variant = g->variant, .games = 1, .threads = 1, .opening = OPENING_NONE};
+    uint64_t h = RNG_HASH_START;
+    char text[ACTION_MAX_LEN];
+    for (int i = 0; i < g->nactions; i++) h = rng_hash_text_from(h, action_format(g->actions[i].action, text));
+    row.seed = h;
+    store_new_uid(row.seed, row.uid);
+    snprintf(row.kind, sizeof row.kind, "import");
+    snprintf(row.name, sizeof row.name, "%s", name);
+    snprintf(row.white, sizeof row.white, "%s", white);
+    snprintf(row.black, sizeof row.black, "%s", black);
+    snprintf(row.git_commit, sizeof row.git_commit, "%s", YINSH_GIT_COMMIT);
+    snprintf(row.compiler, sizeof row.compiler, "%s", YINSH_COMPILER);
+    provenance_machine(row.machine, sizeof row.machine);
+    g->index = 0;
+    g->seed = row.seed;
+    g->swapped = false;
+    if (store_transaction_begin(s, err)) return -1;
+    int rc = store_run_create(s, &row, command, allow_repeat, err);
+    if (rc == STORE_EXISTS) /* the store's message speaks of --run, which import does not take */
+        snprintf(err, ERR_LEN, "a run named '%s' exists already: this game was imported before", name);
+    if (rc || store_write_games(s, &row, &g, 1, err) ||
+        store_run_finish(s, &row, err) || store_run_release(s, &row, err) || store_transaction_commit(s, err)) {
+        store_transaction_rollback(s);
+        return -1;
+    }
+    return 0;
+}

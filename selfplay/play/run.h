@@ -1,0 +1,101 @@
+/* A run's life, the same for `yinsh selfplay` and `yinsh match`: open (or
+ * create) the database, seed from the clock when no seed is given, name
+ * the run, create it, or find it again to resume; hand the finished games
+ * to the store; mark the run finished; sum it up.
+ *
+ * The agents of a resumed run are parsed from their stored spec texts
+ * here, outside any transaction (a weights file is read then), and their
+ * weights must be the ones the run was played with (their content hashes
+ * are stored). One process plays a run at a time: opening a run takes its
+ * lease (store.h), closing it gives the lease back. */
+#ifndef YINSH_RUN_H
+#define YINSH_RUN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "play/scheduler.h"
+#include "store/store.h"
+
+#define RUN_DEFAULT_DB "results/yinsh.db"
+
+typedef struct RunOptions {
+    const char *kind;    /* "selfplay" or "match": the run's kind and its default name's prefix */
+    const char *db;      /* NULL: RUN_DEFAULT_DB (its folder results/ is made if missing) */
+    bool no_db;          /* store nothing */
+    int busy_ms;         /* 0: STORE_BUSY_MS */
+    const char *name;    /* NULL: KIND-YYYYmmdd-HHMMSS-<uid prefix> */
+    const char *resume;  /* the name of a run to finish; then plan and name are not used */
+    const char *command; /* the command line as typed, stored with the run */
+    SelfplayPlan plan;   /* a new run's plan; plan.threads <= 0: all cores */
+    bool have_seed;      /* false: plan.seed is drawn from the clock */
+    bool take_over;      /* resume: take the run's lease even from a holder on another host */
+    bool allow_repeat;   /* store the games again when another run holds them (as repeats) */
+    /* A shard of a run (shards > 0): play only the games of slice `shard`
+     * (1..shards) of the run's indices (run_in_shard). The run's identity
+     * is then made from its plan (store_shard_uid), the same in every
+     * shard, and a new shard needs have_seed. */
+    uint32_t shard, shards;
+} RunOptions;
+
+typedef struct Run {
+    const char *db;      /* the database's path (NULL with no_db) */
+    Store *store;        /* NULL with no_db */
+    StoreRun row;        /* the run's row (named and filled in also with no_db) */
+    SelfplayPlan plan;   /* what to play */
+    uint32_t *todo;      /* game indices still to play, ascending */
+    uint32_t ntodo;
+    RecordSummary sum;   /* games stored so far (a resumed run's earlier ones too) */
+    uint64_t done;       /* games stored by this process */
+    bool leased;         /* this process holds the run's lease */
+    bool worker;         /* an MPI rank other than 0: plays what rank 0 hands out, stores nothing */
+    Book book;           /* a resumed book run's book, read from its stored path (plan.book may point here) */
+} Run;
+
+/* Whether game `index` belongs to slice `shard` (1..shards) of a run:
+ * games are dealt round-robin, a match's by pairs (2k and 2k+1 together). */
+bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards);
+
+/* A seed from the clock and the process id. */
+uint64_t run_clock_seed(void);
+
+/* Whether the stored run `row` is the run `plan` would make (kind,
+ * variant, seed, size, agents as canonical specs with their weights'
+ * content hashes, pairs, opening, the book's content hash): 0, or -1 with
+ * what differs in err.
+ * A plan that asks for an existing run by name is checked with it, so
+ * that a changed plan never finishes a run started with another. */
+int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
+
+/* Opens the database and creates or finds the run; 0, or non-zero with a
+ * message in err: STORE_REPEAT when another run holds these games
+ * (store_run_create), else -1. A resumed run that opens from a book uses
+ * o->plan.book when it is given and has the stored content hash (else it
+ * is refused), or reads the book from its stored path and checks the
+ * hash. Free with run_close whatever the outcome.
+ * In an MPI job (distribute.h) rank 0 does this and shares the run; any
+ * other rank receives it and becomes a worker (r->worker: no database,
+ * no todo), or fails with an empty err when rank 0 failed (rank 0 says
+ * why). */
+int run_open(Run *r, const RunOptions *o, char *err);
+/* Stores a batch of finished games and adds them to the totals. */
+int run_store(Run *r, GameRecord *const *games, int n, char *err);
+/* A worker rank's part of the run (r->worker): plays the games rank 0
+ * hands out until it has no more. 0, or -1 with a message in err. */
+int run_work(Run *r, const atomic_bool *interrupt, char *err);
+/* Marks the run finished and reads its totals back from the database. */
+int run_finish(Run *r, char *err);
+void run_close(Run *r);
+
+/* Stores a game played elsewhere (yinsh import) as a run of kind "import"
+ * holding that one game, named `name`, its players' names as white and
+ * black, `command` as its command: the run, its game, its end and its
+ * lease's release in one transaction, so that a file is stored whole or
+ * not at all. The run's seed is a hash of the game's actions, so the same
+ * game imported twice is the same plan: refused (STORE_REPEAT's message)
+ * unless allow_repeat, which stores it as a repeat that statistics skip.
+ * 0, or -1 with a message in err. */
+int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,
+               GameRecord *g, bool allow_repeat, char *err);
+
+#endif

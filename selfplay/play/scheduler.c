@@ -1,0 +1,497 @@
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "base/clock.h"
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+#include "base/number.h"
+#include "base/parallel.h"
+#include "search/playout.h"
+#include "play/scheduler.h"
+
+uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(run_seed, index); }
+
+/* Salts the run seed of the opening streams, which would otherwise be the
+ * streams of games 0, 1, ... of the same seed. */
+#define OPENING_SALT 0x6f70656e696e6773ULL /* "openings" */
+
+uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour)
+{
+    return rng_mix(selfplay_game_seed(run_seed, index), 1 + (uint64_t)colour);
+}
+
+bool selfplay_agent_streams(const SelfplayPlan *plan)
+{
+    return plan->controls.agent_streams || plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
+}
+
+char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
+{
+    size_t n = 0;
+    out[0] = '\0';
+#define PUT(...) n += (size_t)snprintf(out + n, CONTROLS_TEXT_LEN - n, __VA_ARGS__)
+    if (c->sims) PUT("%ssims=%u", n ? "," : "", (unsigned)c->sims);
+    if (c->movetime_ms) PUT("%smovetime=%lld", n ? "," : "", (long long)c->movetime_ms);
+    if (c->base_ms) PUT("%stc=%g+%g", n ? "," : "", (double)c->base_ms / 1e3, (double)c->inc_ms / 1e3);
+    if (c->movetime_ms || c->base_ms) PUT(",margin=%lld", (long long)c->margin_ms);
+    if (c->agent_streams) PUT("%sstreams=agent", n ? "," : "");
+#undef PUT
+    return out;
+}
+
+/* Seconds as a count of milliseconds, from 0 to a day. */
+static bool seconds_ms(const char *s, int64_t *ms)
+{
+    double v;
+    if (!number_real(s, 0, 86400, &v)) return false;
+    *ms = (int64_t)(v * 1e3 + 0.5);
+    return true;
+}
+
+int controls_parse_tc(const char *text, PlayControls *c, char *err)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *plus = strchr(buf, '+');
+    if (plus) *plus++ = '\0';
+    int64_t base, inc = 0;
+    if (strlen(text) >= sizeof buf || !seconds_ms(buf, &base) || base <= 0 || (plus && !seconds_ms(plus, &inc))) {
+        snprintf(err, ERR_LEN, "--tc wants BASE+INC in seconds (e.g. 10+0.1, or 60), BASE above 0, not '%.64s'",
+                 text);
+        return -1;
+    }
+    c->base_ms = base;
+    c->inc_ms = inc;
+    return 0;
+}
+
+int controls_parse(const char *text, PlayControls *c, char *err)
+{
+    char buf[CONTROLS_TEXT_LEN];
+    *c = (PlayControls){.margin_ms = CONTROLS_MARGIN_MS};
+    if (strlen(text) >= sizeof buf) goto bad;
+    strcpy(buf, text);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        long v;
+        if (!eq) goto bad;
+        *eq++ = '\0';
+        if (!strcmp(kv, "sims") && number_long(eq, 1, 10000000, &v)) c->sims = (uint32_t)v;
+        else if (!strcmp(kv, "movetime") && number_long(eq, 1, 86400000, &v)) c->movetime_ms = v;
+        else if (!strcmp(kv, "margin") && number_long(eq, 0, 86400000, &v)) c->margin_ms = v;
+        else if (!strcmp(kv, "tc") && !controls_parse_tc(eq, c, err)) continue;
+        else if (!strcmp(kv, "streams") && !strcmp(eq, "agent")) c->agent_streams = true;
+        else goto bad;
+    }
+    return 0;
+bad:
+    snprintf(err, ERR_LEN, "bad controls '%.64s' (sims=N,movetime=MS,tc=BASE+INC,margin=MS,streams=agent)", text);
+    return -1;
+}
+
+int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)
+{
+    return selfplay_play_game_env(plan, white, black, index, NULL, rec);
+}
+
+/* The side at fault loses. */
+static int fault_result(int actor) { return actor == WHITE ? RESULT_BLACK : RESULT_WHITE; }
+
+int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
+                           const AgentEnv *env, GameRecord *rec)
+{
+    const PlayControls *pc = &plan->controls;
+    memset(rec, 0, sizeof *rec);
+    rec->index = index;
+    rec->seed = selfplay_game_seed(plan->seed, index);
+    rec->variant = plan->variant;
+    rec->swapped = plan->pairs && (index & 1);
+    if (rec->swapped) {
+        Agent *t = white;
+        white = black;
+        black = t;
+    }
+    int cap = 128;
+    rec->actions = malloc((size_t)cap * sizeof *rec->actions);
+    if (!rec->actions) return -1;
+
+    /* one stream for the game, or one per agent (scheduler.h) */
+    bool streams = selfplay_agent_streams(plan);
+    Rng game_rng, side_rng[COLOUR_NB];
+    rng_stream(&game_rng, plan->seed, index); /* starts at rec->seed */
+    uint64_t side_seed[COLOUR_NB];
+    for (int c = 0; c < COLOUR_NB; c++) {
+        side_seed[c] = selfplay_agent_seed(plan->seed, index, c);
+        rng_stream(&side_rng[c], side_seed[c], 0);
+    }
+    Position pos;
+    pos_start(&pos, plan->variant);
+    double start = clock_now();
+    int result = RESULT_NONE, reason = REASON_NONE;
+    char why[ERR_LEN];
+    /* both agents start the game; an engine that cannot loses it */
+    Agent *side[COLOUR_NB] = {white, black};
+    for (int c = 0; c < COLOUR_NB && !reason; c++) {
+        if (c == BLACK && black == white) break;
+        int f = agent_new_game(side[c], env, streams, side_seed[c], why);
+        if (f) {
+            result = fault_result(c);
+            reason = f;
+        }
+    }
+    bool timed = pc->base_ms > 0;
+    AgentLimits lim = {.sims = pc->sims, .movetime_ms = pc->movetime_ms, .clock = timed,
+                       .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms,
+                       .answer_ms = pc->answer_ms};
+    bool limited = pc->sims || pc->movetime_ms || timed;
+    int64_t clock_us[COLOUR_NB] = {pc->base_ms * 1000, pc->base_ms * 1000};
+    /* the pair's opening: its own stream, so both games of the pair agree */
+    Rng opening;
+    uint32_t pair = plan->pairs ? index / 2 : index;
+    rng_stream(&opening, plan->seed ^ OPENING_SALT, pair);
+    int nbook = 0;
+    const Action *book = plan->opening == OPENING_BOOK ? book_opening(plan->book, pair, &nbook) : NULL;
+    while (!reason && !pos_outcome(&pos, &result, &reason)) {
+        /* never in a legal game (types.h); scored like an empty pool */
+        if (rec->nactions == GAME_MAX_ACTIONS) {
+            result = playout_adjudicate(&pos);
+            reason = REASON_NONE;
+            break;
+        }
+        if (rec->nactions == cap) {
+            ActionRecord *more = realloc(rec->actions, (size_t)cap * 2 * sizeof *more);
+            if (!more) {
+                record_free(rec);
+                return -1;
+            }
+            rec->actions = more;
+            cap *= 2;
+        }
+        int actor = pos.actor;
+        Agent *agent = side[actor];
+        MoveStats st = {0};
+        double t = clock_now();
+        Action a;
+        bool harness = plan->opening == OPENING_RINGS && pos.state == STATE_P;
+        if (harness) {
+            st.legal = movegen_count(&pos);
+            a = movegen_random(&pos, &opening);
+        } else if (rec->nactions < nbook) {
+            st.legal = movegen_count(&pos);
+            a = book[rec->nactions];
+        } else {
+            Rng *rng = streams ? &side_rng[actor] : &game_rng;
+            for (int c = 0; c < COLOUR_NB; c++) lim.clock_ms[c] = clock_us[c] / 1000;
+            if (limited || agent_spec(agent)->kind == AGENT_UYI)
+                a = agent_act(agent, &pos, rng, limited ? &lim : NULL, &st);
+            else
+                a = agent_choose(agent, &pos, rng, &st);
+        }
+        double dt = clock_now() - t;
+        int64_t dt_us = (int64_t)(dt * 1e6 + 0.5);
+        if (st.fault) {
+            result = fault_result(actor);
+            reason = st.fault;
+            break;
+        }
+        ActionRecord *r = &rec->actions[rec->nactions];
+        *r = (ActionRecord){
+            .action = a,
+            .actor = pos.actor,
+            .state = pos.state,
+            .legal = (uint16_t)st.legal,
+            .searched = st.searched,
+            .root_visits = st.root_visits,
+            .chosen_visits = st.chosen_visits,
+            .value = st.value,
+            .time_us = (uint32_t)(dt_us > UINT32_MAX ? UINT32_MAX : dt_us),
+        };
+        if (!harness) {
+            int64_t margin_us = pc->margin_ms * 1000;
+            /* an agent's own movetime (a spec key) replaces the run's */
+            int64_t movetime = agent_spec(agent)->movetime_ms ? agent_spec(agent)->movetime_ms : pc->movetime_ms;
+            if (pc->movetime_ms && dt_us > (movetime * 1000 + margin_us)) {
+                snprintf(why, sizeof why, "an action took %.1f ms, movetime %lld + margin %lld", dt_us / 1e3,
+                         (long long)movetime, (long long)pc->margin_ms);
+                agent_log(agent, REASON_TIME_FORFEIT, why);
+                result = fault_result(actor);
+                reason = REASON_TIME_FORFEIT;
+                break;
+            }
+            if (timed) {
+                clock_us[actor] -= dt_us;
+                if (clock_us[actor] < -margin_us) {
+                    snprintf(why, sizeof why, "the clock fell to %.1f ms (margin %lld) after an action of %.1f ms",
+                             clock_us[actor] / 1e3, (long long)pc->margin_ms, dt_us / 1e3);
+                    agent_log(agent, REASON_TIME_FORFEIT, why);
+                    result = fault_result(actor);
+                    reason = REASON_TIME_FORFEIT;
+                    break;
+                }
+                clock_us[actor] += pc->inc_ms * 1000;
+            }
+        }
+        if (timed) {
+            r->has_clock = true;
+            r->clock_us = clock_us[actor];
+        }
+        rec->nactions++;
+        agent_observe(white, &pos, a);
+        if (black != white) agent_observe(black, &pos, a);
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    rec->result = result;
+    rec->reason = reason;
+    rec->removed[WHITE] = pos.removed[WHITE];
+    rec->removed[BLACK] = pos.removed[BLACK];
+    rec->markers[WHITE] = (uint8_t)bb_popcount(pos.markers[WHITE]);
+    rec->markers[BLACK] = (uint8_t)bb_popcount(pos.markers[BLACK]);
+    rec->duration_s = clock_now() - start;
+    return 0;
+}
+
+/* The hand-over from the game threads to the one writer thread: a queue
+ * of finished games under a mutex. Game threads push (and wait while the
+ * queue is full, so a slow disk bounds memory rather than growing it); the
+ * writer takes the whole queue as one batch once it holds batch_games
+ * games, or its oldest game has waited batch_s, or the games are done. */
+struct SelfplayInlet {
+    pthread_mutex_t lock;
+    pthread_cond_t nonempty, notfull;
+    GameRecord **items; /* guarded by lock */
+    int count, cap;     /* guarded by lock */
+    double oldest;      /* guarded by lock: when items[0] was pushed */
+    bool done;          /* guarded by lock: no more games will come */
+    atomic_bool failed; /* set by the writer (or a game thread out of memory); read by all */
+    char err[ERR_LEN]; /* written once, by whoever sets failed first, under lock */
+    const SelfplaySink *sink;
+};
+typedef struct SelfplayInlet Queue;
+
+enum { QUEUE_CAP = 1024 };
+
+static void queue_fail(Queue *q, const char *msg)
+{
+    pthread_mutex_lock(&q->lock);
+    if (!atomic_load(&q->failed)) {
+        snprintf(q->err, sizeof q->err, "%s", msg);
+        atomic_store(&q->failed, true);
+    }
+    pthread_cond_broadcast(&q->notfull);
+    pthread_mutex_unlock(&q->lock);
+}
+
+static void queue_push(Queue *q, GameRecord *g)
+{
+    pthread_mutex_lock(&q->lock);
+    while (q->count == q->cap && !atomic_load(&q->failed)) pthread_cond_wait(&q->notfull, &q->lock);
+    if (atomic_load(&q->failed)) {
+        pthread_mutex_unlock(&q->lock);
+        record_free(g);
+        free(g);
+        return;
+    }
+    if (q->count == 0) q->oldest = clock_now();
+    q->items[q->count++] = g;
+    pthread_cond_signal(&q->nonempty);
+    pthread_mutex_unlock(&q->lock);
+}
+
+static bool queue_stopping(const Queue *q)
+{
+    const SelfplaySink *sink = q->sink;
+    return atomic_load(&q->failed) || (sink && sink->stop && atomic_load(sink->stop)) ||
+           (sink && sink->interrupt && atomic_load(sink->interrupt));
+}
+
+bool selfplay_inlet_stopping(const SelfplayInlet *in) { return queue_stopping(in); }
+
+bool selfplay_inlet_push(SelfplayInlet *in, GameRecord *g)
+{
+    if (atomic_load(&in->failed)) {
+        record_free(g);
+        free(g);
+        return false;
+    }
+    queue_push(in, g);
+    return true;
+}
+
+static void abs_deadline(double when, struct timespec *ts)
+{
+    /* `when` is on the monotonic clock, as is the condition's clock */
+    ts->tv_sec = (time_t)when;
+    ts->tv_nsec = (long)((when - (double)ts->tv_sec) * 1e9);
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    Queue *q = arg;
+    const SelfplaySink *sink = q->sink;
+    int batch_games = sink && sink->batch_games > 0 ? sink->batch_games : 64;
+    double batch_s = sink && sink->batch_s > 0 ? sink->batch_s : 0.25;
+    GameRecord **batch = malloc((size_t)q->cap * sizeof *batch);
+    if (!batch) queue_fail(q, "out of memory for the writer's batch");
+
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        while (q->count == 0 && !q->done) pthread_cond_wait(&q->nonempty, &q->lock);
+        if (q->count == 0 && q->done) break;
+        struct timespec ts;
+        abs_deadline(q->oldest + batch_s, &ts);
+        while (q->count < batch_games && !q->done && clock_now() < q->oldest + batch_s)
+            if (pthread_cond_timedwait(&q->nonempty, &q->lock, &ts) == ETIMEDOUT) break;
+        int n = q->count;
+        if (batch) memcpy(batch, q->items, (size_t)n * sizeof *batch);
+        GameRecord **taken = batch ? batch : q->items; /* no batch: drop them below */
+        q->count = 0;
+        pthread_cond_broadcast(&q->notfull);
+        if (!batch) {
+            for (int i = 0; i < n; i++) {
+                record_free(taken[i]);
+                free(taken[i]);
+            }
+            continue;
+        }
+        pthread_mutex_unlock(&q->lock);
+
+        if (!atomic_load(&q->failed)) {
+            char err[ERR_LEN] = "";
+            if (sink && sink->write && sink->write(sink->ctx, batch, n, err) != 0)
+                queue_fail(q, err[0] ? err : "writing games failed");
+            else if (sink && sink->stored)
+                sink->stored(sink->ctx, batch, n);
+        }
+        for (int i = 0; i < n; i++) {
+            record_free(batch[i]);
+            free(batch[i]);
+        }
+        pthread_mutex_lock(&q->lock);
+    }
+    pthread_mutex_unlock(&q->lock);
+    free(batch);
+    return NULL;
+}
+
+/* A fixed list of indices as a source: the next one to any thread. */
+typedef struct ListSource {
+    const uint32_t *indices;
+    uint32_t n;
+    atomic_uint_fast32_t at;
+} ListSource;
+
+static bool list_next(void *ctx, uint32_t *index)
+{
+    ListSource *l = ctx;
+    uint_fast32_t k = atomic_fetch_add(&l->at, 1);
+    if (k >= l->n) return false;
+    *index = l->indices[k];
+    return true;
+}
+
+int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, const SelfplaySink *sink,
+                 char *err)
+{
+    ListSource l = {.indices = indices, .n = n};
+    atomic_init(&l.at, 0);
+    SelfplaySource src = {.next = list_next, .ctx = &l};
+    return selfplay_run_source(plan, &src, sink, err);
+}
+
+/* The serve thread of a source: its failure fails the run. */
+typedef struct Serve {
+    const SelfplaySource *src;
+    Queue *q;
+} Serve;
+
+static void *serve_main(void *arg)
+{
+    Serve *s = arg;
+    char err[ERR_LEN] = "";
+    if (s->src->serve(s->src->ctx, s->q, err) != 0) queue_fail(s->q, err[0] ? err : "serving the other ranks failed");
+    return NULL;
+}
+
+int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, const SelfplaySink *sink, char *err)
+{
+    int rc = 0;
+    bool lock_ok = false, cond1_ok = false, cond2_ok = false, writer_ok = false, serve_ok = false;
+    pthread_condattr_t attr;
+    pthread_t writer, server;
+    Queue q = {.cap = QUEUE_CAP, .sink = sink};
+    Serve serve = {.src = src, .q = &q};
+    atomic_init(&q.failed, false);
+    err[0] = '\0';
+
+    q.items = malloc((size_t)q.cap * sizeof *q.items);
+    if (!q.items) {
+        snprintf(err, ERR_LEN, "out of memory for the game queue");
+        rc = -1;
+        goto done;
+    }
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    lock_ok = pthread_mutex_init(&q.lock, NULL) == 0;
+    cond1_ok = pthread_cond_init(&q.nonempty, &attr) == 0;
+    cond2_ok = pthread_cond_init(&q.notfull, NULL) == 0;
+    pthread_condattr_destroy(&attr);
+    writer_ok = lock_ok && cond1_ok && cond2_ok && pthread_create(&writer, NULL, writer_main, &q) == 0;
+    if (!writer_ok) {
+        snprintf(err, ERR_LEN, "cannot start the writer thread");
+        rc = -1;
+        goto done;
+    }
+    if (src->serve && !(serve_ok = pthread_create(&server, NULL, serve_main, &serve) == 0))
+        queue_fail(&q, "cannot start the thread that serves the other ranks");
+
+    int threads = parallel_threads(plan->threads);
+#pragma omp parallel num_threads(threads)
+    {
+        char aerr[ERR_LEN];
+        Agent *white = NULL, *black = NULL;
+        uint32_t index;
+        AgentEnv env = {.log_dir = plan->controls.engine_logs, .answer_ms = plan->controls.answer_ms,
+                        .thread = omp_get_thread_num()};
+        if (agent_new(&white, &plan->white, aerr) || agent_new(&black, &plan->black, aerr)) queue_fail(&q, aerr);
+        while (!queue_stopping(&q) && src->next(src->ctx, &index)) {
+            GameRecord *g = malloc(sizeof *g);
+            if (!g || !white || !black || selfplay_play_game_env(plan, white, black, index, &env, g) != 0) {
+                free(g);
+                queue_fail(&q, "out of memory for a game record");
+                continue;
+            }
+            queue_push(&q, g);
+        }
+        agent_free(white);
+        agent_free(black);
+    }
+    if (serve_ok) pthread_join(server, NULL);
+
+    pthread_mutex_lock(&q.lock);
+    q.done = true;
+    pthread_cond_signal(&q.nonempty);
+    pthread_mutex_unlock(&q.lock);
+    pthread_join(writer, NULL);
+    if (atomic_load(&q.failed)) {
+        snprintf(err, ERR_LEN, "%s", q.err);
+        rc = -1;
+    }
+
+done:
+    if (lock_ok) pthread_mutex_destroy(&q.lock);
+    if (cond1_ok) pthread_cond_destroy(&q.nonempty);
+    if (cond2_ok) pthread_cond_destroy(&q.notfull);
+    free(q.items);
+    return rc;
+}

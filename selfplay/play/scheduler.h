@@ -1,0 +1,151 @@
+/* Self-play: games between two agents, spread over threads with OpenMP,
+ * each finished game handed whole to one writer.
+ *
+ * Game i of a run draws all its randomness from its own pcg32 stream,
+ * rng_stream(run seed, i) (selfplay_game_seed is its start, the seed a
+ * record keeps), and agents are reset between games, so game i is the same
+ * action for action whatever the number of threads, the order games
+ * finish in, or whether it is played in the first attempt at a run or in a
+ * --resume.
+ *
+ * A match (plan.pairs) plays its games in colour-swapped pairs: pair k is
+ * games 2k (plan.white as White) and 2k+1 (plan.black as White), and with
+ * an opening both games of a pair start from the same position, so that
+ * neither the first player's edge nor a lucky opening favours either
+ * agent. */
+#ifndef YINSH_SCHEDULER_H
+#define YINSH_SCHEDULER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "agents/agent.h"
+#include "play/book.h"
+#include "records/record.h"
+
+
+/* How every agent of a run is limited (`--sims`, `--movetime`, `--tc`),
+ * and where its randomness comes from. All zero: as before version 6,
+ * each agent at its own simulations, one stream per game.
+ *
+ * Clocks: each player starts with base_ms; the time an action takes (as
+ * the harness measures it, from the request to the answer) is taken off
+ * the actor's clock and inc_ms is added after it. A player whose clock
+ * falls below -margin_ms, or whose action took more than movetime_ms +
+ * margin_ms, loses on time (REASON_TIME_FORFEIT); an external engine is
+ * waited for that long and no longer. The ring placements of
+ * OPENING_RINGS are the harness's and cost no time.
+ *
+ * Streams: by default both agents draw from the game's one stream
+ * (rng_stream(run seed, index)). With agent_streams, or whenever an agent
+ * is an external engine, the agent playing colour c in game i draws from
+ * its own stream rng_stream(selfplay_agent_seed(run seed, i, c), 0), and
+ * an external engine with a `seed` option is sent that seed before
+ * `newgame`: then `yinsh uyi` plays exactly as the internal agent. */
+typedef struct PlayControls {
+    uint32_t sims;         /* simulations per action for every agent; 0: each its own */
+    int64_t movetime_ms;   /* 0: none */
+    int64_t base_ms;       /* > 0: each player's clock at the start */
+    int64_t inc_ms;        /* with base_ms: added after each of the player's actions */
+    int64_t margin_ms;     /* the forfeit margin (default CONTROLS_MARGIN_MS) */
+    bool agent_streams;    /* each agent its own stream */
+    /* not part of the plan (they decide no game of a well-behaved engine) */
+    int64_t answer_ms;     /* external engines: the wait without a time limit; 0: AGENT_ANSWER_MS */
+    const char *engine_logs; /* folder of the engines' stderr logs; NULL: discarded */
+} PlayControls;
+
+enum { CONTROLS_MARGIN_MS = 100, CONTROLS_TEXT_LEN = 128 };
+
+/* The canonical text of the controls that decide games (stored as
+ * run.controls): "" when none, else comma-separated `sims=N`,
+ * `movetime=MS`, `tc=BASE+INC` (seconds), `margin=MS` (with a time limit),
+ * `streams=agent`. controls_parse reads it back (a resumed run). */
+char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN]);
+int controls_parse(const char *text, PlayControls *c, char *err);
+/* "BASE+INC" or "BASE" in seconds (--tc): 0, or -1 with err. */
+int controls_parse_tc(const char *text, PlayControls *c, char *err);
+
+typedef struct SelfplayPlan {
+    int variant;
+    AgentSpec white, black; /* with pairs: agents A and B */
+    uint64_t seed;  /* the run seed */
+    uint32_t games; /* the run's size: game indices 0..games-1 */
+    int threads;    /* OpenMP threads; <= 0: omp_get_max_threads() */
+    bool pairs;     /* colour-swapped pairs: odd games give White to plan.black */
+    int opening;    /* OPENING_*: how every game starts */
+    const Book *book; /* with OPENING_BOOK: the openings (the caller's, checked for the variant) */
+    PlayControls controls;
+} SelfplayPlan;
+
+uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);
+/* The seed of the agent playing colour c (WHITE, BLACK) in game `index`
+ * under per-agent streams: rng_mix(selfplay_game_seed(run_seed, index),
+ * 1 + c). */
+uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour);
+/* Whether the plan's agents draw from their own streams. */
+bool selfplay_agent_streams(const SelfplayPlan *plan);
+
+/* Plays game `index` of a plan into rec; `white` and `black` are the agents
+ * made from plan->white and plan->black (reset first; with plan->pairs an
+ * odd game gives White to `black`). 0, or -1 when memory runs out. Free
+ * with record_free. */
+int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec);
+/* The same, with the external engines' environment (log folder, thread). */
+int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
+                           const AgentEnv *env, GameRecord *rec);
+
+/* Where finished games go. Both callbacks run on the writer thread only,
+ * one call at a time. `write` stores a batch of games (all or none; 0 on
+ * success, else non-zero with a message in err, ERR_LEN bytes),
+ * `stored` is told about them afterwards (progress). Either may be NULL. */
+typedef struct SelfplaySink {
+    int (*write)(void *ctx, GameRecord *const *games, int n, char *err);
+    void (*stored)(void *ctx, GameRecord *const *games, int n);
+    void *ctx;
+    int batch_games;     /* a batch is written when it holds this many games (default 64) */
+    double batch_s;      /* ... or its oldest game has waited this long (default 0.25 s) */
+    /* NULL, or a flag the callbacks set (on the writer thread) to stop the
+     * run early: game threads read it and start no new game; games in
+     * flight are finished and handed to the writer. */
+    atomic_bool *stop;
+    /* NULL, or a flag set from outside the run (a signal handler): the
+     * same effect as stop. */
+    const atomic_bool *interrupt;
+} SelfplaySink;
+
+/* Plays the games `indices[0..n-1]` of the plan on plan->threads threads
+ * and hands each finished game to the sink's writer thread. Returns 0, or
+ * non-zero with a message in err (ERR_LEN bytes): a failed write
+ * stops the run (games in flight are finished and dropped). */
+int selfplay_run(const SelfplayPlan *plan, const uint32_t *indices, uint32_t n, const SelfplaySink *sink,
+                 char *err);
+
+/* Where the games to play come from when they are not a fixed list (MPI
+ * ranks, selfplay/play/distribute.h): `next` gives a game thread the index of
+ * its next game, or false when there is none left (it may wait; any
+ * number of game threads call it at once). `serve`, if not NULL, runs on
+ * a thread of its own beside the game threads for the whole run and may
+ * hand the writer games played elsewhere (selfplay_inlet_push), so that
+ * they are stored in the same batches as the games played here; the run
+ * ends when the game threads have no next game and serve has returned
+ * (0, or non-zero with a message in err, which fails the run). */
+typedef struct SelfplayInlet SelfplayInlet;
+typedef struct SelfplaySource {
+    bool (*next)(void *ctx, uint32_t *index);
+    int (*serve)(void *ctx, SelfplayInlet *inlet, char *err);
+    void *ctx;
+} SelfplaySource;
+
+/* Hands a finished game played elsewhere (malloc'ed, with its actions) to
+ * the writer, which owns it from then on: true, or false when the run has
+ * failed (the game is freed). */
+bool selfplay_inlet_push(SelfplayInlet *in, GameRecord *g);
+/* Whether the run is stopping (a failed write, the sink's stop or
+ * interrupt): no more games should be started anywhere. */
+bool selfplay_inlet_stopping(const SelfplayInlet *in);
+
+/* selfplay_run with the games taken from a source. */
+int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, const SelfplaySink *sink, char *err);
+
+#endif

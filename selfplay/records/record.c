@@ -1,0 +1,58 @@
+#include <stdlib.h>
+#include "engine/notation.h"
+#include "records/record.h"
+#include "engine/rng.h"
+
+const char *opening_name(int opening)
+{
+    return opening == OPENING_BOOK ? "book" : opening == OPENING_RINGS ? "rings" : "none";
+}
+
+void record_free(GameRecord *rec)
+{
+    if (!rec) return;
+    free(rec->actions);
+    rec->actions = NULL;
+    rec->nactions = 0;
+}
+
+uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
+{
+    return rng_mix(rng_hash_text_from(h, action), ((uint64_t)root_visits << 32) | chosen_visits);
+}
+
+uint64_t record_hash_game(uint64_t h, uint32_t index) { return rng_mix(h, index); }
+
+uint64_t record_game_hash(const GameRecord *g)
+{
+    uint64_t h = RNG_HASH_START;
+    for (int i = 0; i < g->nactions; i++) {
+        const ActionRecord *a = &g->actions[i];
+        char text[ACTION_MAX_LEN];
+        h = record_hash_action(h, action_format(a->action, text), a->searched ? a->root_visits : 0,
+                               a->searched ? a->chosen_visits : 0);
+    }
+    return record_hash_game(h, g->index);
+}
+
+void record_summary_add(RecordSummary *s, const GameRecord *g)
+{
+    s->hash += record_game_hash(g);
+    s->games++;
+    if (g->result >= 0 && g->result < RESULT_NB) s->wins[g->result]++;
+    if (g->reason >= 0 && g->reason < REASON_NB) s->reasons[g->reason]++;
+    record_summary_fault(s, g->result, g->reason, g->swapped, 1);
+    s->actions += (uint64_t)g->nactions;
+}
+
+void record_summary_fault(RecordSummary *s, int result, int reason, bool swapped, uint64_t count)
+{
+    if (!REASON_IS_FAULT(reason) || (result != RESULT_WHITE && result != RESULT_BLACK)) return;
+    int loser = result == RESULT_WHITE ? BLACK : WHITE; /* the colour at fault */
+    s->faults[loser ^ swapped][reason] += count;
+}
+
+Interval record_white_score(const RecordSummary *s)
+{
+    return stats_score(s->wins[RESULT_WHITE], s->wins[RESULT_DRAW], s->wins[RESULT_BLACK]);
+}

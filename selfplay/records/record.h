@@ -1,0 +1,89 @@
+/* A game as it was played: the record the scheduler fills and the store
+ * keeps, row for row. Plain data, no agent and no search in it, so that
+ * the store can hold games without knowing who played them.
+ *
+ * Also what is computed over records alone: a run's totals and its play
+ * hash, which pins behaviour (tests/bench_quick.sh). */
+#ifndef YINSH_RECORD_H
+#define YINSH_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "stats/stats.h"
+#include "engine/types.h"
+
+/* How the games begin. OPENING_RINGS: the ten ring placements are
+ * uniformly random legal placements drawn from the pair's own stream
+ * (rng_stream of the salted run seed and the pair), the same for both
+ * games of a pair; they are
+ * recorded as ordinary actions (not searched). OPENING_BOOK: pair k
+ * plays opening k mod n of an opening book (book.h), recorded the same
+ * way. */
+enum { OPENING_NONE, OPENING_RINGS, OPENING_BOOK };
+/* "none", "rings" or "book": an opening's name in options and JSON. */
+const char *opening_name(int opening);
+
+/* The longest agent spec text, as typed and as stored. */
+enum { SPEC_LEN = 384 };
+
+/* One action of a game as played. */
+typedef struct ActionRecord {
+    Action action;
+    uint8_t actor, state;   /* who acted, and the state they acted in */
+    uint16_t legal;         /* legal actions in that position */
+    bool searched;          /* the next three are meaningful */
+    uint32_t root_visits, chosen_visits;
+    double value;           /* chosen action's value estimate for the actor */
+    uint32_t time_us;       /* time the agent took */
+    bool has_clock;         /* the game was played on a clock (--tc) */
+    int64_t clock_us;       /* has_clock: the actor's clock after the action, increment added */
+} ActionRecord;
+
+/* A finished game. */
+typedef struct GameRecord {
+    uint32_t index;
+    uint64_t seed;          /* the game's stream seed, from (run seed, index) */
+    int variant;
+    bool swapped;           /* the run's black agent played White (odd games of a match) */
+    int result, reason;     /* RESULT_*, REASON_* */
+    uint8_t removed[2];     /* rings removed by White, Black */
+    uint8_t markers[2];     /* white, black markers on the board at the end */
+    double duration_s;
+    int nactions;
+    ActionRecord *actions;  /* nactions of them, owned by the record */
+} GameRecord;
+
+void record_free(GameRecord *rec);
+
+/* A hash of what a game's agents chose and saw: every action's text and
+ * its root and chosen visit counts (0 when not searched), mixed with the
+ * game's index. Summed over a run's games (wrapping), it is the same in
+ * any order, and it pins a run's behaviour: a change that alters one
+ * action or one visit count changes it. record_hash_action and
+ * record_hash_game build it from parts, as the store does from rows. */
+uint64_t record_game_hash(const GameRecord *g);
+uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits);
+uint64_t record_hash_game(uint64_t h, uint32_t index);
+
+/* Running totals of a run's games. */
+typedef struct RecordSummary {
+    uint64_t games;
+    uint64_t wins[RESULT_NB];    /* by RESULT_* */
+    uint64_t reasons[REASON_NB]; /* by REASON_* */
+    uint64_t actions;            /* summed over games */
+    uint64_t hash;               /* record_game_hash summed over games */
+    /* games lost on a fault (REASON_IS_FAULT), by the agent at fault:
+     * [0] the run's white agent (a match's A), [1] its black agent (B) */
+    uint64_t faults[2][REASON_NB];
+} RecordSummary;
+
+void record_summary_add(RecordSummary *s, const GameRecord *g);
+/* Counts `count` games of this result and reason in faults (nothing when
+ * the reason is no fault): the loser is the agent at fault. */
+void record_summary_fault(RecordSummary *s, int result, int reason, bool swapped, uint64_t count);
+/* White's score (win 1, draw 1/2) with its 95% Wilson interval
+ * (eval/stats/stats.h): sound at 0 and 1 and for few games; with draws, whose
+ * per-game variance is below p(1-p), slightly conservative. */
+Interval record_white_score(const RecordSummary *s);
+
+#endif

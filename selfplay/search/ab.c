@@ -1,0 +1,297 @@
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "search/ab.h"
+#include "base/clock.h"
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+
+/* One slot of the table: 16 bytes. Who writes: the one search thread. */
+typedef struct TtEntry {
+    Key key;
+    int32_t score;   /* relative to the node: a win is AB_WIN - actions from the node */
+    Action move;     /* the best or refuting action; ACTION_NONE when none */
+} TtEntry;
+
+/* Depth, bound and generation in a parallel array: the entry stays 16
+ * bytes and the slot count a power of two. */
+typedef struct TtMeta {
+    uint8_t depth, bound, gen;
+} TtMeta;
+
+enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+enum { MAX_PLY = 256, CHECK_EVERY = 256 }; /* the clock is read every CHECK_EVERY positions */
+
+struct Ab {
+    AbConfig cfg;
+    TtEntry *tt;
+    TtMeta *meta;
+    uint64_t mask; /* slots - 1 */
+    uint8_t gen;   /* the decision's generation, for replacement */
+    int32_t history[COLOUR_NB][128][128]; /* by actor, from, to */
+    Position root;
+    bool has_root;
+    /* the search in progress */
+    Position pos;
+    uint64_t nodes;
+    double deadline;
+    const atomic_bool *stop;
+    bool stopped;
+    Action root_best;
+};
+
+Ab *ab_new(const AbConfig *cfg)
+{
+    Ab *ab = calloc(1, sizeof *ab);
+    if (!ab) return NULL;
+    ab->cfg = *cfg;
+    uint64_t bytes = (uint64_t)cfg->tt_mb << 20, slots = 1;
+    while (slots * 2 * (sizeof(TtEntry) + sizeof(TtMeta)) <= bytes) slots *= 2;
+    ab->tt = calloc(slots, sizeof *ab->tt);
+    ab->meta = calloc(slots, sizeof *ab->meta);
+    if (!ab->tt || !ab->meta) {
+        ab_free(ab);
+        return NULL;
+    }
+    ab->mask = slots - 1;
+    return ab;
+}
+
+void ab_free(Ab *ab)
+{
+    if (!ab) return;
+    free(ab->tt);
+    free(ab->meta);
+    free(ab);
+}
+
+void ab_clear(Ab *ab)
+{
+    memset(ab->tt, 0, (ab->mask + 1) * sizeof *ab->tt);
+    memset(ab->meta, 0, (ab->mask + 1) * sizeof *ab->meta);
+    memset(ab->history, 0, sizeof ab->history);
+    ab->gen = 0;
+    ab->has_root = false;
+}
+
+double ab_score_value(int score)
+{
+    if (score >= AB_WIN_BOUND) return 1.0;
+    if (score <= -AB_WIN_BOUND) return 0.0;
+    return 1.0 / (1.0 + exp(-(double)score / AB_SCALE));
+}
+
+static int evaluate(const Ab *ab, const Position *pos)
+{
+    double l = eval_logit(&ab->cfg.weights, pos) * AB_SCALE;
+    const double cap = AB_WIN_BOUND / 2;
+    l = l > cap ? cap : l < -cap ? -cap : l;
+    int s = (int)lround(l);
+    return pos->actor == WHITE ? s : -s;
+}
+
+static bool is_removal(int state)
+{
+    return state == STATE_R || state == STATE_X || state == STATE_r || state == STATE_x;
+}
+
+/* Win scores are stored as distance from the node, read back from the root. */
+static int score_to_tt(int s, int ply) { return s >= AB_WIN_BOUND ? s + ply : s <= -AB_WIN_BOUND ? s - ply : s; }
+static int score_from_tt(int s, int ply) { return s >= AB_WIN_BOUND ? s - ply : s <= -AB_WIN_BOUND ? s + ply : s; }
+
+static void tt_store(Ab *ab, Key key, int depth, int bound, int score, Action move, int ply)
+{
+    uint64_t i = key & ab->mask;
+    TtMeta *m = &ab->meta[i];
+    if (ab->tt[i].key == key || m->gen != ab->gen || depth >= m->depth) {
+        if (move == ACTION_NONE && ab->tt[i].key == key) move = ab->tt[i].move;
+        ab->tt[i] = (TtEntry){key, score_to_tt(score, ply), move};
+        *m = (TtMeta){(uint8_t)depth, (uint8_t)bound, ab->gen};
+    }
+}
+
+/* Ordering keys (higher first): see ab.h. The probe's make/unmake is worth
+ * it only above the last ply. */
+static void order(Ab *ab, Action *list, int n, Action tt_move, int depth)
+{
+    int32_t key[MAX_ACTIONS];
+    Position *pos = &ab->pos;
+    int me = pos->actor, them = me ^ 1;
+    for (int i = 0; i < n; i++) {
+        Action a = list[i];
+        int32_t k = 0;
+        if (a == tt_move) {
+            k = INT32_MAX;
+        } else {
+            int kind = ACTION_KIND(a);
+            if (depth >= 2 && kind == ACT_MOVE) {
+                int before = bb_popcount(pos->markers[them]);
+                Undo u;
+                pos_make(pos, a, &u);
+                bool mine = bb_has_row(pos->markers[me]), theirs = bb_has_row(pos->markers[them]);
+                int flipped = before - bb_popcount(pos->markers[them]);
+                pos_unmake(pos, a, &u);
+                k = (mine ? 1 << 28 : 0) - (theirs && !mine ? 1 << 27 : 0) + flipped * (1 << 20);
+            }
+            k += ab->history[me][ACTION_FROM(a)][ACTION_TO(a)] >> 4;
+        }
+        key[i] = k;
+    }
+    /* insertion sort: stable, so ties keep the canonical order */
+    for (int i = 1; i < n; i++) {
+        Action a = list[i];
+        int32_t k = key[i];
+        int j = i;
+        for (; j > 0 && key[j - 1] < k; j--) {
+            list[j] = list[j - 1];
+            key[j] = key[j - 1];
+        }
+        list[j] = a;
+        key[j] = k;
+    }
+}
+
+static bool time_up(Ab *ab)
+{
+    if (ab->stop && atomic_load(ab->stop)) return true;
+    return ab->deadline > 0 && clock_now() >= ab->deadline;
+}
+
+static int search(Ab *ab, int depth, int alpha, int beta, int ply);
+
+/* One child: negated with a swapped window only when the actor changes. */
+static int child(Ab *ab, int depth, int alpha, int beta, int ply, bool same)
+{
+    return same ? search(ab, depth, alpha, beta, ply) : -search(ab, depth, -beta, -alpha, ply);
+}
+
+static int search(Ab *ab, int depth, int alpha, int beta, int ply)
+{
+    Position *pos = &ab->pos;
+    if ((++ab->nodes % CHECK_EVERY) == 0 && time_up(ab)) ab->stopped = true;
+    if (ab->stopped) return 0;
+    int result, reason;
+    if (pos_outcome(pos, &result, &reason)) {
+        if (result == RESULT_DRAW) return 0;
+        int winner = result == RESULT_WHITE ? WHITE : BLACK;
+        return winner == pos->actor ? AB_WIN - ply : -(AB_WIN - ply);
+    }
+    bool removal = is_removal(pos->state);
+    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return evaluate(ab, pos);
+    if (depth < 0) depth = 0;
+
+    /* the table */
+    uint64_t slot = pos->key & ab->mask;
+    Action tt_move = ACTION_NONE;
+    if (ab->tt[slot].key == pos->key) {
+        const TtMeta *m = &ab->meta[slot];
+        tt_move = ab->tt[slot].move;
+        if (ply > 0 && m->depth >= depth) {
+            int s = score_from_tt(ab->tt[slot].score, ply);
+            if (m->bound == BOUND_EXACT || (m->bound == BOUND_LOWER && s >= beta) ||
+                (m->bound == BOUND_UPPER && s <= alpha))
+                return s;
+        }
+    }
+
+    Action list[MAX_ACTIONS];
+    int n = movegen_all(pos, list);
+    order(ab, list, n, tt_move, depth);
+    int alpha0 = alpha, best = -AB_WIN - 1, me = pos->actor;
+    Action best_move = ACTION_NONE;
+    for (int i = 0; i < n; i++) {
+        Action a = list[i];
+        int kind = ACTION_KIND(a);
+        int d = depth - (kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS);
+        Undo u;
+        pos_make(pos, a, &u);
+        bool same = pos->actor == me;
+        int s;
+        if (i == 0) {
+            s = child(ab, d, alpha, beta, ply + 1, same);
+        } else {
+            s = child(ab, d, alpha, alpha + 1, ply + 1, same);
+            if (s > alpha && s < beta) s = child(ab, d, alpha, beta, ply + 1, same);
+        }
+        pos_unmake(pos, a, &u);
+        if (ab->stopped) return 0;
+        if (s > best) {
+            best = s;
+            best_move = a;
+            if (ply == 0) ab->root_best = a;
+            if (s > alpha) alpha = s;
+            if (alpha >= beta) {
+                int32_t *h = &ab->history[me][ACTION_FROM(a)][ACTION_TO(a)];
+                *h += depth * depth;
+                if (*h > (1 << 24)) /* keep the counts bounded and their proportions */
+                    for (int c = 0; c < COLOUR_NB; c++)
+                        for (int f = 0; f < 128; f++)
+                            for (int t = 0; t < 128; t++) ab->history[c][f][t] /= 2;
+                break;
+            }
+        }
+    }
+    int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(ab, pos->key, depth, bound, best, best_move, ply);
+    return best;
+}
+
+Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *res)
+{
+    ab->pos = *pos;
+    ab->root = *pos;
+    ab->has_root = true;
+    ab->nodes = 0;
+    ab->stopped = false;
+    ab->deadline = lim ? lim->deadline : 0;
+    ab->stop = lim ? lim->stop : NULL;
+    ab->gen++;
+    double start = clock_now();
+    Action list[MAX_ACTIONS];
+    AbResult r = {.legal = movegen_all(pos, list)};
+    r.action = list[0]; /* only if depth 1 could not finish: it always does below */
+    /* timed (or stopped from outside): deepen to max_depth when it is set */
+    int cap = (ab->deadline > 0 || ab->stop) && ab->cfg.max_depth ? ab->cfg.max_depth : ab->cfg.depth;
+    for (int d = 1; d <= cap; d++) {
+        ab->root_best = ACTION_NONE;
+        /* depth 1 is always completed, whatever the clock says */
+        double deadline = ab->deadline;
+        const atomic_bool *stop = ab->stop;
+        if (d == 1) {
+            ab->deadline = 0;
+            ab->stop = NULL;
+        }
+        int s = search(ab, d, -AB_WIN - 1, AB_WIN + 1, 0);
+        ab->deadline = deadline;
+        ab->stop = stop;
+        if (ab->stopped) break;
+        r.action = ab->root_best;
+        r.score = s;
+        r.depth = d;
+        if (s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND) break; /* proven: deeper finds nothing new */
+        /* the next depth takes several times this one: do not start what cannot finish */
+        if (ab->deadline > 0 && clock_now() - start > (ab->deadline - start) / 2) break;
+    }
+    r.nodes = ab->nodes;
+    if (res) *res = r;
+    return r.action;
+}
+
+int ab_pv(const Ab *ab, Action *pv, int max)
+{
+    if (!ab->has_root) return 0;
+    Position pos = ab->root;
+    int n = 0;
+    while (n < max) {
+        const TtEntry *e = &ab->tt[pos.key & ab->mask];
+        int result, reason;
+        if (e->key != pos.key || e->move == ACTION_NONE || pos_outcome(&pos, &result, &reason) ||
+            !movegen_is_legal(&pos, e->move))
+            break;
+        pv[n++] = e->move;
+        Undo u;
+        pos_make(&pos, e->move, &u);
+    }
+    return n;
+}

@@ -1,0 +1,97 @@
+/* Alpha-beta search (negamax with principal variation search) over the
+ * engine's atomic actions: the alternative to MCTS (issue 13, part 4).
+ *
+ * Scores are integers from the point of view of the node's actor: the
+ * evaluation's logit for White (eval/evaluation.h) times AB_SCALE, signed
+ * for the actor; a finished game is AB_WIN less the actions to reach it
+ * (a win sooner scores higher, a loss later scores higher), a draw 0.
+ *
+ * YINSH's actor does not simply alternate: after a move that makes a row
+ * the mover acts again (R, X), and after a move the opponent may act first
+ * (r, x). A child's score is negated, and its window swapped, only when
+ * the child's actor differs from the node's; a child of the same actor is
+ * searched with the node's own window. At a finished position `actor` is
+ * who acted last, so the rule holds there too.
+ *
+ * Depth counts placements, moves and passes; row and ring removals cost
+ * no depth, so every line ends in a position with no row pending (a
+ * quiescence over removals: the evaluation never judges a half-made row).
+ * Removals end when rings run out, so the extension is bounded.
+ *
+ * Move ordering: the transposition table's action; then, at depth >= 2,
+ * a probe of each ring move by make/unmake: moves that make a row of the
+ * mover's colour first, those that hand the opponent a row (and make none
+ * of the mover's) last, and between them more opponent markers flipped
+ * first; then the history heuristic (actions that caused a cutoff,
+ * weighted by depth squared); then the canonical order (a stable sort).
+ *
+ * Transposition table: a fixed power-of-two number of 16-byte entries
+ * (tt MiB, with a 3-byte side array of depth, bound and generation), one
+ * entry per slot (key modulo size), keyed by the full
+ * Zobrist key. Replacement: an entry is overwritten by a search of the
+ * same or greater depth, or by any entry of a later search (the table's
+ * generation counter rises each decision), so deep results from this
+ * decision survive shallow ones, and the last decision's leave room. Win
+ * and loss scores are stored relative to the node (distance from it), so
+ * they stay right wherever the position is met again.
+ *
+ * Determinism: at a fixed depth (no deadline, no stop flag) the choice is
+ * a function of the position, the table's contents and the history, which
+ * depend only on the decisions since the last ab_clear (the agent clears
+ * at each new game). Under a deadline, iterative deepening stops when the
+ * time is up and plays the best action of the deepest completed depth
+ * (depth 1 is always completed), which is not reproducible. */
+#ifndef YINSH_AB_H
+#define YINSH_AB_H
+
+#include <stdint.h>
+#include "eval/evaluation.h"
+#include "search/mcts.h"
+#include "engine/position.h"
+
+enum {
+    AB_SCALE = 1000,      /* score units per logit */
+    AB_WIN = 1000000,     /* a win now; a win in k actions scores AB_WIN - k */
+    AB_WIN_BOUND = 900000,/* scores beyond this are wins or losses */
+    AB_MAX_DEPTH = 64,
+    AB_DEFAULT_DEPTH = 3,
+    AB_DEFAULT_TT_MB = 16,
+    AB_MAX_TT_MB = 4096,
+};
+
+typedef struct AbConfig {
+    int depth;          /* the depth searched (1..AB_MAX_DEPTH); with a deadline or a stop flag, the cap */
+    int max_depth;      /* with a deadline or a stop flag, the cap instead of depth; 0: depth */
+    uint32_t tt_mb;     /* the table's size in MiB (1..AB_MAX_TT_MB) */
+    Weights weights;    /* the evaluation */
+} AbConfig;
+
+typedef struct AbResult {
+    Action action;   /* the best action of the deepest completed depth */
+    int score;       /* its score for the root's actor */
+    int depth;       /* the deepest completed depth */
+    uint64_t nodes;  /* positions visited */
+    int legal;       /* legal actions at the root */
+} AbResult;
+
+typedef struct Ab Ab;
+
+/* NULL when the table cannot be allocated. */
+Ab *ab_new(const AbConfig *cfg);
+void ab_free(Ab *ab);
+/* Empties the table and the history (a new game). */
+void ab_clear(Ab *ab);
+
+/* Searches pos (not over) and returns the chosen action. lim (NULL: none)
+ * may give a deadline and a stop flag; its sims count is not used. */
+Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *res);
+
+/* The principal variation of the last search, read from the table: at
+ * most max actions, their number returned; 0 before any search. */
+int ab_pv(const Ab *ab, Action *pv, int max);
+
+/* The actor's probability of winning a score stands for (the logistic of
+ * score / AB_SCALE; 1 or 0 for a win or a loss). */
+double ab_score_value(int score);
+
+#endif

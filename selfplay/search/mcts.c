@@ -1,0 +1,581 @@
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/clock.h"
+#include "search/mcts.h"
+#include "search/mcts_tree.h"
+#include "engine/movegen.h"
+#include "search/playout.h"
+
+struct Mcts {
+    MctsConfig cfg;
+    MctsNode *nodes, *spare; /* the tree, and the arena the next advance copies into */
+    _Atomic uint32_t used;   /* nodes in use: a tree-parallel search's threads allocate with a CAS */
+    uint32_t cap;
+    Position root_pos;
+    bool valid;              /* root_pos and nodes[0] describe a tree */
+};
+
+/* Relaxed loads and stores: what one thread's search uses on the atomic
+ * fields (plain moves on x86), and what a parallel search uses where the
+ * order of other threads' updates does not matter. */
+#define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+
+/* Assertion builds check the whole tree after every search and advance. */
+#ifdef NDEBUG
+#define MCTS_DEBUG_CHECK(m) ((void)0)
+#else
+#define MCTS_DEBUG_CHECK(m) mcts_check(m)
+#endif
+
+/* The path of one simulation; the tree is never deeper than a game. */
+enum { PATH_MAX_LEN = GAME_MAX_ACTIONS + 1 };
+
+uint32_t mcts_default_nodes(uint32_t sims)
+{
+    uint64_t n = (uint64_t)sims * 128 + 256;
+    return n > MCTS_MAX_DEFAULT_NODES ? MCTS_MAX_DEFAULT_NODES : (uint32_t)n;
+}
+
+Mcts *mcts_new(const MctsConfig *cfg)
+{
+    Mcts *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->cfg = *cfg;
+    m->cap = cfg->nodes ? cfg->nodes : mcts_default_nodes(cfg->sims);
+    if (m->cap < 2) m->cap = 2;
+    if (m->cap > MCTS_MAX_NODES) m->cap = MCTS_MAX_NODES;
+    m->nodes = malloc((size_t)m->cap * sizeof(MctsNode));
+    m->spare = malloc((size_t)m->cap * sizeof(MctsNode));
+    if (!m->nodes || !m->spare) {
+        mcts_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void mcts_free(Mcts *m)
+{
+    if (!m) return;
+    free(m->nodes);
+    free(m->spare);
+    free(m);
+}
+
+void mcts_clear(Mcts *m) { m->valid = false; }
+uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) : 0; }
+
+bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why)
+{
+    const char *w = NULL;
+    uint64_t in_ranges = 0;
+    for (uint32_t i = 0; i < used && !w; i++) {
+        const MctsNode *n = nodes + i;
+        uint32_t child = LD(n->child), visits = LD(n->visits);
+        uint8_t terminal = LD(n->terminal), proven = LD(n->proven);
+        double score2 = LD(n->score2);
+        if (n->mover != WHITE && n->mover != BLACK) w = "a node's mover is neither WHITE nor BLACK";
+        else if (terminal > RESULT_DRAW) w = "a node's terminal result is not a RESULT_*";
+        else if (proven > RESULT_BLACK) w = "a node's proven result is not RESULT_NONE, _WHITE or _BLACK";
+        else if (!(score2 >= 0 && score2 <= 2.0 * visits)) w = "a node's score2 lies outside [0, 2 * visits]";
+        else if (n->nchild > MAX_ACTIONS) w = "a node has more than MAX_ACTIONS children";
+        else if (!child && n->nchild) w = "an unexpanded node counts children";
+        else if (child && !n->nchild) w = "an expanded node has no children";
+        else if (child && terminal) w = "a terminal node has children";
+        else if (child && (child <= i || child > used || n->nchild > used - child))
+            w = "a child range lies outside the arena's used part or not after its parent";
+        if (w || !child) continue;
+        const MctsNode *c = nodes + child;
+        uint64_t sum = 0;
+        for (int k = 0; k < n->nchild && !w; k++) {
+            sum += LD(c[k].visits);
+            if (c[k].mover != c[0].mover) w = "the children of one node have different movers";
+        }
+        if (!w && sum > visits) w = "children's visits sum to more than their parent's";
+        in_ranges += n->nchild;
+    }
+    if (!w && used && in_ranges != used - 1) w = "the child ranges do not hold every node but the root";
+    if (why) *why = w;
+    return w == NULL;
+}
+
+bool mcts_tree_ok(const Mcts *m, const char **why)
+{
+    if (why) *why = NULL;
+    if (!m->valid) return true;
+    uint32_t used = LD(m->used);
+    if (used < 1 || used > m->cap) {
+        if (why) *why = "the nodes in use are none or more than the arena holds";
+        return false;
+    }
+    return mcts_nodes_ok(m->nodes, used, why);
+}
+
+void mcts_check(const Mcts *m)
+{
+    const char *why;
+    if (mcts_tree_ok(m, &why)) return;
+    fprintf(stderr, "mcts_check: search tree invariant broken: %s\n", why);
+    abort();
+}
+
+static void reset_root(Mcts *m, const Position *pos)
+{
+    m->root_pos = *pos;
+    m->nodes[0] = (MctsNode){.mover = (uint8_t)(pos->actor ^ 1)};
+    ST(m->used, 1);
+    m->valid = true;
+}
+
+/* Takes k nodes from the arena: their first index, or 0 when it is full.
+ * A compare-and-swap, so that the threads of a parallel search each get
+ * their own range; one thread's search sees the plain bump it always had. */
+static uint32_t arena_take(Mcts *m, uint32_t k)
+{
+    uint32_t at = LD(m->used);
+    do {
+        if (k > m->cap - at) return 0;
+    } while (!atomic_compare_exchange_weak_explicit(&m->used, &at, at + k, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return at;
+}
+
+/* A terminal node's winner is proven (the solver's seed); a draw is not. */
+static void mark_terminal(const Mcts *m, MctsNode *n, int result)
+{
+    ST(n->terminal, (uint8_t)result);
+    if (m->cfg.solver && result != RESULT_DRAW) ST(n->proven, (uint8_t)result);
+}
+
+/* prior=W: each child's position after its action scored by the
+ * evaluation from the chooser's side, and a softmax over those logits,
+ * stored in 16 bits (plenty for a selection bonus). */
+static void set_priors(const Mcts *m, MctsNode *c, int k, const Position *pos)
+{
+    double logit[MAX_ACTIONS], top = -1e300, sum = 0;
+    for (int i = 0; i < k; i++) {
+        Position next = *pos;
+        Undo u;
+        pos_make(&next, c[i].action, &u);
+        int result;
+        double l;
+        if (pos_outcome(&next, &result, NULL))
+            l = result == RESULT_DRAW ? 0 : ((result == RESULT_WHITE) == (pos->actor == WHITE) ? 50 : -50);
+        else
+            l = (pos->actor == WHITE ? 1 : -1) * eval_logit(&m->cfg.weights, &next);
+        logit[i] = l;
+        if (l > top) top = l;
+    }
+    for (int i = 0; i < k; i++) sum += (logit[i] = exp(logit[i] - top));
+    for (int i = 0; i < k; i++) c[i].prior = (uint16_t)lround(65535.0 * logit[i] / sum);
+}
+
+/* Creates the children of n (all legal actions, in an order shuffled with
+ * the search's Rng so that unvisited children are tried in random order).
+ * Returns false when the position is over (n becomes terminal) or when the
+ * arena has no room (n stays a leaf). In a parallel search the caller has
+ * claimed n; the children are published by the release store of child. */
+static bool expand(Mcts *m, MctsNode *n, const Position *pos, Rng *rng)
+{
+    Action list[MAX_ACTIONS];
+    int k = movegen_all(pos, list);
+    if (k == 0) {
+        int result;
+        pos_outcome(pos, &result, NULL);
+        mark_terminal(m, n, result);
+        return false;
+    }
+    uint32_t at = arena_take(m, (uint32_t)k);
+    if (!at) return false;
+    for (int i = k - 1; i > 0; i--) {
+        int j = (int)rng_below(rng, (uint32_t)i + 1);
+        Action t = list[i];
+        list[i] = list[j];
+        list[j] = t;
+    }
+    MctsNode *c = m->nodes + at;
+    for (int i = 0; i < k; i++) c[i] = (MctsNode){.action = list[i], .mover = pos->actor};
+    if (m->cfg.prior > 0) set_priors(m, c, k, pos);
+    n->nchild = (uint16_t)k;
+    atomic_store_explicit(&n->child, at, memory_order_release);
+    return true;
+}
+
+/* UCT, the default search's selection, exactly as it always chose: the
+ * first unvisited child (children are shuffled), else the child maximising
+ * mean + c * sqrt(ln N / n). Means are from the point of view of the
+ * child's mover, who is the player choosing here. The scores are computed
+ * in a loop of their own over copied statistics, which the compiler turns
+ * into vector divisions and square roots: the same IEEE operations lane by
+ * lane (no contraction, -ffp-contract=off), so the same choices, in less
+ * time (this selection was a quarter of the tuned agent's time). */
+static MctsNode *select_uct(const Mcts *m, const MctsNode *n)
+{
+    MctsNode *c = m->nodes + LD(n->child);
+    int k = n->nchild;
+    double vis[MAX_ACTIONS], sc[MAX_ACTIONS], u[MAX_ACTIONS];
+    for (int i = 0; i < k; i++) {
+        uint32_t v = LD(c[i].visits);
+        if (v == 0) return c + i;
+        vis[i] = v;
+        sc[i] = LD(c[i].score2);
+    }
+    double logn = log((double)LD(n->visits)), cc = m->cfg.c;
+    for (int i = 0; i < k; i++) {
+        double inv = 1.0 / vis[i];
+        u[i] = 0.5 * sc[i] * inv + cc * __builtin_sqrt(logn * inv);
+    }
+    int best = 0;
+    double bestu = -1.0;
+    for (int i = 0; i < k; i++)
+        if (u[i] > bestu) {
+            bestu = u[i];
+            best = i;
+        }
+    return c + best;
+}
+
+/* Selection with any of the options: virtual losses (a parallel search),
+ * proofs (the solver) and priors. In a parallel search a child's visits
+ * count the threads now below it, whose scores are not in yet: visits
+ * that scored nothing, the virtual loss. With the solver a child proven
+ * won for the chooser is taken at once, and children proven lost are
+ * passed over while another exists. */
+static MctsNode *select_general(const Mcts *m, const MctsNode *n)
+{
+    MctsNode *c = m->nodes + atomic_load_explicit(&n->child, memory_order_acquire);
+    int k = n->nchild, chooser = c[0].mover;
+    int win = chooser == WHITE ? RESULT_WHITE : RESULT_BLACK;
+    bool solver = m->cfg.solver;
+    double nn = (double)LD(n->visits), logn = log(nn > 1 ? nn : 1), rootn = sqrt(nn);
+    double cc = m->cfg.c, w = m->cfg.prior, fpu = 0.5 + cc * sqrt(logn);
+    /* gather (proofs decide at once), then score in a vector loop as in
+     * select_uct: an unvisited child scores fpu, a lost one never wins */
+    double vis[MAX_ACTIONS], sc[MAX_ACTIONS], pri[MAX_ACTIONS], off[MAX_ACTIONS], u[MAX_ACTIONS];
+    for (int i = 0; i < k; i++) {
+        uint8_t pr = solver ? LD(c[i].proven) : RESULT_NONE;
+        if (pr == win) return c + i;
+        vis[i] = LD(c[i].visits);
+        if (pr == RESULT_NONE && vis[i] == 0 && w == 0) return c + i;
+        sc[i] = LD(c[i].score2);
+        pri[i] = c[i].prior * (w / 65535.0);
+        off[i] = pr == RESULT_NONE ? 0 : -1e300; /* proven lost for the chooser */
+    }
+    for (int i = 0; i < k; i++) {
+        double inv = 1.0 / (vis[i] > 0 ? vis[i] : 1);
+        double uct = vis[i] > 0 ? 0.5 * sc[i] * inv + cc * __builtin_sqrt(logn * inv) : fpu;
+        u[i] = uct + pri[i] * rootn / (1 + vis[i]) + off[i];
+    }
+    int best = 0;
+    double bestu = u[0];
+    for (int i = 1; i < k; i++)
+        if (u[i] > bestu) {
+            bestu = u[i];
+            best = i;
+        }
+    /* every child lost: the best of the lost, as good as any */
+    return c + best;
+}
+
+static inline double score2_for(int result, int player)
+{
+    if (result == RESULT_DRAW) return 1;
+    return (result == RESULT_WHITE) == (player == WHITE) ? 2 : 0;
+}
+
+/* Adds a simulation's result to a node: a visit and its score, plain in
+ * one thread's search; in a parallel one the visit was counted on the way
+ * down (the virtual loss), and the score is added by a compare-and-swap
+ * loop (C11 has no atomic add of a double). */
+static inline void node_add(MctsNode *p, double s2, bool parallel)
+{
+    if (!parallel) {
+        ST(p->visits, LD(p->visits) + 1);
+        ST(p->score2, LD(p->score2) + s2);
+        return;
+    }
+    double old = LD(p->score2);
+    while (!atomic_compare_exchange_weak_explicit(&p->score2, &old, old + s2, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+}
+
+/* Solver: after a simulation whose leaf was proven, the proof climbs the
+ * path while each parent becomes proven: its actor wins if one child is
+ * won for the actor, loses if every child is lost for the actor. */
+static void prove_path(Mcts *m, const uint32_t *path, int depth)
+{
+    for (int i = depth - 2; i >= 0; i--) {
+        MctsNode *n = m->nodes + path[i];
+        if (LD(n->proven)) continue; /* another thread's proof got here first */
+        const MctsNode *c = m->nodes + atomic_load_explicit(&n->child, memory_order_acquire);
+        int win = c[0].mover == WHITE ? RESULT_WHITE : RESULT_BLACK, lose = RESULT_WHITE + RESULT_BLACK - win;
+        int k = n->nchild, lost = 0;
+        for (int j = 0; j < k; j++) {
+            uint8_t pr = LD(c[j].proven);
+            if (pr == win) {
+                lost = -1;
+                break;
+            }
+            lost += pr == lose;
+        }
+        if (lost == -1)
+            ST(n->proven, (uint8_t)win);
+        else if (lost == k)
+            ST(n->proven, (uint8_t)lose);
+        else
+            return;
+    }
+}
+
+/* One simulation: select down the tree making actions on a copy of the
+ * root position, expand the leaf if it has been visited before (the root
+ * always), play out from the leaf or from its first new child, back up.
+ * In a parallel search a leaf another thread is expanding is played out
+ * as a leaf, and each node's visit is counted on the way down, so that
+ * the threads behind see it as a visit that has not scored yet (a virtual
+ * loss, made good by the score added during backup): two read-modify-
+ * writes per node, the visit and the score. */
+static void simulate(Mcts *m, Rng *rng, bool parallel)
+{
+    uint32_t path[PATH_MAX_LEN];
+    int depth = 0;
+    Position pos = m->root_pos;
+    Undo u;
+    MctsNode *n = m->nodes;
+    path[depth++] = 0;
+    int result = RESULT_NONE;
+    /* a parallel search's selection is UCT's over visits that count the
+     * threads below (the virtual loss): select_uct serves it too */
+    bool solver = m->cfg.solver, general = solver || m->cfg.prior > 0;
+    /* parallel: the visits n had before this simulation counted its own */
+    uint32_t seen = parallel ? atomic_fetch_add_explicit(&n->visits, 1, memory_order_relaxed) : 0;
+    for (;;) {
+        uint8_t t = LD(n->terminal);
+        if (t) {
+            result = t;
+            break;
+        }
+        if (solver && depth > 1 && (t = LD(n->proven))) {
+            result = t;
+            break;
+        }
+        if (!atomic_load_explicit(&n->child, memory_order_acquire)) {
+            if ((parallel ? seen : LD(n->visits)) == 0 && depth > 1) {
+                if (solver && pos_outcome(&pos, &result, NULL)) mark_terminal(m, n, result);
+                break;
+            }
+            uint8_t unclaimed = 0;
+            if (parallel && !atomic_compare_exchange_strong_explicit(&n->claim, &unclaimed, 1, memory_order_relaxed,
+                                                                     memory_order_relaxed))
+                break; /* another thread expands it: a leaf for now */
+            bool grown = expand(m, n, &pos, rng);
+            if (!grown) {
+                if (parallel) ST(n->claim, 0);
+                result = LD(n->terminal);
+                break;
+            }
+        }
+        if (depth == PATH_MAX_LEN) break;
+        n = general ? select_general(m, n) : select_uct(m, n);
+        if (parallel) seen = atomic_fetch_add_explicit(&n->visits, 1, memory_order_relaxed);
+        pos_make(&pos, n->action, &u);
+        path[depth++] = (uint32_t)(n - m->nodes);
+    }
+    double white = 0.5; /* an evaluated leaf: White's expected score */
+    if (result == RESULT_NONE && !m->cfg.evaluate)
+        result = playout_random_policy(&pos, rng, m->cfg.policy, NULL);
+    if (result == RESULT_NONE)
+        white = playout_evaluate_policy(&pos, rng, m->cfg.rollout, &m->cfg.weights, m->cfg.policy);
+    for (int i = 0; i < depth; i++) {
+        MctsNode *p = m->nodes + path[i];
+        double s2 = result != RESULT_NONE ? score2_for(result, p->mover) : 2 * (p->mover == WHITE ? white : 1 - white);
+        node_add(p, s2, parallel);
+    }
+    if (solver && LD(m->nodes[path[depth - 1]].proven)) prove_path(m, path, depth);
+}
+
+/* The most visited child of n (expanded); ties go to the better mean,
+ * then the first in the (shuffled) child order. With the solver, a child
+ * proven won for the chooser comes first, and children proven lost only
+ * when every child is. */
+static const MctsNode *best_child(const Mcts *m, const MctsNode *n)
+{
+    const MctsNode *c = m->nodes + LD(n->child), *best = NULL;
+    int win = c[0].mover == WHITE ? RESULT_WHITE : RESULT_BLACK;
+    int rank_best = -1;
+    for (int i = 0; i < n->nchild; i++) {
+        /* rank: 2 proven won, 1 open, 0 proven lost (all 1 without the solver) */
+        uint8_t pr = m->cfg.solver ? LD(c[i].proven) : RESULT_NONE;
+        int rank = pr == RESULT_NONE ? 1 : pr == win ? 2 : 0;
+        uint32_t v = LD(c[i].visits), bv = best ? LD(best->visits) : 0;
+        if (!best || rank > rank_best ||
+            (rank == rank_best &&
+             (v > bv || (v == bv && LD(c[i].score2) * bv > LD(best->score2) * v)))) {
+            best = c + i;
+            rank_best = rank;
+        }
+    }
+    return best;
+}
+
+static bool limit_reached(const MctsLimits *lim)
+{
+    if (lim->stop && atomic_load_explicit(lim->stop, memory_order_relaxed)) return true;
+    return lim->deadline > 0 && clock_now() >= lim->deadline;
+}
+
+Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
+{
+    return mcts_search_limited(m, pos, rng, NULL, res);
+}
+
+/* The shared state of one search's threads. Simulations are handed out by
+ * a counter, so that together the threads run the configured number. */
+typedef struct Worker {
+    Mcts *m;
+    const MctsLimits *lim;
+    uint32_t sims;
+    _Atomic uint32_t *next; /* simulations handed out (may pass sims: those are not run) */
+    _Atomic uint32_t *done; /* simulations run */
+    Rng rng;                /* this thread's own */
+    bool parallel;
+} Worker;
+
+static bool root_proven(const Mcts *m) { return m->cfg.solver && LD(m->nodes[0].proven); }
+
+static void *worker_run(void *arg)
+{
+    Worker *w = arg;
+    for (;;) {
+        uint32_t s = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed);
+        if (s >= w->sims) break;
+        if (s && ((w->lim && limit_reached(w->lim)) || root_proven(w->m))) break;
+        simulate(w->m, &w->rng, w->parallel);
+        atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res)
+{
+    if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
+    uint32_t sims = lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
+    uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
+    if (threads == 1) {
+        for (; s < sims; s++) {
+            if (s && ((lim && limit_reached(lim)) || root_proven(m))) break;
+            simulate(m, rng, false);
+        }
+    } else {
+        /* the caller's thread is worker 0 with the caller's Rng; helpers
+         * get streams seeded from it, so a search still follows from the
+         * game's seed, though the interleaving makes it irreproducible */
+        _Atomic uint32_t next = 0, done = 0;
+        Worker w[MCTS_MAX_THREADS];
+        pthread_t tid[MCTS_MAX_THREADS];
+        bool started[MCTS_MAX_THREADS] = {false};
+        uint64_t seed = (uint64_t)rng_next(rng) << 32 | rng_next(rng);
+        for (uint32_t i = 0; i < threads; i++) {
+            w[i] = (Worker){.m = m, .lim = lim, .sims = sims, .next = &next, .done = &done, .parallel = true};
+            if (i) rng_seed(&w[i].rng, seed, i);
+        }
+        w[0].rng = *rng;
+        /* a helper that cannot be started leaves its share to the others */
+        for (uint32_t i = 1; i < threads; i++) started[i] = pthread_create(&tid[i], NULL, worker_run, &w[i]) == 0;
+        worker_run(&w[0]);
+        for (uint32_t i = 1; i < threads; i++)
+            if (started[i]) pthread_join(tid[i], NULL);
+        *rng = w[0].rng;
+        s = atomic_load(&done);
+    }
+
+    MctsNode *root = m->nodes;
+    MctsResult r = {.sims = s};
+    const MctsNode *best = LD(root->child) ? best_child(m, root) : NULL; /* NULL: no child (never, once expanded) */
+    if (best) {
+        uint32_t bv = LD(best->visits);
+        r.action = best->action;
+        r.searched = true;
+        r.legal = root->nchild;
+        r.chosen_visits = bv;
+        r.value = bv ? 0.5 * LD(best->score2) / bv : 0.5;
+        if (m->cfg.solver && (r.proven = LD(root->proven)))
+            r.value = (r.proven == RESULT_WHITE) == (pos->actor == WHITE) ? 1.0 : 0.0;
+    } else {
+        /* The arena could not hold even the root's children: fall back to a
+         * random legal action, still drawn from the search's Rng. */
+        Action list[MAX_ACTIONS];
+        r.legal = movegen_all(pos, list);
+        r.action = r.legal ? list[rng_below(rng, (uint32_t)r.legal)] : ACTION_NONE;
+        r.value = 0.5;
+    }
+    r.root_visits = LD(root->visits);
+    if (res) *res = r;
+    MCTS_DEBUG_CHECK(m);
+    return r.action;
+}
+
+int mcts_root_child_proven(const Mcts *m, Action a)
+{
+    uint32_t child = m->valid ? LD(m->nodes[0].child) : 0;
+    for (int i = 0; child && i < m->nodes[0].nchild; i++)
+        if (m->nodes[child + i].action == a) return LD(m->nodes[child + i].proven);
+    return -1;
+}
+
+int mcts_pv(const Mcts *m, Action *pv, int max)
+{
+    int k = 0;
+    if (!m->valid) return 0;
+    for (const MctsNode *n = m->nodes; k < max && LD(n->child);) {
+        n = best_child(m, n);
+        if (!LD(n->visits)) break;
+        pv[k++] = n->action;
+    }
+    return k;
+}
+
+/* Copies the subtree under nodes[from] to the front of the spare arena,
+ * breadth first, and swaps the arenas. */
+static void keep_subtree(Mcts *m, uint32_t from)
+{
+    MctsNode *dst = m->spare, *src = m->nodes;
+    dst[0] = src[from];
+    uint32_t used = 1;
+    for (uint32_t j = 0; j < used; j++) {
+        MctsNode *n = dst + j;
+        uint32_t child = LD(n->child);
+        if (!child) continue;
+        memcpy(dst + used, src + child, n->nchild * sizeof(MctsNode));
+        ST(n->child, used);
+        used += n->nchild;
+    }
+    m->spare = src;
+    m->nodes = dst;
+    ST(m->used, used);
+}
+
+void mcts_advance(Mcts *m, const Position *before, Action a)
+{
+    Position next = *before;
+    Undo u;
+    pos_make(&next, a, &u);
+    if (!m->valid || !pos_equal(&m->root_pos, before)) {
+        m->valid = false;
+        return;
+    }
+    const MctsNode *root = m->nodes;
+    uint32_t child = LD(root->child);
+    for (int i = 0; child && i < root->nchild; i++)
+        if (m->nodes[child + i].action == a) {
+            keep_subtree(m, child + i);
+            m->root_pos = next;
+            MCTS_DEBUG_CHECK(m);
+            return;
+        }
+    reset_root(m, &next);
+}

@@ -1,0 +1,153 @@
+/* Monte Carlo tree search (UCT) over the engine's atomic actions.
+ *
+ * Every decision is a search decision of the player who acts: placements,
+ * moves, passes, row and ring removals alike. Because the actor does not
+ * simply alternate (after R the same player acts in X, after a move the
+ * opponent may act in r), every node records who made the action that
+ * leads to it, and backup scores a result from that player's point of view;
+ * there is no sign alternation anywhere.
+ *
+ * Nodes live in an arena of fixed capacity allocated once per Mcts: a
+ * node's children are one contiguous index range, created together when
+ * the node is expanded. A search that would need more nodes than the arena
+ * holds stops growing (its leaves are played out but not expanded) and goes
+ * on; it never allocates and never fails.
+ *
+ * The tree is kept between decisions: mcts_advance() follows each action
+ * played in the game, and the subtree under it is copied to the front of a
+ * second arena (breadth first, so child ranges stay contiguous), which then
+ * becomes the tree. A search from a position that is not the tree's root
+ * starts a fresh tree.
+ *
+ * A leaf is scored by a random playout to the end of the game (the
+ * default), or by at most `rollout` random actions and then the
+ * evaluation's probability that White wins (eval/evaluation.h), turned to
+ * the point of view of each node's mover during backup.
+ *
+ * Options beyond plain UCT, each off by default (and then the search is the
+ * one above, byte for byte):
+ *   - threads > 1: tree-parallel search. The caller's thread and
+ *     threads - 1 pthreads of the search's own share one tree, lock-free:
+ *     statistics are atomics, a node is expanded by the one thread whose
+ *     compare-and-swap claims it (a thread that loses the race plays out
+ *     from the node instead of waiting), and a virtual loss (a visit that
+ *     scores nothing, added on the way down and taken back on the way up)
+ *     steers threads apart. Such a search is not reproducible: the
+ *     interleaving decides which simulations see which statistics.
+ *   - solver: proven results. A node whose position is over with a winner
+ *     is proven; a node whose actor has a proven winning child, or whose
+ *     every child is proven lost for the actor, is proven too, and proofs
+ *     propagate up during backup. A simulation that reaches a proven node
+ *     stops there and backs up its result; selection never enters a child
+ *     proven lost for the chooser while another exists; the final choice
+ *     takes a proven win when there is one and avoids proven losses; the
+ *     search stops once the root is proven.
+ *   - prior > 0: knowledge in the tree. When a node is expanded, each child
+ *     is scored by the evaluation (its position after the action, from the
+ *     chooser's side), and a softmax over those logits is the child's
+ *     prior p; selection adds prior * p * sqrt(N) / (1 + n) (PUCT's
+ *     exploration term) to UCT's score, and an unvisited child scores
+ *     1/2 + c sqrt(ln N) plus that term instead of always coming first.
+ *   - policy = MCTS_POLICY_ROWS: the random part of a playout prefers, in
+ *     a position where a ring moves, an action that makes a row for the
+ *     mover among 3 random legal actions (playout.h).
+ *
+ * A search is deterministic: it draws all randomness from the Rng it is
+ * given and uses a fixed number of simulations. mcts_search_limited adds
+ * a deadline and a stop flag for engines that play on a clock (cli's UYI
+ * loop); a search they end early is not reproducible, but one that ends on
+ * its simulation count is the search mcts_search would have made. */
+#ifndef YINSH_MCTS_H
+#define YINSH_MCTS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "eval/evaluation.h"
+#include "engine/position.h"
+#include "engine/rng.h"
+
+typedef struct MctsConfig {
+    uint32_t sims;   /* simulations per decision (> 0) */
+    double c;        /* UCT exploration constant */
+    uint32_t nodes;  /* arena bound in nodes; 0: mcts_default_nodes(sims) */
+    bool evaluate;   /* false (the default): leaves are played out at random to the end */
+    int rollout;     /* evaluate: at most this many random actions, then the evaluation */
+    Weights weights; /* evaluate: the evaluation's weights */
+    uint32_t threads; /* search threads sharing one tree; 0 or 1: the caller's alone */
+    bool solver;      /* prove wins and losses (above) */
+    double prior;     /* weight of the evaluation's prior (above); 0: none */
+    int policy;       /* MCTS_POLICY_UNIFORM or MCTS_POLICY_ROWS */
+} MctsConfig;
+
+enum { MCTS_POLICY_UNIFORM = 0, MCTS_POLICY_ROWS = 1, MCTS_MAX_THREADS = 64 };
+
+/* What one search found, for the game record. */
+typedef struct MctsResult {
+    Action action;          /* the most visited root child */
+    bool searched;          /* false: the arena could not hold the root's children, the action is random */
+    int legal;              /* legal actions at the root */
+    uint32_t root_visits;   /* root visits after the search (reused ones included) */
+    uint32_t chosen_visits; /* visits of the chosen child */
+    double value;           /* chosen child's mean score for the actor, in [0, 1] */
+    uint32_t sims;          /* simulations run by this search */
+    int proven;             /* solver: the root's proven winner (RESULT_WHITE/BLACK), else RESULT_NONE;
+                             * value is then 1 or 0 */
+} MctsResult;
+
+/* Limits of one search besides the configured simulations: it stops at the
+ * first one reached. The clock and the flag are read before every
+ * simulation but the first, so a search always runs at least one. */
+typedef struct MctsLimits {
+    uint32_t sims;           /* simulations at most; 0: the config's sims */
+    double deadline;         /* clock_now() (clock.h) to stop at; 0: none */
+    const atomic_bool *stop; /* set by another thread to stop; NULL: none */
+} MctsLimits;
+
+typedef struct Mcts Mcts;
+
+/* Enough nodes for a fresh search of sims simulations in any position
+ * (each simulation expands at most one node, of at most 128 children),
+ * capped at MCTS_MAX_DEFAULT_NODES. */
+enum { MCTS_MAX_DEFAULT_NODES = 1 << 22, MCTS_MAX_NODES = 1 << 28 };
+uint32_t mcts_default_nodes(uint32_t sims);
+
+/* NULL when the arena cannot be allocated. */
+Mcts *mcts_new(const MctsConfig *cfg);
+void mcts_free(Mcts *m);
+
+/* Forgets the tree (a new game). */
+void mcts_clear(Mcts *m);
+
+/* Searches pos, which must not be over, and returns the chosen action. */
+Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);
+/* The same under limits (NULL: none, which is mcts_search). */
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res);
+
+/* The principal variation of the last search: from the root, the most
+ * visited child (as the search chooses) while it has visits, at most max
+ * actions into pv. Returns how many; 0 without a tree. Read only. */
+int mcts_pv(const Mcts *m, Action *pv, int max);
+
+/* Follows an action played from the tree's root position (by anyone). */
+void mcts_advance(Mcts *m, const Position *before, Action a);
+
+/* Solver: the proven winner (RESULT_WHITE/BLACK, else RESULT_NONE) of the
+ * root's child for action a after the last search; -1 when the root has
+ * no such child (for the tests). */
+int mcts_root_child_proven(const Mcts *m, Action a);
+
+/* Nodes in use (for the tests). */
+uint32_t mcts_nodes_used(const Mcts *m);
+
+/* Checks the tree's invariants (mcts_nodes_ok in mcts_tree.h lists them);
+ * true for a cleared tree. Returns false and names the broken invariant in
+ * *why (if not NULL). */
+bool mcts_tree_ok(const Mcts *m, const char **why);
+
+/* Aborts with a message naming the broken invariant when mcts_tree_ok
+ * fails. mcts_search and mcts_advance call it when assertions are on
+ * (NDEBUG not defined). */
+void mcts_check(const Mcts *m);
+
+#endif

@@ -1,0 +1,63 @@
+/* The search tree's node and the check of a tree's invariants: mcts.c's
+ * insides, in a header of their own so that the tests can hand the check
+ * small trees built by hand, broken one invariant at a time. Nothing but
+ * mcts.c and the tests should need it. */
+#ifndef YINSH_MCTS_TREE_H
+#define YINSH_MCTS_TREE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/types.h"
+
+/* A node is the action that leads to it and its statistics. score2 counts
+ * half points for `mover`, the player who made the action: 2 for a win,
+ * 1 for a draw (twice the evaluation's probability for an evaluated leaf).
+ * A double holds the integer sums of playout results exactly (below 2^53),
+ * so pure playout search gives the same figures as integer counts.
+ *
+ * Who writes what. One search thread (threads=1, and every advance or
+ * clear) writes everything with plain relaxed stores. A tree-parallel
+ * search (MctsConfig.threads > 1) shares the tree: visits, score2,
+ * terminal, proven and claim are updated with atomic read-modify-writes or
+ * stores by any thread; the expander, the thread whose compare-and-swap
+ * set claim, writes the children's plain fields (action, mover, nchild)
+ * before it publishes them by a release store of child, and readers load
+ * child with acquire before they read them. Nothing else is written while
+ * threads share the tree. */
+typedef struct MctsNode {
+    Action action;
+    _Atomic uint32_t child;  /* index of the first child; 0: not expanded (the root is 0, never a child) */
+    _Atomic uint32_t visits;
+    /* a parallel search counts a visit on the way down (the virtual loss) and its score on the way up */
+    _Atomic double score2;
+    uint16_t nchild;
+    uint8_t mover;           /* WHITE or BLACK */
+    _Atomic uint8_t terminal; /* RESULT_* of the node's position when over, else RESULT_NONE */
+    _Atomic uint8_t proven;  /* solver: RESULT_WHITE or RESULT_BLACK when the position's winner is proven, else RESULT_NONE */
+    _Atomic uint8_t claim;   /* 1 while or after a thread expands the node */
+    uint16_t prior;          /* prior=W: the evaluation's prior of this action, 0..65535 for 0..1 */
+} MctsNode;
+
+/* Checks nodes[0 .. used) as a tree rooted at nodes[0]. Every node of an
+ * arena belongs to the tree (expansion appends, and a kept subtree is
+ * copied to the front of a fresh arena), so the whole used part is
+ * checked, not only what a walk from the root reaches:
+ *   - a node has at most MAX_ACTIONS children, in a range after its own
+ *     index and inside the used part (so walks go forward and end), and an
+ *     unexpanded or terminal node has none;
+ *   - the ranges together hold used - 1 nodes: all but the root;
+ *   - movers are WHITE or BLACK, the same for all children of a node;
+ *     terminal is a RESULT_*;
+ *   - the children's visits sum to at most the parent's: every simulation
+ *     through a child also passes its parent, but one that ends at the
+ *     parent (a new leaf played out, a terminal node, the arena full) adds
+ *     a parent visit and no child visit; the root of a kept subtree is
+ *     such a former leaf too, so `<=`, not `==`, even at the root;
+ *   - 0 <= score2 <= 2 * visits (a NaN from an evaluation fails);
+ *   - proven is RESULT_NONE, RESULT_WHITE or RESULT_BLACK.
+ * Returns false at the first broken invariant and names it in *why (if not
+ * NULL). */
+bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why);
+
+#endif

@@ -1,0 +1,35 @@
+/* What the store's files (store.c, query.c, merge.c) share: the connection and the one way
+ * both turn an SQLite failure into a message. Not for use outside the
+ * store module. */
+#ifndef YINSH_STORE_INTERNAL_H
+#define YINSH_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct Store {
+    sqlite3 *db;
+    char *path;
+    int mode;                            /* STORE_READ, STORE_WRITE or STORE_CREATE */
+    int busy_ms;                         /* how long to wait for another process's lock */
+    int version;                         /* the schema version (after any upgrade) */
+    bool wal;                            /* the journal is WAL (switched before the first write) */
+    sqlite3_stmt *ins_game, *ins_action; /* prepared on first write */
+    bool outer;                          /* in store_transaction_begin's transaction: the
+                                          * writers' own begin and commit are part of it */
+};
+
+/* Writes "database 'path': what: sqlite's message" (or a clearer message
+ * for a lock or a file that is not a database) into err; returns
+ * STORE_ERROR. */
+int store_fail(const struct Store *s, char *err, const char *what);
+
+/* Creates the schema when the database has none yet (inside the caller's
+ * transaction). */
+int store_ensure_schema(struct Store *s, char *err);
+
+/* The play hash of a run's stored games (record.h), from its rows. */
+int store_run_hash(struct Store *s, int64_t run_id, uint64_t *hash, char *err);
+
+#endif

@@ -1,0 +1,463 @@
+/* The store's merge (store.h, "merging databases"): other databases'
+ * runs copied into this one by uid, in one transaction. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "engine/rng.h"
+#include "store/internal.h"
+#include "store/store.h"
+
+/* The run's columns a merge copies, and which of them are its plan: what
+ * every copy of one run (same uid) must agree on. */
+#define RUN_COLS                                                                                                 \
+    "uid, name, command, version, host, seed, variant, white, black, games, threads, started_at, kind, pairs, " \
+    "opening, max_actions, white_weights, black_weights, plan_ident, git_commit, compiler, machine"
+enum {
+    C_UID, C_NAME, C_COMMAND, C_VERSION, C_HOST, C_SEED, C_VARIANT, C_WHITE, C_BLACK, C_GAMES, C_THREADS,
+    C_STARTED, C_KIND, C_PAIRS, C_OPENING, C_MAX_ACTIONS, C_WW, C_BW, C_PLAN, C_COMMIT, C_COMPILER, C_MACHINE,
+    C_NB
+};
+static const struct {
+    int col;
+    const char *what;
+} PLAN[] = {
+    {C_VERSION, "engine version"}, {C_SEED, "seed"}, {C_VARIANT, "variant"}, {C_WHITE, "white agent (or A)"},
+    {C_BLACK, "black agent (or B)"}, {C_WW, "white weights' hash"}, {C_BW, "black weights' hash"},
+    {C_GAMES, "size (games)"}, {C_KIND, "kind"}, {C_PAIRS, "pairs"}, {C_OPENING, "opening"},
+    {C_MAX_ACTIONS, "game length bound"}, {C_PLAN, "plan identity"}, {C_NAME, "name"},
+};
+
+#define GAME_COLS                                                                                              \
+    "idx, seed, variant, white, black, result, reason, actions, white_removed, black_removed, white_markers, " \
+    "black_markers, duration_ms, stored_at, ident"
+enum { G_IDX, G_SEED, G_VARIANT, G_WHITE, G_BLACK, G_RESULT, G_REASON, G_NB = 15, G_IDENT = 14 };
+
+static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
+{
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    return t ? t : dflt;
+}
+
+/* Where each game copied by this merge came from (its id here, ascending
+ * as they are inserted, and the input's number), to name both files of a
+ * conflict. */
+typedef struct Origins {
+    int64_t *id;
+    int *file;
+    size_t n, cap;
+} Origins;
+
+static int origin_of(const Origins *o, int64_t id)
+{
+    size_t lo = 0, hi = o->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (o->id[mid] < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < o->n && o->id[lo] == id ? o->file[lo] : -1;
+}
+
+static bool origin_add(Origins *o, int64_t id, int file)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 1024;
+        int64_t *ids = realloc(o->id, cap * sizeof *ids);
+        if (!ids) return false;
+        o->id = ids;
+        int *files = realloc(o->file, cap * sizeof *files);
+        if (!files) return false;
+        o->file = files;
+        o->cap = cap;
+    }
+    o->id[o->n] = id;
+    o->file[o->n++] = file;
+    return true;
+}
+
+/* What decides whether two stored games are one game: the result and every
+ * action with its visit counts, hashed as the play hash hashes them. */
+static int game_digest(Store *s, sqlite3_stmt *st, int64_t game_id, const char *result, uint64_t *h, char *err)
+{
+    int step;
+    *h = rng_hash_text(result);
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, game_id);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+        *h = record_hash_action(*h, text_or(st, 0, ""), (uint32_t)sqlite3_column_int64(st, 1),
+                                (uint32_t)sqlite3_column_int64(st, 2));
+    sqlite3_reset(st);
+    return step == SQLITE_DONE ? STORE_OK : store_fail(s, err, "reading a game's actions");
+}
+
+/* Checks an input before the merge writes anything: a Yinsh Lab database
+ * of this schema version, undamaged, and not the output itself. */
+static int check_input(Store *out, const char *path, char *err)
+{
+    struct stat a, b;
+    if (stat(path, &a) == 0 && stat(out->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        snprintf(err, ERR_LEN, "'%s' is the database merged into: name it once, after --db", path);
+        return STORE_ERROR;
+    }
+    Store *in = NULL;
+    char oerr[ERR_LEN];
+    int rc = store_open(&in, path, STORE_READ, out->busy_ms, oerr);
+    if (rc) {
+        snprintf(err, ERR_LEN, "cannot merge '%s': %s", path, oerr);
+        return STORE_ERROR;
+    }
+    if (in->version != STORE_SCHEMA_VERSION) {
+        snprintf(err, ERR_LEN,
+                 "cannot merge '%s': its schema version is %d, this yinsh merges version %d (open it for writing "
+                 "once with this yinsh, e.g. `yinsh selfplay --resume`, to upgrade it)",
+                 path, in->version, STORE_SCHEMA_VERSION);
+        rc = STORE_ERROR;
+    }
+    sqlite3_stmt *st = NULL;
+    if (!rc && sqlite3_prepare_v2(in->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) rc = STORE_ERROR;
+    if (!rc && sqlite3_step(st) != SQLITE_ROW) rc = STORE_ERROR;
+    if (!rc && strcmp(text_or(st, 0, ""), "ok")) {
+        snprintf(err, ERR_LEN, "cannot merge '%s': the database is damaged (%.200s): a truncated or broken copy? "
+                 "copy it again from where it was played", path, text_or(st, 0, ""));
+        rc = STORE_ERROR;
+    } else if (rc && !err[0]) {
+        snprintf(err, ERR_LEN, "cannot merge '%s': the database is damaged (%s): a truncated or broken copy? copy "
+                 "it again from where it was played", path, sqlite3_errmsg(in->db));
+    }
+    sqlite3_finalize(st);
+    store_close(in);
+    return rc;
+}
+
+/* The statements of one input and of the output. */
+typedef struct Merge {
+    Store *out, *in;
+    const char *const *paths;
+    int file;                   /* the input's number in paths */
+    Origins origins;
+    StoreMergeRun *runs;        /* the runs met, with their ids here */
+    int64_t *run_ids;
+    int nruns, cap;
+    int *run_file;              /* the input that brought each run (-1: it was here before) */
+    sqlite3_stmt *in_games, *in_actions, *in_digest, *out_run, *out_name, *ins_run, *out_game, *ins_game,
+        *ins_action, *out_digest;
+} Merge;
+
+static int prepare(Store *s, const char *sql, sqlite3_stmt **st, char *err)
+{
+    if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) return store_fail(s, err, "preparing the merge");
+    return STORE_OK;
+}
+
+static const char *file_name(const Merge *m, int file) { return file < 0 ? m->out->path : m->paths[file]; }
+
+/* The run of `in` (its row in st) here: found by uid and checked, or
+ * created. Its index in m->runs goes to *slot. */
+static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
+{
+    const char *uid = text_or(src, C_UID, "");
+    int rc = STORE_OK;
+    for (int i = 0; i < m->nruns; i++)
+        if (!strcmp(m->runs[i].uid, uid)) *slot = i;
+    sqlite3_stmt *st = m->out_run;
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, uid, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    int64_t id = 0;
+    if (step == SQLITE_ROW) {
+        id = sqlite3_column_int64(st, C_NB);
+        for (size_t k = 0; k < sizeof PLAN / sizeof *PLAN; k++) {
+            const char *here = text_or(st, PLAN[k].col, ""), *there = text_or(src, PLAN[k].col, "");
+            if (strcmp(here, there)) {
+                int from = -1;
+                for (int i = 0; i < m->nruns; i++)
+                    if (m->run_ids[i] == id) from = m->run_file[i];
+                snprintf(err, ERR_LEN,
+                         "'%s' and '%s' hold run '%.100s' (uid %s) with different plans: %s %.120s in one, %.120s "
+                         "in the other; they are not shards of one run (the same --seed, agents, --games and "
+                         "yinsh give the same run)",
+                         file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what, here,
+                         there);
+                rc = STORE_ERROR;
+                break;
+            }
+        }
+    } else if (step == SQLITE_DONE) {
+        /* new here: its name must be free */
+        sqlite3_stmt *nm = m->out_name;
+        sqlite3_reset(nm);
+        sqlite3_bind_text(nm, 1, text_or(src, C_NAME, ""), -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(nm) == SQLITE_ROW) {
+            snprintf(err, ERR_LEN,
+                     "'%s' holds run '%.100s' (uid %s), and '%s' holds another run of that name (uid %s): rename one "
+                     "(`sqlite3 FILE \"UPDATE run SET name = 'NEW' WHERE uid = 'UID'\"`) and merge again",
+                     m->paths[m->file], text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
+            rc = STORE_ERROR;
+        }
+        sqlite3_reset(nm);
+        if (!rc) {
+            sqlite3_stmt *ins = m->ins_run;
+            sqlite3_reset(ins);
+            for (int c = 0; c < C_NB; c++) sqlite3_bind_value(ins, c + 1, sqlite3_column_value(src, c));
+            if (sqlite3_step(ins) != SQLITE_DONE) rc = store_fail(m->out, err, "copying a run");
+            id = sqlite3_last_insert_rowid(m->out->db);
+            sqlite3_reset(ins);
+        }
+    } else {
+        rc = store_fail(m->out, err, "looking up a run");
+    }
+    if (!rc && *slot < 0) {
+        if (m->nruns == m->cap) {
+            int cap = m->cap ? 2 * m->cap : 16;
+            StoreMergeRun *r = realloc(m->runs, (size_t)cap * sizeof *r);
+            if (r) m->runs = r;
+            int64_t *ids = realloc(m->run_ids, (size_t)cap * sizeof *ids);
+            if (ids) m->run_ids = ids;
+            int *files = realloc(m->run_file, (size_t)cap * sizeof *files);
+            if (files) m->run_file = files;
+            if (!r || !ids || !files) {
+                sqlite3_reset(st);
+                snprintf(err, ERR_LEN, "out of memory");
+                return STORE_ERROR;
+            }
+            m->cap = cap;
+        }
+        *slot = m->nruns++;
+        StoreMergeRun *r = &m->runs[*slot];
+        memset(r, 0, sizeof *r);
+        snprintf(r->uid, sizeof r->uid, "%s", uid);
+        snprintf(r->name, sizeof r->name, "%s", text_or(src, C_NAME, ""));
+        r->games = (uint32_t)sqlite3_column_int64(src, C_GAMES);
+        m->run_ids[*slot] = id;
+        m->run_file[*slot] = step == SQLITE_ROW ? -1 : m->file;
+    }
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* The games of the input's run `in_run` into run slot `slot` here. */
+static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
+{
+    int rc = STORE_OK, step;
+    int64_t run_id = m->run_ids[slot];
+    StoreMergeRun *r = &m->runs[slot];
+    sqlite3_stmt *g = m->in_games;
+    sqlite3_reset(g);
+    sqlite3_bind_int64(g, 1, in_run);
+    while (!rc && (step = sqlite3_step(g)) == SQLITE_ROW) {
+        int64_t in_id = sqlite3_column_int64(g, G_NB), idx = sqlite3_column_int64(g, G_IDX);
+        sqlite3_stmt *f = m->out_game;
+        sqlite3_reset(f);
+        sqlite3_bind_int64(f, 1, run_id);
+        sqlite3_bind_int64(f, 2, idx);
+        if (sqlite3_step(f) == SQLITE_ROW) {
+            /* held here already: the same game, or a conflict */
+            int64_t here_id = sqlite3_column_int64(f, 0);
+            uint64_t a, b;
+            char result[16];
+            snprintf(result, sizeof result, "%s", text_or(f, 1, ""));
+            sqlite3_reset(f);
+            if ((rc = game_digest(m->out, m->out_digest, here_id, result, &a, err)) ||
+                (rc = game_digest(m->in, m->in_digest, in_id, text_or(g, G_RESULT, ""), &b, err)))
+                break;
+            if (a != b) {
+                snprintf(err, ERR_LEN,
+                         "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): other "
+                         "actions, visit counts or result; one of them was not played by this run's plan (another "
+                         "yinsh build?): nothing merged",
+                         file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
+                rc = STORE_ERROR;
+                break;
+            }
+            r->duplicates++;
+            continue;
+        }
+        sqlite3_reset(f);
+        sqlite3_stmt *ins = m->ins_game;
+        sqlite3_reset(ins);
+        sqlite3_bind_int64(ins, 1, run_id);
+        for (int c = 0; c < G_NB; c++) sqlite3_bind_value(ins, c + 2, sqlite3_column_value(g, c));
+        if (sqlite3_step(ins) != SQLITE_DONE) {
+            rc = store_fail(m->out, err, "copying a game");
+            break;
+        }
+        int64_t here_id = sqlite3_last_insert_rowid(m->out->db);
+        sqlite3_reset(ins);
+        if (!origin_add(&m->origins, here_id, m->file)) {
+            snprintf(err, ERR_LEN, "out of memory");
+            rc = STORE_ERROR;
+            break;
+        }
+        sqlite3_stmt *a = m->in_actions, *ia = m->ins_action;
+        sqlite3_reset(a);
+        sqlite3_bind_int64(a, 1, in_id);
+        int astep;
+        while ((astep = sqlite3_step(a)) == SQLITE_ROW) {
+            sqlite3_reset(ia);
+            sqlite3_bind_int64(ia, 1, here_id);
+            for (int c = 0; c < 9; c++) sqlite3_bind_value(ia, c + 2, sqlite3_column_value(a, c));
+            if (sqlite3_step(ia) != SQLITE_DONE) {
+                rc = store_fail(m->out, err, "copying an action");
+                break;
+            }
+        }
+        sqlite3_reset(ia);
+        if (!rc && astep != SQLITE_DONE) {
+            snprintf(err, ERR_LEN, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
+                     sqlite3_errmsg(m->in->db));
+            rc = STORE_ERROR;
+        }
+        sqlite3_reset(a);
+        r->added++;
+    }
+    if (!rc && step != SQLITE_DONE) {
+        snprintf(err, ERR_LEN, "cannot merge '%s': reading its games: %s", m->paths[m->file], sqlite3_errmsg(m->in->db));
+        rc = STORE_ERROR;
+    }
+    sqlite3_reset(g);
+    return rc;
+}
+
+/* One input, opened for reading: its runs and their games. */
+static int merge_one(Merge *m, char *err)
+{
+    int rc, step;
+    sqlite3_stmt *runs = NULL;
+    Store *in = m->in;
+    if ((rc = prepare(in, "SELECT " RUN_COLS ", id FROM run ORDER BY id", &runs, err)) ||
+        (rc = prepare(in, "SELECT " GAME_COLS ", id FROM game WHERE run_id = ? ORDER BY idx", &m->in_games, err)) ||
+        (rc = prepare(in,
+                      "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us FROM action "
+                      "WHERE game_id = ? ORDER BY ply",
+                      &m->in_actions, err)) ||
+        (rc = prepare(in, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
+                      &m->in_digest, err)))
+        goto done;
+    while (!rc && (step = sqlite3_step(runs)) == SQLITE_ROW) {
+        int slot = -1;
+        if ((rc = merge_run_row(m, runs, &slot, err))) break;
+        rc = merge_games(m, sqlite3_column_int64(runs, C_NB), slot, err);
+    }
+    if (!rc && step != SQLITE_DONE) {
+        snprintf(err, ERR_LEN, "cannot merge '%s': reading its runs: %s", m->paths[m->file], sqlite3_errmsg(in->db));
+        rc = STORE_ERROR;
+    }
+done:
+    sqlite3_finalize(runs);
+    sqlite3_finalize(m->in_games);
+    sqlite3_finalize(m->in_actions);
+    sqlite3_finalize(m->in_digest);
+    m->in_games = m->in_actions = m->in_digest = NULL;
+    return rc;
+}
+
+/* "3-5, 9, 12-40": the missing indices as ranges, cut short with "...". */
+static void ranges(const uint32_t *idx, uint32_t n, char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        while (j + 1 < n && idx[j + 1] == idx[j] + 1) j++;
+        char part[32];
+        if (j == i) snprintf(part, sizeof part, "%s%u", at ? ", " : "", idx[i]);
+        else snprintf(part, sizeof part, "%s%u-%u", at ? ", " : "", idx[i], idx[j]);
+        if (at + strlen(part) + 5 >= len) {
+            snprintf(out + at, len - at, ", ...");
+            return;
+        }
+        at += (size_t)snprintf(out + at, len - at, "%s", part);
+        i = j + 1;
+    }
+}
+
+/* After the last input: each run met, finished when it holds every game,
+ * else what it lacks. */
+static int merge_finish(Merge *m, char *err)
+{
+    int rc = STORE_OK;
+    for (int i = 0; i < m->nruns && !rc; i++) {
+        StoreMergeRun *r = &m->runs[i];
+        StoreRun row = {.id = m->run_ids[i], .games = r->games};
+        uint32_t *missing = NULL, nmissing = 0;
+        snprintf(row.name, sizeof row.name, "%s", r->name);
+        if ((rc = store_run_missing(m->out, &row, &missing, &nmissing, err))) break;
+        r->stored = r->games - nmissing;
+        r->finished = nmissing == 0;
+        ranges(missing, nmissing, r->missing, sizeof r->missing);
+        free(missing);
+        if (r->finished) rc = store_run_finish(m->out, &row, err);
+    }
+    return rc;
+}
+
+int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs, int *nruns, char *err)
+{
+    int rc = STORE_OK;
+    Merge m = {.out = s, .paths = paths};
+    *runs = NULL;
+    *nruns = 0;
+    err[0] = '\0';
+    for (int i = 0; i < n; i++)
+        if ((rc = check_input(s, paths[i], err))) return rc;
+
+    if ((rc = store_transaction_begin(s, err))) return rc;
+    if ((rc = store_ensure_schema(s, err)) ||
+        (rc = prepare(s, "SELECT " RUN_COLS ", id FROM run WHERE uid = ?", &m.out_run, err)) ||
+        (rc = prepare(s, "SELECT uid FROM run WHERE name = ?", &m.out_name, err)) ||
+        (rc = prepare(s,
+                      "INSERT INTO run (" RUN_COLS ", repeat_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+                      "(SELECT min(id) FROM run WHERE plan_ident = ?19))",
+                      &m.ins_run, err)) ||
+        (rc = prepare(s, "SELECT id, result FROM game WHERE run_id = ? AND idx = ?", &m.out_game, err)) ||
+        (rc = prepare(s,
+                      "INSERT INTO game (run_id, " GAME_COLS ", repeat) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                      "?10, ?11, ?12, ?13, ?14, ?15, ?16, EXISTS (SELECT 1 FROM game WHERE ident = ?16 AND "
+                      "repeat = 0))",
+                      &m.ins_game, err)) ||
+        (rc = prepare(s,
+                      "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, chosen_visits, "
+                      "value, time_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                      &m.ins_action, err)) ||
+        (rc = prepare(s, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
+                      &m.out_digest, err)))
+        goto done;
+    for (int i = 0; i < n && !rc; i++) {
+        char oerr[ERR_LEN];
+        m.file = i;
+        if (store_open(&m.in, paths[i], STORE_READ, s->busy_ms, oerr)) {
+            snprintf(err, ERR_LEN, "cannot merge '%s': %s", paths[i], oerr);
+            rc = STORE_ERROR;
+            break;
+        }
+        rc = merge_one(&m, err);
+        store_close(m.in);
+        m.in = NULL;
+    }
+    if (!rc) rc = merge_finish(&m, err);
+
+done:
+    sqlite3_finalize(m.out_run);
+    sqlite3_finalize(m.out_name);
+    sqlite3_finalize(m.ins_run);
+    sqlite3_finalize(m.out_game);
+    sqlite3_finalize(m.ins_game);
+    sqlite3_finalize(m.ins_action);
+    sqlite3_finalize(m.out_digest);
+    if (!rc) rc = store_transaction_commit(s, err);
+    else store_transaction_rollback(s);
+    free(m.origins.id);
+    free(m.origins.file);
+    free(m.run_ids);
+    free(m.run_file);
+    if (rc) {
+        free(m.runs);
+        return rc;
+    }
+    *runs = m.runs;
+    *nruns = m.nruns;
+    return STORE_OK;
+}

@@ -1,0 +1,337 @@
+/* The database (SQLite): all of Yinsh Lab's SQL lives in the store
+ * module, store.c (opening, the schema and its upgrades, runs, writing
+ * games), store_query.c (the read-only queries of the studies) and
+ * store_merge.c (other databases' runs merged into this one). The
+ * store speaks rows: its own run row, the game records of record.h, and
+ * the query rows below; it knows nothing of agents or the scheduler (an
+ * agent spec is text to it).
+ *
+ * One Store is one connection, used by one thread at a time (the command's
+ * thread to open and look up runs, then the self-play writer thread). A
+ * database opened for writing is in WAL mode with synchronous=NORMAL and
+ * a busy timeout; each batch of games is one transaction, so a game is
+ * stored whole or not at all and a killed process loses only the games
+ * not yet committed. A database opened for reading is never changed.
+ *
+ * Every function returns STORE_OK (0) on success, else a STORE_* code with
+ * a message in err (ERR_LEN bytes) that names the file and says what to
+ * do. Nothing is written to a new database until store_run_create, which
+ * creates the schema (selfplay/store/schema.sql, embedded at build time) and the
+ * run in one transaction. Older schema versions are upgraded in place,
+ * in one transaction, when the database is opened for writing
+ * (docs/schema.md lists the versions). */
+#ifndef YINSH_STORE_H
+#define YINSH_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "records/record.h"
+
+enum {
+    STORE_SCHEMA_VERSION = 6,
+    STORE_NAME_LEN = 128,
+    STORE_UID_LEN = 33, /* 32 hex digits */
+    STORE_KIND_LEN = 16,
+    STORE_HASH_LEN = 17, /* 16 hex digits */
+    STORE_CONTROLS_LEN = 128, /* a run's controls text */
+    STORE_MAX_GAMES = 100000000, /* a run's size, as --games allows */
+    STORE_BUSY_MS = 5000, /* the default wait for another process's lock */
+    STORE_BOOK_PATH_LEN = 256, /* an opening book's path, as BOOK_PATH_LEN */
+};
+
+enum {
+    STORE_OK = 0,
+    STORE_ERROR,     /* I/O, locking, not a database, bad schema version */
+    STORE_EXISTS,    /* a run with that name exists */
+    STORE_NOT_FOUND, /* no run with that name; for reading: no database or no schema */
+    STORE_HELD,      /* another live process holds the run's lease */
+    STORE_REPEAT,    /* the run's games are in the database already (another run, same plan) */
+};
+
+/* How a database is opened: STORE_READ never changes the file (no schema,
+ * no journal mode, no upgrade); STORE_WRITE needs an existing file;
+ * STORE_CREATE creates a missing one. */
+enum { STORE_READ, STORE_WRITE, STORE_CREATE };
+
+typedef struct Store Store;
+
+/* A run's row. Agents are their canonical spec texts; turning them into
+ * agents (and reading weights files) is the caller's business, never done
+ * inside the store. */
+typedef struct StoreRun {
+    int64_t id; /* local row id, set by create and get */
+    char uid[STORE_UID_LEN];
+    char name[STORE_NAME_LEN];
+    char kind[STORE_KIND_LEN]; /* "selfplay" ("" at create means that) or "match" */
+    char white[SPEC_LEN], black[SPEC_LEN]; /* a match: A and B */
+    int variant;     /* VARIANT_* */
+    uint64_t seed;   /* the run seed */
+    uint32_t games;  /* game indices 0..games-1 */
+    int threads;     /* threads of the first attempt */
+    bool pairs;      /* colour-swapped pairs (a match) */
+    int opening;     /* OPENING_* */
+    /* OPENING_BOOK: the book's content hash and its path as given, stored
+     * in the opening column as "book:HASH:PATH" (no column of its own, so
+     * the schema stays as it is); the hash is part of plan_ident */
+    uint64_t book_hash;
+    char book_path[STORE_BOOK_PATH_LEN];
+    /* the content hashes of the agents' weights files (16 hex digits;
+     * "" for an agent without one, and for runs stored before version 4) */
+    char white_weights[STORE_HASH_LEN], black_weights[STORE_HASH_LEN];
+    /* what determines the games (set by create and get): the engine
+     * version, variant, agents with their weights' hashes, seed, pairs,
+     * opening and length bound; game i's identity is (plan_ident, i) */
+    char plan_ident[STORE_HASH_LEN];
+    int64_t repeat_of; /* a run that plays another's games again, on purpose: that run's id; else 0 */
+    /* provenance, stored at create: the commit the binary was built from,
+     * the compiler and flags, the machine (CPU model, cores) */
+    char git_commit[64], compiler[192], machine[192];
+    /* how the agents were limited (controls_format, scheduler.h): "" for
+     * none, as every run before version 6; part of plan_ident when set */
+    char controls[STORE_CONTROLS_LEN];
+    bool finished;
+} StoreRun;
+
+int store_open(Store **out, const char *path, int mode, int busy_ms, char *err);
+void store_close(Store *s);
+
+/* The schema script (selfplay/store/schema.sql, embedded at build time). */
+const char *store_schema_sql(void);
+
+/* A fresh run identity: 32 hex digits from the clock, the process id, the
+ * host name and the seed, unique across the machines whose shards may
+ * later be merged. */
+void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
+
+/* The identity of a sharded run, made from what every shard knows alike:
+ * the plan (as plan_ident), the kind, the size and the name ("" when the
+ * name is to be made from it): 32 hex digits, the same in every shard of
+ * the run, different for another plan, size or name. */
+void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN]);
+
+/* Creates the run (every field but id, plan_ident, repeat_of and finished
+ * filled in; those are set) and takes its lease, in one transaction. The
+ * command line is stored as given. STORE_EXISTS when the name is taken;
+ * STORE_REPEAT, naming the earlier run, when a run with the same plan is
+ * stored already (its games would be these games again) unless
+ * allow_repeat: then the run is marked a repeat of it, and each of its
+ * games that the database holds already is stored as a repeat, which
+ * every statistic skips. */
+int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err);
+/* One transaction around several of the writes above and below (a run
+ * created, its games written, finished and released: an imported file is
+ * stored whole or not at all). Inside it the writers' own transactions
+ * are part of it; a failed writer leaves it to the caller to roll back. */
+int store_transaction_begin(Store *s, char *err);
+int store_transaction_commit(Store *s, char *err);
+void store_transaction_rollback(Store *s);
+/* Reads a run's row by name, checking what it reads (a size, a variant or
+ * a bound this yinsh cannot play is an error). STORE_NOT_FOUND when there
+ * is none. */
+int store_run_get(Store *s, const char *name, StoreRun *run, char *err);
+/* Leases: one process plays a run at a time. A lease names its holder
+ * (host, process id and the process's start time, so a reused pid is not
+ * mistaken for the holder). store_run_claim takes the run's lease, or
+ * takes it over when the holder is gone (a process of this host that no
+ * longer runs) or `take_over` is set; STORE_HELD, naming the holder, when
+ * a live process holds it (or one on another host, which cannot be
+ * checked from here). store_run_release gives it back. */
+int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err);
+int store_run_release(Store *s, const StoreRun *run, char *err);
+/* The game indices of the run not yet stored, ascending; *indices is
+ * malloc'ed (free it). */
+int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_t *n, char *err);
+/* Stores finished games of the run, their actions included, in one
+ * transaction. */
+int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, int n, char *err);
+/* Ends a run early at `games` games (a match its SPRT decided): deletes
+ * any stored games with an index >= games, with their actions, and sets
+ * run.games, in one transaction. */
+int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err);
+/* Marks the run finished (its end time; kept if it is set already) when
+ * every one of its games is stored; a run with games missing stays
+ * unfinished. */
+int store_run_finish(Store *s, const StoreRun *run, char *err);
+/* Totals over the stored games of the run, the play hash included. */
+int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err);
+
+/* ---- merging databases (store_merge.c) --------------------------------
+ *
+ * `yinsh merge`: the runs of other databases (the shards of job arrays,
+ * each played with --shard K/N) copied into this one, run by run matched
+ * by uid. A run new here is copied whole (its row, games and actions); a
+ * run held here already must have the same plan (seed, variant, agents
+ * and their weights' hashes, size, kind, pairs, opening, engine version)
+ * and gets the games it lacks; a game held here already must be the same
+ * game (actions, visit counts, result): an identical one is skipped, a
+ * different one fails the merge naming both files. All of it is one
+ * transaction: every shard merged, or nothing written. A run that then
+ * holds every one of its games is marked finished. */
+
+/* What the merge did to one run. */
+typedef struct StoreMergeRun {
+    char name[STORE_NAME_LEN], uid[STORE_UID_LEN];
+    uint32_t games;        /* the run's size */
+    uint64_t stored;       /* its games here after the merge */
+    uint64_t added;        /* games copied in */
+    uint64_t duplicates;   /* games held already, identical: skipped */
+    bool finished;         /* every game is here */
+    char missing[512];     /* the indices still missing, as ranges ("3-5, 9"), cut short with "..." */
+} StoreMergeRun;
+
+/* Merges the databases paths[0..n-1] into s (opened STORE_CREATE or
+ * STORE_WRITE). Each input is checked before anything is written: a file
+ * that is not a Yinsh Lab database, of a newer or older schema, damaged
+ * (a truncated copy), or this very database, is refused by name. On
+ * success *runs (malloc'ed; free it) holds what happened to each run met,
+ * *nruns of them. */
+int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs, int *nruns, char *err);
+
+/* ---- reading games (store.c) ---------------------------------------- */
+
+/* A stored game as the tuner replays it: valid only during the callback. */
+typedef struct StoreGame {
+    const char *ident;         /* the game's identity: the same for a game and its repeats */
+    uint32_t index;
+    int variant, result;       /* VARIANT_*, RESULT_* */
+    int nactions;
+    const char *const *actions; /* action texts in ply order */
+} StoreGame;
+
+/* Calls fn for every stored game of the selection (store_query.c; below),
+ * repeats left out, run by run and by index within a run (not in the
+ * order they were stored, which depends on the threads and on resumes:
+ * the tuner's sums, and so its weights, follow this order), with its
+ * actions; stops at the
+ * first non-zero return of fn (whose message is in err) and returns
+ * STORE_ERROR. Unfinished games (result none: imported records that stop
+ * before the end) are left out: they have no result to learn from. An unknown run name is STORE_NOT_FOUND, before any call.
+ * *ngames receives the number of games passed to fn. */
+typedef struct StoreSelection StoreSelection;
+int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGame *g, char *err),
+                     void *ctx, uint64_t *ngames, char *err);
+
+/* ---- the studies' queries (store_query.c) ----------------------------
+ *
+ * They read only columns of schema version 1 (and, from version 5, the
+ * repeat mark: repeats are left out), so they work on a database opened
+ * for reading whatever its version. Games are selected by the selection
+ * below, every game when it is empty. Row
+ * callbacks return 0 to go on, non-zero to stop (that value is returned);
+ * text in a row lives until the callback returns. */
+
+struct StoreSelection {
+    const char *const *runs; /* these runs (nruns of them; none: every run) */
+    int nruns;
+    const char *kind;        /* NULL, or "selfplay" / "match": runs of that kind */
+    const char *agent;       /* NULL, or a canonical agent spec: runs it plays in, on either side */
+    const char *variant;     /* NULL, or "standard" / "blitz" */
+};
+
+/* A run of the selection, for the report's list of commands and seeds. */
+typedef struct StoreRunRow {
+    const char *name, *command, *variant, *white, *black, *version, *started_at, *finished_at; /* finished_at may be NULL */
+    uint64_t seed;   /* the run seed */
+    int64_t games;   /* the run's planned size */
+    int64_t stored;  /* games stored */
+    const char *kind;                           /* "selfplay" or "match" ("" before version 5 reads it) */
+    const char *git_commit, *compiler, *machine; /* provenance ("" before version 5) */
+    int64_t repeats; /* of the stored games, those stored already by another run */
+    const char *opening;  /* "none", "rings" or "book:HASH:PATH" ("" before version 5 reads it) */
+    bool pairs;
+    uint64_t hash;   /* the play hash of its stored games (record.h) */
+} StoreRunRow;
+
+/* Games grouped by everything the report counts: one row per distinct
+ * (variant, white, black, result, reason, actions). */
+typedef struct StoreOutcomeRow {
+    const char *variant, *white, *black, *result, *reason;
+    int64_t actions; /* game length in actions */
+    int64_t games;   /* games with these values */
+} StoreOutcomeRow;
+
+/* Games grouped by the first action (White's first ring) and the result. */
+typedef struct StoreFirstRow {
+    const char *variant, *action, *result;
+    int64_t games;
+} StoreFirstRow;
+
+/* STORE_NOT_FOUND with the first unknown name in err when a name of the
+ * selection matches no run. */
+int store_query_check(Store *s, const StoreSelection *sel, char *err);
+int store_query_runs(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreRunRow *row), void *ctx,
+                     char *err);
+int store_query_outcomes(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreOutcomeRow *row),
+                         void *ctx, char *err);
+int store_query_first_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreFirstRow *row),
+                              void *ctx, char *err);
+/* A game of a match (run kind "match"), in run and index order: pair k
+ * is games 2k (A White) and 2k+1 (B White). */
+typedef struct StoreMatchRow {
+    const char *run, *a, *b, *variant, *result;
+    int64_t games, index;
+} StoreMatchRow;
+int store_query_match_games(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreMatchRow *row),
+                            void *ctx, char *err);
+
+/* The selected games that are repeats (stored again; left out above). */
+int store_query_repeats(Store *s, const StoreSelection *sel, int64_t *repeats, char *err);
+
+/* ---- stored games as records (store_query.c) -------------------------
+ *
+ * A stored game with what its record's tags say (docs/records.md), for
+ * `yinsh export` and `yinsh show`. Text lives until the callback returns. */
+typedef struct StoreGameText {
+    const char *run, *run_uid, *kind, *version;
+    /* The commit the run was played with (run.git_commit, schema version
+     * 5); NULL for older runs, and the record then says "?". */
+    const char *commit;
+    const char *variant, *white, *black;       /* as this game was played (a match swaps colours) */
+    const char *white_weights, *black_weights; /* content hashes of their weights files; NULL: none or not stored */
+    const char *result, *reason, *stored_at;
+    uint64_t seed;      /* the run seed */
+    uint32_t index;
+    int64_t length;     /* the game's stored length in actions */
+    int nactions;       /* the stored action rows, in ply order */
+    const char *const *actions;
+} StoreGameText;
+
+/* Calls fn for each stored game of the run named `run` (every run when
+ * NULL), or only its game `index` (every game when negative), in run and
+ * index order; fn's non-zero return stops the loop and is returned.
+ * STORE_NOT_FOUND when the run does not exist (or the database holds no
+ * runs); a game that is not stored is simply not passed to fn. */
+int store_query_game_texts(Store *s, const char *run, int64_t index, int (*fn)(void *ctx, const StoreGameText *g),
+                           void *ctx, char *err);
+
+/* ---- the viewer's queries (store_query.c) ---------------------------- */
+
+/* A stored game, one row per game, in the order of the runs and then of
+ * the game indices. */
+typedef struct StoreGameRow {
+    int64_t id;    /* game.id: the local row id */
+    const char *run, *variant, *white, *black, *result, *reason;
+    int64_t index; /* the game's index in its run */
+    uint64_t seed; /* the game's stream seed */
+    int64_t actions;
+    double duration_ms;
+} StoreGameRow;
+
+/* One action of a stored game, with the search's figures. */
+typedef struct StoreActionRow {
+    int64_t game_id, ply;
+    const char *actor, *state, *action;
+    int64_t legal, time_us;
+    bool searched; /* the next three are stored (else NULL, read as 0) */
+    int64_t root_visits, chosen_visits;
+    double value;  /* the chosen action's mean score for the actor */
+} StoreActionRow;
+
+int store_query_games(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameRow *row), void *ctx,
+                      char *err);
+/* Every action of the selected games, game by game in the order of
+ * store_query_games, each game's in ply order. */
+int store_query_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreActionRow *row),
+                        void *ctx, char *err);
+
+#endif

@@ -1,0 +1,265 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/file.h"
+#include "engine/notation.h"
+#include "engine/rng.h"
+#include "plans/rounds.h"
+#include "positions/tune_load.h"
+
+int rounds_check(const Rounds *r, char *err)
+{
+    size_t len = strlen(r->name);
+    if (!len || len > ROUNDS_NAME_LEN ||
+        strspn(r->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != len) {
+        snprintf(err, ERR_LEN, "the name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-' (it begins the "
+                 "runs' and the files' names)", r->name, ROUNDS_NAME_LEN);
+        return -1;
+    }
+    const AgentSpec *a = &r->agent;
+    if (a->kind != AGENT_AB && !(a->kind == AGENT_MCTS && a->rollout != ROLLOUT_RANDOM)) {
+        char text[SPEC_LEN];
+        snprintf(err, ERR_LEN, "the agent '%.200s' has no evaluation to tune: give ab:..., or mcts with rollout=N",
+                 agent_spec_format(a, text));
+        return -1;
+    }
+    if (r->rounds < 1 || r->rounds > ROUNDS_MAX || r->games < 1 || r->games > STORE_MAX_GAMES || r->pairs < 1 ||
+        r->pairs > STORE_MAX_GAMES / 2) {
+        snprintf(err, ERR_LEN, "rounds 1 to %d, games 1 to %d, pairs 1 to %d", ROUNDS_MAX, STORE_MAX_GAMES,
+                 STORE_MAX_GAMES / 2);
+        return -1;
+    }
+    /* the paths travel in spec texts, where ',' separates the keys */
+    if (strchr(r->from, ',') || strlen(r->from) >= AGENT_PATH_LEN) {
+        snprintf(err, ERR_LEN, "--from '%.200s': a path of fewer than %d characters, without ','", r->from,
+                 AGENT_PATH_LEN);
+        return -1;
+    }
+    char last[2 * AGENT_PATH_LEN];
+    if (strchr(r->dir, ',') ||
+        snprintf(last, sizeof last, "%s/%s.%d.txt", r->dir, r->name, r->rounds) >= AGENT_PATH_LEN) {
+        snprintf(err, ERR_LEN, "--out-dir '%.200s': too long a path for the weights files in it (%d characters at "
+                 "most), or it holds a ','", r->dir, AGENT_PATH_LEN - 1);
+        return -1;
+    }
+    struct stat sb;
+    if (stat(r->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(err, ERR_LEN, "--out-dir '%.200s' is not a folder: make it first", r->dir);
+        return -1;
+    }
+    if (access(r->dir, W_OK | X_OK) != 0) {
+        snprintf(err, ERR_LEN, "--out-dir '%.200s': cannot write into it: %s", r->dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void rounds_weights_path(const Rounds *r, int k, char *path)
+{
+    if (k == 0) snprintf(path, AGENT_PATH_LEN, "%s", r->from);
+    else snprintf(path, AGENT_PATH_LEN, "%s/%s.%d.txt", r->dir, r->name, k);
+}
+
+/* The agent with eval = W_k (the file read now: what is played is what
+ * the file says), and its canonical text (SPEC_LEN). */
+static int agent_at(const Rounds *r, int k, AgentSpec *spec, char *text, char *err)
+{
+    char path[AGENT_PATH_LEN], e[ERR_LEN];
+    rounds_weights_path(r, k, path);
+    *spec = r->agent;
+    if (agent_spec_set(spec, "eval", path, e)) {
+        snprintf(err, ERR_LEN, "round %d: %.900s", k + 1, e);
+        return -1;
+    }
+    agent_spec_format(spec, text);
+    return 0;
+}
+
+/* The stored state of a run, refusing one that another plan made (as
+ * tournament_state does for a match run). */
+static int run_state(const char *db, const char *name, const char *kind, const SelfplayPlan *plan,
+                     TournamentState *state, char *err)
+{
+    *state = TOURNAMENT_MISSING;
+    struct stat sb;
+    if (stat(db, &sb) != 0 && errno == ENOENT) return 0;
+    Store *store = NULL;
+    StoreRun row;
+    char serr[ERR_LEN];
+    int rc = store_open(&store, db, STORE_READ, STORE_BUSY_MS, serr);
+    if (rc == STORE_NOT_FOUND) return 0; /* no schema yet: no run */
+    if (!rc) rc = store_run_get(store, name, &row, serr);
+    store_close(store);
+    if (rc == STORE_NOT_FOUND) return 0;
+    if (rc) {
+        snprintf(err, ERR_LEN, "%.900s", serr);
+        return -1;
+    }
+    if (run_row_matches(&row, kind, plan, serr)) {
+        snprintf(err, ERR_LEN, "database '%.200s': %.500s; the rounds ask for another run under that name: give the "
+                 "agent, weights, sizes, seed and controls they were started with, or another --name or database",
+                 db, serr);
+        return -1;
+    }
+    *state = row.finished ? TOURNAMENT_COMPLETE : TOURNAMENT_UNFINISHED;
+    return 0;
+}
+
+/* Step 2: the fit of the round's self-play games from W_{k-1}, written to
+ * W_k with a header that says what made it. The header names no folder
+ * or database, so the same games give the same file wherever they are. */
+static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *row, char *err)
+{
+    Store *store = NULL;
+    TuneData data = {0};
+    TuneOptions o;
+    tune_options_default(&o);
+    o.threads = r->threads;
+    const char *runs[1] = {row->selfplay_run};
+    StoreSelection sel = {.runs = runs, .nruns = 1};
+    int64_t repeats = 0;
+    char e[ERR_LEN];
+    if (store_open(&store, r->db, STORE_READ, STORE_BUSY_MS, e) || tune_load(store, &sel, &o, &data, &repeats, e)) {
+        snprintf(err, ERR_LEN, "round %d: the fit: %.900s", k, e);
+        store_close(store);
+        tune_data_free(&data);
+        return -1;
+    }
+    store_close(store);
+    TuneFit fit;
+    tune_fit(&data, &prev->weights, &o, &fit);
+    row->games = data.games;
+    row->games_val = data.games_val;
+    row->positions = data.n - data.n_val;
+    row->positions_val = data.n_val;
+    memcpy(row->loss_before, fit.loss_before, sizeof row->loss_before);
+    memcpy(row->loss_after, fit.loss_after, sizeof row->loss_after);
+
+    char *header = NULL, from[AGENT_PATH_LEN];
+    size_t header_len = 0;
+    FILE *h = open_memstream(&header, &header_len);
+    if (!h) {
+        tune_data_free(&data);
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    if (k == 1) snprintf(from, sizeof from, "%s", r->from);
+    else snprintf(from, sizeof from, "%s.%d.txt", r->name, k - 1);
+    fprintf(h, "made by: yinsh rounds %s, round %d: the games of run %s fitted from %s (agent %s)\n", r->name, k,
+            row->selfplay_run, from, r->agent.kind == AGENT_AB ? "ab" : "mcts");
+    tune_summary_write(h, &data, &o, &fit, repeats, "starting");
+    fclose(h);
+    tune_data_free(&data);
+    rounds_weights_path(r, k, row->weights);
+    int rc = weights_save(row->weights, &fit.after, header, e);
+    free(header);
+    if (rc) snprintf(err, ERR_LEN, "round %d: the fit gives no usable weights: %.900s", k, e);
+    return rc ? -1 : 0;
+}
+
+/* Step 3: the match of W_k against W_{k-1}, A's tally into row. */
+static int match_round(const Rounds *r, int k, const AgentSpec *prev, const char *prev_text, const RoundsHooks *h,
+                       RoundRow *row, char *err)
+{
+    AgentSpec next;
+    char next_text[SPEC_LEN];
+    if (agent_at(r, k, &next, next_text, err)) return -1;
+    Tournament t = {.gauntlet = true, .games = 2 * r->pairs, .seed = r->seed, .variant = VARIANT_STANDARD,
+                    .opening = OPENING_RINGS, .controls = r->controls};
+    snprintf(t.name, sizeof t.name, "%s.%d", r->name, k);
+    TournamentState state;
+    TournamentResults res = {0};
+    int rc = -1;
+    if (tournament_add(&t, "new", next_text, &next, err) || tournament_add(&t, "old", prev_text, prev, err) ||
+        tournament_pairings(&t, err) || tournament_state(&t, r->db, &state, err))
+        goto done;
+    snprintf(row->match_run, sizeof row->match_run, "%s", t.pairings[0].run);
+    if ((rc = h->match(h->ctx, &t, state))) goto done;
+    rc = -1;
+    if (tournament_results(&t, r->db, 0, &res, err)) goto done;
+    row->tally = res.tally[0];
+    rc = 0;
+done:
+    tournament_results_free(&res);
+    tournament_free(&t);
+    return rc;
+}
+
+int rounds_run(const Rounds *r, const RoundsHooks *h, RoundRow *rows, int *nrows, int *best, char *err)
+{
+    char csv[2 * AGENT_PATH_LEN];
+    snprintf(csv, sizeof csv, "%s/%s.csv", r->dir, r->name);
+    *nrows = 0;
+    *best = 0;
+    for (int k = 1; k <= r->rounds; k++) {
+        RoundRow *row = &rows[k - 1];
+        *row = (RoundRow){.k = k};
+        AgentSpec prev;
+        char prev_text[SPEC_LEN];
+        if (agent_at(r, k - 1, &prev, prev_text, err)) return -1;
+
+        /* 1. self-play with W_{k-1} */
+        snprintf(row->selfplay_run, sizeof row->selfplay_run, "%s.%d/selfplay", r->name, k);
+        SelfplayPlan plan = {.variant = VARIANT_STANDARD, .white = prev, .black = prev,
+                             .seed = rng_mix(r->seed, rng_hash_text(row->selfplay_run)), .games = r->games,
+                             .threads = r->threads, .opening = OPENING_RINGS, .controls = r->controls};
+        TournamentState state;
+        if (run_state(r->db, row->selfplay_run, "selfplay", &plan, &state, err)) return -1;
+        int rc = h->selfplay(h->ctx, row->selfplay_run, &plan, state);
+        if (rc) return rc;
+
+        /* 2. W_k fitted to those games */
+        if (fit_round(r, k, &prev, row, err)) return -1;
+        if (h->fitted) h->fitted(h->ctx, row);
+
+        /* 3. W_k against W_{k-1} */
+        if ((rc = match_round(r, k, &prev, prev_text, h, row, err))) return rc;
+
+        /* 4. the stop rule */
+        row->elo = stats_elo_pentanomial(row->tally.penta);
+        row->gains = row->elo.lo > 0;
+        *nrows = k;
+        if (h->judged) h->judged(h->ctx, row);
+        if (rounds_csv_write(csv, rows, k, err)) return -1;
+        if (!row->gains) break;
+        *best = k;
+    }
+    return 0;
+}
+
+/* A figure for the CSV: empty when it is not a number. */
+static void csv_num(FILE *f, double v)
+{
+    if (isnan(v)) fprintf(f, ",");
+    else fprintf(f, ",%.6g", v);
+}
+
+int rounds_csv_write(const char *path, const RoundRow *rows, int n, char *err)
+{
+    FileOut o;
+    if (file_out_open(&o, path, err)) return -1;
+    FILE *f = o.f;
+    fprintf(f, "round,selfplay_run,selfplay_games,positions,positions_validation,train_loss_before,train_loss_after,"
+               "val_loss_before,val_loss_after,match_run,wins,draws,losses,pairs,elo,elo_lo,elo_hi,gains,weights\n");
+    for (int i = 0; i < n; i++) {
+        const RoundRow *w = &rows[i];
+        fprintf(f, "%d,%s,%llu,%zu,%zu", w->k, w->selfplay_run, (unsigned long long)w->games, w->positions,
+                w->positions_val);
+        csv_num(f, w->loss_before[0]);
+        csv_num(f, w->loss_after[0]);
+        csv_num(f, w->loss_before[1]);
+        csv_num(f, w->loss_after[1]);
+        fprintf(f, ",%s,%llu,%llu,%llu,%llu", w->match_run, (unsigned long long)w->tally.wins,
+                (unsigned long long)w->tally.draws, (unsigned long long)w->tally.losses,
+                (unsigned long long)w->tally.pairs);
+        csv_num(f, w->elo.mid + 0.0);
+        csv_num(f, w->elo.lo + 0.0);
+        csv_num(f, w->elo.hi + 0.0);
+        fprintf(f, ",%s,%s\n", w->gains ? "yes" : "no", w->weights);
+    }
+    return file_out_commit(&o, err);
+}

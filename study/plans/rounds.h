@@ -1,0 +1,100 @@
+/* Rounds of self-play, fit and match (`yinsh rounds`, docs/rounds.md):
+ * an agent with an evaluation plays itself, the weights are fitted to
+ * those games (eval/tune.h), and the new weights play the old ones; while
+ * a round gains, the next one starts from its weights.
+ *
+ * W_0 is the starting weights file; round k = 1, 2, ... of rounds NAME:
+ *   1. the self-play run "NAME.k/selfplay": the agent with eval = W_{k-1}
+ *      on both sides, random ring placements (OPENING_RINGS, so that a
+ *      deterministic agent still plays varied games), seed
+ *      rng_mix(seed, hash of the run's name);
+ *   2. the fit of that run's games from W_{k-1} (default TuneOptions),
+ *      written to DIR/NAME.k.txt (weights_save: whole or not at all);
+ *   3. the match run "NAME.k/new-vs-old": the gauntlet tournament NAME.k
+ *      (study/plans/tournament.h) of `new` (eval = W_k) against `old` (eval =
+ *      W_{k-1}), colour-swapped pairs from shared ring placements;
+ *   4. the round gains when the lower end of the 95% interval of new's Elo
+ *      (from the pairs, as `yinsh match` prints it) is above 0. A round
+ *      that does not gain ends the rounds, and the result is W_{k-1}.
+ *
+ * Nothing but runs is stored. Every round is a function of the runs'
+ * games, so running the rounds again on the same database reuses the
+ * complete runs, resumes an unfinished one, refits (the same file) and
+ * plays on: a killed run, resumed, ends where an uninterrupted one does. A
+ * stored run under a round's name that another plan made is refused.
+ *
+ * Playing is the caller's (cli/: progress, signals): rounds_run calls its
+ * hooks for each run to play or resume. */
+#ifndef YINSH_ROUNDS_H
+#define YINSH_ROUNDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "agents/agent.h"
+#include "play/match.h"
+#include "plans/tournament.h"
+#include "eval/tune.h"
+
+enum { ROUNDS_NAME_LEN = 20, ROUNDS_MAX = 1000 };
+
+typedef struct Rounds {
+    char name[ROUNDS_NAME_LEN + 1]; /* the runs' and files' prefix */
+    AgentSpec agent;  /* the spec; its eval is replaced in every round */
+    const char *from; /* W_0, a weights file */
+    const char *dir;  /* where NAME.k.txt and NAME.csv are written */
+    const char *db;   /* the database */
+    int rounds;       /* at most this many */
+    uint32_t games;   /* self-play games per round */
+    uint32_t pairs;   /* match pairs per round */
+    uint64_t seed;
+    int threads;      /* OpenMP threads (<= 0: all cores); the fit's too */
+    PlayControls controls; /* every run's time controls (scheduler.h) */
+} Rounds;
+
+/* One round played: its runs, its fit and its match. */
+typedef struct RoundRow {
+    int k;                                  /* 1, 2, ... */
+    char selfplay_run[STORE_NAME_LEN], match_run[STORE_NAME_LEN];
+    char weights[AGENT_PATH_LEN];           /* W_k, DIR/NAME.k.txt */
+    uint64_t games, games_val;              /* self-play games fitted (validation ones among them) */
+    size_t positions, positions_val;        /* positions (validation ones among them) */
+    double loss_before[2], loss_after[2];   /* [train, validation] log-loss of W_{k-1} and of W_k */
+    MatchTally tally;                       /* new's games */
+    Interval elo;                           /* new - old, from the pairs */
+    bool gains;
+} RoundRow;
+
+/* Checks the rounds before anything happens: a plain name (1 to
+ * ROUNDS_NAME_LEN letters, digits, '.', '_', '+', '-'), an agent with an
+ * evaluation (ab, or mcts with rollout=N), sizes in range, DIR an
+ * existing folder that can be written, paths that fit a spec (no ','). 0,
+ * or -1 with the reason in err (a usage error). */
+int rounds_check(const Rounds *r, char *err);
+
+/* The path of W_k (k = 0: the starting file) into path (AGENT_PATH_LEN). */
+void rounds_weights_path(const Rounds *r, int k, char *path);
+
+/* The hooks that play: each plays or resumes one run (state MISSING:
+ * play it; UNFINISHED: resume it; COMPLETE: nothing to play, a hook may
+ * say so) and returns 0, or the exit status after saying why. `fitted`
+ * and `judged` (may be NULL) are told of a round's fit and match. */
+typedef struct RoundsHooks {
+    int (*selfplay)(void *ctx, const char *run, const SelfplayPlan *plan, TournamentState state);
+    int (*match)(void *ctx, const Tournament *t, TournamentState state);
+    void (*fitted)(void *ctx, const RoundRow *row);
+    void (*judged)(void *ctx, const RoundRow *row);
+    void *ctx;
+} RoundsHooks;
+
+/* Plays the rounds: rows (r->rounds entries) receive the rounds played,
+ * *nrows their number, *best the round whose weights are the result (0:
+ * the starting weights). DIR/NAME.csv is rewritten after every round.
+ * 0; -1 with a message in err; or a hook's non-zero status (said by it). */
+int rounds_run(const Rounds *r, const RoundsHooks *h, RoundRow *rows, int *nrows, int *best, char *err);
+
+/* Writes the rows as CSV (whole, through a sibling file and a rename): a
+ * header and one row per round. 0, or -1 with err. */
+int rounds_csv_write(const char *path, const RoundRow *rows, int n, char *err);
+
+#endif

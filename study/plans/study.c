@@ -1,0 +1,334 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "plans/ini.h"
+#include "engine/notation.h"
+#include "base/number.h"
+#include "plans/study.h"
+
+#define STUDY_DEFAULT_OUT "results/report"
+
+/* The keys each section may hold; anything else is a typo to report. */
+static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", NULL};
+static const char *const AGENT_KEYS[] = {"spec", "games", NULL};
+static const char *const REPORT_KEYS[] = {"out", "plots", NULL};
+
+typedef struct Ctx {
+    const char *file;
+    char *err;
+} Ctx;
+
+static int bad(const Ctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(const Ctx *c, int line, const char *fmt, ...)
+{
+    char msg[ERR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(c->err, ERR_LEN, "%s:%d: %s", c->file, line, msg);
+    return STUDY_BAD;
+}
+
+static int check_keys(const Ctx *c, const IniSection *s, const char *const *allowed)
+{
+    for (int i = 0; i < s->nkeys; i++) {
+        bool known = false;
+        for (int k = 0; allowed[k] && !known; k++) known = !strcmp(allowed[k], s->keys[i].key);
+        if (known) continue;
+        char list[256] = "";
+        for (int k = 0; allowed[k]; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", allowed[k]);
+        return bad(c, s->keys[i].line, "unknown key '%.60s' in [%s] (it takes %s)", s->keys[i].key, s->name, list);
+    }
+    return STUDY_OK;
+}
+
+/* Names that become part of run names: plain words, safe in a shell. */
+static bool plain_word(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= max) return false;
+    for (; *s; s++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *s)) return false;
+    return true;
+}
+
+static int nonempty(const Ctx *c, const IniKey *k)
+{
+    return k->value[0] ? STUDY_OK : bad(c, k->line, "'%s' wants a value", k->key);
+}
+
+static int take_games(const Ctx *c, const IniKey *k, long *games)
+{
+    if (number_long(k->value, 1, STORE_MAX_GAMES, games)) return STUDY_OK;
+    return bad(c, k->line, "games wants a number from 1 to %d, not '%.60s'", STORE_MAX_GAMES, k->value);
+}
+
+/* The folder a file would go in must exist: the study checks it before it
+ * plays, instead of failing after the first runs. */
+static int check_folder_of(const Ctx *c, int line, const char *what, const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy) return bad(c, line, "out of memory");
+    char *slash = strrchr(copy, '/');
+    int rc = STUDY_OK;
+    if (slash) {
+        if (slash == copy) slash[1] = '\0';
+        else *slash = '\0';
+        struct stat sb;
+        if (stat(copy, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            rc = bad(c, line, "%s '%.200s': the folder '%.200s' does not exist", what, path, copy);
+    }
+    free(copy);
+    return rc;
+}
+
+static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, long *games, int variants[2],
+                              int *nvariants)
+{
+    int rc = check_keys(c, sec, STUDY_KEYS);
+    if (rc) return rc;
+    if (sec->label[0]) return bad(c, sec->line, "[study] takes no label");
+    const IniKey *k;
+
+    if (!(k = ini_key(sec, "name"))) return bad(c, sec->line, "[study] needs a name (the runs' names begin with it)");
+    if (!plain_word(k->value, STUDY_LABEL_LEN))
+        return bad(c, k->line, "name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-'", k->value,
+                   STUDY_LABEL_LEN - 1);
+    if (!(s->name = strdup(k->value))) return bad(c, k->line, "out of memory");
+
+    if (!(k = ini_key(sec, "seed"))) return bad(c, sec->line, "[study] needs a seed (run k's seed is seed + k)");
+    if (!number_u64(k->value, &s->seed))
+        return bad(c, k->line, "seed wants an unsigned 64-bit number, not '%.60s'", k->value);
+
+    if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, games))) return rc;
+
+    if (!(k = ini_key(sec, "variants"))) return bad(c, sec->line, "[study] needs variants (standard, blitz or both)");
+    *nvariants = 0;
+    for (const char *p = k->value; *p;) {
+        size_t len = strcspn(p, ", \t");
+        if (len) {
+            char word[16];
+            int v;
+            snprintf(word, sizeof word, "%.*s", (int)(len < 15 ? len : 15), p);
+            if (len >= sizeof word || !variant_parse(word, &v))
+                return bad(c, k->line, "unknown variant '%.*s' (standard or blitz)", (int)(len < 60 ? len : 60), p);
+            for (int i = 0; i < *nvariants; i++)
+                if (variants[i] == v) return bad(c, k->line, "variant '%s' is listed twice", word);
+            variants[(*nvariants)++] = v;
+        }
+        p += len;
+        p += strspn(p, ", \t");
+    }
+    if (*nvariants == 0) return bad(c, k->line, "variants wants standard, blitz or both");
+
+    k = ini_key(sec, "db");
+    if (k && (rc = nonempty(c, k))) return rc;
+    if (!(s->db = strdup(k ? k->value : RUN_DEFAULT_DB))) return bad(c, sec->line, "out of memory");
+    if ((rc = check_folder_of(c, k ? k->line : sec->line, "db", s->db))) return rc;
+    return STUDY_OK;
+}
+
+static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
+{
+    int rc = check_keys(c, sec, REPORT_KEYS);
+    if (rc) return rc;
+    if (sec->label[0]) return bad(c, sec->line, "[report] takes no label");
+    const IniKey *k = ini_key(sec, "out");
+    if (k) {
+        if ((rc = nonempty(c, k))) return rc;
+        struct stat sb;
+        if (stat(k->value, &sb) == 0 && !S_ISDIR(sb.st_mode))
+            return bad(c, k->line, "out '%.200s' is a file, not a folder", k->value);
+        free(s->report_out);
+        if (!(s->report_out = strdup(k->value))) return bad(c, k->line, "out of memory");
+    }
+    if ((k = ini_key(sec, "plots"))) {
+        const char *v = k->value;
+        if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true")) s->plots = true;
+        else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false")) s->plots = false;
+        else return bad(c, k->line, "plots wants yes or no, not '%.60s'", v);
+    }
+    return STUDY_OK;
+}
+
+int study_load(Study *s, const char *path, char *err)
+{
+    *s = (Study){.plots = true};
+    Ini ini;
+    Ctx c = {.file = path, .err = err};
+    int rc = ini_read(&ini, path, err);
+    if (rc) {
+        rc = rc == INI_BAD ? STUDY_BAD : STUDY_IO;
+        goto done;
+    }
+    if (!(s->path = strdup(path)) || !(s->report_out = strdup(STUDY_DEFAULT_OUT))) {
+        rc = bad(&c, 0, "out of memory");
+        goto done;
+    }
+
+    /* The sections: one [study], [agent LABEL] ones, at most one [report]. */
+    const IniSection *study = NULL, *agents[STUDY_MAX_AGENTS];
+    int nagents = 0;
+    for (int i = 0; i < ini.nsections; i++) {
+        const IniSection *sec = &ini.sections[i];
+        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report")) {
+            for (int j = 0; j < i; j++)
+                if (!strcmp(ini.sections[j].name, sec->name)) {
+                    rc = bad(&c, sec->line, "[%s] is there already (line %d)", sec->name, ini.sections[j].line);
+                    goto done;
+                }
+            if (!strcmp(sec->name, "study")) study = sec;
+            else if ((rc = load_report_section(&c, sec, s))) goto done;
+        } else if (!strcmp(sec->name, "agent")) {
+            if (nagents == STUDY_MAX_AGENTS) {
+                rc = bad(&c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
+                goto done;
+            }
+            agents[nagents++] = sec;
+        } else {
+            rc = bad(&c, sec->line, "unknown section [%.60s] (a study has [study], [agent LABEL] and [report])",
+                     sec->name);
+            goto done;
+        }
+    }
+    if (!study) {
+        rc = bad(&c, 1, "no [study] section (it names the study, its seed, variants and database)");
+        goto done;
+    }
+    long games = 0;
+    int variants[2], nvariants = 0;
+    if ((rc = load_study_section(&c, study, s, &games, variants, &nvariants))) goto done;
+    if (nagents == 0) {
+        rc = bad(&c, study->line, "no [agent LABEL] section: a study plays at least one agent");
+        goto done;
+    }
+
+    /* Every agent, then the runs: agents in file order, variants in the
+     * order listed, run k with seed + k. */
+    if (!(s->runs = calloc((size_t)(nagents * nvariants), sizeof *s->runs))) {
+        rc = bad(&c, study->line, "out of memory");
+        goto done;
+    }
+    for (int a = 0; a < nagents; a++) {
+        const IniSection *sec = agents[a];
+        if ((rc = check_keys(&c, sec, AGENT_KEYS))) goto done;
+        if (!plain_word(sec->label, STUDY_LABEL_LEN)) {
+            rc = bad(&c, sec->line,
+                     "an agent section is [agent LABEL], LABEL 1 to %d letters, digits, '.', '_', '+' or '-' "
+                     "(it ends the runs' names)",
+                     STUDY_LABEL_LEN - 1);
+            goto done;
+        }
+        const IniKey *spec = ini_key(sec, "spec"), *k;
+        if (!spec) {
+            rc = bad(&c, sec->line, "[agent %s] needs a spec (random, mcts:sims=N, ...)", sec->label);
+            goto done;
+        }
+        if ((rc = nonempty(&c, spec))) goto done;
+        if (strlen(spec->value) >= SPEC_LEN) {
+            rc = bad(&c, spec->line, "a spec is at most %d characters", SPEC_LEN - 1);
+            goto done;
+        }
+        AgentSpec agent;
+        char perr[ERR_LEN];
+        if (agent_spec_parse(spec->value, &agent, perr)) {
+            rc = bad(&c, spec->line, "agent '%s': %s", sec->label, perr);
+            goto done;
+        }
+        long agent_games = games;
+        if ((k = ini_key(sec, "games")) && (rc = take_games(&c, k, &agent_games))) goto done;
+        if (!agent_games) {
+            rc = bad(&c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
+            goto done;
+        }
+        for (int v = 0; v < nvariants; v++) {
+            int idx = a * nvariants + v;
+            StudyRun *r = &s->runs[idx];
+            int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
+            if (len >= (int)sizeof r->name) {
+                rc = bad(&c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
+                         variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
+                goto done;
+            }
+            snprintf(r->label, sizeof r->label, "%s", sec->label);
+            snprintf(r->spec, sizeof r->spec, "%s", spec->value);
+            r->line = spec->line;
+            r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
+                                     .seed = s->seed + (uint64_t)idx, .games = (uint32_t)agent_games,
+                                     .opening = OPENING_NONE};
+        }
+    }
+    s->nruns = nagents * nvariants;
+    rc = STUDY_OK;
+done:
+    ini_free(&ini);
+    return rc;
+}
+
+void study_free(Study *s)
+{
+    free(s->path);
+    free(s->name);
+    free(s->db);
+    free(s->report_out);
+    free(s->runs);
+    *s = (Study){0};
+}
+
+/* The states as the database opened in `mode` tells them: STUDY_OK,
+ * STUDY_IO, or STORE_ERROR when a lookup failed (an older schema, whose
+ * run table lacks columns the lookup reads, is one cause). */
+static int read_states(const Study *s, int mode, StudyState *states, char *err)
+{
+    Store *store = NULL;
+    char serr[ERR_LEN];
+    int rc = store_open(&store, s->db, mode, STORE_BUSY_MS, serr);
+    if (rc == STORE_NOT_FOUND) return STUDY_OK; /* no schema yet: no run */
+    if (rc) {
+        snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
+        return STUDY_IO;
+    }
+    rc = STUDY_OK;
+    for (int i = 0; i < s->nruns && !rc; i++) {
+        const StudyRun *r = &s->runs[i];
+        StoreRun row;
+        int got = store_run_get(store, r->name, &row, serr);
+        if (got == STORE_NOT_FOUND) continue;
+        if (got) {
+            snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
+            rc = got == STORE_ERROR ? STORE_ERROR : STUDY_IO;
+        } else if (run_row_matches(&row, "selfplay", &r->plan, serr)) {
+            snprintf(err, ERR_LEN,
+                     "%s:%d: database '%s': %s; the study asks for another run under that name: "
+                     "restore the file as it was, or rename the study, or use another database",
+                     s->path, r->line, s->db, serr);
+            rc = STUDY_IO;
+        } else {
+            states[i] = row.finished ? STUDY_COMPLETE : STUDY_UNFINISHED;
+        }
+    }
+    store_close(store);
+    return rc;
+}
+
+int study_state(const Study *s, StudyState *states, char *err)
+{
+    for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
+    struct stat sb;
+    if (stat(s->db, &sb) != 0 && errno == ENOENT) return STUDY_OK;
+    /* Read only: a complete study changes nothing, not even a file's
+     * journal mode. A database of an older schema is upgraded in place
+     * first (opening it for writing does that, and only that; playing
+     * would do it anyway), and read again. */
+    int rc = read_states(s, STORE_READ, states, err);
+    if (rc == STORE_ERROR) {
+        for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
+        rc = read_states(s, STORE_WRITE, states, err);
+    }
+    return rc ? STUDY_IO : STUDY_OK;
+}

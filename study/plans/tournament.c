@@ -1,0 +1,264 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "engine/notation.h"
+#include "engine/rng.h"
+#include "plans/tournament.h"
+
+static bool plain_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= TOURNAMENT_NAME_LEN) return false;
+    for (; *s; s++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *s)) return false;
+    return true;
+}
+
+int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err)
+{
+    if (!plain_name(name)) {
+        snprintf(err, ERR_LEN, "participant name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-' (it is "
+                 "part of the runs' names)", name, TOURNAMENT_NAME_LEN - 1);
+        return -1;
+    }
+    if (t->nplayers == TOURNAMENT_MAX_PLAYERS) {
+        snprintf(err, ERR_LEN, "a tournament has at most %d participants", TOURNAMENT_MAX_PLAYERS);
+        return -1;
+    }
+    for (int i = 0; i < t->nplayers; i++)
+        if (!strcmp(t->players[i].name, name)) {
+            snprintf(err, ERR_LEN, "participant name '%s' is given twice", name);
+            return -1;
+        }
+    if (strlen(spec) >= SPEC_LEN) {
+        snprintf(err, ERR_LEN, "participant '%s': a spec is at most %d characters", name, SPEC_LEN - 1);
+        return -1;
+    }
+    TournamentPlayer *p = &t->players[t->nplayers++];
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->spec, sizeof p->spec, "%s", spec);
+    p->agent = *agent;
+    return 0;
+}
+
+int tournament_pairings(Tournament *t, char *err)
+{
+    free(t->pairings);
+    t->pairings = NULL;
+    t->npairings = 0;
+    if (t->nplayers < 2) {
+        snprintf(err, ERR_LEN, "a tournament needs at least two participants");
+        return -1;
+    }
+    int n = t->nplayers, max = t->gauntlet ? n - 1 : n * (n - 1) / 2;
+    if (!(t->pairings = calloc((size_t)max, sizeof *t->pairings))) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (t->gauntlet && i > 0) break;
+            TournamentPairing *p = &t->pairings[t->npairings++];
+            p->a = i;
+            p->b = j;
+            int len = snprintf(p->run, sizeof p->run, "%s/%s-vs-%s", t->name, t->players[i].name, t->players[j].name);
+            if (len >= (int)sizeof p->run) {
+                snprintf(err, ERR_LEN, "the run name '%s/%s-vs-%s' is longer than %d characters", t->name,
+                         t->players[i].name, t->players[j].name, STORE_NAME_LEN - 1);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+void tournament_free(Tournament *t)
+{
+    free(t->pairings);
+    t->pairings = NULL;
+    t->npairings = 0;
+}
+
+/* The one place a pairing's match is planned: whatever limits a match
+ * takes, a tournament passes them to every pairing from here. */
+void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan *mp)
+{
+    const TournamentPairing *p = &t->pairings[k];
+    *mp = (MatchPlan){0};
+    mp->plan = (SelfplayPlan){
+        .variant = t->variant,
+        .white = t->players[p->a].agent,
+        .black = t->players[p->b].agent,
+        .seed = rng_mix(t->seed, rng_hash_text(p->run)),
+        .games = t->games,
+        .threads = threads,
+        .pairs = true,
+        .opening = t->opening,
+        .book = t->book,
+        .controls = t->controls,
+    };
+}
+
+/* The states as the database opened in `mode` says: 0, -1 (err), or
+ * STORE_ERROR when a lookup failed (an older schema). */
+static int read_states(const Tournament *t, const char *db, int mode, TournamentState *states, char *err)
+{
+    Store *store = NULL;
+    char serr[ERR_LEN];
+    int rc = store_open(&store, db, mode, STORE_BUSY_MS, serr);
+    if (rc == STORE_NOT_FOUND) return 0; /* no schema yet: no run */
+    if (rc) {
+        snprintf(err, ERR_LEN, "%s", serr);
+        return -1;
+    }
+    rc = 0;
+    for (int k = 0; k < t->npairings && !rc; k++) {
+        StoreRun row;
+        MatchPlan mp;
+        int got = store_run_get(store, t->pairings[k].run, &row, serr);
+        if (got == STORE_NOT_FOUND) continue;
+        tournament_pairing_plan(t, k, 0, &mp);
+        if (got) {
+            snprintf(err, ERR_LEN, "%s", serr);
+            rc = got == STORE_ERROR ? STORE_ERROR : -1;
+        } else if (run_row_matches(&row, "match", &mp.plan, serr)) {
+            snprintf(err, ERR_LEN,
+                     "database '%s': %s; the tournament asks for another run under that name: give the "
+                     "participants, games, seed, variant, openings and controls it was started with, or another tournament "
+                     "name (--name) or database",
+                     db, serr);
+            rc = -1;
+        } else {
+            states[k] = row.finished ? TOURNAMENT_COMPLETE : TOURNAMENT_UNFINISHED;
+        }
+    }
+    store_close(store);
+    return rc;
+}
+
+int tournament_state(const Tournament *t, const char *db, TournamentState *states, char *err)
+{
+    for (int k = 0; k < t->npairings; k++) states[k] = TOURNAMENT_MISSING;
+    struct stat sb;
+    if (stat(db, &sb) != 0 && errno == ENOENT) return 0;
+    /* read only, unless an older schema must be upgraded first (as study_state) */
+    int rc = read_states(t, db, STORE_READ, states, err);
+    if (rc == STORE_ERROR) {
+        for (int k = 0; k < t->npairings; k++) states[k] = TOURNAMENT_MISSING;
+        rc = read_states(t, db, STORE_WRITE, states, err);
+    }
+    return rc ? -1 : 0;
+}
+
+/* Reading the pairings' games: which pairing a run is, and each game's
+ * half points for A, paired as match.c pairs them. */
+typedef struct Collect {
+    const Tournament *t;
+    TournamentResults *r;
+    int k;                /* the pairing of the last row */
+    int64_t pair, first;  /* the pair being read, A's half points in its first game (-1: none) */
+} Collect;
+
+static int on_game(void *ctx, const StoreMatchRow *row)
+{
+    Collect *c = ctx;
+    if (c->k < 0 || strcmp(c->t->pairings[c->k].run, row->run)) {
+        c->k = -1;
+        for (int k = 0; k < c->t->npairings && c->k < 0; k++)
+            if (!strcmp(c->t->pairings[k].run, row->run)) c->k = k;
+        c->pair = c->first = -1;
+        if (c->k < 0) return 0;
+    }
+    int result = RESULT_NONE;
+    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
+        if (!strcmp(row->result, result_name(r))) result = r;
+    if (result == RESULT_NONE) return 0;
+    bool swapped = row->index & 1;
+    int points = match_points2(result, swapped);
+    if (!swapped) {
+        c->first = points;
+        c->pair = row->index / 2;
+    } else if (c->pair == row->index / 2 && c->first >= 0) {
+        match_tally_pair(&c->r->tally[c->k], (int)c->first, points); /* a pair counts only whole */
+        c->first = -1;
+    }
+    return 0;
+}
+
+int tournament_results(const Tournament *t, const char *db, int anchor, TournamentResults *r, char *err)
+{
+    *r = (TournamentResults){.anchor = anchor};
+    if (!(r->tally = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->tally)) ||
+        !(r->hash = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->hash))) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    struct stat sb;
+    if (stat(db, &sb) == 0) {
+        Store *store = NULL;
+        int rc = store_open(&store, db, STORE_READ, STORE_BUSY_MS, err);
+        if (rc && rc != STORE_NOT_FOUND) return -1;
+        if (!rc) {
+            /* only the runs stored (a name the database lacks would be an error) */
+            const char **names = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *names);
+            int n = 0;
+            char serr[ERR_LEN];
+            for (int k = 0; names && k < t->npairings; k++) {
+                StoreRun row;
+                RecordSummary sum;
+                if (store_run_get(store, t->pairings[k].run, &row, serr) != STORE_OK) continue;
+                names[n++] = t->pairings[k].run;
+                if (store_summary(store, &row, &sum, serr) == STORE_OK) r->hash[k] = sum.hash;
+            }
+            Collect c = {.t = t, .r = r, .k = -1};
+            StoreSelection sel = {.runs = names, .nruns = n};
+            if (!names) {
+                snprintf(err, ERR_LEN, "out of memory");
+                rc = -1;
+            } else if (n) {
+                rc = store_query_match_games(store, &sel, on_game, &c, err) ? -1 : 0;
+            }
+            free(names);
+            store_close(store);
+            if (rc) return -1;
+        }
+    }
+
+    /* the players' totals and the matrices of the fit */
+    int n = t->nplayers;
+    double *games = calloc((size_t)(n * n), sizeof *games), *score = calloc((size_t)(n * n), sizeof *score);
+    if (!games || !score) {
+        free(games);
+        free(score);
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    for (int k = 0; k < t->npairings; k++) {
+        const MatchTally *m = &r->tally[k];
+        int a = t->pairings[k].a, b = t->pairings[k].b;
+        double g = (double)(m->wins + m->draws + m->losses), pa = m->wins + 0.5 * m->draws;
+        games[a * n + b] += g;
+        games[b * n + a] += g;
+        score[a * n + b] += pa;
+        score[b * n + a] += g - pa;
+        r->games[a] += (uint64_t)g;
+        r->games[b] += (uint64_t)g;
+        r->points[a] += pa;
+        r->points[b] += g - pa;
+    }
+    const char *names[TOURNAMENT_MAX_PLAYERS];
+    for (int i = 0; i < n; i++) names[i] = t->players[i].name;
+    r->rated = stats_bt_fit(n, games, score, anchor, names, r->elo, r->se, r->why) == 0;
+    free(games);
+    free(score);
+    return 0;
+}
+
+void tournament_results_free(TournamentResults *r)
+{
+    free(r->tally);
+    free(r->hash);
+    r->tally = NULL;
+    r->hash = NULL;
+}

@@ -1,0 +1,95 @@
+/* Tournaments (`yinsh tournament`, docs/tournament.md): named participants
+ * (agent spec texts) in a round robin (every pair of them) or a gauntlet
+ * (the first against each of the others), each pairing an ordinary match
+ * run (selfplay/play/match.h: colour-swapped pairs from shared openings) in
+ * one database, then one rating list fitted over all their games.
+ *
+ * Nothing but the runs is stored: pairing A-B of tournament T is the match
+ * run named "T/A-vs-B" (A as agent A), seeded rng_mix(seed, hash of that
+ * name), so the same participants and seed always ask for the same games,
+ * a pairing keeps its games when participants are added, and resuming a
+ * tournament is running the same command again (each run resumes as any
+ * run does). tournament_state reads, never writes, the database and says
+ * which pairings are complete, unfinished or missing, refusing a stored run
+ * that another plan made; playing them is the caller's (cli/). */
+#ifndef YINSH_TOURNAMENT_H
+#define YINSH_TOURNAMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "play/match.h"
+#include "play/run.h"
+#include "stats/stats.h"
+
+enum {
+    TOURNAMENT_MAX_PLAYERS = STATS_BT_MAX,
+    TOURNAMENT_NAME_LEN = 32,
+};
+
+typedef struct TournamentPlayer {
+    char name[TOURNAMENT_NAME_LEN]; /* display name: letters, digits, '.', '_', '+', '-' */
+    char spec[SPEC_LEN];            /* the spec as given */
+    AgentSpec agent;
+} TournamentPlayer;
+
+typedef struct TournamentPairing {
+    int a, b;                    /* players: a is agent A (White in the even games) */
+    char run[STORE_NAME_LEN];    /* NAME/A-vs-B */
+} TournamentPairing;
+
+typedef struct Tournament {
+    char name[TOURNAMENT_NAME_LEN];
+    TournamentPlayer players[TOURNAMENT_MAX_PLAYERS];
+    int nplayers;
+    bool gauntlet;    /* players[0] against each of the others; else every pair */
+    uint32_t games;   /* per pairing, even */
+    uint64_t seed;
+    int variant;      /* VARIANT_* */
+    int opening;      /* OPENING_* */
+    const Book *book; /* with OPENING_BOOK (the caller's; it outlives the tournament) */
+    PlayControls controls; /* every pairing's time controls and engine settings (scheduler.h) */
+    TournamentPairing *pairings; /* malloc'ed by tournament_pairings */
+    int npairings;
+} Tournament;
+
+typedef enum { TOURNAMENT_MISSING, TOURNAMENT_UNFINISHED, TOURNAMENT_COMPLETE } TournamentState;
+
+/* Checks a display name (a plain word, not taken) and adds the player: 0,
+ * or -1 with a message in err. */
+int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err);
+
+/* Makes the pairings, in order: the gauntlet's (first, k) for k = 1..; a
+ * round robin's (i, j) for i < j. 0, or -1 with a message (too few
+ * players, a run name too long). tournament_free frees them. */
+int tournament_pairings(Tournament *t, char *err);
+void tournament_free(Tournament *t);
+
+/* The match plan of pairing k: agents, seed, games, variant, opening,
+ * threads (all of a match's limits come from here). */
+void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan *mp);
+
+/* Each pairing's state in the database (npairings entries); a database
+ * that does not exist holds none. 0, or -1 with a message: the database
+ * cannot be read, or a stored run has a pairing's name but another plan. */
+int tournament_state(const Tournament *t, const char *db, TournamentState *states, char *err);
+
+/* What the stored games of the pairings say. */
+typedef struct TournamentResults {
+    MatchTally *tally;   /* per pairing, A's results (pairs counted whole, as `yinsh match` does) */
+    uint64_t *hash;      /* per pairing, the play hash of its stored games (record.h; 0 when none) */
+    double points[TOURNAMENT_MAX_PLAYERS];   /* each player's points, a draw 1/2 */
+    uint64_t games[TOURNAMENT_MAX_PLAYERS];  /* each player's games */
+    int anchor;
+    bool rated;          /* the fit gave finite ratings */
+    double elo[TOURNAMENT_MAX_PLAYERS], se[TOURNAMENT_MAX_PLAYERS]; /* when rated; se[anchor] = 0 */
+    char why[ERR_LEN];   /* when not rated: why (stats_bt_fit's message) */
+} TournamentResults;
+
+/* Reads the games of every pairing's run (the database opened for
+ * reading; a run not stored counts no games) and fits the ratings,
+ * anchored at player `anchor`: 0 (rated or not), or -1 with a message
+ * when the database cannot be read. tournament_results_free frees them. */
+int tournament_results(const Tournament *t, const char *db, int anchor, TournamentResults *r, char *err);
+void tournament_results_free(TournamentResults *r);
+
+#endif

@@ -1,0 +1,156 @@
+/* The data files behind the pictures, one per picture and variant, in the
+ * plain columns gnuplot reads; the scripts that draw them are in
+ * scripts/plots/. Each file's layout is given above the function that
+ * writes it. */
+#include <errno.h>
+#include <string.h>
+#include "agents/agent.h"
+#include "engine/geometry.h"
+#include "engine/notation.h"
+#include "report/internal.h"
+
+static FILE *open_data(const char *dir, const char *name, char *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) snprintf(err, ERR_LEN, "cannot write '%.400s': %.80s", path, strerror(errno));
+    return f;
+}
+
+static int close_data(FILE *f, const char *dir, const char *name, char *err)
+{
+    if (fclose(f) != 0) {
+        snprintf(err, ERR_LEN, "cannot write '%s/%s': %s", dir, name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Appends a variant's name to a space-separated list (len bytes): the
+ * lists the gnuplot scripts loop over. */
+static void list_variant(char *list, size_t len, int variant)
+{
+    size_t at = strlen(list);
+    snprintf(list + at, len - at, "%s%s", at ? " " : "", variant_name(variant));
+}
+
+/* A pair's label as a quoted column of a data file: gnuplot's quoted
+ * strings have no escape, so a double quote inside becomes a single one. */
+static void data_label(const ReportPair *p, char *out, size_t len)
+{
+    report_pair_label(p, out, len);
+    for (char *c = out; *c; c++)
+        if (*c == '"') *c = '\'';
+}
+
+/* Whether both sides of a pair play at random: such a pair has no
+ * simulations per move, so the strength picture draws it apart from the
+ * MCTS levels (the Report ranks it as one simulation). */
+static bool plays_random(const ReportPair *p)
+{
+    AgentSpec spec;
+    char err[ERR_LEN];
+    return !strcmp(p->white, p->black) && !agent_spec_parse_text(p->white, &spec, err) && spec.kind == AGENT_RANDOM;
+}
+
+/* strength.dat: one block per variant with same-agent pairs (the variants
+ * listed in `variants`), rows "sims score lo hi games agent", sims 0 for
+ * random play: it is no point of the simulations scale, and the script
+ * draws it as a separate marker instead of joining it to the first MCTS
+ * level. The games column is the n the picture prints at each point. */
+static int write_strength(const Report *rep, const char *dir, char *variants, size_t vlen, char *err)
+{
+    FILE *f = open_data(dir, "strength.dat", err);
+    if (!f) return -1;
+    fprintf(f, "# White's score against strength (yinsh report): one block per variant\n"
+               "# simulations per move (random play: 0), score, 95%% interval low, high, games, agent\n");
+    int blocks = 0;
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_strongest(rep, v)) continue;
+        if (blocks++) fprintf(f, "\n\n");
+        fprintf(f, "# %s\n", variant_name(v));
+        list_variant(variants, vlen, v);
+        /* random play first: drawn apart, it is no level of the line */
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < rep->npairs; i++) {
+                const ReportPair *p = &rep->pairs[i];
+                if (p->variant != v || p->strength <= 0 || plays_random(p) != !pass) continue;
+                ReportScore s = report_score(p);
+                char label[1100];
+                data_label(p, label, sizeof label);
+                fprintf(f, "%g %.5f %.5f %.5f %llu \"%s\"\n", pass ? p->strength : 0, s.score, s.lo, s.hi,
+                        (unsigned long long)s.n, label);
+            }
+    }
+    return close_data(f, dir, "strength.dat", err);
+}
+
+/* lengths-VARIANT.dat: one block per pair, headed by its label and games
+ * (the picture's key), rows "length percent games" for each length that
+ * occurs. Lengths are not binned: they fall on a lattice of their own
+ * (random standard games that end with the pool empty come in steps of 7
+ * actions: a row made costs its removal and a ring's and gives 5 markers
+ * back to the pool), which a fixed bin width aliases into false peaks and
+ * dips; and a row per length that occurs has no empty bin. */
+static int write_lengths(const Report *rep, const char *dir, int v, char *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "lengths-%s.dat", variant_name(v));
+    FILE *f = open_data(dir, name, err);
+    if (!f) return -1;
+    int blocks = 0;
+    for (int i = 0; i < rep->npairs; i++) {
+        const ReportPair *p = &rep->pairs[i];
+        if (p->variant != v || !p->games) continue;
+        char label[1100];
+        data_label(p, label, sizeof label);
+        fprintf(f, "%s\"%s (%llu games)\"\n", blocks++ ? "\n\n" : "", label, (unsigned long long)p->games);
+        for (int a = 0; a <= REPORT_MAX_LENGTH; a++)
+            if (p->lengths[a])
+                fprintf(f, "%d %.4f %llu\n", a, 100.0 * (double)p->lengths[a] / (double)p->games,
+                        (unsigned long long)p->lengths[a]);
+    }
+    return close_data(f, dir, name, err);
+}
+
+/* first-ring-VARIANT.dat: the 85 points in the board's layout (columns
+ * a..k left to right, each column half a row below its left neighbour, as
+ * `yinsh show` draws it), rows "x y score games name"; score NaN without
+ * games. */
+static int write_first_ring(const Report *rep, const char *dir, int v, char *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "first-ring-%s.dat", variant_name(v));
+    FILE *f = open_data(dir, name, err);
+    if (!f) return -1;
+    fprintf(f, "# White's score by White's first ring, %s (yinsh report)\n# x y score games point\n",
+            variant_name(v));
+    for (int col = 0; col <= 10; col++)
+        for (int row = 1; row <= 11; row++) {
+            if (!point_valid(col, row)) continue;
+            Point pt = point_make(col, row);
+            const uint64_t *c = rep->first[v][pt];
+            uint64_t n = c[RESULT_WHITE] + c[RESULT_BLACK] + c[RESULT_DRAW];
+            char pname[8];
+            point_format(pt, pname);
+            double x = col * 0.8660254037844386, y = row - col / 2.0;
+            if (n) fprintf(f, "%.4f %.4f %.5f %llu %s\n", x, y,
+                           ((double)c[RESULT_WHITE] + 0.5 * (double)c[RESULT_DRAW]) / (double)n,
+                           (unsigned long long)n, pname);
+            else fprintf(f, "%.4f %.4f NaN 0 %s\n", x, y, pname);
+        }
+    return close_data(f, dir, name, err);
+}
+
+int report_write_data(const Report *rep, const char *dir, char *variants, char *strength_variants, size_t len,
+                      char *err)
+{
+    variants[0] = strength_variants[0] = '\0';
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_has_variant(rep, v)) continue;
+        list_variant(variants, len, v);
+        if (write_lengths(rep, dir, v, err) || write_first_ring(rep, dir, v, err)) return -1;
+    }
+    return write_strength(rep, dir, strength_variants, len, err);
+}

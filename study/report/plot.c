@@ -1,0 +1,105 @@
+/* Drawing the pictures: the data files written (report_data.c), then each
+ * gnuplot script of scripts/plots/ run on them in a child process. A
+ * picture that cannot be drawn is a note in the report, not an error. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "report/internal.h"
+
+extern char **environ;
+
+/* Runs `gnuplot -e VARS SCRIPT` with its output appended to log; true when
+ * it exited 0. *missing is set when gnuplot cannot be started at all. */
+static bool run_gnuplot(const char *vars, const char *script, const char *log, bool *missing)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addclose(&fa, 0);
+    char *argv[] = {"gnuplot", "-e", (char *)vars, (char *)script, NULL};
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        *missing = true;
+        return false;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return false;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) *missing = true;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* A gnuplot string literal: single quotes, a quote doubled. */
+static void gp_quote(const char *s, char *out, size_t len)
+{
+    size_t at = 0;
+    if (len < 3) return;
+    out[at++] = '\'';
+    for (; *s && at + 3 < len; s++) {
+        if (*s == '\'') out[at++] = '\'';
+        out[at++] = *s;
+    }
+    out[at++] = '\'';
+    out[at] = '\0';
+}
+
+int report_draw(const Report *rep, const char *dir, const char *plots_dir, ReportPictures *pics, char *err)
+{
+    char variants[64], strength_variants[64];
+    *pics = (ReportPictures){0};
+    if (report_write_data(rep, dir, variants, strength_variants, sizeof variants, err)) return -1;
+
+    if (!plots_dir) {
+        snprintf(pics->note, sizeof pics->note,
+                 "Pictures skipped: the gnuplot scripts (scripts/plots/) were not found; give --plots DIR.");
+        return 0;
+    }
+    char log[4096], qdir[4200], qplots[4200], vars[8600], script[4096];
+    snprintf(log, sizeof log, "%s/gnuplot.log", dir);
+    unlink(log);
+    gp_quote(dir, qdir, sizeof qdir);
+    gp_quote(plots_dir, qplots, sizeof qplots);
+    struct {
+        const char *script, *variants;
+        bool *drawn;
+    } const PICTURES[] = {
+        {"strength.gp", strength_variants, &pics->strength},
+        {"lengths.gp", variants, &pics->lengths},
+        {"first-ring.gp", variants, &pics->first_ring},
+    };
+    bool missing = false;
+    char failed[256] = "";
+    for (size_t i = 0; i < sizeof PICTURES / sizeof PICTURES[0] && !missing; i++) {
+        if (!PICTURES[i].variants[0]) continue; /* nothing to draw */
+        snprintf(vars, sizeof vars, "dir=%s; plots=%s; variants='%s'; min_games=%d", qdir, qplots,
+                 PICTURES[i].variants, REPORT_MIN_POINT_GAMES);
+        snprintf(script, sizeof script, "%s/%s", plots_dir, PICTURES[i].script);
+        *PICTURES[i].drawn = run_gnuplot(vars, script, log, &missing);
+        if (!*PICTURES[i].drawn && !missing) {
+            size_t at = strlen(failed);
+            snprintf(failed + at, sizeof failed - at, "%s%s", at ? ", " : "", PICTURES[i].script);
+        }
+    }
+    struct stat sb;
+    if (stat(log, &sb) == 0 && sb.st_size == 0) unlink(log); /* gnuplot had nothing to say */
+    if (missing) {
+        pics->strength = pics->lengths = pics->first_ring = false;
+        snprintf(pics->note, sizeof pics->note,
+                 "Pictures skipped: gnuplot is not installed (Debian: `apt-get install gnuplot-nox`, or "
+                 "`bash scripts/setup.sh`). The data behind them is in the *.dat files beside this report.");
+    } else if (failed[0]) {
+        snprintf(pics->note, sizeof pics->note,
+                 "Some pictures failed (%.100s): gnuplot's messages are in `gnuplot.log` beside this report.", failed);
+    } else if (!strength_variants[0]) {
+        snprintf(pics->note, sizeof pics->note,
+                 "No agent played itself in this selection, so White's score against strength is not drawn.");
+    }
+    return 0;
+}

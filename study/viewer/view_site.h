@@ -1,0 +1,63 @@
+/* The game viewer (`yinsh view`): stored games as a static web site that
+ * opens from disk (file://), with no server and no network.
+ *
+ *   index.html        the selected runs, and their games in a table that
+ *                     sorts and filters (variant, agents, result, reason,
+ *                     length)
+ *   games/ID.html     one page per game (ID: the game's row id): the board,
+ *                     stepping through the actions, the search's win
+ *                     probability, visits and time per action
+ *   board.js          the board drawing's tables (study/viewer/board_svg.c)
+ *   viewer.js, viewer.css   the pages' script and style
+ *                     (study/viewer/, embedded in the binary)
+ *
+ * The data of each page sits in the page, as JSON: the game's actions with
+ * their search figures, and for every position the YPN, the marks of the
+ * action that led to it and its status line, all computed here with the
+ * engine, so the page only draws (docs/viewer.md). */
+#ifndef YINSH_VIEW_SITE_H
+#define YINSH_VIEW_SITE_H
+
+#include <stdint.h>
+#include "store/store.h"
+
+typedef struct ViewRun {
+    char *name, *command, *variant, *white, *black, *started_at;
+    uint64_t seed;
+    int64_t games, stored;
+} ViewRun;
+
+typedef struct ViewGame {
+    int64_t id, index, actions;
+    int run; /* index into View.runs */
+    uint64_t seed;
+    char *variant, *white, *black, *result, *reason;
+    double duration_ms;
+} ViewGame;
+
+typedef struct View {
+    Store *store;        /* open (for reading) from view_load to view_free */
+    char *db;
+    const char *const *names; /* the selection as given (not owned) */
+    int nnames;
+    ViewRun *runs;
+    int nruns;
+    ViewGame *games;     /* in the order of the runs, then of the indices */
+    int64_t ngames;
+    /* what view_write wrote */
+    uint64_t files, bytes, largest;
+    int64_t actions;
+} View;
+
+/* Reads the selected runs (nnames 0: every run) and their games, not yet
+ * their actions. 0, or non-zero with why in err: no database, an unknown
+ * run name. A selection without games loads (ngames 0). */
+int view_load(View *v, const char *db, const char *const *names, int nnames, char *err);
+/* Writes the site into dir, an existing folder (the caller's staging
+ * folder): every game replayed with the engine, each action checked. 0,
+ * or non-zero with why in err (a file that cannot be written, a stored
+ * action that is not legal where it stands). */
+int view_write(View *v, const char *dir, char *err);
+void view_free(View *v);
+
+#endif
