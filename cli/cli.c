@@ -276,7 +276,7 @@ int cli_agent_in(const char *cmd, const char *what, const char *text, const char
     } else {
         rc = agent_spec_parse(text, spec, err);
     }
-    if (rc == AGENT_ERR_FILE) return cli_error(cmd, "%s: %s", what, err);
+    if (rc == ERR_FAIL) return cli_error(cmd, "%s: %s", what, err);
     if (rc) return cli_usage_error(cmd, "%s: %s", what, err);
     return 0;
 }

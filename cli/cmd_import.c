@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "base/error.h"
 #include "records/boardspace.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -86,8 +87,7 @@ static int import_file(Store *store, const char *path, bool repeat, char *err)
                      g.name[0] ? g.name : "?");
         free(joined);
         if (!command) {
-            snprintf(err, ERR_LEN, "out of memory");
-            rc = -1;
+            rc = error_set(err, "out of memory");
         } else {
             rc = run_import(store, name, white, black, command, &g.rec, repeat, err);
         }

@@ -81,7 +81,7 @@ static int play_selfplay(void *ctx, const char *name, const SelfplayPlan *plan, 
     char err[ERR_LEN];
     int rc = run_open(&run, &o, err);
     if (rc) {
-        bool repeat = rc == STORE_REPEAT;
+        bool repeat = rc == ERR_REPEAT;
         rc = cli_error(c->cmd, "%s", err);
         if (repeat)
             fprintf(stderr, "yinsh %s: the rounds' runs are new games: give another --name, --seed or --db\n",

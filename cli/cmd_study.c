@@ -74,7 +74,7 @@ static int play_run(const char *cmd, const Study *s, const StudyRun *sr, StudySt
     Run run;
     int rc = 0;
     if ((rc = run_open(&run, &o, err))) {
-        bool repeat = rc == STORE_REPEAT;
+        bool repeat = rc == ERR_REPEAT;
         rc = cli_error(cmd, "%s", err);
         if (repeat)
             fprintf(stderr, "yinsh %s: a study's runs are new games: give the study another database (db =) or "
@@ -117,7 +117,7 @@ int cmd_study(int argc, char **argv)
     char err[ERR_LEN], *cmdline = NULL;
     const char **names = NULL;
     int got = study_load(&s, pos[0], err);
-    if (got == STUDY_BAD) {
+    if (got == ERR_USAGE) {
         fprintf(stderr, "yinsh %s: %s\n(docs/study.md describes study files; nothing was stored)\n", cmd, err);
         rc = EXIT_USAGE;
         goto done;

@@ -90,7 +90,7 @@ int tournament_play_pairing(const char *cmd, const Tournament *t, int k, Tournam
     char err[ERR_LEN];
     int rc = run_open(&run, &o, err);
     if (rc) {
-        bool repeat = rc == STORE_REPEAT;
+        bool repeat = rc == ERR_REPEAT;
         rc = cli_error(cmd, "%s", err);
         if (repeat)
             fprintf(stderr, "yinsh %s: a tournament's runs are new games: give it another name, seed or "

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/error.h"
 #include "base/file.h"
 #include "eval/evaluation.h"
 #include "engine/movegen.h"
@@ -98,17 +99,14 @@ int weights_load(const char *path, Weights *w, char *err)
     weights_default(w);
     struct stat sb;
     if (stat(path, &sb) != 0) {
-        snprintf(err, ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+        return error_set(err, "%s: cannot open: %s", path, strerror(errno));
     }
     if (!S_ISREG(sb.st_mode)) {
-        snprintf(err, ERR_LEN, "%s: not a weights file (%s)", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
-        return -1;
+        return error_set(err, "%s: not a weights file (%s)", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
     }
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+        return error_set(err, "%s: cannot open: %s", path, strerror(errno));
     }
     /* lines of any length: a long `# made by:` header is one line */
     char *line = NULL;
@@ -163,9 +161,8 @@ int weights_check(const Weights *w, char *err)
 {
     for (int k = 0; k < FEAT_NB; k++)
         if (!isfinite(w->w[k]) || fabs(w->w[k]) > WEIGHT_MAX) {
-            snprintf(err, ERR_LEN, "weight %s = %g is not a finite number from %g to %g", FEATURE_NAMES[k], w->w[k],
+            return error_set(err, "weight %s = %g is not a finite number from %g to %g", FEATURE_NAMES[k], w->w[k],
                      -WEIGHT_MAX, WEIGHT_MAX);
-            return -1;
         }
     return 0;
 }

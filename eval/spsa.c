@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/error.h"
 #include "base/number.h"
 #include "engine/rng.h"
 #include "eval/spsa.h"
@@ -22,8 +23,7 @@ int spsa_gains_check(const SpsaGains *g, char *err)
     else if (!(isfinite(g->alpha) && g->alpha >= 0 && g->alpha <= 2)) bad = "alpha (0 to 2)";
     else if (!(isfinite(g->gamma) && g->gamma >= 0 && g->gamma <= 2)) bad = "gamma (0 to 2)";
     if (!bad) return 0;
-    snprintf(err, ERR_LEN, "bad SPSA gain %s", bad);
-    return -1;
+    return error_set(err, "bad SPSA gain %s", bad);
 }
 
 /* Whether a number's text is an integer (no '.', no exponent). */
@@ -38,14 +38,12 @@ int spsa_param_parse(const char *text, SpsaParam *p, char *err)
     char buf[128];
     const char *form = "--param wants NAME=START:LO:HI with LO < HI and START within";
     if (strlen(text) >= sizeof buf) {
-        snprintf(err, ERR_LEN, "%s, not '%.64s...'", form, text);
-        return -1;
+        return error_set(err, "%s, not '%.64s...'", form, text);
     }
     strcpy(buf, text);
     char *eq = strchr(buf, '='), *f[3];
     if (!eq || eq == buf || (size_t)(eq - buf) >= SPSA_NAME_LEN) {
-        snprintf(err, ERR_LEN, "%s (a name of 1 to %d characters), not '%.64s'", form, SPSA_NAME_LEN - 1, text);
-        return -1;
+        return error_set(err, "%s (a name of 1 to %d characters), not '%.64s'", form, SPSA_NAME_LEN - 1, text);
     }
     *eq = '\0';
     f[0] = eq + 1;
@@ -57,14 +55,12 @@ int spsa_param_parse(const char *text, SpsaParam *p, char *err)
     bool integer = true;
     for (int i = 0; i < 3; i++) {
         if (!f[i] || !number_real(f[i], -1e9, 1e9, &v[i]) || (i == 2 && strchr(f[i], ':'))) {
-            snprintf(err, ERR_LEN, "%s, not '%.64s'", form, text);
-            return -1;
+            return error_set(err, "%s, not '%.64s'", form, text);
         }
         integer = integer && integer_text(f[i]);
     }
     if (!(v[1] < v[2] && v[0] >= v[1] && v[0] <= v[2])) {
-        snprintf(err, ERR_LEN, "%s: in '%.64s' LO < HI and LO <= START <= HI do not hold", form, text);
-        return -1;
+        return error_set(err, "%s: in '%.64s' LO < HI and LO <= START <= HI do not hold", form, text);
     }
     *p = (SpsaParam){.start = v[0], .lo = v[1], .hi = v[2], .integer = integer};
     snprintf(p->name, sizeof p->name, "%s", buf);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/error.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
 #include "base/parallel.h"
@@ -48,9 +49,8 @@ int tune_collect_game(TuneCollector *c, const char *ident, uint32_t index, int v
         Action a;
         char aerr[ERR_LEN];
         if (action_parse(&pos, actions[ply], &a, aerr)) {
-            snprintf(err, ERR_LEN, "game %s (index %u) ply %d: action '%.16s' does not replay: %.200s", ident,
+            return error_set(err, "game %s (index %u) ply %d: action '%.16s' does not replay: %.200s", ident,
                      (unsigned)index, ply, actions[ply], aerr);
-            return -1;
         }
         if (ply >= o->min_ply && (o->sample >= 1 || rng_double(&rng) < o->sample)) {
             if (c->n == c->cap) {
@@ -62,8 +62,7 @@ int tune_collect_game(TuneCollector *c, const char *ident, uint32_t index, int v
                 uint8_t *v = realloc(c->val, cap);
                 if (v) c->val = v;
                 if (!p || !yy || !v) {
-                    snprintf(err, ERR_LEN, "out of memory for %zu positions", cap);
-                    return -1;
+                    return error_set(err, "out of memory for %zu positions", cap);
                 }
                 c->cap = cap;
             }
@@ -86,20 +85,17 @@ int tune_collect_finish(TuneCollector *c, TuneData *d, char *err)
     const TuneOptions *o = c->o;
     memset(d, 0, sizeof *d);
     if (c->games == 0) {
-        snprintf(err, ERR_LEN, "no games to tune on");
-        rc = -1;
+        rc = error_set(err, "no games to tune on");
         goto done;
     }
     if (c->n == 0) {
-        snprintf(err, ERR_LEN, "no positions to tune on: %llu games, none reaches ply %d (or --sample kept none)",
+        rc = error_set(err, "no positions to tune on: %llu games, none reaches ply %d (or --sample kept none)",
                  (unsigned long long)c->games, o->min_ply);
-        rc = -1;
         goto done;
     }
     d->f = malloc(c->n * FEAT_NB * sizeof *d->f);
     if (!d->f) {
-        snprintf(err, ERR_LEN, "out of memory for the features of %zu positions", c->n);
-        rc = -1;
+        rc = error_set(err, "out of memory for the features of %zu positions", c->n);
         goto done;
     }
     int threads = parallel_threads(o->threads);
@@ -118,9 +114,8 @@ int tune_collect_finish(TuneCollector *c, TuneData *d, char *err)
     d->games = c->games;
     d->games_val = c->games_val;
     if (d->n_val == d->n) {
-        snprintf(err, ERR_LEN, "no training positions: all %llu games went to the validation set (lower --val)",
+        rc = error_set(err, "no training positions: all %llu games went to the validation set (lower --val)",
                  (unsigned long long)d->games);
-        rc = -1;
     }
 done:
     tune_collect_free(c);

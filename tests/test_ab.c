@@ -150,7 +150,7 @@ Test(ab_spec, parses_formats_and_refuses)
         cr_assert_neq(agent_spec_parse(bad[i].spec, &s, err), 0, "%s accepted", bad[i].spec);
         cr_assert(strstr(err, bad[i].word), "%s: message '%s' does not name '%s'", bad[i].spec, err, bad[i].word);
     }
-    cr_expect_eq(agent_spec_parse("ab:eval=/nonexistent/w.txt", &s, err), AGENT_ERR_FILE);
+    cr_expect_eq(agent_spec_parse("ab:eval=/nonexistent/w.txt", &s, err), ERR_FAIL);
     cr_expect(strstr(err, "/nonexistent/w.txt"), "%s", err);
 }
 

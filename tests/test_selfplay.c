@@ -534,7 +534,7 @@ Test(store, create_write_summary_resume)
     strcpy(run.name, "t");
     cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", false, err), 0, "%s", err);
     StoreRun again = run;
-    cr_assert_eq(store_run_create(s, &again, "x", false, err), STORE_EXISTS);
+    cr_assert_eq(store_run_create(s, &again, "x", false, err), ERR_EXISTS);
     cr_assert(strstr(err, "'t'"));
 
     /* store games 0, 2 and 5 */
@@ -576,7 +576,7 @@ Test(store, create_write_summary_resume)
     cr_assert_not(found.pairs);
     cr_assert_eq(found.opening, OPENING_NONE);
     cr_assert_not(found.finished);
-    cr_assert_eq(store_run_get(s, "nope", &found, err), STORE_NOT_FOUND);
+    cr_assert_eq(store_run_get(s, "nope", &found, err), ERR_NOT_FOUND);
     cr_assert_eq(store_run_finish(s, &run, err), 0);
     for (int i = 0; i < 3; i++) record_free(&g[i]);
     agent_free(w);

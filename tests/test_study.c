@@ -166,7 +166,7 @@ Test(study, mistakes_name_their_line_and_store_nothing)
     /* the library says the same */
     Study s;
     char err[ERR_LEN];
-    cr_assert_eq(study_load(&s, path_in(dir, "none.ini"), err), STUDY_IO);
+    cr_assert_eq(study_load(&s, path_in(dir, "none.ini"), err), ERR_FAIL);
     cr_assert(strstr(err, "none.ini"), "%s", err);
     study_free(&s);
 }

@@ -2,11 +2,25 @@
 #include <stdio.h>
 #include "base/error.h"
 
+static void format(char *err, const char *fmt, va_list ap)
+{
+    if (err) vsnprintf(err, ERR_LEN, fmt, ap);
+}
+
 int error_set(char *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, ERR_LEN, fmt, ap);
+    format(err, fmt, ap);
     va_end(ap);
-    return -1;
+    return ERR_FAIL;
+}
+
+int error_code(char *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    format(err, fmt, ap);
+    va_end(ap);
+    return code;
 }

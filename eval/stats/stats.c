@@ -206,8 +206,7 @@ int stats_bt_fit(int n, const double *games, const double *score, int anchor, co
                  double *se, char *err)
 {
     if (n < 2 || n > STATS_BT_MAX || anchor < 0 || anchor >= n) {
-        snprintf(err, ERR_LEN, "a rating fit takes 2 to %d players and an anchor among them", STATS_BT_MAX);
-        return -1;
+        return error_set(err, "a rating fit takes 2 to %d players and an anchor among them", STATS_BT_MAX);
     }
     if (bt_check(n, games, score, names, err)) return -1;
 
@@ -238,15 +237,13 @@ int stats_bt_fit(int n, const double *games, const double *score, int anchor, co
             }
         }
         if (!bt_solve(m, info, grad, step, inv)) {
-            snprintf(err, ERR_LEN, "the rating fit's information matrix is singular: too few games");
-            return -1;
+            return error_set(err, "the rating fit's information matrix is singular: too few games");
         }
         double biggest = 0;
         for (int a = 0; a < m; a++) biggest = fmax(biggest, fabs(step[a]));
         if (biggest < 1e-12 || iter == 200) {
             if (iter == 200 && biggest > 1e-6) {
-                snprintf(err, ERR_LEN, "the rating fit did not converge in 200 Newton steps");
-                return -1;
+                return error_set(err, "the rating fit did not converge in 200 Newton steps");
             }
             break;
         }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/error.h"
 #include "search/ab.h"
 #include "agents/agent.h"
 #include "search/mcts.h"
@@ -53,28 +54,24 @@ static int parse_uyi(AgentSpec *spec, char *params, char *err)
     spec->kind = AGENT_UYI;
     snprintf(spec->name, sizeof spec->name, "engine");
     if (!params || !*params) {
-        snprintf(err, ERR_LEN, "agent 'uyi' needs at least cmd=COMMAND (uyi:name=N;cmd=C;dir=D;option.K=V)");
-        return -1;
+        return error_code(err, ERR_USAGE, "agent 'uyi' needs at least cmd=COMMAND (uyi:name=N;cmd=C;dir=D;option.K=V)");
     }
     char *p = params;
     while (*p) {
         char key[AGENT_NAME_LEN + 8], value[AGENT_CMD_LEN];
         char *eq = strchr(p, '=');
         if (!eq || (size_t)(eq - p) >= sizeof key) {
-            snprintf(err, ERR_LEN, "uyi field '%.64s' is not key=value", p);
-            return -1;
+            return error_code(err, ERR_USAGE, "uyi field '%.64s' is not key=value", p);
         }
         memcpy(key, p, (size_t)(eq - p));
         key[eq - p] = '\0';
         p = eq + 1;
         if (uyi_field(&p, value, sizeof value)) {
-            snprintf(err, ERR_LEN, "uyi field '%.64s': its value is too long", key);
-            return -1;
+            return error_code(err, ERR_USAGE, "uyi field '%.64s': its value is too long", key);
         }
         for (const char *c = value; *c; c++)
             if ((unsigned char)*c < 0x20 || *c == 0x7f) {
-                snprintf(err, ERR_LEN, "uyi field %.64s: a control character in its value", key);
-                return -1;
+                return error_code(err, ERR_USAGE, "uyi field %.64s: a control character in its value", key);
             }
         if (!strcmp(key, "name") && *value && strlen(value) < sizeof spec->name) {
             snprintf(spec->name, sizeof spec->name, "%s", value);
@@ -87,17 +84,14 @@ static int parse_uyi(AgentSpec *spec, char *params, char *err)
             snprintf(spec->option_key[spec->noptions], AGENT_NAME_LEN, "%s", key + 7);
             snprintf(spec->option_value[spec->noptions++], AGENT_OPTION_LEN, "%s", value);
         } else if (!strcmp(key, "name") || !strcmp(key, "cmd") || !strcmp(key, "dir") || !strncmp(key, "option.", 7)) {
-            snprintf(err, ERR_LEN, "uyi field %.64s: bad or too long value '%.64s' (or more than %d options)", key,
+            return error_code(err, ERR_USAGE, "uyi field %.64s: bad or too long value '%.64s' (or more than %d options)", key,
                      value, AGENT_OPTIONS);
-            return -1;
         } else {
-            snprintf(err, ERR_LEN, "unknown uyi field '%.64s' (known: name, cmd, dir, option.KEY)", key);
-            return -1;
+            return error_code(err, ERR_USAGE, "unknown uyi field '%.64s' (known: name, cmd, dir, option.KEY)", key);
         }
     }
     if (!spec->cmd[0]) {
-        snprintf(err, ERR_LEN, "agent 'uyi' needs cmd=COMMAND");
-        return -1;
+        return error_code(err, ERR_USAGE, "agent 'uyi' needs cmd=COMMAND");
     }
     return 0;
 }
@@ -146,9 +140,8 @@ static bool parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 static int parse_eval_key(AgentSpec *spec, const char *value, char *err)
 {
     if (!*value || strlen(value) >= AGENT_PATH_LEN || strchr(value, ',')) {
-        snprintf(err, ERR_LEN, "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')", value,
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')", value,
                  AGENT_PATH_LEN - 1);
-        return -1;
     }
     snprintf(spec->eval, sizeof spec->eval, "%s", value);
     return 0;
@@ -205,7 +198,7 @@ static int parse_mcts_key(AgentSpec *spec, const char *key, const char *value, c
                  "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy, "
                  "movetime)", key);
     }
-    return -1;
+    return ERR_USAGE;
 }
 
 /* One key=value of an ab spec. */
@@ -232,7 +225,7 @@ static int parse_ab_key(AgentSpec *spec, const char *key, const char *value, cha
     } else {
         snprintf(err, ERR_LEN, "unknown ab key '%.64s' (known: depth, maxdepth, tt, eval, movetime)", key);
     }
-    return -1;
+    return ERR_USAGE;
 }
 
 /* One key=value of an mcts or ab spec; movetime is both's. */
@@ -244,9 +237,8 @@ static int parse_key(AgentSpec *spec, const char *key, const char *value, char *
             spec->movetime_ms = v;
             return 0;
         }
-        snprintf(err, ERR_LEN, "bad value '%.64s' for movetime (milliseconds, an integer from 1 to %d)", value,
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for movetime (milliseconds, an integer from 1 to %d)", value,
                  AGENT_MAX_MOVETIME_MS);
-        return -1;
     }
     return spec->kind == AGENT_AB ? parse_ab_key(spec, key, value, err) : parse_mcts_key(spec, key, value, err);
 }
@@ -272,16 +264,14 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
     if (!strcmp(text, "best") || !strncmp(text, "best:", 5)) {
         best_spec(best, SPEC_LEN);
         if (text[4] && strlen(best) + strlen(text) - 4 >= sizeof best) {
-            snprintf(err, ERR_LEN, "agent spec too long");
-            return -1;
+            return error_code(err, ERR_USAGE, "agent spec too long");
         }
         if (text[4]) strcat(strcat(best, ","), text + 5);
         text = best;
     }
     char buf[SPEC_LEN * 2];
     if (strlen(text) >= sizeof buf) {
-        snprintf(err, ERR_LEN, "agent spec too long");
-        return -1;
+        return error_code(err, ERR_USAGE, "agent spec too long");
     }
     strcpy(buf, text);
     char *params = strchr(buf, ':');
@@ -292,17 +282,15 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
     weights_default(&spec->weights);
     if (!strcmp(buf, "uyi")) {
         char out[SPEC_LEN];
-        if (parse_uyi(spec, params, err)) return -1;
+        if (parse_uyi(spec, params, err)) return ERR_USAGE;
         if (!uyi_format(spec, out)) {
-            snprintf(err, ERR_LEN, "agent 'uyi': the spec is longer than %d characters", SPEC_LEN - 1);
-            return -1;
+            return error_code(err, ERR_USAGE, "agent 'uyi': the spec is longer than %d characters", SPEC_LEN - 1);
         }
         return 0;
     }
     if (!strcmp(buf, "random")) {
         if (params) {
-            snprintf(err, ERR_LEN, "agent 'random' takes no parameters (got '%.64s')", params);
-            return -1;
+            return error_code(err, ERR_USAGE, "agent 'random' takes no parameters (got '%.64s')", params);
         }
         return 0;
     }
@@ -311,30 +299,27 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
     } else if (!strcmp(buf, "ab")) {
         spec->kind = AGENT_AB;
     } else {
-        snprintf(err, ERR_LEN, "unknown agent '%.64s' (known: random, mcts, ab, uyi)", buf);
-        return -1;
+        return error_code(err, ERR_USAGE, "unknown agent '%.64s' (known: random, mcts, ab, uyi)", buf);
     }
     if (!params) return 0;
     for (char *save = NULL, *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq) {
-            snprintf(err, ERR_LEN, "%s parameter '%.64s' is not key=value", buf, kv);
-            return -1;
+            return error_code(err, ERR_USAGE, "%s parameter '%.64s' is not key=value", buf, kv);
         }
         *eq = '\0';
-        if (parse_key(spec, kv, eq + 1, err)) return -1;
+        if (parse_key(spec, kv, eq + 1, err)) return ERR_USAGE;
     }
     if (spec->kind == AGENT_AB) {
-        if (spec->eval[0] && load && weights_load(spec->eval, &spec->weights, err)) return AGENT_ERR_FILE;
+        if (spec->eval[0] && load && weights_load(spec->eval, &spec->weights, err)) return ERR_FAIL;
         return 0;
     }
     if (spec->eval[0]) {
         if (spec->rollout == ROLLOUT_RANDOM) {
-            snprintf(err, ERR_LEN, "eval=%.64s has no effect with rollout=random (give rollout=N)", spec->eval);
-            return -1;
+            return error_code(err, ERR_USAGE, "eval=%.64s has no effect with rollout=random (give rollout=N)", spec->eval);
         }
         /* read once here: every agent made from this spec shares the values */
-        if (load && weights_load(spec->eval, &spec->weights, err)) return AGENT_ERR_FILE;
+        if (load && weights_load(spec->eval, &spec->weights, err)) return ERR_FAIL;
     }
     return 0;
 }
@@ -359,8 +344,7 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
 {
     FILE *f = fopen(file, "r");
     if (!f) {
-        snprintf(err, ERR_LEN, "cannot read the engines file '%.200s': %s", file, strerror(errno));
-        return AGENT_ERR_FILE;
+        return error_set(err, "cannot read the engines file '%.200s': %s", file, strerror(errno));
     }
     *spec = (AgentSpec){.kind = AGENT_UYI};
     snprintf(spec->name, sizeof spec->name, "%s", name);
@@ -374,23 +358,20 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
         if (*l == '[') {
             char *end = strchr(l, ']');
             if (!end || end[1]) {
-                snprintf(err, ERR_LEN, "%.200s:%d: a section header is [NAME]", file, lineno);
-                rc = AGENT_ERR_SPEC;
+                rc = error_code(err, ERR_USAGE, "%.200s:%d: a section header is [NAME]", file, lineno);
                 break;
             }
             *end = '\0';
             in = !strcmp(trim(l + 1), name);
             if (in && found) {
-                snprintf(err, ERR_LEN, "%.200s:%d: engine '%.64s' is defined twice", file, lineno, name);
-                rc = AGENT_ERR_SPEC;
+                rc = error_code(err, ERR_USAGE, "%.200s:%d: engine '%.64s' is defined twice", file, lineno, name);
             }
             found |= in;
             continue;
         }
         char *eq = strchr(l, '=');
         if (!eq) {
-            snprintf(err, ERR_LEN, "%.200s:%d: not `key = value`: '%.64s'", file, lineno, l);
-            rc = AGENT_ERR_SPEC;
+            rc = error_code(err, ERR_USAGE, "%.200s:%d: not `key = value`: '%.64s'", file, lineno, l);
             break;
         }
         if (!in) continue;
@@ -407,11 +388,9 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
         AgentSpec tmp = *spec;
         if (!tmp.cmd[0]) snprintf(tmp.cmd, sizeof tmp.cmd, "-"); /* parse_uyi wants one; put back below */
         if (strcmp(key, "cmd") && strcmp(key, "dir") && strncmp(key, "option.", 7)) {
-            snprintf(err, ERR_LEN, "%.200s:%d: unknown key '%.64s' (known: cmd, dir, option.KEY)", file, lineno, key);
-            rc = AGENT_ERR_SPEC;
+            rc = error_code(err, ERR_USAGE, "%.200s:%d: unknown key '%.64s' (known: cmd, dir, option.KEY)", file, lineno, key);
         } else if (parse_uyi(&tmp, one, perr)) {
-            snprintf(err, ERR_LEN, "%.200s:%d: %.400s", file, lineno, perr);
-            rc = AGENT_ERR_SPEC;
+            rc = error_code(err, ERR_USAGE, "%.200s:%d: %.400s", file, lineno, perr);
         } else {
             tmp.kind = AGENT_UYI;
             snprintf(tmp.name, sizeof tmp.name, "%s", spec->name);
@@ -423,17 +402,14 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
     if (rc) return rc;
     char out[SPEC_LEN];
     if (!found) {
-        snprintf(err, ERR_LEN, "the engines file '%.200s' has no engine [%.64s]", file, name);
-        return AGENT_ERR_SPEC;
+        return error_code(err, ERR_USAGE, "the engines file '%.200s' has no engine [%.64s]", file, name);
     }
     if (!spec->cmd[0]) {
-        snprintf(err, ERR_LEN, "%.200s: engine [%.64s] has no cmd", file, name);
-        return AGENT_ERR_SPEC;
+        return error_code(err, ERR_USAGE, "%.200s: engine [%.64s] has no cmd", file, name);
     }
     if (!uyi_format(spec, out) || strlen(name) >= AGENT_NAME_LEN) {
-        snprintf(err, ERR_LEN, "%.200s: engine [%.64s] is longer than a spec may be (%d characters)", file, name,
+        return error_code(err, ERR_USAGE, "%.200s: engine [%.64s] is longer than a spec may be (%d characters)", file, name,
                  SPEC_LEN - 1);
-        return AGENT_ERR_SPEC;
     }
     return 0;
 }
@@ -441,8 +417,7 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
 int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err)
 {
     if (spec->kind != AGENT_MCTS && spec->kind != AGENT_AB) {
-        snprintf(err, ERR_LEN, "agent '%s' has no parameters to set", spec->kind == AGENT_UYI ? "uyi" : "random");
-        return AGENT_ERR_SPEC;
+        return error_code(err, ERR_USAGE, "agent '%s' has no parameters to set", spec->kind == AGENT_UYI ? "uyi" : "random");
     }
     AgentSpec s = *spec;
     if (!strcmp(key, "eval") && !*value) {
@@ -455,13 +430,12 @@ int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *er
     } else if (!strcmp(key, "movetime") && !strcmp(value, "0")) {
         s.movetime_ms = 0;
     } else if (parse_key(&s, key, value, err)) {
-        return AGENT_ERR_SPEC;
+        return ERR_USAGE;
     }
     if (s.kind == AGENT_MCTS && s.eval[0] && s.rollout == ROLLOUT_RANDOM) {
-        snprintf(err, ERR_LEN, "eval=%.64s has no effect with rollout=random (set rollout=N first)", s.eval);
-        return AGENT_ERR_SPEC;
+        return error_code(err, ERR_USAGE, "eval=%.64s has no effect with rollout=random (set rollout=N first)", s.eval);
     }
-    if (!strcmp(key, "eval") && s.eval[0] && weights_load(s.eval, &s.weights, err)) return AGENT_ERR_FILE;
+    if (!strcmp(key, "eval") && s.eval[0] && weights_load(s.eval, &s.weights, err)) return ERR_FAIL;
     *spec = s;
     return 0;
 }
@@ -552,8 +526,7 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
     return 0;
 oom:
     free(a);
-    snprintf(err, ERR_LEN, "out of memory for an agent's search tree or table");
-    return -1;
+    return error_set(err, "out of memory for an agent's search tree or table");
 }
 
 void agent_free(Agent *agent)

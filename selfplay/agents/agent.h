@@ -104,9 +104,8 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
-/* Why a spec was refused: its text (a usage error), or its weights file
- * (missing or unreadable: bad data). */
-enum { AGENT_ERR_SPEC = -1, AGENT_ERR_FILE = -2 };
+/* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
+ * file (missing or unreadable: bad data). */
 
 typedef struct AgentSpec {
     int kind;       /* AGENT_RANDOM, AGENT_MCTS or AGENT_AB */
@@ -132,7 +131,7 @@ typedef struct AgentSpec {
     char option_key[AGENT_OPTIONS][AGENT_NAME_LEN], option_value[AGENT_OPTIONS][AGENT_OPTION_LEN];
 } AgentSpec;
 
-/* Parses a spec; 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with a message in
+/* Parses a spec; 0, or ERR_USAGE / ERR_FAIL with a message in
  * err (ERR_LEN bytes) naming the key, the value or the file. */
 int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
 /* The same, without reading the eval file (spec->weights keep the
@@ -140,7 +139,7 @@ int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
  * the weights file need not be at hand. */
 int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
 /* Sets one key of an mcts or ab spec, as in a spec's text (an engine option):
- * 0, or AGENT_ERR_SPEC / AGENT_ERR_FILE with the reason in err, leaving
+ * 0, or ERR_USAGE / ERR_FAIL with the reason in err, leaving
  * spec as it was. Beyond the text's values, eval "" goes back to the
  * built-in weights, nodes 0 to the default for sims, and maxdepth 0 and
  * movetime 0 to none. eval reads its
@@ -149,7 +148,7 @@ int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *er
 /* The spec of engine `name` of an engines file (docs/uyi.md, "Engines
  * files"): sections `[NAME]` with `cmd = ...`, `dir = ...` and any
  * `option.KEY = VALUE` lines; '#' starts a comment line. 0, or
- * AGENT_ERR_FILE (unreadable file) / AGENT_ERR_SPEC (bad line, unknown
+ * ERR_FAIL (unreadable file) / ERR_USAGE (bad line, unknown
  * name) with "FILE:LINE: why" in err. */
 int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char *err);
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */

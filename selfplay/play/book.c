@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/error.h"
 #include "play/book.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -40,8 +41,7 @@ int book_read(Book *b, const char *text, const char *name, int variant, char *er
         size_t len = strcspn(p, "\n");
         char buf[8192];
         if (len >= sizeof buf) {
-            snprintf(err, ERR_LEN, "%s:%d: a line is at most %zu characters", name, line, sizeof buf - 1);
-            return -1;
+            return error_set(err, "%s:%d: a line is at most %zu characters", name, line, sizeof buf - 1);
         }
         memcpy(buf, p, len);
         buf[len] = '\0';
@@ -56,13 +56,11 @@ int book_read(Book *b, const char *text, const char *name, int variant, char *er
         Position pos;
         char perr[ERR_LEN];
         if (ypn_parse(s, &pos, perr) == 0) {
-            snprintf(err, ERR_LEN, "%s:%d: a position (YPN) is not an opening here: games are stored as actions "
+            return error_set(err, "%s:%d: a position (YPN) is not an opening here: games are stored as actions "
                      "from the start, so write the actions that reach it", name, line);
-            return -1;
         }
         if (b->n == BOOK_MAX_OPENINGS) {
-            snprintf(err, ERR_LEN, "%s:%d: a book holds at most %d openings", name, line, BOOK_MAX_OPENINGS);
-            return -1;
+            return error_set(err, "%s:%d: a book holds at most %d openings", name, line, BOOK_MAX_OPENINGS);
         }
         if (!grow((void **)&b->start, &cap_start, b->n + 2, sizeof *b->start)) goto oom;
         b->start[b->n] = nactions;
@@ -73,17 +71,14 @@ int book_read(Book *b, const char *text, const char *name, int variant, char *er
             Action a;
             int result, reason;
             if (pos_outcome(&pos, &result, &reason)) {
-                snprintf(err, ERR_LEN, "%s:%d: action %d '%.20s': the game is over before it", name, line, count + 1,
+                return error_set(err, "%s:%d: action %d '%.20s': the game is over before it", name, line, count + 1,
                          tok);
-                return -1;
             }
             if (count == GAME_MAX_ACTIONS / 2) {
-                snprintf(err, ERR_LEN, "%s:%d: an opening is at most %d actions", name, line, GAME_MAX_ACTIONS / 2);
-                return -1;
+                return error_set(err, "%s:%d: an opening is at most %d actions", name, line, GAME_MAX_ACTIONS / 2);
             }
             if (action_parse(&pos, tok, &a, perr)) {
-                snprintf(err, ERR_LEN, "%s:%d: action %d '%.20s': %s", name, line, count + 1, tok, perr);
-                return -1;
+                return error_set(err, "%s:%d: action %d '%.20s': %s", name, line, count + 1, tok, perr);
             }
             if (!grow((void **)&b->actions, &cap_actions, nactions + 1, sizeof *b->actions)) goto oom;
             b->actions[nactions++] = a;
@@ -96,35 +91,30 @@ int book_read(Book *b, const char *text, const char *name, int variant, char *er
         }
         int result, reason;
         if (pos_outcome(&pos, &result, &reason)) {
-            snprintf(err, ERR_LEN, "%s:%d: the opening ends the game: nothing is left to play", name, line);
-            return -1;
+            return error_set(err, "%s:%d: the opening ends the game: nothing is left to play", name, line);
         }
         h = rng_hash_text_from(h, "\n");
         b->n++;
         b->start[b->n] = nactions;
     }
     if (b->n == 0) {
-        snprintf(err, ERR_LEN, "%s: the book holds no opening (a line of actions from the start, e.g. 'e5 f6')", name);
-        return -1;
+        return error_set(err, "%s: the book holds no opening (a line of actions from the start, e.g. 'e5 f6')", name);
     }
     b->hash = h;
     return 0;
 oom:
-    snprintf(err, ERR_LEN, "%s:%d: out of memory", name, line);
-    return -1;
+    return error_set(err, "%s:%d: out of memory", name, line);
 }
 
 int book_load(Book *b, const char *path, int variant, char *err)
 {
     *b = (Book){0};
     if (strlen(path) >= BOOK_PATH_LEN) {
-        snprintf(err, ERR_LEN, "book '%.60s...': a path of at most %d characters", path, BOOK_PATH_LEN - 1);
-        return -1;
+        return error_set(err, "book '%.60s...': a path of at most %d characters", path, BOOK_PATH_LEN - 1);
     }
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, ERR_LEN, "cannot read the book '%s': %s", path, strerror(errno));
-        return -1;
+        return error_set(err, "cannot read the book '%s': %s", path, strerror(errno));
     }
     size_t cap = 4096, n = 0;
     char *text = malloc(cap);
@@ -151,8 +141,7 @@ int book_load(Book *b, const char *path, int variant, char *err)
     text[n] = '\0';
     if (strlen(text) != n) {
         free(text);
-        snprintf(err, ERR_LEN, "book '%s' is not a text file (it holds a NUL byte)", path);
-        return -1;
+        return error_set(err, "book '%s' is not a text file (it holds a NUL byte)", path);
     }
     int rc = book_read(b, text, path, variant, err);
     free(text);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "base/error.h"
 #include "base/clock.h"
 #include "play/distribute.h"
 #include "base/parallel.h"
@@ -63,15 +64,13 @@ int dist_init(char *err)
     if (joined || !launched()) return 0;
     int provided = 0;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
-        snprintf(err, ERR_LEN, "cannot join the MPI job (MPI_Init_thread failed)");
-        return -1;
+        return error_set(err, "cannot join the MPI job (MPI_Init_thread failed)");
     }
     joined = true;
     atexit(leave);
     if (provided < MPI_THREAD_SERIALIZED) {
-        snprintf(err, ERR_LEN, "the MPI library gives thread level %d; yinsh needs MPI_THREAD_SERIALIZED (%d)",
+        return error_set(err, "the MPI library gives thread level %d; yinsh needs MPI_THREAD_SERIALIZED (%d)",
                  provided, MPI_THREAD_SERIALIZED);
-        return -1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
@@ -84,8 +83,7 @@ int dist_share_run(StoreRun *row, int *status, char *err)
     if (nranks == 1) return 0;
     if (MPI_Bcast(status, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
         MPI_Bcast(row, (int)sizeof *row, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        snprintf(err, ERR_LEN, "rank %d: cannot share the run between the ranks", my_rank);
-        return -1;
+        return error_set(err, "rank %d: cannot share the run between the ranks", my_rank);
     }
     return 0;
 }
@@ -295,9 +293,8 @@ static int serve(void *ctx, SelfplayInlet *inlet, char *err)
             for (int32_t i = 0; i < count; i++) {
                 GameRecord *g = unpack_game(&q, end);
                 if (!g) {
-                    snprintf(err, ERR_LEN, "rank %d sent a batch of games that does not read back (%d bytes)", from,
+                    rc = error_set(err, "rank %d sent a batch of games that does not read back (%d bytes)", from,
                              len);
-                    rc = -1;
                     break;
                 }
                 games[ng++] = g;
@@ -370,16 +367,14 @@ static int worker_send(void *ctx, GameRecord *const *games, int n, char *err)
     pack_games(&b, games, n);
     if (b.oom || b.len > (size_t)INT32_MAX) {
         free(b.p);
-        snprintf(err, ERR_LEN, "rank %d: out of memory for a batch of %d games", my_rank, n);
-        return -1;
+        return error_set(err, "rank %d: out of memory for a batch of %d games", my_rank, n);
     }
     pthread_mutex_lock(&mpi_lock);
     int rc = MPI_Send(b.p, (int)b.len, MPI_BYTE, 0, TAG_GAMES, MPI_COMM_WORLD);
     pthread_mutex_unlock(&mpi_lock);
     free(b.p);
     if (rc != MPI_SUCCESS) {
-        snprintf(err, ERR_LEN, "rank %d: cannot send games to rank 0", my_rank);
-        return -1;
+        return error_set(err, "rank %d: cannot send games to rank 0", my_rank);
     }
     return 0;
 }

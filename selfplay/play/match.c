@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/error.h"
 #include "play/distribute.h"
 #include "play/match.h"
 #include "engine/notation.h"
@@ -33,18 +34,15 @@ int match_sprt_parse(const char *text, MatchSprt *sprt, char *err)
         char *end;
         v[i] = strtod(s, &end);
         if (end == s || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
-            snprintf(err, ERR_LEN, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
-            return -1;
+            return error_set(err, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
         }
         s = end + 1;
     }
     if (!(v[0] < v[1])) {
-        snprintf(err, ERR_LEN, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
-        return -1;
+        return error_set(err, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
     }
     if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
-        snprintf(err, ERR_LEN, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
-        return -1;
+        return error_set(err, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
     }
     *sprt = (MatchSprt){true, v[0], v[1], v[2], v[3]};
     return 0;
@@ -128,20 +126,17 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
                   .hashes = calloc(plan.games ? plan.games : 1, sizeof *c.hashes)};
     atomic_init(&c.stop, false);
     if (!indices || !c.points2 || !c.hashes) {
-        snprintf(err, ERR_LEN, "out of memory for the match");
-        rc = -1;
+        rc = error_set(err, "out of memory for the match");
         goto done;
     }
     if (plan.games % 2) {
-        snprintf(err, ERR_LEN, "a match plays pairs of games: %u is odd", (unsigned)plan.games);
-        rc = -1;
+        rc = error_set(err, "a match plays pairs of games: %u is odd", (unsigned)plan.games);
         goto done;
     }
     bool resumed = run && run->store && run->sum.games > 0;
     if (resumed && mp->sprt.on) {
-        snprintf(err, ERR_LEN, "run '%s': a match with an SPRT is not resumed (it may have stopped early): "
+        rc = error_set(err, "run '%s': a match with an SPRT is not resumed (it may have stopped early): "
                  "start a new run", run->row.name);
-        rc = -1;
         goto done;
     }
     /* the games to play: the run's (a shard's slice, a resumed run's

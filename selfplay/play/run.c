@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/error.h"
 #include "play/distribute.h"
 #include "engine/notation.h"
 #include "base/parallel.h"
@@ -37,16 +38,13 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
     *plan = (SelfplayPlan){.variant = row->variant, .seed = row->seed, .games = row->games, .pairs = row->pairs,
                            .opening = row->opening};
     if (controls_parse(row->controls, &plan->controls, perr)) {
-        snprintf(err, ERR_LEN, "run '%s': %.400s", row->name, perr);
-        return -1;
+        return error_set(err, "run '%s': %.400s", row->name, perr);
     }
     if (agent_spec_parse(row->white, &plan->white, perr)) {
-        snprintf(err, ERR_LEN, "run '%s': white agent: %.400s", row->name, perr);
-        return -1;
+        return error_set(err, "run '%s': white agent: %.400s", row->name, perr);
     }
     if (agent_spec_parse(row->black, &plan->black, perr)) {
-        snprintf(err, ERR_LEN, "run '%s': black agent: %.400s", row->name, perr);
-        return -1;
+        return error_set(err, "run '%s': black agent: %.400s", row->name, perr);
     }
     for (int i = 0; i < 2; i++) {
         const AgentSpec *spec = i ? &plan->black : &plan->white;
@@ -110,16 +108,14 @@ static int book_of_row(Run *r, const Book *given, char *err)
     if (!given) {
         char berr[ERR_LEN];
         if (book_load(&r->book, row->book_path, row->variant, berr)) {
-            snprintf(err, ERR_LEN, "run '%s' opens from the book '%s': %.300s", row->name, row->book_path, berr);
-            return -1;
+            return error_set(err, "run '%s' opens from the book '%s': %.300s", row->name, row->book_path, berr);
         }
         given = &r->book;
     }
     if (given->hash != row->book_hash) {
-        snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
+        return error_set(err, "run '%s' was played from another opening book (content hash %016" PRIx64
                  "); the book '%.200s' holds %016" PRIx64 ": restore the book, or start a new run",
                  row->name, row->book_hash, given->path, given->hash);
-        return -1;
     }
     r->plan.book = given;
     return 0;
@@ -165,14 +161,12 @@ int run_open(Run *r, const RunOptions *o, char *err)
         }
         char perr[ERR_LEN];
         if (plan_of_row(&r->row, &r->plan, perr)) {
-            snprintf(err, ERR_LEN, "rank %d: %s", dist_rank(), perr);
-            return -1;
+            return error_set(err, "rank %d: %s", dist_rank(), perr);
         }
         /* a book run's openings: this rank's --book, or the stored path,
          * checked against the run's content hash */
         if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, perr)) {
-            snprintf(err, ERR_LEN, "rank %d: %s", dist_rank(), perr);
-            return -1;
+            return error_set(err, "rank %d: %s", dist_rank(), perr);
         }
         r->plan.threads = o->plan.threads;
         r->plan.controls.engine_logs = o->plan.controls.engine_logs;
@@ -185,8 +179,7 @@ int run_open(Run *r, const RunOptions *o, char *err)
         int status = rc != 0;
         char derr[ERR_LEN];
         if (dist_share_run(&r->row, &status, derr) && !rc) {
-            snprintf(err, ERR_LEN, "%s", derr);
-            rc = -1;
+            rc = error_set(err, "%s", derr);
         }
     }
     return rc;
@@ -206,8 +199,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
         if (!r->db) {
             r->db = RUN_DEFAULT_DB;
             if (mkdir("results", 0777) != 0 && errno != EEXIST) {
-                snprintf(err, ERR_LEN, "cannot create the directory 'results': %s", strerror(errno));
-                return -1;
+                return error_set(err, "cannot create the directory 'results': %s", strerror(errno));
             }
         }
         if (store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
@@ -218,12 +210,10 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     if (o->resume) {
         char serr[ERR_LEN];
         if (!r->store) {
-            snprintf(err, ERR_LEN, "--resume needs the database");
-            return -1;
+            return error_set(err, "--resume needs the database");
         }
         if (store_run_get(r->store, o->resume, &r->row, serr)) {
-            snprintf(err, ERR_LEN, "cannot resume: %s", serr);
-            return -1;
+            return error_set(err, "cannot resume: %s", serr);
         }
         if (plan_of_row(&r->row, &r->plan, err)) return -1;
         if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return -1;
@@ -277,13 +267,12 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     provenance_machine(row->machine, sizeof row->machine);
     if (r->store) {
         int rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err);
-        if (rc) return rc == STORE_REPEAT ? STORE_REPEAT : -1;
+        if (rc) return rc == ERR_REPEAT ? ERR_REPEAT : -1;
         r->leased = true;
     }
     r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);
     if (!r->todo) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
+        return error_set(err, "out of memory");
     }
     for (uint32_t i = 0; i < r->plan.games; i++) r->todo[i] = i;
     r->ntodo = r->plan.games;
@@ -336,7 +325,7 @@ int run_import(Store *s, const char *name, const char *white, const char *black,
     g->swapped = false;
     if (store_transaction_begin(s, err)) return -1;
     int rc = store_run_create(s, &row, command, allow_repeat, err);
-    if (rc == STORE_EXISTS) /* the store's message speaks of --run, which import does not take */
+    if (rc == ERR_EXISTS) /* the store's message speaks of --run, which import does not take */
         snprintf(err, ERR_LEN, "a run named '%s' exists already: this game was imported before", name);
     if (rc || store_write_games(s, &row, &g, 1, err) ||
         store_run_finish(s, &row, err) || store_run_release(s, &row, err) || store_transaction_commit(s, err)) {

@@ -68,7 +68,7 @@ uint64_t run_clock_seed(void);
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
 
 /* Opens the database and creates or finds the run; 0, or non-zero with a
- * message in err: STORE_REPEAT when another run holds these games
+ * message in err: ERR_REPEAT when another run holds these games
  * (store_run_create), else -1. A resumed run that opens from a book uses
  * o->plan.book when it is given and has the stored content hash (else it
  * is refused), or reads the book from its stored path and checks the
@@ -92,7 +92,7 @@ void run_close(Run *r);
  * black, `command` as its command: the run, its game, its end and its
  * lease's release in one transaction, so that a file is stored whole or
  * not at all. The run's seed is a hash of the game's actions, so the same
- * game imported twice is the same plan: refused (STORE_REPEAT's message)
+ * game imported twice is the same plan: refused (ERR_REPEAT's message)
  * unless allow_repeat, which stores it as a repeat that statistics skip.
  * 0, or -1 with a message in err. */
 int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,

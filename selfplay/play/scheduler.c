@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "base/error.h"
 #include "base/clock.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
@@ -62,9 +63,8 @@ int controls_parse_tc(const char *text, PlayControls *c, char *err)
     if (plus) *plus++ = '\0';
     int64_t base, inc = 0;
     if (strlen(text) >= sizeof buf || !seconds_ms(buf, &base) || base <= 0 || (plus && !seconds_ms(plus, &inc))) {
-        snprintf(err, ERR_LEN, "--tc wants BASE+INC in seconds (e.g. 10+0.1, or 60), BASE above 0, not '%.64s'",
+        return error_set(err, "--tc wants BASE+INC in seconds (e.g. 10+0.1, or 60), BASE above 0, not '%.64s'",
                  text);
-        return -1;
     }
     c->base_ms = base;
     c->inc_ms = inc;
@@ -91,8 +91,7 @@ int controls_parse(const char *text, PlayControls *c, char *err)
     }
     return 0;
 bad:
-    snprintf(err, ERR_LEN, "bad controls '%.64s' (sims=N,movetime=MS,tc=BASE+INC,margin=MS,streams=agent)", text);
-    return -1;
+    return error_set(err, "bad controls '%.64s' (sims=N,movetime=MS,tc=BASE+INC,margin=MS,streams=agent)", text);
 }
 
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)
@@ -436,8 +435,7 @@ int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, con
 
     q.items = malloc((size_t)q.cap * sizeof *q.items);
     if (!q.items) {
-        snprintf(err, ERR_LEN, "out of memory for the game queue");
-        rc = -1;
+        rc = error_set(err, "out of memory for the game queue");
         goto done;
     }
     pthread_condattr_init(&attr);
@@ -448,8 +446,7 @@ int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, con
     pthread_condattr_destroy(&attr);
     writer_ok = lock_ok && cond1_ok && cond2_ok && pthread_create(&writer, NULL, writer_main, &q) == 0;
     if (!writer_ok) {
-        snprintf(err, ERR_LEN, "cannot start the writer thread");
-        rc = -1;
+        rc = error_set(err, "cannot start the writer thread");
         goto done;
     }
     if (src->serve && !(serve_ok = pthread_create(&server, NULL, serve_main, &serve) == 0))
@@ -484,8 +481,7 @@ int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, con
     pthread_mutex_unlock(&q.lock);
     pthread_join(writer, NULL);
     if (atomic_load(&q.failed)) {
-        snprintf(err, ERR_LEN, "%s", q.err);
-        rc = -1;
+        rc = error_set(err, "%s", q.err);
     }
 
 done:

@@ -22,7 +22,7 @@ struct Store {
 
 /* Writes "database 'path': what: sqlite's message" (or a clearer message
  * for a lock or a file that is not a database) into err; returns
- * STORE_ERROR. */
+ * ERR_FAIL. */
 int store_fail(const struct Store *s, char *err, const char *what);
 
 /* Creates the schema when the database has none yet (inside the caller's

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "base/error.h"
 #include "engine/rng.h"
 #include "store/internal.h"
 #include "store/store.h"
@@ -89,7 +90,7 @@ static int game_digest(Store *s, sqlite3_stmt *st, int64_t game_id, const char *
         *h = record_hash_action(*h, text_or(st, 0, ""), (uint32_t)sqlite3_column_int64(st, 1),
                                 (uint32_t)sqlite3_column_int64(st, 2));
     sqlite3_reset(st);
-    return step == SQLITE_DONE ? STORE_OK : store_fail(s, err, "reading a game's actions");
+    return step == SQLITE_DONE ? ERR_OK : store_fail(s, err, "reading a game's actions");
 }
 
 /* Checks an input before the merge writes anything: a Yinsh Lab database
@@ -98,30 +99,27 @@ static int check_input(Store *out, const char *path, char *err)
 {
     struct stat a, b;
     if (stat(path, &a) == 0 && stat(out->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-        snprintf(err, ERR_LEN, "'%s' is the database merged into: name it once, after --db", path);
-        return STORE_ERROR;
+        return error_set(err, "'%s' is the database merged into: name it once, after --db", path);
     }
     Store *in = NULL;
     char oerr[ERR_LEN];
     int rc = store_open(&in, path, STORE_READ, out->busy_ms, oerr);
     if (rc) {
-        snprintf(err, ERR_LEN, "cannot merge '%s': %s", path, oerr);
-        return STORE_ERROR;
+        return error_set(err, "cannot merge '%s': %s", path, oerr);
     }
     if (in->version != STORE_SCHEMA_VERSION) {
         snprintf(err, ERR_LEN,
                  "cannot merge '%s': its schema version is %d, this yinsh merges version %d (open it for writing "
                  "once with this yinsh, e.g. `yinsh selfplay --resume`, to upgrade it)",
                  path, in->version, STORE_SCHEMA_VERSION);
-        rc = STORE_ERROR;
+        rc = ERR_FAIL;
     }
     sqlite3_stmt *st = NULL;
-    if (!rc && sqlite3_prepare_v2(in->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) rc = STORE_ERROR;
-    if (!rc && sqlite3_step(st) != SQLITE_ROW) rc = STORE_ERROR;
+    if (!rc && sqlite3_prepare_v2(in->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) rc = ERR_FAIL;
+    if (!rc && sqlite3_step(st) != SQLITE_ROW) rc = ERR_FAIL;
     if (!rc && strcmp(text_or(st, 0, ""), "ok")) {
-        snprintf(err, ERR_LEN, "cannot merge '%s': the database is damaged (%.200s): a truncated or broken copy? "
+        rc = error_set(err, "cannot merge '%s': the database is damaged (%.200s): a truncated or broken copy? "
                  "copy it again from where it was played", path, text_or(st, 0, ""));
-        rc = STORE_ERROR;
     } else if (rc && !err[0]) {
         snprintf(err, ERR_LEN, "cannot merge '%s': the database is damaged (%s): a truncated or broken copy? copy "
                  "it again from where it was played", path, sqlite3_errmsg(in->db));
@@ -148,7 +146,7 @@ typedef struct Merge {
 static int prepare(Store *s, const char *sql, sqlite3_stmt **st, char *err)
 {
     if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) return store_fail(s, err, "preparing the merge");
-    return STORE_OK;
+    return ERR_OK;
 }
 
 static const char *file_name(const Merge *m, int file) { return file < 0 ? m->out->path : m->paths[file]; }
@@ -158,7 +156,7 @@ static const char *file_name(const Merge *m, int file) { return file < 0 ? m->ou
 static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
 {
     const char *uid = text_or(src, C_UID, "");
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     for (int i = 0; i < m->nruns; i++)
         if (!strcmp(m->runs[i].uid, uid)) *slot = i;
     sqlite3_stmt *st = m->out_run;
@@ -180,7 +178,7 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                          "yinsh give the same run)",
                          file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what, here,
                          there);
-                rc = STORE_ERROR;
+                rc = ERR_FAIL;
                 break;
             }
         }
@@ -194,7 +192,7 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                      "'%s' holds run '%.100s' (uid %s), and '%s' holds another run of that name (uid %s): rename one "
                      "(`sqlite3 FILE \"UPDATE run SET name = 'NEW' WHERE uid = 'UID'\"`) and merge again",
                      m->paths[m->file], text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
-            rc = STORE_ERROR;
+            rc = ERR_FAIL;
         }
         sqlite3_reset(nm);
         if (!rc) {
@@ -219,8 +217,7 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
             if (files) m->run_file = files;
             if (!r || !ids || !files) {
                 sqlite3_reset(st);
-                snprintf(err, ERR_LEN, "out of memory");
-                return STORE_ERROR;
+                return error_set(err, "out of memory");
             }
             m->cap = cap;
         }
@@ -240,7 +237,7 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
 /* The games of the input's run `in_run` into run slot `slot` here. */
 static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
 {
-    int rc = STORE_OK, step;
+    int rc = ERR_OK, step;
     int64_t run_id = m->run_ids[slot];
     StoreMergeRun *r = &m->runs[slot];
     sqlite3_stmt *g = m->in_games;
@@ -268,7 +265,7 @@ static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
                          "actions, visit counts or result; one of them was not played by this run's plan (another "
                          "yinsh build?): nothing merged",
                          file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
-                rc = STORE_ERROR;
+                rc = ERR_FAIL;
                 break;
             }
             r->duplicates++;
@@ -286,8 +283,7 @@ static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
         int64_t here_id = sqlite3_last_insert_rowid(m->out->db);
         sqlite3_reset(ins);
         if (!origin_add(&m->origins, here_id, m->file)) {
-            snprintf(err, ERR_LEN, "out of memory");
-            rc = STORE_ERROR;
+            rc = error_set(err, "out of memory");
             break;
         }
         sqlite3_stmt *a = m->in_actions, *ia = m->ins_action;
@@ -305,16 +301,14 @@ static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
         }
         sqlite3_reset(ia);
         if (!rc && astep != SQLITE_DONE) {
-            snprintf(err, ERR_LEN, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
+            rc = error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
                      sqlite3_errmsg(m->in->db));
-            rc = STORE_ERROR;
         }
         sqlite3_reset(a);
         r->added++;
     }
     if (!rc && step != SQLITE_DONE) {
-        snprintf(err, ERR_LEN, "cannot merge '%s': reading its games: %s", m->paths[m->file], sqlite3_errmsg(m->in->db));
-        rc = STORE_ERROR;
+        rc = error_set(err, "cannot merge '%s': reading its games: %s", m->paths[m->file], sqlite3_errmsg(m->in->db));
     }
     sqlite3_reset(g);
     return rc;
@@ -341,8 +335,7 @@ static int merge_one(Merge *m, char *err)
         rc = merge_games(m, sqlite3_column_int64(runs, C_NB), slot, err);
     }
     if (!rc && step != SQLITE_DONE) {
-        snprintf(err, ERR_LEN, "cannot merge '%s': reading its runs: %s", m->paths[m->file], sqlite3_errmsg(in->db));
-        rc = STORE_ERROR;
+        rc = error_set(err, "cannot merge '%s': reading its runs: %s", m->paths[m->file], sqlite3_errmsg(in->db));
     }
 done:
     sqlite3_finalize(runs);
@@ -377,7 +370,7 @@ static void ranges(const uint32_t *idx, uint32_t n, char *out, size_t len)
  * else what it lacks. */
 static int merge_finish(Merge *m, char *err)
 {
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     for (int i = 0; i < m->nruns && !rc; i++) {
         StoreMergeRun *r = &m->runs[i];
         StoreRun row = {.id = m->run_ids[i], .games = r->games};
@@ -395,7 +388,7 @@ static int merge_finish(Merge *m, char *err)
 
 int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs, int *nruns, char *err)
 {
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     Merge m = {.out = s, .paths = paths};
     *runs = NULL;
     *nruns = 0;
@@ -429,8 +422,7 @@ int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs,
         char oerr[ERR_LEN];
         m.file = i;
         if (store_open(&m.in, paths[i], STORE_READ, s->busy_ms, oerr)) {
-            snprintf(err, ERR_LEN, "cannot merge '%s': %s", paths[i], oerr);
-            rc = STORE_ERROR;
+            rc = error_set(err, "cannot merge '%s': %s", paths[i], oerr);
             break;
         }
         rc = merge_one(&m, err);
@@ -459,5 +451,5 @@ done:
     }
     *runs = m.runs;
     *nruns = m.nruns;
-    return STORE_OK;
+    return ERR_OK;
 }

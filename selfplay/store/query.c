@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/error.h"
 #include "engine/notation.h"
 #include "store/internal.h"
 #include "store/store.h"
@@ -19,8 +20,7 @@ static int prepare_selected(Store *r, const StoreSelection *sel, const char *hea
     size_t len = strlen(head) + strlen(join) + strlen(tail) + 256 + 3 * (size_t)n;
     char *sql = malloc(len);
     if (!sql) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return STORE_ERROR;
+        return error_set(err, "out of memory");
     }
     size_t at = (size_t)snprintf(sql, len, "%s", head);
     const char *sep = join;
@@ -53,9 +53,9 @@ static int prepare_selected(Store *r, const StoreSelection *sel, const char *hea
         store_fail(r, err, "preparing a query");
         sqlite3_finalize(*st);
         *st = NULL;
-        return STORE_ERROR;
+        return ERR_FAIL;
     }
-    return STORE_OK;
+    return ERR_OK;
 }
 
 static const char *text(sqlite3_stmt *st, int col)
@@ -67,11 +67,10 @@ static const char *text(sqlite3_stmt *st, int col)
 int store_query_check(Store *r, const StoreSelection *sel, char *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = STORE_OK;
-    if (!sel || sel->nruns == 0) return STORE_OK;
+    int rc = ERR_OK;
+    if (!sel || sel->nruns == 0) return ERR_OK;
     if (r->version == 0) {
-        snprintf(err, ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", r->path, sel->runs[0]);
-        return STORE_NOT_FOUND;
+        return error_code(err, ERR_NOT_FOUND, "database '%s' has no run named '%s' (it holds no runs)", r->path, sel->runs[0]);
     }
     if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM run WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
         return store_fail(r, err, "looking up runs");
@@ -80,8 +79,7 @@ int store_query_check(Store *r, const StoreSelection *sel, char *err)
         sqlite3_bind_text(st, 1, sel->runs[i], -1, SQLITE_STATIC);
         int step = sqlite3_step(st);
         if (step == SQLITE_DONE) {
-            snprintf(err, ERR_LEN, "database '%s' has no run named '%s'", r->path, sel->runs[i]);
-            rc = STORE_NOT_FOUND;
+            rc = error_code(err, ERR_NOT_FOUND, "database '%s' has no run named '%s'", r->path, sel->runs[i]);
         } else if (step != SQLITE_ROW) {
             rc = store_fail(r, err, "looking up runs");
         }
@@ -94,7 +92,7 @@ int store_query_check(Store *r, const StoreSelection *sel, char *err)
  * statement, hand it to fn; the statement is finalized. */
 #define EACH_ROW(r, st, fill, fn, ctx, what, err)                              \
     do {                                                                       \
-        int rc_ = STORE_OK, step_;                                             \
+        int rc_ = ERR_OK, step_;                                             \
         while ((step_ = sqlite3_step(st)) == SQLITE_ROW) {                     \
             fill;                                                              \
             if ((rc_ = fn(ctx, &row))) break;                                  \
@@ -198,7 +196,7 @@ int store_query_repeats(Store *r, const StoreSelection *sel, int64_t *repeats, c
 {
     sqlite3_stmt *st = NULL;
     *repeats = 0;
-    if (r->version < 5) return STORE_OK;
+    if (r->version < 5) return ERR_OK;
     int rc = prepare_selected(r, sel, "SELECT count(*) FROM game JOIN run ON run.id = game.run_id WHERE game.repeat = 1",
                               "AND", "", false, &st, err);
     if (rc) return rc;
@@ -236,7 +234,7 @@ int store_query_match_games(Store *r, const StoreSelection *sel, int (*fn)(void 
 static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const StoreGame *, char *), void *ctx,
                             uint64_t *ngames, char *err)
 {
-    int rc = STORE_OK, step;
+    int rc = ERR_OK, step;
     char *text = NULL, ident[64] = "";
     size_t tlen = 0, tcap = 0;
     size_t *offs = NULL;
@@ -255,7 +253,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             g.actions = ptrs;
             (*ngames)++;
             if (fn(ctx, &g, err)) {
-                rc = STORE_ERROR;
+                rc = ERR_FAIL;
                 break;
             }
             nact = 0;
@@ -273,9 +271,8 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
                 if (result && !strcmp(result, result_name(r))) g.result = r;
             if (g.variant < 0 || g.result == RESULT_NONE) {
-                snprintf(err, ERR_LEN, "database '%s': game %s (index %u): unknown variant or result ('%s', '%s')",
+                rc = error_set(err, "database '%s': game %s (index %u): unknown variant or result ('%s', '%s')",
                          s->path, ident, (unsigned)g.index, variant ? variant : "", result ? result : "");
-                rc = STORE_ERROR;
                 break;
             }
             cur = id;
@@ -293,8 +290,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             const char **p = realloc(ptrs, (size_t)nacap * sizeof *p);
             if (p) ptrs = p;
             if (!t || !o || !p) {
-                snprintf(err, ERR_LEN, "out of memory reading games");
-                rc = STORE_ERROR;
+                rc = error_set(err, "out of memory reading games");
                 break;
             }
             tcap = ncap;
@@ -347,7 +343,7 @@ static int has_column(Store *r, const char *table, const char *column, bool *yes
     *yes = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : store_fail(r, err, "reading the schema");
+    return rc == SQLITE_OK ? ERR_OK : store_fail(r, err, "reading the schema");
 }
 
 /* The action texts of one game, gathered into one buffer: offsets while
@@ -394,10 +390,9 @@ static int action_texts_read(Store *r, sqlite3_stmt *st, int64_t game_id, Action
     }
     if (step != SQLITE_DONE) return store_fail(r, err, "reading actions");
     for (int i = 0; i < a->n; i++) a->text[i] = a->buf + a->offset[i];
-    return STORE_OK;
+    return ERR_OK;
 oom:
-    snprintf(err, ERR_LEN, "out of memory for a game's actions");
-    return STORE_ERROR;
+    return error_set(err, "out of memory for a game's actions");
 }
 
 int store_query_game_texts(Store *r, const char *run, int64_t index, int (*fn)(void *ctx, const StoreGameText *g),
@@ -408,8 +403,7 @@ int store_query_game_texts(Store *r, const char *run, int64_t index, int (*fn)(v
     bool schema, weights, kind;
     int rc = has_column(r, "run", "name", &schema, err);
     if (!rc && !schema) {
-        snprintf(err, ERR_LEN, "database '%s' holds no runs", r->path);
-        return STORE_NOT_FOUND;
+        return error_code(err, ERR_NOT_FOUND, "database '%s' holds no runs", r->path);
     }
     if (!rc && run) {
         const char *names[] = {run};

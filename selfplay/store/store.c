@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/error.h"
 #include "engine/notation.h"
 #include "base/clock.h"
 #include "engine/rng.h"
@@ -38,7 +39,7 @@ int store_fail(const Store *s, char *err, const char *what)
                  "where it was written", s->path, what, why);
     else
         snprintf(err, ERR_LEN, "database '%s': %s: %s", s->path, what, why);
-    return STORE_ERROR;
+    return ERR_FAIL;
 }
 
 /* One integer from a statement without parameters. */
@@ -52,7 +53,7 @@ static int query_int(Store *s, const char *sql, int *out, char *err)
         rc = SQLITE_OK;
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema");
+    return rc == SQLITE_OK ? ERR_OK : store_fail(s, err, "reading the schema");
 }
 
 static int schema_version(Store *s, int *version, char *err)
@@ -73,7 +74,7 @@ static int exec1(Store *s, const char *sql, char *out, size_t outlen, char *err)
     }
     if (rc == SQLITE_DONE) rc = SQLITE_OK;
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, sql);
+    return rc == SQLITE_OK ? ERR_OK : store_fail(s, err, sql);
 }
 
 static int begin(Store *s, char *err);
@@ -233,11 +234,10 @@ static int upgrade_v5(Store *s, char *err)
     const char *views = strstr(STORE_SCHEMA_SQL, "CREATE VIEW game_score");
     const char *end = views ? strstr(views, "PRAGMA user_version") : NULL;
     if (!views || !end) {
-        snprintf(err, ERR_LEN, "database '%s': the embedded schema has no views", s->path);
-        return STORE_ERROR;
+        return error_set(err, "database '%s': the embedded schema has no views", s->path);
     }
     char *sql = strndup(views, (size_t)(end - views));
-    int rc = sql && sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? STORE_OK
+    int rc = sql && sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? ERR_OK
                                                                            : store_fail(s, err, "creating the views");
     free(sql);
     if (rc) return rc;
@@ -316,40 +316,35 @@ done:
 
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
 {
-    int rc = STORE_OK, version = 0, tables = 0;
+    int rc = ERR_OK, version = 0, tables = 0;
     struct stat sb;
     Store *s = calloc(1, sizeof *s);
     *out = NULL;
     if (!s || !(s->path = strdup(path))) {
-        snprintf(err, ERR_LEN, "out of memory");
-        rc = STORE_ERROR;
+        rc = error_set(err, "out of memory");
         goto done;
     }
     s->mode = mode;
     s->busy_ms = busy_ms;
     bool exists = stat(path, &sb) == 0;
     if (exists && S_ISDIR(sb.st_mode)) {
-        snprintf(err, ERR_LEN, "database '%s': is a directory", path);
-        rc = STORE_ERROR;
+        rc = error_set(err, "database '%s': is a directory", path);
         goto done;
     }
     if (!exists && mode == STORE_READ) {
-        snprintf(err, ERR_LEN, "no database at '%s' (%s): `yinsh selfplay` creates one", path, strerror(errno));
-        rc = STORE_NOT_FOUND;
+        rc = error_code(err, ERR_NOT_FOUND, "no database at '%s' (%s): `yinsh selfplay` creates one", path, strerror(errno));
         goto done;
     }
     if (!exists && mode == STORE_WRITE) {
-        snprintf(err, ERR_LEN, "database '%s': %s", path, strerror(errno));
-        rc = STORE_ERROR;
+        rc = error_set(err, "database '%s': %s", path, strerror(errno));
         goto done;
     }
     int flags = mode == STORE_READ     ? SQLITE_OPEN_READONLY
                 : mode == STORE_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                        : SQLITE_OPEN_READWRITE;
     if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-        snprintf(err, ERR_LEN, "cannot open database '%s': %s (does its directory exist, and is it writable?)",
+        rc = error_set(err, "cannot open database '%s': %s (does its directory exist, and is it writable?)",
                  path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        rc = STORE_ERROR;
         goto done;
     }
     sqlite3_extended_result_codes(s->db, 0);
@@ -357,8 +352,7 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
     sqlite3_create_function(s->db, "yinsh_game_ident", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_game_ident,
                             NULL, NULL);
     if (mode != STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {
-        snprintf(err, ERR_LEN, "database '%s': the file is read-only", path);
-        rc = STORE_ERROR;
+        rc = error_set(err, "database '%s': the file is read-only", path);
         goto done;
     }
 
@@ -378,20 +372,19 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         snprintf(err, ERR_LEN,
                  "database '%s' has schema version %d, newer than this yinsh understands (%d): use a newer yinsh",
                  path, version, STORE_SCHEMA_VERSION);
-        rc = STORE_ERROR;
+        rc = ERR_FAIL;
         goto done;
     }
     if (version == 0 && tables > 0) {
         snprintf(err, ERR_LEN,
                  "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no schema version)",
                  path);
-        rc = STORE_ERROR;
+        rc = ERR_FAIL;
         goto done;
     }
     s->version = version;
     if (version == 0 && mode == STORE_READ) {
-        snprintf(err, ERR_LEN, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)", path);
-        rc = STORE_NOT_FOUND;
+        rc = error_code(err, ERR_NOT_FOUND, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)", path);
         goto done;
     }
     if (mode == STORE_READ) goto done;
@@ -452,7 +445,7 @@ void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN])
  * for the busy timeout. */
 static int ensure_wal(Store *s, char *err)
 {
-    if (s->wal) return STORE_OK;
+    if (s->wal) return ERR_OK;
     double until = clock_now() + s->busy_ms / 1000.0;
     for (;;) {
         char jmode[16] = "";
@@ -463,12 +456,11 @@ static int ensure_wal(Store *s, char *err)
         sqlite3_finalize(st);
         if (rc == SQLITE_ROW) {
             if (strcmp(jmode, "wal") && strcmp(jmode, "memory")) {
-                snprintf(err, ERR_LEN, "database '%s': cannot switch to WAL mode (journal mode is '%s')", s->path,
+                return error_set(err, "database '%s': cannot switch to WAL mode (journal mode is '%s')", s->path,
                          jmode);
-                return STORE_ERROR;
             }
             s->wal = true;
-            return STORE_OK;
+            return ERR_OK;
         }
         if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || clock_now() >= until)
             return store_fail(s, err, "switching to WAL mode");
@@ -478,12 +470,12 @@ static int ensure_wal(Store *s, char *err)
 
 static int begin(Store *s, char *err)
 {
-    if (s->outer) return STORE_OK;
+    if (s->outer) return ERR_OK;
     int rc = ensure_wal(s, err);
     if (rc) return rc;
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return store_fail(s, err, "starting a transaction");
-    return STORE_OK;
+    return ERR_OK;
 }
 
 static void rollback(Store *s)
@@ -494,9 +486,9 @@ static void rollback(Store *s)
 
 static int commit(Store *s, char *err)
 {
-    if (s->outer) return STORE_OK;
+    if (s->outer) return ERR_OK;
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return store_fail(s, err, "committing");
-    return STORE_OK;
+    return ERR_OK;
 }
 
 /* Whether the schema exists yet (the run table is there). */
@@ -509,7 +501,7 @@ static int has_schema(Store *s, bool *yes, char *err)
     *yes = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
     sqlite3_finalize(st);
-    return rc == SQLITE_OK ? STORE_OK : store_fail(s, err, "reading the schema");
+    return rc == SQLITE_OK ? ERR_OK : store_fail(s, err, "reading the schema");
 }
 
 int store_ensure_schema(Store *s, char *err)
@@ -520,7 +512,7 @@ int store_ensure_schema(Store *s, char *err)
     if (!schema && sqlite3_exec(s->db, STORE_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return store_fail(s, err, "creating the schema");
     s->version = STORE_SCHEMA_VERSION;
-    return STORE_OK;
+    return ERR_OK;
 }
 
 
@@ -586,7 +578,7 @@ static bool holder_alive(const Holder *h)
 static int lease_insert(Store *s, const StoreRun *run, const Holder *me, char *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     const char *sql = "INSERT OR REPLACE INTO lease (run_id, host, pid, pid_start, since) VALUES (?, ?, ?, ?, "
                       "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "taking the run's lease");
@@ -636,7 +628,7 @@ int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err)
                      run->name, (long long)other.pid, other.host, since,
                      here ? ": wait for it to finish, or stop it first"
                           : ": if that process is gone, add --take-over to take the run over");
-            rc = STORE_HELD;
+            rc = ERR_HELD;
             goto done;
         }
     }
@@ -652,7 +644,7 @@ int store_run_release(Store *s, const StoreRun *run, char *err)
 {
     Holder me;
     sqlite3_stmt *st = NULL;
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     holder_self(&me);
     if (sqlite3_prepare_v2(s->db, "DELETE FROM lease WHERE run_id = ? AND host = ? AND pid = ?", -1, &st, NULL) !=
         SQLITE_OK)
@@ -705,7 +697,7 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
                  "weights, variant and seed give the same games): report that run, finish it with `--resume %s`, "
                  "or add --repeat to play them again as repeats that every statistic skips",
                  s->path, earlier, earlier);
-        rc = STORE_REPEAT;
+        rc = ERR_REPEAT;
         goto done;
     }
     const char *sql =
@@ -751,7 +743,7 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
         goto done;
     }
     if (sqlite3_changes(s->db) == 0) {
-        rc = STORE_EXISTS;
+        rc = ERR_EXISTS;
         goto done;
     }
     run->id = sqlite3_last_insert_rowid(s->db);
@@ -764,11 +756,11 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
 done:
     sqlite3_finalize(st);
     if (rc) rollback(s);
-    if (rc == STORE_EXISTS) {
+    if (rc == ERR_EXISTS) {
         /* say what the existing run is, so that the user knows what to do */
         StoreRun other;
         char gerr[ERR_LEN];
-        if (store_run_get(s, run->name, &other, gerr) == STORE_OK && other.finished)
+        if (store_run_get(s, run->name, &other, gerr) == ERR_OK && other.finished)
             snprintf(err, ERR_LEN, "database '%s': a finished run named '%s' exists already: choose another --run "
                      "name", s->path, run->name);
         else
@@ -780,13 +772,12 @@ done:
 
 int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
 {
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     bool schema;
     sqlite3_stmt *st = NULL;
     if ((rc = has_schema(s, &schema, err))) return rc;
     if (!schema) {
-        snprintf(err, ERR_LEN, "database '%s' has no run named '%s' (it holds no runs)", s->path, name);
-        return STORE_NOT_FOUND;
+        return error_code(err, ERR_NOT_FOUND, "database '%s' has no run named '%s' (it holds no runs)", s->path, name);
     }
     const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
                       "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, coalesce(repeat_of, 0), "
@@ -795,8 +786,7 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
     if (step == SQLITE_DONE) {
-        snprintf(err, ERR_LEN, "database '%s' has no run named '%s'", s->path, name);
-        rc = STORE_NOT_FOUND;
+        rc = error_code(err, ERR_NOT_FOUND, "database '%s' has no run named '%s'", s->path, name);
         goto done;
     }
     if (step != SQLITE_ROW) {
@@ -837,25 +827,20 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     const char *controls = (const char *)sqlite3_column_text(st, 21);
     snprintf(run->controls, sizeof run->controls, "%s", controls ? controls : "");
     if (!variant || !variant_parse(variant, &run->variant)) {
-        snprintf(err, ERR_LEN, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
+        rc = error_set(err, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
-        rc = STORE_ERROR;
     } else if (!opening_ok) {
-        snprintf(err, ERR_LEN, "database '%s': run '%s' has an opening this yinsh does not know ('%.200s')", s->path,
+        rc = error_set(err, "database '%s': run '%s' has an opening this yinsh does not know ('%.200s')", s->path,
                  name, opening);
-        rc = STORE_ERROR;
     } else if (run->games == 0) {
-        snprintf(err, ERR_LEN, "database '%s': run '%s' has %lld games, not 1 to %d: the database was altered",
+        rc = error_set(err, "database '%s': run '%s' has %lld games, not 1 to %d: the database was altered",
                  s->path, name, (long long)games, STORE_MAX_GAMES);
-        rc = STORE_ERROR;
     } else if (run->threads < 1) {
-        snprintf(err, ERR_LEN, "database '%s': run '%s' has %d threads: the database was altered", s->path, name,
+        rc = error_set(err, "database '%s': run '%s' has %d threads: the database was altered", s->path, name,
                  run->threads);
-        rc = STORE_ERROR;
     } else if (max_actions != GAME_MAX_ACTIONS) {
-        snprintf(err, ERR_LEN, "database '%s': run '%s' was played with games cut at %d actions, this yinsh cuts "
+        rc = error_set(err, "database '%s': run '%s' was played with games cut at %d actions, this yinsh cuts "
                  "them at %d: it cannot replay the run", s->path, name, max_actions, GAME_MAX_ACTIONS);
-        rc = STORE_ERROR;
     }
 done:
     sqlite3_finalize(st);
@@ -864,7 +849,7 @@ done:
 
 int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_t *n, char *err)
 {
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     sqlite3_stmt *st = NULL;
     uint32_t games = run->games, count = 0;
     uint8_t *have = calloc(games ? games : 1, 1);
@@ -872,8 +857,7 @@ int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_
     *indices = NULL;
     *n = 0;
     if (!have || !list) {
-        snprintf(err, ERR_LEN, "out of memory");
-        rc = STORE_ERROR;
+        rc = error_set(err, "out of memory");
         goto done;
     }
     if (sqlite3_prepare_v2(s->db, "SELECT idx FROM game WHERE run_id = ?", -1, &st, NULL) != SQLITE_OK) {
@@ -1016,7 +1000,7 @@ int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err)
 
 int store_run_finish(Store *s, const StoreRun *run, char *err)
 {
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     sqlite3_stmt *st = NULL;
     const char *sql = "UPDATE run SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND finished_at IS NULL "
                       "AND (SELECT count(*) FROM game WHERE run_id = ?1) >= games";
@@ -1029,7 +1013,7 @@ int store_run_finish(Store *s, const StoreRun *run, char *err)
 
 int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
 {
-    int rc = STORE_OK;
+    int rc = ERR_OK;
     sqlite3_stmt *st = NULL;
     memset(sum, 0, sizeof *sum);
     /* the third column: the game gave White to run.black (odd games of a match) */
@@ -1062,7 +1046,7 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
 int store_run_hash(Store *s, int64_t run_id, uint64_t *hash, char *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = STORE_OK, step;
+    int rc = ERR_OK, step;
     const char *sql = "SELECT g.idx, a.action, a.root_visits, a.chosen_visits FROM game g JOIN action a ON "
                       "a.game_id = g.id WHERE g.run_id = ? ORDER BY g.idx, a.ply";
     *hash = 0;

@@ -1,7 +1,7 @@
 /* The database (SQLite): all of Yinsh Lab's SQL lives in the store
  * module, store.c (opening, the schema and its upgrades, runs, writing
- * games), store_query.c (the read-only queries of the studies) and
- * store_merge.c (other databases' runs merged into this one). The
+ * games), query.c (the read-only queries of the studies) and merge.c
+ * (other databases' runs merged into this one). The
  * store speaks rows: its own run row, the game records of record.h, and
  * the query rows below; it knows nothing of agents or the scheduler (an
  * agent spec is text to it).
@@ -13,9 +13,13 @@
  * stored whole or not at all and a killed process loses only the games
  * not yet committed. A database opened for reading is never changed.
  *
- * Every function returns STORE_OK (0) on success, else a STORE_* code with
- * a message in err (ERR_LEN bytes) that names the file and says what to
- * do. Nothing is written to a new database until store_run_create, which
+ * Every function follows the error convention (base/error.h): 0 on
+ * success, else ERR_FAIL (I/O, locking, not a database, a bad schema
+ * version), ERR_EXISTS (a run with that name exists), ERR_NOT_FOUND (no run
+ * with that name; for reading: no database or no schema), ERR_HELD
+ * (another live process holds the run's lease) or ERR_REPEAT (the run's
+ * games are in the database already: another run, same plan), with a
+ * message in err that names the file. Nothing is written to a new database until store_run_create, which
  * creates the schema (selfplay/store/schema.sql, embedded at build time) and the
  * run in one transaction. Older schema versions are upgraded in place,
  * in one transaction, when the database is opened for writing
@@ -39,14 +43,6 @@ enum {
     STORE_BOOK_PATH_LEN = 256, /* an opening book's path, as BOOK_PATH_LEN */
 };
 
-enum {
-    STORE_OK = 0,
-    STORE_ERROR,     /* I/O, locking, not a database, bad schema version */
-    STORE_EXISTS,    /* a run with that name exists */
-    STORE_NOT_FOUND, /* no run with that name; for reading: no database or no schema */
-    STORE_HELD,      /* another live process holds the run's lease */
-    STORE_REPEAT,    /* the run's games are in the database already (another run, same plan) */
-};
 
 /* How a database is opened: STORE_READ never changes the file (no schema,
  * no journal mode, no upgrade); STORE_WRITE needs an existing file;
@@ -111,8 +107,8 @@ void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN]);
 
 /* Creates the run (every field but id, plan_ident, repeat_of and finished
  * filled in; those are set) and takes its lease, in one transaction. The
- * command line is stored as given. STORE_EXISTS when the name is taken;
- * STORE_REPEAT, naming the earlier run, when a run with the same plan is
+ * command line is stored as given. ERR_EXISTS when the name is taken;
+ * ERR_REPEAT, naming the earlier run, when a run with the same plan is
  * stored already (its games would be these games again) unless
  * allow_repeat: then the run is marked a repeat of it, and each of its
  * games that the database holds already is stored as a repeat, which
@@ -126,14 +122,14 @@ int store_transaction_begin(Store *s, char *err);
 int store_transaction_commit(Store *s, char *err);
 void store_transaction_rollback(Store *s);
 /* Reads a run's row by name, checking what it reads (a size, a variant or
- * a bound this yinsh cannot play is an error). STORE_NOT_FOUND when there
+ * a bound this yinsh cannot play is an error). ERR_NOT_FOUND when there
  * is none. */
 int store_run_get(Store *s, const char *name, StoreRun *run, char *err);
 /* Leases: one process plays a run at a time. A lease names its holder
  * (host, process id and the process's start time, so a reused pid is not
  * mistaken for the holder). store_run_claim takes the run's lease, or
  * takes it over when the holder is gone (a process of this host that no
- * longer runs) or `take_over` is set; STORE_HELD, naming the holder, when
+ * longer runs) or `take_over` is set; ERR_HELD, naming the holder, when
  * a live process holds it (or one on another host, which cannot be
  * checked from here). store_run_release gives it back. */
 int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err);
@@ -204,8 +200,8 @@ typedef struct StoreGame {
  * the tuner's sums, and so its weights, follow this order), with its
  * actions; stops at the
  * first non-zero return of fn (whose message is in err) and returns
- * STORE_ERROR. Unfinished games (result none: imported records that stop
- * before the end) are left out: they have no result to learn from. An unknown run name is STORE_NOT_FOUND, before any call.
+ * ERR_FAIL. Unfinished games (result none: imported records that stop
+ * before the end) are left out: they have no result to learn from. An unknown run name is ERR_NOT_FOUND, before any call.
  * *ngames receives the number of games passed to fn. */
 typedef struct StoreSelection StoreSelection;
 int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGame *g, char *err),
@@ -256,7 +252,7 @@ typedef struct StoreFirstRow {
     int64_t games;
 } StoreFirstRow;
 
-/* STORE_NOT_FOUND with the first unknown name in err when a name of the
+/* ERR_NOT_FOUND with the first unknown name in err when a name of the
  * selection matches no run. */
 int store_query_check(Store *s, const StoreSelection *sel, char *err);
 int store_query_runs(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreRunRow *row), void *ctx,
@@ -299,7 +295,7 @@ typedef struct StoreGameText {
 /* Calls fn for each stored game of the run named `run` (every run when
  * NULL), or only its game `index` (every game when negative), in run and
  * index order; fn's non-zero return stops the loop and is returned.
- * STORE_NOT_FOUND when the run does not exist (or the database holds no
+ * ERR_NOT_FOUND when the run does not exist (or the database holds no
  * runs); a game that is not stored is simply not passed to fn. */
 int store_query_game_texts(Store *s, const char *run, int64_t index, int (*fn)(void *ctx, const StoreGameText *g),
                            void *ctx, char *err);

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "base/error.h"
 #include "base/clock.h"
 #include "engine/types.h"
 #include "uyi/client.h"
@@ -38,8 +39,7 @@ static int split_words(const char *cmd, char *buf, char **argv, int max, char *e
         while (*s == ' ' || *s == '\t') s++;
         if (!*s) break;
         if (n == max - 1) {
-            snprintf(err, ERR_LEN, "the engine's command has more than %d words", max - 1);
-            return -1;
+            return error_set(err, "the engine's command has more than %d words", max - 1);
         }
         argv[n++] = o;
         while (*s && *s != ' ' && *s != '\t') {
@@ -65,13 +65,11 @@ static int split_words(const char *cmd, char *buf, char **argv, int max, char *e
     }
     argv[n] = NULL;
     if (!n) {
-        snprintf(err, ERR_LEN, "the engine's command is empty");
-        return -1;
+        return error_set(err, "the engine's command is empty");
     }
     return 0;
 unclosed:
-    snprintf(err, ERR_LEN, "the engine's command has an unclosed quote: %.200s", cmd);
-    return -1;
+    return error_set(err, "the engine's command has an unclosed quote: %.200s", cmd);
 }
 
 enum { CLIENT_MAX_WORDS = 64 };
@@ -83,8 +81,7 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
     int sv[2] = {-1, -1}, log = -1;
     char *words = malloc(strlen(cmd) + 1), *argv[CLIENT_MAX_WORDS];
     if (!c || !words) {
-        snprintf(err, ERR_LEN, "out of memory for an engine");
-        return -1;
+        return error_set(err, "out of memory for an engine");
     }
     if (split_words(cmd, words, argv, CLIENT_MAX_WORDS, err)) goto fail;
     /* CLOEXEC everywhere: engines started by other game threads at the

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "base/error.h"
 #include "engine/notation.h"
 #include "base/number.h"
 #include "uyi/command.h"
@@ -23,8 +24,7 @@ static int tokenize(const char *line, Tokens *t, char *err)
         while (is_space(*p)) p++;
         if (!*p) break;
         if (t->n == MAX_TOKENS) {
-            snprintf(err, ERR_LEN, "too many words on one line (at most %d)", MAX_TOKENS);
-            return -1;
+            return error_set(err, "too many words on one line (at most %d)", MAX_TOKENS);
         }
         t->at[t->n] = p;
         while (*p && !is_space(*p)) p++;
@@ -53,25 +53,21 @@ static bool tok_copy(const Tokens *t, int i, char *buf, size_t size)
 static int parse_setoption(const char *line, const Tokens *t, UyiCommand *cmd, char *err)
 {
     if (!tok_is(t, 1, "name")) {
-        snprintf(err, ERR_LEN, "setoption needs 'name <id> value <x>'");
-        return -1;
+        return error_set(err, "setoption needs 'name <id> value <x>'");
     }
     int v = 2;
     while (v < t->n && !tok_is(t, v, "value")) v++;
     if (v == 2) {
-        snprintf(err, ERR_LEN, "setoption has no option name");
-        return -1;
+        return error_set(err, "setoption has no option name");
     }
     if (v >= t->n - 1) {
-        snprintf(err, ERR_LEN, "setoption needs a value ('value <x>')");
-        return -1;
+        return error_set(err, "setoption needs a value ('value <x>')");
     }
     size_t at = 0;
     for (int i = 2; i < v; i++) {
         size_t need = (size_t)t->len[i] + (i > 2);
         if (at + need >= sizeof cmd->name) {
-            snprintf(err, ERR_LEN, "option name too long (at most %d characters)", UYI_NAME_LEN - 1);
-            return -1;
+            return error_set(err, "option name too long (at most %d characters)", UYI_NAME_LEN - 1);
         }
         if (i > 2) cmd->name[at++] = ' ';
         memcpy(cmd->name + at, t->at[i], (size_t)t->len[i]);
@@ -81,8 +77,7 @@ static int parse_setoption(const char *line, const Tokens *t, UyiCommand *cmd, c
     const char *start = t->at[v + 1], *end = line + strlen(line);
     while (end > start && is_space(end[-1])) end--;
     if ((size_t)(end - start) >= sizeof cmd->value) {
-        snprintf(err, ERR_LEN, "option value too long (at most %d characters)", UYI_VALUE_LEN - 1);
-        return -1;
+        return error_set(err, "option value too long (at most %d characters)", UYI_VALUE_LEN - 1);
     }
     memcpy(cmd->value, start, (size_t)(end - start));
     cmd->value[end - start] = '\0';
@@ -98,56 +93,47 @@ static int parse_position(const Tokens *t, UyiCommand *cmd, char *err)
         if (tok_is(t, 2, "variant")) {
             char name[16];
             if (t->n < 4 || !tok_copy(t, 3, name, sizeof name) || !variant_parse(name, &variant)) {
-                snprintf(err, ERR_LEN, "position startpos variant: expected standard or blitz");
-                return -1;
+                return error_set(err, "position startpos variant: expected standard or blitz");
             }
             i = 4;
         }
         pos_start(&cmd->base, variant);
     } else if (tok_is(t, 1, "ypn")) {
         if (t->n < 6) {
-            snprintf(err, ERR_LEN, "position ypn needs the YPN's four fields");
-            return -1;
+            return error_set(err, "position ypn needs the YPN's four fields");
         }
         char ypn[YPN_MAX_LEN * 2], why[ERR_LEN];
         int n = snprintf(ypn, sizeof ypn, "%.*s %.*s %.*s %.*s", t->len[2], t->at[2], t->len[3], t->at[3],
                          t->len[4], t->at[4], t->len[5], t->at[5]);
         if (n < 0 || (size_t)n >= sizeof ypn) {
-            snprintf(err, ERR_LEN, "position ypn: the YPN is too long");
-            return -1;
+            return error_set(err, "position ypn: the YPN is too long");
         }
         if (ypn_parse(ypn, &cmd->base, why)) {
-            snprintf(err, ERR_LEN, "position ypn: %s", why);
-            return -1;
+            return error_set(err, "position ypn: %s", why);
         }
         i = 6;
     } else {
-        snprintf(err, ERR_LEN, "position needs 'startpos' or 'ypn'");
-        return -1;
+        return error_set(err, "position needs 'startpos' or 'ypn'");
     }
     cmd->pos = cmd->base;
     cmd->nactions = 0;
     if (i == t->n) return 0;
     if (!tok_is(t, i, "moves")) {
-        snprintf(err, ERR_LEN, "position: expected 'moves' where '%.*s' is", t->len[i] > 32 ? 32 : t->len[i],
+        return error_set(err, "position: expected 'moves' where '%.*s' is", t->len[i] > 32 ? 32 : t->len[i],
                  t->at[i]);
-        return -1;
     }
     for (i++; i < t->n; i++) {
         char text[ACTION_MAX_LEN * 2], why[ERR_LEN];
         Action a;
         Undo u;
         if (cmd->nactions == GAME_MAX_ACTIONS) {
-            snprintf(err, ERR_LEN, "position: more than %d actions", GAME_MAX_ACTIONS);
-            return -1;
+            return error_set(err, "position: more than %d actions", GAME_MAX_ACTIONS);
         }
         if (!tok_copy(t, i, text, sizeof text)) {
-            snprintf(err, ERR_LEN, "position: action %d is too long", cmd->nactions + 1);
-            return -1;
+            return error_set(err, "position: action %d is too long", cmd->nactions + 1);
         }
         if (action_parse(&cmd->pos, text, &a, why)) {
-            snprintf(err, ERR_LEN, "position: action %d '%s': %s", cmd->nactions + 1, text, why);
-            return -1;
+            return error_set(err, "position: action %d '%s': %s", cmd->nactions + 1, text, why);
         }
         pos_make(&cmd->pos, a, &u);
         cmd->actions[cmd->nactions++] = a;
@@ -199,8 +185,7 @@ int uyi_parse(const char *line, UyiCommand *cmd, char *err)
     cmd->kind = UYI_EMPTY;
     cmd->warning[0] = '\0';
     if (strlen(line) > UYI_LINE_MAX) {
-        snprintf(err, ERR_LEN, "line too long (at most %d characters)", UYI_LINE_MAX);
-        return -1;
+        return error_set(err, "line too long (at most %d characters)", UYI_LINE_MAX);
     }
     if (tokenize(line, &t, err)) return -1;
     if (t.n == 0) return 0;
@@ -216,8 +201,7 @@ int uyi_parse(const char *line, UyiCommand *cmd, char *err)
     for (size_t w = 0; w < sizeof WORDS / sizeof WORDS[0]; w++) {
         if (!tok_is(&t, 0, WORDS[w].word)) continue;
         if (!WORDS[w].args && t.n > 1) {
-            snprintf(err, ERR_LEN, "%s takes no arguments", WORDS[w].word);
-            return -1;
+            return error_set(err, "%s takes no arguments", WORDS[w].word);
         }
         int rc = 0;
         if (WORDS[w].kind == UYI_SETOPTION) rc = parse_setoption(line, &t, cmd, err);
@@ -226,8 +210,7 @@ int uyi_parse(const char *line, UyiCommand *cmd, char *err)
         if (rc == 0) cmd->kind = WORDS[w].kind;
         return rc;
     }
-    snprintf(err, ERR_LEN, "unknown command '%.*s'", t.len[0] > 32 ? 32 : t.len[0], t.at[0]);
-    return -1;
+    return error_set(err, "unknown command '%.*s'", t.len[0] > 32 ? 32 : t.len[0], t.at[0]);
 }
 
 int64_t uyi_budget_ms(const UyiGo *go, int actor)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/error.h"
 #include "base/file.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
@@ -16,44 +17,37 @@ int rounds_check(const Rounds *r, char *err)
     size_t len = strlen(r->name);
     if (!len || len > ROUNDS_NAME_LEN ||
         strspn(r->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != len) {
-        snprintf(err, ERR_LEN, "the name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-' (it begins the "
+        return error_set(err, "the name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-' (it begins the "
                  "runs' and the files' names)", r->name, ROUNDS_NAME_LEN);
-        return -1;
     }
     const AgentSpec *a = &r->agent;
     if (a->kind != AGENT_AB && !(a->kind == AGENT_MCTS && a->rollout != ROLLOUT_RANDOM)) {
         char text[SPEC_LEN];
-        snprintf(err, ERR_LEN, "the agent '%.200s' has no evaluation to tune: give ab:..., or mcts with rollout=N",
+        return error_set(err, "the agent '%.200s' has no evaluation to tune: give ab:..., or mcts with rollout=N",
                  agent_spec_format(a, text));
-        return -1;
     }
     if (r->rounds < 1 || r->rounds > ROUNDS_MAX || r->games < 1 || r->games > STORE_MAX_GAMES || r->pairs < 1 ||
         r->pairs > STORE_MAX_GAMES / 2) {
-        snprintf(err, ERR_LEN, "rounds 1 to %d, games 1 to %d, pairs 1 to %d", ROUNDS_MAX, STORE_MAX_GAMES,
+        return error_set(err, "rounds 1 to %d, games 1 to %d, pairs 1 to %d", ROUNDS_MAX, STORE_MAX_GAMES,
                  STORE_MAX_GAMES / 2);
-        return -1;
     }
     /* the paths travel in spec texts, where ',' separates the keys */
     if (strchr(r->from, ',') || strlen(r->from) >= AGENT_PATH_LEN) {
-        snprintf(err, ERR_LEN, "--from '%.200s': a path of fewer than %d characters, without ','", r->from,
+        return error_set(err, "--from '%.200s': a path of fewer than %d characters, without ','", r->from,
                  AGENT_PATH_LEN);
-        return -1;
     }
     char last[2 * AGENT_PATH_LEN];
     if (strchr(r->dir, ',') ||
         snprintf(last, sizeof last, "%s/%s.%d.txt", r->dir, r->name, r->rounds) >= AGENT_PATH_LEN) {
-        snprintf(err, ERR_LEN, "--out-dir '%.200s': too long a path for the weights files in it (%d characters at "
+        return error_set(err, "--out-dir '%.200s': too long a path for the weights files in it (%d characters at "
                  "most), or it holds a ','", r->dir, AGENT_PATH_LEN - 1);
-        return -1;
     }
     struct stat sb;
     if (stat(r->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        snprintf(err, ERR_LEN, "--out-dir '%.200s' is not a folder: make it first", r->dir);
-        return -1;
+        return error_set(err, "--out-dir '%.200s' is not a folder: make it first", r->dir);
     }
     if (access(r->dir, W_OK | X_OK) != 0) {
-        snprintf(err, ERR_LEN, "--out-dir '%.200s': cannot write into it: %s", r->dir, strerror(errno));
-        return -1;
+        return error_set(err, "--out-dir '%.200s': cannot write into it: %s", r->dir, strerror(errno));
     }
     return 0;
 }
@@ -72,8 +66,7 @@ static int agent_at(const Rounds *r, int k, AgentSpec *spec, char *text, char *e
     rounds_weights_path(r, k, path);
     *spec = r->agent;
     if (agent_spec_set(spec, "eval", path, e)) {
-        snprintf(err, ERR_LEN, "round %d: %.900s", k + 1, e);
-        return -1;
+        return error_set(err, "round %d: %.900s", k + 1, e);
     }
     agent_spec_format(spec, text);
     return 0;
@@ -91,19 +84,17 @@ static int run_state(const char *db, const char *name, const char *kind, const S
     StoreRun row;
     char serr[ERR_LEN];
     int rc = store_open(&store, db, STORE_READ, STORE_BUSY_MS, serr);
-    if (rc == STORE_NOT_FOUND) return 0; /* no schema yet: no run */
+    if (rc == ERR_NOT_FOUND) return 0; /* no schema yet: no run */
     if (!rc) rc = store_run_get(store, name, &row, serr);
     store_close(store);
-    if (rc == STORE_NOT_FOUND) return 0;
+    if (rc == ERR_NOT_FOUND) return 0;
     if (rc) {
-        snprintf(err, ERR_LEN, "%.900s", serr);
-        return -1;
+        return error_set(err, "%.900s", serr);
     }
     if (run_row_matches(&row, kind, plan, serr)) {
-        snprintf(err, ERR_LEN, "database '%.200s': %.500s; the rounds ask for another run under that name: give the "
+        return error_set(err, "database '%.200s': %.500s; the rounds ask for another run under that name: give the "
                  "agent, weights, sizes, seed and controls they were started with, or another --name or database",
                  db, serr);
-        return -1;
     }
     *state = row.finished ? TOURNAMENT_COMPLETE : TOURNAMENT_UNFINISHED;
     return 0;
@@ -144,8 +135,7 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     FILE *h = open_memstream(&header, &header_len);
     if (!h) {
         tune_data_free(&data);
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
+        return error_set(err, "out of memory");
     }
     if (k == 1) snprintf(from, sizeof from, "%s", r->from);
     else snprintf(from, sizeof from, "%s.%d.txt", r->name, k - 1);

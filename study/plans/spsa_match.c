@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/error.h"
 #include "base/file.h"
 #include "plans/spsa_match.h"
 
@@ -36,14 +37,12 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
         int f;
         if (spsa_weight_param(name, &f)) {
             if (f < 0) {
-                snprintf(err, ERR_LEN, "parameter %s: no such evaluation feature (w.NAME with NAME one of "
+                return error_set(err, "parameter %s: no such evaluation feature (w.NAME with NAME one of "
                          "rings_removed, markers, lines3, lines4, flippable, mobility, centre, tempo)", name);
-                return -1;
             }
             if (spec->kind != AGENT_AB && !(spec->kind == AGENT_MCTS && spec->rollout != ROLLOUT_RANDOM)) {
-                snprintf(err, ERR_LEN, "parameter %s: the agent has no evaluation (ab, or mcts with rollout=N)",
+                return error_set(err, "parameter %s: the agent has no evaluation (ab, or mcts with rollout=N)",
                          name);
-                return -1;
             }
             spec->weights.w[f] = spsa_value(&s->params[i], u[i]);
             weights = true;
@@ -51,23 +50,20 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
         }
         value_text(&s->params[i], u[i], v, sizeof v);
         if (agent_spec_set(spec, name, v, e)) {
-            snprintf(err, ERR_LEN, "parameter %s = %s: %.400s", name, v, e);
-            return -1;
+            return error_set(err, "parameter %s = %s: %.400s", name, v, e);
         }
     }
     if (weights && label) {
         char path[AGENT_PATH_LEN], header[SPEC_LEN + 64], e[ERR_LEN];
         if (snprintf(path, sizeof path, "%s/%s.txt", s->weights_dir, label) >= (int)sizeof path || strchr(path, ',')) {
-            snprintf(err, ERR_LEN, "the weights file name '%s/%s.txt' is too long or holds a ','", s->weights_dir,
+            return error_set(err, "the weights file name '%s/%s.txt' is too long or holds a ','", s->weights_dir,
                      label);
-            return -1;
         }
         snprintf(header, sizeof header, "made by: yinsh spsa %s, %s", s->name, label);
         if (weights_save(path, &spec->weights, header, err)) return -1;
         /* read back: what is played is what the file says, now and on a resume */
         if (agent_spec_set(spec, "eval", path, e)) {
-            snprintf(err, ERR_LEN, "%.500s", e);
-            return -1;
+            return error_set(err, "%.500s", e);
         }
     }
     agent_spec_format(spec, text);
@@ -79,19 +75,16 @@ int spsa_run_check(const SpsaRun *s, char *err)
     size_t len = strlen(s->name);
     if (!len || len > SPSA_RUN_NAME_LEN ||
         strspn(s->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != len) {
-        snprintf(err, ERR_LEN, "the SPSA run's name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-'", s->name,
+        return error_set(err, "the SPSA run's name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-'", s->name,
                  SPSA_RUN_NAME_LEN);
-        return -1;
     }
     if (s->nparams < 1) {
-        snprintf(err, ERR_LEN, "no parameter to tune: give --param NAME=START:LO:HI");
-        return -1;
+        return error_set(err, "no parameter to tune: give --param NAME=START:LO:HI");
     }
     for (int i = 0; i < s->nparams; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(s->params[i].name, s->params[j].name)) {
-                snprintf(err, ERR_LEN, "parameter '%s' is given twice", s->params[i].name);
-                return -1;
+                return error_set(err, "parameter '%s' is given twice", s->params[i].name);
             }
     double u[SPSA_MAX_PARAMS];
     for (int i = 0; i < s->nparams; i++) u[i] = spsa_unit(&s->params[i], s->params[i].start);

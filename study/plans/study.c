@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "base/error.h"
 #include "plans/ini.h"
 #include "engine/notation.h"
 #include "base/number.h"
@@ -30,7 +31,7 @@ static int bad(const Ctx *c, int line, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     snprintf(c->err, ERR_LEN, "%s:%d: %s", c->file, line, msg);
-    return STUDY_BAD;
+    return ERR_USAGE;
 }
 
 static int check_keys(const Ctx *c, const IniSection *s, const char *const *allowed)
@@ -44,7 +45,7 @@ static int check_keys(const Ctx *c, const IniSection *s, const char *const *allo
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", allowed[k]);
         return bad(c, s->keys[i].line, "unknown key '%.60s' in [%s] (it takes %s)", s->keys[i].key, s->name, list);
     }
-    return STUDY_OK;
+    return ERR_OK;
 }
 
 /* Names that become part of run names: plain words, safe in a shell. */
@@ -59,12 +60,12 @@ static bool plain_word(const char *s, size_t max)
 
 static int nonempty(const Ctx *c, const IniKey *k)
 {
-    return k->value[0] ? STUDY_OK : bad(c, k->line, "'%s' wants a value", k->key);
+    return k->value[0] ? ERR_OK : bad(c, k->line, "'%s' wants a value", k->key);
 }
 
 static int take_games(const Ctx *c, const IniKey *k, long *games)
 {
-    if (number_long(k->value, 1, STORE_MAX_GAMES, games)) return STUDY_OK;
+    if (number_long(k->value, 1, STORE_MAX_GAMES, games)) return ERR_OK;
     return bad(c, k->line, "games wants a number from 1 to %d, not '%.60s'", STORE_MAX_GAMES, k->value);
 }
 
@@ -75,7 +76,7 @@ static int check_folder_of(const Ctx *c, int line, const char *what, const char 
     char *copy = strdup(path);
     if (!copy) return bad(c, line, "out of memory");
     char *slash = strrchr(copy, '/');
-    int rc = STUDY_OK;
+    int rc = ERR_OK;
     if (slash) {
         if (slash == copy) slash[1] = '\0';
         else *slash = '\0';
@@ -130,7 +131,7 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     if (k && (rc = nonempty(c, k))) return rc;
     if (!(s->db = strdup(k ? k->value : RUN_DEFAULT_DB))) return bad(c, sec->line, "out of memory");
     if ((rc = check_folder_of(c, k ? k->line : sec->line, "db", s->db))) return rc;
-    return STUDY_OK;
+    return ERR_OK;
 }
 
 static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
@@ -153,7 +154,7 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
         else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false")) s->plots = false;
         else return bad(c, k->line, "plots wants yes or no, not '%.60s'", v);
     }
-    return STUDY_OK;
+    return ERR_OK;
 }
 
 int study_load(Study *s, const char *path, char *err)
@@ -163,7 +164,7 @@ int study_load(Study *s, const char *path, char *err)
     Ctx c = {.file = path, .err = err};
     int rc = ini_read(&ini, path, err);
     if (rc) {
-        rc = rc == INI_BAD ? STUDY_BAD : STUDY_IO;
+        rc = rc == INI_BAD ? ERR_USAGE : ERR_FAIL;
         goto done;
     }
     if (!(s->path = strdup(path)) || !(s->report_out = strdup(STUDY_DEFAULT_OUT))) {
@@ -264,7 +265,7 @@ int study_load(Study *s, const char *path, char *err)
         }
     }
     s->nruns = nagents * nvariants;
-    rc = STUDY_OK;
+    rc = ERR_OK;
 done:
     ini_free(&ini);
     return rc;
@@ -280,34 +281,33 @@ void study_free(Study *s)
     *s = (Study){0};
 }
 
-/* The states as the database opened in `mode` tells them: STUDY_OK,
- * STUDY_IO, or STORE_ERROR when a lookup failed (an older schema, whose
+/* The states as the database opened in `mode` tells them: ERR_OK,
+ * ERR_FAIL, or ERR_FAIL when a lookup failed (an older schema, whose
  * run table lacks columns the lookup reads, is one cause). */
 static int read_states(const Study *s, int mode, StudyState *states, char *err)
 {
     Store *store = NULL;
     char serr[ERR_LEN];
     int rc = store_open(&store, s->db, mode, STORE_BUSY_MS, serr);
-    if (rc == STORE_NOT_FOUND) return STUDY_OK; /* no schema yet: no run */
+    if (rc == ERR_NOT_FOUND) return ERR_OK; /* no schema yet: no run */
     if (rc) {
-        snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
-        return STUDY_IO;
+        return error_set(err, "%s: %s", s->path, serr);
     }
-    rc = STUDY_OK;
+    rc = ERR_OK;
     for (int i = 0; i < s->nruns && !rc; i++) {
         const StudyRun *r = &s->runs[i];
         StoreRun row;
         int got = store_run_get(store, r->name, &row, serr);
-        if (got == STORE_NOT_FOUND) continue;
+        if (got == ERR_NOT_FOUND) continue;
         if (got) {
             snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
-            rc = got == STORE_ERROR ? STORE_ERROR : STUDY_IO;
+            rc = got == ERR_FAIL ? ERR_FAIL : ERR_FAIL;
         } else if (run_row_matches(&row, "selfplay", &r->plan, serr)) {
             snprintf(err, ERR_LEN,
                      "%s:%d: database '%s': %s; the study asks for another run under that name: "
                      "restore the file as it was, or rename the study, or use another database",
                      s->path, r->line, s->db, serr);
-            rc = STUDY_IO;
+            rc = ERR_FAIL;
         } else {
             states[i] = row.finished ? STUDY_COMPLETE : STUDY_UNFINISHED;
         }
@@ -320,15 +320,15 @@ int study_state(const Study *s, StudyState *states, char *err)
 {
     for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
     struct stat sb;
-    if (stat(s->db, &sb) != 0 && errno == ENOENT) return STUDY_OK;
+    if (stat(s->db, &sb) != 0 && errno == ENOENT) return ERR_OK;
     /* Read only: a complete study changes nothing, not even a file's
      * journal mode. A database of an older schema is upgraded in place
      * first (opening it for writing does that, and only that; playing
      * would do it anyway), and read again. */
     int rc = read_states(s, STORE_READ, states, err);
-    if (rc == STORE_ERROR) {
+    if (rc == ERR_FAIL) {
         for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
         rc = read_states(s, STORE_WRITE, states, err);
     }
-    return rc ? STUDY_IO : STUDY_OK;
+    return rc ? ERR_FAIL : ERR_OK;
 }

@@ -24,12 +24,6 @@ enum {
     STUDY_LABEL_LEN = 48,
 };
 
-enum {
-    STUDY_OK = 0,
-    STUDY_BAD, /* the file is wrong: err names the file and line */
-    STUDY_IO,  /* the file or the database cannot be read, or a stored run
-                  does not match the file */
-};
 
 typedef struct StudyRun {
     char name[STORE_NAME_LEN];  /* STUDY-VARIANT-LABEL */
@@ -52,14 +46,14 @@ typedef struct Study {
     int nruns;
 } Study;
 
-/* Reads and checks the study file. STUDY_OK, STUDY_BAD with
- * "FILE:LINE: why" in err, or STUDY_IO when the file cannot be read.
+/* Reads and checks the study file. ERR_OK, ERR_USAGE with
+ * "FILE:LINE: why" in err, or ERR_FAIL when the file cannot be read.
  * study_free frees what was read, whatever the outcome. */
 int study_load(Study *s, const char *path, char *err);
 void study_free(Study *s);
 
 /* Each run's state in the study's database (states: nruns entries); a
- * database that does not exist yet holds no run. STUDY_OK, or STUDY_IO
+ * database that does not exist yet holds no run. ERR_OK, or ERR_FAIL
  * with a message: the database cannot be read, or one of its runs has a
  * study run's name but another plan (err names the file and line of the
  * agent). The database is opened for reading only, unless its schema is

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "base/error.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
 #include "plans/tournament.h"
@@ -19,22 +20,18 @@ static bool plain_name(const char *s)
 int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err)
 {
     if (!plain_name(name)) {
-        snprintf(err, ERR_LEN, "participant name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-' (it is "
+        return error_set(err, "participant name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-' (it is "
                  "part of the runs' names)", name, TOURNAMENT_NAME_LEN - 1);
-        return -1;
     }
     if (t->nplayers == TOURNAMENT_MAX_PLAYERS) {
-        snprintf(err, ERR_LEN, "a tournament has at most %d participants", TOURNAMENT_MAX_PLAYERS);
-        return -1;
+        return error_set(err, "a tournament has at most %d participants", TOURNAMENT_MAX_PLAYERS);
     }
     for (int i = 0; i < t->nplayers; i++)
         if (!strcmp(t->players[i].name, name)) {
-            snprintf(err, ERR_LEN, "participant name '%s' is given twice", name);
-            return -1;
+            return error_set(err, "participant name '%s' is given twice", name);
         }
     if (strlen(spec) >= SPEC_LEN) {
-        snprintf(err, ERR_LEN, "participant '%s': a spec is at most %d characters", name, SPEC_LEN - 1);
-        return -1;
+        return error_set(err, "participant '%s': a spec is at most %d characters", name, SPEC_LEN - 1);
     }
     TournamentPlayer *p = &t->players[t->nplayers++];
     snprintf(p->name, sizeof p->name, "%s", name);
@@ -49,13 +46,11 @@ int tournament_pairings(Tournament *t, char *err)
     t->pairings = NULL;
     t->npairings = 0;
     if (t->nplayers < 2) {
-        snprintf(err, ERR_LEN, "a tournament needs at least two participants");
-        return -1;
+        return error_set(err, "a tournament needs at least two participants");
     }
     int n = t->nplayers, max = t->gauntlet ? n - 1 : n * (n - 1) / 2;
     if (!(t->pairings = calloc((size_t)max, sizeof *t->pairings))) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
+        return error_set(err, "out of memory");
     }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -65,9 +60,8 @@ int tournament_pairings(Tournament *t, char *err)
             p->b = j;
             int len = snprintf(p->run, sizeof p->run, "%s/%s-vs-%s", t->name, t->players[i].name, t->players[j].name);
             if (len >= (int)sizeof p->run) {
-                snprintf(err, ERR_LEN, "the run name '%s/%s-vs-%s' is longer than %d characters", t->name,
+                return error_set(err, "the run name '%s/%s-vs-%s' is longer than %d characters", t->name,
                          t->players[i].name, t->players[j].name, STORE_NAME_LEN - 1);
-                return -1;
             }
         }
     return 0;
@@ -101,27 +95,26 @@ void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan 
 }
 
 /* The states as the database opened in `mode` says: 0, -1 (err), or
- * STORE_ERROR when a lookup failed (an older schema). */
+ * ERR_FAIL when a lookup failed (an older schema). */
 static int read_states(const Tournament *t, const char *db, int mode, TournamentState *states, char *err)
 {
     Store *store = NULL;
     char serr[ERR_LEN];
     int rc = store_open(&store, db, mode, STORE_BUSY_MS, serr);
-    if (rc == STORE_NOT_FOUND) return 0; /* no schema yet: no run */
+    if (rc == ERR_NOT_FOUND) return 0; /* no schema yet: no run */
     if (rc) {
-        snprintf(err, ERR_LEN, "%s", serr);
-        return -1;
+        return error_set(err, "%s", serr);
     }
     rc = 0;
     for (int k = 0; k < t->npairings && !rc; k++) {
         StoreRun row;
         MatchPlan mp;
         int got = store_run_get(store, t->pairings[k].run, &row, serr);
-        if (got == STORE_NOT_FOUND) continue;
+        if (got == ERR_NOT_FOUND) continue;
         tournament_pairing_plan(t, k, 0, &mp);
         if (got) {
             snprintf(err, ERR_LEN, "%s", serr);
-            rc = got == STORE_ERROR ? STORE_ERROR : -1;
+            rc = got == ERR_FAIL ? ERR_FAIL : -1;
         } else if (run_row_matches(&row, "match", &mp.plan, serr)) {
             snprintf(err, ERR_LEN,
                      "database '%s': %s; the tournament asks for another run under that name: give the "
@@ -144,7 +137,7 @@ int tournament_state(const Tournament *t, const char *db, TournamentState *state
     if (stat(db, &sb) != 0 && errno == ENOENT) return 0;
     /* read only, unless an older schema must be upgraded first (as study_state) */
     int rc = read_states(t, db, STORE_READ, states, err);
-    if (rc == STORE_ERROR) {
+    if (rc == ERR_FAIL) {
         for (int k = 0; k < t->npairings; k++) states[k] = TOURNAMENT_MISSING;
         rc = read_states(t, db, STORE_WRITE, states, err);
     }
@@ -191,14 +184,13 @@ int tournament_results(const Tournament *t, const char *db, int anchor, Tourname
     *r = (TournamentResults){.anchor = anchor};
     if (!(r->tally = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->tally)) ||
         !(r->hash = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->hash))) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
+        return error_set(err, "out of memory");
     }
     struct stat sb;
     if (stat(db, &sb) == 0) {
         Store *store = NULL;
         int rc = store_open(&store, db, STORE_READ, STORE_BUSY_MS, err);
-        if (rc && rc != STORE_NOT_FOUND) return -1;
+        if (rc && rc != ERR_NOT_FOUND) return -1;
         if (!rc) {
             /* only the runs stored (a name the database lacks would be an error) */
             const char **names = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *names);
@@ -207,15 +199,14 @@ int tournament_results(const Tournament *t, const char *db, int anchor, Tourname
             for (int k = 0; names && k < t->npairings; k++) {
                 StoreRun row;
                 RecordSummary sum;
-                if (store_run_get(store, t->pairings[k].run, &row, serr) != STORE_OK) continue;
+                if (store_run_get(store, t->pairings[k].run, &row, serr) != ERR_OK) continue;
                 names[n++] = t->pairings[k].run;
-                if (store_summary(store, &row, &sum, serr) == STORE_OK) r->hash[k] = sum.hash;
+                if (store_summary(store, &row, &sum, serr) == ERR_OK) r->hash[k] = sum.hash;
             }
             Collect c = {.t = t, .r = r, .k = -1};
             StoreSelection sel = {.runs = names, .nruns = n};
             if (!names) {
-                snprintf(err, ERR_LEN, "out of memory");
-                rc = -1;
+                rc = error_set(err, "out of memory");
             } else if (n) {
                 rc = store_query_match_games(store, &sel, on_game, &c, err) ? -1 : 0;
             }
@@ -231,8 +222,7 @@ int tournament_results(const Tournament *t, const char *db, int anchor, Tourname
     if (!games || !score) {
         free(games);
         free(score);
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
+        return error_set(err, "out of memory");
     }
     for (int k = 0; k < t->npairings; k++) {
         const MatchTally *m = &r->tally[k];

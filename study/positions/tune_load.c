@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stdio.h>
+#include "base/error.h"
 #include "positions/tune_load.h"
 
 static int on_game(void *ctx, const StoreGame *g, char *err)
@@ -21,9 +22,8 @@ int tune_load(Store *s, const StoreSelection *sel, const TuneOptions *o, TuneDat
     }
     if (ngames == 0) {
         tune_collect_free(&c);
-        snprintf(err, ERR_LEN, "no games to tune on: the database holds none%s",
+        return error_set(err, "no games to tune on: the database holds none%s",
                  sel && (sel->nruns || sel->kind || sel->agent || sel->variant) ? " in this selection" : "");
-        return -1;
     }
     return tune_collect_finish(&c, d, err);
 }

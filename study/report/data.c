@@ -4,6 +4,7 @@
  * writes it. */
 #include <errno.h>
 #include <string.h>
+#include "base/error.h"
 #include "agents/agent.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
@@ -21,8 +22,7 @@ static FILE *open_data(const char *dir, const char *name, char *err)
 static int close_data(FILE *f, const char *dir, const char *name, char *err)
 {
     if (fclose(f) != 0) {
-        snprintf(err, ERR_LEN, "cannot write '%s/%s': %s", dir, name, strerror(errno));
-        return -1;
+        return error_set(err, "cannot write '%s/%s': %s", dir, name, strerror(errno));
     }
     return 0;
 }

@@ -4,6 +4,7 @@
  * so that a change of the reader touches this function only. */
 #include <stdlib.h>
 #include <string.h>
+#include "base/error.h"
 #include "agents/agent.h"
 #include "engine/notation.h"
 #include "report/internal.h"
@@ -18,8 +19,7 @@ typedef struct LoadCtx {
 
 static int oom(char *err)
 {
-    snprintf(err, ERR_LEN, "out of memory");
-    return -1;
+    return error_set(err, "out of memory");
 }
 
 static int result_of(const char *text)
@@ -169,7 +169,7 @@ int report_load(Report *rep, const char *db, const StoreSelection *selection, ch
     *rep = (Report){0};
     Store *reader = NULL;
     char serr[ERR_LEN];
-    LoadCtx ctx = {.rep = rep, .err = err};
+    LoadCtx ctx = {.rep = rep, .err = serr}; /* the rows' own failures too: one message */
     StoreSelection sel = selection ? *selection : (StoreSelection){0};
     int rc = 0, nruns = sel.nruns;
 
@@ -185,8 +185,7 @@ int report_load(Report *rep, const char *db, const StoreSelection *selection, ch
         (rc = store_query_outcomes(reader, &sel, on_outcome, &ctx, serr)) ||
         (rc = store_query_first_actions(reader, &sel, on_first, &ctx, serr)) ||
         (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {
-        /* rc -1: a callback ran out of memory and wrote err itself */
-        if (rc != -1) snprintf(err, ERR_LEN, "%s", serr);
+        snprintf(err, ERR_LEN, "%s", serr);
         store_close(reader);
         return rc;
     }

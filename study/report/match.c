@@ -84,14 +84,14 @@ static void elo_text(double e, char *out, size_t len)
 int report_matches(const char *db, const StoreSelection *sel, const char *cmdline, FILE *f, char *err)
 {
     Store *s = NULL;
-    MatchCollect c = {.err = err};
     char serr[ERR_LEN];
+    MatchCollect c = {.err = serr}; /* the rows' own failures too: one message */
     int rc = store_open(&s, db, STORE_READ, STORE_BUSY_MS, serr);
     if (!rc) rc = store_query_check(s, sel, serr);
     if (!rc) rc = store_query_match_games(s, sel, on_game, &c, serr);
     store_close(s);
     if (rc) {
-        if (rc != -1) snprintf(err, ERR_LEN, "%s", serr);
+        snprintf(err, ERR_LEN, "%s", serr);
         free_lines(&c);
         return rc;
     }
