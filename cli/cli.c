@@ -266,6 +266,18 @@ int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *sp
     return cli_agent_in(cmd, what, text, NULL, spec);
 }
 
+int cli_opening(const char *cmd, const char *text, bool book, int dflt, int *opening, int *actions)
+{
+    *opening = book ? OPENING_BOOK : dflt;
+    *actions = 0;
+    if (!text) return 0;
+    if (book) return cli_usage_error(cmd, "--opening and --book exclude each other");
+    if (!opening_parse(text, opening, actions))
+        return cli_usage_error(cmd, "unknown opening '%s' (none, rings, or random:K with K from 1 to %d)", text,
+                               OPENING_RANDOM_MAX);
+    return 0;
+}
+
 int cli_agent_in(const char *cmd, const char *what, const char *text, const char *engines, AgentSpec *spec)
 {
     char err[ERR_LEN];

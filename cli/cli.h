@@ -122,6 +122,18 @@ int cli_run_check(const char *cmd, CliRun *r);
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run);
 void cli_run_close(CliRun *r, Run *run);
 
+/* How a new run's games open, from --opening TEXT (none, rings or
+ * random:K; NULL: dflt) and whether --book FILE is given (then
+ * OPENING_BOOK; the caller reads the book): 0, or EXIT_USAGE after
+ * printing why (an unknown text, or both options). */
+int cli_opening(const char *cmd, const char *text, bool book, int dflt, int *opening, int *actions);
+#define CLI_OPENING_USAGE(dflt)                                                                        \
+    "  --opening O     how every game starts: none (the agents place every ring),\n"                  \
+    "                  rings (the ten ring placements random), random:K (the\n"                     \
+    "                  first K actions random, the rest the agents'); default " dflt "\n"            \
+    "  --book FILE     openings from a book (docs/tournament.md): game pair k (a\n"                 \
+    "                  match's) or game k plays opening k mod (openings in the book)\n"
+
 /* Parses an agent spec given on the command line: a bad spec is a usage
  * error (2), a weights file that cannot be read bad data (1), either
  * printed with `what` ("agent A"). 0 when it parsed. */

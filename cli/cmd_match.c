@@ -21,7 +21,7 @@
 const char USAGE_MATCH[] =
     "usage: yinsh match --a SPEC --b SPEC --games N [--variant standard|blitz]\n"
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
-    "                   [--opening rings|none | --book FILE] [--db PATH | --no-db]\n"
+    "                   [--opening none|rings|random:K | --book FILE] [--db PATH | --no-db]\n"
     "                   [--run NAME] [--quiet] [--shard K/N]\n"
     "                   [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
     "                   [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
@@ -47,10 +47,7 @@ const char USAGE_MATCH[] =
     "  --seed S        the run seed (default: from the clock; printed and stored)\n"
     "  --sprt E0,E1,ALPHA,BETA  sequential test of H0: elo = E0 against H1: elo = E1\n"
     "                  after every pair (pentanomial); stops as soon as it accepts one\n"
-    "  --opening O     rings (default): random ring placements shared by a pair;\n"
-    "                  none: the agents place their own rings\n"
-    "  --book FILE     openings from a book (docs/tournament.md): pair k plays\n"
-    "                  opening k mod (openings in the book) in both its games\n"
+    CLI_OPENING_USAGE("rings (shared by both games of a pair)")
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --no-db         store nothing\n"
     "  --run NAME      the run's name (default match-<date>-<id>)\n"
@@ -162,7 +159,8 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     json_str(&j, "run", run->row.name);
     json_str(&j, "db", run->store ? run->db : NULL);
     json_str(&j, "variant", variant_name(mp->plan.variant));
-    json_str(&j, "opening", opening_name(mp->plan.opening));
+    char opening[32];
+    json_str(&j, "opening", opening_format(mp->plan.opening, mp->plan.opening_actions, opening, sizeof opening));
     json_str(&j, "a", run->row.white);
     json_str(&j, "b", run->row.black);
     json_u64_text(&j, "seed", mp->plan.seed);
@@ -244,10 +242,8 @@ int cmd_match(int argc, char **argv)
     if ((rc = cli_run_check(cmd, &r))) return rc;
     if (variant_text && !variant_parse(variant_text, &plan->variant))
         return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
-    if (opening && strcmp(opening, "rings") && strcmp(opening, "none"))
-        return cli_usage_error(cmd, "unknown opening '%s' (rings or none)", opening);
-    if (opening && book_path) return cli_usage_error(cmd, "--opening and --book exclude each other");
-    if (opening && !strcmp(opening, "none")) plan->opening = OPENING_NONE;
+    if ((rc = cli_opening(cmd, opening, book_path, OPENING_RINGS, &plan->opening, &plan->opening_actions)))
+        return rc;
     if ((rc = cli_agent_in(cmd, "agent A", a, ctl.engines, &plan->white)) ||
         (rc = cli_agent_in(cmd, "agent B", b, ctl.engines, &plan->black)))
         return rc;
@@ -262,7 +258,6 @@ int cmd_match(int argc, char **argv)
             book_free(&book);
             return cli_error(cmd, "%s (nothing was played)", err);
         }
-        plan->opening = OPENING_BOOK;
         plan->book = &book;
     }
 

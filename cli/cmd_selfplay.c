@@ -22,6 +22,7 @@
 const char USAGE_SELFPLAY[] =
     "usage: yinsh selfplay --games N [--variant standard|blitz]\n"
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
+    "                      [--opening none|rings|random:K | --book FILE]\n"
     "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--shard K/N] [--quiet]\n"
     "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--shard K/N] [--quiet]\n"
     "  (both forms: [--json])\n"
@@ -48,6 +49,8 @@ const char USAGE_SELFPLAY[] =
     "                  or `ab[:key=value,...]`, alpha-beta with keys depth\n"
     "                  (placements and moves ahead, default 3), tt (table MiB,\n"
     "                  default 16), eval (weights file)\n"
+    CLI_OPENING_USAGE("none") "                  (a deterministic agent, ab, plays the same game every time\n"
+    "                  from the same start: give it an opening)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
     "  --seed S        the run seed (default: from the clock; printed and stored)\n"
     "  --db PATH       the SQLite database (created if missing)\n"
@@ -229,7 +232,7 @@ static void json_summary(const Run *run, double seconds, int argc, char **argv)
 int cmd_selfplay(int argc, char **argv)
 {
     const char *cmd = "selfplay";
-    const char *variant_text = NULL, *white = NULL, *black = NULL, *agent = NULL;
+    const char *variant_text = NULL, *white = NULL, *black = NULL, *agent = NULL, *opening = NULL, *book_path = NULL;
     bool have_games = false, json = false;
     long games = 0;
     CliRun r = {.o = {.kind = "selfplay"}, .busy = STORE_BUSY_MS};
@@ -242,6 +245,8 @@ int cmd_selfplay(int argc, char **argv)
         {.name = "--white", .kind = CLI_TEXT, .out = &white},
         {.name = "--black", .kind = CLI_TEXT, .out = &black},
         {.name = "--agent", .kind = CLI_TEXT, .out = &agent},
+        {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
+        {.name = "--book", .kind = CLI_TEXT, .out = &book_path},
         {.name = "--resume", .kind = CLI_TEXT, .out = &o->resume},
         {.name = "--take-over", .kind = CLI_FLAG, .out = &o->take_over},
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
@@ -255,7 +260,7 @@ int cmd_selfplay(int argc, char **argv)
     o->plan.variant = VARIANT_STANDARD;
     if (o->resume) {
         if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db ||
-            cli_controls_plan_given(&ctl))
+            opening || book_path || cli_controls_plan_given(&ctl))
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
                                         "--busy-timeout, --take-over, --shard, --engine-logs, --engine-timeout "
                                         "and --quiet go with it");
@@ -271,6 +276,8 @@ int cmd_selfplay(int argc, char **argv)
     if (!o->resume) {
         if (variant_text && !variant_parse(variant_text, &o->plan.variant))
             return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
+        if ((rc = cli_opening(cmd, opening, book_path, OPENING_NONE, &o->plan.opening, &o->plan.opening_actions)))
+            return rc;
         if ((rc = cli_agent_in(cmd, white ? "white agent" : "the agent",
                                white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.white)) ||
             (rc = cli_agent_in(cmd, black ? "black agent" : "the agent",
@@ -285,6 +292,15 @@ int cmd_selfplay(int argc, char **argv)
         o->plan.games = (uint32_t)games;
     }
 
+    Book book = {0};
+    if (book_path) {
+        char err[ERR_LEN];
+        if (book_load(&book, book_path, o->plan.variant, err)) {
+            book_free(&book);
+            return cli_error(cmd, "%s (nothing was played)", err);
+        }
+        o->plan.book = &book;
+    }
     Run run = {0};
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
     double t0 = clock_now();
@@ -294,5 +310,6 @@ int cmd_selfplay(int argc, char **argv)
 
 done:
     cli_run_close(&r, &run);
+    book_free(&book);
     return rc;
 }

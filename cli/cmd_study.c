@@ -42,12 +42,16 @@ static const char *const STATE_NAME[] = {"missing", "unfinished", "complete"};
  * it reproduces the run on its own, whatever becomes of the file). */
 static char *selfplay_command(const Study *s, const StudyRun *r)
 {
-    char games[16], seed[24];
+    char games[16], seed[24], opening[32];
     snprintf(games, sizeof games, "%u", r->plan.games);
     snprintf(seed, sizeof seed, "%" PRIu64, r->plan.seed);
+    opening_format(r->plan.opening, r->plan.opening_actions, opening, sizeof opening);
     char *argv[] = {"selfplay", "--games", games, "--variant", (char *)variant_name(r->plan.variant),
-                    "--agent", (char *)r->spec, "--seed", seed, "--run", (char *)r->name, "--db", s->db};
-    return cli_join_args(sizeof argv / sizeof *argv, argv);
+                    "--agent", (char *)r->spec, "--seed", seed, "--run", (char *)r->name, "--db", s->db,
+                    "--opening", opening};
+    /* the opening only when there is one: older studies' commands stay as they were */
+    int argc = sizeof argv / sizeof *argv - (r->plan.opening == OPENING_NONE ? 2 : 0);
+    return cli_join_args(argc, argv);
 }
 
 static void print_plan(const Study *s, const StudyState *states)

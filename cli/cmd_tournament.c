@@ -16,7 +16,7 @@
 const char USAGE_TOURNAMENT[] =
     "usage: yinsh tournament --p NAME=SPEC --p NAME=SPEC [--p ...] --games N\n"
     "                        [--gauntlet] [--name T] [--seed S] [--variant V]\n"
-    "                        [--opening rings|none | --book FILE] [--anchor NAME]\n"
+    "                        [--opening none|rings|random:K | --book FILE] [--anchor NAME]\n"
     "                        [--db PATH] [--threads T] [--no-play] [--quiet] [--json]\n"
     "                        [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
     "                        [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
@@ -42,10 +42,7 @@ const char USAGE_TOURNAMENT[] =
     "  --seed S        the tournament seed (default 1): pairing T/A-vs-B has the\n"
     "                  seed mix(S, hash of its run name)\n"
     "  --variant V     standard (default) or blitz\n"
-    "  --opening O     rings (default): random ring placements shared by a pair;\n"
-    "                  none: the agents place their own rings\n"
-    "  --book FILE     openings from a book (docs/tournament.md): pair k plays\n"
-    "                  opening k mod (openings in the book)\n"
+    CLI_OPENING_USAGE("rings (shared by both games of a pair)")
     "  --anchor NAME   the participant rated 0 (default the first)\n"
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
@@ -230,7 +227,8 @@ static void json_results(const Tournament *t, const TournamentResults *r, const 
     json_str(&j, "db", db);
     json_str(&j, "format", t->gauntlet ? "gauntlet" : "round robin");
     json_str(&j, "variant", variant_name(t->variant));
-    json_str(&j, "opening", opening_name(t->opening));
+    char opening[32];
+    json_str(&j, "opening", opening_format(t->opening, t->opening_actions, opening, sizeof opening));
     if (t->opening == OPENING_BOOK) json_hex(&j, "book_hash", t->book->hash);
     json_u64_text(&j, "seed", t->seed);
     json_uint(&j, "games_per_pairing", t->games);
@@ -349,15 +347,7 @@ int cmd_tournament(int argc, char **argv)
         rc = cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
         goto done;
     }
-    if (opening && strcmp(opening, "rings") && strcmp(opening, "none")) {
-        rc = cli_usage_error(cmd, "unknown opening '%s' (rings or none; or --book FILE)", opening);
-        goto done;
-    }
-    if (opening && book_path) {
-        rc = cli_usage_error(cmd, "--opening and --book exclude each other");
-        goto done;
-    }
-    if (opening && !strcmp(opening, "none")) t.opening = OPENING_NONE;
+    if ((rc = cli_opening(cmd, opening, book_path, OPENING_RINGS, &t.opening, &t.opening_actions))) goto done;
     for (int i = 0; i < plist.n; i++) {
         char *eq = strchr(plist.items[i], '=');
         if (!eq) {
@@ -400,7 +390,6 @@ int cmd_tournament(int argc, char **argv)
             rc = cli_error(cmd, "%s (nothing was played)", err);
             goto done;
         }
-        t.opening = OPENING_BOOK;
         t.book = &book;
     }
     if (!(states = calloc((size_t)t.npairings, sizeof *states)) || !(command = cli_join_args(argc, argv))) {

@@ -36,7 +36,7 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
 {
     char perr[ERR_LEN];
     *plan = (SelfplayPlan){.variant = row->variant, .seed = row->seed, .games = row->games, .pairs = row->pairs,
-                           .opening = row->opening};
+                           .opening = row->opening, .opening_actions = row->opening_actions};
     if (controls_parse(row->controls, &plan->controls, perr)) {
         return error_set(err, "run '%s': %.400s", row->name, perr);
     }
@@ -87,7 +87,8 @@ int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *p
         snprintf(err, ERR_LEN, "run '%s' was played with other weights (content hashes %s and %s, now %s and %s)",
                  row->name, row->white_weights[0] ? row->white_weights : "none",
                  row->black_weights[0] ? row->black_weights : "none", ww[0] ? ww : "none", bw[0] ? bw : "none");
-    else if (row->pairs != plan->pairs || row->opening != plan->opening)
+    else if (row->pairs != plan->pairs || row->opening != plan->opening ||
+             row->opening_actions != plan->opening_actions)
         snprintf(err, ERR_LEN, "run '%s' opens its games or pairs them otherwise", row->name);
     else if (row->opening == OPENING_BOOK && (!plan->book || row->book_hash != plan->book->hash))
         snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
@@ -243,6 +244,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     row->threads = threads;
     row->pairs = r->plan.pairs;
     row->opening = r->plan.opening;
+    row->opening_actions = r->plan.opening_actions;
     if (row->opening == OPENING_BOOK) {
         row->book_hash = r->plan.book->hash;
         snprintf(row->book_path, sizeof row->book_path, "%s", r->plan.book->path);

@@ -177,7 +177,8 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
         MoveStats st = {0};
         double t = clock_now();
         Action a;
-        bool harness = plan->opening == OPENING_RINGS && pos.state == STATE_P;
+        bool harness = (plan->opening == OPENING_RINGS && pos.state == STATE_P) ||
+                       (plan->opening == OPENING_RANDOM && rec->nactions < plan->opening_actions);
         if (harness) {
             st.legal = movegen_count(&pos);
             a = movegen_random(&pos, &opening);

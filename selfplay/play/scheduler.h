@@ -74,6 +74,7 @@ typedef struct SelfplayPlan {
     int threads;    /* OpenMP threads; <= 0: omp_get_max_threads() */
     bool pairs;     /* colour-swapped pairs: odd games give White to plan.black */
     int opening;    /* OPENING_*: how every game starts */
+    int opening_actions; /* OPENING_RANDOM: the random actions that start every game (K) */
     const Book *book; /* with OPENING_BOOK: the openings (the caller's, checked for the variant) */
     PlayControls controls;
 } SelfplayPlan;

@@ -1,11 +1,39 @@
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "base/number.h"
 #include "engine/notation.h"
 #include "records/record.h"
 #include "engine/rng.h"
 
 const char *opening_name(int opening)
 {
-    return opening == OPENING_BOOK ? "book" : opening == OPENING_RINGS ? "rings" : "none";
+    return opening == OPENING_BOOK     ? "book"
+           : opening == OPENING_RINGS  ? "rings"
+           : opening == OPENING_RANDOM ? "random"
+                                       : "none";
+}
+
+bool opening_parse(const char *text, int *opening, int *actions)
+{
+    *actions = 0;
+    if (!strcmp(text, "none")) *opening = OPENING_NONE;
+    else if (!strcmp(text, "rings")) *opening = OPENING_RINGS;
+    else if (!strncmp(text, "random:", 7)) {
+        long k;
+        if (!number_long(text + 7, 1, OPENING_RANDOM_MAX, &k)) return false;
+        *opening = OPENING_RANDOM;
+        *actions = (int)k;
+    } else
+        return false;
+    return true;
+}
+
+char *opening_format(int opening, int actions, char *out, size_t len)
+{
+    if (opening == OPENING_RANDOM) snprintf(out, len, "random:%d", actions);
+    else snprintf(out, len, "%s", opening_name(opening));
+    return out;
 }
 
 void record_free(GameRecord *rec)

@@ -8,6 +8,7 @@
 #define YINSH_RECORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "stats/stats.h"
 #include "engine/types.h"
@@ -18,10 +19,23 @@
  * games of a pair; they are
  * recorded as ordinary actions (not searched). OPENING_BOOK: pair k
  * plays opening k mod n of an opening book (book.h), recorded the same
- * way. */
-enum { OPENING_NONE, OPENING_RINGS, OPENING_BOOK };
-/* "none", "rings" or "book": an opening's name in options and JSON. */
+ * way. OPENING_RANDOM: the first K actions (OPENING_RANDOM_MAX at most)
+ * are uniformly random legal actions from the same stream, whatever they
+ * are (placements first), recorded the same way: the shortest start that
+ * sets a deterministic agent's games apart while the agents still place
+ * most rings themselves. In self-play (no pairs) every game is its own
+ * "pair". */
+enum { OPENING_NONE, OPENING_RINGS, OPENING_BOOK, OPENING_RANDOM };
+enum { OPENING_RANDOM_MAX = 100 };
+/* "none", "rings", "book" or "random": an opening's name in JSON. */
 const char *opening_name(int opening);
+/* The opening as options and study files write it, "none", "rings" or
+ * "random:K" (1 <= K <= OPENING_RANDOM_MAX): true with the kind and K (0
+ * unless random), false for any other text. A book is named by its file
+ * (--book), not here. */
+bool opening_parse(const char *text, int *opening, int *actions);
+/* The text opening_parse reads ("random:4"; a book: "book"), into out. */
+char *opening_format(int opening, int actions, char *out, size_t len);
 
 /* The longest agent spec text, as typed and as stored. */
 enum { SPEC_LEN = 384 };

@@ -106,22 +106,24 @@ void store_transaction_rollback(Store *s)
 
 /* ---- identity ------------------------------------------------------------ */
 
-/* The opening column's text: "none", "rings", or "book:HASH:PATH". */
+/* The opening column's text: "none", "rings", "random:K" or
+ * "book:HASH:PATH". */
 static void opening_text(const StoreRun *run, char *out, size_t len)
 {
     if (run->opening == OPENING_BOOK)
         snprintf(out, len, "book:%016" PRIx64 ":%s", run->book_hash, run->book_path);
     else
-        snprintf(out, len, "%s", opening_name(run->opening));
+        opening_format(run->opening, run->opening_actions, out, len);
 }
 
 /* Reads the opening column back; false for a text this yinsh does not know. */
-static bool opening_parse(const char *text, StoreRun *run)
+static bool opening_read(const char *text, StoreRun *run)
 {
     run->book_hash = 0;
     run->book_path[0] = '\0';
-    if (!text || !strcmp(text, "none")) run->opening = OPENING_NONE;
-    else if (!strcmp(text, "rings")) run->opening = OPENING_RINGS;
+    run->opening_actions = 0;
+    if (!text) run->opening = OPENING_NONE;
+    else if (opening_parse(text, &run->opening, &run->opening_actions)) return true;
     else if (!strncmp(text, "book:", 5) && strlen(text) > 22 && text[21] == ':' &&
              strspn(text + 5, "0123456789abcdef") == 16) {
         run->book_hash = strtoull(text + 5, NULL, 16);
@@ -145,6 +147,8 @@ static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HA
     /* a book's content, not its path; runs without one keep their identity */
     if (r->opening == OPENING_BOOK && len > 0 && (size_t)len < sizeof text)
         snprintf(text + len, sizeof text - (size_t)len, "|book=%016" PRIx64, r->book_hash);
+    if (r->opening == OPENING_RANDOM && len > 0 && (size_t)len < sizeof text)
+        snprintf(text + len, sizeof text - (size_t)len, "|random=%d", r->opening_actions);
     /* controls came with version 6: a run without keeps its identity */
     if (r->controls[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "|%s", r->controls);
     snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_hash_text(text));
@@ -262,7 +266,7 @@ static int upgrade_v5(Store *s, char *err)
         r.seed = (uint64_t)sqlite3_column_int64(st, 7);
         r.pairs = sqlite3_column_int(st, 8) != 0;
         const char *opening = (const char *)sqlite3_column_text(st, 9);
-        if (!opening_parse(opening, &r)) r.opening = OPENING_NONE;
+        if (!opening_read(opening, &r)) r.opening = OPENING_NONE;
         plan_ident(version ? version : "", &r, r.plan_ident);
         sqlite3_reset(up);
         sqlite3_bind_int64(up, 1, sqlite3_column_int64(st, 0));
@@ -812,7 +816,7 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     run->finished = sqlite3_column_int(st, 9) != 0;
     snprintf(run->kind, sizeof run->kind, "%s", kind ? kind : "selfplay");
     run->pairs = sqlite3_column_int(st, 11) != 0;
-    bool opening_ok = opening_parse(opening, run);
+    bool opening_ok = opening_read(opening, run);
     int max_actions = sqlite3_column_int(st, 13);
     for (int i = 0; i < 2; i++) {
         const char *h = (const char *)sqlite3_column_text(st, 14 + i);

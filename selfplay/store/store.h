@@ -66,6 +66,7 @@ typedef struct StoreRun {
     int threads;     /* threads of the first attempt */
     bool pairs;      /* colour-swapped pairs (a match) */
     int opening;     /* OPENING_* */
+    int opening_actions; /* OPENING_RANDOM: K, stored in the opening column as "random:K" */
     /* OPENING_BOOK: the book's content hash and its path as given, stored
      * in the opening column as "book:HASH:PATH" (no column of its own, so
      * the schema stays as it is); the hash is part of plan_ident */

@@ -13,8 +13,8 @@
 #define STUDY_DEFAULT_OUT "results/report"
 
 /* The keys each section may hold; anything else is a typo to report. */
-static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", NULL};
-static const char *const AGENT_KEYS[] = {"spec", "games", NULL};
+static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", NULL};
+static const char *const AGENT_KEYS[] = {"spec", "games", "opening", NULL};
 static const char *const REPORT_KEYS[] = {"out", "plots", NULL};
 
 typedef struct Ctx {
@@ -69,6 +69,18 @@ static int take_games(const Ctx *c, const IniKey *k, long *games)
     return bad(c, k->line, "games wants a number from 1 to %d, not '%.60s'", STORE_MAX_GAMES, k->value);
 }
 
+/* An opening (none, rings or random:K): how every game of a run starts. */
+typedef struct Opening {
+    int kind, actions;
+} Opening;
+
+static int take_opening(const Ctx *c, const IniKey *k, Opening *o)
+{
+    if (opening_parse(k->value, &o->kind, &o->actions)) return ERR_OK;
+    return bad(c, k->line, "opening wants none, rings or random:K (K from 1 to %d), not '%.60s'", OPENING_RANDOM_MAX,
+               k->value);
+}
+
 /* The folder a file would go in must exist: the study checks it before it
  * plays, instead of failing after the first runs. */
 static int check_folder_of(const Ctx *c, int line, const char *what, const char *path)
@@ -88,8 +100,8 @@ static int check_folder_of(const Ctx *c, int line, const char *what, const char 
     return rc;
 }
 
-static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, long *games, int variants[2],
-                              int *nvariants)
+static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, long *games, Opening *opening,
+                              int variants[2], int *nvariants)
 {
     int rc = check_keys(c, sec, STUDY_KEYS);
     if (rc) return rc;
@@ -107,6 +119,7 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
         return bad(c, k->line, "seed wants an unsigned 64-bit number, not '%.60s'", k->value);
 
     if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, games))) return rc;
+    if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, opening))) return rc;
 
     if (!(k = ini_key(sec, "variants"))) return bad(c, sec->line, "[study] needs variants (standard, blitz or both)");
     *nvariants = 0;
@@ -202,8 +215,9 @@ int study_load(Study *s, const char *path, char *err)
         goto done;
     }
     long games = 0;
+    Opening opening = {.kind = OPENING_NONE};
     int variants[2], nvariants = 0;
-    if ((rc = load_study_section(&c, study, s, &games, variants, &nvariants))) goto done;
+    if ((rc = load_study_section(&c, study, s, &games, &opening, variants, &nvariants))) goto done;
     if (nagents == 0) {
         rc = bad(&c, study->line, "no [agent LABEL] section: a study plays at least one agent");
         goto done;
@@ -247,6 +261,8 @@ int study_load(Study *s, const char *path, char *err)
             rc = bad(&c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
             goto done;
         }
+        Opening agent_opening = opening;
+        if ((k = ini_key(sec, "opening")) && (rc = take_opening(&c, k, &agent_opening))) goto done;
         for (int v = 0; v < nvariants; v++) {
             int idx = a * nvariants + v;
             StudyRun *r = &s->runs[idx];
@@ -261,7 +277,7 @@ int study_load(Study *s, const char *path, char *err)
             r->line = spec->line;
             r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
                                      .seed = s->seed + (uint64_t)idx, .games = (uint32_t)agent_games,
-                                     .opening = OPENING_NONE};
+                                     .opening = agent_opening.kind, .opening_actions = agent_opening.actions};
         }
     }
     s->nruns = nagents * nvariants;

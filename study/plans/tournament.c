@@ -89,6 +89,7 @@ void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan 
         .threads = threads,
         .pairs = true,
         .opening = t->opening,
+        .opening_actions = t->opening_actions,
         .book = t->book,
         .controls = t->controls,
     };

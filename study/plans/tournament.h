@@ -46,6 +46,7 @@ typedef struct Tournament {
     uint64_t seed;
     int variant;      /* VARIANT_* */
     int opening;      /* OPENING_* */
+    int opening_actions; /* OPENING_RANDOM: K */
     const Book *book; /* with OPENING_BOOK (the caller's; it outlives the tournament) */
     PlayControls controls; /* every pairing's time controls and engine settings (scheduler.h) */
     TournamentPairing *pairings; /* malloc'ed by tournament_pairings */
