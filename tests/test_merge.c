@@ -253,3 +253,68 @@ Test(merge, shard_killed_and_resumed)
     sqlite3_close(a);
     sqlite3_close(b);
 }
+
+/* A merge keeps what a run was played under: its controls and every
+ * action's clock, so that a --resume of the merged database plays under
+ * the run's own plan (issue 22, item 7). */
+Test(merge, keeps_controls_and_clocks)
+{
+    char *dir = tmpdir_new(), *out = path_in(dir, "m.db"), *err;
+    char *db[2];
+    for (int k = 1; k <= 2; k++) {
+        char name[16], spec[8];
+        snprintf(name, sizeof name, "c%d.db", k);
+        snprintf(spec, sizeof spec, "%d/2", k);
+        db[k - 1] = path_in(dir, name);
+        const char *args[] = {"match", "--a", "mcts:sims=10", "--b", "mcts:sims=15", "--games", "8", "--seed", "3",
+                              "--shard", gc(strdup(spec)), "--agent-streams", "--tc", "30+0.1", "--db", db[k - 1],
+                              "--quiet", NULL};
+        cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    }
+    const char *merge[] = {"merge", "--db", out, db[0], db[1], NULL};
+    cr_assert_eq(yinsh_run(dir, merge, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(out), *a = db_open(db[0]), *b = db_open(db[1]);
+    cr_expect_str_eq(db_text(h, "SELECT controls FROM run"), db_text(a, "SELECT controls FROM run"));
+    cr_expect_str_eq(db_text(h, "SELECT controls FROM run"), "tc=30+0.1,margin=100,streams=agent");
+    long long clocks = db_int(a, "SELECT count(clock_us) FROM action") + db_int(b, "SELECT count(clock_us) FROM action");
+    cr_expect_gt(clocks, 0);
+    cr_expect_eq(db_int(h, "SELECT count(clock_us) FROM action"), clocks, "every clock is kept");
+    cr_expect_eq(db_int(h, "SELECT sum(clock_us) FROM action"),
+                 db_int(a, "SELECT sum(clock_us) FROM action") + db_int(b, "SELECT sum(clock_us) FROM action"));
+    sqlite3_close(h);
+    sqlite3_close(a);
+    sqlite3_close(b);
+}
+
+/* A game that is not a game of its run is refused before anything is
+ * written, naming the file, the run and the game: an index past the
+ * run's size, an action that is not legal, a length or a result its
+ * actions do not give, another game's identity (issue 22, item 7). */
+Test(merge, refuses_games_that_are_not_their_runs)
+{
+    char *dir = tmpdir_new(), *s1 = shard(dir, "selfplay", 1, 2, "12"), *err;
+    const char *tamper[][2] = {
+        {"index", "UPDATE game SET idx = 1000 WHERE id = (SELECT min(id) FROM game)"},
+        {"action", "UPDATE action SET action = 'k11' WHERE ply = 20 AND game_id = (SELECT min(id) FROM game)"},
+        {"length", "UPDATE game SET actions = actions + 1 WHERE id = (SELECT min(id) FROM game)"},
+        {"result", "UPDATE game SET result = CASE result WHEN 'white' THEN 'black' ELSE 'white' END, reason = "
+                   "'three-rings' WHERE id = (SELECT min(id) FROM game)"},
+        {"identity", "UPDATE game SET ident = '0123456789abcdef' WHERE id = (SELECT min(id) FROM game)"},
+        {"state", "UPDATE action SET state = 'X' WHERE ply = 30 AND game_id = (SELECT min(id) FROM game)"},
+    };
+    for (size_t i = 0; i < sizeof tamper / sizeof *tamper; i++) {
+        char name[32], cmd[4096];
+        snprintf(name, sizeof name, "t-%s.db", tamper[i][0]);
+        char *bad = path_in(dir, name), *out = path_in(dir, gc(strdup(name + 2)));
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", s1, bad);
+        cr_assert_eq(system(cmd), 0);
+        sqlite3 *h = db_open(bad);
+        cr_assert_eq(sqlite3_exec(h, tamper[i][1], NULL, NULL, NULL), SQLITE_OK, "%s", tamper[i][0]);
+        sqlite3_close(h);
+        const char *args[] = {"merge", "--db", out, bad, NULL};
+        int rc = yinsh_run(dir, args, NULL, &err);
+        cr_expect_eq(rc, 1, "%s: exit %d: %s", tamper[i][0], rc, err);
+        cr_expect(strstr(err, bad) && strstr(err, "is not a game of that run"), "%s: %s", tamper[i][0], err);
+        cr_expect(!file_exists(out), "%s: the refused merge left %s", tamper[i][0], out);
+    }
+}

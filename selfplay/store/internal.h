@@ -29,6 +29,10 @@ int store_fail(const struct Store *s, char *err, const char *what);
  * transaction). */
 int store_ensure_schema(struct Store *s, char *err);
 
+/* Game `index`'s identity (game.ident, 16 hex digits and a NUL): the plan
+ * identity's and the index, mixed. */
+void store_game_ident(const char *plan, uint32_t index, char out[17]);
+
 /* The play hash of a run's stored games (record.h), from its rows. */
 int store_run_hash(struct Store *s, int64_t run_id, uint64_t *hash, char *err);
 

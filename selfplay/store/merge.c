@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "base/error.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
 #include "engine/rng.h"
 #include "store/internal.h"
 #include "store/store.h"
@@ -14,11 +16,11 @@
  * every copy of one run (same uid) must agree on. */
 #define RUN_COLS                                                                                                 \
     "uid, name, command, version, host, seed, variant, white, black, games, threads, started_at, kind, pairs, " \
-    "opening, max_actions, white_weights, black_weights, plan_ident, git_commit, compiler, machine"
+    "opening, max_actions, white_weights, black_weights, plan_ident, git_commit, compiler, machine, controls"
 enum {
     C_UID, C_NAME, C_COMMAND, C_VERSION, C_HOST, C_SEED, C_VARIANT, C_WHITE, C_BLACK, C_GAMES, C_THREADS,
     C_STARTED, C_KIND, C_PAIRS, C_OPENING, C_MAX_ACTIONS, C_WW, C_BW, C_PLAN, C_COMMIT, C_COMPILER, C_MACHINE,
-    C_NB
+    C_CONTROLS, C_NB
 };
 static const struct {
     int col;
@@ -27,13 +29,15 @@ static const struct {
     {C_VERSION, "engine version"}, {C_SEED, "seed"}, {C_VARIANT, "variant"}, {C_WHITE, "white agent (or A)"},
     {C_BLACK, "black agent (or B)"}, {C_WW, "white weights' hash"}, {C_BW, "black weights' hash"},
     {C_GAMES, "size (games)"}, {C_KIND, "kind"}, {C_PAIRS, "pairs"}, {C_OPENING, "opening"},
-    {C_MAX_ACTIONS, "game length bound"}, {C_PLAN, "plan identity"}, {C_NAME, "name"},
+    {C_MAX_ACTIONS, "game length bound"}, {C_PLAN, "plan identity"}, {C_NAME, "name"}, {C_CONTROLS, "controls"},
 };
 
 #define GAME_COLS                                                                                              \
     "idx, seed, variant, white, black, result, reason, actions, white_removed, black_removed, white_markers, " \
     "black_markers, duration_ms, stored_at, ident"
-enum { G_IDX, G_SEED, G_VARIANT, G_WHITE, G_BLACK, G_RESULT, G_REASON, G_NB = 15, G_IDENT = 14 };
+enum { G_IDX, G_SEED, G_VARIANT, G_WHITE, G_BLACK, G_RESULT, G_REASON, G_ACTIONS, G_NB = 15, G_IDENT = 14 };
+/* The action columns read from an input, in this order. */
+enum { A_PLY, A_ACTOR, A_STATE, A_ACTION, A_LEGAL, A_NB = 10 };
 
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 {
@@ -234,9 +238,97 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
     return rc;
 }
 
-/* The games of the input's run `in_run` into run slot `slot` here. */
-static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
+/* Whether a game of the input is a game of its run, before it is copied:
+ * its index in the run's range, its identity and seed the ones its plan
+ * gives that index, its variant and agents the run's (a match's odd games
+ * swap them), and its actions a legal game from the start whose stored
+ * actors, states, legal counts, length, result and reason its replay
+ * gives (a game that a fault or a resignation ended is won by the side
+ * not at fault, and a game imported unfinished has no result: no replay
+ * decides those). A game of a tampered or foreign file is refused by
+ * name, never stored. */
+static int check_game(Merge *m, sqlite3_stmt *run, sqlite3_stmt *g, int64_t in_id, char *err)
 {
+    const char *name = text_or(run, C_NAME, "");
+    int64_t idx = sqlite3_column_int64(g, G_IDX), games = sqlite3_column_int64(run, C_GAMES);
+    uint64_t seed = (uint64_t)sqlite3_column_int64(g, G_SEED), run_seed = (uint64_t)sqlite3_column_int64(run, C_SEED);
+    bool swapped = sqlite3_column_int(run, C_PAIRS) && idx % 2;
+    const char *white = text_or(run, swapped ? C_BLACK : C_WHITE, ""), *black = text_or(run, swapped ? C_WHITE : C_BLACK, "");
+    char ident[17], why[ERR_LEN] = "";
+    int variant = -1, result = RESULT_NB, reason = REASON_NB;
+    const char *result_text = text_or(g, G_RESULT, ""), *reason_text = text_or(g, G_REASON, "");
+    for (int r = 0; r < RESULT_NB; r++)
+        if (!strcmp(result_text, result_name(r))) result = r;
+    for (int r = 0; r < REASON_NB; r++)
+        if (!strcmp(reason_text, reason_name(r))) reason = r;
+    if (idx >= 0 && idx < games) store_game_ident(text_or(run, C_PLAN, ""), (uint32_t)idx, ident);
+    if (idx < 0 || idx >= games)
+        snprintf(why, sizeof why, "its index is outside the run's %" PRId64 " games", games);
+    else if (strcmp(text_or(g, G_IDENT, ""), ident))
+        snprintf(why, sizeof why, "its identity is not the one the run's plan gives game %" PRId64, idx);
+    else if (strcmp(text_or(run, C_KIND, ""), "import") && seed != rng_mix(run_seed, (uint64_t)idx))
+        snprintf(why, sizeof why, "its seed is not the one the run seed gives game %" PRId64, idx);
+    else if (!variant_parse(text_or(g, G_VARIANT, ""), &variant) || strcmp(text_or(g, G_VARIANT, ""), text_or(run, C_VARIANT, "")))
+        snprintf(why, sizeof why, "its variant is not the run's");
+    else if (strcmp(text_or(g, G_WHITE, ""), white) || strcmp(text_or(g, G_BLACK, ""), black))
+        snprintf(why, sizeof why, "its agents are not the run's");
+    else if (result == RESULT_NB || reason == REASON_NB)
+        snprintf(why, sizeof why, "its result or reason is not one yinsh knows");
+    if (why[0]) goto refuse;
+
+    Position pos;
+    pos_start(&pos, variant);
+    sqlite3_stmt *a = m->in_actions;
+    sqlite3_reset(a);
+    sqlite3_bind_int64(a, 1, in_id);
+    int step = SQLITE_DONE, n = 0;
+    while (!why[0] && (step = sqlite3_step(a)) == SQLITE_ROW) {
+        const char *text = text_or(a, A_ACTION, ""), *actor = text_or(a, A_ACTOR, ""), *state = text_or(a, A_STATE, "");
+        Action act;
+        char aerr[ERR_LEN];
+        if (sqlite3_column_int64(a, A_PLY) != n || n >= GAME_MAX_ACTIONS)
+            snprintf(why, sizeof why, "its actions are not numbered 0, 1, ... (ply %d)", n);
+        else if (strcmp(actor, pos.actor == WHITE ? "w" : "b") || state[0] != STATE_CHARS[pos.state] || state[1])
+            snprintf(why, sizeof why, "action %d: the stored actor or state is not the position's", n);
+        else if (action_parse(&pos, text, &act, aerr))
+            snprintf(why, sizeof why, "action %d '%.32s': %.300s", n, text, aerr);
+        else if (sqlite3_column_int64(a, A_LEGAL) != movegen_count(&pos))
+            snprintf(why, sizeof why, "action %d: the stored count of legal actions is not the position's", n);
+        else {
+            Undo u;
+            pos_make(&pos, act, &u);
+            n++;
+        }
+    }
+    sqlite3_reset(a);
+    if (why[0]) goto refuse;
+    if (step != SQLITE_DONE) {
+        return error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
+                         sqlite3_errmsg(m->in->db));
+    }
+    int end_result, end_reason;
+    pos_outcome(&pos, &end_result, &end_reason);
+    bool stopped = reason >= REASON_RESIGN; /* a resignation or a fault: no replay decides it */
+    if (sqlite3_column_int64(g, G_ACTIONS) != n)
+        snprintf(why, sizeof why, "it says %lld actions and holds %d", (long long)sqlite3_column_int64(g, G_ACTIONS), n);
+    else if (stopped ? (result != RESULT_WHITE && result != RESULT_BLACK) || end_result != RESULT_NONE
+                     : result != RESULT_NONE && (result != end_result || reason != end_reason))
+        snprintf(why, sizeof why, "its result (%s, %s) is not what its actions give (%s, %s)", result_text, reason_text,
+                 result_name(end_result), reason_name(end_reason));
+    else if (result == RESULT_NONE && (reason != REASON_NONE || end_result != RESULT_NONE))
+        snprintf(why, sizeof why, "it has no result, and its actions end the game");
+    if (!why[0]) return ERR_OK;
+refuse:
+    return error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' is not a game of that run: %s; the "
+                     "file was altered, or is not the run's: nothing merged",
+                     m->paths[m->file], idx, name, why);
+}
+
+/* The games of the input's run (its row in `run`) into run slot `slot`
+ * here. */
+static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
+{
+    int64_t in_run = sqlite3_column_int64(run, C_NB);
     int rc = ERR_OK, step;
     int64_t run_id = m->run_ids[slot];
     StoreMergeRun *r = &m->runs[slot];
@@ -272,6 +364,7 @@ static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
             continue;
         }
         sqlite3_reset(f);
+        if ((rc = check_game(m, run, g, in_id, err))) break;
         sqlite3_stmt *ins = m->ins_game;
         sqlite3_reset(ins);
         sqlite3_bind_int64(ins, 1, run_id);
@@ -293,7 +386,7 @@ static int merge_games(Merge *m, int64_t in_run, int slot, char *err)
         while ((astep = sqlite3_step(a)) == SQLITE_ROW) {
             sqlite3_reset(ia);
             sqlite3_bind_int64(ia, 1, here_id);
-            for (int c = 0; c < 9; c++) sqlite3_bind_value(ia, c + 2, sqlite3_column_value(a, c));
+            for (int c = 0; c < A_NB; c++) sqlite3_bind_value(ia, c + 2, sqlite3_column_value(a, c));
             if (sqlite3_step(ia) != SQLITE_DONE) {
                 rc = store_fail(m->out, err, "copying an action");
                 break;
@@ -323,8 +416,8 @@ static int merge_one(Merge *m, char *err)
     if ((rc = prepare(in, "SELECT " RUN_COLS ", id FROM run ORDER BY id", &runs, err)) ||
         (rc = prepare(in, "SELECT " GAME_COLS ", id FROM game WHERE run_id = ? ORDER BY idx", &m->in_games, err)) ||
         (rc = prepare(in,
-                      "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us FROM action "
-                      "WHERE game_id = ? ORDER BY ply",
+                      "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us, clock_us "
+                      "FROM action WHERE game_id = ? ORDER BY ply",
                       &m->in_actions, err)) ||
         (rc = prepare(in, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
                       &m->in_digest, err)))
@@ -332,7 +425,7 @@ static int merge_one(Merge *m, char *err)
     while (!rc && (step = sqlite3_step(runs)) == SQLITE_ROW) {
         int slot = -1;
         if ((rc = merge_run_row(m, runs, &slot, err))) break;
-        rc = merge_games(m, sqlite3_column_int64(runs, C_NB), slot, err);
+        rc = merge_games(m, runs, slot, err);
     }
     if (!rc && step != SQLITE_DONE) {
         rc = error_set(err, "cannot merge '%s': reading its runs: %s", m->paths[m->file], sqlite3_errmsg(in->db));
@@ -402,7 +495,7 @@ int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs,
         (rc = prepare(s, "SELECT uid FROM run WHERE name = ?", &m.out_name, err)) ||
         (rc = prepare(s,
                       "INSERT INTO run (" RUN_COLS ", repeat_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+                      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
                       "(SELECT min(id) FROM run WHERE plan_ident = ?19))",
                       &m.ins_run, err)) ||
         (rc = prepare(s, "SELECT id, result FROM game WHERE run_id = ? AND idx = ?", &m.out_game, err)) ||
@@ -413,7 +506,7 @@ int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs,
                       &m.ins_game, err)) ||
         (rc = prepare(s,
                       "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, chosen_visits, "
-                      "value, time_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                      "value, time_us, clock_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                       &m.ins_action, err)) ||
         (rc = prepare(s, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
                       &m.out_digest, err)))

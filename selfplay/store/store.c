@@ -154,8 +154,7 @@ static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HA
     snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_hash_text(text));
 }
 
-/* Game i's identity: the plan's and the index. */
-static void game_ident(const char *plan, uint32_t index, char out[STORE_HASH_LEN])
+void store_game_ident(const char *plan, uint32_t index, char out[STORE_HASH_LEN])
 {
     uint64_t p = strtoull(plan, NULL, 16);
     snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_mix(p, index));
@@ -172,7 +171,7 @@ static void sql_game_ident(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_null(ctx);
         return;
     }
-    game_ident(plan, (uint32_t)sqlite3_value_int64(argv[1]), out);
+    store_game_ident(plan, (uint32_t)sqlite3_value_int64(argv[1]), out);
     sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 }
 
@@ -932,7 +931,7 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
         sqlite3_bind_int(st, 13, r->markers[BLACK]);
         sqlite3_bind_double(st, 14, r->duration_s * 1e3);
         char ident[STORE_HASH_LEN];
-        game_ident(run->plan_ident, r->index, ident);
+        store_game_ident(run->plan_ident, r->index, ident);
         sqlite3_bind_text(st, 15, ident, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(st) != SQLITE_DONE) {
             rc = store_fail(s, err, "storing a game");

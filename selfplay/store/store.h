@@ -161,7 +161,13 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err);
  * and their weights' hashes, size, kind, pairs, opening, engine version)
  * and gets the games it lacks; a game held here already must be the same
  * game (actions, visit counts, result): an identical one is skipped, a
- * different one fails the merge naming both files. All of it is one
+ * different one fails the merge naming both files. A game copied in must
+ * be a game of its run: its index in range, its identity and seed the
+ * plan's, its variant and agents the run's, and its actions a legal game
+ * whose replay gives the stored actors, states, legal counts, length,
+ * result and reason; else the merge fails naming the file, run and game.
+ * A run's row is copied whole (its controls too), and every action with
+ * its clock. All of it is one
  * transaction: every shard merged, or nothing written. A run that then
  * holds every one of its games is marked finished. */
 
