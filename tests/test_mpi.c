@@ -250,3 +250,48 @@ static void kill_and_resume(int victim, int resume_ranks)
 
 Test(mpi, rank1_killed_then_resume_on_2_ranks, .timeout = 300) { SKIP_WITHOUT_MPI(); kill_and_resume(1, 2); }
 Test(mpi, rank0_killed_then_resume_alone, .timeout = 300) { SKIP_WITHOUT_MPI(); kill_and_resume(0, 1); }
+
+/* A rank of another build beside rank 0 (tests/CMakeLists.txt's
+ * yinsh_extra_draw: the same sources, version, commit and flags, but one
+ * more random draw a game) plays other games under the run's name: the
+ * job is refused before rank 0 writes anything, naming the rank and both
+ * builds (issue 22, item 8). */
+Test(mpi, a_rank_of_another_build_is_refused, .timeout = 240)
+{
+    SKIP_WITHOUT_MPI();
+    char *dir = tmpdir_new(), *db = path_in(dir, "x.db"), *err;
+    /* the other build does play other games */
+    const char *probe[] = {"selfplay", "--games", "4", "--agent", "mcts:sims=20", "--seed", "1", "--no-db", "--quiet",
+                           NULL};
+    char *ours, *theirs;
+    cr_assert_eq(yinsh_run(dir, probe, &ours, &err), 0, "%s", err);
+    const char *extra[] = {YINSH_EXTRA_DRAW_BIN, "selfplay", "--games", "4", "--agent", "mcts:sims=20", "--seed", "1",
+                           "--no-db", "--quiet", NULL};
+    char *o = path_in(dir, "o"), *e = path_in(dir, "e"), cmd[8192];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s %s %s %s %s %s %s %s %s > '%s' 2> '%s'", dir, extra[0], extra[1],
+             extra[2], extra[3], extra[4], extra[5], extra[6], extra[7], extra[8], extra[9], o, e);
+    cr_assert_eq(system(cmd), 0, "%s", slurp(e));
+    theirs = slurp(o);
+    cr_assert(strstr(ours, "hash") && strstr(theirs, "hash"), "%s / %s", ours, theirs);
+    cr_assert(strncmp(strstr(ours, "hash"), strstr(theirs, "hash"), 30), "the other build plays the same games");
+
+    /* rank 0 this yinsh, ranks 1 and 2 the other build */
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=\"$ASAN_OPTIONS:"
+             "detect_leaks=0\" '%s' --oversubscribe -np 1 '%s' selfplay --games 30 --agent mcts:sims=20 --seed 1 "
+             "--db '%s' --run r --quiet : -np 2 '%s' selfplay --games 30 --agent mcts:sims=20 --seed 1 --db '%s' "
+             "--run r --quiet > '%s' 2> '%s'",
+             dir, YINSH_MPIEXEC, YINSH_BIN, db, YINSH_EXTRA_DRAW_BIN, db, o, e);
+    int rc = system(cmd);
+    err = slurp(e);
+    cr_expect_neq(rc, 0, "the job of two builds ended well: %s", err);
+    cr_expect(strstr(err, "rank 1 runs another build than rank 0"), "%s", err);
+    cr_expect(!file_exists(db) || games_in(db) == 0, "games were stored");
+    if (file_exists(db)) {
+        sqlite3 *h = db_open(db);
+        cr_expect_eq(db_int(h, "SELECT count(*) FROM sqlite_master WHERE name = 'run'") ?
+                         db_int(h, "SELECT count(*) FROM run") : 0,
+                     0, "a run was created");
+        sqlite3_close(h);
+    }
+}

@@ -88,6 +88,39 @@ int dist_share_run(StoreRun *row, int *status, char *err)
     return 0;
 }
 
+int dist_check_builds(const char *ident, char *err)
+{
+    if (nranks == 1) return 0;
+    char mine[DIST_IDENT_LEN] = {0};
+    snprintf(mine, sizeof mine, "%s", ident);
+    char *all = my_rank == 0 ? calloc((size_t)nranks, DIST_IDENT_LEN) : NULL;
+    if (my_rank == 0 && !all) {
+        /* the others are in the gather: ending the job is the only way out */
+        snprintf(err, ERR_LEN, "out of memory comparing the ranks' builds");
+        dist_abort(1);
+        return -1;
+    }
+    int ok = MPI_Gather(mine, DIST_IDENT_LEN, MPI_CHAR, all, DIST_IDENT_LEN, MPI_CHAR, 0, MPI_COMM_WORLD) ==
+             MPI_SUCCESS;
+    int differs = 0;
+    if (my_rank == 0 && ok)
+        for (int r = 1; r < nranks && !differs; r++)
+            if (memcmp(all + (size_t)r * DIST_IDENT_LEN, mine, DIST_IDENT_LEN)) {
+                differs = r;
+                snprintf(err, ERR_LEN,
+                         "rank %d runs another build than rank 0, and would play other games under this run's "
+                         "name: rank 0 is %.200s; rank %d is %.200s",
+                         r, mine, r, all + (size_t)r * DIST_IDENT_LEN);
+            }
+    free(all);
+    if (ok) ok = MPI_Bcast(&differs, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
+    if (!ok) {
+        return error_set(err, "rank %d: cannot compare the ranks' builds", my_rank);
+    }
+    if (differs && my_rank > 0) err[0] = '\0';
+    return differs ? -1 : 0;
+}
+
 /* ---- records as bytes ----------------------------------------------------- */
 
 typedef struct Bytes {

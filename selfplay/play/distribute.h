@@ -45,6 +45,16 @@ bool dist_built(void);
  * with a message in err. */
 int dist_share_run(StoreRun *row, int *status, char *err);
 
+/* Every rank's build, compared with rank 0's before anything is played:
+ * `ident` (DIST_IDENT_LEN bytes at most) names this rank's build (version,
+ * commit, compiler and flags) and how it plays (run_build_ident, run.h).
+ * A rank of another build would play other games under the run's name.
+ * 0 when every rank's ident is rank 0's; else -1, and rank 0's err names
+ * the first rank that differs and both identities (the other ranks' err
+ * is left empty: rank 0 says why). Every rank must call it. */
+enum { DIST_IDENT_LEN = 512 };
+int dist_check_builds(const char *ident, char *err);
+
 /* What rank 0 saw of a distributed run. */
 typedef struct DistStats {
     uint64_t games_here;     /* played by rank 0's own threads */

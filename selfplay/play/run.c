@@ -149,9 +149,45 @@ static void keep_shard(Run *r, const RunOptions *o)
 
 static int open_here(Run *r, const RunOptions *o, char *err);
 
+/* The play hash of game `index` of a probe plan between two specs. */
+static uint64_t probe_game(int variant, const char *white, const char *black, int opening_actions, uint32_t index)
+{
+    SelfplayPlan plan = {.variant = variant, .seed = 0x7969, .games = index + 1, .threads = 1, .pairs = true,
+                         .opening = OPENING_RANDOM, .opening_actions = opening_actions};
+    Agent *w = NULL, *b = NULL;
+    GameRecord rec = {0};
+    char err[ERR_LEN];
+    uint64_t h = 0;
+    if (!agent_spec_parse(white, &plan.white, err) && !agent_spec_parse(black, &plan.black, err) &&
+        !agent_new(&w, &plan.white, err) && !agent_new(&b, &plan.black, err) &&
+        !selfplay_play_game(&plan, w, b, index, &rec))
+        h = record_game_hash(&rec);
+    record_free(&rec);
+    agent_free(w);
+    agent_free(b);
+    return h;
+}
+
+void run_build_ident(char *out, size_t len)
+{
+    /* MCTS with evaluated playouts against alpha-beta; then MCTS with
+     * every search option against MCTS with random playouts, in blitz,
+     * colours swapped */
+    uint64_t a = probe_game(VARIANT_STANDARD, "mcts:sims=24,rollout=4", "ab:depth=2,tt=1", 4, 0);
+    uint64_t b = probe_game(VARIANT_BLITZ, "mcts:sims=24,rollout=4,solver=1,prior=1,policy=rows", "mcts:sims=16", 2, 1);
+    snprintf(out, len, "yinsh %s, commit %s, %s, plays %016" PRIx64 " %016" PRIx64, YINSH_VERSION, YINSH_GIT_COMMIT,
+             YINSH_COMPILER, a, b);
+}
+
 int run_open(Run *r, const RunOptions *o, char *err)
 {
     *r = (Run){0};
+    /* every rank the same build, before rank 0 writes anything */
+    if (dist_ranks() > 1) {
+        char ident[DIST_IDENT_LEN];
+        run_build_ident(ident, sizeof ident);
+        if (dist_check_builds(ident, err)) return -1;
+    }
     if (dist_rank() > 0) {
         /* a worker: rank 0 opens the run and says what it is */
         int status = 0;

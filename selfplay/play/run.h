@@ -67,6 +67,17 @@ uint64_t run_clock_seed(void);
  * that a changed plan never finishes a run started with another. */
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
 
+/* This build's identity as the ranks of an MPI job compare it at the
+ * start of a run, before anything is written (dist_check_builds): the
+ * engine version, the commit, the compiler and its flags, and a hash of
+ * how it plays: two small probe games played through the scheduler (MCTS
+ * with evaluated playouts against alpha-beta from four random actions;
+ * MCTS with the solver, priors and row playouts against MCTS with random
+ * playouts, in blitz, colours swapped), each a few milliseconds. A build
+ * that draws one more random number, or orders one list otherwise, plays
+ * other probe games. At most len bytes. */
+void run_build_ident(char *out, size_t len);
+
 /* Opens the database and creates or finds the run; 0, or non-zero with a
  * message in err: ERR_REPEAT when another run holds these games
  * (store_run_create), else -1. A resumed run that opens from a book uses

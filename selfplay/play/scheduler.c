@@ -124,6 +124,12 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
     bool streams = selfplay_agent_streams(plan);
     Rng game_rng, side_rng[COLOUR_NB];
     rng_stream(&game_rng, plan->seed, index); /* starts at rec->seed */
+#ifdef YINSH_TEST_EXTRA_DRAW
+    /* tests/test_mpi.c's other build: one more random draw a game, as a
+     * rank built from other code would make (the ranks' build check,
+     * dist_check_builds, must refuse it); never in a yinsh binary */
+    (void)rng_next(&game_rng);
+#endif
     uint64_t side_seed[COLOUR_NB];
     for (int c = 0; c < COLOUR_NB; c++) {
         side_seed[c] = selfplay_agent_seed(plan->seed, index, c);
