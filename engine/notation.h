@@ -33,9 +33,9 @@ int action_parse_form(const char *text, Action *a, char *err);
 /* Writes the canonical text (ACTION_MAX_LEN bytes); returns out. */
 char *action_format(Action a, char *out);
 
-/* A game record (§8; docs/records.md): tag lines `[Name "value"]`, then a
- * start YPN on the first other non-blank line, then actions separated by
- * white space. A stream holds records one after another: a line that
+/* A game record (docs/notation.md §5; docs/records.md): tag lines
+ * `[Name "value"]`, then a start YPN on the first other non-blank line,
+ * then actions separated by white space. A stream holds records one after another: a line that
  * begins with '[' after the actions begins the next record.
  *
  * record_play reads a text of one record: it checks every action and
