@@ -18,7 +18,7 @@ const char USAGE_BENCH[] =
     "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--agent SPEC] [--json]\n"
     "       yinsh bench --parts [--games N] [--seed S]\n"
     "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
-    "  1. perft with bulk counting from the second position of RULES.md 9\n"
+    "  1. perft with bulk counting from the second position of docs/notation.md §6\n"
     "     (default depth 5: 927746739 nodes; --quick: depth 4, 18886483 nodes);\n"
     "  2. N uniformly random full games from the empty start (default 200000,\n"
     "     --quick 2000), game i on its own pcg32 stream from (S, i), S default 1:\n"

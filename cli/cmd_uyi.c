@@ -1,5 +1,5 @@
 /* yinsh uyi: one of our agents as a UYI engine on stdin and stdout
- * (shared/spec/PROTOCOL.md; our choices in docs/uyi.md).
+ * (docs/protocol.md; our choices in docs/uyi.md).
  *
  * Two threads. The reader (main) reads commands at all times and owns the
  * engine's state: the agent, its spec, the seed and rng, the position of
@@ -32,7 +32,7 @@
 const char USAGE_UYI[] =
     "usage: yinsh uyi [--agent SPEC]\n"
     "  Runs an agent as a UYI engine: commands on stdin, replies on stdout\n"
-    "  (shared/spec/PROTOCOL.md; our choices in docs/uyi.md). Every key of the\n"
+    "  (docs/protocol.md; our choices in docs/uyi.md). Every key of the\n"
     "  agent's spec is an option (setoption name sims value 800), and so is the\n"
     "  seed of its random numbers (setoption name seed value 7; newgame restarts\n"
     "  the stream). go takes sims, movetime, wtime/btime/winc/binc and infinite.\n"

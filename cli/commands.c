@@ -43,7 +43,8 @@ void cli_usage(FILE *f)
     fprintf(f, "usage: yinsh COMMAND [ARGS...]\n\n"
                "Yinsh Lab " YINSH_VERSION ": a YINSH rules engine and self-play lab.\n\ncommands:\n");
     for (int i = 0; i < COMMAND_NB; i++) fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-    fprintf(f, "\n`yinsh COMMAND --help` explains a command. Rules and notation: shared/spec/RULES.md.\n");
+    fprintf(f, "\n`yinsh COMMAND --help` explains a command.\n"
+               "Rules: docs/rules.md; positions (YPN), actions and perft: docs/notation.md.\n");
 }
 
 int cli_help(const char *cmd)

@@ -14,7 +14,7 @@ int movegen_all(const Position *pos, Action *list);
 
 /* Sorts actions into the canonical order, the order every list of actions
  * is written in (the CLI, the test data): by first point, then by second
- * point, each in the canonical point order of RULES.md §1 (ascending Point);
+ * point, each in the canonical point order of docs/rules.md §1 (ascending Point);
  * the first point is the placement point, move origin, lower row end or
  * removed ring, the second the destination or higher row end (none: a
  * placement, a ring removal or pass). One position never offers two kinds

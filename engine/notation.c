@@ -72,8 +72,8 @@ static int parse_board(const char *s, size_t len, Position *pos, char *err)
     return 0;
 }
 
-/* Checks that no legal game is needed to explain the position (RULES.md §7)
- * and fills the derived fields. */
+/* Checks that no legal game is needed to explain the position
+ * (docs/notation.md §2.3) and fills the derived fields. */
 static int validate(Position *pos, char *err)
 {
     int rw = bb_popcount(pos->rings[WHITE]), rb = bb_popcount(pos->rings[BLACK]);

@@ -1,4 +1,4 @@
-/* YPN (RULES.md §7) and action notation (§8): parse and format. Parsers
+/* YPN (docs/notation.md §2) and action notation (§3): parse and format. Parsers
  * never abort: they follow the error convention of types.h, returning 0 on
  * success and -1 with a message naming the field and the problem in err
  * (ERR_LEN bytes). point_parse and variant_parse are plain lookups: a
@@ -12,7 +12,7 @@
 
 enum { YPN_MAX_LEN = 128, ACTION_MAX_LEN = 16 };
 
-/* The states as YPN writes them (RULES.md §7), STATE_P .. STATE_END. */
+/* The states as YPN writes them (docs/notation.md §2), STATE_P .. STATE_END. */
 extern const char STATE_CHARS[STATE_NB + 1];
 
 int ypn_parse(const char *text, Position *pos, char *err);
@@ -33,9 +33,9 @@ int action_parse_form(const char *text, Action *a, char *err);
 /* Writes the canonical text (ACTION_MAX_LEN bytes); returns out. */
 char *action_format(Action a, char *out);
 
-/* A game record (§8; docs/records.md): tag lines `[Name "value"]`, then a
- * start YPN on the first other non-blank line, then actions separated by
- * white space. A stream holds records one after another: a line that
+/* A game record (docs/notation.md §5; docs/records.md): tag lines
+ * `[Name "value"]`, then a start YPN on the first other non-blank line,
+ * then actions separated by white space. A stream holds records one after another: a line that
  * begins with '[' after the actions begins the next record.
  *
  * record_play reads a text of one record: it checks every action and

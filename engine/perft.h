@@ -1,4 +1,5 @@
-/* perft: the number of action sequences of a given length (RULES.md §9). */
+/* perft: the number of action sequences of a given length
+ * (docs/notation.md §6). */
 #ifndef YINSH_PERFT_H
 #define YINSH_PERFT_H
 

@@ -48,7 +48,7 @@ static inline void set_turn(Position *pos, int actor, int state)
     pos->state = (uint8_t)state;
 }
 
-/* Who acts after a move by `mover` (RULES.md §3 step 2, §6.2 for blitz).
+/* Who acts after a move by `mover` (docs/rules.md §3 step 2, §6.2 for blitz).
  * Before a move no row is on the board (state M), so the opponent can have
  * a row only if the move flipped a marker to the opponent's colour. */
 static inline void after_move(Position *pos, int mover, Bitboard flips)

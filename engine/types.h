@@ -12,13 +12,14 @@
 typedef unsigned __int128 Bitboard;
 
 /* Point index: column * 11 + (row - 1), column a = 0 .. k = 10, row 1..11.
- * Ascending index order is exactly the canonical point order of RULES.md. */
+ * Ascending index order is exactly the canonical point order
+ * (docs/rules.md §1). */
 typedef int Point;
 
 /* Zobrist key of a position. */
 typedef uint64_t Key;
 
-/* An action (RULES.md §8), packed in 32 bits:
+/* An action (docs/notation.md §3), packed in 32 bits:
  *
  *   bits  0..6   from   point: placement point, move origin, row start
  *                       (lower canonical end), removed ring
@@ -39,7 +40,7 @@ enum { ACT_PLACE = 1, ACT_MOVE = 2, ACT_PASS = 3, ACT_ROW = 4, ACT_RING = 5 };
 
 enum { WHITE = 0, BLACK = 1, COLOUR_NB = 2 };
 
-/* The state of a position (RULES.md §3); STATE_END is the '-' of YPN. */
+/* The state of a position (docs/rules.md §3); STATE_END is the '-' of YPN. */
 enum { STATE_P, STATE_M, STATE_R, STATE_X, STATE_r, STATE_x, STATE_END, STATE_NB };
 
 enum { VARIANT_STANDARD = 0, VARIANT_BLITZ = 1 };
@@ -50,12 +51,12 @@ enum {
     RINGS_PER_SIDE = 5,
     MARKERS_NB = 51,
     RINGS_TO_WIN = 3,
-    /* Largest action list seen is 113 (RULES.md §9); the bound for a
+    /* Largest action list seen is 113 (docs/notation.md §6); the bound for a
      * placement list is 85. 256 leaves a wide margin. */
     MAX_ACTIONS = 256,
 };
 
-/* Game results and why the game ended (RULES.md §6). */
+/* Game results and why the game ended (docs/rules.md §6). */
 /* REASON_ILLEGAL_ACTION .. REASON_ENGINE_ERROR: a fault, not the board, ended the game. */
 #define REASON_IS_FAULT(r) ((r) >= REASON_ILLEGAL_ACTION && (r) < REASON_NB)
 
@@ -68,7 +69,7 @@ enum {
     REASON_NO_MOVES,      /* neither player can move */
     REASON_RESIGN,        /* a player resigned: only in records read from elsewhere
                            * (yinsh import); no position of the rules ends so */
-    /* Faults (shared/spec/PROTOCOL.md, "What the harness does with faults"):
+    /* Faults (docs/protocol.md §7, "What the harness does with faults"):
      * the game is lost by the side at fault, whatever the board says. */
     REASON_ILLEGAL_ACTION, /* an engine answered an action that is not legal */
     REASON_ENGINE_DIED,    /* an engine exited or closed its output */

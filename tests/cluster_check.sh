@@ -4,19 +4,33 @@
 # sizes with the environment Slurm would give them: the job array's three
 # tasks and the merge, then the MPI job (mpirun --oversubscribe -np 3 as
 # its launcher, when the build has MPI). Both databases must hold the same
-# games, each run finished.
+# games, each run finished. Then what needs no Slurm of the rest, with fake
+# tools (module, cmake, sbatch, launchers) and a fake job environment: the
+# commented site settings, the build on the node (BUILD=1, NATIVE=OFF)
+# after the modules (MODULES), the node-local database copied home by the
+# EXIT trap (HOME_DB: after a success, a failure and a signal passed on to
+# the step; LOCAL=1 for a shard), and the options submit-array.sh gives
+# sbatch.
 # Usage: cluster_check.sh YINSH SOURCE_DIR [MPIEXEC]
 set -eu
-yinsh=$1
-src=$2
+# absolute paths: the checks run in a temporary folder
+case $1 in
+  */*) yinsh=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") ;;
+  *) yinsh=$1 ;;
+esac
+src=$(cd "$2" && pwd)
 mpiexec=${3:-}
 for f in "$src"/scripts/cluster/*.sbatch "$src"/scripts/cluster/*.sh; do
   bash -n "$f" || { echo "cluster_check: $f does not parse" >&2; exit 1; }
 done
+for f in "$src"/scripts/cluster/*.sbatch; do
+  grep -q '^##SBATCH --partition=' "$f" && grep -q '^##SBATCH --account=' "$f" ||
+    { echo "cluster_check: $f lacks the commented site settings (partition, account)" >&2; exit 1; }
+done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export YINSH="$yinsh" GAMES=24 AGENT=mcts:sims=20 SEED=4 SHARDS="$tmp/shards" SLURM_CPUS_PER_TASK=1
+export YINSH="$yinsh" GAMES=24 AGENT=mcts:sims=20 SEED=4 SHARDS="$tmp/shards" SLURM_CPUS_PER_TASK=1 SRC="$src"
 cd "$tmp"
 for k in 1 2 3; do
   SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 RUN=cl bash "$src/scripts/cluster/selfplay-array.sbatch" >/dev/null 2>&1 ||
@@ -51,3 +65,140 @@ if [ -n "$mpiexec" ]; then
 else
   echo "cluster_check: the array and the merge give the games of one process (no MPI in this build: its job not run)"
 fi
+
+# ---- what needs no Slurm, with fake tools ----------------------------------
+mkdir -p "$tmp/bin" "$tmp/src"
+ln -s "$src/scripts" "$tmp/src/scripts" # a source folder whose builds land in $tmp
+export TOOLS_LOG="$tmp/tools.log" REAL_YINSH="$yinsh"
+: >"$TOOLS_LOG"
+# module and cmake write down how they were called; cmake --build DIR
+# leaves DIR/yinsh, which runs the real one
+cat >"$tmp/bin/module" <<'TOOL'
+#!/bin/sh
+echo "module $*" >>"$TOOLS_LOG"
+TOOL
+cat >"$tmp/bin/cmake" <<'TOOL'
+#!/bin/sh
+echo "cmake $*" >>"$TOOLS_LOG"
+if [ "$1" = --build ]; then
+  printf '#!/bin/sh\nexec "%s" "$@"\n' "$REAL_YINSH" >"$2/yinsh"
+  chmod +x "$2/yinsh"
+fi
+TOOL
+chmod +x "$tmp/bin/module" "$tmp/bin/cmake"
+
+# BUILD=1 NATIVE=OFF: the modules, then a portable build into the node's
+# folder, then the task plays with that build
+PATH="$tmp/bin:$PATH" SRC="$tmp/src" SLURMD_NODENAME=node7 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=1 \
+  YINSH=/nonexistent BUILD=1 NATIVE=OFF MODULES="gcc/12 openmpi" GAMES=4 RUN=cb SHARDS="$tmp/bshards" \
+  bash "$src/scripts/cluster/selfplay-array.sbatch" >build.out 2>&1 || { cat build.out >&2; exit 1; }
+bdir="$tmp/src/build-node-node7"
+sed -n 1p "$TOOLS_LOG" | grep -qx "module load gcc/12 openmpi" &&
+  sed -n 2p "$TOOLS_LOG" | grep -q -- "^cmake -S $tmp/src -B $bdir .*-DYINSH_NATIVE=OFF" &&
+  sed -n 2p "$TOOLS_LOG" | grep -q -- "-DCMAKE_BUILD_TYPE=Release" &&
+  sed -n 3p "$TOOLS_LOG" | grep -q -- "^cmake --build $bdir .*--target yinsh" ||
+  { echo "cluster_check: BUILD=1 NATIVE=OFF MODULES=...: not the module load and the portable build wanted:" >&2; cat "$TOOLS_LOG" >&2; exit 1; }
+"$yinsh" export --db "$tmp/bshards/shard-1.db" --run cb | grep -q '^\[Index "3"\]' ||
+  { echo "cluster_check: the task built on the node did not play its shard" >&2; cat build.out >&2; exit 1; }
+# BUILD=1 alone builds for the node's CPU (the merge job too)
+: >"$TOOLS_LOG"
+PATH="$tmp/bin:$PATH" SRC="$tmp/src" SLURMD_NODENAME=node8 YINSH=/nonexistent BUILD=1 SHARDS="$tmp/bshards" \
+  DB="$tmp/bmerged.db" bash "$src/scripts/cluster/merge.sbatch" >bmerge.out 2>&1 || { cat bmerge.out >&2; exit 1; }
+grep -q -- "^cmake -S $tmp/src -B $tmp/src/build-node-node8 .*-DYINSH_NATIVE=ON" "$TOOLS_LOG" ||
+  { echo "cluster_check: BUILD=1: not a native build on the node:" >&2; cat "$TOOLS_LOG" >&2; exit 1; }
+
+# HOME_DB: the MPI job plays into a copy on the node's local disk, copied
+# home when the job ends: after a success, after a failure, and after a
+# signal (the script passes it on to the step, waits for the step to end,
+# then copies). A fake scheduler: the job id, the node's disk, and
+# launchers in place of srun.
+cat >"$tmp/bin/launch-fail" <<'TOOL'
+#!/bin/sh
+# the step runs, then the launcher fails
+"$@"
+exit 3
+TOOL
+cat >"$tmp/bin/launch-signal" <<'TOOL'
+#!/bin/sh
+# As srun: TERM is passed on to the step, and the launcher waits for it.
+# Once the run has stored a game it signals the job's script, as Slurm's
+# --signal does; after the step it writes to the database once more (the
+# run "late"), which a copy made before the launcher ended would lack.
+"$@" &
+step=$!
+trap 'kill -TERM $step 2>/dev/null' TERM
+while kill -0 $step 2>/dev/null &&
+  ! "$REAL_YINSH" export --db "$LATE_DB" --run cs 2>/dev/null | grep -q '^\[Index'; do
+  sleep 0.05
+done
+kill -TERM $PPID
+while :; do
+  wait $step
+  rc=$?
+  kill -0 $step 2>/dev/null || break
+done
+"$REAL_YINSH" selfplay --games 2 --agent random --seed 1 --run late --db "$LATE_DB" --quiet >/dev/null
+exit $rc
+TOOL
+chmod +x "$tmp/bin/launch-fail" "$tmp/bin/launch-signal"
+home="$tmp/home/cl.db"
+local_db="$tmp/node/yinsh-77/cl.db"
+
+# a success: the run copied home, the local copy removed
+SLURM_JOB_ID=77 LOCAL_DIR="$tmp/node" HOME_DB="$home" LAUNCH=env RUN=cl \
+  bash "$src/scripts/cluster/selfplay-mpi.sbatch" >home.out 2>&1 || { cat home.out >&2; exit 1; }
+[ -f "$home" ] && [ ! -f "$local_db" ] && [ "$(hash_of "$home" cl)" = "$one" ] ||
+  { echo "cluster_check: HOME_DB: the finished run is not at home, or the local copy was left:" >&2; cat home.out >&2; exit 1; }
+
+# a failure: the job's status is the step's, and the database still goes home
+rm -f "$home"
+rc=0
+SLURM_JOB_ID=77 LOCAL_DIR="$tmp/node" HOME_DB="$home" LAUNCH="$tmp/bin/launch-fail" RUN=cl \
+  bash "$src/scripts/cluster/selfplay-mpi.sbatch" >fail.out 2>&1 || rc=$?
+[ "$rc" = 3 ] && [ "$(hash_of "$home" cl)" = "$one" ] ||
+  { echo "cluster_check: HOME_DB: a failed job (status $rc) did not copy its database home:" >&2; cat fail.out >&2; exit 1; }
+
+# a signal: passed on to the step, which stops (status 143) keeping the
+# games it finished; the copy waits for the step's end (it holds "late");
+# then a resume on another node (a fresh local disk) starts from the home
+# copy and finishes the run as one process plays it. (A run long enough to
+# be signalled halfway: 40 games at 100 simulations.)
+"$yinsh" selfplay --games 40 --agent mcts:sims=100 --seed 4 --db "$tmp/one-s.db" --run cs --quiet >/dev/null
+one_s=$(hash_of "$tmp/one-s.db" cs)
+rm -f "$home"
+rc=0
+SLURM_JOB_ID=78 LOCAL_DIR="$tmp/node" HOME_DB="$home" LAUNCH="$tmp/bin/launch-signal" \
+  LATE_DB="$tmp/node/yinsh-78/cl.db" RUN=cs GAMES=40 AGENT=mcts:sims=100 \
+  bash "$src/scripts/cluster/selfplay-mpi.sbatch" >signal.out 2>&1 || rc=$?
+stored=$("$yinsh" export --db "$home" --run cs 2>/dev/null | grep -c '^\[Index' || true)
+grep -q "signalled: stopping the run" signal.out && "$yinsh" export --db "$home" --run late >/dev/null 2>&1 &&
+  { [ "$stored" = 40 ] || [ "$rc" = 143 ]; } ||
+  { echo "cluster_check: HOME_DB: after a signal (status $rc, $stored games) the database was not copied home after the step:" >&2
+    cat signal.out >&2; exit 1; }
+SLURM_JOB_ID=79 LOCAL_DIR="$tmp/node2" HOME_DB="$home" LAUNCH=env RUN=cs RESUME=1 TAKE_OVER=1 \
+  bash "$src/scripts/cluster/selfplay-mpi.sbatch" >resume.out 2>&1 || { cat resume.out >&2; exit 1; }
+[ "$(hash_of "$home" cs)" = "$one_s" ] ||
+  { echo "cluster_check: HOME_DB: the run resumed from the home copy is not the run of one process" >&2; exit 1; }
+
+# LOCAL=1: an array task plays its shard on the node's disk, copied to SHARDS
+SLURM_ARRAY_JOB_ID=55 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=1 LOCAL=1 LOCAL_DIR="$tmp/anode" \
+  SHARDS="$tmp/lshards" GAMES=4 RUN=cl4 bash "$src/scripts/cluster/selfplay-array.sbatch" >local.out 2>&1 ||
+  { cat local.out >&2; exit 1; }
+[ ! -f "$tmp/anode/yinsh-55-1/shard-1.db" ] &&
+  "$yinsh" export --db "$tmp/lshards/shard-1.db" --run cl4 | grep -q '^\[Index "3"\]' ||
+  { echo "cluster_check: LOCAL=1: the shard was not copied to SHARDS:" >&2; cat local.out >&2; exit 1; }
+
+# submit-array.sh: the array, then the merge after it, both with the options given
+cat >"$tmp/bin/sbatch" <<'TOOL'
+#!/bin/sh
+echo "sbatch $*" >>"$TOOLS_LOG"
+echo "4242;cluster1"
+TOOL
+chmod +x "$tmp/bin/sbatch"
+: >"$TOOLS_LOG"
+PATH="$tmp/bin:$PATH" bash "$src/scripts/cluster/submit-array.sh" 3 -p part -A acct >submit.out 2>&1 ||
+  { cat submit.out >&2; exit 1; }
+sed -n 1p "$TOOLS_LOG" | grep -q -- "--array=1-3 -p part -A acct .*/selfplay-array.sbatch$" &&
+  sed -n 2p "$TOOLS_LOG" | grep -q -- "--dependency=afterany:4242 -p part -A acct .*/merge.sbatch$" ||
+  { echo "cluster_check: submit-array.sh 3 -p part -A acct: not the sbatch calls wanted:" >&2; cat "$TOOLS_LOG" >&2; exit 1; }
+echo "cluster_check: BUILD=1 (portable and native) after MODULES, HOME_DB copied home (success, failure, signal, resumed), LOCAL=1, submit-array.sh's options"

@@ -1,4 +1,4 @@
-/* The rules of RULES.md as data: every case in tests/data/{placement,moves,
+/* The rules of docs/rules.md as data: every case in tests/data/{placement,moves,
  * rows,end,blitz}.txt runs as its own Criterion test (a parameterized test
  * over the cases; a failure names the case, its file and line). The format
  * is described at the top of tests/data/placement.txt and in run_case below.
@@ -255,8 +255,8 @@ Test(rules, data_files_load)
     cr_assert(n > 0 && n < MAX_CASES, "%zu cases (raise MAX_CASES?)", n);
 }
 
-/* The game of RULES.md §8, played on boardspace.net: 56 actions, Black wins
- * 3-2 by three rings. */
+/* The game of docs/notation.md §5, played on boardspace.net: 56 actions,
+ * Black wins 3-2 by three rings. */
 Test(rules, boardspace_game)
 {
     FILE *fp = open_data("boardspace-2026-02-20-DrMih-Dumbot.rec");

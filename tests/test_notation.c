@@ -1,8 +1,8 @@
-/* YPN and action notation (RULES.md §7, §8): one test per rejection rule of
- * the YPN parser (the message must name the field and the problem), action
- * parser rejections, upper case input, and formatting; game records with
- * tags (docs/records.md): escapes, streams, and the checks of what a
- * record says of itself. */
+/* YPN and action notation (docs/notation.md §2, §3): one test per
+ * rejection rule of the YPN parser (§2.3: the message must name the field
+ * and the problem), action parser rejections, upper case input, and
+ * formatting; game records with tags (docs/records.md): escapes, streams,
+ * and the checks of what a record says of itself. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "base/number.h"
 
 #define START "4/7/8/9/10/9/10/9/8/7/4 w P standard"
-/* RULES.md §9: after the placements h6 g6 g8 c6 e10 f8 g11 e9 h11 d7 */
+/* docs/notation.md §6: after the placements h6 g6 g8 c6 e10 f8 g11 e9 h11 d7 */
 #define MOVES "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard"
 /* White rings a2 b1 k7 k8, Black rings a5 b7 j11 k9 k10; then a board
  * with White's row e1..e5 and one with White's and Black's (g3..g7) rows */

@@ -1,4 +1,4 @@
-/* perft against the table of RULES.md §9, read from tests/data/perft.txt
+/* perft against the table of docs/notation.md §6, read from tests/data/perft.txt
  * ("YPN ;D1 n ;D2 n ..."). perft must also leave the position unchanged. */
 #include <criterion/criterion.h>
 #include <inttypes.h>

@@ -6,7 +6,7 @@
  * values are refused, movegen_count agrees, and movegen_all agrees with a
  * slow reference generator written here from the rules, as do the ring
  * moves counted, and the markers flippable, for both colours. At the end of each
- * game, its result and reason against the rules (RULES.md §6); for two
+ * game, its result and reason against the rules (docs/rules.md §6); for two
  * seeds, the totals of their games, pinned. Also the geometry tables, the
  * pcg32 reference output and the text hash. */
 #include <criterion/criterion.h>
@@ -32,7 +32,7 @@ static void board_of(const Position *pos, int board[SQUARE_NB])
                                                      : EMPTY;
 }
 
-/* Moves of one colour's rings, walking every ray point by point (RULES.md
+/* Moves of one colour's rings, walking every ray point by point (docs/rules.md
  * §4): empty points are destinations until a ring (stop) or a marker; after
  * a marker group only the first empty point is, and nothing beyond. */
 static int ref_moves(const int board[SQUARE_NB], int colour, Action *list)
@@ -223,7 +223,7 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
 }
 
 /* A finished game (no legal action): its result and reason, checked
- * against RULES.md §6 from the board and the counts rather than taken on
+ * against docs/rules.md §6 from the board and the counts rather than taken on
  * trust from pos_outcome, are counted in st. */
 static void check_end(const Position *pos, const char *where, Stats *st)
 {

@@ -1,4 +1,4 @@
-/* test_uyi: `yinsh uyi` as a child process on pipes (PROTOCOL.md): the
+/* test_uyi: `yinsh uyi` as a child process on pipes (docs/protocol.md): the
  * handshake, a sims search equal to the internal agent's with the same
  * seed, isready and stop during `go infinite`, movetime and a clock share
  * kept within generous bounds (never a speed figure), malformed commands

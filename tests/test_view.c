@@ -94,7 +94,7 @@ Test(marks, actions_that_do_not_fit)
     const char *placed = "4/7/8/9/4W5/9/10/9/8/7/4 b P standard";
     refused(placed, "e6", "no ring on e6");
     refused(placed, "xe5", "not empty");
-    /* the position after the placements of RULES.md §9, then h6-h8: a
+    /* the position after the placements of docs/notation.md §6, then h6-h8: a
      * white ring on h8, a white marker on h6 */
     const char *moved = "4/7/5B2/6B2/8BW/6B2/4B1W2W/3w1W2W/8/7/4 b M standard";
     refused(moved, "h6-h9", "no ring there");

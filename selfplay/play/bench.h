@@ -13,8 +13,8 @@
 #include "search/mcts.h"
 #include "engine/position.h"
 
-/* The perft position: the second position of RULES.md §9 (the board after
- * the ten placements of the recorded game in tests/data);
+/* The perft position: the second position of docs/notation.md §6 (the
+ * board after the ten placements of the recorded game in tests/data);
  * BENCH_PERFT_EXPECTED[d] is its perft at depth d. */
 enum { BENCH_PERFT_MAX_DEPTH = 5 };
 extern const char BENCH_PERFT_YPN[];

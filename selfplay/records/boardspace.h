@@ -1,7 +1,7 @@
 /* boardspace.net's YINSH records (SGF as its server writes them), read
  * into our game records and written from them (docs/boardspace.md).
  *
- * Boardspace names points as we do (RULES.md §1), a column letter and a
+ * Boardspace names points as we do (docs/rules.md §1), a column letter and a
  * row number, upper case with a blank between ("G 11" is our g11). Its
  * moves are commands of the user interface, several to one of our
  * actions: `place w G 11` then `drop board G 9` (or a robot's

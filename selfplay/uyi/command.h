@@ -1,4 +1,4 @@
-/* The UYI command reader (shared/spec/PROTOCOL.md, docs/uyi.md): one line
+/* The UYI command reader (docs/protocol.md, docs/uyi.md): one line
  * from a harness turned into a command, with its position checked by the
  * engine's notation, and the engine's time policy. No I/O and no threads:
  * cli/cmd_uyi.c owns the loop, the search thread and every reply, and the

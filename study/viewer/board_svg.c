@@ -247,7 +247,7 @@ static char *board_layer(void)
 
 /* ---- marks ------------------------------------------------------------- */
 
-/* YPN's letters of the states (RULES.md §7), for messages. */
+/* YPN's letters of the states (docs/notation.md §2), for messages. */
 
 
 static void add(BoardMark *marks, int *n, char kind, int at, int to)
