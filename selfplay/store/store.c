@@ -342,7 +342,14 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         rc = error_set(err, "database '%s': %s", path, strerror(errno));
         goto done;
     }
-    int flags = mode == STORE_READ     ? SQLITE_OPEN_READONLY
+    /* A reader opens the file read-write where it may, with writes
+     * refused (query_only below): a read-only connection that is the last
+     * to close a WAL database cannot checkpoint it, and leaves its -wal
+     * and -shm files behind (after `yinsh spsa` and `yinsh rounds`, whose
+     * last act is a read). A file this process may not write is opened
+     * read-only, as before. */
+    bool read_write = mode != STORE_READ || access(path, W_OK) == 0;
+    int flags = !read_write            ? SQLITE_OPEN_READONLY
                 : mode == STORE_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                        : SQLITE_OPEN_READWRITE;
     if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
@@ -352,6 +359,7 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
     }
     sqlite3_extended_result_codes(s->db, 0);
     sqlite3_busy_timeout(s->db, busy_ms);
+    if (mode == STORE_READ && read_write && (rc = exec1(s, "PRAGMA query_only=1", NULL, 0, err))) goto done;
     sqlite3_create_function(s->db, "yinsh_game_ident", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_game_ident,
                             NULL, NULL);
     if (mode != STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {

@@ -44,8 +44,11 @@ enum {
 };
 
 
-/* How a database is opened: STORE_READ never changes the file (no schema,
- * no journal mode, no upgrade); STORE_WRITE needs an existing file;
+/* How a database is opened: STORE_READ never changes what the file holds
+ * (no schema, no journal mode, no upgrade, every write refused; it opens
+ * a file it may write read-write all the same, so that as the last
+ * connection it checkpoints a WAL database and removes its -wal and -shm
+ * files); STORE_WRITE needs an existing file;
  * STORE_CREATE creates a missing one. */
 enum { STORE_READ, STORE_WRITE, STORE_CREATE };
 
