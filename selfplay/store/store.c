@@ -1028,11 +1028,10 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
         const char *reason = (const char *)sqlite3_column_text(st, 1);
         bool swapped = sqlite3_column_int(st, 2) != 0;
         uint64_t count = (uint64_t)sqlite3_column_int64(st, 3);
-        int res = RESULT_NONE, why = -1;
+        int res = result_parse(result), why = -1;
         sum->games += count;
         sum->actions += (uint64_t)sqlite3_column_int64(st, 4);
-        for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-            if (result && !strcmp(result, result_name(r))) sum->wins[res = r] += count;
+        if (res != RESULT_NONE) sum->wins[res] += count;
         for (int r = 0; r < REASON_NB; r++)
             if (reason && !strcmp(reason, reason_name(r))) sum->reasons[why = r] += count;
         if (why >= 0) record_summary_fault(sum, res, why, swapped, count);

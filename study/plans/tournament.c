@@ -144,13 +144,13 @@ int tournament_state(const Tournament *t, const char *db, TournamentState *state
     return rc ? -1 : 0;
 }
 
-/* Reading the pairings' games: which pairing a run is, and each game's
- * half points for A, paired as match.c pairs them. */
+/* Reading the pairings' games: which pairing a run is, and its pairs
+ * (a run's games come together, in index order). */
 typedef struct Collect {
     const Tournament *t;
     TournamentResults *r;
     int k;                /* the pairing of the last row */
-    int64_t pair, first;  /* the pair being read, A's half points in its first game (-1: none) */
+    MatchStored pairs;    /* its pairs so far */
 } Collect;
 
 static int on_game(void *ctx, const StoreMatchRow *row)
@@ -160,22 +160,11 @@ static int on_game(void *ctx, const StoreMatchRow *row)
         c->k = -1;
         for (int k = 0; k < c->t->npairings && c->k < 0; k++)
             if (!strcmp(c->t->pairings[k].run, row->run)) c->k = k;
-        c->pair = c->first = -1;
+        match_stored_init(&c->pairs);
         if (c->k < 0) return 0;
     }
-    int result = RESULT_NONE;
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(row->result, result_name(r))) result = r;
-    if (result == RESULT_NONE) return 0;
-    bool swapped = row->index & 1;
-    int points = match_points2(result, swapped);
-    if (!swapped) {
-        c->first = points;
-        c->pair = row->index / 2;
-    } else if (c->pair == row->index / 2 && c->first >= 0) {
-        match_tally_pair(&c->r->tally[c->k], (int)c->first, points); /* a pair counts only whole */
-        c->first = -1;
-    }
+    match_stored_add(&c->pairs, row);
+    c->r->tally[c->k] = c->pairs.tally;
     return 0;
 }
 

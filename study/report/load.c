@@ -22,13 +22,6 @@ static int oom(char *err)
     return error_set(err, "out of memory");
 }
 
-static int result_of(const char *text)
-{
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(text, result_name(r))) return r;
-    return RESULT_NONE;
-}
-
 static int reason_of(const char *text)
 {
     for (int r = REASON_NONE; r < REPORT_REASON_NB - 1; r++)
@@ -69,7 +62,7 @@ static int on_outcome(void *ctx, const StoreOutcomeRow *row)
         c->rep->skipped += n;
         return 0;
     }
-    int result = result_of(row->result);
+    int result = result_parse(row->result);
     /* an unfinished game has no result: counted apart, never as a loss */
     if (result == RESULT_NONE) {
         c->rep->unfinished += n;
@@ -92,9 +85,9 @@ static int on_first(void *ctx, const StoreFirstRow *row)
     int variant;
     Point pt;
     if (!variant_parse(row->variant, &variant) || !point_parse(row->action, strlen(row->action), &pt) ||
-        result_of(row->result) == RESULT_NONE)
+        result_parse(row->result) == RESULT_NONE)
         return 0;
-    c->rep->first[variant][pt][result_of(row->result)] += row->games > 0 ? (uint64_t)row->games : 0;
+    c->rep->first[variant][pt][result_parse(row->result)] += row->games > 0 ? (uint64_t)row->games : 0;
     return 0;
 }
 
