@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "base/parallel.h"
 #include "play/run.h"
 #include "plans/tournament.h"
 
@@ -94,6 +95,10 @@ void cli_list_free(CliList *l);
 int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int nopts, const char **pos, int maxpos,
               int *npos);
 
+/* --threads T: the OpenMP threads of a command's games or fit, capped
+ * where parallel_threads caps them. */
+#define CLI_THREADS_OPTION(target) {.name = "--threads", .kind = CLI_INT, .out = (target), .min = 1, .max = THREADS_MAX}
+
 /* The options every run takes (selfplay, match), with the checks they
  * share: --db is a path, --no-db excludes --db and --run, a run name's
  * length. cli_run_check also copies threads and busy into o. */
@@ -105,7 +110,7 @@ typedef struct CliRun {
     char *command; /* the command line, joined by cli_run_open */
 } CliRun;
 #define CLI_RUN_OPTIONS(r)                                                                        \
-    {.name = "--threads", .kind = CLI_INT, .out = &(r)->threads, .min = 1, .max = 1024},          \
+    CLI_THREADS_OPTION(&(r)->threads),                                                            \
     {.name = "--seed", .kind = CLI_U64, .out = &(r)->o.plan.seed, .seen = &(r)->o.have_seed},     \
     {.name = "--db", .kind = CLI_TEXT, .out = &(r)->o.db},                                        \
     {.name = "--no-db", .kind = CLI_FLAG, .out = &(r)->o.no_db},                                  \

@@ -83,7 +83,7 @@ int cmd_bench(int argc, char **argv)
         {.name = "--seed", .kind = CLI_U64, .out = &seed},
         {.name = "--sims", .kind = CLI_INT, .out = &sims, .min = 1, .max = 10000000},
         {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 10000},
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&threads),
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
     };
     int npos, rc = cli_parse("bench", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);

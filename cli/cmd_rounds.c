@@ -237,7 +237,7 @@ int cmd_rounds(int argc, char **argv)
         {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = STORE_MAX_GAMES},
         {.name = "--pairs", .kind = CLI_INT, .out = &pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
         {.name = "--seed", .kind = CLI_U64, .out = &r.seed},
-        {.name = "--threads", .kind = CLI_INT, .out = &c.cr.threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&c.cr.threads),
         {.name = "--busy-timeout", .kind = CLI_INT, .out = &c.cr.busy, .min = 0, .max = 3600000},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &c.cr.quiet},
         {.name = "--json", .kind = CLI_FLAG, .out = &json},

@@ -83,7 +83,7 @@ int cmd_spsa(int argc, char **argv)
         {.name = "--gamma", .kind = CLI_REAL, .out = &gain[4], .min = 0, .max = 1e6, .seen = &seen[4]},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
         {.name = "--db", .kind = CLI_TEXT, .out = &cr.o.db},
-        {.name = "--threads", .kind = CLI_INT, .out = &cr.threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&cr.threads),
         {.name = "--busy-timeout", .kind = CLI_INT, .out = &cr.busy, .min = 0, .max = 3600000},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &cr.quiet},
     };

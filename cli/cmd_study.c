@@ -100,7 +100,7 @@ int cmd_study(int argc, char **argv)
     long threads = 0, busy = STORE_BUSY_MS;
     bool check = false, quiet = false;
     const CliOpt opts[] = {
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&threads),
         {.name = "--check", .kind = CLI_FLAG, .out = &check},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
         {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},

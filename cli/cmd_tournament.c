@@ -299,7 +299,7 @@ int cmd_tournament(int argc, char **argv)
         {.name = "--book", .kind = CLI_TEXT, .out = &book_path},
         {.name = "--anchor", .kind = CLI_TEXT, .out = &anchor_name},
         {.name = "--db", .kind = CLI_TEXT, .out = &cr.o.db},
-        {.name = "--threads", .kind = CLI_INT, .out = &cr.threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&cr.threads),
         {.name = "--busy-timeout", .kind = CLI_INT, .out = &cr.busy, .min = 0, .max = 3600000},
         {.name = "--no-play", .kind = CLI_FLAG, .out = &no_play},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &cr.quiet},

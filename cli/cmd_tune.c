@@ -106,7 +106,7 @@ int cmd_tune(int argc, char **argv)
         {.name = "--val", .kind = CLI_REAL, .out = &o.val_frac, .min = 0, .max = 0.9},
         {.name = "--l2", .kind = CLI_REAL, .out = &o.l2, .min = 0, .max = 1e6},
         {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&threads),
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
