@@ -255,7 +255,7 @@ static int export_game(void *ctx, const StoreGameText *g)
 int cmd_export(int argc, char **argv)
 {
     const char *cmd = "export";
-    const char *db = RUN_DEFAULT_DB, *run = NULL, *out = NULL, *format = "records";
+    const char *db = NULL, *run = NULL, *out = NULL, *format = "records";
     long game = -1;
     bool have_game = false;
     const CliOpt opts[] = {
@@ -267,7 +267,7 @@ int cmd_export(int argc, char **argv)
     };
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
-    if (!*db) return cli_usage_error(cmd, "--db wants a path");
+    if ((rc = cli_db(cmd, &db))) return rc;
     if (run && !*run) return cli_usage_error(cmd, "--run wants a name");
     if (have_game && !run) return cli_usage_error(cmd, "--game I goes with --run NAME (game I of which run?)");
     if (out && !*out) return cli_usage_error(cmd, "--out wants a file or a directory");

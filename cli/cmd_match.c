@@ -212,7 +212,7 @@ int cmd_match(int argc, char **argv)
     const char *a = NULL, *b = NULL, *variant_text = NULL, *sprt_text = NULL, *opening = NULL, *book_path = NULL;
     bool json = false;
     long games = 0;
-    CliRun r = {.o = {.kind = "match"}, .busy = STORE_BUSY_MS};
+    CliRun r = CLI_RUN_DEFAULTS("match");
     CliControls ctl = {0};
     RunOptions *o = &r.o;
     const CliOpt opts[] = {
@@ -251,7 +251,8 @@ int cmd_match(int argc, char **argv)
     if ((rc = cli_agent_in(cmd, "agent A", a, ctl.engines, &plan->white)) ||
         (rc = cli_agent_in(cmd, "agent B", b, ctl.engines, &plan->black)))
         return rc;
-    if ((rc = cli_controls_check(cmd, &ctl, o->db, o->no_db, plan))) return rc;
+    const AgentSpec *agents[] = {&plan->white, &plan->black};
+    if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, 2, &plan->controls))) return rc;
     if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
     if (sprt_text && r.shard)
         return cli_usage_error(cmd, "--sprt decides on the whole match, a shard holds a slice: not with --shard");
@@ -277,11 +278,11 @@ int cmd_match(int argc, char **argv)
         goto done;
     }
     mp.plan = run.plan;
-    if (!r.quiet)
+    if (!r.sh.quiet)
         fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
                 run.row.name, run.store ? " in " : "", run.store ? run.db : "", mp.plan.seed,
                 variant_name(mp.plan.variant), run.row.white, run.row.black, mp.plan.games, run.row.threads);
-    progress_start(progress, "games", mp.plan.games, r.quiet);
+    progress_start(progress, "games", mp.plan.games, r.sh.quiet);
     mp.progress = show_progress;
     mp.ctx = &mprog;
     mp.interrupt = cli_catch_signals();
@@ -307,7 +308,7 @@ int cmd_match(int argc, char **argv)
     char tail[256];
     progress_tail(&mprog, &res.tally, tail, sizeof tail);
     progress_finish(progress, 2 * res.tally.pairs, tail);
-    cli_dist_summary(cmd, &dist, clock_now() - tplay, r.quiet);
+    cli_dist_summary(cmd, &dist, clock_now() - tplay, r.sh.quiet);
     if (run_finish(&run, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;

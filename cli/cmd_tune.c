@@ -117,10 +117,11 @@ int cmd_tune(int argc, char **argv)
     char err[ERR_LEN];
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
-    if (!db || !*db) {
+    if (!db) {
         rc = cli_usage_error(cmd, "--db PATH is required");
         goto done;
     }
+    if ((rc = cli_db(cmd, &db))) goto done;
     if (!out || !*out) {
         rc = cli_usage_error(cmd, "--out FILE is required");
         goto done;

@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
@@ -191,33 +192,38 @@ int run_work(Run *r, const atomic_bool *interrupt, char *err)
     return dist_play(&r->plan, NULL, 0, &sink, NULL, err);
 }
 
+int run_db_folder(const char *db, char *err)
+{
+    if (strcmp(db, RUN_DEFAULT_DB)) return 0;
+    if (mkdir(RUN_DEFAULT_DIR, 0777) != 0 && errno != EEXIST) {
+        return error_set(err, "cannot create the directory '%s': %s", RUN_DEFAULT_DIR, strerror(errno));
+    }
+    return 0;
+}
+
 static int open_here(Run *r, const RunOptions *o, char *err)
 {
-    int threads;
+    int threads, rc;
     if (!o->no_db) {
+        assert(o->db);
         r->db = o->db;
-        if (!r->db) {
-            r->db = RUN_DEFAULT_DB;
-            if (mkdir("results", 0777) != 0 && errno != EEXIST) {
-                return error_set(err, "cannot create the directory 'results': %s", strerror(errno));
-            }
-        }
-        if (store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
-                       o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err))
-            return -1;
+        if ((rc = run_db_folder(r->db, err)) ||
+            (rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
+                             o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err)))
+            return rc;
     }
 
     if (o->resume) {
         char serr[ERR_LEN];
         if (!r->store) {
-            return error_set(err, "--resume needs the database");
+            return error_code(err, ERR_USAGE, "run '%s' is resumed from its database, and none is open", o->resume);
         }
-        if (store_run_get(r->store, o->resume, &r->row, serr)) {
-            return error_set(err, "cannot resume: %s", serr);
+        if ((rc = store_run_get(r->store, o->resume, &r->row, serr))) {
+            return error_code(err, rc, "cannot resume: %s", serr);
         }
-        if (plan_of_row(&r->row, &r->plan, err)) return -1;
-        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return -1;
-        if (store_run_claim(r->store, &r->row, o->take_over, err)) return -1;
+        if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
+        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
+        if ((rc = store_run_claim(r->store, &r->row, o->take_over, err))) return rc;
         r->leased = true;
         r->plan.threads = o->plan.threads;
         /* where logs go and how long engines are waited for: this process's choice */
@@ -266,8 +272,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
     provenance_machine(row->machine, sizeof row->machine);
     if (r->store) {
-        int rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err);
-        if (rc) return rc == ERR_REPEAT ? ERR_REPEAT : -1;
+        if ((rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err))) return rc;
         r->leased = true;
     }
     r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);

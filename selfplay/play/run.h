@@ -17,11 +17,14 @@
 #include "play/scheduler.h"
 #include "store/store.h"
 
+/* The database of a command not told another: in the folder results/ of
+ * the working folder, made by the first command that writes to it. */
 #define RUN_DEFAULT_DB "results/yinsh.db"
+#define RUN_DEFAULT_DIR "results"
 
 typedef struct RunOptions {
     const char *kind;    /* "selfplay" or "match": the run's kind and its default name's prefix */
-    const char *db;      /* NULL: RUN_DEFAULT_DB (its folder results/ is made if missing) */
+    const char *db;      /* the database (run_db_folder makes the default one's folder) */
     bool no_db;          /* store nothing */
     int busy_ms;         /* 0: STORE_BUSY_MS */
     const char *name;    /* NULL: KIND-YYYYmmdd-HHMMSS-<uid prefix> */
@@ -59,6 +62,12 @@ bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards);
 /* A seed from the clock and the process id. */
 uint64_t run_clock_seed(void);
 
+/* Makes the folder of the default database when db is it and the folder
+ * is missing (any other database's folder must exist): 0, or ERR_FAIL
+ * with a message. run_open does it; so does anything else that creates
+ * a database. */
+int run_db_folder(const char *db, char *err);
+
 /* Whether the stored run `row` is the run `plan` would make (kind,
  * variant, seed, size, agents as canonical specs with their weights'
  * content hashes, pairs, opening, the book's content hash): 0, or -1 with
@@ -68,8 +77,10 @@ uint64_t run_clock_seed(void);
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
 
 /* Opens the database and creates or finds the run; 0, or non-zero with a
- * message in err: ERR_REPEAT when another run holds these games
- * (store_run_create), else -1. A resumed run that opens from a book uses
+ * message in err: the store's code (ERR_REPEAT when another run holds
+ * these games, ERR_EXISTS when the name is taken, store_run_create;
+ * ERR_NOT_FOUND when the run to resume is not there; ERR_HELD when
+ * another process plays it, store_run_claim), else ERR_FAIL. A resumed run that opens from a book uses
  * o->plan.book when it is given and has the stored content hash (else it
  * is refused), or reads the book from its stored path and checks the
  * hash. Free with run_close whatever the outcome.

@@ -406,6 +406,8 @@ done:
     return rc;
 }
 
+bool store_outdated(const Store *s) { return s->version > 0 && s->version < STORE_SCHEMA_VERSION; }
+
 void store_close(Store *s)
 {
     if (!s) return;

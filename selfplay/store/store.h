@@ -90,6 +90,10 @@ typedef struct StoreRun {
 
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err);
 void store_close(Store *s);
+/* Whether the database's schema is older than this yinsh's: opened for
+ * reading it stays so, and a run's lookup may want columns it lacks;
+ * opened for writing it was upgraded. */
+bool store_outdated(const Store *s);
 
 /* The schema script (selfplay/store/schema.sql, embedded at build time). */
 const char *store_schema_sql(void);

@@ -48,16 +48,6 @@ static int check_keys(const Ctx *c, const IniSection *s, const char *const *allo
     return ERR_OK;
 }
 
-/* Names that become part of run names: plain words, safe in a shell. */
-static bool plain_word(const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n >= max) return false;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *s)) return false;
-    return true;
-}
-
 static int nonempty(const Ctx *c, const IniKey *k)
 {
     return k->value[0] ? ERR_OK : bad(c, k->line, "'%s' wants a value", k->key);
@@ -97,9 +87,8 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     const IniKey *k;
 
     if (!(k = ini_key(sec, "name"))) return bad(c, sec->line, "[study] needs a name (the runs' names begin with it)");
-    if (!plain_word(k->value, STUDY_LABEL_LEN))
-        return bad(c, k->line, "name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-'", k->value,
-                   STUDY_LABEL_LEN - 1);
+    if (!planned_word(k->value, STUDY_LABEL_LEN))
+        return bad(c, k->line, "name '%.60s': 1 to %d " PLANNED_WORD, k->value, STUDY_LABEL_LEN - 1);
     if (!(s->name = strdup(k->value))) return bad(c, k->line, "out of memory");
 
     if (!(k = ini_key(sec, "seed"))) return bad(c, sec->line, "[study] needs a seed (run k's seed is seed + k)");
@@ -127,11 +116,10 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     }
     if (*nvariants == 0) return bad(c, k->line, "variants wants standard, blitz or both");
 
-    k = ini_key(sec, "db");
-    if (k && (rc = nonempty(c, k))) return rc;
-    if (!(s->db = strdup(k ? k->value : RUN_DEFAULT_DB))) return bad(c, sec->line, "out of memory");
-    if ((rc = check_folder_of(c, k ? k->line : sec->line, "db", s->db))) return rc;
-    return ERR_OK;
+    if (!(k = ini_key(sec, "db"))) return ERR_OK;
+    if ((rc = nonempty(c, k))) return rc;
+    if (!(s->db = strdup(k->value))) return bad(c, k->line, "out of memory");
+    return check_folder_of(c, k->line, "db", s->db);
 }
 
 static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
@@ -218,10 +206,9 @@ int study_load(Study *s, const char *path, char *err)
     for (int a = 0; a < nagents; a++) {
         const IniSection *sec = agents[a];
         if ((rc = check_keys(&c, sec, AGENT_KEYS))) goto done;
-        if (!plain_word(sec->label, STUDY_LABEL_LEN)) {
+        if (!planned_word(sec->label, STUDY_LABEL_LEN)) {
             rc = bad(&c, sec->line,
-                     "an agent section is [agent LABEL], LABEL 1 to %d letters, digits, '.', '_', '+' or '-' "
-                     "(it ends the runs' names)",
+                     "an agent section is [agent LABEL], LABEL 1 to %d " PLANNED_WORD " (it ends the runs' names)",
                      STUDY_LABEL_LEN - 1);
             goto done;
         }
@@ -281,54 +268,22 @@ void study_free(Study *s)
     *s = (Study){0};
 }
 
-/* The states as the database opened in `mode` tells them: ERR_OK,
- * ERR_FAIL, or ERR_FAIL when a lookup failed (an older schema, whose
- * run table lacks columns the lookup reads, is one cause). */
-static int read_states(const Study *s, int mode, StudyState *states, char *err)
+int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *err)
 {
-    Store *store = NULL;
-    char serr[ERR_LEN];
-    int rc = store_open(&store, s->db, mode, STORE_BUSY_MS, serr);
-    if (rc == ERR_NOT_FOUND) return ERR_OK; /* no schema yet: no run */
-    if (rc) {
-        return error_set(err, "%s: %s", s->path, serr);
+    for (int i = 0; i < s->nruns; i++)
+        runs[i] = (Planned){.kind = "selfplay", .name = s->runs[i].name, .plan = s->runs[i].plan};
+    int refused, rc = planned_read(o, runs, s->nruns, &refused, err);
+    if (rc == ERR_EXISTS) {
+        char msg[ERR_LEN];
+        snprintf(msg, sizeof msg, "%s", err);
+        snprintf(err, ERR_LEN,
+                 "%s:%d: %s; the study asks for another run under that name: restore the file as it was, or "
+                 "rename the study, or use another database",
+                 s->path, s->runs[refused].line, msg);
+    } else if (rc) {
+        char msg[ERR_LEN];
+        snprintf(msg, sizeof msg, "%s", err);
+        snprintf(err, ERR_LEN, "%s: %s", s->path, msg);
     }
-    rc = ERR_OK;
-    for (int i = 0; i < s->nruns && !rc; i++) {
-        const StudyRun *r = &s->runs[i];
-        StoreRun row;
-        int got = store_run_get(store, r->name, &row, serr);
-        if (got == ERR_NOT_FOUND) continue;
-        if (got) {
-            snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
-            rc = got == ERR_FAIL ? ERR_FAIL : ERR_FAIL;
-        } else if (run_row_matches(&row, "selfplay", &r->plan, serr)) {
-            snprintf(err, ERR_LEN,
-                     "%s:%d: database '%s': %s; the study asks for another run under that name: "
-                     "restore the file as it was, or rename the study, or use another database",
-                     s->path, r->line, s->db, serr);
-            rc = ERR_FAIL;
-        } else {
-            states[i] = row.finished ? STUDY_COMPLETE : STUDY_UNFINISHED;
-        }
-    }
-    store_close(store);
     return rc;
-}
-
-int study_state(const Study *s, StudyState *states, char *err)
-{
-    for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
-    struct stat sb;
-    if (stat(s->db, &sb) != 0 && errno == ENOENT) return ERR_OK;
-    /* Read only: a complete study changes nothing, not even a file's
-     * journal mode. A database of an older schema is upgraded in place
-     * first (opening it for writing does that, and only that; playing
-     * would do it anyway), and read again. */
-    int rc = read_states(s, STORE_READ, states, err);
-    if (rc == ERR_FAIL) {
-        for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
-        rc = read_states(s, STORE_WRITE, states, err);
-    }
-    return rc ? ERR_FAIL : ERR_OK;
 }

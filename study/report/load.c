@@ -157,7 +157,7 @@ static bool copy_opt(char **to, const char *from)
     return !from || *to;
 }
 
-int report_load(Report *rep, const char *db, const StoreSelection *selection, char *err)
+int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *selection, char *err)
 {
     *rep = (Report){0};
     Store *reader = NULL;
@@ -173,7 +173,7 @@ int report_load(Report *rep, const char *db, const StoreSelection *selection, ch
     if (!copy_opt(&rep->kind, sel.kind) || !copy_opt(&rep->agent, sel.agent) || !copy_opt(&rep->variant, sel.variant))
         return oom(err);
 
-    if ((rc = store_open(&reader, db, STORE_READ, STORE_BUSY_MS, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
+    if ((rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
         (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
         (rc = store_query_outcomes(reader, &sel, on_outcome, &ctx, serr)) ||
         (rc = store_query_first_actions(reader, &sel, on_first, &ctx, serr)) ||

@@ -63,12 +63,12 @@ static void elo_text(double e, char *out, size_t len)
     else snprintf(out, len, "%+.1f", e + 0.0);
 }
 
-int report_matches(const char *db, const StoreSelection *sel, const char *cmdline, FILE *f, char *err)
+int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const char *cmdline, FILE *f, char *err)
 {
     Store *s = NULL;
     char serr[ERR_LEN];
     MatchCollect c = {.err = serr}; /* the rows' own failures too: one message */
-    int rc = store_open(&s, db, STORE_READ, STORE_BUSY_MS, serr);
+    int rc = store_open(&s, db, STORE_READ, busy_ms, serr);
     if (!rc) rc = store_query_check(s, sel, serr);
     if (!rc) rc = store_query_match_games(s, sel, on_game, &c, serr);
     store_close(s);
