@@ -210,20 +210,39 @@ int cli_run_check(const char *cmd, CliRun *r)
     return 0;
 }
 
+/* How to go on when run_open refused a run of `yinsh selfplay` or `yinsh
+ * match`, by its code and what stood in the way (into out, len bytes; ""
+ * when the message says all). */
+static void run_advice(int rc, const StoreClash *c, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (rc == ERR_REPEAT)
+        snprintf(out, len, ": report that run, finish it with `--resume %s`, or add --repeat to play them again as "
+                           "repeats that every statistic skips", c->run);
+    else if (rc == ERR_EXISTS && c->finished)
+        snprintf(out, len, ": choose another --run name");
+    else if (rc == ERR_EXISTS)
+        snprintf(out, len, " (`--resume %s` finishes it)", c->run);
+    else if (rc == ERR_HELD && c->elsewhere)
+        snprintf(out, len, ": if that process is gone, add --take-over to take the run over");
+}
+
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
 {
-    char err[ERR_LEN];
+    char err[ERR_LEN], advice[ERR_LEN];
     *run = (Run){0};
     if (!(r->command = cli_join_args(argc, argv))) return cli_error(cmd, "out of memory");
     r->o.command = r->command;
     if (dist_init(err)) return cli_error(cmd, "%s", err);
-    if (run_open(run, &r->o, err)) {
+    int rc = run_open(run, &r->o, err);
+    if (rc) {
         if (!err[0]) return 1; /* rank 0 failed and said why */
         if (dist_rank() > 0) {
             cli_error(cmd, "%s", err);
             dist_abort(1); /* rank 0 would wait for this rank forever */
         }
-        return cli_error(cmd, "%s", err);
+        run_advice(rc, &run->clash, advice, sizeof advice);
+        return cli_error(cmd, "%s%s", err, advice);
     }
     return 0;
 }
@@ -342,7 +361,7 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
     pc->movetime_ms = c->movetime;
     pc->agent_streams = c->agent_streams;
     pc->answer_ms = c->engine_timeout;
-    if (c->tc && controls_parse_tc(c->tc, pc, err)) return cli_usage_error(cmd, "%s", err);
+    if (c->tc && controls_parse_tc(c->tc, pc, err)) return cli_usage_error(cmd, "--tc: %s", err);
     if (c->have_margin && !c->tc && !c->movetime)
         return cli_usage_error(cmd, "--tc-margin goes with --tc or --movetime");
     /* logs: as asked, or next to the database when an engine is external */

@@ -125,8 +125,10 @@ int cmd_import(int argc, char **argv)
         return cli_error(cmd, "%s", err);
     int failed = 0;
     for (int i = 0; i < nfiles; i++) {
-        if (import_file(store, files[i], repeat, err)) {
-            fprintf(stderr, "yinsh import: %s: %s\n", files[i], err);
+        int got = import_file(store, files[i], repeat, err);
+        if (got) {
+            fprintf(stderr, "yinsh import: %s: %s%s\n", files[i], err,
+                    got == ERR_REPEAT ? ": add --repeat to store it again, as a repeat that every statistic skips" : "");
             failed++;
         }
     }

@@ -253,7 +253,7 @@ int cmd_match(int argc, char **argv)
         return rc;
     const AgentSpec *agents[] = {&plan->white, &plan->black};
     if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, 2, &plan->controls))) return rc;
-    if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
+    if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "--sprt: %s", err);
     if (sprt_text && r.shard)
         return cli_usage_error(cmd, "--sprt decides on the whole match, a shard holds a slice: not with --shard");
     plan->games = (uint32_t)games;

@@ -87,7 +87,8 @@ static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
     if (a->plist.n > SPSA_MAX_PARAMS)
         return cli_usage_error(cmd, "at most %d parameters (%d given)", SPSA_MAX_PARAMS, a->plist.n);
     for (int i = 0; i < a->plist.n; i++)
-        if (spsa_param_parse(a->plist.items[i], &s->params[s->nparams++], err)) return cli_usage_error(cmd, "%s", err);
+        if (spsa_param_parse(a->plist.items[i], &s->params[s->nparams++], err))
+            return cli_usage_error(cmd, "--param: %s", err);
     snprintf(s->name, sizeof s->name, "%.*s", SPSA_RUN_NAME_LEN, a->name);
     if (strlen(a->name) > SPSA_RUN_NAME_LEN) s->name[0] = '\0'; /* refused below, naming it */
     s->iterations = (int)a->iterations;
@@ -104,6 +105,7 @@ static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
     }
     if (weights && snprintf(s->weights_dir, sizeof s->weights_dir, "%s.weights", a->out) >= (int)sizeof s->weights_dir)
         return cli_usage_error(cmd, "--out '%s': too long a path for the weights folder beside it", a->out);
+    if (!s->nparams) return cli_usage_error(cmd, "no parameter to tune: give --param NAME=START:LO:HI");
     if (spsa_run_check(s, err))
         return cli_usage_error(cmd, "%s%s%s", err, s->name[0] ? "" : ": ", s->name[0] ? "" : a->name);
     return 0;

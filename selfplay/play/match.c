@@ -55,15 +55,15 @@ int match_sprt_parse(const char *text, MatchSprt *sprt, char *err)
         char *end;
         v[i] = strtod(s, &end);
         if (end == s || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
-            return error_set(err, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
+            return error_set(err, "'%.64s' is not elo0,elo1,alpha,beta (four numbers)", text);
         }
         s = end + 1;
     }
     if (!(v[0] < v[1])) {
-        return error_set(err, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
+        return error_set(err, "elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
     }
     if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
-        return error_set(err, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
+        return error_set(err, "alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
     }
     *sprt = (MatchSprt){true, v[0], v[1], v[2], v[3]};
     return 0;

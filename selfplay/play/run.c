@@ -223,7 +223,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
         }
         if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
         if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
-        if ((rc = store_run_claim(r->store, &r->row, o->take_over, err))) return rc;
+        if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
         r->leased = true;
         r->plan.threads = o->plan.threads;
         /* where logs go and how long engines are waited for: this process's choice */
@@ -272,7 +272,8 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
     provenance_machine(row->machine, sizeof row->machine);
     if (r->store) {
-        if ((rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err))) return rc;
+        if ((rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, &r->clash, err)))
+            return rc;
         r->leased = true;
     }
     r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);
@@ -328,14 +329,13 @@ int run_import(Store *s, const char *name, const char *white, const char *black,
     g->index = 0;
     g->seed = row.seed;
     g->swapped = false;
-    if (store_transaction_begin(s, err)) return -1;
-    int rc = store_run_create(s, &row, command, allow_repeat, err);
-    if (rc == ERR_EXISTS) /* the store's message speaks of --run, which import does not take */
+    if (store_transaction_begin(s, err)) return ERR_FAIL;
+    int rc = store_run_create(s, &row, command, allow_repeat, NULL, err);
+    if (rc == ERR_EXISTS) /* the name is made from the game's players and date */
         snprintf(err, ERR_LEN, "a run named '%s' exists already: this game was imported before", name);
-    if (rc || store_write_games(s, &row, &g, 1, err) ||
-        store_run_finish(s, &row, err) || store_run_release(s, &row, err) || store_transaction_commit(s, err)) {
-        store_transaction_rollback(s);
-        return -1;
-    }
-    return 0;
+    if (!rc && (store_write_games(s, &row, &g, 1, err) || store_run_finish(s, &row, err) ||
+                store_run_release(s, &row, err) || store_transaction_commit(s, err)))
+        rc = ERR_FAIL;
+    if (rc) store_transaction_rollback(s);
+    return rc;
 }

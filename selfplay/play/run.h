@@ -53,6 +53,7 @@ typedef struct Run {
     bool leased;         /* this process holds the run's lease */
     bool worker;         /* an MPI rank other than 0: plays what rank 0 hands out, stores nothing */
     Book book;           /* a resumed book run's book, read from its stored path (plan.book may point here) */
+    StoreClash clash;    /* when run_open failed with ERR_REPEAT, ERR_EXISTS or ERR_HELD: the other run, the holder */
 } Run;
 
 /* Whether game `index` belongs to slice `shard` (1..shards) of a run:
@@ -103,9 +104,10 @@ void run_close(Run *r);
  * black, `command` as its command: the run, its game, its end and its
  * lease's release in one transaction, so that a file is stored whole or
  * not at all. The run's seed is a hash of the game's actions, so the same
- * game imported twice is the same plan: refused (ERR_REPEAT's message)
- * unless allow_repeat, which stores it as a repeat that statistics skip.
- * 0, or -1 with a message in err. */
+ * game imported twice is the same plan: refused (ERR_REPEAT) unless
+ * allow_repeat, which stores it as a repeat that statistics skip; the
+ * same name again is ERR_EXISTS. 0, or a negative code with a message in
+ * err. */
 int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,
                GameRecord *g, bool allow_repeat, char *err);
 

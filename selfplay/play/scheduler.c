@@ -63,8 +63,7 @@ int controls_parse_tc(const char *text, PlayControls *c, char *err)
     if (plus) *plus++ = '\0';
     int64_t base, inc = 0;
     if (strlen(text) >= sizeof buf || !seconds_ms(buf, &base) || base <= 0 || (plus && !seconds_ms(plus, &inc))) {
-        return error_set(err, "--tc wants BASE+INC in seconds (e.g. 10+0.1, or 60), BASE above 0, not '%.64s'",
-                 text);
+        return error_set(err, "'%.64s' is not BASE+INC in seconds (e.g. 10+0.1, or 60) with BASE above 0", text);
     }
     c->base_ms = base;
     c->inc_ms = inc;

@@ -593,7 +593,7 @@ static int lease_insert(Store *s, const StoreRun *run, const Holder *me, char *e
     return rc;
 }
 
-int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err)
+int store_run_claim(Store *s, const StoreRun *run, bool take_over, StoreClash *clash, char *err)
 {
     int rc;
     Holder me, other = {0};
@@ -625,12 +625,10 @@ int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err)
     if (step == SQLITE_ROW && !mine && !take_over) {
         bool here = !strcmp(other.host, me.host);
         if (!here || holder_alive(&other)) {
-            snprintf(err, ERR_LEN,
-                     "database '%s': run '%s' is being played by process %lld on host %s (since %s)%s", s->path,
-                     run->name, (long long)other.pid, other.host, since,
-                     here ? ": wait for it to finish, or stop it first"
-                          : ": if that process is gone, add --take-over to take the run over");
-            rc = ERR_HELD;
+            rc = error_code(err, ERR_HELD, "database '%s': run '%s' is being played by process %lld on host %s (since %s)%s",
+                            s->path, run->name, (long long)other.pid, other.host, since,
+                            here ? ": wait for it to finish, or stop it first" : "");
+            if (clash) *clash = (StoreClash){.elsewhere = !here};
             goto done;
         }
     }
@@ -661,7 +659,7 @@ int store_run_release(Store *s, const StoreRun *run, char *err)
 
 /* ---- runs ---------------------------------------------------------------- */
 
-int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err)
+int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, StoreClash *clash, char *err)
 {
     int rc;
     bool schema;
@@ -695,11 +693,12 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
     sqlite3_finalize(st);
     st = NULL;
     if (run->repeat_of && !allow_repeat) {
-        snprintf(err, ERR_LEN, "database '%s': these games are stored already, in run '%s' (the same agents, "
-                 "weights, variant and seed give the same games): report that run, finish it with `--resume %s`, "
-                 "or add --repeat to play them again as repeats that every statistic skips",
-                 s->path, earlier, earlier);
-        rc = ERR_REPEAT;
+        rc = error_code(err, ERR_REPEAT, "database '%s': these games are stored already, in run '%s' (the same "
+                        "agents, weights, variant and seed give the same games)", s->path, earlier);
+        if (clash) {
+            *clash = (StoreClash){0};
+            snprintf(clash->run, sizeof clash->run, "%s", earlier);
+        }
         goto done;
     }
     const char *sql =
@@ -762,12 +761,13 @@ done:
         /* say what the existing run is, so that the user knows what to do */
         StoreRun other;
         char gerr[ERR_LEN];
-        if (store_run_get(s, run->name, &other, gerr) == ERR_OK && other.finished)
-            snprintf(err, ERR_LEN, "database '%s': a finished run named '%s' exists already: choose another --run "
-                     "name", s->path, run->name);
-        else
-            snprintf(err, ERR_LEN, "database '%s': a run named '%s' exists already, unfinished (`--resume %s` "
-                     "finishes it)", s->path, run->name, run->name);
+        bool finished = store_run_get(s, run->name, &other, gerr) == ERR_OK && other.finished;
+        snprintf(err, ERR_LEN, "database '%s': a %srun named '%s' exists already%s", s->path, finished ? "finished " : "",
+                 run->name, finished ? "" : ", unfinished");
+        if (clash) {
+            *clash = (StoreClash){.finished = finished};
+            snprintf(clash->run, sizeof clash->run, "%s", run->name);
+        }
     }
     return rc;
 }

@@ -31,21 +31,21 @@ int rounds_check(const Rounds *r, char *err)
     }
     /* the paths travel in spec texts, where ',' separates the keys */
     if (strchr(r->from, ',') || strlen(r->from) >= AGENT_PATH_LEN) {
-        return error_set(err, "--from '%.200s': a path of fewer than %d characters, without ','", r->from,
+        return error_set(err, "the starting weights '%.200s': a path of fewer than %d characters, without ','", r->from,
                  AGENT_PATH_LEN);
     }
     char last[2 * AGENT_PATH_LEN];
     if (strchr(r->dir, ',') ||
         snprintf(last, sizeof last, "%s/%s.%d.txt", r->dir, r->name, r->rounds) >= AGENT_PATH_LEN) {
-        return error_set(err, "--out-dir '%.200s': too long a path for the weights files in it (%d characters at "
-                 "most), or it holds a ','", r->dir, AGENT_PATH_LEN - 1);
+        return error_set(err, "the weights' folder '%.200s': too long a path for the weights files in it (%d "
+                 "characters at most), or it holds a ','", r->dir, AGENT_PATH_LEN - 1);
     }
     struct stat sb;
     if (stat(r->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        return error_set(err, "--out-dir '%.200s' is not a folder: make it first", r->dir);
+        return error_set(err, "the weights' folder '%.200s' is not a folder: make it first", r->dir);
     }
     if (access(r->dir, W_OK | X_OK) != 0) {
-        return error_set(err, "--out-dir '%.200s': cannot write into it: %s", r->dir, strerror(errno));
+        return error_set(err, "the weights' folder '%.200s': cannot write into it: %s", r->dir, strerror(errno));
     }
     return 0;
 }

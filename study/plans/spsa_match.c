@@ -76,7 +76,7 @@ int spsa_run_check(const SpsaRun *s, char *err)
         return error_set(err, "the SPSA run's name '%.40s': 1 to %d " PLANNED_WORD, s->name, SPSA_RUN_NAME_LEN);
     }
     if (s->nparams < 1) {
-        return error_set(err, "no parameter to tune: give --param NAME=START:LO:HI");
+        return error_set(err, "no parameter to tune");
     }
     for (int i = 0; i < s->nparams; i++)
         for (int j = 0; j < i; j++)
