@@ -145,6 +145,70 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
     return ERR_OK;
 }
 
+/* The sections: one [study], [agent LABEL] ones, at most one [report]
+ * (read here). */
+static int find_sections(const Ctx *c, const Ini *ini, Study *s, const IniSection **study,
+                         const IniSection **agents, int *nagents)
+{
+    int rc;
+    *study = NULL;
+    *nagents = 0;
+    for (int i = 0; i < ini->nsections; i++) {
+        const IniSection *sec = &ini->sections[i];
+        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report")) {
+            for (int j = 0; j < i; j++)
+                if (!strcmp(ini->sections[j].name, sec->name))
+                    return bad(c, sec->line, "[%s] is there already (line %d)", sec->name, ini->sections[j].line);
+            if (!strcmp(sec->name, "study")) *study = sec;
+            else if ((rc = load_report_section(c, sec, s))) return rc;
+        } else if (!strcmp(sec->name, "agent")) {
+            if (*nagents == STUDY_MAX_AGENTS) return bad(c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
+            agents[(*nagents)++] = sec;
+        } else {
+            return bad(c, sec->line, "unknown section [%.60s] (a study has [study], [agent LABEL] and [report])",
+                       sec->name);
+        }
+    }
+    if (!*study) return bad(c, 1, "no [study] section (it names the study, its seed, variants and database)");
+    return ERR_OK;
+}
+
+/* Agent a's section and its runs, one per variant: run k = a * nvariants
+ * + v, with seed + k. */
+static int load_agent(const Ctx *c, const IniSection *sec, Study *s, int a, long games, const int *variants,
+                      int nvariants)
+{
+    int rc;
+    if ((rc = check_keys(c, sec, AGENT_KEYS))) return rc;
+    if (!planned_word(sec->label, STUDY_LABEL_LEN))
+        return bad(c, sec->line, "an agent section is [agent LABEL], LABEL 1 to %d " PLANNED_WORD
+                   " (it ends the runs' names)", STUDY_LABEL_LEN - 1);
+    const IniKey *spec = ini_key(sec, "spec"), *k;
+    if (!spec) return bad(c, sec->line, "[agent %s] needs a spec (random, mcts:sims=N, ...)", sec->label);
+    if ((rc = nonempty(c, spec))) return rc;
+    if (strlen(spec->value) >= SPEC_LEN) return bad(c, spec->line, "a spec is at most %d characters", SPEC_LEN - 1);
+    AgentSpec agent;
+    char perr[ERR_LEN];
+    if (agent_spec_parse(spec->value, &agent, perr)) return bad(c, spec->line, "agent '%s': %s", sec->label, perr);
+    if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, &games))) return rc;
+    if (!games) return bad(c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
+    for (int v = 0; v < nvariants; v++) {
+        int idx = a * nvariants + v;
+        StudyRun *r = &s->runs[idx];
+        int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
+        if (len >= (int)sizeof r->name)
+            return bad(c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
+                       variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
+        snprintf(r->label, sizeof r->label, "%s", sec->label);
+        snprintf(r->spec, sizeof r->spec, "%s", spec->value);
+        r->line = spec->line;
+        r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
+                                 .seed = s->seed + (uint64_t)idx, .games = (uint32_t)games,
+                                 .opening = OPENING_NONE};
+    }
+    return ERR_OK;
+}
+
 int study_load(Study *s, const char *path, char *err)
 {
     *s = (Study){.plots = true};
@@ -159,36 +223,9 @@ int study_load(Study *s, const char *path, char *err)
         rc = bad(&c, 0, "out of memory");
         goto done;
     }
-
-    /* The sections: one [study], [agent LABEL] ones, at most one [report]. */
-    const IniSection *study = NULL, *agents[STUDY_MAX_AGENTS];
-    int nagents = 0;
-    for (int i = 0; i < ini.nsections; i++) {
-        const IniSection *sec = &ini.sections[i];
-        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report")) {
-            for (int j = 0; j < i; j++)
-                if (!strcmp(ini.sections[j].name, sec->name)) {
-                    rc = bad(&c, sec->line, "[%s] is there already (line %d)", sec->name, ini.sections[j].line);
-                    goto done;
-                }
-            if (!strcmp(sec->name, "study")) study = sec;
-            else if ((rc = load_report_section(&c, sec, s))) goto done;
-        } else if (!strcmp(sec->name, "agent")) {
-            if (nagents == STUDY_MAX_AGENTS) {
-                rc = bad(&c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
-                goto done;
-            }
-            agents[nagents++] = sec;
-        } else {
-            rc = bad(&c, sec->line, "unknown section [%.60s] (a study has [study], [agent LABEL] and [report])",
-                     sec->name);
-            goto done;
-        }
-    }
-    if (!study) {
-        rc = bad(&c, 1, "no [study] section (it names the study, its seed, variants and database)");
-        goto done;
-    }
+    const IniSection *study, *agents[STUDY_MAX_AGENTS];
+    int nagents;
+    if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents))) goto done;
     long games = 0;
     int variants[2], nvariants = 0;
     if ((rc = load_study_section(&c, study, s, &games, variants, &nvariants))) goto done;
@@ -203,56 +240,8 @@ int study_load(Study *s, const char *path, char *err)
         rc = bad(&c, study->line, "out of memory");
         goto done;
     }
-    for (int a = 0; a < nagents; a++) {
-        const IniSection *sec = agents[a];
-        if ((rc = check_keys(&c, sec, AGENT_KEYS))) goto done;
-        if (!planned_word(sec->label, STUDY_LABEL_LEN)) {
-            rc = bad(&c, sec->line,
-                     "an agent section is [agent LABEL], LABEL 1 to %d " PLANNED_WORD " (it ends the runs' names)",
-                     STUDY_LABEL_LEN - 1);
-            goto done;
-        }
-        const IniKey *spec = ini_key(sec, "spec"), *k;
-        if (!spec) {
-            rc = bad(&c, sec->line, "[agent %s] needs a spec (random, mcts:sims=N, ...)", sec->label);
-            goto done;
-        }
-        if ((rc = nonempty(&c, spec))) goto done;
-        if (strlen(spec->value) >= SPEC_LEN) {
-            rc = bad(&c, spec->line, "a spec is at most %d characters", SPEC_LEN - 1);
-            goto done;
-        }
-        AgentSpec agent;
-        char perr[ERR_LEN];
-        if (agent_spec_parse(spec->value, &agent, perr)) {
-            rc = bad(&c, spec->line, "agent '%s': %s", sec->label, perr);
-            goto done;
-        }
-        long agent_games = games;
-        if ((k = ini_key(sec, "games")) && (rc = take_games(&c, k, &agent_games))) goto done;
-        if (!agent_games) {
-            rc = bad(&c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
-            goto done;
-        }
-        for (int v = 0; v < nvariants; v++) {
-            int idx = a * nvariants + v;
-            StudyRun *r = &s->runs[idx];
-            int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
-            if (len >= (int)sizeof r->name) {
-                rc = bad(&c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
-                         variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
-                goto done;
-            }
-            snprintf(r->label, sizeof r->label, "%s", sec->label);
-            snprintf(r->spec, sizeof r->spec, "%s", spec->value);
-            r->line = spec->line;
-            r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
-                                     .seed = s->seed + (uint64_t)idx, .games = (uint32_t)agent_games,
-                                     .opening = OPENING_NONE};
-        }
-    }
-    s->nruns = nagents * nvariants;
-    rc = ERR_OK;
+    for (int a = 0; a < nagents && !rc; a++) rc = load_agent(&c, agents[a], s, a, games, variants, nvariants);
+    if (!rc) s->nruns = nagents * nvariants;
 done:
     ini_free(&ini);
     return rc;
