@@ -252,6 +252,14 @@ static int export_game(void *ctx, const StoreGameText *g)
     return 0;
 }
 
+/* Says that the selection (game >= 0: that game of run) holds no game; 1. */
+static int nothing_to_export(const char *cmd, const char *db, const char *run, long game)
+{
+    if (game >= 0) return cli_error(cmd, "run '%s' of '%s' has no stored game %ld", run, db, game);
+    if (run) return cli_error(cmd, "run '%s' of '%s' holds no stored games: nothing to export", run, db);
+    return cli_error(cmd, "database '%s' holds no games: nothing to export", db);
+}
+
 int cmd_export(int argc, char **argv)
 {
     const char *cmd = "export";
@@ -312,9 +320,7 @@ int cmd_export(int argc, char **argv)
         goto done;
     }
     if (c.games == 0) {
-        if (have_game) rc = cli_error(cmd, "run '%s' of '%s' has no stored game %ld", run, db, game);
-        else if (run) rc = cli_error(cmd, "run '%s' of '%s' holds no stored games: nothing to export", run, db);
-        else rc = cli_error(cmd, "database '%s' holds no games: nothing to export", db);
+        rc = nothing_to_export(cmd, db, run, have_game ? game : -1);
         goto done;
     }
     if (f) {

@@ -201,52 +201,44 @@ int run_db_folder(const char *db, char *err)
     return 0;
 }
 
-static int open_here(Run *r, const RunOptions *o, char *err)
+/* A stored run found again: its plan from its row, its lease, the games
+ * it lacks. */
+static int open_resumed(Run *r, const RunOptions *o, char *err)
 {
-    int threads, rc;
-    if (!o->no_db) {
-        assert(o->db);
-        r->db = o->db;
-        if ((rc = run_db_folder(r->db, err)) ||
-            (rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
-                             o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err)))
-            return rc;
+    char serr[ERR_LEN];
+    int rc;
+    if (!r->store) {
+        return error_code(err, ERR_USAGE, "run '%s' is resumed from its database, and none is open", o->resume);
     }
-
-    if (o->resume) {
-        char serr[ERR_LEN];
-        if (!r->store) {
-            return error_code(err, ERR_USAGE, "run '%s' is resumed from its database, and none is open", o->resume);
-        }
-        if ((rc = store_run_get(r->store, o->resume, &r->row, serr))) {
-            return error_code(err, rc, "cannot resume: %s", serr);
-        }
-        if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
-        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
-        if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
-        r->leased = true;
-        r->plan.threads = o->plan.threads;
-        /* where logs go and how long engines are waited for: this process's choice */
-        r->plan.controls.engine_logs = o->plan.controls.engine_logs;
-        r->plan.controls.answer_ms = o->plan.controls.answer_ms;
-        if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
-            store_summary(r->store, &r->row, &r->sum, err))
-            return -1;
-        keep_shard(r, o);
-        return 0;
+    if ((rc = store_run_get(r->store, o->resume, &r->row, serr))) {
+        return error_code(err, rc, "cannot resume: %s", serr);
     }
+    if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
+    if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
+    if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
+    r->leased = true;
+    r->plan.threads = o->plan.threads;
+    /* where logs go and how long engines are waited for: this process's choice */
+    r->plan.controls.engine_logs = o->plan.controls.engine_logs;
+    r->plan.controls.answer_ms = o->plan.controls.answer_ms;
+    if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
+        store_summary(r->store, &r->row, &r->sum, err))
+        return ERR_FAIL;
+    keep_shard(r, o);
+    return 0;
+}
 
-    r->plan = o->plan;
-    if (!o->have_seed) r->plan.seed = run_clock_seed();
-    threads = parallel_threads(r->plan.threads);
-    StoreRun *row = &r->row;
+/* A new run's row from its plan: agents, sizes, openings, controls,
+ * weights' hashes, its name and identity, provenance. */
+static void new_row(const Run *r, const RunOptions *o, StoreRun *row)
+{
     snprintf(row->kind, sizeof row->kind, "%s", o->kind);
     agent_spec_format(&r->plan.white, row->white);
     agent_spec_format(&r->plan.black, row->black);
     row->variant = r->plan.variant;
     row->seed = r->plan.seed;
     row->games = r->plan.games;
-    row->threads = threads;
+    row->threads = parallel_threads(r->plan.threads);
     row->pairs = r->plan.pairs;
     row->opening = r->plan.opening;
     if (row->opening == OPENING_BOOK) {
@@ -271,8 +263,19 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     snprintf(row->git_commit, sizeof row->git_commit, "%s", YINSH_GIT_COMMIT);
     snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
     provenance_machine(row->machine, sizeof row->machine);
+}
+
+/* A new run: its row, created in the store with its lease, and every
+ * game to play. */
+static int open_new(Run *r, const RunOptions *o, char *err)
+{
+    int rc;
+    r->plan = o->plan;
+    if (!o->have_seed) r->plan.seed = run_clock_seed();
+    new_row(r, o, &r->row);
     if (r->store) {
-        if ((rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, &r->clash, err)))
+        if ((rc = store_run_create(r->store, &r->row, o->command ? o->command : "", o->allow_repeat, &r->clash,
+                                   err)))
             return rc;
         r->leased = true;
     }
@@ -284,6 +287,20 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     r->ntodo = r->plan.games;
     keep_shard(r, o);
     return 0;
+}
+
+static int open_here(Run *r, const RunOptions *o, char *err)
+{
+    int rc;
+    if (!o->no_db) {
+        assert(o->db);
+        r->db = o->db;
+        if ((rc = run_db_folder(r->db, err)) ||
+            (rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
+                             o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err)))
+            return rc;
+    }
+    return o->resume ? open_resumed(r, o, err) : open_new(r, o, err);
 }
 
 int run_store(Run *r, GameRecord *const *games, int n, char *err)
