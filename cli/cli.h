@@ -41,12 +41,12 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
  * cli_stage_remove removes the stage with what is left in it. */
 int cli_make_dirs(const char *path); /* mkdir -p; 0 or -1 with errno */
 int cli_stage_commit(const char *stage, const char *dir, const char *last);
-/* Makes dir (and its parents) and a fresh stage inside it named
- * .PREFIX-XXXXXX into stage (len bytes): 0, or 1 after printing why
- * (stage left ""). */
 /* The paths of a command that reads a database and writes a folder
  * (cli_db on db): 0, or EXIT_USAGE after saying which one is empty. */
 int cli_check_db_out(const char *cmd, const char **db, const char *out);
+/* Makes dir (and its parents) and a fresh stage inside it named
+ * .PREFIX-XXXXXX into stage (len bytes): 0, or 1 after printing why
+ * (stage left ""). */
 int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len);
 void cli_stage_remove(const char *stage);
 
@@ -125,7 +125,7 @@ PlannedOptions cli_planned_options(const CliShared *s);
  * length. cli_run_check resolves them into o (the database, its lock
  * wait, the threads). */
 typedef struct CliRun {
-    CliShared sh;      /* --db (NULL with --no-db), --busy-timeout, --threads, --quiet */
+    CliShared sh;      /* --db, --busy-timeout, --threads, --quiet (o.db stays NULL with --no-db) */
     RunOptions o;
     const char *shard; /* --shard K/N, parsed by cli_run_check into o.shard, o.shards */
     char *command;     /* the command line, joined by cli_run_open */
