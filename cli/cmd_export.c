@@ -252,10 +252,18 @@ static int export_game(void *ctx, const StoreGameText *g)
     return 0;
 }
 
+/* Says that the selection (game >= 0: that game of run) holds no game; 1. */
+static int nothing_to_export(const char *cmd, const char *db, const char *run, long game)
+{
+    if (game >= 0) return cli_error(cmd, "run '%s' of '%s' has no stored game %ld", run, db, game);
+    if (run) return cli_error(cmd, "run '%s' of '%s' holds no stored games: nothing to export", run, db);
+    return cli_error(cmd, "database '%s' holds no games: nothing to export", db);
+}
+
 int cmd_export(int argc, char **argv)
 {
     const char *cmd = "export";
-    const char *db = RUN_DEFAULT_DB, *run = NULL, *out = NULL, *format = "records";
+    const char *db = NULL, *run = NULL, *out = NULL, *format = "records";
     long game = -1;
     bool have_game = false;
     const CliOpt opts[] = {
@@ -267,7 +275,7 @@ int cmd_export(int argc, char **argv)
     };
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
-    if (!*db) return cli_usage_error(cmd, "--db wants a path");
+    if ((rc = cli_db(cmd, &db))) return rc;
     if (run && !*run) return cli_usage_error(cmd, "--run wants a name");
     if (have_game && !run) return cli_usage_error(cmd, "--game I goes with --run NAME (game I of which run?)");
     if (out && !*out) return cli_usage_error(cmd, "--out wants a file or a directory");
@@ -312,9 +320,7 @@ int cmd_export(int argc, char **argv)
         goto done;
     }
     if (c.games == 0) {
-        if (have_game) rc = cli_error(cmd, "run '%s' of '%s' has no stored game %ld", run, db, game);
-        else if (run) rc = cli_error(cmd, "run '%s' of '%s' holds no stored games: nothing to export", run, db);
-        else rc = cli_error(cmd, "database '%s' holds no games: nothing to export", db);
+        rc = nothing_to_export(cmd, db, run, have_game ? game : -1);
         goto done;
     }
     if (f) {

@@ -353,7 +353,7 @@ Test(report, first_ring_note)
     char *dir = tmpdir_new(), *db = tiny_db(dir);
     Report rep;
     char err[ERR_LEN];
-    cr_assert_eq(report_load(&rep, db, &(StoreSelection){0}, err), 0, "%s", err);
+    cr_assert_eq(report_load(&rep, db, STORE_BUSY_MS, &(StoreSelection){0}, err), 0, "%s", err);
     ReportPictures pics = {.first_ring = true};
     char *md;
     size_t len;
@@ -478,7 +478,7 @@ Test(report, load_and_figures)
     Report rep;
     char err[ERR_LEN];
     const char *runs[] = {"std-a", "std-b"};
-    cr_assert_eq(report_load(&rep, db, &(StoreSelection){.runs = runs, .nruns = 2}, err), 0, "%s", err);
+    cr_assert_eq(report_load(&rep, db, STORE_BUSY_MS, &(StoreSelection){.runs = runs, .nruns = 2}, err), 0, "%s", err);
     cr_expect_eq(rep.games, 100);
     cr_expect_eq(rep.npairs, 1);
     cr_expect_eq(rep.nrun_rows, 2);
@@ -523,7 +523,7 @@ Test(report, load_and_figures)
     cr_expect_eq(first, 100);
     report_free(&rep);
 
-    cr_expect_neq(report_load(&rep, db, &(StoreSelection){.runs = (const char *[]){"nosuch"}, .nruns = 1}, err), 0);
+    cr_expect_neq(report_load(&rep, db, STORE_BUSY_MS, &(StoreSelection){.runs = (const char *[]){"nosuch"}, .nruns = 1}, err), 0);
     cr_expect(strstr(err, "nosuch"), "%s", err);
     report_free(&rep);
 }

@@ -532,9 +532,9 @@ Test(store, create_write_summary_resume)
     store_new_uid(99, run.uid);
     cr_assert_eq(strlen(run.uid), 32);
     strcpy(run.name, "t");
-    cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", false, err), 0, "%s", err);
+    cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", false, NULL, err), 0, "%s", err);
     StoreRun again = run;
-    cr_assert_eq(store_run_create(s, &again, "x", false, err), ERR_EXISTS);
+    cr_assert_eq(store_run_create(s, &again, "x", false, NULL, err), ERR_EXISTS);
     cr_assert(strstr(err, "'t'"));
 
     /* store games 0, 2 and 5 */

@@ -281,8 +281,7 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
     }
     /* a stream of several games (export to one file) would lose all but the first */
     for (s++; s < end && isspace((unsigned char)*s); s++) {}
-    if (s < end) return error_set(err, "more than one game in the file (after move %d): one game a file "
-                             "(`yinsh export --format boardspace --out DIR/` writes them so)", g->moves);
+    if (s < end) return error_set(err, "more than one game in the file (after move %d): one game a file", g->moves);
     if (r.colour[0] < 0) return error_set(err, "no 'Start': who plays which colour?");
     for (int p = 0; p < 2; p++) snprintf(g->player[r.colour[p]], BOARDSPACE_TEXT_LEN, "%s", names[p][0] ? names[p] : "?");
     for (int c = 0; c < 2; c++) r.total_ms += r.clock[c];

@@ -72,14 +72,11 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
 
 int spsa_run_check(const SpsaRun *s, char *err)
 {
-    size_t len = strlen(s->name);
-    if (!len || len > SPSA_RUN_NAME_LEN ||
-        strspn(s->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != len) {
-        return error_set(err, "the SPSA run's name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-'", s->name,
-                 SPSA_RUN_NAME_LEN);
+    if (!planned_word(s->name, SPSA_RUN_NAME_LEN + 1)) {
+        return error_set(err, "the SPSA run's name '%.40s': 1 to %d " PLANNED_WORD, s->name, SPSA_RUN_NAME_LEN);
     }
     if (s->nparams < 1) {
-        return error_set(err, "no parameter to tune: give --param NAME=START:LO:HI");
+        return error_set(err, "no parameter to tune");
     }
     for (int i = 0; i < s->nparams; i++)
         for (int j = 0; j < i; j++)
@@ -162,4 +159,36 @@ int spsa_path_write(const char *path, const SpsaRun *s, const SpsaStep *steps, i
     }
     fprintf(f, ",,,,\n");
     return file_out_commit(&o, err);
+}
+
+/* Iteration k: its match made, read, played when it is not complete and
+ * read back; its step into steps[k], the next point into u. */
+static int iterate(const SpsaRun *s, const PlannedOptions *o, int k, const SpsaHooks *h, SpsaStep *st, double *u,
+                   char *err)
+{
+    Tournament t;
+    Planned run;
+    TournamentResults res = {0};
+    char e[ERR_LEN];
+    int rc = spsa_iteration(s, k, u, st, &t, e) ? ERR_USAGE : tournament_state(&t, o, &run, e);
+    if (!rc && run.state != PLANNED_COMPLETE) rc = h->play(h->ctx, &run);
+    if (!rc && tournament_results(&t, o, 0, &res, e)) rc = ERR_FAIL;
+    if (rc < 0) snprintf(err, ERR_LEN, "iteration %d: %s", k, e);
+    if (!rc) spsa_step_finish(s, st, &res.tally[0], u);
+    tournament_results_free(&res);
+    tournament_free(&t);
+    return rc;
+}
+
+int spsa_run(const SpsaRun *s, const PlannedOptions *o, const char *path, const SpsaHooks *h, SpsaStep *steps,
+             double *u, char *err)
+{
+    for (int i = 0; i < s->nparams; i++) u[i] = spsa_unit(&s->params[i], s->params[i].start);
+    for (int k = 0; k < s->iterations; k++) {
+        int rc = iterate(s, o, k, h, &steps[k], u, err);
+        if (rc) return rc;
+        if (spsa_path_write(path, s, steps, k + 1, u, err)) return ERR_FAIL;
+        if (h->stepped) h->stepped(h->ctx, &steps[k], u);
+    }
+    return 0;
 }

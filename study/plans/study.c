@@ -48,16 +48,6 @@ static int check_keys(const Ctx *c, const IniSection *s, const char *const *allo
     return ERR_OK;
 }
 
-/* Names that become part of run names: plain words, safe in a shell. */
-static bool plain_word(const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n >= max) return false;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *s)) return false;
-    return true;
-}
-
 static int nonempty(const Ctx *c, const IniKey *k)
 {
     return k->value[0] ? ERR_OK : bad(c, k->line, "'%s' wants a value", k->key);
@@ -109,9 +99,8 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     const IniKey *k;
 
     if (!(k = ini_key(sec, "name"))) return bad(c, sec->line, "[study] needs a name (the runs' names begin with it)");
-    if (!plain_word(k->value, STUDY_LABEL_LEN))
-        return bad(c, k->line, "name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-'", k->value,
-                   STUDY_LABEL_LEN - 1);
+    if (!planned_word(k->value, STUDY_LABEL_LEN))
+        return bad(c, k->line, "name '%.60s': 1 to %d " PLANNED_WORD, k->value, STUDY_LABEL_LEN - 1);
     if (!(s->name = strdup(k->value))) return bad(c, k->line, "out of memory");
 
     if (!(k = ini_key(sec, "seed"))) return bad(c, sec->line, "[study] needs a seed (run k's seed is seed + k)");
@@ -140,11 +129,10 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     }
     if (*nvariants == 0) return bad(c, k->line, "variants wants standard, blitz or both");
 
-    k = ini_key(sec, "db");
-    if (k && (rc = nonempty(c, k))) return rc;
-    if (!(s->db = strdup(k ? k->value : RUN_DEFAULT_DB))) return bad(c, sec->line, "out of memory");
-    if ((rc = check_folder_of(c, k ? k->line : sec->line, "db", s->db))) return rc;
-    return ERR_OK;
+    if (!(k = ini_key(sec, "db"))) return ERR_OK;
+    if ((rc = nonempty(c, k))) return rc;
+    if (!(s->db = strdup(k->value))) return bad(c, k->line, "out of memory");
+    return check_folder_of(c, k->line, "db", s->db);
 }
 
 static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
@@ -170,6 +158,72 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
     return ERR_OK;
 }
 
+/* The sections: one [study], [agent LABEL] ones, at most one [report]
+ * (read here). */
+static int find_sections(const Ctx *c, const Ini *ini, Study *s, const IniSection **study,
+                         const IniSection **agents, int *nagents)
+{
+    int rc;
+    *study = NULL;
+    *nagents = 0;
+    for (int i = 0; i < ini->nsections; i++) {
+        const IniSection *sec = &ini->sections[i];
+        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report")) {
+            for (int j = 0; j < i; j++)
+                if (!strcmp(ini->sections[j].name, sec->name))
+                    return bad(c, sec->line, "[%s] is there already (line %d)", sec->name, ini->sections[j].line);
+            if (!strcmp(sec->name, "study")) *study = sec;
+            else if ((rc = load_report_section(c, sec, s))) return rc;
+        } else if (!strcmp(sec->name, "agent")) {
+            if (*nagents == STUDY_MAX_AGENTS) return bad(c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
+            agents[(*nagents)++] = sec;
+        } else {
+            return bad(c, sec->line, "unknown section [%.60s] (a study has [study], [agent LABEL] and [report])",
+                       sec->name);
+        }
+    }
+    if (!*study) return bad(c, 1, "no [study] section (it names the study, its seed, variants and database)");
+    return ERR_OK;
+}
+
+/* Agent a's section and its runs, one per variant: run k = a * nvariants
+ * + v, with seed + k. */
+static int load_agent(const Ctx *c, const IniSection *sec, Study *s, int a, long games, const Opening *opening,
+                      const int *variants, int nvariants)
+{
+    int rc;
+    if ((rc = check_keys(c, sec, AGENT_KEYS))) return rc;
+    if (!planned_word(sec->label, STUDY_LABEL_LEN))
+        return bad(c, sec->line, "an agent section is [agent LABEL], LABEL 1 to %d " PLANNED_WORD
+                   " (it ends the runs' names)", STUDY_LABEL_LEN - 1);
+    const IniKey *spec = ini_key(sec, "spec"), *k;
+    if (!spec) return bad(c, sec->line, "[agent %s] needs a spec (random, mcts:sims=N, ...)", sec->label);
+    if ((rc = nonempty(c, spec))) return rc;
+    if (strlen(spec->value) >= SPEC_LEN) return bad(c, spec->line, "a spec is at most %d characters", SPEC_LEN - 1);
+    AgentSpec agent;
+    char perr[ERR_LEN];
+    if (agent_spec_parse(spec->value, &agent, perr)) return bad(c, spec->line, "agent '%s': %s", sec->label, perr);
+    if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, &games))) return rc;
+    if (!games) return bad(c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
+    Opening own = *opening;
+    if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, &own))) return rc;
+    for (int v = 0; v < nvariants; v++) {
+        int idx = a * nvariants + v;
+        StudyRun *r = &s->runs[idx];
+        int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
+        if (len >= (int)sizeof r->name)
+            return bad(c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
+                       variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
+        snprintf(r->label, sizeof r->label, "%s", sec->label);
+        snprintf(r->spec, sizeof r->spec, "%s", spec->value);
+        r->line = spec->line;
+        r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
+                                 .seed = s->seed + (uint64_t)idx, .games = (uint32_t)games,
+                                 .opening = own.kind, .opening_actions = own.actions};
+    }
+    return ERR_OK;
+}
+
 int study_load(Study *s, const char *path, char *err)
 {
     *s = (Study){.plots = true};
@@ -184,36 +238,9 @@ int study_load(Study *s, const char *path, char *err)
         rc = bad(&c, 0, "out of memory");
         goto done;
     }
-
-    /* The sections: one [study], [agent LABEL] ones, at most one [report]. */
-    const IniSection *study = NULL, *agents[STUDY_MAX_AGENTS];
-    int nagents = 0;
-    for (int i = 0; i < ini.nsections; i++) {
-        const IniSection *sec = &ini.sections[i];
-        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report")) {
-            for (int j = 0; j < i; j++)
-                if (!strcmp(ini.sections[j].name, sec->name)) {
-                    rc = bad(&c, sec->line, "[%s] is there already (line %d)", sec->name, ini.sections[j].line);
-                    goto done;
-                }
-            if (!strcmp(sec->name, "study")) study = sec;
-            else if ((rc = load_report_section(&c, sec, s))) goto done;
-        } else if (!strcmp(sec->name, "agent")) {
-            if (nagents == STUDY_MAX_AGENTS) {
-                rc = bad(&c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
-                goto done;
-            }
-            agents[nagents++] = sec;
-        } else {
-            rc = bad(&c, sec->line, "unknown section [%.60s] (a study has [study], [agent LABEL] and [report])",
-                     sec->name);
-            goto done;
-        }
-    }
-    if (!study) {
-        rc = bad(&c, 1, "no [study] section (it names the study, its seed, variants and database)");
-        goto done;
-    }
+    const IniSection *study, *agents[STUDY_MAX_AGENTS];
+    int nagents;
+    if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents))) goto done;
     long games = 0;
     Opening opening = {.kind = OPENING_NONE};
     int variants[2], nvariants = 0;
@@ -229,59 +256,9 @@ int study_load(Study *s, const char *path, char *err)
         rc = bad(&c, study->line, "out of memory");
         goto done;
     }
-    for (int a = 0; a < nagents; a++) {
-        const IniSection *sec = agents[a];
-        if ((rc = check_keys(&c, sec, AGENT_KEYS))) goto done;
-        if (!plain_word(sec->label, STUDY_LABEL_LEN)) {
-            rc = bad(&c, sec->line,
-                     "an agent section is [agent LABEL], LABEL 1 to %d letters, digits, '.', '_', '+' or '-' "
-                     "(it ends the runs' names)",
-                     STUDY_LABEL_LEN - 1);
-            goto done;
-        }
-        const IniKey *spec = ini_key(sec, "spec"), *k;
-        if (!spec) {
-            rc = bad(&c, sec->line, "[agent %s] needs a spec (random, mcts:sims=N, ...)", sec->label);
-            goto done;
-        }
-        if ((rc = nonempty(&c, spec))) goto done;
-        if (strlen(spec->value) >= SPEC_LEN) {
-            rc = bad(&c, spec->line, "a spec is at most %d characters", SPEC_LEN - 1);
-            goto done;
-        }
-        AgentSpec agent;
-        char perr[ERR_LEN];
-        if (agent_spec_parse(spec->value, &agent, perr)) {
-            rc = bad(&c, spec->line, "agent '%s': %s", sec->label, perr);
-            goto done;
-        }
-        long agent_games = games;
-        if ((k = ini_key(sec, "games")) && (rc = take_games(&c, k, &agent_games))) goto done;
-        if (!agent_games) {
-            rc = bad(&c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
-            goto done;
-        }
-        Opening agent_opening = opening;
-        if ((k = ini_key(sec, "opening")) && (rc = take_opening(&c, k, &agent_opening))) goto done;
-        for (int v = 0; v < nvariants; v++) {
-            int idx = a * nvariants + v;
-            StudyRun *r = &s->runs[idx];
-            int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
-            if (len >= (int)sizeof r->name) {
-                rc = bad(&c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
-                         variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
-                goto done;
-            }
-            snprintf(r->label, sizeof r->label, "%s", sec->label);
-            snprintf(r->spec, sizeof r->spec, "%s", spec->value);
-            r->line = spec->line;
-            r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
-                                     .seed = s->seed + (uint64_t)idx, .games = (uint32_t)agent_games,
-                                     .opening = agent_opening.kind, .opening_actions = agent_opening.actions};
-        }
-    }
-    s->nruns = nagents * nvariants;
-    rc = ERR_OK;
+    for (int a = 0; a < nagents && !rc; a++)
+        rc = load_agent(&c, agents[a], s, a, games, &opening, variants, nvariants);
+    if (!rc) s->nruns = nagents * nvariants;
 done:
     ini_free(&ini);
     return rc;
@@ -297,54 +274,22 @@ void study_free(Study *s)
     *s = (Study){0};
 }
 
-/* The states as the database opened in `mode` tells them: ERR_OK,
- * ERR_FAIL, or ERR_FAIL when a lookup failed (an older schema, whose
- * run table lacks columns the lookup reads, is one cause). */
-static int read_states(const Study *s, int mode, StudyState *states, char *err)
+int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *err)
 {
-    Store *store = NULL;
-    char serr[ERR_LEN];
-    int rc = store_open(&store, s->db, mode, STORE_BUSY_MS, serr);
-    if (rc == ERR_NOT_FOUND) return ERR_OK; /* no schema yet: no run */
-    if (rc) {
-        return error_set(err, "%s: %s", s->path, serr);
+    for (int i = 0; i < s->nruns; i++)
+        runs[i] = (Planned){.kind = "selfplay", .name = s->runs[i].name, .plan = s->runs[i].plan};
+    int refused, rc = planned_read(o, runs, s->nruns, &refused, err);
+    if (rc == ERR_EXISTS) {
+        char msg[ERR_LEN];
+        snprintf(msg, sizeof msg, "%s", err);
+        snprintf(err, ERR_LEN,
+                 "%s:%d: %s; the study asks for another run under that name: restore the file as it was, or "
+                 "rename the study, or use another database",
+                 s->path, s->runs[refused].line, msg);
+    } else if (rc) {
+        char msg[ERR_LEN];
+        snprintf(msg, sizeof msg, "%s", err);
+        snprintf(err, ERR_LEN, "%s: %s", s->path, msg);
     }
-    rc = ERR_OK;
-    for (int i = 0; i < s->nruns && !rc; i++) {
-        const StudyRun *r = &s->runs[i];
-        StoreRun row;
-        int got = store_run_get(store, r->name, &row, serr);
-        if (got == ERR_NOT_FOUND) continue;
-        if (got) {
-            snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
-            rc = got == ERR_FAIL ? ERR_FAIL : ERR_FAIL;
-        } else if (run_row_matches(&row, "selfplay", &r->plan, serr)) {
-            snprintf(err, ERR_LEN,
-                     "%s:%d: database '%s': %s; the study asks for another run under that name: "
-                     "restore the file as it was, or rename the study, or use another database",
-                     s->path, r->line, s->db, serr);
-            rc = ERR_FAIL;
-        } else {
-            states[i] = row.finished ? STUDY_COMPLETE : STUDY_UNFINISHED;
-        }
-    }
-    store_close(store);
     return rc;
-}
-
-int study_state(const Study *s, StudyState *states, char *err)
-{
-    for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
-    struct stat sb;
-    if (stat(s->db, &sb) != 0 && errno == ENOENT) return ERR_OK;
-    /* Read only: a complete study changes nothing, not even a file's
-     * journal mode. A database of an older schema is upgraded in place
-     * first (opening it for writing does that, and only that; playing
-     * would do it anyway), and read again. */
-    int rc = read_states(s, STORE_READ, states, err);
-    if (rc == ERR_FAIL) {
-        for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
-        rc = read_states(s, STORE_WRITE, states, err);
-    }
-    return rc ? ERR_FAIL : ERR_OK;
 }

@@ -22,13 +22,6 @@ static int oom(char *err)
     return error_set(err, "out of memory");
 }
 
-static int result_of(const char *text)
-{
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(text, result_name(r))) return r;
-    return RESULT_NONE;
-}
-
 static int reason_of(const char *text)
 {
     for (int r = REASON_NONE; r < REPORT_REASON_NB - 1; r++)
@@ -69,7 +62,7 @@ static int on_outcome(void *ctx, const StoreOutcomeRow *row)
         c->rep->skipped += n;
         return 0;
     }
-    int result = result_of(row->result);
+    int result = result_parse(row->result);
     /* an unfinished game has no result: counted apart, never as a loss */
     if (result == RESULT_NONE) {
         c->rep->unfinished += n;
@@ -92,9 +85,9 @@ static int on_first(void *ctx, const StoreFirstRow *row)
     int variant;
     Point pt;
     if (!variant_parse(row->variant, &variant) || !point_parse(row->action, strlen(row->action), &pt) ||
-        result_of(row->result) == RESULT_NONE)
+        result_parse(row->result) == RESULT_NONE)
         return 0;
-    c->rep->first[variant][pt][result_of(row->result)] += row->games > 0 ? (uint64_t)row->games : 0;
+    c->rep->first[variant][pt][result_parse(row->result)] += row->games > 0 ? (uint64_t)row->games : 0;
     return 0;
 }
 
@@ -164,7 +157,7 @@ static bool copy_opt(char **to, const char *from)
     return !from || *to;
 }
 
-int report_load(Report *rep, const char *db, const StoreSelection *selection, char *err)
+int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *selection, char *err)
 {
     *rep = (Report){0};
     Store *reader = NULL;
@@ -180,7 +173,7 @@ int report_load(Report *rep, const char *db, const StoreSelection *selection, ch
     if (!copy_opt(&rep->kind, sel.kind) || !copy_opt(&rep->agent, sel.agent) || !copy_opt(&rep->variant, sel.variant))
         return oom(err);
 
-    if ((rc = store_open(&reader, db, STORE_READ, STORE_BUSY_MS, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
+    if ((rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
         (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
         (rc = store_query_outcomes(reader, &sel, on_outcome, &ctx, serr)) ||
         (rc = store_query_first_actions(reader, &sel, on_first, &ctx, serr)) ||

@@ -79,11 +79,11 @@ static int on_game(void *ctx, const StoreGameRow *row)
     return ok ? 0 : error_set(c->err, "out of memory");
 }
 
-int view_load(View *v, const char *db, const char *const *names, int nnames, char *err)
+int view_load(View *v, const char *db, int busy_ms, const char *const *names, int nnames, char *err)
 {
     *v = (View){.names = names, .nnames = nnames};
     if (!(v->db = strdup(db))) return error_set(err, "out of memory");
-    int rc = store_open(&v->store, db, STORE_READ, STORE_BUSY_MS, err);
+    int rc = store_open(&v->store, db, STORE_READ, busy_ms, err);
     if (rc) return rc;
     StoreSelection sel = {.runs = names, .nruns = nnames};
     LoadCtx c = {.v = v, .err = err};
