@@ -512,10 +512,47 @@ Test(scheduler, white_score_interval)
 
 /* ---- the database ----------------------------------------------------- */
 
-Test(store, schema_file_matches_embedded)
+/* A database's schema as sqlite_master holds it: every table (with its
+ * columns, in its CREATE text), index (sqlite's own for UNIQUE included)
+ * and view, one per line in name order, and the schema version. */
+static char *schema_objects(sqlite3 *db)
+{
+    char *objects = db_text(db, "SELECT group_concat(line, char(10)) FROM (SELECT type || ' ' || name || ' on ' || "
+                                "tbl_name || ': ' || coalesce(sql, '(automatic)') AS line FROM sqlite_master "
+                                "ORDER BY type, name)");
+    char *text = gc(malloc(strlen(objects) + 64));
+    sprintf(text, "%s\nuser_version %lld", objects, db_int(db, "PRAGMA user_version"));
+    return text;
+}
+
+/* selfplay/store/schema.sql is the one copy of the schema: the binary
+ * carries it byte for byte, and a database that `yinsh selfplay` creates
+ * has exactly the tables, columns, indices and views the file declares,
+ * and its version: nothing added, altered or missing. */
+Test(store, schema_file_is_the_schema_of_a_new_database)
 {
     char *file = slurp(YINSH_SCHEMA_SQL);
-    cr_assert_str_eq(file, store_schema_sql());
+    cr_assert(strstr(file, "CREATE TABLE run"), "cannot read %s", YINSH_SCHEMA_SQL);
+    cr_assert_str_eq(file, store_schema_sql(), "the embedded schema is not %s", YINSH_SCHEMA_SQL);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, file, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    char *declared = schema_objects(db);
+    sqlite3_close(db);
+    cr_assert(strstr(declared, "table game on game: CREATE TABLE game (") &&
+                  strstr(declared, "view run_summary on run_summary: CREATE VIEW") &&
+                  strstr(declared, "index action_by_state on action: CREATE INDEX"),
+              "%s", declared);
+
+    char *dir = tmpdir_new(), *err;
+    const char *args[] = {"selfplay", "--games", "1", "--agent", "random", "--seed", "1",
+                          "--db", "s.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    db = db_open(path_in(dir, "s.db"));
+    char *made = schema_objects(db);
+    sqlite3_close(db);
+    cr_assert_str_eq(made, declared, "the database yinsh created:\n%s\n\nthe schema file declares:\n%s", made,
+                     declared);
 }
 
 Test(store, create_write_summary_resume)
