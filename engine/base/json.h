@@ -1,5 +1,6 @@
 /* A small JSON writer, the one of the project: behind every command's --json
- * (docs/json.md) and the data of the viewer's pages (study/viewer/view_site.c).
+ * (docs/json.md), the data of the viewer's pages and the board's tables in
+ * their board.js (study/viewer/).
  *
  * It writes as it goes, to a FILE, with no tree in memory: the caller opens
  * and closes objects and arrays in order and gives a key for every value
@@ -67,7 +68,7 @@ void json_estimate(Json *j, const char *key, double lo, double mid, double hi);
 /* The escaped string with its quotes, as json_str writes it. */
 void json_write_string(FILE *f, const char *s);
 /* The same, safe inside an HTML <script> element ('<', '>', '&' as \u
- * escapes): the viewer's pages (study/viewer/view_site.c). */
+ * escapes), as a json_begin_script document writes every string. */
 void json_string(FILE *f, const char *s);
 
 #endif
