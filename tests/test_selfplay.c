@@ -280,33 +280,70 @@ Test(mcts, solver_avoids_a_proven_loss)
     }
 }
 
-/* Priors and the rows policy search legally and deterministically (one
- * thread): the same seed, the same choice and visits. */
+/* What one search shows: its choice, the chosen child's visits and value,
+ * and the principal variation. */
+static void search_seen(Mcts *m, const Position *pos, Rng *rng, char *out, size_t size)
+{
+    MctsResult r;
+    mcts_clear(m);
+    mcts_search(m, pos, rng, &r);
+    cr_assert(movegen_is_legal(pos, r.action));
+    const char *why;
+    cr_assert(mcts_tree_ok(m, &why), "%s", why);
+    Action pv[8];
+    int n = mcts_pv(m, pv, 8), len = snprintf(out, size, "visits %u value %.9f pv", r.chosen_visits, r.value);
+    for (int i = 0; i < n; i++) {
+        char a[ACTION_MAX_LEN];
+        action_format(pv[i], a);
+        len += snprintf(out + len, size - (size_t)len, " %s", a);
+    }
+}
+
+/* Priors and the rows policy change the search: on every position and
+ * seed, a spec with the option searches otherwise than the same spec
+ * without it (its choice, visits, value or principal variation differ),
+ * and so does the prior's weight (the priors' values count, not only the
+ * way a search with priors scores unvisited children); each still
+ * searches legally (a sound tree) and deterministically (one thread: the
+ * same seed, the same search). Each spec goes through the parser, so a key
+ * the parser dropped fails here as the search ignoring it would. */
 Test(mcts, prior_and_rows_policy_are_legal_and_deterministic)
 {
-    for (int variant = 0; variant < 3; variant++) {
-        MctsConfig cfg = {.sims = 500, .c = 1.0, .evaluate = variant != 1, .rollout = 4,
-                          .prior = variant != 1 ? 1.0 : 0, .policy = variant ? MCTS_POLICY_ROWS : MCTS_POLICY_UNIFORM};
-        weights_default(&cfg.weights);
-        Mcts *m1 = mcts_new(&cfg), *m2 = mcts_new(&cfg);
+    static const struct {
+        const char *with, *without;
+    } OPTIONS[] = {
+        {"mcts:sims=500,rollout=4,prior=1", "mcts:sims=500,rollout=4"},
+        {"mcts:sims=500,rollout=4,prior=4", "mcts:sims=500,rollout=4,prior=1"},
+        {"mcts:sims=500,policy=rows", "mcts:sims=500"},
+        {"mcts:sims=500,rollout=4,prior=1,policy=rows", "mcts:sims=500,rollout=4,prior=1"},
+        {"mcts:sims=500,rollout=4,prior=1,policy=rows", "mcts:sims=500,rollout=4,policy=rows"},
+    };
+    for (size_t o = 0; o < sizeof OPTIONS / sizeof OPTIONS[0]; o++) {
+        AgentSpec with, without;
+        MctsConfig cfg_with, cfg_without;
+        char err[ERR_LEN];
+        cr_assert_eq(agent_spec_parse(OPTIONS[o].with, &with, err), 0, "%s", err);
+        cr_assert_eq(agent_spec_parse(OPTIONS[o].without, &without, err), 0, "%s", err);
+        agent_mcts_config(&with, &cfg_with);
+        agent_mcts_config(&without, &cfg_without);
+        Mcts *m1 = mcts_new(&cfg_with), *m2 = mcts_new(&cfg_with), *plain = mcts_new(&cfg_without);
         for (int k = 0; k < 4; k++) {
             Position pos;
             bench_mcts_position(12, k, &pos);
-            Rng r1, r2;
+            Rng r1, r2, r3;
             rng_seed(&r1, 6, (uint64_t)k);
-            r2 = r1;
-            mcts_clear(m1);
-            mcts_clear(m2);
-            MctsResult a, b;
-            mcts_search(m1, &pos, &r1, &a);
-            mcts_search(m2, &pos, &r2, &b);
-            cr_assert(movegen_is_legal(&pos, a.action));
-            cr_assert(a.action == b.action && a.chosen_visits == b.chosen_visits && a.value == b.value,
-                      "variant %d position %d differs", variant, k);
-            cr_assert(mcts_tree_ok(m1, NULL));
+            r3 = r2 = r1;
+            char a[512], b[512], c[512];
+            search_seen(m1, &pos, &r1, a, sizeof a);
+            search_seen(m2, &pos, &r2, b, sizeof b);
+            search_seen(plain, &pos, &r3, c, sizeof c);
+            cr_assert_str_eq(a, b, "%s, position %d: two searches of one seed differ", OPTIONS[o].with, k);
+            cr_assert_str_neq(a, c, "%s, position %d: searches as %s does (%s)", OPTIONS[o].with, k,
+                              OPTIONS[o].without, a);
         }
         mcts_free(m1);
         mcts_free(m2);
+        mcts_free(plain);
     }
 }
 
@@ -512,10 +549,47 @@ Test(scheduler, white_score_interval)
 
 /* ---- the database ----------------------------------------------------- */
 
-Test(store, schema_file_matches_embedded)
+/* A database's schema as sqlite_master holds it: every table (with its
+ * columns, in its CREATE text), index (sqlite's own for UNIQUE included)
+ * and view, one per line in name order, and the schema version. */
+static char *schema_objects(sqlite3 *db)
+{
+    char *objects = db_text(db, "SELECT group_concat(line, char(10)) FROM (SELECT type || ' ' || name || ' on ' || "
+                                "tbl_name || ': ' || coalesce(sql, '(automatic)') AS line FROM sqlite_master "
+                                "ORDER BY type, name)");
+    char *text = gc(malloc(strlen(objects) + 64));
+    sprintf(text, "%s\nuser_version %lld", objects, db_int(db, "PRAGMA user_version"));
+    return text;
+}
+
+/* selfplay/store/schema.sql is the one copy of the schema: the binary
+ * carries it byte for byte, and a database that `yinsh selfplay` creates
+ * has exactly the tables, columns, indices and views the file declares,
+ * and its version: nothing added, altered or missing. */
+Test(store, schema_file_is_the_schema_of_a_new_database)
 {
     char *file = slurp(YINSH_SCHEMA_SQL);
-    cr_assert_str_eq(file, store_schema_sql());
+    cr_assert(strstr(file, "CREATE TABLE run"), "cannot read %s", YINSH_SCHEMA_SQL);
+    cr_assert_str_eq(file, store_schema_sql(), "the embedded schema is not %s", YINSH_SCHEMA_SQL);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, file, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    char *declared = schema_objects(db);
+    sqlite3_close(db);
+    cr_assert(strstr(declared, "table game on game: CREATE TABLE game (") &&
+                  strstr(declared, "view run_summary on run_summary: CREATE VIEW") &&
+                  strstr(declared, "index action_by_state on action: CREATE INDEX"),
+              "%s", declared);
+
+    char *dir = tmpdir_new(), *err;
+    const char *args[] = {"selfplay", "--games", "1", "--agent", "random", "--seed", "1",
+                          "--db", "s.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    db = db_open(path_in(dir, "s.db"));
+    char *made = schema_objects(db);
+    sqlite3_close(db);
+    cr_assert_str_eq(made, declared, "the database yinsh created:\n%s\n\nthe schema file declares:\n%s", made,
+                     declared);
 }
 
 Test(store, create_write_summary_resume)
