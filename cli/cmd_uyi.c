@@ -84,7 +84,7 @@ static void *search_main(void *arg)
     Engine *e = arg;
     char text[ACTION_MAX_LEN];
     const UyiGo *g = &e->go;
-    MctsLimits lim = {.stop = &e->stop};
+    SearchLimits lim = {.stop = &e->stop};
     int64_t budget = uyi_budget_ms(g, e->spos.actor);
     if (g->infinite) lim.sims = UINT32_MAX;
     else if (g->sims > 0) lim.sims = (uint32_t)g->sims;

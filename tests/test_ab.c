@@ -202,7 +202,7 @@ Test(ab, a_passed_deadline_still_gives_depth_one)
 {
     Position p = parse(WIN_IN_ONE);
     Ab *ab = new_ab(10);
-    MctsLimits lim = {.deadline = 1e-9}; /* long past */
+    SearchLimits lim = {.deadline = 1e-9}; /* long past */
     AbResult r;
     Action a = ab_search(ab, &p, &lim, &r);
     cr_expect(movegen_is_legal(&p, a));
@@ -211,7 +211,7 @@ Test(ab, a_passed_deadline_still_gives_depth_one)
     /* the stop flag too */
     atomic_bool stop;
     atomic_init(&stop, true);
-    lim = (MctsLimits){.stop = &stop};
+    lim = (SearchLimits){.stop = &stop};
     Position s;
     pos_start(&s, VARIANT_STANDARD);
     a = ab_search(ab, &s, &lim, &r);
@@ -321,7 +321,7 @@ Test(ab_spec, maxdepth_is_the_cap_under_time_only)
     MoveStats st;
     agent_choose(a, &p, &rng, &st);
     cr_expect_eq(st.chosen_visits, 1, "untimed: depth");
-    MctsLimits lim = {.deadline = clock_now() + 60.0};
+    SearchLimits lim = {.deadline = clock_now() + 60.0};
     agent_choose_limited(a, &p, &rng, &lim, &st);
     cr_expect_eq(st.chosen_visits, 3, "timed: maxdepth (3 here, done long before the minute)");
     agent_free(a);

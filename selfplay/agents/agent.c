@@ -771,7 +771,7 @@ Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits 
         lim = &own;
     }
     UyiGo go = limits_go(lim);
-    MctsLimits ml = {.sims = lim->sims};
+    SearchLimits ml = {.sims = lim->sims};
     int64_t budget = uyi_budget_ms(&go, pos->actor);
     if (budget >= 0) ml.deadline = clock_now() + (double)budget * 1e-3;
     return agent_choose_limited(agent, pos, rng, &ml, stats);
@@ -782,15 +782,15 @@ Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stat
     return agent_choose_limited(agent, pos, rng, NULL, stats);
 }
 
-Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim, MoveStats *stats)
+Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const SearchLimits *lim, MoveStats *stats)
 {
     MoveStats st = {0};
     Action a = ACTION_NONE;
     /* the agent's own movetime: it never thinks longer, whatever it is given */
-    MctsLimits own;
+    SearchLimits own;
     if (agent->spec.movetime_ms && (agent->spec.kind == AGENT_MCTS || agent->spec.kind == AGENT_AB)) {
         double deadline = clock_now() + (double)agent->spec.movetime_ms * 1e-3;
-        own = lim ? *lim : (MctsLimits){0};
+        own = lim ? *lim : (SearchLimits){0};
         if (own.deadline <= 0 || deadline < own.deadline) own.deadline = deadline;
         lim = &own;
     }

@@ -215,10 +215,10 @@ int agent_pid(const Agent *agent);
 /* Chooses an action for the player to act in pos (not over). All
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
-/* The same under a search's limits (mcts.h; NULL: none): for an engine on
+/* The same under a search's limits (search/limits.h; NULL: none): for an engine on
  * a clock. MCTS and alpha-beta searches use them; with a sims limit alone
  * an MCTS choice is still a function of the rng (ab ignores sims). */
-Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim,
+Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const SearchLimits *lim,
                             MoveStats *stats);
 /* Chooses under the harness's limits (NULL: none): an internal agent
  * searches within its share of the clock (uyi_budget_ms, the policy of

@@ -46,7 +46,7 @@
 
 #include <stdint.h>
 #include "eval/evaluation.h"
-#include "search/mcts.h"
+#include "search/limits.h"
 #include "engine/position.h"
 
 enum {
@@ -83,8 +83,9 @@ void ab_free(Ab *ab);
 void ab_clear(Ab *ab);
 
 /* Searches pos (not over) and returns the chosen action. lim (NULL: none)
- * may give a deadline and a stop flag; its sims count is not used. */
-Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *res);
+ * may give a deadline and a stop flag (search/limits.h), read every few
+ * hundred positions; its sims count is not used. */
+Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult *res);
 
 /* The principal variation of the last search, read from the table: at
  * most max actions, their number returned; 0 before any search. */

@@ -422,12 +422,6 @@ static const MctsNode *best_child(const Mcts *m, const MctsNode *n)
     return best;
 }
 
-static bool limit_reached(const MctsLimits *lim)
-{
-    if (lim->stop && atomic_load_explicit(lim->stop, memory_order_relaxed)) return true;
-    return lim->deadline > 0 && clock_now() >= lim->deadline;
-}
-
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
 {
     return mcts_search_limited(m, pos, rng, NULL, res);
@@ -437,7 +431,7 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
  * a counter, so that together the threads run the configured number. */
 typedef struct Worker {
     Mcts *m;
-    const MctsLimits *lim;
+    const SearchLimits *lim;
     uint32_t sims;
     _Atomic uint32_t *next; /* simulations handed out (may pass sims: those are not run) */
     _Atomic uint32_t *done; /* simulations run */
@@ -453,21 +447,21 @@ static void *worker_run(void *arg)
     for (;;) {
         uint32_t s = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed);
         if (s >= w->sims) break;
-        if (s && ((w->lim && limit_reached(w->lim)) || root_proven(w->m))) break;
+        if (s && ((w->lim && search_limits_reached(w->lim)) || root_proven(w->m))) break;
         simulate(w->m, &w->rng, w->parallel);
         atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
     }
     return NULL;
 }
 
-Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res)
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchLimits *lim, MctsResult *res)
 {
     if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
     uint32_t sims = lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
     uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
     if (threads == 1) {
         for (; s < sims; s++) {
-            if (s && ((lim && limit_reached(lim)) || root_proven(m))) break;
+            if (s && ((lim && search_limits_reached(lim)) || root_proven(m))) break;
             simulate(m, rng, false);
         }
     } else {

@@ -60,10 +60,10 @@
 #ifndef YINSH_MCTS_H
 #define YINSH_MCTS_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "eval/evaluation.h"
+#include "search/limits.h"
 #include "engine/position.h"
 #include "engine/rng.h"
 
@@ -95,15 +95,6 @@ typedef struct MctsResult {
                              * value is then 1 or 0 */
 } MctsResult;
 
-/* Limits of one search besides the configured simulations: it stops at the
- * first one reached. The clock and the flag are read before every
- * simulation but the first, so a search always runs at least one. */
-typedef struct MctsLimits {
-    uint32_t sims;           /* simulations at most; 0: the config's sims */
-    double deadline;         /* clock_now() (clock.h) to stop at; 0: none */
-    const atomic_bool *stop; /* set by another thread to stop; NULL: none */
-} MctsLimits;
-
 typedef struct Mcts Mcts;
 
 /* Enough nodes for a fresh search of sims simulations in any position
@@ -121,8 +112,10 @@ void mcts_clear(Mcts *m);
 
 /* Searches pos, which must not be over, and returns the chosen action. */
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);
-/* The same under limits (NULL: none, which is mcts_search). */
-Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res);
+/* The same under limits (search/limits.h; NULL: none, which is
+ * mcts_search). The clock and the flag are read before every simulation
+ * but the first, so a search always runs at least one. */
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchLimits *lim, MctsResult *res);
 
 /* The principal variation of the last search: from the root, the most
  * visited child (as the search chooses) while it has visits, at most max
