@@ -91,7 +91,7 @@ int cmd_bench(int argc, char **argv)
     Json j;
     if (mcts) {
         BenchMcts b;
-        char spec_text[SPEC_LEN];
+        char spec_text[SPEC_LEN], err[ERR_LEN];
         if (agent) {
             AgentSpec spec;
             int prc = cli_agent("bench", "--agent", agent, &spec);
@@ -100,8 +100,7 @@ int cmd_bench(int argc, char **argv)
             spec.sims = (uint32_t)sims;
             MctsConfig cfg;
             agent_mcts_config(&spec, &cfg);
-            if (bench_mcts_config(&cfg, (int)positions, seed, &b))
-                return cli_error("bench", "out of memory for the search tree");
+            if (bench_mcts_config(&cfg, (int)positions, seed, &b, err)) return cli_error("bench", "%s", err);
             if (!json) {
                 printf("mcts: %ld positions (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
                        ", %.0f simulations/s (wall), %.0f per CPU second\n",
@@ -109,8 +108,8 @@ int cmd_bench(int argc, char **argv)
                        b.seconds > 0 ? b.sims / b.seconds : 0, b.cpu > 0 ? b.sims / b.cpu : 0);
                 return 0;
             }
-        } else if (bench_mcts((int)sims, (int)positions, seed, &b))
-            return cli_error("bench", "out of memory for the search tree");
+        } else if (bench_mcts((int)sims, (int)positions, seed, &b, err))
+            return cli_error("bench", "%s", err);
         if (!json) {
             printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
                    " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",

@@ -23,8 +23,9 @@ static Ab *new_ab(int depth)
 {
     AbConfig cfg = {.depth = depth, .tt_mb = 1};
     weights_default(&cfg.weights);
-    Ab *ab = ab_new(&cfg);
-    cr_assert(ab);
+    Ab *ab;
+    char err[ERR_LEN];
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
     return ab;
 }
 

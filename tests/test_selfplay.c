@@ -131,10 +131,18 @@ Test(playout, reaches_the_end)
 
 /* ---- MCTS ------------------------------------------------------------- */
 
+static Mcts *new_mcts(const MctsConfig *cfg)
+{
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, cfg, err), 0, "%s", err);
+    return m;
+}
+
 Test(mcts, search_is_legal_and_counts_visits)
 {
     MctsConfig cfg = {.sims = 300, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     for (int k = 0; k < 6; k++) {
         Position pos;
         bench_mcts_position(3, k, &pos);
@@ -161,7 +169,7 @@ Test(mcts, finds_the_winning_move)
     char err[ERR_LEN];
     cr_assert_eq(ypn_parse(ypn, &pos, err), 0, "%s", err);
     MctsConfig cfg = {.sims = 2000, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     Rng rng;
     rng_seed(&rng, 5, 5);
     MctsResult r;
@@ -189,7 +197,7 @@ Test(mcts, tree_parallel_search_is_legal_and_counts)
             MctsConfig cfg = {.sims = 1500, .c = 1.0, .threads = threads, .evaluate = variant > 0,
                               .rollout = 4, .solver = variant == 2};
             weights_default(&cfg.weights);
-            Mcts *m = mcts_new(&cfg);
+            Mcts *m = new_mcts(&cfg);
             cr_assert_not_null(m);
             for (int k = 0; k < 4; k++) {
                 Position pos;
@@ -235,7 +243,7 @@ Test(mcts, solver_proves_a_win_in_one)
     cr_assert_eq(ypn_parse("W3/W6/8/9/1wwwwW4/9/10/8B/8/B6/B3 w M standard", &pos, err), 0, "%s", err);
     for (uint32_t threads = 1; threads <= 2; threads++) {
         MctsConfig cfg = {.sims = 20000, .c = 1.0, .solver = true, .threads = threads};
-        Mcts *m = mcts_new(&cfg);
+        Mcts *m = new_mcts(&cfg);
         Rng rng;
         rng_seed(&rng, 8, threads);
         MctsResult r;
@@ -267,7 +275,7 @@ Test(mcts, solver_avoids_a_proven_loss)
     cr_assert_eq(action_parse(&pos, "e4-e6", &lose, err), 0, "%s", err);
     for (int seed = 0; seed < 6; seed++) {
         MctsConfig cfg = {.sims = seed < 3 ? 3000 : 400, .c = 1.0, .solver = true, .threads = seed % 2 ? 2 : 1};
-        Mcts *m = mcts_new(&cfg);
+        Mcts *m = new_mcts(&cfg);
         Rng rng;
         rng_seed(&rng, 21, (uint64_t)seed);
         MctsResult r;
@@ -288,7 +296,7 @@ Test(mcts, prior_and_rows_policy_are_legal_and_deterministic)
         MctsConfig cfg = {.sims = 500, .c = 1.0, .evaluate = variant != 1, .rollout = 4,
                           .prior = variant != 1 ? 1.0 : 0, .policy = variant ? MCTS_POLICY_ROWS : MCTS_POLICY_UNIFORM};
         weights_default(&cfg.weights);
-        Mcts *m1 = mcts_new(&cfg), *m2 = mcts_new(&cfg);
+        Mcts *m1 = new_mcts(&cfg), *m2 = new_mcts(&cfg);
         for (int k = 0; k < 4; k++) {
             Position pos;
             bench_mcts_position(12, k, &pos);
@@ -314,7 +322,7 @@ Test(mcts, prior_and_rows_policy_are_legal_and_deterministic)
 Test(mcts, arena_bound_stops_growth)
 {
     MctsConfig cfg = {.sims = 3000, .c = 1.0, .nodes = 300};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     Position pos;
     pos_start(&pos, VARIANT_STANDARD);
     Rng rng;
@@ -334,7 +342,7 @@ Test(mcts, arena_bound_stops_growth)
     }
     /* even an arena that cannot hold the root's children answers */
     MctsConfig tiny = {.sims = 50, .c = 1.0, .nodes = 2};
-    Mcts *t = mcts_new(&tiny);
+    Mcts *t = new_mcts(&tiny);
     pos_start(&pos, VARIANT_STANDARD);
     cr_assert(movegen_is_legal(&pos, mcts_search(t, &pos, &rng, NULL)));
     mcts_free(t);
@@ -346,7 +354,7 @@ Test(mcts, arena_bound_stops_growth)
 Test(mcts, tree_reuse)
 {
     MctsConfig cfg = {.sims = 500, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     Position pos;
     bench_mcts_position(1, 3, &pos);
     Rng rng;
@@ -1111,7 +1119,7 @@ Test(mcts, zeroed_config_is_the_random_playout_agent)
     /* a config that names only sims and c plays out to the end, as
      * mcts:sims=N,rollout=random does (the bench relies on it) */
     MctsConfig cfg = {.sims = 300, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     AgentSpec s;
     char err[ERR_LEN];
     cr_assert_eq(agent_spec_parse("mcts:sims=300,rollout=random", &s, err), 0, "%s", err);

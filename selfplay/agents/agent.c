@@ -509,24 +509,24 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
 {
     Agent *a = calloc(1, sizeof *a);
     *out = NULL;
-    if (!a) goto oom;
+    if (!a) return error_set(err, "out of memory for an agent");
     a->spec = *spec;
+    int rc = 0;
     if (spec->kind == AGENT_MCTS) {
         MctsConfig cfg;
         agent_mcts_config(spec, &cfg);
-        a->mcts = mcts_new(&cfg);
-        if (!a->mcts) goto oom;
+        rc = mcts_new(&a->mcts, &cfg, err);
     } else if (spec->kind == AGENT_AB) {
         AbConfig cfg = {.depth = spec->depth, .max_depth = spec->max_depth, .tt_mb = spec->tt_mb,
                         .weights = spec->weights};
-        a->ab = ab_new(&cfg);
-        if (!a->ab) goto oom;
+        rc = ab_new(&a->ab, &cfg, err);
+    }
+    if (rc) {
+        free(a);
+        return rc;
     }
     *out = a;
     return 0;
-oom:
-    free(a);
-    return error_set(err, "out of memory for an agent's search tree or table");
 }
 
 void agent_free(Agent *agent)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "search/ab.h"
 #include "base/clock.h"
+#include "base/error.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 
@@ -40,21 +41,24 @@ struct Ab {
     Action root_best;
 };
 
-Ab *ab_new(const AbConfig *cfg)
+int ab_new(Ab **out, const AbConfig *cfg, char *err)
 {
-    Ab *ab = calloc(1, sizeof *ab);
-    if (!ab) return NULL;
-    ab->cfg = *cfg;
+    *out = NULL;
     uint64_t bytes = (uint64_t)cfg->tt_mb << 20, slots = 1;
     while (slots * 2 * (sizeof(TtEntry) + sizeof(TtMeta)) <= bytes) slots *= 2;
-    ab->tt = calloc(slots, sizeof *ab->tt);
-    ab->meta = calloc(slots, sizeof *ab->meta);
-    if (!ab->tt || !ab->meta) {
+    Ab *ab = calloc(1, sizeof *ab);
+    if (ab) {
+        ab->cfg = *cfg;
+        ab->tt = calloc(slots, sizeof *ab->tt);
+        ab->meta = calloc(slots, sizeof *ab->meta);
+    }
+    if (!ab || !ab->tt || !ab->meta) {
         ab_free(ab);
-        return NULL;
+        return error_set(err, "out of memory for a transposition table of %u MiB", (unsigned)cfg->tt_mb);
     }
     ab->mask = slots - 1;
-    return ab;
+    *out = ab;
+    return 0;
 }
 
 void ab_free(Ab *ab)

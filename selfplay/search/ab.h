@@ -76,8 +76,9 @@ typedef struct AbResult {
 
 typedef struct Ab Ab;
 
-/* NULL when the table cannot be allocated. */
-Ab *ab_new(const AbConfig *cfg);
+/* A search with its table allocated: 0, or ERR_FAIL (base/error.h) with
+ * the message in err when it cannot be had. */
+int ab_new(Ab **out, const AbConfig *cfg, char *err);
 void ab_free(Ab *ab);
 /* Empties the table and the history (a new game). */
 void ab_clear(Ab *ab);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/clock.h"
+#include "base/error.h"
 #include "search/mcts.h"
 #include "search/mcts_tree.h"
 #include "engine/movegen.h"
@@ -40,21 +41,26 @@ uint32_t mcts_default_nodes(uint32_t sims)
     return n > MCTS_MAX_DEFAULT_NODES ? MCTS_MAX_DEFAULT_NODES : (uint32_t)n;
 }
 
-Mcts *mcts_new(const MctsConfig *cfg)
+int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
 {
+    *out = NULL;
+    uint32_t cap = cfg->nodes ? cfg->nodes : mcts_default_nodes(cfg->sims);
+    if (cap < 2) cap = 2;
+    if (cap > MCTS_MAX_NODES) cap = MCTS_MAX_NODES;
     Mcts *m = calloc(1, sizeof *m);
-    if (!m) return NULL;
-    m->cfg = *cfg;
-    m->cap = cfg->nodes ? cfg->nodes : mcts_default_nodes(cfg->sims);
-    if (m->cap < 2) m->cap = 2;
-    if (m->cap > MCTS_MAX_NODES) m->cap = MCTS_MAX_NODES;
-    m->nodes = malloc((size_t)m->cap * sizeof(MctsNode));
-    m->spare = malloc((size_t)m->cap * sizeof(MctsNode));
-    if (!m->nodes || !m->spare) {
-        mcts_free(m);
-        return NULL;
+    if (m) {
+        m->cfg = *cfg;
+        m->cap = cap;
+        m->nodes = malloc((size_t)cap * sizeof(MctsNode));
+        m->spare = malloc((size_t)cap * sizeof(MctsNode));
     }
-    return m;
+    if (!m || !m->nodes || !m->spare) {
+        mcts_free(m);
+        return error_set(err, "out of memory for a search tree of %u nodes (two arenas of %zu MiB)", (unsigned)cap,
+                         ((size_t)cap * sizeof(MctsNode)) >> 20);
+    }
+    *out = m;
+    return 0;
 }
 
 void mcts_free(Mcts *m)

@@ -103,8 +103,9 @@ typedef struct Mcts Mcts;
 enum { MCTS_MAX_DEFAULT_NODES = 1 << 22, MCTS_MAX_NODES = 1 << 28 };
 uint32_t mcts_default_nodes(uint32_t sims);
 
-/* NULL when the arena cannot be allocated. */
-Mcts *mcts_new(const MctsConfig *cfg);
+/* A search with its arenas allocated: 0, or ERR_FAIL (base/error.h) with
+ * the message in err when they cannot be had. */
+int mcts_new(Mcts **out, const MctsConfig *cfg, char *err);
 void mcts_free(Mcts *m);
 
 /* Forgets the tree (a new game). */
