@@ -186,7 +186,7 @@ static uint64_t play(const char *spec_text, uint64_t seed)
         Undo u;
         pos_make(&p, x, &u);
     }
-    cr_expect(pos_check(&p, NULL));
+    cr_expect_eq(pos_check(&p, err), 0, "%s", err);
     agent_free(a);
     agent_free(b);
     return h;

@@ -207,9 +207,9 @@ Test(mcts, tree_parallel_search_is_legal_and_counts)
                 mcts_clear(m);
                 MctsResult r;
                 Action a = mcts_search(m, &pos, &rng, &r);
-                const char *why = NULL;
+                char why[ERR_LEN];
                 cr_assert(movegen_is_legal(&pos, a), "threads %u", threads);
-                cr_assert(mcts_tree_ok(m, &why), "threads %u: %s", threads, why);
+                cr_assert_eq(mcts_tree_check(m, why), 0, "threads %u: %s", threads, why);
                 if (!r.proven) {
                     cr_assert_eq(r.sims, 1500, "threads %u: %u simulations", threads, r.sims);
                     cr_assert_eq(r.root_visits, 1500, "threads %u: root visits %u", threads, r.root_visits);
@@ -223,7 +223,7 @@ Test(mcts, tree_parallel_search_is_legal_and_counts)
                 pos_make(&next, a, &u);
                 if (movegen_count(&next) > 0) {
                     mcts_search(m, &next, &rng, &r);
-                    cr_assert(mcts_tree_ok(m, &why), "threads %u, reused: %s", threads, why);
+                    cr_assert_eq(mcts_tree_check(m, why), 0, "threads %u, reused: %s", threads, why);
                     cr_assert(r.root_visits >= r.sims && r.root_visits <= r.sims + before);
                 }
             }
@@ -311,7 +311,7 @@ Test(mcts, prior_and_rows_policy_are_legal_and_deterministic)
             cr_assert(movegen_is_legal(&pos, a.action));
             cr_assert(a.action == b.action && a.chosen_visits == b.chosen_visits && a.value == b.value,
                       "variant %d position %d differs", variant, k);
-            cr_assert(mcts_tree_ok(m1, NULL));
+            cr_assert_eq(mcts_tree_check(m1, NULL), 0);
         }
         mcts_free(m1);
         mcts_free(m2);
@@ -333,11 +333,11 @@ Test(mcts, arena_bound_stops_growth)
         cr_assert(movegen_is_legal(&pos, a));
         cr_assert(mcts_nodes_used(m) <= 300);
         cr_assert_geq(r.root_visits, 3000);
-        const char *why;
-        cr_assert(mcts_tree_ok(m, &why), "ply %d: %s", ply, why);
+        char why[ERR_LEN];
+        cr_assert_eq(mcts_tree_check(m, why), 0, "ply %d: %s", ply, why);
         Undo u;
         mcts_advance(m, &pos, a);
-        cr_assert(mcts_tree_ok(m, &why), "after ply %d: %s", ply, why);
+        cr_assert_eq(mcts_tree_check(m, why), 0, "after ply %d: %s", ply, why);
         pos_make(&pos, a, &u);
     }
     /* even an arena that cannot hold the root's children answers */
@@ -366,8 +366,8 @@ Test(mcts, tree_reuse)
     pos_make(&pos, a, &u);
     mcts_search(m, &pos, &rng, &r2);
     cr_assert_eq(r2.root_visits, 500 + r1.chosen_visits);
-    const char *why;
-    cr_assert(mcts_tree_ok(m, &why), "%s", why);
+    char why[ERR_LEN];
+    cr_assert_eq(mcts_tree_check(m, why), 0, "%s", why);
     /* a position off the tree starts afresh */
     Position other;
     bench_mcts_position(1, 4, &other);
@@ -376,7 +376,7 @@ Test(mcts, tree_reuse)
     mcts_free(m);
 }
 
-/* mcts_nodes_ok on a tree built by hand, then on copies of it with one
+/* mcts_nodes_check on a tree built by hand, then on copies of it with one
  * invariant broken each. The tree: the root (White to act) has two
  * children; the first was expanded on its second visit, so its children
  * hold 2 of its 3 visits; the second is a won end for Black. */
@@ -390,9 +390,8 @@ Test(mcts, tree_check_catches_broken_trees)
         {.visits = 1, .score2 = 1, .mover = BLACK},
     };
     enum { USED = sizeof TREE / sizeof TREE[0] };
-    const char *why = "not set";
-    cr_assert(mcts_nodes_ok(TREE, USED, &why), "%s", why);
-    cr_assert_null(why);
+    char why[ERR_LEN];
+    cr_assert_eq(mcts_nodes_check(TREE, USED, why), 0, "%s", why);
 
     /* break k: one change to a copy, and words of the message it must give */
     for (int k = 0; k < 13; k++) {
@@ -415,9 +414,9 @@ Test(mcts, tree_check_catches_broken_trees)
         case 11: t[2].terminal = RESULT_DRAW + 1; word = "terminal result"; break;
         case 12: t[used++] = (MctsNode){.mover = WHITE}; word = "every node but the root"; break; /* no parent */
         }
-        why = NULL;
-        cr_assert_not(mcts_nodes_ok(t, used, &why), "break %d passed", k);
-        cr_assert(why && strstr(why, word), "break %d: '%s' does not say '%s'", k, why, word);
+        why[0] = '\0';
+        cr_assert_eq(mcts_nodes_check(t, used, why), ERR_FAIL, "break %d passed", k);
+        cr_assert(strstr(why, word), "break %d: '%s' does not say '%s'", k, why, word);
     }
 }
 

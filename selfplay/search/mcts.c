@@ -1,6 +1,6 @@
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/clock.h"
@@ -25,12 +25,9 @@ struct Mcts {
 #define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
 
-/* Assertion builds check the whole tree after every search and advance. */
-#ifdef NDEBUG
-#define MCTS_DEBUG_CHECK(m) ((void)0)
-#else
-#define MCTS_DEBUG_CHECK(m) mcts_check(m)
-#endif
+/* Assertion builds check the whole tree after every search and advance;
+ * a broken invariant is a bug of this file (mcts_tree_check names it). */
+#define MCTS_DEBUG_CHECK(m) assert(mcts_tree_check((m), NULL) == 0 && "search tree invariant broken")
 
 /* The path of one simulation; the tree is never deeper than a game. */
 enum { PATH_MAX_LEN = GAME_MAX_ACTIONS + 1 };
@@ -74,7 +71,7 @@ void mcts_free(Mcts *m)
 void mcts_clear(Mcts *m) { m->valid = false; }
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) : 0; }
 
-bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why)
+int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err)
 {
     const char *w = NULL;
     uint64_t in_ranges = 0;
@@ -104,28 +101,15 @@ bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why)
         in_ranges += n->nchild;
     }
     if (!w && used && in_ranges != used - 1) w = "the child ranges do not hold every node but the root";
-    if (why) *why = w;
-    return w == NULL;
+    return w ? error_set(err, "%s", w) : 0;
 }
 
-bool mcts_tree_ok(const Mcts *m, const char **why)
+int mcts_tree_check(const Mcts *m, char *err)
 {
-    if (why) *why = NULL;
-    if (!m->valid) return true;
+    if (!m->valid) return 0;
     uint32_t used = LD(m->used);
-    if (used < 1 || used > m->cap) {
-        if (why) *why = "the nodes in use are none or more than the arena holds";
-        return false;
-    }
-    return mcts_nodes_ok(m->nodes, used, why);
-}
-
-void mcts_check(const Mcts *m)
-{
-    const char *why;
-    if (mcts_tree_ok(m, &why)) return;
-    fprintf(stderr, "mcts_check: search tree invariant broken: %s\n", why);
-    abort();
+    if (used < 1 || used > m->cap) return error_set(err, "the nodes in use are none or more than the arena holds");
+    return mcts_nodes_check(m->nodes, used, err);
 }
 
 static void reset_root(Mcts *m, const Position *pos)

@@ -134,14 +134,10 @@ int mcts_root_child_proven(const Mcts *m, Action a);
 /* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);
 
-/* Checks the tree's invariants (mcts_nodes_ok in mcts_tree.h lists them);
- * true for a cleared tree. Returns false and names the broken invariant in
- * *why (if not NULL). */
-bool mcts_tree_ok(const Mcts *m, const char **why);
-
-/* Aborts with a message naming the broken invariant when mcts_tree_ok
- * fails. mcts_search and mcts_advance call it when assertions are on
- * (NDEBUG not defined). */
-void mcts_check(const Mcts *m);
+/* Checks the tree's invariants (mcts_nodes_check in mcts_tree.h lists
+ * them): 0, also for a cleared tree, or ERR_FAIL (base/error.h) with the
+ * broken invariant named in err (NULL: the code alone). mcts_search and
+ * mcts_advance assert it when assertions are on (NDEBUG not defined). */
+int mcts_tree_check(const Mcts *m, char *err);
 
 #endif
