@@ -331,7 +331,7 @@ int cli_controls_check(const char *cmd, const CliControls *c, const char *db, bo
     /* logs: as asked, or next to the database when an engine is external */
     static char dir[4096];
     const char *logs = c->engine_logs;
-    bool external = plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
+    bool external = agent_spec_external(&plan->white) || agent_spec_external(&plan->black);
     if (!logs && external && !no_db) {
         const char *path = db ? db : RUN_DEFAULT_DB;
         const char *slash = strrchr(path, '/');

@@ -96,10 +96,13 @@ int cmd_bench(int argc, char **argv)
             AgentSpec spec;
             int prc = cli_agent("bench", "--agent", agent, &spec);
             if (prc) return prc;
-            if (spec.kind != AGENT_MCTS) return cli_usage_error("bench", "--agent: an mcts spec is needed");
-            spec.sims = (uint32_t)sims;
+            char sims_text[32];
+            snprintf(sims_text, sizeof sims_text, "%ld", sims);
             MctsConfig cfg;
-            agent_mcts_config(&spec, &cfg);
+            if (!agent_spec_mcts_config(&spec, &cfg)) return cli_usage_error("bench", "--agent: an mcts spec is needed");
+            /* --sims replaces the spec's, in the searches and in the text printed */
+            if (agent_spec_set(&spec, "sims", sims_text, err)) return cli_usage_error("bench", "--sims: %s", err);
+            agent_spec_mcts_config(&spec, &cfg);
             if (bench_mcts_config(&cfg, (int)positions, seed, &b, err)) return cli_error("bench", "%s", err);
             if (!json) {
                 printf("mcts: %ld positions (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64

@@ -120,8 +120,8 @@ int cmd_spsa(int argc, char **argv)
     SelfplayPlan cplan = {.white = s.agent, .black = s.agent};
     if ((rc = cli_controls_check(cmd, &ctl, db, false, &cplan))) goto done;
     s.controls = cplan.controls;
-    if (s.agent.kind == AGENT_RANDOM) {
-        rc = cli_usage_error(cmd, "agent 'random' has no parameters to tune");
+    if (!agent_spec_has_keys(&s.agent)) {
+        rc = cli_usage_error(cmd, "agent '%s' has no parameters to tune", agent_spec_kind_name(&s.agent));
         goto done;
     }
     if (plist.n > SPSA_MAX_PARAMS) {

@@ -378,7 +378,7 @@ int cmd_tournament(int argc, char **argv)
      * default log folder next to the database) */
     SelfplayPlan cplan = {.white = t.players[0].agent, .black = t.players[0].agent};
     for (int i = 0; i < t.nplayers; i++)
-        if (t.players[i].agent.kind == AGENT_UYI) cplan.white = t.players[i].agent;
+        if (agent_spec_external(&t.players[i].agent)) cplan.white = t.players[i].agent;
     if ((rc = cli_controls_check(cmd, &ctl, cr.o.db, false, &cplan))) goto done;
     t.controls = cplan.controls;
     int anchor = 0;

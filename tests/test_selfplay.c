@@ -59,11 +59,11 @@ Test(agent, spec_parse_and_format)
     AgentSpec s;
     char err[ERR_LEN], text[SPEC_LEN];
     cr_assert_eq(agent_spec_parse("random", &s, err), 0, "%s", err);
-    cr_assert_eq(s.kind, AGENT_RANDOM);
+    cr_assert(agent_spec_random(&s));
     cr_assert_str_eq(agent_spec_format(&s, text), "random");
 
     cr_assert_eq(agent_spec_parse("mcts:sims=800", &s, err), 0, "%s", err);
-    cr_assert_eq(s.kind, AGENT_MCTS);
+    cr_assert_str_eq(agent_spec_kind_name(&s), "mcts");
     cr_assert_eq(s.sims, 800);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1,rollout=random");
 
@@ -1147,7 +1147,7 @@ Test(agent, uyi_specs)
     char err[ERR_LEN], fa[SPEC_LEN], fb[SPEC_LEN];
     cr_assert_eq(agent_spec_parse("uyi:option.seed=3;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;name=x y", &a, err), 0, "%s",
                  err);
-    cr_assert_eq(a.kind, AGENT_UYI);
+    cr_assert(agent_spec_external(&a));
     cr_assert_str_eq(a.cmd, "./eng a;b \\ c,d");
     cr_assert_str_eq(a.name, "x y");
     cr_assert_eq(a.noptions, 1);

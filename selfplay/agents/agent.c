@@ -2,6 +2,7 @@
 #include <stdatomic.h>
 #include <unistd.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,12 +498,82 @@ char *agent_spec_format(const AgentSpec *spec, char *out)
     return out;
 }
 
-void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg)
+static void mcts_config(const AgentSpec *spec, MctsConfig *cfg)
 {
     *cfg = (MctsConfig){.sims = spec->sims, .c = spec->c, .nodes = spec->nodes,
                         .evaluate = spec->rollout != ROLLOUT_RANDOM, .rollout = spec->rollout,
                         .weights = spec->weights, .threads = spec->threads, .solver = spec->solver,
                         .prior = spec->prior, .policy = spec->policy};
+}
+
+bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg)
+{
+    if (spec->kind != AGENT_MCTS) return false;
+    mcts_config(spec, cfg);
+    return true;
+}
+
+const char *agent_spec_kind_name(const AgentSpec *spec)
+{
+    static const char *const names[] = {[AGENT_RANDOM] = "random", [AGENT_MCTS] = "mcts", [AGENT_UYI] = "uyi",
+                                        [AGENT_AB] = "ab"};
+    return names[spec->kind];
+}
+
+bool agent_spec_external(const AgentSpec *spec) { return spec->kind == AGENT_UYI; }
+bool agent_spec_random(const AgentSpec *spec) { return spec->kind == AGENT_RANDOM; }
+bool agent_spec_has_keys(const AgentSpec *spec) { return spec->kind == AGENT_MCTS || spec->kind == AGENT_AB; }
+
+bool agent_spec_has_eval(const AgentSpec *spec)
+{
+    return spec->kind == AGENT_AB || (spec->kind == AGENT_MCTS && spec->rollout != ROLLOUT_RANDOM);
+}
+
+uint32_t agent_spec_sims(const AgentSpec *spec) { return spec->kind == AGENT_MCTS ? spec->sims : 0; }
+const char *agent_spec_eval_file(const AgentSpec *spec) { return agent_spec_has_keys(spec) ? spec->eval : ""; }
+const Weights *agent_spec_weights(const AgentSpec *spec) { return agent_spec_has_keys(spec) ? &spec->weights : NULL; }
+
+int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err)
+{
+    if (!agent_spec_has_keys(spec))
+        return error_code(err, ERR_USAGE, "agent '%s' has no evaluation", agent_spec_kind_name(spec));
+    spec->weights.w[feature] = value;
+    return 0;
+}
+
+/* One option into *o: a spin from min to max, or a string when min > max. */
+static void put_option(AgentOption *o, const char *name, long long min, long long max, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void put_option(AgentOption *o, const char *name, long long min, long long max, const char *fmt, ...)
+{
+    *o = (AgentOption){.name = name, .spin = min <= max, .min = min, .max = max};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->value, sizeof o->value, fmt, ap);
+    va_end(ap);
+}
+
+int agent_spec_options(const AgentSpec *spec, AgentOption *out)
+{
+    int n = 0;
+    if (spec->kind == AGENT_MCTS) {
+        char c[32];
+        shortest_real(spec->c, c);
+        put_option(&out[n++], "sims", 1, 10000000, "%u", (unsigned)spec->sims);
+        put_option(&out[n++], "c", 1, 0, "%s", c);
+        if (spec->rollout == ROLLOUT_RANDOM) put_option(&out[n++], "rollout", 1, 0, "random");
+        else put_option(&out[n++], "rollout", 1, 0, "%d", spec->rollout);
+        put_option(&out[n++], "eval", 1, 0, "%s", spec->eval);
+        put_option(&out[n++], "nodes", 0, MCTS_MAX_NODES, "%u", (unsigned)spec->nodes);
+    } else if (spec->kind == AGENT_AB) {
+        put_option(&out[n++], "depth", 1, AB_MAX_DEPTH, "%d", spec->depth);
+        put_option(&out[n++], "tt", 1, AB_MAX_TT_MB, "%u", (unsigned)spec->tt_mb);
+        put_option(&out[n++], "eval", 1, 0, "%s", spec->eval);
+        put_option(&out[n++], "maxdepth", 0, AB_MAX_DEPTH, "%d", spec->max_depth);
+    }
+    if (agent_spec_has_keys(spec))
+        put_option(&out[n++], "movetime", 0, AGENT_MAX_MOVETIME_MS, "%lld", (long long)spec->movetime_ms);
+    return n;
 }
 
 int agent_new(Agent **out, const AgentSpec *spec, char *err)
@@ -514,7 +585,7 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
     int rc = 0;
     if (spec->kind == AGENT_MCTS) {
         MctsConfig cfg;
-        agent_mcts_config(spec, &cfg);
+        mcts_config(spec, &cfg);
         rc = mcts_new(&a->mcts, &cfg, err);
     } else if (spec->kind == AGENT_AB) {
         AbConfig cfg = {.depth = spec->depth, .max_depth = spec->max_depth, .tt_mb = spec->tt_mb,

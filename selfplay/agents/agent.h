@@ -154,6 +154,50 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
 
+/* Questions about a spec, for the code outside agents/, which never reads
+ * its kind: what a caller needs to know is asked here. */
+
+/* The kind's word, the spec's first ("random", "mcts", "ab" or "uyi"; never
+ * `best`, which is an ab spec), for messages and labels. */
+const char *agent_spec_kind_name(const AgentSpec *spec);
+/* Whether the agent is an external engine, a process of its own (uyi:...):
+ * it needs logs, its own random streams, and every action asked of it. */
+bool agent_spec_external(const AgentSpec *spec);
+/* Whether the agent plays uniformly random legal actions (no search). */
+bool agent_spec_random(const AgentSpec *spec);
+/* Whether the spec has keys that agent_spec_set can change (mcts, ab). */
+bool agent_spec_has_keys(const AgentSpec *spec);
+/* Whether the agent's play rests on the evaluation, so that tuning its
+ * weights changes it: ab, and mcts with rollout=N. */
+bool agent_spec_has_eval(const AgentSpec *spec);
+/* The simulations of an MCTS agent's decision (sims); 0 for the others. */
+uint32_t agent_spec_sims(const AgentSpec *spec);
+/* The weights file as the spec gives it; "" for the built-in weights or
+ * a kind without an evaluation. */
+const char *agent_spec_eval_file(const AgentSpec *spec);
+/* The evaluation's weights the agent plays with; NULL for a kind without
+ * an evaluation (random, uyi). */
+const Weights *agent_spec_weights(const AgentSpec *spec);
+/* Sets one feature's weight of the evaluation (the spec's eval file stays
+ * named: write the weights out and set eval to play them by name). 0, or
+ * ERR_USAGE for a kind without an evaluation. */
+int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err);
+/* The search configuration of an MCTS spec; false for another kind. */
+bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
+
+/* A key of the spec as an engine option (`yinsh uyi` announces them),
+ * with the spec's value as its default. */
+enum { AGENT_SPEC_OPTIONS = 8 };
+typedef struct AgentOption {
+    const char *name;
+    bool spin;                  /* an integer from min to max; else a string */
+    long long min, max;
+    char value[AGENT_PATH_LEN]; /* the default, as text; "" for an empty string */
+} AgentOption;
+/* The options of the spec's keys, at most AGENT_SPEC_OPTIONS, into out;
+ * their number (0 for a kind without keys). */
+int agent_spec_options(const AgentSpec *spec, AgentOption *out);
+
 /* Per-decision figures for the game record. */
 typedef struct MoveStats {
     int legal;              /* legal actions in the position */
@@ -191,10 +235,8 @@ enum { AGENT_ANSWER_MS = 60000 };
 
 typedef struct Agent Agent;
 
-/* 0, or -1 with a message in err when memory for the agent cannot be had. */
+/* 0, or ERR_FAIL with a message in err when memory for the agent cannot be had. */
 int agent_new(Agent **out, const AgentSpec *spec, char *err);
-/* The search configuration of an mcts spec. */
-void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
 void agent_free(Agent *agent);
 const AgentSpec *agent_spec(const Agent *agent);
 

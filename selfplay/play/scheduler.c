@@ -29,7 +29,7 @@ uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour)
 
 bool selfplay_agent_streams(const SelfplayPlan *plan)
 {
-    return plan->controls.agent_streams || plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
+    return plan->controls.agent_streams || agent_spec_external(&plan->white) || agent_spec_external(&plan->black);
 }
 
 char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
@@ -187,10 +187,7 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
         } else {
             Rng *rng = streams ? &side_rng[actor] : &game_rng;
             for (int c = 0; c < COLOUR_NB; c++) lim.clock_ms[c] = clock_us[c] / 1000;
-            if (limited || agent_spec(agent)->kind == AGENT_UYI)
-                a = agent_act(agent, &pos, rng, limited ? &lim : NULL, &st);
-            else
-                a = agent_choose(agent, &pos, rng, &st);
+            a = agent_act(agent, &pos, rng, limited ? &lim : NULL, &st);
         }
         double dt = clock_now() - t;
         int64_t dt_us = (int64_t)(dt * 1e6 + 0.5);
