@@ -1148,13 +1148,22 @@ Test(agent, uyi_specs)
     cr_assert_eq(agent_spec_parse("uyi:option.seed=3;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;name=x y", &a, err), 0, "%s",
                  err);
     cr_assert(agent_spec_external(&a));
-    cr_assert_str_eq(a.cmd, "./eng a;b \\ c,d");
-    cr_assert_str_eq(a.name, "x y");
-    cr_assert_eq(a.noptions, 1);
+    cr_assert_str_eq(a.external.cmd, "./eng a;b \\ c,d");
+    cr_assert_str_eq(a.external.name, "x y");
+    cr_assert_eq(a.external.noptions, 1);
     cr_assert_str_eq(agent_spec_format(&a, fa), "uyi:name=x y;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;option.seed=3");
     cr_assert_eq(agent_spec_parse(fa, &b, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&b, fb), fa);
     cr_assert_str_eq(agent_spec_format(&(AgentSpec){0}, fb), "random"); /* kinds apart */
+    /* options keep their order, and each its value */
+    cr_assert_eq(agent_spec_parse("uyi:cmd=e;option.Hash=64;option.b=;option.Threads=2", &a, err), 0, "%s", err);
+    cr_assert_eq(a.external.noptions, 3);
+    const char *k, *v;
+    uyi_engine_option(&a.external, 1, &k, &v);
+    cr_assert(!strcmp(k, "b") && !strcmp(v, ""), "%s=%s", k, v);
+    uyi_engine_option(&a.external, 2, &k, &v);
+    cr_assert(!strcmp(k, "Threads") && !strcmp(v, "2"), "%s=%s", k, v);
+    cr_assert_str_eq(agent_spec_format(&a, fa), "uyi:name=engine;cmd=e;option.Hash=64;option.b=;option.Threads=2");
     static const char *const bad[] = {"uyi", "uyi:", "uyi:name=x", "uyi:cmd=", "uyi:cmd=x;colour=red",
                                       "uyi:cmd=x;option.a b=1", "uyi:cmd=x;name=",
                                       "uyi:cmd=x;option.a=1\nquit"};

@@ -15,20 +15,16 @@
 #include "base/number.h"
 #include "base/clock.h"
 #include "uyi/command.h"
-#include "uyi/client.h"
+#include "uyi/engine.h"
 
 struct Agent {
     AgentSpec spec;
     Mcts *mcts; /* AGENT_MCTS */
     Ab *ab;     /* AGENT_AB */
-    /* AGENT_UYI: the engine process (NULL until a game starts it, and
-     * after a fault killed it), whether it has a `seed` option, and the
-     * actions of the game so far, shown by agent_observe */
-    UyiClient *client;
-    AgentEnv env;
-    char log[AGENT_PATH_LEN + 128]; /* the engine's log file ("" when none) */
-    bool has_seed;
-    int nhistory, variant;
+    /* AGENT_UYI: the engine (its process runs from the first game on), and
+     * the actions of the game so far, shown by agent_observe */
+    UyiEngine *engine;
+    int nhistory;
     Action history[GAME_MAX_ACTIONS];
 };
 
@@ -53,13 +49,14 @@ static int uyi_field(char **p, char *out, size_t len)
 static int parse_uyi(AgentSpec *spec, char *params, char *err)
 {
     spec->kind = AGENT_UYI;
-    snprintf(spec->name, sizeof spec->name, "engine");
+    UyiEngineDesc *d = &spec->external;
+    snprintf(d->name, sizeof d->name, "engine");
     if (!params || !*params) {
         return error_code(err, ERR_USAGE, "agent 'uyi' needs at least cmd=COMMAND (uyi:name=N;cmd=C;dir=D;option.K=V)");
     }
     char *p = params;
     while (*p) {
-        char key[AGENT_NAME_LEN + 8], value[AGENT_CMD_LEN];
+        char key[UYI_ENGINE_NAME_LEN + 8], value[UYI_ENGINE_VALUE_LEN];
         char *eq = strchr(p, '=');
         if (!eq || (size_t)(eq - p) >= sizeof key) {
             return error_code(err, ERR_USAGE, "uyi field '%.64s' is not key=value", p);
@@ -70,28 +67,10 @@ static int parse_uyi(AgentSpec *spec, char *params, char *err)
         if (uyi_field(&p, value, sizeof value)) {
             return error_code(err, ERR_USAGE, "uyi field '%.64s': its value is too long", key);
         }
-        for (const char *c = value; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
-                return error_code(err, ERR_USAGE, "uyi field %.64s: a control character in its value", key);
-            }
-        if (!strcmp(key, "name") && *value && strlen(value) < sizeof spec->name) {
-            snprintf(spec->name, sizeof spec->name, "%s", value);
-        } else if (!strcmp(key, "cmd") && *value) {
-            snprintf(spec->cmd, sizeof spec->cmd, "%s", value);
-        } else if (!strcmp(key, "dir") && strlen(value) < sizeof spec->dir) {
-            snprintf(spec->dir, sizeof spec->dir, "%s", value);
-        } else if (!strncmp(key, "option.", 7) && key[7] && strlen(value) < AGENT_OPTION_LEN &&
-                   spec->noptions < AGENT_OPTIONS && !strpbrk(key + 7, " \t;\\")) {
-            snprintf(spec->option_key[spec->noptions], AGENT_NAME_LEN, "%s", key + 7);
-            snprintf(spec->option_value[spec->noptions++], AGENT_OPTION_LEN, "%s", value);
-        } else if (!strcmp(key, "name") || !strcmp(key, "cmd") || !strcmp(key, "dir") || !strncmp(key, "option.", 7)) {
-            return error_code(err, ERR_USAGE, "uyi field %.64s: bad or too long value '%.64s' (or more than %d options)", key,
-                     value, AGENT_OPTIONS);
-        } else {
-            return error_code(err, ERR_USAGE, "unknown uyi field '%.64s' (known: name, cmd, dir, option.KEY)", key);
-        }
+        int rc = uyi_engine_desc_set(d, key, value, err);
+        if (rc) return rc;
     }
-    if (!spec->cmd[0]) {
+    if (!d->cmd[0]) {
         return error_code(err, ERR_USAGE, "agent 'uyi' needs cmd=COMMAND");
     }
     return 0;
@@ -117,14 +96,17 @@ static bool uyi_put(char *out, size_t *n, const char *key, const char *value)
 /* The canonical text; false when it does not fit in SPEC_LEN. */
 static bool uyi_format(const AgentSpec *spec, char *out)
 {
+    const UyiEngineDesc *d = &spec->external;
     size_t n = 4;
     memcpy(out, "uyi:", 5);
-    bool ok = uyi_put(out, &n, "name", spec->name) && uyi_put(out, &n, "cmd", spec->cmd);
-    if (ok && spec->dir[0]) ok = uyi_put(out, &n, "dir", spec->dir);
-    for (int i = 0; ok && i < spec->noptions; i++) {
-        char key[AGENT_NAME_LEN + 8];
-        snprintf(key, sizeof key, "option.%s", spec->option_key[i]);
-        ok = uyi_put(out, &n, key, spec->option_value[i]);
+    bool ok = uyi_put(out, &n, "name", d->name) && uyi_put(out, &n, "cmd", d->cmd);
+    if (ok && d->dir[0]) ok = uyi_put(out, &n, "dir", d->dir);
+    for (int i = 0; ok && i < d->noptions; i++) {
+        const char *k, *v;
+        char key[UYI_ENGINE_NAME_LEN + 8];
+        uyi_engine_option(d, i, &k, &v);
+        snprintf(key, sizeof key, "option.%s", k);
+        ok = uyi_put(out, &n, key, v);
     }
     return ok;
 }
@@ -332,83 +314,13 @@ int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err)
     return spec_parse(text, spec, false, err);
 }
 
-/* Trims white space at both ends, in place. */
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t') s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n')) s[--n] = '\0';
-    return s;
-}
-
 int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char *err)
 {
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        return error_set(err, "cannot read the engines file '%.200s': %s", file, strerror(errno));
-    }
     *spec = (AgentSpec){.kind = AGENT_UYI};
-    snprintf(spec->name, sizeof spec->name, "%s", name);
-    char line[1024];
-    int lineno = 0, rc = 0;
-    bool in = false, found = false;
-    while (!rc && fgets(line, sizeof line, f)) {
-        lineno++;
-        char *l = trim(line);
-        if (!*l || *l == '#' || *l == ';') continue;
-        if (*l == '[') {
-            char *end = strchr(l, ']');
-            if (!end || end[1]) {
-                rc = error_code(err, ERR_USAGE, "%.200s:%d: a section header is [NAME]", file, lineno);
-                break;
-            }
-            *end = '\0';
-            in = !strcmp(trim(l + 1), name);
-            if (in && found) {
-                rc = error_code(err, ERR_USAGE, "%.200s:%d: engine '%.64s' is defined twice", file, lineno, name);
-            }
-            found |= in;
-            continue;
-        }
-        char *eq = strchr(l, '=');
-        if (!eq) {
-            rc = error_code(err, ERR_USAGE, "%.200s:%d: not `key = value`: '%.64s'", file, lineno, l);
-            break;
-        }
-        if (!in) continue;
-        *eq = '\0';
-        char *key = trim(l), *value = trim(eq + 1), perr[ERR_LEN];
-        /* the same checks as the spec's text: build "KEY=VALUE" with escapes */
-        char one[AGENT_CMD_LEN + AGENT_NAME_LEN + 16];
-        size_t n = (size_t)snprintf(one, sizeof one, "%s=", key);
-        for (const char *v = value; *v && n + 3 < sizeof one; v++) {
-            if (*v == ';' || *v == '\\') one[n++] = '\\';
-            one[n++] = *v;
-        }
-        one[n] = '\0';
-        AgentSpec tmp = *spec;
-        if (!tmp.cmd[0]) snprintf(tmp.cmd, sizeof tmp.cmd, "-"); /* parse_uyi wants one; put back below */
-        if (strcmp(key, "cmd") && strcmp(key, "dir") && strncmp(key, "option.", 7)) {
-            rc = error_code(err, ERR_USAGE, "%.200s:%d: unknown key '%.64s' (known: cmd, dir, option.KEY)", file, lineno, key);
-        } else if (parse_uyi(&tmp, one, perr)) {
-            rc = error_code(err, ERR_USAGE, "%.200s:%d: %.400s", file, lineno, perr);
-        } else {
-            tmp.kind = AGENT_UYI;
-            snprintf(tmp.name, sizeof tmp.name, "%s", spec->name);
-            if (strcmp(key, "cmd")) snprintf(tmp.cmd, sizeof tmp.cmd, "%s", spec->cmd);
-            *spec = tmp;
-        }
-    }
-    fclose(f);
+    int rc = uyi_engines_read(file, name, &spec->external, err);
     if (rc) return rc;
     char out[SPEC_LEN];
-    if (!found) {
-        return error_code(err, ERR_USAGE, "the engines file '%.200s' has no engine [%.64s]", file, name);
-    }
-    if (!spec->cmd[0]) {
-        return error_code(err, ERR_USAGE, "%.200s: engine [%.64s] has no cmd", file, name);
-    }
-    if (!uyi_format(spec, out) || strlen(name) >= AGENT_NAME_LEN) {
+    if (!uyi_format(spec, out)) {
         return error_code(err, ERR_USAGE, "%.200s: engine [%.64s] is longer than a spec may be (%d characters)", file, name,
                  SPEC_LEN - 1);
     }
@@ -591,6 +503,8 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
         AbConfig cfg = {.depth = spec->depth, .max_depth = spec->max_depth, .tt_mb = spec->tt_mb,
                         .weights = spec->weights};
         rc = ab_new(&a->ab, &cfg, err);
+    } else if (spec->kind == AGENT_UYI) {
+        rc = uyi_engine_new(&a->engine, &spec->external, err);
     }
     if (rc) {
         free(a);
@@ -603,7 +517,7 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
 void agent_free(Agent *agent)
 {
     if (!agent) return;
-    uyi_client_free(agent->client, 200);
+    uyi_engine_free(agent->engine);
     mcts_free(agent->mcts);
     ab_free(agent->ab);
     free(agent);
@@ -618,136 +532,26 @@ void agent_reset(Agent *agent)
     agent->nhistory = 0;
 }
 
-/* ---- external engines: the conversation ----------------------------------- */
-
-static int64_t answer_ms(const Agent *a) { return a->env.answer_ms > 0 ? a->env.answer_ms : AGENT_ANSWER_MS; }
-
-/* A fault: the engine is killed (it starts again for the next game) and
- * the reason returned, with what happened in why. */
-static int engine_fault(Agent *a, int reason, char *why, const char *fmt, const char *detail)
-{
-    snprintf(why, ERR_LEN, fmt, a->spec.name, detail ? detail : "");
-    agent_log(a, reason, why);
-    uyi_client_kill(a->client);
-    a->client = NULL;
-    return reason;
-}
-
-/* Reads lines until one starting with `want` (a whole word), at most
- * until deadline. `info` lines pass (handed to on_info); `info string
- * error` and any other line are engine errors. REASON_NONE with *line at
- * the wanted one, or the fault. */
-static int engine_expect(Agent *a, const char *want, double deadline, int timeout_reason, const char **line,
-                         MoveStats *st, char *why)
-{
-    size_t wlen = strlen(want);
-    for (;;) {
-        const char *l;
-        int r = uyi_client_read(a->client, deadline, &l);
-        if (r == UYI_READ_TIMEOUT)
-            return engine_fault(a, timeout_reason, why, "engine %s: no '%s' in time", want);
-        if (r == UYI_READ_EOF) return engine_fault(a, REASON_ENGINE_DIED, why, "engine %s died (waiting for '%s')", want);
-        if (r == UYI_READ_LONG) return engine_fault(a, REASON_ENGINE_ERROR, why, "engine %s: a line too long%s", NULL);
-        if (!strncmp(l, want, wlen) && (l[wlen] == '\0' || l[wlen] == ' ' || l[wlen] == '\t')) {
-            *line = l;
-            return REASON_NONE;
-        }
-        if (!strncmp(l, "info string error", 17))
-            return engine_fault(a, REASON_ENGINE_ERROR, why, "engine %s: %.400s", l);
-        if (!strncmp(l, "info", 4) && (l[4] == ' ' || l[4] == '\0')) {
-            if (st) {
-                /* the figures the record keeps from an engine: sims and winprob */
-                const char *p;
-                if ((p = strstr(l, " sims "))) st->sims = (uint32_t)strtoul(p + 6, NULL, 10);
-                if ((p = strstr(l, " winprob "))) st->value = strtod(p + 9, NULL);
-            }
-            continue;
-        }
-        /* id and option lines belong to the handshake; anything else is not UYI */
-        if (!strcmp(want, "uyiok") && (!strncmp(l, "id ", 3) || !strncmp(l, "option ", 7))) {
-            if (!strncmp(l, "option name seed ", 17) || !strncmp(l, "option name Seed ", 17)) a->has_seed = true;
-            continue;
-        }
-        if (!*l) continue;
-        return engine_fault(a, REASON_ENGINE_ERROR, why, "engine %s wrote what is not UYI: '%.300s'", l);
-    }
-}
-
-static int engine_send(Agent *a, const char *line, char *why)
-{
-    if (uyi_client_send(a->client, line))
-        return engine_fault(a, REASON_ENGINE_DIED, why, "engine %s died (its input is closed)%s", NULL);
-    return REASON_NONE;
-}
+/* ---- external engines: the conversation (uyi/engine.h) ------------------ */
 
 void agent_log(Agent *agent, int reason, const char *why)
 {
-    if (!agent->log[0]) return;
-    FILE *f = fopen(agent->log, "a");
-    if (!f) return;
-    fprintf(f, "yinsh: %s: %s\n", reason_name(reason), why);
-    fclose(f);
-}
-
-static int engine_start(Agent *a, char *why)
-{
-    char err[ERR_LEN];
-    const char *log_path = NULL;
-    a->log[0] = '\0';
-    if (a->env.log_dir) {
-        /* one log per engine process: name, game thread, a count */
-        static atomic_uint started;
-        unsigned k = atomic_fetch_add(&started, 1);
-        char name[AGENT_NAME_LEN];
-        snprintf(name, sizeof name, "%s", a->spec.name);
-        for (char *c = name; *c; c++) /* a file name, whatever the display name holds */
-            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' ||
-                  *c == '_'))
-                *c = '_';
-        snprintf(a->log, sizeof a->log, "%s/%s-t%d-%u-%ld.log", a->env.log_dir, name, a->env.thread, k,
-                 (long)getpid());
-        log_path = a->log;
-    }
-    if (uyi_client_start(&a->client, a->spec.cmd, a->spec.dir, log_path, err)) {
-        a->client = NULL;
-        snprintf(why, ERR_LEN, "engine %s: %.400s", a->spec.name, err);
-        return REASON_ENGINE_DIED;
-    }
-    a->has_seed = false;
-    const char *l;
-    int rc;
-    if ((rc = engine_send(a, "uyi", why)) ||
-        (rc = engine_expect(a, "uyiok", clock_now() + answer_ms(a) * 1e-3, REASON_NO_ANSWER, &l, NULL, why)))
-        return rc;
-    for (int i = 0; i < a->spec.noptions; i++) {
-        char line[AGENT_NAME_LEN + AGENT_OPTION_LEN + 32];
-        snprintf(line, sizeof line, "setoption name %s value %s", a->spec.option_key[i], a->spec.option_value[i]);
-        if ((rc = engine_send(a, line, why))) return rc;
-    }
-    return REASON_NONE;
+    if (agent->engine) uyi_engine_log(agent->engine, reason, why);
 }
 
 int agent_new_game(Agent *agent, const AgentEnv *env, bool seeded, uint64_t seed, char *why)
 {
     agent_reset(agent);
-    if (agent->spec.kind != AGENT_UYI) return REASON_NONE;
-    if (env) agent->env = *env;
-    int rc;
-    const char *l;
-    if (!agent->client && (rc = engine_start(agent, why))) return rc;
-    if ((rc = engine_send(agent, "isready", why)) ||
-        (rc = engine_expect(agent, "readyok", clock_now() + answer_ms(agent) * 1e-3, REASON_NO_ANSWER, &l, NULL,
-                            why)))
-        return rc;
-    if (seeded && agent->has_seed) {
-        char line[64];
-        snprintf(line, sizeof line, "setoption name seed value %llu", (unsigned long long)seed);
-        if ((rc = engine_send(agent, line, why))) return rc;
+    if (!agent->engine) return REASON_NONE;
+    UyiEngineEnv e = {0}, *ep = NULL;
+    if (env) {
+        e = (UyiEngineEnv){.log_dir = env->log_dir, .answer_ms = env->answer_ms, .thread = env->thread};
+        ep = &e;
     }
-    return engine_send(agent, "newgame", why);
+    return uyi_engine_new_game(agent->engine, ep, seeded, seed, why);
 }
 
-int agent_pid(const Agent *agent) { return agent->client ? (int)uyi_client_pid(agent->client) : 0; }
+int agent_pid(const Agent *agent) { return agent->engine ? uyi_engine_pid(agent->engine) : 0; }
 
 /* The UyiGo of the harness's limits: what an external engine is sent and
  * what an internal agent's budget is computed from (one policy). */
@@ -765,63 +569,27 @@ static UyiGo limits_go(const AgentLimits *lim)
     return go;
 }
 
+/* An external engine's action: `go` with the harness's limits, waited
+ * for as long as the player has (movetime, or its clock if less) and the
+ * margin, or without a time limit the engine's answer time. */
 static Action engine_act(Agent *a, const Position *pos, const AgentLimits *lim, MoveStats *st)
 {
     st->legal = movegen_count(pos);
-    if (!a->client) {
-        st->fault = REASON_ENGINE_DIED;
-        snprintf(st->why, ERR_LEN, "engine %s is not running", a->spec.name);
-        return ACTION_NONE;
-    }
-    /* position startpos [variant blitz] moves ...: at most 1000 actions of 15 characters */
-    size_t cap = 64 + (size_t)a->nhistory * ACTION_MAX_LEN, n;
-    char *line = malloc(cap);
-    if (!line) {
-        st->fault = engine_fault(a, REASON_ENGINE_ERROR, st->why, "engine %s: out of memory%s", NULL);
-        return ACTION_NONE;
-    }
-    n = (size_t)snprintf(line, cap, "position startpos%s%s", pos->variant == VARIANT_BLITZ ? " variant blitz" : "",
-                         a->nhistory ? " moves" : "");
-    for (int i = 0; i < a->nhistory; i++) {
-        char t[ACTION_MAX_LEN];
-        n += (size_t)snprintf(line + n, cap - n, " %s", action_format(a->history[i], t));
-    }
-    UyiGo go = limits_go(lim);
-    int64_t budget = -1; /* how long the harness waits: the time the player has, and the margin */
-    if (go.movetime >= 0) budget = go.movetime;
+    UyiTurn t = {.pos = pos, .moves = a->history, .nmoves = a->nhistory, .go = limits_go(lim)};
+    int64_t budget = -1;
+    if (t.go.movetime >= 0) budget = t.go.movetime;
     if (lim && lim->clock) {
         int64_t left = lim->clock_ms[pos->actor];
         if (budget < 0 || left < budget) budget = left;
     }
-    bool timed = budget >= 0;
-    double deadline = clock_now() + (timed ? (double)(budget + (lim ? lim->margin_ms : 0)) : (double)answer_ms(a)) * 1e-3;
-    char golin[160];
-    int g = snprintf(golin, sizeof golin, "go");
-    if (go.sims > 0) g += snprintf(golin + g, sizeof golin - (size_t)g, " sims %lld", (long long)go.sims);
-    if (go.movetime >= 0) g += snprintf(golin + g, sizeof golin - (size_t)g, " movetime %lld", (long long)go.movetime);
-    if (go.wtime >= 0)
-        snprintf(golin + g, sizeof golin - (size_t)g, " wtime %lld btime %lld winc %lld binc %lld", (long long)go.wtime,
-                 (long long)go.btime, (long long)go.winc, (long long)go.binc);
-    const char *l;
-    int rc = engine_send(a, line, st->why);
-    free(line);
-    if (!rc) rc = engine_send(a, golin, st->why);
-    if (!rc) rc = engine_expect(a, "bestmove", deadline, timed ? REASON_TIME_FORFEIT : REASON_NO_ANSWER, &l, st,
-                                st->why);
-    if (rc) {
-        st->fault = rc;
-        return ACTION_NONE;
-    }
-    char word[64] = "", err[ERR_LEN];
-    Action act;
-    sscanf(l + 8, " %63s", word);
-    if (action_parse(pos, word, &act, err)) {
-        snprintf(st->why, ERR_LEN, "engine %s answered 'bestmove %s': %.300s", a->spec.name, word, err);
-        st->fault = REASON_ILLEGAL_ACTION;
-        agent_log(a, st->fault, st->why);
-        return ACTION_NONE;
-    }
-    return act;
+    t.timed = budget >= 0;
+    if (t.timed) t.wait_ms = budget + lim->margin_ms;
+    Action best;
+    UyiInfo info;
+    st->fault = uyi_engine_go(a->engine, &t, &best, &info, st->why);
+    st->sims = info.sims;
+    st->value = info.winprob;
+    return st->fault ? ACTION_NONE : best;
 }
 
 Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits *lim, MoveStats *stats)
@@ -905,7 +673,6 @@ int agent_pv(const Agent *agent, Action *pv, int max)
 
 void agent_observe(Agent *agent, const Position *before, Action a)
 {
-    if (agent->nhistory == 0) agent->variant = before->variant;
     if (agent->nhistory < GAME_MAX_ACTIONS) agent->history[agent->nhistory++] = a;
     if (agent->mcts) mcts_advance(agent->mcts, before, a);
 }

@@ -93,6 +93,7 @@
 #include "engine/position.h"
 #include "records/record.h"
 #include "engine/rng.h"
+#include "uyi/engine.h"
 
 enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI, AGENT_AB };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
@@ -103,7 +104,6 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
  * text is the ab spec it stands for, so stored runs say what played. */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
-enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
  * file (missing or unreadable: bad data). */
 
@@ -123,12 +123,7 @@ typedef struct AgentSpec {
     int64_t movetime_ms; /* mcts, ab: the agent's own time per action; 0: none */
     char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
     Weights weights;           /* mcts (rollout=N, prior), ab: the evaluation's weights (read from eval) */
-    /* uyi: the engine's display name, command line, folder and options */
-    char name[AGENT_NAME_LEN];
-    char cmd[AGENT_CMD_LEN];
-    char dir[AGENT_PATH_LEN];
-    int noptions;
-    char option_key[AGENT_OPTIONS][AGENT_NAME_LEN], option_value[AGENT_OPTIONS][AGENT_OPTION_LEN];
+    UyiEngineDesc external;    /* uyi: the engine's display name, command line, folder and options */
 } AgentSpec;
 
 /* Parses a spec; 0, or ERR_USAGE / ERR_FAIL with a message in
@@ -146,10 +141,9 @@ int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
  * file here, and needs rollout=N set before it. */
 int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
 /* The spec of engine `name` of an engines file (docs/uyi.md, "Engines
- * files"): sections `[NAME]` with `cmd = ...`, `dir = ...` and any
- * `option.KEY = VALUE` lines; '#' starts a comment line. 0, or
- * ERR_FAIL (unreadable file) / ERR_USAGE (bad line, unknown
- * name) with "FILE:LINE: why" in err. */
+ * files"; read by uyi_engines_read). 0, or ERR_FAIL (unreadable file) /
+ * ERR_USAGE (bad line, unknown name, longer than a spec) with
+ * "FILE:LINE: why" in err. */
 int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char *err);
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
@@ -228,10 +222,9 @@ typedef struct AgentLimits {
  * isready, a go without time). */
 typedef struct AgentEnv {
     const char *log_dir; /* NULL: discarded */
-    int64_t answer_ms;   /* <= 0: AGENT_ANSWER_MS */
+    int64_t answer_ms;   /* <= 0: UYI_ENGINE_ANSWER_MS (uyi/engine.h) */
     int thread;          /* the game thread, for the log file's name */
 } AgentEnv;
-enum { AGENT_ANSWER_MS = 60000 };
 
 typedef struct Agent Agent;
 

@@ -1,7 +1,8 @@
 /* The harness side of UYI (shared/spec/PROTOCOL.md, docs/uyi.md): one
- * external engine process, started with `/bin/sh -c CMD` in its own
- * process group, spoken to over one socket pair (its standard input and
- * output), its standard error appended to a log file.
+ * external engine process, its command split into words and exec'ed (no
+ * shell) in its own process group, spoken to over one socket pair (its
+ * standard input and output), its standard error appended to a log file.
+ * The conversation over it is uyi/engine.h's.
  *
  * Every read has a deadline; nothing here ever waits without one. A
  * process is always reaped: uyi_client_kill sends SIGTERM to its group,
