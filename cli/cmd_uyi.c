@@ -256,6 +256,10 @@ int cmd_uyi(int argc, char **argv)
         goto done;
     }
     if ((rc = cli_agent("uyi", "--agent", agent, &e->spec))) goto done;
+    if (agent_spec_external(&e->spec)) {
+        rc = cli_usage_error("uyi", "--agent: an external engine speaks UYI itself: run it, not yinsh uyi");
+        goto done;
+    }
     if (agent_new(&e->agent, &e->spec, err)) {
         rc = cli_error("uyi", "%s", err);
         goto done;
