@@ -120,8 +120,8 @@ Test(ab_spec, parses_formats_and_refuses)
     char err[ERR_LEN], out[SPEC_LEN];
     cr_assert_eq(agent_spec_parse("ab", &s, err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_kind_name(&s), "ab");
-    cr_expect_eq(s.depth, AB_DEFAULT_DEPTH);
-    cr_expect_eq(s.tt_mb, AB_DEFAULT_TT_MB);
+    cr_expect_eq(s.ab.depth, AB_DEFAULT_DEPTH);
+    cr_expect_eq(s.ab.tt_mb, AB_DEFAULT_TT_MB);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=3,tt=16");
     cr_assert_eq(agent_spec_parse("ab:tt=2,depth=5,eval=" YINSH_SOURCE_DIR "/eval/weights/tuned.txt", &s, err), 0,
                  "%s", err);
@@ -131,11 +131,11 @@ Test(ab_spec, parses_formats_and_refuses)
     cr_expect_eq(weights_hash(&s.weights), weights_hash(&tuned));
     AgentSpec back;
     cr_assert_eq(agent_spec_parse(out, &back, err), 0, "%s", err);
-    cr_expect_eq(back.depth, 5);
-    cr_expect_eq(back.tt_mb, 2);
+    cr_expect_eq(back.ab.depth, 5);
+    cr_expect_eq(back.ab.tt_mb, 2);
 
     cr_assert_eq(agent_spec_set(&s, "depth", "7", err), 0, "%s", err);
-    cr_expect_eq(s.depth, 7);
+    cr_expect_eq(s.ab.depth, 7);
     cr_expect_neq(agent_spec_set(&s, "sims", "7", err), 0);
     cr_expect(strstr(err, "sims"), "%s", err);
 
@@ -250,7 +250,7 @@ Test(agent_spec, movetime_and_best_with_keys)
     agent_spec_format(&s, plain);
     cr_assert_eq(agent_spec_parse("best:depth=64,movetime=100", &s, err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_kind_name(&s), "ab");
-    cr_expect_eq(s.depth, 64);
+    cr_expect_eq(s.ab.depth, 64);
     cr_expect_eq(s.movetime_ms, 100);
     cr_expect_neq(weights_hash(&s.weights), 0);
     AgentSpec d;

@@ -64,18 +64,18 @@ Test(agent, spec_parse_and_format)
 
     cr_assert_eq(agent_spec_parse("mcts:sims=800", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_kind_name(&s), "mcts");
-    cr_assert_eq(s.sims, 800);
+    cr_assert_eq(s.mcts.sims, 800);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1,rollout=random");
 
     cr_assert_eq(agent_spec_parse("mcts:sims=800,c=1.2,rollout=random", &s, err), 0, "%s", err);
-    cr_assert_float_eq(s.c, 1.2, 1e-12);
+    cr_assert_float_eq(s.mcts.c, 1.2, 1e-12);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1.2,rollout=random");
     AgentSpec back;
     cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
-    cr_assert(back.sims == s.sims && back.c == s.c && back.nodes == s.nodes);
+    cr_assert(back.mcts.sims == s.mcts.sims && back.mcts.c == s.mcts.c && back.mcts.nodes == s.mcts.nodes);
 
     cr_assert_eq(agent_spec_parse("mcts", &s, err), 0, "%s", err);
-    cr_assert_eq(s.sims, 200); /* `mcts` alone is the default agent of selfplay */
+    cr_assert_eq(s.mcts.sims, 200); /* `mcts` alone is the default agent of selfplay */
     cr_assert_eq(agent_spec_parse("mcts:nodes=5000", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=random,nodes=5000");
 
@@ -83,14 +83,14 @@ Test(agent, spec_parse_and_format)
     cr_assert_eq(agent_spec_parse("mcts:threads=1,solver=0,prior=0,policy=uniform", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=random");
     cr_assert_eq(agent_spec_parse("mcts:rollout=4,policy=rows,prior=0.5,solver=1,threads=2", &s, err), 0, "%s", err);
-    cr_assert(s.threads == 2 && s.solver && s.prior == 0.5 && s.policy == MCTS_POLICY_ROWS);
+    cr_assert(s.mcts.threads == 2 && s.mcts.solver && s.mcts.prior == 0.5 && s.mcts.policy == MCTS_POLICY_ROWS);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=4,threads=2,solver=1,prior=0.5,policy=rows");
     cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
-    cr_assert(back.threads == 2 && back.solver && back.prior == 0.5 && back.policy == MCTS_POLICY_ROWS);
+    cr_assert(back.mcts.threads == 2 && back.mcts.solver && back.mcts.prior == 0.5 && back.mcts.policy == MCTS_POLICY_ROWS);
     cr_assert_eq(agent_spec_set(&back, "threads", "3", err), 0, "%s", err);
-    cr_assert_eq(back.threads, 3);
+    cr_assert_eq(back.mcts.threads, 3);
     cr_assert_neq(agent_spec_set(&back, "solver", "maybe", err), 0);
-    cr_assert(back.solver);
+    cr_assert(back.mcts.solver);
 }
 
 Test(agent, spec_errors_name_the_problem)
@@ -860,7 +860,7 @@ Test(agent, eval_keys_parse_format_and_load_once)
     snprintf(spec, sizeof spec, "mcts:sims=50,eval=%s,rollout=8", w);
     AgentSpec s, back;
     cr_assert_eq(agent_spec_parse(spec, &s, err), 0, "%s", err);
-    cr_assert_eq(s.rollout, 8);
+    cr_assert_eq(s.mcts.rollout, 8);
     cr_assert_str_eq(s.eval, w);
     cr_assert_eq(s.weights.w[FEAT_RINGS_REMOVED], 2.5);
     cr_assert_eq(s.weights.w[FEAT_TEMPO], 0);
@@ -871,14 +871,14 @@ Test(agent, eval_keys_parse_format_and_load_once)
     snprintf(expect, sizeof expect, "mcts:sims=50,c=1,rollout=8,eval=%s", w);
     cr_assert_str_eq(agent_spec_format(&s, text), expect);
     cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
-    cr_assert(!memcmp(&back.weights, &s.weights, sizeof s.weights) && back.rollout == 8);
+    cr_assert(!memcmp(&back.weights, &s.weights, sizeof s.weights) && back.mcts.rollout == 8);
 
     /* rollout=N alone uses the built-in defaults; rollout=random stays the old canonical form */
     cr_assert_eq(agent_spec_parse("mcts:sims=50,rollout=0", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=0");
     cr_assert(!memcmp(&s.weights, &d, sizeof d));
     cr_assert_eq(agent_spec_parse("mcts:sims=50,rollout=random", &s, err), 0, "%s", err);
-    cr_assert_eq(s.rollout, ROLLOUT_RANDOM);
+    cr_assert_eq(s.mcts.rollout, ROLLOUT_RANDOM);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=random");
 
     /* errors name the file and the line */
@@ -891,7 +891,7 @@ Test(agent, eval_keys_parse_format_and_load_once)
     cr_assert(strstr(err, "/no/such/file.txt"), "%s", err);
     /* reading a stored spec needs no file */
     cr_assert_eq(agent_spec_parse_text("mcts:sims=9,rollout=4,eval=/no/such/file.txt", &s, err), 0, "%s", err);
-    cr_assert(s.sims == 9 && s.rollout == 4 && !strcmp(s.eval, "/no/such/file.txt"));
+    cr_assert(s.mcts.sims == 9 && s.mcts.rollout == 4 && !strcmp(s.eval, "/no/such/file.txt"));
     cr_assert_neq(agent_spec_parse("mcts:eval=eval/weights/default.txt", &s, err), 0);
     cr_assert(strstr(err, "rollout"), "%s", err);
     cr_assert_neq(agent_spec_parse("mcts:rollout=1001", &s, err), 0);

@@ -81,7 +81,16 @@
  * value VALUE` after the handshake, in the order given) are optional. The
  * canonical form, stored with the run, lists name, cmd, dir and the
  * options in that order. `yinsh match --engines FILE --a engine:NAME`
- * reads the same fields from a file (cli). */
+ * reads the same fields from a file (cli).
+ *
+ * Inside, each kind is a table of functions (agents/kind.h, as pachi's
+ * engines or fastchess's engine classes) in a file of its own: random.c,
+ * mcts.c, ab.c and external.c (a thin adapter over uyi/engine.h). spec.c
+ * reads the text (the `best` alias, the kind's word, the shared keys
+ * movetime and eval) and agent.c the interface below; both dispatch
+ * through the kind's table, once per spec and once per decision, never
+ * inside a search. Code outside agents/ never reads a spec's kind: it asks
+ * the questions below. */
 #ifndef YINSH_AGENT_H
 #define YINSH_AGENT_H
 
@@ -95,7 +104,6 @@
 #include "engine/rng.h"
 #include "uyi/engine.h"
 
-enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI, AGENT_AB };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
@@ -107,23 +115,38 @@ enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
  * file (missing or unreadable: bad data). */
 
+/* An MCTS agent's own keys (the search's configuration, mcts.h). */
+typedef struct AgentMctsParams {
+    uint32_t sims;    /* simulations per decision */
+    double c;         /* UCT's exploration constant */
+    int rollout;      /* ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
+    uint32_t nodes;   /* the arena in nodes; 0: the default for sims */
+    uint32_t threads; /* search threads, 1: the caller's alone */
+    bool solver;
+    double prior;     /* 0: none */
+    int policy;       /* MCTS_POLICY_UNIFORM or _ROWS */
+} AgentMctsParams;
+
+/* An alpha-beta agent's own keys (ab.h). */
+typedef struct AgentAbParams {
+    int depth;
+    int max_depth;  /* the cap under a time limit; 0: depth */
+    uint32_t tt_mb;
+} AgentAbParams;
+
+/* A spec: a plain value, copied into plans, tournaments and agents. The
+ * searchers (mcts, ab) share movetime and the evaluation; each kind's own
+ * parameters overlap in the union, of which only the kind's is meaningful. */
 typedef struct AgentSpec {
-    int kind;       /* AGENT_RANDOM, AGENT_MCTS or AGENT_AB */
-    uint32_t sims;  /* mcts */
-    double c;       /* mcts */
-    int rollout;    /* mcts: ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
-    uint32_t nodes; /* mcts: 0 = the default for sims */
-    int depth;      /* ab */
-    int max_depth;  /* ab: the cap under a time limit; 0: depth */
-    uint32_t tt_mb; /* ab */
-    uint32_t threads; /* mcts: search threads, 1 = one */
-    bool solver;      /* mcts */
-    double prior;     /* mcts: 0 = none */
-    int policy;       /* mcts: MCTS_POLICY_UNIFORM or _ROWS */
+    int kind;            /* the kind's row in the table (agents/kind.h): agents/ alone reads it */
     int64_t movetime_ms; /* mcts, ab: the agent's own time per action; 0: none */
     char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
     Weights weights;           /* mcts (rollout=N, prior), ab: the evaluation's weights (read from eval) */
-    UyiEngineDesc external;    /* uyi: the engine's display name, command line, folder and options */
+    union {
+        UyiEngineDesc external; /* uyi: the engine (the largest first: a zeroed spec zeroes all of it) */
+        AgentMctsParams mcts;
+        AgentAbParams ab;
+    };
 } AgentSpec;
 
 /* Parses a spec; 0, or ERR_USAGE / ERR_FAIL with a message in
@@ -214,7 +237,6 @@ typedef struct AgentLimits {
     int64_t clock_ms[2];     /* White's and Black's time left */
     int64_t inc_ms;          /* the increment, the same for both */
     int64_t margin_ms;       /* how far past its time an engine is waited for */
-    int64_t answer_ms;       /* external: how long to wait with no time limit */
 } AgentLimits;
 
 /* Where an external agent's process writes its standard error, and how
@@ -245,9 +267,10 @@ int agent_new_game(Agent *agent, const AgentEnv *env, bool seeded, uint64_t seed
  * for an internal agent or without logs): the harness's side of a fault,
  * next to what the engine wrote on its standard error. */
 void agent_log(Agent *agent, int reason, const char *why);
-/* The agent's own process (AGENT_UYI), 0 if none runs (tests). */
+/* An external agent's process, 0 if none runs (tests). */
 int agent_pid(const Agent *agent);
-/* Chooses an action for the player to act in pos (not over). All
+/* Chooses an action for the player to act in pos (not over): an internal
+ * agent's choice (an external one is asked through agent_act). All
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
 /* The same under a search's limits (search/limits.h; NULL: none): for an engine on

@@ -146,8 +146,7 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
     }
     bool timed = pc->base_ms > 0;
     AgentLimits lim = {.sims = pc->sims, .movetime_ms = pc->movetime_ms, .clock = timed,
-                       .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms,
-                       .answer_ms = pc->answer_ms};
+                       .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms};
     bool limited = pc->sims || pc->movetime_ms || timed;
     int64_t clock_us[COLOUR_NB] = {pc->base_ms * 1000, pc->base_ms * 1000};
     /* the pair's opening: its own stream, so both games of the pair agree */
