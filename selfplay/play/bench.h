@@ -61,7 +61,7 @@ typedef struct BenchMcts {
  * in err when the search tree cannot be allocated. */
 int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out, char *err);
 /* The same with any search configuration (cfg->sims per search): an
- * agent's options (agent_mcts_config), e.g. threads or the evaluation. */
+ * agent's options (agent_spec_mcts_config), e.g. threads or the evaluation. */
 int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out, char *err);
 
 /* The fixed benchmark positions: position k of the set for seed, taken
