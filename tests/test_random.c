@@ -122,8 +122,8 @@ typedef struct Stats {
 static void check_ply(const Position *pos, Rng *rng, const char *where)
 {
     char err[ERR_LEN], ypn[YPN_MAX_LEN];
-    const char *why = NULL;
-    cr_assert(pos_check(pos, &why), "%s: pos_check: %s", where, why);
+    char why[ERR_LEN];
+    cr_assert_eq(pos_check(pos, why), 0, "%s: pos_check: %s", where, why);
     cr_assert_eq(pos->key, pos_compute_key(pos), "%s: key", where);
     int markers = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
     cr_assert_eq(markers + pos->pool, MARKERS_NB, "%s: %d markers + pool %d", where, markers, pos->pool);
@@ -198,7 +198,7 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
         memcpy(&before, pos, sizeof before);
         Undo u;
         pos_make(&copy, list[i], &u);
-        cr_assert(pos_check(&copy, &why), "%s: after '%s': %s", where, text, why);
+        cr_assert_eq(pos_check(&copy, why), 0, "%s: after '%s': %s", where, text, why);
         pos_unmake(&copy, list[i], &u);
         cr_assert(pos_equal(&copy, &before), "%s: make/unmake of '%s' does not restore %s", where, text, ypn);
     }

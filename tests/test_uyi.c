@@ -2,8 +2,9 @@
  * handshake, a sims search equal to the internal agent's with the same
  * seed, isready and stop during `go infinite`, movetime and a clock share
  * kept within generous bounds (never a speed figure), malformed commands
- * answered without dying, quit; and the command reader and the clock
- * policy (selfplay/uyi/command.c) as functions. */
+ * answered without dying, quit, an external agent refused; and the
+ * command reader and the clock policy (selfplay/uyi/command.c) as
+ * functions. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <poll.h>
@@ -235,6 +236,19 @@ Test(uyi, default_agent_is_best)
         cr_assert_str_eq(line + 9, want, "case %zu: engine %s, internal best %s", k, line + 9, want);
     }
     cr_assert_eq(child_quit(&c), 0);
+}
+
+/* An external engine speaks UYI itself: yinsh uyi does not wrap one (a
+ * usage error, before it reads a line). */
+Test(uyi, external_agent_is_refused)
+{
+    Child c;
+    child_start(&c, "uyi:cmd=./engine");
+    close(c.in);
+    int status;
+    cr_assert_eq(waitpid(c.pid, &status, 0), c.pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    close(c.out);
 }
 
 Test(uyi, isready_and_stop_during_infinite)

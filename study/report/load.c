@@ -128,14 +128,15 @@ static int on_run(void *ctx, const StoreRunRow *row)
 /* Simulations per move of an agent playing itself: what the strength axis
  * shows. Random play counts as one simulation, to rank it at the weak
  * end (the picture draws it apart: it is no point of that scale); a spec
- * this yinsh cannot parse, or one with no simulations (ab), has none. */
+ * this yinsh cannot parse, or one with no simulations (ab, an external
+ * engine), has none. */
 static double strength_of(const char *white, const char *black)
 {
     if (strcmp(white, black)) return 0;
     AgentSpec spec;
     char err[ERR_LEN];
-    if (agent_spec_parse_text(white, &spec, err) || spec.kind == AGENT_AB) return 0;
-    return spec.kind == AGENT_RANDOM ? 1 : (double)spec.sims;
+    if (agent_spec_parse_text(white, &spec, err)) return 0;
+    return agent_spec_random(&spec) ? 1 : (double)agent_spec_sims(&spec);
 }
 
 static int pair_order(const void *a, const void *b)
