@@ -527,3 +527,60 @@ Test(report, load_and_figures)
     cr_expect(strstr(err, "nosuch"), "%s", err);
     report_free(&rep);
 }
+
+/* ---- nothing the report prints may run code or break its tables (#22) --- */
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define SHARED_SGF YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf"
+
+/* The shared boardspace record with `from` replaced by `to` (once). */
+static char *sgf_with(const char *from, const char *to)
+{
+    const char *all = slurp(SHARED_SGF), *at = strstr(all, from);
+    cr_assert(at, "'%s' is not in the shared record", from);
+    char *out = gc(malloc(strlen(all) + strlen(to) + 1));
+    sprintf(out, "%.*s%s%s", (int)(at - all), all, to, at + strlen(from));
+    return out;
+}
+
+/* A name that would not print as itself (an ESC, a BEL, a newline, bytes
+ * that are no UTF-8) is refused on import, naming the file and the
+ * field, and nothing of that file is stored; a name in another script
+ * (valid UTF-8) comes in as it is. */
+Test(report, import_refuses_names_that_do_not_print_as_themselves)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "d.db"), *so, *se;
+    struct {
+        const char *file, *from, *to, *field;
+    } const BAD[] = {
+        {"esc.sgf", "P0[id \"DrMih\"]", "P0[id \"Dr\033[31mMih\"]", "esc.sgf: the name of player P0 holds a control character"},
+        {"bel.sgf", "P1[id \"Dumbot\"]", "P1[id \"Dum\007bot\"]", "bel.sgf: the name of player P1 holds a control character"},
+        {"nl.sgf", "GN[Y-DrMih", "GN[x\n$(touch pwned)\nY-DrMih", "nl.sgf: the game's name (GN) holds a control character"},
+        {"utf.sgf", "P0[id \"DrMih\"]", "P0[id \"Dr\xff\xfeMih\"]", "utf.sgf: the name of player P0 holds a byte that is not UTF-8"},
+        {"date.sgf", "DT[Fri", "DT[\033[2JFri", "date.sgf: the date (DT) holds a control character"},
+    };
+    int n = sizeof BAD / sizeof BAD[0];
+    for (int i = 0; i < n; i++) {
+        write_in(dir, BAD[i].file, sgf_with(BAD[i].from, BAD[i].to));
+        cr_expect_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", BAD[i].file, "--db", db), &so, &se), 1);
+        cr_expect(strstr(se, BAD[i].field), "want '%s' in: %s", BAD[i].field, se);
+        cr_expect(!strchr(so, '\033') && !strchr(se, '\033') && !strchr(se, '\007'), "raw control bytes printed");
+    }
+    /* a file's name becomes the run's name when the record has no GN */
+    char *nameless = sgf_with("GN[Y-DrMih-Dumbot-2026-02-20-0858]", "");
+    write_in(dir, "a\nb.sgf", nameless);
+    cr_expect_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", "a\nb.sgf", "--db", db), NULL, &se), 1);
+    cr_expect(strstr(se, "the run's name, made from the file's name, holds a control character"), "%s", se);
+    cr_expect(!file_exists(path_in(dir, "pwned")));
+    /* nothing stored (the database may not even have been made) */
+    if (file_exists(db)) {
+        sqlite3 *h = db_open(db);
+        cr_expect_eq(db_int(h, "SELECT count(*) FROM sqlite_master WHERE name = 'run'") ?
+                         db_int(h, "SELECT count(*) FROM run") : 0, 0);
+        sqlite3_close(h);
+    }
+    /* Cyrillic is UTF-8: imported */
+    write_in(dir, "ru.sgf", sgf_with("P0[id \"DrMih\"]", "P0[id \"ДрМих\"]"));
+    cr_expect_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", "ru.sgf", "--db", db), &so, &se), 0, "%s", se);
+    cr_expect(strstr(so, "ДрМих (White)"), "%s", so);
+}
