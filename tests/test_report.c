@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "base/text.h"
 #include "engine/notation.h"
 #include "report/report.h"
 #include "stats/stats.h"
@@ -200,8 +201,8 @@ Test(report, tables_match_sql)
     /* both variants were played by random: one comparison row */
     check_comparison(h, md);
     /* every run with its distinct games, seed and command */
-    cr_expect(strstr(md, "| `std-a` | standard | `random` | `random` | 60 of 60 | 60 | 11 | `yinsh selfplay --games 60"));
-    cr_expect(strstr(md, "| `blitz-a` | blitz | `random` | `random` | 50 of 50 | 50 | 13 |"));
+    cr_expect(strstr(md, "| `std-a` | standard | `random` | `random` | 60 of 60, 60 distinct | 11 | `yinsh selfplay --games 60"));
+    cr_expect(strstr(md, "| `blitz-a` | blitz | `random` | `random` | 50 of 50, 50 distinct | 13 |"));
     cr_expect(strstr(md, "## Summary") && strstr(md, "- **Standard.**") && strstr(md, "- **Blitz.**"));
     sqlite3_close(h);
 }
@@ -1085,7 +1086,7 @@ Test(report, copies_are_counted_once)
               "%s", summary);
     cr_expect(strstr(md, "| `ab:depth=2,tt=16` | `ab:depth=2,tt=16` | 1 | 99 | "), "%s", section(md, "## Results"));
     cr_expect(strstr(md, "**198 stored games are left out as copies**"), "%s", section(md, "## Results"));
-    cr_expect(strstr(md, " | 100 of 100 | 1 | "), "the runs' distinct games: %s", section(md, "## Runs"));
+    cr_expect(strstr(md, " | 100 of 100, 1 distinct | "), "the runs' distinct games: %s", section(md, "## Runs"));
     cr_expect(strstr(section(md, "## Blitz against standard"), "0 of 1 pairs show a difference") &&
                   strstr(section(md, "## Blitz against standard"), "1 has too few games"),
               "%s", section(md, "## Blitz against standard"));
@@ -1212,4 +1213,26 @@ Test(report, measures_match_the_stored_rows)
             "assert sum(x['points'] for x in c) == 85\"",
             dir);
     cr_expect_eq(system(check), 0, "%s", so);
+}
+
+/* base/text.h, behind the import's refusals and the report's escaping:
+ * the first byte that would not print as itself, and a cut that keeps
+ * UTF-8 whole. */
+Test(report, text_that_prints_as_itself)
+{
+    cr_expect_eq(text_bad_byte("DrMih"), -1);
+    cr_expect_eq(text_bad_byte("ДрМих €"), -1);
+    cr_expect_eq(text_bad_byte("Dr\033[31m"), 2);
+    cr_expect_eq(text_bad_byte("a\nb"), 1);
+    cr_expect_eq(text_bad_byte("ab\x7f"), 2);
+    cr_expect_eq(text_bad_byte("ab\xff"), 2);
+    cr_expect_eq(text_bad_byte("\xc0\xaf"), 0);     /* an overlong '/' */
+    cr_expect_eq(text_bad_byte("x\xed\xa0\x80"), 1); /* a surrogate */
+    cr_expect_eq(text_bad_byte("€\xe2\x82"), 3);    /* cut short */
+    char cut[][16] = {"ab\xe2\x82", "ab\xd0", "ab\xe2\x82\xac", "abc", "\xf0\x9f\x98"};
+    const char *want[] = {"ab", "ab", "ab\xe2\x82\xac", "abc", ""};
+    for (int i = 0; i < 5; i++) {
+        text_cut(cut[i]);
+        cr_expect_str_eq(cut[i], want[i], "cut %d", i);
+    }
 }

@@ -457,8 +457,8 @@ static void write_runs(const Report *rep, FILE *f)
                "Each run as it was made (the command as typed, in the folder it was typed in), with its distinct "
                "games (its stored games less the copies of one another); \"How to reproduce\" below gives "
                "commands that play the same games again.\n\n"
-               "| run | variant | White | Black | games stored | distinct | seed | command |\n"
-               "|---|---|---|---|--:|--:|--:|---|\n");
+               "| run | variant | White | Black | games stored | seed | command |\n"
+               "|---|---|---|---|--:|--:|---|\n");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "| ");
@@ -469,7 +469,7 @@ static void write_runs(const Report *rep, FILE *f)
         report_md_code(f, r->white);
         fprintf(f, " | ");
         report_md_code(f, r->black);
-        fprintf(f, " | %lld of %lld%s | %lld | %llu | ", (long long)r->stored, (long long)r->games,
+        fprintf(f, " | %lld of %lld%s, %lld distinct | %llu | ", (long long)r->stored, (long long)r->games,
                 r->finished ? "" : " (unfinished)", (long long)r->distinct, (unsigned long long)r->seed);
         report_md_code(f, r->command);
         fprintf(f, " |\n");
