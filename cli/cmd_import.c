@@ -116,7 +116,7 @@ static int import_file(Store *store, const char *path, bool repeat, char *err)
 int cmd_import(int argc, char **argv)
 {
     const char *cmd = "import";
-    const char *db = RUN_DEFAULT_DB, *format = NULL;
+    const char *db = NULL, *format = NULL;
     bool repeat = false;
     static const char *files[IMPORT_MAX_FILES];
     const CliOpt opts[] = {
@@ -128,18 +128,19 @@ int cmd_import(int argc, char **argv)
     if (rc) return rc;
     if (!format) return cli_usage_error(cmd, "--format wants the records' format (boardspace)");
     if (strcmp(format, "boardspace")) return cli_usage_error(cmd, "--format '%s': the one format read is boardspace", format);
-    if (!*db) return cli_usage_error(cmd, "--db wants a path");
+    if ((rc = cli_db(cmd, &db))) return rc;
     if (nfiles == 0) return cli_usage_error(cmd, "no record files given");
-    if (!strcmp(db, RUN_DEFAULT_DB) && mkdir("results", 0777) != 0 && errno != EEXIST)
-        return cli_error(cmd, "cannot create the directory 'results': %s", strerror(errno));
 
     Store *store = NULL;
     char err[ERR_LEN];
-    if (store_open(&store, db, STORE_CREATE, STORE_BUSY_MS, err)) return cli_error(cmd, "%s", err);
+    if (run_db_folder(db, err) || store_open(&store, db, STORE_CREATE, STORE_BUSY_MS, err))
+        return cli_error(cmd, "%s", err);
     int failed = 0;
     for (int i = 0; i < nfiles; i++) {
-        if (import_file(store, files[i], repeat, err)) {
-            fprintf(stderr, "yinsh import: %s: %s\n", files[i], err);
+        int got = import_file(store, files[i], repeat, err);
+        if (got) {
+            fprintf(stderr, "yinsh import: %s: %s%s\n", files[i], err,
+                    got == ERR_REPEAT ? ": add --repeat to store it again, as a repeat that every statistic skips" : "");
             failed++;
         }
     }

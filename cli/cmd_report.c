@@ -291,7 +291,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
     bool matches = sel->kind && !strcmp(sel->kind, "match");
 
     if (!matches) {
-        if (report_load(&rep, db, sel, err)) {
+        if (report_load(&rep, db, (int)job->busy, sel, err)) {
             rc = cli_error(cmd, "%s", err);
             goto done;
         }
@@ -317,7 +317,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
     }
     if (matches) {
         /* the match report: a table, no pictures */
-        rc = report_matches(db, sel, job->cmdline, mf, err);
+        rc = report_matches(db, (int)job->busy, sel, job->cmdline, mf, err);
         fclose(mf);
         mf = NULL;
         if (rc) {
@@ -354,7 +354,7 @@ done:
 int cmd_report(int argc, char **argv)
 {
     const char *cmd = "report";
-    const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
+    const char *db = NULL, *out = REPORT_DEFAULT_OUT, *plots = NULL;
     const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL;
     bool no_plots = false, quiet = false, json = false;
     CliList runs = {0};
@@ -376,12 +376,12 @@ int cmd_report(int argc, char **argv)
         rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
         goto done;
     }
-    if ((rc = cli_check_db_out(cmd, db, out))) goto done;
+    if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
     if (plots && !has_scripts(plots)) {
         rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
         goto done;
     }
-    CliReport job = {.db = db, .sel = {.runs = (const char *const *)runs.items, .nruns = runs.n}, .out = out,
+    CliReport job = {.db = db, .busy = STORE_BUSY_MS, .sel = {.runs = (const char *const *)runs.items, .nruns = runs.n}, .out = out,
                      .plots = plots, .no_plots = no_plots, .quiet = quiet, .json = json, .argc = argc, .argv = argv};
     if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &job.sel, agent))) goto done;
     if (!(cmdline = cli_join_args(argc, argv))) {

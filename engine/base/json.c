@@ -1,6 +1,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 #include "base/json.h"
 #include "base/text.h"
 
@@ -48,7 +49,7 @@ static void member(Json *j, const char *key)
     }
     j->any[d] = true;
     if (key) {
-        json_write_string(j->f, key);
+        write_string(j->f, key, j->script);
         fputs(": ", j->f);
     }
 }
@@ -57,6 +58,12 @@ void json_begin(Json *j, FILE *f)
 {
     *j = (Json){.f = f, .depth = 1, .close = {'}'}};
     fputc('{', f);
+}
+
+void json_begin_script(Json *j, FILE *f)
+{
+    json_begin(j, f);
+    j->script = true;
 }
 
 void json_end(Json *j)
@@ -87,7 +94,7 @@ void json_close(Json *j)
 void json_str(Json *j, const char *key, const char *v)
 {
     member(j, key);
-    if (v) json_write_string(j->f, v);
+    if (v) write_string(j->f, v, j->script);
     else fputs("null", j->f);
 }
 
@@ -110,6 +117,21 @@ void json_num(Json *j, const char *key, double v)
     member(j, key);
     if (isfinite(v)) fprintf(j->f, "%.10g", v + 0.0);
     else fputs("null", j->f);
+}
+
+void json_fixed(Json *j, const char *key, double v, int decimals)
+{
+    assert(decimals >= 0 && decimals <= 17);
+    member(j, key);
+    if (!isfinite(v)) {
+        fputs("null", j->f);
+        return;
+    }
+    char text[400];
+    snprintf(text, sizeof text, "%.*f", decimals, v);
+    /* "-0", "-0.00": a negative value too small to show */
+    if (text[0] == '-' && strspn(text + 1, "0.") == strlen(text + 1)) memmove(text, text + 1, strlen(text));
+    fputs(text, j->f);
 }
 
 void json_bool(Json *j, const char *key, bool v)

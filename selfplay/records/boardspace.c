@@ -306,8 +306,7 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
     }
     /* a stream of several games (export to one file) would lose all but the first */
     for (s++; s < end && isspace((unsigned char)*s); s++) {}
-    if (s < end) return error_set(err, "more than one game in the file (after move %d): one game a file "
-                             "(`yinsh export --format boardspace --out DIR/` writes them so)", g->moves);
+    if (s < end) return error_set(err, "more than one game in the file (after move %d): one game a file", g->moves);
     if (r.colour[0] < 0) return error_set(err, "no 'Start': who plays which colour?");
     if (field_check("the name of player P0", names[0], err) || field_check("the name of player P1", names[1], err) ||
         field_check("the game's name (GN)", g->name, err) || field_check("the date (DT)", g->date, err))

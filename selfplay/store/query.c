@@ -271,9 +271,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             snprintf(ident, sizeof ident, "%s", u ? u : "");
             g.index = (uint32_t)sqlite3_column_int64(st, 2);
             if (!variant || !variant_parse(variant, &g.variant)) g.variant = -1;
-            g.result = RESULT_NONE;
-            for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-                if (result && !strcmp(result, result_name(r))) g.result = r;
+            g.result = result_parse(result);
             if (g.variant < 0 || g.result == RESULT_NONE) {
                 rc = error_set(err, "database '%s': game %s (index %u): unknown variant or result ('%s', '%s')",
                          s->path, ident, (unsigned)g.index, variant ? variant : "", result ? result : "");

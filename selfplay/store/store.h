@@ -44,8 +44,11 @@ enum {
 };
 
 
-/* How a database is opened: STORE_READ never changes the file (no schema,
- * no journal mode, no upgrade); STORE_WRITE needs an existing file;
+/* How a database is opened: STORE_READ never changes what the file holds
+ * (no schema, no journal mode, no upgrade, every write refused; it opens
+ * a file it may write read-write all the same, so that as the last
+ * connection it checkpoints a WAL database and removes its -wal and -shm
+ * files); STORE_WRITE needs an existing file;
  * STORE_CREATE creates a missing one. */
 enum { STORE_READ, STORE_WRITE, STORE_CREATE };
 
@@ -91,6 +94,10 @@ typedef struct StoreRun {
 
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err);
 void store_close(Store *s);
+/* Whether the database's schema is older than this yinsh's: opened for
+ * reading it stays so, and a run's lookup may want columns it lacks;
+ * opened for writing it was upgraded. */
+bool store_outdated(const Store *s);
 
 /* The schema script (selfplay/store/schema.sql, embedded at build time). */
 const char *store_schema_sql(void);
@@ -106,6 +113,15 @@ void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
  * the run, different for another plan, size or name. */
 void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN]);
 
+/* What stood in the way of a new run or of a run's lease: the facts a
+ * caller's advice is chosen by (the message in err says what is wrong
+ * already; how to go on is the caller's to say). */
+typedef struct StoreClash {
+    char run[STORE_NAME_LEN]; /* ERR_REPEAT: the run that holds these games; ERR_EXISTS: the run of that name */
+    bool finished;            /* ERR_EXISTS: that run is finished */
+    bool elsewhere;           /* ERR_HELD: the holder is on another host, where whether it lives cannot be checked */
+} StoreClash;
+
 /* Creates the run (every field but id, plan_ident, repeat_of and finished
  * filled in; those are set) and takes its lease, in one transaction. The
  * command line is stored as given. ERR_EXISTS when the name is taken;
@@ -113,8 +129,9 @@ void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN]);
  * stored already (its games would be these games again) unless
  * allow_repeat: then the run is marked a repeat of it, and each of its
  * games that the database holds already is stored as a repeat, which
- * every statistic skips. */
-int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err);
+ * every statistic skips. On either refusal *clash (may be NULL) names
+ * the other run. */
+int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, StoreClash *clash, char *err);
 /* One transaction around several of the writes above and below (a run
  * created, its games written, finished and released: an imported file is
  * stored whole or not at all). Inside it the writers' own transactions
@@ -131,9 +148,10 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err);
  * mistaken for the holder). store_run_claim takes the run's lease, or
  * takes it over when the holder is gone (a process of this host that no
  * longer runs) or `take_over` is set; ERR_HELD, naming the holder, when
- * a live process holds it (or one on another host, which cannot be
- * checked from here). store_run_release gives it back. */
-int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err);
+ * a live process holds it, or one on another host, which cannot be
+ * checked from here (then clash->elsewhere; clash may be NULL).
+ * store_run_release gives it back. */
+int store_run_claim(Store *s, const StoreRun *run, bool take_over, StoreClash *clash, char *err);
 int store_run_release(Store *s, const StoreRun *run, char *err);
 /* The game indices of the run not yet stored, ascending; *indices is
  * malloc'ed (free it). */

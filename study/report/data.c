@@ -54,7 +54,7 @@ static bool plays_random(const ReportPair *p)
 {
     AgentSpec spec;
     char err[ERR_LEN];
-    return !strcmp(p->white, p->black) && !agent_spec_parse_text(p->white, &spec, err) && spec.kind == AGENT_RANDOM;
+    return !strcmp(p->white, p->black) && !agent_spec_parse_text(p->white, &spec, err) && agent_spec_random(&spec);
 }
 
 /* strength.dat: one block per variant with same-agent pairs (the variants

@@ -24,13 +24,6 @@ static int oom(char *err)
     return error_set(err, "out of memory");
 }
 
-static int result_of(const char *text)
-{
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(text, result_name(r))) return r;
-    return RESULT_NONE;
-}
-
 static int reason_of(const char *text)
 {
     for (int r = REASON_NONE; r < REPORT_REASON_NB - 1; r++)
@@ -144,7 +137,7 @@ static int on_game(void *ctx, const StoreGameActions *g)
         rep->skipped++;
         return 0;
     }
-    int result = result_of(g->result);
+    int result = result_parse(g->result);
     /* an unfinished game has no result: counted apart, never as a loss */
     if (result == RESULT_NONE) {
         rep->unfinished++;
@@ -225,14 +218,15 @@ static int on_run(void *ctx, const StoreRunRow *row)
 /* Simulations per move of an agent playing itself: what the strength axis
  * shows. Random play counts as one simulation, to rank it at the weak
  * end (the picture draws it apart: it is no point of that scale); a spec
- * this yinsh cannot parse, or one with no simulations (ab), has none. */
+ * this yinsh cannot parse, or one with no simulations (ab, an external
+ * engine), has none. */
 static double strength_of(const char *white, const char *black)
 {
     if (strcmp(white, black)) return 0;
     AgentSpec spec;
     char err[ERR_LEN];
-    if (agent_spec_parse_text(white, &spec, err) || spec.kind == AGENT_AB) return 0;
-    return spec.kind == AGENT_RANDOM ? 1 : (double)spec.sims;
+    if (agent_spec_parse_text(white, &spec, err)) return 0;
+    return agent_spec_random(&spec) ? 1 : (double)agent_spec_sims(&spec);
 }
 
 static int pair_order(const void *a, const void *b)
@@ -254,7 +248,7 @@ static bool copy_opt(char **to, const char *from)
     return !from || *to;
 }
 
-int report_load(Report *rep, const char *db, const StoreSelection *selection, char *err)
+int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *selection, char *err)
 {
     *rep = (Report){0};
     Store *reader = NULL;
@@ -270,7 +264,7 @@ int report_load(Report *rep, const char *db, const StoreSelection *selection, ch
     if (!copy_opt(&rep->kind, sel.kind) || !copy_opt(&rep->agent, sel.agent) || !copy_opt(&rep->variant, sel.variant))
         return oom(err);
 
-    if ((rc = store_open(&reader, db, STORE_READ, STORE_BUSY_MS, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
+    if ((rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
         (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
         (rc = store_query_game_actions(reader, &sel, on_game, &ctx, serr)) ||
         (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {

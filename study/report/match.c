@@ -11,9 +11,7 @@
 typedef struct MatchLine {
     char *run, *a, *b, *variant;
     int64_t games;
-    MatchTally tally;
-    int first; /* A's half points in the pair's first game, -1 until it is read */
-    int64_t pair;
+    MatchStored pairs;
 } MatchLine;
 
 typedef struct MatchCollect {
@@ -21,13 +19,6 @@ typedef struct MatchCollect {
     int n, cap;
     char *err;
 } MatchCollect;
-
-static int result_code(const char *text)
-{
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(text, result_name(r))) return r;
-    return RESULT_NONE;
-}
 
 static int on_game(void *ctx, const StoreMatchRow *row)
 {
@@ -43,20 +34,11 @@ static int on_game(void *ctx, const StoreMatchRow *row)
         }
         m = &c->lines[c->n++];
         *m = (MatchLine){.run = strdup(row->run), .a = strdup(row->a), .b = strdup(row->b),
-                         .variant = strdup(row->variant), .games = row->games, .first = -1, .pair = -1};
+                         .variant = strdup(row->variant), .games = row->games};
+        match_stored_init(&m->pairs);
         if (!m->run || !m->a || !m->b || !m->variant) goto oom;
     }
-    int result = result_code(row->result);
-    if (result == RESULT_NONE) return 0;
-    bool swapped = row->index & 1;
-    int points = match_points2(result, swapped);
-    if (!swapped) {
-        m->first = points;
-        m->pair = row->index / 2;
-    } else if (m->pair == row->index / 2 && m->first >= 0) {
-        match_tally_pair(&m->tally, m->first, points); /* a pair counts only whole */
-        m->first = -1;
-    }
+    match_stored_add(&m->pairs, row);
     return 0;
 oom:
     snprintf(c->err, ERR_LEN, "out of memory");
@@ -81,12 +63,12 @@ static void elo_text(double e, char *out, size_t len)
     else snprintf(out, len, "%+.1f", e + 0.0);
 }
 
-int report_matches(const char *db, const StoreSelection *sel, const char *cmdline, FILE *f, char *err)
+int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const char *cmdline, FILE *f, char *err)
 {
     Store *s = NULL;
     char serr[ERR_LEN];
     MatchCollect c = {.err = serr}; /* the rows' own failures too: one message */
-    int rc = store_open(&s, db, STORE_READ, STORE_BUSY_MS, serr);
+    int rc = store_open(&s, db, STORE_READ, busy_ms, serr);
     if (!rc) rc = store_query_check(s, sel, serr);
     if (!rc) rc = store_query_match_games(s, sel, on_game, &c, serr);
     store_close(s);
@@ -113,7 +95,7 @@ int report_matches(const char *db, const StoreSelection *sel, const char *cmdlin
                "pentanomial 0 ½ 1 1½ 2 |\n|---|---|---|---|--:|---|---|---|--:|---|\n");
     for (int i = 0; i < c.n; i++) {
         const MatchLine *m = &c.lines[i];
-        const MatchTally *t = &m->tally;
+        const MatchTally *t = &m->pairs.tally;
         Interval score = stats_score(t->wins, t->draws, t->losses);
         Interval elo = stats_elo_pentanomial(t->penta);
         char mid[32], lo[32], hi[32];

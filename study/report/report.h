@@ -101,12 +101,12 @@ typedef struct Report {
     uint64_t first[REPORT_VARIANT_NB][SQUARE_NB][RESULT_NB]; /* distinct games by White's first ring and RESULT_* */
 } Report;
 
-/* Loads the games of the named runs (nruns 0: all runs) of the database.
- * 0 on success (the report may hold no games: check rep->games), else
+/* Loads the games of the named runs (nruns 0: all runs) of the database,
+ * waiting busy_ms for another process's lock. 0 on success (the report may hold no games: check rep->games), else
  * non-zero with a message in err (ERR_LEN bytes): no database, not
  * a Yinsh Lab database, a run that does not exist. report_free frees what
  * was loaded, whatever the outcome. */
-int report_load(Report *rep, const char *db, const StoreSelection *sel, char *err);
+int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *sel, char *err);
 void report_free(Report *rep);
 
 /* What may be concluded from a test's p-value and the 95% interval
@@ -238,7 +238,8 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
 /* The match report (`yinsh report --kind match`): for each selected match,
  * A against B, the games, A's score with its interval, the Elo difference
  * from the pairs with its 95% interval, the likelihood of superiority and
- * the pentanomial counts, in Markdown. 0, or non-zero with err. */
-int report_matches(const char *db, const StoreSelection *sel, const char *cmdline, FILE *f, char *err);
+ * the pentanomial counts, in Markdown (the database read as report_load
+ * reads it). 0, or non-zero with err. */
+int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const char *cmdline, FILE *f, char *err);
 
 #endif
