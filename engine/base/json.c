@@ -3,33 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "base/json.h"
-
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the
- * bytes there are not one: a stray continuation byte, an overlong form, a
- * surrogate, a code point past U+10FFFF, or a sequence cut short. */
-static int utf8_length(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    int n;
-    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
-    if (c < 0x80) return 1;
-    if (c >= 0xc2 && c <= 0xdf) n = 2;
-    else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        if (c == 0xe0) lo = 0xa0;
-        if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        if (c == 0xf0) lo = 0x90;
-        if (c == 0xf4) hi = 0x8f;
-    } else {
-        return 0;
-    }
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (int k = 2; k < n; k++)
-        if (s[k] < 0x80 || s[k] > 0xbf) return 0;
-    return n;
-}
+#include "base/text.h"
 
 /* One escaper for both: html also writes '<', '>' and '&' as \u escapes,
  * so that no text (a run name, an agent spec) can end the HTML <script>
@@ -40,7 +14,7 @@ static void write_string(FILE *f, const char *s, bool html)
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         unsigned char c = *p;
         if (c >= 0x80) {
-            int n = utf8_length(p);
+            int n = text_utf8_length(p);
             if (n) fwrite(p, 1, (size_t)n, f), p += n;
             else fputs("\\ufffd", f), p++;
             continue;
