@@ -220,6 +220,15 @@ static int export_game(void *ctx, const StoreGameText *g)
     return 0;
 }
 
+/* Whether --out DIR/ may hold a record of that name (file_name: ends in
+ * .rec, or .sgf for boardspace's): the files it replaces. */
+static bool writes_record(const char *name, const void *ctx)
+{
+    size_t n = strlen(name);
+    const char *ext = strcmp(ctx, "boardspace") ? ".rec" : ".sgf";
+    return n > 4 && !strcmp(name + n - 4, ext);
+}
+
 /* Says that the selection (game >= 0: that game of run) holds no game; 1. */
 static int nothing_to_export(const char *cmd, const char *db, const char *run, long game)
 {
@@ -254,10 +263,10 @@ int cmd_export(int argc, char **argv)
     struct stat sb;
     size_t olen = out ? strlen(out) : 0;
     bool to_dir = out && ((stat(out, &sb) == 0 && S_ISDIR(sb.st_mode)) || out[olen - 1] == '/');
-    if (out && !to_dir) {
-        const char *inputs[] = {db}, *input_opts[] = {"--db"};
-        if ((rc = cli_check_output(cmd, "--out", out, inputs, input_opts, 1))) return rc;
-    }
+    const char *inputs[] = {db}, *input_opts[] = {"--db"};
+    if (out && !to_dir && (rc = cli_check_output(cmd, "--out", out, inputs, input_opts, 1))) return rc;
+    CliWrites w = {.dir = out, .writes = writes_record, .ctx = format};
+    if (to_dir && (rc = cli_check_writes(cmd, "--out", &w, inputs, input_opts, 1))) return rc;
 
     Store *store = NULL;
     FileOut file = {0}; /* --out FILE: the stream, renamed over FILE once every record is in it */

@@ -118,6 +118,10 @@ int cmd_import(int argc, char **argv)
     if (strcmp(format, "boardspace")) return cli_usage_error(cmd, "--format '%s': the one format read is boardspace", format);
     if ((rc = cli_db(cmd, &db))) return rc;
     if (nfiles == 0) return cli_usage_error(cmd, "no record files given");
+    for (int i = 0; i < nfiles; i++) {
+        const char *input_opts[] = {"the record file"};
+        if ((rc = cli_check_same(cmd, "--db", db, &files[i], input_opts, 1))) return rc;
+    }
 
     Store *store = NULL;
     char err[ERR_LEN];

@@ -210,6 +210,19 @@ typedef struct RoundsArgs {
     CliControls ctl;
 } RoundsArgs;
 
+/* Whether the rounds write a file of that name into their folder:
+ * NAME.csv, or the weights NAME.k.txt of a round k (rounds.h). */
+static bool writes_round_file(const char *name, const void *ctx)
+{
+    const Rounds *r = ctx;
+    size_t n = strlen(r->name);
+    if (strncmp(name, r->name, n) || name[n] != '.') return false;
+    if (!strcmp(name + n, ".csv")) return true;
+    char *end;
+    long k = strtol(name + n + 1, &end, 10);
+    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= r->rounds && !strcmp(end, ".txt");
+}
+
 /* The whole command line into r, before anything is stored or written:
  * 0, or the exit status. */
 static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
@@ -238,7 +251,10 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
         return cli_usage_error(cmd, "%s%s%s", err, r->name[0] ? "" : ": ", r->name[0] ? "" : a->name);
     Weights w0;
     if (weights_load(r->from, &w0, err)) return cli_error(cmd, "--from: %s", err);
-    return 0;
+    /* what is written (DIR/NAME.csv, DIR/NAME.k.txt) against what is read */
+    const char *inputs[] = {a->sh.db, r->from}, *input_opts[] = {"--db", "--from"};
+    CliWrites w = {.dir = r->dir, .writes = writes_round_file, .ctx = r};
+    return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2);
 }
 
 int cmd_rounds(int argc, char **argv)

@@ -68,6 +68,34 @@ typedef struct SpsaArgs {
     CliControls ctl;
 } SpsaArgs;
 
+/* Whether iteration files NAME.K.plus.txt and NAME.K.minus.txt (K below
+ * the iterations) or final.txt are named `name`: what the run writes
+ * into its weights folder (spsa_match.h). */
+static bool writes_weights(const char *name, const void *ctx)
+{
+    const SpsaRun *s = ctx;
+    size_t n = strlen(s->name);
+    if (!strcmp(name, "final.txt")) return true;
+    if (strncmp(name, s->name, n) || name[n] != '.') return false;
+    char *end;
+    long k = strtol(name + n + 1, &end, 10);
+    return name[n + 1] >= '0' && name[n + 1] <= '9' && k < s->iterations &&
+           (!strcmp(end, ".plus.txt") || !strcmp(end, ".minus.txt"));
+}
+
+/* The path (CSV) and every weights file written, against what is read:
+ * the database, the agent's weights, the engines file. 0, or the exit
+ * status. */
+static int check_outputs(const char *cmd, const SpsaArgs *a, const SpsaRun *s)
+{
+    const char *inputs[] = {a->sh.db, s->agent.eval[0] ? s->agent.eval : NULL, a->ctl.engines};
+    const char *input_opts[] = {"--db", "the agent's eval", "--engines"};
+    int rc = cli_check_output(cmd, "--out", a->out, inputs, input_opts, 3);
+    if (rc || !s->weights_dir[0]) return rc;
+    CliWrites w = {.dir = s->weights_dir, .writes = writes_weights, .ctx = s};
+    return cli_check_writes(cmd, "the weights folder", &w, inputs, input_opts, 3);
+}
+
 /* The whole command line into s, before anything is played: 0, or the
  * exit status. */
 static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
@@ -108,7 +136,7 @@ static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
     if (!s->nparams) return cli_usage_error(cmd, "no parameter to tune: give --param NAME=START:LO:HI");
     if (spsa_run_check(s, err))
         return cli_usage_error(cmd, "%s%s%s", err, s->name[0] ? "" : ": ", s->name[0] ? "" : a->name);
-    return 0;
+    return check_outputs(cmd, a, s);
 }
 
 typedef struct SpsaCtx {

@@ -128,6 +128,9 @@ int cmd_study(int argc, char **argv)
     }
     sh.db = s.db;
     if ((rc = cli_shared_check(cmd, &sh))) goto done;
+    /* the report's folder against what the study reads, before any run */
+    const char *inputs[] = {sh.db, s.path}, *input_opts[] = {"the study's database", "the study file"};
+    if ((rc = cli_check_report_out(cmd, "the report folder", s.report_out, inputs, input_opts, 2))) goto done;
     if (!(runs = calloc((size_t)s.nruns, sizeof *runs)) || !(names = calloc((size_t)s.nruns, sizeof *names)) ||
         !(cmdline = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");

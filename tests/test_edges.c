@@ -1,0 +1,123 @@
+#define _GNU_SOURCE /* nftw, in test_proc.h */
+/* Every answer right at the edges (issue #22): each test is the
+ * reproduction of one item, run as a careless user would, and named after
+ * the behaviour it asserts.
+ *
+ *   item 9   tournament lists without finite ratings, a pairing's identity
+ *            whatever the order of the participants;
+ *   item 10  an output path is never also an input (every command);
+ *   item 11  `yinsh view` replaces only what a site wrote;
+ *   item 15  messages: a full disk, low memory, ulimit -f, a device as a
+ *            database, misnamed keys, a byte order mark, counts of one;
+ *   item 17  defaults: tune's database, a study's report folder, the date
+ *            of an exported import. */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include "engine/rng.h"
+#include "test_proc.h"
+
+/* A small finished run of random games at path dir/name. */
+static char *random_db(const char *dir, const char *name, const char *run, const char *games)
+{
+    char *db = path_in(dir, name), *err;
+    const char *args[] = {"selfplay", "--games", games, "--agent", "random", "--seed", "5", "--db", db, "--run", run,
+                          "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    return db;
+}
+
+/* Runs yinsh, expecting exit status rc and, if word is not NULL, word in
+ * its stderr; returns stderr. */
+static char *expect_exit(const char *dir, const char *const *args, int rc, const char *word)
+{
+    char *out, *err;
+    int got = yinsh_run(dir, args, &out, &err);
+    (void)out; /* not in the message: Criterion reads a message's '%' again (the rounds' "95% CI") */
+    cr_assert_eq(got, rc, "%s: exit %d, not %d (%s)", args[0], got, rc, err);
+    if (word) cr_assert(strstr(err, word), "%s: '%s' does not say '%s'", args[0], err, word);
+    return err;
+}
+
+/* Whether the file at path is still an SQLite database. */
+static bool is_sqlite(const char *path) { return !strncmp(slurp(path), "SQLite format 3", 15); }
+
+static const char *default_weights(void) { return YINSH_SOURCE_DIR "/eval/weights/default.txt"; }
+
+/* ---- item 10: an output path is never also an input --------------------- */
+
+Test(outputs, spsa_refuses_a_path_that_is_its_database_or_weights)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "x.db", "r", "2");
+    const char *same[] = {"spsa", "--agent", "mcts:sims=5", "--param", "c=1:0.5:2", "--iterations", "1", "--db", db,
+                          "--out", db, "--quiet", NULL};
+    expect_exit(dir, same, 2, "same file");
+    cr_assert(is_sqlite(db), "the database was overwritten");
+    char *link = path_in(dir, "path.csv");
+    cr_assert_eq(symlink(db, link), 0);
+    const char *linked[] = {"spsa", "--agent", "mcts:sims=5", "--param", "c=1:0.5:2", "--iterations", "1", "--db", db,
+                            "--out", link, "--quiet", NULL};
+    expect_exit(dir, linked, 2, "same file");
+    /* the agent's weights are the final weights file the run will write */
+    char *wdir = path_in(dir, "p.csv.weights"), *final = path_in(wdir, "final.txt");
+    cr_assert_eq(mkdir(wdir, 0777), 0);
+    char *text = slurp(default_weights());
+    write_in(wdir, "final.txt", text);
+    char spec[600];
+    snprintf(spec, sizeof spec, "ab:depth=1,eval=%s", final);
+    const char *weights[] = {"spsa", "--agent", spec, "--param", "w.markers=0.1:0:1", "--iterations", "1", "--db", db,
+                             "--out", path_in(dir, "p.csv"), "--quiet", NULL};
+    expect_exit(dir, weights, 2, "final.txt");
+    cr_assert_str_eq(slurp(final), text);
+}
+
+Test(outputs, rounds_refuse_files_that_are_their_database_or_start)
+{
+    char *dir = tmpdir_new(), *out = path_in(dir, "rounds"); /* not "out": yinsh_run's stdout */
+    cr_assert_eq(mkdir(out, 0777), 0);
+    const char *names[] = {"r.csv", "r.1.txt"};
+    for (int i = 0; i < 2; i++) {
+        char *db = random_db(dir, names[i], "x", "2");
+        (void)db;
+        char *moved = path_in(out, names[i]);
+        cr_assert_eq(rename(path_in(dir, names[i]), moved), 0);
+        const char *args[] = {"rounds", "--agent", "ab:depth=1", "--from", default_weights(), "--db", moved,
+                              "--name", "r", "--out-dir", out, "--rounds", "1", "--games", "2", "--pairs", "1",
+                              "--quiet", NULL};
+        expect_exit(dir, args, 2, "--out-dir");
+        cr_assert(is_sqlite(moved), "%s was overwritten", names[i]);
+    }
+    /* the starting weights are round 2's file */
+    char *from = write_in(out, "q.2.txt", slurp(default_weights()));
+    const char *start[] = {"rounds", "--agent", "ab:depth=1", "--from", from, "--db", path_in(dir, "q.db"), "--name",
+                           "q", "--out-dir", out, "--rounds", "2", "--games", "2", "--pairs", "1", "--quiet", NULL};
+    expect_exit(dir, start, 2, "--from");
+    cr_assert(!file_exists(path_in(dir, "q.db")), "something was played");
+}
+
+Test(outputs, a_study_refuses_a_report_folder_over_its_database_before_playing)
+{
+    char *dir = tmpdir_new();
+    cr_assert_eq(mkdir(path_in(dir, "r"), 0777), 0);
+    write_in(dir, "s.ini", "[study]\nname = s\nseed = 1\nvariants = standard\ngames = 2\ndb = r/report.md\n"
+                           "[agent random]\nspec = random\n[report]\nout = r\nplots = no\n");
+    const char *args[] = {"study", "s.ini", "--quiet", NULL};
+    expect_exit(dir, args, 2, "the report folder");
+    cr_assert(!file_exists(path_in(dir, "r/report.md")), "the study played before refusing");
+}
+
+Test(outputs, import_and_merge_refuse_a_database_that_is_an_input)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "a.db", "a", "2");
+    const char *merge[] = {"merge", "--db", db, db, NULL};
+    expect_exit(dir, merge, 1, "name it once");
+    cr_assert(is_sqlite(db));
+    char *sgf = write_in(dir, "g.sgf", slurp(YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf"));
+    const char *import[] = {"import", "--format", "boardspace", "--db", sgf, sgf, NULL};
+    expect_exit(dir, import, 2, "same file");
+    /* tune had the check already: its output against its database */
+    const char *tune[] = {"tune", "--db", db, "--out", db, NULL};
+    expect_exit(dir, tune, 2, "same file");
+    cr_assert(is_sqlite(db));
+}
