@@ -96,6 +96,30 @@ Test(outputs, rounds_refuse_files_that_are_their_database_or_start)
     cr_assert(!file_exists(path_in(dir, "q.db")), "something was played");
 }
 
+Test(outputs, export_report_view_refuse_to_write_over_their_database)
+{
+    char *dir = tmpdir_new(), *folder = path_in(dir, "f");
+    cr_assert_eq(mkdir(folder, 0777), 0);
+    /* export: a record of run x, game 0, is f/x-000000.rec */
+    char *rec = random_db(folder, "x-000000.rec", "x", "1");
+    const char *export[] = {"export", "--db", rec, "--out", path_in(dir, "f/"), NULL};
+    expect_exit(dir, export, 2, "--out");
+    cr_assert(is_sqlite(rec));
+    /* report: report.md, the pictures and their data */
+    char *md = random_db(folder, "report.md", "r", "2");
+    const char *report[] = {"report", "--db", md, "--out", folder, "--no-plots", NULL};
+    expect_exit(dir, report, 2, "--out");
+    cr_assert(is_sqlite(md));
+    /* view: a database inside the games folder that a site replaces */
+    char *games = path_in(folder, "games");
+    cr_assert_eq(mkdir(games, 0777), 0);
+    write_in(games, ".yinsh-view", "a site's folder\n");
+    char *in_games = random_db(games, "g.db", "g", "1");
+    const char *view[] = {"view", "--db", in_games, "--out", folder, NULL};
+    expect_exit(dir, view, 2, "--out");
+    cr_assert(is_sqlite(in_games), "the database in games/ is gone");
+}
+
 Test(outputs, a_study_refuses_a_report_folder_over_its_database_before_playing)
 {
     char *dir = tmpdir_new();
@@ -120,4 +144,41 @@ Test(outputs, import_and_merge_refuse_a_database_that_is_an_input)
     const char *tune[] = {"tune", "--db", db, "--out", db, NULL};
     expect_exit(dir, tune, 2, "same file");
     cr_assert(is_sqlite(db));
+}
+
+/* ---- item 11: the viewer replaces only what it wrote --------------------- */
+
+Test(view, a_games_folder_the_viewer_did_not_write_is_kept)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "v.db", "v", "2");
+    /* docs/boardspace.md's example: records in games/, then a site in . */
+    cr_assert_eq(mkdir(path_in(dir, "games"), 0777), 0);
+    char *sgf = write_in(path_in(dir, "games"), "mine.sgf", "(;GM[24])\n");
+    const char *args[] = {"view", "--db", db, "--out", ".", NULL};
+    char *err = expect_exit(dir, args, 1, "games");
+    cr_assert(strstr(err, "no site wrote"), "%s", err);
+    cr_assert_str_eq(slurp(sgf), "(;GM[24])\n");
+    cr_assert(!file_exists(path_in(dir, "index.html")), "the site was written anyway");
+    /* a page file of the user's in the site's folder */
+    char *site = path_in(dir, "site");
+    cr_assert_eq(mkdir(site, 0777), 0);
+    write_in(site, "index.html", "my page\n");
+    const char *into_site[] = {"view", "--db", db, "--out", site, NULL};
+    expect_exit(dir, into_site, 1, "index.html");
+    cr_assert_str_eq(slurp(path_in(site, "index.html")), "my page\n");
+    /* a site of its own is replaced, again and again */
+    char *own = path_in(dir, "own");
+    const char *fresh[] = {"view", "--db", db, "--out", own, NULL};
+    expect_exit(dir, fresh, 0, NULL);
+    cr_assert(file_exists(path_in(own, ".yinsh-view")) && file_exists(path_in(own, "games/.yinsh-view")));
+    expect_exit(dir, fresh, 0, NULL);
+    /* a site written before the marker: pages and nothing else */
+    char *older = path_in(dir, "older");
+    cr_assert_eq(mkdir(older, 0777), 0);
+    cr_assert_eq(mkdir(path_in(older, "games"), 0777), 0);
+    write_in(older, "index.html", "old index\n");
+    write_in(path_in(older, "games"), "12.html", "old page\n");
+    const char *again[] = {"view", "--db", db, "--out", older, NULL};
+    expect_exit(dir, again, 0, NULL);
+    cr_assert(!file_exists(path_in(older, "games/12.html")), "the old page is still there");
 }
