@@ -276,9 +276,10 @@ void cli_dist_summary(const char *cmd, const DistStats *st, double seconds, bool
 {
     if (quiet || dist_ranks() < 2) return;
     fprintf(stderr,
-            "yinsh %s: %d ranks, %.1f s: rank 0 played %" PRIu64 " games, the other ranks %" PRIu64 " (in %" PRIu64
-            " messages, %.1f KiB); receiving them cost rank 0 %.1f us a game\n",
-            cmd, dist_ranks(), seconds, st->games_here, st->games_received, st->messages, (double)st->bytes / 1024.0,
+            "yinsh %s: %d ranks, %.1f s: rank 0 played %" PRIu64 " game%s, the other ranks %" PRIu64 " (in %" PRIu64
+            " message%s, %.1f KiB); receiving them cost rank 0 %.1f us a game\n",
+            cmd, dist_ranks(), seconds, st->games_here, number_plural(st->games_here), st->games_received,
+            st->messages, number_plural(st->messages), (double)st->bytes / 1024.0,
             st->games_received ? st->recv_s * 1e6 / (double)st->games_received : 0.0);
 }
 
@@ -662,9 +663,9 @@ int cli_signal(void) { return caught; }
 void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
                      uint32_t games)
 {
-    fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " games stored (%" PRIu64 " of %u); the stored games are kept, "
+    fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " game%s stored (%" PRIu64 " of %u); the stored games are kept, "
                     "and `yinsh selfplay --resume %s --db %s` finishes the run\n",
-            cmd, name, done, stored, games, name, db);
+            cmd, name, done, number_plural(done), stored, games, name, db);
 }
 
 void cli_run_hint(const char *cmd, const Run *run)

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "store/store.h"
+#include "base/number.h"
 
 const char USAGE_IMPORT[] =
     "usage: yinsh import --format boardspace FILE.sgf... [--db PATH] [--repeat]\n"
@@ -93,8 +94,9 @@ static int import_file(Store *store, const char *path, bool repeat, char *err)
         }
         free(command);
         if (!rc)
-            printf("%s: run %s: %s (White) against %s (Black), %d actions, result %s (%s)\n", path, name,
-                   g.player[WHITE], g.player[BLACK], g.rec.nactions, result_name(g.rec.result),
+            printf("%s: run %s: %s (White) against %s (Black), %d action%s, result %s (%s)\n", path, name,
+                   g.player[WHITE], g.player[BLACK], g.rec.nactions, number_plural((uint64_t)g.rec.nactions),
+                   result_name(g.rec.result),
                    reason_name(g.rec.reason));
     }
     record_free(&g.rec);
@@ -137,6 +139,7 @@ int cmd_import(int argc, char **argv)
         }
     }
     store_close(store);
-    if (failed) fprintf(stderr, "yinsh import: %d of %d files refused\n", failed, nfiles);
+    if (failed)
+        fprintf(stderr, "yinsh import: %d of %d file%s refused\n", failed, nfiles, number_plural((uint64_t)nfiles));
     return failed ? 1 : 0;
 }

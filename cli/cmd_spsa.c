@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "plans/spsa_match.h"
+#include "base/number.h"
 
 const char USAGE_SPSA[] =
     "usage: yinsh spsa --agent SPEC --param NAME=START:LO:HI [--param ...]\n"
@@ -176,8 +177,9 @@ static int print_result(const char *cmd, const SpsaRun *s, const double *u, cons
     AgentSpec best;
     char text[SPEC_LEN], err[ERR_LEN];
     if (spsa_agent_at(s, u, "final", &best, text, err)) return cli_error(cmd, "%s", err);
-    printf("spsa         %s: %d iterations of %u pairs, seed %" PRIu64 ", gains a %g c %g A %g alpha %g gamma %g\n",
-           s->name, s->iterations, s->pairs, s->seed, s->gains.a, s->gains.c, s->gains.A, s->gains.alpha,
+    printf("spsa         %s: %d iteration%s of %u pair%s, seed %" PRIu64 ", gains a %g c %g A %g alpha %g gamma %g\n",
+           s->name, s->iterations, number_plural((uint64_t)s->iterations), s->pairs, number_plural(s->pairs), s->seed,
+           s->gains.a, s->gains.c, s->gains.A, s->gains.alpha,
            s->gains.gamma);
     for (int i = 0; i < s->nparams; i++) {
         const SpsaParam *p = &s->params[i];
@@ -229,8 +231,8 @@ int cmd_spsa(int argc, char **argv)
     }
 
     if (!a.sh.quiet)
-        fprintf(stderr, "yinsh %s: %s: %d iterations of %u pairs into %s; path in %s\n", cmd, s.name, s.iterations,
-                s.pairs, a.sh.db, a.out);
+        fprintf(stderr, "yinsh %s: %s: %d iteration%s of %u pair%s into %s; path in %s\n", cmd, s.name, s.iterations,
+                number_plural((uint64_t)s.iterations), s.pairs, number_plural(s.pairs), a.sh.db, a.out);
     double t0 = clock_now(), u[SPSA_MAX_PARAMS];
     SpsaCtx c = {.cmd = cmd, .s = &s, .quiet = a.sh.quiet, .o = cli_planned_options(&a.sh), .command = command};
     SpsaHooks hooks = {.play = play_iteration, .stepped = show_step, .ctx = &c};

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "plans/study.h"
+#include "base/number.h"
 
 const char USAGE_STUDY[] =
     "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS]\n"
@@ -68,8 +69,9 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     int count[PLANNED_STATES] = {0};
     for (int i = 0; i < s->nruns; i++) count[runs[i].state]++;
     if (!sh->quiet)
-        fprintf(stderr, "yinsh %s: %s: study %s, %d runs into %s: %d complete, %d unfinished, %d to play\n", cmd,
-                s->path, s->name, s->nruns, sh->db, count[PLANNED_COMPLETE], count[PLANNED_UNFINISHED],
+        fprintf(stderr, "yinsh %s: %s: study %s, %d run%s into %s: %d complete, %d unfinished, %d to play\n", cmd,
+                s->path, s->name, s->nruns, number_plural((uint64_t)s->nruns), sh->db, count[PLANNED_COMPLETE],
+                count[PLANNED_UNFINISHED],
                 count[PLANNED_MISSING]);
     PlannedOptions o = cli_planned_options(sh);
     CliPlay show = {.cmd = cmd, .quiet = sh->quiet, .summary = true,
@@ -78,8 +80,8 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
         if (runs[i].state == PLANNED_COMPLETE) {
-            if (!sh->quiet) fprintf(stderr, "yinsh %s: run %s is already complete (%u games)\n", cmd, r->name,
-                                    r->plan.games);
+            if (!sh->quiet) fprintf(stderr, "yinsh %s: run %s is already complete (%u game%s)\n", cmd, r->name,
+                                    r->plan.games, number_plural(r->plan.games));
             continue;
         }
         char *command = selfplay_command(r, sh->db);

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "base/json.h"
 #include "positions/tune_load.h"
+#include "base/number.h"
 
 const char USAGE_TUNE[] =
     "usage: yinsh tune --db PATH --out FILE [--runs NAME[,NAME...]] [--from FILE]\n"
@@ -179,8 +180,10 @@ int cmd_tune(int argc, char **argv)
         goto done;
     }
     double t1 = clock_now();
-    if (!quiet) fprintf(stderr, "yinsh tune: %zu positions from %llu games read in %.1f s (%lld repeats skipped)\n",
-                        data.n, (unsigned long long)data.games, t1 - t0, (long long)repeats);
+    if (!quiet)
+        fprintf(stderr, "yinsh tune: %zu position%s from %llu game%s read in %.1f s (%lld repeat%s skipped)\n", data.n,
+                number_plural(data.n), (unsigned long long)data.games, number_plural(data.games), t1 - t0,
+                (long long)repeats, number_plural((uint64_t)repeats));
     TuneFit fit;
     tune_fit(&data, &w0, &o, &fit);
     double t2 = clock_now();

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "play/run.h"
 #include "viewer/view_site.h"
+#include "base/number.h"
 
 #define VIEW_DEFAULT_OUT "results/view"
 
@@ -65,8 +66,8 @@ int cmd_view(int argc, char **argv)
     }
     if (v.ngames == 0) {
         if (runs.n)
-            rc = cli_error(cmd, "the selected %s of '%s' hold%s no games: nothing to show", runs.n > 1 ? "runs" : "run",
-                           db, runs.n > 1 ? "" : "s");
+            rc = cli_error(cmd, "the selected run%s of '%s' hold%s no games: nothing to show",
+                           number_plural((uint64_t)runs.n), db, runs.n > 1 ? "" : "s");
         else
             rc = cli_error(cmd, "database '%s' holds no games: nothing to show (`yinsh selfplay` plays some)", db);
         goto done;
@@ -86,9 +87,10 @@ int cmd_view(int argc, char **argv)
         goto done;
     }
     fprintf(stderr,
-            "yinsh view: %" PRId64 " games (%" PRId64 " actions) of %d run%s, %" PRIu64 " files, %.1f MB "
+            "yinsh view: %" PRId64 " game%s (%" PRId64 " action%s) of %d run%s, %" PRIu64 " file%s, %.1f MB "
             "(largest page %.0f kB): open %s/index.html\n",
-            v.ngames, v.actions, v.nruns, v.nruns == 1 ? "" : "s", v.files, v.bytes / 1e6, v.largest / 1e3, out);
+            v.ngames, number_plural((uint64_t)v.ngames), v.actions, number_plural((uint64_t)v.actions), v.nruns,
+            number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, out);
 
 done:
     if (stage[0]) cli_stage_remove(stage);

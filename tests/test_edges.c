@@ -182,3 +182,21 @@ Test(view, a_games_folder_the_viewer_did_not_write_is_kept)
     expect_exit(dir, again, 0, NULL);
     cr_assert(!file_exists(path_in(older, "games/12.html")), "the old page is still there");
 }
+
+/* ---- item 15: messages --------------------------------------------------- */
+
+Test(messages, a_count_of_one_is_singular)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *spsa[] = {"spsa", "--agent", "mcts:sims=5", "--param", "c=1:0.5:2", "--iterations", "1", "--db",
+                          "s.db", "--out", "p.csv", NULL};
+    cr_assert_eq(yinsh_run(dir, spsa, &out, &err), 0, "%s", err);
+    cr_assert(strstr(err, "1 iteration of 1 pair into") && strstr(out, "1 iteration of 1 pair,"), "%s", out);
+    char *a = random_db(dir, "a.db", "a", "1");
+    const char *merge[] = {"merge", "--db", path_in(dir, "m.db"), a, NULL};
+    cr_assert_eq(yinsh_run(dir, merge, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "1 game copied") && strstr(out, "1/1 game:"), "%s", out);
+    write_in(dir, "bad.sgf", "(;GM[24]\n");
+    const char *import[] = {"import", "--format", "boardspace", "--db", path_in(dir, "i.db"), "bad.sgf", NULL};
+    expect_exit(dir, import, 1, "1 of 1 file refused");
+}

@@ -146,7 +146,7 @@ static void check_comparison(sqlite3 *db, const char *md)
              "| `random` | %.1f%% (%lld games) | %.1f%% (%lld games) | %+.1f (%+.1f to %+.1f) | %s |\n",
              100 * score[0], n[0], 100 * score[1], n[1], 100 * diff.mid, 100 * diff.lo, 100 * diff.hi, pv);
     cr_expect(strstr(sec, want), "want the row '%s' in:\n%s", want, sec);
-    snprintf(want, sizeof want, "\n%d of 1 pairs show a difference", p < 0.05);
+    snprintf(want, sizeof want, "\n%d of 1 pair show a difference", p < 0.05);
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 

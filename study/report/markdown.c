@@ -9,6 +9,7 @@
 #include "engine/notation.h"
 #include "report/internal.h"
 #include "stats/stats.h"
+#include "base/number.h"
 
 static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
 
@@ -154,7 +155,8 @@ static void write_comparison(const Report *rep, FILE *f)
     if (!rows)
         fprintf(f, "No pair of agents played both variants in this selection: nothing to compare.\n\n");
     else
-        fprintf(f, "\n%d of %d pairs show a difference too large to be chance (p < 0.05).\n\n", clear, rows);
+        fprintf(f, "\n%d of %d pair%s show a difference too large to be chance (p < 0.05).\n\n", clear, rows,
+                number_plural((uint64_t)rows));
 }
 
 /* The points of the board with fewer than REPORT_MIN_POINT_GAMES games
@@ -322,8 +324,9 @@ static void write_reproduce(const Report *rep, FILE *f)
     }
     fprintf(f, "```\n\n");
     if (n < rep->nrun_rows)
-        fprintf(f, "%d of the %d runs are left out: unfinished, or stored before the database recorded their kind "
-                   "(schema version 5).\n\n", rep->nrun_rows - n, rep->nrun_rows);
+        fprintf(f, "%d of the %d run%s are left out: unfinished, or stored before the database recorded their kind "
+                   "(schema version 5).\n\n", rep->nrun_rows - n, rep->nrun_rows,
+                number_plural((uint64_t)rep->nrun_rows));
 }
 
 /* The selection in words, and the runs it took, at the top. */
@@ -338,16 +341,17 @@ static void write_selection(const Report *rep, FILE *f)
         md_code(f, rep->agent);
     }
     if (rep->variant) fprintf(f, ", %s only", rep->variant);
-    fprintf(f, "; %llu games", (unsigned long long)rep->games);
+    fprintf(f, "; %llu game%s", (unsigned long long)rep->games, number_plural(rep->games));
     if (rep->repeats)
-        fprintf(f, ", and %lld repeats left out (games stored again by a later run: each game counts once)",
-                (long long)rep->repeats);
+        fprintf(f, ", and %lld repeat%s left out (games stored again by a later run: each game counts once)",
+                (long long)rep->repeats, number_plural((uint64_t)rep->repeats));
     fprintf(f, ".\n\nRuns used:");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "%s ", i ? "," : "");
         md_code(f, r->name);
-        fprintf(f, " (%lld games, seed %llu)", (long long)(r->stored - r->repeats), (unsigned long long)r->seed);
+        fprintf(f, " (%lld game%s, seed %llu)", (long long)(r->stored - r->repeats),
+                number_plural((uint64_t)(r->stored - r->repeats)), (unsigned long long)r->seed);
     }
     fprintf(f, "%s\n\n", rep->nrun_rows ? "." : " none.");
 }
