@@ -195,7 +195,10 @@ int cmd_tune(int argc, char **argv)
         goto done;
     }
     if (!json) print_fit(header, &fit);
-    rc = weights_save(out, &fit.after, header, err) ? cli_error(cmd, "the fit gives no usable weights: %s", err) : 0;
+    /* weights the fit made unusable (not finite), or a file that could
+     * not be written (a full disk): said apart */
+    if (weights_check(&fit.after, err)) rc = cli_error(cmd, "the fit gives no usable weights: %s", err);
+    else if (weights_save(out, &fit.after, header, err)) rc = cli_error(cmd, "%s", err);
     free(header);
     if (!rc && json) json_fit(&data, &o, &fit, db, &runs, from, out, t1 - t0, t2 - t1, argc, argv);
     else if (!rc) printf("wrote %s\n", out);

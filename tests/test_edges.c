@@ -252,6 +252,113 @@ Test(view, a_games_folder_the_viewer_did_not_write_is_kept)
 
 /* ---- item 15: messages --------------------------------------------------- */
 
+Test(messages, a_full_standard_output_is_named_as_a_full_disk)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "4");
+    const char *args[] = {"report", "--db", db, "--out", path_in(dir, "rep"), NULL};
+    int rc = yinsh_wait(yinsh_spawn(dir, "/dev/full", NULL, NULL, NULL, args));
+    char *err = slurp(path_in(dir, "err"));
+    cr_assert_eq(rc, 1, "%s", err);
+    cr_assert(strstr(err, "cannot write the output: No space left on device"), "%s", err);
+    /* a report folder that is a device is refused by name, before any work */
+    const char *full[] = {"report", "--db", db, "--out", "/dev/full", "--no-plots", NULL};
+    expect_exit(dir, full, 2, "'/dev/full' is not a directory");
+}
+
+/* In the child: at most 40 MB of address space. */
+static void limit_memory(void *ctx)
+{
+    (void)ctx;
+    struct rlimit rl = {40u << 20, 40u << 20};
+    setrlimit(RLIMIT_AS, &rl);
+}
+
+Test(messages, gnuplot_without_memory_is_not_called_missing)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "4"), *err;
+    const char *args[] = {"report", "--db", db, "--out", path_in(dir, "rep"), "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    if (strstr(err, "not installed")) cr_skip_test("gnuplot is not installed here");
+    int rc = yinsh_wait(yinsh_spawn(dir, NULL, NULL, limit_memory, NULL, args));
+    err = slurp(path_in(dir, "err"));
+    /* a sanitizer's build cannot start in 40 MB: nothing to check there */
+    if (rc != 0 && !strstr(err, "yinsh report")) cr_skip_test("yinsh does not start in 40 MB: %s", err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(!strstr(err, "not installed"), "%s", err);
+}
+
+/* In the child: files grow to 1 KiB at most (LLVM's OpenMP runtime needs
+ * a little for its registration file), and SIGXFSZ is left as it comes
+ * (ending the process, unless yinsh says otherwise). */
+static void limit_files(void *ctx)
+{
+    (void)ctx;
+    struct rlimit rl = {1024, 1024};
+    setrlimit(RLIMIT_FSIZE, &rl);
+    signal(SIGXFSZ, SIG_DFL);
+}
+
+Test(messages, a_file_too_large_is_a_write_error_not_a_signal_or_a_bad_fit)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "20");
+    /* a rollback journal: reading writes nothing (WAL's -shm would meet the limit first) */
+    sqlite3 *h = db_open(db);
+    cr_assert_str_eq(db_text(h, "PRAGMA journal_mode=DELETE"), "delete");
+    sqlite3_close(h);
+    /* a weights file larger than that: its header holds the command line */
+    const char *tune[64] = {"tune", "--db", db, "--out", path_in(dir, "w.txt"), "--quiet"};
+    for (int i = 6; i < 60; i += 2) tune[i] = "--l2", tune[i + 1] = "0.000100000000000000000000000";
+    int rc = yinsh_wait(yinsh_spawn(dir, "/dev/null", NULL, limit_files, NULL, tune));
+    char *err = slurp(path_in(dir, "err"));
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "File too large") && !strstr(err, "no usable weights"), "%s", err);
+    const char *export[] = {"export", "--db", db, "--out", path_in(dir, "all.rec"), NULL};
+    rc = yinsh_wait(yinsh_spawn(dir, "/dev/null", NULL, limit_files, NULL, export));
+    err = slurp(path_in(dir, "err"));
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "File too large"), "%s", err);
+}
+
+Test(messages, a_device_is_not_called_an_empty_database)
+{
+    char *dir = tmpdir_new();
+    const char *args[] = {"merge", "--db", path_in(dir, "out.db"), "/dev/zero", NULL};
+    char *err = expect_exit(dir, args, 1, "a device");
+    cr_assert(!strstr(err, "empty"), "%s", err);
+}
+
+Test(messages, a_misnamed_key_is_named)
+{
+    char *dir = tmpdir_new();
+    /* a spec that is a key without its agent */
+    const char *bare[] = {"selfplay", "--agent", "sim=1", "--games", "1", "--no-db", NULL};
+    expect_exit(dir, bare, 2, "key 'sim'");
+    /* an external engine's option with no name */
+    const char *option[] = {"selfplay", "--agent", "uyi:name=e;cmd=e;option.=1", "--games", "1", "--no-db", NULL};
+    char *err = expect_exit(dir, option, 2, "'option.'");
+    cr_assert(!strstr(err, "value '1'"), "%s", err);
+    /* a spec's key, an SPSA parameter's name, a study file's key */
+    const char *spec[] = {"selfplay", "--agent", "mcts:sim=1", "--games", "1", "--no-db", NULL};
+    expect_exit(dir, spec, 2, "key 'sim'");
+    const char *param[] = {"spsa", "--agent", "mcts:sims=5", "--param", "sim=10:1:20", "--iterations", "1", "--out",
+                           "p.csv", NULL};
+    expect_exit(dir, param, 2, "key 'sim'");
+    write_in(dir, "s.ini", "[study]\nname = s\nseed = 1\nvariants = standard\ngames = 2\nsim = 1\n"
+                           "[agent random]\nspec = random\n");
+    const char *study[] = {"study", "s.ini", "--check", NULL};
+    expect_exit(dir, study, 2, "key 'sim'");
+}
+
+Test(messages, a_study_file_may_begin_with_a_byte_order_mark)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    write_in(dir, "s.ini", "\xef\xbb\xbf[study]\nname = s\nseed = 1\nvariants = standard\ngames = 2\ndb = s.db\n"
+                           "[agent random]\nspec = random\n");
+    const char *args[] = {"study", "s.ini", "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "s-standard-random"), "%s", out);
+}
+
 Test(messages, a_count_of_one_is_singular)
 {
     char *dir = tmpdir_new(), *out, *err;

@@ -83,9 +83,14 @@ static int parse_uyi(AgentSpec *spec, char *params, char *err)
                    spec->noptions < AGENT_OPTIONS && !strpbrk(key + 7, " \t;\\")) {
             snprintf(spec->option_key[spec->noptions], AGENT_NAME_LEN, "%s", key + 7);
             snprintf(spec->option_value[spec->noptions++], AGENT_OPTION_LEN, "%s", value);
+        } else if (!strncmp(key, "option.", 7) && (!key[7] || strpbrk(key + 7, " \t;\\"))) {
+            /* the key is wrong, not its value */
+            return error_code(err, ERR_USAGE, "uyi field '%.64s': an option's name is 1 or more characters after "
+                              "'option.', without spaces, ';' or '\\'", key);
+        } else if (!strncmp(key, "option.", 7) && spec->noptions == AGENT_OPTIONS) {
+            return error_code(err, ERR_USAGE, "uyi field '%.64s': more than %d options", key, AGENT_OPTIONS);
         } else if (!strcmp(key, "name") || !strcmp(key, "cmd") || !strcmp(key, "dir") || !strncmp(key, "option.", 7)) {
-            return error_code(err, ERR_USAGE, "uyi field %.64s: bad or too long value '%.64s' (or more than %d options)", key,
-                     value, AGENT_OPTIONS);
+            return error_code(err, ERR_USAGE, "uyi field %.64s: bad or too long value '%.64s'", key, value);
         } else {
             return error_code(err, ERR_USAGE, "unknown uyi field '%.64s' (known: name, cmd, dir, option.KEY)", key);
         }
@@ -298,6 +303,10 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
         spec->kind = AGENT_MCTS;
     } else if (!strcmp(buf, "ab")) {
         spec->kind = AGENT_AB;
+    } else if (strchr(buf, '=')) {
+        /* a key=value without the agent it is a key of: name the key */
+        return error_code(err, ERR_USAGE, "agent spec '%.64s': key '%.*s' comes without an agent (random, "
+                          "mcts:KEY=VALUE,..., ab:KEY=VALUE,..., uyi:..., best)", text, (int)strcspn(buf, "="), buf);
     } else {
         return error_code(err, ERR_USAGE, "unknown agent '%.64s' (known: random, mcts, ab, uyi)", buf);
     }
