@@ -11,7 +11,7 @@
 #include "base/number.h"
 
 const char USAGE_TUNE[] =
-    "usage: yinsh tune --db PATH --out FILE [--runs NAME[,NAME...]] [--from FILE]\n"
+    "usage: yinsh tune --out FILE [--db PATH] [--runs NAME[,NAME...]] [--from FILE]\n"
     "                  [--min-ply N] [--sample F] [--val F] [--l2 L] [--seed S]\n"
     "                  [--threads T] [--quiet] [--json]\n"
     "  Fits the evaluation weights to the games stored by self-play (or\n"
@@ -21,7 +21,7 @@ const char USAGE_TUNE[] =
     "  the games is held out; the loss on both sets is printed before and after.\n"
     "  Writes FILE as `name value` lines with a header saying how it was made.\n"
     "\n"
-    "  --db PATH       the database written by `yinsh selfplay`\n"
+    "  --db PATH       the database written by `yinsh selfplay` (default " RUN_DEFAULT_DB ")\n"
     "  --out FILE      the weights file to write\n"
     "  --runs LIST     comma-separated run names (default: every run)\n"
     "  --from FILE     starting weights (default: the built-in defaults,\n"
@@ -107,10 +107,10 @@ static char *fit_header(int argc, char **argv, const TuneData *data, const TuneO
     return header;
 }
 
-/* --db and --out, both required: 0, or EXIT_USAGE after saying so. */
+/* --db (RUN_DEFAULT_DB when not given, as every command reads it) and
+ * --out, which is required: 0, or EXIT_USAGE after saying so. */
 static int check_paths(const char *cmd, const char **db, const char *out)
 {
-    if (!*db) return cli_usage_error(cmd, "--db PATH is required");
     int rc = cli_db(cmd, db);
     if (!rc && (!out || !*out)) rc = cli_usage_error(cmd, "--out FILE is required");
     return rc;

@@ -378,3 +378,49 @@ Test(messages, a_count_of_one_is_singular)
     cr_assert_eq(yinsh_run(dir, tournament, &out, &err), 0, "%s", err);
     cr_assert(strstr(out, "1 pairing of 2 games"), "%s", out);
 }
+
+/* ---- item 17: defaults --------------------------------------------------- */
+
+Test(defaults, tune_reads_the_default_database)
+{
+    char *dir = tmpdir_new(), *err;
+    const char *play[] = {"selfplay", "--games", "10", "--agent", "random", "--seed", "3", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    cr_assert(file_exists(path_in(dir, "results/yinsh.db")));
+    const char *tune[] = {"tune", "--out", "w.txt", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, tune, NULL, &err), 0, "%s", err);
+    cr_assert(file_nonempty(path_in(dir, "w.txt")));
+}
+
+Test(defaults, a_study_reports_into_a_folder_of_its_own)
+{
+    char *dir = tmpdir_new(), *err;
+    write_in(dir, "s.ini", "[study]\nname = mine\nseed = 1\nvariants = standard\ngames = 2\ndb = s.db\n"
+                           "[agent random]\nspec = random\n[report]\nplots = no\n");
+    const char *args[] = {"study", "s.ini", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    cr_assert(file_exists(path_in(dir, "results/mine/report.md")), "%s", err);
+    cr_assert(!file_exists(path_in(dir, "results/report")), "the main job's report folder was written");
+    /* the repository's studies keep theirs */
+    cr_assert(strstr(slurp(YINSH_SOURCE_DIR "/studies/main.ini"), "\nout = results/report\n"));
+    cr_assert(strstr(slurp(YINSH_SOURCE_DIR "/studies/balance.ini"), "\nout = results/balance\n"));
+}
+
+Test(defaults, an_exported_import_keeps_the_record_date)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *sgf = YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf";
+    const char *import[] = {"import", "--format", "boardspace", "--db", "i.db", sgf, NULL};
+    cr_assert_eq(yinsh_run(dir, import, NULL, &err), 0, "%s", err);
+    const char *records[] = {"export", "--db", "i.db", NULL};
+    cr_assert_eq(yinsh_run(dir, records, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "[Date \"Fri Feb 20 11:58:00 MSK 2026\"]"), "%s", out);
+    const char *boardspace[] = {"export", "--db", "i.db", "--format", "boardspace", NULL};
+    cr_assert_eq(yinsh_run(dir, boardspace, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "DT[Fri Feb 20 11:58:00 MSK 2026]"), "%s", out);
+    /* a game played here keeps the date it was stored */
+    random_db(dir, "p.db", "p", "1");
+    const char *played[] = {"export", "--db", "p.db", NULL};
+    cr_assert_eq(yinsh_run(dir, played, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "[Date \"20"), "%s", out);
+}
