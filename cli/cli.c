@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <signal.h>
 #include <libgen.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <math.h>
@@ -275,9 +276,10 @@ void cli_dist_summary(const char *cmd, const DistStats *st, double seconds, bool
 {
     if (quiet || dist_ranks() < 2) return;
     fprintf(stderr,
-            "yinsh %s: %d ranks, %.1f s: rank 0 played %" PRIu64 " games, the other ranks %" PRIu64 " (in %" PRIu64
-            " messages, %.1f KiB); receiving them cost rank 0 %.1f us a game\n",
-            cmd, dist_ranks(), seconds, st->games_here, st->games_received, st->messages, (double)st->bytes / 1024.0,
+            "yinsh %s: %d ranks, %.1f s: rank 0 played %" PRIu64 " game%s, the other ranks %" PRIu64 " (in %" PRIu64
+            " message%s, %.1f KiB); receiving them cost rank 0 %.1f us a game\n",
+            cmd, dist_ranks(), seconds, st->games_here, number_plural(st->games_here), st->games_received,
+            st->messages, number_plural(st->messages), (double)st->bytes / 1024.0,
             st->games_received ? st->recv_s * 1e6 / (double)st->games_received : 0.0);
 }
 
@@ -464,23 +466,161 @@ char *cli_join_args(int argc, char **argv)
     return s;
 }
 
+/* The real path of the folder a path is in, or would be in (a database
+ * the command is to create), links resolved, and its name there (name:
+ * NAME_MAX + 1 bytes). malloc'ed; NULL when that folder does not exist. */
+static char *real_folder(const char *path, char *name)
+{
+    char *real = realpath(path, NULL);
+    if (real) {
+        char *slash = strrchr(real, '/');
+        snprintf(name, NAME_MAX + 1, "%s", slash + 1);
+        if (slash == real) slash[1] = '\0';
+        else *slash = '\0';
+        return real;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(name, NAME_MAX + 1, "%s", slash ? slash + 1 : path);
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return realpath(dir, NULL);
+}
+
+/* Where a path is or would be: its real folder's device and inode, and
+ * its name there, so that two spellings of one file meet. */
+typedef struct Place {
+    dev_t dev;
+    ino_t ino;
+    char name[NAME_MAX + 1];
+} Place;
+
+static bool place_of(const char *path, Place *p)
+{
+    char *dir = real_folder(path, p->name);
+    struct stat sb;
+    bool ok = dir && stat(dir, &sb) == 0;
+    if (ok) p->dev = sb.st_dev, p->ino = sb.st_ino;
+    free(dir);
+    return ok;
+}
+
+/* Whether two paths are one file: by device and inode where both exist
+ * (hard links too), else by where they would be. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea || eb) return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    Place pa, pb;
+    return place_of(a, &pa) && place_of(b, &pb) && pa.dev == pb.dev && pa.ino == pb.ino && !strcmp(pa.name, pb.name);
+}
+
+/* The index of the input that is the file at path, -1 when none is. */
+static int same_input(const char *path, const char *const *inputs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (inputs[i] && same_file(path, inputs[i])) return i;
+    return -1;
+}
+
+int cli_check_same(const char *cmd, const char *opt, const char *out, const char *const *inputs,
+                   const char *const *input_opts, int n)
+{
+    int i = same_input(out, inputs, n);
+    if (i >= 0)
+        return cli_usage_error(cmd, "%s '%s' is the same file as %s '%s': it would be overwritten", opt, out,
+                               input_opts[i], inputs[i]);
+    return 0;
+}
+
 int cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                      const char *const *input_opts, int n)
 {
-    struct stat so, si;
-    bool exists = stat(out, &so) == 0;
-    if (exists && S_ISDIR(so.st_mode)) return cli_usage_error(cmd, "%s '%s' is a directory", opt, out);
-    for (int i = 0; exists && i < n; i++)
-        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-            return cli_usage_error(cmd, "%s '%s' is the same file as %s '%s': it would be overwritten", opt, out,
-                                   input_opts[i], inputs[i]);
+    struct stat so;
+    if (stat(out, &so) == 0 && S_ISDIR(so.st_mode)) return cli_usage_error(cmd, "%s '%s' is a directory", opt, out);
+    int rc = cli_check_same(cmd, opt, out, inputs, input_opts, n);
+    if (rc) return rc;
     char *copy = strdup(out);
     if (!copy) return cli_error(cmd, "out of memory");
     const char *dir = dirname(copy);
-    int rc = 0;
     if (access(dir, W_OK) != 0) rc = cli_error(cmd, "%s '%s': cannot write in '%s': %s", opt, out, dir, strerror(errno));
     free(copy);
     return rc;
+}
+
+static bool same_folder(const char *a, const struct stat *b)
+{
+    struct stat sa;
+    return stat(a, &sa) == 0 && sa.st_dev == b->st_dev && sa.st_ino == b->st_ino;
+}
+
+/* Cuts path (a real path) at its last '/', leaving the folder above it
+ * ("/" for a file in the root); false when nothing is above. */
+static bool up(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (!slash || !strcmp(path, "/")) return false;
+    if (slash == path) slash[1] = '\0';
+    else *slash = '\0';
+    return true;
+}
+
+/* Whether the input at path (which may not exist yet: a database the
+ * command creates) is among what w overwrites: it is, or would be, a
+ * file w writes into w->dir, or lies inside w->dir/w->sub. */
+static bool overwritten(const CliWrites *w, const char *path)
+{
+    struct stat dir, sub;
+    Place at;
+    char subpath[4200];
+    if (stat(w->dir, &dir) != 0 || !place_of(path, &at)) return false;
+    if (at.dev == dir.st_dev && at.ino == dir.st_ino && w->writes && w->writes(at.name, w->ctx)) return true;
+    if (!w->sub) return false;
+    snprintf(subpath, sizeof subpath, "%s/%s", w->dir, w->sub);
+    if (stat(subpath, &sub) != 0 || !S_ISDIR(sub.st_mode)) return false;
+    /* the folder the file is or would be in, and every folder above it */
+    char *real = real_folder(path, at.name);
+    bool hit = false;
+    while (real && !hit) {
+        hit = same_folder(real, &sub);
+        if (!up(real)) break;
+    }
+    free(real);
+    return hit;
+}
+
+int cli_check_writes(const char *cmd, const char *opt, const CliWrites *w, const char *const *inputs,
+                     const char *const *input_opts, int n)
+{
+    struct stat sb;
+    if (stat(w->dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return cli_usage_error(cmd, "%s '%s' is not a directory", opt, w->dir);
+    for (int i = 0; i < n; i++)
+        if (inputs[i] && overwritten(w, inputs[i]))
+            return cli_usage_error(cmd, "%s '%s' would overwrite %s '%s', which it writes in that folder", opt,
+                                   w->dir, input_opts[i], inputs[i]);
+    return 0;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcmp(s + n - t, tail);
+}
+
+static bool report_writes(const char *name, const void *ctx)
+{
+    (void)ctx;
+    return !strcmp(name, "report.md") || !strcmp(name, "gnuplot.log") || ends_with(name, ".png") ||
+           ends_with(name, ".dat");
+}
+
+int cli_check_report_out(const char *cmd, const char *opt, const char *dir, const char *const *inputs,
+                         const char *const *input_opts, int n)
+{
+    CliWrites w = {.dir = dir, .writes = report_writes};
+    return cli_check_writes(cmd, opt, &w, inputs, input_opts, n);
 }
 
 static atomic_bool interrupted;
@@ -523,9 +663,9 @@ int cli_signal(void) { return caught; }
 void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
                      uint32_t games)
 {
-    fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " games stored (%" PRIu64 " of %u); the stored games are kept, "
+    fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " game%s stored (%" PRIu64 " of %u); the stored games are kept, "
                     "and `yinsh selfplay --resume %s --db %s` finishes the run\n",
-            cmd, name, done, stored, games, name, db);
+            cmd, name, done, number_plural(done), stored, games, name, db);
 }
 
 void cli_run_hint(const char *cmd, const Run *run)

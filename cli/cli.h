@@ -23,12 +23,40 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* True when argv holds -h or --help (before any "--"). */
 bool cli_wants_help(int argc, char **argv);
 
-/* Checks an output file before any work: not a directory, in a folder
- * that exists and can be written, and not the same file (device and
- * inode, so also through links) as any of the n inputs (NULL inputs are
- * skipped). 0, or EXIT_USAGE / 1 after printing why. */
+/* An output path is never also an input: every command checks each path
+ * it writes against each path it reads before any work, by device and
+ * inode (so also through links and other spellings), with these.
+ *
+ * cli_check_output: an output file: not a directory, in a folder that
+ * exists and can be written, and not the same file as any of the n
+ * inputs (NULL inputs are skipped; input_opts[i] names inputs[i] in the
+ * message, "--db"). cli_check_same: only the last (a database that
+ * run_open makes the folder of). 0, or EXIT_USAGE / 1 after printing why. */
 int cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                      const char *const *input_opts, int n);
+int cli_check_same(const char *cmd, const char *opt, const char *out, const char *const *inputs,
+                   const char *const *input_opts, int n);
+/* The files a command writes into a folder by name, each replacing the
+ * one there (a rename): `writes` says whether it writes a file of that
+ * name into dir; `sub`, if not NULL, is a folder of dir replaced whole.
+ * An input is overwritten when its real path (links resolved) is such a
+ * file, or lies inside sub. */
+typedef struct CliWrites {
+    const char *dir;
+    bool (*writes)(const char *name, const void *ctx);
+    const void *ctx;
+    const char *sub;
+} CliWrites;
+/* Checks a folder that a command writes into before any work: not an
+ * existing file of another kind, and no input among what it overwrites.
+ * 0, or EXIT_USAGE after printing why (opt names the folder's option). */
+int cli_check_writes(const char *cmd, const char *opt, const CliWrites *w, const char *const *inputs,
+                     const char *const *input_opts, int n);
+/* What `yinsh report` (and a study's report) writes into its folder:
+ * report.md, the pictures (*.png), their data (*.dat) and gnuplot.log;
+ * cli_check_writes on them. */
+int cli_check_report_out(const char *cmd, const char *opt, const char *dir, const char *const *inputs,
+                         const char *const *input_opts, int n);
 
 /* Files written in whole or not at all: a command writes its output into
  * a staging folder inside the output folder (mkdtemp of DIR/.NAME-XXXXXX)

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "base/json.h"
 #include "engine/notation.h"
+#include "base/number.h"
 
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
@@ -92,18 +93,20 @@ static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
         agent_spec_mcts_config(&spec, &cfg);
         if (bench_mcts_config(&cfg, (int)a->positions, a->seed, &b, err)) return cli_error("bench", "%s", err);
         if (!a->json) {
-            printf("mcts: %ld positions (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
+            printf("mcts: %ld position%s (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
                    ", %.0f simulations/s (wall), %.0f per CPU second\n",
-                   a->positions, a->seed, agent_spec_format(&spec, spec_text), b.sims, b.hash,
+                   a->positions, number_plural((uint64_t)a->positions), a->seed, agent_spec_format(&spec, spec_text),
+                   b.sims, b.hash,
                    b.seconds > 0 ? b.sims / b.seconds : 0, b.cpu > 0 ? b.sims / b.cpu : 0);
             return 0;
         }
     } else if (bench_mcts((int)a->sims, (int)a->positions, a->seed, &b, err))
         return cli_error("bench", "%s", err);
     if (!a->json) {
-        printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
+        printf("mcts: %ld position%s (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
                " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",
-               a->positions, a->seed, a->sims, b.sims, b.hash, b.seconds > 0 ? b.sims / b.seconds : 0);
+               a->positions, number_plural((uint64_t)a->positions), a->seed, a->sims, b.sims, b.hash,
+               b.seconds > 0 ? b.sims / b.seconds : 0);
         return 0;
     }
     Json j;
@@ -127,9 +130,9 @@ static int bench_parts_mode(const BenchArgs *a)
     BenchParts b;
     if (bench_parts(a->games ? (uint64_t)a->games : 1000, a->seed, 5, &b))
         return cli_error("bench", "out of memory for the recorded games");
-    printf("parts: %" PRIu64 " random games (seed %" PRIu64 "), %" PRIu64 " actions, %" PRIu64
+    printf("parts: %" PRIu64 " random game%s (seed %" PRIu64 "), %" PRIu64 " actions, %" PRIu64
            " ring moves; nanoseconds of CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
-           b.games, a->seed, b.actions, b.moves, b.sink);
+           b.games, number_plural(b.games), a->seed, b.actions, b.moves, b.sink);
     printf("parts: %-52s %7.1f ns/action\n", "random step (movegen_random, pos_make)", b.play);
     printf("parts: %-52s %7.1f ns/action\n", "generation and pick (movegen_random)", b.random);
     printf("parts: %-52s %7.1f ns/action\n", "generation alone (movegen_count)", b.count);
@@ -182,10 +185,10 @@ static bool bench_playouts_part(const BenchArgs *a, uint64_t ngames, Json *j)
         json_close(j);
         /* "playouts" stays open for the timing on T threads */
     } else {
-        printf("playouts: %" PRIu64 " random games, seed %" PRIu64 ": actions %" PRIu64 ", white %" PRIu64
+        printf("playouts: %" PRIu64 " random game%s, seed %" PRIu64 ": actions %" PRIu64 ", white %" PRIu64
                ", black %" PRIu64 ", draws %" PRIu64 "; ends: three-rings %" PRIu64 ", pool-empty %" PRIu64
                ", no-moves %" PRIu64 "\n",
-               ngames, a->seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK],
+               ngames, number_plural(ngames), a->seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK],
                t->results[RESULT_DRAW], t->reasons[REASON_THREE_RINGS], t->reasons[REASON_POOL_EMPTY],
                t->reasons[REASON_NO_MOVES]);
         printf("playouts: 1 thread: %.3f s, %.0f games/s, %.2f million actions/s\n", one.seconds, ngames / one.seconds,

@@ -230,8 +230,8 @@ static int show_stored(void *ctx, const StoreGameText *g)
     }
     long ply = c->ply < 0 ? g->nactions : c->ply;
     if (ply > g->nactions) {
-        snprintf(c->err, ERR_LEN, "run '%s' game %u has %d actions: --ply wants 0 to %d", g->run, (unsigned)g->index,
-                 g->nactions, g->nactions);
+        snprintf(c->err, ERR_LEN, "run '%s' game %u has %d action%s: --ply wants 0 to %d", g->run, (unsigned)g->index,
+                 g->nactions, number_plural((uint64_t)g->nactions), g->nactions);
         return 1;
     }
     Position pos;
@@ -248,8 +248,9 @@ static int show_stored(void *ctx, const StoreGameText *g)
         pos_make(&pos, a, &u);
     }
     char ypn[YPN_MAX_LEN];
-    printf("run %s, game %u (%s, White %s, Black %s): after %ld of %d actions; stored result %s (%s)\n", g->run,
-           (unsigned)g->index, g->variant, g->white, g->black, ply, g->nactions, g->result, g->reason);
+    printf("run %s, game %u (%s, White %s, Black %s): after %ld of %d action%s; stored result %s (%s)\n", g->run,
+           (unsigned)g->index, g->variant, g->white, g->black, ply, g->nactions, number_plural((uint64_t)g->nactions),
+           g->result, g->reason);
     printf("%s\n\n", ypn_format(&pos, ypn));
     draw_board(&pos, stdout);
     describe(&pos, stdout);

@@ -16,8 +16,9 @@
 const char USAGE_EXPORT[] =
     "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/] [--format F]\n"
     "  Writes stored games as game records: tag lines ([Run \"...\"], [Index \"...\"],\n"
-    "  the variant, the agents, the seed, the result and its reason, the date,\n"
-    "  the version; docs/records.md), the start YPN, then the actions ten to a\n"
+    "  the variant, the agents, the seed, the result and its reason, the date\n"
+    "  (when it was stored; an imported game's, the record's own), the\n"
+    "  version; docs/records.md), the start YPN, then the actions ten to a\n"
     "  line, as `yinsh randgame` prints them. `yinsh replay` checks them: every\n"
     "  action, and the stored result against the replayed one.\n"
     "\n"
@@ -58,6 +59,25 @@ static int put_tag(FILE *f, const char *key, const char *value, char *err)
     return 0;
 }
 
+/* The date a record gives its game: when it was stored, or for an
+ * imported game the date of the record it came from, which the import
+ * keeps in the run's command ("... # site boardspace.net, date DATE,
+ * game NAME", cli/cmd_import.c; "?" when the record had none). */
+static const char *game_date(const StoreGameText *g, char *out, size_t len)
+{
+    const char *d = strcmp(g->kind, "import") ? NULL : strstr(g->command, " # site ");
+    if (d && (d = strstr(d, ", date "))) {
+        d += strlen(", date ");
+        const char *end = strstr(d, ", game ");
+        int n = (int)(end ? (size_t)(end - d) : strlen(d));
+        if (n > 0 && strncmp(d, "?", (size_t)n)) {
+            snprintf(out, len, "%.*s", n, d);
+            return out;
+        }
+    }
+    return g->stored_at;
+}
+
 /* One record. The tags first, in a fixed order; then the start position
  * of the variant and the stored actions. */
 static int write_record(FILE *f, const StoreGameText *g, char *err)
@@ -68,7 +88,7 @@ static int write_record(FILE *f, const StoreGameText *g, char *err)
                  g->index, g->variant);
         return 1;
     }
-    char seed[24], index[16], length[24];
+    char seed[24], index[16], length[24], date[RECORD_VALUE_LEN];
     snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
     snprintf(index, sizeof index, "%" PRIu32, g->index);
     snprintf(length, sizeof length, "%" PRId64, g->length);
@@ -85,7 +105,7 @@ static int write_record(FILE *f, const StoreGameText *g, char *err)
         {"Result", g->result},
         {"Reason", g->reason},
         {"Actions", length},
-        {"Date", g->stored_at},
+        {"Date", game_date(g, date, sizeof date)},
         {"Version", g->version},
         {"Commit", g->commit ? g->commit : "?"},
         {"RunUid", g->run_uid},
@@ -130,8 +150,9 @@ static int write_boardspace(FILE *f, const StoreGameText *g, char *err)
                  g->run, g->index, g->variant);
         return 1;
     }
+    char date[RECORD_VALUE_LEN];
     fprintf(f, "(;\nGM[24]VV[2]\nSU[Yinsh]\nDT[");
-    sgf_value(f, g->stored_at);
+    sgf_value(f, game_date(g, date, sizeof date));
     /* the game's name: an imported one's own (its run is import-NAME), so
      * that it comes back under the same run name; else RUN-INDEX */
     fprintf(f, "]\nGN[");
@@ -220,6 +241,15 @@ static int export_game(void *ctx, const StoreGameText *g)
     return 0;
 }
 
+/* Whether --out DIR/ may hold a record of that name (file_name: ends in
+ * .rec, or .sgf for boardspace's): the files it replaces. */
+static bool writes_record(const char *name, const void *ctx)
+{
+    size_t n = strlen(name);
+    const char *ext = strcmp(ctx, "boardspace") ? ".rec" : ".sgf";
+    return n > 4 && !strcmp(name + n - 4, ext);
+}
+
 /* Says that the selection (game >= 0: that game of run) holds no game; 1. */
 static int nothing_to_export(const char *cmd, const char *db, const char *run, long game)
 {
@@ -254,10 +284,10 @@ int cmd_export(int argc, char **argv)
     struct stat sb;
     size_t olen = out ? strlen(out) : 0;
     bool to_dir = out && ((stat(out, &sb) == 0 && S_ISDIR(sb.st_mode)) || out[olen - 1] == '/');
-    if (out && !to_dir) {
-        const char *inputs[] = {db}, *input_opts[] = {"--db"};
-        if ((rc = cli_check_output(cmd, "--out", out, inputs, input_opts, 1))) return rc;
-    }
+    const char *inputs[] = {db}, *input_opts[] = {"--db"};
+    if (out && !to_dir && (rc = cli_check_output(cmd, "--out", out, inputs, input_opts, 1))) return rc;
+    CliWrites w = {.dir = out, .writes = writes_record, .ctx = format};
+    if (to_dir && (rc = cli_check_writes(cmd, "--out", &w, inputs, input_opts, 1))) return rc;
 
     Store *store = NULL;
     FileOut file = {0}; /* --out FILE: the stream, renamed over FILE once every record is in it */

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "store/store.h"
+#include "base/number.h"
 
 const char USAGE_IMPORT[] =
     "usage: yinsh import --format boardspace FILE.sgf... [--db PATH] [--repeat]\n"
@@ -105,8 +106,9 @@ static int import_file(Store *store, const char *path, bool repeat, char *err)
         }
         free(command);
         if (!rc)
-            printf("%s: run %s: %s (White) against %s (Black), %d actions, result %s (%s)\n", path, name,
-                   g.player[WHITE], g.player[BLACK], g.rec.nactions, result_name(g.rec.result),
+            printf("%s: run %s: %s (White) against %s (Black), %d action%s, result %s (%s)\n", path, name,
+                   g.player[WHITE], g.player[BLACK], g.rec.nactions, number_plural((uint64_t)g.rec.nactions),
+                   result_name(g.rec.result),
                    reason_name(g.rec.reason));
     }
     record_free(&g.rec);
@@ -130,6 +132,10 @@ int cmd_import(int argc, char **argv)
     if (strcmp(format, "boardspace")) return cli_usage_error(cmd, "--format '%s': the one format read is boardspace", format);
     if ((rc = cli_db(cmd, &db))) return rc;
     if (nfiles == 0) return cli_usage_error(cmd, "no record files given");
+    for (int i = 0; i < nfiles; i++) {
+        const char *input_opts[] = {"the record file"};
+        if ((rc = cli_check_same(cmd, "--db", db, &files[i], input_opts, 1))) return rc;
+    }
 
     Store *store = NULL;
     char err[ERR_LEN];
@@ -145,6 +151,7 @@ int cmd_import(int argc, char **argv)
         }
     }
     store_close(store);
-    if (failed) fprintf(stderr, "yinsh import: %d of %d files refused\n", failed, nfiles);
+    if (failed)
+        fprintf(stderr, "yinsh import: %d of %d file%s refused\n", failed, nfiles, number_plural((uint64_t)nfiles));
     return failed ? 1 : 0;
 }

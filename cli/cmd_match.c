@@ -16,6 +16,7 @@
 #include "base/json.h"
 #include "play/match.h"
 #include "engine/notation.h"
+#include "base/number.h"
 
 
 const char USAGE_MATCH[] =
@@ -143,9 +144,10 @@ static void print_result(const StoreRun *run, const RecordSummary *sum, const Ma
         printf("sprt         H0 elo=%g vs H1 elo=%g, alpha %g beta %g: llr %.3f (bounds %.3f, %.3f): ", mp->sprt.elo0,
                mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta, s->llr, s->lower, s->upper);
         if (r->decided_at)
-            printf("%s accepted after %" PRIu64 " pairs\n", s->decision > 0 ? "H1" : "H0", r->decided_at);
+            printf("%s accepted after %" PRIu64 " pair%s\n", s->decision > 0 ? "H1" : "H0", r->decided_at,
+                   number_plural(r->decided_at));
         else
-            printf("no decision after %" PRIu64 " pairs\n", t->pairs);
+            printf("no decision after %" PRIu64 " pair%s\n", t->pairs, number_plural(t->pairs));
     }
 }
 
@@ -258,9 +260,10 @@ static int play(const char *cmd, MatchArgs *m, Run *run, MatchPlan *mp, MatchRes
     Progress *progress = &mprog.progress;
     mp->plan = run->plan;
     if (!quiet)
-        fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
+        fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u game%s, %d thread%s\n",
                 run->row.name, run->store ? " in " : "", run->store ? run->db : "", mp->plan.seed,
-                variant_name(mp->plan.variant), run->row.white, run->row.black, mp->plan.games, run->row.threads);
+                variant_name(mp->plan.variant), run->row.white, run->row.black, mp->plan.games,
+                number_plural(mp->plan.games), run->row.threads, number_plural((uint64_t)run->row.threads));
     progress_start(progress, "games", mp->plan.games, quiet);
     mp->progress = show_progress;
     mp->ctx = &mprog;

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "store/store.h"
+#include "base/number.h"
 
 const char USAGE_MERGE[] =
     "usage: yinsh merge --db OUT.db SHARD.db... [--busy-timeout MS] [--quiet]\n"
@@ -92,8 +93,9 @@ int cmd_merge(int argc, char **argv)
     store_close(s);
     for (int i = 0; i < nruns && !quiet; i++) {
         const StoreMergeRun *r = &runs[i];
-        printf("run %s: %" PRIu64 " games copied, %" PRIu64 " held already (identical); %" PRIu64 "/%u games: ",
-               r->name, r->added, r->duplicates, r->stored, r->games);
+        printf("run %s: %" PRIu64 " game%s copied, %" PRIu64 " held already (identical); %" PRIu64 "/%u game%s: ",
+               r->name, r->added, number_plural(r->added), r->duplicates, r->stored, r->games,
+               number_plural(r->games));
         if (r->finished) printf("finished\n");
         else printf("missing %s (`yinsh selfplay --resume %s --db %s` plays them)\n", r->missing, r->name, db);
     }

@@ -377,6 +377,8 @@ int cmd_report(int argc, char **argv)
         goto done;
     }
     if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
+    const char *inputs[] = {db}, *input_opts[] = {"--db"};
+    if ((rc = cli_check_report_out(cmd, "--out", out, inputs, input_opts, 1))) goto done;
     if (plots && !has_scripts(plots)) {
         rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
         goto done;

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "base/json.h"
 #include "plans/rounds.h"
+#include "base/number.h"
 
 const char USAGE_ROUNDS[] =
     "usage: yinsh rounds --agent SPEC --from WEIGHTS --db PATH --name NAME --out-dir DIR\n"
@@ -79,9 +80,9 @@ static int play_run(void *ctx, const Planned *run)
     }
     if (match && !c->quiet) {
         char a[SPEC_LEN], b[SPEC_LEN];
-        fprintf(stderr, "yinsh %s: run %s (%s): %s vs %s, %u games\n", c->cmd, run->name,
+        fprintf(stderr, "yinsh %s: run %s (%s): %s vs %s, %u game%s\n", c->cmd, run->name,
                 planned_state_name(run->state), agent_spec_format(&run->plan.white, a),
-                agent_spec_format(&run->plan.black, b), run->plan.games);
+                agent_spec_format(&run->plan.black, b), run->plan.games, number_plural(run->plan.games));
     }
     Planned p = *run;
     p.command = c->command;
@@ -105,9 +106,10 @@ static void show_fitted(void *ctx, const RoundRow *w)
     char before[16], after[16];
     loss_text(w->loss_before[1], before, sizeof before);
     loss_text(w->loss_after[1], after, sizeof after);
-    fprintf(stderr, "yinsh %s: round %d/%d: fitted to %zu positions of %" PRIu64
-                    " games: validation log-loss %s -> %s; wrote %s\n",
-            c->cmd, w->k, c->rounds, w->positions, w->games, before, after, w->weights);
+    fprintf(stderr, "yinsh %s: round %d/%d: fitted to %zu position%s of %" PRIu64
+                    " game%s: validation log-loss %s -> %s; wrote %s\n",
+            c->cmd, w->k, c->rounds, w->positions, number_plural(w->positions), w->games, number_plural(w->games),
+            before, after, w->weights);
 }
 
 /* The Elo as `yinsh match` prints it (adding 0.0 turns -0.0 into 0.0). */
@@ -210,6 +212,19 @@ typedef struct RoundsArgs {
     CliControls ctl;
 } RoundsArgs;
 
+/* Whether the rounds write a file of that name into their folder:
+ * NAME.csv, or the weights NAME.k.txt of a round k (rounds.h). */
+static bool writes_round_file(const char *name, const void *ctx)
+{
+    const Rounds *r = ctx;
+    size_t n = strlen(r->name);
+    if (strncmp(name, r->name, n) || name[n] != '.') return false;
+    if (!strcmp(name + n, ".csv")) return true;
+    char *end;
+    long k = strtol(name + n + 1, &end, 10);
+    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= r->rounds && !strcmp(end, ".txt");
+}
+
 /* The whole command line into r, before anything is stored or written:
  * 0, or the exit status. */
 static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
@@ -238,7 +253,10 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
         return cli_usage_error(cmd, "%s%s%s", err, r->name[0] ? "" : ": ", r->name[0] ? "" : a->name);
     Weights w0;
     if (weights_load(r->from, &w0, err)) return cli_error(cmd, "--from: %s", err);
-    return 0;
+    /* what is written (DIR/NAME.csv, DIR/NAME.k.txt) against what is read */
+    const char *inputs[] = {a->sh.db, r->from}, *input_opts[] = {"--db", "--from"};
+    CliWrites w = {.dir = r->dir, .writes = writes_round_file, .ctx = r};
+    return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2);
 }
 
 int cmd_rounds(int argc, char **argv)
@@ -276,9 +294,9 @@ int cmd_rounds(int argc, char **argv)
     char csv[2 * AGENT_PATH_LEN];
     snprintf(csv, sizeof csv, "%s/%s.csv", r.dir, r.name);
     if (!c.quiet)
-        fprintf(stderr, "yinsh %s: %s: at most %d rounds of %u self-play games and %u pairs from %s into %s; "
-                        "weights and %s in %s\n", cmd, r.name, r.rounds, r.games, r.pairs, r.from, r.where.db, csv,
-                r.dir);
+        fprintf(stderr, "yinsh %s: %s: at most %d round%s of %u self-play game%s and %u pair%s from %s into %s; "
+                        "weights and %s in %s\n", cmd, r.name, r.rounds, number_plural((uint64_t)r.rounds), r.games,
+                number_plural(r.games), r.pairs, number_plural(r.pairs), r.from, r.where.db, csv, r.dir);
     double t0 = clock_now();
     RoundsHooks hooks = {.play = play_run, .fitted = show_fitted, .judged = show_judged, .ctx = &c};
     int n = 0, best = 0;

@@ -16,6 +16,7 @@
 #include "engine/notation.h"
 #include "base/parallel.h"
 #include "play/run.h"
+#include "base/number.h"
 
 #define SELFPLAY_DEFAULT_AGENT "mcts"
 
@@ -147,10 +148,11 @@ void cli_mpi_signal_note(const char *cmd, const Run *run)
 void cli_selfplay_line(const char *cmd, const Run *run)
 {
     const SelfplayPlan *plan = &run->plan;
-    fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads", cmd,
+    int threads = parallel_threads(plan->threads);
+    fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u game%s (%u to play), %d thread%s", cmd,
             run->row.name, run->store ? " in " : "", run->store ? run->db : "", plan->seed,
-            variant_name(plan->variant), run->row.white, run->row.black, plan->games, run->ntodo,
-            parallel_threads(plan->threads));
+            variant_name(plan->variant), run->row.white, run->row.black, plan->games, number_plural(plan->games),
+            run->ntodo, threads, number_plural((uint64_t)threads));
     if (dist_ranks() > 1) fprintf(stderr, " on each of %d ranks", dist_ranks());
     fprintf(stderr, "\n");
 }
@@ -189,8 +191,8 @@ int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
     cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
     if (run->done < run->ntodo) {
         /* a rank failed and said so; its games are missing */
-        cli_error(cmd, "%" PRIu64 " of the %u games to play were not stored", (uint64_t)run->ntodo - run->done,
-                  run->ntodo);
+        cli_error(cmd, "%" PRIu64 " of the %u game%s to play were not stored", (uint64_t)run->ntodo - run->done,
+                  run->ntodo, number_plural(run->ntodo));
         cli_run_hint(cmd, run);
         return 1;
     }

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "plans/spsa_match.h"
+#include "base/number.h"
 
 const char USAGE_SPSA[] =
     "usage: yinsh spsa --agent SPEC --param NAME=START:LO:HI [--param ...]\n"
@@ -68,6 +69,34 @@ typedef struct SpsaArgs {
     CliControls ctl;
 } SpsaArgs;
 
+/* Whether iteration files NAME.K.plus.txt and NAME.K.minus.txt (K below
+ * the iterations) or final.txt are named `name`: what the run writes
+ * into its weights folder (spsa_match.h). */
+static bool writes_weights(const char *name, const void *ctx)
+{
+    const SpsaRun *s = ctx;
+    size_t n = strlen(s->name);
+    if (!strcmp(name, "final.txt")) return true;
+    if (strncmp(name, s->name, n) || name[n] != '.') return false;
+    char *end;
+    long k = strtol(name + n + 1, &end, 10);
+    return name[n + 1] >= '0' && name[n + 1] <= '9' && k < s->iterations &&
+           (!strcmp(end, ".plus.txt") || !strcmp(end, ".minus.txt"));
+}
+
+/* The path (CSV) and every weights file written, against what is read:
+ * the database, the agent's weights, the engines file. 0, or the exit
+ * status. */
+static int check_outputs(const char *cmd, const SpsaArgs *a, const SpsaRun *s)
+{
+    const char *inputs[] = {a->sh.db, s->agent.eval[0] ? s->agent.eval : NULL, a->ctl.engines};
+    const char *input_opts[] = {"--db", "the agent's eval", "--engines"};
+    int rc = cli_check_output(cmd, "--out", a->out, inputs, input_opts, 3);
+    if (rc || !s->weights_dir[0]) return rc;
+    CliWrites w = {.dir = s->weights_dir, .writes = writes_weights, .ctx = s};
+    return cli_check_writes(cmd, "the weights folder", &w, inputs, input_opts, 3);
+}
+
 /* The whole command line into s, before anything is played: 0, or the
  * exit status. */
 static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
@@ -109,7 +138,7 @@ static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
     if (!s->nparams) return cli_usage_error(cmd, "no parameter to tune: give --param NAME=START:LO:HI");
     if (spsa_run_check(s, err))
         return cli_usage_error(cmd, "%s%s%s", err, s->name[0] ? "" : ": ", s->name[0] ? "" : a->name);
-    return 0;
+    return check_outputs(cmd, a, s);
 }
 
 typedef struct SpsaCtx {
@@ -149,8 +178,9 @@ static int print_result(const char *cmd, const SpsaRun *s, const double *u, cons
     AgentSpec best;
     char text[SPEC_LEN], err[ERR_LEN];
     if (spsa_agent_at(s, u, "final", &best, text, err)) return cli_error(cmd, "%s", err);
-    printf("spsa         %s: %d iterations of %u pairs, seed %" PRIu64 ", gains a %g c %g A %g alpha %g gamma %g\n",
-           s->name, s->iterations, s->pairs, s->seed, s->gains.a, s->gains.c, s->gains.A, s->gains.alpha,
+    printf("spsa         %s: %d iteration%s of %u pair%s, seed %" PRIu64 ", gains a %g c %g A %g alpha %g gamma %g\n",
+           s->name, s->iterations, number_plural((uint64_t)s->iterations), s->pairs, number_plural(s->pairs), s->seed,
+           s->gains.a, s->gains.c, s->gains.A, s->gains.alpha,
            s->gains.gamma);
     for (int i = 0; i < s->nparams; i++) {
         const SpsaParam *p = &s->params[i];
@@ -202,8 +232,8 @@ int cmd_spsa(int argc, char **argv)
     }
 
     if (!a.sh.quiet)
-        fprintf(stderr, "yinsh %s: %s: %d iterations of %u pairs into %s; path in %s\n", cmd, s.name, s.iterations,
-                s.pairs, a.sh.db, a.out);
+        fprintf(stderr, "yinsh %s: %s: %d iteration%s of %u pair%s into %s; path in %s\n", cmd, s.name, s.iterations,
+                number_plural((uint64_t)s.iterations), s.pairs, number_plural(s.pairs), a.sh.db, a.out);
     double t0 = clock_now(), u[SPSA_MAX_PARAMS];
     SpsaCtx c = {.cmd = cmd, .s = &s, .quiet = a.sh.quiet, .o = cli_planned_options(&a.sh), .command = command};
     SpsaHooks hooks = {.play = play_iteration, .stepped = show_step, .ctx = &c};

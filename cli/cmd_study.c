@@ -8,13 +8,15 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "plans/study.h"
+#include "base/number.h"
 
 const char USAGE_STUDY[] =
     "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS]\n"
     "  Runs the study that FILE describes (an INI file: docs/study.md): a\n"
     "  self-play run for each agent and variant, the same agent on both sides,\n"
     "  into the study's database, then the report of those runs (as `yinsh\n"
-    "  report` writes it) into the study's report folder and on stdout.\n"
+    "  report` writes it) into the study's report folder ([report] out, default\n"
+    "  results/NAME) and on stdout.\n"
     "  Run k (agents in file order, then variants in the order listed) is\n"
     "  named STUDY-VARIANT-LABEL and has seed SEED + k, so the file fixes\n"
     "  every game. A [ladder] section adds the neighbour matches of a strength\n"
@@ -79,8 +81,9 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     int count[PLANNED_STATES] = {0};
     for (int i = 0; i < s->nruns; i++) count[runs[i].state]++;
     if (!sh->quiet)
-        fprintf(stderr, "yinsh %s: %s: study %s, %d runs into %s: %d complete, %d unfinished, %d to play\n", cmd,
-                s->path, s->name, s->nruns, sh->db, count[PLANNED_COMPLETE], count[PLANNED_UNFINISHED],
+        fprintf(stderr, "yinsh %s: %s: study %s, %d run%s into %s: %d complete, %d unfinished, %d to play\n", cmd,
+                s->path, s->name, s->nruns, number_plural((uint64_t)s->nruns), sh->db, count[PLANNED_COMPLETE],
+                count[PLANNED_UNFINISHED],
                 count[PLANNED_MISSING]);
     PlannedOptions o = cli_planned_options(sh);
     CliPlay show = {.cmd = cmd, .quiet = sh->quiet, .summary = true,
@@ -89,8 +92,8 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
         if (runs[i].state == PLANNED_COMPLETE) {
-            if (!sh->quiet) fprintf(stderr, "yinsh %s: run %s is already complete (%u games)\n", cmd, r->name,
-                                    r->plan.games);
+            if (!sh->quiet) fprintf(stderr, "yinsh %s: run %s is already complete (%u game%s)\n", cmd, r->name,
+                                    r->plan.games, number_plural(r->plan.games));
             continue;
         }
         char *command = run_command(r, sh->db);
@@ -139,6 +142,9 @@ int cmd_study(int argc, char **argv)
     }
     sh.db = s.db;
     if ((rc = cli_shared_check(cmd, &sh))) goto done;
+    /* the report's folder against what the study reads, before any run */
+    const char *inputs[] = {sh.db, s.path}, *input_opts[] = {"the study's database", "the study file"};
+    if ((rc = cli_check_report_out(cmd, "the report folder", s.report_out, inputs, input_opts, 2))) goto done;
     if (!(runs = calloc((size_t)s.nruns, sizeof *runs)) || !(names = calloc((size_t)s.nruns, sizeof *names)) ||
         !(cmdline = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");

@@ -10,6 +10,7 @@
 #include "base/clock.h"
 #include "cli/commands.h"
 #include "base/json.h"
+#include "base/number.h"
 #include "engine/notation.h"
 #include "plans/tournament.h"
 
@@ -24,18 +25,22 @@ const char USAGE_TOURNAMENT[] =
     "  Plays a round robin (every pair of participants) or, with --gauntlet,\n"
     "  the first participant against each of the others: each pairing is a\n"
     "  match of N games in N/2 colour-swapped pairs from shared openings (as\n"
-    "  `yinsh match`), stored as the match run T/A-vs-B. Then prints the rating\n"
-    "  list, fitted over all the games at once (maximum-likelihood\n"
-    "  Bradley-Terry on the Elo scale, a draw half a win and half a loss),\n"
-    "  anchored at one participant (0 Elo), with 95% intervals from the\n"
-    "  observed Fisher information, and the pairwise table.\n"
+    "  `yinsh match`), stored as the match run T/A-vs-B, A and B the two names\n"
+    "  in order (digits as numbers: m5 before m20), whatever the order of --p.\n"
+    "  Then prints the rating list, fitted over all the games at once\n"
+    "  (maximum-likelihood Bradley-Terry on the Elo scale, a draw half a win\n"
+    "  and half a loss), anchored at one participant (0 Elo), with 95%\n"
+    "  intervals from the observed Fisher information, and the pairwise table.\n"
+    "  Without finite ratings (someone won every game against others) the list\n"
+    "  is ranked by score and says who won every game against whom.\n"
     "\n"
     "  The tournament is its runs: the same command again plays what is\n"
     "  missing (a killed tournament finishes with the games of one never\n"
     "  stopped), and once every run is complete it only prints the list.\n"
     "\n"
     "  --p NAME=SPEC   a participant: its display name (letters, digits, '.',\n"
-    "                  '_', '+', '-') and agent spec; repeated, in order\n"
+    "                  '_', '+', '-') and agent spec; repeated (the gauntlet's\n"
+    "                  first is its first; otherwise the order names nothing)\n"
     "  --games N       games per pairing, an even number\n"
     "  --gauntlet      the first participant against each of the others only\n"
     "  --name T        the tournament's name, the runs' prefix (default tournament)\n"
@@ -55,20 +60,6 @@ const char USAGE_TOURNAMENT[] =
     "  of its own spec; a participant may be an external UYI engine\n"
     "  (uyi:name=N;cmd=... or engine:NAME of --engines FILE, docs/uyi.md).\n";
 
-/* Participants by rating, best first (unrated: in order). */
-static void rank_order(const Tournament *t, const TournamentResults *r, int *order)
-{
-    int n = t->nplayers;
-    for (int i = 0; i < n; i++) order[i] = i;
-    if (!r->rated) return;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && r->elo[order[j]] > r->elo[order[j - 1]]; j--) {
-            int x = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = x;
-        }
-}
-
 /* Points of row player i against column player j, and their games. */
 static void pair_points(const Tournament *t, const TournamentResults *r, int i, int j, double *pts, uint64_t *games)
 {
@@ -84,19 +75,37 @@ static void pair_points(const Tournament *t, const TournamentResults *r, int i, 
     }
 }
 
+/* Without ratings: why, and the facts behind it pairing by pairing: who
+ * won every game against whom, and which pairings have no games. */
+static void unrated_facts(const Tournament *t, const TournamentResults *r)
+{
+    printf("ratings      none: %s; ranked by score\n", r->why);
+    for (int k = 0; k < t->npairings; k++) {
+        const MatchTally *m = &r->tally[k];
+        const char *a = t->players[t->pairings[k].a].name, *b = t->players[t->pairings[k].b].name;
+        uint64_t g = m->wins + m->draws + m->losses;
+        if (!g) printf("             %s and %s played no game\n", a, b);
+        else if (m->wins == g || m->losses == g)
+            printf("             %s won %" PRIu64 " of %" PRIu64 " game%s against %s\n", m->wins == g ? a : b, g, g,
+                   number_plural(g), m->wins == g ? b : a);
+    }
+    printf("\n");
+}
+
 static void print_results(const Tournament *t, const TournamentResults *r, const char *db)
 {
-    int n = t->nplayers, order[TOURNAMENT_MAX_PLAYERS];
-    rank_order(t, r, order);
-    printf("tournament   %s: %s of %d participants, %d pairings of %u games, seed %" PRIu64 ", %s\n", t->name,
-           t->gauntlet ? "gauntlet" : "round robin", n, t->npairings, t->games, t->seed, variant_name(t->variant));
+    int n = t->nplayers;
+    const int *order = r->rank;
+    printf("tournament   %s: %s of %d participants, %d pairing%s of %u games, seed %" PRIu64 ", %s\n", t->name,
+           t->gauntlet ? "gauntlet" : "round robin", n, t->npairings, number_plural((uint64_t)t->npairings), t->games,
+           t->seed, variant_name(t->variant));
     printf("database     %s\n", db);
     if (r->rated)
         printf("ratings      Elo, anchored at %s = 0; Bradley-Terry over all games (a draw half a win), 95%% "
                "intervals from the observed information\n\n",
                t->players[r->anchor].name);
     else
-        printf("ratings      none: %s\n\n", r->why);
+        unrated_facts(t, r);
     printf("%-4s %-24s %8s %19s %7s %8s %6s  %s\n", "rank", "name", "elo", "95% interval", "se", "games", "score",
            "spec");
     for (int x = 0; x < n; x++) {
@@ -272,9 +281,10 @@ static int play_pairings(const char *cmd, const Tournament *t, Planned *runs, co
     int count[PLANNED_STATES] = {0};
     for (int k = 0; k < t->npairings; k++) count[runs[k].state]++;
     if (!sh->quiet)
-        fprintf(stderr, "yinsh %s: %s: %s of %d participants, %d pairings of %u games into %s: %d complete, "
+        fprintf(stderr, "yinsh %s: %s: %s of %d participants, %d pairing%s of %u games into %s: %d complete, "
                         "%d unfinished, %d to play\n", cmd, t->name, t->gauntlet ? "gauntlet" : "round robin",
-                t->nplayers, t->npairings, t->games, sh->db, count[PLANNED_COMPLETE], count[PLANNED_UNFINISHED],
+                t->nplayers, t->npairings, number_plural((uint64_t)t->npairings), t->games, sh->db,
+                count[PLANNED_COMPLETE], count[PLANNED_UNFINISHED],
                 count[PLANNED_MISSING]);
     PlannedOptions o = cli_planned_options(sh);
     double t0 = clock_now();

@@ -8,9 +8,10 @@
 #include "cli/commands.h"
 #include "base/json.h"
 #include "positions/tune_load.h"
+#include "base/number.h"
 
 const char USAGE_TUNE[] =
-    "usage: yinsh tune --db PATH --out FILE [--runs NAME[,NAME...]] [--from FILE]\n"
+    "usage: yinsh tune --out FILE [--db PATH] [--runs NAME[,NAME...]] [--from FILE]\n"
     "                  [--min-ply N] [--sample F] [--val F] [--l2 L] [--seed S]\n"
     "                  [--threads T] [--quiet] [--json]\n"
     "  Fits the evaluation weights to the games stored by self-play (or\n"
@@ -20,7 +21,7 @@ const char USAGE_TUNE[] =
     "  the games is held out; the loss on both sets is printed before and after.\n"
     "  Writes FILE as `name value` lines with a header saying how it was made.\n"
     "\n"
-    "  --db PATH       the database written by `yinsh selfplay`\n"
+    "  --db PATH       the database written by `yinsh selfplay` (default " RUN_DEFAULT_DB ")\n"
     "  --out FILE      the weights file to write\n"
     "  --runs LIST     comma-separated run names (default: every run)\n"
     "  --from FILE     starting weights (default: the built-in defaults,\n"
@@ -106,10 +107,10 @@ static char *fit_header(int argc, char **argv, const TuneData *data, const TuneO
     return header;
 }
 
-/* --db and --out, both required: 0, or EXIT_USAGE after saying so. */
+/* --db (RUN_DEFAULT_DB when not given, as every command reads it) and
+ * --out, which is required: 0, or EXIT_USAGE after saying so. */
 static int check_paths(const char *cmd, const char **db, const char *out)
 {
-    if (!*db) return cli_usage_error(cmd, "--db PATH is required");
     int rc = cli_db(cmd, db);
     if (!rc && (!out || !*out)) rc = cli_usage_error(cmd, "--out FILE is required");
     return rc;
@@ -179,8 +180,10 @@ int cmd_tune(int argc, char **argv)
         goto done;
     }
     double t1 = clock_now();
-    if (!quiet) fprintf(stderr, "yinsh tune: %zu positions from %llu games read in %.1f s (%lld repeats skipped)\n",
-                        data.n, (unsigned long long)data.games, t1 - t0, (long long)repeats);
+    if (!quiet)
+        fprintf(stderr, "yinsh tune: %zu position%s from %llu game%s read in %.1f s (%lld repeat%s skipped)\n", data.n,
+                number_plural(data.n), (unsigned long long)data.games, number_plural(data.games), t1 - t0,
+                (long long)repeats, number_plural((uint64_t)repeats));
     TuneFit fit;
     tune_fit(&data, &w0, &o, &fit);
     double t2 = clock_now();
@@ -192,7 +195,10 @@ int cmd_tune(int argc, char **argv)
         goto done;
     }
     if (!json) print_fit(header, &fit);
-    rc = weights_save(out, &fit.after, header, err) ? cli_error(cmd, "the fit gives no usable weights: %s", err) : 0;
+    /* weights the fit made unusable (not finite), or a file that could
+     * not be written (a full disk): said apart */
+    if (weights_check(&fit.after, err)) rc = cli_error(cmd, "the fit gives no usable weights: %s", err);
+    else if (weights_save(out, &fit.after, header, err)) rc = cli_error(cmd, "%s", err);
     free(header);
     if (!rc && json) json_fit(&data, &o, &fit, db, &runs, from, out, t1 - t0, t2 - t1, argc, argv);
     else if (!rc) printf("wrote %s\n", out);

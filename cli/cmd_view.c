@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "play/run.h"
 #include "viewer/view_site.h"
+#include "base/number.h"
 
 #define VIEW_DEFAULT_OUT "results/view"
 
@@ -26,7 +27,10 @@ const char USAGE_VIEW[] =
     "                the same); default: every run in the database\n"
     "  --out DIR     the site's folder (default " VIEW_DEFAULT_OUT "; created if\n"
     "                missing). Its index.html, board.js, viewer.js, viewer.css and\n"
-    "                games/ are replaced, the rest of DIR is left alone.\n"
+    "                games/ are replaced, the rest of DIR is left alone. Only a\n"
+    "                site's own files are replaced: each folder of a site holds\n"
+    "                the marker " VIEW_MARKER ", and a DIR/games or a page file\n"
+    "                that a site did not write is refused, and nothing written.\n"
     "  The site is written into a hidden folder in DIR and moved in when it is\n"
     "  complete: a failure leaves DIR as it was. An empty database, an unknown run\n"
     "  or a selection without games is an error (1).\n";
@@ -46,6 +50,15 @@ int cmd_view(int argc, char **argv)
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
     if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
+    /* before anything is read: the database is not among what the site
+     * replaces, and the site replaces only a site's files */
+    const char *inputs[] = {db}, *input_opts[] = {"--db"};
+    CliWrites w = {.dir = out, .writes = view_writes, .sub = VIEW_GAMES};
+    if ((rc = cli_check_writes(cmd, "--out", &w, inputs, input_opts, 1))) goto done;
+    if (view_check_dir(out, err)) {
+        rc = cli_error(cmd, "%s; nothing was written (write the site into another folder with --out DIR)", err);
+        goto done;
+    }
 
     if (view_load(&v, db, STORE_BUSY_MS, (const char *const *)runs.items, runs.n, err)) {
         rc = cli_error(cmd, "%s", err);
@@ -53,8 +66,8 @@ int cmd_view(int argc, char **argv)
     }
     if (v.ngames == 0) {
         if (runs.n)
-            rc = cli_error(cmd, "the selected %s of '%s' hold%s no games: nothing to show", runs.n > 1 ? "runs" : "run",
-                           db, runs.n > 1 ? "" : "s");
+            rc = cli_error(cmd, "the selected run%s of '%s' hold%s no games: nothing to show",
+                           number_plural((uint64_t)runs.n), db, runs.n > 1 ? "" : "s");
         else
             rc = cli_error(cmd, "database '%s' holds no games: nothing to show (`yinsh selfplay` plays some)", db);
         goto done;
@@ -64,7 +77,7 @@ int cmd_view(int argc, char **argv)
      * moved into DIR only when all of it was written: a full disk leaves
      * DIR as it was. */
     if ((rc = cli_stage_open(cmd, out, "view", stage, sizeof stage))) goto done;
-    if (view_write(&v, stage, err)) {
+    if (view_write(&v, stage, err) || view_mark(out, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
@@ -74,9 +87,10 @@ int cmd_view(int argc, char **argv)
         goto done;
     }
     fprintf(stderr,
-            "yinsh view: %" PRId64 " games (%" PRId64 " actions) of %d run%s, %" PRIu64 " files, %.1f MB "
+            "yinsh view: %" PRId64 " game%s (%" PRId64 " action%s) of %d run%s, %" PRIu64 " file%s, %.1f MB "
             "(largest page %.0f kB): open %s/index.html\n",
-            v.ngames, v.actions, v.nruns, v.nruns == 1 ? "" : "s", v.files, v.bytes / 1e6, v.largest / 1e3, out);
+            v.ngames, number_plural((uint64_t)v.ngames), v.actions, number_plural((uint64_t)v.actions), v.nruns,
+            number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, out);
 
 done:
     if (stage[0]) cli_stage_remove(stage);

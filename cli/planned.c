@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "base/number.h"
 
 const char CLI_TOURNAMENT_REFUSED[] =
     ": give the participants, games, seed, variant, openings and controls it was started with, or another "
@@ -62,9 +63,10 @@ static void on_finished(void *ctx, const Planned *p, const Run *run, const Plann
     progress_finish(&s->progress, res->done, tail);
     if (s->c->summary && !s->c->quiet)
         fprintf(stderr,
-                "yinsh %s: run %s complete: %" PRIu64 " games, White %" PRIu64 ", Black %" PRIu64
+                "yinsh %s: run %s complete: %" PRIu64 " game%s, White %" PRIu64 ", Black %" PRIu64
                 ", draws %" PRIu64 ", hash %016" PRIx64 "\n",
-                cmd, p->name, sum->games, sum->wins[RESULT_WHITE], sum->wins[RESULT_BLACK], sum->wins[RESULT_DRAW],
+                cmd, p->name, sum->games, number_plural(sum->games), sum->wins[RESULT_WHITE], sum->wins[RESULT_BLACK],
+                sum->wins[RESULT_DRAW],
                 sum->hash);
 }
 

@@ -1,13 +1,30 @@
 /* yinsh: the one binary. `yinsh --help` lists the subcommands (commands.c),
  * `yinsh CMD --help` explains one, `yinsh CMD ...` runs it. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include "base/file.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 
+/* Standard output, through a stream that keeps why a write to it failed:
+ * a report's last write to a full disk is noticed at the end, when errno
+ * says something else. */
+static FileStream out = {.fd = STDOUT_FILENO};
+
 int main(int argc, char **argv)
 {
+    /* A file grown past `ulimit -f` would end the process by SIGXFSZ,
+     * without a word; ignored, the write fails with EFBIG, which the
+     * command reports as any write error. */
+    signal(SIGXFSZ, SIG_IGN);
+    FILE *f = file_stream(&out);
+    if (f) {
+        setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+        stdout = f;
+    }
     if (argc < 2) {
         cli_usage(stderr);
         return EXIT_USAGE;
@@ -39,7 +56,7 @@ int main(int argc, char **argv)
     int rc = cli_wants_help(argc - 1, argv + 1) ? cli_help(c->name) : c->run(argc - 1, argv + 1);
     /* output that did not reach its file (a full disk, /dev/full) is a failure */
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "yinsh %s: cannot write the output: %s\n", c->name, strerror(errno));
+        fprintf(stderr, "yinsh %s: cannot write the output: %s\n", c->name, strerror(out.error ? out.error : errno));
         return rc ? rc : 1;
     }
     return rc;

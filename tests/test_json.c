@@ -243,7 +243,7 @@ Test(json, tournament)
                    "and d['participants'][1]['elo'] == {'value': 0, 'ci95': None} "
                    "and all(p['games'] == 20 for p in d['participants']) "
                    "and sum(p['points'] for p in d['participants']) == 30 "
-                   "and [q['run'] for q in d['pairings']] == ['tournament/rnd-vs-m5', 'tournament/rnd-vs-m20', "
+                   "and [q['run'] for q in d['pairings']] == ['tournament/m5-vs-rnd', 'tournament/m20-vs-rnd', "
                    "'tournament/m5-vs-m20'] and all(sum(q['pentanomial']) == 5 for q in d['pairings'])");
 }
 

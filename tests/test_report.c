@@ -153,7 +153,7 @@ static void check_comparison(sqlite3 *db, const char *md)
              100 * score[0].mid, n[0], 100 * score[1].mid, n[1], 100 * diff.mid, 100 * diff.lo, 100 * diff.hi, pv);
     cr_expect(strstr(sec, want), "want the row '%s' in:\n%s", want, sec);
     bool differ = p < 0.05 && (diff.lo > 0 || diff.hi < 0);
-    snprintf(want, sizeof want, "\n%d of 1 pairs show a difference", differ);
+    snprintf(want, sizeof want, "\n%d of 1 pair show a difference", differ);
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 
@@ -707,7 +707,7 @@ Test(report, one_imported_game_gives_no_verdict)
 
 /* Blitz against standard by hand: 3 White wins of 3 in standard, 3 Black
  * wins of 3 in blitz. The normal approximation had no width and p = 0
- * ("1 of 1 pairs show a difference too large to be chance"); the exact
+ * ("1 of 1 pair show a difference too large to be chance"); the exact
  * permutation test gives 2 / C(6, 3) = 0.1, Newcombe's interval -100 to
  * -20.6 points, and 3 games a side are too few for a verdict. With 30 a
  * side the difference is real. */
@@ -726,7 +726,7 @@ Test(report, blitz_against_standard_at_the_edges)
     cr_expect(strstr(sec, "| `random` | 100.0% (3 games) | 0.0% (3 games) | -100.0 (-100.0 to -20.6) | 0.100 | too few "
                           "games |"),
               "%s", sec);
-    cr_expect(strstr(sec, "0 of 1 pairs show a difference too large to be chance") && strstr(sec, "1 has too few games"),
+    cr_expect(strstr(sec, "0 of 1 pair show a difference too large to be chance") && strstr(sec, "1 has too few games"),
               "%s", sec);
 
     pairs[0] = hand_pair(VARIANT_STANDARD, "random", 30, 0, 0);
@@ -736,7 +736,7 @@ Test(report, blitz_against_standard_at_the_edges)
     cr_expect_eq(d.verdict, REPORT_EDGE);
     rep.games = 60;
     sec = section(markdown_of(&rep), "## Blitz against standard");
-    cr_expect(strstr(sec, "1 of 1 pairs show a difference too large to be chance"), "%s", sec);
+    cr_expect(strstr(sec, "1 of 1 pair show a difference too large to be chance"), "%s", sec);
 }
 
 /* ---- the measures beyond the win rate (#23) ----------------------------- */
@@ -1091,7 +1091,7 @@ Test(report, copies_are_counted_once)
     cr_expect(strstr(md, "| `ab:depth=2,tt=16` | `ab:depth=2,tt=16` | 1 | 99 | "), "%s", section(md, "## Results"));
     cr_expect(strstr(md, "**198 stored games are left out as copies**"), "%s", section(md, "## Results"));
     cr_expect(strstr(md, " | 100 of 100, 1 distinct | "), "the runs' distinct games: %s", section(md, "## Runs"));
-    cr_expect(strstr(section(md, "## Blitz against standard"), "0 of 1 pairs show a difference") &&
+    cr_expect(strstr(section(md, "## Blitz against standard"), "0 of 1 pair show a difference") &&
                   strstr(section(md, "## Blitz against standard"), "1 has too few games"),
               "%s", section(md, "## Blitz against standard"));
     cr_expect(!strstr(md, "No agent played itself"), "%s", section(md, "## Pictures"));

@@ -9,8 +9,9 @@
  *     actions that cannot have made a position are refused;
  *   - `yinsh svg` and `yinsh view` as processes: pages for every selected
  *     game with the positions the engine gives, the folder's other files
- *     kept, old pages gone, and failures (an unknown run, no games, a full
- *     disk, bad options) that leave the folder as it was. */
+ *     kept, old pages gone, the marker in a site's folders (.yinsh-view),
+ *     and failures (an unknown run, no games, a full disk, bad options)
+ *     that leave the folder as it was. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <signal.h>
@@ -217,7 +218,7 @@ Test(view, site)
     const char *all[] = {"view", "--db", db, "--out", site, NULL};
     cr_assert_eq(yinsh_run(dir, all, NULL, &err), 0, "%s", err);
     cr_assert(strstr(err, "9 games"), "%s", err);
-    cr_assert_str_eq(listing(site), "board.js games index.html notes.txt viewer.css viewer.js ");
+    cr_assert_str_eq(listing(site), ".yinsh-view board.js games index.html notes.txt viewer.css viewer.js ");
     sqlite3 *h = db_open(db);
     sqlite3_stmt *st;
     cr_assert_eq(sqlite3_prepare_v2(h, "SELECT id, actions FROM game", -1, &st, NULL), SQLITE_OK);
@@ -236,15 +237,15 @@ Test(view, site)
     sqlite3_finalize(st);
     cr_assert_eq(pages, 9);
     cr_assert_str_eq(listing(path_in(site, "games")),
-                     "1.html 2.html 3.html 4.html 5.html 6.html 7.html 8.html 9.html ");
+                     ".yinsh-view 1.html 2.html 3.html 4.html 5.html 6.html 7.html 8.html 9.html ");
     char *index = slurp(path_in(site, "index.html"));
     cr_assert(strstr(index, "\"name\": \"std\"") && strstr(index, "\"name\": \"blitz\""));
 
     /* one run: the other run's pages go, the user's file stays */
     const char *one[] = {"view", "--db", db, "--run", "blitz", "--out", site, NULL};
     cr_assert_eq(yinsh_run(dir, one, NULL, &err), 0, "%s", err);
-    cr_assert_str_eq(listing(path_in(site, "games")), "6.html 7.html 8.html 9.html ");
-    cr_assert_str_eq(listing(site), "board.js games index.html notes.txt viewer.css viewer.js ");
+    cr_assert_str_eq(listing(path_in(site, "games")), ".yinsh-view 6.html 7.html 8.html 9.html ");
+    cr_assert_str_eq(listing(site), ".yinsh-view board.js games index.html notes.txt viewer.css viewer.js ");
     cr_assert_str_eq(slurp(path_in(site, "notes.txt")), "mine\n");
     char *before = slurp(path_in(site, "index.html"));
 
@@ -262,8 +263,8 @@ Test(view, site)
     expect_exit(dir, tampered, 1, "game 7: action 4");
     sqlite3_close(h);
     cr_assert_str_eq(slurp(path_in(site, "index.html")), before);
-    cr_assert_str_eq(listing(path_in(site, "games")), "6.html 7.html 8.html 9.html ");
-    cr_assert_str_eq(listing(site), "board.js games index.html notes.txt viewer.css viewer.js ");
+    cr_assert_str_eq(listing(path_in(site, "games")), ".yinsh-view 6.html 7.html 8.html 9.html ");
+    cr_assert_str_eq(listing(site), ".yinsh-view board.js games index.html notes.txt viewer.css viewer.js ");
 
     const char *no_db[] = {"view", "--db", path_in(dir, "none.db"), "--out", site, NULL};
     expect_exit(dir, no_db, 1, NULL);
@@ -302,7 +303,7 @@ Test(view, full_disk)
         err = slurp(path_in(dir, "err"));
         cr_assert_eq(rc, 1, "limit %lu: exit %d: %s", (unsigned long)limits[i], rc, err);
         cr_assert(strstr(err, "cannot write"), "%s", err);
-        cr_assert_str_eq(listing(site), "board.js games index.html viewer.css viewer.js ");
+        cr_assert_str_eq(listing(site), ".yinsh-view board.js games index.html viewer.css viewer.js ");
         cr_assert_str_eq(listing(path_in(site, "games")), games);
         cr_assert_str_eq(slurp(path_in(site, "index.html")), index);
     }

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -5,6 +6,36 @@
 #include <unistd.h>
 #include "base/error.h"
 #include "base/file.h"
+
+static ssize_t stream_write(void *cookie, const char *buf, size_t size)
+{
+    FileStream *s = cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(s->fd, buf + done, size - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            if (!s->error) s->error = errno;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+static int stream_close(void *cookie)
+{
+    FileStream *s = cookie;
+    if (!s->owned || close(s->fd) == 0) return 0;
+    if (!s->error) s->error = errno;
+    return -1;
+}
+
+FILE *file_stream(FileStream *s)
+{
+    s->error = 0;
+    return fopencookie(s, "w", (cookie_io_functions_t){.write = stream_write, .close = stream_close});
+}
 
 /* The sibling is PATH.PID.tmp, or PATH.PID-K.tmp for the first K that is
  * not taken (a file of a killed process with the same pid, another write
@@ -22,7 +53,8 @@ int file_out_open(FileOut *o, const char *path, char *err)
         int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
         if (fd < 0 && errno == EEXIST) continue;
         if (fd < 0) return error_set(err, "cannot write '%.200s': %s", path, strerror(errno));
-        if (!(o->f = fdopen(fd, "w"))) {
+        o->stream = (FileStream){.fd = fd, .owned = true};
+        if (!(o->f = file_stream(&o->stream))) {
             int why = errno;
             close(fd);
             remove(o->tmp);
@@ -39,7 +71,8 @@ int file_out_commit(FileOut *o, char *err)
     ok = fclose(o->f) == 0 && ok;
     o->f = NULL;
     if (!ok || rename(o->tmp, o->path) != 0) {
-        error_set(err, "cannot write '%.200s': %s", o->path, strerror(errno ? errno : EIO));
+        int why = !ok && o->stream.error ? o->stream.error : errno ? errno : EIO;
+        error_set(err, "cannot write '%.200s': %s", o->path, strerror(why));
         remove(o->tmp);
         return -1;
     }

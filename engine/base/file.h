@@ -8,12 +8,29 @@
 #ifndef YINSH_FILE_H
 #define YINSH_FILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
+
+/* A stream on a file descriptor that keeps why its first write failed.
+ * A failed write is noticed late (at a flush, at a commit, at the end of
+ * main), when other calls have long changed errno, and strerror(errno)
+ * then gives another call's reason ("Is a directory" for a full disk).
+ * The stream's writes are whole (a short write is continued, EINTR
+ * retried); error is the errno of the first one that failed. */
+typedef struct FileStream {
+    int fd;
+    bool owned; /* the descriptor is closed with the stream */
+    int error;  /* 0 while every write succeeded */
+} FileStream;
+/* The stream of s (which must not move while it is open), fully
+ * buffered; NULL when out of memory. */
+FILE *file_stream(FileStream *s);
 
 typedef struct FileOut {
     FILE *f; /* write here between open and commit; NULL after commit or abandon */
     const char *path;
     char tmp[4096];
+    FileStream stream; /* f's descriptor and its first error: a FileOut does not move while open */
 } FileOut;
 
 /* 0, or -1 with the reason in err (ERR_LEN bytes). */

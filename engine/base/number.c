@@ -42,3 +42,5 @@ bool number_real(const char *s, double min, double max, double *out)
     *out = v;
     return true;
 }
+
+const char *number_plural(uint64_t n) { return n == 1 ? "" : "s"; }

@@ -13,4 +13,9 @@ bool number_u64(const char *s, uint64_t *out);
 bool number_long(const char *s, long min, long max, long *out);
 bool number_real(const char *s, double min, double max, double *out);
 
+/* And a count in text: the ending of the noun counted, "" for one and
+ * "s" for any other count ("1 game", "0 games", "2 pairs"), the one rule
+ * of every count printed. */
+const char *number_plural(uint64_t n);
+
 #endif

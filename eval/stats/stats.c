@@ -5,6 +5,7 @@
 #include <string.h>
 #include "stats/stats.h"
 #include "base/error.h"
+#include "base/number.h"
 
 Interval stats_wilson(double p, double n, double z)
 {
@@ -218,9 +219,9 @@ static int bt_check(int n, const double *games, const double *score, const char 
         }
         if (between > 0)
             snprintf(err, ERR_LEN,
-                     "no finite ratings: %s won every game against the others (%.0f games), so the fit would "
+                     "no finite ratings: %s won every game against the others (%.0f game%s), so the fit would "
                      "rate them infinitely far above; play more games or against stronger opponents",
-                     out, between);
+                     out, between, number_plural((uint64_t)between));
         else
             snprintf(err, ERR_LEN, "no ratings: %s played no game against the others, so nothing ties their "
                      "ratings together", out);

@@ -144,6 +144,11 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
 
     int kind;
     const AgentKind *k = agent_kind_named(buf, &kind);
+    if (!k && strchr(buf, '=')) {
+        /* a key=value without the agent it is a key of: name the key */
+        return error_code(err, ERR_USAGE, "agent spec '%.64s': key '%.*s' comes without an agent (random, "
+                          "mcts:KEY=VALUE,..., ab:KEY=VALUE,..., uyi:..., best)", text, (int)strcspn(buf, "="), buf);
+    }
     if (!k) {
         char known[64];
         known_kinds(known, sizeof known);

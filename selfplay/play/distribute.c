@@ -24,6 +24,7 @@
 #include "base/clock.h"
 #include "play/distribute.h"
 #include "base/parallel.h"
+#include "base/number.h"
 
 enum { TAG_ASK = 1, TAG_CHUNK, TAG_GAMES, TAG_DONE };
 
@@ -400,7 +401,8 @@ static int worker_send(void *ctx, GameRecord *const *games, int n, char *err)
     pack_games(&b, games, n);
     if (b.oom || b.len > (size_t)INT32_MAX) {
         free(b.p);
-        return error_set(err, "rank %d: out of memory for a batch of %d games", my_rank, n);
+        return error_set(err, "rank %d: out of memory for a batch of %d game%s", my_rank, n,
+                         number_plural((uint64_t)n));
     }
     pthread_mutex_lock(&mpi_lock);
     int rc = MPI_Send(b.p, (int)b.len, MPI_BYTE, 0, TAG_GAMES, MPI_COMM_WORLD);

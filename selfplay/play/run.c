@@ -14,6 +14,7 @@
 #include "base/parallel.h"
 #include "play/provenance.h"
 #include "play/run.h"
+#include "base/number.h"
 
 uint64_t run_clock_seed(void)
 {
@@ -79,7 +80,8 @@ int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *p
     else if (row->seed != plan->seed)
         snprintf(err, ERR_LEN, "run '%s' has seed %" PRIu64 ", not %" PRIu64, row->name, row->seed, plan->seed);
     else if (row->games != plan->games)
-        snprintf(err, ERR_LEN, "run '%s' has %u games, not %u", row->name, row->games, plan->games);
+        snprintf(err, ERR_LEN, "run '%s' has %u game%s, not %u", row->name, row->games, number_plural(row->games),
+                 plan->games);
     else if (strcmp(row->white, white) || strcmp(row->black, black))
         snprintf(err, ERR_LEN, "run '%s' was played by %.150s against %.150s, not by %.150s against %.150s", row->name,
                  row->white, row->black, white, black);

@@ -11,6 +11,7 @@
 #include "engine/rng.h"
 #include "store/internal.h"
 #include "store/store.h"
+#include "base/number.h"
 
 /* The run's columns a merge copies, and which of them are its plan: what
  * every copy of one run (same uid) must agree on. */
@@ -263,7 +264,8 @@ static int check_game(Merge *m, sqlite3_stmt *run, sqlite3_stmt *g, int64_t in_i
         if (!strcmp(reason_text, reason_name(r))) reason = r;
     if (idx >= 0 && idx < games) store_game_ident(text_or(run, C_PLAN, ""), (uint32_t)idx, ident);
     if (idx < 0 || idx >= games)
-        snprintf(why, sizeof why, "its index is outside the run's %" PRId64 " games", games);
+        snprintf(why, sizeof why, "its index is outside the run's %" PRId64 " game%s", games,
+                 number_plural((uint64_t)games));
     else if (strcmp(text_or(g, G_IDENT, ""), ident))
         snprintf(why, sizeof why, "its identity is not the one the run's plan gives game %" PRId64, idx);
     else if (strcmp(text_or(run, C_KIND, ""), "import") && seed != rng_mix(run_seed, (uint64_t)idx))
@@ -310,7 +312,8 @@ static int check_game(Merge *m, sqlite3_stmt *run, sqlite3_stmt *g, int64_t in_i
     pos_outcome(&pos, &end_result, &end_reason);
     bool stopped = reason >= REASON_RESIGN; /* a resignation or a fault: no replay decides it */
     if (sqlite3_column_int64(g, G_ACTIONS) != n)
-        snprintf(why, sizeof why, "it says %lld actions and holds %d", (long long)sqlite3_column_int64(g, G_ACTIONS), n);
+        snprintf(why, sizeof why, "it says %lld action%s and holds %d", (long long)sqlite3_column_int64(g, G_ACTIONS),
+                 number_plural((uint64_t)sqlite3_column_int64(g, G_ACTIONS)), n);
     else if (stopped ? (result != RESULT_WHITE && result != RESULT_BLACK) || end_result != RESULT_NONE
                      : result != RESULT_NONE && (result != end_result || reason != end_reason))
         snprintf(why, sizeof why, "its result (%s, %s) is not what its actions give (%s, %s)", result_text, reason_text,

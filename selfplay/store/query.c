@@ -424,7 +424,7 @@ int store_query_game_texts(Store *r, const char *run, int64_t index, int (*fn)(v
     char sql[1600];
     snprintf(sql, sizeof sql,
              "SELECT run.name, run.uid, %s, run.version, run.seed, game.id, game.idx, game.variant, "
-             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s "
+             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s, run.command "
              "FROM game JOIN run ON run.id = game.run_id "
              "WHERE (?1 IS NULL OR run.name = ?1) AND (?2 < 0 OR game.idx = ?2) ORDER BY run.id, game.idx",
              kind ? "run.kind" : "'selfplay'", weights ? sql_weights : "NULL, NULL",
@@ -456,6 +456,7 @@ int store_query_game_texts(Store *r, const char *run, int64_t index, int (*fn)(v
             .result = text(st, 12),
             .reason = text(st, 13),
             .stored_at = text(st, 14),
+            .command = text(st, 17),
             .length = sqlite3_column_int64(st, 15),
             .nactions = a.n,
             .actions = a.text,

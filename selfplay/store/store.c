@@ -360,6 +360,13 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         rc = error_set(err, "database '%s': is a directory", path);
         goto done;
     }
+    /* a device or a pipe reads as an empty database (/dev/zero) or never ends */
+    if (exists && !S_ISREG(sb.st_mode)) {
+        rc = error_set(err, "database '%s' is not a file but %s", path,
+                       S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" : S_ISFIFO(sb.st_mode) ? "a pipe"
+                                                                                           : "a socket");
+        goto done;
+    }
     if (!exists && mode == STORE_READ) {
         rc = error_code(err, ERR_NOT_FOUND, "no database at '%s' (%s): `yinsh selfplay` creates one", path, strerror(errno));
         goto done;

@@ -311,6 +311,7 @@ typedef struct StoreGameText {
     const char *variant, *white, *black;       /* as this game was played (a match swaps colours) */
     const char *white_weights, *black_weights; /* content hashes of their weights files; NULL: none or not stored */
     const char *result, *reason, *stored_at;
+    const char *command; /* the run's command: an import's says the record's date (docs/boardspace.md) */
     uint64_t seed;      /* the run seed */
     uint32_t index;
     int64_t length;     /* the game's stored length in actions */

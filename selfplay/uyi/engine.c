@@ -39,9 +39,14 @@ int uyi_engine_desc_set(UyiEngineDesc *d, const char *key, const char *value, ch
         memcpy(d->options + at + klen + 1, value, len + 1);
         d->options_len = (int)(at + klen + len + 2);
         d->noptions++;
+    } else if (option && (!key[7] || strlen(key + 7) >= UYI_ENGINE_NAME_LEN || strpbrk(key + 7, " \t;\\"))) {
+        /* the key is wrong, not its value */
+        return error_code(err, ERR_USAGE, "uyi field '%.64s': an option's name is 1 to %d characters after "
+                          "'option.', without spaces, ';' or '\\'", key, UYI_ENGINE_NAME_LEN - 1);
+    } else if (option && d->noptions == UYI_ENGINE_OPTIONS) {
+        return error_code(err, ERR_USAGE, "uyi field '%.64s': more than %d options", key, UYI_ENGINE_OPTIONS);
     } else if (!strcmp(key, "name") || !strcmp(key, "cmd") || !strcmp(key, "dir") || option) {
-        return error_code(err, ERR_USAGE, "uyi field %.64s: bad or too long value '%.64s' (or more than %d options)",
-                          key, value, UYI_ENGINE_OPTIONS);
+        return error_code(err, ERR_USAGE, "uyi field %.64s: bad or too long value '%.64s'", key, value);
     } else {
         return error_code(err, ERR_USAGE, "unknown uyi field '%.64s' (known: name, cmd, dir, option.KEY)", key);
     }

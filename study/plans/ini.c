@@ -142,6 +142,8 @@ int ini_parse(Ini *ini, const char *file, const char *text, size_t len, char *er
         return INI_BAD;
     }
     const char *p = text, *end = text + len;
+    /* a UTF-8 byte order mark, which some editors put first: not text */
+    if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3)) p += 3;
     for (int line = 1; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *b = p, *e = nl ? nl : end;

@@ -11,7 +11,8 @@
  *     of the line (no quotes, no escapes, no continuation lines);
  *   - a key outside a section, a key given twice in a section, a section
  *     given twice, a control character or a NUL byte is an error.
- * Lines may end in CR LF. What the keys mean is the reader's business:
+ * Lines may end in CR LF, and the text may begin with a UTF-8 byte order
+ * mark (skipped). What the keys mean is the reader's business:
  * this file knows no key. */
 #ifndef YINSH_INI_H
 #define YINSH_INI_H

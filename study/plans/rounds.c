@@ -141,8 +141,9 @@ static int match_round(const Rounds *r, int k, const AgentSpec *prev, const char
     AgentSpec next;
     char next_text[SPEC_LEN];
     if (agent_at(r, k, &next, next_text, err)) return -1;
-    Tournament t = {.gauntlet = true, .games = 2 * r->pairs, .seed = r->seed, .variant = VARIANT_STANDARD,
-                    .opening = OPENING_RINGS, .controls = r->controls};
+    /* new is A by its role, whatever the names' order says */
+    Tournament t = {.gauntlet = true, .as_given = true, .games = 2 * r->pairs, .seed = r->seed,
+                    .variant = VARIANT_STANDARD, .opening = OPENING_RINGS, .controls = r->controls};
     snprintf(t.name, sizeof t.name, "%s.%d", r->name, k);
     TournamentResults res = {0};
     Planned run;

@@ -106,8 +106,9 @@ int spsa_iteration(const SpsaRun *s, int k, const double *u, SpsaStep *step, Tou
     spsa_delta(s->seed, k, n, step->delta);
     spsa_points(n, u, step->delta, step->ck, step->plus, step->minus);
 
-    *t = (Tournament){.gauntlet = true, .games = 2 * s->pairs, .seed = s->seed, .variant = s->variant,
-                      .opening = OPENING_RINGS, .controls = s->controls};
+    /* plus is A by its role (its results move the point), whatever the names' order says */
+    *t = (Tournament){.gauntlet = true, .as_given = true, .games = 2 * s->pairs, .seed = s->seed,
+                      .variant = s->variant, .opening = OPENING_RINGS, .controls = s->controls};
     snprintf(t->name, sizeof t->name, "%s.%d", s->name, k);
     const char *names[2] = {"plus", "minus"};
     const double *at[2] = {step->plus, step->minus};

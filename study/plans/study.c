@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,7 +12,10 @@
 #include "engine/rng.h"
 #include "plans/study.h"
 
-#define STUDY_DEFAULT_OUT "results/report"
+/* The report's folder when [report] has no out: one of the study's own
+ * (results/NAME), so that a study copied from another and renamed does
+ * not write over the other's report. */
+#define STUDY_DEFAULT_OUT "results/%s"
 
 /* The keys each section may hold; anything else is a typo to report. */
 static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", NULL};
@@ -296,7 +300,7 @@ int study_load(Study *s, const char *path, char *err)
         rc = rc == INI_BAD ? ERR_USAGE : ERR_FAIL;
         goto done;
     }
-    if (!(s->path = strdup(path)) || !(s->report_out = strdup(STUDY_DEFAULT_OUT))) {
+    if (!(s->path = strdup(path))) {
         rc = bad(&c, 0, "out of memory");
         goto done;
     }
@@ -307,6 +311,11 @@ int study_load(Study *s, const char *path, char *err)
     Opening opening = {.kind = OPENING_NONE};
     int variants[2], nvariants = 0;
     if ((rc = load_study_section(&c, study, s, &games, &opening, variants, &nvariants))) goto done;
+    if (!s->report_out && asprintf(&s->report_out, STUDY_DEFAULT_OUT, s->name) < 0) {
+        s->report_out = NULL;
+        rc = bad(&c, study->line, "out of memory");
+        goto done;
+    }
     if (nagents == 0) {
         rc = bad(&c, study->line, "no [agent LABEL] section: a study plays at least one agent");
         goto done;

@@ -48,7 +48,7 @@ typedef struct Study {
     char *name;          /* [study] name */
     char *db;            /* [study] db; NULL: not given (the caller's default) */
     uint64_t seed;       /* [study] seed: run k's seed is seed + k */
-    char *report_out;    /* [report] out */
+    char *report_out;    /* [report] out; default results/NAME */
     bool plots;          /* [report] plots */
     StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's */
     int nruns;

@@ -31,6 +31,43 @@ int tournament_add(Tournament *t, const char *name, const char *spec, const Agen
     return 0;
 }
 
+int tournament_order(const char *a, const char *b)
+{
+    const char *p = a, *q = b;
+    while (*p && *q) {
+        bool dp = *p >= '0' && *p <= '9', dq = *q >= '0' && *q <= '9';
+        if (!dp || !dq) {
+            if (*p != *q) return (unsigned char)*p < (unsigned char)*q ? -1 : 1;
+            p++, q++;
+            continue;
+        }
+        /* two runs of digits: the shorter number (leading zeros aside) first, else the first digit that differs */
+        while (*p == '0') p++;
+        while (*q == '0') q++;
+        size_t np = 0, nq = 0;
+        while (p[np] >= '0' && p[np] <= '9') np++;
+        while (q[nq] >= '0' && q[nq] <= '9') nq++;
+        if (np != nq) return np < nq ? -1 : 1;
+        int c = strncmp(p, q, np);
+        if (c) return c < 0 ? -1 : 1;
+        p += np, q += nq;
+    }
+    if (*p || *q) return *p ? 1 : -1;
+    int c = strcmp(a, b); /* equal but for leading zeros: a01 and a1 */
+    return c < 0 ? -1 : c > 0;
+}
+
+/* Names pairing k's run T/A-vs-B after its players a and b. */
+static int name_pairing(const Tournament *t, TournamentPairing *p, char *err)
+{
+    const char *a = t->players[p->a].name, *b = t->players[p->b].name;
+    if (snprintf(p->run, sizeof p->run, "%s/%s-vs-%s", t->name, a, b) >= (int)sizeof p->run) {
+        return error_set(err, "the run name '%s/%s-vs-%s' is longer than %d characters", t->name, a, b,
+                         STORE_NAME_LEN - 1);
+    }
+    return 0;
+}
+
 int tournament_pairings(Tournament *t, char *err)
 {
     free(t->pairings);
@@ -47,13 +84,11 @@ int tournament_pairings(Tournament *t, char *err)
         for (int j = i + 1; j < n; j++) {
             if (t->gauntlet && i > 0) break;
             TournamentPairing *p = &t->pairings[t->npairings++];
-            p->a = i;
-            p->b = j;
-            int len = snprintf(p->run, sizeof p->run, "%s/%s-vs-%s", t->name, t->players[i].name, t->players[j].name);
-            if (len >= (int)sizeof p->run) {
-                return error_set(err, "the run name '%s/%s-vs-%s' is longer than %d characters", t->name,
-                         t->players[i].name, t->players[j].name, STORE_NAME_LEN - 1);
-            }
+            /* the pairing's identity is its two names, whatever order they came in */
+            bool swap = !t->as_given && tournament_order(t->players[j].name, t->players[i].name) < 0;
+            p->a = swap ? j : i;
+            p->b = swap ? i : j;
+            if (name_pairing(t, p, err)) return -1;
         }
     return 0;
 }
@@ -85,7 +120,30 @@ void tournament_planned(const Tournament *t, int k, Planned *p)
     };
 }
 
-int tournament_state(const Tournament *t, const PlannedOptions *o, Planned *runs, char *err)
+/* Pairing k under the name of the other order (B-vs-A), as a yinsh that
+ * named pairings in the order given may have stored it: when the
+ * database holds that run with that order's plan, the pairing becomes it
+ * (run: its planned run). 0, or ERR_FAIL with err. */
+static int other_order(Tournament *t, int k, const PlannedOptions *o, Planned *run, char *err)
+{
+    TournamentPairing *p = &t->pairings[k], was = *p;
+    *p = (TournamentPairing){.a = was.b, .b = was.a};
+    Planned other;
+    int refused, rc = name_pairing(t, p, err); /* as long as the pairing's own name: it fits */
+    if (!rc) {
+        tournament_planned(t, k, &other);
+        rc = planned_read(o, &other, 1, &refused, err);
+    }
+    if (!rc && other.state != PLANNED_MISSING) {
+        *run = other;
+        return 0;
+    }
+    *p = was;
+    /* another plan under that name is not this pairing's run */
+    return rc == ERR_EXISTS ? 0 : rc;
+}
+
+int tournament_state(Tournament *t, const PlannedOptions *o, Planned *runs, char *err)
 {
     for (int k = 0; k < t->npairings; k++) tournament_planned(t, k, &runs[k]);
     int refused, rc = planned_read(o, runs, t->npairings, &refused, err);
@@ -93,6 +151,8 @@ int tournament_state(const Tournament *t, const PlannedOptions *o, Planned *runs
         size_t len = strlen(err);
         snprintf(err + len, ERR_LEN - len, "; the tournament asks for another run under that name");
     }
+    for (int k = 0; !rc && !t->as_given && k < t->npairings; k++)
+        if (runs[k].state == PLANNED_MISSING) rc = other_order(t, k, o, &runs[k], err);
     return rc;
 }
 
@@ -118,6 +178,48 @@ static int on_game(void *ctx, const StoreMatchRow *row)
     match_stored_add(&c->pairs, row);
     c->r->tally[c->k] = c->pairs.tally;
     return 0;
+}
+
+/* Why there are no ratings, in general: the fit's message names a group
+ * ("A, B won every game against the others"), which reads as if A had
+ * also beaten B; who beat whom is the pairings' to say. Linked: the games
+ * join every participant to every other (through others). */
+static void unrated(const Tournament *t, TournamentResults *r)
+{
+    int group[TOURNAMENT_MAX_PLAYERS], n = t->nplayers, groups = n;
+    for (int i = 0; i < n; i++) group[i] = i;
+    for (int k = 0; k < t->npairings; k++) {
+        const MatchTally *m = &r->tally[k];
+        int ga = group[t->pairings[k].a], gb = group[t->pairings[k].b];
+        if (m->wins + m->draws + m->losses == 0 || ga == gb) continue;
+        for (int i = 0; i < n; i++)
+            if (group[i] == gb) group[i] = ga;
+        groups--;
+    }
+    r->linked = groups == 1;
+    snprintf(r->why, sizeof r->why, "%s",
+             r->linked ? "no finite ratings: some participants won every game against others, so the fit would "
+                         "rate them infinitely far apart"
+                       : "no ratings: some participants played no game against the others, so nothing ties their "
+                         "ratings together");
+}
+
+/* The players best first: by rating, or without ratings by score (a
+ * player without games last); ties in the players' order. */
+static void rank(const Tournament *t, TournamentResults *r)
+{
+    double key[TOURNAMENT_MAX_PLAYERS];
+    int n = t->nplayers;
+    for (int i = 0; i < n; i++) {
+        key[i] = r->rated ? r->elo[i] : r->games[i] ? r->points[i] / (double)r->games[i] : -1;
+        r->rank[i] = i;
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && key[r->rank[j]] > key[r->rank[j - 1]]; j--) {
+            int x = r->rank[j];
+            r->rank[j] = r->rank[j - 1];
+            r->rank[j - 1] = x;
+        }
 }
 
 int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor, TournamentResults *r, char *err)
@@ -183,6 +285,8 @@ int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor,
     r->rated = stats_bt_fit(n, games, score, anchor, names, r->elo, r->se, r->why) == 0;
     free(games);
     free(score);
+    if (!r->rated) unrated(t, r);
+    rank(t, r);
     return 0;
 }
 

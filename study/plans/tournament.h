@@ -4,12 +4,16 @@
  * run (selfplay/play/match.h: colour-swapped pairs from shared openings) in
  * one database, then one rating list fitted over all their games.
  *
- * Nothing but the runs is stored: pairing A-B of tournament T is the match
- * run named "T/A-vs-B" (A as agent A), seeded rng_mix(seed, hash of that
- * name), so the same participants and seed always ask for the same games,
- * a pairing keeps its games when participants are added, and resuming a
+ * Nothing but the runs is stored: the pairing of participants A and B of
+ * tournament T, A the one first in the names' order (tournament_order),
+ * is the match run named "T/A-vs-B" (A as agent A), seeded rng_mix(seed,
+ * hash of that name), so the same participants and seed always ask for
+ * the same games, in whatever order the command line gives them, a
+ * pairing keeps its games when participants are added, and resuming a
  * tournament is running the same command again (each run resumes as any
- * run does). Each pairing is a planned run (study/plans/planned.h):
+ * run does). A pairing stored before the names' order named it (its
+ * participants in the order given, B first) is found under that name
+ * (tournament_state). Each pairing is a planned run (study/plans/planned.h):
  * tournament_state says which are complete, unfinished or missing,
  * refusing a stored run that another plan made; playing them is the
  * caller's (cli/, through planned_play). */
@@ -39,11 +43,19 @@ typedef struct TournamentPairing {
     char run[STORE_NAME_LEN];    /* NAME/A-vs-B */
 } TournamentPairing;
 
+/* The order of participants' names that fixes a pairing's A and B:
+ * letters and other characters by their bytes, a run of digits by its
+ * number (mcts50 before mcts200), names equal so by their bytes. Negative
+ * when a comes first. */
+int tournament_order(const char *a, const char *b);
+
 typedef struct Tournament {
     char name[TOURNAMENT_NAME_LEN];
     TournamentPlayer players[TOURNAMENT_MAX_PLAYERS];
     int nplayers;
     bool gauntlet;    /* players[0] against each of the others; else every pair */
+    bool as_given;    /* A and B of a pairing in the players' order, not the names'
+                       * (SPSA's plus against minus: an order no command line gives) */
     uint32_t games;   /* per pairing, even */
     uint64_t seed;
     int variant;      /* VARIANT_* */
@@ -60,8 +72,9 @@ typedef struct Tournament {
 int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err);
 
 /* Makes the pairings, in order: the gauntlet's (first, k) for k = 1..; a
- * round robin's (i, j) for i < j. 0, or -1 with a message (too few
- * players, a run name too long). tournament_free frees them. */
+ * round robin's (i, j) for i < j; each with A and B in the names' order
+ * (or as given, as_given). 0, or -1 with a message (too few players, a
+ * run name too long). tournament_free frees them. */
 int tournament_pairings(Tournament *t, char *err);
 void tournament_free(Tournament *t);
 
@@ -71,11 +84,15 @@ void tournament_free(Tournament *t);
 void tournament_planned(const Tournament *t, int k, Planned *p);
 
 /* Every pairing as a planned run (runs: npairings entries) with its state
- * in the database (planned_read). 0; ERR_EXISTS when a stored run has a
+ * in the database (planned_read). A pairing the database lacks under its
+ * name, but holds under the name of the other order (B-vs-A, as a yinsh
+ * that named pairings in the order given stored it) with that order's
+ * plan (B as agent A, the seed of that name), is that run: the pairing
+ * takes its name, A and B. 0; ERR_EXISTS when a stored run has a
  * pairing's name but another plan ("database 'D': what differs; the
  * tournament asks for another run under that name"); ERR_FAIL when the
  * database cannot be read. */
-int tournament_state(const Tournament *t, const PlannedOptions *o, Planned *runs, char *err);
+int tournament_state(Tournament *t, const PlannedOptions *o, Planned *runs, char *err);
 
 /* What the stored games of the pairings say. */
 typedef struct TournamentResults {
@@ -86,7 +103,11 @@ typedef struct TournamentResults {
     int anchor;
     bool rated;          /* the fit gave finite ratings */
     double elo[TOURNAMENT_MAX_PLAYERS], se[TOURNAMENT_MAX_PLAYERS]; /* when rated; se[anchor] = 0 */
-    char why[ERR_LEN];   /* when not rated: why (stats_bt_fit's message) */
+    bool linked;         /* when not rated: every participant is linked to the others by games
+                          * (then some won every game against others); else some played none */
+    char why[ERR_LEN];   /* when not rated: why, in general; the pairings' tallies say who beat whom */
+    int rank[TOURNAMENT_MAX_PLAYERS]; /* the players, best first: by rating, or when not rated by
+                                       * score (points per game); ties in the players' order */
 } TournamentResults;
 
 /* Reads the games of every pairing's run (the database opened for

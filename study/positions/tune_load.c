@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "base/error.h"
 #include "positions/tune_load.h"
+#include "base/number.h"
 
 static int on_game(void *ctx, const StoreGame *g, char *err)
 {
@@ -31,9 +32,10 @@ int tune_load(Store *s, const StoreSelection *sel, const TuneOptions *o, TuneDat
 void tune_summary_write(FILE *f, const TuneData *d, const TuneOptions *o, const TuneFit *fit, int64_t repeats,
                         const char *start)
 {
-    fprintf(f, "data: %llu games (%llu validation; %lld repeats skipped), %zu positions (%zu validation), ply >= %d, "
-               "sample %g, seed %llu, l2 %g\n",
-            (unsigned long long)d->games, (unsigned long long)d->games_val, (long long)repeats, d->n, d->n_val,
+    fprintf(f, "data: %llu game%s (%llu validation; %lld repeat%s skipped), %zu position%s (%zu validation), "
+               "ply >= %d, sample %g, seed %llu, l2 %g\n",
+            (unsigned long long)d->games, number_plural(d->games), (unsigned long long)d->games_val, (long long)repeats,
+            number_plural((uint64_t)repeats), d->n, number_plural(d->n), d->n_val,
             o->min_ply, o->sample, (unsigned long long)o->seed, o->l2);
     fprintf(f, "scale K = %.4f fitted on the %s weights\n", fit->k, start);
     fprintf(f, "log-loss        train    validation\n");

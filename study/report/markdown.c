@@ -18,6 +18,7 @@
 #include "play/scheduler.h"
 #include "report/internal.h"
 #include "stats/stats.h"
+#include "base/number.h"
 
 static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
 
@@ -331,8 +332,9 @@ static void write_comparison(const Report *rep, FILE *f)
         fmt_p(d.p, pv, sizeof pv);
         fprintf(f, "| ");
         report_md_code(f, label);
-        fprintf(f, " | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
-                100 * s.score, (unsigned long long)s.n, 100 * b.score, (unsigned long long)b.n, 100 * d.d.mid + 0.0,
+        fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
+                100 * s.score, (unsigned long long)s.n, number_plural(s.n), 100 * b.score, (unsigned long long)b.n,
+                number_plural(b.n), 100 * d.d.mid + 0.0,
                 100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv, VERDICT_WORD[d.verdict]);
         counts[d.verdict]++;
     }
@@ -340,8 +342,8 @@ static void write_comparison(const Report *rep, FILE *f)
         fprintf(f, "No pair of agents played both variants in this selection: nothing to compare.\n\n");
         return;
     }
-    fprintf(f, "\n%d of %d pairs show a difference too large to be chance (p < 0.05 and an interval without 0)",
-            counts[REPORT_EDGE], rows);
+    fprintf(f, "\n%d of %d pair%s show a difference too large to be chance (p < 0.05 and an interval without 0)",
+            counts[REPORT_EDGE], rows, number_plural((uint64_t)rows));
     if (counts[REPORT_SPLIT]) fprintf(f, "; %d %s on the edge", counts[REPORT_SPLIT], counts[REPORT_SPLIT] == 1 ? "is" : "are");
     if (counts[REPORT_TOO_FEW])
         fprintf(f, "; %d %s too few games to tell", counts[REPORT_TOO_FEW], counts[REPORT_TOO_FEW] == 1 ? "has" : "have");
@@ -633,8 +635,9 @@ static void write_reproduce(const Report *rep, FILE *f)
     }
     fprintf(f, "```\n\n");
     if (n < rep->nrun_rows)
-        fprintf(f, "%d of the %d runs are left out: unfinished, or stored before the database recorded their kind "
-                   "(schema version 5).\n\n", rep->nrun_rows - n, rep->nrun_rows);
+        fprintf(f, "%d of the %d run%s are left out: unfinished, or stored before the database recorded their kind "
+                   "(schema version 5).\n\n", rep->nrun_rows - n, rep->nrun_rows,
+                number_plural((uint64_t)rep->nrun_rows));
 }
 
 /* The selection in words, and the runs it took, at the top. */
@@ -649,19 +652,20 @@ static void write_selection(const Report *rep, FILE *f)
         report_md_code(f, rep->agent);
     }
     if (rep->variant) fprintf(f, ", %s only", !strcmp(rep->variant, "blitz") ? "blitz" : "standard");
-    fprintf(f, "; %llu %sgames", (unsigned long long)rep->games, rep->copies ? "distinct " : "");
+    fprintf(f, "; %llu %sgame%s", (unsigned long long)rep->games, rep->copies ? "distinct " : "",
+            number_plural(rep->games));
     if (rep->copies)
         fprintf(f, ", and %llu %s of them left out (the same actions to the same end)", (unsigned long long)rep->copies,
                 rep->copies == 1 ? "copy" : "copies");
     if (rep->repeats)
-        fprintf(f, ", and %lld repeats left out (games stored again by a later run: each game counts once)",
-                (long long)rep->repeats);
+        fprintf(f, ", and %lld repeat%s left out (games stored again by a later run: each game counts once)",
+                (long long)rep->repeats, number_plural((uint64_t)rep->repeats));
     fprintf(f, ".\n\nRuns used:");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "%s ", i ? "," : "");
         report_md_code(f, r->name);
-        fprintf(f, " (%lld games", (long long)(r->stored - r->repeats));
+        fprintf(f, " (%lld game%s", (long long)(r->stored - r->repeats), number_plural((uint64_t)(r->stored - r->repeats)));
         if (r->distinct < r->stored - r->repeats) fprintf(f, ", %lld distinct", (long long)r->distinct);
         fprintf(f, ", seed %llu)", (unsigned long long)r->seed);
     }
@@ -689,7 +693,9 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     if (rep->copies)
         fprintf(f, " **%llu %s of them left out**: every figure counts each game once.",
                 (unsigned long long)rep->copies, rep->copies == 1 ? "copy" : "copies");
-    if (rep->skipped) fprintf(f, " %llu games of unknown variants left out.", (unsigned long long)rep->skipped);
+    if (rep->skipped)
+        fprintf(f, " %llu game%s of unknown variants left out.", (unsigned long long)rep->skipped,
+                number_plural(rep->skipped));
     if (rep->unfinished)
         fprintf(f, " %llu unfinished games (imported records that stop before the end) left out.",
                 (unsigned long long)rep->unfinished);

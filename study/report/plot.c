@@ -13,8 +13,11 @@
 extern char **environ;
 
 /* Runs `gnuplot -e VARS SCRIPT` with its output appended to log; true when
- * it exited 0. *missing is set when gnuplot cannot be started at all. */
-static bool run_gnuplot(const char *vars, const char *script, const char *log, bool *missing)
+ * it exited 0. *unstarted is set to why gnuplot could not be started at
+ * all: the spawn's errno (ENOENT: it is not installed; ENOMEM, EAGAIN: no
+ * room for it), or -1 when it exited 127 at once, the status of a program
+ * whose libraries could not be loaded (for lack of memory, say). */
+static bool run_gnuplot(const char *vars, const char *script, const char *log, int *unstarted)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -26,13 +29,13 @@ static bool run_gnuplot(const char *vars, const char *script, const char *log, b
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
-        *missing = true;
+        *unstarted = rc;
         return false;
     }
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) return false;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) *missing = true;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) *unstarted = -1;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
@@ -74,23 +77,32 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
         {"lengths.gp", variants, &pics->lengths},
         {"first-ring.gp", variants, &pics->first_ring},
     };
-    bool missing = false;
+    int unstarted = 0;
     char failed[256] = "";
-    for (size_t i = 0; i < sizeof PICTURES / sizeof PICTURES[0] && !missing; i++) {
+    for (size_t i = 0; i < sizeof PICTURES / sizeof PICTURES[0] && !unstarted; i++) {
         if (!PICTURES[i].variants[0]) continue; /* nothing to draw */
         snprintf(vars, sizeof vars, "dir=%s; plots=%s; variants='%s'; min_games=%d", qdir, qplots,
                  PICTURES[i].variants, REPORT_MIN_POINT_GAMES);
         snprintf(script, sizeof script, "%s/%s", plots_dir, PICTURES[i].script);
-        *PICTURES[i].drawn = run_gnuplot(vars, script, log, &missing);
-        if (!*PICTURES[i].drawn && !missing) {
+        *PICTURES[i].drawn = run_gnuplot(vars, script, log, &unstarted);
+        if (!*PICTURES[i].drawn && !unstarted) {
             size_t at = strlen(failed);
             snprintf(failed + at, sizeof failed - at, "%s%s", at ? ", " : "", PICTURES[i].script);
         }
     }
     struct stat sb;
     if (stat(log, &sb) == 0 && sb.st_size == 0) unlink(log); /* gnuplot had nothing to say */
-    if (missing) {
-        pics->strength = pics->lengths = pics->first_ring = false;
+    if (unstarted) pics->strength = pics->lengths = pics->first_ring = false;
+    if (unstarted < 0) {
+        snprintf(pics->note, sizeof pics->note,
+                 "Pictures skipped: gnuplot could not start (it exited with status 127, as a program does whose "
+                 "libraries cannot be loaded, for lack of memory say): its messages are in `gnuplot.log` beside "
+                 "this report, and the data behind the pictures in the *.dat files.");
+    } else if (unstarted && unstarted != ENOENT) {
+        snprintf(pics->note, sizeof pics->note,
+                 "Pictures skipped: gnuplot could not be started (%s). The data behind them is in the *.dat files "
+                 "beside this report.", strerror(unstarted));
+    } else if (unstarted) {
         snprintf(pics->note, sizeof pics->note,
                  "Pictures skipped: gnuplot is not installed (Debian: `apt-get install gnuplot-nox`, or "
                  "`bash scripts/setup.sh`). The data behind them is in the *.dat files beside this report.");

@@ -1,10 +1,12 @@
 /* The game viewer's site (view_site.h): the store's rows in, HTML pages
  * with their data as JSON out. Every store_query_* call is here, in
  * view_load and view_write. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "base/error.h"
@@ -375,11 +377,95 @@ static int on_action(void *ctx, const StoreActionRow *row)
     return 0;
 }
 
+/* ---- the site's folders ------------------------------------------------ */
+
+static const char *const SITE_FILES[] = {"index.html", "board.js", "viewer.js", "viewer.css"};
+
+bool view_writes(const char *name, const void *ctx)
+{
+    (void)ctx;
+    for (size_t i = 0; i < sizeof SITE_FILES / sizeof *SITE_FILES; i++)
+        if (!strcmp(name, SITE_FILES[i])) return true;
+    return false;
+}
+
+static bool marked(const char *dir)
+{
+    char path[4200];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/" VIEW_MARKER, dir);
+    return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* A games folder of a site written before the marker: game pages
+ * (DIGITS.html, regular files) and nothing else. */
+static bool only_pages(const char *games)
+{
+    DIR *d = opendir(games);
+    if (!d) return false;
+    bool pages = true;
+    struct dirent *e;
+    while (pages && (e = readdir(d))) {
+        const char *n = e->d_name, *p = n;
+        if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
+        while (*p >= '0' && *p <= '9') p++;
+        char path[4200 + 256];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", games, n);
+        pages = p > n && !strcmp(p, ".html") && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+    }
+    closedir(d);
+    return pages;
+}
+
+int view_check_dir(const char *dir, char *err)
+{
+    char games[4200];
+    struct stat sb;
+    snprintf(games, sizeof games, "%s/" VIEW_GAMES, dir);
+    bool ours = marked(dir), earlier = false;
+    if (lstat(games, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode))
+            return error_code(err, ERR_EXISTS, "'%s' is a file, not a folder of game pages: the site puts its pages "
+                              "there", games);
+        earlier = !marked(games) && only_pages(games);
+        if (!marked(games) && !earlier)
+            return error_code(err, ERR_EXISTS, "'%s' holds files that no site wrote (it has no " VIEW_MARKER
+                              "): the site replaces that folder whole, and they would be lost", games);
+    }
+    for (size_t i = 0; i < sizeof SITE_FILES / sizeof *SITE_FILES && !ours && !earlier; i++) {
+        char path[4200 + 16];
+        snprintf(path, sizeof path, "%s/%s", dir, SITE_FILES[i]);
+        if (lstat(path, &sb) == 0)
+            return error_code(err, ERR_EXISTS, "'%s' was not written by a site (its folder has no " VIEW_MARKER
+                              "): the site would replace it", path);
+    }
+    return 0;
+}
+
+/* The marker's text: what it is for. */
+static const char MARKER_TEXT[] =
+    "This folder holds a site written by `yinsh view` (docs/viewer.md): a later\n"
+    "`yinsh view` replaces the site's files here, and nothing else.\n";
+
+static int write_marker(const char *dir, char *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/" VIEW_MARKER, dir);
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(MARKER_TEXT, f) >= 0;
+    if (f && fclose(f) != 0) ok = false;
+    return ok ? 0 : error_set(err, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+}
+
+int view_mark(const char *dir, char *err) { return marked(dir) ? 0 : write_marker(dir, err); }
+
 int view_write(View *v, const char *dir, char *err)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/games", dir);
+    snprintf(path, sizeof path, "%s/" VIEW_GAMES, dir);
     if (mkdir(path, 0777) != 0) return error_set(err, "cannot create '%s': %s", path, strerror(errno));
+    if (write_marker(path, err)) return -1;
     v->files = v->bytes = v->largest = 0;
     v->actions = 0;
 

@@ -18,6 +18,7 @@
 #ifndef YINSH_VIEW_SITE_H
 #define YINSH_VIEW_SITE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "store/store.h"
 
@@ -48,6 +49,24 @@ typedef struct View {
     uint64_t files, bytes, largest;
     int64_t actions;
 } View;
+
+/* A site replaces only what a site wrote. Each of its folders (DIR and
+ * DIR/games) holds the marker VIEW_MARKER, written with it; a later site
+ * replaces DIR's index.html, board.js, viewer.js and viewer.css where DIR
+ * holds the marker, and DIR/games (whole, every page in it) where that
+ * holds the marker. A site of a yinsh that wrote no marker is known by
+ * its games folder holding game pages (NUMBER.html) and nothing else. */
+#define VIEW_MARKER ".yinsh-view"
+#define VIEW_GAMES "games"
+/* Whether the site writes a file of that name into its folder (not the
+ * games folder, which it replaces whole). */
+bool view_writes(const char *name, const void *ctx);
+/* Whether a site may be written into dir (which need not exist): 0, or
+ * ERR_EXISTS with the folder or file that it would replace but did not
+ * write, and why, in err. */
+int view_check_dir(const char *dir, char *err);
+/* Writes dir's marker (before the site moves in): 0, or -1 with err. */
+int view_mark(const char *dir, char *err);
 
 /* Reads the selected runs (nnames 0: every run) and their games, not yet
  * their actions, waiting busy_ms for another process's lock. 0, or non-zero with why in err: no database, an unknown
