@@ -54,6 +54,17 @@ class Databases(unittest.TestCase):
         self.assertIn("nope", str(e.exception))
         self.assertRaises(yinsh.NotFoundError, yinsh.Database, self.tmp.join("none.db"))
 
+    def test_closing_ends_its_iterators(self):
+        db = yinsh.Database(self.path)
+        games, positions = db.games(), db.positions()
+        next(games)
+        next(positions)
+        db.close()
+        self.assertRaises(StopIteration, next, games)
+        self.assertRaises(StopIteration, next, positions)
+        self.assertRaises(yinsh.Error, db.games)
+        db.close()
+
     def tsv(self, *args):
         out = self.tmp.join("p.tsv")
         run_yinsh("positions", "--db", self.path, "--out", out, "--quiet", *args)

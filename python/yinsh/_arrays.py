@@ -16,19 +16,20 @@ def have_numpy():
     return numpy is not None
 
 
-def uint8(n, shape=None):
-    """n bytes: a numpy uint8 array (of shape, if given) or a bytearray."""
+def uint8(n, shape=None, fill=True):
+    """n bytes: a numpy uint8 array (of shape, if given) or a bytearray;
+    without fill, numpy's is left as it comes (for a call that writes it)."""
     if numpy is not None:
-        a = numpy.zeros(shape or (n,), dtype=numpy.uint8)
+        a = (numpy.zeros if fill else numpy.empty)(shape or (n,), dtype=numpy.uint8)
         return a, a.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8))
     a = bytearray(n)
     return a, (ctypes.c_uint8 * n).from_buffer(a)
 
 
-def float32(n, shape=None):
+def float32(n, shape=None, fill=True):
     """n floats: a numpy float32 array (of shape, if given) or an array('f')."""
     if numpy is not None:
-        a = numpy.zeros(shape or (n,), dtype=numpy.float32)
+        a = (numpy.zeros if fill else numpy.empty)(shape or (n,), dtype=numpy.float32)
         return a, a.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
     a = array.array("f", bytes(4 * n))
     address, _ = a.buffer_info()

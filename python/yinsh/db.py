@@ -7,6 +7,7 @@ import collections
 import ctypes
 import math
 import struct
+import weakref
 
 from . import _arrays, _lib
 from ._lib import lib
@@ -95,11 +96,22 @@ class Database:
         _lib.call(lib.yinsh_db_open, ctypes.byref(h), _lib.encode(str(path)))
         self._h = h
         self.path = str(path)
+        self._readers = weakref.WeakSet()  # iterators still open: closed before the database
 
     def close(self):
         if getattr(self, "_h", None):
+            for reader in list(self._readers):
+                reader.close()
             lib.yinsh_db_close(self._h)
             self._h = None
+
+    def _open(self, generator):
+        """An iterator of this database, which close() ends first (its C
+        reader must not outlive the connection)."""
+        if not self._h:
+            raise _lib.Error(-1, "database %s is closed" % self.path)
+        self._readers.add(generator)
+        return generator
 
     __del__ = close
 
@@ -114,6 +126,9 @@ class Database:
 
     def games(self, runs=None, kind=None, agent=None, variant=None):
         """The stored games of the selection, one StoredGame at a time."""
+        return self._open(self._games(runs, kind, agent, variant))
+
+    def _games(self, runs=None, kind=None, agent=None, variant=None):
         sel, keep = _lib.selection(runs, kind, agent, variant)
         h = ctypes.c_void_p()
         _lib.call(lib.yinsh_games_open, ctypes.byref(h), self._h, ctypes.byref(sel))
@@ -145,6 +160,9 @@ class Database:
         """Every position in which an action was chosen, one Sample at a time
         (games without a result are skipped; a game's final position is no
         sample)."""
+        return self._open(self._positions(runs, kind, agent, variant, chunk))
+
+    def _positions(self, runs=None, kind=None, agent=None, variant=None, chunk=4096):
         h, keep = self._samples(runs, kind, agent, variant)
         try:
             rows = (_lib.SampleC * chunk)()
@@ -175,17 +193,21 @@ class Database:
         'state' (0..5 for P M R X r x), 'ply', 'game', 'game_index',
         'result', 'variant'. numpy arrays; without numpy, flat
         array.array / bytearray buffers."""
+        return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant))
+
+    def _batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None):
         v = _lib.view_of(view)
         h, keep = self._samples(runs, kind, agent, variant)
         try:
             rows = (_lib.SampleC * batch_size)()
             n = ctypes.c_int()
             while True:
+                # a fresh buffer each batch (a batch handed out is the caller's), not zeroed: C fills it
                 if raw:
-                    planes, ptr = _arrays.uint8(batch_size * _lib.OBSERVATION)
+                    planes, ptr = _arrays.uint8(batch_size * _lib.OBSERVATION, fill=False)
                     _lib.call(lib.yinsh_samples_read, h, batch_size, v, rows, ptr, None, None, ctypes.byref(n))
                 else:
-                    planes, ptr = _arrays.float32(batch_size * _lib.OBSERVATION)
+                    planes, ptr = _arrays.float32(batch_size * _lib.OBSERVATION, fill=False)
                     _lib.call(lib.yinsh_samples_read, h, batch_size, v, rows, None, ptr, None, ctypes.byref(n))
                 count = n.value
                 if count == 0:
@@ -232,7 +254,7 @@ def _batch(rows, count, planes):
     if _arrays.have_numpy():
         np = _arrays.numpy
         table = np.ctypeslib.as_array(rows)[:count]
-        out = {"planes": planes.reshape((-1,) + shape[1:])[:count].copy()}
+        out = {"planes": planes.reshape((-1,) + shape[1:])[:count]}  # a view: only the last batch is shorter
         for f in _FIELDS:
             out[f] = np.array(table[f], dtype=_TYPECODES[f][1])
         return out
