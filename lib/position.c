@@ -13,22 +13,28 @@
 #include "viewer/board_svg.h"
 
 /* The public constants are the engine's: a change of one is a change of
- * the API. */
-_Static_assert(YINSH_ERR_LEN == ERR_LEN && YINSH_YPN_LEN == YPN_MAX_LEN && YINSH_ACTION_LEN == ACTION_MAX_LEN,
+ * the API. Compared as ints: they are enums of two headers, whose
+ * comparison gcc warns of. */
+#define SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(SAME(YINSH_ERR_LEN, ERR_LEN) && SAME(YINSH_YPN_LEN, YPN_MAX_LEN) &&
+                   SAME(YINSH_ACTION_LEN, ACTION_MAX_LEN) && SAME(YINSH_SPEC_LEN, SPEC_LEN) &&
+                   SAME(YINSH_MAX_ACTIONS, MAX_ACTIONS),
                "buffer sizes");
-_Static_assert(YINSH_SPEC_LEN == SPEC_LEN && YINSH_MAX_ACTIONS == MAX_ACTIONS, "buffer sizes");
-_Static_assert(YINSH_ERR_FAIL == ERR_FAIL && YINSH_ERR_USAGE == ERR_USAGE && YINSH_ERR_EXISTS == ERR_EXISTS &&
-                   YINSH_ERR_NOT_FOUND == ERR_NOT_FOUND && YINSH_ERR_HELD == ERR_HELD && YINSH_ERR_REPEAT == ERR_REPEAT,
+_Static_assert(SAME(YINSH_ERR_FAIL, ERR_FAIL) && SAME(YINSH_ERR_USAGE, ERR_USAGE) &&
+                   SAME(YINSH_ERR_EXISTS, ERR_EXISTS) && SAME(YINSH_ERR_NOT_FOUND, ERR_NOT_FOUND) &&
+                   SAME(YINSH_ERR_HELD, ERR_HELD) && SAME(YINSH_ERR_REPEAT, ERR_REPEAT),
                "error codes");
-_Static_assert(YINSH_CELLS == ENCODE_CELLS && YINSH_PLANES == ENCODE_PLANES && YINSH_POINTS == POINT_NB, "planes");
-_Static_assert(YINSH_PLACE0 == ENCODE_PLACE0 && YINSH_MOVE0 == ENCODE_MOVE0 && YINSH_PASS == ENCODE_PASS &&
-                   YINSH_ROW0 == ENCODE_ROW0 && YINSH_RING0 == ENCODE_RING0 && YINSH_ACTIONS == ENCODE_ACTIONS,
+_Static_assert(SAME(YINSH_CELLS, ENCODE_CELLS) && SAME(YINSH_PLANES, ENCODE_PLANES) && SAME(YINSH_POINTS, POINT_NB),
+               "planes");
+_Static_assert(SAME(YINSH_PLACE0, ENCODE_PLACE0) && SAME(YINSH_MOVE0, ENCODE_MOVE0) && SAME(YINSH_PASS, ENCODE_PASS) &&
+                   SAME(YINSH_ROW0, ENCODE_ROW0) && SAME(YINSH_RING0, ENCODE_RING0) &&
+                   SAME(YINSH_ACTIONS, ENCODE_ACTIONS),
                "action indices");
-_Static_assert(YINSH_STATE_END == STATE_END && YINSH_STATE_r == STATE_r && YINSH_RESULT_DRAW == RESULT_DRAW &&
-                   YINSH_REASON_ENGINE_ERROR == REASON_ENGINE_ERROR && YINSH_BLITZ == VARIANT_BLITZ,
+_Static_assert(SAME(YINSH_STATE_END, STATE_END) && SAME(YINSH_STATE_r, STATE_r) && SAME(YINSH_RESULT_DRAW, RESULT_DRAW) &&
+                   SAME(YINSH_REASON_ENGINE_ERROR, REASON_ENGINE_ERROR) && SAME(YINSH_BLITZ, VARIANT_BLITZ),
                "enums");
-_Static_assert(YINSH_VIEW_ACTOR == ENCODE_VIEW_ACTOR && YINSH_PLANE_OVER == PLANE_OVER &&
-                   YINSH_PLANE_BLITZ == PLANE_BLITZ,
+_Static_assert(SAME(YINSH_VIEW_ACTOR, ENCODE_VIEW_ACTOR) && SAME(YINSH_PLANE_OVER, PLANE_OVER) &&
+                   SAME(YINSH_PLANE_BLITZ, PLANE_BLITZ),
                "views and planes");
 
 int yinsh_api_version(void) { return YINSH_API_VERSION; }

@@ -87,7 +87,7 @@ enum {
     PLANE_BLITZ,
     PLANE_NB
 };
-_Static_assert(PLANE_NB == ENCODE_PLANES, "the plane table and ENCODE_PLANES agree");
+_Static_assert((int)PLANE_NB == (int)ENCODE_PLANES, "the plane table and ENCODE_PLANES agree");
 
 enum { ENCODE_VIEW_WHITE = WHITE, ENCODE_VIEW_BLACK = BLACK, ENCODE_VIEW_ACTOR, ENCODE_VIEW_NB };
 

@@ -16,9 +16,22 @@ MOVES = "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard"
 ROW_SIX = "W2B/W5B/8/9/1wwwwww3/3W5/10/9/8/6B/WWBB w R standard"
 
 
+# Under AddressSanitizer the tests run with the sanitizer's runtime
+# preloaded for the library (tests/CMakeLists.txt); the yinsh binary links
+# its own, and must not get a second.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
+def engine_cmd(*args):
+    """The command line of the yinsh binary as an external engine (an
+    agent spec's cmd), without the preloaded runtime."""
+    words = [BIN] + list(args)
+    return " ".join((["env", "-u", "LD_PRELOAD"] if "LD_PRELOAD" in os.environ else []) + words)
+
+
 def yinsh(*args, cwd=None, check=True):
     """Runs the yinsh binary; its standard output."""
-    p = subprocess.run([BIN] + [str(a) for a in args], cwd=cwd, capture_output=True, text=True)
+    p = subprocess.run([BIN] + [str(a) for a in args], cwd=cwd, capture_output=True, text=True, env=CHILD_ENV)
     if check and p.returncode != 0:
         raise AssertionError("yinsh %s: exit %d: %s" % (" ".join(map(str, args)), p.returncode, p.stderr))
     return p.stdout

@@ -3,7 +3,7 @@
 import unittest
 
 import yinsh
-from helpers import BIN, MOVES
+from helpers import MOVES, engine_cmd
 
 
 class Agents(unittest.TestCase):
@@ -58,7 +58,7 @@ class Agents(unittest.TestCase):
                           yinsh.Position("W2B/W6/8/9/2w7/3b5/10/9/8/6B/2B1 w - standard"))
 
     def test_an_external_engine_follows_its_game(self):
-        engine = yinsh.Agent("uyi:name=self;cmd=%s uyi --agent random" % BIN, seed=1)
+        engine = yinsh.Agent("uyi:name=self;cmd=%s" % engine_cmd("uyi", "--agent", "random"), seed=1)
         local = yinsh.Agent("random", seed=2)
         actions, stats, final = yinsh.play(engine, local)
         self.assertTrue(final.is_over)

@@ -3,10 +3,12 @@ its training positions those `yinsh positions` writes, in every form
 (one at a time, in batches, loaded whole, exported and read back)."""
 
 import math
+import os
+import subprocess
 import unittest
 
 import yinsh
-from helpers import TempDir, as_list, small_db, yinsh as run_yinsh
+from helpers import BIN, CHILD_ENV, TempDir, as_list, small_db, yinsh as run_yinsh
 
 
 class Databases(unittest.TestCase):
@@ -124,6 +126,26 @@ class Databases(unittest.TestCase):
             self.assertEqual(str(data["planes"].dtype), "float32")
         first = as_list(data["planes"])[:2057]
         self.assertEqual(first, as_list(samples[0].position.planes()))
+
+    def test_the_commands_mistakes(self):
+        def status(*args):
+            p = subprocess.run([BIN, "positions"] + list(args), capture_output=True, text=True, env=CHILD_ENV)
+            return p.returncode, p.stderr
+
+        out = self.tmp.join("x.tsv")
+        self.assertEqual(status("--out", out)[0], 2)  # no --db
+        self.assertEqual(status("--db", self.path)[0], 2)  # no --out
+        code, err = status("--db", self.path, "--out", out, "--format", "json")
+        self.assertEqual(code, 2)
+        self.assertIn("--format", err)
+        self.assertEqual(status("--db", self.path, "--out", out, "--view", "grey")[0], 2)
+        self.assertEqual(status("--db", self.path, "--out", self.path)[0], 2)  # the database itself
+        code, err = status("--db", self.path, "--out", out, "--runs", "nope")
+        self.assertEqual(code, 1)
+        self.assertIn("nope", err)
+        code, err = status("--db", self.tmp.join("none.db"), "--out", out)
+        self.assertEqual(code, 1)
+        self.assertFalse(os.path.exists(out))  # nothing written
 
     def test_export_and_read_back(self):
         out = self.tmp.join("lib.npy")

@@ -16,7 +16,7 @@ class Example(unittest.TestCase):
             db = small_db(tmp, games=3)
             out = tmp.join("pictures")
             script = os.path.join(os.path.dirname(HERE), "examples", "play_and_load.py")
-            env = dict(os.environ)
+            env = dict(os.environ)  # the example loads the library: LD_PRELOAD stays
             if sys.modules.get("numpy", 0) is None:  # the run without numpy: the example's process too
                 env["PYTHONPATH"] = os.pathsep.join(filter(None, [tmp.join("no-numpy"), env.get("PYTHONPATH")]))
                 os.makedirs(tmp.join("no-numpy/numpy"))

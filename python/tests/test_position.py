@@ -5,7 +5,7 @@ import subprocess
 import unittest
 
 import yinsh
-from helpers import BIN, MOVES, ROW_SIX, START, as_list, rules_positions, yinsh as run_yinsh
+from helpers import BIN, CHILD_ENV, MOVES, ROW_SIX, START, as_list, rules_positions, yinsh as run_yinsh
 
 
 class LegalActions(unittest.TestCase):
@@ -127,11 +127,12 @@ class Planes(unittest.TestCase):
 class Pictures(unittest.TestCase):
     def test_svg_is_yinsh_svg(self):
         p = yinsh.Position(MOVES)
-        want = subprocess.run([BIN, "svg", MOVES, "--size", "300"], capture_output=True, text=True, check=True).stdout
+        want = subprocess.run([BIN, "svg", MOVES, "--size", "300"], capture_output=True, text=True, check=True,
+                              env=CHILD_ENV).stdout
         self.assertEqual(p.svg(size=300), want)
         c = p.child("e10-b7")
         marked = subprocess.run([BIN, "svg", c.ypn, "--last", "e10-b7"], capture_output=True, text=True,
-                                check=True).stdout
+                                check=True, env=CHILD_ENV).stdout
         self.assertEqual(c._repr_svg_(), marked)
         self.assertRaises(yinsh.UsageError, p.svg, last="e5-e8")
 
