@@ -300,9 +300,11 @@ YINSH_API int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *i
 typedef struct yinsh_db yinsh_db;
 
 /* Which games: runs by name (nruns of them; none: every run), a kind
- * ("selfplay", "match", "import"), an agent spec that plays on either
- * side (canonical text), a variant ("standard", "blitz"); NULL or 0
- * for any. A selection of NULL is every game. */
+ * ("selfplay", "match", "import"), an agent that plays on either side
+ * (any spelling of its spec: "mcts:sims=200" selects the runs of
+ * mcts:sims=200,c=1,rollout=random; a bad spec is YINSH_ERR_USAGE), a
+ * variant ("standard", "blitz"); NULL or 0 for any. A selection of NULL
+ * is every game. */
 typedef struct yinsh_selection {
     const char *const *runs;
     int nruns;

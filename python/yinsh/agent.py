@@ -33,9 +33,9 @@ class Agent:
         _lib.call(lib.yinsh_agent_new, ctypes.byref(h), _lib.encode(spec), int(seed))
         self._h = h
 
-    def close(self):
+    def close(self, _free=lib.yinsh_agent_free):  # bound now: at exit the module's globals may be gone
         if getattr(self, "_h", None):
-            lib.yinsh_agent_free(self._h)
+            _free(self._h)
             self._h = None
 
     __del__ = close

@@ -98,11 +98,11 @@ class Database:
         self.path = str(path)
         self._readers = weakref.WeakSet()  # iterators still open: closed before the database
 
-    def close(self):
+    def close(self, _close=lib.yinsh_db_close):  # bound now: at exit the module's globals may be gone
         if getattr(self, "_h", None):
             for reader in list(self._readers):
                 reader.close()
-            lib.yinsh_db_close(self._h)
+            _close(self._h)
             self._h = None
 
     def _open(self, generator):

@@ -42,10 +42,10 @@ class Position:
         self._h = h
         self._last = None
 
-    def __del__(self):
+    def __del__(self, _free=lib.yinsh_position_free):  # bound now: at exit the module's globals may be gone
         h = getattr(self, "_h", None)
         if h:
-            lib.yinsh_position_free(h)
+            _free(h)
             self._h = None
 
     def copy(self):

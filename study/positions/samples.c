@@ -168,6 +168,14 @@ static void npy_record(const Sample *s, int view, unsigned char out[SAMPLES_RECO
     put16(p, (uint16_t)s->ply);
 }
 
+/* The shortest of %.15g and %.17g that reads back as v: 0.5 stays 0.5,
+ * and no stored value is changed by the text. */
+static void real_text(double v, char out[32])
+{
+    snprintf(out, 32, "%.15g", v);
+    if (strtod(out, NULL) != v) snprintf(out, 32, "%.17g", v);
+}
+
 /* One text line: ypn (tab-separated) or csv. */
 static void text_line(FILE *f, const Sample *s, int format)
 {
@@ -176,7 +184,7 @@ static void text_line(FILE *f, const Sample *s, int format)
     ypn_format(&s->pos, ypn);
     action_format(s->action, action);
     if (row->searched) {
-        snprintf(value, sizeof value, "%.6g", row->value);
+        real_text(row->value, value);
         snprintf(root, sizeof root, "%" PRId64, row->root_visits);
         snprintf(chosen, sizeof chosen, "%" PRId64, row->chosen_visits);
     }
