@@ -379,7 +379,7 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
     /* logs: as asked, or next to the database when an engine is external */
     const char *logs = c->engine_logs;
     bool external = false;
-    for (int i = 0; i < n; i++) external |= agents[i]->kind == AGENT_UYI;
+    for (int i = 0; i < n; i++) external |= agent_spec_external(agents[i]);
     if (!logs && external && db) {
         const char *slash = strrchr(db, '/');
         if (slash) snprintf(c->logs, sizeof c->logs, "%.*s/engine-logs", (int)(slash - db), db);

@@ -78,17 +78,19 @@ typedef struct BenchArgs {
 static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
 {
     BenchMcts b;
-    char spec_text[SPEC_LEN];
+    char spec_text[SPEC_LEN], err[ERR_LEN];
     if (a->agent) {
         AgentSpec spec;
         int prc = cli_agent("bench", "--agent", a->agent, &spec);
         if (prc) return prc;
-        if (spec.kind != AGENT_MCTS) return cli_usage_error("bench", "--agent: an mcts spec is needed");
-        spec.sims = (uint32_t)a->sims;
+        char sims_text[32];
+        snprintf(sims_text, sizeof sims_text, "%ld", a->sims);
         MctsConfig cfg;
-        agent_mcts_config(&spec, &cfg);
-        if (bench_mcts_config(&cfg, (int)a->positions, a->seed, &b))
-            return cli_error("bench", "out of memory for the search tree");
+        if (!agent_spec_mcts_config(&spec, &cfg)) return cli_usage_error("bench", "--agent: an mcts spec is needed");
+        /* --sims replaces the spec's, in the searches and in the text printed */
+        if (agent_spec_set(&spec, "sims", sims_text, err)) return cli_usage_error("bench", "--sims: %s", err);
+        agent_spec_mcts_config(&spec, &cfg);
+        if (bench_mcts_config(&cfg, (int)a->positions, a->seed, &b, err)) return cli_error("bench", "%s", err);
         if (!a->json) {
             printf("mcts: %ld positions (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
                    ", %.0f simulations/s (wall), %.0f per CPU second\n",
@@ -96,8 +98,8 @@ static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
                    b.seconds > 0 ? b.sims / b.seconds : 0, b.cpu > 0 ? b.sims / b.cpu : 0);
             return 0;
         }
-    } else if (bench_mcts((int)a->sims, (int)a->positions, a->seed, &b))
-        return cli_error("bench", "out of memory for the search tree");
+    } else if (bench_mcts((int)a->sims, (int)a->positions, a->seed, &b, err))
+        return cli_error("bench", "%s", err);
     if (!a->json) {
         printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
                " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",

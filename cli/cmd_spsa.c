@@ -83,7 +83,8 @@ static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
     if ((rc = cli_agent(cmd, "the agent", a->agent_text, &s->agent))) return rc;
     const AgentSpec *agents[] = {&s->agent};
     if ((rc = cli_controls_check(cmd, &a->ctl, a->sh.db, agents, 1, &s->controls))) return rc;
-    if (s->agent.kind == AGENT_RANDOM) return cli_usage_error(cmd, "agent 'random' has no parameters to tune");
+    if (!agent_spec_has_keys(&s->agent))
+        return cli_usage_error(cmd, "agent '%s' has no parameters to tune", agent_spec_kind_name(&s->agent));
     if (a->plist.n > SPSA_MAX_PARAMS)
         return cli_usage_error(cmd, "at most %d parameters (%d given)", SPSA_MAX_PARAMS, a->plist.n);
     for (int i = 0; i < a->plist.n; i++)

@@ -17,7 +17,8 @@ const char USAGE_STUDY[] =
     "  report` writes it) into the study's report folder and on stdout.\n"
     "  Run k (agents in file order, then variants in the order listed) is\n"
     "  named STUDY-VARIANT-LABEL and has seed SEED + k, so the file fixes\n"
-    "  every game.\n"
+    "  every game. A [ladder] section adds the neighbour matches of a strength\n"
+    "  ladder (each level against the one below, STUDY-VARIANT-A-vs-B).\n"
     "\n"
     "  The whole file is checked first (every key, agent spec and weights\n"
     "  file; a mistake names the file and line), then the database (a stored\n"
@@ -36,14 +37,21 @@ const char USAGE_STUDY[] =
     "  file or the database cannot be read, a stored run differs from the\n"
     "  study's, or a run fails; 130 (143) after Ctrl-C (SIGTERM).\n";
 
-/* The `yinsh selfplay` command that makes the same run (stored with it:
- * it reproduces the run on its own, whatever becomes of the file). */
-static char *selfplay_command(const StudyRun *r, const char *db)
+/* The `yinsh selfplay` (or, for a ladder's match, `yinsh match`)
+ * command that makes the same run (stored with it: it reproduces the run
+ * on its own, whatever becomes of the file). */
+static char *run_command(const StudyRun *r, const char *db)
 {
     char games[16], seed[24], opening[32];
     snprintf(games, sizeof games, "%u", r->plan.games);
     snprintf(seed, sizeof seed, "%" PRIu64, r->plan.seed);
     opening_format(r->plan.opening, r->plan.opening_actions, opening, sizeof opening);
+    if (!strcmp(r->kind, "match")) {
+        char *argv[] = {"match", "--a", (char *)r->spec, "--b", (char *)r->spec_b, "--games", games, "--variant",
+                        (char *)variant_name(r->plan.variant), "--seed", seed, "--run", (char *)r->name, "--db",
+                        (char *)db, "--opening", opening};
+        return cli_join_args(sizeof argv / sizeof *argv, argv);
+    }
     char *argv[] = {"selfplay", "--games", games, "--variant", (char *)variant_name(r->plan.variant),
                     "--agent", (char *)r->spec, "--seed", seed, "--run", (char *)r->name, "--db", (char *)db,
                     "--opening", opening};
@@ -57,7 +65,10 @@ static void print_plan(const Study *s, const Planned *runs)
     printf("%-40s %-8s %-24s %9s %20s  %s\n", "run", "variant", "agent", "games", "seed", "state");
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
-        printf("%-40s %-8s %-24s %9u %20" PRIu64 "  %s\n", r->name, variant_name(r->plan.variant), r->spec,
+        char agents[2 * SPEC_LEN + 8];
+        if (!strcmp(r->kind, "match")) snprintf(agents, sizeof agents, "%s vs %s", r->spec, r->spec_b);
+        else snprintf(agents, sizeof agents, "%s", r->spec);
+        printf("%-40s %-8s %-24s %9u %20" PRIu64 "  %s\n", r->name, variant_name(r->plan.variant), agents,
                r->plan.games, r->plan.seed, planned_state_name(runs[i].state));
     }
 }
@@ -82,7 +93,7 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
                                     r->plan.games);
             continue;
         }
-        char *command = selfplay_command(r, sh->db);
+        char *command = run_command(r, sh->db);
         if (!command) return cli_error(cmd, "out of memory");
         runs[i].command = command;
         int rc = cli_play_planned(&show, &runs[i], &o);

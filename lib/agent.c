@@ -91,11 +91,10 @@ int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yins
         char ypn[YPN_MAX_LEN];
         return error_code(err, ERR_USAGE, "the game is over in %s: nothing to choose", ypn_format(&p->pos, ypn));
     }
-    if (spec->kind == AGENT_UYI && !(a->followed && pos_equal(&a->game, &p->pos)))
+    if (agent_spec_external(spec) && !(a->followed && pos_equal(&a->game, &p->pos)))
         return error_code(err, ERR_USAGE,
-                          "engine %s knows a game only by its actions: start it with a new game and observe "
-                          "every action played, then ask in the position they lead to",
-                          spec->name);
+                          "an external engine knows a game only by its actions: start it with a new game and "
+                          "observe every action played, then ask in the position they lead to");
     MoveStats st;
     Action act = agent_act(a->agent, &p->pos, &a->rng, NULL, &st);
     if (st.fault != REASON_NONE) return error_set(err, "%s: %s", reason_name(st.fault), st.why);
@@ -111,7 +110,7 @@ int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yins
         .value = st.value,
         .sims = st.sims,
         /* alpha-beta reports its completed depth as the chosen visits */
-        .depth = spec->kind == AGENT_AB ? (int)st.chosen_visits : npv,
+        .depth = !strcmp(agent_spec_kind_name(spec), "ab") ? (int)st.chosen_visits : npv,
         .proven = st.proven,
         .npv = npv,
     };

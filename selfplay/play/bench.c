@@ -80,17 +80,18 @@ void bench_mcts_position(uint64_t seed, int k, Position *pos)
     *pos = hist[want < n - 1 ? want : (n - 1) / 2];
 }
 
-int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out, char *err)
 {
     MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
-    return bench_mcts_config(&cfg, npositions, seed, out);
+    return bench_mcts_config(&cfg, npositions, seed, out, err);
 }
 
-int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out)
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out, char *err)
 {
     uint64_t h = RNG_HASH_START;
-    Mcts *m = mcts_new(cfg);
-    if (!m) return 1;
+    Mcts *m;
+    int rc = mcts_new(&m, cfg, err);
+    if (rc) return rc;
     uint64_t total = 0;
     double elapsed = 0, cpu = 0;
     for (int k = 0; k < npositions; k++) {

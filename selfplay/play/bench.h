@@ -57,12 +57,12 @@ typedef struct BenchMcts {
 
 /* The MCTS benchmark: one search of sims simulations, on one thread, from
  * each of npositions fixed positions (bench_mcts_position), each with a
- * fresh tree and random rollouts. Returns 0, or non-zero when the search
- * tree cannot be allocated. */
-int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out);
+ * fresh tree and random rollouts. Returns 0, or ERR_FAIL with the message
+ * in err when the search tree cannot be allocated. */
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out, char *err);
 /* The same with any search configuration (cfg->sims per search): an
- * agent's options (agent_mcts_config), e.g. threads or the evaluation. */
-int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out);
+ * agent's options (agent_spec_mcts_config), e.g. threads or the evaluation. */
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out, char *err);
 
 /* The fixed benchmark positions: position k of the set for seed, taken
  * from a random game (the same for a given seed and k). */

@@ -26,8 +26,8 @@ uint64_t run_clock_seed(void)
 static void weights_hex(const AgentSpec *spec, char out[STORE_HASH_LEN])
 {
     out[0] = '\0';
-    if (spec->kind != AGENT_RANDOM && spec->eval[0])
-        snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(&spec->weights));
+    if (agent_spec_eval_file(spec)[0])
+        snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(agent_spec_weights(spec)));
 }
 
 /* The agents of a stored run, parsed (their weights files read) here,
@@ -57,7 +57,7 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
                      "run '%s': the %s agent's weights file '%.200s' is not the one the run was played with "
                      "(content hash %s, now %s): it changed, or the path names another file from this folder; "
                      "restore it, or start a new run",
-                     row->name, i ? "black" : "white", spec->eval, stored, now[0] ? now : "none");
+                     row->name, i ? "black" : "white", agent_spec_eval_file(spec), stored, now[0] ? now : "none");
             return -1;
         }
     }

@@ -29,7 +29,7 @@ uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour)
 
 bool selfplay_agent_streams(const SelfplayPlan *plan)
 {
-    return plan->controls.agent_streams || plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
+    return plan->controls.agent_streams || agent_spec_external(&plan->white) || agent_spec_external(&plan->black);
 }
 
 char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
@@ -162,8 +162,7 @@ static int game_start(Game *g, const SelfplayPlan *plan, Agent *white, Agent *bl
     pos_start(&g->pos, plan->variant);
     g->timed = pc->base_ms > 0;
     g->lim = (AgentLimits){.sims = pc->sims, .movetime_ms = pc->movetime_ms, .clock = g->timed,
-                           .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms,
-                           .answer_ms = pc->answer_ms};
+                           .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms};
     g->limited = pc->sims || pc->movetime_ms || g->timed;
     g->clock_us[WHITE] = g->clock_us[BLACK] = pc->base_ms * 1000;
     /* the pair's opening: its own stream, so both games of the pair agree */
@@ -205,9 +204,7 @@ static Action game_choose(Game *g, bool harness, MoveStats *st)
     }
     Rng *rng = g->streams ? &g->side_rng[actor] : &g->game_rng;
     for (int c = 0; c < COLOUR_NB; c++) g->lim.clock_ms[c] = g->clock_us[c] / 1000;
-    if (g->limited || agent_spec(agent)->kind == AGENT_UYI)
-        return agent_act(agent, pos, rng, g->limited ? &g->lim : NULL, st);
-    return agent_choose(agent, pos, rng, st);
+    return agent_act(agent, pos, rng, g->limited ? &g->lim : NULL, st);
 }
 
 /* The time an agent's action took, against its movetime and its clock:

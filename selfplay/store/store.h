@@ -258,9 +258,10 @@ typedef struct StoreRunRow {
     const char *kind;                           /* "selfplay" or "match" ("" before version 5 reads it) */
     const char *git_commit, *compiler, *machine; /* provenance ("" before version 5) */
     int64_t repeats; /* of the stored games, those stored already by another run */
-    const char *opening;  /* "none", "rings" or "book:HASH:PATH" ("" before version 5 reads it) */
+    const char *opening;  /* "none", "rings", "random:K" or "book:HASH:PATH" ("" before version 5 reads it) */
     bool pairs;
     uint64_t hash;   /* the play hash of its stored games (record.h) */
+    const char *controls; /* run.controls ("" for none, and before version 6) */
 } StoreRunRow;
 
 /* Games grouped by everything the report counts: one row per distinct
@@ -350,9 +351,24 @@ typedef struct StoreActionRow {
 
 int store_query_games(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameRow *row), void *ctx,
                       char *err);
+
+/* A stored game with every action and its search figures (the rows'
+ * game_id is the game's), for the report's one pass over the games. */
+typedef struct StoreGameActions {
+    const char *run, *variant, *white, *black, *result, *reason;
+    int64_t index;   /* the game's index in its run */
+    int64_t length;  /* game.actions */
+    int nactions;    /* the action rows stored, in ply order */
+    const StoreActionRow *actions;
+} StoreGameActions;
 /* Every action of the selected games, game by game in the order of
  * store_query_games, each game's in ply order. */
 int store_query_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreActionRow *row),
                         void *ctx, char *err);
+/* Every selected game (repeats left out) with its actions, game by game
+ * in the order of store_query_games: one query, each game handed to fn
+ * whole; text lives until fn returns. */
+int store_query_game_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameActions *g),
+                             void *ctx, char *err);
 
 #endif

@@ -19,7 +19,7 @@ int rounds_check(const Rounds *r, char *err)
                          r->name, ROUNDS_NAME_LEN);
     }
     const AgentSpec *a = &r->agent;
-    if (a->kind != AGENT_AB && !(a->kind == AGENT_MCTS && a->rollout != ROLLOUT_RANDOM)) {
+    if (!agent_spec_has_eval(a)) {
         char text[SPEC_LEN];
         return error_set(err, "the agent '%.200s' has no evaluation to tune: give ab:..., or mcts with rollout=N",
                  agent_spec_format(a, text));
@@ -123,7 +123,7 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     if (k == 1) snprintf(from, sizeof from, "%s", r->from);
     else snprintf(from, sizeof from, "%s.%d.txt", r->name, k - 1);
     fprintf(h, "made by: yinsh rounds %s, round %d: the games of run %s fitted from %s (agent %s)\n", r->name, k,
-            row->selfplay_run, from, r->agent.kind == AGENT_AB ? "ab" : "mcts");
+            row->selfplay_run, from, agent_spec_kind_name(&r->agent));
     tune_summary_write(h, &data, &o, &fit, repeats, "starting");
     fclose(h);
     tune_data_free(&data);

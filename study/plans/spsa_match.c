@@ -40,11 +40,12 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
                 return error_set(err, "parameter %s: no such evaluation feature (w.NAME with NAME one of "
                          "rings_removed, markers, lines3, lines4, flippable, mobility, centre, tempo)", name);
             }
-            if (spec->kind != AGENT_AB && !(spec->kind == AGENT_MCTS && spec->rollout != ROLLOUT_RANDOM)) {
+            if (!agent_spec_has_eval(spec)) {
                 return error_set(err, "parameter %s: the agent has no evaluation (ab, or mcts with rollout=N)",
                          name);
             }
-            spec->weights.w[f] = spsa_value(&s->params[i], u[i]);
+            int rc = agent_spec_set_weight(spec, f, spsa_value(&s->params[i], u[i]), e);
+            if (rc) return error_code(err, rc, "parameter %s: %.400s", name, e);
             weights = true;
             continue;
         }
@@ -60,7 +61,7 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
                      label);
         }
         snprintf(header, sizeof header, "made by: yinsh spsa %s, %s", s->name, label);
-        if (weights_save(path, &spec->weights, header, err)) return -1;
+        if (weights_save(path, agent_spec_weights(spec), header, err)) return -1;
         /* read back: what is played is what the file says, now and on a resume */
         if (agent_spec_set(spec, "eval", path, e)) {
             return error_set(err, "%.500s", e);

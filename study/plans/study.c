@@ -8,6 +8,7 @@
 #include "plans/ini.h"
 #include "engine/notation.h"
 #include "base/number.h"
+#include "engine/rng.h"
 #include "plans/study.h"
 
 #define STUDY_DEFAULT_OUT "results/report"
@@ -16,6 +17,7 @@
 static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", NULL};
 static const char *const AGENT_KEYS[] = {"spec", "games", "opening", NULL};
 static const char *const REPORT_KEYS[] = {"out", "plots", NULL};
+static const char *const LADDER_KEYS[] = {"levels", "games", "opening", NULL};
 
 typedef struct Ctx {
     const char *file;
@@ -161,24 +163,26 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
 /* The sections: one [study], [agent LABEL] ones, at most one [report]
  * (read here). */
 static int find_sections(const Ctx *c, const Ini *ini, Study *s, const IniSection **study,
-                         const IniSection **agents, int *nagents)
+                         const IniSection **agents, int *nagents, const IniSection **ladder)
 {
     int rc;
-    *study = NULL;
+    *study = *ladder = NULL;
     *nagents = 0;
     for (int i = 0; i < ini->nsections; i++) {
         const IniSection *sec = &ini->sections[i];
-        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report")) {
+        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report") || !strcmp(sec->name, "ladder")) {
             for (int j = 0; j < i; j++)
                 if (!strcmp(ini->sections[j].name, sec->name))
                     return bad(c, sec->line, "[%s] is there already (line %d)", sec->name, ini->sections[j].line);
             if (!strcmp(sec->name, "study")) *study = sec;
+            else if (!strcmp(sec->name, "ladder")) *ladder = sec;
             else if ((rc = load_report_section(c, sec, s))) return rc;
         } else if (!strcmp(sec->name, "agent")) {
             if (*nagents == STUDY_MAX_AGENTS) return bad(c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
             agents[(*nagents)++] = sec;
         } else {
-            return bad(c, sec->line, "unknown section [%.60s] (a study has [study], [agent LABEL] and [report])",
+            return bad(c, sec->line,
+                       "unknown section [%.60s] (a study has [study], [agent LABEL], [ladder] and [report])",
                        sec->name);
         }
     }
@@ -214,6 +218,7 @@ static int load_agent(const Ctx *c, const IniSection *sec, Study *s, int a, long
         if (len >= (int)sizeof r->name)
             return bad(c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
                        variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
+        r->kind = "selfplay";
         snprintf(r->label, sizeof r->label, "%s", sec->label);
         snprintf(r->spec, sizeof r->spec, "%s", spec->value);
         r->line = spec->line;
@@ -221,6 +226,63 @@ static int load_agent(const Ctx *c, const IniSection *sec, Study *s, int a, long
                                  .seed = s->seed + (uint64_t)idx, .games = (uint32_t)games,
                                  .opening = own.kind, .opening_actions = own.actions};
     }
+    return ERR_OK;
+}
+
+/* The [ladder] section: its levels (agent labels, weakest first, each an
+ * agent of the file, each once; at least two), and after the self-play
+ * runs, for each variant and each level above the first, the match of
+ * that level (A) against the one below (B). The levels' self-play runs
+ * (s->runs) give the agents' specs and parsed plans. */
+static int load_ladder(const Ctx *c, const IniSection *sec, Study *s, const Opening *opening, const int *variants,
+                       int nvariants, int nagents)
+{
+    int rc;
+    if ((rc = check_keys(c, sec, LADDER_KEYS))) return rc;
+    if (sec->label[0]) return bad(c, sec->line, "[ladder] takes no label");
+    const IniKey *levels = ini_key(sec, "levels"), *k;
+    if (!levels) return bad(c, sec->line, "[ladder] needs levels (agent labels, weakest first)");
+    long games = 0;
+    if (!(k = ini_key(sec, "games"))) return bad(c, sec->line, "[ladder] needs games (per match, an even number)");
+    if ((rc = take_games(c, k, &games))) return rc;
+    if (games % 2) return bad(c, k->line, "games wants an even number (pairs of games), not %ld", games);
+    Opening own = *opening;
+    if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, &own))) return rc;
+    int level[STUDY_MAX_AGENTS], nlevels = 0;
+    for (const char *p = levels->value; *p;) {
+        size_t len = strcspn(p, ", \t");
+        if (len) {
+            int a = -1;
+            for (int i = 0; i < nagents; i++)
+                if (strlen(s->runs[i * nvariants].label) == len && !strncmp(s->runs[i * nvariants].label, p, len))
+                    a = i;
+            if (a < 0) return bad(c, levels->line, "level '%.*s' is no agent of the study", (int)(len < 60 ? len : 60), p);
+            for (int i = 0; i < nlevels; i++)
+                if (level[i] == a) return bad(c, levels->line, "level '%.*s' is listed twice", (int)(len < 60 ? len : 60), p);
+            level[nlevels++] = a;
+        }
+        p += len;
+        p += strspn(p, ", \t");
+    }
+    if (nlevels < 2) return bad(c, levels->line, "a ladder has at least two levels");
+    for (int v = 0; v < nvariants; v++)
+        for (int i = 1; i < nlevels; i++) {
+            const StudyRun *a = &s->runs[level[i] * nvariants + v], *b = &s->runs[level[i - 1] * nvariants + v];
+            StudyRun *r = &s->runs[s->nruns + s->nladder++];
+            int len = snprintf(r->name, sizeof r->name, "%s-%s-%s-vs-%s", s->name, variant_name(variants[v]), a->label,
+                               b->label);
+            if (len >= (int)sizeof r->name)
+                return bad(c, levels->line, "the run name '%s-%s-%s-vs-%s' is longer than %d characters", s->name,
+                           variant_name(variants[v]), a->label, b->label, STORE_NAME_LEN - 1);
+            r->kind = "match";
+            snprintf(r->label, sizeof r->label, "%s", a->label);
+            snprintf(r->spec, sizeof r->spec, "%s", a->spec);
+            snprintf(r->spec_b, sizeof r->spec_b, "%s", b->spec);
+            r->line = levels->line;
+            r->plan = (SelfplayPlan){.variant = variants[v], .white = a->plan.white, .black = b->plan.white,
+                                     .seed = rng_mix(s->seed, rng_hash_text(r->name)), .games = (uint32_t)games,
+                                     .pairs = true, .opening = own.kind, .opening_actions = own.actions};
+        }
     return ERR_OK;
 }
 
@@ -238,9 +300,9 @@ int study_load(Study *s, const char *path, char *err)
         rc = bad(&c, 0, "out of memory");
         goto done;
     }
-    const IniSection *study, *agents[STUDY_MAX_AGENTS];
+    const IniSection *study, *agents[STUDY_MAX_AGENTS], *ladder;
     int nagents;
-    if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents))) goto done;
+    if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents, &ladder))) goto done;
     long games = 0;
     Opening opening = {.kind = OPENING_NONE};
     int variants[2], nvariants = 0;
@@ -251,14 +313,17 @@ int study_load(Study *s, const char *path, char *err)
     }
 
     /* Every agent, then the runs: agents in file order, variants in the
-     * order listed, run k with seed + k. */
-    if (!(s->runs = calloc((size_t)(nagents * nvariants), sizeof *s->runs))) {
+     * order listed, run k with seed + k; then the ladder's matches (at
+     * most one below each agent in each variant). */
+    if (!(s->runs = calloc((size_t)(2 * nagents * nvariants), sizeof *s->runs))) {
         rc = bad(&c, study->line, "out of memory");
         goto done;
     }
     for (int a = 0; a < nagents && !rc; a++)
         rc = load_agent(&c, agents[a], s, a, games, &opening, variants, nvariants);
     if (!rc) s->nruns = nagents * nvariants;
+    if (!rc && ladder) rc = load_ladder(&c, ladder, s, &opening, variants, nvariants, nagents);
+    if (!rc) s->nruns += s->nladder;
 done:
     ini_free(&ini);
     return rc;
@@ -277,7 +342,7 @@ void study_free(Study *s)
 int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *err)
 {
     for (int i = 0; i < s->nruns; i++)
-        runs[i] = (Planned){.kind = "selfplay", .name = s->runs[i].name, .plan = s->runs[i].plan};
+        runs[i] = (Planned){.kind = s->runs[i].kind, .name = s->runs[i].name, .plan = s->runs[i].plan};
     int refused, rc = planned_read(o, runs, s->nruns, &refused, err);
     if (rc == ERR_EXISTS) {
         char msg[ERR_LEN];

@@ -7,6 +7,13 @@
  *   order listed) is named STUDY-VARIANT-LABEL and has seed SEED + k
  *   (modulo 2^64).
  *
+ * A [ladder] section adds, after those, the neighbour matches of a
+ * strength ladder: for each variant, and each level but the first (the
+ * agents its `levels` name, weakest first), the match of that level (A)
+ * against the one below (B) in colour-swapped pairs, named
+ * STUDY-VARIANT-A-vs-B, with seed mix(SEED, hash of its name): adding
+ * levels or agents moves no other run's seed.
+ *
  * study_load reads and checks the whole file (every key, every agent
  * spec, every weights file) before anything else happens; each run is
  * then a planned run (study/plans/planned.h): study_state says which are
@@ -27,11 +34,13 @@ enum {
 
 
 typedef struct StudyRun {
-    char name[STORE_NAME_LEN];  /* STUDY-VARIANT-LABEL */
+    const char *kind;           /* "selfplay", or "match" (a ladder's) */
+    char name[STORE_NAME_LEN];  /* STUDY-VARIANT-LABEL; a match's STUDY-VARIANT-A-vs-B */
     char label[STUDY_LABEL_LEN];
-    char spec[SPEC_LEN];        /* the agent as written in the file */
-    SelfplayPlan plan;          /* the agent on both sides; threads 0 */
-    int line;                   /* the line of the agent's spec */
+    char spec[SPEC_LEN];        /* the agent as written in the file (a match's A) */
+    char spec_b[SPEC_LEN];      /* a match's B, as written */
+    SelfplayPlan plan;          /* self-play: the agent on both sides; a match: white A, black B, pairs */
+    int line;                   /* the line of the agent's spec (a match's: of [ladder] levels) */
 } StudyRun;
 
 typedef struct Study {
@@ -41,8 +50,9 @@ typedef struct Study {
     uint64_t seed;       /* [study] seed: run k's seed is seed + k */
     char *report_out;    /* [report] out */
     bool plots;          /* [report] plots */
-    StudyRun *runs;      /* in the order of their seeds */
+    StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's */
     int nruns;
+    int nladder;         /* of them, the ladder's matches (the last nladder) */
 } Study;
 
 /* Reads and checks the study file. ERR_OK, ERR_USAGE with
@@ -51,7 +61,7 @@ typedef struct Study {
 int study_load(Study *s, const char *path, char *err);
 void study_free(Study *s);
 
-/* Every run of the study as a planned self-play run (runs: nruns
+/* Every run of the study as a planned run (self-play, or a ladder's match) (runs: nruns
  * entries; command NULL, the caller's) with its state in the database o
  * names (planned_read). ERR_OK; ERR_EXISTS when one of its runs has a
  * study run's name but another plan (err names the file and line of the

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "play/match.h"
 #include "engine/notation.h"
-#include "report/report.h"
+#include "report/internal.h"
 
 typedef struct MatchLine {
     char *run, *a, *b, *variant;
@@ -82,11 +82,15 @@ int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const
         free_lines(&c);
         return -1;
     }
-    fprintf(f, "# YINSH match report\n\nMade by `%s` from the database `%s`: %d %s. Pairs are counted whole "
+    fprintf(f, "# YINSH match report\n\nMade by ");
+    report_md_code(f, cmdline);
+    fprintf(f, " from the database ");
+    report_md_code(f, db);
+    fprintf(f, ": %d %s. Pairs are counted whole "
                "(pair k is game 2k with A as White and game 2k+1 with B as White, from the same opening); Elo is "
                "A − B from the pairs' scores (pentanomial), with its 95%% interval; LOS is the likelihood that A is "
                "the stronger.\n\n",
-            cmdline, db, c.n, c.n == 1 ? "match" : "matches");
+            c.n, c.n == 1 ? "match" : "matches");
     fprintf(f, "| match | variant | A | B | pairs | A: W D L | A's score (95%% CI) | Elo (95%% CI) | LOS | "
                "pentanomial 0 ½ 1 1½ 2 |\n|---|---|---|---|--:|---|---|---|--:|---|\n");
     for (int i = 0; i < c.n; i++) {
@@ -98,8 +102,18 @@ int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const
         elo_text(elo.mid, mid, sizeof mid);
         elo_text(elo.lo, lo, sizeof lo);
         elo_text(elo.hi, hi, sizeof hi);
-        fprintf(f, "| `%s` | %s | `%s` | `%s` | %llu | %llu %llu %llu | %.1f%% (%.1f–%.1f) | ", m->run, m->variant,
-                m->a, m->b, (unsigned long long)t->pairs, (unsigned long long)t->wins, (unsigned long long)t->draws,
+        /* text from the database through the report's one escaping */
+        int v;
+        fprintf(f, "| ");
+        report_md_code(f, m->run);
+        fprintf(f, " | ");
+        if (variant_parse(m->variant, &v)) fputs(variant_name(v), f);
+        else report_md_code(f, m->variant);
+        fprintf(f, " | ");
+        report_md_code(f, m->a);
+        fprintf(f, " | ");
+        report_md_code(f, m->b);
+        fprintf(f, " | %llu | %llu %llu %llu | %.1f%% (%.1f–%.1f) | ", (unsigned long long)t->pairs, (unsigned long long)t->wins, (unsigned long long)t->draws,
                 (unsigned long long)t->losses, 100 * score.mid, 100 * score.lo, 100 * score.hi);
         if (elo.lo == elo.hi) fprintf(f, "%s (no interval) ", mid);
         else fprintf(f, "%s (%s to %s) ", mid, lo, hi);
