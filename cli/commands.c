@@ -28,6 +28,8 @@ static const Command COMMANDS[] = {
     {"import", cmd_import, "store games played elsewhere (boardspace.net records), one run per file", USAGE_IMPORT},
     {"view", cmd_view, "a static web site to step through stored games in a browser", USAGE_VIEW},
     {"uyi", cmd_uyi, "an agent as a UYI engine on stdin/stdout (docs/uyi.md)", USAGE_UYI},
+    {"positions", cmd_positions, "write the stored games' positions for training: YPN, CSV or planes (.npy)",
+     USAGE_POSITIONS},
 };
 enum { COMMAND_NB = sizeof COMMANDS / sizeof COMMANDS[0] };
 

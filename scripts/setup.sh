@@ -15,6 +15,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin  # MPI: one run on many machines (optional to the build; docs/cluster.md)
   gnuplot-nox                 # report pictures
   libxml2-utils               # xmllint: the test that `yinsh svg` is valid SVG
+  python3-numpy               # the Python package's numpy arrays, tested with /usr/bin/python3 (python_numpy)
   chromium fonts-dejavu-core  # the viewer's test in a real (headless) browser
 )
 # node and npm drive the browser test (tests/browser); Debian's, unless a

@@ -23,6 +23,16 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t size)
     return (ssize_t)done;
 }
 
+/* A seek is the descriptor's (a header written last, over its place). */
+static int stream_seek(void *cookie, off64_t *offset, int whence)
+{
+    FileStream *s = cookie;
+    off_t at = lseek(s->fd, (off_t)*offset, whence);
+    if (at < 0) return -1;
+    *offset = at;
+    return 0;
+}
+
 static int stream_close(void *cookie)
 {
     FileStream *s = cookie;
@@ -34,7 +44,7 @@ static int stream_close(void *cookie)
 FILE *file_stream(FileStream *s)
 {
     s->error = 0;
-    return fopencookie(s, "w", (cookie_io_functions_t){.write = stream_write, .close = stream_close});
+    return fopencookie(s, "w", (cookie_io_functions_t){.write = stream_write, .seek = stream_seek, .close = stream_close});
 }
 
 /* The sibling is PATH.PID.tmp, or PATH.PID-K.tmp for the first K that is

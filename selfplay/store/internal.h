@@ -36,4 +36,12 @@ void store_game_ident(const char *plan, uint32_t index, char out[17]);
 /* The play hash of a run's stored games (record.h), from its rows. */
 int store_run_hash(struct Store *s, int64_t run_id, uint64_t *hash, char *err);
 
+/* A query of the selected games (store.h): head (SELECT ... FROM game
+ * JOIN run ...), the selection's conditions, repeats left out, then tail
+ * (ORDER BY ...), prepared with the selection's values bound; they must
+ * outlive the statement. */
+struct StoreSelection;
+int store_prepare_selected(struct Store *r, const struct StoreSelection *sel, const char *head, const char *tail,
+                           sqlite3_stmt **st, char *err);
+
 #endif

@@ -58,6 +58,13 @@ static int prepare_selected(Store *r, const StoreSelection *sel, const char *hea
     return ERR_OK;
 }
 
+/* prepare_selected for the store's other files (cursor.c). */
+int store_prepare_selected(Store *r, const StoreSelection *sel, const char *head, const char *tail, sqlite3_stmt **st,
+                           char *err)
+{
+    return prepare_selected(r, sel, head, "WHERE", tail, true, st, err);
+}
+
 static const char *text(sqlite3_stmt *st, int col)
 {
     const unsigned char *t = sqlite3_column_text(st, col);

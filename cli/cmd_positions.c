@@ -1,0 +1,101 @@
+/* yinsh positions: the stored games' positions for training, in bulk
+ * (study/positions/samples.h writes them; docs/python.md has the formats). */
+#include <stdio.h>
+#include <string.h>
+#include "base/clock.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "encode/encode.h"
+#include "positions/samples.h"
+#include "store/store.h"
+
+const char USAGE_POSITIONS[] =
+    "usage: yinsh positions --db PATH --out FILE [--format ypn|csv|planes] [--view V]\n"
+    "                       [--runs NAME[,NAME...]] [--kind K] [--agent SPEC] [--variant V]\n"
+    "  Writes every position of the stored games in which an action was chosen,\n"
+    "  with the action played, the game's result for the side that acted (z: 1\n"
+    "  won, 0 drawn, -1 lost) and the search's stored value and visits: the\n"
+    "  training data of a learned evaluation (docs/python.md, \"Positions in bulk\").\n"
+    "  Games in run order, then by index; repeats and games without a result\n"
+    "  are left out. The file is written whole or not at all.\n"
+    "\n"
+    "  --db PATH     the database (read only)\n"
+    "  --out FILE    the file to write\n"
+    "  --format F    ypn (default): a line per position, tab-separated: YPN,\n"
+    "                action, z, value, root visits, chosen visits (the last\n"
+    "                three empty when the action was not searched);\n"
+    "                csv: the same and more with a header line (run, index,\n"
+    "                ply, ypn, actor, state, action, action_index, legal,\n"
+    "                searched, value, root_visits, chosen_visits, result, z);\n"
+    "                planes: a NumPy .npy file of records, the observation\n"
+    "                planes (17 x 11 x 11 bytes) with the action's index and\n"
+    "                the labels; np.load(FILE) reads it\n"
+    "  --view V      whose pieces the planes call own: actor (default: the side\n"
+    "                to act), white or black\n"
+    "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
+    "  --kind K      only runs of a kind: selfplay, match, import (default: all)\n"
+    "  --agent SPEC  only runs this agent plays in (either side; any spelling)\n"
+    "  --variant V   only standard or only blitz\n"
+    "  --quiet       no summary line on stderr\n";
+
+int cmd_positions(int argc, char **argv)
+{
+    const char *cmd = "positions";
+    const char *db = NULL, *out = NULL, *format_text = "ypn", *view_text = "actor";
+    const char *kind = "all", *agent_text = NULL, *variant_text = NULL;
+    bool quiet = false;
+    CliList runs = {0};
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--out", .kind = CLI_TEXT, .out = &out},
+        {.name = "--format", .kind = CLI_TEXT, .out = &format_text},
+        {.name = "--view", .kind = CLI_TEXT, .out = &view_text},
+        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+        CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
+    };
+    int npos, format, view;
+    Store *store = NULL;
+    char err[ERR_LEN], agent[SPEC_LEN];
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) goto done;
+    if (!db || !*db) {
+        rc = cli_usage_error(cmd, "--db PATH is required");
+        goto done;
+    }
+    if (!out || !*out) {
+        rc = cli_usage_error(cmd, "--out FILE is required");
+        goto done;
+    }
+    if (!samples_format_parse(format_text, &format)) {
+        rc = cli_usage_error(cmd, "--format '%s': expected ypn, csv or planes", format_text);
+        goto done;
+    }
+    if (!strcmp(view_text, "actor")) view = ENCODE_VIEW_ACTOR;
+    else if (!strcmp(view_text, "white")) view = ENCODE_VIEW_WHITE;
+    else if (!strcmp(view_text, "black")) view = ENCODE_VIEW_BLACK;
+    else {
+        rc = cli_usage_error(cmd, "--view '%s': expected actor, white or black", view_text);
+        goto done;
+    }
+    StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
+    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
+    const char *inputs[] = {db};
+    const char *input_names[] = {"--db"};
+    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 1))) goto done;
+    double t0 = clock_now();
+    uint64_t positions = 0, games = 0;
+    if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
+        samples_export(store, &sel, format, view, out, &positions, &games, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
+    double el = clock_now() - t0;
+    if (!quiet)
+        fprintf(stderr, "yinsh positions: %llu positions of %llu games in %.2f s (%.0f positions/s) to %s\n",
+                (unsigned long long)positions, (unsigned long long)games, el, el > 0 ? positions / el : 0.0, out);
+done:
+    store_close(store);
+    cli_list_free(&runs);
+    return rc;
+}

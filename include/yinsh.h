@@ -1,0 +1,407 @@
+/* libyinsh: the Yinsh Lab engine as a C library.
+ *
+ * Positions (YPN in and out, legal actions as text and as indices, apply,
+ * the outcome), observation planes and a fixed action index space for
+ * learning, agents by spec (`best`, MCTS, alpha-beta, random, external
+ * UYI engines) that choose an action with their search's figures, and
+ * the games and training positions of a Yinsh Lab database, read-only.
+ * The rules are docs/rules.md, the notations docs/notation.md, the
+ * database docs/schema.md; docs/python.md describes this API, the planes
+ * and the indices with examples, and the Python package built on it.
+ *
+ * Versions. YINSH_API_VERSION is the version of this header;
+ * yinsh_api_version() that of the library loaded. It grows by one with
+ * every change that is not an addition (a function's meaning, a struct's
+ * layout, a constant's value); a program checks that the two agree.
+ * yinsh_version() is the engine's release ("0.1.0").
+ *
+ * Errors. A function that can fail returns an int: YINSH_OK (0), or a
+ * negative yinsh_error, and writes a message a user can act on into err,
+ * a buffer of YINSH_ERR_LEN bytes the caller owns (err may be NULL). The
+ * library keeps no error state of its own: no global, no per-thread and
+ * no per-handle "last error", so the message is the caller's as soon as
+ * the call returns and concurrent calls never share one. Constructors
+ * return their handle through an out parameter (NULL on failure).
+ * Predicates and lookups that cannot fail return their answer.
+ *
+ * Handles and threads. Handles are opaque, made by a _new/_open call and
+ * released by its _free/_close (NULL is accepted there). One handle is
+ * used by one thread at a time; different handles may be used by
+ * different threads at once (the library has no mutable global state:
+ * its tables are built when it loads and only read afterwards). A games
+ * or samples reader must be closed before its database.
+ *
+ * Points and cells. A point is named as in docs/notation.md ("e5"). As a
+ * number it is a cell of the engine's 11x11 grid: cell = column * 11 +
+ * (row - 1), column a = 0 .. k = 10, row 1 .. 11; 85 of the 121 cells are
+ * points of the board (docs/rules.md §1). Ascending cells are the
+ * canonical point order.
+ *
+ * Observation planes: YINSH_PLANES planes of YINSH_CELLS values each,
+ * plane-major, each plane's cells in cell order (an array of shape
+ * [17][11][11], indexed [plane][column][row - 1]). Cells that are not
+ * points are 0 in every plane. Raw values, at each of the 85 points:
+ *
+ *   0  own rings        1 where a ring of the view's colour stands
+ *   1  other rings      the other colour's
+ *   2  own markers
+ *   3  other markers
+ *   4  valid            1
+ *   5  black acts       1 when Black is the actor (state '-': acted last); absolute in every view
+ *   6..11 P M R X r x   1 in the plane of the state (docs/rules.md §3)
+ *   12 over             1 in state '-' (a game ended by rows)
+ *   13 own removed      rings the view's colour took off, 0..3
+ *   14 other removed    the other colour's, 0..3
+ *   15 pool             markers left in the pool, 0..51
+ *   16 blitz            1 in the blitz variant
+ *
+ * The view (YINSH_VIEW_*) says whose pieces are "own": White's (the
+ * absolute board), Black's, or the actor's (the side to act's view).
+ * yinsh_position_planes gives raw / scale, scale 3 for planes 13 and 14,
+ * 51 for plane 15, 1 for the others: every value in [0, 1].
+ *
+ * Action indices: every action of the game has one index in
+ * [0, YINSH_ACTIONS):
+ *
+ *   YINSH_PLACE0 + n   0..84       a ring placed at the n-th point (canonical order)
+ *   YINSH_MOVE0 + m    85..1932    a move from a point to another point of one of its lines
+ *   YINSH_PASS         1933        pass
+ *   YINSH_ROW0 + r     1934..2056  a row taken off, by its two ends (five points of a line)
+ *   YINSH_RING0 + n    2057..2141  a ring taken off at the n-th point
+ *
+ * Within a kind the indices ascend in the canonical order of actions
+ * (docs/notation.md §4: by first point, then second point), so the
+ * sorted legal indices of a position are `yinsh legal`'s list. The
+ * legal-action mask is YINSH_ACTIONS bytes, 1 for each legal action. */
+#ifndef YINSH_H
+#define YINSH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define YINSH_API_VERSION 1
+
+#if defined(__GNUC__) || defined(__clang__)
+#define YINSH_API __attribute__((visibility("default")))
+#else
+#define YINSH_API
+#endif
+
+enum {
+    YINSH_ERR_LEN = 512,       /* an error message's buffer */
+    YINSH_YPN_LEN = 128,       /* a YPN's buffer */
+    YINSH_ACTION_LEN = 16,     /* an action's text's buffer */
+    YINSH_SPEC_LEN = 384,      /* an agent spec's buffer */
+    YINSH_MAX_ACTIONS = 256,   /* legal actions of a position: a bound well above any */
+    YINSH_LEGAL_TEXT_LEN = YINSH_MAX_ACTIONS * YINSH_ACTION_LEN, /* every legal action as text */
+    YINSH_POINTS = 85,
+    YINSH_GRID = 11,
+    YINSH_CELLS = 121,
+    YINSH_PLANES = 17,
+    YINSH_OBSERVATION = YINSH_PLANES * YINSH_CELLS, /* values of one observation: 2057 */
+    YINSH_PLACE0 = 0,
+    YINSH_MOVE0 = 85,
+    YINSH_PASS = 1933,
+    YINSH_ROW0 = 1934,
+    YINSH_RING0 = 2057,
+    YINSH_ACTIONS = 2142,
+    YINSH_PV_MAX = 32,         /* principal variation: actions kept */
+    YINSH_GAME_MAX = 200,      /* no game reaches 200 actions (docs/rules.md §6.4) */
+};
+
+typedef enum yinsh_error {
+    YINSH_OK = 0,
+    YINSH_ERR_FAIL = -1,      /* it failed: I/O, memory, damaged data */
+    YINSH_ERR_USAGE = -2,     /* what was asked is malformed or illegal: a YPN, an action, a spec, an index */
+    YINSH_ERR_EXISTS = -3,    /* (reserved for writers) */
+    YINSH_ERR_NOT_FOUND = -4, /* what was named does not exist: a database, a run */
+    YINSH_ERR_HELD = -5,      /* (reserved for writers) */
+    YINSH_ERR_REPEAT = -6,    /* (reserved for writers) */
+} yinsh_error;
+
+enum { YINSH_WHITE = 0, YINSH_BLACK = 1 };
+enum { YINSH_STANDARD = 0, YINSH_BLITZ = 1 };
+/* The states; YINSH_STATE_END is YPN's '-'. */
+enum { YINSH_STATE_P, YINSH_STATE_M, YINSH_STATE_R, YINSH_STATE_X, YINSH_STATE_r, YINSH_STATE_x, YINSH_STATE_END };
+enum { YINSH_RESULT_NONE, YINSH_RESULT_WHITE, YINSH_RESULT_BLACK, YINSH_RESULT_DRAW };
+/* Why a game ended (docs/rules.md §6.4; the faults: docs/protocol.md). */
+enum {
+    YINSH_REASON_NONE,
+    YINSH_REASON_THREE_RINGS,
+    YINSH_REASON_BLITZ_ROW,
+    YINSH_REASON_POOL_EMPTY,
+    YINSH_REASON_NO_MOVES,
+    YINSH_REASON_RESIGN,
+    YINSH_REASON_ILLEGAL_ACTION,
+    YINSH_REASON_ENGINE_DIED,
+    YINSH_REASON_NO_ANSWER,
+    YINSH_REASON_TIME_FORFEIT,
+    YINSH_REASON_ENGINE_ERROR,
+};
+enum { YINSH_VIEW_WHITE = 0, YINSH_VIEW_BLACK = 1, YINSH_VIEW_ACTOR = 2 };
+enum {
+    YINSH_PLANE_OWN_RINGS,
+    YINSH_PLANE_OTHER_RINGS,
+    YINSH_PLANE_OWN_MARKERS,
+    YINSH_PLANE_OTHER_MARKERS,
+    YINSH_PLANE_VALID,
+    YINSH_PLANE_BLACK_ACTS,
+    YINSH_PLANE_STATE_P, /* .. + YINSH_STATE_x */
+    YINSH_PLANE_OVER = YINSH_PLANE_STATE_P + YINSH_STATE_END,
+    YINSH_PLANE_OWN_REMOVED,
+    YINSH_PLANE_OTHER_REMOVED,
+    YINSH_PLANE_POOL,
+    YINSH_PLANE_BLITZ,
+};
+
+/* ---- the library ---------------------------------------------------- */
+
+YINSH_API int yinsh_api_version(void);
+YINSH_API const char *yinsh_version(void);
+/* "ok", "fail", "usage", "exists", "not-found", "held", "repeat"; "?" for another value. */
+YINSH_API const char *yinsh_error_name(int code);
+/* "none", "white", "black", "draw"; the reasons as the database writes them
+ * ("three-rings", ...); "standard", "blitz". "?" outside the enums. */
+YINSH_API const char *yinsh_result_name(int result);
+YINSH_API const char *yinsh_reason_name(int reason);
+YINSH_API const char *yinsh_variant_name(int variant);
+/* Releases what the library allocated for the caller (an SVG). */
+YINSH_API void yinsh_free(void *p);
+
+/* ---- actions -------------------------------------------------------- */
+
+/* The text of an action index ("e5", "e5-e8", "pass", "xe2-e6", "xe5"):
+ * YINSH_OK, or YINSH_ERR_USAGE for an index outside [0, YINSH_ACTIONS). */
+YINSH_API int yinsh_action_text(int index, char out[YINSH_ACTION_LEN]);
+/* The index of an action's text, by its form alone (no position: a row's
+ * ends in either order): YINSH_OK, or YINSH_ERR_USAGE with why in err. */
+YINSH_API int yinsh_action_index(const char *action, int *index, char *err);
+/* What yinsh_position_planes divides a plane's raw value by (0 outside
+ * [0, YINSH_PLANES)). */
+YINSH_API int yinsh_plane_scale(int plane);
+
+/* ---- positions ------------------------------------------------------ */
+
+typedef struct yinsh_position yinsh_position;
+
+/* The empty start of a variant (YINSH_STANDARD or YINSH_BLITZ). */
+YINSH_API int yinsh_position_new(yinsh_position **out, int variant, char *err);
+/* A position from its YPN: YINSH_ERR_USAGE with the field and the problem. */
+YINSH_API int yinsh_position_from_ypn(yinsh_position **out, const char *ypn, char *err);
+YINSH_API int yinsh_position_copy(yinsh_position **out, const yinsh_position *p, char *err);
+/* Makes to the same position as from (no allocation). */
+YINSH_API void yinsh_position_assign(yinsh_position *to, const yinsh_position *from);
+YINSH_API void yinsh_position_free(yinsh_position *p);
+
+YINSH_API void yinsh_position_ypn(const yinsh_position *p, char out[YINSH_YPN_LEN]);
+/* Who acts (YINSH_WHITE, YINSH_BLACK; in state '-': who acted last), the
+ * state (YINSH_STATE_*), the variant, the rings a colour took off (0..3),
+ * the markers in the pool (0..51), the position's 64-bit key (equal
+ * positions have equal keys). */
+YINSH_API int yinsh_position_actor(const yinsh_position *p);
+YINSH_API int yinsh_position_state(const yinsh_position *p);
+YINSH_API int yinsh_position_variant(const yinsh_position *p);
+YINSH_API int yinsh_position_removed(const yinsh_position *p, int colour);
+YINSH_API int yinsh_position_pool(const yinsh_position *p);
+YINSH_API uint64_t yinsh_position_key(const yinsh_position *p);
+/* 1 when the game is over, with its result and reason (either pointer may
+ * be NULL); else 0 and both YINSH_*_NONE. A position that is not over has
+ * a legal action. */
+YINSH_API int yinsh_position_outcome(const yinsh_position *p, int *result, int *reason);
+
+/* The legal actions' indices in ascending (canonical) order into indices
+ * (YINSH_MAX_ACTIONS entries); returns their number, 0 when it is over. */
+YINSH_API int yinsh_position_legal(const yinsh_position *p, int *indices);
+/* The legal-action mask (YINSH_ACTIONS bytes); returns the number legal. */
+YINSH_API int yinsh_position_legal_mask(const yinsh_position *p, uint8_t *mask);
+/* The legal actions as text in canonical order, separated by single
+ * spaces, into out (size bytes; YINSH_LEGAL_TEXT_LEN always suffices):
+ * their number, or YINSH_ERR_USAGE when size is too small. */
+YINSH_API int yinsh_position_legal_text(const yinsh_position *p, char *out, size_t size);
+/* The index of an action's text that is legal here: YINSH_ERR_USAGE, with
+ * why (its form, or why it is illegal), otherwise. */
+YINSH_API int yinsh_position_action_index(const yinsh_position *p, const char *action, int *index, char *err);
+/* Plays an action, by index or by text: YINSH_ERR_USAGE, leaving p as it
+ * was, when it is not legal here. */
+YINSH_API int yinsh_position_apply(yinsh_position *p, int index, char *err);
+YINSH_API int yinsh_position_apply_text(yinsh_position *p, const char *action, char *err);
+
+/* The observation planes (the table above) seen by view: raw values
+ * (YINSH_OBSERVATION bytes) or values in [0, 1] (YINSH_OBSERVATION
+ * floats). YINSH_ERR_USAGE for a view that is not one. */
+YINSH_API int yinsh_position_planes_raw(const yinsh_position *p, int view, uint8_t *out);
+YINSH_API int yinsh_position_planes(const yinsh_position *p, int view, float *out);
+
+/* The position as an SVG picture (the drawing of `yinsh svg`): last, if
+ * not NULL, the action that led here (marked); size_px the width, 50 to
+ * 10000. *svg is a NUL-terminated document to release with yinsh_free. */
+YINSH_API int yinsh_position_svg(const yinsh_position *p, const char *last, int size_px, char **svg, char *err);
+
+/* ---- agents --------------------------------------------------------- */
+
+typedef struct yinsh_agent yinsh_agent;
+
+/* What an agent's choice came with (as the database stores it for each
+ * action, docs/schema.md): the legal actions, whether it searched (a
+ * forced action or a random agent does not; the figures are then 0), the
+ * searched root's visits and the chosen action's (alpha-beta: the
+ * positions searched and the depth completed), the chosen action's value
+ * for the actor in [0, 1], the simulations, the depth (alpha-beta: the
+ * depth completed; MCTS: the principal variation's length), the winner a
+ * solver proved (YINSH_RESULT_*), and the principal variation as action
+ * indices (npv of them). */
+typedef struct yinsh_move_stats {
+    int legal;
+    int searched;
+    uint32_t root_visits;
+    uint32_t chosen_visits;
+    double value;
+    uint32_t sims;
+    int depth;
+    int proven;
+    int npv;
+    int pv[YINSH_PV_MAX];
+} yinsh_move_stats;
+
+/* An agent by its spec (selfplay/agents/agent.h, docs/uyi.md: "best",
+ * "mcts:sims=800", "ab:depth=4", "random", "uyi:cmd=..."), its random
+ * draws from a pcg32 stream of seed: the same seed and calls give the
+ * same choices (an internal agent on one thread, without a time limit).
+ * An external engine is started here. `best` reads its weights file
+ * (eval/weights/tuned3.txt) from the working folder or the source tree
+ * the library was built from. YINSH_ERR_USAGE for a bad spec,
+ * YINSH_ERR_FAIL for its weights file or an engine that does not start. */
+YINSH_API int yinsh_agent_new(yinsh_agent **out, const char *spec, uint64_t seed, char *err);
+YINSH_API void yinsh_agent_free(yinsh_agent *a);
+/* The spec's canonical text (`best` is the ab spec it stands for). */
+YINSH_API void yinsh_agent_spec(const yinsh_agent *a, char out[YINSH_SPEC_LEN]);
+/* A new game of a variant starts: the agent forgets the last (an external
+ * engine is asked isready and newgame). */
+YINSH_API int yinsh_agent_new_game(yinsh_agent *a, int variant, char *err);
+/* An action was played from before (by either side): an MCTS agent keeps
+ * the part of its tree the game entered; an external engine learns the
+ * game, which it knows only by its actions from the start. */
+YINSH_API int yinsh_agent_observe(yinsh_agent *a, const yinsh_position *before, int index, char *err);
+/* Chooses an action for the actor of p (not over): its index, and the
+ * figures if stats is not NULL. An internal agent chooses from any
+ * position; an external engine only from the position its game reached
+ * (yinsh_agent_new_game, then every action through yinsh_agent_observe),
+ * else YINSH_ERR_USAGE. YINSH_ERR_FAIL when an engine fails (its fault in
+ * err). */
+YINSH_API int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yinsh_move_stats *stats,
+                                 char *err);
+
+/* ---- databases (read-only) ------------------------------------------ */
+
+typedef struct yinsh_db yinsh_db;
+
+/* Which games: runs by name (nruns of them; none: every run), a kind
+ * ("selfplay", "match", "import"), an agent that plays on either side
+ * (any spelling of its spec: "mcts:sims=200" selects the runs of
+ * mcts:sims=200,c=1,rollout=random; a bad spec is YINSH_ERR_USAGE), a
+ * variant ("standard", "blitz"); NULL or 0 for any. A selection of NULL
+ * is every game. */
+typedef struct yinsh_selection {
+    const char *const *runs;
+    int nruns;
+    const char *kind;
+    const char *agent;
+    const char *variant;
+} yinsh_selection;
+
+/* Opens a Yinsh Lab database for reading; it is never changed.
+ * YINSH_ERR_NOT_FOUND when there is no such file, YINSH_ERR_FAIL when it
+ * is not a Yinsh Lab database or of a newer schema. */
+YINSH_API int yinsh_db_open(yinsh_db **out, const char *path, char *err);
+YINSH_API void yinsh_db_close(yinsh_db *db);
+
+/* The stored games of a selection, one at a time: in run order, then by
+ * index, repeats (games stored again by a later run) left out. */
+typedef struct yinsh_games yinsh_games;
+
+/* One stored action (docs/schema.md, table action). */
+typedef struct yinsh_action_row {
+    int actor;               /* YINSH_WHITE, YINSH_BLACK */
+    int state;               /* YINSH_STATE_* acted in */
+    int legal;
+    int searched;            /* the next three are stored (else 0) */
+    int64_t root_visits;
+    int64_t chosen_visits;
+    double value;
+    int64_t time_us;
+} yinsh_action_row;
+
+/* YINSH_ERR_NOT_FOUND naming a run of the selection that does not exist. */
+YINSH_API int yinsh_games_open(yinsh_games **out, yinsh_db *db, const yinsh_selection *sel, char *err);
+/* Moves to the next game: 1 when there is one, 0 after the last, or a
+ * negative yinsh_error. The game's accessors below read the game moved
+ * to, until the next call. */
+YINSH_API int yinsh_games_next(yinsh_games *g, char *err);
+YINSH_API void yinsh_games_close(yinsh_games *g);
+/* The game's record tags (docs/records.md: Run, Index, Kind, Variant,
+ * White, Black, WhiteWeights, BlackWeights, Seed, Result, Reason, Actions,
+ * Date, Version, Commit, RunUid; those without a value left out), as
+ * `yinsh export` writes them: their number, the i-th key and value (NULL
+ * out of range), and the value of a key (NULL when absent). */
+YINSH_API int yinsh_game_tag_count(const yinsh_games *g);
+YINSH_API const char *yinsh_game_tag_key(const yinsh_games *g, int i);
+YINSH_API const char *yinsh_game_tag_value(const yinsh_games *g, int i);
+YINSH_API const char *yinsh_game_tag(const yinsh_games *g, const char *key);
+/* The variant, result and reason as stored (YINSH_RESULT_NONE for an
+ * imported game that stops before its end; -1 for a value this library
+ * does not know); the number of stored actions and the ply-th's text
+ * (NULL out of range) and row (YINSH_ERR_USAGE out of range). */
+YINSH_API int yinsh_game_variant(const yinsh_games *g);
+YINSH_API int yinsh_game_result(const yinsh_games *g);
+YINSH_API int yinsh_game_reason(const yinsh_games *g);
+YINSH_API int yinsh_game_length(const yinsh_games *g);
+YINSH_API const char *yinsh_game_action(const yinsh_games *g, int ply);
+YINSH_API int yinsh_game_action_row(const yinsh_games *g, int ply, yinsh_action_row *row);
+
+/* ---- training positions --------------------------------------------- */
+
+/* Every position of the selected games in which an action was chosen,
+ * with the action, the game's result for the side that acted (z: 1 won,
+ * 0 drawn, -1 lost) and the search's stored figures. Games without a
+ * result are skipped; a game's final position is not a sample. */
+typedef struct yinsh_samples yinsh_samples;
+
+typedef struct yinsh_sample {
+    uint32_t game;          /* games of this reader before this sample's */
+    uint32_t game_index;    /* the game's index in its run */
+    float value;            /* the stored value for the actor, NaN when not searched */
+    uint32_t root_visits;   /* 0 when not searched */
+    uint32_t chosen_visits;
+    int16_t ply;            /* from 0 */
+    int16_t action;         /* the index of the action played */
+    uint16_t legal;         /* legal actions in the position */
+    int8_t z;
+    int8_t result;          /* the game's YINSH_RESULT_* */
+    uint8_t actor, state, variant, searched;
+} yinsh_sample;
+
+YINSH_API int yinsh_samples_open(yinsh_samples **out, yinsh_db *db, const yinsh_selection *sel, char *err);
+/* Reads up to max samples: for each, its row into rows, its planes seen
+ * by view as raw bytes (YINSH_OBSERVATION each) into planes_raw and as
+ * values into planes, and its YPN (YINSH_YPN_LEN bytes each) into ypn;
+ * any of the four may be NULL. *n receives how many were read: fewer
+ * than max only at the end, 0 after it. */
+YINSH_API int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
+                                 float *planes, char *ypn, int *n, char *err);
+YINSH_API void yinsh_samples_close(yinsh_samples *s);
+/* Writes the samples of sel to path, whole or not at all, in format
+ * "ypn", "csv" or "planes" (a .npy file; docs/python.md has the fields),
+ * the planes seen by view; the numbers of positions and games written
+ * into *positions and *games (either may be NULL). */
+YINSH_API int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char *format, int view,
+                                     const char *path, uint64_t *positions, uint64_t *games, char *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,119 @@
+/* Agents by spec (include/yinsh.h): selfplay/agents/agent.h behind a
+ * handle that owns the agent's random stream and follows the game it
+ * plays, since an external engine is told a game by its actions. */
+#include <stdlib.h>
+#include <string.h>
+#include "agents/agent.h"
+#include "base/error.h"
+#include "encode/encode.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "lib/internal.h"
+
+struct yinsh_agent {
+    Agent *agent;
+    Rng rng;
+    uint64_t seed;
+    Position game;  /* where the observed actions led from the game's start */
+    bool followed;  /* game is the position of the game being played */
+};
+
+int yinsh_agent_new(yinsh_agent **out, const char *spec, uint64_t seed, char *err)
+{
+    char scratch[ERR_LEN];
+    err = ERR_OR_SCRATCH(err, scratch);
+    *out = NULL;
+    AgentSpec s;
+    int rc = agent_spec_parse(spec, &s, err);
+    if (rc) return rc;
+    yinsh_agent *a = calloc(1, sizeof *a);
+    if (!a) return error_set(err, "out of memory for an agent");
+    if ((rc = agent_new(&a->agent, &s, err))) {
+        free(a);
+        return rc;
+    }
+    a->seed = seed;
+    rng_seed(&a->rng, seed, 0);
+    if ((rc = yinsh_agent_new_game(a, VARIANT_STANDARD, err))) {
+        yinsh_agent_free(a);
+        return rc;
+    }
+    *out = a;
+    return 0;
+}
+
+void yinsh_agent_free(yinsh_agent *a)
+{
+    if (!a) return;
+    agent_free(a->agent);
+    free(a);
+}
+
+void yinsh_agent_spec(const yinsh_agent *a, char out[YINSH_SPEC_LEN]) { agent_spec_format(agent_spec(a->agent), out); }
+
+int yinsh_agent_new_game(yinsh_agent *a, int variant, char *err)
+{
+    if (variant != VARIANT_STANDARD && variant != VARIANT_BLITZ)
+        return error_code(err, ERR_USAGE, "variant %d: expected %d (standard) or %d (blitz)", variant,
+                          VARIANT_STANDARD, VARIANT_BLITZ);
+    char why[ERR_LEN];
+    int fault = agent_new_game(a->agent, NULL, true, a->seed, why);
+    if (fault != REASON_NONE) return error_set(err, "%s: %s", reason_name(fault), why);
+    pos_start(&a->game, variant);
+    a->followed = true;
+    return 0;
+}
+
+int yinsh_agent_observe(yinsh_agent *a, const yinsh_position *before, int index, char *err)
+{
+    Action act = encode_action_at(index);
+    if (act == ACTION_NONE || !movegen_is_legal(&before->pos, act))
+        return error_code(err, ERR_USAGE, "action index %d is not legal in the position observed", index);
+    agent_observe(a->agent, &before->pos, act);
+    /* a game followed from its start stays followed while each action
+     * observed is played from where the last one led */
+    if (a->followed && pos_equal(&a->game, &before->pos)) {
+        Undo u;
+        pos_make(&a->game, act, &u);
+    } else {
+        a->followed = false;
+    }
+    return 0;
+}
+
+int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yinsh_move_stats *stats, char *err)
+{
+    const AgentSpec *spec = agent_spec(a->agent);
+    *index = -1;
+    if (stats) memset(stats, 0, sizeof *stats);
+    int result, reason;
+    if (pos_outcome(&p->pos, &result, &reason)) {
+        char ypn[YPN_MAX_LEN];
+        return error_code(err, ERR_USAGE, "the game is over in %s: nothing to choose", ypn_format(&p->pos, ypn));
+    }
+    if (agent_spec_external(spec) && !(a->followed && pos_equal(&a->game, &p->pos)))
+        return error_code(err, ERR_USAGE,
+                          "an external engine knows a game only by its actions: start it with a new game and "
+                          "observe every action played, then ask in the position they lead to");
+    MoveStats st;
+    Action act = agent_act(a->agent, &p->pos, &a->rng, NULL, &st);
+    if (st.fault != REASON_NONE) return error_set(err, "%s: %s", reason_name(st.fault), st.why);
+    *index = encode_action(act);
+    if (!stats) return 0;
+    Action pv[YINSH_PV_MAX];
+    int npv = st.searched ? agent_pv(a->agent, pv, YINSH_PV_MAX) : 0;
+    *stats = (yinsh_move_stats){
+        .legal = st.legal,
+        .searched = st.searched,
+        .root_visits = st.root_visits,
+        .chosen_visits = st.chosen_visits,
+        .value = st.value,
+        .sims = st.sims,
+        /* alpha-beta reports its completed depth as the chosen visits */
+        .depth = !strcmp(agent_spec_kind_name(spec), "ab") ? (int)st.chosen_visits : npv,
+        .proven = st.proven,
+        .npv = npv,
+    };
+    for (int k = 0; k < npv; k++) stats->pv[k] = encode_action(pv[k]);
+    return 0;
+}

@@ -1,0 +1,177 @@
+"""A database read from Python: its games are those `yinsh export` writes,
+its training positions those `yinsh positions` writes, in every form
+(one at a time, in batches, loaded whole, exported and read back)."""
+
+import math
+import os
+import subprocess
+import unittest
+
+import yinsh
+from helpers import BIN, CHILD_ENV, TempDir, as_list, small_db, yinsh as run_yinsh
+
+
+class Databases(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = TempDir()
+        cls.path = small_db(cls.tmp)
+        run_yinsh("selfplay", "--games", 3, "--agent", "random", "--variant", "blitz", "--seed", 3, "--db", cls.path,
+                  "--run", "blitz", "--quiet", "--threads", "1")
+        cls.db = yinsh.Database(cls.path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.db.close()
+        cls.tmp.remove()
+
+    def test_games_are_the_exported_ones(self):
+        games = list(self.db.games())
+        self.assertEqual(len(games), 9)
+        exported = run_yinsh("export", "--db", self.path)
+        self.assertEqual("\n".join(g.record() for g in games), exported)
+        g = games[0]
+        self.assertEqual((g.run, g.index, g.variant), ("small", 0, "standard"))
+        self.assertEqual(g.tags["White"], "mcts:sims=20,c=1,rollout=random")
+        self.assertEqual(len(g.rows), len(g.actions))
+        final = list(g.positions())[-1]
+        self.assertEqual(final.outcome, (g.result, g.reason))
+        for pos, a, row in zip(g.positions(), g.actions, g.rows):
+            self.assertEqual(row.legal, len(pos.legal_actions()))
+            self.assertEqual(row.actor, pos.actor)
+            self.assertEqual(row.state, pos.state)
+            self.assertIn(a, pos.legal_actions())
+            self.assertEqual(row.searched, row.legal > 1)
+            if row.searched:
+                self.assertGreaterEqual(row.root_visits, 20)
+
+    def test_selections(self):
+        self.assertEqual(len(list(self.db.games(runs="small"))), 6)
+        self.assertEqual(len(list(self.db.games(runs=["small", "blitz"]))), 9)
+        self.assertEqual([g.variant for g in self.db.games(variant="blitz")], ["blitz"] * 3)
+        self.assertEqual(len(list(self.db.games(agent="mcts:sims=20,c=1.0"))), 6)
+        self.assertEqual(len(list(self.db.games(kind="match"))), 0)
+        with self.assertRaises(yinsh.NotFoundError) as e:
+            list(self.db.games(runs="nope"))
+        self.assertIn("nope", str(e.exception))
+        self.assertRaises(yinsh.NotFoundError, yinsh.Database, self.tmp.join("none.db"))
+
+    def test_closing_ends_its_iterators(self):
+        db = yinsh.Database(self.path)
+        games, positions = db.games(), db.positions()
+        next(games)
+        next(positions)
+        db.close()
+        self.assertRaises(StopIteration, next, games)
+        self.assertRaises(StopIteration, next, positions)
+        self.assertRaises(yinsh.Error, db.games)
+        db.close()
+
+    def tsv(self, *args):
+        out = self.tmp.join("p.tsv")
+        run_yinsh("positions", "--db", self.path, "--out", out, "--quiet", *args)
+        with open(out) as f:
+            return [line.rstrip("\n").split("\t") for line in f]
+
+    def test_positions_are_the_binarys(self):
+        lines = self.tsv()
+        samples = list(self.db.positions())
+        self.assertEqual(len(samples), len(lines))
+        self.assertEqual(len(samples), sum(len(g.actions) for g in self.db.games()))
+        for s, line in zip(samples, lines):
+            ypn, action, z, value, root, chosen = line
+            self.assertEqual((s.ypn, s.action, s.z), (ypn, action, int(z)))
+            self.assertEqual(s.action_index, s.position.index(action))
+            if s.searched:
+                self.assertAlmostEqual(s.value, float(value), places=6)
+                self.assertEqual((s.root_visits, s.chosen_visits), (int(root), int(chosen)))
+            else:
+                self.assertIsNone(s.value)
+                self.assertEqual((value, root, chosen), ("", "", ""))
+        blitz = list(self.db.positions(variant="blitz"))
+        self.assertEqual(len(blitz), len(self.tsv("--variant", "blitz")))
+        self.assertTrue(all(not s.searched for s in blitz))  # random agents
+        # z: the game's result for the side that acted
+        for s in samples:
+            want = 0 if s.result == "draw" else (1 if (s.result == "white") == (s.actor == yinsh.WHITE) else -1)
+            self.assertEqual(s.z, want)
+
+    def test_batches_and_load(self):
+        samples = list(self.db.positions())
+        seen = 0
+        for batch in self.db.batches(batch_size=100, raw=True):
+            n = len(batch["action"])
+            self.assertLessEqual(n, 100)
+            planes = as_list(batch["planes"])
+            self.assertEqual(len(planes), n * 2057)
+            for k in range(0, n, 17):
+                s = samples[seen + k]
+                self.assertEqual(planes[k * 2057:(k + 1) * 2057], as_list(s.position.planes(raw=True)))
+                self.assertEqual(batch["action"][k], s.action_index)
+                self.assertEqual(batch["z"][k], s.z)
+                self.assertEqual(batch["ply"][k], s.ply)
+                self.assertEqual(batch["legal"][k], s.legal)
+                self.assertEqual(bool(batch["searched"][k]), s.searched)
+                if s.searched:
+                    self.assertAlmostEqual(float(batch["value"][k]), s.value, places=6)
+                else:
+                    self.assertTrue(math.isnan(batch["value"][k]))
+            seen += n
+        self.assertEqual(seen, len(samples))
+        data = self.db.load()
+        self.assertEqual(len(data["z"]), len(samples))
+        self.assertEqual(len(as_list(data["planes"])), 2057 * len(samples))
+        if hasattr(data["planes"], "shape"):
+            self.assertEqual(data["planes"].shape, (len(samples), 17, 11, 11))
+            self.assertEqual(str(data["planes"].dtype), "float32")
+        first = as_list(data["planes"])[:2057]
+        self.assertEqual(first, as_list(samples[0].position.planes()))
+
+    def test_the_commands_mistakes(self):
+        def status(*args):
+            p = subprocess.run([BIN, "positions"] + list(args), capture_output=True, text=True, env=CHILD_ENV)
+            return p.returncode, p.stderr
+
+        out = self.tmp.join("x.tsv")
+        self.assertEqual(status("--out", out)[0], 2)  # no --db
+        self.assertEqual(status("--db", self.path)[0], 2)  # no --out
+        code, err = status("--db", self.path, "--out", out, "--format", "json")
+        self.assertEqual(code, 2)
+        self.assertIn("--format", err)
+        self.assertEqual(status("--db", self.path, "--out", out, "--view", "grey")[0], 2)
+        self.assertEqual(status("--db", self.path, "--out", self.path)[0], 2)  # the database itself
+        code, err = status("--db", self.path, "--out", out, "--runs", "nope")
+        self.assertEqual(code, 1)
+        self.assertIn("nope", err)
+        code, err = status("--db", self.tmp.join("none.db"), "--out", out)
+        self.assertEqual(code, 1)
+        self.assertFalse(os.path.exists(out))  # nothing written
+
+    def test_export_and_read_back(self):
+        out = self.tmp.join("lib.npy")
+        positions, games = self.db.export_positions(out)
+        self.assertEqual(games, 9)
+        binary = self.tmp.join("bin.npy")
+        run_yinsh("positions", "--db", self.path, "--out", binary, "--format", "planes", "--quiet")
+        with open(out, "rb") as a, open(binary, "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        records = yinsh.load_positions(out)
+        self.assertEqual(len(records), positions)
+        samples = list(self.db.positions())
+        for k in (0, 1, positions // 2, positions - 1):
+            r, s = records[k], samples[k]
+            self.assertEqual(as_list(r["planes"]), as_list(s.position.planes(raw=True)))
+            self.assertEqual((int(r["action"]), int(r["z"]), int(r["ply"]), int(r["legal"])),
+                             (s.action_index, s.z, s.ply, s.legal))
+        csv = self.tmp.join("p.csv")
+        self.assertEqual(self.db.export_positions(csv, format="csv", runs="small")[1], 6)
+        with open(csv) as f:
+            header = f.readline().strip().split(",")
+            rows = [dict(zip(header, line.rstrip("\n").split(","))) for line in f]
+        self.assertEqual(header[:4], ["run", "index", "ply", "ypn"])
+        self.assertEqual([r["ypn"] for r in rows], [s.ypn for s in samples if s.game < 6])
+        self.assertRaises(yinsh.UsageError, self.db.export_positions, out, format="json")
+
+
+if __name__ == "__main__":
+    unittest.main()

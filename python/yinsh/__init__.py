@@ -1,0 +1,36 @@
+"""YINSH from Python: Yinsh Lab's engine (libyinsh, through ctypes).
+
+    import yinsh
+    p = yinsh.Position()                      # the empty standard start
+    p.apply("e5")                             # an action by text, or by index
+    p.legal_actions()[:3]                     # ['a2', 'a3', 'a4']
+    action, stats = yinsh.Agent("best").choose(p)
+    game = yinsh.Game()                       # OpenSpiel's shape
+    state = game.new_initial_state()
+    state.legal_actions_mask()                # 2142 values
+    with yinsh.Database("results/yinsh.db") as db:
+        data = db.load()                      # every position as arrays
+
+docs/python.md has it all: finding the library, the API, the planes and
+action indices, databases and positions in bulk."""
+
+from ._lib import (ACTIONS, API_VERSION, CELLS, GAME_MAX, GRID, MOVE0, OBSERVATION, PASS, PLACE0, PLANE_SCALE,
+                   PLANES, RING0, ROW0, Error, NotFoundError, UsageError)
+from ._lib import lib as _c
+from ._lib import path as library_path
+from .agent import Agent, MoveStats, play
+from .db import ActionRow, Database, Sample, StoredGame, load_positions
+from .game import TERMINAL, Game, State
+from .position import BLACK, WHITE, Position, action_index, action_text
+
+__version__ = _c.yinsh_version().decode()
+
+#: The planes' names, by number (docs/python.md, "Observation planes").
+PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "valid", "black acts", "state P",
+               "state M", "state R", "state X", "state r", "state x", "over", "own removed", "other removed", "pool",
+               "blitz")
+
+__all__ = ["ACTIONS", "API_VERSION", "ActionRow", "Agent", "BLACK", "CELLS", "Database", "Error", "GAME_MAX", "GRID",
+           "Game", "MOVE0", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES", "PLANE_NAMES",
+           "PLANE_SCALE", "Position", "RING0", "ROW0", "Sample", "State", "StoredGame", "TERMINAL", "UsageError",
+           "WHITE", "action_index", "action_text", "library_path", "load_positions", "play"]

@@ -1,0 +1,249 @@
+"""The shared library libyinsh, found, loaded and declared (ctypes).
+
+Where it is looked for, in this order (docs/python.md, "Finding the
+library"):
+
+1. the path in the environment variable YINSH_LIB;
+2. libyinsh.so beside this file (``pip install ./python`` copies it there);
+3. the build tree: build/libyinsh.so of the source tree this package sits
+   in (python/yinsh/ -> ../../build), for use straight from a build;
+4. the system's loader: libyinsh.so.1 on its path (``cmake --install``
+   into /usr/local, or LD_LIBRARY_PATH).
+
+Every C call goes through here: its argument and result types are declared
+once, and a failing call's code and message become an exception.
+"""
+
+import ctypes
+import os
+
+API_VERSION = 1  # the include/yinsh.h this package was written for
+
+ERR_LEN = 512
+YPN_LEN = 128
+ACTION_LEN = 16
+SPEC_LEN = 384
+MAX_ACTIONS = 256
+LEGAL_TEXT_LEN = MAX_ACTIONS * ACTION_LEN
+PV_MAX = 32
+
+
+class Error(Exception):
+    """A call of libyinsh failed: ``code`` is its yinsh_error (negative),
+    ``name`` its name ("fail", "usage", "not-found", ...), the message says
+    what is wrong."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.name = {-1: "fail", -2: "usage", -3: "exists", -4: "not-found", -5: "held", -6: "repeat"}.get(code, "?")
+
+
+class UsageError(Error, ValueError):
+    """What was asked is malformed or illegal: a YPN, an action, a spec."""
+
+
+class NotFoundError(Error, LookupError):
+    """What was named does not exist: a database, a run."""
+
+
+def raise_for(code, err):
+    """Raises the exception of a failed call's code and err buffer."""
+    message = err.value.decode("utf-8", "replace") if err is not None else ""
+    cls = {-2: UsageError, -4: NotFoundError}.get(code, Error)
+    raise cls(code, message or "libyinsh: %s" % code)
+
+
+def _candidates():
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = os.environ.get("YINSH_LIB")
+    if env:
+        yield "YINSH_LIB", env
+        return
+    yield "the package", os.path.join(here, "libyinsh.so")
+    yield "the build tree", os.path.join(os.path.dirname(os.path.dirname(here)), "build", "libyinsh.so")
+    yield "the system's loader", "libyinsh.so.1"
+
+
+def _load():
+    tried = []
+    for where, path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            tried.append("%s: %s (no such file)" % (where, path))
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            tried.append("%s: %s (%s)" % (where, path, e))
+    raise ImportError("libyinsh not found; looked in:\n  " + "\n  ".join(tried) +
+                      "\nBuild it (cmake --build build) or set YINSH_LIB to the path of libyinsh.so.")
+
+
+lib, path = _load()
+
+c_int, c_char_p, c_void_p, c_size_t = ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t
+c_uint8_p = ctypes.POINTER(ctypes.c_uint8)
+c_int_p = ctypes.POINTER(ctypes.c_int)
+c_float_p = ctypes.POINTER(ctypes.c_float)
+c_u64 = ctypes.c_uint64
+c_u64_p = ctypes.POINTER(ctypes.c_uint64)
+
+
+class MoveStatsC(ctypes.Structure):
+    _fields_ = [("legal", c_int), ("searched", c_int), ("root_visits", ctypes.c_uint32),
+                ("chosen_visits", ctypes.c_uint32), ("value", ctypes.c_double), ("sims", ctypes.c_uint32),
+                ("depth", c_int), ("proven", c_int), ("npv", c_int), ("pv", c_int * PV_MAX)]
+
+
+class ActionRowC(ctypes.Structure):
+    _fields_ = [("actor", c_int), ("state", c_int), ("legal", c_int), ("searched", c_int),
+                ("root_visits", ctypes.c_int64), ("chosen_visits", ctypes.c_int64), ("value", ctypes.c_double),
+                ("time_us", ctypes.c_int64)]
+
+
+class SelectionC(ctypes.Structure):
+    _fields_ = [("runs", ctypes.POINTER(c_char_p)), ("nruns", c_int), ("kind", c_char_p), ("agent", c_char_p),
+                ("variant", c_char_p)]
+
+
+class SampleC(ctypes.Structure):
+    """yinsh_sample: 32 bytes, in the order and sizes of include/yinsh.h."""
+    _fields_ = [("game", ctypes.c_uint32), ("game_index", ctypes.c_uint32), ("value", ctypes.c_float),
+                ("root_visits", ctypes.c_uint32), ("chosen_visits", ctypes.c_uint32), ("ply", ctypes.c_int16),
+                ("action", ctypes.c_int16), ("legal", ctypes.c_uint16), ("z", ctypes.c_int8),
+                ("result", ctypes.c_int8), ("actor", ctypes.c_uint8), ("state", ctypes.c_uint8),
+                ("variant", ctypes.c_uint8), ("searched", ctypes.c_uint8)]
+
+
+assert ctypes.sizeof(SampleC) == 32
+
+P = ctypes.POINTER
+_PROTOTYPES = {
+    # name: (result, argument types)
+    "yinsh_api_version": (c_int, []),
+    "yinsh_version": (c_char_p, []),
+    "yinsh_error_name": (c_char_p, [c_int]),
+    "yinsh_result_name": (c_char_p, [c_int]),
+    "yinsh_reason_name": (c_char_p, [c_int]),
+    "yinsh_variant_name": (c_char_p, [c_int]),
+    "yinsh_free": (None, [c_void_p]),
+    "yinsh_action_text": (c_int, [c_int, c_char_p]),
+    "yinsh_action_index": (c_int, [c_char_p, c_int_p, c_char_p]),
+    "yinsh_plane_scale": (c_int, [c_int]),
+    "yinsh_position_new": (c_int, [P(c_void_p), c_int, c_char_p]),
+    "yinsh_position_from_ypn": (c_int, [P(c_void_p), c_char_p, c_char_p]),
+    "yinsh_position_copy": (c_int, [P(c_void_p), c_void_p, c_char_p]),
+    "yinsh_position_assign": (None, [c_void_p, c_void_p]),
+    "yinsh_position_free": (None, [c_void_p]),
+    "yinsh_position_ypn": (None, [c_void_p, c_char_p]),
+    "yinsh_position_actor": (c_int, [c_void_p]),
+    "yinsh_position_state": (c_int, [c_void_p]),
+    "yinsh_position_variant": (c_int, [c_void_p]),
+    "yinsh_position_removed": (c_int, [c_void_p, c_int]),
+    "yinsh_position_pool": (c_int, [c_void_p]),
+    "yinsh_position_key": (c_u64, [c_void_p]),
+    "yinsh_position_outcome": (c_int, [c_void_p, c_int_p, c_int_p]),
+    "yinsh_position_legal": (c_int, [c_void_p, c_int_p]),
+    "yinsh_position_legal_mask": (c_int, [c_void_p, c_uint8_p]),
+    "yinsh_position_legal_text": (c_int, [c_void_p, c_char_p, c_size_t]),
+    "yinsh_position_action_index": (c_int, [c_void_p, c_char_p, c_int_p, c_char_p]),
+    "yinsh_position_apply": (c_int, [c_void_p, c_int, c_char_p]),
+    "yinsh_position_apply_text": (c_int, [c_void_p, c_char_p, c_char_p]),
+    "yinsh_position_planes_raw": (c_int, [c_void_p, c_int, c_uint8_p]),
+    "yinsh_position_planes": (c_int, [c_void_p, c_int, c_float_p]),
+    "yinsh_position_svg": (c_int, [c_void_p, c_char_p, c_int, P(c_void_p), c_char_p]),
+    "yinsh_agent_new": (c_int, [P(c_void_p), c_char_p, c_u64, c_char_p]),
+    "yinsh_agent_free": (None, [c_void_p]),
+    "yinsh_agent_spec": (None, [c_void_p, c_char_p]),
+    "yinsh_agent_new_game": (c_int, [c_void_p, c_int, c_char_p]),
+    "yinsh_agent_observe": (c_int, [c_void_p, c_void_p, c_int, c_char_p]),
+    "yinsh_agent_choose": (c_int, [c_void_p, c_void_p, c_int_p, P(MoveStatsC), c_char_p]),
+    "yinsh_db_open": (c_int, [P(c_void_p), c_char_p, c_char_p]),
+    "yinsh_db_close": (None, [c_void_p]),
+    "yinsh_games_open": (c_int, [P(c_void_p), c_void_p, P(SelectionC), c_char_p]),
+    "yinsh_games_next": (c_int, [c_void_p, c_char_p]),
+    "yinsh_games_close": (None, [c_void_p]),
+    "yinsh_game_tag_count": (c_int, [c_void_p]),
+    "yinsh_game_tag_key": (c_char_p, [c_void_p, c_int]),
+    "yinsh_game_tag_value": (c_char_p, [c_void_p, c_int]),
+    "yinsh_game_tag": (c_char_p, [c_void_p, c_char_p]),
+    "yinsh_game_variant": (c_int, [c_void_p]),
+    "yinsh_game_result": (c_int, [c_void_p]),
+    "yinsh_game_reason": (c_int, [c_void_p]),
+    "yinsh_game_length": (c_int, [c_void_p]),
+    "yinsh_game_action": (c_char_p, [c_void_p, c_int]),
+    "yinsh_game_action_row": (c_int, [c_void_p, c_int, P(ActionRowC)]),
+    "yinsh_samples_open": (c_int, [P(c_void_p), c_void_p, P(SelectionC), c_char_p]),
+    "yinsh_samples_read": (c_int, [c_void_p, c_int, c_int, P(SampleC), c_uint8_p, c_float_p, c_char_p, c_int_p,
+                                   c_char_p]),
+    "yinsh_samples_close": (None, [c_void_p]),
+    "yinsh_export_positions": (c_int, [c_void_p, P(SelectionC), c_char_p, c_int, c_char_p, c_u64_p, c_u64_p,
+                                       c_char_p]),
+}
+for _name, (_res, _args) in _PROTOTYPES.items():
+    _fn = getattr(lib, _name)
+    _fn.restype = _res
+    _fn.argtypes = _args
+
+if lib.yinsh_api_version() != API_VERSION:
+    raise ImportError("libyinsh at %s has API version %d; this package needs %d" %
+                      (path, lib.yinsh_api_version(), API_VERSION))
+
+ACTIONS = 2142
+PLANES = 17
+GRID = 11
+CELLS = 121
+OBSERVATION = PLANES * CELLS
+PLACE0, MOVE0, PASS, ROW0, RING0 = 0, 85, 1933, 1934, 2057
+GAME_MAX = 200
+PLANE_SCALE = tuple(lib.yinsh_plane_scale(p) for p in range(PLANES))
+
+STATES = "PMRXrx-"
+VIEWS = {"white": 0, "black": 1, "actor": 2}
+VARIANTS = {"standard": 0, "blitz": 1}
+
+
+def err_buffer():
+    return ctypes.create_string_buffer(ERR_LEN)
+
+
+def call(fn, *args):
+    """Calls fn(*args, err); raises on a negative code, returns the code."""
+    err = err_buffer()
+    rc = fn(*args, err)
+    if rc < 0:
+        raise_for(rc, err)
+    return rc
+
+
+def text(b):
+    return b.decode("utf-8", "replace") if b is not None else None
+
+
+def encode(s):
+    return s.encode("utf-8") if s is not None else None
+
+
+def view_of(view):
+    try:
+        return VIEWS[view]
+    except KeyError:
+        raise UsageError(-2, "view %r: expected 'actor', 'white' or 'black'" % (view,)) from None
+
+
+def variant_of(variant):
+    try:
+        return VARIANTS[variant]
+    except KeyError:
+        raise UsageError(-2, "variant %r: expected 'standard' or 'blitz'" % (variant,)) from None
+
+
+def selection(runs=None, kind=None, agent=None, variant=None):
+    """A yinsh_selection and what keeps its strings alive."""
+    if isinstance(runs, str):
+        runs = [runs]
+    names = [encode(r) for r in (runs or [])]
+    array = (c_char_p * max(len(names), 1))(*names)
+    sel = SelectionC(ctypes.cast(array, P(c_char_p)) if names else None, len(names), encode(kind), encode(agent),
+                     encode(variant))
+    return sel, (array, names)

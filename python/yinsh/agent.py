@@ -1,0 +1,101 @@
+"""Agents by spec (selfplay/agents/agent.h; docs/uyi.md for engines)."""
+
+import collections
+import ctypes
+
+from . import _lib
+from ._lib import lib
+from .position import Position, action_text
+
+MoveStats = collections.namedtuple(
+    "MoveStats", "legal searched visits chosen_visits value sims depth proven pv")
+MoveStats.__doc__ = """What an agent's choice came with, as the database
+stores it for each action: legal actions, whether it searched (a forced
+action or the random agent does not: then the figures are 0), the root's
+visits and the chosen action's (alpha-beta: positions searched and the
+depth completed), the chosen action's value for the actor in [0, 1], the
+simulations, the depth (alpha-beta: completed; MCTS: the principal
+variation's length), the winner a solver proved ('white', 'black' or
+None) and the principal variation as action texts."""
+
+
+class Agent:
+    """An agent: Agent("best"), Agent("mcts:sims=800", seed=7),
+    Agent("ab:depth=4"), Agent("random"), Agent("uyi:cmd=...") (an external
+    engine, started here). Its random draws come from a stream of seed.
+    choose(position) returns the action (text) and its MoveStats. An MCTS
+    agent keeps its tree across a game when shown every action played
+    (observe); an external engine needs it: it knows a game only by its
+    actions from the start (new_game)."""
+
+    def __init__(self, spec="best", seed=0):
+        h = ctypes.c_void_p()
+        _lib.call(lib.yinsh_agent_new, ctypes.byref(h), _lib.encode(spec), int(seed))
+        self._h = h
+
+    def close(self, _free=lib.yinsh_agent_free):  # bound now: at exit the module's globals may be gone
+        if getattr(self, "_h", None):
+            _free(self._h)
+            self._h = None
+
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def spec(self):
+        """The canonical spec (`best` is the ab spec it stands for)."""
+        out = ctypes.create_string_buffer(_lib.SPEC_LEN)
+        lib.yinsh_agent_spec(self._h, out)
+        return out.value.decode()
+
+    def __repr__(self):
+        return "yinsh.Agent(%r)" % self.spec
+
+    def new_game(self, variant="standard"):
+        _lib.call(lib.yinsh_agent_new_game, self._h, _lib.variant_of(variant))
+
+    def observe(self, before, action):
+        """An action (text or index) was played from the position before."""
+        i = before.index(action) if isinstance(action, str) else int(action)
+        _lib.call(lib.yinsh_agent_observe, self._h, before._h, i)
+
+    def choose_index(self, position):
+        """(the chosen action's index, MoveStats)."""
+        i = ctypes.c_int()
+        st = _lib.MoveStatsC()
+        _lib.call(lib.yinsh_agent_choose, self._h, position._h, ctypes.byref(i), ctypes.byref(st))
+        proven = {1: "white", 2: "black"}.get(st.proven)
+        stats = MoveStats(st.legal, bool(st.searched), st.root_visits, st.chosen_visits, st.value, st.sims,
+                          st.depth, proven, [action_text(a) for a in st.pv[:st.npv]])
+        return i.value, stats
+
+    def choose(self, position):
+        """(the chosen action's text, MoveStats)."""
+        i, stats = self.choose_index(position)
+        return action_text(i), stats
+
+
+def play(white, black, variant="standard", position=None):
+    """Plays a game between two agents (the same one may play both sides)
+    from the variant's start or a given position, showing each action to
+    both. Returns (actions as text, the MoveStats of each, the final
+    Position)."""
+    pos = position.copy() if position is not None else Position(variant=variant)
+    agents = [white] if white is black else [white, black]
+    for a in agents:
+        a.new_game(pos.variant)
+    actions, stats = [], []
+    while not pos.is_over:
+        agent = white if pos.actor == 0 else black
+        action, st = agent.choose(pos)
+        for a in agents:
+            a.observe(pos, action)
+        pos.apply(action)
+        actions.append(action)
+        stats.append(st)
+    return actions, stats, pos

@@ -1,0 +1,303 @@
+"""A Yinsh Lab database, read-only: its games and its training positions
+(docs/schema.md; docs/python.md, "Databases")."""
+
+import array
+import ast
+import collections
+import ctypes
+import math
+import struct
+import weakref
+
+from . import _arrays, _lib
+from ._lib import lib
+from .position import Position, action_text
+
+ActionRow = collections.namedtuple("ActionRow", "actor state legal searched root_visits chosen_visits value time_us")
+ActionRow.__doc__ = """One stored action's row (docs/schema.md, table action):
+the actor (0 White, 1 Black), the state acted in ('P'...), the legal
+actions, whether it was searched, and then (0 when not) the root's and
+the chosen action's visits and the value for the actor; the time taken."""
+
+
+class StoredGame:
+    """A stored game: its record's tags (a dict, in `yinsh export`'s order),
+    run, index, variant, result ('white', 'black', 'draw' or 'none'),
+    reason, actions (texts, in ply order) and rows (ActionRow each)."""
+
+    __slots__ = ("tags", "actions", "rows")
+
+    def __init__(self, tags, actions, rows):
+        self.tags, self.actions, self.rows = tags, actions, rows
+
+    run = property(lambda self: self.tags["Run"])
+    index = property(lambda self: int(self.tags["Index"]))
+    variant = property(lambda self: self.tags["Variant"])
+    result = property(lambda self: self.tags["Result"])
+    reason = property(lambda self: self.tags["Reason"])
+    white = property(lambda self: self.tags["White"])
+    black = property(lambda self: self.tags["Black"])
+
+    def __repr__(self):
+        return "<StoredGame %s #%d: %s, %d actions>" % (self.run, self.index, self.result, len(self.actions))
+
+    def positions(self):
+        """Each position of the game from the start, the final one included."""
+        pos = Position(variant=self.variant)
+        yield pos.copy()
+        for a in self.actions:
+            pos.apply(a)
+            yield pos.copy()
+
+    def record(self):
+        """The game as `yinsh export` writes it (docs/records.md)."""
+        lines = ['[%s "%s"]' % (k, v.replace("\\", "\\\\").replace('"', '\\"')) for k, v in self.tags.items()]
+        lines.append(Position(variant=self.variant).ypn)
+        for k in range(0, len(self.actions), 10):
+            lines.append(" ".join(self.actions[k:k + 10]))
+        return "\n".join(lines) + "\n"
+
+
+class Sample(collections.namedtuple(
+        "Sample", "ypn action action_index z value root_visits chosen_visits legal searched actor state ply game "
+        "game_index result")):
+    """A training position: its YPN, the action played there (text and
+    index), z (the game's result for the side that acted: 1, 0, -1), the
+    stored value (None when not searched) and visits, the legal actions,
+    the actor (0, 1) and state, its ply, the game's number in this reading
+    and its index in its run, and the game's result."""
+
+    __slots__ = ()
+
+    @property
+    def position(self):
+        return Position(self.ypn)
+
+
+_RESULTS = ("none", "white", "black", "draw")
+_FIELDS = ("game", "game_index", "value", "root_visits", "chosen_visits", "ply", "action", "legal", "z", "result",
+           "actor", "state", "variant", "searched")
+_TYPECODES = {"game": ("I", "uint32"), "game_index": ("I", "uint32"), "value": ("f", "float32"),
+              "root_visits": ("I", "uint32"), "chosen_visits": ("I", "uint32"), "ply": ("h", "int16"),
+              "action": ("h", "int16"), "legal": ("H", "uint16"), "z": ("b", "int8"), "result": ("b", "int8"),
+              "actor": ("B", "uint8"), "state": ("B", "uint8"), "variant": ("B", "uint8"),
+              "searched": ("B", "uint8")}
+
+
+class Database:
+    """A database opened read-only: Database("results/yinsh.db"). A
+    selection (runs, kind, agent, variant; each None for any) picks the
+    games of games(), positions(), batches(), load() and
+    export_positions(): repeats (games stored again) are left out, games
+    come in run order, then by index."""
+
+    def __init__(self, path):
+        h = ctypes.c_void_p()
+        _lib.call(lib.yinsh_db_open, ctypes.byref(h), _lib.encode(str(path)))
+        self._h = h
+        self.path = str(path)
+        self._readers = weakref.WeakSet()  # iterators still open: closed before the database
+
+    def close(self, _close=lib.yinsh_db_close):  # bound now: at exit the module's globals may be gone
+        if getattr(self, "_h", None):
+            for reader in list(self._readers):
+                reader.close()
+            _close(self._h)
+            self._h = None
+
+    def _open(self, generator):
+        """An iterator of this database, which close() ends first (its C
+        reader must not outlive the connection)."""
+        if not self._h:
+            raise _lib.Error(-1, "database %s is closed" % self.path)
+        self._readers.add(generator)
+        return generator
+
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return "yinsh.Database(%r)" % self.path
+
+    def games(self, runs=None, kind=None, agent=None, variant=None):
+        """The stored games of the selection, one StoredGame at a time."""
+        return self._open(self._games(runs, kind, agent, variant))
+
+    def _games(self, runs=None, kind=None, agent=None, variant=None):
+        sel, keep = _lib.selection(runs, kind, agent, variant)
+        h = ctypes.c_void_p()
+        _lib.call(lib.yinsh_games_open, ctypes.byref(h), self._h, ctypes.byref(sel))
+        try:
+            row = _lib.ActionRowC()
+            while _lib.call(lib.yinsh_games_next, h) == 1:
+                tags = {}
+                for t in range(lib.yinsh_game_tag_count(h)):
+                    tags[_lib.text(lib.yinsh_game_tag_key(h, t))] = _lib.text(lib.yinsh_game_tag_value(h, t))
+                n = lib.yinsh_game_length(h)
+                actions = [lib.yinsh_game_action(h, k).decode() for k in range(n)]
+                rows = []
+                for k in range(n):
+                    lib.yinsh_game_action_row(h, k, ctypes.byref(row))
+                    rows.append(ActionRow(row.actor, _lib.STATES[row.state], row.legal, bool(row.searched),
+                                          row.root_visits, row.chosen_visits, row.value, row.time_us))
+                yield StoredGame(tags, actions, rows)
+        finally:
+            lib.yinsh_games_close(h)
+            del keep
+
+    def _samples(self, runs, kind, agent, variant):
+        sel, keep = _lib.selection(runs, kind, agent, variant)
+        h = ctypes.c_void_p()
+        _lib.call(lib.yinsh_samples_open, ctypes.byref(h), self._h, ctypes.byref(sel))
+        return h, keep
+
+    def positions(self, runs=None, kind=None, agent=None, variant=None, chunk=4096):
+        """Every position in which an action was chosen, one Sample at a time
+        (games without a result are skipped; a game's final position is no
+        sample)."""
+        return self._open(self._positions(runs, kind, agent, variant, chunk))
+
+    def _positions(self, runs=None, kind=None, agent=None, variant=None, chunk=4096):
+        h, keep = self._samples(runs, kind, agent, variant)
+        try:
+            rows = (_lib.SampleC * chunk)()
+            ypn = ctypes.create_string_buffer(chunk * _lib.YPN_LEN)
+            n = ctypes.c_int()
+            while True:
+                _lib.call(lib.yinsh_samples_read, h, chunk, 2, rows, None, None, ypn, ctypes.byref(n))
+                if n.value == 0:
+                    return
+                raw = ypn.raw
+                for k in range(n.value):
+                    r = rows[k]
+                    text = raw[k * _lib.YPN_LEN:(k + 1) * _lib.YPN_LEN].split(b"\0", 1)[0].decode()
+                    yield Sample(text, action_text(r.action), r.action, r.z, r.value if r.searched else None,
+                                 r.root_visits, r.chosen_visits, r.legal, bool(r.searched), r.actor,
+                                 _lib.STATES[r.state], r.ply, r.game, r.game_index, _RESULTS[r.result])
+        finally:
+            lib.yinsh_samples_close(h)
+            del keep
+
+    def batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None):
+        """The same positions in batches for training, each a dict of arrays
+        of one length (batch_size, the last one shorter): 'planes' (N, 17,
+        11, 11) float32 in [0, 1], or uint8 raw values with raw=True, seen
+        by view ('actor', 'white', 'black'); and one value a position:
+        'action' (the index played), 'z', 'value' (NaN when not searched),
+        'root_visits', 'chosen_visits', 'legal', 'searched', 'actor',
+        'state' (0..5 for P M R X r x), 'ply', 'game', 'game_index',
+        'result', 'variant'. numpy arrays; without numpy, flat
+        array.array / bytearray buffers."""
+        return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant))
+
+    def _batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None):
+        v = _lib.view_of(view)
+        h, keep = self._samples(runs, kind, agent, variant)
+        try:
+            rows = (_lib.SampleC * batch_size)()
+            n = ctypes.c_int()
+            while True:
+                # a fresh buffer each batch (a batch handed out is the caller's), not zeroed: C fills it
+                if raw:
+                    planes, ptr = _arrays.uint8(batch_size * _lib.OBSERVATION, fill=False)
+                    _lib.call(lib.yinsh_samples_read, h, batch_size, v, rows, ptr, None, None, ctypes.byref(n))
+                else:
+                    planes, ptr = _arrays.float32(batch_size * _lib.OBSERVATION, fill=False)
+                    _lib.call(lib.yinsh_samples_read, h, batch_size, v, rows, None, ptr, None, ctypes.byref(n))
+                count = n.value
+                if count == 0:
+                    return
+                yield _batch(rows, count, planes)
+        finally:
+            lib.yinsh_samples_close(h)
+            del keep
+
+    def load(self, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None, batch_size=65536):
+        """Every position of the selection in one dict of arrays, as batches()
+        gives them (numpy needed for more than a few: without it the
+        buffers are joined in memory as well)."""
+        parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant))
+        if not parts:
+            return _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
+        if _arrays.have_numpy():
+            np = _arrays.numpy
+            return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        out = {}
+        for k in parts[0]:
+            first = parts[0][k]
+            joined = first[:0] if isinstance(first, (array.array, bytearray)) else []
+            for p in parts:
+                joined += p[k]
+            out[k] = joined
+        return out
+
+    def export_positions(self, path, format="planes", view="actor", runs=None, kind=None, agent=None, variant=None):
+        """Writes the positions to a file as `yinsh positions` does (format
+        'ypn', 'csv' or 'planes': a .npy that load_positions and np.load
+        read), whole or not at all; returns (positions, games) written."""
+        sel, keep = _lib.selection(runs, kind, agent, variant)
+        positions, games = ctypes.c_uint64(), ctypes.c_uint64()
+        _lib.call(lib.yinsh_export_positions, self._h, ctypes.byref(sel), _lib.encode(format), _lib.view_of(view),
+                  _lib.encode(str(path)), ctypes.byref(positions), ctypes.byref(games))
+        del keep
+        return positions.value, games.value
+
+
+def _batch(rows, count, planes):
+    """A batch's dict of arrays from count sample rows and their planes."""
+    shape = (count, _lib.PLANES, _lib.GRID, _lib.GRID)
+    if _arrays.have_numpy():
+        np = _arrays.numpy
+        table = np.ctypeslib.as_array(rows)[:count]
+        out = {"planes": planes.reshape((-1,) + shape[1:])[:count]}  # a view: only the last batch is shorter
+        for f in _FIELDS:
+            out[f] = np.array(table[f], dtype=_TYPECODES[f][1])
+        return out
+    out = {"planes": planes[:count * _lib.OBSERVATION]}
+    for f in _FIELDS:
+        typecode = _TYPECODES[f][0]
+        out[f] = array.array(typecode, (getattr(rows[k], f) for k in range(count)))
+    return out
+
+
+# ---- the .npy of `yinsh positions --format planes` -------------------------
+
+_NPY_FIELDS = [("planes", "B", 2057), ("action", "h", 1), ("z", "b", 1), ("actor", "B", 1), ("state", "B", 1),
+               ("searched", "B", 1), ("legal", "H", 1), ("value", "f", 1), ("root_visits", "I", 1),
+               ("chosen_visits", "I", 1), ("game", "I", 1), ("ply", "H", 1)]
+_NPY_RECORD = struct.Struct("<" + "".join("%d%s" % (n, c) if n > 1 else c for _, c, n in _NPY_FIELDS))
+
+
+def load_positions(path):
+    """The positions of a .npy file that `yinsh positions --format planes`
+    (or Database.export_positions) wrote: numpy.load's structured array
+    when numpy is there (fields planes (17, 11, 11) uint8 raw values,
+    action, z, actor, state, searched, legal, value, root_visits,
+    chosen_visits, game, ply); without numpy a list of dicts of the same
+    fields (planes a bytes of 2057)."""
+    if _arrays.have_numpy():
+        return _arrays.numpy.load(path)
+    with open(path, "rb") as f:
+        magic = f.read(8)
+        if magic[:6] != b"\x93NUMPY":
+            raise _lib.UsageError(-2, "%s: not a .npy file" % path)
+        (hlen,) = struct.unpack("<H", f.read(2))
+        header = ast.literal_eval(f.read(hlen).decode("latin1"))
+        (count,) = header["shape"]
+        if _NPY_RECORD.size != 2083:
+            raise AssertionError("record size")
+        out = []
+        for _ in range(count):
+            values = _NPY_RECORD.unpack(f.read(_NPY_RECORD.size))
+            record = {"planes": bytes(values[:2057])}
+            for (name, _, _), v in zip(_NPY_FIELDS[1:], values[2057:]):
+                record[name] = v
+            if not record["searched"]:
+                record["value"] = math.nan
+            out.append(record)
+        return out

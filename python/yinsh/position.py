@@ -1,0 +1,196 @@
+"""Positions and actions (docs/notation.md, docs/python.md)."""
+
+import ctypes
+
+from . import _arrays, _lib
+from ._lib import lib
+
+WHITE, BLACK = 0, 1
+
+
+def action_text(index):
+    """The text of an action index: 'e5', 'e5-e8', 'pass', 'xe2-e6', 'xe5'."""
+    out = ctypes.create_string_buffer(_lib.ACTION_LEN)
+    if lib.yinsh_action_text(int(index), out) < 0:
+        raise _lib.UsageError(-2, "action index %r: outside 0..%d" % (index, _lib.ACTIONS - 1))
+    return out.value.decode()
+
+
+def action_index(action):
+    """The index of an action's text by its form alone (a row's ends in
+    either order); Position.index checks that it is legal there."""
+    i = ctypes.c_int()
+    _lib.call(lib.yinsh_action_index, _lib.encode(action), ctypes.byref(i))
+    return i.value
+
+
+class Position:
+    """A YINSH position: Position() is the empty standard start,
+    Position(ypn) the position of a YPN, Position(variant="blitz") the
+    blitz start. Actions are text ('e5-e8') or indices (0..2141); apply
+    plays one in place, child returns the position after it. In a notebook
+    a position shows as its SVG board, the last action applied marked."""
+
+    __slots__ = ("_h", "_last", "__weakref__")
+
+    def __init__(self, ypn=None, variant="standard"):
+        h = ctypes.c_void_p()
+        if ypn is None:
+            _lib.call(lib.yinsh_position_new, ctypes.byref(h), _lib.variant_of(variant))
+        else:
+            _lib.call(lib.yinsh_position_from_ypn, ctypes.byref(h), _lib.encode(ypn))
+        self._h = h
+        self._last = None
+
+    def __del__(self, _free=lib.yinsh_position_free):  # bound now: at exit the module's globals may be gone
+        h = getattr(self, "_h", None)
+        if h:
+            _free(h)
+            self._h = None
+
+    def copy(self):
+        h = ctypes.c_void_p()
+        _lib.call(lib.yinsh_position_copy, ctypes.byref(h), self._h)
+        p = Position.__new__(Position)
+        p._h, p._last = h, self._last
+        return p
+
+    __copy__ = copy
+
+    # ---- what the position is -----------------------------------------
+
+    @property
+    def ypn(self):
+        out = ctypes.create_string_buffer(_lib.YPN_LEN)
+        lib.yinsh_position_ypn(self._h, out)
+        return out.value.decode()
+
+    def __str__(self):
+        return self.ypn
+
+    def __repr__(self):
+        return "Position(%r)" % self.ypn
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.ypn == other.ypn
+
+    def __hash__(self):
+        return hash(self.key)
+
+    @property
+    def actor(self):
+        """WHITE (0) or BLACK (1): who acts (in state '-': who acted last)."""
+        return lib.yinsh_position_actor(self._h)
+
+    @property
+    def state(self):
+        """'P', 'M', 'R', 'X', 'r', 'x', or '-' (docs/rules.md §3)."""
+        return _lib.STATES[lib.yinsh_position_state(self._h)]
+
+    @property
+    def variant(self):
+        return "blitz" if lib.yinsh_position_variant(self._h) else "standard"
+
+    @property
+    def removed(self):
+        """Rings taken off: (White's, Black's)."""
+        return lib.yinsh_position_removed(self._h, WHITE), lib.yinsh_position_removed(self._h, BLACK)
+
+    @property
+    def pool(self):
+        """Markers left in the pool, 0..51."""
+        return lib.yinsh_position_pool(self._h)
+
+    @property
+    def key(self):
+        """The 64-bit Zobrist key (equal positions, equal keys)."""
+        return lib.yinsh_position_key(self._h)
+
+    @property
+    def outcome(self):
+        """None while the game goes on; else (result, reason): ('white',
+        'three-rings'), ('draw', 'pool-empty'), ..."""
+        result, reason = ctypes.c_int(), ctypes.c_int()
+        if not lib.yinsh_position_outcome(self._h, ctypes.byref(result), ctypes.byref(reason)):
+            return None
+        return _lib.text(lib.yinsh_result_name(result.value)), _lib.text(lib.yinsh_reason_name(reason.value))
+
+    @property
+    def is_over(self):
+        return bool(lib.yinsh_position_outcome(self._h, None, None))
+
+    # ---- actions --------------------------------------------------------
+
+    def legal_actions(self):
+        """The legal actions as text, in canonical order (`yinsh legal`'s)."""
+        out = ctypes.create_string_buffer(_lib.LEGAL_TEXT_LEN)
+        n = lib.yinsh_position_legal_text(self._h, out, _lib.LEGAL_TEXT_LEN)
+        return out.value.decode().split() if n > 0 else []
+
+    def legal_indices(self):
+        """The legal actions' indices, ascending (the same order)."""
+        out = (ctypes.c_int * _lib.MAX_ACTIONS)()
+        n = lib.yinsh_position_legal(self._h, out)
+        return list(out[:n])
+
+    def legal_mask(self):
+        """2142 bytes, 1 for each legal action: numpy uint8, or a bytearray."""
+        mask, ptr = _arrays.uint8(_lib.ACTIONS)
+        lib.yinsh_position_legal_mask(self._h, ptr)
+        return mask
+
+    def index(self, action):
+        """The index of an action (text) that is legal here; UsageError
+        saying why when it is not."""
+        i = ctypes.c_int()
+        _lib.call(lib.yinsh_position_action_index, self._h, _lib.encode(action), ctypes.byref(i))
+        return i.value
+
+    def apply(self, action):
+        """Plays an action (text or index) in place; UsageError, the
+        position unchanged, when it is not legal here."""
+        if isinstance(action, str):
+            _lib.call(lib.yinsh_position_apply_text, self._h, _lib.encode(action))
+            self._last = action
+        else:
+            _lib.call(lib.yinsh_position_apply, self._h, int(action))
+            self._last = action_text(action)
+
+    def child(self, action):
+        """The position after an action; this one stays as it is."""
+        p = self.copy()
+        p.apply(action)
+        return p
+
+    # ---- for learning and for pictures ----------------------------------
+
+    def planes(self, view="actor", raw=False):
+        """The observation planes (docs/python.md): shape (17, 11, 11),
+        indexed [plane][column][row - 1]. view: whose pieces are 'own'
+        ('actor', 'white' or 'black'); raw: the integer values (uint8)
+        instead of values in [0, 1] (float32). Without numpy a flat
+        bytearray or array('f') of 2057 values."""
+        v = _lib.view_of(view)
+        shape = (_lib.PLANES, _lib.GRID, _lib.GRID)
+        if raw:
+            out, ptr = _arrays.uint8(_lib.OBSERVATION, shape)
+            lib.yinsh_position_planes_raw(self._h, v, ptr)
+        else:
+            out, ptr = _arrays.float32(_lib.OBSERVATION, shape)
+            lib.yinsh_position_planes(self._h, v, ptr)
+        return out
+
+    def svg(self, last=None, size=450):
+        """The board as an SVG document (`yinsh svg`'s drawing): last, the
+        action that led here, is marked (default: the last one applied)."""
+        if last is None:
+            last = self._last
+        out = ctypes.c_void_p()
+        _lib.call(lib.yinsh_position_svg, self._h, _lib.encode(last), int(size), ctypes.byref(out))
+        try:
+            return ctypes.string_at(out).decode()
+        finally:
+            lib.yinsh_free(out)
+
+    def _repr_svg_(self):
+        return self.svg()

@@ -1,0 +1,241 @@
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/error.h"
+#include "engine/notation.h"
+#include "store/cursor.h"
+#include "store/internal.h"
+
+/* An action row's texts, copied: the statement's own are gone at its
+ * next step. */
+typedef struct ActionCopy {
+    char action[ACTION_MAX_LEN], actor[2], state[2];
+} ActionCopy;
+
+struct StoreCursor {
+    Store *store;
+    sqlite3_stmt *games, *acts;
+    StoreSelection sel; /* with copies of the caller's strings, bound to games */
+    char **strings;
+    int nstrings;
+    StoreCursorGame game;
+    StoreActionRow *rows;
+    ActionCopy *copies;
+    const char **texts;
+    int cap;
+    bool done; /* the last game was read: a step now would start the query again */
+};
+
+static const char *text(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return t ? (const char *)t : "";
+}
+
+/* A copy the cursor owns (NULL stays NULL): 0, or -1 out of memory. */
+static int keep(StoreCursor *c, const char *s, const char **out)
+{
+    *out = NULL;
+    if (!s) return 0;
+    char *copy = strdup(s);
+    if (!copy) return -1;
+    c->strings[c->nstrings++] = copy;
+    *out = copy;
+    return 0;
+}
+
+int store_cursor_open(Store *s, const StoreSelection *sel, StoreCursor **out, char *err)
+{
+    *out = NULL;
+    if (s->version == 0) return error_code(err, ERR_NOT_FOUND, "database '%s' holds no runs", s->path);
+    StoreSelection none = {0};
+    if (!sel) sel = &none;
+    int rc = store_query_check(s, sel, err);
+    if (rc) return rc;
+    StoreCursor *c = calloc(1, sizeof *c);
+    const char **runs = calloc((size_t)sel->nruns + 1, sizeof *runs);
+    if (c) c->strings = calloc((size_t)sel->nruns + 3, sizeof *c->strings);
+    if (!c || !runs || !c->strings) goto oom;
+    c->store = s;
+    for (int i = 0; i < sel->nruns; i++)
+        if (keep(c, sel->runs[i], &runs[i])) goto oom;
+    c->sel = (StoreSelection){.runs = runs, .nruns = sel->nruns};
+    if (keep(c, sel->kind, &c->sel.kind) || keep(c, sel->agent, &c->sel.agent) ||
+        keep(c, sel->variant, &c->sel.variant))
+        goto oom;
+    /* the columns of later schema versions: run.kind (2), the weights
+     * (4), the commit (5); the weights belong to the run's agents (white:
+     * A of a match), so a game's side gets the hash of the agent it is */
+    char head[1200];
+    snprintf(head, sizeof head,
+             "SELECT run.name, run.uid, %s, run.version, run.seed, game.id, game.idx, game.variant, "
+             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s "
+             "FROM game JOIN run ON run.id = game.run_id",
+             s->version >= 2 ? "run.kind" : "'selfplay'",
+             s->version >= 4 ? "NULLIF(CASE WHEN game.white = run.white THEN run.white_weights ELSE run.black_weights END, ''), "
+                               "NULLIF(CASE WHEN game.black = run.black THEN run.black_weights ELSE run.white_weights END, '')"
+                             : "NULL, NULL",
+             s->version >= 5 ? "run.git_commit" : "NULL");
+    if ((rc = store_prepare_selected(s, &c->sel, head, "ORDER BY run.id, game.idx", &c->games, err))) goto fail;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us "
+                           "FROM action WHERE game_id = ? ORDER BY ply",
+                           -1, &c->acts, NULL) != SQLITE_OK) {
+        rc = store_fail(s, err, "preparing the actions query");
+        goto fail;
+    }
+    *out = c;
+    return 0;
+oom:
+    rc = error_set(err, "out of memory for a cursor over '%s'", s->path);
+fail:
+    free(runs);
+    if (c) c->sel.runs = NULL;
+    store_cursor_close(c);
+    return rc;
+}
+
+/* Makes room for n action rows. */
+static int grow(StoreCursor *c, int n)
+{
+    if (n <= c->cap) return 0;
+    int cap = c->cap ? c->cap : 256;
+    while (cap < n) cap *= 2;
+    StoreActionRow *rows = realloc(c->rows, (size_t)cap * sizeof *rows);
+    if (rows) c->rows = rows;
+    ActionCopy *copies = realloc(c->copies, (size_t)cap * sizeof *copies);
+    if (copies) c->copies = copies;
+    const char **texts = realloc(c->texts, (size_t)cap * sizeof *texts);
+    if (texts) c->texts = texts;
+    if (!rows || !copies || !texts) return -1;
+    c->cap = cap;
+    return 0;
+}
+
+/* The actions of game id, in ply order, into the cursor's rows. */
+static int read_actions(StoreCursor *c, int64_t id, int *n, char *err)
+{
+    Store *s = c->store;
+    sqlite3_stmt *st = c->acts;
+    int step, k = 0;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, id);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (grow(c, k + 1)) return error_set(err, "out of memory reading game %" PRId64 " of '%s'", id, s->path);
+        const char *action = text(st, 3), *actor = text(st, 1), *state = text(st, 2);
+        if (sqlite3_column_int64(st, 0) != k || strlen(action) >= ACTION_MAX_LEN || strlen(actor) != 1 ||
+            strlen(state) != 1)
+            return error_set(err, "database '%s': game %" PRId64 ": action row %d is damaged (its ply, actor, "
+                             "state or action)", s->path, id, k);
+        ActionCopy *copy = &c->copies[k];
+        strcpy(copy->action, action);
+        strcpy(copy->actor, actor);
+        strcpy(copy->state, state);
+        c->rows[k] = (StoreActionRow){
+            .game_id = id,
+            .ply = k,
+            .actor = copy->actor,
+            .state = copy->state,
+            .action = copy->action,
+            .legal = sqlite3_column_int64(st, 4),
+            .searched = sqlite3_column_type(st, 7) != SQLITE_NULL,
+            .root_visits = sqlite3_column_int64(st, 5),
+            .chosen_visits = sqlite3_column_int64(st, 6),
+            .value = sqlite3_column_double(st, 7),
+            .time_us = sqlite3_column_int64(st, 8),
+        };
+        c->texts[k] = copy->action;
+        k++;
+    }
+    if (step != SQLITE_DONE) return store_fail(s, err, "reading actions");
+    *n = k;
+    return 0;
+}
+
+int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err)
+{
+    sqlite3_stmt *st = c->games;
+    *game = NULL;
+    if (c->done) return 0;
+    int step = sqlite3_step(st), n = 0, rc;
+    if (step == SQLITE_DONE) {
+        c->done = true;
+        return 0;
+    }
+    if (step != SQLITE_ROW) return store_fail(c->store, err, "reading games");
+    int64_t id = sqlite3_column_int64(st, 5);
+    if ((rc = read_actions(c, id, &n, err))) return rc;
+    c->game = (StoreCursorGame){
+        .text =
+            {
+                .run = text(st, 0),
+                .run_uid = text(st, 1),
+                .kind = text(st, 2),
+                .version = text(st, 3),
+                .commit = sqlite3_column_type(st, 16) == SQLITE_NULL ? NULL : text(st, 16),
+                .seed = (uint64_t)sqlite3_column_int64(st, 4),
+                .index = (uint32_t)sqlite3_column_int64(st, 6),
+                .variant = text(st, 7),
+                .white = text(st, 8),
+                .black = text(st, 9),
+                .white_weights = sqlite3_column_type(st, 10) == SQLITE_NULL ? NULL : text(st, 10),
+                .black_weights = sqlite3_column_type(st, 11) == SQLITE_NULL ? NULL : text(st, 11),
+                .result = text(st, 12),
+                .reason = text(st, 13),
+                .stored_at = text(st, 14),
+                .length = sqlite3_column_int64(st, 15),
+                .nactions = n,
+                .actions = c->texts,
+            },
+        .id = id,
+        .acts = c->rows,
+    };
+    *game = &c->game;
+    return 0;
+}
+
+void store_cursor_close(StoreCursor *c)
+{
+    if (!c) return;
+    sqlite3_finalize(c->games);
+    sqlite3_finalize(c->acts);
+    for (int i = 0; i < c->nstrings; i++) free(c->strings[i]);
+    free(c->strings);
+    free((void *)c->sel.runs);
+    free(c->rows);
+    free(c->copies);
+    free(c->texts);
+    free(c);
+}
+
+void store_game_tags(const StoreGameText *g, StoreGameTags *t)
+{
+    snprintf(t->seed, sizeof t->seed, "%" PRIu64, g->seed);
+    snprintf(t->index, sizeof t->index, "%" PRIu32, g->index);
+    snprintf(t->length, sizeof t->length, "%" PRId64, g->length);
+    const char *tags[STORE_GAME_TAGS][2] = {
+        {"Run", g->run},
+        {"Index", t->index},
+        {"Kind", g->kind},
+        {"Variant", g->variant},
+        {"White", g->white},
+        {"Black", g->black},
+        {"WhiteWeights", g->white_weights},
+        {"BlackWeights", g->black_weights},
+        {"Seed", t->seed},
+        {"Result", g->result},
+        {"Reason", g->reason},
+        {"Actions", t->length},
+        {"Date", g->stored_at},
+        {"Version", g->version},
+        {"Commit", g->commit ? g->commit : "?"},
+        {"RunUid", g->run_uid},
+    };
+    t->n = 0;
+    for (int i = 0; i < STORE_GAME_TAGS; i++)
+        if (tags[i][1]) {
+            t->key[t->n] = tags[i][0];
+            t->value[t->n++] = tags[i][1];
+        }
+}

@@ -1,0 +1,44 @@
+/* Reading stored games one at a time, pulled rather than called back:
+ * for readers that hand games out one by one (the C library's games and
+ * positions, include/yinsh.h, and through it Python's iterators). A game
+ * comes whole: the fields its record's tags say (as `yinsh export` writes
+ * them) and every action with the search's figures, as stored.
+ *
+ * Games are those of a selection (store.h: runs, kind, agent, variant;
+ * every game when it is empty), repeats left out as every statistic
+ * leaves them out, in run order and then by index, unfinished games
+ * (result none) included. */
+#ifndef YINSH_STORE_CURSOR_H
+#define YINSH_STORE_CURSOR_H
+
+#include "store/store.h"
+
+/* One game: valid until the next store_cursor_next or the close. */
+typedef struct StoreCursorGame {
+    StoreGameText text;         /* its record's fields; text.actions[i] is acts[i].action */
+    int64_t id;                 /* game.id: the local row id */
+    const StoreActionRow *acts; /* text.nactions rows, in ply order */
+} StoreCursorGame;
+
+typedef struct StoreCursor StoreCursor;
+
+/* A cursor over the games of sel (NULL: every game) in s, which must stay
+ * open while the cursor is; the selection is copied. ERR_NOT_FOUND when a
+ * run of the selection does not exist or the database holds no runs. */
+int store_cursor_open(Store *s, const StoreSelection *sel, StoreCursor **out, char *err);
+/* The next game into *game: 0 with *game NULL after the last one; else
+ * ERR_FAIL (a read failed, a stored row is damaged) with the reason. */
+int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err);
+void store_cursor_close(StoreCursor *c);
+
+/* The tags of a stored game's record (docs/records.md), in the order and
+ * spelling `yinsh export` writes them; the values point into g. */
+enum { STORE_GAME_TAGS = 16, STORE_TAG_VALUE_LEN = 24 };
+typedef struct StoreGameTags {
+    int n;
+    const char *key[STORE_GAME_TAGS], *value[STORE_GAME_TAGS];
+    char seed[STORE_TAG_VALUE_LEN], index[STORE_TAG_VALUE_LEN], length[STORE_TAG_VALUE_LEN]; /* numbers as text */
+} StoreGameTags;
+void store_game_tags(const StoreGameText *g, StoreGameTags *tags);
+
+#endif

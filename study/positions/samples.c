@@ -1,0 +1,255 @@
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/error.h"
+#include "base/file.h"
+#include "encode/encode.h"
+#include "engine/notation.h"
+#include "positions/samples.h"
+
+struct SampleReader {
+    StoreCursor *cursor;
+    const StoreCursorGame *game; /* the game being read; NULL before the first */
+    int variant;
+    uint64_t games;              /* games begun */
+    Sample sample;               /* the last one handed out; its pos is the game's position */
+};
+
+int samples_open(SampleReader **out, Store *s, const StoreSelection *sel, char *err)
+{
+    *out = NULL;
+    SampleReader *r = calloc(1, sizeof *r);
+    if (!r) return error_set(err, "out of memory for a reader of positions");
+    int rc = store_cursor_open(s, sel, &r->cursor, err);
+    if (rc) {
+        free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+static int result_of(const char *name)
+{
+    for (int r = RESULT_WHITE; r < RESULT_NB; r++)
+        if (!strcmp(name, result_name(r))) return r;
+    return RESULT_NONE;
+}
+
+/* The next game that has samples: one with a result and an action. */
+static int next_game(SampleReader *r, char *err)
+{
+    for (;;) {
+        int rc = store_cursor_next(r->cursor, &r->game, err);
+        if (rc || !r->game) return rc;
+        const StoreGameText *g = &r->game->text;
+        Sample *s = &r->sample;
+        s->result = result_of(g->result);
+        if (s->result == RESULT_NONE || g->nactions == 0) continue;
+        if (!variant_parse(g->variant, &r->variant))
+            return error_set(err, "run '%s' game %" PRIu32 ": variant '%.32s' is not one this yinsh plays", g->run,
+                             g->index, g->variant);
+        pos_start(&s->pos, r->variant);
+        s->from = r->game;
+        s->game = r->games++;
+        s->ply = -1;
+        return 0;
+    }
+}
+
+int samples_next(SampleReader *r, const Sample **out, char *err)
+{
+    Sample *s = &r->sample;
+    *out = NULL;
+    int rc;
+    if (r->game && s->ply >= 0) {
+        /* the position after the last sample's action */
+        Undo u;
+        pos_make(&s->pos, s->action, &u);
+    }
+    if (!r->game || s->ply + 1 >= r->game->text.nactions) {
+        if ((rc = next_game(r, err)) || !r->game) return rc;
+    }
+    const StoreGameText *g = &r->game->text;
+    int ply = s->ply + 1;
+    char why[ERR_LEN];
+    if (action_parse(&s->pos, g->actions[ply], &s->action, why))
+        return error_set(err, "run '%s' game %" PRIu32 ": action %d does not replay: %s", g->run, g->index, ply + 1,
+                         why);
+    s->ply = ply;
+    s->action_index = encode_action(s->action);
+    s->row = &r->game->acts[ply];
+    s->z = s->result == RESULT_DRAW ? 0 : (s->result == RESULT_WHITE) == (s->pos.actor == WHITE) ? 1 : -1;
+    *out = s;
+    return 0;
+}
+
+uint64_t samples_games(const SampleReader *r) { return r->games; }
+
+void samples_close(SampleReader *r)
+{
+    if (!r) return;
+    store_cursor_close(r->cursor);
+    free(r);
+}
+
+bool samples_format_parse(const char *text, int *format)
+{
+    static const char *const NAMES[SAMPLES_FORMAT_NB] = {"ypn", "csv", "planes"};
+    for (int f = 0; f < SAMPLES_FORMAT_NB; f++)
+        if (!strcmp(text, NAMES[f])) {
+            *format = f;
+            return true;
+        }
+    return false;
+}
+
+/* ---- the .npy file ------------------------------------------------------
+ *
+ * NumPy's format 1.0: the magic, a 2-byte header length, then the header
+ * (a Python dict literal: dtype, order, shape) padded with spaces to a
+ * multiple of 64 bytes with a final '\n', then the records. The count is
+ * known only at the end, so the header is written twice at the same fixed
+ * length: first with 0 records, then with the count. Fields little-endian
+ * and packed, in the order of the dtype. */
+
+const char SAMPLES_NPY_DESCR[] = "[('planes', '|u1', (17, 11, 11)), ('action', '<i2'), ('z', '|i1'), "
+                                 "('actor', '|u1'), ('state', '|u1'), ('searched', '|u1'), ('legal', '<u2'), "
+                                 "('value', '<f4'), ('root_visits', '<u4'), ('chosen_visits', '<u4'), "
+                                 "('game', '<u4'), ('ply', '<u2')]";
+enum { NPY_HEADER_LEN = 384 };
+_Static_assert(SAMPLES_RECORD_LEN == ENCODE_SIZE + 2 + 1 + 1 + 1 + 1 + 2 + 4 + 4 + 4 + 4 + 2, "the record's fields");
+
+static void npy_header(uint64_t count, unsigned char out[NPY_HEADER_LEN])
+{
+    memset(out, ' ', NPY_HEADER_LEN);
+    memcpy(out, "\x93NUMPY\x01\x00", 8);
+    out[8] = (NPY_HEADER_LEN - 10) & 0xff;
+    out[9] = (NPY_HEADER_LEN - 10) >> 8;
+    char dict[NPY_HEADER_LEN];
+    int n = snprintf(dict, sizeof dict, "{'descr': %s, 'fortran_order': False, 'shape': (%" PRIu64 ",), }",
+                     SAMPLES_NPY_DESCR, count);
+    memcpy(out + 10, dict, (size_t)n);
+    out[NPY_HEADER_LEN - 1] = '\n';
+}
+
+static unsigned char *put16(unsigned char *p, uint16_t v)
+{
+    p[0] = v & 0xff;
+    p[1] = v >> 8;
+    return p + 2;
+}
+
+static unsigned char *put32(unsigned char *p, uint32_t v)
+{
+    for (int k = 0; k < 4; k++) p[k] = (v >> (8 * k)) & 0xff;
+    return p + 4;
+}
+
+static void npy_record(const Sample *s, int view, unsigned char out[SAMPLES_RECORD_LEN])
+{
+    const StoreActionRow *row = s->row;
+    encode_planes_raw(&s->pos, view, out);
+    unsigned char *p = put16(out + ENCODE_SIZE, (uint16_t)s->action_index);
+    *p++ = (unsigned char)(int8_t)s->z;
+    *p++ = s->pos.actor;
+    *p++ = s->pos.state;
+    *p++ = row->searched;
+    p = put16(p, (uint16_t)row->legal);
+    float value = row->searched ? (float)row->value : NAN;
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    p = put32(p, bits);
+    p = put32(p, row->searched ? (uint32_t)row->root_visits : 0);
+    p = put32(p, row->searched ? (uint32_t)row->chosen_visits : 0);
+    p = put32(p, (uint32_t)s->game);
+    put16(p, (uint16_t)s->ply);
+}
+
+/* The shortest of %.15g and %.17g that reads back as v: 0.5 stays 0.5,
+ * and no stored value is changed by the text. */
+static void real_text(double v, char out[32])
+{
+    snprintf(out, 32, "%.15g", v);
+    if (strtod(out, NULL) != v) snprintf(out, 32, "%.17g", v);
+}
+
+/* One text line: ypn (tab-separated) or csv. */
+static void text_line(FILE *f, const Sample *s, int format)
+{
+    const StoreActionRow *row = s->row;
+    char ypn[YPN_MAX_LEN], action[ACTION_MAX_LEN], value[32] = "", root[16] = "", chosen[16] = "";
+    ypn_format(&s->pos, ypn);
+    action_format(s->action, action);
+    if (row->searched) {
+        real_text(row->value, value);
+        snprintf(root, sizeof root, "%" PRId64, row->root_visits);
+        snprintf(chosen, sizeof chosen, "%" PRId64, row->chosen_visits);
+    }
+    if (format == SAMPLES_YPN) {
+        fprintf(f, "%s\t%s\t%d\t%s\t%s\t%s\n", ypn, action, s->z, value, root, chosen);
+        return;
+    }
+    /* run names are checked to hold no comma or quote where written */
+    fprintf(f, "%s,%" PRIu32 ",%d,%s,%c,%c,%s,%d,%" PRId64 ",%d,%s,%s,%s,%s,%d\n", s->from->text.run,
+            s->from->text.index, s->ply, ypn, "wb"[s->pos.actor], STATE_CHARS[s->pos.state], action,
+            s->action_index, row->legal, row->searched, value, root, chosen, result_name(s->result), s->z);
+}
+
+int samples_export(Store *store, const StoreSelection *sel, int format, int view, const char *path,
+                   uint64_t *positions, uint64_t *games, char *err)
+{
+    SampleReader *r = NULL;
+    FileOut out = {0};
+    uint64_t n = 0;
+    unsigned char header[NPY_HEADER_LEN], record[SAMPLES_RECORD_LEN];
+    int rc = samples_open(&r, store, sel, err);
+    if (rc) return rc;
+    if ((rc = file_out_open(&out, path, err))) goto done;
+    if (format == SAMPLES_PLANES) {
+        npy_header(0, header);
+        fwrite(header, 1, sizeof header, out.f);
+    } else if (format == SAMPLES_CSV) {
+        fputs("run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,root_visits,chosen_visits,"
+              "result,z\n",
+              out.f);
+    }
+    const Sample *s;
+    const StoreCursorGame *last = NULL;
+    while (!(rc = samples_next(r, &s, err)) && s) {
+        if (format == SAMPLES_CSV && s->from != last && strpbrk(s->from->text.run, ",\"\n")) {
+            rc = error_code(err, ERR_USAGE, "run '%s': a name with a comma or a quote cannot be written as CSV",
+                            s->from->text.run);
+            break;
+        }
+        last = s->from;
+        if (format == SAMPLES_PLANES) {
+            npy_record(s, view, record);
+            fwrite(record, 1, sizeof record, out.f);
+        } else {
+            text_line(out.f, s, format);
+        }
+        n++;
+    }
+    if (!rc && format == SAMPLES_PLANES) {
+        npy_header(n, header);
+        if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, out.f) != sizeof header)
+            rc = error_set(err, "cannot write '%.200s'", out.tmp);
+    }
+    if (!rc) {
+        rc = file_out_commit(&out, err);
+        out.f = NULL;
+    }
+    if (!rc && positions) *positions = n;
+    if (!rc && games) *games = samples_games(r);
+done:
+    if (out.f) {
+        /* a failure: the sibling goes, the path stays as it was */
+        fclose(out.f);
+        remove(out.tmp);
+    }
+    samples_close(r);
+    return rc;
+}

@@ -1,0 +1,63 @@
+/* Training positions from the database: every position of the selected
+ * stored games in which an action was chosen, with what a learner is
+ * taught from it: the action played (its index, encode/encode.h), the
+ * game's result for the side that acted, and the search's stored figures
+ * (value and visits). Read one at a time (samples_next: the C library's
+ * and Python's iterators) or written whole to a file (samples_export:
+ * `yinsh positions`). The formats are docs/python.md's ("Positions in
+ * bulk").
+ *
+ * Games come as store/cursor.h hands them out (run order, then by index,
+ * repeats left out); games without a result (an imported record that stops
+ * before the end) are skipped, having nothing to teach. The final
+ * position of a game, where nothing was chosen, is not a sample. */
+#ifndef YINSH_SAMPLES_H
+#define YINSH_SAMPLES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/position.h"
+#include "store/cursor.h"
+
+typedef struct Sample {
+    Position pos;                /* the position the action was chosen in */
+    Action action;               /* the action played there */
+    int action_index;            /* encode_action(action) */
+    int ply;                     /* its ply in the game, from 0 */
+    int result;                  /* the game's RESULT_* (white, black or draw) */
+    int z;                       /* the result for pos's actor: 1 won, 0 drawn, -1 lost */
+    uint64_t game;               /* games of this reading before this sample's game */
+    const StoreCursorGame *from; /* the game (its tags and actions), valid until the next game */
+    const StoreActionRow *row;   /* the action's stored row: legal, searched, visits, value */
+} Sample;
+
+typedef struct SampleReader SampleReader;
+
+/* A reader of the samples of sel (NULL: every game) in s, which must stay
+ * open while the reader is. Errors as store_cursor_open. */
+int samples_open(SampleReader **out, Store *s, const StoreSelection *sel, char *err);
+/* The next sample into *out (valid until the next call): 0 with *out NULL
+ * after the last; else an error naming the run, game and action that did
+ * not replay, or the store's. */
+int samples_next(SampleReader *r, const Sample **out, char *err);
+/* The games whose samples were handed out so far. */
+uint64_t samples_games(const SampleReader *r);
+void samples_close(SampleReader *r);
+
+/* The file formats: one text line per position (ypn: tab-separated,
+ * csv: with a header line), or NumPy's .npy of fixed-size records with
+ * the planes (np.load reads it; docs/python.md lists the fields). */
+enum { SAMPLES_YPN, SAMPLES_CSV, SAMPLES_PLANES, SAMPLES_FORMAT_NB };
+bool samples_format_parse(const char *text, int *format);
+/* The .npy record's size in bytes, and its dtype as NumPy writes it. */
+enum { SAMPLES_RECORD_LEN = 2083 };
+extern const char SAMPLES_NPY_DESCR[];
+
+/* Writes the samples of sel to path in format, the planes in view
+ * (ENCODE_VIEW_*), whole or not at all (a sibling renamed over path at the
+ * end). The counts of positions and games written go to *positions and
+ * *games (either may be NULL). */
+int samples_export(Store *s, const StoreSelection *sel, int format, int view, const char *path, uint64_t *positions,
+                   uint64_t *games, char *err);
+
+#endif
