@@ -39,6 +39,10 @@ struct Ab {
     const atomic_bool *stop;
     bool stopped;
     Action root_best;
+    /* cfg.net: the accumulators of the positions on the path, acc[ply]
+     * that of the position at ply (make computes acc[ply + 1], unmake
+     * leaves it); NULL for the linear evaluation */
+    NnueAcc *acc;
 };
 
 Ab *ab_new(const AbConfig *cfg)
@@ -55,6 +59,10 @@ Ab *ab_new(const AbConfig *cfg)
         return NULL;
     }
     ab->mask = slots - 1;
+    if (cfg->net && !(ab->acc = aligned_alloc(_Alignof(NnueAcc), MAX_PLY * sizeof *ab->acc))) {
+        ab_free(ab);
+        return NULL;
+    }
     return ab;
 }
 
@@ -63,6 +71,7 @@ void ab_free(Ab *ab)
     if (!ab) return;
     free(ab->tt);
     free(ab->meta);
+    free(ab->acc);
     free(ab);
 }
 
@@ -82,8 +91,16 @@ double ab_score_value(int score)
     return 1.0 / (1.0 + exp(-(double)score / AB_SCALE));
 }
 
-static int evaluate(const Ab *ab, const Position *pos)
+/* The net's logit is the actor's already; the linear one is White's. A
+ * branch on the net, the same at every node, costs nothing that shows. */
+static int evaluate(const Ab *ab, const Position *pos, int ply)
 {
+    if (ab->cfg.net) {
+        double l = nnue_logit(ab->cfg.net, nnue_output(ab->cfg.net, &ab->acc[ply], pos->actor)) * AB_SCALE;
+        const double cap = AB_WIN_BOUND / 2;
+        l = l > cap ? cap : l < -cap ? -cap : l;
+        return (int)lround(l);
+    }
     double l = eval_logit(&ab->cfg.weights, pos) * AB_SCALE;
     const double cap = AB_WIN_BOUND / 2;
     l = l > cap ? cap : l < -cap ? -cap : l;
@@ -178,7 +195,7 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
         return winner == pos->actor ? AB_WIN - ply : -(AB_WIN - ply);
     }
     bool removal = is_removal(pos->state);
-    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return evaluate(ab, pos);
+    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return evaluate(ab, pos, ply);
     if (depth < 0) depth = 0;
 
     /* the table */
@@ -206,6 +223,7 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
         int d = depth - (kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS);
         Undo u;
         pos_make(pos, a, &u);
+        if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], pos, a, &u);
         bool same = pos->actor == me;
         int s;
         if (i == 0) {
@@ -247,6 +265,7 @@ Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *r
     ab->deadline = lim ? lim->deadline : 0;
     ab->stop = lim ? lim->stop : NULL;
     ab->gen++;
+    if (ab->cfg.net) nnue_refresh(ab->cfg.net, pos, &ab->acc[0]);
     double start = clock_now();
     Action list[MAX_ACTIONS];
     AbResult r = {.legal = movegen_all(pos, list)};
