@@ -46,7 +46,11 @@ const char USAGE_TRAIN[] =
     "  --batch B       positions per step (default 1024)\n"
     "  --val F         share of games held out for validation (default 0.1)\n"
     "  --min-ply N     positions from ply N on (default 0)\n"
+    "  --no-symmetry   each position as it is (default: in one of the board's 12\n"
+    "                  symmetries, drawn anew each epoch)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
+    "  --baseline FILE the summary also gives the loss of these linear weights on the\n"
+    "                  same positions (and always that of a constant prediction)\n"
     "  --checkpoint S  seconds between checkpoints (default 60; also after each epoch)\n"
     "  --resume        go on from NET.ckpt (without one: start afresh)\n"
     "  --quiet         no progress or epoch lines on stderr\n";
@@ -56,10 +60,10 @@ const char USAGE_TRAIN[] =
 static void describe(char *out, size_t len, const NnueTrainOptions *o, const NnueData *d)
 {
     snprintf(out, len,
-             "yinsh train: seed %llu, %d epochs, hidden %d, l2 %d, lambda %g, lr %g, batch %d, min-ply %d; "
+             "yinsh train: seed %llu, %d epochs, hidden %d, l2 %d, lambda %g, lr %g, batch %d, min-ply %d%s; "
              "%zu positions (%zu validation) of %llu games, data %016llx",
              (unsigned long long)o->seed, o->epochs, o->hidden, o->l2, o->lambda, o->lr, o->batch, o->min_ply,
-             d->n_train + d->n_val, d->n_val, (unsigned long long)d->games, (unsigned long long)d->hash);
+             o->symmetry ? "" : ", no symmetry", d->n_train + d->n_val, d->n_val, (unsigned long long)d->games, (unsigned long long)d->hash);
 }
 
 static void print_loss(FILE *f, double x)
@@ -71,9 +75,9 @@ static void print_loss(FILE *f, double x)
 int cmd_train(int argc, char **argv)
 {
     const char *cmd = "train";
-    const char *db = NULL, *out = NULL;
+    const char *db = NULL, *out = NULL, *baseline = NULL;
     const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
-    bool quiet = false, resume = false;
+    bool quiet = false, resume = false, no_symmetry = false;
     long epochs, hidden, l2, batch, min_ply, threads = 0, every = 60;
     CliList runs = {0};
     NnueTrainOptions o;
@@ -99,6 +103,8 @@ int cmd_train(int argc, char **argv)
         {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
         {.name = "--checkpoint", .kind = CLI_INT, .out = &every, .min = 0, .max = 86400},
         {.name = "--resume", .kind = CLI_FLAG, .out = &resume},
+        {.name = "--baseline", .kind = CLI_TEXT, .out = &baseline},
+        {.name = "--no-symmetry", .kind = CLI_FLAG, .out = &no_symmetry},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
     };
@@ -133,12 +139,18 @@ int cmd_train(int argc, char **argv)
     o.batch = (int)batch;
     o.min_ply = (int)min_ply;
     o.threads = (int)threads;
+    o.symmetry = !no_symmetry;
     StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
     char agent[SPEC_LEN];
     if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
     const char *inputs[] = {db};
     const char *input_names[] = {"--db"};
     if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 1))) goto done;
+    Weights base;
+    if (baseline && weights_load(baseline, &base, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
     struct stat sb;
     bool have_ckpt = stat(ckpt, &sb) == 0;
     if (have_ckpt && !resume) {
@@ -243,11 +255,13 @@ int cmd_train(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    double fl[2][2], ql[2][2]; /* [train, validation][target, result] */
+    double fl[2][2], ql[2][2], cl[2][2], ll[2][2]; /* [train, validation][target, result] */
     for (int v = 0; v < 2; v++)
         for (int r = 0; r < 2; r++) {
             fl[v][r] = nnue_trainer_loss(t, v, r);
             ql[v][r] = nnue_data_loss(net, &data, v, r, o.threads);
+            cl[v][r] = nnue_data_loss_linear(NULL, &data, v, r, o.threads);
+            ll[v][r] = baseline ? nnue_data_loss_linear(&base, &data, v, r, o.threads) : NAN;
         }
     if (nnue_save(out, bytes, len, err)) {
         rc = cli_error(cmd, "%s", err);
@@ -274,9 +288,11 @@ int cmd_train(int argc, char **argv)
         printf("  %8.1f\n", h[i].seconds);
     }
     printf("log-loss        train(target) val(target) train(result) val(result)\n");
-    const char *names[2] = {"float", "quantised"};
-    for (int k = 0; k < 2; k++) {
-        double(*l)[2] = k ? ql : fl;
+    const char *names[4] = {"constant", "linear", "float", "quantised"};
+    double(*losses[4])[2] = {cl, ll, fl, ql};
+    for (int k = 0; k < 4; k++) {
+        if (k == 1 && !baseline) continue;
+        double(*l)[2] = losses[k];
         printf("%-14s", names[k]);
         print_loss(stdout, l[0][0]);
         printf("    ");

@@ -98,21 +98,24 @@ void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
         piece(d, true, me, from, false);
         break;
     }
-    /* the other inputs before (the Undo) and after (the position); those
-     * in both cancel */
+    /* the other inputs before (the Undo) and after (the position): only
+     * those that changed (state_rows' rows, compared part by part) */
     for (int c = 0; c < COLOUR_NB; c++) {
-        uint16_t before[NNUE_MAX_ACTIVE], after[NNUE_MAX_ACTIVE];
-        int nb = state_rows(c, u->actor, u->state, u->removed, u->pool, pos->variant, before);
-        int na = state_rows(c, pos->actor, pos->state, pos->removed, pos->pool, pos->variant, after);
-        for (int i = 0; i < nb; i++) {
-            bool kept = false;
-            for (int j = 0; j < na && !kept; j++) kept = before[i] == after[j];
-            if (!kept) d->sub[c][d->nsub[c]++] = before[i];
+        for (int side = 0; side < 2; side++) {
+            int col = c ^ side, r0 = u->removed[col] < 3 ? u->removed[col] : 3;
+            int r1 = pos->removed[col] < 3 ? pos->removed[col] : 3;
+            for (int i = r0; i < r1; i++) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
+            for (int i = r1; i < r0; i++) d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
         }
-        for (int j = 0; j < na; j++) {
-            bool kept = false;
-            for (int i = 0; i < nb && !kept; i++) kept = before[i] == after[j];
-            if (!kept) d->add[c][d->nadd[c]++] = after[j];
+        if (u->pool != pos->pool) {
+            d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_POOL + u->pool);
+            d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_POOL + pos->pool);
+        }
+        int s0 = NNUE_ROW_STATE + 2 * u->state + (u->actor != c);
+        int s1 = NNUE_ROW_STATE + 2 * pos->state + (pos->actor != c);
+        if (s0 != s1) {
+            d->sub[c][d->nsub[c]++] = (uint16_t)s0;
+            d->add[c][d->nadd[c]++] = (uint16_t)s1;
         }
     }
 }

@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "base/parallel.h"
+#include "engine/geometry.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
 #include "eval/nnue_train.h"
@@ -15,7 +16,33 @@
 void nnue_train_options_default(NnueTrainOptions *o)
 {
     *o = (NnueTrainOptions){.seed = 1, .epochs = 10, .hidden = 64, .l2 = 0, .lambda = 0.5, .lr = 0.001,
-                            .batch = 1024, .val_frac = 0.1, .min_ply = 0, .threads = 0};
+                            .batch = 1024, .val_frac = 0.1, .min_ply = 0, .symmetry = true, .threads = 0};
+}
+
+/* In coordinates x = column - 5, y = row - 6, the board is |x|, |y|,
+ * |x - y| <= 5 less six corners, and its lines run along (0, 1), (1, 0)
+ * and (1, 1). (x, y) -> (x - y, x) turns those into each other (a
+ * rotation by 60 degrees) and (x, y) -> (y, x) swaps two of them (a
+ * reflection); both keep the region and its corners. */
+void nnue_train_symmetries(uint8_t map[NNUE_SYMMETRIES][SQUARE_NB])
+{
+    for (int k = 0; k < NNUE_SYMMETRIES; k++)
+        for (Point p = 0; p < SQUARE_NB; p++) {
+            map[k][p] = (uint8_t)p;
+            if (!bb_test(GEO->valid, p)) continue;
+            int x = point_col(p) - 5, y = point_row(p) - 6;
+            if (k >= 6) {
+                int t = x;
+                x = y;
+                y = t;
+            }
+            for (int r = 0; r < k % 6; r++) {
+                int nx = x - y, ny = x;
+                x = nx;
+                y = ny;
+            }
+            map[k][p] = (uint8_t)point_make(x + 5, y + 6);
+        }
 }
 
 /* -[y log p + (1-y) log(1-p)] for p = sigmoid(z), stable for large |z|
@@ -237,12 +264,14 @@ struct NnueTrainer {
     double loss_sum;   /* log-loss summed over the current epoch's positions so far */
     double seconds;    /* training time of the current epoch so far */
     NnueEpoch *history;
+    uint8_t sym[NNUE_SYMMETRIES][SQUARE_NB];
 };
 
 static const double ADAM_B1 = 0.9, ADAM_B2 = 0.999, ADAM_EPS = 1e-8;
 
-/* Loss of one position and (g not NULL) its gradient added into g. */
-static double sample(const NnueTrainer *t, const NnueSample *s, double y, float *g)
+/* Loss of one position, seen in symmetry map (NULL: as it is), and (g
+ * not NULL) its gradient added into g. */
+static double sample(const NnueTrainer *t, const NnueSample *s, const uint8_t *map, double y, float *g)
 {
     const Layout *L = &t->L;
     const float *P = t->p;
@@ -252,6 +281,11 @@ static double sample(const NnueTrainer *t, const NnueSample *s, double y, float 
     float a[2][NNUE_MAX_HIDDEN], hid[2 * NNUE_MAX_HIDDEN];
     for (int half = 0; half < 2; half++) {
         nr[half] = nnue_features(&s->pos, half ? actor ^ 1 : actor, rows[half]);
+        if (map)
+            for (int i = 0; i < nr[half]; i++) {
+                int r = rows[half][i];
+                if (r < NNUE_ROW_REMOVED) rows[half][i] = (uint16_t)(r - r % SQUARE_NB + map[r % SQUARE_NB]);
+            }
         float *acc = a[half];
         memcpy(acc, P + L->b1, (size_t)H * sizeof *acc);
         for (int i = 0; i < nr[half]; i++) {
@@ -329,7 +363,7 @@ double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result)
     for (int b = 0; b < LOSS_BLOCKS; b++) {
         double sum = 0;
         for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++)
-            sum += sample(t, &s[i], result ? s[i].result : s[i].target, NULL);
+            sum += sample(t, &s[i], NULL, result ? s[i].result : s[i].target, NULL);
         blk[b] = sum;
     }
     double sum = 0;
@@ -348,6 +382,30 @@ double nnue_data_loss(const Nnue *net, const NnueData *d, bool val, bool result,
         double sum = 0;
         for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++)
             sum += logloss(nnue_logit(net, nnue_evaluate(net, &s[i].pos)), result ? s[i].result : s[i].target);
+        blk[b] = sum;
+    }
+    double sum = 0;
+    for (int b = 0; b < LOSS_BLOCKS; b++) sum += blk[b];
+    return sum / (double)n;
+}
+
+double nnue_data_loss_linear(const Weights *w, const NnueData *d, bool val, bool result, int threads)
+{
+    const NnueSample *s = val ? d->val : d->train;
+    size_t n = val ? d->n_val : d->n_train;
+    if (n == 0) return NAN;
+    double mean = 0;
+    for (size_t i = 0; i < d->n_train; i++) mean += result ? d->train[i].result : d->train[i].target;
+    mean = fmin(fmax(mean / (double)d->n_train, 1e-6), 1 - 1e-6);
+    double z0 = log(mean / (1 - mean)), blk[LOSS_BLOCKS];
+#pragma omp parallel for num_threads(parallel_threads(threads)) schedule(dynamic, 1)
+    for (int b = 0; b < LOSS_BLOCKS; b++) {
+        double sum = 0;
+        for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++) {
+            double z = z0;
+            if (w) z = (s[i].pos.actor == WHITE ? 1 : -1) * eval_logit(w, &s[i].pos);
+            sum += logloss(z, result ? s[i].result : s[i].target);
+        }
         blk[b] = sum;
     }
     double sum = 0;
@@ -386,6 +444,7 @@ int nnue_trainer_new(NnueTrainer **out, const NnueTrainOptions *o, const NnueDat
     t->threads = parallel_threads(o->threads);
     t->L = layout(t->h, t->l2);
     t->order_epoch = -1;
+    nnue_train_symmetries(t->sym);
     size_t n = t->L.n;
     t->p = calloc(n, sizeof *t->p);
     t->m = calloc(n, sizeof *t->m);
@@ -435,7 +494,12 @@ static void train_batch(NnueTrainer *t, const uint32_t *idx, size_t n)
         double loss = 0;
         for (size_t i = n * (size_t)c / NNUE_TRAIN_CHUNKS; i < n * (size_t)(c + 1) / NNUE_TRAIN_CHUNKS; i++) {
             const NnueSample *s = &t->d->train[idx[i]];
-            loss += sample(t, s, s->target, g);
+            /* the symmetry of a position in an epoch: from the seed, the
+             * epoch and the position alone */
+            const uint8_t *map = NULL;
+            if (t->o.symmetry)
+                map = t->sym[rng_mix(t->o.seed ^ ((uint64_t)t->epoch << 40), idx[i]) % NNUE_SYMMETRIES];
+            loss += sample(t, s, map, s->target, g);
         }
         t->chunk_loss[c] = loss;
     }
@@ -530,7 +594,7 @@ enum { CKP_VERSION = 1 };
 
 typedef struct CkpIdentity {
     uint64_t seed, data_hash, n_train, n_val;
-    int32_t epochs, hidden, l2, batch, min_ply, pad;
+    int32_t epochs, hidden, l2, batch, min_ply, symmetry;
     double lambda, lr, val_frac;
 } CkpIdentity;
 
@@ -553,6 +617,7 @@ static CkpIdentity identity_of(const NnueTrainer *t)
     id.l2 = t->l2;
     id.batch = t->o.batch;
     id.min_ply = t->o.min_ply;
+    id.symmetry = t->o.symmetry;
     id.lambda = t->o.lambda;
     id.lr = t->o.lr;
     id.val_frac = t->o.val_frac;
@@ -616,6 +681,7 @@ static bool identity_differs(const CkpIdentity *a, const CkpIdentity *b, char *w
     DIFF(lr, "lr", "%g", double);
     DIFF(val_frac, "val", "%g", double);
     DIFF(min_ply, "min-ply", "%d", int);
+    DIFF(symmetry, "symmetry", "%d", int);
     DIFF(n_train, "training positions", "%llu", unsigned long long);
     DIFF(n_val, "validation positions", "%llu", unsigned long long);
     DIFF(data_hash, "data hash", "%016llx", unsigned long long);

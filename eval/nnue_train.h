@@ -16,7 +16,11 @@
  *    layer and clipping to [0, 1]) minimising the log-loss of the
  *    logistic of its output against the target, with Adam on minibatches
  *    in a shuffled order, the step decaying from lr to lr / 10 over the
- *    epochs. Weights are clipped after each step so that the quantised
+ *    epochs. With `symmetry`, each training position is seen in one of
+ *    the board's 12 symmetries (6 rotations, each with or without a
+ *    reflection: the rules are the same in all of them), drawn anew each
+ *    epoch: twelve positions for one, where the positions of one game are
+ *    otherwise so alike that a net learns the games and not the game. Weights are clipped after each step so that the quantised
  *    net's int16 accumulators cannot wrap (|w1|, |b1| <= 1.8: 71 rows of
  *    round(1.8 * 255) stay below 32767).
  * 3. Quantisation: w1, b1 times QA, the later weights times QW, their
@@ -36,6 +40,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "eval/evaluation.h"
 #include "eval/nnue.h"
 
 enum { NNUE_TRAIN_CHUNKS = 16, NNUE_TRAIN_MAX_EPOCHS = 1000 };
@@ -50,10 +55,17 @@ typedef struct NnueTrainOptions {
     int batch;       /* positions per step, default 1024 */
     double val_frac; /* [0, 1): share of games held out, default 0.1 */
     int min_ply;     /* default 0 */
+    bool symmetry;   /* default true: positions in a random symmetry of the board each epoch */
     int threads;     /* <= 0: omp_get_max_threads() */
 } NnueTrainOptions;
 
 void nnue_train_options_default(NnueTrainOptions *o);
+
+/* The board's symmetries: map[k][p] is the image of point p under
+ * symmetry k (0: the identity; 1..5 the rotations by k * 60 degrees;
+ * 6..11 those after a reflection); points off the board map to themselves. */
+enum { NNUE_SYMMETRIES = 12 };
+void nnue_train_symmetries(uint8_t map[NNUE_SYMMETRIES][SQUARE_NB]);
 
 /* A training position: the target and the result are the side to act's. */
 typedef struct NnueSample {
@@ -134,5 +146,9 @@ double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result);
  * validation positions, against the targets (result false) or results;
  * NAN with no positions. */
 double nnue_data_loss(const Nnue *net, const NnueData *d, bool val, bool result, int threads);
+/* The same for the linear evaluation (its logit turned to the side to
+ * act's), or (w NULL) for the constant prediction of the training
+ * positions' mean target or result: the floors a net must beat. */
+double nnue_data_loss_linear(const Weights *w, const NnueData *d, bool val, bool result, int threads);
 
 #endif

@@ -214,6 +214,62 @@ Test(nnue, inputs_of_the_start_and_their_rows)
     cr_assert_eq(rows[0], NNUE_THEIR_RING * SQUARE_NB + GEO->point_of[40]);
 }
 
+/* The board's symmetries (the trainer's augmentation): each maps the
+ * board onto itself, and the image of a position has the same number of
+ * legal actions, the same rows and the same linear features (which count
+ * lines, flips and ring moves). Rotating six times is the identity. */
+static Bitboard map_set(const uint8_t *map, Bitboard b)
+{
+    Bitboard r = 0;
+    for (; b; b &= b - 1) r |= bb_bit(map[bb_lsb(b)]);
+    return r;
+}
+
+Test(nnue, the_twelve_symmetries_keep_the_rules)
+{
+    static uint8_t map[NNUE_SYMMETRIES][SQUARE_NB];
+    nnue_train_symmetries(map);
+    for (int k = 0; k < NNUE_SYMMETRIES; k++) {
+        cr_assert_eq(map_set(map[k], GEO->valid), GEO->valid, "symmetry %d leaves the board", k);
+        for (int k2 = 0; k2 < k; k2++) cr_assert(memcmp(map[k], map[k2], SQUARE_NB), "symmetries %d and %d", k, k2);
+    }
+    for (Point p = 0; p < SQUARE_NB; p++) {
+        Point q = p;
+        for (int r = 0; r < 6; r++) q = map[1][q];
+        cr_assert_eq(q, p);
+        cr_assert_eq(map[6][map[6][p]], p, "a reflection twice");
+    }
+    long checked = 0;
+    for (int g = 0; g < 40; g++) {
+        Rng rng;
+        rng_stream(&rng, 12, (uint64_t)g);
+        Position pos;
+        pos_start(&pos, g % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        for (Action a; (a = movegen_random(&pos, &rng)) != ACTION_NONE;) {
+            Undo u;
+            pos_make(&pos, a, &u);
+            double f[FEAT_NB];
+            features_compute(&pos, f);
+            for (int k = 1; k < NNUE_SYMMETRIES; k++) {
+                Position q = pos;
+                for (int c = 0; c < COLOUR_NB; c++) {
+                    q.rings[c] = map_set(map[k], pos.rings[c]);
+                    q.markers[c] = map_set(map[k], pos.markers[c]);
+                }
+                q.key = pos_compute_key(&q);
+                const char *why;
+                cr_assert(pos_check(&q, &why), "game %d, symmetry %d: %s", g, k, why);
+                cr_assert_eq(movegen_count(&q), movegen_count(&pos), "game %d, symmetry %d: legal actions", g, k);
+                double fq[FEAT_NB];
+                features_compute(&q, fq);
+                cr_assert(!memcmp(f, fq, sizeof f), "game %d, symmetry %d: the features differ", g, k);
+                checked++;
+            }
+        }
+    }
+    cr_assert_gt(checked, 10000);
+}
+
 /* ---- the file -------------------------------------------------------- */
 
 Test(nnue_file, round_trip)
