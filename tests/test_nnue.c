@@ -23,6 +23,7 @@
 #include "eval/nnue_train.h"
 #include "positions/train_load.h"
 #include "search/ab.h"
+#include "search/mcts.h"
 
 /* A net of seeded random integers, large enough that the clipping is met
  * on both sides and sums go far from zero; l2 > 0 adds the second layer.
@@ -616,5 +617,34 @@ Test(nnue_ab, a_fixed_depth_search_with_a_net_is_legal_and_deterministic, .timeo
     Nnue *r = random_net(8, 32, 0, false, NULL, NULL);
     ab_game(r, 9, a);
     nnue_free(r);
+    nnue_free(net);
+}
+
+/* MCTS with a net at its leaves (rollout 0: the net alone) and as its
+ * prior: legal and the same twice from the same stream. */
+Test(nnue_mcts, leaves_and_priors_by_a_net_are_legal_and_deterministic)
+{
+    Nnue *net = random_net(10, 32, 0, false, NULL, NULL);
+    MctsConfig cfg = {.sims = 300, .c = 1, .evaluate = true, .rollout = 0, .prior = 1, .net = net};
+    weights_default(&cfg.weights);
+    for (int k = 0; k < 6; k++) {
+        Position pos;
+        pos_start(&pos, VARIANT_STANDARD);
+        Rng walk;
+        rng_stream(&walk, 11, (uint64_t)k);
+        randgame_play(&pos, &walk, 5 + 9 * k);
+        if (movegen_count(&pos) == 0) continue;
+        Action got[2];
+        for (int r = 0; r < 2; r++) {
+            Mcts *m = mcts_new(&cfg);
+            cr_assert(m);
+            Rng rng;
+            rng_stream(&rng, 12, (uint64_t)k);
+            got[r] = mcts_search(m, &pos, &rng, NULL);
+            mcts_free(m);
+        }
+        cr_assert(movegen_is_legal(&pos, got[0]));
+        cr_assert_eq(got[0], got[1], "position %d: two searches chose differently", k);
+    }
     nnue_free(net);
 }
