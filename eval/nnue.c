@@ -164,17 +164,15 @@ static uint32_t dot_portable(const int16_t *a, const int16_t *w, int n)
     return s;
 }
 
-/* The layers after the hidden one, shared by both paths (a few dozen
- * operations); dot is the path's. */
-static int32_t output_from_hidden(const Nnue *net, const int16_t *h, uint32_t (*dot)(const int16_t *, const int16_t *, int))
+/* The second layer's units from their sums z[k] (b2 added), and the
+ * output: shared by both paths, which differ only in how they sum. */
+static int32_t finish(const Nnue *net, const uint32_t *z)
 {
-    int n = 2 * net->hidden;
-    if (net->l2 == 0) return (int32_t)(dot(h, net->w2, n) + (uint32_t)net->b2[0]);
     uint32_t out = (uint32_t)net->b3;
     for (int k = 0; k < net->l2; k++) {
-        int32_t z = (int32_t)(dot(h, net->w2 + (size_t)k * n, n) + (uint32_t)net->b2[k]);
+        int32_t zk = (int32_t)z[k];
         /* back to the activations' scale QA, clipped */
-        int32_t a = z <= 0 ? 0 : z / net->qw > net->qa ? net->qa : z / net->qw;
+        int32_t a = zk <= 0 ? 0 : zk / net->qw > net->qa ? net->qa : zk / net->qw;
         out += (uint32_t)(a * net->w3[k]);
     }
     return (int32_t)out;
@@ -184,7 +182,11 @@ static int32_t output_portable(const Nnue *net, const NnueAcc *acc, int actor)
 {
     alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
     hidden_portable(net, acc, actor, h);
-    return output_from_hidden(net, h, dot_portable);
+    int n = 2 * net->hidden;
+    if (net->l2 == 0) return (int32_t)(dot_portable(h, net->w2, n) + (uint32_t)net->b2[0]);
+    uint32_t z[NNUE_MAX_L2];
+    for (int k = 0; k < net->l2; k++) z[k] = dot_portable(h, net->w2 + (size_t)k * n, n) + (uint32_t)net->b2[k];
+    return finish(net, z);
 }
 
 #if defined(__x86_64__)
@@ -257,11 +259,35 @@ AVX2 static uint32_t dot_avx2(const int16_t *a, const int16_t *w, int n)
     return (uint32_t)_mm_cvtsi128_si32(q);
 }
 
+/* Eight rows' dot products with h at once, their eight sums reduced
+ * together by horizontal adds (any order of int32 adds that wrap gives
+ * the same sums): z[0..7]. */
+AVX2 static void dot8_avx2(const int16_t *h, const int16_t *w, int n, uint32_t *z)
+{
+    __m256i s[8];
+    for (int k = 0; k < 8; k++) s[k] = _mm256_setzero_si256();
+    for (int j = 0; j < n; j += 16) {
+        __m256i x = _mm256_load_si256((const __m256i *)(h + j));
+        for (int k = 0; k < 8; k++)
+            s[k] = _mm256_add_epi32(s[k], _mm256_madd_epi16(x, _mm256_load_si256((const __m256i *)(w + (size_t)k * n + j))));
+    }
+    __m256i u0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
+    __m256i u1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7]));
+    __m256i r = _mm256_add_epi32(_mm256_permute2x128_si256(u0, u1, 0x20), _mm256_permute2x128_si256(u0, u1, 0x31));
+    _mm256_storeu_si256((__m256i *)z, r);
+}
+
 AVX2 static int32_t output_avx2(const Nnue *net, const NnueAcc *acc, int actor)
 {
     alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
     hidden_avx2(net, acc, actor, h);
-    return output_from_hidden(net, h, dot_avx2);
+    int n = 2 * net->hidden, k = 0;
+    if (net->l2 == 0) return (int32_t)(dot_avx2(h, net->w2, n) + (uint32_t)net->b2[0]);
+    uint32_t z[NNUE_MAX_L2];
+    for (; k + 8 <= net->l2; k += 8) dot8_avx2(h, net->w2 + (size_t)k * n, n, z + k);
+    for (; k < net->l2; k++) z[k] = dot_avx2(h, net->w2 + (size_t)k * n, n);
+    for (k = 0; k < net->l2; k++) z[k] += (uint32_t)net->b2[k];
+    return finish(net, z);
 }
 #endif
 
