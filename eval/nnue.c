@@ -13,6 +13,7 @@
 
 struct Nnue {
     int hidden, l2, qa, qw;
+    int qw_shift; /* log2(qw) when qw is a power of two (the trainer's 64), else -1 */
     NnuePath path;
     uint64_t hash;
     char description[NNUE_DESC_MAX + 1];
@@ -171,8 +172,10 @@ static int32_t finish(const Nnue *net, const uint32_t *z)
     uint32_t out = (uint32_t)net->b3;
     for (int k = 0; k < net->l2; k++) {
         int32_t zk = (int32_t)z[k];
-        /* back to the activations' scale QA, clipped */
-        int32_t a = zk <= 0 ? 0 : zk / net->qw > net->qa ? net->qa : zk / net->qw;
+        /* back to the activations' scale QA, clipped; a positive zk's
+         * quotient by a power of two is its shift, without a division */
+        int32_t q = zk <= 0 ? 0 : net->qw_shift >= 0 ? zk >> net->qw_shift : zk / net->qw;
+        int32_t a = q > net->qa ? net->qa : q;
         out += (uint32_t)(a * net->w3[k]);
     }
     return (int32_t)out;
@@ -536,6 +539,9 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     net->l2 = (int)l2;
     net->qa = (int)qa;
     net->qw = (int)qw;
+    net->qw_shift = -1;
+    for (int b = 0; b < 11; b++)
+        if (qw == 1L << b) net->qw_shift = b;
     net->hash = hash;
     const uint8_t *q = b + NNUE_HEADER_BYTES;
     memcpy(net->description, q, (size_t)dlen);

@@ -27,9 +27,10 @@
 
 /* A net of seeded random integers, large enough that the clipping is met
  * on both sides and sums go far from zero; l2 > 0 adds the second layer.
+ * qw: the second layer's scale (NNUE_QW, or one not a power of two).
  * big: weights that make the int16 sums wrap (the incremental and the
  * from-scratch sums must still agree). */
-static Nnue *random_net(uint64_t seed, int hidden, int l2, bool big, uint8_t **bytes_out, size_t *len_out)
+static Nnue *random_net(uint64_t seed, int hidden, int l2, int qw, bool big, uint8_t **bytes_out, size_t *len_out)
 {
     Rng rng;
     rng_stream(&rng, seed, 77);
@@ -45,7 +46,7 @@ static Nnue *random_net(uint64_t seed, int hidden, int l2, bool big, uint8_t **b
         w3[k] = (int16_t)((int)rng_below(&rng, 257) - 128);
         b2[k] = (int32_t)rng_below(&rng, 20001) - 10000;
     }
-    NnueParams p = {.hidden = hidden, .l2 = l2, .qa = NNUE_QA, .qw = NNUE_QW, .w1 = w1, .b1 = b1, .w2 = w2,
+    NnueParams p = {.hidden = hidden, .l2 = l2, .qa = NNUE_QA, .qw = qw, .w1 = w1, .b1 = b1, .w2 = w2,
                     .b2 = b2, .w3 = w3, .b3 = 1234, .description = "a random net of the tests"};
     uint8_t *bytes;
     size_t len;
@@ -123,21 +124,21 @@ static void incremental_over_games(Nnue *net)
 
 Test(nnue, incremental_equals_from_scratch_in_300_random_games)
 {
-    Nnue *net = random_net(1, 64, 0, false, NULL, NULL);
+    Nnue *net = random_net(1, 64, 0, NNUE_QW, false, NULL, NULL);
     incremental_over_games(net);
     nnue_free(net);
 }
 
 Test(nnue, incremental_equals_from_scratch_with_a_second_layer_and_wide)
 {
-    Nnue *net = random_net(2, 144, 8, false, NULL, NULL); /* 144: the 64-lane blocks and a 16-lane tail */
+    Nnue *net = random_net(2, 144, 9, 48, false, NULL, NULL); /* 144: the 64-lane blocks and a 16-lane tail; 9: eight rows at once and one alone; 48: a division */
     incremental_over_games(net);
     nnue_free(net);
 }
 
 Test(nnue, sums_that_wrap_still_agree)
 {
-    Nnue *net = random_net(3, 32, 0, true, NULL, NULL);
+    Nnue *net = random_net(3, 32, 0, NNUE_QW, true, NULL, NULL);
     incremental_over_games(net);
     nnue_free(net);
 }
@@ -147,7 +148,7 @@ Test(nnue, sums_that_wrap_still_agree)
  * back the position of the ply below (whose accumulator is kept). */
 Test(nnue, make_unmake_walks_keep_the_stack_right)
 {
-    Nnue *net = random_net(4, 48, 0, false, NULL, NULL);
+    Nnue *net = random_net(4, 48, 0, NNUE_QW, false, NULL, NULL);
     enum { DEPTH = 40 };
     NnueAcc stack[DEPTH + 1];
     Action acts[DEPTH];
@@ -277,7 +278,7 @@ Test(nnue_file, round_trip)
 {
     uint8_t *bytes;
     size_t len;
-    Nnue *net = random_net(5, 32, 4, false, &bytes, &len);
+    Nnue *net = random_net(5, 32, 4, NNUE_QW, false, &bytes, &len);
     char *dir = tmpdir_new(), *path = path_in(dir, "r.nnue"), err[ERR_LEN];
     cr_assert_eq(nnue_save(path, bytes, len, err), 0, "%s", err);
     Nnue *back;
@@ -338,7 +339,7 @@ Test(nnue_file, damaged_truncated_and_mismatched_files_are_refused)
 {
     uint8_t *bytes;
     size_t len;
-    Nnue *net = random_net(6, 16, 0, false, &bytes, &len);
+    Nnue *net = random_net(6, 16, 0, NNUE_QW, false, &bytes, &len);
     nnue_free(net);
     char *dir = tmpdir_new();
     uint8_t *b = gc(malloc(len + 8));
@@ -614,7 +615,7 @@ Test(nnue_ab, a_fixed_depth_search_with_a_net_is_legal_and_deterministic, .timeo
                   (unsigned long long)g);
     }
     /* a random net plays legal games too (its scores are far from the shipped one's) */
-    Nnue *r = random_net(8, 32, 0, false, NULL, NULL);
+    Nnue *r = random_net(8, 32, 0, NNUE_QW, false, NULL, NULL);
     ab_game(r, 9, a);
     nnue_free(r);
     nnue_free(net);
@@ -624,7 +625,7 @@ Test(nnue_ab, a_fixed_depth_search_with_a_net_is_legal_and_deterministic, .timeo
  * prior: legal and the same twice from the same stream. */
 Test(nnue_mcts, leaves_and_priors_by_a_net_are_legal_and_deterministic)
 {
-    Nnue *net = random_net(10, 32, 0, false, NULL, NULL);
+    Nnue *net = random_net(10, 32, 0, NNUE_QW, false, NULL, NULL);
     MctsConfig cfg = {.sims = 300, .c = 1, .evaluate = true, .rollout = 0, .prior = 1, .net = net};
     weights_default(&cfg.weights);
     for (int k = 0; k < 6; k++) {
