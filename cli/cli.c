@@ -160,14 +160,31 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
     return 0;
 }
 
+int cli_db(const char *cmd, const char **db)
+{
+    if (!*db) *db = RUN_DEFAULT_DB;
+    else if (!**db) return cli_usage_error(cmd, "--db wants a path");
+    return 0;
+}
+
+int cli_shared_check(const char *cmd, CliShared *s) { return cli_db(cmd, &s->db); }
+
+PlannedOptions cli_planned_options(const CliShared *s)
+{
+    return (PlannedOptions){.db = s->db, .busy_ms = (int)s->busy, .threads = (int)s->threads};
+}
+
 int cli_run_check(const char *cmd, CliRun *r)
 {
     RunOptions *o = &r->o;
-    o->plan.threads = (int)r->threads;
-    o->busy_ms = (int)r->busy;
-    if (o->db && !*o->db) return cli_usage_error(cmd, "--db wants a path");
-    if (o->no_db && (o->db || o->name))
+    bool named = r->sh.db != NULL;
+    int rc = cli_shared_check(cmd, &r->sh);
+    if (rc) return rc;
+    if (o->no_db && (named || o->name))
         return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
+    o->db = o->no_db ? NULL : r->sh.db;
+    o->busy_ms = (int)r->sh.busy;
+    o->plan.threads = (int)r->sh.threads;
     if (o->name && (!*o->name || strlen(o->name) >= STORE_NAME_LEN))
         return cli_usage_error(cmd, "--run wants a name of 1 to %d characters", STORE_NAME_LEN - 1);
     for (const char *p = o->name; p && *p; p++)
@@ -193,20 +210,39 @@ int cli_run_check(const char *cmd, CliRun *r)
     return 0;
 }
 
+/* How to go on when run_open refused a run of `yinsh selfplay` or `yinsh
+ * match`, by its code and what stood in the way (into out, len bytes; ""
+ * when the message says all). */
+static void run_advice(int rc, const StoreClash *c, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (rc == ERR_REPEAT)
+        snprintf(out, len, ": report that run, finish it with `--resume %s`, or add --repeat to play them again as "
+                           "repeats that every statistic skips", c->run);
+    else if (rc == ERR_EXISTS && c->finished)
+        snprintf(out, len, ": choose another --run name");
+    else if (rc == ERR_EXISTS)
+        snprintf(out, len, " (`--resume %s` finishes it)", c->run);
+    else if (rc == ERR_HELD && c->elsewhere)
+        snprintf(out, len, ": if that process is gone, add --take-over to take the run over");
+}
+
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
 {
-    char err[ERR_LEN];
+    char err[ERR_LEN], advice[ERR_LEN];
     *run = (Run){0};
     if (!(r->command = cli_join_args(argc, argv))) return cli_error(cmd, "out of memory");
     r->o.command = r->command;
     if (dist_init(err)) return cli_error(cmd, "%s", err);
-    if (run_open(run, &r->o, err)) {
+    int rc = run_open(run, &r->o, err);
+    if (rc) {
         if (!err[0]) return 1; /* rank 0 failed and said why */
         if (dist_rank() > 0) {
             cli_error(cmd, "%s", err);
             dist_abort(1); /* rank 0 would wait for this rank forever */
         }
-        return cli_error(cmd, "%s", err);
+        run_advice(rc, &run->clash, advice, sizeof advice);
+        return cli_error(cmd, "%s%s", err, advice);
     }
     return 0;
 }
@@ -328,28 +364,27 @@ bool cli_controls_plan_given(const CliControls *c)
     return c->tc || c->movetime || c->sims || c->have_margin || c->agent_streams || c->engines;
 }
 
-int cli_controls_check(const char *cmd, const CliControls *c, const char *db, bool no_db, SelfplayPlan *plan)
+int cli_controls_check(const char *cmd, CliControls *c, const char *db, const AgentSpec *const *agents, int n,
+                       PlayControls *pc)
 {
     char err[ERR_LEN];
-    PlayControls *pc = &plan->controls;
     pc->margin_ms = c->have_margin ? c->margin : CONTROLS_MARGIN_MS;
     pc->sims = (uint32_t)c->sims;
     pc->movetime_ms = c->movetime;
     pc->agent_streams = c->agent_streams;
     pc->answer_ms = c->engine_timeout;
-    if (c->tc && controls_parse_tc(c->tc, pc, err)) return cli_usage_error(cmd, "%s", err);
+    if (c->tc && controls_parse_tc(c->tc, pc, err)) return cli_usage_error(cmd, "--tc: %s", err);
     if (c->have_margin && !c->tc && !c->movetime)
         return cli_usage_error(cmd, "--tc-margin goes with --tc or --movetime");
     /* logs: as asked, or next to the database when an engine is external */
-    static char dir[4096];
     const char *logs = c->engine_logs;
-    bool external = plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
-    if (!logs && external && !no_db) {
-        const char *path = db ? db : RUN_DEFAULT_DB;
-        const char *slash = strrchr(path, '/');
-        if (slash) snprintf(dir, sizeof dir, "%.*s/engine-logs", (int)(slash - path), path);
-        else snprintf(dir, sizeof dir, "engine-logs");
-        logs = dir;
+    bool external = false;
+    for (int i = 0; i < n; i++) external |= agent_spec_external(agents[i]);
+    if (!logs && external && db) {
+        const char *slash = strrchr(db, '/');
+        if (slash) snprintf(c->logs, sizeof c->logs, "%.*s/engine-logs", (int)(slash - db), db);
+        else snprintf(c->logs, sizeof c->logs, "engine-logs");
+        logs = c->logs;
     }
     if (logs && external) {
         char parent[4096];
@@ -485,12 +520,17 @@ const atomic_bool *cli_catch_signals(void)
 
 int cli_signal(void) { return caught; }
 
-void cli_run_hint(const char *cmd, const Run *run)
+void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
+                     uint32_t games)
 {
-    if (!run->store) return;
     fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " games stored (%" PRIu64 " of %u); the stored games are kept, "
                     "and `yinsh selfplay --resume %s --db %s` finishes the run\n",
-            cmd, run->row.name, run->done, run->sum.games, run->row.games, run->row.name, run->db);
+            cmd, name, done, stored, games, name, db);
+}
+
+void cli_run_hint(const char *cmd, const Run *run)
+{
+    if (run->store) cli_stored_hint(cmd, run->row.name, run->db, run->done, run->sum.games, run->row.games);
 }
 
 void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
@@ -598,11 +638,11 @@ static int stage_move(const char *stage, const char *dir, const char *name)
     return S_ISDIR(sb.st_mode) ? stage_folder(from, to, aside) : rename(from, to);
 }
 
-int cli_check_db_out(const char *cmd, const char *db, const char *out)
+int cli_check_db_out(const char *cmd, const char **db, const char *out)
 {
-    if (!*db) return cli_usage_error(cmd, "--db wants a path");
-    if (!*out) return cli_usage_error(cmd, "--out wants a directory");
-    return 0;
+    int rc = cli_db(cmd, db);
+    if (!rc && !*out) rc = cli_usage_error(cmd, "--out wants a directory");
+    return rc;
 }
 
 int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len)

@@ -9,8 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "base/parallel.h"
 #include "play/run.h"
-#include "plans/tournament.h"
+#include "plans/planned.h"
 
 /* Exit statuses: 0 success, 1 failure (bad data, illegal action, I/O), 2 usage. */
 enum { EXIT_USAGE = 2 };
@@ -40,12 +41,12 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
  * cli_stage_remove removes the stage with what is left in it. */
 int cli_make_dirs(const char *path); /* mkdir -p; 0 or -1 with errno */
 int cli_stage_commit(const char *stage, const char *dir, const char *last);
+/* The paths of a command that reads a database and writes a folder
+ * (cli_db on db): 0, or EXIT_USAGE after saying which one is empty. */
+int cli_check_db_out(const char *cmd, const char **db, const char *out);
 /* Makes dir (and its parents) and a fresh stage inside it named
  * .PREFIX-XXXXXX into stage (len bytes): 0, or 1 after printing why
  * (stage left ""). */
-/* The paths of a command that reads a database and writes a folder: 0,
- * or EXIT_USAGE after saying which one is empty. */
-int cli_check_db_out(const char *cmd, const char *db, const char *out);
 int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len);
 void cli_stage_remove(const char *stage);
 
@@ -94,25 +95,51 @@ void cli_list_free(CliList *l);
 int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int nopts, const char **pos, int maxpos,
               int *npos);
 
+/* The options many commands share, resolved once (cli_shared_check) and
+ * passed down as they are: the database (RUN_DEFAULT_DB when none is
+ * named; run_open makes its folder), how long every reader and writer of
+ * it waits for another process's lock, the threads, quiet. */
+typedef struct CliShared {
+    const char *db; /* --db PATH; after cli_shared_check never NULL */
+    long busy;      /* --busy-timeout MS */
+    long threads;   /* --threads T (0: all cores) */
+    bool quiet;     /* --quiet */
+} CliShared;
+#define CLI_SHARED_DEFAULTS {.busy = STORE_BUSY_MS}
+#define CLI_DB_OPTION(s) {.name = "--db", .kind = CLI_TEXT, .out = &(s)->db}
+#define CLI_BUSY_OPTION(s) {.name = "--busy-timeout", .kind = CLI_INT, .out = &(s)->busy, .min = 0, .max = 3600000}
+#define CLI_QUIET_OPTION(s) {.name = "--quiet", .kind = CLI_FLAG, .out = &(s)->quiet}
+/* --threads T: the OpenMP threads of a command's games or fit, capped
+ * where parallel_threads caps them. */
+#define CLI_THREADS_OPTION(target) {.name = "--threads", .kind = CLI_INT, .out = (target), .min = 1, .max = THREADS_MAX}
+/* --db: a path when given (an empty one is a usage error), else
+ * RUN_DEFAULT_DB. 0, or EXIT_USAGE after saying so. */
+int cli_db(const char *cmd, const char **db);
+/* cli_db on s->db. */
+int cli_shared_check(const char *cmd, CliShared *s);
+/* The shared options as the planned runs take them (planned.h). */
+PlannedOptions cli_planned_options(const CliShared *s);
+
 /* The options every run takes (selfplay, match), with the checks they
  * share: --db is a path, --no-db excludes --db and --run, a run name's
- * length. cli_run_check also copies threads and busy into o. */
+ * length. cli_run_check resolves them into o (the database, its lock
+ * wait, the threads). */
 typedef struct CliRun {
+    CliShared sh;      /* --db, --busy-timeout, --threads, --quiet (o.db stays NULL with --no-db) */
     RunOptions o;
-    long threads, busy;
-    bool quiet;
     const char *shard; /* --shard K/N, parsed by cli_run_check into o.shard, o.shards */
-    char *command; /* the command line, joined by cli_run_open */
+    char *command;     /* the command line, joined by cli_run_open */
 } CliRun;
+#define CLI_RUN_DEFAULTS(kind_) {.sh = CLI_SHARED_DEFAULTS, .o = {.kind = (kind_)}}
 #define CLI_RUN_OPTIONS(r)                                                                        \
-    {.name = "--threads", .kind = CLI_INT, .out = &(r)->threads, .min = 1, .max = 1024},          \
+    CLI_THREADS_OPTION(&(r)->sh.threads),                                                         \
     {.name = "--seed", .kind = CLI_U64, .out = &(r)->o.plan.seed, .seen = &(r)->o.have_seed},     \
-    {.name = "--db", .kind = CLI_TEXT, .out = &(r)->o.db},                                        \
+    CLI_DB_OPTION(&(r)->sh),                                                                      \
     {.name = "--no-db", .kind = CLI_FLAG, .out = &(r)->o.no_db},                                  \
     {.name = "--run", .kind = CLI_TEXT, .out = &(r)->o.name},                                     \
-    {.name = "--quiet", .kind = CLI_FLAG, .out = &(r)->quiet},                                    \
-    {.name = "--busy-timeout", .kind = CLI_INT, .out = &(r)->busy, .min = 0, .max = 3600000},              \
-    {.name = "--repeat", .kind = CLI_FLAG, .out = &(r)->o.allow_repeat},                           \
+    CLI_QUIET_OPTION(&(r)->sh),                                                                   \
+    CLI_BUSY_OPTION(&(r)->sh),                                                                    \
+    {.name = "--repeat", .kind = CLI_FLAG, .out = &(r)->o.allow_repeat},                          \
     {.name = "--shard", .kind = CLI_TEXT, .out = &(r)->shard}
 int cli_run_check(const char *cmd, CliRun *r);
 /* Joins the command line, joins the MPI job when started by mpirun
@@ -148,6 +175,7 @@ typedef struct CliControls {
     const char *tc, *engines, *engine_logs;
     long movetime, sims, margin, engine_timeout;
     bool agent_streams, have_margin;
+    char logs[4096]; /* the default log folder, next to the database (the controls point here) */
 } CliControls;
 #define CLI_CONTROL_OPTIONS(c)                                                                            \
     {.name = "--tc", .kind = CLI_TEXT, .out = &(c)->tc},                                                 \
@@ -174,10 +202,12 @@ typedef struct CliControls {
     "                  folder engine-logs next to the database; none with --no-db)\n"                  \
     "  --engine-timeout MS  how long an engine is waited for with no time limit\n"                    \
     "                  (handshake, isready, go; default 60000): then it loses (no-answer)\n"
-/* Checks the controls into plan->controls; with the agents parsed (an
- * external one makes the default log folder next to db). 0 or EXIT_USAGE
- * / 1 after printing why. */
-int cli_controls_check(const char *cmd, const CliControls *c, const char *db, bool no_db, SelfplayPlan *plan);
+/* Checks the controls into pc, once the n agents that play under them
+ * are parsed: an external one logs into --engine-logs, else into the
+ * folder engine-logs next to the database db (NULL: none, and no log),
+ * which is made then. 0 or EXIT_USAGE / 1 after printing why. */
+int cli_controls_check(const char *cmd, CliControls *c, const char *db, const AgentSpec *const *agents, int n,
+                       PlayControls *pc);
 /* Whether any control that changes a run's plan was given (refused with --resume). */
 bool cli_controls_plan_given(const CliControls *c);
 
@@ -195,8 +225,13 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
  * on stderr (a first line naming the run, unless quiet) and Ctrl-C
  * handled, then marks the run finished: 0; 1 after printing a failure;
  * 128 + the signal after an interruption, with the hint to resume
- * (cmd_selfplay.c; `yinsh selfplay` and `yinsh study`). */
+ * (cmd_selfplay.c). */
 int cli_selfplay_play(const char *cmd, Run *run, bool quiet);
+/* What `yinsh selfplay` shows of a run: its first line (the run, its
+ * database, seed, variant, agents, games and threads) on stderr, and the
+ * tail of its progress (the results so far). */
+void cli_selfplay_line(const char *cmd, const Run *run);
+void cli_selfplay_tail(const RecordSummary *s, char *tail, size_t len);
 /* Sets the signal note (cli_signal_note) of rank 0 of an MPI job playing
  * the run: nothing with one rank. */
 void cli_mpi_signal_note(const char *cmd, const Run *run);
@@ -206,6 +241,7 @@ void cli_mpi_signal_note(const char *cmd, const Run *run);
  * does once its options are checked. */
 typedef struct CliReport {
     const char *db;
+    long busy;               /* how long the database is waited for */
     StoreSelection sel;      /* the runs reported; kind "match": the match report */
     const char *out;         /* the folder (made if missing) */
     const char *plots;       /* the gnuplot scripts; NULL: found beside the binary */
@@ -240,7 +276,10 @@ int cli_run_work(const char *cmd, Run *run);
 struct DistStats;
 void cli_dist_summary(const char *cmd, const struct DistStats *st, double seconds, bool quiet);
 /* After a run that failed or was interrupted: what is kept and how to go
- * on (stderr). */
+ * on (stderr): `done` games stored now, `stored` in all, of `games`.
+ * cli_run_hint says it of an open run (nothing without a database). */
+void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
+                     uint32_t games);
 void cli_run_hint(const char *cmd, const Run *run);
 
 /* The start of a command's --json document (engine/base/json.h, docs/json.md):
@@ -275,10 +314,22 @@ void progress_start(Progress *p, const char *what, uint64_t total, bool quiet);
 void progress_update(Progress *p, uint64_t done, const char *tail);
 void progress_finish(Progress *p, uint64_t done, const char *tail);
 
-/* Plays or resumes pairing k of a tournament (cmd_tournament.c; `yinsh
- * spsa` and `yinsh rounds` play their matches so too): 0, or the exit
- * status after printing why. */
-int tournament_play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
-                            const char *command);
+/* How `yinsh CMD` plays a planned run (planned.h; cli/planned.c, for
+ * study, tournament, rounds and spsa): a self-play run shown as `yinsh
+ * selfplay` shows it, a match as a tournament's pairing ("RUN (k/n)
+ * games" and A's results); Ctrl-C handled. */
+typedef struct CliPlay {
+    const char *cmd;
+    bool quiet;
+    int k, n;           /* a match's place among its plan's: shown as k+1/n */
+    bool summary;       /* a self-play run's last line: its games, results and hash */
+    const char *repeat; /* said when another run holds the games (ERR_REPEAT) */
+} CliPlay;
+/* 0; or the exit status after printing why: 1 when it failed, 128 + the
+ * signal after an interruption. */
+int cli_play_planned(const CliPlay *c, const Planned *p, const PlannedOptions *o);
+/* The advice when a tournament (or an SPSA loop: its iterations are
+ * tournaments) finds another plan's run under a pairing's name. */
+extern const char CLI_TOURNAMENT_REFUSED[];
 
 #endif

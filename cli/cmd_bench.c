@@ -81,6 +81,184 @@ static void json_speed(Json *j, const char *key, long threads, uint64_t games, c
     json_rate(j, "actions_per_s", (double)b->totals.actions, b->seconds);
 }
 
+/* The options of every mode. */
+typedef struct BenchArgs {
+    bool quick, json;
+    long depth, threads, sims, positions, games;
+    uint64_t seed;
+    const char *agent;
+} BenchArgs;
+
+/* --mcts: simulations per second of fresh searches from fixed positions. */
+static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
+{
+    BenchMcts b;
+    char spec_text[SPEC_LEN], err[ERR_LEN];
+    if (a->agent) {
+        AgentSpec spec;
+        int prc = cli_agent("bench", "--agent", a->agent, &spec);
+        if (prc) return prc;
+        char sims_text[32];
+        snprintf(sims_text, sizeof sims_text, "%ld", a->sims);
+        MctsConfig cfg;
+        if (!agent_spec_mcts_config(&spec, &cfg)) return cli_usage_error("bench", "--agent: an mcts spec is needed");
+        /* --sims replaces the spec's, in the searches and in the text printed */
+        if (agent_spec_set(&spec, "sims", sims_text, err)) return cli_usage_error("bench", "--sims: %s", err);
+        agent_spec_mcts_config(&spec, &cfg);
+        if (bench_mcts_config(&cfg, (int)a->positions, a->seed, &b, err)) return cli_error("bench", "%s", err);
+        if (!a->json) {
+            printf("mcts: %ld positions (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
+                   ", %.0f simulations/s (wall), %.0f per CPU second\n",
+                   a->positions, a->seed, agent_spec_format(&spec, spec_text), b.sims, b.hash,
+                   b.seconds > 0 ? b.sims / b.seconds : 0, b.cpu > 0 ? b.sims / b.cpu : 0);
+            return 0;
+        }
+    } else if (bench_mcts((int)a->sims, (int)a->positions, a->seed, &b, err))
+        return cli_error("bench", "%s", err);
+    if (!a->json) {
+        printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
+               " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",
+               a->positions, a->seed, a->sims, b.sims, b.hash, b.seconds > 0 ? b.sims / b.seconds : 0);
+        return 0;
+    }
+    Json j;
+    cli_json_begin(&j, "bench", argc, argv);
+    json_str(&j, "mode", "mcts");
+    json_int(&j, "positions", a->positions);
+    json_u64_text(&j, "seed", a->seed);
+    json_int(&j, "sims_per_search", a->sims);
+    json_uint(&j, "simulations", b.sims);
+    json_hex(&j, "hash", b.hash);
+    json_int(&j, "threads", 1);
+    json_num(&j, "time_s", b.seconds);
+    json_rate(&j, "simulations_per_s", (double)b.sims, b.seconds);
+    json_end(&j);
+    return 0;
+}
+
+/* --parts: the cost of a random action by parts. */
+static int bench_parts_mode(const BenchArgs *a)
+{
+    BenchParts b;
+    if (bench_parts(a->games ? (uint64_t)a->games : 1000, a->seed, 5, &b))
+        return cli_error("bench", "out of memory for the recorded games");
+    printf("parts: %" PRIu64 " random games (seed %" PRIu64 "), %" PRIu64 " actions, %" PRIu64
+           " ring moves; nanoseconds of CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
+           b.games, a->seed, b.actions, b.moves, b.sink);
+    printf("parts: %-52s %7.1f ns/action\n", "random step (movegen_random, pos_make)", b.play);
+    printf("parts: %-52s %7.1f ns/action\n", "generation and pick (movegen_random)", b.random);
+    printf("parts: %-52s %7.1f ns/action\n", "generation alone (movegen_count)", b.count);
+    printf("parts: %-52s %7.1f ns/action\n", "make, row detection included (pos_make)", b.make);
+    printf("parts: %-52s %7.1f ns/move\n", "row detection, both colours after a move", b.rows);
+    printf("parts: %-52s %7.1f ns/game\n", "outcome check at the game's end (pos_outcome)", b.outcome);
+    printf("parts: %-52s %7.1f ns/action\n", "outcome check of every position (pos_outcome)", b.outcome_any);
+    return 0;
+}
+
+/* The engine benchmark's first part, perft: whether it counted the
+ * expected nodes (*ok); 0, or 1 after printing why it could not run. */
+static int bench_perft_part(const BenchArgs *a, Json *j, bool *ok)
+{
+    BenchPerft pf;
+    char err[ERR_LEN];
+    if (bench_perft((int)a->depth, &pf, err)) return cli_error("bench", "%s", err);
+    *ok = pf.nodes == pf.expected;
+    if (a->json) {
+        json_object(j, "perft");
+        json_int(j, "depth", a->depth);
+        json_str(j, "ypn", BENCH_PERFT_YPN);
+        json_uint(j, "nodes", pf.nodes);
+        json_uint(j, "expected", pf.expected);
+        json_bool(j, "ok", *ok);
+        json_num(j, "time_s", pf.seconds);
+        json_rate(j, "leaves_per_s", (double)pf.nodes, pf.seconds);
+        json_close(j);
+    } else {
+        printf("perft: depth %ld from %s\n", a->depth, BENCH_PERFT_YPN);
+        printf("perft: nodes %" PRIu64 " (expected %" PRIu64 ", %s), %.3f s, %.1f million leaves/s\n", pf.nodes,
+               pf.expected, *ok ? "ok" : "REGRESSION", pf.seconds, pf.nodes / pf.seconds / 1e6);
+    }
+    return 0;
+}
+
+/* Its second part, random games on one thread and then on T: whether
+ * the totals are the same. */
+static bool bench_playouts_part(const BenchArgs *a, uint64_t ngames, Json *j)
+{
+    BenchPlayouts one, many;
+    bench_playouts(ngames, a->seed, 1, &one);
+    const BenchTotals *t = &one.totals;
+    if (a->json) {
+        json_object(j, "playouts");
+        json_uint(j, "games", ngames);
+        json_u64_text(j, "seed", a->seed);
+        json_totals(j, t);
+        json_speed(j, "one_thread", 1, ngames, &one);
+        json_close(j);
+        /* "playouts" stays open for the timing on T threads */
+    } else {
+        printf("playouts: %" PRIu64 " random games, seed %" PRIu64 ": actions %" PRIu64 ", white %" PRIu64
+               ", black %" PRIu64 ", draws %" PRIu64 "; ends: three-rings %" PRIu64 ", pool-empty %" PRIu64
+               ", no-moves %" PRIu64 "\n",
+               ngames, a->seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK],
+               t->results[RESULT_DRAW], t->reasons[REASON_THREE_RINGS], t->reasons[REASON_POOL_EMPTY],
+               t->reasons[REASON_NO_MOVES]);
+        printf("playouts: 1 thread: %.3f s, %.0f games/s, %.2f million actions/s\n", one.seconds, ngames / one.seconds,
+               t->actions / one.seconds / 1e6);
+    }
+    bool same = true;
+    if (a->threads > 1) {
+        bench_playouts(ngames, a->seed, (int)a->threads, &many);
+        same = !memcmp(&one.totals, &many.totals, sizeof one.totals);
+        if (a->json) {
+            json_speed(j, "many_threads", a->threads, ngames, &many);
+            json_num(j, "speedup", one.seconds / many.seconds);
+            json_bool(j, "totals_identical", same);
+            json_close(j);
+        } else {
+            printf("playouts: %ld threads: %.3f s, %.0f games/s, %.2f million actions/s, speed-up %.2fx over 1 thread "
+                   "(totals %s)\n",
+                   a->threads, many.seconds, ngames / many.seconds, many.totals.actions / many.seconds / 1e6,
+                   one.seconds / many.seconds, same ? "identical" : "DIFFER: REGRESSION");
+        }
+    } else if (a->json) {
+        json_null(j, "many_threads");
+    }
+    if (a->json) json_close(j); /* playouts */
+    return same;
+}
+
+/* The engine benchmark: the machine, perft, the playouts. */
+static int bench_engine_mode(const BenchArgs *a, int argc, char **argv)
+{
+    uint64_t ngames = a->games ? (uint64_t)a->games : a->quick ? 2000 : 200000;
+    char cpu[128], build[160];
+    bench_cpu_model(cpu, sizeof cpu);
+    bench_build(build, sizeof build);
+    Json j;
+    if (a->json) {
+        cli_json_begin(&j, "bench", argc, argv);
+        json_str(&j, "mode", "engine");
+        json_open(&j, "machine", '{', true);
+        json_str(&j, "cpu", cpu);
+        json_int(&j, "logical_cpus", omp_get_num_procs());
+        json_close(&j);
+        json_str(&j, "build", build);
+    } else {
+        printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
+        printf("build: %s\n", build);
+    }
+    bool perft_ok;
+    int rc = bench_perft_part(a, &j, &perft_ok);
+    if (rc) return rc;
+    bool threads_ok = bench_playouts_part(a, ngames, &j);
+    if (a->json) {
+        json_bool(&j, "ok", perft_ok && threads_ok);
+        json_end(&j);
+    }
+    return perft_ok && threads_ok ? 0 : 1;
+}
+
 /* bench --nnue: the net's cost per position, or (duel > 0) a duel of
  * alpha-beta with it against alpha-beta with the weights. */
 static int bench_nnue_cmd(const char *path, const char *weights, long duel, long depth, const char *variant_text,
@@ -101,8 +279,8 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
     if (duel) {
         BenchDuel d;
         double t0 = clock_now();
-        if (bench_duel(net, &w, (int)depth, variant, (uint64_t)duel, seed, (int)threads, &d)) {
-            rc = cli_error("bench", "out of memory for the searches' tables");
+        if (bench_duel(net, &w, (int)depth, variant, (uint64_t)duel, seed, (int)threads, &d, err)) {
+            rc = cli_error("bench", "%s", err);
         } else {
             Interval elo = stats_elo_pentanomial(d.penta);
             uint64_t n = d.wins + d.draws + d.losses;
@@ -122,8 +300,8 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
         }
     } else {
         BenchNnue b;
-        if (bench_nnue(net, &w, games ? (uint64_t)games : 1000, seed, 5, &b)) {
-            rc = cli_error("bench", "out of memory for the recorded games");
+        if (bench_nnue(net, &w, games ? (uint64_t)games : 1000, seed, 5, &b, err)) {
+            rc = cli_error("bench", "%s", err);
         } else {
             printf("nnue: %s (hidden %d, second layer %d, hash %016" PRIx64 "), %" PRIu64 " random games (seed %" PRIu64
                    "), %" PRIu64 " positions; ns per position, CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
@@ -153,174 +331,35 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
 
 int cmd_bench(int argc, char **argv)
 {
-    bool quick = false, mcts = false, parts = false, json = false;
-    long depth = -1, threads = omp_get_num_procs(), sims = 1000, positions = 40;
-    long games = 0;
-    uint64_t seed = 1;
-    const char *agent = NULL, *nnue = NULL, *weights = NULL, *variant_text = NULL;
+    bool mcts = false, parts = false;
+    const char *nnue = NULL, *weights = NULL, *variant_text = NULL;
     long duel = 0;
+    BenchArgs a = {.depth = -1, .threads = omp_get_num_procs(), .sims = 1000, .positions = 40, .seed = 1};
     const CliOpt opts[] = {
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent},
         {.name = "--nnue", .kind = CLI_TEXT, .out = &nnue},
         {.name = "--weights", .kind = CLI_TEXT, .out = &weights},
         {.name = "--duel", .kind = CLI_INT, .out = &duel, .min = 1, .max = 1000000},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
-        {.name = "--agent", .kind = CLI_TEXT, .out = &agent},
-        {.name = "--quick", .kind = CLI_FLAG, .out = &quick},
+        {.name = "--quick", .kind = CLI_FLAG, .out = &a.quick},
         {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
         {.name = "--parts", .kind = CLI_FLAG, .out = &parts},
-        {.name = "--depth", .kind = CLI_INT, .out = &depth, .min = 1, .max = AB_MAX_DEPTH},
-        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = 1000000000},
-        {.name = "--seed", .kind = CLI_U64, .out = &seed},
-        {.name = "--sims", .kind = CLI_INT, .out = &sims, .min = 1, .max = 10000000},
-        {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 10000},
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
-        {.name = "--json", .kind = CLI_FLAG, .out = &json},
+        {.name = "--depth", .kind = CLI_INT, .out = &a.depth, .min = 1, .max = AB_MAX_DEPTH},
+        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = 1000000000},
+        {.name = "--seed", .kind = CLI_U64, .out = &a.seed},
+        {.name = "--sims", .kind = CLI_INT, .out = &a.sims, .min = 1, .max = 10000000},
+        {.name = "--positions", .kind = CLI_INT, .out = &a.positions, .min = 1, .max = 10000},
+        CLI_THREADS_OPTION(&a.threads),
+        {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
     };
     int npos, rc = cli_parse("bench", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
-    if (nnue) return bench_nnue_cmd(nnue, weights, duel, depth < 0 ? 3 : depth, variant_text, games, seed, threads);
-    if (depth > BENCH_PERFT_MAX_DEPTH)
-        return cli_usage_error("bench", "--depth %ld: perft goes to depth %d at most", depth, BENCH_PERFT_MAX_DEPTH);
-    Json j;
-    if (mcts) {
-        BenchMcts b;
-        char spec_text[SPEC_LEN];
-        if (agent) {
-            AgentSpec spec;
-            int prc = cli_agent("bench", "--agent", agent, &spec);
-            if (prc) return prc;
-            if (spec.kind != AGENT_MCTS) return cli_usage_error("bench", "--agent: an mcts spec is needed");
-            spec.sims = (uint32_t)sims;
-            MctsConfig cfg;
-            agent_mcts_config(&spec, &cfg);
-            if (bench_mcts_config(&cfg, (int)positions, seed, &b))
-                return cli_error("bench", "out of memory for the search tree");
-            if (!json) {
-                printf("mcts: %ld positions (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
-                       ", %.0f simulations/s (wall), %.0f per CPU second\n",
-                       positions, seed, agent_spec_format(&spec, spec_text), b.sims, b.hash,
-                       b.seconds > 0 ? b.sims / b.seconds : 0, b.cpu > 0 ? b.sims / b.cpu : 0);
-                return 0;
-            }
-        } else if (bench_mcts((int)sims, (int)positions, seed, &b))
-            return cli_error("bench", "out of memory for the search tree");
-        if (!json) {
-            printf("mcts: %ld positions (seed %" PRIu64 "), sims=%ld each, random rollouts: %" PRIu64
-                   " simulations, hash %016" PRIx64 ", %.0f simulations/s on one thread\n",
-                   positions, seed, sims, b.sims, b.hash, b.seconds > 0 ? b.sims / b.seconds : 0);
-            return 0;
-        }
-        cli_json_begin(&j, "bench", argc, argv);
-        json_str(&j, "mode", "mcts");
-        json_int(&j, "positions", positions);
-        json_u64_text(&j, "seed", seed);
-        json_int(&j, "sims_per_search", sims);
-        json_uint(&j, "simulations", b.sims);
-        json_hex(&j, "hash", b.hash);
-        json_int(&j, "threads", 1);
-        json_num(&j, "time_s", b.seconds);
-        json_rate(&j, "simulations_per_s", (double)b.sims, b.seconds);
-        json_end(&j);
-        return 0;
-    }
-    if (parts) {
-        BenchParts b;
-        if (bench_parts(games ? (uint64_t)games : 1000, seed, 5, &b))
-            return cli_error("bench", "out of memory for the recorded games");
-        printf("parts: %" PRIu64 " random games (seed %" PRIu64 "), %" PRIu64 " actions, %" PRIu64
-               " ring moves; nanoseconds of CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
-               b.games, seed, b.actions, b.moves, b.sink);
-        printf("parts: %-52s %7.1f ns/action\n", "random step (movegen_random, pos_make)", b.play);
-        printf("parts: %-52s %7.1f ns/action\n", "generation and pick (movegen_random)", b.random);
-        printf("parts: %-52s %7.1f ns/action\n", "generation alone (movegen_count)", b.count);
-        printf("parts: %-52s %7.1f ns/action\n", "make, row detection included (pos_make)", b.make);
-        printf("parts: %-52s %7.1f ns/move\n", "row detection, both colours after a move", b.rows);
-        printf("parts: %-52s %7.1f ns/game\n", "outcome check at the game's end (pos_outcome)", b.outcome);
-        printf("parts: %-52s %7.1f ns/action\n", "outcome check of every position (pos_outcome)", b.outcome_any);
-        return 0;
-    }
-    if (depth < 0) depth = quick ? 4 : 5;
-    uint64_t ngames = games ? (uint64_t)games : quick ? 2000 : 200000;
-
-    char cpu[128];
-    bench_cpu_model(cpu, sizeof cpu);
-    char build[160];
-    bench_build(build, sizeof build);
-    if (json) {
-        cli_json_begin(&j, "bench", argc, argv);
-        json_str(&j, "mode", "engine");
-        json_open(&j, "machine", '{', true);
-        json_str(&j, "cpu", cpu);
-        json_int(&j, "logical_cpus", omp_get_num_procs());
-        json_close(&j);
-        json_str(&j, "build", build);
-    } else {
-        printf("machine: %s, %d logical CPUs\n", cpu, omp_get_num_procs());
-        printf("build: %s\n", build);
-    }
-
-    BenchPerft pf;
-    char err[ERR_LEN];
-    if (bench_perft((int)depth, &pf, err)) return cli_error("bench", "%s", err);
-    bool perft_ok = pf.nodes == pf.expected;
-    if (json) {
-        json_object(&j, "perft");
-        json_int(&j, "depth", depth);
-        json_str(&j, "ypn", BENCH_PERFT_YPN);
-        json_uint(&j, "nodes", pf.nodes);
-        json_uint(&j, "expected", pf.expected);
-        json_bool(&j, "ok", perft_ok);
-        json_num(&j, "time_s", pf.seconds);
-        json_rate(&j, "leaves_per_s", (double)pf.nodes, pf.seconds);
-        json_close(&j);
-    } else {
-        printf("perft: depth %ld from %s\n", depth, BENCH_PERFT_YPN);
-        printf("perft: nodes %" PRIu64 " (expected %" PRIu64 ", %s), %.3f s, %.1f million leaves/s\n", pf.nodes,
-               pf.expected, perft_ok ? "ok" : "REGRESSION", pf.seconds, pf.nodes / pf.seconds / 1e6);
-    }
-
-    BenchPlayouts one, many;
-    bench_playouts(ngames, seed, 1, &one);
-    const BenchTotals *t = &one.totals;
-    if (json) {
-        json_object(&j, "playouts");
-        json_uint(&j, "games", ngames);
-        json_u64_text(&j, "seed", seed);
-        json_totals(&j, t);
-        json_speed(&j, "one_thread", 1, ngames, &one);
-        json_close(&j);
-        /* "playouts" stays open for the timing on T threads */
-    } else {
-        printf("playouts: %" PRIu64 " random games, seed %" PRIu64 ": actions %" PRIu64 ", white %" PRIu64
-               ", black %" PRIu64 ", draws %" PRIu64 "; ends: three-rings %" PRIu64 ", pool-empty %" PRIu64
-               ", no-moves %" PRIu64 "\n",
-               ngames, seed, t->actions, t->results[RESULT_WHITE], t->results[RESULT_BLACK], t->results[RESULT_DRAW],
-               t->reasons[REASON_THREE_RINGS], t->reasons[REASON_POOL_EMPTY], t->reasons[REASON_NO_MOVES]);
-        printf("playouts: 1 thread: %.3f s, %.0f games/s, %.2f million actions/s\n", one.seconds, ngames / one.seconds,
-               t->actions / one.seconds / 1e6);
-    }
-    bool threads_ok = true;
-    if (threads > 1) {
-        bench_playouts(ngames, seed, (int)threads, &many);
-        threads_ok = !memcmp(&one.totals, &many.totals, sizeof one.totals);
-        if (json) {
-            json_speed(&j, "many_threads", threads, ngames, &many);
-            json_num(&j, "speedup", one.seconds / many.seconds);
-            json_bool(&j, "totals_identical", threads_ok);
-            json_close(&j);
-        } else {
-            printf("playouts: %ld threads: %.3f s, %.0f games/s, %.2f million actions/s, speed-up %.2fx over 1 thread "
-                   "(totals %s)\n",
-                   threads, many.seconds, ngames / many.seconds, many.totals.actions / many.seconds / 1e6,
-                   one.seconds / many.seconds, threads_ok ? "identical" : "DIFFER: REGRESSION");
-        }
-    } else if (json) {
-        json_null(&j, "many_threads");
-    }
-    if (json) {
-        json_close(&j); /* playouts */
-        json_bool(&j, "ok", perft_ok && threads_ok);
-        json_end(&j);
-    }
-    return perft_ok && threads_ok ? 0 : 1;
+    if (nnue)
+        return bench_nnue_cmd(nnue, weights, duel, a.depth < 0 ? 3 : a.depth, variant_text, a.games, a.seed, a.threads);
+    if (a.depth > BENCH_PERFT_MAX_DEPTH)
+        return cli_usage_error("bench", "--depth %ld: perft goes to depth %d at most", a.depth, BENCH_PERFT_MAX_DEPTH);
+    if (mcts) return bench_mcts_mode(&a, argc, argv);
+    if (parts) return bench_parts_mode(&a);
+    if (a.depth < 0) a.depth = a.quick ? 4 : 5;
+    return bench_engine_mode(&a, argc, argv);
 }

@@ -284,8 +284,7 @@ int cmd_show(int argc, char **argv)
     /* a stored game */
     if (n) return cli_usage_error("show", "a YPN or a stored game (--run, --game), not both");
     if (!run || !*run || !have_game) return cli_usage_error("show", "a stored game wants --run NAME and --game I");
-    if (db && !*db) return cli_usage_error("show", "--db wants a path");
-    if (!db) db = RUN_DEFAULT_DB;
+    if ((rc = cli_db("show", &db))) return rc;
     Store *store = NULL;
     ShowCtx c = {.ply = ply};
     if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||

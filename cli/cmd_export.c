@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+#include "base/file.h"
 #include "records/boardspace.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -176,32 +176,6 @@ static int write_boardspace(FILE *f, const StoreGameText *g, char *err)
     return 0;
 }
 
-/* A temporary file beside path, renamed to path once it is complete, so
- * that a failure leaves no half-written record. */
-static FILE *temp_open(const char *path, char *tmp, size_t len)
-{
-    snprintf(tmp, len, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) return NULL;
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-    }
-    return f;
-}
-
-static int temp_commit(FILE *f, const char *tmp, const char *path)
-{
-    bool ok = !ferror(f);
-    ok &= fclose(f) == 0;
-    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0) return 0;
-    int saved = errno;
-    unlink(tmp);
-    errno = saved;
-    return -1;
-}
-
 /* A run's name as a file name: letters, digits, '.', '_' and '-' kept,
  * anything else '_'; a name that changed gets the start of the run's uid,
  * so that two runs never share a file. */
@@ -231,31 +205,33 @@ static int export_game(void *ctx, const StoreGameText *g)
         c->games++;
         return 0;
     }
-    char name[STORE_NAME_LEN + 64], path[4096 + sizeof name], tmp[sizeof path + 8];
+    /* one file a game, written whole or not at all (base/file.h) */
+    char name[STORE_NAME_LEN + 64], path[4096 + sizeof name];
     file_name(g, c->boardspace ? "sgf" : "rec", name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
-    FILE *f = temp_open(path, tmp, sizeof tmp);
-    if (!f) {
-        snprintf(c->err, ERR_LEN, "cannot write in '%s': %s", c->dir, strerror(errno));
+    FileOut o;
+    if (file_out_open(&o, path, c->err)) return 1;
+    if ((c->boardspace ? write_boardspace : write_record)(o.f, g, c->err)) {
+        file_out_abandon(&o);
         return 1;
     }
-    if ((c->boardspace ? write_boardspace : write_record)(f, g, c->err)) {
-        fclose(f);
-        unlink(tmp);
-        return 1;
-    }
-    if (temp_commit(f, tmp, path)) {
-        snprintf(c->err, ERR_LEN, "cannot write '%s': %s", path, strerror(errno));
-        return 1;
-    }
+    if (file_out_commit(&o, c->err)) return 1;
     c->games++;
     return 0;
+}
+
+/* Says that the selection (game >= 0: that game of run) holds no game; 1. */
+static int nothing_to_export(const char *cmd, const char *db, const char *run, long game)
+{
+    if (game >= 0) return cli_error(cmd, "run '%s' of '%s' has no stored game %ld", run, db, game);
+    if (run) return cli_error(cmd, "run '%s' of '%s' holds no stored games: nothing to export", run, db);
+    return cli_error(cmd, "database '%s' holds no games: nothing to export", db);
 }
 
 int cmd_export(int argc, char **argv)
 {
     const char *cmd = "export";
-    const char *db = RUN_DEFAULT_DB, *run = NULL, *out = NULL, *format = "records";
+    const char *db = NULL, *run = NULL, *out = NULL, *format = "records";
     long game = -1;
     bool have_game = false;
     const CliOpt opts[] = {
@@ -267,7 +243,7 @@ int cmd_export(int argc, char **argv)
     };
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
-    if (!*db) return cli_usage_error(cmd, "--db wants a path");
+    if ((rc = cli_db(cmd, &db))) return rc;
     if (run && !*run) return cli_usage_error(cmd, "--run wants a name");
     if (have_game && !run) return cli_usage_error(cmd, "--game I goes with --run NAME (game I of which run?)");
     if (out && !*out) return cli_usage_error(cmd, "--out wants a file or a directory");
@@ -284,8 +260,8 @@ int cmd_export(int argc, char **argv)
     }
 
     Store *store = NULL;
-    FILE *f = NULL;
-    char tmp[4200] = "", err[ERR_LEN];
+    FileOut file = {0}; /* --out FILE: the stream, renamed over FILE once every record is in it */
+    char err[ERR_LEN];
     ExportCtx c = {.boardspace = !strcmp(format, "boardspace")};
     if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err)) {
         rc = cli_error(cmd, "%s", err);
@@ -298,11 +274,11 @@ int cmd_export(int argc, char **argv)
         }
         c.dir = out;
     } else if (out) {
-        if (!(f = temp_open(out, tmp, sizeof tmp))) {
-            rc = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
+        if (file_out_open(&file, out, err)) {
+            rc = cli_error(cmd, "%s", err);
             goto done;
         }
-        c.stream = f;
+        c.stream = file.f;
     } else {
         c.stream = stdout;
     }
@@ -312,28 +288,17 @@ int cmd_export(int argc, char **argv)
         goto done;
     }
     if (c.games == 0) {
-        if (have_game) rc = cli_error(cmd, "run '%s' of '%s' has no stored game %ld", run, db, game);
-        else if (run) rc = cli_error(cmd, "run '%s' of '%s' holds no stored games: nothing to export", run, db);
-        else rc = cli_error(cmd, "database '%s' holds no games: nothing to export", db);
+        rc = nothing_to_export(cmd, db, run, have_game ? game : -1);
         goto done;
     }
-    if (f) {
-        FILE *done_f = f;
-        f = NULL;
-        if (temp_commit(done_f, tmp, out)) {
-            tmp[0] = 0;
-            rc = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
-            goto done;
-        }
-        tmp[0] = 0;
+    if (file.f && file_out_commit(&file, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
     }
     if (out) fprintf(stderr, "yinsh export: wrote %" PRIu64 " record%s to %s\n", c.games, c.games == 1 ? "" : "s", out);
 
 done:
-    if (f) {
-        fclose(f);
-        unlink(tmp);
-    }
+    file_out_abandon(&file);
     store_close(store);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "base/error.h"
+#include "base/text.h"
 #include "records/boardspace.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -63,6 +64,7 @@ static void run_name(const BoardspaceGame *g, const char *path, char *out, size_
     int blen = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
     if (g->name[0]) snprintf(out, size, "import-%.100s", g->name);
     else snprintf(out, size, "import-%.*s", blen > 100 ? 100 : blen, base);
+    if (strlen(g->name[0] ? g->name : base) > 100) text_cut(out); /* cut at a whole character */
 }
 
 static int import_file(Store *store, const char *path, bool repeat, char *err)
@@ -76,6 +78,16 @@ static int import_file(Store *store, const char *path, bool repeat, char *err)
     if (!rc) {
         char name[STORE_NAME_LEN], white[SPEC_LEN], black[SPEC_LEN], *command = NULL;
         run_name(&g, path, name, sizeof name);
+        /* a name made from the file's name: the record's own were checked */
+        long bad = text_bad_byte(name);
+        if (bad >= 0) {
+            rc = error_set(err, "the run's name, made from the file's name, holds %s (byte 0x%02x): refused; "
+                                "give the record a GN or the file another name",
+                           text_control((unsigned char)name[bad]) ? "a control character" : "a byte that is not UTF-8",
+                           (unsigned char)name[bad]);
+            record_free(&g.rec);
+            return rc;
+        }
         snprintf(white, sizeof white, "boardspace:%s", g.player[WHITE]);
         snprintf(black, sizeof black, "boardspace:%s", g.player[BLACK]);
         /* the site and date ride in the command, after a shell comment */
@@ -104,7 +116,7 @@ static int import_file(Store *store, const char *path, bool repeat, char *err)
 int cmd_import(int argc, char **argv)
 {
     const char *cmd = "import";
-    const char *db = RUN_DEFAULT_DB, *format = NULL;
+    const char *db = NULL, *format = NULL;
     bool repeat = false;
     static const char *files[IMPORT_MAX_FILES];
     const CliOpt opts[] = {
@@ -116,18 +128,19 @@ int cmd_import(int argc, char **argv)
     if (rc) return rc;
     if (!format) return cli_usage_error(cmd, "--format wants the records' format (boardspace)");
     if (strcmp(format, "boardspace")) return cli_usage_error(cmd, "--format '%s': the one format read is boardspace", format);
-    if (!*db) return cli_usage_error(cmd, "--db wants a path");
+    if ((rc = cli_db(cmd, &db))) return rc;
     if (nfiles == 0) return cli_usage_error(cmd, "no record files given");
-    if (!strcmp(db, RUN_DEFAULT_DB) && mkdir("results", 0777) != 0 && errno != EEXIST)
-        return cli_error(cmd, "cannot create the directory 'results': %s", strerror(errno));
 
     Store *store = NULL;
     char err[ERR_LEN];
-    if (store_open(&store, db, STORE_CREATE, STORE_BUSY_MS, err)) return cli_error(cmd, "%s", err);
+    if (run_db_folder(db, err) || store_open(&store, db, STORE_CREATE, STORE_BUSY_MS, err))
+        return cli_error(cmd, "%s", err);
     int failed = 0;
     for (int i = 0; i < nfiles; i++) {
-        if (import_file(store, files[i], repeat, err)) {
-            fprintf(stderr, "yinsh import: %s: %s\n", files[i], err);
+        int got = import_file(store, files[i], repeat, err);
+        if (got) {
+            fprintf(stderr, "yinsh import: %s: %s%s\n", files[i], err,
+                    got == ERR_REPEAT ? ": add --repeat to store it again, as a repeat that every statistic skips" : "");
             failed++;
         }
     }

@@ -204,114 +204,128 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     json_end(&j);
 }
 
+/* The command line, as parsed. */
+typedef struct MatchArgs {
+    const char *a, *b, *variant_text, *sprt_text, *opening, *book_path;
+    bool json;
+    long games;
+    CliRun r;
+    CliControls ctl;
+} MatchArgs;
+
+/* The whole command line into mp and the run's options, before any file
+ * is touched (but the book, read last): 0, or the exit status. */
+static int check_args(const char *cmd, MatchArgs *m, MatchPlan *mp, Book *book)
+{
+    char err[ERR_LEN];
+    int rc;
+    SelfplayPlan *plan = &m->r.o.plan;
+    plan->variant = VARIANT_STANDARD;
+    plan->opening = OPENING_RINGS;
+    plan->pairs = true;
+    if (!m->a || !m->b) return cli_usage_error(cmd, "--a SPEC and --b SPEC are required");
+    if (!m->games) return cli_usage_error(cmd, "--games N is required");
+    if (m->games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", m->games);
+    if ((rc = cli_run_check(cmd, &m->r))) return rc;
+    if (m->variant_text && !variant_parse(m->variant_text, &plan->variant))
+        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", m->variant_text);
+    if ((rc = cli_opening(cmd, m->opening, m->book_path, OPENING_RINGS, &plan->opening, &plan->opening_actions)))
+        return rc;
+    if ((rc = cli_agent_in(cmd, "agent A", m->a, m->ctl.engines, &plan->white)) ||
+        (rc = cli_agent_in(cmd, "agent B", m->b, m->ctl.engines, &plan->black)))
+        return rc;
+    const AgentSpec *agents[] = {&plan->white, &plan->black};
+    if ((rc = cli_controls_check(cmd, &m->ctl, m->r.o.db, agents, 2, &plan->controls))) return rc;
+    if (m->sprt_text && match_sprt_parse(m->sprt_text, &mp->sprt, err))
+        return cli_usage_error(cmd, "--sprt: %s", err);
+    if (m->sprt_text && m->r.shard)
+        return cli_usage_error(cmd, "--sprt decides on the whole match, a shard holds a slice: not with --shard");
+    plan->games = (uint32_t)m->games;
+    if (m->book_path) {
+        if (book_load(book, m->book_path, plan->variant, err)) return cli_error(cmd, "%s (nothing was played)", err);
+        plan->book = book;
+    }
+    return 0;
+}
+
+/* Plays the open run (rank 0) with its progress and Ctrl-C handled: 0,
+ * or the exit status after printing why. */
+static int play(const char *cmd, MatchArgs *m, Run *run, MatchPlan *mp, MatchResult *res)
+{
+    char err[ERR_LEN];
+    bool quiet = m->r.sh.quiet;
+    MatchProgress mprog = {.sprt = &mp->sprt};
+    Progress *progress = &mprog.progress;
+    mp->plan = run->plan;
+    if (!quiet)
+        fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
+                run->row.name, run->store ? " in " : "", run->store ? run->db : "", mp->plan.seed,
+                variant_name(mp->plan.variant), run->row.white, run->row.black, mp->plan.games, run->row.threads);
+    progress_start(progress, "games", mp->plan.games, quiet);
+    mp->progress = show_progress;
+    mp->ctx = &mprog;
+    mp->interrupt = cli_catch_signals();
+    DistStats dist;
+    mp->dist = &dist;
+    cli_mpi_signal_note(cmd, run);
+    double tplay = clock_now();
+    int failed = match_run(mp, run, res, err);
+    cli_signal_note(NULL);
+    if (failed) {
+        if (progress->shown) fprintf(stderr, "\n");
+        int rc = cli_error(cmd, "%s", err);
+        cli_run_hint(cmd, run);
+        return rc;
+    }
+    if (cli_signal() && !res->decided_at) {
+        if (progress->shown) fprintf(stderr, "\n");
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
+        cli_run_hint(cmd, run);
+        return 128 + cli_signal();
+    }
+    char tail[256];
+    progress_tail(&mprog, &res->tally, tail, sizeof tail);
+    progress_finish(progress, 2 * res->tally.pairs, tail);
+    cli_dist_summary(cmd, &dist, clock_now() - tplay, quiet);
+    if (run_finish(run, err)) return cli_error(cmd, "%s", err);
+    return 0;
+}
+
 int cmd_match(int argc, char **argv)
 {
     const char *cmd = "match";
-    const char *a = NULL, *b = NULL, *variant_text = NULL, *sprt_text = NULL, *opening = NULL, *book_path = NULL;
-    bool json = false;
-    long games = 0;
-    CliRun r = {.o = {.kind = "match"}, .busy = STORE_BUSY_MS};
-    CliControls ctl = {0};
-    RunOptions *o = &r.o;
+    MatchArgs m = {.r = CLI_RUN_DEFAULTS("match")};
     const CliOpt opts[] = {
-        CLI_CONTROL_OPTIONS(&ctl),
-        {.name = "--a", .kind = CLI_TEXT, .out = &a},
-        {.name = "--b", .kind = CLI_TEXT, .out = &b},
-        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 2, .max = 100000000},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
-        {.name = "--sprt", .kind = CLI_TEXT, .out = &sprt_text},
-        {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
-        {.name = "--book", .kind = CLI_TEXT, .out = &book_path},
-        {.name = "--json", .kind = CLI_FLAG, .out = &json},
-        CLI_RUN_OPTIONS(&r),
+        CLI_CONTROL_OPTIONS(&m.ctl),
+        {.name = "--a", .kind = CLI_TEXT, .out = &m.a},
+        {.name = "--b", .kind = CLI_TEXT, .out = &m.b},
+        {.name = "--games", .kind = CLI_INT, .out = &m.games, .min = 2, .max = 100000000},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &m.variant_text},
+        {.name = "--sprt", .kind = CLI_TEXT, .out = &m.sprt_text},
+        {.name = "--opening", .kind = CLI_TEXT, .out = &m.opening},
+        {.name = "--book", .kind = CLI_TEXT, .out = &m.book_path},
+        {.name = "--json", .kind = CLI_FLAG, .out = &m.json},
+        CLI_RUN_OPTIONS(&m.r),
     };
     int npos;
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
-
-    /* Check the whole command line before touching any file. */
     MatchPlan mp = {0};
-    char err[ERR_LEN];
-    SelfplayPlan *plan = &o->plan;
-    plan->variant = VARIANT_STANDARD;
-    plan->opening = OPENING_RINGS;
-    plan->pairs = true;
-    if (!a || !b) return cli_usage_error(cmd, "--a SPEC and --b SPEC are required");
-    if (!games) return cli_usage_error(cmd, "--games N is required");
-    if (games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", games);
-    if ((rc = cli_run_check(cmd, &r))) return rc;
-    if (variant_text && !variant_parse(variant_text, &plan->variant))
-        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
-    if ((rc = cli_opening(cmd, opening, book_path, OPENING_RINGS, &plan->opening, &plan->opening_actions)))
-        return rc;
-    if ((rc = cli_agent_in(cmd, "agent A", a, ctl.engines, &plan->white)) ||
-        (rc = cli_agent_in(cmd, "agent B", b, ctl.engines, &plan->black)))
-        return rc;
-    if ((rc = cli_controls_check(cmd, &ctl, o->db, o->no_db, plan))) return rc;
-    if (sprt_text && match_sprt_parse(sprt_text, &mp.sprt, err)) return cli_usage_error(cmd, "%s", err);
-    if (sprt_text && r.shard)
-        return cli_usage_error(cmd, "--sprt decides on the whole match, a shard holds a slice: not with --shard");
-    plan->games = (uint32_t)games;
     Book book = {0};
-    if (book_path) {
-        if (book_load(&book, book_path, plan->variant, err)) {
-            book_free(&book);
-            return cli_error(cmd, "%s (nothing was played)", err);
-        }
-        plan->book = &book;
-    }
-
     Run run = {0};
-    MatchProgress mprog = {.sprt = &mp.sprt};
-    Progress *progress = &mprog.progress;
     MatchResult res;
-    double t0 = clock_now();
-    if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
-    if (run.worker) {
-        rc = cli_run_work(cmd, &run);
-        goto done;
-    }
-    mp.plan = run.plan;
-    if (!r.quiet)
-        fprintf(stderr, "yinsh match: run %s%s%s, seed %" PRIu64 ", %s, A %s vs B %s, %u games, %d threads\n",
-                run.row.name, run.store ? " in " : "", run.store ? run.db : "", mp.plan.seed,
-                variant_name(mp.plan.variant), run.row.white, run.row.black, mp.plan.games, run.row.threads);
-    progress_start(progress, "games", mp.plan.games, r.quiet);
-    mp.progress = show_progress;
-    mp.ctx = &mprog;
-    mp.interrupt = cli_catch_signals();
-    DistStats dist;
-    mp.dist = &dist;
-    cli_mpi_signal_note(cmd, &run);
-    double tplay = clock_now();
-    int failed = match_run(&mp, &run, &res, err);
-    cli_signal_note(NULL);
-    if (failed) {
-        if (progress->shown) fprintf(stderr, "\n");
-        rc = cli_error(cmd, "%s", err);
-        cli_run_hint(cmd, &run);
-        goto done;
-    }
-    if (cli_signal() && !res.decided_at) {
-        if (progress->shown) fprintf(stderr, "\n");
-        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
-        cli_run_hint(cmd, &run);
-        rc = 128 + cli_signal();
-        goto done;
-    }
-    char tail[256];
-    progress_tail(&mprog, &res.tally, tail, sizeof tail);
-    progress_finish(progress, 2 * res.tally.pairs, tail);
-    cli_dist_summary(cmd, &dist, clock_now() - tplay, r.quiet);
-    if (run_finish(&run, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (json) json_result(&run, &mp, &res, clock_now() - t0, argc, argv);
-    else print_result(&run.row, &run.sum, &mp, &res);
+    double t0 = 0;
+    if ((rc = check_args(cmd, &m, &mp, &book))) goto done;
+    t0 = clock_now();
+    if ((rc = cli_run_open(cmd, &m.r, argc, argv, &run))) goto done;
+    if (run.worker) rc = cli_run_work(cmd, &run);
+    else if (!(rc = play(cmd, &m, &run, &mp, &res)) && m.json)
+        json_result(&run, &mp, &res, clock_now() - t0, argc, argv);
+    else if (!rc)
+        print_result(&run.row, &run.sum, &mp, &res);
 
 done:
-    cli_run_close(&r, &run);
+    cli_run_close(&m.r, &run);
     book_free(&book);
     return rc;
 }

@@ -47,10 +47,11 @@ int cmd_merge(int argc, char **argv)
     int n = 0, rc;
     if (!files) return cli_error(cmd, "out of memory");
     if ((rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, files, MERGE_MAX_FILES, &n))) goto done;
-    if (!db || !*db) {
+    if (!db) {
         rc = cli_usage_error(cmd, "--db OUT.db is required: the database to merge into");
         goto done;
     }
+    if ((rc = cli_db(cmd, &db))) goto done;
     if (n == 0) {
         rc = cli_usage_error(cmd, "no database to merge: name one or more after --db OUT.db");
         goto done;

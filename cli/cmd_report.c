@@ -22,12 +22,17 @@ const char USAGE_REPORT[] =
     "                    [--plots DIR | --no-plots] [--quiet] [--json]\n"
     "  Reads the stored games and writes the balance report: for each variant\n"
     "  and pair of agents, the games, wins, draws, White's score with its 95%\n"
-    "  Wilson interval, the p-value of no first-player advantage, the advantage\n"
-    "  in Elo, game lengths and end reasons; blitz against standard for each pair\n"
-    "  of agents that played both; and pictures drawn with gnuplot: White's score\n"
-    "  against strength, game lengths, and White's score by White's first ring.\n"
-    "  The report goes to DIR/report.md (and stdout), the pictures and their data\n"
-    "  beside it.\n"
+    "  Wilson interval, the p-value of no first-player advantage (exact), the\n"
+    "  advantage in Elo, game lengths and end reasons; the measures beyond the\n"
+    "  win rate (draw rate, balance, the lengths' distribution, when the winner\n"
+    "  leads for good, lead changes, legal actions by phase); blitz against\n"
+    "  standard for each pair of agents that played both; White's score by the\n"
+    "  class of White's first ring under the board's symmetries; and pictures\n"
+    "  drawn with gnuplot: White's score against strength, game lengths, and\n"
+    "  White's score by White's first ring. Every figure counts distinct games:\n"
+    "  copies (the same actions to the same end, as a deterministic agent plays\n"
+    "  them) are left out, and the report says how many. The report goes to\n"
+    "  DIR/report.md (and stdout), the pictures and their data beside it.\n"
     "\n"
     "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
     "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
@@ -91,7 +96,23 @@ static int write_out(const char *cmd, const char *out, const char *stage, const 
     return 0;
 }
 
-/* White's results of a pair: counts, score, p, Elo, lengths, end reasons. */
+/* A verdict as a word (docs/json.md): for White's score "white" or
+ * "black" (whose edge is too large to be chance), for a difference
+ * "differ"; "chance", "undecided" (p and the interval disagree) or
+ * "too_few_games". */
+static const char *verdict_word(ReportVerdict v, const char *edge)
+{
+    switch (v) {
+    case REPORT_TOO_FEW: return "too_few_games";
+    case REPORT_CHANCE: return "chance";
+    case REPORT_EDGE: return edge;
+    case REPORT_SPLIT: return "undecided";
+    }
+    return NULL;
+}
+
+/* White's results of a pair: counts, score, p, Elo, lengths, end reasons,
+ * and the measures beyond the win rate. */
 static void json_pair(Json *j, const ReportPair *p)
 {
     ReportScore s = report_score(p);
@@ -102,6 +123,7 @@ static void json_pair(Json *j, const ReportPair *p)
     if (p->strength > 0) json_num(j, "strength_sims", p->strength);
     else json_null(j, "strength_sims");
     json_uint(j, "games", p->games);
+    json_uint(j, "copies_left_out", p->copies);
     json_open(j, "results", '{', true);
     json_uint(j, "white", s.wins);
     json_uint(j, "black", s.losses);
@@ -110,17 +132,75 @@ static void json_pair(Json *j, const ReportPair *p)
     cli_json_interval(j, "white_score", (Interval){.lo = s.lo, .mid = s.score, .hi = s.hi});
     json_num(j, "p_value", s.p);
     cli_json_interval(j, "white_advantage_elo", (Interval){.lo = s.elo_lo, .mid = s.elo, .hi = s.elo_hi});
+    json_str(j, "verdict", verdict_word(s.verdict, s.score > 0.5 ? "white" : "black"));
     json_num(j, "mean_length_actions", report_mean_length(p));
     json_num(j, "median_length_actions", report_median_length(p));
     json_open(j, "end_reasons", '{', true);
     for (int r = 0; r < REPORT_REASON_NB; r++) json_uint(j, r < REASON_NB ? reason_name(r) : "other", p->reasons[r]);
     json_close(j);
+    cli_json_interval(j, "draw_rate", report_draw_rate(p));
+    json_num(j, "balance", report_balance(p));
+    json_open(j, "length_actions", '{', true);
+    json_uint(j, "shortest", (uint64_t)report_length_quantile(p, 0));
+    json_uint(j, "q1", (uint64_t)report_length_quantile(p, 0.25));
+    json_num(j, "median", report_median_length(p));
+    json_uint(j, "q3", (uint64_t)report_length_quantile(p, 0.75));
+    json_uint(j, "longest", (uint64_t)report_length_quantile(p, 1));
+    json_open(j, "games_by_length", '[', true);
+    for (int a = 0; a <= REPORT_MAX_LENGTH; a++) {
+        if (!p->lengths[a]) continue;
+        json_open(j, NULL, '[', true);
+        json_uint(j, NULL, (uint64_t)a);
+        json_uint(j, NULL, p->lengths[a]);
+        json_close(j);
+    }
+    json_close(j);
+    json_close(j);
+    json_open(j, "decided_at", '{', true);
+    json_num(j, "mean", report_decided_at(p));
+    json_uint(j, "games", p->decided);
+    json_close(j);
+    json_open(j, "lead_changes", '{', true);
+    json_num(j, "mean", report_lead_changes(p));
+    json_uint(j, "games", p->valued);
+    json_close(j);
+    static const char *const PHASES[REPORT_PHASE_NB] = {"placement", "move", "removal"};
+    json_open(j, "legal_actions", '{', true);
+    for (int k = 0; k < REPORT_PHASE_NB; k++) json_num(j, PHASES[k], report_branching(p, k));
+    json_close(j);
+    json_close(j);
+}
+
+/* White's score by the first ring's class, per variant with games. */
+static void json_classes(Json *j, const Report *rep)
+{
+    json_object(j, "first_ring_classes");
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_has_variant(rep, v)) continue;
+        ReportClass c[REPORT_CLASS_NB];
+        report_classes(rep, v, c);
+        json_array(j, variant_name(v));
+        for (int k = 0; k < REPORT_CLASS_NB; k++) {
+            uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
+            char name[8];
+            point_format(c[k].first, name);
+            json_open(j, NULL, '{', true);
+            json_str(j, "class", name);
+            json_int(j, "points", c[k].points);
+            json_int(j, "distance", c[k].distance);
+            json_uint(j, "games", w + d + l);
+            if (w + d + l) cli_json_interval(j, "white_score", stats_score(w, d, l));
+            else json_null(j, "white_score");
+            json_close(j);
+        }
+        json_close(j);
+    }
     json_close(j);
 }
 
 /* The report's figures as JSON (docs/json.md): the runs used, each pair
- * of agents per variant, and blitz against standard where a pair played
- * both, as the Markdown has them. */
+ * of agents per variant, blitz against standard where a pair played
+ * both, and the first ring's classes, as the Markdown has them. */
 static void json_report(const Report *rep, const char *out, const ReportPictures *pics, int argc, char **argv)
 {
     Json j;
@@ -128,6 +208,7 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
     json_str(&j, "db", rep->db);
     json_str(&j, "out", out);
     json_uint(&j, "games", rep->games);
+    json_uint(&j, "copies_left_out", rep->copies);
     json_uint(&j, "games_unknown_variant", rep->skipped);
     json_uint(&j, "games_unfinished", rep->unfinished);
     json_int(&j, "repeats_left_out", rep->repeats);
@@ -146,7 +227,11 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
         json_u64_text(&j, "seed", r->seed);
         json_int(&j, "games_planned", r->games);
         json_int(&j, "games_stored", r->stored);
+        json_int(&j, "games_distinct", r->distinct);
         json_int(&j, "repeats", r->repeats);
+        json_str(&j, "kind", r->kind);
+        json_str(&j, "opening", r->opening);
+        json_str(&j, "controls", r->controls);
         json_str(&j, "git_commit", r->git_commit);
         json_str(&j, "compiler", r->compiler);
         json_str(&j, "machine", r->machine);
@@ -160,16 +245,12 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
     json_close(&j);
     json_array(&j, "blitz_vs_standard");
     for (int i = 0; i < rep->npairs; i++) {
-        const ReportPair *st = &rep->pairs[i], *bl = NULL;
-        if (st->variant != VARIANT_STANDARD) continue;
-        for (int k = 0; k < rep->npairs && !bl; k++)
-            if (rep->pairs[k].variant == VARIANT_BLITZ && !strcmp(rep->pairs[k].white, st->white) &&
-                !strcmp(rep->pairs[k].black, st->black))
-                bl = &rep->pairs[k];
-        if (!bl) continue;
+        const ReportPair *st = &rep->pairs[i];
+        int at = st->variant == VARIANT_STANDARD ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black) : -1;
+        if (at < 0) continue;
+        const ReportPair *bl = &rep->pairs[at];
         ReportScore a = report_score(st), b = report_score(bl);
-        double p;
-        Interval d = stats_diff(b.score, b.var, (double)b.n, a.score, a.var, (double)a.n, &p);
+        ReportDiff d = report_diff(st, bl);
         json_open(&j, NULL, '{', false);
         json_str(&j, "white", st->white);
         json_str(&j, "black", st->black);
@@ -177,11 +258,14 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
         json_uint(&j, "standard_games", a.n);
         json_num(&j, "blitz_white_score", b.score);
         json_uint(&j, "blitz_games", b.n);
-        cli_json_interval(&j, "difference", d);
-        json_num(&j, "p_value", p);
+        cli_json_interval(&j, "difference", d.d);
+        json_num(&j, "p_value", d.p);
+        json_bool(&j, "p_exact", d.exact);
+        json_str(&j, "verdict", verdict_word(d.verdict, "differ"));
         json_close(&j);
     }
     json_close(&j);
+    json_classes(&j, rep);
     if (pics) {
         json_open(&j, "pictures", '{', true);
         json_bool(&j, "strength", pics->strength);
@@ -207,7 +291,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
     bool matches = sel->kind && !strcmp(sel->kind, "match");
 
     if (!matches) {
-        if (report_load(&rep, db, sel, err)) {
+        if (report_load(&rep, db, (int)job->busy, sel, err)) {
             rc = cli_error(cmd, "%s", err);
             goto done;
         }
@@ -233,7 +317,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
     }
     if (matches) {
         /* the match report: a table, no pictures */
-        rc = report_matches(db, sel, job->cmdline, mf, err);
+        rc = report_matches(db, (int)job->busy, sel, job->cmdline, mf, err);
         fclose(mf);
         mf = NULL;
         if (rc) {
@@ -270,7 +354,7 @@ done:
 int cmd_report(int argc, char **argv)
 {
     const char *cmd = "report";
-    const char *db = RUN_DEFAULT_DB, *out = REPORT_DEFAULT_OUT, *plots = NULL;
+    const char *db = NULL, *out = REPORT_DEFAULT_OUT, *plots = NULL;
     const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL;
     bool no_plots = false, quiet = false, json = false;
     CliList runs = {0};
@@ -292,12 +376,12 @@ int cmd_report(int argc, char **argv)
         rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
         goto done;
     }
-    if ((rc = cli_check_db_out(cmd, db, out))) goto done;
+    if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
     if (plots && !has_scripts(plots)) {
         rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
         goto done;
     }
-    CliReport job = {.db = db, .sel = {.runs = (const char *const *)runs.items, .nruns = runs.n}, .out = out,
+    CliReport job = {.db = db, .busy = STORE_BUSY_MS, .sel = {.runs = (const char *const *)runs.items, .nruns = runs.n}, .out = out,
                      .plots = plots, .no_plots = no_plots, .quiet = quiet, .json = json, .argc = argc, .argv = argv};
     if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &job.sel, agent))) goto done;
     if (!(cmdline = cli_join_args(argc, argv))) {

@@ -59,52 +59,36 @@ const char USAGE_ROUNDS[] =
 
 typedef struct RoundsCtx {
     const char *cmd;
-    CliRun cr;       /* db, threads, busy, quiet */
+    bool quiet;
+    PlannedOptions o;
     const char *command;
     int rounds;
 } RoundsCtx;
 
-static const char *const STATE_NAME[] = {"missing", "unfinished", "complete"};
+/* The rounds' advice when a stored run under a round's name has another plan. */
+static const char ROUNDS_REFUSED[] = ": give the agent, weights, sizes, seed and controls they were started with, "
+                                     "or another --name or database";
 
-static int play_selfplay(void *ctx, const char *name, const SelfplayPlan *plan, TournamentState state)
+static int play_run(void *ctx, const Planned *run)
 {
     RoundsCtx *c = ctx;
-    if (state == TOURNAMENT_COMPLETE) {
-        if (!c->cr.quiet) fprintf(stderr, "yinsh %s: run %s is complete: its games are reused\n", c->cmd, name);
+    bool match = !strcmp(run->kind, "match");
+    if (run->state == PLANNED_COMPLETE) {
+        if (!c->quiet) fprintf(stderr, "yinsh %s: run %s is complete: its games are reused\n", c->cmd, run->name);
         return 0;
     }
-    RunOptions o = {.kind = "selfplay", .db = c->cr.o.db, .busy_ms = (int)c->cr.busy, .plan = *plan,
-                    .have_seed = true, .command = c->command};
-    if (state == TOURNAMENT_UNFINISHED) o.resume = name;
-    else o.name = name;
-    Run run;
-    char err[ERR_LEN];
-    int rc = run_open(&run, &o, err);
-    if (rc) {
-        bool repeat = rc == ERR_REPEAT;
-        rc = cli_error(c->cmd, "%s", err);
-        if (repeat)
-            fprintf(stderr, "yinsh %s: the rounds' runs are new games: give another --name, --seed or --db\n",
-                    c->cmd);
-    } else {
-        rc = cli_selfplay_play(c->cmd, &run, c->cr.quiet);
+    if (match && !c->quiet) {
+        char a[SPEC_LEN], b[SPEC_LEN];
+        fprintf(stderr, "yinsh %s: run %s (%s): %s vs %s, %u games\n", c->cmd, run->name,
+                planned_state_name(run->state), agent_spec_format(&run->plan.white, a),
+                agent_spec_format(&run->plan.black, b), run->plan.games);
     }
-    run_close(&run);
-    return rc;
-}
-
-static int play_match(void *ctx, const Tournament *t, TournamentState state)
-{
-    RoundsCtx *c = ctx;
-    if (state == TOURNAMENT_COMPLETE) {
-        if (!c->cr.quiet)
-            fprintf(stderr, "yinsh %s: run %s is complete: its games are reused\n", c->cmd, t->pairings[0].run);
-        return 0;
-    }
-    if (!c->cr.quiet)
-        fprintf(stderr, "yinsh %s: run %s (%s): %s vs %s, %u games\n", c->cmd, t->pairings[0].run, STATE_NAME[state],
-                t->players[0].spec, t->players[1].spec, t->games);
-    return tournament_play_pairing(c->cmd, t, 0, state, &c->cr, c->command);
+    Planned p = *run;
+    p.command = c->command;
+    CliPlay show = {.cmd = c->cmd, .quiet = c->quiet, .k = 0, .n = 1,
+                    .repeat = match ? "a tournament's runs are new games: give it another name, seed or database"
+                                    : "the rounds' runs are new games: give another --name, --seed or --db"};
+    return cli_play_planned(&show, &p, &c->o);
 }
 
 /* A log-loss, "-" when there is none (no validation games). */
@@ -117,7 +101,7 @@ static void loss_text(double v, char *out, size_t size)
 static void show_fitted(void *ctx, const RoundRow *w)
 {
     RoundsCtx *c = ctx;
-    if (c->cr.quiet) return;
+    if (c->quiet) return;
     char before[16], after[16];
     loss_text(w->loss_before[1], before, sizeof before);
     loss_text(w->loss_after[1], after, sizeof after);
@@ -136,7 +120,7 @@ static void elo_text(Interval e, char *out, size_t size)
 static void show_judged(void *ctx, const RoundRow *w)
 {
     RoundsCtx *c = ctx;
-    if (c->cr.quiet) return;
+    if (c->quiet) return;
     char elo[64];
     elo_text(w->elo, elo, sizeof elo);
     fprintf(stderr, "yinsh %s: round %d/%d: new vs old W %" PRIu64 " D %" PRIu64 " L %" PRIu64 ", Elo %s: %s\n",
@@ -172,7 +156,7 @@ static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, c
     json_str(&j, "name", r->name);
     json_str(&j, "agent", agent_spec_format(&r->agent, spec));
     json_str(&j, "from", r->from);
-    json_str(&j, "db", r->db);
+    json_str(&j, "db", r->where.db);
     json_str(&j, "out_dir", r->dir);
     json_str(&j, "csv", csv);
     json_u64_text(&j, "seed", r->seed);
@@ -217,94 +201,93 @@ static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, c
     json_end(&j);
 }
 
+/* The command line, as parsed. */
+typedef struct RoundsArgs {
+    const char *agent_text, *name;
+    long rounds, games, pairs;
+    bool json;
+    CliShared sh;
+    CliControls ctl;
+} RoundsArgs;
+
+/* The whole command line into r, before anything is stored or written:
+ * 0, or the exit status. */
+static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
+{
+    char err[ERR_LEN];
+    const char *missing = !a->agent_text ? "--agent SPEC (the agent whose evaluation is tuned)"
+                          : !r->from     ? "--from WEIGHTS (the starting weights file)"
+                          : !a->sh.db    ? "--db PATH"
+                          : !a->name     ? "--name NAME (the runs' and files' prefix)"
+                          : !r->dir      ? "--out-dir DIR (the folder of the weights files)"
+                                         : NULL;
+    if (missing) return cli_usage_error(cmd, "%s is required", missing);
+    int rc = cli_shared_check(cmd, &a->sh);
+    if (rc) return rc;
+    if (!*r->from || !*r->dir) return cli_usage_error(cmd, "--%s wants a path", !*r->from ? "from" : "out-dir");
+    if ((rc = cli_agent(cmd, "the agent", a->agent_text, &r->agent))) return rc;
+    const AgentSpec *agents[] = {&r->agent};
+    if ((rc = cli_controls_check(cmd, &a->ctl, a->sh.db, agents, 1, &r->controls))) return rc;
+    snprintf(r->name, sizeof r->name, "%s", a->name);
+    if (strlen(a->name) > ROUNDS_NAME_LEN) r->name[0] = '\0'; /* refused by rounds_check, naming it */
+    r->rounds = (int)a->rounds;
+    r->games = (uint32_t)a->games;
+    r->pairs = (uint32_t)a->pairs;
+    r->where = cli_planned_options(&a->sh);
+    if (rounds_check(r, err))
+        return cli_usage_error(cmd, "%s%s%s", err, r->name[0] ? "" : ": ", r->name[0] ? "" : a->name);
+    Weights w0;
+    if (weights_load(r->from, &w0, err)) return cli_error(cmd, "--from: %s", err);
+    return 0;
+}
+
 int cmd_rounds(int argc, char **argv)
 {
     const char *cmd = "rounds";
-    const char *agent_text = NULL, *name = NULL;
-    long rounds = 5, games = 2000, pairs = 200;
-    bool json = false;
+    RoundsArgs a = {.rounds = 5, .games = 2000, .pairs = 200, .sh = CLI_SHARED_DEFAULTS};
     Rounds r = {.seed = 1};
-    RoundsCtx c = {.cmd = cmd, .cr = {.busy = STORE_BUSY_MS}};
-    CliControls ctl = {0};
     const CliOpt opts[] = {
-        CLI_CONTROL_OPTIONS(&ctl),
-        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
+        CLI_CONTROL_OPTIONS(&a.ctl),
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text},
         {.name = "--from", .kind = CLI_TEXT, .out = &r.from},
-        {.name = "--db", .kind = CLI_TEXT, .out = &r.db},
-        {.name = "--name", .kind = CLI_TEXT, .out = &name},
+        CLI_DB_OPTION(&a.sh),
+        {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
         {.name = "--out-dir", .kind = CLI_TEXT, .out = &r.dir},
-        {.name = "--rounds", .kind = CLI_INT, .out = &rounds, .min = 1, .max = ROUNDS_MAX},
-        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = STORE_MAX_GAMES},
-        {.name = "--pairs", .kind = CLI_INT, .out = &pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
+        {.name = "--rounds", .kind = CLI_INT, .out = &a.rounds, .min = 1, .max = ROUNDS_MAX},
+        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = STORE_MAX_GAMES},
+        {.name = "--pairs", .kind = CLI_INT, .out = &a.pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
         {.name = "--seed", .kind = CLI_U64, .out = &r.seed},
-        {.name = "--threads", .kind = CLI_INT, .out = &c.cr.threads, .min = 1, .max = 1024},
-        {.name = "--busy-timeout", .kind = CLI_INT, .out = &c.cr.busy, .min = 0, .max = 3600000},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &c.cr.quiet},
-        {.name = "--json", .kind = CLI_FLAG, .out = &json},
+        CLI_THREADS_OPTION(&a.sh.threads),
+        CLI_BUSY_OPTION(&a.sh),
+        CLI_QUIET_OPTION(&a.sh),
+        {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
     };
     RoundRow *rows = NULL;
     char err[ERR_LEN], *command = NULL;
     int npos;
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-
-    /* the whole command line first: nothing is stored or written on a mistake */
-    const char *missing = !agent_text ? "--agent SPEC (the agent whose evaluation is tuned)"
-                          : !r.from   ? "--from WEIGHTS (the starting weights file)"
-                          : !r.db     ? "--db PATH"
-                          : !name     ? "--name NAME (the runs' and files' prefix)"
-                          : !r.dir    ? "--out-dir DIR (the folder of the weights files)"
-                                      : NULL;
-    if (missing) {
-        rc = cli_usage_error(cmd, "%s is required", missing);
-        goto done;
-    }
-    if (!*r.db || !*r.from || !*r.dir) {
-        rc = cli_usage_error(cmd, "--%s wants a path", !*r.db ? "db" : !*r.from ? "from" : "out-dir");
-        goto done;
-    }
-    if ((rc = cli_agent(cmd, "the agent", agent_text, &r.agent))) goto done;
-    SelfplayPlan cplan = {.white = r.agent, .black = r.agent};
-    if ((rc = cli_controls_check(cmd, &ctl, r.db, false, &cplan))) goto done;
-    r.controls = cplan.controls;
-    snprintf(r.name, sizeof r.name, "%s", name);
-    if (strlen(name) > ROUNDS_NAME_LEN) r.name[0] = '\0'; /* refused by rounds_check, naming it */
-    r.rounds = (int)rounds;
-    r.games = (uint32_t)games;
-    r.pairs = (uint32_t)pairs;
-    r.threads = (int)c.cr.threads;
-    if (rounds_check(&r, err)) {
-        rc = cli_usage_error(cmd, "%s%s%s", err, r.name[0] ? "" : ": ", r.name[0] ? "" : name);
-        goto done;
-    }
-    Weights w0;
-    if (weights_load(r.from, &w0, err)) {
-        rc = cli_error(cmd, "--from: %s", err);
-        goto done;
-    }
+    if (rc || (rc = check_args(cmd, &a, &r))) goto done;
     if (!(rows = calloc((size_t)r.rounds, sizeof *rows)) || !(command = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    c.cr.o.db = r.db;
-    c.command = command;
-    c.rounds = r.rounds;
+    RoundsCtx c = {.cmd = cmd, .quiet = a.sh.quiet, .o = r.where, .command = command, .rounds = r.rounds};
 
     char csv[2 * AGENT_PATH_LEN];
     snprintf(csv, sizeof csv, "%s/%s.csv", r.dir, r.name);
-    if (!c.cr.quiet)
+    if (!c.quiet)
         fprintf(stderr, "yinsh %s: %s: at most %d rounds of %u self-play games and %u pairs from %s into %s; "
-                        "weights and %s in %s\n", cmd, r.name, r.rounds, r.games, r.pairs, r.from, r.db, csv, r.dir);
+                        "weights and %s in %s\n", cmd, r.name, r.rounds, r.games, r.pairs, r.from, r.where.db, csv,
+                r.dir);
     double t0 = clock_now();
-    RoundsHooks hooks = {.selfplay = play_selfplay, .match = play_match, .fitted = show_fitted,
-                         .judged = show_judged, .ctx = &c};
+    RoundsHooks hooks = {.play = play_run, .fitted = show_fitted, .judged = show_judged, .ctx = &c};
     int n = 0, best = 0;
     rc = rounds_run(&r, &hooks, rows, &n, &best, err);
-    if (rc < 0) rc = cli_error(cmd, "%s", err);
+    if (rc < 0) rc = cli_error(cmd, "%s%s", err, rc == ERR_EXISTS ? ROUNDS_REFUSED : "");
     if (rc > 128) fprintf(stderr, "yinsh %s: the same command picks up where the rounds stopped\n", cmd);
     if (rc) goto done;
-    if (!c.cr.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
-    if (json) print_json(&r, rows, n, best, csv, argc, argv);
+    if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
+    if (a.json) print_json(&r, rows, n, best, csv, argc, argv);
     else print_table(&r, rows, n, best);
 
 done:

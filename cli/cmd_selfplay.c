@@ -91,7 +91,7 @@ static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
     return run_store(c->run, games, n, err);
 }
 
-static void format_tail(const RecordSummary *s, char *tail, size_t len)
+void cli_selfplay_tail(const RecordSummary *s, char *tail, size_t len)
 {
     int at = snprintf(tail, len, "W %" PRIu64 " B %" PRIu64 " D %" PRIu64, s->wins[RESULT_WHITE],
                       s->wins[RESULT_BLACK], s->wins[RESULT_DRAW]);
@@ -104,7 +104,7 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
     (void)n;
     SelfplayCtx *c = ctx;
     char tail[128];
-    format_tail(&c->run->sum, tail, sizeof tail);
+    cli_selfplay_tail(&c->run->sum, tail, sizeof tail);
     progress_update(&c->progress, c->run->done, tail);
 }
 
@@ -144,19 +144,23 @@ void cli_mpi_signal_note(const char *cmd, const Run *run)
     cli_signal_note(note);
 }
 
+void cli_selfplay_line(const char *cmd, const Run *run)
+{
+    const SelfplayPlan *plan = &run->plan;
+    fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads", cmd,
+            run->row.name, run->store ? " in " : "", run->store ? run->db : "", plan->seed,
+            variant_name(plan->variant), run->row.white, run->row.black, plan->games, run->ntodo,
+            parallel_threads(plan->threads));
+    if (dist_ranks() > 1) fprintf(stderr, " on each of %d ranks", dist_ranks());
+    fprintf(stderr, "\n");
+}
+
 int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
 {
     char err[ERR_LEN];
     const SelfplayPlan *plan = &run->plan;
     if (run->worker) return cli_run_work(cmd, run);
-    if (!quiet) {
-        fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u games (%u to play), %d threads",
-                cmd, run->row.name, run->store ? " in " : "", run->store ? run->db : "", plan->seed,
-                variant_name(plan->variant), run->row.white, run->row.black, plan->games, run->ntodo,
-                parallel_threads(plan->threads));
-        if (dist_ranks() > 1) fprintf(stderr, " on each of %d ranks", dist_ranks());
-        fprintf(stderr, "\n");
-    }
+    if (!quiet) cli_selfplay_line(cmd, run);
 
     SelfplayCtx ctx = {.run = run};
     DistStats dist;
@@ -180,7 +184,7 @@ int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
         return 128 + cli_signal();
     }
     char tail[128];
-    format_tail(&run->sum, tail, sizeof tail);
+    cli_selfplay_tail(&run->sum, tail, sizeof tail);
     progress_finish(&ctx.progress, run->done, tail);
     cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
     if (run->done < run->ntodo) {
@@ -235,7 +239,7 @@ int cmd_selfplay(int argc, char **argv)
     const char *variant_text = NULL, *white = NULL, *black = NULL, *agent = NULL, *opening = NULL, *book_path = NULL;
     bool have_games = false, json = false;
     long games = 0;
-    CliRun r = {.o = {.kind = "selfplay"}, .busy = STORE_BUSY_MS};
+    CliRun r = CLI_RUN_DEFAULTS("selfplay");
     CliControls ctl = {0};
     RunOptions *o = &r.o;
     const CliOpt opts[] = {
@@ -284,13 +288,10 @@ int cmd_selfplay(int argc, char **argv)
                                black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.black)))
             return rc;
     }
-    {
-        /* a resumed run's engines log where --engine-logs says, else nowhere */
-        SelfplayPlan probe = o->plan;
-        if ((rc = cli_controls_check(cmd, &ctl, o->db, o->no_db, &probe))) return rc;
-        o->plan.controls = probe.controls;
-        o->plan.games = (uint32_t)games;
-    }
+    /* a resumed run's engines log where --engine-logs says, else nowhere */
+    const AgentSpec *agents[] = {&o->plan.white, &o->plan.black};
+    if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, o->resume ? 0 : 2, &o->plan.controls))) return rc;
+    o->plan.games = (uint32_t)games;
 
     Book book = {0};
     if (book_path) {
@@ -304,7 +305,7 @@ int cmd_selfplay(int argc, char **argv)
     Run run = {0};
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
     double t0 = clock_now();
-    if ((rc = cli_selfplay_play(cmd, &run, r.quiet)) || run.worker) goto done; /* rank 0 sums up */
+    if ((rc = cli_selfplay_play(cmd, &run, r.sh.quiet)) || run.worker) goto done; /* rank 0 sums up */
     if (json) json_summary(&run, clock_now() - t0, argc, argv);
     else print_summary(run.row.name, &run.sum);
 

@@ -56,183 +56,167 @@ const char USAGE_SPSA[] =
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --quiet         no progress\n";
 
+/* The command line, as parsed. */
+typedef struct SpsaArgs {
+    const char *agent_text, *out, *name, *variant_text;
+    CliList plist;
+    long iterations, pairs;
+    uint64_t seed;
+    double gain[5];
+    bool seen[5];
+    CliShared sh;
+    CliControls ctl;
+} SpsaArgs;
+
+/* The whole command line into s, before anything is played: 0, or the
+ * exit status. */
+static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
+{
+    char err[ERR_LEN];
+    int rc;
+    if (!a->agent_text) return cli_usage_error(cmd, "--agent SPEC is required (the agent to tune)");
+    if (!a->iterations) return cli_usage_error(cmd, "--iterations N is required");
+    if (!a->out || !*a->out) return cli_usage_error(cmd, "--out FILE is required (the parameter path, CSV)");
+    if ((rc = cli_shared_check(cmd, &a->sh))) return rc;
+    if (a->variant_text && !variant_parse(a->variant_text, &s->variant))
+        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", a->variant_text);
+    if ((rc = cli_agent(cmd, "the agent", a->agent_text, &s->agent))) return rc;
+    const AgentSpec *agents[] = {&s->agent};
+    if ((rc = cli_controls_check(cmd, &a->ctl, a->sh.db, agents, 1, &s->controls))) return rc;
+    if (!agent_spec_has_keys(&s->agent))
+        return cli_usage_error(cmd, "agent '%s' has no parameters to tune", agent_spec_kind_name(&s->agent));
+    if (a->plist.n > SPSA_MAX_PARAMS)
+        return cli_usage_error(cmd, "at most %d parameters (%d given)", SPSA_MAX_PARAMS, a->plist.n);
+    for (int i = 0; i < a->plist.n; i++)
+        if (spsa_param_parse(a->plist.items[i], &s->params[s->nparams++], err))
+            return cli_usage_error(cmd, "--param: %s", err);
+    snprintf(s->name, sizeof s->name, "%.*s", SPSA_RUN_NAME_LEN, a->name);
+    if (strlen(a->name) > SPSA_RUN_NAME_LEN) s->name[0] = '\0'; /* refused below, naming it */
+    s->iterations = (int)a->iterations;
+    s->pairs = (uint32_t)a->pairs;
+    s->seed = a->seed;
+    spsa_gains_default(&s->gains, s->iterations);
+    double *g[5] = {&s->gains.a, &s->gains.c, &s->gains.A, &s->gains.alpha, &s->gains.gamma};
+    for (int i = 0; i < 5; i++)
+        if (a->seen[i]) *g[i] = a->gain[i];
+    bool weights = false;
+    for (int i = 0; i < s->nparams; i++) {
+        int f;
+        weights = weights || spsa_weight_param(s->params[i].name, &f);
+    }
+    if (weights && snprintf(s->weights_dir, sizeof s->weights_dir, "%s.weights", a->out) >= (int)sizeof s->weights_dir)
+        return cli_usage_error(cmd, "--out '%s': too long a path for the weights folder beside it", a->out);
+    if (!s->nparams) return cli_usage_error(cmd, "no parameter to tune: give --param NAME=START:LO:HI");
+    if (spsa_run_check(s, err))
+        return cli_usage_error(cmd, "%s%s%s", err, s->name[0] ? "" : ": ", s->name[0] ? "" : a->name);
+    return 0;
+}
+
+typedef struct SpsaCtx {
+    const char *cmd;
+    const SpsaRun *s;
+    bool quiet;
+    PlannedOptions o;
+    const char *command;
+} SpsaCtx;
+
+static int play_iteration(void *ctx, const Planned *run)
+{
+    SpsaCtx *c = ctx;
+    Planned p = *run;
+    p.command = c->command;
+    CliPlay show = {.cmd = c->cmd, .quiet = c->quiet, .k = 0, .n = 1,
+                    .repeat = "a tournament's runs are new games: give it another name, seed or database"};
+    return cli_play_planned(&show, &p, &c->o);
+}
+
+static void show_step(void *ctx, const SpsaStep *st, const double *u)
+{
+    SpsaCtx *c = ctx;
+    if (c->quiet) return;
+    fprintf(stderr, "yinsh %s: iteration %d/%d: plus W %" PRIu64 " D %" PRIu64 " L %" PRIu64 " ->", c->cmd, st->k + 1,
+            c->s->iterations, st->tally.wins, st->tally.draws, st->tally.losses);
+    for (int i = 0; i < c->s->nparams; i++) {
+        const SpsaParam *p = &c->s->params[i];
+        fprintf(stderr, " %s %.4g", p->name, p->lo + u[i] * (p->hi - p->lo));
+    }
+    fprintf(stderr, "\n");
+}
+
+/* The result: the final point, and the agent it makes. */
+static int print_result(const char *cmd, const SpsaRun *s, const double *u, const char *out)
+{
+    AgentSpec best;
+    char text[SPEC_LEN], err[ERR_LEN];
+    if (spsa_agent_at(s, u, "final", &best, text, err)) return cli_error(cmd, "%s", err);
+    printf("spsa         %s: %d iterations of %u pairs, seed %" PRIu64 ", gains a %g c %g A %g alpha %g gamma %g\n",
+           s->name, s->iterations, s->pairs, s->seed, s->gains.a, s->gains.c, s->gains.A, s->gains.alpha,
+           s->gains.gamma);
+    for (int i = 0; i < s->nparams; i++) {
+        const SpsaParam *p = &s->params[i];
+        printf("%-12s %.6g (start %g, range %g to %g)\n", p->name, p->lo + u[i] * (p->hi - p->lo), p->start, p->lo,
+               p->hi);
+    }
+    printf("agent        %s\n", text);
+    printf("path         %s\n", out);
+    return 0;
+}
+
 int cmd_spsa(int argc, char **argv)
 {
     const char *cmd = "spsa";
-    const char *agent_text = NULL, *out = NULL, *name = "spsa", *variant_text = NULL;
-    CliList plist = {0};
-    long iterations = 0, pairs = 1;
-    uint64_t seed = 1;
-    double gain[5] = {0};
-    bool seen[5] = {false};
-    CliRun cr = {.busy = STORE_BUSY_MS};
-    CliControls ctl = {0};
+    SpsaArgs a = {.name = "spsa", .pairs = 1, .seed = 1, .sh = CLI_SHARED_DEFAULTS};
     const CliOpt opts[] = {
-        CLI_CONTROL_OPTIONS(&ctl),
-        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text},
-        {.name = "--param", .kind = CLI_TEXTS, .out = &plist},
-        {.name = "--iterations", .kind = CLI_INT, .out = &iterations, .min = 1, .max = SPSA_MAX_ITERATIONS},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out},
-        {.name = "--pairs", .kind = CLI_INT, .out = &pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
-        {.name = "--name", .kind = CLI_TEXT, .out = &name},
-        {.name = "--seed", .kind = CLI_U64, .out = &seed},
-        {.name = "--a", .kind = CLI_REAL, .out = &gain[0], .min = 0, .max = 1e6, .seen = &seen[0]},
-        {.name = "--c", .kind = CLI_REAL, .out = &gain[1], .min = 0, .max = 1e6, .seen = &seen[1]},
-        {.name = "--A", .kind = CLI_REAL, .out = &gain[2], .min = 0, .max = 1e9, .seen = &seen[2]},
-        {.name = "--alpha", .kind = CLI_REAL, .out = &gain[3], .min = 0, .max = 1e6, .seen = &seen[3]},
-        {.name = "--gamma", .kind = CLI_REAL, .out = &gain[4], .min = 0, .max = 1e6, .seen = &seen[4]},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
-        {.name = "--db", .kind = CLI_TEXT, .out = &cr.o.db},
-        {.name = "--threads", .kind = CLI_INT, .out = &cr.threads, .min = 1, .max = 1024},
-        {.name = "--busy-timeout", .kind = CLI_INT, .out = &cr.busy, .min = 0, .max = 3600000},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &cr.quiet},
+        CLI_CONTROL_OPTIONS(&a.ctl),
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text},
+        {.name = "--param", .kind = CLI_TEXTS, .out = &a.plist},
+        {.name = "--iterations", .kind = CLI_INT, .out = &a.iterations, .min = 1, .max = SPSA_MAX_ITERATIONS},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a.out},
+        {.name = "--pairs", .kind = CLI_INT, .out = &a.pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
+        {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
+        {.name = "--seed", .kind = CLI_U64, .out = &a.seed},
+        {.name = "--a", .kind = CLI_REAL, .out = &a.gain[0], .min = 0, .max = 1e6, .seen = &a.seen[0]},
+        {.name = "--c", .kind = CLI_REAL, .out = &a.gain[1], .min = 0, .max = 1e6, .seen = &a.seen[1]},
+        {.name = "--A", .kind = CLI_REAL, .out = &a.gain[2], .min = 0, .max = 1e9, .seen = &a.seen[2]},
+        {.name = "--alpha", .kind = CLI_REAL, .out = &a.gain[3], .min = 0, .max = 1e6, .seen = &a.seen[3]},
+        {.name = "--gamma", .kind = CLI_REAL, .out = &a.gain[4], .min = 0, .max = 1e6, .seen = &a.seen[4]},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &a.variant_text},
+        CLI_DB_OPTION(&a.sh),
+        CLI_THREADS_OPTION(&a.sh.threads),
+        CLI_BUSY_OPTION(&a.sh),
+        CLI_QUIET_OPTION(&a.sh),
     };
     SpsaRun s = {.seed = 1, .variant = VARIANT_STANDARD};
     SpsaStep *steps = NULL;
     char err[ERR_LEN], *command = NULL;
     int npos;
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-
-    /* the whole command line first: nothing is played on a mistake */
-    if (!agent_text) {
-        rc = cli_usage_error(cmd, "--agent SPEC is required (the agent to tune)");
-        goto done;
-    }
-    if (!iterations) {
-        rc = cli_usage_error(cmd, "--iterations N is required");
-        goto done;
-    }
-    if (!out || !*out) {
-        rc = cli_usage_error(cmd, "--out FILE is required (the parameter path, CSV)");
-        goto done;
-    }
-    const char *db = cr.o.db ? cr.o.db : RUN_DEFAULT_DB;
-    if (!*db) {
-        rc = cli_usage_error(cmd, "--db wants a path");
-        goto done;
-    }
-    if (variant_text && !variant_parse(variant_text, &s.variant)) {
-        rc = cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
-        goto done;
-    }
-    if ((rc = cli_agent(cmd, "the agent", agent_text, &s.agent))) goto done;
-    SelfplayPlan cplan = {.white = s.agent, .black = s.agent};
-    if ((rc = cli_controls_check(cmd, &ctl, db, false, &cplan))) goto done;
-    s.controls = cplan.controls;
-    if (s.agent.kind == AGENT_RANDOM) {
-        rc = cli_usage_error(cmd, "agent 'random' has no parameters to tune");
-        goto done;
-    }
-    if (plist.n > SPSA_MAX_PARAMS) {
-        rc = cli_usage_error(cmd, "at most %d parameters (%d given)", SPSA_MAX_PARAMS, plist.n);
-        goto done;
-    }
-    for (int i = 0; i < plist.n; i++)
-        if (spsa_param_parse(plist.items[i], &s.params[s.nparams++], err)) {
-            rc = cli_usage_error(cmd, "%s", err);
-            goto done;
-        }
-    snprintf(s.name, sizeof s.name, "%.*s", SPSA_RUN_NAME_LEN, name);
-    if (strlen(name) > SPSA_RUN_NAME_LEN) s.name[0] = '\0'; /* refused below, naming it */
-    s.iterations = (int)iterations;
-    s.pairs = (uint32_t)pairs;
-    s.seed = seed;
-    spsa_gains_default(&s.gains, s.iterations);
-    double *g[5] = {&s.gains.a, &s.gains.c, &s.gains.A, &s.gains.alpha, &s.gains.gamma};
-    for (int i = 0; i < 5; i++)
-        if (seen[i]) *g[i] = gain[i];
-    bool weights = false;
-    for (int i = 0; i < s.nparams; i++) {
-        int f;
-        weights = weights || spsa_weight_param(s.params[i].name, &f);
-    }
-    if (weights && snprintf(s.weights_dir, sizeof s.weights_dir, "%s.weights", out) >= (int)sizeof s.weights_dir) {
-        rc = cli_usage_error(cmd, "--out '%s': too long a path for the weights folder beside it", out);
-        goto done;
-    }
-    if (spsa_run_check(&s, err)) {
-        rc = cli_usage_error(cmd, "%s%s%s", err, s.name[0] ? "" : ": ", s.name[0] ? "" : name);
-        goto done;
-    }
+    if (rc || (rc = check_args(cmd, &a, &s))) goto done;
     if (!(steps = calloc((size_t)s.iterations, sizeof *steps)) || !(command = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    cr.o.db = db;
-    if (weights && mkdir(s.weights_dir, 0777) != 0 && errno != EEXIST) {
+    if (s.weights_dir[0] && mkdir(s.weights_dir, 0777) != 0 && errno != EEXIST) {
         rc = cli_error(cmd, "cannot create the folder '%s': %s", s.weights_dir, strerror(errno));
         goto done;
     }
 
-    double u[SPSA_MAX_PARAMS];
-    for (int i = 0; i < s.nparams; i++) u[i] = spsa_unit(&s.params[i], s.params[i].start);
-    if (!cr.quiet)
+    if (!a.sh.quiet)
         fprintf(stderr, "yinsh %s: %s: %d iterations of %u pairs into %s; path in %s\n", cmd, s.name, s.iterations,
-                s.pairs, db, out);
-    double t0 = clock_now();
-    for (int k = 0; k < s.iterations; k++) {
-        SpsaStep *st = &steps[k];
-        Tournament t;
-        TournamentState state;
-        TournamentResults res = {0};
-        if (spsa_iteration(&s, k, u, st, &t, err)) {
-            rc = cli_usage_error(cmd, "iteration %d: %s", k, err);
-            tournament_free(&t);
-            goto done;
-        }
-        if (tournament_state(&t, db, &state, err)) {
-            rc = cli_error(cmd, "iteration %d: %s", k, err);
-            tournament_free(&t);
-            goto done;
-        }
-        if (state != TOURNAMENT_COMPLETE && (rc = tournament_play_pairing(cmd, &t, 0, state, &cr, command))) {
-            tournament_free(&t);
-            goto done;
-        }
-        if (tournament_results(&t, db, 0, &res, err)) {
-            rc = cli_error(cmd, "iteration %d: %s", k, err);
-            tournament_free(&t);
-            goto done;
-        }
-        spsa_step_finish(&s, st, &res.tally[0], u);
-        tournament_results_free(&res);
-        tournament_free(&t);
-        if (spsa_path_write(out, &s, steps, k + 1, u, err)) {
-            rc = cli_error(cmd, "%s", err);
-            goto done;
-        }
-        if (!cr.quiet) {
-            fprintf(stderr, "yinsh %s: iteration %d/%d: plus W %" PRIu64 " D %" PRIu64 " L %" PRIu64 " ->", cmd,
-                    k + 1, s.iterations, st->tally.wins, st->tally.draws, st->tally.losses);
-            for (int i = 0; i < s.nparams; i++) {
-                const SpsaParam *p = &s.params[i];
-                fprintf(stderr, " %s %.4g", p->name, p->lo + u[i] * (p->hi - p->lo));
-            }
-            fprintf(stderr, "\n");
-        }
-    }
-    if (!cr.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
-    /* the result: the final point, and the agent it makes */
-    AgentSpec best;
-    char text[SPEC_LEN];
-    if (spsa_agent_at(&s, u, "final", &best, text, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    printf("spsa         %s: %d iterations of %u pairs, seed %" PRIu64 ", gains a %g c %g A %g alpha %g gamma %g\n",
-           s.name, s.iterations, s.pairs, s.seed, s.gains.a, s.gains.c, s.gains.A, s.gains.alpha, s.gains.gamma);
-    for (int i = 0; i < s.nparams; i++) {
-        const SpsaParam *p = &s.params[i];
-        printf("%-12s %.6g (start %g, range %g to %g)\n", p->name, p->lo + u[i] * (p->hi - p->lo), p->start, p->lo,
-               p->hi);
-    }
-    printf("agent        %s\n", text);
-    printf("path         %s\n", out);
+                s.pairs, a.sh.db, a.out);
+    double t0 = clock_now(), u[SPSA_MAX_PARAMS];
+    SpsaCtx c = {.cmd = cmd, .s = &s, .quiet = a.sh.quiet, .o = cli_planned_options(&a.sh), .command = command};
+    SpsaHooks hooks = {.play = play_iteration, .stepped = show_step, .ctx = &c};
+    rc = spsa_run(&s, &c.o, a.out, &hooks, steps, u, err);
+    if (rc == ERR_USAGE) rc = cli_usage_error(cmd, "%s", err);
+    else if (rc < 0) rc = cli_error(cmd, "%s%s", err, rc == ERR_EXISTS ? CLI_TOURNAMENT_REFUSED : "");
+    if (rc) goto done;
+    if (!a.sh.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
+    rc = print_result(cmd, &s, u, a.out);
 
 done:
     free(steps);
     free(command);
-    cli_list_free(&plist);
+    cli_list_free(&a.plist);
     return rc;
 }

@@ -17,7 +17,8 @@ const char USAGE_STUDY[] =
     "  report` writes it) into the study's report folder and on stdout.\n"
     "  Run k (agents in file order, then variants in the order listed) is\n"
     "  named STUDY-VARIANT-LABEL and has seed SEED + k, so the file fixes\n"
-    "  every game.\n"
+    "  every game. A [ladder] section adds the neighbour matches of a strength\n"
+    "  ladder (each level against the one below, STUDY-VARIANT-A-vs-B).\n"
     "\n"
     "  The whole file is checked first (every key, agent spec and weights\n"
     "  file; a mistake names the file and line), then the database (a stored\n"
@@ -36,78 +37,84 @@ const char USAGE_STUDY[] =
     "  file or the database cannot be read, a stored run differs from the\n"
     "  study's, or a run fails; 130 (143) after Ctrl-C (SIGTERM).\n";
 
-static const char *const STATE_NAME[] = {"missing", "unfinished", "complete"};
-
-/* The `yinsh selfplay` command that makes the same run (stored with it:
- * it reproduces the run on its own, whatever becomes of the file). */
-static char *selfplay_command(const Study *s, const StudyRun *r)
+/* The `yinsh selfplay` (or, for a ladder's match, `yinsh match`)
+ * command that makes the same run (stored with it: it reproduces the run
+ * on its own, whatever becomes of the file). */
+static char *run_command(const StudyRun *r, const char *db)
 {
     char games[16], seed[24], opening[32];
     snprintf(games, sizeof games, "%u", r->plan.games);
     snprintf(seed, sizeof seed, "%" PRIu64, r->plan.seed);
     opening_format(r->plan.opening, r->plan.opening_actions, opening, sizeof opening);
+    if (!strcmp(r->kind, "match")) {
+        char *argv[] = {"match", "--a", (char *)r->spec, "--b", (char *)r->spec_b, "--games", games, "--variant",
+                        (char *)variant_name(r->plan.variant), "--seed", seed, "--run", (char *)r->name, "--db",
+                        (char *)db, "--opening", opening};
+        return cli_join_args(sizeof argv / sizeof *argv, argv);
+    }
     char *argv[] = {"selfplay", "--games", games, "--variant", (char *)variant_name(r->plan.variant),
-                    "--agent", (char *)r->spec, "--seed", seed, "--run", (char *)r->name, "--db", s->db,
+                    "--agent", (char *)r->spec, "--seed", seed, "--run", (char *)r->name, "--db", (char *)db,
                     "--opening", opening};
     /* the opening only when there is one: older studies' commands stay as they were */
     int argc = sizeof argv / sizeof *argv - (r->plan.opening == OPENING_NONE ? 2 : 0);
     return cli_join_args(argc, argv);
 }
 
-static void print_plan(const Study *s, const StudyState *states)
+static void print_plan(const Study *s, const Planned *runs)
 {
     printf("%-40s %-8s %-24s %9s %20s  %s\n", "run", "variant", "agent", "games", "seed", "state");
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
-        printf("%-40s %-8s %-24s %9u %20" PRIu64 "  %s\n", r->name, variant_name(r->plan.variant), r->spec,
-               r->plan.games, r->plan.seed, STATE_NAME[states[i]]);
+        char agents[2 * SPEC_LEN + 8];
+        if (!strcmp(r->kind, "match")) snprintf(agents, sizeof agents, "%s vs %s", r->spec, r->spec_b);
+        else snprintf(agents, sizeof agents, "%s", r->spec);
+        printf("%-40s %-8s %-24s %9u %20" PRIu64 "  %s\n", r->name, variant_name(r->plan.variant), agents,
+               r->plan.games, r->plan.seed, planned_state_name(runs[i].state));
     }
 }
 
-/* Plays or resumes one run of the study: 0, or the exit status. */
-static int play_run(const char *cmd, const Study *s, const StudyRun *sr, StudyState state, long threads, long busy,
-                    bool quiet)
+/* Plays the runs not complete yet, in order: 0, or the exit status. */
+static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliShared *sh)
 {
-    RunOptions o = {.kind = "selfplay", .db = s->db, .busy_ms = (int)busy, .plan = sr->plan, .have_seed = true};
-    o.plan.threads = (int)threads;
-    if (state == STUDY_UNFINISHED) o.resume = sr->name;
-    else o.name = sr->name;
-    char err[ERR_LEN], *command = selfplay_command(s, sr);
-    if (!command) return cli_error(cmd, "out of memory");
-    o.command = command;
-    Run run;
-    int rc = 0;
-    if ((rc = run_open(&run, &o, err))) {
-        bool repeat = rc == ERR_REPEAT;
-        rc = cli_error(cmd, "%s", err);
-        if (repeat)
-            fprintf(stderr, "yinsh %s: a study's runs are new games: give the study another database (db =) or "
-                            "another seed, or report the run that holds them\n", cmd);
-        goto done;
+    int count[PLANNED_STATES] = {0};
+    for (int i = 0; i < s->nruns; i++) count[runs[i].state]++;
+    if (!sh->quiet)
+        fprintf(stderr, "yinsh %s: %s: study %s, %d runs into %s: %d complete, %d unfinished, %d to play\n", cmd,
+                s->path, s->name, s->nruns, sh->db, count[PLANNED_COMPLETE], count[PLANNED_UNFINISHED],
+                count[PLANNED_MISSING]);
+    PlannedOptions o = cli_planned_options(sh);
+    CliPlay show = {.cmd = cmd, .quiet = sh->quiet, .summary = true,
+                    .repeat = "a study's runs are new games: give the study another database (db =) or another "
+                              "seed, or report the run that holds them"};
+    for (int i = 0; i < s->nruns; i++) {
+        const StudyRun *r = &s->runs[i];
+        if (runs[i].state == PLANNED_COMPLETE) {
+            if (!sh->quiet) fprintf(stderr, "yinsh %s: run %s is already complete (%u games)\n", cmd, r->name,
+                                    r->plan.games);
+            continue;
+        }
+        char *command = run_command(r, sh->db);
+        if (!command) return cli_error(cmd, "out of memory");
+        runs[i].command = command;
+        int rc = cli_play_planned(&show, &runs[i], &o);
+        runs[i].command = NULL;
+        free(command);
+        if (rc > 128) fprintf(stderr, "yinsh %s: `yinsh study %s` picks up where the study stopped\n", cmd, s->path);
+        if (rc) return rc;
     }
-    if ((rc = cli_selfplay_play(cmd, &run, quiet))) goto done;
-    if (!quiet)
-        fprintf(stderr,
-                "yinsh %s: run %s complete: %" PRIu64 " games, White %" PRIu64 ", Black %" PRIu64
-                ", draws %" PRIu64 ", hash %016" PRIx64 "\n",
-                cmd, run.row.name, run.sum.games, run.sum.wins[RESULT_WHITE], run.sum.wins[RESULT_BLACK],
-                run.sum.wins[RESULT_DRAW], run.sum.hash);
-done:
-    run_close(&run);
-    free(command);
-    return rc;
+    return 0;
 }
 
 int cmd_study(int argc, char **argv)
 {
     const char *cmd = "study";
-    long threads = 0, busy = STORE_BUSY_MS;
-    bool check = false, quiet = false;
+    CliShared sh = CLI_SHARED_DEFAULTS;
+    bool check = false;
     const CliOpt opts[] = {
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&sh.threads),
         {.name = "--check", .kind = CLI_FLAG, .out = &check},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},
+        CLI_QUIET_OPTION(&sh),
+        CLI_BUSY_OPTION(&sh),
     };
     const char *pos[1];
     int npos;
@@ -117,7 +124,7 @@ int cmd_study(int argc, char **argv)
 
     /* The file, then the database, before anything is stored. */
     Study s;
-    StudyState *states = NULL;
+    Planned *runs = NULL;
     char err[ERR_LEN], *cmdline = NULL;
     const char **names = NULL;
     int got = study_load(&s, pos[0], err);
@@ -130,47 +137,33 @@ int cmd_study(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    if (!(states = calloc((size_t)s.nruns, sizeof *states)) || !(names = calloc((size_t)s.nruns, sizeof *names)) ||
+    sh.db = s.db;
+    if ((rc = cli_shared_check(cmd, &sh))) goto done;
+    if (!(runs = calloc((size_t)s.nruns, sizeof *runs)) || !(names = calloc((size_t)s.nruns, sizeof *names)) ||
         !(cmdline = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    if (study_state(&s, states, err)) {
+    PlannedOptions o = cli_planned_options(&sh);
+    if (study_state(&s, &o, runs, err)) {
         rc = cli_error(cmd, "%s (nothing was stored)", err);
         goto done;
     }
     if (check) {
-        print_plan(&s, states);
+        print_plan(&s, runs);
         goto done;
     }
+    if ((rc = play_runs(cmd, &s, runs, &sh))) goto done;
 
-    int count[3] = {0};
-    for (int i = 0; i < s.nruns; i++) count[states[i]]++;
-    if (!quiet)
-        fprintf(stderr, "yinsh %s: %s: study %s, %d runs into %s: %d complete, %d unfinished, %d to play\n", cmd,
-                s.path, s.name, s.nruns, s.db, count[STUDY_COMPLETE], count[STUDY_UNFINISHED], count[STUDY_MISSING]);
-    for (int i = 0; i < s.nruns; i++) {
-        const StudyRun *r = &s.runs[i];
-        names[i] = r->name;
-        if (states[i] == STUDY_COMPLETE) {
-            if (!quiet) fprintf(stderr, "yinsh %s: run %s is already complete (%u games)\n", cmd, r->name, r->plan.games);
-            continue;
-        }
-        if ((rc = play_run(cmd, &s, r, states[i], threads, busy, quiet))) {
-            if (rc > 128)
-                fprintf(stderr, "yinsh %s: `yinsh study %s` picks up where the study stopped\n", cmd, s.path);
-            goto done;
-        }
-    }
-
-    CliReport job = {.db = s.db, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,
-                     .no_plots = !s.plots, .quiet = quiet, .cmdline = cmdline};
+    for (int i = 0; i < s.nruns; i++) names[i] = s.runs[i].name;
+    CliReport job = {.db = sh.db, .busy = sh.busy, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,
+                     .no_plots = !s.plots, .quiet = sh.quiet, .cmdline = cmdline};
     rc = cli_report_write(cmd, &job);
 
 done:
     free(cmdline);
     free(names);
-    free(states);
+    free(runs);
     study_free(&s);
     return rc;
 }

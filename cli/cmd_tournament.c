@@ -55,77 +55,6 @@ const char USAGE_TOURNAMENT[] =
     "  of its own spec; a participant may be an external UYI engine\n"
     "  (uyi:name=N;cmd=... or engine:NAME of --engines FILE, docs/uyi.md).\n";
 
-static const char *const STATE_NAME[] = {"missing", "unfinished", "complete"};
-
-typedef struct TourProgress {
-    Progress progress;
-    char label[96];
-} TourProgress;
-
-static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
-{
-    TourProgress *p = ctx;
-    char tail[96];
-    snprintf(tail, sizeof tail, "A: W %" PRIu64 " D %" PRIu64 " L %" PRIu64, t->wins, t->draws, t->losses);
-    progress_update(&p->progress, done, tail);
-}
-
-/* Plays or resumes pairing k: 0, or the exit status after printing why
- * (commands.h: `yinsh spsa` plays its iterations so too). */
-int tournament_play_pairing(const char *cmd, const Tournament *t, int k, TournamentState state, const CliRun *cr,
-                        const char *command)
-{
-    const TournamentPairing *p = &t->pairings[k];
-    MatchPlan mp;
-    tournament_pairing_plan(t, k, (int)cr->threads, &mp);
-    /* cr->o.db NULL: run_open makes results/ for the default database */
-    RunOptions o = {.kind = "match", .db = cr->o.db, .busy_ms = (int)cr->busy, .plan = mp.plan, .have_seed = true,
-                    .command = command};
-    if (state == TOURNAMENT_UNFINISHED) o.resume = p->run;
-    else o.name = p->run;
-    Run run;
-    char err[ERR_LEN];
-    int rc = run_open(&run, &o, err);
-    if (rc) {
-        bool repeat = rc == ERR_REPEAT;
-        rc = cli_error(cmd, "%s", err);
-        if (repeat)
-            fprintf(stderr, "yinsh %s: a tournament's runs are new games: give it another name, seed or "
-                            "database\n", cmd);
-        goto done;
-    }
-    mp.plan = run.plan;
-    TourProgress tp;
-    snprintf(tp.label, sizeof tp.label, "%s (%d/%d) games", p->run, k + 1, t->npairings);
-    progress_start(&tp.progress, tp.label, mp.plan.games, cr->quiet);
-    mp.progress = show_progress;
-    mp.ctx = &tp;
-    mp.interrupt = cli_catch_signals();
-    MatchResult res;
-    if (match_run(&mp, &run, &res, err)) {
-        if (tp.progress.shown) fprintf(stderr, "\n");
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (cli_signal()) {
-        if (tp.progress.shown) fprintf(stderr, "\n");
-        fprintf(stderr, "yinsh %s: interrupted (%s); the stored games are kept, and the same command finishes "
-                        "the tournament\n", cmd, strsignal(cli_signal()));
-        rc = 128 + cli_signal();
-        goto done;
-    }
-    char tail[96];
-    snprintf(tail, sizeof tail, "A: W %" PRIu64 " D %" PRIu64 " L %" PRIu64, res.tally.wins, res.tally.draws,
-             res.tally.losses);
-    progress_finish(&tp.progress, 2 * res.tally.pairs, tail);
-    if (run_finish(&run, err)) rc = cli_error(cmd, "%s", err);
-    else if (!cr->quiet)
-        fprintf(stderr, "yinsh %s: run %s complete: hash %016" PRIx64 "\n", cmd, p->run, res.hash);
-done:
-    run_close(&run);
-    return rc;
-}
-
 /* Participants by rating, best first (unrated: in order). */
 static void rank_order(const Tournament *t, const TournamentResults *r, int *order)
 {
@@ -276,163 +205,157 @@ static void json_results(const Tournament *t, const TournamentResults *r, const 
     json_end(&j);
 }
 
-int cmd_tournament(int argc, char **argv)
-{
-    const char *cmd = "tournament";
-    CliList plist = {0};
-    const char *name = "tournament", *variant_text = NULL, *opening = NULL, *book_path = NULL, *anchor_name = NULL;
-    bool json = false, gauntlet = false, no_play = false, have_seed = false;
-    long games = 0;
-    uint64_t seed = 1;
-    CliRun cr = {.busy = STORE_BUSY_MS};
-    CliControls ctl = {0};
-    const CliOpt opts[] = {
-        {.name = "--p", .kind = CLI_TEXTS, .out = &plist},
-        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 2, .max = STORE_MAX_GAMES},
-        {.name = "--gauntlet", .kind = CLI_FLAG, .out = &gauntlet},
-        {.name = "--name", .kind = CLI_TEXT, .out = &name},
-        {.name = "--seed", .kind = CLI_U64, .out = &seed, .seen = &have_seed},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
-        {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
-        {.name = "--book", .kind = CLI_TEXT, .out = &book_path},
-        {.name = "--anchor", .kind = CLI_TEXT, .out = &anchor_name},
-        {.name = "--db", .kind = CLI_TEXT, .out = &cr.o.db},
-        {.name = "--threads", .kind = CLI_INT, .out = &cr.threads, .min = 1, .max = 1024},
-        {.name = "--busy-timeout", .kind = CLI_INT, .out = &cr.busy, .min = 0, .max = 3600000},
-        {.name = "--no-play", .kind = CLI_FLAG, .out = &no_play},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &cr.quiet},
-        {.name = "--json", .kind = CLI_FLAG, .out = &json},
-        CLI_CONTROL_OPTIONS(&ctl),
-    };
-    Tournament t = {0};
-    Book book = {0};
-    TournamentState *states = NULL;
-    TournamentResults res = {0};
-    char err[ERR_LEN], *command = NULL;
-    int npos;
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
+/* The command line, as parsed. */
+typedef struct TourArgs {
+    CliList plist;
+    const char *name, *variant_text, *opening, *book_path, *anchor_name;
+    bool json, gauntlet, no_play;
+    long games;
+    uint64_t seed;
+    CliShared sh;
+    CliControls ctl;
+} TourArgs;
 
-    /* The whole command line, then the book, then the database, before
-     * anything is played. */
-    const char *db = cr.o.db ? cr.o.db : RUN_DEFAULT_DB;
-    t.variant = VARIANT_STANDARD;
-    t.opening = OPENING_RINGS;
-    t.gauntlet = gauntlet;
-    t.seed = seed;
-    if (plist.n < 2) {
-        rc = cli_usage_error(cmd, "at least two participants, each --p NAME=SPEC");
-        goto done;
-    }
-    if (!games) {
-        rc = cli_usage_error(cmd, "--games N is required (games per pairing)");
-        goto done;
-    }
-    if (games % 2) {
-        rc = cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", games);
-        goto done;
-    }
-    t.games = (uint32_t)games;
-    if (!*db) {
-        rc = cli_usage_error(cmd, "--db wants a path");
-        goto done;
-    }
-    if (strlen(name) >= TOURNAMENT_NAME_LEN || !*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
-                                                                     "QRSTUVWXYZ0123456789._+-") != strlen(name)) {
-        rc = cli_usage_error(cmd, "--name: 1 to %d letters, digits, '.', '_', '+' or '-'", TOURNAMENT_NAME_LEN - 1);
-        goto done;
-    }
-    snprintf(t.name, sizeof t.name, "%s", name);
-    if (variant_text && !variant_parse(variant_text, &t.variant)) {
-        rc = cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
-        goto done;
-    }
-    if ((rc = cli_opening(cmd, opening, book_path, OPENING_RINGS, &t.opening, &t.opening_actions))) goto done;
-    for (int i = 0; i < plist.n; i++) {
-        char *eq = strchr(plist.items[i], '=');
-        if (!eq) {
-            rc = cli_usage_error(cmd, "--p wants NAME=SPEC, not '%s'", plist.items[i]);
-            goto done;
-        }
+/* The tournament's own options into t: 0, or the exit status. */
+static int check_options(const char *cmd, TourArgs *a, Tournament *t)
+{
+    int rc;
+    *t = (Tournament){.variant = VARIANT_STANDARD, .opening = OPENING_RINGS, .gauntlet = a->gauntlet,
+                      .seed = a->seed, .games = (uint32_t)a->games};
+    if (a->plist.n < 2) return cli_usage_error(cmd, "at least two participants, each --p NAME=SPEC");
+    if (!a->games) return cli_usage_error(cmd, "--games N is required (games per pairing)");
+    if (a->games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", a->games);
+    if ((rc = cli_shared_check(cmd, &a->sh))) return rc;
+    if (!planned_word(a->name, TOURNAMENT_NAME_LEN))
+        return cli_usage_error(cmd, "--name: 1 to %d " PLANNED_WORD, TOURNAMENT_NAME_LEN - 1);
+    snprintf(t->name, sizeof t->name, "%s", a->name);
+    if (a->variant_text && !variant_parse(a->variant_text, &t->variant))
+        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", a->variant_text);
+    if ((rc = cli_opening(cmd, a->opening, a->book_path, OPENING_RINGS, &t->opening, &t->opening_actions))) return rc;
+    return 0;
+}
+
+/* The participants, the controls of every pairing (an external
+ * participant makes the default log folder next to the database), the
+ * anchor and the pairings: 0, or the exit status. */
+static int add_players(const char *cmd, TourArgs *a, Tournament *t, int *anchor)
+{
+    char err[ERR_LEN];
+    int rc;
+    for (int i = 0; i < a->plist.n; i++) {
+        char *eq = strchr(a->plist.items[i], '=');
+        if (!eq) return cli_usage_error(cmd, "--p wants NAME=SPEC, not '%s'", a->plist.items[i]);
         *eq = '\0';
         AgentSpec agent;
         char what[64];
-        snprintf(what, sizeof what, "participant '%.40s'", plist.items[i]);
-        if ((rc = cli_agent_in(cmd, what, eq + 1, ctl.engines, &agent))) goto done;
-        if (tournament_add(&t, plist.items[i], eq + 1, &agent, err)) {
-            rc = cli_usage_error(cmd, "%s", err);
-            goto done;
-        }
+        snprintf(what, sizeof what, "participant '%.40s'", a->plist.items[i]);
+        if ((rc = cli_agent_in(cmd, what, eq + 1, a->ctl.engines, &agent))) return rc;
+        if (tournament_add(t, a->plist.items[i], eq + 1, &agent, err)) return cli_usage_error(cmd, "%s", err);
     }
-    /* the controls of every pairing (an external participant makes the
-     * default log folder next to the database) */
-    SelfplayPlan cplan = {.white = t.players[0].agent, .black = t.players[0].agent};
-    for (int i = 0; i < t.nplayers; i++)
-        if (t.players[i].agent.kind == AGENT_UYI) cplan.white = t.players[i].agent;
-    if ((rc = cli_controls_check(cmd, &ctl, cr.o.db, false, &cplan))) goto done;
-    t.controls = cplan.controls;
-    int anchor = 0;
-    if (anchor_name) {
-        anchor = -1;
-        for (int i = 0; i < t.nplayers; i++)
-            if (!strcmp(t.players[i].name, anchor_name)) anchor = i;
-        if (anchor < 0) {
-            rc = cli_usage_error(cmd, "--anchor '%s' is not a participant's name", anchor_name);
-            goto done;
-        }
+    const AgentSpec *agents[TOURNAMENT_MAX_PLAYERS];
+    for (int i = 0; i < t->nplayers; i++) agents[i] = &t->players[i].agent;
+    if ((rc = cli_controls_check(cmd, &a->ctl, a->sh.db, agents, t->nplayers, &t->controls))) return rc;
+    *anchor = 0;
+    if (a->anchor_name) {
+        *anchor = -1;
+        for (int i = 0; i < t->nplayers; i++)
+            if (!strcmp(t->players[i].name, a->anchor_name)) *anchor = i;
+        if (*anchor < 0) return cli_usage_error(cmd, "--anchor '%s' is not a participant's name", a->anchor_name);
     }
-    if (tournament_pairings(&t, err)) {
-        rc = cli_usage_error(cmd, "%s", err);
-        goto done;
+    if (tournament_pairings(t, err)) return cli_usage_error(cmd, "%s", err);
+    return 0;
+}
+
+/* Plays the pairings not complete yet: 0, or the exit status. */
+static int play_pairings(const char *cmd, const Tournament *t, Planned *runs, const CliShared *sh)
+{
+    int count[PLANNED_STATES] = {0};
+    for (int k = 0; k < t->npairings; k++) count[runs[k].state]++;
+    if (!sh->quiet)
+        fprintf(stderr, "yinsh %s: %s: %s of %d participants, %d pairings of %u games into %s: %d complete, "
+                        "%d unfinished, %d to play\n", cmd, t->name, t->gauntlet ? "gauntlet" : "round robin",
+                t->nplayers, t->npairings, t->games, sh->db, count[PLANNED_COMPLETE], count[PLANNED_UNFINISHED],
+                count[PLANNED_MISSING]);
+    PlannedOptions o = cli_planned_options(sh);
+    double t0 = clock_now();
+    for (int k = 0; k < t->npairings; k++) {
+        if (runs[k].state == PLANNED_COMPLETE) continue;
+        if (!sh->quiet && runs[k].state == PLANNED_UNFINISHED)
+            fprintf(stderr, "yinsh %s: run %s is %s: resuming it\n", cmd, runs[k].name,
+                    planned_state_name(runs[k].state));
+        CliPlay show = {.cmd = cmd, .quiet = sh->quiet, .k = k, .n = t->npairings,
+                        .repeat = "a tournament's runs are new games: give it another name, seed or database"};
+        int rc = cli_play_planned(&show, &runs[k], &o);
+        if (rc) return rc;
     }
-    if (book_path) {
-        if (book_load(&book, book_path, t.variant, err)) {
+    if (!sh->quiet && count[PLANNED_COMPLETE] < t->npairings)
+        fprintf(stderr, "yinsh %s: played in %.1f s\n", cmd, clock_now() - t0);
+    return 0;
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    const char *cmd = "tournament";
+    TourArgs a = {.name = "tournament", .seed = 1, .sh = CLI_SHARED_DEFAULTS};
+    const CliOpt opts[] = {
+        {.name = "--p", .kind = CLI_TEXTS, .out = &a.plist},
+        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 2, .max = STORE_MAX_GAMES},
+        {.name = "--gauntlet", .kind = CLI_FLAG, .out = &a.gauntlet},
+        {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
+        {.name = "--seed", .kind = CLI_U64, .out = &a.seed},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &a.variant_text},
+        {.name = "--opening", .kind = CLI_TEXT, .out = &a.opening},
+        {.name = "--book", .kind = CLI_TEXT, .out = &a.book_path},
+        {.name = "--anchor", .kind = CLI_TEXT, .out = &a.anchor_name},
+        CLI_DB_OPTION(&a.sh),
+        CLI_THREADS_OPTION(&a.sh.threads),
+        CLI_BUSY_OPTION(&a.sh),
+        {.name = "--no-play", .kind = CLI_FLAG, .out = &a.no_play},
+        CLI_QUIET_OPTION(&a.sh),
+        {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
+        CLI_CONTROL_OPTIONS(&a.ctl),
+    };
+    Tournament t = {0};
+    Book book = {0};
+    Planned *runs = NULL;
+    TournamentResults res = {0};
+    char err[ERR_LEN], *command = NULL;
+    int npos, anchor;
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    /* The whole command line, then the book, then the database, before
+     * anything is played. */
+    if (rc || (rc = check_options(cmd, &a, &t)) || (rc = add_players(cmd, &a, &t, &anchor))) goto done;
+    if (a.book_path) {
+        if (book_load(&book, a.book_path, t.variant, err)) {
             rc = cli_error(cmd, "%s (nothing was played)", err);
             goto done;
         }
         t.book = &book;
     }
-    if (!(states = calloc((size_t)t.npairings, sizeof *states)) || !(command = cli_join_args(argc, argv))) {
+    if (!(runs = calloc((size_t)t.npairings, sizeof *runs)) || !(command = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    if (tournament_state(&t, db, states, err)) {
-        rc = cli_error(cmd, "%s (nothing was played)", err);
+    PlannedOptions o = cli_planned_options(&a.sh);
+    if ((rc = tournament_state(&t, &o, runs, err))) {
+        rc = cli_error(cmd, "%s%s (nothing was played)", err, rc == ERR_EXISTS ? CLI_TOURNAMENT_REFUSED : "");
         goto done;
     }
-
-    if (!no_play) {
-        int count[3] = {0};
-        for (int k = 0; k < t.npairings; k++) count[states[k]]++;
-        if (!cr.quiet)
-            fprintf(stderr, "yinsh %s: %s: %s of %d participants, %d pairings of %u games into %s: %d complete, "
-                            "%d unfinished, %d to play\n", cmd, t.name, t.gauntlet ? "gauntlet" : "round robin",
-                    t.nplayers, t.npairings, t.games, db, count[TOURNAMENT_COMPLETE], count[TOURNAMENT_UNFINISHED],
-                    count[TOURNAMENT_MISSING]);
-        double t0 = clock_now();
-        for (int k = 0; k < t.npairings; k++) {
-            if (states[k] == TOURNAMENT_COMPLETE) continue;
-            if (!cr.quiet && states[k] == TOURNAMENT_UNFINISHED)
-                fprintf(stderr, "yinsh %s: run %s is %s: resuming it\n", cmd, t.pairings[k].run,
-                        STATE_NAME[states[k]]);
-            if ((rc = tournament_play_pairing(cmd, &t, k, states[k], &cr, command))) goto done;
-        }
-        if (!cr.quiet && count[TOURNAMENT_COMPLETE] < t.npairings)
-            fprintf(stderr, "yinsh %s: played in %.1f s\n", cmd, clock_now() - t0);
-    }
-    if (tournament_results(&t, db, anchor, &res, err)) {
+    for (int k = 0; k < t.npairings; k++) runs[k].command = command;
+    if (!a.no_play && (rc = play_pairings(cmd, &t, runs, &a.sh))) goto done;
+    if (tournament_results(&t, &o, anchor, &res, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    if (json) json_results(&t, &res, db, argc, argv);
-    else print_results(&t, &res, db);
+    if (a.json) json_results(&t, &res, a.sh.db, argc, argv);
+    else print_results(&t, &res, a.sh.db);
 
 done:
     tournament_results_free(&res);
-    free(states);
+    free(runs);
     free(command);
     book_free(&book);
     tournament_free(&t);
-    cli_list_free(&plist);
+    cli_list_free(&a.plist);
     return rc;
 }

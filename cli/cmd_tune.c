@@ -86,6 +86,44 @@ static void json_fit(const TuneData *d, const TuneOptions *o, const TuneFit *fit
     json_end(&j);
 }
 
+/* The fit's report, which is also the weights file's header: the
+ * command line that made it, then the summary (malloc'ed; NULL when out
+ * of memory). */
+static char *fit_header(int argc, char **argv, const TuneData *data, const TuneOptions *o, const TuneFit *fit,
+                        int64_t repeats, const char *from)
+{
+    char *header = NULL, *made_by = cli_join_args(argc, argv);
+    size_t header_len = 0;
+    FILE *h = made_by ? open_memstream(&header, &header_len) : NULL;
+    if (!h) {
+        free(made_by);
+        return NULL;
+    }
+    fprintf(h, "made by: %s\n", made_by);
+    free(made_by);
+    tune_summary_write(h, data, o, fit, repeats, from ? "starting" : "default");
+    fclose(h);
+    return header;
+}
+
+/* --db and --out, both required: 0, or EXIT_USAGE after saying so. */
+static int check_paths(const char *cmd, const char **db, const char *out)
+{
+    if (!*db) return cli_usage_error(cmd, "--db PATH is required");
+    int rc = cli_db(cmd, db);
+    if (!rc && (!out || !*out)) rc = cli_usage_error(cmd, "--out FILE is required");
+    return rc;
+}
+
+/* The report and the weights before and after, on stdout. */
+static void print_fit(const char *header, const TuneFit *fit)
+{
+    printf("%s\n", header);
+    printf("weights        start      tuned\n");
+    for (int k = 0; k < FEAT_NB; k++)
+        printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit->before.w[k], fit->after.w[k]);
+}
+
 int cmd_tune(int argc, char **argv)
 {
     const char *cmd = "tune";
@@ -106,7 +144,7 @@ int cmd_tune(int argc, char **argv)
         {.name = "--val", .kind = CLI_REAL, .out = &o.val_frac, .min = 0, .max = 0.9},
         {.name = "--l2", .kind = CLI_REAL, .out = &o.l2, .min = 0, .max = 1e6},
         {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
+        CLI_THREADS_OPTION(&threads),
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
@@ -116,15 +154,7 @@ int cmd_tune(int argc, char **argv)
     TuneData data = {0};
     char err[ERR_LEN];
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-    if (!db || !*db) {
-        rc = cli_usage_error(cmd, "--db PATH is required");
-        goto done;
-    }
-    if (!out || !*out) {
-        rc = cli_usage_error(cmd, "--out FILE is required");
-        goto done;
-    }
+    if (rc || (rc = check_paths(cmd, &db, out))) goto done;
     o.min_ply = (int)min_ply;
     o.threads = (int)threads;
     StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
@@ -156,25 +186,12 @@ int cmd_tune(int argc, char **argv)
     double t2 = clock_now();
     if (!quiet) fprintf(stderr, "yinsh tune: fitted in %.1f s (%d Newton steps)\n", t2 - t1, fit.iterations);
 
-    /* the report, which is also the weights file's header */
-    char *header = NULL, *made_by = cli_join_args(argc, argv);
-    size_t header_len = 0;
-    FILE *h = made_by ? open_memstream(&header, &header_len) : NULL;
-    if (!h) {
-        free(made_by);
+    char *header = fit_header(argc, argv, &data, &o, &fit, repeats, from);
+    if (!header) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    fprintf(h, "made by: %s\n", made_by);
-    free(made_by);
-    tune_summary_write(h, &data, &o, &fit, repeats, from ? "starting" : "default");
-    fclose(h);
-    if (!json) {
-        printf("%s\n", header);
-        printf("weights        start      tuned\n");
-        for (int k = 0; k < FEAT_NB; k++)
-            printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit.before.w[k], fit.after.w[k]);
-    }
+    if (!json) print_fit(header, &fit);
     rc = weights_save(out, &fit.after, header, err) ? cli_error(cmd, "the fit gives no usable weights: %s", err) : 0;
     free(header);
     if (!rc && json) json_fit(&data, &o, &fit, db, &runs, from, out, t1 - t0, t2 - t1, argc, argv);

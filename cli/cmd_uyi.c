@@ -84,7 +84,7 @@ static void *search_main(void *arg)
     Engine *e = arg;
     char text[ACTION_MAX_LEN];
     const UyiGo *g = &e->go;
-    MctsLimits lim = {.stop = &e->stop};
+    SearchLimits lim = {.stop = &e->stop};
     int64_t budget = uyi_budget_ms(g, e->spos.actor);
     if (g->infinite) lim.sims = UINT32_MAX;
     else if (g->sims > 0) lim.sims = (uint32_t)g->sims;
@@ -139,20 +139,8 @@ static void engine_reset_game(Engine *e)
     e->seen_valid = false;
 }
 
-/* The value of key in a canonical spec text ("mcts:sims=200,c=1,..."). */
-static const char *spec_value(const char *spec, const char *key, char *out, size_t size)
-{
-    size_t k = strlen(key);
-    for (const char *p = spec; (p = strstr(p, key)); p++)
-        if ((p[-1] == ':' || p[-1] == ',') && p[k] == '=') {
-            size_t n = strcspn(p + k + 1, ",");
-            snprintf(out, size, "%.*s", (int)n, p + k + 1);
-            return out;
-        }
-    snprintf(out, size, "?");
-    return out;
-}
-
+/* The handshake's reply: our name with the canonical spec, the seed, and
+ * every key of the spec as an option (an empty string is `<empty>`). */
 static void announce(Engine *e)
 {
     const AgentSpec *s = &e->spec;
@@ -160,22 +148,15 @@ static void announce(Engine *e)
     reply(e, "id name Yinsh Lab " YINSH_VERSION " %s", agent_spec_format(s, spec));
     reply(e, "id author the Yinsh Lab authors");
     reply(e, "option name seed type spin default %" PRIu64 " min 0 max 18446744073709551615", e->seed);
-    if (s->kind == AGENT_MCTS) {
-        reply(e, "option name sims type spin default %" PRIu32 " min 1 max 10000000", s->sims);
-        char v[32];
-        reply(e, "option name c type string default %s", spec_value(spec, "c", v, sizeof v));
-        reply(e, "option name rollout type string default %s", spec_value(spec, "rollout", v, sizeof v));
-        reply(e, "option name eval type string default %s", s->eval[0] ? s->eval : "<empty>");
-        reply(e, "option name nodes type spin default %" PRIu32 " min 0 max %u", s->nodes, (unsigned)MCTS_MAX_NODES);
-    } else if (s->kind == AGENT_AB) {
-        reply(e, "option name depth type spin default %d min 1 max %d", s->depth, AB_MAX_DEPTH);
-        reply(e, "option name tt type spin default %" PRIu32 " min 1 max %d", s->tt_mb, AB_MAX_TT_MB);
-        reply(e, "option name eval type string default %s", s->eval[0] ? s->eval : "<empty>");
-        reply(e, "option name maxdepth type spin default %d min 0 max %d", s->max_depth, AB_MAX_DEPTH);
+    AgentOption opts[AGENT_SPEC_OPTIONS];
+    int n = agent_spec_options(s, opts);
+    for (int i = 0; i < n; i++) {
+        const AgentOption *o = &opts[i];
+        if (o->spin)
+            reply(e, "option name %s type spin default %s min %lld max %lld", o->name, o->value, o->min, o->max);
+        else
+            reply(e, "option name %s type string default %s", o->name, o->value[0] ? o->value : "<empty>");
     }
-    if (s->kind == AGENT_MCTS || s->kind == AGENT_AB)
-        reply(e, "option name movetime type spin default %lld min 0 max %d", (long long)s->movetime_ms,
-              AGENT_MAX_MOVETIME_MS);
     reply(e, "uyiok");
 }
 
@@ -275,6 +256,10 @@ int cmd_uyi(int argc, char **argv)
         goto done;
     }
     if ((rc = cli_agent("uyi", "--agent", agent, &e->spec))) goto done;
+    if (agent_spec_external(&e->spec)) {
+        rc = cli_usage_error("uyi", "--agent: an external engine speaks UYI itself: run it, not yinsh uyi");
+        goto done;
+    }
     if (agent_new(&e->agent, &e->spec, err)) {
         rc = cli_error("uyi", "%s", err);
         goto done;

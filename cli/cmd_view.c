@@ -33,7 +33,7 @@ const char USAGE_VIEW[] =
 
 int cmd_view(int argc, char **argv)
 {
-    const char *cmd = "view", *db = RUN_DEFAULT_DB, *out = VIEW_DEFAULT_OUT;
+    const char *cmd = "view", *db = NULL, *out = VIEW_DEFAULT_OUT;
     CliList runs = {0};
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
@@ -45,9 +45,9 @@ int cmd_view(int argc, char **argv)
     View v = {0};
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
-    if ((rc = cli_check_db_out(cmd, db, out))) goto done;
+    if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
 
-    if (view_load(&v, db, (const char *const *)runs.items, runs.n, err)) {
+    if (view_load(&v, db, STORE_BUSY_MS, (const char *const *)runs.items, runs.n, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }

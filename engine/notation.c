@@ -554,6 +554,13 @@ const char *result_name(int result)
     return result >= 0 && result < RESULT_NB ? n[result] : "?";
 }
 
+int result_parse(const char *text)
+{
+    for (int r = RESULT_WHITE; text && r <= RESULT_DRAW; r++)
+        if (!strcmp(text, result_name(r))) return r;
+    return RESULT_NONE;
+}
+
 const char *reason_name(int reason)
 {
     static const char *const n[REASON_NB] = {"none",           "three-rings",   "blitz-row",

@@ -80,6 +80,9 @@ int record_next(RecordReader *r, RecordTags *tags, Position *pos, int *count, ch
 int record_check(const RecordTags *tags, int variant, int count, int result, int reason, char *err);
 
 const char *result_name(int result);
+/* The result a stored or written text names ("white", "black", "draw"),
+ * RESULT_NONE for any other text and for NULL. */
+int result_parse(const char *text);
 const char *reason_name(int reason);
 const char *variant_name(int variant);
 bool variant_parse(const char *text, int *variant);

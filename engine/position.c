@@ -1,5 +1,6 @@
 #include <assert.h>
 #include <string.h>
+#include "base/error.h"
 #include "engine/position.h"
 #include "engine/targets.h"
 
@@ -144,7 +145,7 @@ void pos_make(Position *pos, Action a, Undo *u)
         break;
     }
     }
-    assert(pos_check(pos, NULL) && "pos_make broke an invariant");
+    assert(pos_check(pos, NULL) == 0 && "pos_make broke an invariant");
 }
 
 void pos_unmake(Position *pos, Action a, const Undo *u)
@@ -175,7 +176,7 @@ void pos_unmake(Position *pos, Action a, const Undo *u)
     pos->removed[1] = u->removed[1];
     pos->placed = u->placed;
     pos->pool = u->pool;
-    assert(pos_check(pos, NULL) && "pos_unmake broke an invariant");
+    assert(pos_check(pos, NULL) == 0 && "pos_unmake broke an invariant");
 }
 
 /* The first derived field or invariant that disagrees, NULL if none. */
@@ -201,11 +202,10 @@ static const char *check_problem(const Position *pos)
     return NULL;
 }
 
-bool pos_check(const Position *pos, const char **why)
+int pos_check(const Position *pos, char *err)
 {
-    const char *w = check_problem(pos);
-    if (why) *why = w;
-    return w == NULL;
+    const char *why = check_problem(pos);
+    return why ? error_set(err, "%s", why) : 0;
 }
 
 bool pos_can_move(const Position *pos, int colour)

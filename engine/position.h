@@ -43,10 +43,11 @@ Key pos_compute_key(const Position *pos);
  * need not preserve. */
 bool pos_equal(const Position *a, const Position *b);
 
-/* Recomputes every derived field; returns false (and a reason in why, if not
- * NULL) when one disagrees. Used by debug builds after every make/unmake and
- * by the tests. */
-bool pos_check(const Position *pos, const char **why);
+/* Recomputes every derived field: 0, or ERR_FAIL (base/error.h) with the
+ * invariant that one breaks named in err (ERR_LEN bytes; NULL: the code
+ * alone). Asserted by debug builds after every make/unmake; the tests call
+ * it for the message. */
+int pos_check(const Position *pos, char *err);
 
 /* Whether the player has at least one ring move (markers in pool aside). */
 bool pos_can_move(const Position *pos, int colour);

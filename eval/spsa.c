@@ -36,14 +36,14 @@ static bool integer_text(const char *s)
 int spsa_param_parse(const char *text, SpsaParam *p, char *err)
 {
     char buf[128];
-    const char *form = "--param wants NAME=START:LO:HI with LO < HI and START within";
     if (strlen(text) >= sizeof buf) {
-        return error_set(err, "%s, not '%.64s...'", form, text);
+        return error_set(err, "'%.64s...' is too long for NAME=START:LO:HI", text);
     }
     strcpy(buf, text);
     char *eq = strchr(buf, '='), *f[3];
     if (!eq || eq == buf || (size_t)(eq - buf) >= SPSA_NAME_LEN) {
-        return error_set(err, "%s (a name of 1 to %d characters), not '%.64s'", form, SPSA_NAME_LEN - 1, text);
+        return error_set(err, "'%.64s' is not NAME=START:LO:HI with a NAME of 1 to %d characters", text,
+                         SPSA_NAME_LEN - 1);
     }
     *eq = '\0';
     f[0] = eq + 1;
@@ -55,12 +55,12 @@ int spsa_param_parse(const char *text, SpsaParam *p, char *err)
     bool integer = true;
     for (int i = 0; i < 3; i++) {
         if (!f[i] || !number_real(f[i], -1e9, 1e9, &v[i]) || (i == 2 && strchr(f[i], ':'))) {
-            return error_set(err, "%s, not '%.64s'", form, text);
+            return error_set(err, "'%.64s' is not NAME=START:LO:HI (three numbers)", text);
         }
         integer = integer && integer_text(f[i]);
     }
     if (!(v[1] < v[2] && v[0] >= v[1] && v[0] <= v[2])) {
-        return error_set(err, "%s: in '%.64s' LO < HI and LO <= START <= HI do not hold", form, text);
+        return error_set(err, "'%.64s' is not NAME=START:LO:HI with LO < HI and LO <= START <= HI", text);
     }
     *p = (SpsaParam){.start = v[0], .lo = v[1], .hi = v[2], .integer = integer};
     snprintf(p->name, sizeof p->name, "%s", buf);

@@ -89,7 +89,7 @@ int tune_collect_finish(TuneCollector *c, TuneData *d, char *err)
         goto done;
     }
     if (c->n == 0) {
-        rc = error_set(err, "no positions to tune on: %llu games, none reaches ply %d (or --sample kept none)",
+        rc = error_set(err, "no positions to tune on: %llu games, none reaches ply %d (or the sample kept none)",
                  (unsigned long long)c->games, o->min_ply);
         goto done;
     }
@@ -114,7 +114,7 @@ int tune_collect_finish(TuneCollector *c, TuneData *d, char *err)
     d->games = c->games;
     d->games_val = c->games_val;
     if (d->n_val == d->n) {
-        rc = error_set(err, "no training positions: all %llu games went to the validation set (lower --val)",
+        rc = error_set(err, "no training positions: all %llu games went to the validation set (a smaller validation share leaves some to train on)",
                  (unsigned long long)d->games);
     }
 done:

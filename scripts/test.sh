@@ -83,9 +83,8 @@ fuzz() { # fuzz NAME CORPUS SOURCES...
 }
 mkdir -p build-fuzz
 fuzz fuzz_parsers corpus engine/*.c engine/base/*.c
-fuzz fuzz_agent_spec corpus-spec engine/*.c engine/base/*.c eval/evaluation.c eval/stats/stats.c selfplay/agents/agent.c selfplay/search/mcts.c \
-    selfplay/uyi/command.c selfplay/uyi/client.c selfplay/search/ab.c \
-    selfplay/search/playout.c
+fuzz fuzz_agent_spec corpus-spec engine/*.c engine/base/*.c eval/evaluation.c eval/stats/stats.c selfplay/agents/*.c \
+    selfplay/search/mcts.c selfplay/search/ab.c selfplay/search/playout.c selfplay/uyi/*.c
 fuzz fuzz_weights corpus-weights engine/*.c engine/base/*.c eval/evaluation.c
 fuzz fuzz_study_ini corpus-ini study/plans/ini.c engine/base/*.c
 fuzz fuzz_uyi corpus-uyi engine/*.c engine/base/*.c selfplay/uyi/command.c

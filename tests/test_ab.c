@@ -23,8 +23,9 @@ static Ab *new_ab(int depth)
 {
     AbConfig cfg = {.depth = depth, .tt_mb = 1};
     weights_default(&cfg.weights);
-    Ab *ab = ab_new(&cfg);
-    cr_assert(ab);
+    Ab *ab;
+    char err[ERR_LEN];
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
     return ab;
 }
 
@@ -118,9 +119,9 @@ Test(ab_spec, parses_formats_and_refuses)
     AgentSpec s;
     char err[ERR_LEN], out[SPEC_LEN];
     cr_assert_eq(agent_spec_parse("ab", &s, err), 0, "%s", err);
-    cr_expect_eq(s.kind, AGENT_AB);
-    cr_expect_eq(s.depth, AB_DEFAULT_DEPTH);
-    cr_expect_eq(s.tt_mb, AB_DEFAULT_TT_MB);
+    cr_expect_str_eq(agent_spec_kind_name(&s), "ab");
+    cr_expect_eq(s.ab.depth, AB_DEFAULT_DEPTH);
+    cr_expect_eq(s.ab.tt_mb, AB_DEFAULT_TT_MB);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=3,tt=16");
     cr_assert_eq(agent_spec_parse("ab:tt=2,depth=5,eval=" YINSH_SOURCE_DIR "/eval/weights/tuned.txt", &s, err), 0,
                  "%s", err);
@@ -130,11 +131,11 @@ Test(ab_spec, parses_formats_and_refuses)
     cr_expect_eq(weights_hash(&s.weights), weights_hash(&tuned));
     AgentSpec back;
     cr_assert_eq(agent_spec_parse(out, &back, err), 0, "%s", err);
-    cr_expect_eq(back.depth, 5);
-    cr_expect_eq(back.tt_mb, 2);
+    cr_expect_eq(back.ab.depth, 5);
+    cr_expect_eq(back.ab.tt_mb, 2);
 
     cr_assert_eq(agent_spec_set(&s, "depth", "7", err), 0, "%s", err);
-    cr_expect_eq(s.depth, 7);
+    cr_expect_eq(s.ab.depth, 7);
     cr_expect_neq(agent_spec_set(&s, "sims", "7", err), 0);
     cr_expect(strstr(err, "sims"), "%s", err);
 
@@ -185,7 +186,7 @@ static uint64_t play(const char *spec_text, uint64_t seed)
         Undo u;
         pos_make(&p, x, &u);
     }
-    cr_expect(pos_check(&p, NULL));
+    cr_expect_eq(pos_check(&p, err), 0, "%s", err);
     agent_free(a);
     agent_free(b);
     return h;
@@ -202,7 +203,7 @@ Test(ab, a_passed_deadline_still_gives_depth_one)
 {
     Position p = parse(WIN_IN_ONE);
     Ab *ab = new_ab(10);
-    MctsLimits lim = {.deadline = 1e-9}; /* long past */
+    SearchLimits lim = {.deadline = 1e-9}; /* long past */
     AbResult r;
     Action a = ab_search(ab, &p, &lim, &r);
     cr_expect(movegen_is_legal(&p, a));
@@ -211,7 +212,7 @@ Test(ab, a_passed_deadline_still_gives_depth_one)
     /* the stop flag too */
     atomic_bool stop;
     atomic_init(&stop, true);
-    lim = (MctsLimits){.stop = &stop};
+    lim = (SearchLimits){.stop = &stop};
     Position s;
     pos_start(&s, VARIANT_STANDARD);
     a = ab_search(ab, &s, &lim, &r);
@@ -248,8 +249,8 @@ Test(agent_spec, movetime_and_best_with_keys)
     char plain[SPEC_LEN];
     agent_spec_format(&s, plain);
     cr_assert_eq(agent_spec_parse("best:depth=64,movetime=100", &s, err), 0, "%s", err);
-    cr_expect_eq(s.kind, AGENT_AB);
-    cr_expect_eq(s.depth, 64);
+    cr_expect_str_eq(agent_spec_kind_name(&s), "ab");
+    cr_expect_eq(s.ab.depth, 64);
     cr_expect_eq(s.movetime_ms, 100);
     cr_expect_neq(weights_hash(&s.weights), 0);
     AgentSpec d;
@@ -321,7 +322,7 @@ Test(ab_spec, maxdepth_is_the_cap_under_time_only)
     MoveStats st;
     agent_choose(a, &p, &rng, &st);
     cr_expect_eq(st.chosen_visits, 1, "untimed: depth");
-    MctsLimits lim = {.deadline = clock_now() + 60.0};
+    SearchLimits lim = {.deadline = clock_now() + 60.0};
     agent_choose_limited(a, &p, &rng, &lim, &st);
     cr_expect_eq(st.chosen_visits, 3, "timed: maxdepth (3 here, done long before the minute)");
     agent_free(a);

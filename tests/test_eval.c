@@ -164,12 +164,24 @@ Test(weights, errors_name_the_line)
     cr_expect_neq(weights_load("/nonexistent/w.txt", &w, err), 0);
     cr_expect(strstr(err, "cannot open"), "%s", err);
 
-    /* round trip */
+    /* round trip; the save writes a sibling of its own and renames it: a
+     * file of the user's named as the sibling once was stays as it was,
+     * and no sibling is left */
     Weights a, b;
     weights_default(&a);
     a.w[FEAT_LINES4] = 0.123456789;
+    char beside[sizeof path + 32], line[16] = "";
+    snprintf(beside, sizeof beside, "%s.tmp", path);
+    write_file(beside, "mine\n");
     cr_assert_eq(weights_save(path, &a, "test\nweights", err), 0, "%s", err);
     cr_assert_eq(weights_load(path, &b, err), 0, "%s", err);
     for (int k = 0; k < FEAT_NB; k++) cr_expect_eq(a.w[k], b.w[k]);
+    FILE *f = fopen(beside, "r");
+    cr_assert(f && fgets(line, sizeof line, f));
+    fclose(f);
+    cr_expect_str_eq(line, "mine\n", "the save wrote over %s", beside);
+    remove(beside);
+    snprintf(beside, sizeof beside, "%s.%ld.tmp", path, (long)getpid());
+    cr_expect_neq(access(beside, F_OK), 0, "%s is left behind", beside);
     remove(path);
 }

@@ -5,6 +5,9 @@
  * stored row changed behind the record's back is caught. */
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include <dirent.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include "test_proc.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -166,6 +169,64 @@ Test(export, a_file_per_game)
     /* again into the same folder: the files are replaced */
     cr_expect_eq(yinsh_run(dir, ARGS("export", "--db", db, "--run", "self", "--out", "recs"), NULL, &err), 0, "%s",
                  err);
+}
+
+/* In the child: files can grow to `ctx` bytes; a write past that fails
+ * (EFBIG) as on a full disk instead of killing the process. */
+static void limit_files(void *ctx)
+{
+    rlim_t max = (rlim_t)(uintptr_t)ctx;
+    struct rlimit rl = {max, max};
+    setrlimit(RLIMIT_FSIZE, &rl);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+/* The names in a folder, sorted, each followed by a space. */
+static char *listing(const char *path)
+{
+    struct dirent **names;
+    int n = scandir(path, &names, NULL, alphasort);
+    cr_assert(n >= 0, "cannot list %s", path);
+    char *text = gc(calloc(1, 4096));
+    for (int i = 0; i < n; i++) {
+        if (names[i]->d_name[0] != '.' && strlen(text) + strlen(names[i]->d_name) + 2 < 4096)
+            strcat(strcat(text, names[i]->d_name), " ");
+        free(names[i]);
+    }
+    free(names);
+    return text;
+}
+
+/* A failed export leaves no half-written record and nothing beside it: a
+ * stream cut short (files limited to 3,000 bytes, as a full disk cuts
+ * them) leaves the file that was there as it was, a file per game
+ * (limited to 200 bytes: the first game cannot be written) leaves the
+ * folder empty, and an export with nothing to write makes no file. */
+Test(export, a_failure_leaves_no_partial_file)
+{
+    char *dir = tmpdir_new(), *db = make_db(dir), *err;
+    /* a rollback journal: reading writes nothing (WAL would need a -shm file) */
+    sqlite3 *h = db_open(db);
+    cr_assert_str_eq(db_text(h, "PRAGMA journal_mode=DELETE"), "delete");
+    sqlite3_close(h);
+    cr_expect_eq(yinsh_run(dir, ARGS("export", "--db", db, "--run", "nope", "--out", "none.rec"), NULL, &err), 1);
+    cr_expect(!file_exists(path_in(dir, "none.rec")), "an export of nothing made a file");
+
+    write_in(dir, "all.rec", "mine\n");
+    int rc = yinsh_wait(yinsh_spawn(dir, "/dev/null", NULL, limit_files, (void *)(uintptr_t)3000,
+                                    ARGS("export", "--db", db, "--out", "all.rec")));
+    err = slurp(path_in(dir, "err"));
+    cr_expect_eq(rc, 1, "exit %d: %s", rc, err);
+    cr_expect(strstr(err, "cannot write 'all.rec'"), "%s", err);
+    cr_expect_str_eq(slurp(path_in(dir, "all.rec")), "mine\n");
+
+    rc = yinsh_wait(yinsh_spawn(dir, "/dev/null", NULL, limit_files, (void *)(uintptr_t)200,
+                                ARGS("export", "--db", db, "--out", "recs/")));
+    err = slurp(path_in(dir, "err"));
+    cr_expect_eq(rc, 1, "exit %d: %s", rc, err);
+    cr_expect(strstr(err, "cannot write 'recs/") && strstr(err, "/self-000000.rec'"), "%s", err);
+    cr_expect_str_eq(listing(path_in(dir, "recs")), "");
+    cr_expect_str_eq(listing(dir), "all.rec d.db err out recs ");
 }
 
 /* A stored row changed behind the record: the replay says which record

@@ -1,7 +1,8 @@
 #define _GNU_SOURCE /* nftw, in test_proc.h */
-/* The fault suite: every reproduction of the hardening issue (#15), run
- * as a hostile or careless user would, each asserting the fixed
- * behaviour. A test per numbered item of the issue; the name says which. */
+/* The fault suite: races, leases, tampered rows, files left as they were,
+ * weights files, write errors, quoting and messages, each run as a hostile
+ * or careless user would and asserting the behaviour its name says (the
+ * reproductions of the hardening issue, #15). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +37,7 @@ static void expect_exit(const char *dir, const char *const *args, int rc, const 
     if (word) cr_assert(strstr(err, word), "%s: '%s' does not say '%s'", args[0], err, word);
 }
 
-/* ---- 1. concurrent first use of a new database ------------------------- */
+/* ---- concurrent first use of a new database ------------------------------ */
 
 /* Eight processes create runs in one new database at once, twenty times
  * over: each must succeed (the schema check reads one snapshot, the WAL
@@ -52,7 +53,7 @@ static void wait_at_gate(void *ctx)
     while (read(gate[0], &c, 1) > 0) {}
 }
 
-Test(faults, item1_concurrent_first_use)
+Test(faults, concurrent_first_use_of_a_new_database)
 {
     enum { ROUNDS = 40, PROCS = 8 };
     char *top = tmpdir_new();
@@ -84,12 +85,12 @@ Test(faults, item1_concurrent_first_use)
     cr_assert_eq(failed, 0, "%d of %d launches failed; the first: %s", failed, ROUNDS * PROCS, first);
 }
 
-/* ---- 4. a run played by two processes ---------------------------------- */
+/* ---- a run played by two processes --------------------------------------- */
 
 /* A second process that resumes a run being played is told who holds it
  * and changes nothing; once the holder is gone (killed), --resume takes
  * the run over and finishes it. */
-Test(faults, item4_run_lease)
+Test(faults, a_run_in_play_is_held_until_its_process_is_gone)
 {
     char *dir = tmpdir_new(), *other = tmpdir_new(), *db = path_in(dir, "l.db");
     const char *play[] = {"selfplay", "--games", "400", "--agent", "mcts:sims=200", "--seed", "3", "--db", db,
@@ -130,9 +131,29 @@ Test(faults, item4_run_lease)
     sqlite3_close(h);
 }
 
-/* ---- 6. what is read must be what it says -------------------------------- */
+/* A lease held on another host cannot be checked from here: refused, and
+ * --take-over takes it. */
+Test(faults, a_lease_from_another_host_is_taken_over_only_when_asked)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "h.db", "r", "2");
+    sqlite3 *h = db_open(db);
+    sqlite3_exec(h, "UPDATE run SET games = 4, finished_at = NULL; INSERT INTO lease VALUES ((SELECT id FROM run), "
+                    "'elsewhere.example', 4242, 1, 'then')", NULL, NULL, NULL);
+    sqlite3_close(h);
+    const char *resume[] = {"selfplay", "--resume", "r", "--db", db, "--quiet", NULL};
+    expect_exit(dir, resume, 1, "elsewhere.example");
+    const char *take[] = {"selfplay", "--resume", "r", "--db", db, "--take-over", "--quiet", NULL};
+    char *err;
+    cr_assert_eq(yinsh_run(dir, take, NULL, &err), 0, "%s", err);
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 4);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM lease"), 0);
+    sqlite3_close(h);
+}
 
-Test(faults, item6_numbers_and_tampered_rows)
+/* ---- what is read must be what it says ----------------------------------- */
+
+Test(faults, numbers_and_paths_read_are_checked)
 {
     char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "3");
     /* a tab before -1 is not a seed */
@@ -158,7 +179,7 @@ Test(faults, item6_numbers_and_tampered_rows)
     cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
 }
 
-Test(faults, item6_failures_leave_the_file_as_it_was)
+Test(faults, failed_commands_leave_the_database_as_it_was)
 {
     char *dir = tmpdir_new();
     /* a rollback-journal database: a failed --resume must not make it WAL */
@@ -196,9 +217,9 @@ Test(faults, item6_failures_leave_the_file_as_it_was)
     expect_exit(dir, report, 1, "newer");
 }
 
-/* ---- 8. a weights file is the content it had ------------------------------ */
+/* ---- a weights file is the content it had -------------------------------- */
 
-Test(faults, item8_weights_content_is_part_of_the_run)
+Test(faults, a_resumed_run_refuses_changed_weights)
 {
     char *dir = tmpdir_new(), *w = path_in(dir, "w.txt"), *db = path_in(dir, "w.db");
     FILE *f = fopen(w, "w");
@@ -230,9 +251,9 @@ Test(faults, item8_weights_content_is_part_of_the_run)
     cr_assert_eq(yinsh_run(dir, resume, NULL, &err), 0, "%s", err);
 }
 
-/* ---- 2. an output that is an input ------------------------------------- */
+/* ---- an output that is an input ------------------------------------------ */
 
-Test(faults, item2_output_is_an_input)
+Test(faults, an_output_that_is_an_input_is_refused)
 {
     char *dir = tmpdir_new(), *db = random_db(dir, "v.db", "r", "30");
     char *before = slurp(db);
@@ -262,9 +283,9 @@ Test(faults, item2_output_is_an_input)
     cr_assert_eq(memcmp(before, slurp(db), (size_t)a.st_size), 0, "the database changed");
 }
 
-/* ---- 3. weights files ---------------------------------------------------- */
+/* ---- weights files ------------------------------------------------------- */
 
-Test(faults, item3_weights_files)
+Test(faults, weights_files_read_back_and_bad_ones_are_refused)
 {
     char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "40");
     char *w = path_in(dir, "w.txt");
@@ -300,7 +321,7 @@ Test(faults, item3_weights_files)
     expect_exit(dir, absurd, 1, "1e308");
 }
 
-/* ---- 5. write errors on output ------------------------------------------- */
+/* ---- write errors on output ---------------------------------------------- */
 
 /* Runs yinsh with stdout on /dev/full: it must fail, naming the output. */
 static void expect_full(const char *dir, const char *const *args)
@@ -311,7 +332,7 @@ static void expect_full(const char *dir, const char *const *args)
     cr_assert(strstr(err, "cannot write the output"), "%s: %s", args[0], err);
 }
 
-Test(faults, item5_write_errors)
+Test(faults, a_failed_write_of_the_output_is_an_error)
 {
     char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "6");
     const char *start = "4/7/8/9/10/9/10/9/8/7/4 w P standard";
@@ -351,7 +372,7 @@ static void limit_files(void *ctx)
 /* A report that cannot be written whole (files limited to 1500 bytes, as a
  * full disk would cut them) leaves its folder as it was: no partial
  * report.md, no .dat, no staging folder. */
-Test(faults, item5_report_on_a_full_disk)
+Test(faults, a_report_on_a_full_disk_leaves_its_folder_as_it_was)
 {
     char *dir = tmpdir_new(), *db = random_db(dir, "t.db", "r", "20"), *out = path_in(dir, "rep");
     mkdir(out, 0777);
@@ -373,7 +394,7 @@ Test(faults, item5_report_on_a_full_disk)
     cr_assert_eq(files, 0, "the report folder holds %d entries after a failed report (%s)", files, err);
 }
 
-/* ---- 7. run names and commands in reports -------------------------------- */
+/* ---- run names and commands in reports ----------------------------------- */
 
 /* Splits a stored command the way sh does (eval) and returns the words
  * joined by newlines. */
@@ -396,7 +417,7 @@ static char *shell_words(const char *dir, const char *command)
     return slurp(out);
 }
 
-Test(faults, item7_names_and_commands_quoted)
+Test(faults, run_names_and_commands_are_quoted)
 {
     char *dir = tmpdir_new(), *db = path_in(dir, "q.db");
     const char *play[] = {"selfplay", "--games", "2", "--agent", "random", "--seed", "4", "--db", db, "--run",
@@ -430,9 +451,9 @@ Test(faults, item7_names_and_commands_quoted)
     cr_assert_eq(borders, 8, "row: %.300s", row + 1);
 }
 
-/* ---- 9. messages ------------------------------------------------------------ */
+/* ---- messages ------------------------------------------------------------ */
 
-Test(faults, item9_signals_stop_cleanly_with_a_hint)
+Test(faults, signals_stop_a_run_cleanly_with_a_hint)
 {
     char *dir = tmpdir_new(), *db = path_in(dir, "s.db");
     const char *play[] = {"selfplay", "--games", "300", "--agent", "mcts:sims=60", "--seed", "9", "--db", db, "--run",
@@ -468,7 +489,7 @@ Test(faults, item9_signals_stop_cleanly_with_a_hint)
     cr_assert(strstr(out2, hash), "resumed: %s\nwhole: %s", out, out2);
 }
 
-Test(faults, item9_messages)
+Test(faults, messages_and_figures_say_what_they_mean)
 {
     char *dir = tmpdir_new(), *db = random_db(dir, "m.db", "done", "2");
     /* an unknown short option is unknown, not "wants a value" */
@@ -516,25 +537,5 @@ Test(faults, item9_messages)
     cr_assert_eq(yinsh_run(dir, nodes, &out, &err), 0, "%s", err);
     sqlite3 *h = db_open(tiny);
     cr_assert_eq(db_int(h, "SELECT count(*) FROM action WHERE root_visits IS NOT NULL"), 0);
-    sqlite3_close(h);
-}
-
-/* A lease held on another host cannot be checked from here: refused, and
- * --take-over takes it. */
-Test(faults, item4_lease_from_another_host)
-{
-    char *dir = tmpdir_new(), *db = random_db(dir, "h.db", "r", "2");
-    sqlite3 *h = db_open(db);
-    sqlite3_exec(h, "UPDATE run SET games = 4, finished_at = NULL; INSERT INTO lease VALUES ((SELECT id FROM run), "
-                    "'elsewhere.example', 4242, 1, 'then')", NULL, NULL, NULL);
-    sqlite3_close(h);
-    const char *resume[] = {"selfplay", "--resume", "r", "--db", db, "--quiet", NULL};
-    expect_exit(dir, resume, 1, "elsewhere.example");
-    const char *take[] = {"selfplay", "--resume", "r", "--db", db, "--take-over", "--quiet", NULL};
-    char *err;
-    cr_assert_eq(yinsh_run(dir, take, NULL, &err), 0, "%s", err);
-    h = db_open(db);
-    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 4);
-    cr_assert_eq(db_int(h, "SELECT count(*) FROM lease"), 0);
     sqlite3_close(h);
 }

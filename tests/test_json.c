@@ -124,6 +124,47 @@ Test(json, numbers)
                                   "}\n");
 }
 
+/* Fixed decimals: rounded as printf rounds, a negative value too small to
+ * show as 0, NaN and infinities null. */
+Test(json, fixed_decimals)
+{
+    Doc d;
+    doc_begin(&d);
+    json_open(&d.j, "f", '[', true);
+    json_fixed(&d.j, NULL, 12.345, 1);
+    json_fixed(&d.j, NULL, 0.5, 4);
+    json_fixed(&d.j, NULL, 1499.6, 0);
+    json_fixed(&d.j, NULL, -0.04, 1);
+    json_fixed(&d.j, NULL, -0.0, 0);
+    json_fixed(&d.j, NULL, -2.26, 1);
+    json_fixed(&d.j, NULL, NAN, 2);
+    json_fixed(&d.j, NULL, -INFINITY, 2);
+    json_close(&d.j);
+    cr_expect_str_eq(doc_end(&d), "{\n  \"f\": [12.3, 0.5000, 1500, 0.0, 0, -2.3, null, null]\n}\n");
+}
+
+/* A document inside an HTML <script> element: every string, keys too,
+ * with '<', '>' and '&' as \u escapes (json_string's), so no text ends
+ * the element; the rest as json_begin writes it. */
+Test(json, script_document)
+{
+    Doc d;
+    d.f = open_memstream(&d.text, &d.len);
+    cr_assert(d.f);
+    json_begin_script(&d.j, d.f);
+    json_str(&d.j, "name", "a</script><b>&\"");
+    json_str(&d.j, "<k>", "v");
+    json_open(&d.j, "row", '[', true);
+    json_str(&d.j, NULL, "x&y");
+    json_int(&d.j, NULL, 1);
+    json_close(&d.j);
+    cr_expect_str_eq(doc_end(&d), "{\n"
+                                  "  \"name\": \"a\\u003c/script\\u003e\\u003cb\\u003e\\u0026\\\"\",\n"
+                                  "  \"\\u003ck\\u003e\": \"v\",\n"
+                                  "  \"row\": [\"x\\u0026y\", 1]\n"
+                                  "}\n");
+}
+
 /* Strings: quotes, backslashes and control characters escaped; valid
  * UTF-8 kept; each byte of an invalid sequence becomes U+FFFD. Python
  * reads them back as the text meant. */

@@ -259,8 +259,8 @@ Test(nnue, the_twelve_symmetries_keep_the_rules)
                     q.markers[c] = map_set(map[k], pos.markers[c]);
                 }
                 q.key = pos_compute_key(&q);
-                const char *why;
-                cr_assert(pos_check(&q, &why), "game %d, symmetry %d: %s", g, k, why);
+                char why[ERR_LEN];
+                cr_assert_eq(pos_check(&q, why), 0, "game %d, symmetry %d: %s", g, k, why);
                 cr_assert_eq(movegen_count(&q), movegen_count(&pos), "game %d, symmetry %d: legal actions", g, k);
                 double fq[FEAT_NB];
                 features_compute(&q, fq);
@@ -584,8 +584,9 @@ static int ab_game(const Nnue *net, uint64_t seed, Action *acts)
 {
     AbConfig cfg = {.depth = 2, .tt_mb = 1, .net = net};
     weights_default(&cfg.weights);
-    Ab *ab = ab_new(&cfg);
-    cr_assert(ab);
+    Ab *ab;
+    char err[ERR_LEN];
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
     Rng rng;
     rng_stream(&rng, seed, 0);
     Position pos;
@@ -637,8 +638,9 @@ Test(nnue_mcts, leaves_and_priors_by_a_net_are_legal_and_deterministic)
         if (movegen_count(&pos) == 0) continue;
         Action got[2];
         for (int r = 0; r < 2; r++) {
-            Mcts *m = mcts_new(&cfg);
-            cr_assert(m);
+            Mcts *m;
+            char err[ERR_LEN];
+            cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
             Rng rng;
             rng_stream(&rng, 12, (uint64_t)k);
             got[r] = mcts_search(m, &pos, &rng, NULL);

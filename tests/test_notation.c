@@ -207,7 +207,7 @@ Test(ypn, format_round_trip)
         cr_expect_str_eq(ypn_format(&pos, out), texts[i]);
         cr_assert_eq(ypn_parse(out, &again, err), 0, "%s", err);
         cr_expect(pos_equal(&pos, &again));
-        cr_expect(pos_check(&pos, NULL), "%s", texts[i]);
+        cr_expect_eq(pos_check(&pos, err), 0, "%s: %s", texts[i], err);
     }
     Position pos;
     char out[YPN_MAX_LEN];

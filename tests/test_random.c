@@ -6,8 +6,9 @@
  * values are refused, movegen_count agrees, and movegen_all agrees with a
  * slow reference generator written here from the rules, as do the ring
  * moves counted, and the markers flippable, for both colours. At the end of each
- * game, its result and reason against the rules (docs/rules.md §6); for two
- * seeds, the totals of their games, pinned. Also the geometry tables, the
+ * game, its result and reason against the rules (docs/rules.md §6); for three
+ * standard seeds and a blitz one, the totals of their games and the hash of
+ * their actions, results and reasons, pinned. Also the geometry tables, the
  * pcg32 reference output and the text hash. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -115,13 +116,14 @@ static bool contains(const Action *list, int n, Action a)
 typedef struct Stats {
     long plies, games, ended[STATE_NB], passes, rows;
     long results[RESULT_NB], reasons[REASON_NB];
+    uint64_t hash; /* the games' text in order, each "ACTION ... RESULT REASON\n" (rng_hash_text) */
 } Stats;
 
 static void check_ply(const Position *pos, Rng *rng, const char *where)
 {
     char err[ERR_LEN], ypn[YPN_MAX_LEN];
-    const char *why = NULL;
-    cr_assert(pos_check(pos, &why), "%s: pos_check: %s", where, why);
+    char why[ERR_LEN];
+    cr_assert_eq(pos_check(pos, why), 0, "%s: pos_check: %s", where, why);
     cr_assert_eq(pos->key, pos_compute_key(pos), "%s: key", where);
     int markers = bb_popcount(pos->markers[WHITE] | pos->markers[BLACK]);
     cr_assert_eq(markers + pos->pool, MARKERS_NB, "%s: %d markers + pool %d", where, markers, pos->pool);
@@ -196,7 +198,7 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
         memcpy(&before, pos, sizeof before);
         Undo u;
         pos_make(&copy, list[i], &u);
-        cr_assert(pos_check(&copy, &why), "%s: after '%s': %s", where, text, why);
+        cr_assert_eq(pos_check(&copy, why), 0, "%s: after '%s': %s", where, text, why);
         pos_unmake(&copy, list[i], &u);
         cr_assert(pos_equal(&copy, &before), "%s: make/unmake of '%s' does not restore %s", where, text, ypn);
     }
@@ -271,6 +273,7 @@ static void play_games(int variant, uint64_t seed, int games, Stats *st)
 {
     Rng check;
     rng_seed(&check, seed, 0x7465737473ULL);
+    st->hash = RNG_HASH_START;
     for (int g = 0; g < games; g++) {
         Rng rng;
         rng_stream(&rng, seed, (uint64_t)g);
@@ -290,9 +293,19 @@ static void play_games(int variant, uint64_t seed, int games, Stats *st)
             if (n == 0) {
                 st->ended[pos.state]++;
                 check_end(&pos, where, st);
+                int result, reason;
+                pos_outcome(&pos, &result, &reason);
+                st->hash = rng_hash_text_from(st->hash, result_name(result));
+                st->hash = rng_hash_text_from(st->hash, " ");
+                st->hash = rng_hash_text_from(st->hash, reason_name(reason));
+                st->hash = rng_hash_text_from(st->hash, "\n");
                 break;
             }
             Action a = list[rng_below(&rng, (uint32_t)n)];
+            char text[ACTION_MAX_LEN];
+            action_format(a, text);
+            st->hash = rng_hash_text_from(st->hash, text);
+            st->hash = rng_hash_text_from(st->hash, " ");
             st->passes += ACTION_KIND(a) == ACT_PASS;
             st->rows += ACTION_KIND(a) == ACT_ROW;
             Undo u;
@@ -308,27 +321,22 @@ static void play_games(int variant, uint64_t seed, int games, Stats *st)
         st->games++;
     }
     cr_log_info("%s seed %llu: %ld games, %ld plies, %ld row removals, %ld passes, ended: %ld by rows, %ld in M; "
-                "white %ld, black %ld, draws %ld; three-rings %ld, blitz-row %ld, pool-empty %ld, no-moves %ld",
+                "white %ld, black %ld, draws %ld; three-rings %ld, blitz-row %ld, pool-empty %ld, no-moves %ld; "
+                "hash %016llx",
                 variant_name(variant), (unsigned long long)seed, st->games, st->plies, st->rows, st->passes,
                 st->ended[STATE_END], st->ended[STATE_M], st->results[RESULT_WHITE], st->results[RESULT_BLACK],
                 st->results[RESULT_DRAW], st->reasons[REASON_THREE_RINGS], st->reasons[REASON_BLITZ_ROW],
-                st->reasons[REASON_POOL_EMPTY], st->reasons[REASON_NO_MOVES]);
-}
-
-Test(random_games, standard_a)
-{
-    Stats st = {0};
-    play_games(VARIANT_STANDARD, 1, 300, &st);
-    cr_expect_eq(st.games, 300);
-    cr_expect(st.rows > 0 && st.ended[STATE_END] > 0, "no row was ever removed, no game ended by rings");
+                st->reasons[REASON_POOL_EMPTY], st->reasons[REASON_NO_MOVES], (unsigned long long)st->hash);
 }
 
 /* What 300 standard games of one seed add up to, pinned once: the same
  * games as `yinsh bench --games 300 --seed S` (randgame_play, counted by
- * other code), which printed the same totals. Any change to move
+ * other code), which printed the same totals; and the hash of the games
+ * themselves, every action, result and reason in order. Any change to move
  * generation, the random picks or the end of a game moves some of them. */
 typedef struct Totals {
     long actions, rows, passes, white, black, draws, three_rings, pool_empty, no_moves;
+    uint64_t hash;
 } Totals;
 
 static void expect_totals(uint64_t seed, Totals want)
@@ -337,7 +345,7 @@ static void expect_totals(uint64_t seed, Totals want)
     play_games(VARIANT_STANDARD, seed, 300, &st);
     Totals got = {st.plies - st.games, st.rows, st.passes, st.results[RESULT_WHITE], st.results[RESULT_BLACK],
                   st.results[RESULT_DRAW], st.reasons[REASON_THREE_RINGS], st.reasons[REASON_POOL_EMPTY],
-                  st.reasons[REASON_NO_MOVES]};
+                  st.reasons[REASON_NO_MOVES], st.hash};
     cr_expect_eq(st.games, 300);
     cr_expect_eq(got.actions, want.actions, "seed %llu: actions", (unsigned long long)seed);
     cr_expect_eq(got.rows, want.rows, "seed %llu: row removals", (unsigned long long)seed);
@@ -350,18 +358,26 @@ static void expect_totals(uint64_t seed, Totals want)
               "seed %llu: ends %ld/%ld/%ld, pinned %ld/%ld/%ld", (unsigned long long)seed, got.three_rings,
               got.pool_empty, got.no_moves, want.three_rings, want.pool_empty, want.no_moves);
     cr_expect_eq(st.reasons[REASON_BLITZ_ROW], 0, "seed %llu: a blitz ending in standard", (unsigned long long)seed);
+    cr_expect_eq(got.hash, want.hash, "seed %llu: the games' hash %016llx, pinned %016llx", (unsigned long long)seed,
+                 (unsigned long long)got.hash, (unsigned long long)want.hash);
+}
+
+Test(random_games, standard_a)
+{
+    expect_totals(1, (Totals){.actions = 21296, .rows = 496, .passes = 0, .white = 89, .black = 96, .draws = 115,
+                              .three_rings = 49, .pool_empty = 251, .no_moves = 0, .hash = 0xe9a107bc4a2780acULL});
 }
 
 Test(random_games, standard_b)
 {
     expect_totals(2, (Totals){.actions = 21687, .rows = 544, .passes = 0, .white = 88, .black = 85, .draws = 127,
-                              .three_rings = 42, .pool_empty = 258, .no_moves = 0});
+                              .three_rings = 42, .pool_empty = 258, .no_moves = 0, .hash = 0x8241680de739a0fdULL});
 }
 
 Test(random_games, standard_c)
 {
     expect_totals(3, (Totals){.actions = 21465, .rows = 512, .passes = 0, .white = 82, .black = 93, .draws = 125,
-                              .three_rings = 39, .pool_empty = 261, .no_moves = 0});
+                              .three_rings = 39, .pool_empty = 261, .no_moves = 0, .hash = 0x6d0b2c574cf33d80ULL});
 }
 
 Test(random_games, blitz)
@@ -371,6 +387,10 @@ Test(random_games, blitz)
     cr_expect_eq(st.games, 400);
     cr_expect(st.ended[STATE_END] > 0);
     cr_expect_eq(st.rows, 0, "a row removal in blitz");
+    cr_expect(st.results[RESULT_WHITE] == 168 && st.results[RESULT_BLACK] == 147 && st.results[RESULT_DRAW] == 85 &&
+                  st.reasons[REASON_BLITZ_ROW] == 315 && st.reasons[REASON_POOL_EMPTY] == 85,
+              "results and ends pinned");
+    cr_expect_eq(st.hash, 0xb75be2a9c04b394aULL, "the games' hash %016llx", (unsigned long long)st.hash);
 }
 
 /* ---- geometry and the generator ----------------------------------------- */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "base/text.h"
 #include "engine/notation.h"
 #include "report/report.h"
 #include "stats/stats.h"
@@ -92,10 +93,11 @@ static void check_row(sqlite3 *db, const char *md, const char *heading, const ch
              variant, where);
     double mean = db_double(db, sql);
     cr_assert(n > 0);
-    unsigned long long rn, rw, rb, rd;
+    unsigned long long rn, rc, rw, rb, rd;
     const char *row = random_row(md, heading);
-    cr_assert_eq(sscanf(row, "%llu | %llu | %llu | %llu |", &rn, &rw, &rb, &rd), 4, "row: %.80s", row);
+    cr_assert_eq(sscanf(row, "%llu | %llu | %llu | %llu | %llu |", &rn, &rc, &rw, &rb, &rd), 5, "row: %.80s", row);
     cr_expect_eq(rn, (unsigned long long)n);
+    cr_expect_eq(rc, 0, "random games are no copies of one another");
     cr_expect_eq(rw, (unsigned long long)w);
     cr_expect_eq(rb, (unsigned long long)b);
     cr_expect_eq(rd, (unsigned long long)d);
@@ -123,30 +125,35 @@ static char *section(const char *md, const char *heading)
 
 /* Checks the comparison row of `random` against SQL counts over all runs:
  * each variant's score and games, and the difference blitz minus standard
- * with its interval and p-value as stats_diff gives them from the counts. */
+ * with Newcombe's interval and the exact permutation test's p-value, as
+ * stats.h gives them from the counts. */
 static void check_comparison(sqlite3 *db, const char *md)
 {
     const char *sec = section(md, "## Blitz against standard");
-    double score[2], var[2];
+    Interval score[2];
     long long n[2];
+    uint64_t counts[2][3];
     const char *const VARIANTS[2] = {"standard", "blitz"};
     for (int v = 0; v < 2; v++) {
         long long w, b, d;
         sql_results(db, VARIANTS[v], "1", &n[v], &w, &b, &d);
         cr_assert(n[v] > 0);
-        score[v] = stats_score((uint64_t)w, (uint64_t)d, (uint64_t)b).mid;
-        var[v] = ((double)w + 0.25 * (double)d) / (double)n[v] - score[v] * score[v];
+        score[v] = stats_score((uint64_t)w, (uint64_t)d, (uint64_t)b);
+        counts[v][0] = (uint64_t)b;
+        counts[v][1] = (uint64_t)d;
+        counts[v][2] = (uint64_t)w;
     }
-    double p;
-    Interval diff = stats_diff(score[1], var[1], (double)n[1], score[0], var[0], (double)n[0], &p);
+    Interval diff = stats_diff_newcombe(score[1], score[0]);
+    double p = stats_p_scores_differ(counts[1], counts[0], NULL);
     char pv[32], want[256];
     if (p < 0.001) snprintf(pv, sizeof pv, "< 0.001");
     else snprintf(pv, sizeof pv, "%.3f", p);
     snprintf(want, sizeof want,
-             "| `random` | %.1f%% (%lld games) | %.1f%% (%lld games) | %+.1f (%+.1f to %+.1f) | %s |\n",
-             100 * score[0], n[0], 100 * score[1], n[1], 100 * diff.mid, 100 * diff.lo, 100 * diff.hi, pv);
+             "| `random` | %.1f%% (%lld games) | %.1f%% (%lld games) | %+.1f (%+.1f to %+.1f) | %s | ",
+             100 * score[0].mid, n[0], 100 * score[1].mid, n[1], 100 * diff.mid, 100 * diff.lo, 100 * diff.hi, pv);
     cr_expect(strstr(sec, want), "want the row '%s' in:\n%s", want, sec);
-    snprintf(want, sizeof want, "\n%d of 1 pairs show a difference", p < 0.05);
+    bool differ = p < 0.05 && (diff.lo > 0 || diff.hi < 0);
+    snprintf(want, sizeof want, "\n%d of 1 pairs show a difference", differ);
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 
@@ -193,9 +200,9 @@ Test(report, tables_match_sql)
     cr_expect(strstr(md, "all runs, 150 games."), "%.300s", md);
     /* both variants were played by random: one comparison row */
     check_comparison(h, md);
-    /* every run with its seed and command */
-    cr_expect(strstr(md, "| `std-a` | standard | `random` | `random` | 60 of 60 | 11 | `yinsh selfplay --games 60"));
-    cr_expect(strstr(md, "| `blitz-a` | blitz | `random` | `random` | 50 of 50 | 13 |"));
+    /* every run with its distinct games, seed and command */
+    cr_expect(strstr(md, "| `std-a` | standard | `random` | `random` | 60 of 60, 60 distinct | 11 | `yinsh selfplay --games 60"));
+    cr_expect(strstr(md, "| `blitz-a` | blitz | `random` | `random` | 50 of 50, 50 distinct | 13 |"));
     cr_expect(strstr(md, "## Summary") && strstr(md, "- **Standard.**") && strstr(md, "- **Blitz.**"));
     sqlite3_close(h);
 }
@@ -221,8 +228,13 @@ Test(report, runs_filter)
     sqlite3_close(h);
 }
 
+/* The pictures and their data; gnuplot is part of the setup
+ * (scripts/setup.sh), so a machine without it fails here, saying so,
+ * rather than skipping the pictures' checks. */
 Test(report, pictures)
 {
+    cr_assert_eq(system("command -v gnuplot >/dev/null 2>&1"), 0,
+                 "gnuplot is not installed: run scripts/setup.sh (it installs gnuplot-nox) to test the pictures");
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
     const char *args[] = {"report", "--db", db, "--out", out, "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, NULL, &se), 0, "report: %s", se);
@@ -237,20 +249,19 @@ Test(report, pictures)
         if (!strchr(c, '\n')) break;
     }
     cr_expect_eq(points, 85, "the board's 85 points");
-    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
-        cr_expect(file_nonempty(path_in(out, "strength.png")), "%s", slurp(path_in(out, "gnuplot.log")));
-        cr_expect(file_nonempty(path_in(out, "lengths.png")), "%s", slurp(path_in(out, "gnuplot.log")));
-        cr_expect(file_nonempty(path_in(out, "first-ring.png")), "%s", slurp(path_in(out, "gnuplot.log")));
-        cr_expect(strstr(md, "![White's score against strength](strength.png)"));
-        cr_expect(strstr(md, "](first-ring.png)") && !strstr(md, "pictures failed"), "%s",
-                  slurp(path_in(out, "gnuplot.log")));
-        /* 100 and 50 games over 85 points: the map says its points are thin */
-        sqlite3 *h = db_open(db);
-        long long empty, thin = sql_thin_points(h, "standard", &empty);
-        cr_expect_eq(thin, 85);
-        cr_expect(strstr(md, thin_note("Standard", thin, empty)), "%s", section(md, "## Pictures"));
-        sqlite3_close(h);
-    }
+    /* the pictures */
+    cr_expect(file_nonempty(path_in(out, "strength.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+    cr_expect(file_nonempty(path_in(out, "lengths.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+    cr_expect(file_nonempty(path_in(out, "first-ring.png")), "%s", slurp(path_in(out, "gnuplot.log")));
+    cr_expect(strstr(md, "![White's score against strength](strength.png)"));
+    cr_expect(strstr(md, "](first-ring.png)") && !strstr(md, "pictures failed"), "%s",
+              slurp(path_in(out, "gnuplot.log")));
+    /* 100 and 50 games over 85 points: the map says its points are thin */
+    sqlite3 *h = db_open(db);
+    long long empty, thin = sql_thin_points(h, "standard", &empty);
+    cr_expect_eq(thin, 85);
+    cr_expect(strstr(md, thin_note("Standard", thin, empty)), "%s", section(md, "## Pictures"));
+    sqlite3_close(h);
     /* without gnuplot: the Markdown, exit 0, and a note that says so */
     char *out2 = path_in(dir, "rep2");
     const char *args2[] = {"report", "--db", db, "--out", out2, "--quiet", NULL};
@@ -353,7 +364,7 @@ Test(report, first_ring_note)
     char *dir = tmpdir_new(), *db = tiny_db(dir);
     Report rep;
     char err[ERR_LEN];
-    cr_assert_eq(report_load(&rep, db, &(StoreSelection){0}, err), 0, "%s", err);
+    cr_assert_eq(report_load(&rep, db, STORE_BUSY_MS, &(StoreSelection){0}, err), 0, "%s", err);
     ReportPictures pics = {.first_ring = true};
     char *md;
     size_t len;
@@ -478,7 +489,7 @@ Test(report, load_and_figures)
     Report rep;
     char err[ERR_LEN];
     const char *runs[] = {"std-a", "std-b"};
-    cr_assert_eq(report_load(&rep, db, &(StoreSelection){.runs = runs, .nruns = 2}, err), 0, "%s", err);
+    cr_assert_eq(report_load(&rep, db, STORE_BUSY_MS, &(StoreSelection){.runs = runs, .nruns = 2}, err), 0, "%s", err);
     cr_expect_eq(rep.games, 100);
     cr_expect_eq(rep.npairs, 1);
     cr_expect_eq(rep.nrun_rows, 2);
@@ -511,9 +522,11 @@ Test(report, load_and_figures)
     cr_expect_eq((long long)s.wins,
                  db_int(h, "SELECT count(*) FROM game JOIN run ON run.id = game.run_id "
                            "WHERE run.name IN ('std-a', 'std-b') AND result = 'white'"));
-    Interval elo = stats_elo_trinomial(s.wins, s.draws, s.losses);
-    cr_expect_float_eq(s.elo_lo, elo.lo, 1e-9);
-    cr_expect_float_eq(s.p, stats_p_equal(s.wins, s.draws, s.losses), 1e-12);
+    /* the Elo interval is the score's read on the Elo scale; p the exact sign test's */
+    Interval score = stats_score(s.wins, s.draws, s.losses);
+    cr_expect_float_eq(s.elo_lo, stats_elo(score.lo), 1e-9);
+    cr_expect_float_eq(s.elo_hi, stats_elo(score.hi), 1e-9);
+    cr_expect_float_eq(s.p, stats_p_sign(s.wins, s.losses), 1e-12);
     sqlite3_close(h);
 
     /* first rings: every game counted once, at a point */
@@ -523,7 +536,707 @@ Test(report, load_and_figures)
     cr_expect_eq(first, 100);
     report_free(&rep);
 
-    cr_expect_neq(report_load(&rep, db, &(StoreSelection){.runs = (const char *[]){"nosuch"}, .nruns = 1}, err), 0);
+    cr_expect_neq(report_load(&rep, db, STORE_BUSY_MS, &(StoreSelection){.runs = (const char *[]){"nosuch"}, .nruns = 1}, err), 0);
     cr_expect(strstr(err, "nosuch"), "%s", err);
     report_free(&rep);
+}
+
+/* ---- nothing the report prints may run code or break its tables (#22) --- */
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define SHARED_SGF YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf"
+
+/* The shared boardspace record with `from` replaced by `to` (once). */
+static char *sgf_with(const char *from, const char *to)
+{
+    const char *all = slurp(SHARED_SGF), *at = strstr(all, from);
+    cr_assert(at, "'%s' is not in the shared record", from);
+    char *out = gc(malloc(strlen(all) + strlen(to) + 1));
+    sprintf(out, "%.*s%s%s", (int)(at - all), all, to, at + strlen(from));
+    return out;
+}
+
+/* A name that would not print as itself (an ESC, a BEL, a newline, bytes
+ * that are no UTF-8) is refused on import, naming the file and the
+ * field, and nothing of that file is stored; a name in another script
+ * (valid UTF-8) comes in as it is. */
+Test(report, import_refuses_names_that_do_not_print_as_themselves)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "d.db"), *so, *se;
+    struct {
+        const char *file, *from, *to, *field;
+    } const BAD[] = {
+        {"esc.sgf", "P0[id \"DrMih\"]", "P0[id \"Dr\033[31mMih\"]", "esc.sgf: the name of player P0 holds a control character"},
+        {"bel.sgf", "P1[id \"Dumbot\"]", "P1[id \"Dum\007bot\"]", "bel.sgf: the name of player P1 holds a control character"},
+        {"nl.sgf", "GN[Y-DrMih", "GN[x\n$(touch pwned)\nY-DrMih", "nl.sgf: the game's name (GN) holds a control character"},
+        {"utf.sgf", "P0[id \"DrMih\"]", "P0[id \"Dr\xff\xfeMih\"]", "utf.sgf: the name of player P0 holds a byte that is not UTF-8"},
+        {"date.sgf", "DT[Fri", "DT[\033[2JFri", "date.sgf: the date (DT) holds a control character"},
+    };
+    int n = sizeof BAD / sizeof BAD[0];
+    for (int i = 0; i < n; i++) {
+        write_in(dir, BAD[i].file, sgf_with(BAD[i].from, BAD[i].to));
+        cr_expect_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", BAD[i].file, "--db", db), &so, &se), 1);
+        cr_expect(strstr(se, BAD[i].field), "want '%s' in: %s", BAD[i].field, se);
+        cr_expect(!strchr(so, '\033') && !strchr(se, '\033') && !strchr(se, '\007'), "raw control bytes printed");
+    }
+    /* a file's name becomes the run's name when the record has no GN */
+    char *nameless = sgf_with("GN[Y-DrMih-Dumbot-2026-02-20-0858]", "");
+    write_in(dir, "a\nb.sgf", nameless);
+    cr_expect_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", "a\nb.sgf", "--db", db), NULL, &se), 1);
+    cr_expect(strstr(se, "the run's name, made from the file's name, holds a control character"), "%s", se);
+    cr_expect(!file_exists(path_in(dir, "pwned")));
+    /* nothing stored (the database may not even have been made) */
+    if (file_exists(db)) {
+        sqlite3 *h = db_open(db);
+        cr_expect_eq(db_int(h, "SELECT count(*) FROM sqlite_master WHERE name = 'run'") ?
+                         db_int(h, "SELECT count(*) FROM run") : 0, 0);
+        sqlite3_close(h);
+    }
+    /* Cyrillic is UTF-8: imported */
+    write_in(dir, "ru.sgf", sgf_with("P0[id \"DrMih\"]", "P0[id \"ДрМих\"]"));
+    cr_expect_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", "ru.sgf", "--db", db), &so, &se), 0, "%s", se);
+    cr_expect(strstr(so, "ДрМих (White)"), "%s", so);
+}
+
+/* The Markdown of a report made by hand. */
+static char *markdown_of(const Report *rep)
+{
+    char *md;
+    size_t len;
+    FILE *f = open_memstream(&md, &len);
+    report_write_markdown(rep, "yinsh report", NULL, f);
+    fclose(f);
+    return gc(md);
+}
+
+/* A pair made by hand: w White wins, b Black wins, d draws, every game of
+ * 60 actions. */
+static ReportPair hand_pair(int variant, const char *spec, uint64_t w, uint64_t b, uint64_t d)
+{
+    ReportPair p = {.variant = variant, .white = (char *)spec, .black = (char *)spec, .games = w + b + d};
+    p.results[RESULT_WHITE] = w;
+    p.results[RESULT_BLACK] = b;
+    p.results[RESULT_DRAW] = d;
+    p.reasons[REASON_THREE_RINGS] = w + b;
+    p.reasons[REASON_POOL_EMPTY] = d;
+    p.lengths = gc(calloc(REPORT_MAX_LENGTH + 1, sizeof *p.lengths));
+    p.lengths[60] = p.games;
+    return p;
+}
+
+/* ---- exact p-values, and no verdict the interval beside it contradicts -- */
+
+/* 3 wins of 3 (the issue's `selfplay --games 3 --agent ab:depth=1`, had
+ * its games been distinct): Wilson 43.9-100%, and the exact sign test's
+ * p = 2 (1/2)^3 = 0.25, where the normal approximation said p < 0.001
+ * and "too large to be chance". */
+Test(report, exact_p_and_verdicts)
+{
+    ReportPair p = hand_pair(VARIANT_STANDARD, "ab:depth=1,tt=16", 3, 0, 0);
+    ReportScore s = report_score(&p);
+    cr_expect_float_eq(s.p, 0.25, 1e-12);
+    cr_expect_float_eq(s.lo, 0.438503, 1e-5);
+    cr_expect_eq(s.verdict, REPORT_TOO_FEW);
+    Report rep = {.db = "hand.db", .pairs = &p, .npairs = 1, .games = 3};
+    char *md = markdown_of(&rep);
+    char *summary = section(md, "## Summary");
+    cr_expect(!strstr(md, "too large to be chance"), "%s", summary);
+    cr_expect(strstr(summary, "White scored **100.0%** (95% CI 43.9–100.0%), +∞ Elo (-43 to +∞). Only 3 distinct "
+                              "games: too few for a verdict"),
+              "%s", summary);
+    cr_expect(strstr(summary, "(p = 0.250)"), "%s", summary);
+    cr_expect(strstr(md, "| 100.0% (43.9–100.0) | 0.250 | +∞ (-43 to +∞) |"), "%s", section(md, "## Results"));
+
+    /* 20 of 20: p = 2 / 2^20; 15 of 20: p = 43400 / 2^20 (test_stats), the
+     * interval 53.1-88.8% without 50%: an edge */
+    p = hand_pair(VARIANT_STANDARD, "random", 20, 0, 0);
+    s = report_score(&p);
+    cr_expect_float_eq(s.p, 2.0 / 1048576, 1e-15);
+    cr_expect_eq(s.verdict, REPORT_EDGE);
+    p = hand_pair(VARIANT_STANDARD, "random", 15, 5, 0);
+    s = report_score(&p);
+    cr_expect_float_eq(s.p, 43400.0 / 1048576, 1e-12);
+    cr_expect_eq(s.verdict, REPORT_EDGE);
+    /* 10 wins, 2 losses, 30 draws: the sign test's p = 2 (1 + 12 + 66) /
+     * 4096 = 0.0386, but the score 59.5% has the interval 44.5-73.0%: the
+     * two disagree, and the report concludes nothing */
+    p = hand_pair(VARIANT_STANDARD, "random", 10, 2, 30);
+    s = report_score(&p);
+    cr_expect_float_eq(s.p, 158.0 / 4096, 1e-12);
+    cr_expect(s.lo < 0.5 && s.hi > 0.5);
+    cr_expect_eq(s.verdict, REPORT_SPLIT);
+    rep = (Report){.db = "hand.db", .pairs = &p, .npairs = 1, .games = 42};
+    md = markdown_of(&rep);
+    cr_expect(!strstr(md, "too large to be chance") && !strstr(md, "can be told from chance"), "%s", md);
+    cr_expect(strstr(md, "p = 0.039, yet the interval 44.5–73.0% holds 50%: on the edge of chance, no verdict"),
+              "%s", section(md, "## Summary"));
+    /* 10 and 10: nothing */
+    p = hand_pair(VARIANT_STANDARD, "random", 10, 10, 0);
+    cr_expect_eq(report_score(&p).verdict, REPORT_CHANCE);
+
+    /* every count up to 40 games: a verdict agrees with the interval */
+    for (uint64_t w = 0; w <= 40; w += 1)
+        for (uint64_t b = 0; w + b <= 40; b++)
+            for (uint64_t d = 0; w + b + d <= 40; d += 3) {
+                ReportPair q = {.results = {[RESULT_WHITE] = w, [RESULT_BLACK] = b, [RESULT_DRAW] = d}};
+                s = report_score(&q);
+                bool holds = s.lo <= 0.5 && 0.5 <= s.hi, elo_holds = s.elo_lo <= 0 && 0 <= s.elo_hi;
+                cr_assert_eq(holds, elo_holds, "%llu %llu %llu: the Elo interval is the score's",
+                             (unsigned long long)w, (unsigned long long)b, (unsigned long long)d);
+                if (s.verdict == REPORT_EDGE) cr_assert(!holds && s.p < 0.05 && s.n >= REPORT_MIN_VERDICT_GAMES);
+                if (s.verdict == REPORT_CHANCE) cr_assert(holds && s.p >= 0.05);
+            }
+}
+
+/* A one-game import (a game played elsewhere, Black's win): p = 1, no
+ * verdict; the normal approximation said "p < 0.001" and "too large to
+ * be chance". */
+Test(report, one_imported_game_gives_no_verdict)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "d.db"), *so, *se;
+    cr_assert_eq(yinsh_run(dir, ARGS("import", "--format", "boardspace", SHARED_SGF, "--db", db), NULL, &se), 0, "%s",
+                 se);
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", db, "--kind", "import", "--out", "r", "--no-plots"), &so, &se),
+                 0, "%s", se);
+    char *summary = section(so, "## Summary");
+    cr_expect(!strstr(so, "too large to be chance"), "%s", summary);
+    cr_expect(strstr(summary, "White scored **0.0%** (95% CI 0.0–79.3%)") &&
+                  strstr(summary, "Only 1 distinct game: too few for a verdict") && strstr(summary, "(p = 1.000)"),
+              "%s", summary);
+}
+
+/* Blitz against standard by hand: 3 White wins of 3 in standard, 3 Black
+ * wins of 3 in blitz. The normal approximation had no width and p = 0
+ * ("1 of 1 pairs show a difference too large to be chance"); the exact
+ * permutation test gives 2 / C(6, 3) = 0.1, Newcombe's interval -100 to
+ * -20.6 points, and 3 games a side are too few for a verdict. With 30 a
+ * side the difference is real. */
+Test(report, blitz_against_standard_at_the_edges)
+{
+    ReportPair pairs[2] = {hand_pair(VARIANT_STANDARD, "random", 3, 0, 0), hand_pair(VARIANT_BLITZ, "random", 0, 3, 0)};
+    ReportDiff d = report_diff(&pairs[0], &pairs[1]);
+    cr_expect_float_eq(d.p, 0.1, 1e-12);
+    cr_expect(d.exact);
+    cr_expect_float_eq(d.d.mid, -1, 1e-12);
+    cr_expect_float_eq(d.d.lo, -1, 1e-12);
+    cr_expect_float_eq(d.d.hi, -0.205923, 1e-5);
+    cr_expect_eq(d.verdict, REPORT_TOO_FEW);
+    Report rep = {.db = "hand.db", .pairs = pairs, .npairs = 2, .games = 6};
+    char *sec = section(markdown_of(&rep), "## Blitz against standard");
+    cr_expect(strstr(sec, "| `random` | 100.0% (3 games) | 0.0% (3 games) | -100.0 (-100.0 to -20.6) | 0.100 | too few "
+                          "games |"),
+              "%s", sec);
+    cr_expect(strstr(sec, "0 of 1 pairs show a difference too large to be chance") && strstr(sec, "1 has too few games"),
+              "%s", sec);
+
+    pairs[0] = hand_pair(VARIANT_STANDARD, "random", 30, 0, 0);
+    pairs[1] = hand_pair(VARIANT_BLITZ, "random", 0, 30, 0);
+    d = report_diff(&pairs[0], &pairs[1]);
+    cr_expect_float_eq(d.p, 2 / exp(lgamma(61) - 2 * lgamma(31)), 1e-20); /* 2 / C(60, 30) */
+    cr_expect_eq(d.verdict, REPORT_EDGE);
+    rep.games = 60;
+    sec = section(markdown_of(&rep), "## Blitz against standard");
+    cr_expect(strstr(sec, "1 of 1 pairs show a difference too large to be chance"), "%s", sec);
+}
+
+/* ---- the measures beyond the win rate (#23) ----------------------------- */
+
+/* An action by hand: actor 'w' or 'b', a value (NAN: not searched). */
+static StoreActionRow act(const char *actor, double value)
+{
+    return (StoreActionRow){.actor = actor, .state = "M", .action = "?", .legal = 1, .searched = !isnan(value),
+                            .value = isnan(value) ? 0 : value};
+}
+
+/* Decision points and lead changes of games worked out by hand. */
+Test(report, game_values_by_hand)
+{
+    /* values for the actor .6 .45 .4 .3 .8, White's view .6 .55 .4 .7 .8:
+     * ahead W W B W W, two changes; White won and led for good from
+     * action 3 on: decided at (3 + 1) / 5 */
+    StoreActionRow g1[] = {act("w", 0.6), act("b", 0.45), act("w", 0.4), act("b", 0.3), act("w", 0.8)};
+    ReportGameValues v = report_game_values(g1, 5, RESULT_WHITE);
+    cr_expect(v.valued);
+    cr_expect_eq(v.lead_changes, 2);
+    cr_expect_float_eq(v.decided_at, 0.8, 1e-12);
+    /* unsearched actions count for the length only, a value of exactly
+     * 1/2 has nobody ahead: White's view - .5 .7 .4 -, one change (W to
+     * B); Black won, Black's view .5 .3 .6: decided at (3 + 1) / 5 */
+    StoreActionRow g2[] = {act("w", NAN), act("b", 0.5), act("w", 0.7), act("b", 0.6), act("w", NAN)};
+    v = report_game_values(g2, 5, RESULT_BLACK);
+    cr_expect_eq(v.lead_changes, 1);
+    cr_expect_float_eq(v.decided_at, 0.8, 1e-12);
+    /* White won, but the last value gave White .4: never led for good, 1 */
+    StoreActionRow g3[] = {act("w", 0.7), act("b", 0.6)};
+    v = report_game_values(g3, 2, RESULT_WHITE);
+    cr_expect_eq(v.lead_changes, 1);
+    cr_expect_float_eq(v.decided_at, 1, 1e-12);
+    /* led from the first action on: 1/4 */
+    StoreActionRow g4[] = {act("b", 0.1), act("w", 0.9), act("b", 0.2), act("w", 0.7)};
+    v = report_game_values(g4, 4, RESULT_WHITE);
+    cr_expect_eq(v.lead_changes, 0);
+    cr_expect_float_eq(v.decided_at, 0.25, 1e-12);
+    /* a draw has no decision point; random play no values at all */
+    v = report_game_values(g1, 5, RESULT_DRAW);
+    cr_expect(v.valued && v.lead_changes == 2 && v.decided_at == -1);
+    StoreActionRow g5[] = {act("w", NAN), act("b", NAN)};
+    v = report_game_values(g5, 2, RESULT_WHITE);
+    cr_expect(!v.valued && v.lead_changes == 0 && v.decided_at == -1);
+    /* the phases of the states */
+    cr_expect(report_phase("P") == REPORT_PLACEMENT && report_phase("M") == REPORT_MOVE);
+    cr_expect(report_phase("R") == REPORT_REMOVAL && report_phase("X") == REPORT_REMOVAL &&
+              report_phase("r") == REPORT_REMOVAL && report_phase("x") == REPORT_REMOVAL);
+    cr_expect(report_phase("-") == -1 && report_phase("MM") == -1 && report_phase("") == -1);
+}
+
+/* A pair's measures by hand: 6 White wins, 2 Black wins, 2 draws. */
+Test(report, pair_measures_by_hand)
+{
+    ReportPair p = hand_pair(VARIANT_STANDARD, "random", 6, 2, 2);
+    /* balance 1 - |6 - 2| / 10 = 0.6; draws 2/10 with Wilson's interval */
+    cr_expect_float_eq(report_balance(&p), 0.6, 1e-12);
+    Interval d = report_draw_rate(&p), w = stats_wilson(0.2, 10, STATS_Z95);
+    cr_expect(d.mid == 0.2 && d.lo == w.lo && d.hi == w.hi);
+    /* lengths 10 20 20 30 30 30 40 50 60 90: quartiles by nearest rank
+     * (ceil(q n)-th shortest): 20 (3rd), 30 (5th and 6th: median 30), 50 (8th) */
+    memset(p.lengths, 0, (REPORT_MAX_LENGTH + 1) * sizeof *p.lengths);
+    int lens[] = {10, 20, 20, 30, 30, 30, 40, 50, 60, 90};
+    for (int i = 0; i < 10; i++) p.lengths[lens[i]]++;
+    cr_expect_eq(report_length_quantile(&p, 0), 10);
+    cr_expect_eq(report_length_quantile(&p, 0.25), 20);
+    cr_expect_float_eq(report_median_length(&p), 30, 1e-12);
+    cr_expect_eq(report_length_quantile(&p, 0.75), 50);
+    cr_expect_eq(report_length_quantile(&p, 1), 90);
+    cr_expect_float_eq(report_mean_length(&p), 38, 1e-12);
+    /* no values, no legal counts: no figure, not a zero */
+    cr_expect(isnan(report_decided_at(&p)) && isnan(report_lead_changes(&p)) && isnan(report_branching(&p, 0)));
+    p.decided = 4;
+    p.decided_at = 2;
+    p.valued = 5;
+    p.lead_changes = 7;
+    p.legal[REPORT_MOVE] = 300;
+    p.decisions[REPORT_MOVE] = 8;
+    cr_expect_float_eq(report_decided_at(&p), 0.5, 1e-12);
+    cr_expect_float_eq(report_lead_changes(&p), 1.4, 1e-12);
+    cr_expect_float_eq(report_branching(&p, REPORT_MOVE), 37.5, 1e-12);
+    /* the Markdown row */
+    Report rep = {.db = "hand.db", .pairs = &p, .npairs = 1, .games = 10};
+    char *sec = section(markdown_of(&rep), "## Beyond the win rate");
+    char want[256];
+    snprintf(want, sizeof want, "| `random` | `random` | 10 | 20.0%% (%.1f–%.1f) | 0.600 | 38.0, 30.0 | 10, 20–50, 90 | "
+                                "0.50 (4) | 1.40 (5) | –, 37.5, – |", 100 * w.lo, 100 * w.hi);
+    cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
+}
+
+/* The first ring's classes: the 85 points in 11 classes of sizes 12, 12,
+ * 6, 12, 6, 6, 12, 6, 6, 6, 1 (their first points a2, a3, b2, b3, b4,
+ * c3, c4, d4, d5, e5, f6); the centre's six neighbours are one class. */
+Test(report, first_ring_classes)
+{
+    static const char *const FIRST[REPORT_CLASS_NB] = {"a2", "a3", "b2", "b3", "b4", "c3", "c4", "d4", "d5", "e5", "f6"};
+    static const int SIZE[REPORT_CLASS_NB] = {12, 12, 6, 12, 6, 6, 12, 6, 6, 6, 1};
+    static const int DISTANCE[REPORT_CLASS_NB] = {5, 5, 4, 4, 4, 3, 3, 2, 2, 1, 0};
+    Report rep = {0};
+    Point pt;
+    /* a2's class, by hand (docs/rules.md §1: a2 is x = -5, y = -4): turned
+     * (x - y, x) = (-1, -5), e1; again (4, -1), j5; reflected (y, x) =
+     * (-4, -5), b1; a5 (-5, -1) is the reflection of e1 */
+    const char *const A2[] = {"a2", "e1", "j5", "b1", "a5"};
+    for (int i = 0; i < 5; i++) {
+        cr_assert(point_parse(A2[i], strlen(A2[i]), &pt));
+        cr_expect_eq(report_point_class(pt), 0, "%s", A2[i]);
+        rep.first[VARIANT_STANDARD][pt][RESULT_WHITE] += 1;
+    }
+    const char *const NEAR_CENTRE[] = {"e5", "e6", "f5", "f7", "g6", "g7"};
+    for (int i = 0; i < 6; i++) {
+        cr_assert(point_parse(NEAR_CENTRE[i], 2, &pt));
+        cr_expect_eq(report_point_class(pt), 9, "%s", NEAR_CENTRE[i]);
+        rep.first[VARIANT_STANDARD][pt][RESULT_DRAW] += 2;
+    }
+    ReportClass c[REPORT_CLASS_NB];
+    report_classes(&rep, VARIANT_STANDARD, c);
+    int total = 0;
+    for (int k = 0; k < REPORT_CLASS_NB; k++) {
+        char name[8];
+        point_format(c[k].first, name);
+        cr_expect_str_eq(name, FIRST[k]);
+        cr_expect_eq(c[k].points, SIZE[k], "%s", FIRST[k]);
+        cr_expect_eq(c[k].distance, DISTANCE[k], "%s", FIRST[k]);
+        total += c[k].points;
+    }
+    cr_expect_eq(total, 85);
+    cr_expect_eq(c[0].results[RESULT_WHITE], 5);
+    cr_expect_eq(c[9].results[RESULT_DRAW], 12);
+    cr_expect_eq(c[10].results[RESULT_WHITE] + c[10].results[RESULT_DRAW], 0);
+}
+
+/* ---- reproduce commands that reproduce, and a shell block that runs
+ * nothing else (#22) ----------------------------------------------------- */
+
+/* Runs `sh -c script` in dir with stdout and stderr into dir/out; its
+ * exit status. */
+static int sh_run(const char *dir, const char *script)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int fo = open(path_in(dir, "sh.out"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fo, 2);
+        execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    cr_assert(waitpid(pid, &st, 0) == pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The ```sh block of the report's "How to reproduce". */
+static char *sh_block(const char *md)
+{
+    const char *sec = strstr(md, "## How to reproduce");
+    cr_assert(sec);
+    const char *start = strstr(sec, "```sh\n"), *end = start ? strstr(start + 6, "\n```\n") : NULL;
+    cr_assert(start && end, "%s", sec);
+    return gc(strndup(start + 6, (size_t)(end - start - 5)));
+}
+
+/* Runs with every control, opening and a weights file whose name a shell
+ * would run ('$(touch pwned)'); an imported run renamed by SQL to hold a
+ * newline and a line of shell, and a run renamed to hold an ESC. The
+ * report's block, run whole by sh as printed (from a folder whose
+ * build/yinsh is the binary under test: every path in these runs is
+ * absolute), prints every run's stored hash and runs nothing else. */
+Test(report, reproduce_commands_give_the_stored_hashes)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "c.db"), *se;
+    /* a weights file whose name holds a quote, a $ and parentheses */
+    const char *wname = "w'$(touch pwned)'.txt";
+    write_in(dir, wname, slurp(YINSH_SOURCE_DIR "/eval/weights/default.txt"));
+    char *spec = gc(malloc(strlen(dir) + strlen(wname) + 64));
+    sprintf(spec, "mcts:sims=8,rollout=4,eval=%s/%s", dir, wname);
+    char *book = write_in(dir, "o.book", "e5 f6\nd4 g7 c3\n");
+    const char *const *RUNS[] = {
+        ARGS("selfplay", "--games", "4", "--agent", "mcts:sims=30", "--sims", "8", "--opening", "random:2", "--seed",
+             "3", "--run", "sims"),
+        ARGS("selfplay", "--games", "4", "--agent", "random", "--agent-streams", "--variant", "blitz", "--seed", "4",
+             "--run", "streams"),
+        ARGS("match", "--a", "mcts:sims=100", "--b", "mcts:sims=100", "--sims", "20", "--games", "4", "--seed", "1",
+             "--run", "m"),
+        ARGS("match", "--a", "random", "--b", "random", "--tc", "5+0.1", "--games", "2", "--seed", "2", "--run",
+             "clock"),
+        ARGS("selfplay", "--games", "2", "--agent", "random", "--movetime", "50", "--seed", "5", "--run", "movetime"),
+        ARGS("match", "--a", "mcts:sims=8", "--b", "random", "--book", book, "--games", "4", "--seed", "6", "--run",
+             "book"),
+        ARGS("selfplay", "--games", "2", "--agent", spec, "--seed", "7", "--run", "quote"),
+        ARGS("import", "--format", "boardspace", SHARED_SGF),
+    };
+    int nruns = sizeof RUNS / sizeof RUNS[0];
+    for (int i = 0; i < nruns; i++) {
+        const char *args[32];
+        int n = 0;
+        for (int k = 0; RUNS[i][k]; k++) args[n++] = RUNS[i][k];
+        args[n++] = "--db";
+        args[n++] = db;
+        if (strcmp(RUNS[i][0], "import")) args[n++] = "--quiet";
+        args[n] = NULL;
+        cr_assert_eq(yinsh_run(dir, args, NULL, &se), 0, "%s: %s", RUNS[i][0], se);
+    }
+    char *pwned = path_in(dir, "pwned"), *pwned2 = path_in(dir, "pwned2");
+    cr_assert(!file_exists(pwned));
+    sqlite3 *h = db_open(db);
+    cr_assert(sqlite3_exec(h, "UPDATE run SET name = 'imp' || char(10) || 'touch pwned2' WHERE kind = 'import'", NULL,
+                           NULL, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(h));
+    cr_assert(sqlite3_exec(h, "UPDATE run SET name = 'str' || char(27) || '[31meams' WHERE name = 'streams'", NULL,
+                           NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", db, "--kind", "all", "--out", "r", "--no-plots", "--quiet"),
+                           NULL, &se),
+                 0, "%s", se);
+    char *md = slurp(path_in(dir, "r/report.md"));
+    cr_expect(!strchr(md, '\033'), "no ESC reaches the report");
+    char *block = sh_block(md);
+    char hashes[16][17];
+    int commands = 0, comments = 0;
+    for (const char *line = block; *line;) {
+        const char *nl = strchr(line, '\n');
+        cr_assert(nl);
+        if (line[0] == '#') {
+            comments++;
+        } else {
+            cr_assert(!strncmp(line, "build/yinsh ", 12), "%.*s", (int)(nl - line), line);
+            const char *hash = strstr(line, ": hash ");
+            cr_assert(hash && hash < nl && commands < 16, "%.*s", (int)(nl - line), line);
+            snprintf(hashes[commands++], 17, "%.16s", hash + 7);
+        }
+        line = nl + 1;
+    }
+    cr_expect_eq(commands, 7, "%s", block);
+    cr_expect_eq(comments, 1, "the imported run is a comment: %s", block);
+    cr_expect(strstr(block, "# 'imp?touch pwned2': played elsewhere"), "the newline shown as ?: %s", block);
+    cr_expect(strstr(block, "# 'str?[31meams': hash "), "the ESC shown as ?: %s", block);
+    cr_expect(strstr(block, " --sims 20 ") && strstr(block, " --agent-streams ") && strstr(block, " --tc 5+0.1 ") &&
+                  strstr(block, " --movetime 50 ") && strstr(block, " --opening 'random:2' ") &&
+                  strstr(block, " --book '"),
+              "%s", block);
+    /* the block as printed, by sh */
+    cr_assert(mkdir(path_in(dir, "build"), 0755) == 0);
+    cr_assert(symlink(YINSH_BIN, path_in(dir, "build/yinsh")) == 0);
+    char *script = gc(malloc(strlen(block) + 4096));
+    sprintf(script, "cd '%s' || exit 99\n%s", dir, block);
+    cr_expect_eq(sh_run(dir, script), 0, "%s\n%s", script, slurp(path_in(dir, "sh.out")));
+    char *printed = slurp(path_in(dir, "sh.out"));
+    for (int i = 0; i < commands; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "hash         %s", hashes[i]);
+        cr_expect(strstr(printed, want), "command %d does not give its run's hash %s:\n%s", i, hashes[i], printed);
+    }
+    cr_expect(!file_exists(pwned) && !file_exists(pwned2), "the block ran code of the database:\n%s", block);
+}
+
+/* The cells of a Markdown table row: its '|' that no backslash escapes,
+ * less one. */
+static int cells_of(const char *row, size_t len)
+{
+    int pipes = 0;
+    for (size_t i = 0; i < len; i++) pipes += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+    return pipes - 1;
+}
+
+/* Every table row of md has as many cells as its header: checks each
+ * table (a header line, then its |---| line, then rows). */
+static void expect_whole_tables(const char *md)
+{
+    int want = -1;
+    for (const char *line = md; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        if (line[0] == '|') {
+            int n = cells_of(line, len);
+            if (want < 0) want = n;
+            cr_expect_eq(n, want, "a row of %d cells in a table of %d: %.*s", n, want, (int)len, line);
+        } else {
+            want = -1;
+        }
+        if (!nl) break;
+        line = nl + 1;
+    }
+}
+
+/* Agents named with '|', a newline, a backtick, an ESC and bytes that
+ * are no UTF-8 (as an old database or a hand-made one may hold them):
+ * every table keeps its cells, no raw control byte or bad UTF-8 reaches
+ * the report, and the match report the same. */
+Test(report, every_cell_is_escaped)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "d.db"), *se;
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "4", "--agent", "random", "--seed", "3", "--db", db,
+                                     "--run", "s", "--quiet"),
+                           NULL, &se),
+                 0, "%s", se);
+    cr_assert_eq(yinsh_run(dir, ARGS("match", "--a", "random", "--b", "mcts:sims=4", "--games", "2", "--seed", "3",
+                                     "--db", db, "--run", "m", "--quiet"),
+                           NULL, &se),
+                 0, "%s", se);
+    sqlite3 *h = db_open(db);
+    const char *bad = "'ra|nd' || char(10) || '| x `y' || char(27) || '[2J' || CAST(x'ff' AS TEXT)";
+    char sql[512];
+    snprintf(sql, sizeof sql, "UPDATE game SET white = %s WHERE white = 'random'; UPDATE run SET white = %s, "
+                              "name = name || '|' || char(10) || 'n' WHERE white = 'random'", bad, bad);
+    cr_assert(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    const char *const KINDS[] = {"all", "match"};
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", db, "--kind", KINDS[k], "--out", "r", "--no-plots", "--quiet"),
+                               NULL, &se),
+                     0, "%s", se);
+        char *md = slurp(path_in(dir, "r/report.md"));
+        expect_whole_tables(md);
+        for (const unsigned char *c = (const unsigned char *)md; *c; c++) {
+            cr_expect(*c != 0x1b && *c != 0xff, "a raw byte 0x%02x at %ld", *c, (long)(c - (const unsigned char *)md));
+            if (*c == 0x1b || *c == 0xff) break;
+        }
+        cr_expect(strstr(md, "`ra\\|nd?\\| x `y?[2J\xef\xbf\xbd`") || strstr(md, "``ra\\|nd?\\| x `y?[2J\xef\xbf\xbd``"),
+                  "%s", md);
+    }
+}
+
+/* ---- copies are not independent games (#22) ---------------------------- */
+
+/* The issue's study: alpha-beta at depth 2 against itself from the empty
+ * board, 100 games per variant, stores 100 copies of one game per
+ * variant. The report counts one distinct game each, says so, draws no
+ * verdict (it said "p < 0.001: Black's edge is too large to be chance")
+ * and does not call the agent one that never played itself. */
+Test(report, copies_are_counted_once)
+{
+    char *dir = tmpdir_new(), *so, *se;
+    char *ini = gc(malloc(1024));
+    snprintf(ini, 1024,
+             "[study]\nname = ab\ndb = %s/d.db\nseed = 1\ngames = 100\nvariants = standard, blitz\n"
+             "[agent ab2]\nspec = ab:depth=2\n[report]\nout = %s/r\n",
+             dir, dir);
+    write_in(dir, "s.ini", ini);
+    cr_assert_eq(yinsh_run(dir, ARGS("study", "s.ini", "--quiet"), NULL, &se), 0, "%s", se);
+    char *md = slurp(path_in(dir, "r/report.md"));
+    cr_expect(!strstr(section(md, "## Summary"), "too large to be chance"), "%s", section(md, "## Summary"));
+    cr_expect(strstr(md, "all runs, 2 distinct games. **198 copies of them left out**") ||
+                  strstr(md, ", 2 distinct games. **198 copies of them left out**"),
+              "%.600s", md);
+    char *summary = section(md, "## Summary");
+    cr_expect(strstr(summary, "- **Standard.** Most-played agent against itself, `ab:depth=2,tt=16` on both sides, "
+                              "1 distinct game (99 copies left out): ") &&
+                  strstr(summary, "Only 1 distinct game: too few for a verdict"),
+              "%s", summary);
+    cr_expect(strstr(md, "| `ab:depth=2,tt=16` | `ab:depth=2,tt=16` | 1 | 99 | "), "%s", section(md, "## Results"));
+    cr_expect(strstr(md, "**198 stored games are left out as copies**"), "%s", section(md, "## Results"));
+    cr_expect(strstr(md, " | 100 of 100, 1 distinct | "), "the runs' distinct games: %s", section(md, "## Runs"));
+    cr_expect(strstr(section(md, "## Blitz against standard"), "0 of 1 pairs show a difference") &&
+                  strstr(section(md, "## Blitz against standard"), "1 has too few games"),
+              "%s", section(md, "## Blitz against standard"));
+    cr_expect(!strstr(md, "No agent played itself"), "%s", section(md, "## Pictures"));
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0)
+        cr_expect(strstr(md, "The agents that played themselves here have no simulations per move"), "%s",
+                  section(md, "## Pictures"));
+    /* the JSON says the same */
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", "d.db", "--out", "r2", "--no-plots", "--json"), &so, &se), 0,
+                 "%s", se);
+    cr_expect(strstr(so, "\"games\": 2,") && strstr(so, "\"copies_left_out\": 198,") &&
+                  strstr(so, "\"copies_left_out\": 99,") && strstr(so, "\"verdict\": \"too_few_games\"") &&
+                  strstr(so, "\"games_distinct\": 1,"),
+              "%s", so);
+}
+
+/* ---- the measures against the stored rows (#23) ------------------------- */
+
+/* A game's decision point and lead changes computed here from its rows
+ * (actor, value; NULL unsearched), the definitions of docs/json.md
+ * written out again. */
+static void sql_game_values(sqlite3 *h, long long game, const char *result, int *valued, int *changes,
+                            double *decided)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT actor, value FROM action WHERE game_id = %lld ORDER BY ply", game);
+    sqlite3_stmt *st;
+    cr_assert(sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK);
+    int n = 0, ahead = 0, from = -1;
+    bool on = false;
+    *valued = 0;
+    *changes = 0;
+    char winner = !strcmp(result, "white") ? 'w' : !strcmp(result, "black") ? 'b' : 0;
+    for (; sqlite3_step(st) == SQLITE_ROW; n++) {
+        if (sqlite3_column_type(st, 1) == SQLITE_NULL) continue;
+        *valued = 1;
+        char actor = (char)sqlite3_column_text(st, 0)[0];
+        double v = sqlite3_column_double(st, 1), white = actor == 'w' ? v : 1 - v;
+        int side = white > 0.5 ? 1 : white < 0.5 ? 2 : 0;
+        if (side && ahead && side != ahead) ++*changes;
+        if (side) ahead = side;
+        double mine = winner == 'w' ? white : 1 - white;
+        if (winner && mine > 0.5 && !on) from = n;
+        on = mine > 0.5;
+    }
+    sqlite3_finalize(st);
+    *decided = winner && *valued ? (on ? (from + 1.0) / n : 1) : -1;
+}
+
+/* MCTS self-play (values stored) and random play (none): the report's
+ * measures against the stored rows. */
+Test(report, measures_match_the_stored_rows)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "m.db"), *se, *so;
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "6", "--agent", "mcts:sims=12", "--seed", "8", "--db", db,
+                                     "--run", "mcts", "--quiet"),
+                           NULL, &se),
+                 0, "%s", se);
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "8", "--agent", "random", "--seed", "9", "--db", db,
+                                     "--run", "rnd", "--quiet"),
+                           NULL, &se),
+                 0, "%s", se);
+    Report rep;
+    char err[ERR_LEN];
+    cr_assert_eq(report_load(&rep, db, STORE_BUSY_MS, &(StoreSelection){0}, err), 0, "%s", err);
+    cr_assert_eq(rep.npairs, 2);
+    sqlite3 *h = db_open(db);
+    for (int i = 0; i < 2; i++) {
+        const ReportPair *p = &rep.pairs[i];
+        const char *run = !strcmp(p->white, "random") ? "rnd" : "mcts";
+        char sql[512];
+        /* the branching factor by phase */
+        static const char *const STATES[REPORT_PHASE_NB] = {"'P'", "'M'", "'R', 'X', 'r', 'x'"};
+        for (int k = 0; k < REPORT_PHASE_NB; k++) {
+            snprintf(sql, sizeof sql,
+                     "SELECT coalesce(avg(legal), -1) FROM action JOIN game ON game.id = action.game_id JOIN run ON "
+                     "run.id = game.run_id WHERE run.name = '%s' AND state IN (%s)",
+                     run, STATES[k]);
+            double want = db_double(h, sql), got = report_branching(p, k);
+            if (want < 0) cr_expect(isnan(got), "%s phase %d", run, k);
+            else cr_expect_float_eq(got, want, 1e-9, "%s phase %d", run, k);
+        }
+        /* the values' measures, game by game */
+        snprintf(sql, sizeof sql, "SELECT game.id, result FROM game JOIN run ON run.id = game.run_id WHERE run.name = '%s'",
+                 run);
+        sqlite3_stmt *st;
+        cr_assert(sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK);
+        int valued = 0, changes = 0, decided = 0;
+        double decided_sum = 0;
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            int v, c;
+            double d;
+            sql_game_values(h, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1), &v, &c, &d);
+            valued += v;
+            changes += c;
+            if (d >= 0) decided++, decided_sum += d;
+        }
+        sqlite3_finalize(st);
+        cr_expect_eq(p->valued, (uint64_t)valued, "%s", run);
+        cr_expect_eq(p->decided, (uint64_t)decided, "%s", run);
+        if (valued) cr_expect_float_eq(report_lead_changes(p), (double)changes / valued, 1e-12, "%s", run);
+        else cr_expect(isnan(report_lead_changes(p)), "%s: random play has no values", run);
+        if (decided) cr_expect_float_eq(report_decided_at(p), decided_sum / decided, 1e-12, "%s", run);
+        else cr_expect(isnan(report_decided_at(p)), "%s", run);
+        if (!strcmp(run, "mcts")) cr_expect_eq(valued, 6, "every MCTS game has values");
+    }
+    sqlite3_close(h);
+    report_free(&rep);
+    /* and the JSON has them */
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", db, "--out", "r", "--no-plots", "--json"), &so, &se), 0, "%s",
+                 se);
+    char *check = gc(malloc(strlen(so) + 2048));
+    write_in(dir, "r.json", so);
+    sprintf(check,
+            "python3 -c \"import json; d = json.load(open('%s/r.json')); "
+            "p = {x['white']: x for x in d['pairs']}; r = p['random']; "
+            "assert r['decided_at'] == {'mean': None, 'games': 0}, r['decided_at']; "
+            "assert r['lead_changes']['games'] == 0 and r['legal_actions']['placement'] > 0; "
+            "assert abs(r['balance'] - (1 - abs(r['results']['white'] - r['results']['black']) / r['games'])) < 1e-9; "
+            "assert sum(g for _, g in r['length_actions']['games_by_length']) == r['games'] == 8; "
+            "assert r['draw_rate']['value'] == r['results']['draw'] / 8; "
+            "m = [x for x in d['pairs'] if x['white'] != 'random'][0]; assert m['lead_changes']['games'] == 6; "
+            "c = d['first_ring_classes']['standard']; assert len(c) == 11 and sum(x['games'] for x in c) == 14; "
+            "assert sum(x['points'] for x in c) == 85\"",
+            dir);
+    cr_expect_eq(system(check), 0, "%s", so);
+}
+
+/* base/text.h, behind the import's refusals and the report's escaping:
+ * the first byte that would not print as itself, and a cut that keeps
+ * UTF-8 whole. */
+Test(report, text_that_prints_as_itself)
+{
+    cr_expect_eq(text_bad_byte("DrMih"), -1);
+    cr_expect_eq(text_bad_byte("ДрМих €"), -1);
+    cr_expect_eq(text_bad_byte("Dr\033[31m"), 2);
+    cr_expect_eq(text_bad_byte("a\nb"), 1);
+    cr_expect_eq(text_bad_byte("ab\x7f"), 2);
+    cr_expect_eq(text_bad_byte("ab\xff"), 2);
+    cr_expect_eq(text_bad_byte("\xc0\xaf"), 0);     /* an overlong '/' */
+    cr_expect_eq(text_bad_byte("x\xed\xa0\x80"), 1); /* a surrogate */
+    cr_expect_eq(text_bad_byte("€\xe2\x82"), 3);    /* cut short */
+    char cut[][16] = {"ab\xe2\x82", "ab\xd0", "ab\xe2\x82\xac", "abc", "\xf0\x9f\x98"};
+    const char *want[] = {"ab", "ab", "ab\xe2\x82\xac", "abc", ""};
+    for (int i = 0; i < 5; i++) {
+        text_cut(cut[i]);
+        cr_expect_str_eq(cut[i], want[i], "cut %d", i);
+    }
 }

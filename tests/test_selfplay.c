@@ -59,23 +59,23 @@ Test(agent, spec_parse_and_format)
     AgentSpec s;
     char err[ERR_LEN], text[SPEC_LEN];
     cr_assert_eq(agent_spec_parse("random", &s, err), 0, "%s", err);
-    cr_assert_eq(s.kind, AGENT_RANDOM);
+    cr_assert(agent_spec_random(&s));
     cr_assert_str_eq(agent_spec_format(&s, text), "random");
 
     cr_assert_eq(agent_spec_parse("mcts:sims=800", &s, err), 0, "%s", err);
-    cr_assert_eq(s.kind, AGENT_MCTS);
-    cr_assert_eq(s.sims, 800);
+    cr_assert_str_eq(agent_spec_kind_name(&s), "mcts");
+    cr_assert_eq(s.mcts.sims, 800);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1,rollout=random");
 
     cr_assert_eq(agent_spec_parse("mcts:sims=800,c=1.2,rollout=random", &s, err), 0, "%s", err);
-    cr_assert_float_eq(s.c, 1.2, 1e-12);
+    cr_assert_float_eq(s.mcts.c, 1.2, 1e-12);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=800,c=1.2,rollout=random");
     AgentSpec back;
     cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
-    cr_assert(back.sims == s.sims && back.c == s.c && back.nodes == s.nodes);
+    cr_assert(back.mcts.sims == s.mcts.sims && back.mcts.c == s.mcts.c && back.mcts.nodes == s.mcts.nodes);
 
     cr_assert_eq(agent_spec_parse("mcts", &s, err), 0, "%s", err);
-    cr_assert_eq(s.sims, 200); /* `mcts` alone is the default agent of selfplay */
+    cr_assert_eq(s.mcts.sims, 200); /* `mcts` alone is the default agent of selfplay */
     cr_assert_eq(agent_spec_parse("mcts:nodes=5000", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=random,nodes=5000");
 
@@ -83,14 +83,14 @@ Test(agent, spec_parse_and_format)
     cr_assert_eq(agent_spec_parse("mcts:threads=1,solver=0,prior=0,policy=uniform", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=random");
     cr_assert_eq(agent_spec_parse("mcts:rollout=4,policy=rows,prior=0.5,solver=1,threads=2", &s, err), 0, "%s", err);
-    cr_assert(s.threads == 2 && s.solver && s.prior == 0.5 && s.policy == MCTS_POLICY_ROWS);
+    cr_assert(s.mcts.threads == 2 && s.mcts.solver && s.mcts.prior == 0.5 && s.mcts.policy == MCTS_POLICY_ROWS);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=200,c=1,rollout=4,threads=2,solver=1,prior=0.5,policy=rows");
     cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
-    cr_assert(back.threads == 2 && back.solver && back.prior == 0.5 && back.policy == MCTS_POLICY_ROWS);
+    cr_assert(back.mcts.threads == 2 && back.mcts.solver && back.mcts.prior == 0.5 && back.mcts.policy == MCTS_POLICY_ROWS);
     cr_assert_eq(agent_spec_set(&back, "threads", "3", err), 0, "%s", err);
-    cr_assert_eq(back.threads, 3);
+    cr_assert_eq(back.mcts.threads, 3);
     cr_assert_neq(agent_spec_set(&back, "solver", "maybe", err), 0);
-    cr_assert(back.solver);
+    cr_assert(back.mcts.solver);
 }
 
 Test(agent, spec_errors_name_the_problem)
@@ -131,10 +131,18 @@ Test(playout, reaches_the_end)
 
 /* ---- MCTS ------------------------------------------------------------- */
 
+static Mcts *new_mcts(const MctsConfig *cfg)
+{
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, cfg, err), 0, "%s", err);
+    return m;
+}
+
 Test(mcts, search_is_legal_and_counts_visits)
 {
     MctsConfig cfg = {.sims = 300, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     for (int k = 0; k < 6; k++) {
         Position pos;
         bench_mcts_position(3, k, &pos);
@@ -161,7 +169,7 @@ Test(mcts, finds_the_winning_move)
     char err[ERR_LEN];
     cr_assert_eq(ypn_parse(ypn, &pos, err), 0, "%s", err);
     MctsConfig cfg = {.sims = 2000, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     Rng rng;
     rng_seed(&rng, 5, 5);
     MctsResult r;
@@ -189,7 +197,7 @@ Test(mcts, tree_parallel_search_is_legal_and_counts)
             MctsConfig cfg = {.sims = 1500, .c = 1.0, .threads = threads, .evaluate = variant > 0,
                               .rollout = 4, .solver = variant == 2};
             weights_default(&cfg.weights);
-            Mcts *m = mcts_new(&cfg);
+            Mcts *m = new_mcts(&cfg);
             cr_assert_not_null(m);
             for (int k = 0; k < 4; k++) {
                 Position pos;
@@ -199,9 +207,9 @@ Test(mcts, tree_parallel_search_is_legal_and_counts)
                 mcts_clear(m);
                 MctsResult r;
                 Action a = mcts_search(m, &pos, &rng, &r);
-                const char *why = NULL;
+                char why[ERR_LEN];
                 cr_assert(movegen_is_legal(&pos, a), "threads %u", threads);
-                cr_assert(mcts_tree_ok(m, &why), "threads %u: %s", threads, why);
+                cr_assert_eq(mcts_tree_check(m, why), 0, "threads %u: %s", threads, why);
                 if (!r.proven) {
                     cr_assert_eq(r.sims, 1500, "threads %u: %u simulations", threads, r.sims);
                     cr_assert_eq(r.root_visits, 1500, "threads %u: root visits %u", threads, r.root_visits);
@@ -215,7 +223,7 @@ Test(mcts, tree_parallel_search_is_legal_and_counts)
                 pos_make(&next, a, &u);
                 if (movegen_count(&next) > 0) {
                     mcts_search(m, &next, &rng, &r);
-                    cr_assert(mcts_tree_ok(m, &why), "threads %u, reused: %s", threads, why);
+                    cr_assert_eq(mcts_tree_check(m, why), 0, "threads %u, reused: %s", threads, why);
                     cr_assert(r.root_visits >= r.sims && r.root_visits <= r.sims + before);
                 }
             }
@@ -235,7 +243,7 @@ Test(mcts, solver_proves_a_win_in_one)
     cr_assert_eq(ypn_parse("W3/W6/8/9/1wwwwW4/9/10/8B/8/B6/B3 w M standard", &pos, err), 0, "%s", err);
     for (uint32_t threads = 1; threads <= 2; threads++) {
         MctsConfig cfg = {.sims = 20000, .c = 1.0, .solver = true, .threads = threads};
-        Mcts *m = mcts_new(&cfg);
+        Mcts *m = new_mcts(&cfg);
         Rng rng;
         rng_seed(&rng, 8, threads);
         MctsResult r;
@@ -267,7 +275,7 @@ Test(mcts, solver_avoids_a_proven_loss)
     cr_assert_eq(action_parse(&pos, "e4-e6", &lose, err), 0, "%s", err);
     for (int seed = 0; seed < 6; seed++) {
         MctsConfig cfg = {.sims = seed < 3 ? 3000 : 400, .c = 1.0, .solver = true, .threads = seed % 2 ? 2 : 1};
-        Mcts *m = mcts_new(&cfg);
+        Mcts *m = new_mcts(&cfg);
         Rng rng;
         rng_seed(&rng, 21, (uint64_t)seed);
         MctsResult r;
@@ -280,33 +288,70 @@ Test(mcts, solver_avoids_a_proven_loss)
     }
 }
 
-/* Priors and the rows policy search legally and deterministically (one
- * thread): the same seed, the same choice and visits. */
+/* What one search shows: its choice, the chosen child's visits and value,
+ * and the principal variation. */
+static void search_seen(Mcts *m, const Position *pos, Rng *rng, char *out, size_t size)
+{
+    MctsResult r;
+    mcts_clear(m);
+    mcts_search(m, pos, rng, &r);
+    cr_assert(movegen_is_legal(pos, r.action));
+    char why[ERR_LEN];
+    cr_assert_eq(mcts_tree_check(m, why), 0, "%s", why);
+    Action pv[8];
+    int n = mcts_pv(m, pv, 8), len = snprintf(out, size, "visits %u value %.9f pv", r.chosen_visits, r.value);
+    for (int i = 0; i < n; i++) {
+        char a[ACTION_MAX_LEN];
+        action_format(pv[i], a);
+        len += snprintf(out + len, size - (size_t)len, " %s", a);
+    }
+}
+
+/* Priors and the rows policy change the search: on every position and
+ * seed, a spec with the option searches otherwise than the same spec
+ * without it (its choice, visits, value or principal variation differ),
+ * and so does the prior's weight (the priors' values count, not only the
+ * way a search with priors scores unvisited children); each still
+ * searches legally (a sound tree) and deterministically (one thread: the
+ * same seed, the same search). Each spec goes through the parser, so a key
+ * the parser dropped fails here as the search ignoring it would. */
 Test(mcts, prior_and_rows_policy_are_legal_and_deterministic)
 {
-    for (int variant = 0; variant < 3; variant++) {
-        MctsConfig cfg = {.sims = 500, .c = 1.0, .evaluate = variant != 1, .rollout = 4,
-                          .prior = variant != 1 ? 1.0 : 0, .policy = variant ? MCTS_POLICY_ROWS : MCTS_POLICY_UNIFORM};
-        weights_default(&cfg.weights);
-        Mcts *m1 = mcts_new(&cfg), *m2 = mcts_new(&cfg);
+    static const struct {
+        const char *with, *without;
+    } OPTIONS[] = {
+        {"mcts:sims=500,rollout=4,prior=1", "mcts:sims=500,rollout=4"},
+        {"mcts:sims=500,rollout=4,prior=4", "mcts:sims=500,rollout=4,prior=1"},
+        {"mcts:sims=500,policy=rows", "mcts:sims=500"},
+        {"mcts:sims=500,rollout=4,prior=1,policy=rows", "mcts:sims=500,rollout=4,prior=1"},
+        {"mcts:sims=500,rollout=4,prior=1,policy=rows", "mcts:sims=500,rollout=4,policy=rows"},
+    };
+    for (size_t o = 0; o < sizeof OPTIONS / sizeof OPTIONS[0]; o++) {
+        AgentSpec with, without;
+        MctsConfig cfg_with, cfg_without;
+        char err[ERR_LEN];
+        cr_assert_eq(agent_spec_parse(OPTIONS[o].with, &with, err), 0, "%s", err);
+        cr_assert_eq(agent_spec_parse(OPTIONS[o].without, &without, err), 0, "%s", err);
+        cr_assert(agent_spec_mcts_config(&with, &cfg_with));
+        cr_assert(agent_spec_mcts_config(&without, &cfg_without));
+        Mcts *m1 = new_mcts(&cfg_with), *m2 = new_mcts(&cfg_with), *plain = new_mcts(&cfg_without);
         for (int k = 0; k < 4; k++) {
             Position pos;
             bench_mcts_position(12, k, &pos);
-            Rng r1, r2;
+            Rng r1, r2, r3;
             rng_seed(&r1, 6, (uint64_t)k);
-            r2 = r1;
-            mcts_clear(m1);
-            mcts_clear(m2);
-            MctsResult a, b;
-            mcts_search(m1, &pos, &r1, &a);
-            mcts_search(m2, &pos, &r2, &b);
-            cr_assert(movegen_is_legal(&pos, a.action));
-            cr_assert(a.action == b.action && a.chosen_visits == b.chosen_visits && a.value == b.value,
-                      "variant %d position %d differs", variant, k);
-            cr_assert(mcts_tree_ok(m1, NULL));
+            r3 = r2 = r1;
+            char a[512], b[512], c[512];
+            search_seen(m1, &pos, &r1, a, sizeof a);
+            search_seen(m2, &pos, &r2, b, sizeof b);
+            search_seen(plain, &pos, &r3, c, sizeof c);
+            cr_assert_str_eq(a, b, "%s, position %d: two searches of one seed differ", OPTIONS[o].with, k);
+            cr_assert_str_neq(a, c, "%s, position %d: searches as %s does (%s)", OPTIONS[o].with, k,
+                              OPTIONS[o].without, a);
         }
         mcts_free(m1);
         mcts_free(m2);
+        mcts_free(plain);
     }
 }
 
@@ -314,7 +359,7 @@ Test(mcts, prior_and_rows_policy_are_legal_and_deterministic)
 Test(mcts, arena_bound_stops_growth)
 {
     MctsConfig cfg = {.sims = 3000, .c = 1.0, .nodes = 300};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     Position pos;
     pos_start(&pos, VARIANT_STANDARD);
     Rng rng;
@@ -325,16 +370,16 @@ Test(mcts, arena_bound_stops_growth)
         cr_assert(movegen_is_legal(&pos, a));
         cr_assert(mcts_nodes_used(m) <= 300);
         cr_assert_geq(r.root_visits, 3000);
-        const char *why;
-        cr_assert(mcts_tree_ok(m, &why), "ply %d: %s", ply, why);
+        char why[ERR_LEN];
+        cr_assert_eq(mcts_tree_check(m, why), 0, "ply %d: %s", ply, why);
         Undo u;
         mcts_advance(m, &pos, a);
-        cr_assert(mcts_tree_ok(m, &why), "after ply %d: %s", ply, why);
+        cr_assert_eq(mcts_tree_check(m, why), 0, "after ply %d: %s", ply, why);
         pos_make(&pos, a, &u);
     }
     /* even an arena that cannot hold the root's children answers */
     MctsConfig tiny = {.sims = 50, .c = 1.0, .nodes = 2};
-    Mcts *t = mcts_new(&tiny);
+    Mcts *t = new_mcts(&tiny);
     pos_start(&pos, VARIANT_STANDARD);
     cr_assert(movegen_is_legal(&pos, mcts_search(t, &pos, &rng, NULL)));
     mcts_free(t);
@@ -346,7 +391,7 @@ Test(mcts, arena_bound_stops_growth)
 Test(mcts, tree_reuse)
 {
     MctsConfig cfg = {.sims = 500, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     Position pos;
     bench_mcts_position(1, 3, &pos);
     Rng rng;
@@ -358,8 +403,8 @@ Test(mcts, tree_reuse)
     pos_make(&pos, a, &u);
     mcts_search(m, &pos, &rng, &r2);
     cr_assert_eq(r2.root_visits, 500 + r1.chosen_visits);
-    const char *why;
-    cr_assert(mcts_tree_ok(m, &why), "%s", why);
+    char why[ERR_LEN];
+    cr_assert_eq(mcts_tree_check(m, why), 0, "%s", why);
     /* a position off the tree starts afresh */
     Position other;
     bench_mcts_position(1, 4, &other);
@@ -368,7 +413,7 @@ Test(mcts, tree_reuse)
     mcts_free(m);
 }
 
-/* mcts_nodes_ok on a tree built by hand, then on copies of it with one
+/* mcts_nodes_check on a tree built by hand, then on copies of it with one
  * invariant broken each. The tree: the root (White to act) has two
  * children; the first was expanded on its second visit, so its children
  * hold 2 of its 3 visits; the second is a won end for Black. */
@@ -382,9 +427,8 @@ Test(mcts, tree_check_catches_broken_trees)
         {.visits = 1, .score2 = 1, .mover = BLACK},
     };
     enum { USED = sizeof TREE / sizeof TREE[0] };
-    const char *why = "not set";
-    cr_assert(mcts_nodes_ok(TREE, USED, &why), "%s", why);
-    cr_assert_null(why);
+    char why[ERR_LEN];
+    cr_assert_eq(mcts_nodes_check(TREE, USED, why), 0, "%s", why);
 
     /* break k: one change to a copy, and words of the message it must give */
     for (int k = 0; k < 13; k++) {
@@ -407,9 +451,9 @@ Test(mcts, tree_check_catches_broken_trees)
         case 11: t[2].terminal = RESULT_DRAW + 1; word = "terminal result"; break;
         case 12: t[used++] = (MctsNode){.mover = WHITE}; word = "every node but the root"; break; /* no parent */
         }
-        why = NULL;
-        cr_assert_not(mcts_nodes_ok(t, used, &why), "break %d passed", k);
-        cr_assert(why && strstr(why, word), "break %d: '%s' does not say '%s'", k, why, word);
+        why[0] = '\0';
+        cr_assert_eq(mcts_nodes_check(t, used, why), ERR_FAIL, "break %d passed", k);
+        cr_assert(strstr(why, word), "break %d: '%s' does not say '%s'", k, why, word);
     }
 }
 
@@ -512,10 +556,47 @@ Test(scheduler, white_score_interval)
 
 /* ---- the database ----------------------------------------------------- */
 
-Test(store, schema_file_matches_embedded)
+/* A database's schema as sqlite_master holds it: every table (with its
+ * columns, in its CREATE text), index (sqlite's own for UNIQUE included)
+ * and view, one per line in name order, and the schema version. */
+static char *schema_objects(sqlite3 *db)
+{
+    char *objects = db_text(db, "SELECT group_concat(line, char(10)) FROM (SELECT type || ' ' || name || ' on ' || "
+                                "tbl_name || ': ' || coalesce(sql, '(automatic)') AS line FROM sqlite_master "
+                                "ORDER BY type, name)");
+    char *text = gc(malloc(strlen(objects) + 64));
+    sprintf(text, "%s\nuser_version %lld", objects, db_int(db, "PRAGMA user_version"));
+    return text;
+}
+
+/* selfplay/store/schema.sql is the one copy of the schema: the binary
+ * carries it byte for byte, and a database that `yinsh selfplay` creates
+ * has exactly the tables, columns, indices and views the file declares,
+ * and its version: nothing added, altered or missing. */
+Test(store, schema_file_is_the_schema_of_a_new_database)
 {
     char *file = slurp(YINSH_SCHEMA_SQL);
-    cr_assert_str_eq(file, store_schema_sql());
+    cr_assert(strstr(file, "CREATE TABLE run"), "cannot read %s", YINSH_SCHEMA_SQL);
+    cr_assert_str_eq(file, store_schema_sql(), "the embedded schema is not %s", YINSH_SCHEMA_SQL);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, file, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    char *declared = schema_objects(db);
+    sqlite3_close(db);
+    cr_assert(strstr(declared, "table game on game: CREATE TABLE game (") &&
+                  strstr(declared, "view run_summary on run_summary: CREATE VIEW") &&
+                  strstr(declared, "index action_by_state on action: CREATE INDEX"),
+              "%s", declared);
+
+    char *dir = tmpdir_new(), *err;
+    const char *args[] = {"selfplay", "--games", "1", "--agent", "random", "--seed", "1",
+                          "--db", "s.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    db = db_open(path_in(dir, "s.db"));
+    char *made = schema_objects(db);
+    sqlite3_close(db);
+    cr_assert_str_eq(made, declared, "the database yinsh created:\n%s\n\nthe schema file declares:\n%s", made,
+                     declared);
 }
 
 Test(store, create_write_summary_resume)
@@ -532,9 +613,9 @@ Test(store, create_write_summary_resume)
     store_new_uid(99, run.uid);
     cr_assert_eq(strlen(run.uid), 32);
     strcpy(run.name, "t");
-    cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", false, err), 0, "%s", err);
+    cr_assert_eq(store_run_create(s, &run, "yinsh selfplay test", false, NULL, err), 0, "%s", err);
     StoreRun again = run;
-    cr_assert_eq(store_run_create(s, &again, "x", false, err), ERR_EXISTS);
+    cr_assert_eq(store_run_create(s, &again, "x", false, NULL, err), ERR_EXISTS);
     cr_assert(strstr(err, "'t'"));
 
     /* store games 0, 2 and 5 */
@@ -853,7 +934,7 @@ Test(agent, eval_keys_parse_format_and_load_once)
     snprintf(spec, sizeof spec, "mcts:sims=50,eval=%s,rollout=8", w);
     AgentSpec s, back;
     cr_assert_eq(agent_spec_parse(spec, &s, err), 0, "%s", err);
-    cr_assert_eq(s.rollout, 8);
+    cr_assert_eq(s.mcts.rollout, 8);
     cr_assert_str_eq(s.eval, w);
     cr_assert_eq(s.weights.w[FEAT_RINGS_REMOVED], 2.5);
     cr_assert_eq(s.weights.w[FEAT_TEMPO], 0);
@@ -864,14 +945,14 @@ Test(agent, eval_keys_parse_format_and_load_once)
     snprintf(expect, sizeof expect, "mcts:sims=50,c=1,rollout=8,eval=%s", w);
     cr_assert_str_eq(agent_spec_format(&s, text), expect);
     cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
-    cr_assert(!memcmp(&back.weights, &s.weights, sizeof s.weights) && back.rollout == 8);
+    cr_assert(!memcmp(&back.weights, &s.weights, sizeof s.weights) && back.mcts.rollout == 8);
 
     /* rollout=N alone uses the built-in defaults; rollout=random stays the old canonical form */
     cr_assert_eq(agent_spec_parse("mcts:sims=50,rollout=0", &s, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=0");
     cr_assert(!memcmp(&s.weights, &d, sizeof d));
     cr_assert_eq(agent_spec_parse("mcts:sims=50,rollout=random", &s, err), 0, "%s", err);
-    cr_assert_eq(s.rollout, ROLLOUT_RANDOM);
+    cr_assert_eq(s.mcts.rollout, ROLLOUT_RANDOM);
     cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=50,c=1,rollout=random");
 
     /* errors name the file and the line */
@@ -884,7 +965,7 @@ Test(agent, eval_keys_parse_format_and_load_once)
     cr_assert(strstr(err, "/no/such/file.txt"), "%s", err);
     /* reading a stored spec needs no file */
     cr_assert_eq(agent_spec_parse_text("mcts:sims=9,rollout=4,eval=/no/such/file.txt", &s, err), 0, "%s", err);
-    cr_assert(s.sims == 9 && s.rollout == 4 && !strcmp(s.eval, "/no/such/file.txt"));
+    cr_assert(s.mcts.sims == 9 && s.mcts.rollout == 4 && !strcmp(s.eval, "/no/such/file.txt"));
     cr_assert_neq(agent_spec_parse("mcts:eval=eval/weights/default.txt", &s, err), 0);
     cr_assert(strstr(err, "rollout"), "%s", err);
     cr_assert_neq(agent_spec_parse("mcts:rollout=1001", &s, err), 0);
@@ -1111,7 +1192,7 @@ Test(mcts, zeroed_config_is_the_random_playout_agent)
     /* a config that names only sims and c plays out to the end, as
      * mcts:sims=N,rollout=random does (the bench relies on it) */
     MctsConfig cfg = {.sims = 300, .c = 1.0};
-    Mcts *m = mcts_new(&cfg);
+    Mcts *m = new_mcts(&cfg);
     AgentSpec s;
     char err[ERR_LEN];
     cr_assert_eq(agent_spec_parse("mcts:sims=300,rollout=random", &s, err), 0, "%s", err);
@@ -1140,14 +1221,23 @@ Test(agent, uyi_specs)
     char err[ERR_LEN], fa[SPEC_LEN], fb[SPEC_LEN];
     cr_assert_eq(agent_spec_parse("uyi:option.seed=3;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;name=x y", &a, err), 0, "%s",
                  err);
-    cr_assert_eq(a.kind, AGENT_UYI);
-    cr_assert_str_eq(a.cmd, "./eng a;b \\ c,d");
-    cr_assert_str_eq(a.name, "x y");
-    cr_assert_eq(a.noptions, 1);
+    cr_assert(agent_spec_external(&a));
+    cr_assert_str_eq(a.external.cmd, "./eng a;b \\ c,d");
+    cr_assert_str_eq(a.external.name, "x y");
+    cr_assert_eq(a.external.noptions, 1);
     cr_assert_str_eq(agent_spec_format(&a, fa), "uyi:name=x y;cmd=./eng a\\;b \\\\ c,d;dir=/tmp;option.seed=3");
     cr_assert_eq(agent_spec_parse(fa, &b, err), 0, "%s", err);
     cr_assert_str_eq(agent_spec_format(&b, fb), fa);
     cr_assert_str_eq(agent_spec_format(&(AgentSpec){0}, fb), "random"); /* kinds apart */
+    /* options keep their order, and each its value */
+    cr_assert_eq(agent_spec_parse("uyi:cmd=e;option.Hash=64;option.b=;option.Threads=2", &a, err), 0, "%s", err);
+    cr_assert_eq(a.external.noptions, 3);
+    const char *k, *v;
+    uyi_engine_option(&a.external, 1, &k, &v);
+    cr_assert(!strcmp(k, "b") && !strcmp(v, ""), "%s=%s", k, v);
+    uyi_engine_option(&a.external, 2, &k, &v);
+    cr_assert(!strcmp(k, "Threads") && !strcmp(v, "2"), "%s=%s", k, v);
+    cr_assert_str_eq(agent_spec_format(&a, fa), "uyi:name=engine;cmd=e;option.Hash=64;option.b=;option.Threads=2");
     static const char *const bad[] = {"uyi", "uyi:", "uyi:name=x", "uyi:cmd=", "uyi:cmd=x;colour=red",
                                       "uyi:cmd=x;option.a b=1", "uyi:cmd=x;name=",
                                       "uyi:cmd=x;option.a=1\nquit"};

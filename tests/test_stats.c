@@ -103,6 +103,92 @@ Test(stats, difference_of_scores)
     NEAR(p, 0.153127, 1e-5);
 }
 
+/* ---- exact tests, for the small samples and the edges (#22) ------------ */
+
+Test(stats, exact_binomial)
+{
+    /* 3 of 3: P(X <= 0) = 1/8, twice that = 0.25 (the normal test said 0) */
+    NEAR(stats_binomial_p(3, 3), 0.25, 1e-12);
+    NEAR(stats_binomial_p(0, 3), 0.25, 1e-12);
+    NEAR(stats_p_equal(3, 0, 0), 0, 1e-12);
+    /* one game, none, the middle: nothing against a fair coin */
+    NEAR(stats_binomial_p(1, 1), 1, 1e-12);
+    NEAR(stats_binomial_p(0, 0), 1, 1e-12);
+    NEAR(stats_binomial_p(5, 10), 1, 1e-12);
+    NEAR(stats_binomial_p(3, 7), 1, 1e-12); /* P(X <= 3) = 1/2 exactly */
+    /* 6 of 6: 2 / 64 */
+    NEAR(stats_binomial_p(6, 6), 0.03125, 1e-12);
+    /* 9 of 10: P(X <= 1) = (1 + 10) / 1024, twice that 22/1024 */
+    NEAR(stats_binomial_p(9, 10), 22.0 / 1024, 1e-12);
+    NEAR(stats_binomial_p(1, 10), 22.0 / 1024, 1e-12);
+    /* 4 of 10: P(X <= 4) = (1 + 10 + 45 + 120 + 210) / 1024 = 386/1024 */
+    NEAR(stats_binomial_p(4, 10), 772.0 / 1024, 1e-12);
+    /* 15 of 20: P(X <= 5) = (1 + 20 + 190 + 1140 + 4845 + 15504) / 2^20 = 21700 / 2^20 */
+    NEAR(stats_binomial_p(15, 20), 43400.0 / 1048576, 1e-12);
+    /* 5100 of 10000: 2 sum_{j <= 4900} C(10000, j) / 2^10000, summed in
+     * integers (Python's math.comb) = 0.0465855277; the normal
+     * approximation with continuity correction gives 0.0466 */
+    NEAR(stats_binomial_p(5100, 10000), 0.0465855277, 1e-8);
+    /* far in the tail: no underflow trouble, no endless loop */
+    cr_expect(stats_binomial_p(10, 100000000) < 1e-300);
+    /* the sign test: draws do not count */
+    NEAR(stats_p_sign(9, 1), 22.0 / 1024, 1e-12);
+    NEAR(stats_p_sign(0, 0), 1, 1e-12);
+}
+
+Test(stats, newcombe_difference)
+{
+    /* Newcombe (1998), Statistics in Medicine 17, 873-890, example (a):
+     * 56/70 - 48/80 = 0.2, method 10 (hybrid score) 0.0524 to 0.3339 */
+    Interval a = stats_wilson(56.0 / 70, 70, STATS_Z95), b = stats_wilson(48.0 / 80, 80, STATS_Z95);
+    Interval d = stats_diff_newcombe(a, b);
+    NEAR(d.mid, 0.2, 1e-12);
+    NEAR(d.lo, 0.0524, 1e-4);
+    NEAR(d.hi, 0.3339, 1e-4);
+    /* 3 of 3 against 0 of 3: the normal interval has no width; this one
+     * is d -+ sqrt((1 - lo)^2 + (hi - 0)^2) with Wilson's ends
+     * 0.438503 and 0.561497: 1 - sqrt(0.315279 + 0.315279) = 0.205923 */
+    Interval w = stats_score(3, 0, 0), l = stats_score(0, 0, 3);
+    d = stats_diff_newcombe(w, l);
+    NEAR(d.lo, 0.205923, 1e-5);
+    NEAR(d.hi, 1, 1e-12);
+    double p;
+    Interval n = stats_diff(1, 0, 3, 0, 0, 3, &p);
+    cr_expect(n.lo == n.hi && p == 0, "the normal approximation's zero-width answer");
+}
+
+Test(stats, scores_differ_exactly)
+{
+    bool exact;
+    /* counts are (losses, draws, wins). 3 wins of 3 against 3 losses of 3:
+     * A takes 3 of the 6 pooled games, C(6,3) = 20 splits alike; as far
+     * from the middle as observed: all wins (1/20) or all losses (1/20) */
+    NEAR(stats_p_scores_differ((uint64_t[]){0, 0, 3}, (uint64_t[]){3, 0, 0}, &exact), 0.1, 1e-12);
+    cr_expect(exact);
+    /* A = {win, draw}, B = {loss}: A takes 2 of {0, 1/2, 1}, 3 splits
+     * alike with 1/2, 1 or 3/2 points, expected 1: observed 3/2, and 1/2
+     * is as far: p = 2/3 */
+    NEAR(stats_p_scores_differ((uint64_t[]){0, 1, 1}, (uint64_t[]){1, 0, 0}, NULL), 2.0 / 3, 1e-12);
+    /* 2 L 3 D 5 W against 6 L 2 D 2 W: 5911/46189, summed in exact
+     * fractions over every split (Python) */
+    NEAR(stats_p_scores_differ((uint64_t[]){2, 3, 5}, (uint64_t[]){6, 2, 2}, NULL), 5911.0 / 46189, 1e-12);
+    /* the same result everywhere, or an empty sample: nothing differs */
+    NEAR(stats_p_scores_differ((uint64_t[]){0, 0, 5}, (uint64_t[]){0, 0, 7}, NULL), 1, 1e-12);
+    NEAR(stats_p_scores_differ((uint64_t[]){0, 0, 0}, (uint64_t[]){1, 2, 3}, NULL), 1, 1e-12);
+    /* 320 games a side: exact (44,000 splits), 0.0630750634 in exact
+     * fractions; the normal approximation of the same split gives 0.0567 */
+    NEAR(stats_p_scores_differ((uint64_t[]){100, 100, 120}, (uint64_t[]){120, 100, 100}, &exact), 0.0630750634,
+         1e-9);
+    cr_expect(exact);
+    /* 1600 a side: too many splits, the normal approximation:
+     * pooled 1100 L 1000 D 1100 W, mean 1 half point, variance per game
+     * 2200/3200 = 0.6875; the split's variance 1600 * 1600 / (3200 * 3199)
+     * * 2200 = 550.172; A has 1700 half points, 100 above 1600: z =
+     * 100 / sqrt(550.172) = 4.263, p = erfc(4.263 / sqrt 2) = 2.0139e-5 */
+    NEAR(stats_p_scores_differ((uint64_t[]){500, 500, 600}, (uint64_t[]){600, 500, 500}, &exact), 2.0139e-5, 1e-8);
+    cr_expect(!exact);
+}
+
 /* ---- the joint rating fit (Bradley-Terry, draws as half points) --------- */
 
 static const char *const NAMES[] = {"A", "B", "C", "D"};

@@ -95,6 +95,9 @@ Test(tune, errors_for_no_games_and_unknown_runs)
     store_close(s);
 }
 
+/* `yinsh tune` writes fitted weights: not the starting ones (the built-in
+ * defaults), and the same file, byte for byte, when the same command runs
+ * again on the same database. */
 Test(cli, tune_writes_a_weights_file)
 {
     char *dir = tmpdir_new(), *out, *err;
@@ -102,12 +105,19 @@ Test(cli, tune_writes_a_weights_file)
     const char *args[] = {"tune", "--db", "t.db", "--runs", "r1", "--out", "w.txt", "--threads", "2", NULL};
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
     cr_assert(strstr(out, "scale K") && strstr(out, "tuned") && strstr(out, "wrote w.txt"), "%s", out);
-    Weights w;
+    Weights w, start;
     char werr[ERR_LEN];
     cr_assert_eq(weights_load(path_in(dir, "w.txt"), &w, werr), 0, "%s", werr);
+    weights_default(&start);
+    int moved = 0;
+    for (int k = 0; k < FEAT_NB; k++) moved += w.w[k] != start.w[k];
+    cr_assert(moved > 0, "the file holds the starting weights");
     char *file = slurp(path_in(dir, "w.txt"));
     cr_assert(strstr(file, "# made by: yinsh tune --db t.db"), "%s", file);
     cr_assert(strstr(file, "# data: 40 games"), "%s", file);
+    /* the same command again writes the same file */
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert_str_eq(slurp(path_in(dir, "w.txt")), file, "a second identical run wrote other weights");
 }
 
 Test(cli, tune_bad_inputs)

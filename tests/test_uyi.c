@@ -2,8 +2,9 @@
  * handshake, a sims search equal to the internal agent's with the same
  * seed, isready and stop during `go infinite`, movetime and a clock share
  * kept within generous bounds (never a speed figure), malformed commands
- * answered without dying, quit; and the command reader and the clock
- * policy (selfplay/uyi/command.c) as functions. */
+ * answered without dying, quit, an external agent refused; and the
+ * command reader and the clock policy (selfplay/uyi/command.c) as
+ * functions. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <poll.h>
@@ -192,9 +193,23 @@ Test(uyi, sims_search_is_the_internal_agents)
 }
 
 /* Without --agent the engine is `best`, the strongest agent measured:
- * alpha-beta on the tuned weights (agent.h), named in its id. */
+ * alpha-beta on the tuned weights (agent.h), named in its id; it answers
+ * under a clock (deepening while its time lasts), and it searches as the
+ * internal `best` does: at depth 2 (its depth 5 takes too long for a test;
+ * maxdepth 0 makes the depth the cap of a `go` without a clock too) it
+ * chooses what `best:depth=2` chooses, on positions where alpha-beta on
+ * the built-in weights chooses otherwise, so the choice shows the weights. */
 Test(uyi, default_agent_is_best)
 {
+    static const char *const placements[] = {"e5", "f6", NULL};
+    static const char *const placed[] = {"e5", "f6", "e4", "f7", "e6", "f8", "d5", "g6", "c5", "h6", NULL};
+    const struct {
+        const char *const *moves;
+        const char *line;
+    } cases[] = {
+        {placements, "position startpos moves e5 f6\n"},
+        {placed, "position startpos moves e5 f6 e4 f7 e6 f8 d5 g6 c5 h6\n"},
+    };
     Child c;
     char line[512];
     child_start(&c, NULL);
@@ -209,7 +224,31 @@ Test(uyi, default_agent_is_best)
     child_send(&c, "position startpos moves e5 f6\ngo movetime 50\n");
     child_expect(&c, "bestmove ", line, sizeof line, 10);
     cr_assert(strcmp(line, "bestmove none"), "a legal action");
+    child_send(&c, "setoption name depth value 2\nsetoption name maxdepth value 0\n");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char want[ACTION_MAX_LEN], plain[ACTION_MAX_LEN];
+        internal_choice("best:depth=2", 0, cases[k].moves, want);
+        internal_choice("ab:depth=2", 0, cases[k].moves, plain);
+        cr_assert_str_neq(want, plain, "case %zu: the built-in weights choose %s as well", k, want);
+        child_send(&c, cases[k].line);
+        child_send(&c, "go\n");
+        child_expect(&c, "bestmove ", line, sizeof line, 60);
+        cr_assert_str_eq(line + 9, want, "case %zu: engine %s, internal best %s", k, line + 9, want);
+    }
     cr_assert_eq(child_quit(&c), 0);
+}
+
+/* An external engine speaks UYI itself: yinsh uyi does not wrap one (a
+ * usage error, before it reads a line). */
+Test(uyi, external_agent_is_refused)
+{
+    Child c;
+    child_start(&c, "uyi:cmd=./engine");
+    close(c.in);
+    int status;
+    cr_assert_eq(waitpid(c.pid, &status, 0), c.pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    close(c.out);
 }
 
 Test(uyi, isready_and_stop_during_infinite)

@@ -1,34 +1,9 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 #include "base/json.h"
-
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the
- * bytes there are not one: a stray continuation byte, an overlong form, a
- * surrogate, a code point past U+10FFFF, or a sequence cut short. */
-static int utf8_length(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    int n;
-    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
-    if (c < 0x80) return 1;
-    if (c >= 0xc2 && c <= 0xdf) n = 2;
-    else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        if (c == 0xe0) lo = 0xa0;
-        if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        if (c == 0xf0) lo = 0x90;
-        if (c == 0xf4) hi = 0x8f;
-    } else {
-        return 0;
-    }
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (int k = 2; k < n; k++)
-        if (s[k] < 0x80 || s[k] > 0xbf) return 0;
-    return n;
-}
+#include "base/text.h"
 
 /* One escaper for both: html also writes '<', '>' and '&' as \u escapes,
  * so that no text (a run name, an agent spec) can end the HTML <script>
@@ -39,7 +14,7 @@ static void write_string(FILE *f, const char *s, bool html)
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         unsigned char c = *p;
         if (c >= 0x80) {
-            int n = utf8_length(p);
+            int n = text_utf8_length(p);
             if (n) fwrite(p, 1, (size_t)n, f), p += n;
             else fputs("\\ufffd", f), p++;
             continue;
@@ -74,7 +49,7 @@ static void member(Json *j, const char *key)
     }
     j->any[d] = true;
     if (key) {
-        json_write_string(j->f, key);
+        write_string(j->f, key, j->script);
         fputs(": ", j->f);
     }
 }
@@ -83,6 +58,12 @@ void json_begin(Json *j, FILE *f)
 {
     *j = (Json){.f = f, .depth = 1, .close = {'}'}};
     fputc('{', f);
+}
+
+void json_begin_script(Json *j, FILE *f)
+{
+    json_begin(j, f);
+    j->script = true;
 }
 
 void json_end(Json *j)
@@ -113,7 +94,7 @@ void json_close(Json *j)
 void json_str(Json *j, const char *key, const char *v)
 {
     member(j, key);
-    if (v) json_write_string(j->f, v);
+    if (v) write_string(j->f, v, j->script);
     else fputs("null", j->f);
 }
 
@@ -136,6 +117,21 @@ void json_num(Json *j, const char *key, double v)
     member(j, key);
     if (isfinite(v)) fprintf(j->f, "%.10g", v + 0.0);
     else fputs("null", j->f);
+}
+
+void json_fixed(Json *j, const char *key, double v, int decimals)
+{
+    assert(decimals >= 0 && decimals <= 17);
+    member(j, key);
+    if (!isfinite(v)) {
+        fputs("null", j->f);
+        return;
+    }
+    char text[400];
+    snprintf(text, sizeof text, "%.*f", decimals, v);
+    /* "-0", "-0.00": a negative value too small to show */
+    if (text[0] == '-' && strspn(text + 1, "0.") == strlen(text + 1)) memmove(text, text + 1, strlen(text));
+    fputs(text, j->f);
 }
 
 void json_bool(Json *j, const char *key, bool v)

@@ -1,5 +1,6 @@
 /* A small JSON writer, the one of the project: behind every command's --json
- * (docs/json.md) and the data of the viewer's pages (study/viewer/view_site.c).
+ * (docs/json.md), the data of the viewer's pages and the board's tables in
+ * their board.js (study/viewer/).
  *
  * It writes as it goes, to a FILE, with no tree in memory: the caller opens
  * and closes objects and arrays in order and gives a key for every value
@@ -22,6 +23,7 @@ enum { JSON_DEPTH_MAX = 16 };
 
 typedef struct Json {
     FILE *f;
+    bool script;                     /* strings as json_string writes them (json_begin_script) */
     int depth;                       /* containers open */
     char close[JSON_DEPTH_MAX];      /* '}' or ']' for each */
     bool inline_[JSON_DEPTH_MAX];    /* written on one line */
@@ -32,6 +34,10 @@ typedef struct Json {
  * still open) and ends the line. */
 void json_begin(Json *j, FILE *f);
 void json_end(Json *j);
+/* json_begin for a document inside an HTML <script> element (a viewer
+ * page's data, the board's tables in board.js): every string, keys too,
+ * as json_string writes it, so that no text can end the element. */
+void json_begin_script(Json *j, FILE *f);
 
 /* Opens an object ('{') or an array ('['); json_close closes the last one. */
 void json_open(Json *j, const char *key, char kind, bool inline_);
@@ -43,6 +49,10 @@ void json_str(Json *j, const char *key, const char *v); /* NULL: null */
 void json_int(Json *j, const char *key, int64_t v);
 void json_uint(Json *j, const char *key, uint64_t v);
 void json_num(Json *j, const char *key, double v);      /* not finite: null */
+/* A number with `decimals` digits after the point (0 to 17), for a figure
+ * given as rounded as it means (milliseconds, a win probability); not
+ * finite: null, and a value that rounds to zero is 0, never -0. */
+void json_fixed(Json *j, const char *key, double v, int decimals);
 void json_bool(Json *j, const char *key, bool v);
 void json_null(Json *j, const char *key);
 /* 64-bit values that must come back exact, as strings: a seed in
@@ -58,7 +68,7 @@ void json_estimate(Json *j, const char *key, double lo, double mid, double hi);
 /* The escaped string with its quotes, as json_str writes it. */
 void json_write_string(FILE *f, const char *s);
 /* The same, safe inside an HTML <script> element ('<', '>', '&' as \u
- * escapes): the viewer's pages (study/viewer/view_site.c). */
+ * escapes), as a json_begin_script document writes every string. */
 void json_string(FILE *f, const char *s);
 
 #endif

@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "stats/stats.h"
 #include "base/error.h"
@@ -46,6 +47,83 @@ double stats_p_equal(uint64_t wins, uint64_t draws, uint64_t losses)
     if (v <= 0) return m == 0.5 ? 1 : 0;
     double z = (m - 0.5) / sqrt(v / n);
     return erfc(fabs(z) / sqrt(2));
+}
+
+double stats_binomial_p(uint64_t k, uint64_t n)
+{
+    if (n == 0) return 1;
+    if (k > n) k = n;
+    uint64_t m = k < n - k ? k : n - k; /* the smaller tail is P(X <= m) */
+    if (2 * m + 1 >= n) return 1;       /* that tail holds half the mass or more */
+    /* The terms fall from j = m down (t(j - 1) = t(j) j / (n - j + 1), a
+     * ratio below 1 left of the middle): start at the largest, stop when
+     * the rest cannot change the sum. */
+    double nd = (double)n, md = (double)m;
+    double t = exp(lgamma(nd + 1) - lgamma(md + 1) - lgamma(nd - md + 1) - nd * M_LN2), sum = 0;
+    for (uint64_t j = m;; j--) {
+        sum += t;
+        if (j == 0 || t <= sum * 1e-17) break;
+        t *= (double)j / (nd - (double)j + 1);
+    }
+    return fmin(1, 2 * sum);
+}
+
+double stats_p_sign(uint64_t wins, uint64_t losses) { return stats_binomial_p(wins, wins + losses); }
+
+static double sq(double x) { return x * x; }
+
+Interval stats_diff_newcombe(Interval a, Interval b)
+{
+    double d = a.mid - b.mid;
+    return (Interval){d - sqrt(sq(a.mid - a.lo) + sq(b.hi - b.mid)), d, d + sqrt(sq(a.hi - a.mid) + sq(b.mid - b.lo))};
+}
+
+static double log_choose(uint64_t n, uint64_t k)
+{
+    return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+/* In half points (a draw 1, a win 2), so that every score is an integer
+ * and "as far from the expectation" compares integers: a split with h
+ * half points for A is as far as the observed h_obs when
+ * |N h - n_A H| >= |N h_obs - n_A H|, H the pooled half points (products
+ * below 2^63 for any run the store allows). */
+double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exact)
+{
+    uint64_t c[3], na = a[0] + a[1] + a[2], nb = b[0] + b[1] + b[2], n = na + nb;
+    for (int k = 0; k < 3; k++) c[k] = a[k] + b[k];
+    if (exact) *exact = true;
+    if (!na || !nb || c[0] == n || c[1] == n || c[2] == n) return 1; /* nothing to split */
+    int64_t total = (int64_t)(c[1] + 2 * c[2]), observed = (int64_t)(a[1] + 2 * a[2]);
+    int64_t far = llabs((int64_t)n * observed - (int64_t)na * total);
+
+    /* the splits: A's wins x2, then its draws x1 (its losses the rest) */
+    uint64_t lo2 = na > c[0] + c[1] ? na - c[0] - c[1] : 0, hi2 = c[2] < na ? c[2] : na;
+    double splits = 0;
+    for (uint64_t x2 = lo2; x2 <= hi2 && splits <= STATS_EXACT_SPLITS; x2++) {
+        uint64_t rest = na - x2, lo1 = rest > c[0] ? rest - c[0] : 0, hi1 = c[1] < rest ? c[1] : rest;
+        splits += (double)(hi1 - lo1 + 1);
+    }
+    if (splits > STATS_EXACT_SPLITS) {
+        /* a sample of na from the pooled N: variance na nb / (N - 1) times
+         * the pooled variance per game */
+        if (exact) *exact = false;
+        double mean = (double)total / (double)n, var = 0;
+        for (int k = 0; k < 3; k++) var += (double)c[k] * sq(k - mean);
+        var *= (double)na * (double)nb / ((double)n * ((double)n - 1));
+        double z = ((double)observed - (double)na * mean) / sqrt(var);
+        return erfc(fabs(z) / sqrt(2));
+    }
+    double whole = log_choose(n, na), p = 0;
+    for (uint64_t x2 = lo2; x2 <= hi2; x2++) {
+        uint64_t rest = na - x2, lo1 = rest > c[0] ? rest - c[0] : 0, hi1 = c[1] < rest ? c[1] : rest;
+        for (uint64_t x1 = lo1; x1 <= hi1; x1++) {
+            int64_t h = (int64_t)(x1 + 2 * x2);
+            if (llabs((int64_t)n * h - (int64_t)na * total) < far) continue;
+            p += exp(log_choose(c[2], x2) + log_choose(c[1], x1) + log_choose(c[0], rest - x1) - whole);
+        }
+    }
+    return fmin(1, p);
 }
 
 double stats_elo(double score)

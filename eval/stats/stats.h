@@ -6,6 +6,7 @@
 #ifndef YINSH_STATS_H
 #define YINSH_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define STATS_Z95 1.959963984540054
@@ -21,8 +22,25 @@ Interval stats_wilson(double p, double n, double z);
 Interval stats_score(uint64_t wins, uint64_t draws, uint64_t losses);
 
 /* Two-sided p-value of the hypothesis "expected score = 1/2", from the
- * normal approximation with the sample's own (trinomial) variance. */
+ * normal approximation with the sample's own (trinomial) variance. Poor
+ * for small samples and wrong when the sample does not vary (3 wins of 3
+ * give 0); stats_p_sign is exact. */
 double stats_p_equal(uint64_t wins, uint64_t draws, uint64_t losses);
+
+/* The exact two-sided binomial test of a fair coin: k successes in n
+ * trials, p = min(1, 2 P(X <= min(k, n - k))) for X ~ Binomial(n, 1/2)
+ * (twice the smaller tail, the test the Clopper-Pearson interval
+ * inverts). 1 when n = 0. Exact up to rounding at any n: the tail is
+ * summed term by term from its largest term, computed with lgamma. */
+double stats_binomial_p(uint64_t k, uint64_t n);
+
+/* The sign test of "expected score = 1/2", exact at any sample size:
+ * a score of 1/2 is P(win) + P(draw)/2 = 1/2, which is P(win) = P(loss),
+ * and given the number of decisive games d = wins + losses the wins are
+ * then Binomial(d, 1/2), whatever the draws. So the p-value is
+ * stats_binomial_p(wins, wins + losses): draws say nothing about which
+ * side is ahead. For large samples it agrees with stats_p_equal. */
+double stats_p_sign(uint64_t wins, uint64_t losses);
 
 /* Elo difference of a score in (0, 1); +-inf at the ends. */
 double stats_elo(double score);
@@ -42,8 +60,33 @@ Interval stats_elo_pentanomial(const uint64_t n[5]);
 double stats_los(uint64_t wins, uint64_t losses);
 
 /* Difference of two proportions p1 - p2 (n1, n2 trials) with its interval
- * (normal approximation, unpooled) and the two-sided p-value of p1 = p2. */
+ * (normal approximation, unpooled) and the two-sided p-value of p1 = p2.
+ * Poor for small samples, and of no width when neither sample varies;
+ * stats_diff_newcombe and stats_p_scores_differ hold at the edges. */
 Interval stats_diff(double p1, double var1, double n1, double p2, double var2, double n2, double *p_value);
+
+/* The difference a.mid - b.mid of two scores with Newcombe's hybrid
+ * score interval (Newcombe 1998, method 10) from each score's own
+ * interval (a Wilson interval): lo = d - sqrt((a.mid - a.lo)^2 + (b.hi -
+ * b.mid)^2), hi = d + sqrt((a.hi - a.mid)^2 + (b.mid - b.lo)^2). It keeps
+ * the Wilson interval's behaviour at small samples and at 0% and 100%,
+ * where the normal approximation's interval has no width. */
+Interval stats_diff_newcombe(Interval a, Interval b);
+
+/* The exact permutation test of "the two samples' scores differ by
+ * chance": a[3] and b[3] count losses, draws and wins (scores 0, 1/2, 1)
+ * of samples A and B. Under the hypothesis that the results do not depend
+ * on the sample, every split of the pooled results into n_A and n_B games
+ * is as likely as the observed one, and a split's probability is the
+ * multivariate hypergeometric; the p-value sums those of the splits whose
+ * difference in mean score is at least as far from 0 as the observed one
+ * (either sign). Exact when there are at most STATS_EXACT_SPLITS splits to
+ * sum (*exact set); beyond that the counts are large and the split's
+ * score is normal with the permutation variance, n_A n_B / (N (N - 1))
+ * times the pooled sum of squares (*exact cleared). 1 when either sample
+ * is empty or the pooled results do not vary. */
+enum { STATS_EXACT_SPLITS = 200000 };
+double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exact);
 
 /* Sequential probability ratio test between H0: elo = elo0 and H1: elo =
  * elo1 (logistic Elo), with the generalized SPRT's normal approximation

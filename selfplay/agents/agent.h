@@ -81,7 +81,16 @@
  * value VALUE` after the handshake, in the order given) are optional. The
  * canonical form, stored with the run, lists name, cmd, dir and the
  * options in that order. `yinsh match --engines FILE --a engine:NAME`
- * reads the same fields from a file (cli). */
+ * reads the same fields from a file (cli).
+ *
+ * Inside, each kind is a table of functions (agents/kind.h, as pachi's
+ * engines or fastchess's engine classes) in a file of its own: random.c,
+ * mcts.c, ab.c and external.c (a thin adapter over uyi/engine.h). spec.c
+ * reads the text (the `best` alias, the kind's word, the shared keys
+ * movetime and eval) and agent.c the interface below; both dispatch
+ * through the kind's table, once per spec and once per decision, never
+ * inside a search. Code outside agents/ never reads a spec's kind: it asks
+ * the questions below. */
 #ifndef YINSH_AGENT_H
 #define YINSH_AGENT_H
 
@@ -93,8 +102,8 @@
 #include "engine/position.h"
 #include "records/record.h"
 #include "engine/rng.h"
+#include "uyi/engine.h"
 
-enum { AGENT_RANDOM, AGENT_MCTS, AGENT_UYI, AGENT_AB };
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
@@ -103,32 +112,41 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
  * text is the ab spec it stands for, so stored runs say what played. */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
-enum { AGENT_NAME_LEN = 64, AGENT_CMD_LEN = 320, AGENT_OPTIONS = 16, AGENT_OPTION_LEN = 128 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
  * file (missing or unreadable: bad data). */
 
+/* An MCTS agent's own keys (the search's configuration, mcts.h). */
+typedef struct AgentMctsParams {
+    uint32_t sims;    /* simulations per decision */
+    double c;         /* UCT's exploration constant */
+    int rollout;      /* ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
+    uint32_t nodes;   /* the arena in nodes; 0: the default for sims */
+    uint32_t threads; /* search threads, 1: the caller's alone */
+    bool solver;
+    double prior;     /* 0: none */
+    int policy;       /* MCTS_POLICY_UNIFORM or _ROWS */
+} AgentMctsParams;
+
+/* An alpha-beta agent's own keys (ab.h). */
+typedef struct AgentAbParams {
+    int depth;
+    int max_depth;  /* the cap under a time limit; 0: depth */
+    uint32_t tt_mb;
+} AgentAbParams;
+
+/* A spec: a plain value, copied into plans, tournaments and agents. The
+ * searchers (mcts, ab) share movetime and the evaluation; each kind's own
+ * parameters overlap in the union, of which only the kind's is meaningful. */
 typedef struct AgentSpec {
-    int kind;       /* AGENT_RANDOM, AGENT_MCTS or AGENT_AB */
-    uint32_t sims;  /* mcts */
-    double c;       /* mcts */
-    int rollout;    /* mcts: ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
-    uint32_t nodes; /* mcts: 0 = the default for sims */
-    int depth;      /* ab */
-    int max_depth;  /* ab: the cap under a time limit; 0: depth */
-    uint32_t tt_mb; /* ab */
-    uint32_t threads; /* mcts: search threads, 1 = one */
-    bool solver;      /* mcts */
-    double prior;     /* mcts: 0 = none */
-    int policy;       /* mcts: MCTS_POLICY_UNIFORM or _ROWS */
+    int kind;            /* the kind's row in the table (agents/kind.h): agents/ alone reads it */
     int64_t movetime_ms; /* mcts, ab: the agent's own time per action; 0: none */
     char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
     Weights weights;           /* mcts (rollout=N, prior), ab: the evaluation's weights (read from eval) */
-    /* uyi: the engine's display name, command line, folder and options */
-    char name[AGENT_NAME_LEN];
-    char cmd[AGENT_CMD_LEN];
-    char dir[AGENT_PATH_LEN];
-    int noptions;
-    char option_key[AGENT_OPTIONS][AGENT_NAME_LEN], option_value[AGENT_OPTIONS][AGENT_OPTION_LEN];
+    union {
+        UyiEngineDesc external; /* uyi: the engine (the largest first: a zeroed spec zeroes all of it) */
+        AgentMctsParams mcts;
+        AgentAbParams ab;
+    };
 } AgentSpec;
 
 /* Parses a spec; 0, or ERR_USAGE / ERR_FAIL with a message in
@@ -146,13 +164,56 @@ int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
  * file here, and needs rollout=N set before it. */
 int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
 /* The spec of engine `name` of an engines file (docs/uyi.md, "Engines
- * files"): sections `[NAME]` with `cmd = ...`, `dir = ...` and any
- * `option.KEY = VALUE` lines; '#' starts a comment line. 0, or
- * ERR_FAIL (unreadable file) / ERR_USAGE (bad line, unknown
- * name) with "FILE:LINE: why" in err. */
+ * files"; read by uyi_engines_read). 0, or ERR_FAIL (unreadable file) /
+ * ERR_USAGE (bad line, unknown name, longer than a spec) with
+ * "FILE:LINE: why" in err. */
 int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char *err);
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
+
+/* Questions about a spec, for the code outside agents/, which never reads
+ * its kind: what a caller needs to know is asked here. */
+
+/* The kind's word, the spec's first ("random", "mcts", "ab" or "uyi"; never
+ * `best`, which is an ab spec), for messages and labels. */
+const char *agent_spec_kind_name(const AgentSpec *spec);
+/* Whether the agent is an external engine, a process of its own (uyi:...):
+ * it needs logs, its own random streams, and every action asked of it. */
+bool agent_spec_external(const AgentSpec *spec);
+/* Whether the agent plays uniformly random legal actions (no search). */
+bool agent_spec_random(const AgentSpec *spec);
+/* Whether the spec has keys that agent_spec_set can change (mcts, ab). */
+bool agent_spec_has_keys(const AgentSpec *spec);
+/* Whether the agent's play rests on the evaluation, so that tuning its
+ * weights changes it: ab, and mcts with rollout=N. */
+bool agent_spec_has_eval(const AgentSpec *spec);
+/* The simulations of an MCTS agent's decision (sims); 0 for the others. */
+uint32_t agent_spec_sims(const AgentSpec *spec);
+/* The weights file as the spec gives it; "" for the built-in weights or
+ * a kind without an evaluation. */
+const char *agent_spec_eval_file(const AgentSpec *spec);
+/* The evaluation's weights the agent plays with; NULL for a kind without
+ * an evaluation (random, uyi). */
+const Weights *agent_spec_weights(const AgentSpec *spec);
+/* Sets one feature's weight of the evaluation (the spec's eval file stays
+ * named: write the weights out and set eval to play them by name). 0, or
+ * ERR_USAGE for a kind without an evaluation. */
+int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err);
+/* The search configuration of an MCTS spec; false for another kind. */
+bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
+
+/* A key of the spec as an engine option (`yinsh uyi` announces them),
+ * with the spec's value as its default. */
+enum { AGENT_SPEC_OPTIONS = 8 };
+typedef struct AgentOption {
+    const char *name;
+    bool spin;                  /* an integer from min to max; else a string */
+    long long min, max;
+    char value[AGENT_PATH_LEN]; /* the default, as text; "" for an empty string */
+} AgentOption;
+/* The options of the spec's keys, at most AGENT_SPEC_OPTIONS, into out;
+ * their number (0 for a kind without keys). */
+int agent_spec_options(const AgentSpec *spec, AgentOption *out);
 
 /* Per-decision figures for the game record. */
 typedef struct MoveStats {
@@ -176,7 +237,6 @@ typedef struct AgentLimits {
     int64_t clock_ms[2];     /* White's and Black's time left */
     int64_t inc_ms;          /* the increment, the same for both */
     int64_t margin_ms;       /* how far past its time an engine is waited for */
-    int64_t answer_ms;       /* external: how long to wait with no time limit */
 } AgentLimits;
 
 /* Where an external agent's process writes its standard error, and how
@@ -184,17 +244,14 @@ typedef struct AgentLimits {
  * isready, a go without time). */
 typedef struct AgentEnv {
     const char *log_dir; /* NULL: discarded */
-    int64_t answer_ms;   /* <= 0: AGENT_ANSWER_MS */
+    int64_t answer_ms;   /* <= 0: UYI_ENGINE_ANSWER_MS (uyi/engine.h) */
     int thread;          /* the game thread, for the log file's name */
 } AgentEnv;
-enum { AGENT_ANSWER_MS = 60000 };
 
 typedef struct Agent Agent;
 
-/* 0, or -1 with a message in err when memory for the agent cannot be had. */
+/* 0, or ERR_FAIL with a message in err when memory for the agent cannot be had. */
 int agent_new(Agent **out, const AgentSpec *spec, char *err);
-/* The search configuration of an mcts spec. */
-void agent_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
 void agent_free(Agent *agent);
 const AgentSpec *agent_spec(const Agent *agent);
 
@@ -210,15 +267,16 @@ int agent_new_game(Agent *agent, const AgentEnv *env, bool seeded, uint64_t seed
  * for an internal agent or without logs): the harness's side of a fault,
  * next to what the engine wrote on its standard error. */
 void agent_log(Agent *agent, int reason, const char *why);
-/* The agent's own process (AGENT_UYI), 0 if none runs (tests). */
+/* An external agent's process, 0 if none runs (tests). */
 int agent_pid(const Agent *agent);
-/* Chooses an action for the player to act in pos (not over). All
+/* Chooses an action for the player to act in pos (not over): an internal
+ * agent's choice (an external one is asked through agent_act). All
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
-/* The same under a search's limits (mcts.h; NULL: none): for an engine on
+/* The same under a search's limits (search/limits.h; NULL: none): for an engine on
  * a clock. MCTS and alpha-beta searches use them; with a sims limit alone
  * an MCTS choice is still a function of the rng (ab ignores sims). */
-Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const MctsLimits *lim,
+Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const SearchLimits *lim,
                             MoveStats *stats);
 /* Chooses under the harness's limits (NULL: none): an internal agent
  * searches within its share of the clock (uyi_budget_ms, the policy of

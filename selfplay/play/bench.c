@@ -82,17 +82,18 @@ void bench_mcts_position(uint64_t seed, int k, Position *pos)
     *pos = hist[want < n - 1 ? want : (n - 1) / 2];
 }
 
-int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out)
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out, char *err)
 {
     MctsConfig cfg = {.sims = (uint32_t)sims, .c = 1.0};
-    return bench_mcts_config(&cfg, npositions, seed, out);
+    return bench_mcts_config(&cfg, npositions, seed, out, err);
 }
 
-int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out)
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out, char *err)
 {
     uint64_t h = RNG_HASH_START;
-    Mcts *m = mcts_new(cfg);
-    if (!m) return 1;
+    Mcts *m;
+    int rc = mcts_new(&m, cfg, err);
+    if (rc) return rc;
     uint64_t total = 0;
     double elapsed = 0, cpu = 0;
     for (int k = 0; k < npositions; k++) {
@@ -253,7 +254,8 @@ typedef struct NnueStep {
     bool first;
 } NnueStep;
 
-int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed, int passes, BenchNnue *out)
+int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed, int passes, BenchNnue *out,
+               char *err)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 4096, n = 0;
@@ -338,11 +340,11 @@ int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed,
 oom:
     free(st);
     free(starts);
-    return 1;
+    return error_set(err, "out of memory for the positions of %llu random games", (unsigned long long)games);
 }
 
 int bench_duel(const Nnue *net, const Weights *w, int depth, int variant, uint64_t pairs, uint64_t seed, int threads,
-               BenchDuel *out)
+               BenchDuel *out, char *err)
 {
     memset(out, 0, sizeof *out);
     uint64_t games = 2 * pairs;
@@ -357,8 +359,8 @@ int bench_duel(const Nnue *net, const Weights *w, int depth, int variant, uint64
         /* side 0 the net, side 1 the linear weights; the net is White in even games */
         AbConfig cfg[2] = {{.depth = depth, .tt_mb = AB_DEFAULT_TT_MB, .weights = *w, .net = net},
                            {.depth = depth, .tt_mb = AB_DEFAULT_TT_MB, .weights = *w}};
-        Ab *ab[2] = {ab_new(&cfg[0]), ab_new(&cfg[1])};
-        if (!ab[0] || !ab[1]) {
+        Ab *ab[2] = {NULL, NULL};
+        if (ab_new(&ab[0], &cfg[0], NULL) || ab_new(&ab[1], &cfg[1], NULL)) {
             ab_free(ab[0]);
             ab_free(ab[1]);
             failed++;
@@ -422,5 +424,5 @@ int bench_duel(const Nnue *net, const Weights *w, int depth, int variant, uint64
     }
     free(points);
     free(hashes);
-    return failed ? 1 : 0;
+    return failed ? error_set(err, "out of memory for the searches' tables (%d MiB each)", (int)AB_DEFAULT_TT_MB) : 0;
 }

@@ -58,12 +58,12 @@ typedef struct BenchMcts {
 
 /* The MCTS benchmark: one search of sims simulations, on one thread, from
  * each of npositions fixed positions (bench_mcts_position), each with a
- * fresh tree and random rollouts. Returns 0, or non-zero when the search
- * tree cannot be allocated. */
-int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out);
+ * fresh tree and random rollouts. Returns 0, or ERR_FAIL with the message
+ * in err when the search tree cannot be allocated. */
+int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out, char *err);
 /* The same with any search configuration (cfg->sims per search): an
- * agent's options (agent_mcts_config), e.g. threads or the evaluation. */
-int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out);
+ * agent's options (agent_spec_mcts_config), e.g. threads or the evaluation. */
+int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out, char *err);
 
 /* The fixed benchmark positions: position k of the set for seed, taken
  * from a random game (the same for a given seed and k). */
@@ -110,8 +110,10 @@ typedef struct BenchNnue {
     uint64_t sink; /* a checksum of the outputs, so no part is optimised away */
 } BenchNnue;
 
-/* 0, or non-zero when the recording cannot be allocated. */
-int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed, int passes, BenchNnue *out);
+/* 0, or ERR_FAIL with the message in err when the recording cannot be
+ * allocated. */
+int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed, int passes, BenchNnue *out,
+               char *err);
 
 /* A fixed-depth duel of alpha-beta with the net against alpha-beta with
  * the linear weights, before the agents know nets: `pairs` colour-swapped
@@ -128,9 +130,10 @@ typedef struct BenchDuel {
     uint64_t hash;       /* of every game's actions: the duel's play */
 } BenchDuel;
 
-/* 0, or non-zero when a search's table cannot be allocated. */
+/* 0, or ERR_FAIL with the message in err when a search's table cannot
+ * be allocated. */
 int bench_duel(const Nnue *net, const Weights *w, int depth, int variant, uint64_t pairs, uint64_t seed, int threads,
-               BenchDuel *out);
+               BenchDuel *out, char *err);
 
 /* The compiler this was built with and the OpenMP runtime's shared object
  * (libomp.so.5, libgomp.so.1), e.g. "clang 14.0.6, libomp.so.5". */

@@ -26,6 +26,27 @@ void match_tally_pair(MatchTally *t, int p0, int p1)
     t->pairs++;
 }
 
+int match_stored_points2(const StoreMatchRow *row)
+{
+    int result = result_parse(row->result);
+    return result == RESULT_NONE ? -1 : match_points2(result, row->index & 1);
+}
+
+void match_stored_init(MatchStored *m) { *m = (MatchStored){.pair = -1, .first = -1}; }
+
+void match_stored_add(MatchStored *m, const StoreMatchRow *row)
+{
+    int points = match_stored_points2(row);
+    if (points < 0) return;
+    if (!(row->index & 1)) {
+        m->first = points;
+        m->pair = row->index / 2;
+    } else if (m->pair == row->index / 2 && m->first >= 0) {
+        match_tally_pair(&m->tally, m->first, points);
+        m->first = -1;
+    }
+}
+
 int match_sprt_parse(const char *text, MatchSprt *sprt, char *err)
 {
     double v[4];
@@ -34,15 +55,15 @@ int match_sprt_parse(const char *text, MatchSprt *sprt, char *err)
         char *end;
         v[i] = strtod(s, &end);
         if (end == s || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
-            return error_set(err, "--sprt wants elo0,elo1,alpha,beta (four numbers), not '%.64s'", text);
+            return error_set(err, "'%.64s' is not elo0,elo1,alpha,beta (four numbers)", text);
         }
         s = end + 1;
     }
     if (!(v[0] < v[1])) {
-        return error_set(err, "--sprt: elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
+        return error_set(err, "elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
     }
     if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
-        return error_set(err, "--sprt: alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
+        return error_set(err, "alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
     }
     *sprt = (MatchSprt){true, v[0], v[1], v[2], v[3]};
     return 0;
@@ -109,9 +130,9 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
 static int on_stored(void *ctx, const StoreMatchRow *row)
 {
     MatchCtx *c = ctx;
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(row->result, result_name(r)) && row->index >= 0 && (uint64_t)row->index < c->mp->plan.games)
-            c->points2[row->index] = (int8_t)match_points2(r, row->index & 1);
+    int points = match_stored_points2(row);
+    if (points >= 0 && row->index >= 0 && (uint64_t)row->index < c->mp->plan.games)
+        c->points2[row->index] = (int8_t)points;
     c->games_done++;
     return 0;
 }

@@ -30,6 +30,22 @@ typedef struct MatchTally {
 /* Adds one pair: A's half points in its two games. */
 void match_tally_pair(MatchTally *t, int points2_first, int points2_second);
 
+/* A's half points in a stored game of a match (index 2k: A White; 2k+1:
+ * B White), -1 when it holds no result. */
+int match_stored_points2(const StoreMatchRow *row);
+
+/* The pairs of a match run tallied from its stored games, fed one by one
+ * in index order (store_query_match_games gives them so): a pair counts
+ * once both its games are read, as match_run counts it, so a pair cut in
+ * half (a killed run) counts nothing yet. */
+typedef struct MatchStored {
+    MatchTally tally;
+    int64_t pair; /* the pair whose first game was read last (-1: none) */
+    int first;    /* A's half points in that game (-1: none) */
+} MatchStored;
+void match_stored_init(MatchStored *m);
+void match_stored_add(MatchStored *m, const StoreMatchRow *row);
+
 typedef struct MatchSprt {
     bool on;
     double elo0, elo1, alpha, beta;

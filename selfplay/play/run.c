@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
@@ -25,8 +26,8 @@ uint64_t run_clock_seed(void)
 static void weights_hex(const AgentSpec *spec, char out[STORE_HASH_LEN])
 {
     out[0] = '\0';
-    if (spec->kind != AGENT_RANDOM && spec->eval[0])
-        snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(&spec->weights));
+    if (agent_spec_eval_file(spec)[0])
+        snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(agent_spec_weights(spec)));
 }
 
 /* The agents of a stored run, parsed (their weights files read) here,
@@ -56,7 +57,7 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
                      "run '%s': the %s agent's weights file '%.200s' is not the one the run was played with "
                      "(content hash %s, now %s): it changed, or the path names another file from this folder; "
                      "restore it, or start a new run",
-                     row->name, i ? "black" : "white", spec->eval, stored, now[0] ? now : "none");
+                     row->name, i ? "black" : "white", agent_spec_eval_file(spec), stored, now[0] ? now : "none");
             return -1;
         }
     }
@@ -228,56 +229,53 @@ int run_work(Run *r, const atomic_bool *interrupt, char *err)
     return dist_play(&r->plan, NULL, 0, &sink, NULL, err);
 }
 
-static int open_here(Run *r, const RunOptions *o, char *err)
+int run_db_folder(const char *db, char *err)
 {
-    int threads;
-    if (!o->no_db) {
-        r->db = o->db;
-        if (!r->db) {
-            r->db = RUN_DEFAULT_DB;
-            if (mkdir("results", 0777) != 0 && errno != EEXIST) {
-                return error_set(err, "cannot create the directory 'results': %s", strerror(errno));
-            }
-        }
-        if (store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
-                       o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err))
-            return -1;
+    if (strcmp(db, RUN_DEFAULT_DB)) return 0;
+    if (mkdir(RUN_DEFAULT_DIR, 0777) != 0 && errno != EEXIST) {
+        return error_set(err, "cannot create the directory '%s': %s", RUN_DEFAULT_DIR, strerror(errno));
     }
+    return 0;
+}
 
-    if (o->resume) {
-        char serr[ERR_LEN];
-        if (!r->store) {
-            return error_set(err, "--resume needs the database");
-        }
-        if (store_run_get(r->store, o->resume, &r->row, serr)) {
-            return error_set(err, "cannot resume: %s", serr);
-        }
-        if (plan_of_row(&r->row, &r->plan, err)) return -1;
-        if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return -1;
-        if (store_run_claim(r->store, &r->row, o->take_over, err)) return -1;
-        r->leased = true;
-        r->plan.threads = o->plan.threads;
-        /* where logs go and how long engines are waited for: this process's choice */
-        r->plan.controls.engine_logs = o->plan.controls.engine_logs;
-        r->plan.controls.answer_ms = o->plan.controls.answer_ms;
-        if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
-            store_summary(r->store, &r->row, &r->sum, err))
-            return -1;
-        keep_shard(r, o);
-        return 0;
+/* A stored run found again: its plan from its row, its lease, the games
+ * it lacks. */
+static int open_resumed(Run *r, const RunOptions *o, char *err)
+{
+    char serr[ERR_LEN];
+    int rc;
+    if (!r->store) {
+        return error_code(err, ERR_USAGE, "run '%s' is resumed from its database, and none is open", o->resume);
     }
+    if ((rc = store_run_get(r->store, o->resume, &r->row, serr))) {
+        return error_code(err, rc, "cannot resume: %s", serr);
+    }
+    if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
+    if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
+    if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
+    r->leased = true;
+    r->plan.threads = o->plan.threads;
+    /* where logs go and how long engines are waited for: this process's choice */
+    r->plan.controls.engine_logs = o->plan.controls.engine_logs;
+    r->plan.controls.answer_ms = o->plan.controls.answer_ms;
+    if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
+        store_summary(r->store, &r->row, &r->sum, err))
+        return ERR_FAIL;
+    keep_shard(r, o);
+    return 0;
+}
 
-    r->plan = o->plan;
-    if (!o->have_seed) r->plan.seed = run_clock_seed();
-    threads = parallel_threads(r->plan.threads);
-    StoreRun *row = &r->row;
+/* A new run's row from its plan: agents, sizes, openings, controls,
+ * weights' hashes, its name and identity, provenance. */
+static void new_row(const Run *r, const RunOptions *o, StoreRun *row)
+{
     snprintf(row->kind, sizeof row->kind, "%s", o->kind);
     agent_spec_format(&r->plan.white, row->white);
     agent_spec_format(&r->plan.black, row->black);
     row->variant = r->plan.variant;
     row->seed = r->plan.seed;
     row->games = r->plan.games;
-    row->threads = threads;
+    row->threads = parallel_threads(r->plan.threads);
     row->pairs = r->plan.pairs;
     row->opening = r->plan.opening;
     row->opening_actions = r->plan.opening_actions;
@@ -303,9 +301,20 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     snprintf(row->git_commit, sizeof row->git_commit, "%s", YINSH_GIT_COMMIT);
     snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
     provenance_machine(row->machine, sizeof row->machine);
+}
+
+/* A new run: its row, created in the store with its lease, and every
+ * game to play. */
+static int open_new(Run *r, const RunOptions *o, char *err)
+{
+    int rc;
+    r->plan = o->plan;
+    if (!o->have_seed) r->plan.seed = run_clock_seed();
+    new_row(r, o, &r->row);
     if (r->store) {
-        int rc = store_run_create(r->store, row, o->command ? o->command : "", o->allow_repeat, err);
-        if (rc) return rc == ERR_REPEAT ? ERR_REPEAT : -1;
+        if ((rc = store_run_create(r->store, &r->row, o->command ? o->command : "", o->allow_repeat, &r->clash,
+                                   err)))
+            return rc;
         r->leased = true;
     }
     r->todo = malloc((r->plan.games ? r->plan.games : 1) * sizeof *r->todo);
@@ -316,6 +325,20 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     r->ntodo = r->plan.games;
     keep_shard(r, o);
     return 0;
+}
+
+static int open_here(Run *r, const RunOptions *o, char *err)
+{
+    int rc;
+    if (!o->no_db) {
+        assert(o->db);
+        r->db = o->db;
+        if ((rc = run_db_folder(r->db, err)) ||
+            (rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
+                             o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err)))
+            return rc;
+    }
+    return o->resume ? open_resumed(r, o, err) : open_new(r, o, err);
 }
 
 int run_store(Run *r, GameRecord *const *games, int n, char *err)
@@ -361,14 +384,13 @@ int run_import(Store *s, const char *name, const char *white, const char *black,
     g->index = 0;
     g->seed = row.seed;
     g->swapped = false;
-    if (store_transaction_begin(s, err)) return -1;
-    int rc = store_run_create(s, &row, command, allow_repeat, err);
-    if (rc == ERR_EXISTS) /* the store's message speaks of --run, which import does not take */
+    if (store_transaction_begin(s, err)) return ERR_FAIL;
+    int rc = store_run_create(s, &row, command, allow_repeat, NULL, err);
+    if (rc == ERR_EXISTS) /* the name is made from the game's players and date */
         snprintf(err, ERR_LEN, "a run named '%s' exists already: this game was imported before", name);
-    if (rc || store_write_games(s, &row, &g, 1, err) ||
-        store_run_finish(s, &row, err) || store_run_release(s, &row, err) || store_transaction_commit(s, err)) {
-        store_transaction_rollback(s);
-        return -1;
-    }
-    return 0;
+    if (!rc && (store_write_games(s, &row, &g, 1, err) || store_run_finish(s, &row, err) ||
+                store_run_release(s, &row, err) || store_transaction_commit(s, err)))
+        rc = ERR_FAIL;
+    if (rc) store_transaction_rollback(s);
+    return rc;
 }

@@ -17,11 +17,14 @@
 #include "play/scheduler.h"
 #include "store/store.h"
 
+/* The database of a command not told another: in the folder results/ of
+ * the working folder, made by the first command that writes to it. */
 #define RUN_DEFAULT_DB "results/yinsh.db"
+#define RUN_DEFAULT_DIR "results"
 
 typedef struct RunOptions {
     const char *kind;    /* "selfplay" or "match": the run's kind and its default name's prefix */
-    const char *db;      /* NULL: RUN_DEFAULT_DB (its folder results/ is made if missing) */
+    const char *db;      /* the database (run_db_folder makes the default one's folder) */
     bool no_db;          /* store nothing */
     int busy_ms;         /* 0: STORE_BUSY_MS */
     const char *name;    /* NULL: KIND-YYYYmmdd-HHMMSS-<uid prefix> */
@@ -50,6 +53,7 @@ typedef struct Run {
     bool leased;         /* this process holds the run's lease */
     bool worker;         /* an MPI rank other than 0: plays what rank 0 hands out, stores nothing */
     Book book;           /* a resumed book run's book, read from its stored path (plan.book may point here) */
+    StoreClash clash;    /* when run_open failed with ERR_REPEAT, ERR_EXISTS or ERR_HELD: the other run, the holder */
 } Run;
 
 /* Whether game `index` belongs to slice `shard` (1..shards) of a run:
@@ -58,6 +62,12 @@ bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards);
 
 /* A seed from the clock and the process id. */
 uint64_t run_clock_seed(void);
+
+/* Makes the folder of the default database when db is it and the folder
+ * is missing (any other database's folder must exist): 0, or ERR_FAIL
+ * with a message. run_open does it; so does anything else that creates
+ * a database. */
+int run_db_folder(const char *db, char *err);
 
 /* Whether the stored run `row` is the run `plan` would make (kind,
  * variant, seed, size, agents as canonical specs with their weights'
@@ -79,8 +89,10 @@ int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *p
 void run_build_ident(char *out, size_t len);
 
 /* Opens the database and creates or finds the run; 0, or non-zero with a
- * message in err: ERR_REPEAT when another run holds these games
- * (store_run_create), else -1. A resumed run that opens from a book uses
+ * message in err: the store's code (ERR_REPEAT when another run holds
+ * these games, ERR_EXISTS when the name is taken, store_run_create;
+ * ERR_NOT_FOUND when the run to resume is not there; ERR_HELD when
+ * another process plays it, store_run_claim), else ERR_FAIL. A resumed run that opens from a book uses
  * o->plan.book when it is given and has the stored content hash (else it
  * is refused), or reads the book from its stored path and checks the
  * hash. Free with run_close whatever the outcome.
@@ -103,9 +115,10 @@ void run_close(Run *r);
  * black, `command` as its command: the run, its game, its end and its
  * lease's release in one transaction, so that a file is stored whole or
  * not at all. The run's seed is a hash of the game's actions, so the same
- * game imported twice is the same plan: refused (ERR_REPEAT's message)
- * unless allow_repeat, which stores it as a repeat that statistics skip.
- * 0, or -1 with a message in err. */
+ * game imported twice is the same plan: refused (ERR_REPEAT) unless
+ * allow_repeat, which stores it as a repeat that statistics skip; the
+ * same name again is ERR_EXISTS. 0, or a negative code with a message in
+ * err. */
 int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,
                GameRecord *g, bool allow_repeat, char *err);
 

@@ -29,7 +29,7 @@ uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour)
 
 bool selfplay_agent_streams(const SelfplayPlan *plan)
 {
-    return plan->controls.agent_streams || plan->white.kind == AGENT_UYI || plan->black.kind == AGENT_UYI;
+    return plan->controls.agent_streams || agent_spec_external(&plan->white) || agent_spec_external(&plan->black);
 }
 
 char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
@@ -63,8 +63,7 @@ int controls_parse_tc(const char *text, PlayControls *c, char *err)
     if (plus) *plus++ = '\0';
     int64_t base, inc = 0;
     if (strlen(text) >= sizeof buf || !seconds_ms(buf, &base) || base <= 0 || (plus && !seconds_ms(plus, &inc))) {
-        return error_set(err, "--tc wants BASE+INC in seconds (e.g. 10+0.1, or 60), BASE above 0, not '%.64s'",
-                 text);
+        return error_set(err, "'%.64s' is not BASE+INC in seconds (e.g. 10+0.1, or 60) with BASE above 0", text);
     }
     c->base_ms = base;
     c->inc_ms = inc;
@@ -102,10 +101,34 @@ int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uin
 /* The side at fault loses. */
 static int fault_result(int actor) { return actor == WHITE ? RESULT_BLACK : RESULT_WHITE; }
 
-int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
-                           const AgentEnv *env, GameRecord *rec)
+/* One game in play: what selfplay_play_game_env's steps share. */
+typedef struct Game {
+    const SelfplayPlan *plan;
+    const PlayControls *pc;
+    GameRecord *rec;
+    int cap;                       /* actions rec has room for */
+    Agent *white, *black;          /* White's and Black's agents (a pair's second game swaps them) */
+    Agent *side[COLOUR_NB];
+    bool streams;                  /* one stream per agent (scheduler.h) */
+    Rng game_rng, side_rng[COLOUR_NB];
+    uint64_t side_seed[COLOUR_NB];
+    Rng opening;                   /* the pair's opening stream */
+    const Action *book;            /* the pair's book opening, nbook actions */
+    int nbook;
+    bool timed, limited;
+    AgentLimits lim;
+    int64_t clock_us[COLOUR_NB];
+    Position pos;
+    char why[ERR_LEN];
+} Game;
+
+/* The record's head, the streams, the opening and the clocks: 0, or -1
+ * when out of memory. */
+static int game_start(Game *g, const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
+                      GameRecord *rec)
 {
     const PlayControls *pc = &plan->controls;
+    *g = (Game){.plan = plan, .pc = pc, .rec = rec, .cap = 128};
     memset(rec, 0, sizeof *rec);
     rec->index = index;
     rec->seed = selfplay_game_seed(plan->seed, index);
@@ -116,149 +139,178 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
         white = black;
         black = t;
     }
-    int cap = 128;
-    rec->actions = malloc((size_t)cap * sizeof *rec->actions);
+    g->white = white;
+    g->black = black;
+    g->side[WHITE] = white;
+    g->side[BLACK] = black;
+    rec->actions = malloc((size_t)g->cap * sizeof *rec->actions);
     if (!rec->actions) return -1;
 
     /* one stream for the game, or one per agent (scheduler.h) */
-    bool streams = selfplay_agent_streams(plan);
-    Rng game_rng, side_rng[COLOUR_NB];
-    rng_stream(&game_rng, plan->seed, index); /* starts at rec->seed */
+    g->streams = selfplay_agent_streams(plan);
+    rng_stream(&g->game_rng, plan->seed, index); /* starts at rec->seed */
 #ifdef YINSH_TEST_EXTRA_DRAW
     /* tests/test_mpi.c's other build: one more random draw a game, as a
      * rank built from other code would make (the ranks' build check,
      * dist_check_builds, must refuse it); never in a yinsh binary */
-    (void)rng_next(&game_rng);
+    (void)rng_next(&g->game_rng);
 #endif
-    uint64_t side_seed[COLOUR_NB];
     for (int c = 0; c < COLOUR_NB; c++) {
-        side_seed[c] = selfplay_agent_seed(plan->seed, index, c);
-        rng_stream(&side_rng[c], side_seed[c], 0);
+        g->side_seed[c] = selfplay_agent_seed(plan->seed, index, c);
+        rng_stream(&g->side_rng[c], g->side_seed[c], 0);
     }
-    Position pos;
-    pos_start(&pos, plan->variant);
-    double start = clock_now();
-    int result = RESULT_NONE, reason = REASON_NONE;
-    char why[ERR_LEN];
-    /* both agents start the game; an engine that cannot loses it */
-    Agent *side[COLOUR_NB] = {white, black};
-    for (int c = 0; c < COLOUR_NB && !reason; c++) {
-        if (c == BLACK && black == white) break;
-        int f = agent_new_game(side[c], env, streams, side_seed[c], why);
+    pos_start(&g->pos, plan->variant);
+    g->timed = pc->base_ms > 0;
+    g->lim = (AgentLimits){.sims = pc->sims, .movetime_ms = pc->movetime_ms, .clock = g->timed,
+                           .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms};
+    g->limited = pc->sims || pc->movetime_ms || g->timed;
+    g->clock_us[WHITE] = g->clock_us[BLACK] = pc->base_ms * 1000;
+    /* the pair's opening: its own stream, so both games of the pair agree */
+    uint32_t pair = plan->pairs ? index / 2 : index;
+    rng_stream(&g->opening, plan->seed ^ OPENING_SALT, pair);
+    g->book = plan->opening == OPENING_BOOK ? book_opening(plan->book, pair, &g->nbook) : NULL;
+    return 0;
+}
+
+/* Both agents start the game; an engine that cannot loses it (the
+ * reason, else REASON_NONE). */
+static int game_agents_start(Game *g, const AgentEnv *env, int *result)
+{
+    for (int c = 0; c < COLOUR_NB; c++) {
+        if (c == BLACK && g->black == g->white) break;
+        int f = agent_new_game(g->side[c], env, g->streams, g->side_seed[c], g->why);
         if (f) {
-            result = fault_result(c);
-            reason = f;
+            *result = fault_result(c);
+            return f;
         }
     }
-    bool timed = pc->base_ms > 0;
-    AgentLimits lim = {.sims = pc->sims, .movetime_ms = pc->movetime_ms, .clock = timed,
-                       .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms,
-                       .answer_ms = pc->answer_ms};
-    bool limited = pc->sims || pc->movetime_ms || timed;
-    int64_t clock_us[COLOUR_NB] = {pc->base_ms * 1000, pc->base_ms * 1000};
-    /* the pair's opening: its own stream, so both games of the pair agree */
-    Rng opening;
-    uint32_t pair = plan->pairs ? index / 2 : index;
-    rng_stream(&opening, plan->seed ^ OPENING_SALT, pair);
-    int nbook = 0;
-    const Action *book = plan->opening == OPENING_BOOK ? book_opening(plan->book, pair, &nbook) : NULL;
-    while (!reason && !pos_outcome(&pos, &result, &reason)) {
+    return REASON_NONE;
+}
+
+/* The action of the side to move: the harness's random ring placement,
+ * the book's, or the agent's. */
+static Action game_choose(Game *g, bool harness, MoveStats *st)
+{
+    const Position *pos = &g->pos;
+    int actor = pos->actor;
+    Agent *agent = g->side[actor];
+    if (harness) {
+        st->legal = movegen_count(pos);
+        return movegen_random(pos, &g->opening);
+    }
+    if (g->rec->nactions < g->nbook) {
+        st->legal = movegen_count(pos);
+        return g->book[g->rec->nactions];
+    }
+    Rng *rng = g->streams ? &g->side_rng[actor] : &g->game_rng;
+    for (int c = 0; c < COLOUR_NB; c++) g->lim.clock_ms[c] = g->clock_us[c] / 1000;
+    return agent_act(agent, pos, rng, g->limited ? &g->lim : NULL, st);
+}
+
+/* The time an agent's action took, against its movetime and its clock:
+ * REASON_TIME_FORFEIT when it lost on time (logged), else REASON_NONE. */
+static int game_clock(Game *g, int actor, int64_t dt_us)
+{
+    const PlayControls *pc = g->pc;
+    Agent *agent = g->side[actor];
+    int64_t margin_us = pc->margin_ms * 1000;
+    /* an agent's own movetime (a spec key) replaces the run's */
+    int64_t movetime = agent_spec(agent)->movetime_ms ? agent_spec(agent)->movetime_ms : pc->movetime_ms;
+    if (pc->movetime_ms && dt_us > (movetime * 1000 + margin_us)) {
+        snprintf(g->why, sizeof g->why, "an action took %.1f ms, movetime %lld + margin %lld", dt_us / 1e3,
+                 (long long)movetime, (long long)pc->margin_ms);
+        agent_log(agent, REASON_TIME_FORFEIT, g->why);
+        return REASON_TIME_FORFEIT;
+    }
+    if (!g->timed) return REASON_NONE;
+    g->clock_us[actor] -= dt_us;
+    if (g->clock_us[actor] < -margin_us) {
+        snprintf(g->why, sizeof g->why, "the clock fell to %.1f ms (margin %lld) after an action of %.1f ms",
+                 g->clock_us[actor] / 1e3, (long long)pc->margin_ms, dt_us / 1e3);
+        agent_log(agent, REASON_TIME_FORFEIT, g->why);
+        return REASON_TIME_FORFEIT;
+    }
+    g->clock_us[actor] += pc->inc_ms * 1000;
+    return REASON_NONE;
+}
+
+/* One action of the side to move, played and recorded: REASON_NONE, or
+ * the fault that ends the game (*result then the other side's win). */
+static int game_step(Game *g, int *result)
+{
+    GameRecord *rec = g->rec;
+    int actor = g->pos.actor;
+    MoveStats st = {0};
+    double t = clock_now();
+    bool harness = (g->plan->opening == OPENING_RINGS && g->pos.state == STATE_P) ||
+                   (g->plan->opening == OPENING_RANDOM && g->rec->nactions < g->plan->opening_actions);
+    Action a = game_choose(g, harness, &st);
+    double dt = clock_now() - t;
+    int64_t dt_us = (int64_t)(dt * 1e6 + 0.5);
+    if (st.fault) {
+        *result = fault_result(actor);
+        return st.fault;
+    }
+    ActionRecord *r = &rec->actions[rec->nactions];
+    *r = (ActionRecord){
+        .action = a,
+        .actor = g->pos.actor,
+        .state = g->pos.state,
+        .legal = (uint16_t)st.legal,
+        .searched = st.searched,
+        .root_visits = st.root_visits,
+        .chosen_visits = st.chosen_visits,
+        .value = st.value,
+        .time_us = (uint32_t)(dt_us > UINT32_MAX ? UINT32_MAX : dt_us),
+    };
+    int fault = harness ? REASON_NONE : game_clock(g, actor, dt_us);
+    if (fault) {
+        *result = fault_result(actor);
+        return fault;
+    }
+    if (g->timed) {
+        r->has_clock = true;
+        r->clock_us = g->clock_us[actor];
+    }
+    rec->nactions++;
+    agent_observe(g->white, &g->pos, a);
+    if (g->black != g->white) agent_observe(g->black, &g->pos, a);
+    Undo u;
+    pos_make(&g->pos, a, &u);
+    return REASON_NONE;
+}
+
+int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
+                           const AgentEnv *env, GameRecord *rec)
+{
+    Game g;
+    if (game_start(&g, plan, white, black, index, rec)) return -1;
+    double start = clock_now();
+    int result = RESULT_NONE, reason = game_agents_start(&g, env, &result);
+    while (!reason && !pos_outcome(&g.pos, &result, &reason)) {
         /* never in a legal game (types.h); scored like an empty pool */
         if (rec->nactions == GAME_MAX_ACTIONS) {
-            result = playout_adjudicate(&pos);
+            result = playout_adjudicate(&g.pos);
             reason = REASON_NONE;
             break;
         }
-        if (rec->nactions == cap) {
-            ActionRecord *more = realloc(rec->actions, (size_t)cap * 2 * sizeof *more);
+        if (rec->nactions == g.cap) {
+            ActionRecord *more = realloc(rec->actions, (size_t)g.cap * 2 * sizeof *more);
             if (!more) {
                 record_free(rec);
                 return -1;
             }
             rec->actions = more;
-            cap *= 2;
+            g.cap *= 2;
         }
-        int actor = pos.actor;
-        Agent *agent = side[actor];
-        MoveStats st = {0};
-        double t = clock_now();
-        Action a;
-        bool harness = (plan->opening == OPENING_RINGS && pos.state == STATE_P) ||
-                       (plan->opening == OPENING_RANDOM && rec->nactions < plan->opening_actions);
-        if (harness) {
-            st.legal = movegen_count(&pos);
-            a = movegen_random(&pos, &opening);
-        } else if (rec->nactions < nbook) {
-            st.legal = movegen_count(&pos);
-            a = book[rec->nactions];
-        } else {
-            Rng *rng = streams ? &side_rng[actor] : &game_rng;
-            for (int c = 0; c < COLOUR_NB; c++) lim.clock_ms[c] = clock_us[c] / 1000;
-            if (limited || agent_spec(agent)->kind == AGENT_UYI)
-                a = agent_act(agent, &pos, rng, limited ? &lim : NULL, &st);
-            else
-                a = agent_choose(agent, &pos, rng, &st);
-        }
-        double dt = clock_now() - t;
-        int64_t dt_us = (int64_t)(dt * 1e6 + 0.5);
-        if (st.fault) {
-            result = fault_result(actor);
-            reason = st.fault;
-            break;
-        }
-        ActionRecord *r = &rec->actions[rec->nactions];
-        *r = (ActionRecord){
-            .action = a,
-            .actor = pos.actor,
-            .state = pos.state,
-            .legal = (uint16_t)st.legal,
-            .searched = st.searched,
-            .root_visits = st.root_visits,
-            .chosen_visits = st.chosen_visits,
-            .value = st.value,
-            .time_us = (uint32_t)(dt_us > UINT32_MAX ? UINT32_MAX : dt_us),
-        };
-        if (!harness) {
-            int64_t margin_us = pc->margin_ms * 1000;
-            /* an agent's own movetime (a spec key) replaces the run's */
-            int64_t movetime = agent_spec(agent)->movetime_ms ? agent_spec(agent)->movetime_ms : pc->movetime_ms;
-            if (pc->movetime_ms && dt_us > (movetime * 1000 + margin_us)) {
-                snprintf(why, sizeof why, "an action took %.1f ms, movetime %lld + margin %lld", dt_us / 1e3,
-                         (long long)movetime, (long long)pc->margin_ms);
-                agent_log(agent, REASON_TIME_FORFEIT, why);
-                result = fault_result(actor);
-                reason = REASON_TIME_FORFEIT;
-                break;
-            }
-            if (timed) {
-                clock_us[actor] -= dt_us;
-                if (clock_us[actor] < -margin_us) {
-                    snprintf(why, sizeof why, "the clock fell to %.1f ms (margin %lld) after an action of %.1f ms",
-                             clock_us[actor] / 1e3, (long long)pc->margin_ms, dt_us / 1e3);
-                    agent_log(agent, REASON_TIME_FORFEIT, why);
-                    result = fault_result(actor);
-                    reason = REASON_TIME_FORFEIT;
-                    break;
-                }
-                clock_us[actor] += pc->inc_ms * 1000;
-            }
-        }
-        if (timed) {
-            r->has_clock = true;
-            r->clock_us = clock_us[actor];
-        }
-        rec->nactions++;
-        agent_observe(white, &pos, a);
-        if (black != white) agent_observe(black, &pos, a);
-        Undo u;
-        pos_make(&pos, a, &u);
+        reason = game_step(&g, &result);
     }
     rec->result = result;
     rec->reason = reason;
-    rec->removed[WHITE] = pos.removed[WHITE];
-    rec->removed[BLACK] = pos.removed[BLACK];
-    rec->markers[WHITE] = (uint8_t)bb_popcount(pos.markers[WHITE]);
-    rec->markers[BLACK] = (uint8_t)bb_popcount(pos.markers[BLACK]);
+    rec->removed[WHITE] = g.pos.removed[WHITE];
+    rec->removed[BLACK] = g.pos.removed[BLACK];
+    rec->markers[WHITE] = (uint8_t)bb_popcount(g.pos.markers[WHITE]);
+    rec->markers[BLACK] = (uint8_t)bb_popcount(g.pos.markers[BLACK]);
     rec->duration_s = clock_now() - start;
     return 0;
 }

@@ -51,7 +51,7 @@ typedef struct PlayControls {
     int64_t margin_ms;     /* the forfeit margin (default CONTROLS_MARGIN_MS) */
     bool agent_streams;    /* each agent its own stream */
     /* not part of the plan (they decide no game of a well-behaved engine) */
-    int64_t answer_ms;     /* external engines: the wait without a time limit; 0: AGENT_ANSWER_MS */
+    int64_t answer_ms;     /* external engines: the wait without a time limit; 0: UYI_ENGINE_ANSWER_MS */
     const char *engine_logs; /* folder of the engines' stderr logs; NULL: discarded */
 } PlayControls;
 

@@ -1,4 +1,5 @@
 #include "base/error.h"
+#include "base/text.h"
 #include "records/boardspace.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -195,20 +196,44 @@ static int command(Reader *r, int p, const char *value, int64_t tm, bool have_tm
 static const char *value_read(const char *s, const char *end, char *out, size_t size)
 {
     size_t k = 0;
+    bool cut = false;
     for (; s < end && *s != ']'; s++) {
         if (*s == '\\' && s + 1 < end) s++;
         if (k + 1 < size) out[k++] = *s;
+        else cut = true;
     }
     out[k] = 0;
+    if (cut) text_cut(out); /* a long name cut short is still UTF-8 */
     return s < end ? s + 1 : NULL;
+}
+
+/* Copies text into a header field (BOARDSPACE_TEXT_LEN bytes), cut at a
+ * whole UTF-8 character when it is longer. */
+static void field_copy(char *out, const char *text, size_t len)
+{
+    snprintf(out, BOARDSPACE_TEXT_LEN, "%.*s", (int)len, text);
+    if (len >= BOARDSPACE_TEXT_LEN) text_cut(out);
 }
 
 /* A header value `id "DrMih"`: the name between the quotes. */
 static void name_of(const char *value, char *out)
 {
     const char *q = strchr(value, '"'), *e = q ? strchr(q + 1, '"') : NULL;
-    if (q && e) snprintf(out, BOARDSPACE_TEXT_LEN, "%.*s", (int)(e - q - 1), q + 1);
-    else snprintf(out, BOARDSPACE_TEXT_LEN, "%s", value);
+    if (q && e) field_copy(out, q + 1, (size_t)(e - q - 1));
+    else field_copy(out, value, strlen(value));
+}
+
+/* The names and the date go into the database and from there into
+ * reports, shell commands and terminals: text that would not print as
+ * itself (a control character such as ESC or a newline, or bytes that
+ * are no UTF-8) is refused, naming the field. */
+static int field_check(const char *field, const char *text, char *err)
+{
+    long at = text_bad_byte(text);
+    if (at < 0) return 0;
+    unsigned char c = (unsigned char)text[at];
+    return error_set(err, "%s holds %s (byte 0x%02x at offset %ld): refused", field,
+                      text_control(c) ? "a control character" : "a byte that is not UTF-8", c, at);
 }
 
 int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
@@ -266,9 +291,9 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
                     /* a clock of up to 30 years in ms; anything else is no clock */
                     have_tm = !*e && *value && tm >= 0 && tm < 1000000000000LL;
                 } else if (!strcmp(id, "DT")) {
-                    snprintf(g->date, sizeof g->date, "%s", value);
+                    field_copy(g->date, value, strlen(value));
                 } else if (!strcmp(id, "GN")) {
-                    snprintf(g->name, sizeof g->name, "%s", value);
+                    field_copy(g->name, value, strlen(value));
                 } else if (!strcmp(id, "SU") && strcasecmp(value, "Yinsh")) {
                     return error_set(err, "the game is '%s', not Yinsh (standard)", value);
                 }
@@ -281,9 +306,11 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
     }
     /* a stream of several games (export to one file) would lose all but the first */
     for (s++; s < end && isspace((unsigned char)*s); s++) {}
-    if (s < end) return error_set(err, "more than one game in the file (after move %d): one game a file "
-                             "(`yinsh export --format boardspace --out DIR/` writes them so)", g->moves);
+    if (s < end) return error_set(err, "more than one game in the file (after move %d): one game a file", g->moves);
     if (r.colour[0] < 0) return error_set(err, "no 'Start': who plays which colour?");
+    if (field_check("the name of player P0", names[0], err) || field_check("the name of player P1", names[1], err) ||
+        field_check("the game's name (GN)", g->name, err) || field_check("the date (DT)", g->date, err))
+        return -1;
     for (int p = 0; p < 2; p++) snprintf(g->player[r.colour[p]], BOARDSPACE_TEXT_LEN, "%s", names[p][0] ? names[p] : "?");
     for (int c = 0; c < 2; c++) r.total_ms += r.clock[c];
     int result, reason;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "search/ab.h"
 #include "base/clock.h"
+#include "base/error.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 
@@ -35,8 +36,7 @@ struct Ab {
     /* the search in progress */
     Position pos;
     uint64_t nodes;
-    double deadline;
-    const atomic_bool *stop;
+    SearchLimits lim; /* the search's deadline and stop flag (its sims unused) */
     bool stopped;
     Action root_best;
     /* cfg.net: the accumulators of the positions on the path, acc[ply]
@@ -45,25 +45,28 @@ struct Ab {
     NnueAcc *acc;
 };
 
-Ab *ab_new(const AbConfig *cfg)
+int ab_new(Ab **out, const AbConfig *cfg, char *err)
 {
-    Ab *ab = calloc(1, sizeof *ab);
-    if (!ab) return NULL;
-    ab->cfg = *cfg;
+    *out = NULL;
     uint64_t bytes = (uint64_t)cfg->tt_mb << 20, slots = 1;
     while (slots * 2 * (sizeof(TtEntry) + sizeof(TtMeta)) <= bytes) slots *= 2;
-    ab->tt = calloc(slots, sizeof *ab->tt);
-    ab->meta = calloc(slots, sizeof *ab->meta);
-    if (!ab->tt || !ab->meta) {
+    Ab *ab = calloc(1, sizeof *ab);
+    if (ab) {
+        ab->cfg = *cfg;
+        ab->tt = calloc(slots, sizeof *ab->tt);
+        ab->meta = calloc(slots, sizeof *ab->meta);
+    }
+    if (!ab || !ab->tt || !ab->meta) {
         ab_free(ab);
-        return NULL;
+        return error_set(err, "out of memory for a transposition table of %u MiB", (unsigned)cfg->tt_mb);
     }
     ab->mask = slots - 1;
     if (cfg->net && !(ab->acc = aligned_alloc(_Alignof(NnueAcc), MAX_PLY * sizeof *ab->acc))) {
         ab_free(ab);
-        return NULL;
+        return error_set(err, "out of memory for the net's accumulators");
     }
-    return ab;
+    *out = ab;
+    return 0;
 }
 
 void ab_free(Ab *ab)
@@ -169,12 +172,6 @@ static void order(Ab *ab, Action *list, int n, Action tt_move, int depth)
     }
 }
 
-static bool time_up(Ab *ab)
-{
-    if (ab->stop && atomic_load(ab->stop)) return true;
-    return ab->deadline > 0 && clock_now() >= ab->deadline;
-}
-
 static int search(Ab *ab, int depth, int alpha, int beta, int ply);
 
 /* One child: negated with a swapped window only when the actor changes. */
@@ -186,7 +183,7 @@ static int child(Ab *ab, int depth, int alpha, int beta, int ply, bool same)
 static int search(Ab *ab, int depth, int alpha, int beta, int ply)
 {
     Position *pos = &ab->pos;
-    if ((++ab->nodes % CHECK_EVERY) == 0 && time_up(ab)) ab->stopped = true;
+    if ((++ab->nodes % CHECK_EVERY) == 0 && search_limits_reached(&ab->lim)) ab->stopped = true;
     if (ab->stopped) return 0;
     int result, reason;
     if (pos_outcome(pos, &result, &reason)) {
@@ -255,15 +252,14 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     return best;
 }
 
-Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *res)
+Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult *res)
 {
     ab->pos = *pos;
     ab->root = *pos;
     ab->has_root = true;
     ab->nodes = 0;
     ab->stopped = false;
-    ab->deadline = lim ? lim->deadline : 0;
-    ab->stop = lim ? lim->stop : NULL;
+    ab->lim = lim ? *lim : (SearchLimits){0};
     ab->gen++;
     if (ab->cfg.net) nnue_refresh(ab->cfg.net, pos, &ab->acc[0]);
     double start = clock_now();
@@ -271,26 +267,21 @@ Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *r
     AbResult r = {.legal = movegen_all(pos, list)};
     r.action = list[0]; /* only if depth 1 could not finish: it always does below */
     /* timed (or stopped from outside): deepen to max_depth when it is set */
-    int cap = (ab->deadline > 0 || ab->stop) && ab->cfg.max_depth ? ab->cfg.max_depth : ab->cfg.depth;
+    int cap = (ab->lim.deadline > 0 || ab->lim.stop) && ab->cfg.max_depth ? ab->cfg.max_depth : ab->cfg.depth;
     for (int d = 1; d <= cap; d++) {
         ab->root_best = ACTION_NONE;
         /* depth 1 is always completed, whatever the clock says */
-        double deadline = ab->deadline;
-        const atomic_bool *stop = ab->stop;
-        if (d == 1) {
-            ab->deadline = 0;
-            ab->stop = NULL;
-        }
+        SearchLimits limits = ab->lim;
+        if (d == 1) ab->lim = (SearchLimits){0};
         int s = search(ab, d, -AB_WIN - 1, AB_WIN + 1, 0);
-        ab->deadline = deadline;
-        ab->stop = stop;
+        ab->lim = limits;
         if (ab->stopped) break;
         r.action = ab->root_best;
         r.score = s;
         r.depth = d;
         if (s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND) break; /* proven: deeper finds nothing new */
         /* the next depth takes several times this one: do not start what cannot finish */
-        if (ab->deadline > 0 && clock_now() - start > (ab->deadline - start) / 2) break;
+        if (ab->lim.deadline > 0 && clock_now() - start > (ab->lim.deadline - start) / 2) break;
     }
     r.nodes = ab->nodes;
     if (res) *res = r;

@@ -48,7 +48,7 @@
 #include <stdint.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
-#include "search/mcts.h"
+#include "search/limits.h"
 #include "engine/position.h"
 
 enum {
@@ -82,15 +82,17 @@ typedef struct AbResult {
 
 typedef struct Ab Ab;
 
-/* NULL when the table cannot be allocated. */
-Ab *ab_new(const AbConfig *cfg);
+/* A search with its table allocated: 0, or ERR_FAIL (base/error.h) with
+ * the message in err when it cannot be had. */
+int ab_new(Ab **out, const AbConfig *cfg, char *err);
 void ab_free(Ab *ab);
 /* Empties the table and the history (a new game). */
 void ab_clear(Ab *ab);
 
 /* Searches pos (not over) and returns the chosen action. lim (NULL: none)
- * may give a deadline and a stop flag; its sims count is not used. */
-Action ab_search(Ab *ab, const Position *pos, const MctsLimits *lim, AbResult *res);
+ * may give a deadline and a stop flag (search/limits.h), read every few
+ * hundred positions; its sims count is not used. */
+Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult *res);
 
 /* The principal variation of the last search, read from the table: at
  * most max actions, their number returned; 0 before any search. */

@@ -1,9 +1,10 @@
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/clock.h"
+#include "base/error.h"
 #include "search/mcts.h"
 #include "search/mcts_tree.h"
 #include "engine/movegen.h"
@@ -24,12 +25,9 @@ struct Mcts {
 #define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
 
-/* Assertion builds check the whole tree after every search and advance. */
-#ifdef NDEBUG
-#define MCTS_DEBUG_CHECK(m) ((void)0)
-#else
-#define MCTS_DEBUG_CHECK(m) mcts_check(m)
-#endif
+/* Assertion builds check the whole tree after every search and advance;
+ * a broken invariant is a bug of this file (mcts_tree_check names it). */
+#define MCTS_DEBUG_CHECK(m) assert(mcts_tree_check((m), NULL) == 0 && "search tree invariant broken")
 
 /* The path of one simulation; the tree is never deeper than a game. */
 enum { PATH_MAX_LEN = GAME_MAX_ACTIONS + 1 };
@@ -40,21 +38,26 @@ uint32_t mcts_default_nodes(uint32_t sims)
     return n > MCTS_MAX_DEFAULT_NODES ? MCTS_MAX_DEFAULT_NODES : (uint32_t)n;
 }
 
-Mcts *mcts_new(const MctsConfig *cfg)
+int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
 {
+    *out = NULL;
+    uint32_t cap = cfg->nodes ? cfg->nodes : mcts_default_nodes(cfg->sims);
+    if (cap < 2) cap = 2;
+    if (cap > MCTS_MAX_NODES) cap = MCTS_MAX_NODES;
     Mcts *m = calloc(1, sizeof *m);
-    if (!m) return NULL;
-    m->cfg = *cfg;
-    m->cap = cfg->nodes ? cfg->nodes : mcts_default_nodes(cfg->sims);
-    if (m->cap < 2) m->cap = 2;
-    if (m->cap > MCTS_MAX_NODES) m->cap = MCTS_MAX_NODES;
-    m->nodes = malloc((size_t)m->cap * sizeof(MctsNode));
-    m->spare = malloc((size_t)m->cap * sizeof(MctsNode));
-    if (!m->nodes || !m->spare) {
-        mcts_free(m);
-        return NULL;
+    if (m) {
+        m->cfg = *cfg;
+        m->cap = cap;
+        m->nodes = malloc((size_t)cap * sizeof(MctsNode));
+        m->spare = malloc((size_t)cap * sizeof(MctsNode));
     }
-    return m;
+    if (!m || !m->nodes || !m->spare) {
+        mcts_free(m);
+        return error_set(err, "out of memory for a search tree of %u nodes (two arenas of %zu MiB)", (unsigned)cap,
+                         ((size_t)cap * sizeof(MctsNode)) >> 20);
+    }
+    *out = m;
+    return 0;
 }
 
 void mcts_free(Mcts *m)
@@ -68,7 +71,7 @@ void mcts_free(Mcts *m)
 void mcts_clear(Mcts *m) { m->valid = false; }
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) : 0; }
 
-bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why)
+int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err)
 {
     const char *w = NULL;
     uint64_t in_ranges = 0;
@@ -98,28 +101,15 @@ bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why)
         in_ranges += n->nchild;
     }
     if (!w && used && in_ranges != used - 1) w = "the child ranges do not hold every node but the root";
-    if (why) *why = w;
-    return w == NULL;
+    return w ? error_set(err, "%s", w) : 0;
 }
 
-bool mcts_tree_ok(const Mcts *m, const char **why)
+int mcts_tree_check(const Mcts *m, char *err)
 {
-    if (why) *why = NULL;
-    if (!m->valid) return true;
+    if (!m->valid) return 0;
     uint32_t used = LD(m->used);
-    if (used < 1 || used > m->cap) {
-        if (why) *why = "the nodes in use are none or more than the arena holds";
-        return false;
-    }
-    return mcts_nodes_ok(m->nodes, used, why);
-}
-
-void mcts_check(const Mcts *m)
-{
-    const char *why;
-    if (mcts_tree_ok(m, &why)) return;
-    fprintf(stderr, "mcts_check: search tree invariant broken: %s\n", why);
-    abort();
+    if (used < 1 || used > m->cap) return error_set(err, "the nodes in use are none or more than the arena holds");
+    return mcts_nodes_check(m->nodes, used, err);
 }
 
 static void reset_root(Mcts *m, const Position *pos)
@@ -424,12 +414,6 @@ static const MctsNode *best_child(const Mcts *m, const MctsNode *n)
     return best;
 }
 
-static bool limit_reached(const MctsLimits *lim)
-{
-    if (lim->stop && atomic_load_explicit(lim->stop, memory_order_relaxed)) return true;
-    return lim->deadline > 0 && clock_now() >= lim->deadline;
-}
-
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
 {
     return mcts_search_limited(m, pos, rng, NULL, res);
@@ -439,7 +423,7 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
  * a counter, so that together the threads run the configured number. */
 typedef struct Worker {
     Mcts *m;
-    const MctsLimits *lim;
+    const SearchLimits *lim;
     uint32_t sims;
     _Atomic uint32_t *next; /* simulations handed out (may pass sims: those are not run) */
     _Atomic uint32_t *done; /* simulations run */
@@ -455,21 +439,21 @@ static void *worker_run(void *arg)
     for (;;) {
         uint32_t s = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed);
         if (s >= w->sims) break;
-        if (s && ((w->lim && limit_reached(w->lim)) || root_proven(w->m))) break;
+        if (s && ((w->lim && search_limits_reached(w->lim)) || root_proven(w->m))) break;
         simulate(w->m, &w->rng, w->parallel);
         atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
     }
     return NULL;
 }
 
-Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res)
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchLimits *lim, MctsResult *res)
 {
     if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
     uint32_t sims = lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
     uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
     if (threads == 1) {
         for (; s < sims; s++) {
-            if (s && ((lim && limit_reached(lim)) || root_proven(m))) break;
+            if (s && ((lim && search_limits_reached(lim)) || root_proven(m))) break;
             simulate(m, rng, false);
         }
     } else {

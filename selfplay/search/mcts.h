@@ -60,11 +60,11 @@
 #ifndef YINSH_MCTS_H
 #define YINSH_MCTS_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
+#include "search/limits.h"
 #include "engine/position.h"
 #include "engine/rng.h"
 
@@ -99,15 +99,6 @@ typedef struct MctsResult {
                              * value is then 1 or 0 */
 } MctsResult;
 
-/* Limits of one search besides the configured simulations: it stops at the
- * first one reached. The clock and the flag are read before every
- * simulation but the first, so a search always runs at least one. */
-typedef struct MctsLimits {
-    uint32_t sims;           /* simulations at most; 0: the config's sims */
-    double deadline;         /* clock_now() (clock.h) to stop at; 0: none */
-    const atomic_bool *stop; /* set by another thread to stop; NULL: none */
-} MctsLimits;
-
 typedef struct Mcts Mcts;
 
 /* Enough nodes for a fresh search of sims simulations in any position
@@ -116,8 +107,9 @@ typedef struct Mcts Mcts;
 enum { MCTS_MAX_DEFAULT_NODES = 1 << 22, MCTS_MAX_NODES = 1 << 28 };
 uint32_t mcts_default_nodes(uint32_t sims);
 
-/* NULL when the arena cannot be allocated. */
-Mcts *mcts_new(const MctsConfig *cfg);
+/* A search with its arenas allocated: 0, or ERR_FAIL (base/error.h) with
+ * the message in err when they cannot be had. */
+int mcts_new(Mcts **out, const MctsConfig *cfg, char *err);
 void mcts_free(Mcts *m);
 
 /* Forgets the tree (a new game). */
@@ -125,8 +117,10 @@ void mcts_clear(Mcts *m);
 
 /* Searches pos, which must not be over, and returns the chosen action. */
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);
-/* The same under limits (NULL: none, which is mcts_search). */
-Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const MctsLimits *lim, MctsResult *res);
+/* The same under limits (search/limits.h; NULL: none, which is
+ * mcts_search). The clock and the flag are read before every simulation
+ * but the first, so a search always runs at least one. */
+Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchLimits *lim, MctsResult *res);
 
 /* The principal variation of the last search: from the root, the most
  * visited child (as the search chooses) while it has visits, at most max
@@ -144,14 +138,10 @@ int mcts_root_child_proven(const Mcts *m, Action a);
 /* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);
 
-/* Checks the tree's invariants (mcts_nodes_ok in mcts_tree.h lists them);
- * true for a cleared tree. Returns false and names the broken invariant in
- * *why (if not NULL). */
-bool mcts_tree_ok(const Mcts *m, const char **why);
-
-/* Aborts with a message naming the broken invariant when mcts_tree_ok
- * fails. mcts_search and mcts_advance call it when assertions are on
- * (NDEBUG not defined). */
-void mcts_check(const Mcts *m);
+/* Checks the tree's invariants (mcts_nodes_check in mcts_tree.h lists
+ * them): 0, also for a cleared tree, or ERR_FAIL (base/error.h) with the
+ * broken invariant named in err (NULL: the code alone). mcts_search and
+ * mcts_advance assert it when assertions are on (NDEBUG not defined). */
+int mcts_tree_check(const Mcts *m, char *err);
 
 #endif

@@ -56,8 +56,8 @@ typedef struct MctsNode {
  *     such a former leaf too, so `<=`, not `==`, even at the root;
  *   - 0 <= score2 <= 2 * visits (a NaN from an evaluation fails);
  *   - proven is RESULT_NONE, RESULT_WHITE or RESULT_BLACK.
- * Returns false at the first broken invariant and names it in *why (if not
- * NULL). */
-bool mcts_nodes_ok(const MctsNode *nodes, uint32_t used, const char **why);
+ * Returns 0, or ERR_FAIL (base/error.h) at the first broken invariant,
+ * named in err (ERR_LEN bytes; NULL: the code alone). */
+int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err);
 
 #endif

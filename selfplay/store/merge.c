@@ -103,7 +103,7 @@ static int check_input(Store *out, const char *path, char *err)
 {
     struct stat a, b;
     if (stat(path, &a) == 0 && stat(out->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-        return error_set(err, "'%s' is the database merged into: name it once, after --db", path);
+        return error_set(err, "'%s' is the database merged into: name it once", path);
     }
     Store *in = NULL;
     char oerr[ERR_LEN];
@@ -113,8 +113,8 @@ static int check_input(Store *out, const char *path, char *err)
     }
     if (in->version != STORE_SCHEMA_VERSION) {
         snprintf(err, ERR_LEN,
-                 "cannot merge '%s': its schema version is %d, this yinsh merges version %d (open it for writing "
-                 "once with this yinsh, e.g. `yinsh selfplay --resume`, to upgrade it)",
+                 "cannot merge '%s': its schema version is %d, this yinsh merges version %d (any command of this "
+                 "yinsh that writes to it upgrades it)",
                  path, in->version, STORE_SCHEMA_VERSION);
         rc = ERR_FAIL;
     }
@@ -178,8 +178,8 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                     if (m->run_ids[i] == id) from = m->run_file[i];
                 snprintf(err, ERR_LEN,
                          "'%s' and '%s' hold run '%.100s' (uid %s) with different plans: %s %.120s in one, %.120s "
-                         "in the other; they are not shards of one run (the same --seed, agents, --games and "
-                         "yinsh give the same run)",
+                         "in the other; they are not shards of one run (the same seed, agents, number of games "
+                         "and yinsh give the same run)",
                          file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what, here,
                          there);
                 rc = ERR_FAIL;

@@ -107,21 +107,24 @@ int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, c
                       void *ctx, char *err)
 {
     sqlite3_stmt *st = NULL;
-    /* provenance and repeats from version 5 on */
-    int rc = prepare_selected(r, sel,
-                              r->version >= 5
-                                  ? "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
-                                    "run.started_at, run.finished_at, run.seed, run.games, "
-                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id), run.kind, "
-                                    "coalesce(run.git_commit, ''), coalesce(run.compiler, ''), "
-                                    "coalesce(run.machine, ''), "
-                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id AND game.repeat = 1), run.id, run.opening, "
-                                    "run.pairs FROM run"
-                                  : "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
-                                    "run.started_at, run.finished_at, run.seed, run.games, "
-                                    "(SELECT count(*) FROM game WHERE game.run_id = run.id), '', '', '', '', 0, run.id, "
-                                    "'', 0 FROM run",
-                              "WHERE", "ORDER BY run.id", false, &st, err);
+    char head[1024];
+    /* provenance and repeats from version 5 on, controls from 6 */
+    if (r->version >= 5)
+        snprintf(head, sizeof head,
+                 "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
+                 "run.started_at, run.finished_at, run.seed, run.games, "
+                 "(SELECT count(*) FROM game WHERE game.run_id = run.id), run.kind, "
+                 "coalesce(run.git_commit, ''), coalesce(run.compiler, ''), coalesce(run.machine, ''), "
+                 "(SELECT count(*) FROM game WHERE game.run_id = run.id AND game.repeat = 1), run.id, run.opening, "
+                 "run.pairs, %s FROM run",
+                 r->version >= 6 ? "run.controls" : "''");
+    else
+        snprintf(head, sizeof head, "%s",
+                 "SELECT run.name, run.command, run.variant, run.white, run.black, run.version, "
+                 "run.started_at, run.finished_at, run.seed, run.games, "
+                 "(SELECT count(*) FROM game WHERE game.run_id = run.id), '', '', '', '', 0, run.id, "
+                 "'', 0, '' FROM run");
+    int rc = prepare_selected(r, sel, head, "WHERE", "ORDER BY run.id", false, &st, err);
     if (rc) return rc;
     StoreRunRow row;
     EACH_ROW(r, st,
@@ -144,6 +147,7 @@ int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, c
                   .repeats = sqlite3_column_int64(st, 15),
                   .opening = text(st, 17),
                   .pairs = sqlite3_column_int(st, 18) != 0,
+                  .controls = text(st, 19),
               },
               store_run_hash(r, sqlite3_column_int64(st, 16), &row.hash, err)),
              fn, ctx, "reading runs", err);
@@ -271,9 +275,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             snprintf(ident, sizeof ident, "%s", u ? u : "");
             g.index = (uint32_t)sqlite3_column_int64(st, 2);
             if (!variant || !variant_parse(variant, &g.variant)) g.variant = -1;
-            g.result = RESULT_NONE;
-            for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-                if (result && !strcmp(result, result_name(r))) g.result = r;
+            g.result = result_parse(result);
             if (g.variant < 0 || g.result == RESULT_NONE) {
                 rc = error_set(err, "database '%s': game %s (index %u): unknown variant or result ('%s', '%s')",
                          s->path, ident, (unsigned)g.index, variant ? variant : "", result ? result : "");
@@ -534,4 +536,114 @@ int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx
                   .time_us = sqlite3_column_int64(st, 9),
               }),
              fn, ctx, "reading actions", err);
+}
+
+/* A game as store_query_game_actions gathers it: its texts in one buffer
+ * (offsets while it grows, pointers once it is whole) and its actions. */
+typedef struct GameBuffer {
+    char *text;
+    size_t len, cap;
+    StoreActionRow *rows;
+    size_t *off;      /* per row: the offsets of actor, state and action */
+    int n, cap_n;
+    size_t head[6];   /* run, variant, white, black, result, reason */
+} GameBuffer;
+
+/* Appends s (NUL included) to the buffer; its offset in *at. */
+static bool buffer_put(GameBuffer *b, const char *s, size_t *at)
+{
+    size_t n = strlen(s) + 1;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 4096;
+        while (cap < b->len + n) cap *= 2;
+        char *more = realloc(b->text, cap);
+        if (!more) return false;
+        b->text = more;
+        b->cap = cap;
+    }
+    memcpy(b->text + b->len, s, n);
+    *at = b->len;
+    b->len += n;
+    return true;
+}
+
+int store_query_game_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameActions *g),
+                             void *ctx, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    /* LEFT JOIN: a game without action rows (an imported record that
+     * stops at once) is still a game */
+    int rc = prepare_selected(r, sel,
+                              "SELECT game.id, run.name, game.idx, game.variant, game.white, game.black, game.result, "
+                              "game.reason, game.actions, action.ply, action.actor, action.state, action.action, "
+                              "action.legal, action.root_visits, action.chosen_visits, action.value, action.time_us "
+                              "FROM game JOIN run ON run.id = game.run_id "
+                              "LEFT JOIN action ON action.game_id = game.id",
+                              "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
+    if (rc) return rc;
+    GameBuffer b = {0};
+    StoreGameActions g = {0};
+    int64_t cur = -1;
+    int step;
+    for (;;) {
+        step = sqlite3_step(st);
+        int64_t id = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+        if (cur >= 0 && id != cur) {
+            /* the game `cur` is whole: its pointers, then fn */
+            for (int i = 0; i < b.n; i++) {
+                b.rows[i].actor = b.text + b.off[3 * i];
+                b.rows[i].state = b.text + b.off[3 * i + 1];
+                b.rows[i].action = b.text + b.off[3 * i + 2];
+            }
+            const char **head[6] = {&g.run, &g.variant, &g.white, &g.black, &g.result, &g.reason};
+            for (int k = 0; k < 6; k++) *head[k] = b.text + b.head[k];
+            g.nactions = b.n;
+            g.actions = b.rows;
+            if ((rc = fn(ctx, &g))) break;
+            b.len = 0;
+            b.n = 0;
+        }
+        if (step != SQLITE_ROW) break;
+        if (id != cur) {
+            cur = id;
+            g = (StoreGameActions){.index = sqlite3_column_int64(st, 2), .length = sqlite3_column_int64(st, 8)};
+            static const int COLUMNS[6] = {1, 3, 4, 5, 6, 7};
+            for (int k = 0; k < 6; k++)
+                if (!buffer_put(&b, text(st, COLUMNS[k]), &b.head[k])) goto oom;
+        }
+        if (sqlite3_column_type(st, 9) == SQLITE_NULL) continue; /* no action rows */
+        if (b.n == b.cap_n) {
+            int cap = b.cap_n ? 2 * b.cap_n : 256;
+            StoreActionRow *rows = realloc(b.rows, (size_t)cap * sizeof *rows);
+            if (!rows) goto oom;
+            b.rows = rows;
+            size_t *off = realloc(b.off, 3 * (size_t)cap * sizeof *off);
+            if (!off) goto oom;
+            b.off = off;
+            b.cap_n = cap;
+        }
+        b.rows[b.n] = (StoreActionRow){
+            .game_id = id,
+            .ply = sqlite3_column_int64(st, 9),
+            .legal = sqlite3_column_int64(st, 13),
+            .searched = sqlite3_column_type(st, 16) != SQLITE_NULL,
+            .root_visits = sqlite3_column_int64(st, 14),
+            .chosen_visits = sqlite3_column_int64(st, 15),
+            .value = sqlite3_column_double(st, 16),
+            .time_us = sqlite3_column_int64(st, 17),
+        };
+        for (int k = 0; k < 3; k++)
+            if (!buffer_put(&b, text(st, 10 + k), &b.off[3 * b.n + (size_t)k])) goto oom;
+        b.n++;
+    }
+    if (!rc && step != SQLITE_DONE) rc = store_fail(r, err, "reading games and their actions");
+    goto done;
+oom:
+    rc = error_set(err, "out of memory reading a game's actions");
+done:
+    sqlite3_finalize(st);
+    free(b.text);
+    free(b.rows);
+    free(b.off);
+    return rc;
 }

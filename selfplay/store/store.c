@@ -317,9 +317,35 @@ done:
     return rc;
 }
 
+/* What the file is, checked before anything is written to it: the
+ * version and the tables in one read transaction, so that a process
+ * creating the schema right now (in one transaction, the version with
+ * it) is seen either before or after, never half done. A version this
+ * yinsh understands (0: no schema yet, in a file without tables), or
+ * ERR_FAIL. */
+static int read_version(Store *s, int *version, char *err)
+{
+    int tables = 0;
+    if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) return store_fail(s, err, "reading the schema");
+    int rc = schema_version(s, version, err);
+    if (!rc) rc = query_int(s, "SELECT count(*) FROM sqlite_master", &tables, err);
+    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    if (rc) return rc;
+    if (*version > STORE_SCHEMA_VERSION) {
+        return error_set(err,
+                         "database '%s' has schema version %d, newer than this yinsh understands (%d): use a newer "
+                         "yinsh", s->path, *version, STORE_SCHEMA_VERSION);
+    }
+    if (*version == 0 && tables > 0) {
+        return error_set(err, "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no "
+                         "schema version)", s->path);
+    }
+    return ERR_OK;
+}
+
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
 {
-    int rc = ERR_OK, version = 0, tables = 0;
+    int rc = ERR_OK, version = 0;
     struct stat sb;
     Store *s = calloc(1, sizeof *s);
     *out = NULL;
@@ -367,32 +393,7 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
         goto done;
     }
 
-    /* Check what the file is before writing anything to it: the version
-     * and the tables in one read transaction, so that a process creating
-     * the schema right now (in one transaction, the version with it) is
-     * seen either before or after, never half done. */
-    if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-        rc = store_fail(s, err, "reading the schema");
-        goto done;
-    }
-    rc = schema_version(s, &version, err);
-    if (!rc) rc = query_int(s, "SELECT count(*) FROM sqlite_master", &tables, err);
-    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-    if (rc) goto done;
-    if (version > STORE_SCHEMA_VERSION) {
-        snprintf(err, ERR_LEN,
-                 "database '%s' has schema version %d, newer than this yinsh understands (%d): use a newer yinsh",
-                 path, version, STORE_SCHEMA_VERSION);
-        rc = ERR_FAIL;
-        goto done;
-    }
-    if (version == 0 && tables > 0) {
-        snprintf(err, ERR_LEN,
-                 "database '%s' is an SQLite database but not a Yinsh Lab one (it has tables but no schema version)",
-                 path);
-        rc = ERR_FAIL;
-        goto done;
-    }
+    if ((rc = read_version(s, &version, err))) goto done;
     s->version = version;
     if (version == 0 && mode == STORE_READ) {
         rc = error_code(err, ERR_NOT_FOUND, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)", path);
@@ -416,6 +417,8 @@ done:
     *out = s;
     return rc;
 }
+
+bool store_outdated(const Store *s) { return s->version > 0 && s->version < STORE_SCHEMA_VERSION; }
 
 void store_close(Store *s)
 {
@@ -602,7 +605,7 @@ static int lease_insert(Store *s, const StoreRun *run, const Holder *me, char *e
     return rc;
 }
 
-int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err)
+int store_run_claim(Store *s, const StoreRun *run, bool take_over, StoreClash *clash, char *err)
 {
     int rc;
     Holder me, other = {0};
@@ -634,12 +637,10 @@ int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err)
     if (step == SQLITE_ROW && !mine && !take_over) {
         bool here = !strcmp(other.host, me.host);
         if (!here || holder_alive(&other)) {
-            snprintf(err, ERR_LEN,
-                     "database '%s': run '%s' is being played by process %lld on host %s (since %s)%s", s->path,
-                     run->name, (long long)other.pid, other.host, since,
-                     here ? ": wait for it to finish, or stop it first"
-                          : ": if that process is gone, add --take-over to take the run over");
-            rc = ERR_HELD;
+            rc = error_code(err, ERR_HELD, "database '%s': run '%s' is being played by process %lld on host %s (since %s)%s",
+                            s->path, run->name, (long long)other.pid, other.host, since,
+                            here ? ": wait for it to finish, or stop it first" : "");
+            if (clash) *clash = (StoreClash){.elsewhere = !here};
             goto done;
         }
     }
@@ -670,56 +671,39 @@ int store_run_release(Store *s, const StoreRun *run, char *err)
 
 /* ---- runs ---------------------------------------------------------------- */
 
-int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err)
+/* The earliest other run of the same plan (its games are these games):
+ * run->repeat_of and its name into earlier, or 0 and "". */
+static int find_repeat(Store *s, StoreRun *run, char earlier[STORE_NAME_LEN], char *err)
 {
-    int rc;
-    bool schema;
     sqlite3_stmt *st = NULL;
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    if (!run->kind[0]) snprintf(run->kind, sizeof run->kind, "selfplay");
-
-    plan_ident(YINSH_VERSION, run, run->plan_ident);
     run->repeat_of = 0;
-    char earlier[STORE_NAME_LEN] = "";
-    if ((rc = begin(s, err))) return rc;
-    if ((rc = has_schema(s, &schema, err))) goto done;
-    if (!schema && sqlite3_exec(s->db, STORE_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
-        rc = store_fail(s, err, "creating the schema");
-        goto done;
-    }
-    s->version = STORE_SCHEMA_VERSION;
-    /* the same plan stored already: the same games */
+    earlier[0] = '\0';
     if (sqlite3_prepare_v2(s->db, "SELECT id, name FROM run WHERE plan_ident = ? AND name != ? ORDER BY id LIMIT 1",
-                           -1, &st, NULL) != SQLITE_OK) {
-        rc = store_fail(s, err, "looking for the run's games");
-        goto done;
-    }
+                           -1, &st, NULL) != SQLITE_OK)
+        return store_fail(s, err, "looking for the run's games");
     sqlite3_bind_text(st, 1, run->plan_ident, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, run->name, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) == SQLITE_ROW) {
         run->repeat_of = sqlite3_column_int64(st, 0);
-        snprintf(earlier, sizeof earlier, "%s", (const char *)sqlite3_column_text(st, 1));
+        snprintf(earlier, STORE_NAME_LEN, "%s", (const char *)sqlite3_column_text(st, 1));
     }
     sqlite3_finalize(st);
-    st = NULL;
-    if (run->repeat_of && !allow_repeat) {
-        snprintf(err, ERR_LEN, "database '%s': these games are stored already, in run '%s' (the same agents, "
-                 "weights, variant and seed give the same games): report that run, finish it with `--resume %s`, "
-                 "or add --repeat to play them again as repeats that every statistic skips",
-                 s->path, earlier, earlier);
-        rc = ERR_REPEAT;
-        goto done;
-    }
+    return ERR_OK;
+}
+
+/* The run's row, unless its name is taken: ERR_EXISTS then, with nothing
+ * said (the caller says what the other run is). */
+static int insert_run(Store *s, StoreRun *run, const char *command, char *err)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
     const char *sql =
         "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, kind, "
         "pairs, opening, max_actions, white_weights, black_weights, plan_ident, repeat_of, git_commit, compiler, "
         "machine, controls, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
         "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        rc = store_fail(s, err, "preparing the run");
-        goto done;
-    }
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "preparing the run");
     sqlite3_bind_text(st, 1, run->uid, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, run->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, command, -1, SQLITE_TRANSIENT);
@@ -749,14 +733,41 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
     sqlite3_bind_text(st, 21, run->compiler, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 22, run->machine, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 23, run->controls, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = store_fail(s, err, "storing the run");
+    int rc = ERR_OK;
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "storing the run");
+    else if (sqlite3_changes(s->db) == 0) rc = ERR_EXISTS;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, StoreClash *clash, char *err)
+{
+    int rc;
+    bool schema;
+    if (!run->kind[0]) snprintf(run->kind, sizeof run->kind, "selfplay");
+
+    plan_ident(YINSH_VERSION, run, run->plan_ident);
+    run->repeat_of = 0;
+    char earlier[STORE_NAME_LEN] = "";
+    if ((rc = begin(s, err))) return rc;
+    if ((rc = has_schema(s, &schema, err))) goto done;
+    if (!schema && sqlite3_exec(s->db, STORE_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+        rc = store_fail(s, err, "creating the schema");
         goto done;
     }
-    if (sqlite3_changes(s->db) == 0) {
-        rc = ERR_EXISTS;
+    s->version = STORE_SCHEMA_VERSION;
+    /* the same plan stored already: the same games */
+    if ((rc = find_repeat(s, run, earlier, err))) goto done;
+    if (run->repeat_of && !allow_repeat) {
+        rc = error_code(err, ERR_REPEAT, "database '%s': these games are stored already, in run '%s' (the same "
+                        "agents, weights, variant and seed give the same games)", s->path, earlier);
+        if (clash) {
+            *clash = (StoreClash){0};
+            snprintf(clash->run, sizeof clash->run, "%s", earlier);
+        }
         goto done;
     }
+    if ((rc = insert_run(s, run, command, err))) goto done;
     run->id = sqlite3_last_insert_rowid(s->db);
     run->finished = false;
     Holder me;
@@ -765,18 +776,18 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
     rc = commit(s, err);
 
 done:
-    sqlite3_finalize(st);
     if (rc) rollback(s);
     if (rc == ERR_EXISTS) {
         /* say what the existing run is, so that the user knows what to do */
         StoreRun other;
         char gerr[ERR_LEN];
-        if (store_run_get(s, run->name, &other, gerr) == ERR_OK && other.finished)
-            snprintf(err, ERR_LEN, "database '%s': a finished run named '%s' exists already: choose another --run "
-                     "name", s->path, run->name);
-        else
-            snprintf(err, ERR_LEN, "database '%s': a run named '%s' exists already, unfinished (`--resume %s` "
-                     "finishes it)", s->path, run->name, run->name);
+        bool finished = store_run_get(s, run->name, &other, gerr) == ERR_OK && other.finished;
+        snprintf(err, ERR_LEN, "database '%s': a %srun named '%s' exists already%s", s->path, finished ? "finished " : "",
+                 run->name, finished ? "" : ", unfinished");
+        if (clash) {
+            *clash = (StoreClash){.finished = finished};
+            snprintf(clash->run, sizeof clash->run, "%s", run->name);
+        }
     }
     return rc;
 }
@@ -1039,11 +1050,10 @@ int store_summary(Store *s, const StoreRun *run, RecordSummary *sum, char *err)
         const char *reason = (const char *)sqlite3_column_text(st, 1);
         bool swapped = sqlite3_column_int(st, 2) != 0;
         uint64_t count = (uint64_t)sqlite3_column_int64(st, 3);
-        int res = RESULT_NONE, why = -1;
+        int res = result_parse(result), why = -1;
         sum->games += count;
         sum->actions += (uint64_t)sqlite3_column_int64(st, 4);
-        for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-            if (result && !strcmp(result, result_name(r))) sum->wins[res = r] += count;
+        if (res != RESULT_NONE) sum->wins[res] += count;
         for (int r = 0; r < REASON_NB; r++)
             if (reason && !strcmp(reason, reason_name(r))) sum->reasons[why = r] += count;
         if (why >= 0) record_summary_fault(sum, res, why, swapped, count);

@@ -94,6 +94,10 @@ typedef struct StoreRun {
 
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err);
 void store_close(Store *s);
+/* Whether the database's schema is older than this yinsh's: opened for
+ * reading it stays so, and a run's lookup may want columns it lacks;
+ * opened for writing it was upgraded. */
+bool store_outdated(const Store *s);
 
 /* The schema script (selfplay/store/schema.sql, embedded at build time). */
 const char *store_schema_sql(void);
@@ -109,6 +113,15 @@ void store_new_uid(uint64_t seed, char uid[STORE_UID_LEN]);
  * the run, different for another plan, size or name. */
 void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN]);
 
+/* What stood in the way of a new run or of a run's lease: the facts a
+ * caller's advice is chosen by (the message in err says what is wrong
+ * already; how to go on is the caller's to say). */
+typedef struct StoreClash {
+    char run[STORE_NAME_LEN]; /* ERR_REPEAT: the run that holds these games; ERR_EXISTS: the run of that name */
+    bool finished;            /* ERR_EXISTS: that run is finished */
+    bool elsewhere;           /* ERR_HELD: the holder is on another host, where whether it lives cannot be checked */
+} StoreClash;
+
 /* Creates the run (every field but id, plan_ident, repeat_of and finished
  * filled in; those are set) and takes its lease, in one transaction. The
  * command line is stored as given. ERR_EXISTS when the name is taken;
@@ -116,8 +129,9 @@ void store_shard_uid(const StoreRun *run, char uid[STORE_UID_LEN]);
  * stored already (its games would be these games again) unless
  * allow_repeat: then the run is marked a repeat of it, and each of its
  * games that the database holds already is stored as a repeat, which
- * every statistic skips. */
-int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, char *err);
+ * every statistic skips. On either refusal *clash (may be NULL) names
+ * the other run. */
+int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_repeat, StoreClash *clash, char *err);
 /* One transaction around several of the writes above and below (a run
  * created, its games written, finished and released: an imported file is
  * stored whole or not at all). Inside it the writers' own transactions
@@ -134,9 +148,10 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err);
  * mistaken for the holder). store_run_claim takes the run's lease, or
  * takes it over when the holder is gone (a process of this host that no
  * longer runs) or `take_over` is set; ERR_HELD, naming the holder, when
- * a live process holds it (or one on another host, which cannot be
- * checked from here). store_run_release gives it back. */
-int store_run_claim(Store *s, const StoreRun *run, bool take_over, char *err);
+ * a live process holds it, or one on another host, which cannot be
+ * checked from here (then clash->elsewhere; clash may be NULL).
+ * store_run_release gives it back. */
+int store_run_claim(Store *s, const StoreRun *run, bool take_over, StoreClash *clash, char *err);
 int store_run_release(Store *s, const StoreRun *run, char *err);
 /* The game indices of the run not yet stored, ascending; *indices is
  * malloc'ed (free it). */
@@ -245,9 +260,10 @@ typedef struct StoreRunRow {
     const char *kind;                           /* "selfplay" or "match" ("" before version 5 reads it) */
     const char *git_commit, *compiler, *machine; /* provenance ("" before version 5) */
     int64_t repeats; /* of the stored games, those stored already by another run */
-    const char *opening;  /* "none", "rings" or "book:HASH:PATH" ("" before version 5 reads it) */
+    const char *opening;  /* "none", "rings", "random:K" or "book:HASH:PATH" ("" before version 5 reads it) */
     bool pairs;
     uint64_t hash;   /* the play hash of its stored games (record.h) */
+    const char *controls; /* run.controls ("" for none, and before version 6) */
 } StoreRunRow;
 
 /* Games grouped by everything the report counts: one row per distinct
@@ -337,9 +353,24 @@ typedef struct StoreActionRow {
 
 int store_query_games(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameRow *row), void *ctx,
                       char *err);
+
+/* A stored game with every action and its search figures (the rows'
+ * game_id is the game's), for the report's one pass over the games. */
+typedef struct StoreGameActions {
+    const char *run, *variant, *white, *black, *result, *reason;
+    int64_t index;   /* the game's index in its run */
+    int64_t length;  /* game.actions */
+    int nactions;    /* the action rows stored, in ply order */
+    const StoreActionRow *actions;
+} StoreGameActions;
 /* Every action of the selected games, game by game in the order of
  * store_query_games, each game's in ply order. */
 int store_query_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreActionRow *row),
                         void *ctx, char *err);
+/* Every selected game (repeats left out) with its actions, game by game
+ * in the order of store_query_games: one query, each game handed to fn
+ * whole; text lives until fn returns. */
+int store_query_game_actions(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameActions *g),
+                             void *ctx, char *err);
 
 #endif

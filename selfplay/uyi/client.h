@@ -2,7 +2,8 @@
  * engine process, its command split into words as a shell splits them
  * and exec'ed directly (no shell runs it), in its own process group,
  * spoken to over one socket pair (its standard input and output), its
- * standard error appended to a log file.
+ * standard error appended to a log file. The conversation over it is
+ * uyi/engine.h's.
  *
  * Every read has a deadline; nothing here ever waits without one. A
  * process is always reaped: uyi_client_kill sends SIGTERM to its group,

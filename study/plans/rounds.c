@@ -14,14 +14,12 @@
 
 int rounds_check(const Rounds *r, char *err)
 {
-    size_t len = strlen(r->name);
-    if (!len || len > ROUNDS_NAME_LEN ||
-        strspn(r->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != len) {
-        return error_set(err, "the name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-' (it begins the "
-                 "runs' and the files' names)", r->name, ROUNDS_NAME_LEN);
+    if (!planned_word(r->name, ROUNDS_NAME_LEN + 1)) {
+        return error_set(err, "the name '%.40s': 1 to %d " PLANNED_WORD " (it begins the runs' and the files' names)",
+                         r->name, ROUNDS_NAME_LEN);
     }
     const AgentSpec *a = &r->agent;
-    if (a->kind != AGENT_AB && !(a->kind == AGENT_MCTS && a->rollout != ROLLOUT_RANDOM)) {
+    if (!agent_spec_has_eval(a)) {
         char text[SPEC_LEN];
         return error_set(err, "the agent '%.200s' has no evaluation to tune: give ab:..., or mcts with rollout=N",
                  agent_spec_format(a, text));
@@ -33,21 +31,21 @@ int rounds_check(const Rounds *r, char *err)
     }
     /* the paths travel in spec texts, where ',' separates the keys */
     if (strchr(r->from, ',') || strlen(r->from) >= AGENT_PATH_LEN) {
-        return error_set(err, "--from '%.200s': a path of fewer than %d characters, without ','", r->from,
+        return error_set(err, "the starting weights '%.200s': a path of fewer than %d characters, without ','", r->from,
                  AGENT_PATH_LEN);
     }
     char last[2 * AGENT_PATH_LEN];
     if (strchr(r->dir, ',') ||
         snprintf(last, sizeof last, "%s/%s.%d.txt", r->dir, r->name, r->rounds) >= AGENT_PATH_LEN) {
-        return error_set(err, "--out-dir '%.200s': too long a path for the weights files in it (%d characters at "
-                 "most), or it holds a ','", r->dir, AGENT_PATH_LEN - 1);
+        return error_set(err, "the weights' folder '%.200s': too long a path for the weights files in it (%d "
+                 "characters at most), or it holds a ','", r->dir, AGENT_PATH_LEN - 1);
     }
     struct stat sb;
     if (stat(r->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        return error_set(err, "--out-dir '%.200s' is not a folder: make it first", r->dir);
+        return error_set(err, "the weights' folder '%.200s' is not a folder: make it first", r->dir);
     }
     if (access(r->dir, W_OK | X_OK) != 0) {
-        return error_set(err, "--out-dir '%.200s': cannot write into it: %s", r->dir, strerror(errno));
+        return error_set(err, "the weights' folder '%.200s': cannot write into it: %s", r->dir, strerror(errno));
     }
     return 0;
 }
@@ -72,32 +70,16 @@ static int agent_at(const Rounds *r, int k, AgentSpec *spec, char *text, char *e
     return 0;
 }
 
-/* The stored state of a run, refusing one that another plan made (as
- * tournament_state does for a match run). */
-static int run_state(const char *db, const char *name, const char *kind, const SelfplayPlan *plan,
-                     TournamentState *state, char *err)
+/* The stored state of a round's run, refusing one that another plan
+ * made. */
+static int run_state(const Rounds *r, Planned *run, char *err)
 {
-    *state = TOURNAMENT_MISSING;
-    struct stat sb;
-    if (stat(db, &sb) != 0 && errno == ENOENT) return 0;
-    Store *store = NULL;
-    StoreRun row;
-    char serr[ERR_LEN];
-    int rc = store_open(&store, db, STORE_READ, STORE_BUSY_MS, serr);
-    if (rc == ERR_NOT_FOUND) return 0; /* no schema yet: no run */
-    if (!rc) rc = store_run_get(store, name, &row, serr);
-    store_close(store);
-    if (rc == ERR_NOT_FOUND) return 0;
-    if (rc) {
-        return error_set(err, "%.900s", serr);
+    int refused, rc = planned_read(&r->where, run, 1, &refused, err);
+    if (rc == ERR_EXISTS) {
+        size_t len = strlen(err);
+        snprintf(err + len, ERR_LEN - len, "; the rounds ask for another run under that name");
     }
-    if (run_row_matches(&row, kind, plan, serr)) {
-        return error_set(err, "database '%.200s': %.500s; the rounds ask for another run under that name: give the "
-                 "agent, weights, sizes, seed and controls they were started with, or another --name or database",
-                 db, serr);
-    }
-    *state = row.finished ? TOURNAMENT_COMPLETE : TOURNAMENT_UNFINISHED;
-    return 0;
+    return rc;
 }
 
 /* Step 2: the fit of the round's self-play games from W_{k-1}, written to
@@ -109,12 +91,13 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     TuneData data = {0};
     TuneOptions o;
     tune_options_default(&o);
-    o.threads = r->threads;
+    o.threads = r->where.threads;
     const char *runs[1] = {row->selfplay_run};
     StoreSelection sel = {.runs = runs, .nruns = 1};
     int64_t repeats = 0;
     char e[ERR_LEN];
-    if (store_open(&store, r->db, STORE_READ, STORE_BUSY_MS, e) || tune_load(store, &sel, &o, &data, &repeats, e)) {
+    if (store_open(&store, r->where.db, STORE_READ, r->where.busy_ms, e) ||
+        tune_load(store, &sel, &o, &data, &repeats, e)) {
         snprintf(err, ERR_LEN, "round %d: the fit: %.900s", k, e);
         store_close(store);
         tune_data_free(&data);
@@ -140,7 +123,7 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     if (k == 1) snprintf(from, sizeof from, "%s", r->from);
     else snprintf(from, sizeof from, "%s.%d.txt", r->name, k - 1);
     fprintf(h, "made by: yinsh rounds %s, round %d: the games of run %s fitted from %s (agent %s)\n", r->name, k,
-            row->selfplay_run, from, r->agent.kind == AGENT_AB ? "ab" : "mcts");
+            row->selfplay_run, from, agent_spec_kind_name(&r->agent));
     tune_summary_write(h, &data, &o, &fit, repeats, "starting");
     fclose(h);
     tune_data_free(&data);
@@ -161,18 +144,18 @@ static int match_round(const Rounds *r, int k, const AgentSpec *prev, const char
     Tournament t = {.gauntlet = true, .games = 2 * r->pairs, .seed = r->seed, .variant = VARIANT_STANDARD,
                     .opening = OPENING_RINGS, .controls = r->controls};
     snprintf(t.name, sizeof t.name, "%s.%d", r->name, k);
-    TournamentState state;
     TournamentResults res = {0};
-    int rc = -1;
+    Planned run;
+    int rc = ERR_FAIL;
     if (tournament_add(&t, "new", next_text, &next, err) || tournament_add(&t, "old", prev_text, prev, err) ||
-        tournament_pairings(&t, err) || tournament_state(&t, r->db, &state, err))
+        tournament_pairings(&t, err))
         goto done;
-    snprintf(row->match_run, sizeof row->match_run, "%s", t.pairings[0].run);
-    if ((rc = h->match(h->ctx, &t, state))) goto done;
-    rc = -1;
-    if (tournament_results(&t, r->db, 0, &res, err)) goto done;
+    tournament_planned(&t, 0, &run);
+    if ((rc = run_state(r, &run, err))) goto done;
+    snprintf(row->match_run, sizeof row->match_run, "%s", run.name);
+    if ((rc = h->play(h->ctx, &run))) goto done;
+    if ((rc = tournament_results(&t, &r->where, 0, &res, err) ? ERR_FAIL : 0)) goto done;
     row->tally = res.tally[0];
-    rc = 0;
 done:
     tournament_results_free(&res);
     tournament_free(&t);
@@ -194,12 +177,12 @@ int rounds_run(const Rounds *r, const RoundsHooks *h, RoundRow *rows, int *nrows
 
         /* 1. self-play with W_{k-1} */
         snprintf(row->selfplay_run, sizeof row->selfplay_run, "%s.%d/selfplay", r->name, k);
-        SelfplayPlan plan = {.variant = VARIANT_STANDARD, .white = prev, .black = prev,
-                             .seed = rng_mix(r->seed, rng_hash_text(row->selfplay_run)), .games = r->games,
-                             .threads = r->threads, .opening = OPENING_RINGS, .controls = r->controls};
-        TournamentState state;
-        if (run_state(r->db, row->selfplay_run, "selfplay", &plan, &state, err)) return -1;
-        int rc = h->selfplay(h->ctx, row->selfplay_run, &plan, state);
+        Planned run = {.kind = "selfplay", .name = row->selfplay_run};
+        run.plan = (SelfplayPlan){.variant = VARIANT_STANDARD, .white = prev, .black = prev,
+                                  .seed = rng_mix(r->seed, rng_hash_text(row->selfplay_run)), .games = r->games,
+                                  .opening = OPENING_RINGS, .controls = r->controls};
+        int rc = run_state(r, &run, err);
+        if (!rc) rc = h->play(h->ctx, &run);
         if (rc) return rc;
 
         /* 2. W_k fitted to those games */

@@ -23,8 +23,9 @@
  * plays on: a killed run, resumed, ends where an uninterrupted one does. A
  * stored run under a round's name that another plan made is refused.
  *
- * Playing is the caller's (cli/: progress, signals): rounds_run calls its
- * hooks for each run to play or resume. */
+ * Every run is a planned run (study/plans/planned.h); playing one is the
+ * caller's (cli/: progress, signals, through planned_play): rounds_run
+ * calls its hook for each run to play or resume. */
 #ifndef YINSH_ROUNDS_H
 #define YINSH_ROUNDS_H
 
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include "agents/agent.h"
 #include "play/match.h"
+#include "plans/planned.h"
 #include "plans/tournament.h"
 #include "eval/tune.h"
 
@@ -43,12 +45,11 @@ typedef struct Rounds {
     AgentSpec agent;  /* the spec; its eval is replaced in every round */
     const char *from; /* W_0, a weights file */
     const char *dir;  /* where NAME.k.txt and NAME.csv are written */
-    const char *db;   /* the database */
+    PlannedOptions where; /* the database, its lock wait, the threads (<= 0: all cores; the fit's too) */
     int rounds;       /* at most this many */
     uint32_t games;   /* self-play games per round */
     uint32_t pairs;   /* match pairs per round */
     uint64_t seed;
-    int threads;      /* OpenMP threads (<= 0: all cores); the fit's too */
     PlayControls controls; /* every run's time controls (scheduler.h) */
 } Rounds;
 
@@ -65,8 +66,8 @@ typedef struct RoundRow {
     bool gains;
 } RoundRow;
 
-/* Checks the rounds before anything happens: a plain name (1 to
- * ROUNDS_NAME_LEN letters, digits, '.', '_', '+', '-'), an agent with an
+/* Checks the rounds before anything happens: a name that is a
+ * planned_word of 1 to ROUNDS_NAME_LEN characters, an agent with an
  * evaluation (ab, or mcts with rollout=N), sizes in range, DIR an
  * existing folder that can be written, paths that fit a spec (no ','). 0,
  * or -1 with the reason in err (a usage error). */
@@ -75,13 +76,13 @@ int rounds_check(const Rounds *r, char *err);
 /* The path of W_k (k = 0: the starting file) into path (AGENT_PATH_LEN). */
 void rounds_weights_path(const Rounds *r, int k, char *path);
 
-/* The hooks that play: each plays or resumes one run (state MISSING:
- * play it; UNFINISHED: resume it; COMPLETE: nothing to play, a hook may
- * say so) and returns 0, or the exit status after saying why. `fitted`
- * and `judged` (may be NULL) are told of a round's fit and match. */
+/* The hooks: `play` plays or resumes one planned run, the self-play run
+ * or the match of a round (its state MISSING: play it; UNFINISHED: resume
+ * it; COMPLETE: nothing to play, the hook may say so), and returns 0, or
+ * the exit status after saying why. `fitted` and `judged` (may be NULL)
+ * are told of a round's fit and match. */
 typedef struct RoundsHooks {
-    int (*selfplay)(void *ctx, const char *run, const SelfplayPlan *plan, TournamentState state);
-    int (*match)(void *ctx, const Tournament *t, TournamentState state);
+    int (*play)(void *ctx, const Planned *run);
     void (*fitted)(void *ctx, const RoundRow *row);
     void (*judged)(void *ctx, const RoundRow *row);
     void *ctx;
@@ -90,7 +91,10 @@ typedef struct RoundsHooks {
 /* Plays the rounds: rows (r->rounds entries) receive the rounds played,
  * *nrows their number, *best the round whose weights are the result (0:
  * the starting weights). DIR/NAME.csv is rewritten after every round.
- * 0; -1 with a message in err; or a hook's non-zero status (said by it). */
+ * 0; a hook's positive status (said by it); or a negative code with a
+ * message in err: ERR_EXISTS when the database holds a run under a
+ * round's name that another plan made ("database 'D': what differs; the
+ * rounds ask for another run under that name"), else ERR_FAIL. */
 int rounds_run(const Rounds *r, const RoundsHooks *h, RoundRow *rows, int *nrows, int *best, char *err);
 
 /* Writes the rows as CSV (whole, through a sibling file and a rename): a

@@ -40,11 +40,12 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
                 return error_set(err, "parameter %s: no such evaluation feature (w.NAME with NAME one of "
                          "rings_removed, markers, lines3, lines4, flippable, mobility, centre, tempo)", name);
             }
-            if (spec->kind != AGENT_AB && !(spec->kind == AGENT_MCTS && spec->rollout != ROLLOUT_RANDOM)) {
+            if (!agent_spec_has_eval(spec)) {
                 return error_set(err, "parameter %s: the agent has no evaluation (ab, or mcts with rollout=N)",
                          name);
             }
-            spec->weights.w[f] = spsa_value(&s->params[i], u[i]);
+            int rc = agent_spec_set_weight(spec, f, spsa_value(&s->params[i], u[i]), e);
+            if (rc) return error_code(err, rc, "parameter %s: %.400s", name, e);
             weights = true;
             continue;
         }
@@ -60,7 +61,7 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
                      label);
         }
         snprintf(header, sizeof header, "made by: yinsh spsa %s, %s", s->name, label);
-        if (weights_save(path, &spec->weights, header, err)) return -1;
+        if (weights_save(path, agent_spec_weights(spec), header, err)) return -1;
         /* read back: what is played is what the file says, now and on a resume */
         if (agent_spec_set(spec, "eval", path, e)) {
             return error_set(err, "%.500s", e);
@@ -72,14 +73,11 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
 
 int spsa_run_check(const SpsaRun *s, char *err)
 {
-    size_t len = strlen(s->name);
-    if (!len || len > SPSA_RUN_NAME_LEN ||
-        strspn(s->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != len) {
-        return error_set(err, "the SPSA run's name '%.40s': 1 to %d letters, digits, '.', '_', '+' or '-'", s->name,
-                 SPSA_RUN_NAME_LEN);
+    if (!planned_word(s->name, SPSA_RUN_NAME_LEN + 1)) {
+        return error_set(err, "the SPSA run's name '%.40s': 1 to %d " PLANNED_WORD, s->name, SPSA_RUN_NAME_LEN);
     }
     if (s->nparams < 1) {
-        return error_set(err, "no parameter to tune: give --param NAME=START:LO:HI");
+        return error_set(err, "no parameter to tune");
     }
     for (int i = 0; i < s->nparams; i++)
         for (int j = 0; j < i; j++)
@@ -162,4 +160,36 @@ int spsa_path_write(const char *path, const SpsaRun *s, const SpsaStep *steps, i
     }
     fprintf(f, ",,,,\n");
     return file_out_commit(&o, err);
+}
+
+/* Iteration k: its match made, read, played when it is not complete and
+ * read back; its step into steps[k], the next point into u. */
+static int iterate(const SpsaRun *s, const PlannedOptions *o, int k, const SpsaHooks *h, SpsaStep *st, double *u,
+                   char *err)
+{
+    Tournament t;
+    Planned run;
+    TournamentResults res = {0};
+    char e[ERR_LEN];
+    int rc = spsa_iteration(s, k, u, st, &t, e) ? ERR_USAGE : tournament_state(&t, o, &run, e);
+    if (!rc && run.state != PLANNED_COMPLETE) rc = h->play(h->ctx, &run);
+    if (!rc && tournament_results(&t, o, 0, &res, e)) rc = ERR_FAIL;
+    if (rc < 0) snprintf(err, ERR_LEN, "iteration %d: %s", k, e);
+    if (!rc) spsa_step_finish(s, st, &res.tally[0], u);
+    tournament_results_free(&res);
+    tournament_free(&t);
+    return rc;
+}
+
+int spsa_run(const SpsaRun *s, const PlannedOptions *o, const char *path, const SpsaHooks *h, SpsaStep *steps,
+             double *u, char *err)
+{
+    for (int i = 0; i < s->nparams; i++) u[i] = spsa_unit(&s->params[i], s->params[i].start);
+    for (int k = 0; k < s->iterations; k++) {
+        int rc = iterate(s, o, k, h, &steps[k], u, err);
+        if (rc) return rc;
+        if (spsa_path_write(path, s, steps, k + 1, u, err)) return ERR_FAIL;
+        if (h->stepped) h->stepped(h->ctx, &steps[k], u);
+    }
+    return 0;
 }

@@ -6,12 +6,13 @@
  * the two-player tournament NAME.k (study/plans/tournament.h) of `plus` against
  * `minus`, so its games are the ordinary match run "NAME.k/plus-vs-minus"
  * (colour-swapped pairs from shared openings, seeded from the seed and the
- * run name). Iteration k's points depend on the seed (the signs) and on
- * the results of iterations 0..k-1 alone, so running the same command
- * again recomputes the same path from the stored games, resumes the
- * unfinished iteration and plays on: a killed run, resumed, ends where an
- * uninterrupted one does. A stored run whose plan differs (other gains,
- * parameters or agent) is refused by the tournament's check.
+ * run name), a planned run (study/plans/planned.h). Iteration k's points
+ * depend on the seed (the signs) and on the results of iterations
+ * 0..k-1 alone, so running the same command again recomputes the same
+ * path from the stored games, resumes the unfinished iteration and plays
+ * on: a killed run, resumed, ends where an uninterrupted one does. A
+ * stored run whose plan differs (other gains, parameters or agent) is
+ * refused by the tournament's check.
  *
  * A parameter's name is a key of the agent's spec (agent_spec_set: c,
  * sims, rollout, depth, ...); its value is written into the spec as text
@@ -61,8 +62,7 @@ typedef struct SpsaStep {
     double result;                             /* (wins - losses) / games of plus */
 } SpsaStep;
 
-/* Checks the run: a plain name (letters, digits, '.', '_', '+', '-'), at
- * least one parameter, names given once, each a key the agent takes at
+/* Checks the run: a name that is a planned_word, at least one parameter, names given once, each a key the agent takes at
  * its start value. 0, or -1 with the reason in err. */
 int spsa_run_check(const SpsaRun *s, char *err);
 
@@ -84,5 +84,25 @@ void spsa_step_finish(const SpsaRun *s, SpsaStep *step, const MatchTally *tally,
  * signs, plus's results) and a last row with the final point. */
 int spsa_path_write(const char *path, const SpsaRun *s, const SpsaStep *steps, int n, const double *u_final,
                     char *err);
+
+/* The hooks of spsa_run: `play` plays or resumes iteration k's match, a
+ * planned run (its state COMPLETE: nothing to play), and returns 0, or
+ * the exit status after saying why; `stepped` (may be NULL) is told of
+ * each iteration's result and of the point u it moves to. */
+typedef struct SpsaHooks {
+    int (*play)(void *ctx, const Planned *run);
+    void (*stepped)(void *ctx, const SpsaStep *step, const double *u);
+    void *ctx;
+} SpsaHooks;
+
+/* The iterations, each from the point the last one reached: steps
+ * (s->iterations entries) receive them, u (SPSA_MAX_PARAMS) the final
+ * point; the path is rewritten to `path` after every iteration. 0; a
+ * hook's positive status (said by it); or a negative code with a message
+ * in err: ERR_USAGE when an iteration's agents cannot be made, ERR_EXISTS
+ * when the database holds a run under an iteration's name that another
+ * plan made, else ERR_FAIL. */
+int spsa_run(const SpsaRun *s, const PlannedOptions *o, const char *path, const SpsaHooks *h, SpsaStep *steps,
+             double *u, char *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include "plans/ini.h"
 #include "engine/notation.h"
 #include "base/number.h"
+#include "engine/rng.h"
 #include "plans/study.h"
 
 #define STUDY_DEFAULT_OUT "results/report"
@@ -16,6 +17,7 @@
 static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", NULL};
 static const char *const AGENT_KEYS[] = {"spec", "games", "opening", NULL};
 static const char *const REPORT_KEYS[] = {"out", "plots", NULL};
+static const char *const LADDER_KEYS[] = {"levels", "games", "opening", NULL};
 
 typedef struct Ctx {
     const char *file;
@@ -46,16 +48,6 @@ static int check_keys(const Ctx *c, const IniSection *s, const char *const *allo
         return bad(c, s->keys[i].line, "unknown key '%.60s' in [%s] (it takes %s)", s->keys[i].key, s->name, list);
     }
     return ERR_OK;
-}
-
-/* Names that become part of run names: plain words, safe in a shell. */
-static bool plain_word(const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n >= max) return false;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *s)) return false;
-    return true;
 }
 
 static int nonempty(const Ctx *c, const IniKey *k)
@@ -109,9 +101,8 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     const IniKey *k;
 
     if (!(k = ini_key(sec, "name"))) return bad(c, sec->line, "[study] needs a name (the runs' names begin with it)");
-    if (!plain_word(k->value, STUDY_LABEL_LEN))
-        return bad(c, k->line, "name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-'", k->value,
-                   STUDY_LABEL_LEN - 1);
+    if (!planned_word(k->value, STUDY_LABEL_LEN))
+        return bad(c, k->line, "name '%.60s': 1 to %d " PLANNED_WORD, k->value, STUDY_LABEL_LEN - 1);
     if (!(s->name = strdup(k->value))) return bad(c, k->line, "out of memory");
 
     if (!(k = ini_key(sec, "seed"))) return bad(c, sec->line, "[study] needs a seed (run k's seed is seed + k)");
@@ -140,11 +131,10 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     }
     if (*nvariants == 0) return bad(c, k->line, "variants wants standard, blitz or both");
 
-    k = ini_key(sec, "db");
-    if (k && (rc = nonempty(c, k))) return rc;
-    if (!(s->db = strdup(k ? k->value : RUN_DEFAULT_DB))) return bad(c, sec->line, "out of memory");
-    if ((rc = check_folder_of(c, k ? k->line : sec->line, "db", s->db))) return rc;
-    return ERR_OK;
+    if (!(k = ini_key(sec, "db"))) return ERR_OK;
+    if ((rc = nonempty(c, k))) return rc;
+    if (!(s->db = strdup(k->value))) return bad(c, k->line, "out of memory");
+    return check_folder_of(c, k->line, "db", s->db);
 }
 
 static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
@@ -170,6 +160,132 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
     return ERR_OK;
 }
 
+/* The sections: one [study], [agent LABEL] ones, at most one [report]
+ * (read here). */
+static int find_sections(const Ctx *c, const Ini *ini, Study *s, const IniSection **study,
+                         const IniSection **agents, int *nagents, const IniSection **ladder)
+{
+    int rc;
+    *study = *ladder = NULL;
+    *nagents = 0;
+    for (int i = 0; i < ini->nsections; i++) {
+        const IniSection *sec = &ini->sections[i];
+        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report") || !strcmp(sec->name, "ladder")) {
+            for (int j = 0; j < i; j++)
+                if (!strcmp(ini->sections[j].name, sec->name))
+                    return bad(c, sec->line, "[%s] is there already (line %d)", sec->name, ini->sections[j].line);
+            if (!strcmp(sec->name, "study")) *study = sec;
+            else if (!strcmp(sec->name, "ladder")) *ladder = sec;
+            else if ((rc = load_report_section(c, sec, s))) return rc;
+        } else if (!strcmp(sec->name, "agent")) {
+            if (*nagents == STUDY_MAX_AGENTS) return bad(c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
+            agents[(*nagents)++] = sec;
+        } else {
+            return bad(c, sec->line,
+                       "unknown section [%.60s] (a study has [study], [agent LABEL], [ladder] and [report])",
+                       sec->name);
+        }
+    }
+    if (!*study) return bad(c, 1, "no [study] section (it names the study, its seed, variants and database)");
+    return ERR_OK;
+}
+
+/* Agent a's section and its runs, one per variant: run k = a * nvariants
+ * + v, with seed + k. */
+static int load_agent(const Ctx *c, const IniSection *sec, Study *s, int a, long games, const Opening *opening,
+                      const int *variants, int nvariants)
+{
+    int rc;
+    if ((rc = check_keys(c, sec, AGENT_KEYS))) return rc;
+    if (!planned_word(sec->label, STUDY_LABEL_LEN))
+        return bad(c, sec->line, "an agent section is [agent LABEL], LABEL 1 to %d " PLANNED_WORD
+                   " (it ends the runs' names)", STUDY_LABEL_LEN - 1);
+    const IniKey *spec = ini_key(sec, "spec"), *k;
+    if (!spec) return bad(c, sec->line, "[agent %s] needs a spec (random, mcts:sims=N, ...)", sec->label);
+    if ((rc = nonempty(c, spec))) return rc;
+    if (strlen(spec->value) >= SPEC_LEN) return bad(c, spec->line, "a spec is at most %d characters", SPEC_LEN - 1);
+    AgentSpec agent;
+    char perr[ERR_LEN];
+    if (agent_spec_parse(spec->value, &agent, perr)) return bad(c, spec->line, "agent '%s': %s", sec->label, perr);
+    if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, &games))) return rc;
+    if (!games) return bad(c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
+    Opening own = *opening;
+    if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, &own))) return rc;
+    for (int v = 0; v < nvariants; v++) {
+        int idx = a * nvariants + v;
+        StudyRun *r = &s->runs[idx];
+        int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
+        if (len >= (int)sizeof r->name)
+            return bad(c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
+                       variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
+        r->kind = "selfplay";
+        snprintf(r->label, sizeof r->label, "%s", sec->label);
+        snprintf(r->spec, sizeof r->spec, "%s", spec->value);
+        r->line = spec->line;
+        r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
+                                 .seed = s->seed + (uint64_t)idx, .games = (uint32_t)games,
+                                 .opening = own.kind, .opening_actions = own.actions};
+    }
+    return ERR_OK;
+}
+
+/* The [ladder] section: its levels (agent labels, weakest first, each an
+ * agent of the file, each once; at least two), and after the self-play
+ * runs, for each variant and each level above the first, the match of
+ * that level (A) against the one below (B). The levels' self-play runs
+ * (s->runs) give the agents' specs and parsed plans. */
+static int load_ladder(const Ctx *c, const IniSection *sec, Study *s, const Opening *opening, const int *variants,
+                       int nvariants, int nagents)
+{
+    int rc;
+    if ((rc = check_keys(c, sec, LADDER_KEYS))) return rc;
+    if (sec->label[0]) return bad(c, sec->line, "[ladder] takes no label");
+    const IniKey *levels = ini_key(sec, "levels"), *k;
+    if (!levels) return bad(c, sec->line, "[ladder] needs levels (agent labels, weakest first)");
+    long games = 0;
+    if (!(k = ini_key(sec, "games"))) return bad(c, sec->line, "[ladder] needs games (per match, an even number)");
+    if ((rc = take_games(c, k, &games))) return rc;
+    if (games % 2) return bad(c, k->line, "games wants an even number (pairs of games), not %ld", games);
+    Opening own = *opening;
+    if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, &own))) return rc;
+    int level[STUDY_MAX_AGENTS], nlevels = 0;
+    for (const char *p = levels->value; *p;) {
+        size_t len = strcspn(p, ", \t");
+        if (len) {
+            int a = -1;
+            for (int i = 0; i < nagents; i++)
+                if (strlen(s->runs[i * nvariants].label) == len && !strncmp(s->runs[i * nvariants].label, p, len))
+                    a = i;
+            if (a < 0) return bad(c, levels->line, "level '%.*s' is no agent of the study", (int)(len < 60 ? len : 60), p);
+            for (int i = 0; i < nlevels; i++)
+                if (level[i] == a) return bad(c, levels->line, "level '%.*s' is listed twice", (int)(len < 60 ? len : 60), p);
+            level[nlevels++] = a;
+        }
+        p += len;
+        p += strspn(p, ", \t");
+    }
+    if (nlevels < 2) return bad(c, levels->line, "a ladder has at least two levels");
+    for (int v = 0; v < nvariants; v++)
+        for (int i = 1; i < nlevels; i++) {
+            const StudyRun *a = &s->runs[level[i] * nvariants + v], *b = &s->runs[level[i - 1] * nvariants + v];
+            StudyRun *r = &s->runs[s->nruns + s->nladder++];
+            int len = snprintf(r->name, sizeof r->name, "%s-%s-%s-vs-%s", s->name, variant_name(variants[v]), a->label,
+                               b->label);
+            if (len >= (int)sizeof r->name)
+                return bad(c, levels->line, "the run name '%s-%s-%s-vs-%s' is longer than %d characters", s->name,
+                           variant_name(variants[v]), a->label, b->label, STORE_NAME_LEN - 1);
+            r->kind = "match";
+            snprintf(r->label, sizeof r->label, "%s", a->label);
+            snprintf(r->spec, sizeof r->spec, "%s", a->spec);
+            snprintf(r->spec_b, sizeof r->spec_b, "%s", b->spec);
+            r->line = levels->line;
+            r->plan = (SelfplayPlan){.variant = variants[v], .white = a->plan.white, .black = b->plan.white,
+                                     .seed = rng_mix(s->seed, rng_hash_text(r->name)), .games = (uint32_t)games,
+                                     .pairs = true, .opening = own.kind, .opening_actions = own.actions};
+        }
+    return ERR_OK;
+}
+
 int study_load(Study *s, const char *path, char *err)
 {
     *s = (Study){.plots = true};
@@ -184,36 +300,9 @@ int study_load(Study *s, const char *path, char *err)
         rc = bad(&c, 0, "out of memory");
         goto done;
     }
-
-    /* The sections: one [study], [agent LABEL] ones, at most one [report]. */
-    const IniSection *study = NULL, *agents[STUDY_MAX_AGENTS];
-    int nagents = 0;
-    for (int i = 0; i < ini.nsections; i++) {
-        const IniSection *sec = &ini.sections[i];
-        if (!strcmp(sec->name, "study") || !strcmp(sec->name, "report")) {
-            for (int j = 0; j < i; j++)
-                if (!strcmp(ini.sections[j].name, sec->name)) {
-                    rc = bad(&c, sec->line, "[%s] is there already (line %d)", sec->name, ini.sections[j].line);
-                    goto done;
-                }
-            if (!strcmp(sec->name, "study")) study = sec;
-            else if ((rc = load_report_section(&c, sec, s))) goto done;
-        } else if (!strcmp(sec->name, "agent")) {
-            if (nagents == STUDY_MAX_AGENTS) {
-                rc = bad(&c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
-                goto done;
-            }
-            agents[nagents++] = sec;
-        } else {
-            rc = bad(&c, sec->line, "unknown section [%.60s] (a study has [study], [agent LABEL] and [report])",
-                     sec->name);
-            goto done;
-        }
-    }
-    if (!study) {
-        rc = bad(&c, 1, "no [study] section (it names the study, its seed, variants and database)");
-        goto done;
-    }
+    const IniSection *study, *agents[STUDY_MAX_AGENTS], *ladder;
+    int nagents;
+    if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents, &ladder))) goto done;
     long games = 0;
     Opening opening = {.kind = OPENING_NONE};
     int variants[2], nvariants = 0;
@@ -224,64 +313,17 @@ int study_load(Study *s, const char *path, char *err)
     }
 
     /* Every agent, then the runs: agents in file order, variants in the
-     * order listed, run k with seed + k. */
-    if (!(s->runs = calloc((size_t)(nagents * nvariants), sizeof *s->runs))) {
+     * order listed, run k with seed + k; then the ladder's matches (at
+     * most one below each agent in each variant). */
+    if (!(s->runs = calloc((size_t)(2 * nagents * nvariants), sizeof *s->runs))) {
         rc = bad(&c, study->line, "out of memory");
         goto done;
     }
-    for (int a = 0; a < nagents; a++) {
-        const IniSection *sec = agents[a];
-        if ((rc = check_keys(&c, sec, AGENT_KEYS))) goto done;
-        if (!plain_word(sec->label, STUDY_LABEL_LEN)) {
-            rc = bad(&c, sec->line,
-                     "an agent section is [agent LABEL], LABEL 1 to %d letters, digits, '.', '_', '+' or '-' "
-                     "(it ends the runs' names)",
-                     STUDY_LABEL_LEN - 1);
-            goto done;
-        }
-        const IniKey *spec = ini_key(sec, "spec"), *k;
-        if (!spec) {
-            rc = bad(&c, sec->line, "[agent %s] needs a spec (random, mcts:sims=N, ...)", sec->label);
-            goto done;
-        }
-        if ((rc = nonempty(&c, spec))) goto done;
-        if (strlen(spec->value) >= SPEC_LEN) {
-            rc = bad(&c, spec->line, "a spec is at most %d characters", SPEC_LEN - 1);
-            goto done;
-        }
-        AgentSpec agent;
-        char perr[ERR_LEN];
-        if (agent_spec_parse(spec->value, &agent, perr)) {
-            rc = bad(&c, spec->line, "agent '%s': %s", sec->label, perr);
-            goto done;
-        }
-        long agent_games = games;
-        if ((k = ini_key(sec, "games")) && (rc = take_games(&c, k, &agent_games))) goto done;
-        if (!agent_games) {
-            rc = bad(&c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
-            goto done;
-        }
-        Opening agent_opening = opening;
-        if ((k = ini_key(sec, "opening")) && (rc = take_opening(&c, k, &agent_opening))) goto done;
-        for (int v = 0; v < nvariants; v++) {
-            int idx = a * nvariants + v;
-            StudyRun *r = &s->runs[idx];
-            int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
-            if (len >= (int)sizeof r->name) {
-                rc = bad(&c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
-                         variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
-                goto done;
-            }
-            snprintf(r->label, sizeof r->label, "%s", sec->label);
-            snprintf(r->spec, sizeof r->spec, "%s", spec->value);
-            r->line = spec->line;
-            r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
-                                     .seed = s->seed + (uint64_t)idx, .games = (uint32_t)agent_games,
-                                     .opening = agent_opening.kind, .opening_actions = agent_opening.actions};
-        }
-    }
-    s->nruns = nagents * nvariants;
-    rc = ERR_OK;
+    for (int a = 0; a < nagents && !rc; a++)
+        rc = load_agent(&c, agents[a], s, a, games, &opening, variants, nvariants);
+    if (!rc) s->nruns = nagents * nvariants;
+    if (!rc && ladder) rc = load_ladder(&c, ladder, s, &opening, variants, nvariants, nagents);
+    if (!rc) s->nruns += s->nladder;
 done:
     ini_free(&ini);
     return rc;
@@ -297,54 +339,22 @@ void study_free(Study *s)
     *s = (Study){0};
 }
 
-/* The states as the database opened in `mode` tells them: ERR_OK,
- * ERR_FAIL, or ERR_FAIL when a lookup failed (an older schema, whose
- * run table lacks columns the lookup reads, is one cause). */
-static int read_states(const Study *s, int mode, StudyState *states, char *err)
+int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *err)
 {
-    Store *store = NULL;
-    char serr[ERR_LEN];
-    int rc = store_open(&store, s->db, mode, STORE_BUSY_MS, serr);
-    if (rc == ERR_NOT_FOUND) return ERR_OK; /* no schema yet: no run */
-    if (rc) {
-        return error_set(err, "%s: %s", s->path, serr);
+    for (int i = 0; i < s->nruns; i++)
+        runs[i] = (Planned){.kind = s->runs[i].kind, .name = s->runs[i].name, .plan = s->runs[i].plan};
+    int refused, rc = planned_read(o, runs, s->nruns, &refused, err);
+    if (rc == ERR_EXISTS) {
+        char msg[ERR_LEN];
+        snprintf(msg, sizeof msg, "%s", err);
+        snprintf(err, ERR_LEN,
+                 "%s:%d: %s; the study asks for another run under that name: restore the file as it was, or "
+                 "rename the study, or use another database",
+                 s->path, s->runs[refused].line, msg);
+    } else if (rc) {
+        char msg[ERR_LEN];
+        snprintf(msg, sizeof msg, "%s", err);
+        snprintf(err, ERR_LEN, "%s: %s", s->path, msg);
     }
-    rc = ERR_OK;
-    for (int i = 0; i < s->nruns && !rc; i++) {
-        const StudyRun *r = &s->runs[i];
-        StoreRun row;
-        int got = store_run_get(store, r->name, &row, serr);
-        if (got == ERR_NOT_FOUND) continue;
-        if (got) {
-            snprintf(err, ERR_LEN, "%s: %s", s->path, serr);
-            rc = got == ERR_FAIL ? ERR_FAIL : ERR_FAIL;
-        } else if (run_row_matches(&row, "selfplay", &r->plan, serr)) {
-            snprintf(err, ERR_LEN,
-                     "%s:%d: database '%s': %s; the study asks for another run under that name: "
-                     "restore the file as it was, or rename the study, or use another database",
-                     s->path, r->line, s->db, serr);
-            rc = ERR_FAIL;
-        } else {
-            states[i] = row.finished ? STUDY_COMPLETE : STUDY_UNFINISHED;
-        }
-    }
-    store_close(store);
     return rc;
-}
-
-int study_state(const Study *s, StudyState *states, char *err)
-{
-    for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
-    struct stat sb;
-    if (stat(s->db, &sb) != 0 && errno == ENOENT) return ERR_OK;
-    /* Read only: a complete study changes nothing, not even a file's
-     * journal mode. A database of an older schema is upgraded in place
-     * first (opening it for writing does that, and only that; playing
-     * would do it anyway), and read again. */
-    int rc = read_states(s, STORE_READ, states, err);
-    if (rc == ERR_FAIL) {
-        for (int i = 0; i < s->nruns; i++) states[i] = STUDY_MISSING;
-        rc = read_states(s, STORE_WRITE, states, err);
-    }
-    return rc ? ERR_FAIL : ERR_OK;
 }

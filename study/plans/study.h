@@ -7,17 +7,25 @@
  *   order listed) is named STUDY-VARIANT-LABEL and has seed SEED + k
  *   (modulo 2^64).
  *
+ * A [ladder] section adds, after those, the neighbour matches of a
+ * strength ladder: for each variant, and each level but the first (the
+ * agents its `levels` name, weakest first), the match of that level (A)
+ * against the one below (B) in colour-swapped pairs, named
+ * STUDY-VARIANT-A-vs-B, with seed mix(SEED, hash of its name): adding
+ * levels or agents moves no other run's seed.
+ *
  * study_load reads and checks the whole file (every key, every agent
- * spec, every weights file) before anything else happens; study_state
- * then reads, never writes, the database and says which runs are done,
- * unfinished or missing, refusing a stored run that another plan made.
- * Playing the runs is the caller's business (selfplay/play/run.h). */
+ * spec, every weights file) before anything else happens; each run is
+ * then a planned run (study/plans/planned.h): study_state says which are
+ * done, unfinished or missing, refusing a stored run that another plan
+ * made, and playing them is the caller's (planned_play). */
 #ifndef YINSH_STUDY_H
 #define YINSH_STUDY_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "play/run.h"
+#include "plans/planned.h"
 
 enum {
     STUDY_MAX_AGENTS = 64,
@@ -26,24 +34,25 @@ enum {
 
 
 typedef struct StudyRun {
-    char name[STORE_NAME_LEN];  /* STUDY-VARIANT-LABEL */
+    const char *kind;           /* "selfplay", or "match" (a ladder's) */
+    char name[STORE_NAME_LEN];  /* STUDY-VARIANT-LABEL; a match's STUDY-VARIANT-A-vs-B */
     char label[STUDY_LABEL_LEN];
-    char spec[SPEC_LEN];        /* the agent as written in the file */
-    SelfplayPlan plan;          /* the agent on both sides; threads 0 */
-    int line;                   /* the line of the agent's spec */
+    char spec[SPEC_LEN];        /* the agent as written in the file (a match's A) */
+    char spec_b[SPEC_LEN];      /* a match's B, as written */
+    SelfplayPlan plan;          /* self-play: the agent on both sides; a match: white A, black B, pairs */
+    int line;                   /* the line of the agent's spec (a match's: of [ladder] levels) */
 } StudyRun;
-
-typedef enum { STUDY_MISSING, STUDY_UNFINISHED, STUDY_COMPLETE } StudyState;
 
 typedef struct Study {
     char *path;          /* the file as named */
     char *name;          /* [study] name */
-    char *db;            /* [study] db */
+    char *db;            /* [study] db; NULL: not given (the caller's default) */
     uint64_t seed;       /* [study] seed: run k's seed is seed + k */
     char *report_out;    /* [report] out */
     bool plots;          /* [report] plots */
-    StudyRun *runs;      /* in the order of their seeds */
+    StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's */
     int nruns;
+    int nladder;         /* of them, the ladder's matches (the last nladder) */
 } Study;
 
 /* Reads and checks the study file. ERR_OK, ERR_USAGE with
@@ -52,13 +61,11 @@ typedef struct Study {
 int study_load(Study *s, const char *path, char *err);
 void study_free(Study *s);
 
-/* Each run's state in the study's database (states: nruns entries); a
- * database that does not exist yet holds no run. ERR_OK, or ERR_FAIL
- * with a message: the database cannot be read, or one of its runs has a
+/* Every run of the study as a planned run (self-play, or a ladder's match) (runs: nruns
+ * entries; command NULL, the caller's) with its state in the database o
+ * names (planned_read). ERR_OK; ERR_EXISTS when one of its runs has a
  * study run's name but another plan (err names the file and line of the
- * agent). The database is opened for reading only, unless its schema is
- * older than this yinsh's: then it is upgraded in place first, as any
- * command that writes to it would. */
-int study_state(const Study *s, StudyState *states, char *err);
+ * agent); ERR_FAIL when the database cannot be read. */
+int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *err);
 
 #endif

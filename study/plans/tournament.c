@@ -8,20 +8,11 @@
 #include "engine/rng.h"
 #include "plans/tournament.h"
 
-static bool plain_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n >= TOURNAMENT_NAME_LEN) return false;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *s)) return false;
-    return true;
-}
-
 int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err)
 {
-    if (!plain_name(name)) {
-        return error_set(err, "participant name '%.60s': 1 to %d letters, digits, '.', '_', '+' or '-' (it is "
-                 "part of the runs' names)", name, TOURNAMENT_NAME_LEN - 1);
+    if (!planned_word(name, TOURNAMENT_NAME_LEN)) {
+        return error_set(err, "participant name '%.60s': 1 to %d " PLANNED_WORD " (it is part of the runs' names)",
+                         name, TOURNAMENT_NAME_LEN - 1);
     }
     if (t->nplayers == TOURNAMENT_MAX_PLAYERS) {
         return error_set(err, "a tournament has at most %d participants", TOURNAMENT_MAX_PLAYERS);
@@ -76,17 +67,16 @@ void tournament_free(Tournament *t)
 
 /* The one place a pairing's match is planned: whatever limits a match
  * takes, a tournament passes them to every pairing from here. */
-void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan *mp)
+void tournament_planned(const Tournament *t, int k, Planned *p)
 {
-    const TournamentPairing *p = &t->pairings[k];
-    *mp = (MatchPlan){0};
-    mp->plan = (SelfplayPlan){
+    const TournamentPairing *pair = &t->pairings[k];
+    *p = (Planned){.kind = "match", .name = pair->run, .state = PLANNED_MISSING};
+    p->plan = (SelfplayPlan){
         .variant = t->variant,
-        .white = t->players[p->a].agent,
-        .black = t->players[p->b].agent,
-        .seed = rng_mix(t->seed, rng_hash_text(p->run)),
+        .white = t->players[pair->a].agent,
+        .black = t->players[pair->b].agent,
+        .seed = rng_mix(t->seed, rng_hash_text(pair->run)),
         .games = t->games,
-        .threads = threads,
         .pairs = true,
         .opening = t->opening,
         .opening_actions = t->opening_actions,
@@ -95,63 +85,24 @@ void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan 
     };
 }
 
-/* The states as the database opened in `mode` says: 0, -1 (err), or
- * ERR_FAIL when a lookup failed (an older schema). */
-static int read_states(const Tournament *t, const char *db, int mode, TournamentState *states, char *err)
+int tournament_state(const Tournament *t, const PlannedOptions *o, Planned *runs, char *err)
 {
-    Store *store = NULL;
-    char serr[ERR_LEN];
-    int rc = store_open(&store, db, mode, STORE_BUSY_MS, serr);
-    if (rc == ERR_NOT_FOUND) return 0; /* no schema yet: no run */
-    if (rc) {
-        return error_set(err, "%s", serr);
+    for (int k = 0; k < t->npairings; k++) tournament_planned(t, k, &runs[k]);
+    int refused, rc = planned_read(o, runs, t->npairings, &refused, err);
+    if (rc == ERR_EXISTS) {
+        size_t len = strlen(err);
+        snprintf(err + len, ERR_LEN - len, "; the tournament asks for another run under that name");
     }
-    rc = 0;
-    for (int k = 0; k < t->npairings && !rc; k++) {
-        StoreRun row;
-        MatchPlan mp;
-        int got = store_run_get(store, t->pairings[k].run, &row, serr);
-        if (got == ERR_NOT_FOUND) continue;
-        tournament_pairing_plan(t, k, 0, &mp);
-        if (got) {
-            snprintf(err, ERR_LEN, "%s", serr);
-            rc = got == ERR_FAIL ? ERR_FAIL : -1;
-        } else if (run_row_matches(&row, "match", &mp.plan, serr)) {
-            snprintf(err, ERR_LEN,
-                     "database '%s': %s; the tournament asks for another run under that name: give the "
-                     "participants, games, seed, variant, openings and controls it was started with, or another tournament "
-                     "name (--name) or database",
-                     db, serr);
-            rc = -1;
-        } else {
-            states[k] = row.finished ? TOURNAMENT_COMPLETE : TOURNAMENT_UNFINISHED;
-        }
-    }
-    store_close(store);
     return rc;
 }
 
-int tournament_state(const Tournament *t, const char *db, TournamentState *states, char *err)
-{
-    for (int k = 0; k < t->npairings; k++) states[k] = TOURNAMENT_MISSING;
-    struct stat sb;
-    if (stat(db, &sb) != 0 && errno == ENOENT) return 0;
-    /* read only, unless an older schema must be upgraded first (as study_state) */
-    int rc = read_states(t, db, STORE_READ, states, err);
-    if (rc == ERR_FAIL) {
-        for (int k = 0; k < t->npairings; k++) states[k] = TOURNAMENT_MISSING;
-        rc = read_states(t, db, STORE_WRITE, states, err);
-    }
-    return rc ? -1 : 0;
-}
-
-/* Reading the pairings' games: which pairing a run is, and each game's
- * half points for A, paired as match.c pairs them. */
+/* Reading the pairings' games: which pairing a run is, and its pairs
+ * (a run's games come together, in index order). */
 typedef struct Collect {
     const Tournament *t;
     TournamentResults *r;
     int k;                /* the pairing of the last row */
-    int64_t pair, first;  /* the pair being read, A's half points in its first game (-1: none) */
+    MatchStored pairs;    /* its pairs so far */
 } Collect;
 
 static int on_game(void *ctx, const StoreMatchRow *row)
@@ -161,26 +112,15 @@ static int on_game(void *ctx, const StoreMatchRow *row)
         c->k = -1;
         for (int k = 0; k < c->t->npairings && c->k < 0; k++)
             if (!strcmp(c->t->pairings[k].run, row->run)) c->k = k;
-        c->pair = c->first = -1;
+        match_stored_init(&c->pairs);
         if (c->k < 0) return 0;
     }
-    int result = RESULT_NONE;
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(row->result, result_name(r))) result = r;
-    if (result == RESULT_NONE) return 0;
-    bool swapped = row->index & 1;
-    int points = match_points2(result, swapped);
-    if (!swapped) {
-        c->first = points;
-        c->pair = row->index / 2;
-    } else if (c->pair == row->index / 2 && c->first >= 0) {
-        match_tally_pair(&c->r->tally[c->k], (int)c->first, points); /* a pair counts only whole */
-        c->first = -1;
-    }
+    match_stored_add(&c->pairs, row);
+    c->r->tally[c->k] = c->pairs.tally;
     return 0;
 }
 
-int tournament_results(const Tournament *t, const char *db, int anchor, TournamentResults *r, char *err)
+int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor, TournamentResults *r, char *err)
 {
     *r = (TournamentResults){.anchor = anchor};
     if (!(r->tally = calloc((size_t)(t->npairings ? t->npairings : 1), sizeof *r->tally)) ||
@@ -188,9 +128,9 @@ int tournament_results(const Tournament *t, const char *db, int anchor, Tourname
         return error_set(err, "out of memory");
     }
     struct stat sb;
-    if (stat(db, &sb) == 0) {
+    if (stat(o->db, &sb) == 0) {
         Store *store = NULL;
-        int rc = store_open(&store, db, STORE_READ, STORE_BUSY_MS, err);
+        int rc = store_open(&store, o->db, STORE_READ, o->busy_ms, err);
         if (rc && rc != ERR_NOT_FOUND) return -1;
         if (!rc) {
             /* only the runs stored (a name the database lacks would be an error) */

@@ -9,9 +9,10 @@
  * name), so the same participants and seed always ask for the same games,
  * a pairing keeps its games when participants are added, and resuming a
  * tournament is running the same command again (each run resumes as any
- * run does). tournament_state reads, never writes, the database and says
- * which pairings are complete, unfinished or missing, refusing a stored run
- * that another plan made; playing them is the caller's (cli/). */
+ * run does). Each pairing is a planned run (study/plans/planned.h):
+ * tournament_state says which are complete, unfinished or missing,
+ * refusing a stored run that another plan made; playing them is the
+ * caller's (cli/, through planned_play). */
 #ifndef YINSH_TOURNAMENT_H
 #define YINSH_TOURNAMENT_H
 
@@ -19,6 +20,7 @@
 #include <stdint.h>
 #include "play/match.h"
 #include "play/run.h"
+#include "plans/planned.h"
 #include "stats/stats.h"
 
 enum {
@@ -27,7 +29,7 @@ enum {
 };
 
 typedef struct TournamentPlayer {
-    char name[TOURNAMENT_NAME_LEN]; /* display name: letters, digits, '.', '_', '+', '-' */
+    char name[TOURNAMENT_NAME_LEN]; /* display name: a planned_word */
     char spec[SPEC_LEN];            /* the spec as given */
     AgentSpec agent;
 } TournamentPlayer;
@@ -53,8 +55,6 @@ typedef struct Tournament {
     int npairings;
 } Tournament;
 
-typedef enum { TOURNAMENT_MISSING, TOURNAMENT_UNFINISHED, TOURNAMENT_COMPLETE } TournamentState;
-
 /* Checks a display name (a plain word, not taken) and adds the player: 0,
  * or -1 with a message in err. */
 int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err);
@@ -65,14 +65,17 @@ int tournament_add(Tournament *t, const char *name, const char *spec, const Agen
 int tournament_pairings(Tournament *t, char *err);
 void tournament_free(Tournament *t);
 
-/* The match plan of pairing k: agents, seed, games, variant, opening,
- * threads (all of a match's limits come from here). */
-void tournament_pairing_plan(const Tournament *t, int k, int threads, MatchPlan *mp);
+/* Pairing k as a planned match run: its name, and its plan (agents, seed,
+ * games, variant, opening, controls: all of a match's limits come from
+ * here); command NULL, state MISSING. */
+void tournament_planned(const Tournament *t, int k, Planned *p);
 
-/* Each pairing's state in the database (npairings entries); a database
- * that does not exist holds none. 0, or -1 with a message: the database
- * cannot be read, or a stored run has a pairing's name but another plan. */
-int tournament_state(const Tournament *t, const char *db, TournamentState *states, char *err);
+/* Every pairing as a planned run (runs: npairings entries) with its state
+ * in the database (planned_read). 0; ERR_EXISTS when a stored run has a
+ * pairing's name but another plan ("database 'D': what differs; the
+ * tournament asks for another run under that name"); ERR_FAIL when the
+ * database cannot be read. */
+int tournament_state(const Tournament *t, const PlannedOptions *o, Planned *runs, char *err);
 
 /* What the stored games of the pairings say. */
 typedef struct TournamentResults {
@@ -90,7 +93,7 @@ typedef struct TournamentResults {
  * reading; a run not stored counts no games) and fits the ratings,
  * anchored at player `anchor`: 0 (rated or not), or -1 with a message
  * when the database cannot be read. tournament_results_free frees them. */
-int tournament_results(const Tournament *t, const char *db, int anchor, TournamentResults *r, char *err);
+int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor, TournamentResults *r, char *err);
 void tournament_results_free(TournamentResults *r);
 
 #endif

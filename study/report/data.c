@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include "base/error.h"
+#include "base/text.h"
 #include "agents/agent.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
@@ -36,12 +37,14 @@ static void list_variant(char *list, size_t len, int variant)
 }
 
 /* A pair's label as a quoted column of a data file: gnuplot's quoted
- * strings have no escape, so a double quote inside becomes a single one. */
+ * strings have no escape, so a double quote inside becomes a single one,
+ * and a control character (a newline would end the row) a '?'. */
 static void data_label(const ReportPair *p, char *out, size_t len)
 {
     report_pair_label(p, out, len);
     for (char *c = out; *c; c++)
         if (*c == '"') *c = '\'';
+        else if (text_control((unsigned char)*c)) *c = '?';
 }
 
 /* Whether both sides of a pair play at random: such a pair has no
@@ -51,7 +54,7 @@ static bool plays_random(const ReportPair *p)
 {
     AgentSpec spec;
     char err[ERR_LEN];
-    return !strcmp(p->white, p->black) && !agent_spec_parse_text(p->white, &spec, err) && spec.kind == AGENT_RANDOM;
+    return !strcmp(p->white, p->black) && !agent_spec_parse_text(p->white, &spec, err) && agent_spec_random(&spec);
 }
 
 /* strength.dat: one block per variant with same-agent pairs (the variants

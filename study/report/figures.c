@@ -1,10 +1,28 @@
-/* What is read off a Report: White's score in a pair, the game lengths,
- * the strongest pair, and the lookups and labels that the other parts of
- * the report share. */
+/* What is read off a Report: White's score in a pair and the verdict it
+ * allows, blitz against standard, the game lengths and the other measures,
+ * the first ring's classes, the strongest pair, and the lookups and labels
+ * that the other parts of the report share. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include "engine/geometry.h"
 #include "report/internal.h"
 #include "stats/stats.h"
 
+ReportVerdict report_verdict(uint64_t games, double p, Interval interval, double none)
+{
+    if (games < REPORT_MIN_VERDICT_GAMES) return REPORT_TOO_FEW;
+    bool holds = interval.lo <= none && none <= interval.hi;
+    if (p < 0.05 && !holds) return REPORT_EDGE;
+    if (p >= 0.05 && holds) return REPORT_CHANCE;
+    return REPORT_SPLIT;
+}
+
+/* The Elo interval is the score's interval read on the Elo scale (a
+ * monotone map), so that it holds 0 exactly when the score's holds 50%:
+ * an interval from the games' variance by the normal approximation has
+ * no width when the games do not vary (3 wins of 3: +inf to +inf) and
+ * could exclude 0 beside a score interval that holds 50%. */
 ReportScore report_score(const ReportPair *pair)
 {
     ReportScore s = {
@@ -14,17 +32,28 @@ ReportScore report_score(const ReportPair *pair)
     };
     s.n = s.wins + s.draws + s.losses;
     Interval score = stats_score(s.wins, s.draws, s.losses);
-    Interval elo = stats_elo_trinomial(s.wins, s.draws, s.losses);
     s.score = score.mid;
     s.lo = score.lo;
     s.hi = score.hi;
     s.var = s.n ? ((double)s.wins + 0.25 * (double)s.draws) / (double)s.n - s.score * s.score : 0;
     if (s.var < 0) s.var = 0;
-    s.p = stats_p_equal(s.wins, s.draws, s.losses);
-    s.elo = elo.mid;
-    s.elo_lo = elo.lo;
-    s.elo_hi = elo.hi;
+    s.p = stats_p_sign(s.wins, s.losses);
+    s.elo = stats_elo(score.mid);
+    s.elo_lo = stats_elo(score.lo);
+    s.elo_hi = stats_elo(score.hi);
+    s.verdict = report_verdict(s.n, s.p, score, 0.5);
     return s;
+}
+
+ReportDiff report_diff(const ReportPair *standard, const ReportPair *blitz)
+{
+    ReportScore s = report_score(standard), b = report_score(blitz);
+    /* blitz minus standard */
+    ReportDiff d = {.d = stats_diff_newcombe((Interval){b.lo, b.score, b.hi}, (Interval){s.lo, s.score, s.hi})};
+    const uint64_t st[3] = {s.losses, s.draws, s.wins}, bl[3] = {b.losses, b.draws, b.wins};
+    d.p = stats_p_scores_differ(bl, st, &d.exact);
+    d.verdict = report_verdict(s.n < b.n ? s.n : b.n, d.p, d.d, 0);
+    return d;
 }
 
 double report_mean_length(const ReportPair *pair)
@@ -52,6 +81,137 @@ double report_median_length(const ReportPair *pair)
     return 0.5 * (nth_length(pair, (n - 1) / 2) + nth_length(pair, n / 2));
 }
 
+/* The nearest-rank quantile: the length of the ceil(q n)-th shortest
+ * game (the shortest for q = 0). */
+int report_length_quantile(const ReportPair *pair, double q)
+{
+    if (!pair->games) return 0;
+    double rank = ceil(q * (double)pair->games);
+    uint64_t k = rank < 1 ? 0 : (uint64_t)rank - 1;
+    return nth_length(pair, k < pair->games ? k : pair->games - 1);
+}
+
+Interval report_draw_rate(const ReportPair *pair)
+{
+    return stats_wilson(pair->games ? (double)pair->results[RESULT_DRAW] / (double)pair->games : 0,
+                        (double)pair->games, STATS_Z95);
+}
+
+double report_balance(const ReportPair *pair)
+{
+    if (!pair->games) return NAN;
+    double w = (double)pair->results[RESULT_WHITE], b = (double)pair->results[RESULT_BLACK];
+    return 1 - fabs(w - b) / (double)pair->games;
+}
+
+double report_decided_at(const ReportPair *pair)
+{
+    return pair->decided ? pair->decided_at / (double)pair->decided : NAN;
+}
+
+double report_lead_changes(const ReportPair *pair)
+{
+    return pair->valued ? (double)pair->lead_changes / (double)pair->valued : NAN;
+}
+
+double report_branching(const ReportPair *pair, int phase)
+{
+    return pair->decisions[phase] ? (double)pair->legal[phase] / (double)pair->decisions[phase] : NAN;
+}
+
+int report_phase(const char *state)
+{
+    if (!state[0] || state[1]) return -1;
+    switch (state[0]) {
+    case 'P': return REPORT_PLACEMENT;
+    case 'M': return REPORT_MOVE;
+    case 'R': case 'X': case 'r': case 'x': return REPORT_REMOVAL;
+    default: return -1;
+    }
+}
+
+ReportGameValues report_game_values(const StoreActionRow *a, int n, int result)
+{
+    ReportGameValues g = {.decided_at = -1};
+    int ahead = -1, from = -1; /* the side ahead; the first action of the winner's last run above 1/2 */
+    bool last_favours = false;
+    for (int i = 0; i < n; i++) {
+        if (!a[i].searched) continue;
+        g.valued = true;
+        double white = a[i].actor[0] == 'w' ? a[i].value : 1 - a[i].value; /* White's point of view */
+        int side = white > 0.5 ? WHITE : white < 0.5 ? BLACK : -1;
+        if (side >= 0) {
+            if (ahead >= 0 && side != ahead) g.lead_changes++;
+            ahead = side;
+        }
+        if (result == RESULT_WHITE || result == RESULT_BLACK) {
+            double winner = result == RESULT_WHITE ? white : 1 - white;
+            if (winner > 0.5 && !last_favours) from = i;
+            last_favours = winner > 0.5;
+        }
+    }
+    if (g.valued && (result == RESULT_WHITE || result == RESULT_BLACK))
+        g.decided_at = last_favours ? (double)(from + 1) / n : 1;
+    return g;
+}
+
+/* The board's points as (x, y) = (column - 5, row - 6), the centre f6 at
+ * (0, 0): the three line directions are (0, 1), (1, 0) and (1, 1), and
+ * the turn by 60 degrees (x, y) -> (x - y, x) and the reflection (x, y)
+ * -> (y, x) map them, the hexagon and its six missing corners onto
+ * themselves (docs/rules.md §1). */
+static Point point_turned(Point p, int turns, bool reflect)
+{
+    int x = point_col(p) - 5, y = point_row(p) - 6;
+    for (int t = 0; t < turns; t++) {
+        int nx = x - y, ny = x;
+        x = nx;
+        y = ny;
+    }
+    if (reflect) {
+        int t = x;
+        x = y;
+        y = t;
+    }
+    return point_make(x + 5, y + 6);
+}
+
+/* The first point in canonical order (the lowest index) of p's class. */
+static Point class_first(Point p)
+{
+    Point first = p;
+    for (int t = 0; t < 6; t++)
+        for (int r = 0; r < 2; r++) {
+            Point q = point_turned(p, t, r);
+            if (q < first) first = q;
+        }
+    return first;
+}
+
+int report_point_class(Point p)
+{
+    Point first = class_first(p);
+    int c = 0;
+    /* classes are numbered by their first points, in canonical order */
+    for (Point q = 0; q < first; q++)
+        if (point_valid(point_col(q), point_row(q)) && class_first(q) == q) c++;
+    return c;
+}
+
+void report_classes(const Report *rep, int variant, ReportClass *classes)
+{
+    memset(classes, 0, REPORT_CLASS_NB * sizeof *classes);
+    for (Point p = 0; p < SQUARE_NB; p++) {
+        if (!point_valid(point_col(p), point_row(p))) continue;
+        ReportClass *c = &classes[report_point_class(p)];
+        int x = point_col(p) - 5, y = point_row(p) - 6;
+        c->first = class_first(p);
+        c->points++;
+        c->distance = (int)fmax(fmax(abs(x), abs(y)), abs(x - y));
+        for (int r = 0; r < RESULT_NB; r++) c->results[r] += rep->first[variant][p][r];
+    }
+}
+
 const ReportPair *report_strongest(const Report *rep, int variant)
 {
     const ReportPair *best = NULL;
@@ -62,6 +222,26 @@ const ReportPair *report_strongest(const Report *rep, int variant)
             best = p;
     }
     return best;
+}
+
+const ReportPair *report_headline(const Report *rep, int variant)
+{
+    const ReportPair *best = report_strongest(rep, variant), *level = NULL, *most = NULL;
+    if (best) return best;
+    for (int i = 0; i < rep->npairs; i++) {
+        const ReportPair *p = &rep->pairs[i];
+        if (p->variant != variant) continue;
+        if (!strcmp(p->white, p->black) && (!level || p->games > level->games)) level = p;
+        if (!most || p->games > most->games) most = p;
+    }
+    return level ? level : most;
+}
+
+bool report_has_level(const Report *rep)
+{
+    for (int i = 0; i < rep->npairs; i++)
+        if (!strcmp(rep->pairs[i].white, rep->pairs[i].black)) return true;
+    return false;
 }
 
 int report_pair_index(const Report *rep, int variant, const char *white, const char *black)

@@ -1,8 +1,8 @@
 /* What the parts of the balance report share and nothing outside them
- * calls: report_load.c fills a Report, report_figures.c reads figures and
- * labels off it, report_markdown.c writes the prose and tables,
- * report_data.c the data files behind the pictures, report_plot.c runs
- * gnuplot on them. The public side is report.h. */
+ * calls: load.c fills a Report, figures.c reads figures and labels off
+ * it, markdown.c writes the prose and tables, data.c the data files
+ * behind the pictures, plot.c runs gnuplot on them, match.c the match
+ * report. The public side is report.h. */
 #ifndef YINSH_REPORT_INTERNAL_H
 #define YINSH_REPORT_INTERNAL_H
 
@@ -10,13 +10,12 @@
 #include <stddef.h>
 #include "report/report.h"
 
-/* The index in rep->pairs of the games of variant between white and black
- * (specs as stored); -1 when there are none. Loading uses it while the
- * pairs still grow, the comparison of variants once they are sorted. */
-int report_pair_index(const Report *rep, int variant, const char *white, const char *black);
+/* Whether any pair is an agent against itself. */
+bool report_has_level(const Report *rep);
 
-/* Whether any pair of the report played variant. */
-bool report_has_variant(const Report *rep, int variant);
+/* Text from the database in Markdown, as a code span: the one escaping
+ * of every table cell and sentence that shows such text (markdown.c). */
+void report_md_code(FILE *f, const char *text);
 
 /* A pair's name for a reader: the agent, or "white vs black", each spec
  * without the parts that only repeat the defaults ("mcts:sims=600"). */

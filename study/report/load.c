@@ -1,5 +1,6 @@
 /* Loading a Report: the store's rows (selfplay/store/store.h, where the
- * SQL lives) counted into pairs of agents, first rings and runs, then the
+ * SQL lives), one pass over every selected game and its actions, counted
+ * into pairs of agents (copies apart), first rings and runs, then the
  * pairs sorted for the tables. Every store_query_* call is in report_load,
  * so that a change of the reader touches this function only. */
 #include <stdlib.h>
@@ -14,19 +15,13 @@
 typedef struct LoadCtx {
     Report *rep;
     int cap;
+    int run;   /* the run of the last game */
     char *err;
 } LoadCtx;
 
 static int oom(char *err)
 {
     return error_set(err, "out of memory");
-}
-
-static int result_of(const char *text)
-{
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(text, result_name(r))) return r;
-    return RESULT_NONE;
 }
 
 static int reason_of(const char *text)
@@ -60,41 +55,128 @@ static ReportPair *pair_get(LoadCtx *c, int variant, const char *white, const ch
     return p;
 }
 
-static int on_outcome(void *ctx, const StoreOutcomeRow *row)
+/* A game's key: its variant, its actions in order and its end (result
+ * and reason: a fault can end the same actions otherwise), hashed with
+ * FNV-1a over 64 bits and mixed. Two games with one key are taken for one
+ * game: by chance two of a million distinct games share a key with odds
+ * of about 3e-8. 0 is no key (it marks a free slot). */
+static uint64_t fnv_text(uint64_t h, const char *text)
 {
-    LoadCtx *c = ctx;
-    int variant;
-    uint64_t n = row->games > 0 ? (uint64_t)row->games : 0;
-    if (!variant_parse(row->variant, &variant)) {
-        c->rep->skipped += n;
-        return 0;
+    for (const unsigned char *c = (const unsigned char *)text;; c++) {
+        h = (h ^ *c) * 0x100000001b3ULL; /* the NUL too: "ab" "c" is not "a" "bc" */
+        if (!*c) return h;
     }
-    int result = result_of(row->result);
-    /* an unfinished game has no result: counted apart, never as a loss */
-    if (result == RESULT_NONE) {
-        c->rep->unfinished += n;
-        return 0;
-    }
-    ReportPair *p = pair_get(c, variant, row->white, row->black);
-    if (!p) return oom(c->err);
-    int64_t len = row->actions < 0 ? 0 : row->actions > REPORT_MAX_LENGTH ? REPORT_MAX_LENGTH : row->actions;
-    p->games += n;
-    p->results[result] += n;
-    p->reasons[reason_of(row->reason)] += n;
-    p->lengths[len] += n;
-    c->rep->games += n;
-    return 0;
 }
 
-static int on_first(void *ctx, const StoreFirstRow *row)
+static uint64_t game_key(const StoreGameActions *g)
+{
+    uint64_t h = fnv_text(0xcbf29ce484222325ULL, g->variant);
+    for (int i = 0; i < g->nactions; i++) h = fnv_text(h, g->actions[i].action);
+    h = fnv_text(fnv_text(h, g->result), g->reason);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h ? h : 1;
+}
+
+/* Adds key to the set: 1 when it is new, 0 when it was there, -1 when
+ * memory runs out. Open addressing, linear probing, at most half full. */
+static int keys_add(ReportKeys *k, uint64_t key)
+{
+    if (2 * (k->n + 1) > k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 64;
+        uint64_t *slot = calloc(cap, sizeof *slot);
+        if (!slot) return -1;
+        for (size_t i = 0; i < k->cap; i++) {
+            if (!k->slot[i]) continue;
+            size_t at = k->slot[i] & (cap - 1);
+            while (slot[at]) at = (at + 1) & (cap - 1);
+            slot[at] = k->slot[i];
+        }
+        free(k->slot);
+        k->slot = slot;
+        k->cap = cap;
+    }
+    size_t at = key & (k->cap - 1);
+    for (; k->slot[at]; at = (at + 1) & (k->cap - 1))
+        if (k->slot[at] == key) return 0;
+    k->slot[at] = key;
+    k->n++;
+    return 1;
+}
+
+/* The run a game belongs to: the games come run by run, in the order of
+ * the runs' rows, so the search starts at the last one found. */
+static ReportRun *run_of(LoadCtx *c, const char *name)
+{
+    Report *rep = c->rep;
+    for (int k = 0; k < rep->nrun_rows; k++) {
+        ReportRun *r = &rep->run_rows[(c->run + k) % rep->nrun_rows];
+        if (!strcmp(r->name, name)) {
+            c->run = (int)(r - rep->run_rows);
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* One stored game: counted in its run's distinct games, then, unless it
+ * is a copy of a game its pair has already, into every figure. */
+static int on_game(void *ctx, const StoreGameActions *g)
 {
     LoadCtx *c = ctx;
+    Report *rep = c->rep;
+    uint64_t key = game_key(g);
+    ReportRun *run = run_of(c, g->run);
+    int fresh = run ? keys_add(&run->keys, key) : 0;
+    if (fresh < 0) return oom(c->err);
+    if (run) run->distinct += fresh;
+
     int variant;
-    Point pt;
-    if (!variant_parse(row->variant, &variant) || !point_parse(row->action, strlen(row->action), &pt) ||
-        result_of(row->result) == RESULT_NONE)
+    if (!variant_parse(g->variant, &variant)) {
+        rep->skipped++;
         return 0;
-    c->rep->first[variant][pt][result_of(row->result)] += row->games > 0 ? (uint64_t)row->games : 0;
+    }
+    int result = result_parse(g->result);
+    /* an unfinished game has no result: counted apart, never as a loss */
+    if (result == RESULT_NONE) {
+        rep->unfinished++;
+        return 0;
+    }
+    ReportPair *p = pair_get(c, variant, g->white, g->black);
+    if (!p) return oom(c->err);
+    if ((fresh = keys_add(&p->keys, key)) < 0) return oom(c->err);
+    if (!fresh) {
+        /* a copy: the same evidence again, not more of it */
+        p->copies++;
+        rep->copies++;
+        return 0;
+    }
+    int64_t len = g->length < 0 ? 0 : g->length > REPORT_MAX_LENGTH ? REPORT_MAX_LENGTH : g->length;
+    p->games++;
+    p->results[result]++;
+    p->reasons[reason_of(g->reason)]++;
+    p->lengths[len]++;
+    rep->games++;
+    Point pt;
+    if (g->nactions && !strcmp(g->actions[0].state, "P") &&
+        point_parse(g->actions[0].action, strlen(g->actions[0].action), &pt))
+        rep->first[variant][pt][result]++;
+    for (int i = 0; i < g->nactions; i++) {
+        int phase = report_phase(g->actions[i].state);
+        if (phase < 0) continue;
+        p->legal[phase] += g->actions[i].legal > 0 ? (uint64_t)g->actions[i].legal : 0;
+        p->decisions[phase]++;
+    }
+    ReportGameValues v = report_game_values(g->actions, g->nactions, result);
+    if (v.valued) {
+        p->valued++;
+        p->lead_changes += (uint64_t)v.lead_changes;
+    }
+    if (v.decided_at >= 0) {
+        p->decided++;
+        p->decided_at += v.decided_at;
+    }
     return 0;
 }
 
@@ -118,6 +200,7 @@ static int on_run(void *ctx, const StoreRunRow *row)
         .machine = strdup(row->machine),
         .kind = strdup(row->kind),
         .opening = strdup(row->opening),
+        .controls = strdup(row->controls),
         .pairs = row->pairs,
         .hash = row->hash,
         .seed = row->seed,
@@ -127,7 +210,7 @@ static int on_run(void *ctx, const StoreRunRow *row)
         .finished = row->finished_at != NULL,
     };
     if (!r->name || !r->command || !r->variant || !r->white || !r->black || !r->version || !r->git_commit ||
-        !r->compiler || !r->machine || !r->kind || !r->opening)
+        !r->compiler || !r->machine || !r->kind || !r->opening || !r->controls)
         return oom(c->err);
     return 0;
 }
@@ -135,14 +218,15 @@ static int on_run(void *ctx, const StoreRunRow *row)
 /* Simulations per move of an agent playing itself: what the strength axis
  * shows. Random play counts as one simulation, to rank it at the weak
  * end (the picture draws it apart: it is no point of that scale); a spec
- * this yinsh cannot parse, or one with no simulations (ab), has none. */
+ * this yinsh cannot parse, or one with no simulations (ab, an external
+ * engine), has none. */
 static double strength_of(const char *white, const char *black)
 {
     if (strcmp(white, black)) return 0;
     AgentSpec spec;
     char err[ERR_LEN];
-    if (agent_spec_parse_text(white, &spec, err) || spec.kind == AGENT_AB) return 0;
-    return spec.kind == AGENT_RANDOM ? 1 : (double)spec.sims;
+    if (agent_spec_parse_text(white, &spec, err)) return 0;
+    return agent_spec_random(&spec) ? 1 : (double)agent_spec_sims(&spec);
 }
 
 static int pair_order(const void *a, const void *b)
@@ -164,7 +248,7 @@ static bool copy_opt(char **to, const char *from)
     return !from || *to;
 }
 
-int report_load(Report *rep, const char *db, const StoreSelection *selection, char *err)
+int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *selection, char *err)
 {
     *rep = (Report){0};
     Store *reader = NULL;
@@ -180,10 +264,9 @@ int report_load(Report *rep, const char *db, const StoreSelection *selection, ch
     if (!copy_opt(&rep->kind, sel.kind) || !copy_opt(&rep->agent, sel.agent) || !copy_opt(&rep->variant, sel.variant))
         return oom(err);
 
-    if ((rc = store_open(&reader, db, STORE_READ, STORE_BUSY_MS, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
+    if ((rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
         (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
-        (rc = store_query_outcomes(reader, &sel, on_outcome, &ctx, serr)) ||
-        (rc = store_query_first_actions(reader, &sel, on_first, &ctx, serr)) ||
+        (rc = store_query_game_actions(reader, &sel, on_game, &ctx, serr)) ||
         (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {
         snprintf(err, ERR_LEN, "%s", serr);
         store_close(reader);
@@ -202,6 +285,7 @@ void report_free(Report *rep)
         free(rep->pairs[i].white);
         free(rep->pairs[i].black);
         free(rep->pairs[i].lengths);
+        free(rep->pairs[i].keys.slot);
     }
     for (int i = 0; i < rep->nrun_rows; i++) {
         ReportRun *r = &rep->run_rows[i];
@@ -216,6 +300,8 @@ void report_free(Report *rep)
         free(r->machine);
         free(r->kind);
         free(r->opening);
+        free(r->controls);
+        free(r->keys.slot);
     }
     free(rep->kind);
     free(rep->agent);

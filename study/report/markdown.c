@@ -1,62 +1,151 @@
 /* The report in Markdown: a summary per variant, the results table of each
- * variant, blitz against standard for the pairs that played both, the
- * pictures with what they show, and the runs with the commands that
- * reproduce them. */
+ * variant, the measures beyond the win rate, blitz against standard for
+ * the pairs that played both, White's score by the first ring's class,
+ * the pictures with what they show, and the runs with the commands that
+ * reproduce them.
+ *
+ * Text from the database (names, specs, commands, paths) reaches the
+ * Markdown through report_md_code alone and the shell block through
+ * sh_quote alone: nothing stored can end a table's row, start a line of
+ * shell or reach a terminal as an escape sequence. */
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include "base/text.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
+#include "play/scheduler.h"
 #include "report/internal.h"
 #include "stats/stats.h"
 
 static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
 
+/* "p < 0.001" or "p = 0.012" */
 static void fmt_p(double p, char *out, size_t len)
 {
     if (p < 0.001) snprintf(out, len, "< 0.001");
     else snprintf(out, len, "%.3f", p);
 }
 
+static void fmt_p_sentence(double p, char *out, size_t len)
+{
+    char v[32];
+    fmt_p(p, v, sizeof v);
+    snprintf(out, len, "p %s%s", v[0] == '<' ? "" : "= ", v);
+}
+
 static void fmt_elo(double e, char *out, size_t len)
 {
     if (isinf(e)) snprintf(out, len, "%s∞", e > 0 ? "+" : "−");
-    else snprintf(out, len, "%+.0f", e);
+    else snprintf(out, len, "%+.0f", e + 0.0);
+}
+
+/* A figure that may be missing (NaN: no game has it) as a cell. */
+static void fmt_opt(double x, const char *fmt, char *out, size_t len)
+{
+    if (isnan(x)) snprintf(out, len, "–");
+    else snprintf(out, len, fmt, x);
+}
+
+/* Text from the database in Markdown: as code (a run name, a command, a
+ * path) in a table cell or in prose. A '|' would end the cell, a newline
+ * the row, a backtick the code span: the pipe is escaped (GFM allows it
+ * inside code), control characters are shown as '?', bytes that are not
+ * UTF-8 as U+FFFD, and the code span's fence is one backtick longer than
+ * the longest run of them inside. Inside a code span nothing else is
+ * markup: no emphasis, no link, no HTML. */
+void report_md_code(FILE *f, const char *text)
+{
+    int run = 0, longest = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    char fence[16];
+    int n = longest + 1 < 15 ? longest + 1 : 15;
+    memset(fence, '`', (size_t)n);
+    fence[n] = '\0';
+    bool pad = text[0] == '`' || (*text && text[strlen(text) - 1] == '`');
+    fprintf(f, "%s%s", fence, pad ? " " : "");
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int len = text_utf8_length(p);
+        if (!len) {
+            fputs("\xef\xbf\xbd", f);
+            p++;
+            continue;
+        }
+        if (*p == '|') fputs("\\|", f);
+        else if (text_control(*p)) fputc('?', f);
+        else fwrite(p, 1, (size_t)len, f);
+        p += len;
+    }
+    fprintf(f, "%s%s", pad ? " " : "", fence);
+}
+
+/* The sentence on White's score in a pair: what its test and interval
+ * allow together (report_verdict), never more. */
+static void write_verdict(FILE *f, const ReportPair *p, const ReportScore *s)
+{
+    char pv[40];
+    fmt_p_sentence(s->p, pv, sizeof pv);
+    bool same = !strcmp(p->white, p->black);
+    const char *side = s->score > 0.5 ? "White" : "Black";
+    switch (s->verdict) {
+    case REPORT_TOO_FEW:
+        fprintf(f, "Only %llu distinct %s: too few for a verdict (the report draws none from fewer than %d); the "
+                   "data allow White anything from %.1f%% to %.1f%% (%s).",
+                (unsigned long long)s->n, s->n == 1 ? "game" : "games", REPORT_MIN_VERDICT_GAMES, 100 * s->lo,
+                100 * s->hi, pv);
+        break;
+    case REPORT_EDGE:
+        if (same) fprintf(f, "%s: %s's edge is too large to be chance.", pv, side);
+        else
+            /* different agents: the first move and the agents' strength together */
+            fprintf(f, "%s: the edge of %s's agent (moving first and second mixed with the agents' strength) is "
+                       "too large to be chance.", pv, side);
+        break;
+    case REPORT_CHANCE:
+        fprintf(f, "%s: no advantage for either side can be told from chance; the data allow White anything from "
+                   "%.1f%% to %.1f%%.", pv, 100 * s->lo, 100 * s->hi);
+        break;
+    case REPORT_SPLIT:
+        fprintf(f, "%s, yet the interval %.1f–%.1f%% %s 50%%: on the edge of chance, no verdict until more games "
+                   "tell.", pv, 100 * s->lo, 100 * s->hi, s->p < 0.05 ? "holds" : "excludes");
+        break;
+    }
+}
+
+/* "N games" or "N distinct games (C copies left out)". */
+static void write_games(FILE *f, const ReportPair *p)
+{
+    if (p->copies)
+        fprintf(f, "%llu distinct %s (%llu %s left out)", (unsigned long long)p->games,
+                p->games == 1 ? "game" : "games", (unsigned long long)p->copies, p->copies == 1 ? "copy" : "copies");
+    else fprintf(f, "%llu %s", (unsigned long long)p->games, p->games == 1 ? "game" : "games");
 }
 
 static void write_summary(const Report *rep, FILE *f)
 {
     fprintf(f, "## Summary\n\n");
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
-        if (!report_has_variant(rep, v)) continue;
-        const ReportPair *best = report_strongest(rep, v);
-        if (!best) /* no agent played itself: the pair with the most games */
-            for (int i = 0; i < rep->npairs; i++)
-                if (rep->pairs[i].variant == v && (!best || rep->pairs[i].games > best->games)) best = &rep->pairs[i];
+        const ReportPair *best = report_headline(rep, v);
+        if (!best) continue;
         ReportScore s = report_score(best);
-        char label[1100], p[32], elo[32], elo_lo[32], elo_hi[32];
+        char label[1100], elo[32], elo_lo[32], elo_hi[32];
         report_pair_label(best, label, sizeof label);
-        fmt_p(s.p, p, sizeof p);
         fmt_elo(s.elo, elo, sizeof elo);
         fmt_elo(s.elo_lo, elo_lo, sizeof elo_lo);
         fmt_elo(s.elo_hi, elo_hi, sizeof elo_hi);
-        fprintf(f, "- **%s.** %s `%s`%s, %llu games: White scored **%.1f%%** (95%% CI %.1f–%.1f%%), "
-                   "%s Elo (%s to %s). ",
-                VARIANT_TITLE[v], best->strength > 0 ? "Strongest agent here," : "Most-played pair,", label,
-                strcmp(best->white, best->black) ? "" : " on both sides", (unsigned long long)best->games,
-                100 * s.score, 100 * s.lo, 100 * s.hi, elo, elo_lo, elo_hi);
-        /* "p < 0.001" or "p = 0.012" */
-        const char *rel = p[0] == '<' ? "" : "= ";
         bool same = !strcmp(best->white, best->black);
-        if (s.p < 0.05 && same)
-            fprintf(f, "p %s%s: %s's edge is too large to be chance.", rel, p, s.score > 0.5 ? "White" : "Black");
-        else if (s.p < 0.05)
-            /* different agents: the first move and the agents' strength together */
-            fprintf(f, "p %s%s: the edge of %s (moving first and second mixed with the agents' strength) is too "
-                       "large to be chance.", rel, p, s.score > 0.5 ? "White's agent" : "Black's agent");
-        else
-            fprintf(f, "p %s%s: no advantage for either side can be told from chance; the data allow White "
-                       "anything from %.1f%% to %.1f%%.", rel, p, 100 * s.lo, 100 * s.hi);
+        fprintf(f, "- **%s.** %s ", VARIANT_TITLE[v],
+                best->strength > 0 ? "Strongest agent here," : same ? "Most-played agent against itself," : "Most-played pair,");
+        report_md_code(f, label);
+        fprintf(f, "%s, ", same ? " on both sides" : "");
+        write_games(f, best);
+        fprintf(f, ": White scored **%.1f%%** (95%% CI %.1f–%.1f%%), %s Elo (%s to %s). ", 100 * s.score, 100 * s.lo,
+                100 * s.hi, elo, elo_lo, elo_hi);
+        write_verdict(f, best, &s);
         /* White's score across the strengths, weakest first */
         int nstr = 0;
         for (int i = 0; i < rep->npairs; i++) nstr += rep->pairs[i].variant == v && rep->pairs[i].strength > 0;
@@ -68,7 +157,9 @@ static void write_summary(const Report *rep, FILE *f)
                 if (q->variant != v || q->strength <= 0) continue;
                 char ql[1100];
                 report_pair_label(q, ql, sizeof ql);
-                fprintf(f, "%s %.1f%% (%s)", first ? "" : " →", 100 * report_score(q).score, ql);
+                fprintf(f, "%s %.1f%% (", first ? "" : " →", 100 * report_score(q).score);
+                report_md_code(f, ql);
+                fprintf(f, ")");
                 first = false;
             }
             fprintf(f, ".");
@@ -90,21 +181,37 @@ static void write_reasons(const ReportPair *p, FILE *f)
     if (!any) fprintf(f, "–");
 }
 
+/* "| `white` | `black` | " */
+static void write_agents_cells(const ReportPair *p, FILE *f)
+{
+    fprintf(f, "| ");
+    report_md_code(f, p->white);
+    fprintf(f, " | ");
+    report_md_code(f, p->black);
+    fprintf(f, " | ");
+}
+
 static void write_tables(const Report *rep, FILE *f)
 {
     fprintf(f, "## Results by variant and agents\n\n"
-               "White's score counts a win 1 and a draw ½: 50%% is a fair game. The interval is the 95%% Wilson "
-               "score interval; p is the two-sided p-value of \"no first-player advantage\" (score 50%%); the "
-               "advantage in Elo is the score on the logistic Elo scale (+35 Elo ≈ 55%%), with its own 95%% "
-               "interval from the games' variance: draws count, so with many draws it is narrower than the "
-               "score's Wilson interval read in Elo (as the strength picture's right axis reads it). "
-               "Lengths count actions (placements, moves and removals of both players).\n\n");
+               "Every figure counts distinct games: a stored game whose actions and end repeat another game of "
+               "the same agents and variant is a copy, left out (column \"copies\"). White's score counts a win 1 "
+               "and a draw ½: 50%% is a fair game. The interval is the 95%% Wilson score interval. p is the "
+               "two-sided p-value of \"no first-player advantage\" (score 50%%) by the exact sign test on the "
+               "decisive games: a score of 50%% is White winning as often as Black, and given the decisive games "
+               "White's wins are then binomial with one half, whatever the draws; it is exact at any number of "
+               "games, where the normal approximation finds \"p < 0.001\" in 3 wins of 3. The advantage in Elo is "
+               "the score on the logistic Elo scale (+35 Elo ≈ 55%%), its interval the score's interval read on "
+               "that scale. A verdict needs at least %d distinct games, and p and the interval to agree (p < 0.05 "
+               "with an interval that excludes 50%%, or p ≥ 0.05 with one that holds it); where they disagree the "
+               "report says so and concludes nothing. Lengths count actions (placements, moves and removals of "
+               "both players).\n\n", REPORT_MIN_VERDICT_GAMES);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
         fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
-        fprintf(f, "| White | Black | games | White wins | Black wins | draws | White's score (95%% CI) | p | "
+        fprintf(f, "| White | Black | games | copies | White wins | Black wins | draws | White's score (95%% CI) | p | "
                    "Elo (95%% CI) | mean length | median length | end reasons |\n"
-                   "|---|---|--:|--:|--:|--:|---|--:|---|--:|--:|---|\n");
+                   "|---|---|--:|--:|--:|--:|--:|---|--:|---|--:|--:|---|\n");
         for (int i = 0; i < rep->npairs; i++) {
             const ReportPair *p = &rep->pairs[i];
             if (p->variant != v) continue;
@@ -114,8 +221,9 @@ static void write_tables(const Report *rep, FILE *f)
             fmt_elo(s.elo, elo, sizeof elo);
             fmt_elo(s.elo_lo, lo, sizeof lo);
             fmt_elo(s.elo_hi, hi, sizeof hi);
-            fprintf(f, "| `%s` | `%s` | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s (%s to %s) | %.1f | %.1f | ",
-                    p->white, p->black, (unsigned long long)p->games, (unsigned long long)s.wins,
+            write_agents_cells(p, f);
+            fprintf(f, "%llu | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s (%s to %s) | %.1f | %.1f | ",
+                    (unsigned long long)p->games, (unsigned long long)p->copies, (unsigned long long)s.wins,
                     (unsigned long long)s.losses, (unsigned long long)s.draws, 100 * s.score, 100 * s.lo,
                     100 * s.hi, pv, elo, lo, hi, report_mean_length(p), report_median_length(p));
             write_reasons(p, f);
@@ -123,12 +231,81 @@ static void write_tables(const Report *rep, FILE *f)
         }
         fprintf(f, "\n");
     }
+    if (rep->copies)
+        fprintf(f, "**%llu stored %s left out as copies**: %s the same actions to the same end as another game of "
+                   "the same agents and variant, as a deterministic agent (alpha-beta) plays from the same start "
+                   "every time. A copy is the same evidence again, not more of it: each game "
+                   "counts once, and no verdict is drawn from fewer than %d distinct games. Different starts give "
+                   "different games: `--opening random:K` (`opening = random:K` in a study file).\n\n",
+                (unsigned long long)rep->copies, rep->copies == 1 ? "game is" : "games are",
+                rep->copies == 1 ? "it has" : "each has", REPORT_MIN_VERDICT_GAMES);
 }
+
+/* The measures beyond the win rate, one row per pair of a variant. */
+static void write_measures(const Report *rep, FILE *f)
+{
+    fprintf(f, "## Beyond the win rate\n\n"
+               "The measures that game designers read beside the win rate (Ludii's metrics), over the same "
+               "distinct games:\n\n"
+               "- **draws**: the share of drawn games, with its 95%% Wilson interval.\n"
+               "- **balance**: Ludii's balance, 1 − |White's wins − Black's wins| / games: 1 when both sides win "
+               "equally often (draws count among the games), 0 when one side wins every game.\n"
+               "- **length**: the mean and median in actions, then the distribution: the shortest game, the "
+               "first quartile, the third quartile and the longest (nearest-rank); every length with its games "
+               "is in the lengths picture, `lengths-VARIANT.dat` and `--json`.\n"
+               "- **decided at**: how early the eventual winner leads for good, from the stored values. Each "
+               "searched action's value (the chosen action's mean score for the side that played it) is turned "
+               "to the winner's point of view; the game is decided at the first searched action from which on "
+               "every searched action gives the winner more than ½, written as the share of the game's actions "
+               "played by then ((ply + 1) / actions): 0.25 is a winner who led for good from the first quarter "
+               "on, 1 a winner whom the values never favoured to the end. The mean over the decisive games with "
+               "values (their number in brackets); draws, and games without values (random play), have none.\n"
+               "- **lead changes**: per game with values, how often the side ahead by the values (the one whose "
+               "value is above ½, turned as above) changes from one searched action to the next that has a side "
+               "ahead; the mean over those games (their number in brackets). The values are each searcher's own "
+               "estimates: a weak search that finds a win for itself everywhere changes the lead at nearly every "
+               "action.\n"
+               "- **legal actions**: the branching factor by phase, the mean number of legal actions at a "
+               "decision of that phase, forced ones included: placements (state P), moves (M, a pass included) "
+               "and removals (rows and rings: R, X, r, x).\n\n");
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_has_variant(rep, v)) continue;
+        fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
+        fprintf(f, "| White | Black | games | draws (95%% CI) | balance | length: mean, median | shortest, "
+                   "quartiles, longest | decided at | lead changes | legal actions: placement, move, removal |\n"
+                   "|---|---|--:|---|--:|--:|--:|--:|--:|--:|\n");
+        for (int i = 0; i < rep->npairs; i++) {
+            const ReportPair *p = &rep->pairs[i];
+            if (p->variant != v) continue;
+            Interval d = report_draw_rate(p);
+            char bal[32], at[32], lead[32], br[REPORT_PHASE_NB][32];
+            fmt_opt(report_balance(p), "%.3f", bal, sizeof bal);
+            fmt_opt(report_decided_at(p), "%.2f", at, sizeof at);
+            fmt_opt(report_lead_changes(p), "%.2f", lead, sizeof lead);
+            for (int k = 0; k < REPORT_PHASE_NB; k++) fmt_opt(report_branching(p, k), "%.1f", br[k], sizeof br[k]);
+            write_agents_cells(p, f);
+            fprintf(f, "%llu | %.1f%% (%.1f–%.1f) | %s | %.1f, %.1f | %d, %d–%d, %d | %s (%llu) | %s (%llu) | "
+                       "%s, %s, %s |\n",
+                    (unsigned long long)p->games, 100 * d.mid, 100 * d.lo, 100 * d.hi, bal, report_mean_length(p),
+                    report_median_length(p), report_length_quantile(p, 0), report_length_quantile(p, 0.25),
+                    report_length_quantile(p, 0.75), report_length_quantile(p, 1), at,
+                    (unsigned long long)p->decided, lead, (unsigned long long)p->valued, br[0], br[1], br[2]);
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static const char *const VERDICT_WORD[] = {
+    [REPORT_TOO_FEW] = "too few games",
+    [REPORT_CHANCE] = "none told from chance",
+    [REPORT_EDGE] = "too large to be chance",
+    [REPORT_SPLIT] = "on the edge: p and the interval disagree",
+};
 
 static void write_comparison(const Report *rep, FILE *f)
 {
     fprintf(f, "## Blitz against standard\n\n");
-    int rows = 0, clear = 0;
+    int rows = 0, counts[4] = {0};
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
         int at = st->variant == VARIANT_STANDARD ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black) : -1;
@@ -136,25 +313,75 @@ static void write_comparison(const Report *rep, FILE *f)
         const ReportPair *bl = &rep->pairs[at];
         if (!rows++)
             fprintf(f, "For each pair of agents that played both variants: the difference in White's score, "
-                       "blitz minus standard, in percentage points, with its 95%% interval (normal approximation "
-                       "with each variant's own per-game variance) and the p-value of \"no difference\".\n\n"
-                       "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p |\n"
-                       "|---|--:|--:|---|--:|\n");
+                       "blitz minus standard, in percentage points, with its 95%% interval (Newcombe's hybrid "
+                       "score interval, from each variant's Wilson interval: it holds at small samples and at 0%% "
+                       "and 100%%, where the normal approximation's has no width), and the p-value of \"the "
+                       "variant does not change the results\" by the exact permutation test (every split of the "
+                       "pooled games into the two variants' numbers weighed by its probability; the normal "
+                       "approximation of the same test beyond %d splits, marked ≈). A difference is too large to "
+                       "be chance only when p < 0.05 and the interval excludes 0, with at least %d distinct games "
+                       "in each variant.\n\n"
+                       "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p | "
+                       "verdict |\n|---|--:|--:|---|--:|---|\n",
+                    STATS_EXACT_SPLITS, REPORT_MIN_VERDICT_GAMES);
         ReportScore s = report_score(st), b = report_score(bl);
-        double p;
-        Interval d = stats_diff(b.score, b.var, (double)b.n, s.score, s.var, (double)s.n, &p);
+        ReportDiff d = report_diff(st, bl);
         char label[1100], pv[32];
         report_pair_label(st, label, sizeof label);
-        fmt_p(p, pv, sizeof pv);
-        fprintf(f, "| `%s` | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s |\n", label,
-                100 * s.score, (unsigned long long)s.n, 100 * b.score, (unsigned long long)b.n, 100 * d.mid,
-                100 * d.lo, 100 * d.hi, pv);
-        clear += p < 0.05;
+        fmt_p(d.p, pv, sizeof pv);
+        fprintf(f, "| ");
+        report_md_code(f, label);
+        fprintf(f, " | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
+                100 * s.score, (unsigned long long)s.n, 100 * b.score, (unsigned long long)b.n, 100 * d.d.mid + 0.0,
+                100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv, VERDICT_WORD[d.verdict]);
+        counts[d.verdict]++;
     }
-    if (!rows)
+    if (!rows) {
         fprintf(f, "No pair of agents played both variants in this selection: nothing to compare.\n\n");
-    else
-        fprintf(f, "\n%d of %d pairs show a difference too large to be chance (p < 0.05).\n\n", clear, rows);
+        return;
+    }
+    fprintf(f, "\n%d of %d pairs show a difference too large to be chance (p < 0.05 and an interval without 0)",
+            counts[REPORT_EDGE], rows);
+    if (counts[REPORT_SPLIT]) fprintf(f, "; %d %s on the edge", counts[REPORT_SPLIT], counts[REPORT_SPLIT] == 1 ? "is" : "are");
+    if (counts[REPORT_TOO_FEW])
+        fprintf(f, "; %d %s too few games to tell", counts[REPORT_TOO_FEW], counts[REPORT_TOO_FEW] == 1 ? "has" : "have");
+    fprintf(f, ".\n\n");
+}
+
+/* White's score by the class of White's first ring, per variant. */
+static void write_classes(const Report *rep, FILE *f)
+{
+    fprintf(f, "## White's first ring by class\n\n"
+               "The 85 points fall into %d classes under the board's 12 symmetries (six turns of the hexagon, "
+               "each with and without a reflection: they map the board and its three line directions onto "
+               "themselves and change no rule), so a first ring on any point of a class starts the same game, "
+               "turned. A class pools 6 or 12 points (the centre f6 is one), so its score rests on that many "
+               "times a point's games: a few thousand games are enough to read it. A class is named by its first "
+               "point in the canonical order, with its distance from the centre in steps along the lines; all "
+               "pairs of agents of the variant together, as in the first-ring picture. Classes with fewer than %d "
+               "games are marked: too few to read a score.\n\n",
+            REPORT_CLASS_NB, REPORT_MIN_POINT_GAMES);
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        if (!report_has_variant(rep, v)) continue;
+        ReportClass c[REPORT_CLASS_NB];
+        report_classes(rep, v, c);
+        fprintf(f, "### %s\n\n| class | points | from f6 | games | White's score (95%% CI) |\n|---|--:|--:|--:|---|\n",
+                VARIANT_TITLE[v]);
+        for (int k = 0; k < REPORT_CLASS_NB; k++) {
+            uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
+            char name[8];
+            point_format(c[k].first, name);
+            fprintf(f, "| %s | %d | %d | %llu | ", name, c[k].points, c[k].distance, (unsigned long long)(w + d + l));
+            if (w + d + l == 0) {
+                fprintf(f, "– |\n");
+                continue;
+            }
+            Interval s = stats_score(w, d, l);
+            fprintf(f, "%.1f%% (%.1f–%.1f)%s |\n", 100 * s.mid, 100 * s.lo, 100 * s.hi,
+                    w + d + l < REPORT_MIN_POINT_GAMES ? ", too few games" : "");
+        }
+        fprintf(f, "\n");
+    }
 }
 
 /* The points of the board with fewer than REPORT_MIN_POINT_GAMES games
@@ -183,10 +410,9 @@ static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *
                    "per variant through the MCTS levels, with 95%% intervals and the games (n) at each point. "
                    "Random play has no simulations, so it is no point of that scale: it is drawn apart at the left, "
                    "a square joined to no level. The right axis is the same scale read as White's advantage in Elo "
-                   "(logistic), so a bar read there is the score's own interval in Elo; the Elo intervals of the "
-                   "tables come from the games' variance instead (draws narrow them) and may be a little "
-                   "narrower. Only pairs in which both sides are the same agent are drawn; blitz is shifted "
-                   "slightly right so that the bars do not overlap.\n\n");
+                   "(logistic), so a bar read there is the score's own interval in Elo, as the tables give it. "
+                   "Only pairs in which both sides are the same agent are drawn; blitz is shifted slightly right so "
+                   "that the bars do not overlap.\n\n");
     if (pics && pics->lengths)
         fprintf(f, "![Game lengths](lengths.png)\n\n"
                    "How long games last, in actions: a column per variant (its games in the title), a panel per "
@@ -199,7 +425,7 @@ static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *
                    "The board, one panel per variant: each point is coloured by White's score in the games "
                    "whose first action (White's first ring) was placed there, all pairs of agents in this "
                    "report together; the number is the games. Points with fewer than %d games are grey: too few "
-                   "to read a score.",
+                   "to read a score (the classes above pool the points a symmetry maps onto each other).",
                 REPORT_MIN_POINT_GAMES);
         for (int v = 0; v < REPORT_VARIANT_NB; v++) {
             if (!report_has_variant(rep, v)) continue;
@@ -216,50 +442,36 @@ static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *
     else if (pics->note[0]) fprintf(f, "%s\n\n", pics->note);
 }
 
-/* Text from the database in Markdown: as code (a run name, a command, a
- * path) in a table cell or in prose. A '|' would end the cell, a newline
- * the row, a backtick the code span: the pipe is escaped (GFM allows it
- * inside code), control characters are shown as '?', and the code span's
- * fence is one backtick longer than the longest run of them inside. */
-static void md_code(FILE *f, const char *text)
+/* A variant's name as the database has it: plain when it is one this
+ * yinsh knows, else as code. */
+static void write_variant(FILE *f, const char *text)
 {
-    int run = 0, longest = 0;
-    for (const char *p = text; *p; p++) {
-        run = *p == '`' ? run + 1 : 0;
-        if (run > longest) longest = run;
-    }
-    char fence[16];
-    int n = longest + 1 < 15 ? longest + 1 : 15;
-    memset(fence, '`', (size_t)n);
-    fence[n] = '\0';
-    bool pad = text[0] == '`' || (*text && text[strlen(text) - 1] == '`');
-    fprintf(f, "%s%s", fence, pad ? " " : "");
-    for (const char *p = text; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '|') fputs("\\|", f);
-        else if (c < 0x20 || c == 0x7f) fputc('?', f);
-        else fputc(c, f);
-    }
-    fprintf(f, "%s%s", pad ? " " : "", fence);
+    int v;
+    if (variant_parse(text, &v)) fputs(variant_name(v), f);
+    else report_md_code(f, text);
 }
 
 static void write_runs(const Report *rep, FILE *f)
 {
     fprintf(f, "## Runs\n\n"
-               "Each run as it was made (the command as typed, in the folder it was typed in); \"How to "
-               "reproduce\" below gives commands that play the same games again.\n\n"
-               "| run | variant | White | Black | games stored | seed | command |\n|---|---|---|---|--:|--:|---|\n");
+               "Each run as it was made (the command as typed, in the folder it was typed in), with its distinct "
+               "games (its stored games less the copies of one another); \"How to reproduce\" below gives "
+               "commands that play the same games again.\n\n"
+               "| run | variant | White | Black | games stored | seed | command |\n"
+               "|---|---|---|---|--:|--:|---|\n");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "| ");
-        md_code(f, r->name);
-        fprintf(f, " | %s | ", r->variant);
-        md_code(f, r->white);
+        report_md_code(f, r->name);
         fprintf(f, " | ");
-        md_code(f, r->black);
-        fprintf(f, " | %lld of %lld%s | %llu | ", (long long)r->stored, (long long)r->games,
-                r->finished ? "" : " (unfinished)", (unsigned long long)r->seed);
-        md_code(f, r->command);
+        write_variant(f, r->variant);
+        fprintf(f, " | ");
+        report_md_code(f, r->white);
+        fprintf(f, " | ");
+        report_md_code(f, r->black);
+        fprintf(f, " | %lld of %lld%s, %lld distinct | %llu | ", (long long)r->stored, (long long)r->games,
+                r->finished ? "" : " (unfinished)", (long long)r->distinct, (unsigned long long)r->seed);
+        report_md_code(f, r->command);
         fprintf(f, " |\n");
     }
     fprintf(f, "\n");
@@ -268,56 +480,155 @@ static void write_runs(const Report *rep, FILE *f)
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "| ");
-        md_code(f, r->name);
-        fprintf(f, " | %s | ", r->version);
-        md_code(f, r->git_commit[0] ? r->git_commit : "not stored");
+        report_md_code(f, r->name);
         fprintf(f, " | ");
-        md_code(f, r->compiler[0] ? r->compiler : "not stored");
+        report_md_code(f, r->version);
         fprintf(f, " | ");
-        md_code(f, r->machine[0] ? r->machine : "not stored");
+        report_md_code(f, r->git_commit[0] ? r->git_commit : "not stored");
+        fprintf(f, " | ");
+        report_md_code(f, r->compiler[0] ? r->compiler : "not stored");
+        fprintf(f, " | ");
+        report_md_code(f, r->machine[0] ? r->machine : "not stored");
         fprintf(f, " |\n");
     }
     fprintf(f, "\n");
 }
 
+/* Text as one word of POSIX shell: single quotes around it, each quote
+ * inside written '\'' (inside single quotes nothing is special: no $,
+ * no backquote, no backslash). Every word of the shell block that comes
+ * from the database is written by this one function. A control
+ * character or a byte that is not UTF-8 cannot be written so that the
+ * line both runs as printed and shows what it runs (a newline would end
+ * the line, an ESC would reach the terminal): such bytes are written as
+ * '?' and the function returns false, and the caller prints the line as
+ * a comment. */
+static bool sh_quote(FILE *f, const char *text)
+{
+    bool ok = true;
+    fputc('\'', f);
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int len = text_utf8_length(p);
+        if (!len || text_control(*p)) {
+            fputc('?', f);
+            ok = false;
+            p++;
+            continue;
+        }
+        if (*p == '\'') fputs("'\\''", f);
+        else fwrite(p, 1, (size_t)len, f);
+        p += len;
+    }
+    fputc('\'', f);
+    return ok;
+}
+
+/* The options that give a run's controls (run.controls, controls_format:
+ * sims=N, movetime=MS, tc=BASE+INC, margin=MS, streams=agent), as the
+ * command line of `yinsh selfplay` and `yinsh match` takes them. False
+ * for a text this yinsh cannot read (a newer yinsh's). *clock is set for
+ * a time limit. */
+static bool write_controls(FILE *f, const char *text, bool *clock)
+{
+    PlayControls c;
+    char err[ERR_LEN];
+    *clock = false;
+    if (!text[0]) return true;
+    if (controls_parse(text, &c, err)) return false;
+    if (c.sims) fprintf(f, " --sims %u", (unsigned)c.sims);
+    if (c.movetime_ms) fprintf(f, " --movetime %lld", (long long)c.movetime_ms);
+    if (c.base_ms) fprintf(f, " --tc %g+%g", (double)c.base_ms / 1e3, (double)c.inc_ms / 1e3);
+    if (c.movetime_ms || c.base_ms) fprintf(f, " --tc-margin %lld", (long long)c.margin_ms);
+    if (c.agent_streams) fprintf(f, " --agent-streams");
+    *clock = c.movetime_ms || c.base_ms;
+    return true;
+}
+
+/* A run's command into the buffer `line` (*len bytes): false, with why
+ * in `why`, when no command can give its games. */
+static bool reproduce_line(const ReportRun *r, char **line, size_t *len, bool *quoted, const char **why)
+{
+    FILE *f = open_memstream(line, len);
+    if (!f) return false;
+    bool ok = true, clock;
+    *quoted = true;
+    /* an opening book's column is book:HASH:PATH (store.h) */
+    bool book = !strncmp(r->opening, "book:", 5) && strlen(r->opening) > 22 && r->opening[21] == ':';
+    if (!strcmp(r->kind, "match")) {
+        fprintf(f, "build/yinsh match --a ");
+        *quoted &= sh_quote(f, r->white);
+        fprintf(f, " --b ");
+        *quoted &= sh_quote(f, r->black);
+    } else if (!r->pairs) {
+        fprintf(f, "build/yinsh selfplay --white ");
+        *quoted &= sh_quote(f, r->white);
+        fprintf(f, " --black ");
+        *quoted &= sh_quote(f, r->black);
+    } else {
+        *why = "self-play in colour-swapped pairs, which no command plays";
+        ok = false;
+    }
+    int variant;
+    fprintf(f, " --games %lld --variant ", (long long)r->games);
+    if (variant_parse(r->variant, &variant)) fputs(variant_name(variant), f);
+    else *quoted &= sh_quote(f, r->variant);
+    fprintf(f, " --seed %llu %s ", (unsigned long long)r->seed, book ? "--book" : "--opening");
+    *quoted &= sh_quote(f, book ? r->opening + 22 : r->opening);
+    if (ok && !write_controls(f, r->controls, &clock)) {
+        *why = "controls this yinsh cannot read";
+        ok = false;
+    }
+    /* the name is in the comment only: shown with '?' for what would not print, it runs nothing */
+    fprintf(f, " --no-db --quiet   # ");
+    sh_quote(f, r->name);
+    fprintf(f, ": hash %016llx", (unsigned long long)r->hash);
+    if (ok && clock)
+        fprintf(f, " (under a time limit: the same hash only where no agent's play depends on the machine's "
+                   "speed, as random play)");
+    if (ok && book) fprintf(f, " (the book's path as it was given, from the folder the run was made in)");
+    fclose(f);
+    return ok;
+}
+
 /* Commands that play each run's games again, from the repository root,
  * into no database: the hash they print is the run's play hash, the same
  * exactly when every action and visit count is. Every game depends only
- * on the run's seed and its index, so this holds on any number of
- * threads. A run whose kind the database does not record (a schema
- * before version 5, read without upgrading) is left out. */
+ * on the run's seed, its plan (agents, variant, opening, controls) and its
+ * index, so this holds on any number of threads. A run whose kind the
+ * database does not record (a schema before version 5, read without
+ * upgrading), or that is unfinished, is left out. */
 static void write_reproduce(const Report *rep, FILE *f)
 {
     fprintf(f, "## How to reproduce\n\n"
                "From the repository root, after `cmake -S . -B build && cmake --build build`, each command plays "
                "a run's stored games again without storing them and prints their `hash`; the same hash means the "
-               "same games, action for action and visit count for visit count.\n\n```sh\n");
+               "same games, action for action and visit count for visit count. A line that starts with `#` is no "
+               "command: it says why.\n\n```sh\n");
     int n = 0;
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         /* an imported game was played elsewhere: `yinsh import` of its file again */
         if (!strcmp(r->kind, "import")) {
-            fprintf(f, "# %s: played elsewhere; `yinsh export --run %s --format boardspace` gives its record\n",
-                    r->name, r->name);
+            fprintf(f, "# ");
+            sh_quote(f, r->name);
+            fprintf(f, ": played elsewhere; `yinsh export --run ");
+            sh_quote(f, r->name);
+            fprintf(f, " --format boardspace` gives its record\n");
             n++;
             continue;
         }
         if (!r->kind[0] || r->stored < r->games) continue;
-        char w[SPEC_LEN + 8], b[SPEC_LEN + 8];
-        snprintf(w, sizeof w, "'%s'", r->white);
-        snprintf(b, sizeof b, "'%s'", r->black);
-        /* a book run's opening column is book:HASH:PATH (store.h) */
-        bool book = !strncmp(r->opening, "book:", 5) && strlen(r->opening) > 22;
-        if (!strcmp(r->kind, "match"))
-            fprintf(f, "build/yinsh match --a %s --b %s --games %lld --variant %s --seed %llu %s %s --no-db "
-                       "--quiet   # %s: hash %016llx\n",
-                    w, b, (long long)r->games, r->variant, (unsigned long long)r->seed, book ? "--book" : "--opening",
-                    book ? r->opening + 22 : r->opening, r->name, (unsigned long long)r->hash);
+        char *line = NULL;
+        size_t len = 0;
+        bool quoted;
+        const char *why = "";
+        bool ok = reproduce_line(r, &line, &len, &quoted, &why);
+        if (!line) continue;
+        if (ok && quoted) fprintf(f, "%s\n", line);
         else
-            fprintf(f, "build/yinsh selfplay --games %lld --variant %s --white %s --black %s --seed %llu --no-db "
-                       "--quiet   # %s: hash %016llx\n",
-                    (long long)r->games, r->variant, w, b, (unsigned long long)r->seed, r->name,
-                    (unsigned long long)r->hash);
+            fprintf(f, "# not a command: %s: %s\n",
+                    !ok ? why : "its text holds control characters or bytes that are not UTF-8 (shown as ?)", line);
+        free(line);
         n++;
     }
     fprintf(f, "```\n\n");
@@ -335,10 +646,13 @@ static void write_selection(const Report *rep, FILE *f)
                       : "all runs");
     if (rep->agent) {
         fprintf(f, " with the agent ");
-        md_code(f, rep->agent);
+        report_md_code(f, rep->agent);
     }
-    if (rep->variant) fprintf(f, ", %s only", rep->variant);
-    fprintf(f, "; %llu games", (unsigned long long)rep->games);
+    if (rep->variant) fprintf(f, ", %s only", !strcmp(rep->variant, "blitz") ? "blitz" : "standard");
+    fprintf(f, "; %llu %sgames", (unsigned long long)rep->games, rep->copies ? "distinct " : "");
+    if (rep->copies)
+        fprintf(f, ", and %llu %s of them left out (the same actions to the same end)", (unsigned long long)rep->copies,
+                rep->copies == 1 ? "copy" : "copies");
     if (rep->repeats)
         fprintf(f, ", and %lld repeats left out (games stored again by a later run: each game counts once)",
                 (long long)rep->repeats);
@@ -346,8 +660,10 @@ static void write_selection(const Report *rep, FILE *f)
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "%s ", i ? "," : "");
-        md_code(f, r->name);
-        fprintf(f, " (%lld games, seed %llu)", (long long)(r->stored - r->repeats), (unsigned long long)r->seed);
+        report_md_code(f, r->name);
+        fprintf(f, " (%lld games", (long long)(r->stored - r->repeats));
+        if (r->distinct < r->stored - r->repeats) fprintf(f, ", %lld distinct", (long long)r->distinct);
+        fprintf(f, ", seed %llu)", (unsigned long long)r->seed);
     }
     fprintf(f, "%s\n\n", rep->nrun_rows ? "." : " none.");
 }
@@ -356,20 +672,23 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
 {
     fprintf(f, "# YINSH balance report\n\n");
     fprintf(f, "Made by ");
-    md_code(f, cmdline);
+    report_md_code(f, cmdline);
     fprintf(f, " from the database ");
-    md_code(f, rep->db);
+    report_md_code(f, rep->db);
     fprintf(f, ": ");
     if (rep->nruns) {
         fprintf(f, "%s ", rep->nruns > 1 ? "runs" : "run");
         for (int i = 0; i < rep->nruns; i++) {
             fprintf(f, "%s", i ? ", " : "");
-            md_code(f, rep->runs[i]);
+            report_md_code(f, rep->runs[i]);
         }
     } else {
         fprintf(f, "all runs");
     }
-    fprintf(f, ", %llu games.", (unsigned long long)rep->games);
+    fprintf(f, ", %llu %sgames.", (unsigned long long)rep->games, rep->copies ? "distinct " : "");
+    if (rep->copies)
+        fprintf(f, " **%llu %s of them left out**: every figure counts each game once.",
+                (unsigned long long)rep->copies, rep->copies == 1 ? "copy" : "copies");
     if (rep->skipped) fprintf(f, " %llu games of unknown variants left out.", (unsigned long long)rep->skipped);
     if (rep->unfinished)
         fprintf(f, " %llu unfinished games (imported records that stop before the end) left out.",
@@ -378,7 +697,9 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     write_selection(rep, f);
     write_summary(rep, f);
     write_tables(rep, f);
+    write_measures(rep, f);
     write_comparison(rep, f);
+    write_classes(rep, f);
     write_pictures(rep, pics, f);
     write_runs(rep, f);
     write_reproduce(rep, f);

@@ -6,14 +6,12 @@
 #include <string.h>
 #include "play/match.h"
 #include "engine/notation.h"
-#include "report/report.h"
+#include "report/internal.h"
 
 typedef struct MatchLine {
     char *run, *a, *b, *variant;
     int64_t games;
-    MatchTally tally;
-    int first; /* A's half points in the pair's first game, -1 until it is read */
-    int64_t pair;
+    MatchStored pairs;
 } MatchLine;
 
 typedef struct MatchCollect {
@@ -21,13 +19,6 @@ typedef struct MatchCollect {
     int n, cap;
     char *err;
 } MatchCollect;
-
-static int result_code(const char *text)
-{
-    for (int r = RESULT_WHITE; r <= RESULT_DRAW; r++)
-        if (!strcmp(text, result_name(r))) return r;
-    return RESULT_NONE;
-}
 
 static int on_game(void *ctx, const StoreMatchRow *row)
 {
@@ -43,20 +34,11 @@ static int on_game(void *ctx, const StoreMatchRow *row)
         }
         m = &c->lines[c->n++];
         *m = (MatchLine){.run = strdup(row->run), .a = strdup(row->a), .b = strdup(row->b),
-                         .variant = strdup(row->variant), .games = row->games, .first = -1, .pair = -1};
+                         .variant = strdup(row->variant), .games = row->games};
+        match_stored_init(&m->pairs);
         if (!m->run || !m->a || !m->b || !m->variant) goto oom;
     }
-    int result = result_code(row->result);
-    if (result == RESULT_NONE) return 0;
-    bool swapped = row->index & 1;
-    int points = match_points2(result, swapped);
-    if (!swapped) {
-        m->first = points;
-        m->pair = row->index / 2;
-    } else if (m->pair == row->index / 2 && m->first >= 0) {
-        match_tally_pair(&m->tally, m->first, points); /* a pair counts only whole */
-        m->first = -1;
-    }
+    match_stored_add(&m->pairs, row);
     return 0;
 oom:
     snprintf(c->err, ERR_LEN, "out of memory");
@@ -81,12 +63,12 @@ static void elo_text(double e, char *out, size_t len)
     else snprintf(out, len, "%+.1f", e + 0.0);
 }
 
-int report_matches(const char *db, const StoreSelection *sel, const char *cmdline, FILE *f, char *err)
+int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const char *cmdline, FILE *f, char *err)
 {
     Store *s = NULL;
     char serr[ERR_LEN];
     MatchCollect c = {.err = serr}; /* the rows' own failures too: one message */
-    int rc = store_open(&s, db, STORE_READ, STORE_BUSY_MS, serr);
+    int rc = store_open(&s, db, STORE_READ, busy_ms, serr);
     if (!rc) rc = store_query_check(s, sel, serr);
     if (!rc) rc = store_query_match_games(s, sel, on_game, &c, serr);
     store_close(s);
@@ -100,24 +82,38 @@ int report_matches(const char *db, const StoreSelection *sel, const char *cmdlin
         free_lines(&c);
         return -1;
     }
-    fprintf(f, "# YINSH match report\n\nMade by `%s` from the database `%s`: %d %s. Pairs are counted whole "
+    fprintf(f, "# YINSH match report\n\nMade by ");
+    report_md_code(f, cmdline);
+    fprintf(f, " from the database ");
+    report_md_code(f, db);
+    fprintf(f, ": %d %s. Pairs are counted whole "
                "(pair k is game 2k with A as White and game 2k+1 with B as White, from the same opening); Elo is "
                "A − B from the pairs' scores (pentanomial), with its 95%% interval; LOS is the likelihood that A is "
                "the stronger.\n\n",
-            cmdline, db, c.n, c.n == 1 ? "match" : "matches");
+            c.n, c.n == 1 ? "match" : "matches");
     fprintf(f, "| match | variant | A | B | pairs | A: W D L | A's score (95%% CI) | Elo (95%% CI) | LOS | "
                "pentanomial 0 ½ 1 1½ 2 |\n|---|---|---|---|--:|---|---|---|--:|---|\n");
     for (int i = 0; i < c.n; i++) {
         const MatchLine *m = &c.lines[i];
-        const MatchTally *t = &m->tally;
+        const MatchTally *t = &m->pairs.tally;
         Interval score = stats_score(t->wins, t->draws, t->losses);
         Interval elo = stats_elo_pentanomial(t->penta);
         char mid[32], lo[32], hi[32];
         elo_text(elo.mid, mid, sizeof mid);
         elo_text(elo.lo, lo, sizeof lo);
         elo_text(elo.hi, hi, sizeof hi);
-        fprintf(f, "| `%s` | %s | `%s` | `%s` | %llu | %llu %llu %llu | %.1f%% (%.1f–%.1f) | ", m->run, m->variant,
-                m->a, m->b, (unsigned long long)t->pairs, (unsigned long long)t->wins, (unsigned long long)t->draws,
+        /* text from the database through the report's one escaping */
+        int v;
+        fprintf(f, "| ");
+        report_md_code(f, m->run);
+        fprintf(f, " | ");
+        if (variant_parse(m->variant, &v)) fputs(variant_name(v), f);
+        else report_md_code(f, m->variant);
+        fprintf(f, " | ");
+        report_md_code(f, m->a);
+        fprintf(f, " | ");
+        report_md_code(f, m->b);
+        fprintf(f, " | %llu | %llu %llu %llu | %.1f%% (%.1f–%.1f) | ", (unsigned long long)t->pairs, (unsigned long long)t->wins, (unsigned long long)t->draws,
                 (unsigned long long)t->losses, 100 * score.mid, 100 * score.lo, 100 * score.hi);
         if (elo.lo == elo.hi) fprintf(f, "%s (no interval) ", mid);
         else fprintf(f, "%s (%s to %s) ", mid, lo, hi);

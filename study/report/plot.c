@@ -98,8 +98,12 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
         snprintf(pics->note, sizeof pics->note,
                  "Some pictures failed (%.100s): gnuplot's messages are in `gnuplot.log` beside this report.", failed);
     } else if (!strength_variants[0]) {
-        snprintf(pics->note, sizeof pics->note,
-                 "No agent played itself in this selection, so White's score against strength is not drawn.");
+        /* an agent against itself without simulations (ab) is a level, but no point of the axis */
+        snprintf(pics->note, sizeof pics->note, "%s",
+                 report_has_level(rep)
+                     ? "The agents that played themselves here have no simulations per move (alpha-beta searches "
+                       "by depth), so White's score against strength (MCTS simulations) is not drawn."
+                     : "No agent played itself in this selection, so White's score against strength is not drawn.");
     }
     return 0;
 }

@@ -429,44 +429,40 @@ int board_svg_script(FILE *f, char *err)
     if (!board) return error_set(err, "out of memory");
     fprintf(f, "/* Written by yinsh view from study/viewer/board_svg.c: the board drawing's tables, the same that\n"
                " * `yinsh svg` draws with. The page fills these templates and decides nothing of the look. */\n"
-               "var YINSH_BOARD = {\n\"frame\": ");
-    json_string(f, DOC_FRAME);
-    fprintf(f, ",\n\"open\": ");
-    json_string(f, DOC_OPEN);
-    fprintf(f, ",\n\"board\": ");
-    json_string(f, board);
-    fprintf(f, ",\n\"status\": ");
-    json_string(f, TEXT_STATUS);
-    fprintf(f, ",\n\"last\": ");
-    json_string(f, TEXT_LAST);
-    fprintf(f, ",\n\"marks\": {");
-    for (int i = 0; i < MARK_KIND_NB; i++) {
-        fprintf(f, "%s\n\"%c\": ", i ? "," : "", MARK_SVG[i].kind);
-        json_string(f, MARK_SVG[i].svg);
-    }
-    fprintf(f, "},\n\"places\": {");
+               "var YINSH_BOARD = ");
+    Json j;
+    json_begin_script(&j, f);
+    json_str(&j, "frame", DOC_FRAME);
+    json_str(&j, "open", DOC_OPEN);
+    json_str(&j, "board", board);
+    json_str(&j, "status", TEXT_STATUS);
+    json_str(&j, "last", TEXT_LAST);
+    json_object(&j, "marks");
+    for (int i = 0; i < MARK_KIND_NB; i++) json_str(&j, (char[]){MARK_SVG[i].kind, '\0'}, MARK_SVG[i].svg);
+    json_close(&j);
+    json_object(&j, "places");
     for (int n = 0; n < POINT_NB + 2 * RINGS_TO_WIN; n++) {
         int place = n < POINT_NB ? GEO->point_of[n] : BOARD_SLOT0 + n - POINT_NB, x, y;
         place_xy(place, &x, &y);
-        fprintf(f, "%s\"%s\": [%d, %d]", n ? (n % 8 ? ", " : ",\n") : "", place_name(place, name), x, y);
+        json_open(&j, place_name(place, name), '[', true);
+        json_int(&j, NULL, x);
+        json_int(&j, NULL, y);
+        json_close(&j);
     }
-    fprintf(f, "},\n\"columns\": [");
+    json_close(&j);
+    json_array(&j, "columns");
     for (int c = 0; c < 11; c++) {
-        fprintf(f, "%s[", c ? ", " : "");
-        bool first = true;
+        json_open(&j, NULL, '[', true);
         for (int r = 1; r <= 11; r++)
-            if (point_valid(c, r)) {
-                fprintf(f, "%s\"%s\"", first ? "" : ",", point_format(point_make(c, r), name));
-                first = false;
-            }
-        fprintf(f, "]");
+            if (point_valid(c, r)) json_str(&j, NULL, point_format(point_make(c, r), name));
+        json_close(&j);
     }
-    fprintf(f, "],\n\"statusText\": [");
-    for (int code = 0; code < BOARD_STATUS_NB; code++) {
-        fprintf(f, "%s", code ? ",\n" : "\n");
-        json_string(f, board_status_text(code, text));
-    }
-    fprintf(f, "]\n};\n");
+    json_close(&j);
+    json_array(&j, "statusText");
+    for (int code = 0; code < BOARD_STATUS_NB; code++) json_str(&j, NULL, board_status_text(code, text));
+    json_close(&j);
+    json_close(&j); /* the object, which a statement ends */
+    fputs(";\n", f);
     free(board);
     return 0;
 }

@@ -79,11 +79,11 @@ static int on_game(void *ctx, const StoreGameRow *row)
     return ok ? 0 : error_set(c->err, "out of memory");
 }
 
-int view_load(View *v, const char *db, const char *const *names, int nnames, char *err)
+int view_load(View *v, const char *db, int busy_ms, const char *const *names, int nnames, char *err)
 {
     *v = (View){.names = names, .nnames = nnames};
     if (!(v->db = strdup(db))) return error_set(err, "out of memory");
-    int rc = store_open(&v->store, db, STORE_READ, STORE_BUSY_MS, err);
+    int rc = store_open(&v->store, db, STORE_READ, busy_ms, err);
     if (rc) return rc;
     StoreSelection sel = {.runs = names, .nruns = nnames};
     LoadCtx c = {.v = v, .err = err};
@@ -179,47 +179,46 @@ static int write_index(View *v, const char *dir, char *err)
 {
     Out o;
     if (out_open(&o, dir, "index.html", err)) return -1;
-    FILE *f = o.f;
-    page_head(f, "", "Yinsh Lab: games", "index");
-    fprintf(f, "{\"db\": ");
-    json_string(f, v->db);
-    fprintf(f, ",\n\"runs\": [");
+    page_head(o.f, "", "Yinsh Lab: games", "index");
+    Json j;
+    json_begin_script(&j, o.f);
+    json_str(&j, "db", v->db);
+    json_array(&j, "runs");
     for (int i = 0; i < v->nruns; i++) {
         const ViewRun *r = &v->runs[i];
-        fprintf(f, "%s\n{\"name\": ", i ? "," : "");
-        json_string(f, r->name);
-        fprintf(f, ", \"variant\": ");
-        json_string(f, r->variant);
-        fprintf(f, ", \"white\": ");
-        json_string(f, r->white);
-        fprintf(f, ", \"black\": ");
-        json_string(f, r->black);
-        fprintf(f, ", \"seed\": \"%" PRIu64 "\", \"games\": %" PRId64 ", \"stored\": %" PRId64 ", \"started\": ",
-                r->seed, r->games, r->stored);
-        json_string(f, r->started_at);
-        fprintf(f, ", \"command\": ");
-        json_string(f, r->command);
-        fprintf(f, "}");
+        json_open(&j, NULL, '{', true);
+        json_str(&j, "name", r->name);
+        json_str(&j, "variant", r->variant);
+        json_str(&j, "white", r->white);
+        json_str(&j, "black", r->black);
+        json_u64_text(&j, "seed", r->seed);
+        json_int(&j, "games", r->games);
+        json_int(&j, "stored", r->stored);
+        json_str(&j, "started", r->started_at);
+        json_str(&j, "command", r->command);
+        json_close(&j);
     }
+    json_close(&j);
     /* games as arrays: id, run, index, variant, white, black, result,
      * reason, actions, milliseconds (a 1000-game index stays small) */
-    fprintf(f, "],\n\"games\": [");
+    json_array(&j, "games");
     for (int64_t i = 0; i < v->ngames; i++) {
         const ViewGame *g = &v->games[i];
-        fprintf(f, "%s\n[%" PRId64 ", %d, %" PRId64 ", ", i ? "," : "", g->id, g->run, g->index);
-        json_string(f, g->variant);
-        fputs(", ", f);
-        json_string(f, g->white);
-        fputs(", ", f);
-        json_string(f, g->black);
-        fputs(", ", f);
-        json_string(f, g->result);
-        fputs(", ", f);
-        json_string(f, g->reason);
-        fprintf(f, ", %" PRId64 ", %.0f]", g->actions, g->duration_ms);
+        json_open(&j, NULL, '[', true);
+        json_int(&j, NULL, g->id);
+        json_int(&j, NULL, g->run);
+        json_int(&j, NULL, g->index);
+        json_str(&j, NULL, g->variant);
+        json_str(&j, NULL, g->white);
+        json_str(&j, NULL, g->black);
+        json_str(&j, NULL, g->result);
+        json_str(&j, NULL, g->reason);
+        json_int(&j, NULL, g->actions);
+        json_fixed(&j, NULL, g->duration_ms, 0);
+        json_close(&j);
     }
-    fprintf(f, "]}");
-    page_tail(f, "index");
+    json_end(&j);
+    page_tail(o.f, "index");
     return out_close(v, &o, err);
 }
 
@@ -245,23 +244,34 @@ typedef struct WriteCtx {
 
 /* Replays the game, writing its actions and a frame per position; -1
  * with why in err when a stored action is not legal where it stands. */
-static int write_game_data(FILE *f, const ViewGame *g, const ViewAction *acts, int n, char *err)
+static int write_game_data(Json *j, const ViewGame *g, const ViewAction *acts, int n, char *err)
 {
     int variant;
     if (!variant_parse(g->variant, &variant))
         return error_set(err, "game %" PRId64 ": unknown variant '%s'", g->id, g->variant);
-    fprintf(f, "\n\"actions\": [");
+    json_array(j, "actions");
     for (int i = 0; i < n; i++) {
         const ViewAction *a = &acts[i];
-        fprintf(f, "%s\n[\"%s\", \"%c\", \"%c\", %" PRId64 ", ", i ? "," : "", a->text, a->actor, a->state, a->legal);
-        if (a->searched)
-            fprintf(f, "%" PRId64 ", %" PRId64 ", %.4f, ", a->root_visits, a->chosen_visits, a->value);
-        else
-            fprintf(f, "null, null, null, ");
-        fprintf(f, "%" PRId64 "]", a->time_us);
+        json_open(j, NULL, '[', true);
+        json_str(j, NULL, a->text);
+        json_str(j, NULL, (char[]){a->actor, '\0'});
+        json_str(j, NULL, (char[]){a->state, '\0'});
+        json_int(j, NULL, a->legal);
+        if (a->searched) {
+            json_int(j, NULL, a->root_visits);
+            json_int(j, NULL, a->chosen_visits);
+            json_fixed(j, NULL, a->value, 4);
+        } else {
+            json_null(j, NULL);
+            json_null(j, NULL);
+            json_null(j, NULL);
+        }
+        json_int(j, NULL, a->time_us);
+        json_close(j);
     }
+    json_close(j);
     /* frames: the YPN, the marks, the status code of each position */
-    fprintf(f, "],\n\"frames\": [");
+    json_array(j, "frames");
     Position pos;
     pos_start(&pos, variant);
     char ypn[YPN_MAX_LEN], marks_text[BOARD_MARKS_TEXT], why[ERR_LEN];
@@ -278,10 +288,13 @@ static int write_game_data(FILE *f, const ViewGame *g, const ViewAction *acts, i
                 return error_set(err, "game %" PRId64 ": action %d: %s", g->id, i, why);
         }
         board_slot_marks(&pos, marks, &nm);
-        fprintf(f, "%s\n[\"%s\", \"%s\", %d]", i ? "," : "", ypn_format(&pos, ypn),
-                board_marks_text(marks, nm, marks_text), board_status(&pos));
+        json_open(j, NULL, '[', true);
+        json_str(j, NULL, ypn_format(&pos, ypn));
+        json_str(j, NULL, board_marks_text(marks, nm, marks_text));
+        json_int(j, NULL, board_status(&pos));
+        json_close(j);
     }
-    fprintf(f, "]");
+    json_close(j);
     return 0;
 }
 
@@ -294,30 +307,27 @@ static int write_game(WriteCtx *c, int64_t at)
     Out o;
     snprintf(name, sizeof name, "games/%" PRId64 ".html", g->id);
     if (out_open(&o, c->dir, name, c->err)) return -1;
-    FILE *f = o.f;
-    page_head(f, "../", "Yinsh Lab: a game", "game");
-    fprintf(f, "{\"id\": %" PRId64 ", \"run\": ", g->id);
-    json_string(f, r->name);
-    fprintf(f, ", \"index\": %" PRId64 ", \"variant\": ", g->index);
-    json_string(f, g->variant);
-    fprintf(f, ", \"white\": ");
-    json_string(f, g->white);
-    fprintf(f, ", \"black\": ");
-    json_string(f, g->black);
-    fprintf(f, ", \"result\": ");
-    json_string(f, g->result);
-    fprintf(f, ", \"reason\": ");
-    json_string(f, g->reason);
-    fprintf(f, ", \"seed\": \"%" PRIu64 "\", \"duration_ms\": %.1f", g->seed, g->duration_ms);
-    if (at > 0) fprintf(f, ", \"prev\": %" PRId64, v->games[at - 1].id);
-    if (at + 1 < v->ngames) fprintf(f, ", \"next\": %" PRId64, v->games[at + 1].id);
-    fprintf(f, ",");
-    if (write_game_data(f, g, c->acts, c->nacts, c->err)) {
+    page_head(o.f, "../", "Yinsh Lab: a game", "game");
+    Json j;
+    json_begin_script(&j, o.f);
+    json_int(&j, "id", g->id);
+    json_str(&j, "run", r->name);
+    json_int(&j, "index", g->index);
+    json_str(&j, "variant", g->variant);
+    json_str(&j, "white", g->white);
+    json_str(&j, "black", g->black);
+    json_str(&j, "result", g->result);
+    json_str(&j, "reason", g->reason);
+    json_u64_text(&j, "seed", g->seed);
+    json_fixed(&j, "duration_ms", g->duration_ms, 1);
+    if (at > 0) json_int(&j, "prev", v->games[at - 1].id);
+    if (at + 1 < v->ngames) json_int(&j, "next", v->games[at + 1].id);
+    if (write_game_data(&j, g, c->acts, c->nacts, c->err)) {
         out_abandon(&o);
         return -1;
     }
-    fprintf(f, "}");
-    page_tail(f, "game");
+    json_end(&j);
+    page_tail(o.f, "game");
     v->actions += c->nacts;
     return out_close(v, &o, c->err);
 }

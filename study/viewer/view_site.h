@@ -50,9 +50,9 @@ typedef struct View {
 } View;
 
 /* Reads the selected runs (nnames 0: every run) and their games, not yet
- * their actions. 0, or non-zero with why in err: no database, an unknown
+ * their actions, waiting busy_ms for another process's lock. 0, or non-zero with why in err: no database, an unknown
  * run name. A selection without games loads (ngames 0). */
-int view_load(View *v, const char *db, const char *const *names, int nnames, char *err);
+int view_load(View *v, const char *db, int busy_ms, const char *const *names, int nnames, char *err);
 /* Writes the site into dir, an existing folder (the caller's staging
  * folder): every game replayed with the engine, each action checked. 0,
  * or non-zero with why in err (a file that cannot be written, a stored

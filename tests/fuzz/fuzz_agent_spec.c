@@ -1,4 +1,4 @@
-/* libFuzzer target for the agent-spec parser (selfplay/agents/agent.c), the text
+/* libFuzzer target for the agent-spec parser (selfplay/agents/spec.c), the text
  * users type after --agent. Whatever the input it must not crash, and what
  * it accepts must survive a round trip: the canonical text parses again
  * to the same spec and formats to the same text. The weights file named
@@ -21,8 +21,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (agent_spec_parse_text(fa, &b, err)) abort();
         agent_spec_format(&b, fb);
         if (strcmp(fa, fb)) abort();
-        if (a.kind != b.kind || a.sims != b.sims || a.c != b.c || a.rollout != b.rollout || a.nodes != b.nodes ||
-            strcmp(a.eval, b.eval))
+        if (strcmp(agent_spec_kind_name(&a), agent_spec_kind_name(&b)) || agent_spec_sims(&a) != agent_spec_sims(&b) ||
+            strcmp(agent_spec_eval_file(&a), agent_spec_eval_file(&b)) || a.movetime_ms != b.movetime_ms)
+            abort();
+        if (!strcmp(agent_spec_kind_name(&a), "mcts") &&
+            (a.mcts.c != b.mcts.c || a.mcts.rollout != b.mcts.rollout || a.mcts.nodes != b.mcts.nodes))
             abort();
     } else if (!memchr(err, '\0', sizeof err) || !err[0]) {
         abort(); /* a refusal always says why */

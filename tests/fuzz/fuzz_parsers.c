@@ -15,7 +15,7 @@ static void check_position(const Position *pos)
 {
     char text[YPN_MAX_LEN], err[ERR_LEN];
     Position again;
-    if (!pos_check(pos, NULL)) abort();
+    if (pos_check(pos, NULL)) abort();
     ypn_format(pos, text);
     if (ypn_parse(text, &again, err)) abort();
     if (!pos_equal(&again, pos)) abort();

@@ -1,0 +1,116 @@
+/* The alpha-beta agent (agents/kind.h): the spec `ab:KEY=VALUE,...` and
+ * its keys (agent.h lists them), and an agent that keeps one
+ * transposition table (search/ab.h) through a game. It draws nothing from
+ * the rng. */
+#include <stdio.h>
+#include <string.h>
+#include "agents/agent.h"
+#include "agents/kind.h"
+#include "base/error.h"
+#include "search/ab.h"
+
+static void ab_defaults(AgentSpec *spec)
+{
+    spec->ab = (AgentAbParams){.depth = AB_DEFAULT_DEPTH, .tt_mb = AB_DEFAULT_TT_MB};
+}
+
+static int ab_set(AgentSpec *spec, const char *key, const char *value, bool option, char *err)
+{
+    AgentAbParams *p = &spec->ab;
+    uint32_t n;
+    if (!strcmp(key, "depth")) {
+        if (agent_parse_u32(value, 1, AB_MAX_DEPTH, &n)) {
+            p->depth = (int)n;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for depth (an integer from 1 to %d)", value,
+                          AB_MAX_DEPTH);
+    }
+    if (!strcmp(key, "maxdepth")) {
+        if (option && !strcmp(value, "0")) {
+            p->max_depth = 0;
+            return 0;
+        }
+        if (agent_parse_u32(value, 1, AB_MAX_DEPTH, &n)) {
+            p->max_depth = (int)n;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for maxdepth (an integer from 1 to %d)", value,
+                          AB_MAX_DEPTH);
+    }
+    if (!strcmp(key, "tt")) {
+        if (agent_parse_u32(value, 1, AB_MAX_TT_MB, &p->tt_mb)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for tt (MiB, an integer from 1 to %d)", value,
+                          AB_MAX_TT_MB);
+    }
+    return error_code(err, ERR_USAGE, "unknown ab key '%.64s' (known: depth, maxdepth, tt, eval, movetime)", key);
+}
+
+static bool ab_has_eval(const AgentSpec *spec)
+{
+    (void)spec;
+    return true;
+}
+
+static void ab_format(const AgentSpec *spec, char *out)
+{
+    const AgentAbParams *p = &spec->ab;
+    int n = snprintf(out, SPEC_LEN, "ab:depth=%d,tt=%u", p->depth, (unsigned)p->tt_mb);
+    if (p->max_depth && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",maxdepth=%d", p->max_depth);
+    if (spec->eval[0] && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
+}
+
+static int ab_options(const AgentSpec *spec, AgentOption *out)
+{
+    const AgentAbParams *p = &spec->ab;
+    agent_option(&out[0], "depth", 1, AB_MAX_DEPTH, "%d", p->depth);
+    agent_option(&out[1], "tt", 1, AB_MAX_TT_MB, "%u", (unsigned)p->tt_mb);
+    agent_option(&out[2], "eval", 1, 0, "%s", spec->eval);
+    agent_option(&out[3], "maxdepth", 0, AB_MAX_DEPTH, "%d", p->max_depth);
+    return 4;
+}
+
+/* ---- the agent: self is its Ab ------------------------------------------ */
+
+static int ab_create(const AgentSpec *spec, void **self, char *err)
+{
+    AbConfig cfg = {.depth = spec->ab.depth, .max_depth = spec->ab.max_depth, .tt_mb = spec->ab.tt_mb,
+                    .weights = spec->weights};
+    Ab *ab;
+    int rc = ab_new(&ab, &cfg, err);
+    *self = ab;
+    return rc;
+}
+
+static void ab_destroy(void *self) { ab_free(self); }
+static void ab_reset(void *self) { ab_clear(self); }
+
+static Action ab_choose(void *self, const Position *pos, Rng *rng, const SearchLimits *lim, MoveStats *st)
+{
+    (void)rng;
+    AbResult r;
+    Action a = ab_search(self, pos, lim, &r);
+    st->legal = r.legal;
+    st->searched = true;
+    st->root_visits = r.nodes > UINT32_MAX ? UINT32_MAX : (uint32_t)r.nodes;
+    st->chosen_visits = (uint32_t)r.depth;
+    st->sims = st->root_visits;
+    st->value = ab_score_value(r.score);
+    return a;
+}
+
+static int ab_agent_pv(const void *self, Action *pv, int max) { return ab_pv(self, pv, max); }
+
+const AgentKind AGENT_KIND_AB = {
+    .name = "ab",
+    .defaults = ab_defaults,
+    .set = ab_set,
+    .has_eval = ab_has_eval,
+    .format = ab_format,
+    .options = ab_options,
+    .create = ab_create,
+    .destroy = ab_destroy,
+    .reset = ab_reset,
+    .choose = ab_choose,
+    .pv = ab_agent_pv,
+};

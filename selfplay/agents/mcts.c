@@ -1,0 +1,197 @@
+/* The MCTS agent (agents/kind.h): the spec `mcts:KEY=VALUE,...` and its
+ * keys (agent.h lists them), and an agent that keeps one search tree
+ * (search/mcts.h) from decision to decision, following the game. */
+#include <stdio.h>
+#include <string.h>
+#include "agents/agent.h"
+#include "agents/kind.h"
+#include "base/error.h"
+#include "base/number.h"
+#include "engine/movegen.h"
+#include "search/mcts.h"
+
+static void mcts_defaults(AgentSpec *spec)
+{
+    spec->mcts = (AgentMctsParams){.sims = AGENT_DEFAULT_SIMS, .c = 1.0, .rollout = ROLLOUT_RANDOM, .threads = 1};
+}
+
+static int mcts_set(AgentSpec *spec, const char *key, const char *value, bool option, char *err)
+{
+    AgentMctsParams *m = &spec->mcts;
+    if (!strcmp(key, "sims")) {
+        if (agent_parse_u32(value, 1, 10000000, &m->sims)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%s' for sims (an integer from 1 to 10000000)", value);
+    }
+    if (!strcmp(key, "c")) {
+        if (number_real(value, 0, 100, &m->c)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%s' for c (a number from 0 to 100)", value);
+    }
+    if (!strcmp(key, "rollout")) {
+        uint32_t n;
+        if (!strcmp(value, "random")) {
+            m->rollout = ROLLOUT_RANDOM;
+            return 0;
+        }
+        if (agent_parse_u32(value, 0, ROLLOUT_MAX, &n)) {
+            m->rollout = (int)n;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for rollout (random, or an integer from 0 to %d)", value,
+                          ROLLOUT_MAX);
+    }
+    if (!strcmp(key, "nodes")) {
+        if (option && !strcmp(value, "0")) {
+            m->nodes = 0;
+            return 0;
+        }
+        if (agent_parse_u32(value, 2, MCTS_MAX_NODES, &m->nodes)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%s' for nodes (an integer from 2 to %u)", value,
+                          (unsigned)MCTS_MAX_NODES);
+    }
+    if (!strcmp(key, "threads")) {
+        if (agent_parse_u32(value, 1, MCTS_MAX_THREADS, &m->threads)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for threads (an integer from 1 to %d)", value,
+                          MCTS_MAX_THREADS);
+    }
+    if (!strcmp(key, "solver")) {
+        uint32_t v;
+        if (agent_parse_u32(value, 0, 1, &v)) {
+            m->solver = v;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for solver (0 or 1)", value);
+    }
+    if (!strcmp(key, "prior")) {
+        if (number_real(value, 0, 100, &m->prior)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for prior (a number from 0 to 100)", value);
+    }
+    if (!strcmp(key, "policy")) {
+        if (!strcmp(value, "uniform") || !strcmp(value, "rows")) {
+            m->policy = !strcmp(value, "rows") ? MCTS_POLICY_ROWS : MCTS_POLICY_UNIFORM;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for policy (uniform or rows)", value);
+    }
+    return error_code(err, ERR_USAGE,
+                      "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy, "
+                      "movetime)",
+                      key);
+}
+
+/* The weights of eval are those of the rollouts' evaluation: without
+ * rollout=N they would go unused. */
+static int mcts_check(const AgentSpec *spec, bool option, char *err)
+{
+    if (spec->eval[0] && spec->mcts.rollout == ROLLOUT_RANDOM)
+        return error_code(err, ERR_USAGE, "eval=%.64s has no effect with rollout=random (%s)", spec->eval,
+                          option ? "set rollout=N first" : "give rollout=N");
+    return 0;
+}
+
+static bool mcts_has_eval(const AgentSpec *spec) { return spec->mcts.rollout != ROLLOUT_RANDOM; }
+
+static void rollout_text(const AgentMctsParams *m, char out[16])
+{
+    if (m->rollout == ROLLOUT_RANDOM) snprintf(out, 16, "random");
+    else snprintf(out, 16, "%d", m->rollout);
+}
+
+/* sims, c and rollout always (the first version's text), the others only
+ * when set, so that earlier specs keep their text. */
+static void mcts_format(const AgentSpec *spec, char *out)
+{
+    const AgentMctsParams *m = &spec->mcts;
+    char c[32], prior[32], rollout[16];
+    agent_shortest_real(m->c, c);
+    agent_shortest_real(m->prior, prior);
+    rollout_text(m, rollout);
+    int n = snprintf(out, SPEC_LEN, "mcts:sims=%u,c=%s,rollout=%s", (unsigned)m->sims, c, rollout);
+    if (spec->eval[0] && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
+    if (m->nodes && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",nodes=%u", (unsigned)m->nodes);
+    if (m->threads > 1 && n > 0 && n < SPEC_LEN)
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",threads=%u", (unsigned)m->threads);
+    if (m->solver && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",solver=1");
+    if (m->prior > 0 && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",prior=%s", prior);
+    if (m->policy == MCTS_POLICY_ROWS && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",policy=rows");
+}
+
+static int mcts_options(const AgentSpec *spec, AgentOption *out)
+{
+    const AgentMctsParams *m = &spec->mcts;
+    char c[32], rollout[16];
+    agent_shortest_real(m->c, c);
+    rollout_text(m, rollout);
+    agent_option(&out[0], "sims", 1, 10000000, "%u", (unsigned)m->sims);
+    agent_option(&out[1], "c", 1, 0, "%s", c);
+    agent_option(&out[2], "rollout", 1, 0, "%s", rollout);
+    agent_option(&out[3], "eval", 1, 0, "%s", spec->eval);
+    agent_option(&out[4], "nodes", 0, MCTS_MAX_NODES, "%u", (unsigned)m->nodes);
+    return 5;
+}
+
+static void config_of(const AgentSpec *spec, MctsConfig *cfg)
+{
+    const AgentMctsParams *m = &spec->mcts;
+    *cfg = (MctsConfig){.sims = m->sims, .c = m->c, .nodes = m->nodes, .evaluate = m->rollout != ROLLOUT_RANDOM,
+                        .rollout = m->rollout, .weights = spec->weights, .threads = m->threads, .solver = m->solver,
+                        .prior = m->prior, .policy = m->policy};
+}
+
+bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg)
+{
+    if (spec->kind != AGENT_MCTS) return false;
+    config_of(spec, cfg);
+    return true;
+}
+
+uint32_t agent_spec_sims(const AgentSpec *spec) { return spec->kind == AGENT_MCTS ? spec->mcts.sims : 0; }
+
+/* ---- the agent: self is its Mcts ------------------------------------------ */
+
+static int mcts_create(const AgentSpec *spec, void **self, char *err)
+{
+    MctsConfig cfg;
+    config_of(spec, &cfg);
+    Mcts *m;
+    int rc = mcts_new(&m, &cfg, err);
+    *self = m;
+    return rc;
+}
+
+static void mcts_destroy(void *self) { mcts_free(self); }
+static void mcts_reset(void *self) { mcts_clear(self); }
+
+static Action mcts_choose(void *self, const Position *pos, Rng *rng, const SearchLimits *lim, MoveStats *st)
+{
+    st->legal = movegen_count(pos);
+    /* a forced action needs no search */
+    if (st->legal == 1) return movegen_random(pos, rng);
+    MctsResult r;
+    Action a = mcts_search_limited(self, pos, rng, lim, &r);
+    st->searched = r.searched; /* a random fallback is not a search */
+    st->root_visits = r.root_visits;
+    st->chosen_visits = r.chosen_visits;
+    st->value = r.value;
+    st->sims = r.sims;
+    st->proven = r.proven;
+    return a;
+}
+
+static int mcts_agent_pv(const void *self, Action *pv, int max) { return mcts_pv(self, pv, max); }
+static void mcts_observe(void *self, const Position *before, Action a) { mcts_advance(self, before, a); }
+
+const AgentKind AGENT_KIND_MCTS = {
+    .name = "mcts",
+    .defaults = mcts_defaults,
+    .set = mcts_set,
+    .check = mcts_check,
+    .has_eval = mcts_has_eval,
+    .format = mcts_format,
+    .options = mcts_options,
+    .create = mcts_create,
+    .destroy = mcts_destroy,
+    .reset = mcts_reset,
+    .choose = mcts_choose,
+    .pv = mcts_agent_pv,
+    .observe = mcts_observe,
+};
