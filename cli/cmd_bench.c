@@ -13,11 +13,17 @@
 #include "base/json.h"
 #include "engine/notation.h"
 #include "base/number.h"
+#include "base/clock.h"
+#include "search/ab.h"
+#include "stats/stats.h"
 
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
     "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--agent SPEC] [--json]\n"
     "       yinsh bench --parts [--games N] [--seed S]\n"
+    "       yinsh bench --nnue NET [--weights FILE] [--games N] [--seed S]\n"
+    "       yinsh bench --nnue NET --duel PAIRS [--depth D] [--variant V] [--weights FILE]\n"
+    "                   [--seed S] [--threads T]\n"
     "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
     "  1. perft with bulk counting from the second position of docs/notation.md §6\n"
     "     (default depth 5: 927746739 nodes; --quick: depth 4, 18886483 nodes);\n"
@@ -36,6 +42,15 @@ const char USAGE_BENCH[] =
     "  row checks, outcome check), each timed alone over the recorded actions\n"
     "  of N random games (default 1000); nanoseconds of CPU time, fastest of\n"
     "  5 passes.\n"
+    "  --nnue NET: the net (a file, or `builtin`) against the linear evaluation\n"
+    "  (--weights FILE, default the built-in defaults): nanoseconds per position\n"
+    "  over every position of N random games (default 1000), fastest of 5 passes\n"
+    "  in CPU time: linear, the net from scratch, incremental (the accumulators\n"
+    "  from the parent's, then the output), the update and the output alone, on\n"
+    "  the portable and the AVX2 path.\n"
+    "  --duel PAIRS: alpha-beta at depth D (default 3) with the net against\n"
+    "  alpha-beta with the weights, PAIRS colour-swapped pairs of games from four\n"
+    "  random actions (variant V, default standard): the net's score and Elo.\n"
     "  --json: the figures as one JSON document on stdout (docs/json.md).\n";
 
 static void json_rate(Json *j, const char *key, double count, double seconds)
@@ -247,16 +262,92 @@ static int bench_engine_mode(const BenchArgs *a, int argc, char **argv)
     return perft_ok && threads_ok ? 0 : 1;
 }
 
+/* bench --nnue: the net's cost per position, or (duel > 0) a duel of
+ * alpha-beta with it against alpha-beta with the weights. */
+static int bench_nnue_cmd(const char *path, const char *weights, long duel, long depth, const char *variant_text,
+                          long games, uint64_t seed, long threads)
+{
+    char err[ERR_LEN];
+    Weights w;
+    weights_default(&w);
+    int variant = VARIANT_STANDARD;
+    if (variant_text && !variant_parse(variant_text, &variant))
+        return cli_usage_error("bench", "--variant '%s': standard or blitz", variant_text);
+    if (weights && weights_load(weights, &w, err)) return cli_error("bench", "%s", err);
+    Nnue *net;
+    if (!strcmp(path, "builtin") ? nnue_load_builtin(&net, err) : nnue_load(&net, path, err))
+        return cli_error("bench", "%s", err);
+    int rc = 0;
+    const char *wname = weights ? weights : "the built-in defaults";
+    if (duel) {
+        BenchDuel d;
+        double t0 = clock_now();
+        if (bench_duel(net, &w, (int)depth, variant, (uint64_t)duel, seed, (int)threads, &d, err)) {
+            rc = cli_error("bench", "%s", err);
+        } else {
+            Interval elo = stats_elo_pentanomial(d.penta);
+            uint64_t n = d.wins + d.draws + d.losses;
+            printf("duel: ab depth %ld, net %s against weights %s, %s, %" PRIu64 " pairs from 4 random actions "
+                   "(seed %" PRIu64 "): hash %016" PRIx64 "\n",
+                   depth, path, wname, variant == VARIANT_BLITZ ? "blitz" : "standard", d.pairs, seed, d.hash);
+            printf("duel: net +%" PRIu64 " =%" PRIu64 " -%" PRIu64 ", score %.1f%%, Elo %+.0f [%+.0f, %+.0f] (95%%, "
+                   "pentanomial %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 ")\n",
+                   d.wins, d.draws, d.losses, n ? 100.0 * (d.wins + 0.5 * d.draws) / n : 0, elo.mid, elo.lo, elo.hi,
+                   d.penta[0], d.penta[1], d.penta[2], d.penta[3], d.penta[4]);
+            const char *side[2] = {"net", "linear"};
+            for (int s = 0; s < 2; s++)
+                printf("duel: %-6s %" PRIu64 " searches, %.0f positions each, %.2f ms each, %.0f positions/s\n", side[s],
+                       d.actions[s], d.actions[s] ? (double)d.nodes[s] / d.actions[s] : 0,
+                       d.actions[s] ? 1e3 * d.cpu[s] / d.actions[s] : 0, d.cpu[s] > 0 ? d.nodes[s] / d.cpu[s] : 0);
+            printf("duel: %.1f s on %ld threads\n", clock_now() - t0, threads);
+        }
+    } else {
+        BenchNnue b;
+        if (bench_nnue(net, &w, games ? (uint64_t)games : 1000, seed, 5, &b, err)) {
+            rc = cli_error("bench", "%s", err);
+        } else {
+            printf("nnue: %s (hidden %d, second layer %d, hash %016" PRIx64 "), %" PRIu64 " random games (seed %" PRIu64
+                   "), %" PRIu64 " positions; ns per position, CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
+                   path, nnue_hidden(net), nnue_l2(net), nnue_hash(net), b.games, seed, b.positions, b.sink);
+            printf("nnue: %-44s %8.1f ns\n", "linear evaluation (eval_logit)", b.linear);
+            const char *pname[2] = {"portable", "avx2"};
+            for (int p = 0; p < 2; p++) {
+                if (isnan(b.scratch[p])) {
+                    printf("nnue: %s path: not on this CPU\n", pname[p]);
+                    continue;
+                }
+                char label[64];
+                snprintf(label, sizeof label, "%s: from scratch (refresh, output)", pname[p]);
+                printf("nnue: %-44s %8.1f ns\n", label, b.scratch[p]);
+                snprintf(label, sizeof label, "%s: incremental (update, output)", pname[p]);
+                printf("nnue: %-44s %8.1f ns\n", label, b.incremental[p]);
+                snprintf(label, sizeof label, "%s: update alone (nnue_delta, apply)", pname[p]);
+                printf("nnue: %-44s %8.1f ns\n", label, b.update[p]);
+                snprintf(label, sizeof label, "%s: output alone", pname[p]);
+                printf("nnue: %-44s %8.1f ns\n", label, b.output[p]);
+            }
+        }
+    }
+    nnue_free(net);
+    return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bool mcts = false, parts = false;
+    const char *nnue = NULL, *weights = NULL, *variant_text = NULL;
+    long duel = 0;
     BenchArgs a = {.depth = -1, .threads = omp_get_num_procs(), .sims = 1000, .positions = 40, .seed = 1};
     const CliOpt opts[] = {
         {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent},
+        {.name = "--nnue", .kind = CLI_TEXT, .out = &nnue},
+        {.name = "--weights", .kind = CLI_TEXT, .out = &weights},
+        {.name = "--duel", .kind = CLI_INT, .out = &duel, .min = 1, .max = 1000000},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
         {.name = "--quick", .kind = CLI_FLAG, .out = &a.quick},
         {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
         {.name = "--parts", .kind = CLI_FLAG, .out = &parts},
-        {.name = "--depth", .kind = CLI_INT, .out = &a.depth, .min = 1, .max = BENCH_PERFT_MAX_DEPTH},
+        {.name = "--depth", .kind = CLI_INT, .out = &a.depth, .min = 1, .max = AB_MAX_DEPTH},
         {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = 1000000000},
         {.name = "--seed", .kind = CLI_U64, .out = &a.seed},
         {.name = "--sims", .kind = CLI_INT, .out = &a.sims, .min = 1, .max = 10000000},
@@ -266,6 +357,10 @@ int cmd_bench(int argc, char **argv)
     };
     int npos, rc = cli_parse("bench", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
+    if (nnue)
+        return bench_nnue_cmd(nnue, weights, duel, a.depth < 0 ? 3 : a.depth, variant_text, a.games, a.seed, a.threads);
+    if (a.depth > BENCH_PERFT_MAX_DEPTH)
+        return cli_usage_error("bench", "--depth %ld: perft goes to depth %d at most", a.depth, BENCH_PERFT_MAX_DEPTH);
     if (mcts) return bench_mcts_mode(&a, argc, argv);
     if (parts) return bench_parts_mode(&a);
     if (a.depth < 0) a.depth = a.quick ? 4 : 5;

@@ -18,6 +18,7 @@ static const Command COMMANDS[] = {
     {"tournament", cmd_tournament, "a round robin or gauntlet of named agents: rating list and pairwise table",
      USAGE_TOURNAMENT},
     {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)", USAGE_TUNE},
+    {"train", cmd_train, "train a net (the NNUE-style evaluation) on stored games", USAGE_TRAIN},
     {"export", cmd_export, "write stored games as game records that `yinsh replay` checks", USAGE_EXPORT},
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures", USAGE_REPORT},
     {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report",

@@ -32,6 +32,7 @@ int cmd_selfplay(int argc, char **argv); extern const char USAGE_SELFPLAY[];
 int cmd_match(int argc, char **argv); extern const char USAGE_MATCH[];
 int cmd_tournament(int argc, char **argv); extern const char USAGE_TOURNAMENT[];
 int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
+int cmd_train(int argc, char **argv); extern const char USAGE_TRAIN[];
 
 int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
 int cmd_study(int argc, char **argv); extern const char USAGE_STUDY[];

@@ -1,12 +1,14 @@
 #define _GNU_SOURCE /* dladdr */
 #include <assert.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "play/bench.h"
 #include "base/clock.h"
+#include "search/ab.h"
 #include "search/mcts.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -238,4 +240,189 @@ void bench_build(char *out, size_t size)
     size_t n = strlen(name);
     while (n && name[n - 1] == ' ') name[--n] = 0; /* __clang_version__ ends in a space */
     snprintf(out, size, "%s, %s", name, omp);
+}
+
+/* ---- the net ---------------------------------------------------------- */
+
+/* One step of a recorded random game: the action, its Undo and the
+ * position after it; first marks a game's first step (its parent is the
+ * start, refreshed). */
+typedef struct NnueStep {
+    Position pos;
+    Undo u;
+    Action a;
+    bool first;
+} NnueStep;
+
+int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed, int passes, BenchNnue *out,
+               char *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = 4096, n = 0;
+    NnueStep *st = malloc(cap * sizeof *st);
+    Position *starts = malloc(games * sizeof *starts);
+    if (!st || !starts) goto oom;
+    for (uint64_t g = 0; g < games; g++) {
+        Rng rng;
+        rng_stream(&rng, seed, g);
+        Position pos;
+        pos_start(&pos, g % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        starts[g] = pos;
+        bool first = true;
+        for (Action a; (a = movegen_random(&pos, &rng)) != ACTION_NONE; first = false) {
+            if (n == cap) {
+                NnueStep *more = realloc(st, 2 * cap * sizeof *st);
+                if (!more) goto oom;
+                st = more;
+                cap *= 2;
+            }
+            st[n].a = a;
+            st[n].first = first;
+            pos_make(&pos, a, &st[n].u);
+            st[n].pos = pos;
+            n++;
+        }
+    }
+    out->games = games;
+    out->positions = n;
+    uint64_t sink = 0;
+    double best = 1e30;
+#define FASTEST(result, body)                                       \
+    do {                                                            \
+        best = 1e30;                                                \
+        for (int pass = 0; pass < passes; pass++) {                 \
+            double t0 = clock_thread_cpu();                         \
+            body;                                                   \
+            double t = clock_thread_cpu() - t0;                     \
+            if (t < best) best = t;                                 \
+        }                                                           \
+        (result) = best * 1e9 / (double)n;                          \
+    } while (0)
+    double lsink = 0;
+    FASTEST(out->linear, for (size_t i = 0; i < n; i++) lsink += eval_logit(w, &st[i].pos));
+    sink += (uint64_t)(int64_t)lsink;
+    for (int p = 0; p < 2; p++) {
+        if (!nnue_path_available((NnuePath)p)) {
+            out->scratch[p] = out->incremental[p] = out->update[p] = out->output[p] = NAN;
+            continue;
+        }
+        NnueAcc acc[2], one;
+        FASTEST(out->scratch[p], for (size_t i = 0; i < n; i++) {
+            nnue_refresh_path(net, (NnuePath)p, &st[i].pos, &one);
+            sink += (uint64_t)nnue_output_path(net, (NnuePath)p, &one, st[i].pos.actor);
+        });
+        /* along each game: the child's accumulators from the parent's */
+        uint64_t g = 0;
+        FASTEST(out->incremental[p], g = 0; for (size_t i = 0; i < n; i++) {
+            if (st[i].first) nnue_refresh_path(net, (NnuePath)p, &starts[g++], &acc[(i & 1) ^ 1]);
+            NnueDelta d;
+            nnue_delta(&st[i].pos, st[i].a, &st[i].u, &d);
+            nnue_apply_path(net, (NnuePath)p, &acc[(i & 1) ^ 1], &d, &acc[i & 1]);
+            sink += (uint64_t)nnue_output_path(net, (NnuePath)p, &acc[i & 1], st[i].pos.actor);
+        });
+        FASTEST(out->update[p], g = 0; for (size_t i = 0; i < n; i++) {
+            if (st[i].first) nnue_refresh_path(net, (NnuePath)p, &starts[g++], &acc[(i & 1) ^ 1]);
+            NnueDelta d;
+            nnue_delta(&st[i].pos, st[i].a, &st[i].u, &d);
+            nnue_apply_path(net, (NnuePath)p, &acc[(i & 1) ^ 1], &d, &acc[i & 1]);
+        });
+        sink += (uint64_t)acc[0].v[0][0];
+        nnue_refresh_path(net, (NnuePath)p, &st[n / 2].pos, &one);
+        FASTEST(out->output[p], for (size_t i = 0; i < n; i++) {
+            sink += (uint64_t)nnue_output_path(net, (NnuePath)p, &one, (int)(i & 1));
+        });
+    }
+#undef FASTEST
+    out->sink = sink;
+    free(st);
+    free(starts);
+    return 0;
+oom:
+    free(st);
+    free(starts);
+    return error_set(err, "out of memory for the positions of %llu random games", (unsigned long long)games);
+}
+
+int bench_duel(const Nnue *net, const Weights *w, int depth, int variant, uint64_t pairs, uint64_t seed, int threads,
+               BenchDuel *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t games = 2 * pairs;
+    int8_t *points = calloc(games ? games : 1, 1); /* the net's: 2 win, 1 draw, 0 loss */
+    uint64_t *hashes = calloc(games ? games : 1, sizeof *hashes);
+    uint64_t nodes[2] = {0, 0}, acts[2] = {0, 0};
+    double cpu[2] = {0, 0};
+    int failed = !points || !hashes;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : failed)
+    for (uint64_t g = 0; g < games; g++) {
+        if (failed) continue;
+        /* side 0 the net, side 1 the linear weights; the net is White in even games */
+        AbConfig cfg[2] = {{.depth = depth, .tt_mb = AB_DEFAULT_TT_MB, .weights = *w, .net = net},
+                           {.depth = depth, .tt_mb = AB_DEFAULT_TT_MB, .weights = *w}};
+        Ab *ab[2] = {NULL, NULL};
+        if (ab_new(&ab[0], &cfg[0], NULL) || ab_new(&ab[1], &cfg[1], NULL)) {
+            ab_free(ab[0]);
+            ab_free(ab[1]);
+            failed++;
+            continue;
+        }
+        Rng rng;
+        rng_stream(&rng, seed, g / 2);
+        Position pos;
+        pos_start(&pos, variant);
+        uint64_t h = RNG_HASH_START, my_nodes[2] = {0, 0}, my_acts[2] = {0, 0};
+        double my_cpu[2] = {0, 0};
+        int result = RESULT_NONE, reason, ply = 0;
+        while (!pos_outcome(&pos, &result, &reason) && ply < GAME_MAX_ACTIONS) {
+            Action a;
+            if (ply < 4) {
+                a = movegen_random(&pos, &rng);
+            } else {
+                int side = (pos.actor == WHITE) == (g % 2 == 0) ? 0 : 1;
+                AbResult r;
+                double t0 = clock_thread_cpu();
+                a = ab_search(ab[side], &pos, NULL, &r);
+                my_cpu[side] += clock_thread_cpu() - t0;
+                my_nodes[side] += r.nodes;
+                my_acts[side]++;
+            }
+            h = rng_mix(h, a);
+            Undo u;
+            pos_make(&pos, a, &u);
+            ply++;
+        }
+        int net_colour = g % 2 == 0 ? WHITE : BLACK;
+        points[g] = (int8_t)(result == RESULT_DRAW || result == RESULT_NONE ? 1
+                             : (result == RESULT_WHITE) == (net_colour == WHITE) ? 2 : 0);
+        hashes[g] = h;
+#pragma omp critical(bench_duel_sums)
+        {
+            for (int s = 0; s < 2; s++) {
+                nodes[s] += my_nodes[s];
+                acts[s] += my_acts[s];
+                cpu[s] += my_cpu[s];
+            }
+        }
+        ab_free(ab[0]);
+        ab_free(ab[1]);
+    }
+    if (!failed) {
+        out->pairs = pairs;
+        out->hash = RNG_HASH_START;
+        for (uint64_t g = 0; g < games; g++) {
+            out->wins += points[g] == 2;
+            out->draws += points[g] == 1;
+            out->losses += points[g] == 0;
+            out->hash = rng_mix(out->hash, hashes[g]);
+            if (g % 2) out->penta[points[g - 1] + points[g]]++;
+        }
+        for (int s = 0; s < 2; s++) {
+            out->nodes[s] = nodes[s];
+            out->actions[s] = acts[s];
+            out->cpu[s] = cpu[s];
+        }
+    }
+    free(points);
+    free(hashes);
+    return failed ? error_set(err, "out of memory for the searches' tables (%d MiB each)", (int)AB_DEFAULT_TT_MB) : 0;
 }

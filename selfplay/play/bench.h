@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "eval/nnue.h"
 #include "search/mcts.h"
 #include "engine/position.h"
 
@@ -92,6 +93,47 @@ typedef struct BenchParts {
 
 /* Returns 0, or non-zero when the recording cannot be allocated. */
 int bench_parts(uint64_t games, uint64_t seed, int passes, BenchParts *out);
+
+/* The net's cost against the linear evaluation's (`yinsh bench --nnue`):
+ * every position of `games` random games (seed, both variants in turn)
+ * is evaluated, each part timed alone over them `passes` times in the
+ * thread's CPU time, the fastest pass kept. Nanoseconds per position:
+ * linear is eval_logit; scratch the net from nothing (both accumulators
+ * refreshed, then the output); incremental what a search pays per child,
+ * the accumulators updated from the parent's (nnue_make) and the output;
+ * update and output those two alone. [p] by path (NnuePath); NAN for a
+ * path this CPU lacks. */
+typedef struct BenchNnue {
+    uint64_t games, positions;
+    double linear;
+    double scratch[2], incremental[2], update[2], output[2];
+    uint64_t sink; /* a checksum of the outputs, so no part is optimised away */
+} BenchNnue;
+
+/* 0, or ERR_FAIL with the message in err when the recording cannot be
+ * allocated. */
+int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed, int passes, BenchNnue *out,
+               char *err);
+
+/* A fixed-depth duel of alpha-beta with the net against alpha-beta with
+ * the linear weights, before the agents know nets: `pairs` colour-swapped
+ * pairs of games, both of a pair from the same four random actions
+ * (stream (seed, pair)), game 2k with the net as White; each side its own
+ * Ab (16 MiB table, cleared each game). The same on any number of
+ * threads. Counts are from the net's side. */
+typedef struct BenchDuel {
+    uint64_t pairs, wins, draws, losses;
+    uint64_t penta[5];   /* pairs by the net's points in them: 0, 1/2, .., 2 */
+    uint64_t nodes[2];   /* positions searched: [net, linear] */
+    double cpu[2];       /* thread CPU seconds in the searches: [net, linear] */
+    uint64_t actions[2]; /* searched actions: [net, linear] */
+    uint64_t hash;       /* of every game's actions: the duel's play */
+} BenchDuel;
+
+/* 0, or ERR_FAIL with the message in err when a search's table cannot
+ * be allocated. */
+int bench_duel(const Nnue *net, const Weights *w, int depth, int variant, uint64_t pairs, uint64_t seed, int threads,
+               BenchDuel *out, char *err);
 
 /* The compiler this was built with and the OpenMP runtime's shared object
  * (libomp.so.5, libgomp.so.1), e.g. "clang 14.0.6, libomp.so.5". */

@@ -39,6 +39,10 @@ struct Ab {
     SearchLimits lim; /* the search's deadline and stop flag (its sims unused) */
     bool stopped;
     Action root_best;
+    /* cfg.net: the accumulators of the positions on the path, acc[ply]
+     * that of the position at ply (make computes acc[ply + 1], unmake
+     * leaves it); NULL for the linear evaluation */
+    NnueAcc *acc;
 };
 
 int ab_new(Ab **out, const AbConfig *cfg, char *err)
@@ -57,6 +61,10 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
         return error_set(err, "out of memory for a transposition table of %u MiB", (unsigned)cfg->tt_mb);
     }
     ab->mask = slots - 1;
+    if (cfg->net && !(ab->acc = aligned_alloc(_Alignof(NnueAcc), MAX_PLY * sizeof *ab->acc))) {
+        ab_free(ab);
+        return error_set(err, "out of memory for the net's accumulators");
+    }
     *out = ab;
     return 0;
 }
@@ -66,6 +74,7 @@ void ab_free(Ab *ab)
     if (!ab) return;
     free(ab->tt);
     free(ab->meta);
+    free(ab->acc);
     free(ab);
 }
 
@@ -85,8 +94,16 @@ double ab_score_value(int score)
     return 1.0 / (1.0 + exp(-(double)score / AB_SCALE));
 }
 
-static int evaluate(const Ab *ab, const Position *pos)
+/* The net's logit is the actor's already; the linear one is White's. A
+ * branch on the net, the same at every node, costs nothing that shows. */
+static int evaluate(const Ab *ab, const Position *pos, int ply)
 {
+    if (ab->cfg.net) {
+        double l = nnue_logit(ab->cfg.net, nnue_output(ab->cfg.net, &ab->acc[ply], pos->actor)) * AB_SCALE;
+        const double cap = AB_WIN_BOUND / 2;
+        l = l > cap ? cap : l < -cap ? -cap : l;
+        return (int)lround(l);
+    }
     double l = eval_logit(&ab->cfg.weights, pos) * AB_SCALE;
     const double cap = AB_WIN_BOUND / 2;
     l = l > cap ? cap : l < -cap ? -cap : l;
@@ -175,7 +192,7 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
         return winner == pos->actor ? AB_WIN - ply : -(AB_WIN - ply);
     }
     bool removal = is_removal(pos->state);
-    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return evaluate(ab, pos);
+    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return evaluate(ab, pos, ply);
     if (depth < 0) depth = 0;
 
     /* the table */
@@ -203,6 +220,7 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
         int d = depth - (kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS);
         Undo u;
         pos_make(pos, a, &u);
+        if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], pos, a, &u);
         bool same = pos->actor == me;
         int s;
         if (i == 0) {
@@ -243,6 +261,7 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
     ab->stopped = false;
     ab->lim = lim ? *lim : (SearchLimits){0};
     ab->gen++;
+    if (ab->cfg.net) nnue_refresh(ab->cfg.net, pos, &ab->acc[0]);
     double start = clock_now();
     Action list[MAX_ACTIONS];
     AbResult r = {.legal = movegen_all(pos, list)};

@@ -3,7 +3,8 @@
  *
  * Scores are integers from the point of view of the node's actor: the
  * evaluation's logit for White (eval/evaluation.h) times AB_SCALE, signed
- * for the actor; a finished game is AB_WIN less the actions to reach it
+ * for the actor, or with a net (AbConfig.net, eval/nnue.h) the net's
+ * logit for the actor times AB_SCALE; a finished game is AB_WIN less the actions to reach it
  * (a win sooner scores higher, a loss later scores higher), a draw 0.
  *
  * YINSH's actor does not simply alternate: after a move that makes a row
@@ -46,6 +47,7 @@
 
 #include <stdint.h>
 #include "eval/evaluation.h"
+#include "eval/nnue.h"
 #include "search/limits.h"
 #include "engine/position.h"
 
@@ -63,7 +65,11 @@ typedef struct AbConfig {
     int depth;          /* the depth searched (1..AB_MAX_DEPTH); with a deadline or a stop flag, the cap */
     int max_depth;      /* with a deadline or a stop flag, the cap instead of depth; 0: depth */
     uint32_t tt_mb;     /* the table's size in MiB (1..AB_MAX_TT_MB) */
-    Weights weights;    /* the evaluation */
+    Weights weights;    /* the evaluation (net == NULL) */
+    /* NULL: the linear evaluation of weights. Else this net evaluates
+     * (eval/nnue.h), its accumulators kept by the search along make and
+     * unmake, one per ply; read-only and shared, it must outlive the Ab. */
+    const Nnue *net;
 } AbConfig;
 
 typedef struct AbResult {

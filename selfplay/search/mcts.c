@@ -155,7 +155,8 @@ static void set_priors(const Mcts *m, MctsNode *c, int k, const Position *pos)
         if (pos_outcome(&next, &result, NULL))
             l = result == RESULT_DRAW ? 0 : ((result == RESULT_WHITE) == (pos->actor == WHITE) ? 50 : -50);
         else
-            l = (pos->actor == WHITE ? 1 : -1) * eval_logit(&m->cfg.weights, &next);
+            l = (pos->actor == WHITE ? 1 : -1) * (m->cfg.net ? evaluator_logit(&(Evaluator){.net = m->cfg.net}, &next)
+                                                             : eval_logit(&m->cfg.weights, &next));
         logit[i] = l;
         if (l > top) top = l;
     }
@@ -379,7 +380,8 @@ static void simulate(Mcts *m, Rng *rng, bool parallel)
     if (result == RESULT_NONE && !m->cfg.evaluate)
         result = playout_random_policy(&pos, rng, m->cfg.policy, NULL);
     if (result == RESULT_NONE)
-        white = playout_evaluate_policy(&pos, rng, m->cfg.rollout, &m->cfg.weights, m->cfg.policy);
+        white = m->cfg.net ? playout_evaluate_with(&pos, rng, m->cfg.rollout, &(Evaluator){.net = m->cfg.net}, m->cfg.policy)
+                           : playout_evaluate_policy(&pos, rng, m->cfg.rollout, &m->cfg.weights, m->cfg.policy);
     for (int i = 0; i < depth; i++) {
         MctsNode *p = m->nodes + path[i];
         double s2 = result != RESULT_NONE ? score2_for(result, p->mover) : 2 * (p->mover == WHITE ? white : 1 - white);

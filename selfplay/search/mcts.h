@@ -63,6 +63,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "eval/evaluation.h"
+#include "eval/nnue.h"
 #include "search/limits.h"
 #include "engine/position.h"
 #include "engine/rng.h"
@@ -78,6 +79,9 @@ typedef struct MctsConfig {
     bool solver;      /* prove wins and losses (above) */
     double prior;     /* weight of the evaluation's prior (above); 0: none */
     int policy;       /* MCTS_POLICY_UNIFORM or MCTS_POLICY_ROWS */
+    /* evaluate, prior: NULL, the weights; else this net instead (eval/nnue.h;
+     * read-only and shared, it must outlive the Mcts) */
+    const Nnue *net;
 } MctsConfig;
 
 enum { MCTS_POLICY_UNIFORM = 0, MCTS_POLICY_ROWS = 1, MCTS_MAX_THREADS = 64 };

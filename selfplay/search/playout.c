@@ -63,6 +63,16 @@ double playout_evaluate(const Position *start, Rng *rng, int plies, const Weight
     return playout_evaluate_policy(start, rng, plies, w, PLAYOUT_UNIFORM);
 }
 
+double playout_evaluate_with(const Position *start, Rng *rng, int plies, const Evaluator *e, int policy)
+{
+    Position pos = *start;
+    playout_play(&pos, rng, plies, policy);
+    int result;
+    if (pos_outcome(&pos, &result, NULL))
+        return result == RESULT_WHITE ? 1.0 : result == RESULT_BLACK ? 0.0 : 0.5;
+    return evaluator_white(e, &pos);
+}
+
 double playout_evaluate_policy(const Position *start, Rng *rng, int plies, const Weights *w, int policy)
 {
     Position pos = *start;

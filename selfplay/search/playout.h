@@ -4,6 +4,7 @@
 #define YINSH_PLAYOUT_H
 
 #include "eval/evaluation.h"
+#include "eval/evaluator.h"
 #include "engine/position.h"
 #include "engine/rng.h"
 
@@ -33,6 +34,9 @@ int playout_random_policy(const Position *pos, Rng *rng, int policy, int *plies)
 double playout_evaluate(const Position *pos, Rng *rng, int plies, const Weights *w);
 /* The same with a policy for the random actions. */
 double playout_evaluate_policy(const Position *pos, Rng *rng, int plies, const Weights *w, int policy);
+
+/* The same with an evaluator: the linear weights or a net (eval/evaluator.h). */
+double playout_evaluate_with(const Position *pos, Rng *rng, int plies, const Evaluator *e, int policy);
 
 /* The result of a position by removed rings, as if the game ended now. */
 int playout_adjudicate(const Position *pos);

@@ -1,5 +1,6 @@
 /* The studies' read-only queries (store.h): the report's runs, outcomes
  * and first actions, over a selection of runs. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,7 +242,8 @@ int store_query_match_games(Store *r, const StoreSelection *sel, int (*fn)(void 
 }
 
 /* Streams one query's rows (game id, game identity, idx, variant, result,
- * action text; ordered by game, then ply) into whole games for fn. */
+ * action text, action value; ordered by game, then ply) into whole games
+ * for fn. */
 static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const StoreGame *, char *), void *ctx,
                             uint64_t *ngames, char *err)
 {
@@ -250,6 +252,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
     size_t tlen = 0, tcap = 0;
     size_t *offs = NULL;
     const char **ptrs = NULL;
+    double *vals = NULL;
     int nact = 0, acap = 0;
     int64_t cur = -1;
     StoreGame g = {0};
@@ -262,6 +265,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             g.ident = ident;
             g.nactions = nact;
             g.actions = ptrs;
+            g.values = vals;
             (*ngames)++;
             if (fn(ctx, &g, err)) {
                 rc = ERR_FAIL;
@@ -298,7 +302,9 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             if (o) offs = o;
             const char **p = realloc(ptrs, (size_t)nacap * sizeof *p);
             if (p) ptrs = p;
-            if (!t || !o || !p) {
+            double *v = realloc(vals, (size_t)nacap * sizeof *v);
+            if (v) vals = v;
+            if (!t || !o || !p || !v) {
                 rc = error_set(err, "out of memory reading games");
                 break;
             }
@@ -306,6 +312,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             acap = nacap;
         }
         memcpy(text + tlen, a ? a : "", len + 1);
+        vals[nact] = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
         offs[nact++] = tlen;
         tlen += len + 1;
     }
@@ -313,6 +320,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
     free(text);
     free(offs);
     free(ptrs);
+    free(vals);
     return rc;
 }
 
@@ -326,10 +334,10 @@ int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, c
     /* a game's identity (version 5; before, its run and index) */
     rc = prepare_selected(s, sel,
                           s->version >= 5 ? "SELECT game.id, game.ident, game.idx, game.variant, game.result, "
-                                            "action.action FROM game JOIN run ON run.id = game.run_id JOIN action ON "
+                                            "action.action, action.value FROM game JOIN run ON run.id = game.run_id JOIN action ON "
                                             "action.game_id = game.id WHERE game.result != 'none'"
                                           : "SELECT game.id, run.uid || ':' || game.idx, game.idx, game.variant, "
-                                            "game.result, action.action FROM game JOIN run ON run.id = game.run_id "
+                                            "game.result, action.action, action.value FROM game JOIN run ON run.id = game.run_id "
                                             "JOIN action ON action.game_id = game.id WHERE game.result != 'none'",
                           "AND", "ORDER BY game.run_id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;

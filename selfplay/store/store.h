@@ -217,6 +217,8 @@ typedef struct StoreGame {
     int variant, result;       /* VARIANT_*, RESULT_* */
     int nactions;
     const char *const *actions; /* action texts in ply order */
+    const double *values;       /* each action's stored value (the chosen action's
+                                 * score for its actor), NAN where none was stored */
 } StoreGame;
 
 /* Calls fn for every stored game of the selection (store_query.c; below),

@@ -1,0 +1,617 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "base/error.h"
+#include "base/file.h"
+#include "engine/geometry.h"
+#include "eval/nnue.h"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+struct Nnue {
+    int hidden, l2, qa, qw;
+    int qw_shift; /* log2(qw) when qw is a power of two (the trainer's 64), else -1 */
+    NnuePath path;
+    uint64_t hash;
+    char description[NNUE_DESC_MAX + 1];
+    /* one 32-byte aligned block: w1 is NNUE_ROWS rows of `hidden`, each row
+     * 32-byte aligned (hidden is a multiple of 16) */
+    int16_t *w1, *b1, *w2, *w3;
+    int32_t *b2;
+    int32_t b3;
+    void *mem;
+};
+
+/* ---- inputs --------------------------------------------------------- */
+
+/* The inputs of perspective c besides the pieces, from the fields a make
+ * saves in its Undo (so that the state before an action is at hand). */
+static int state_rows(int c, int actor, int state, const uint8_t removed[COLOUR_NB], int pool, int variant,
+                      uint16_t *rows)
+{
+    int n = 0;
+    int own = removed[c] < 3 ? removed[c] : 3, theirs = removed[c ^ 1] < 3 ? removed[c ^ 1] : 3;
+    for (int i = 0; i < own; i++) rows[n++] = (uint16_t)(NNUE_ROW_REMOVED + i);
+    for (int i = 0; i < theirs; i++) rows[n++] = (uint16_t)(NNUE_ROW_REMOVED + 3 + i);
+    rows[n++] = (uint16_t)(NNUE_ROW_POOL + pool);
+    rows[n++] = (uint16_t)(NNUE_ROW_STATE + 2 * state + (actor != c));
+    if (variant == VARIANT_BLITZ) rows[n++] = NNUE_ROW_BLITZ;
+    return n;
+}
+
+int nnue_features(const Position *pos, int c, uint16_t rows[NNUE_MAX_ACTIVE])
+{
+    const Bitboard sets[4] = {pos->markers[c], pos->markers[c ^ 1], pos->rings[c], pos->rings[c ^ 1]};
+    int n = 0;
+    for (int k = 0; k < 4; k++)
+        for (Bitboard b = sets[k]; b; b &= b - 1) rows[n++] = (uint16_t)(k * SQUARE_NB + bb_lsb(b));
+    return n + state_rows(c, pos->actor, pos->state, pos->removed, pos->pool, pos->variant, rows + n);
+}
+
+int nnue_row_feature(int row)
+{
+    if (row >= NNUE_ROW_REMOVED) return 4 * POINT_NB + (row - NNUE_ROW_REMOVED);
+    int kind = row / SQUARE_NB;
+    Point p = row % SQUARE_NB;
+    if (!bb_test(GEO->valid, p)) return -1;
+    /* the canonical order is ascending point index over the valid points */
+    return kind * POINT_NB + bb_popcount(GEO->valid & (bb_bit(p) - 1));
+}
+
+/* A piece of `colour` at p turned on or off, in both perspectives. */
+static inline void piece(NnueDelta *d, bool ring, int colour, Point p, bool on)
+{
+    for (int c = 0; c < COLOUR_NB; c++) {
+        uint16_t row = (uint16_t)(((ring ? 2 : 0) + (colour != c)) * SQUARE_NB + p);
+        if (on) d->add[c][d->nadd[c]++] = row;
+        else d->sub[c][d->nsub[c]++] = row;
+    }
+}
+
+void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
+{
+    int me = u->actor;
+    Point from = ACTION_FROM(a), to = ACTION_TO(a);
+    d->nadd[0] = d->nadd[1] = d->nsub[0] = d->nsub[1] = 0;
+    switch (ACTION_KIND(a)) {
+    case ACT_PLACE:
+        piece(d, true, me, from, true);
+        break;
+    case ACT_MOVE:
+        piece(d, true, me, from, false);
+        piece(d, true, me, to, true);
+        piece(d, false, me, from, true);
+        /* a flipped marker has its colour after the move; before, the other */
+        for (Bitboard b = u->flips; b; b &= b - 1) {
+            Point p = bb_lsb(b);
+            int now = bb_test(pos->markers[WHITE], p) ? WHITE : BLACK;
+            piece(d, false, now ^ 1, p, false);
+            piece(d, false, now, p, true);
+        }
+        break;
+    case ACT_ROW:
+        for (Bitboard b = u->flips; b; b &= b - 1) piece(d, false, me, bb_lsb(b), false);
+        break;
+    case ACT_RING:
+        piece(d, true, me, from, false);
+        break;
+    }
+    /* the other inputs before (the Undo) and after (the position): only
+     * those that changed (state_rows' rows, compared part by part) */
+    for (int c = 0; c < COLOUR_NB; c++) {
+        for (int side = 0; side < 2; side++) {
+            int col = c ^ side, r0 = u->removed[col] < 3 ? u->removed[col] : 3;
+            int r1 = pos->removed[col] < 3 ? pos->removed[col] : 3;
+            for (int i = r0; i < r1; i++) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
+            for (int i = r1; i < r0; i++) d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
+        }
+        if (u->pool != pos->pool) {
+            d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_POOL + u->pool);
+            d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_POOL + pos->pool);
+        }
+        int s0 = NNUE_ROW_STATE + 2 * u->state + (u->actor != c);
+        int s1 = NNUE_ROW_STATE + 2 * pos->state + (pos->actor != c);
+        if (s0 != s1) {
+            d->sub[c][d->nsub[c]++] = (uint16_t)s0;
+            d->add[c][d->nadd[c]++] = (uint16_t)s1;
+        }
+    }
+}
+
+/* ---- the kernels ---------------------------------------------------- */
+
+/* out = base + the rows of add - the rows of sub, in int16 that wraps:
+ * the one kernel of refresh (base b1) and of apply (base the parent's).
+ * The portable path wraps through uint16_t; the vector adds wrap too. */
+static inline int16_t wrap16(int v) { return (int16_t)(uint16_t)v; }
+
+static void rows_portable(const Nnue *net, const int16_t *base, const uint16_t *add, int nadd, const uint16_t *sub,
+                          int nsub, int16_t *out)
+{
+    int h = net->hidden;
+    int16_t acc[NNUE_MAX_HIDDEN];
+    memcpy(acc, base, (size_t)h * sizeof *acc);
+    for (int i = 0; i < nadd; i++) {
+        const int16_t *w = net->w1 + (size_t)add[i] * h;
+        for (int j = 0; j < h; j++) acc[j] = wrap16(acc[j] + w[j]);
+    }
+    for (int i = 0; i < nsub; i++) {
+        const int16_t *w = net->w1 + (size_t)sub[i] * h;
+        for (int j = 0; j < h; j++) acc[j] = wrap16(acc[j] - w[j]);
+    }
+    memcpy(out, acc, (size_t)h * sizeof *acc);
+}
+
+/* The hidden layer: the actor's accumulator, then the other's, each
+ * clipped to [0, QA]. */
+static void hidden_portable(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h)
+{
+    int n = net->hidden;
+    for (int half = 0; half < 2; half++) {
+        const int16_t *v = acc->v[half ? actor ^ 1 : actor];
+        for (int j = 0; j < n; j++) h[half * n + j] = (int16_t)(v[j] < 0 ? 0 : v[j] > net->qa ? net->qa : v[j]);
+    }
+}
+
+/* Sums of products in uint32_t, which wraps as the vector's int32 adds do
+ * (no sum of a net the trainer wrote comes near wrapping). */
+static uint32_t dot_portable(const int16_t *a, const int16_t *w, int n)
+{
+    uint32_t s = 0;
+    for (int j = 0; j < n; j++) s += (uint32_t)((int32_t)a[j] * w[j]);
+    return s;
+}
+
+/* The second layer's units from their sums z[k] (b2 added), and the
+ * output: shared by both paths, which differ only in how they sum. */
+static int32_t finish(const Nnue *net, const uint32_t *z)
+{
+    uint32_t out = (uint32_t)net->b3;
+    for (int k = 0; k < net->l2; k++) {
+        int32_t zk = (int32_t)z[k];
+        /* back to the activations' scale QA, clipped; a positive zk's
+         * quotient by a power of two is its shift, without a division */
+        int32_t q = zk <= 0 ? 0 : net->qw_shift >= 0 ? zk >> net->qw_shift : zk / net->qw;
+        int32_t a = q > net->qa ? net->qa : q;
+        out += (uint32_t)(a * net->w3[k]);
+    }
+    return (int32_t)out;
+}
+
+static int32_t output_portable(const Nnue *net, const NnueAcc *acc, int actor)
+{
+    alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
+    hidden_portable(net, acc, actor, h);
+    int n = 2 * net->hidden;
+    if (net->l2 == 0) return (int32_t)(dot_portable(h, net->w2, n) + (uint32_t)net->b2[0]);
+    uint32_t z[NNUE_MAX_L2];
+    for (int k = 0; k < net->l2; k++) z[k] = dot_portable(h, net->w2 + (size_t)k * n, n) + (uint32_t)net->b2[k];
+    return finish(net, z);
+}
+
+#if defined(__x86_64__)
+#define AVX2 __attribute__((target("avx2")))
+
+/* Four registers (64 lanes) at a time while they last, then one (16). */
+AVX2 static void rows_avx2(const Nnue *net, const int16_t *base, const uint16_t *add, int nadd, const uint16_t *sub,
+                           int nsub, int16_t *out)
+{
+    int h = net->hidden, j = 0;
+    for (; j + 64 <= h; j += 64) {
+        __m256i r0 = _mm256_load_si256((const __m256i *)(base + j));
+        __m256i r1 = _mm256_load_si256((const __m256i *)(base + j + 16));
+        __m256i r2 = _mm256_load_si256((const __m256i *)(base + j + 32));
+        __m256i r3 = _mm256_load_si256((const __m256i *)(base + j + 48));
+        for (int i = 0; i < nadd; i++) {
+            const int16_t *w = net->w1 + (size_t)add[i] * h + j;
+            r0 = _mm256_add_epi16(r0, _mm256_load_si256((const __m256i *)w));
+            r1 = _mm256_add_epi16(r1, _mm256_load_si256((const __m256i *)(w + 16)));
+            r2 = _mm256_add_epi16(r2, _mm256_load_si256((const __m256i *)(w + 32)));
+            r3 = _mm256_add_epi16(r3, _mm256_load_si256((const __m256i *)(w + 48)));
+        }
+        for (int i = 0; i < nsub; i++) {
+            const int16_t *w = net->w1 + (size_t)sub[i] * h + j;
+            r0 = _mm256_sub_epi16(r0, _mm256_load_si256((const __m256i *)w));
+            r1 = _mm256_sub_epi16(r1, _mm256_load_si256((const __m256i *)(w + 16)));
+            r2 = _mm256_sub_epi16(r2, _mm256_load_si256((const __m256i *)(w + 32)));
+            r3 = _mm256_sub_epi16(r3, _mm256_load_si256((const __m256i *)(w + 48)));
+        }
+        _mm256_store_si256((__m256i *)(out + j), r0);
+        _mm256_store_si256((__m256i *)(out + j + 16), r1);
+        _mm256_store_si256((__m256i *)(out + j + 32), r2);
+        _mm256_store_si256((__m256i *)(out + j + 48), r3);
+    }
+    for (; j < h; j += 16) {
+        __m256i r = _mm256_load_si256((const __m256i *)(base + j));
+        for (int i = 0; i < nadd; i++)
+            r = _mm256_add_epi16(r, _mm256_load_si256((const __m256i *)(net->w1 + (size_t)add[i] * h + j)));
+        for (int i = 0; i < nsub; i++)
+            r = _mm256_sub_epi16(r, _mm256_load_si256((const __m256i *)(net->w1 + (size_t)sub[i] * h + j)));
+        _mm256_store_si256((__m256i *)(out + j), r);
+    }
+}
+
+AVX2 static void hidden_avx2(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h)
+{
+    int n = net->hidden;
+    __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16((short)net->qa);
+    for (int half = 0; half < 2; half++) {
+        const int16_t *v = acc->v[half ? actor ^ 1 : actor];
+        for (int j = 0; j < n; j += 16) {
+            __m256i x = _mm256_load_si256((const __m256i *)(v + j));
+            x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+            _mm256_store_si256((__m256i *)(h + half * n + j), x);
+        }
+    }
+}
+
+/* madd: pairs of int16 products summed into int32 lanes (an activation is
+ * at most 255, so a pair never overflows), lanes added with wrap-around. */
+AVX2 static uint32_t dot_avx2(const int16_t *a, const int16_t *w, int n)
+{
+    __m256i s = _mm256_setzero_si256();
+    for (int j = 0; j < n; j += 16)
+        s = _mm256_add_epi32(s, _mm256_madd_epi16(_mm256_load_si256((const __m256i *)(a + j)),
+                                                  _mm256_load_si256((const __m256i *)(w + j))));
+    __m128i q = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    q = _mm_add_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 0, 3, 2)));
+    q = _mm_add_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (uint32_t)_mm_cvtsi128_si32(q);
+}
+
+/* Eight rows' dot products with h at once, their eight sums reduced
+ * together by horizontal adds (any order of int32 adds that wrap gives
+ * the same sums): z[0..7]. */
+AVX2 static void dot8_avx2(const int16_t *h, const int16_t *w, int n, uint32_t *z)
+{
+    __m256i s[8];
+    for (int k = 0; k < 8; k++) s[k] = _mm256_setzero_si256();
+    for (int j = 0; j < n; j += 16) {
+        __m256i x = _mm256_load_si256((const __m256i *)(h + j));
+        for (int k = 0; k < 8; k++)
+            s[k] = _mm256_add_epi32(s[k], _mm256_madd_epi16(x, _mm256_load_si256((const __m256i *)(w + (size_t)k * n + j))));
+    }
+    __m256i u0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
+    __m256i u1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7]));
+    __m256i r = _mm256_add_epi32(_mm256_permute2x128_si256(u0, u1, 0x20), _mm256_permute2x128_si256(u0, u1, 0x31));
+    _mm256_storeu_si256((__m256i *)z, r);
+}
+
+AVX2 static int32_t output_avx2(const Nnue *net, const NnueAcc *acc, int actor)
+{
+    alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
+    hidden_avx2(net, acc, actor, h);
+    int n = 2 * net->hidden, k = 0;
+    if (net->l2 == 0) return (int32_t)(dot_avx2(h, net->w2, n) + (uint32_t)net->b2[0]);
+    uint32_t z[NNUE_MAX_L2];
+    for (; k + 8 <= net->l2; k += 8) dot8_avx2(h, net->w2 + (size_t)k * n, n, z + k);
+    for (; k < net->l2; k++) z[k] = dot_avx2(h, net->w2 + (size_t)k * n, n);
+    for (k = 0; k < net->l2; k++) z[k] += (uint32_t)net->b2[k];
+    return finish(net, z);
+}
+#endif
+
+bool nnue_path_available(NnuePath p)
+{
+    if (p == NNUE_PATH_PORTABLE) return true;
+#if defined(__x86_64__)
+    return p == NNUE_PATH_AVX2 && __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
+/* A branch on the path, not a pointer: the same branch every time, which
+ * the CPU predicts; in a build without the vector path it folds away. */
+#if defined(__x86_64__)
+#define ON_PATH(p, avx2_call, portable_call) \
+    do {                                     \
+        if ((p) == NNUE_PATH_AVX2) avx2_call; \
+        else portable_call;                  \
+    } while (0)
+#else
+#define ON_PATH(p, avx2_call, portable_call) portable_call
+#endif
+
+static void refresh_on(const Nnue *net, NnuePath p, const Position *pos, NnueAcc *acc)
+{
+    for (int c = 0; c < COLOUR_NB; c++) {
+        uint16_t rows[NNUE_MAX_ACTIVE];
+        int n = nnue_features(pos, c, rows);
+        ON_PATH(p, rows_avx2(net, net->b1, rows, n, NULL, 0, acc->v[c]),
+                rows_portable(net, net->b1, rows, n, NULL, 0, acc->v[c]));
+    }
+}
+
+static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
+{
+    for (int c = 0; c < COLOUR_NB; c++)
+        ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
+                rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
+}
+
+static int32_t output_on(const Nnue *net, NnuePath p, const NnueAcc *acc, int actor)
+{
+    int32_t r;
+    ON_PATH(p, r = output_avx2(net, acc, actor), r = output_portable(net, acc, actor));
+    return r;
+}
+
+void nnue_refresh(const Nnue *net, const Position *pos, NnueAcc *acc) { refresh_on(net, net->path, pos, acc); }
+void nnue_apply(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
+{
+    apply_on(net, net->path, from, d, to);
+}
+void nnue_make(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position *pos, Action a, const Undo *u)
+{
+    NnueDelta d;
+    nnue_delta(pos, a, u, &d);
+    apply_on(net, net->path, from, &d, to);
+}
+int32_t nnue_output(const Nnue *net, const NnueAcc *acc, int actor) { return output_on(net, net->path, acc, actor); }
+int32_t nnue_evaluate(const Nnue *net, const Position *pos)
+{
+    NnueAcc acc;
+    refresh_on(net, net->path, pos, &acc);
+    return output_on(net, net->path, &acc, pos->actor);
+}
+double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
+
+void nnue_refresh_path(const Nnue *net, NnuePath p, const Position *pos, NnueAcc *acc) { refresh_on(net, p, pos, acc); }
+void nnue_apply_path(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
+{
+    apply_on(net, p, from, d, to);
+}
+int32_t nnue_output_path(const Nnue *net, NnuePath p, const NnueAcc *acc, int actor)
+{
+    return output_on(net, p, acc, actor);
+}
+
+int nnue_hidden(const Nnue *net) { return net->hidden; }
+int nnue_l2(const Nnue *net) { return net->l2; }
+uint64_t nnue_hash(const Nnue *net) { return net->hash; }
+const char *nnue_description(const Nnue *net) { return net->description; }
+NnuePath nnue_path(const Nnue *net) { return net->path; }
+
+/* ---- the file (docs/nnue.md) ----------------------------------------- */
+
+static const uint8_t MAGIC[8] = {'Y', 'I', 'N', 'S', 'H', 'N', 'E', 'T'};
+enum { HASH_AT = 48 };
+
+/* FNV-1a (64 bits, the standard offset basis) over the header before the
+ * hash and every byte after the header. */
+static uint64_t content_hash(const uint8_t *bytes, size_t len)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++) {
+        if (i == HASH_AT) i = NNUE_HEADER_BYTES;
+        if (i >= len) break;
+        h = (h ^ bytes[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static uint32_t rd32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+static void wr32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void wr64(uint8_t *p, uint64_t v)
+{
+    wr32(p, (uint32_t)v);
+    wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Bytes of the parameters after the description. */
+static size_t params_bytes(int hidden, int l2)
+{
+    size_t h = (size_t)hidden, n = (size_t)NNUE_FEATURES * h + h;
+    if (l2 == 0) return 2 * (n + 2 * h) + 4;
+    return 2 * (n + (size_t)l2 * 2 * h + (size_t)l2) + 4 * ((size_t)l2 + 1);
+}
+
+/* The sizes and scales a net may have; NULL when they are fine. */
+static const char *arch_problem(long hidden, long l2, long qa, long qw)
+{
+    if (hidden < NNUE_MIN_HIDDEN || hidden > NNUE_MAX_HIDDEN || hidden % 16)
+        return "the hidden width is not a multiple of 16 from 16 to 256";
+    if (l2 < 0 || l2 > NNUE_MAX_L2) return "the second layer is not 0 to 32 units";
+    if (qa < 1 || qa > 255) return "the activation scale is not 1 to 255";
+    if (qw < 1 || qw > 1024) return "the weight scale is not 1 to 1024";
+    return NULL;
+}
+
+int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
+{
+    *bytes = NULL;
+    *len = 0;
+    const char *why = arch_problem(p->hidden, p->l2, p->qa, p->qw);
+    if (why) return error_code(err, ERR_USAGE, "cannot write a net: %s (%d, %d, %d, %d)", why, p->hidden, p->l2, p->qa, p->qw);
+    size_t dlen = p->description ? strlen(p->description) : 0;
+    if (dlen > NNUE_DESC_MAX) dlen = NNUE_DESC_MAX;
+    size_t payload = dlen + params_bytes(p->hidden, p->l2), n = NNUE_HEADER_BYTES + payload;
+    uint8_t *b = calloc(1, n);
+    if (!b) return error_set(err, "out of memory for a net of %zu bytes", n);
+    memcpy(b, MAGIC, sizeof MAGIC);
+    wr32(b + 8, NNUE_FORMAT_VERSION);
+    wr32(b + 12, NNUE_FEATURE_SET);
+    wr32(b + 16, NNUE_FEATURES);
+    wr32(b + 20, (uint32_t)p->hidden);
+    wr32(b + 24, (uint32_t)p->l2);
+    wr32(b + 28, (uint32_t)p->qa);
+    wr32(b + 32, (uint32_t)p->qw);
+    wr32(b + 36, (uint32_t)dlen);
+    wr64(b + 40, payload);
+    uint8_t *q = b + NNUE_HEADER_BYTES;
+    memcpy(q, p->description ? p->description : "", dlen);
+    q += dlen;
+    size_t h = (size_t)p->hidden, l2 = (size_t)p->l2, n2 = l2 ? l2 * 2 * h : 2 * h;
+#define PUT16(src, count)                                                      \
+    for (size_t i = 0; i < (count); i++, q += 2) {                             \
+        uint16_t v = (uint16_t)(src)[i];                                       \
+        q[0] = (uint8_t)v;                                                     \
+        q[1] = (uint8_t)(v >> 8);                                              \
+    }
+    PUT16(p->w1, (size_t)NNUE_FEATURES * h);
+    PUT16(p->b1, h);
+    PUT16(p->w2, n2);
+    for (size_t i = 0; i < (l2 ? l2 : 1); i++, q += 4) wr32(q, (uint32_t)p->b2[i]);
+    if (l2) {
+        PUT16(p->w3, l2);
+        wr32(q, (uint32_t)p->b3);
+        q += 4;
+    }
+#undef PUT16
+    wr64(b + HASH_AT, content_hash(b, n));
+    *bytes = b;
+    *len = n;
+    return 0;
+}
+
+void nnue_free(Nnue *net)
+{
+    if (!net) return;
+    free(net->mem);
+    free(net);
+}
+
+static size_t up32(size_t n) { return (n + 31) & ~(size_t)31; }
+
+int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char *err)
+{
+    *out = NULL;
+    if (len < sizeof MAGIC || memcmp(b, MAGIC, sizeof MAGIC))
+        return error_set(err, "%s: not a YINSH net file (it does not begin with YINSHNET)", name);
+    if (len < NNUE_HEADER_BYTES)
+        return error_set(err, "%s: truncated: %zu bytes, less than the %d of a net file's header", name, len,
+                         (int)NNUE_HEADER_BYTES);
+    uint32_t version = rd32(b + 8), set = rd32(b + 12), inputs = rd32(b + 16);
+    if (version != NNUE_FORMAT_VERSION)
+        return error_set(err, "%s: net file format version %u; this yinsh reads version %d", name, (unsigned)version,
+                         (int)NNUE_FORMAT_VERSION);
+    if (set != NNUE_FEATURE_SET || inputs != NNUE_FEATURES)
+        return error_set(err, "%s: mismatched inputs: feature set %u of %u inputs; this yinsh's nets have feature set %d of %d",
+                         name, (unsigned)set, (unsigned)inputs, (int)NNUE_FEATURE_SET, (int)NNUE_FEATURES);
+    long hidden = rd32(b + 20), l2 = rd32(b + 24), qa = rd32(b + 28), qw = rd32(b + 32), dlen = rd32(b + 36);
+    const char *why = arch_problem(hidden, l2, qa, qw);
+    if (why)
+        return error_set(err, "%s: mismatched architecture: %s (hidden %ld, second layer %ld, scales %ld and %ld)", name,
+                         why, hidden, l2, qa, qw);
+    if (dlen > NNUE_DESC_MAX)
+        return error_set(err, "%s: damaged header: a description of %ld bytes (at most %d)", name, dlen, (int)NNUE_DESC_MAX);
+    uint64_t payload = rd64(b + 40), need = (uint64_t)dlen + params_bytes((int)hidden, (int)l2);
+    if (payload != need)
+        return error_set(err, "%s: mismatched sizes: the header says %llu bytes of contents, its architecture needs %llu",
+                         name, (unsigned long long)payload, (unsigned long long)need);
+    if (len < NNUE_HEADER_BYTES + need)
+        return error_set(err, "%s: truncated: %zu bytes, the header says %llu", name, len,
+                         (unsigned long long)(NNUE_HEADER_BYTES + need));
+    if (len > NNUE_HEADER_BYTES + need)
+        return error_set(err, "%s: %zu bytes, %llu more than the header says (not one net file)", name, len,
+                         (unsigned long long)(len - NNUE_HEADER_BYTES - need));
+    uint64_t said = rd64(b + HASH_AT), hash = content_hash(b, len);
+    if (said != hash)
+        return error_set(err, "%s: damaged: its content hash is %016llx, the header says %016llx", name,
+                         (unsigned long long)hash, (unsigned long long)said);
+
+    Nnue *net = calloc(1, sizeof *net);
+    if (!net) return error_set(err, "%s: out of memory", name);
+    size_t h = (size_t)hidden, n2 = l2 ? (size_t)l2 * 2 * h : 2 * h;
+    size_t s_w1 = up32((size_t)NNUE_ROWS * h * 2), s_b1 = up32(h * 2), s_w2 = up32(n2 * 2);
+    size_t s_b2 = up32((l2 ? (size_t)l2 : 1) * 4), s_w3 = up32((size_t)(l2 ? l2 : 1) * 2);
+    net->mem = aligned_alloc(32, s_w1 + s_b1 + s_w2 + s_b2 + s_w3);
+    if (!net->mem) {
+        free(net);
+        return error_set(err, "%s: out of memory", name);
+    }
+    memset(net->mem, 0, s_w1 + s_b1 + s_w2 + s_b2 + s_w3);
+    char *m = net->mem;
+    net->w1 = (int16_t *)m;
+    net->b1 = (int16_t *)(m + s_w1);
+    net->w2 = (int16_t *)(m + s_w1 + s_b1);
+    net->b2 = (int32_t *)(m + s_w1 + s_b1 + s_w2);
+    net->w3 = (int16_t *)(m + s_w1 + s_b1 + s_w2 + s_b2);
+    net->hidden = (int)hidden;
+    net->l2 = (int)l2;
+    net->qa = (int)qa;
+    net->qw = (int)qw;
+    net->qw_shift = -1;
+    for (int b = 0; b < 11; b++)
+        if (qw == 1L << b) net->qw_shift = b;
+    net->hash = hash;
+    const uint8_t *q = b + NNUE_HEADER_BYTES;
+    memcpy(net->description, q, (size_t)dlen);
+    net->description[dlen] = 0;
+    q += dlen;
+#define GET16(p) ((int16_t)(uint16_t)((p)[0] | (p)[1] << 8))
+    /* the file's rows by canonical point go to the rows by point index */
+    for (int row = 0; row < NNUE_ROWS; row++) {
+        int f = nnue_row_feature(row);
+        if (f < 0) continue;
+        const uint8_t *src = q + (size_t)f * h * 2;
+        for (size_t j = 0; j < h; j++) net->w1[(size_t)row * h + j] = GET16(src + 2 * j);
+    }
+    q += (size_t)NNUE_FEATURES * h * 2;
+    for (size_t j = 0; j < h; j++, q += 2) net->b1[j] = GET16(q);
+    for (size_t j = 0; j < n2; j++, q += 2) net->w2[j] = GET16(q);
+    for (long k = 0; k < (l2 ? l2 : 1); k++, q += 4) net->b2[k] = (int32_t)rd32(q);
+    if (l2) {
+        for (long k = 0; k < l2; k++, q += 2) net->w3[k] = GET16(q);
+        net->b3 = (int32_t)rd32(q);
+    }
+#undef GET16
+    net->path = nnue_path_available(NNUE_PATH_AVX2) ? NNUE_PATH_AVX2 : NNUE_PATH_PORTABLE;
+    *out = net;
+    return 0;
+}
+
+int nnue_load(Nnue **out, const char *path, char *err)
+{
+    *out = NULL;
+    struct stat sb;
+    if (stat(path, &sb) != 0) return error_code(err, ERR_NOT_FOUND, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return error_set(err, "%s: not a net file (%s)", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+    /* a net is at most a few hundred KB: a larger file is not one */
+    if (sb.st_size > (off_t)(NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2)))
+        return error_set(err, "%s: not a net file (%lld bytes, more than the largest net)", path, (long long)sb.st_size);
+    FILE *f = fopen(path, "rb");
+    if (!f) return error_code(err, ERR_NOT_FOUND, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = (size_t)sb.st_size + 1, len = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        return error_set(err, "%s: out of memory", path);
+    }
+    len = fread(buf, 1, cap, f);
+    int rc = ferror(f) ? error_set(err, "%s: cannot read: %s", path, strerror(errno)) : 0;
+    fclose(f);
+    if (!rc) rc = nnue_decode(out, buf, len, path, err);
+    free(buf);
+    return rc;
+}
+
+int nnue_save(const char *path, const uint8_t *bytes, size_t len, char *err)
+{
+    FileOut o;
+    if (file_out_open(&o, path, err)) return ERR_FAIL;
+    /* a short write leaves the stream in error: commit says so and removes
+     * the sibling */
+    size_t wrote = fwrite(bytes, 1, len, o.f);
+    (void)wrote;
+    return file_out_commit(&o, err);
+}
+
+/* The net file of eval/nets/default.nnue, embedded by CMakeLists.txt
+ * (cmake/embed.cmake): agents find it without the source tree. */
+extern const char NNUE_BUILTIN_NET[];
+extern const unsigned long NNUE_BUILTIN_NET_SIZE;
+
+int nnue_load_builtin(Nnue **out, char *err)
+{
+    return nnue_decode(out, (const uint8_t *)NNUE_BUILTIN_NET, NNUE_BUILTIN_NET_SIZE, "the built-in net", err);
+}

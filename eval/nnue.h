@@ -1,0 +1,181 @@
+/* A small neural evaluation in the NNUE style (issue 24): the side to
+ * act's winning logit from a network whose first layer is a sum of weight
+ * rows, one per piece on the board, kept up to date along make/unmake.
+ *
+ * Inputs. Each position is seen twice, once from each colour's side c
+ * (a "perspective"), with the same weights: the colours of the pieces are
+ * named relative to c, so Black's view is White's with the colours
+ * swapped (the board needs no mirroring: its geometry is the same for
+ * both). The inputs of perspective c, all 0/1:
+ *   - pieces: for each of the 85 points, an own marker, an opponent's
+ *     marker, an own ring, an opponent's ring (empty is no input);
+ *   - rings removed: own >= 1, >= 2, >= 3, and the opponent's;
+ *   - markers left in the pool: one input for each count 0..51;
+ *   - the state (P, M, R, X, r, x, end) and whether c is the one to act:
+ *     one input for each pair;
+ *   - blitz: the variant.
+ * NNUE_FEATURES = 4 * 85 + 6 + 52 + 14 + 1 = 413 inputs; a position has
+ * at most 61 pieces and 9 other inputs active in each perspective.
+ *
+ * Network. The accumulator of perspective c is b1 + the sum of the rows
+ * W1[f] of its active inputs: `hidden` int16 values (16..256, a multiple
+ * of 16). The side to act's accumulator and then the other's, each
+ * clipped to [0, QA] (clipped ReLU), form the hidden layer of 2 hidden
+ * values; either one output (l2 = 0: out = b2 + w2 . h) or a second
+ * layer of l2 clipped units (1..32) and then the output. All integers:
+ * int16 weights, int32 sums; the output is the side to act's logit times
+ * QA * QW, which nnue_logit turns into the logit (a win 1, a draw 1/2, a
+ * loss 0, as the linear evaluation's).
+ *
+ * Incremental. The first layer is linear, so an action changes an
+ * accumulator by the rows of the inputs it adds and removes: a placement
+ * adds a ring; a move moves a ring, adds a marker and turns the jumped
+ * markers over (each one's input of one colour off, the other's on); a
+ * row removal takes 5 markers off; a ring removal a ring; each action
+ * changes the state inputs (who acts, the state, the pool, the removed
+ * rings). nnue_delta lists those rows from the position after the action
+ * and its Undo; nnue_apply adds them to the parent's accumulator into the
+ * child's. A search keeps one accumulator per ply (NnueAcc stack[ply]):
+ * make computes stack[ply + 1] from stack[ply], unmake is the ply going
+ * back. nnue_refresh computes one from scratch (the root, the tests).
+ * int16 sums wrap (two's complement), and a sum that wraps does so in any
+ * order: an incremental accumulator equals the one from scratch always;
+ * the trainer clips the weights so that no sum can wrap.
+ *
+ * Paths. Every kernel exists twice: portable C and AVX2 intrinsics
+ * (compiled on x86-64 with a target attribute, so that a portable build
+ * has them too). Both compute the same integers with the same wrap-around,
+ * so they give the same bits, and a game is reproducible on any machine.
+ * A net picks the AVX2 path when the CPU has it (nnue_path); the _path
+ * functions take a path for the tests and the benchmark.
+ *
+ * A loaded net is read-only: any number of searches and threads share it.
+ * The file format is docs/nnue.md. */
+#ifndef YINSH_NNUE_H
+#define YINSH_NNUE_H
+
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "engine/position.h"
+
+enum {
+    NNUE_FEATURE_SET = 1, /* the inputs above; a file of another set is refused */
+    NNUE_FORMAT_VERSION = 1,
+    NNUE_FEATURES = 4 * POINT_NB + 6 + (MARKERS_NB + 1) + 2 * STATE_NB + 1, /* 413 */
+    NNUE_MIN_HIDDEN = 16,
+    NNUE_MAX_HIDDEN = 256,
+    NNUE_MAX_L2 = 32,
+    NNUE_MAX_ACTIVE = 72,   /* active inputs of one perspective: 61 pieces, 9 others, and room */
+    NNUE_MAX_DELTA = 32,    /* rows one action adds or removes in one perspective: at most 23 */
+    NNUE_DESC_MAX = 255,    /* bytes of the description a file carries */
+    NNUE_HEADER_BYTES = 56,
+    NNUE_QA = 255,          /* the trainer's scales: an activation of 1 is QA */
+    NNUE_QW = 64,           /* a weight of 1 past the first layer is QW */
+};
+
+/* Rows of the first layer in memory (and in the trainer): the pieces by
+ * point of the 11x11 embedding, so that a bitboard's bits index them with
+ * no table (the rows of the 36 points off the board are zero and never
+ * active), then the other inputs. The file holds only the 85 points'
+ * rows, in canonical order (docs/nnue.md). */
+enum {
+    NNUE_OWN_MARKER = 0, NNUE_THEIR_MARKER = 1, NNUE_OWN_RING = 2, NNUE_THEIR_RING = 3,
+    NNUE_ROW_REMOVED = 4 * SQUARE_NB,            /* + 0..2 own >= 1..3, + 3..5 the opponent's */
+    NNUE_ROW_POOL = NNUE_ROW_REMOVED + 6,        /* + markers in the pool */
+    NNUE_ROW_STATE = NNUE_ROW_POOL + MARKERS_NB + 1, /* + 2 * state + (c is not the one to act) */
+    NNUE_ROW_BLITZ = NNUE_ROW_STATE + 2 * STATE_NB,
+    NNUE_ROWS = NNUE_ROW_BLITZ + 1,              /* 557 */
+};
+
+typedef enum { NNUE_PATH_PORTABLE = 0, NNUE_PATH_AVX2 = 1 } NnuePath;
+
+typedef struct Nnue Nnue;
+
+/* The two perspectives' accumulators, by colour (not by who acts): the
+ * first `hidden` values of each are used. 32-byte aligned for the vector
+ * path; an array of them (a search's stack) keeps every one aligned. */
+typedef struct NnueAcc {
+    alignas(32) int16_t v[COLOUR_NB][NNUE_MAX_HIDDEN];
+} NnueAcc;
+
+/* The rows an action turns on (add) and off (sub), per perspective. */
+typedef struct NnueDelta {
+    uint8_t nadd[COLOUR_NB], nsub[COLOUR_NB];
+    uint16_t add[COLOUR_NB][NNUE_MAX_DELTA], sub[COLOUR_NB][NNUE_MAX_DELTA];
+} NnueDelta;
+
+/* ---- inputs --------------------------------------------------------- */
+
+/* The active rows of perspective c (NNUE_ROWS numbering) into rows, in a
+ * fixed order (pieces by kind, then point; then the others); their number. */
+int nnue_features(const Position *pos, int c, uint16_t rows[NNUE_MAX_ACTIVE]);
+/* The file's input index (0..NNUE_FEATURES-1) of a row; -1 for a row of
+ * a point off the board. */
+int nnue_row_feature(int row);
+/* The rows action a changed: pos is the position after pos_make(pos, a, u). */
+void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d);
+
+/* ---- a net ---------------------------------------------------------- */
+
+/* The parameters in file order, as the trainer makes them and the file
+ * holds them (docs/nnue.md): w1 is NNUE_FEATURES rows of hidden values;
+ * w2 is 2 * hidden values (l2 = 0) or l2 rows of 2 * hidden; b2 one or
+ * l2 values; w3 and b3 only with l2 > 0. */
+typedef struct NnueParams {
+    int hidden, l2, qa, qw;
+    const int16_t *w1, *b1, *w2, *w3;
+    const int32_t *b2;
+    int32_t b3;
+    const char *description; /* at most NNUE_DESC_MAX bytes are written; NULL: none */
+} NnueParams;
+
+/* The bytes of a net file for p (malloc'ed into *bytes, *len of them):
+ * 0, or ERR_USAGE when the sizes or scales are out of range. */
+int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err);
+/* A net from a file's bytes; `name` (the path, "the built-in net") heads
+ * every message. A short, damaged or mismatched file is refused: not a
+ * net file, another format version or feature set, sizes out of range,
+ * fewer or more bytes than the header says, or a content hash that
+ * differs (ERR_FAIL). */
+int nnue_decode(Nnue **out, const uint8_t *bytes, size_t len, const char *name, char *err);
+/* nnue_decode of a file's contents (ERR_NOT_FOUND when it cannot be opened). */
+int nnue_load(Nnue **out, const char *path, char *err);
+/* The net built into the binary (eval/nets/default.nnue at build time). */
+int nnue_load_builtin(Nnue **out, char *err);
+/* Writes the bytes whole or not at all (base/file.h). */
+int nnue_save(const char *path, const uint8_t *bytes, size_t len, char *err);
+void nnue_free(Nnue *net);
+
+int nnue_hidden(const Nnue *net);
+int nnue_l2(const Nnue *net);
+/* The content hash of the file (its header says it and the loader checked
+ * it): what play depends on, as weights_hash is for a weights file. */
+uint64_t nnue_hash(const Nnue *net);
+const char *nnue_description(const Nnue *net);
+/* The path the net's kernels take: AVX2 when the CPU has it. */
+NnuePath nnue_path(const Nnue *net);
+/* Whether this build and CPU can take path p. */
+bool nnue_path_available(NnuePath p);
+
+/* ---- inference ------------------------------------------------------ */
+
+void nnue_refresh(const Nnue *net, const Position *pos, NnueAcc *acc);
+void nnue_apply(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to);
+/* to = from after action a: nnue_delta and nnue_apply (pos, a, u as there). */
+void nnue_make(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position *pos, Action a, const Undo *u);
+/* The raw output for the side `actor` acts (the position's actor):
+ * its logit times QA * QW. */
+int32_t nnue_output(const Nnue *net, const NnueAcc *acc, int actor);
+/* The output of pos from scratch. */
+int32_t nnue_evaluate(const Nnue *net, const Position *pos);
+/* The logit of a raw output: raw / (QA * QW), exact in double. */
+double nnue_logit(const Nnue *net, int32_t raw);
+
+/* The same kernels on a chosen path (an available one). */
+void nnue_refresh_path(const Nnue *net, NnuePath p, const Position *pos, NnueAcc *acc);
+void nnue_apply_path(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to);
+int32_t nnue_output_path(const Nnue *net, NnuePath p, const NnueAcc *acc, int actor);
+
+#endif

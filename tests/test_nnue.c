@@ -1,0 +1,653 @@
+/* The net (eval/nnue.h), its trainer (eval/nnue_train.h, `yinsh train`)
+ * and alpha-beta with a net:
+ *   - the incremental accumulators equal those from scratch in every
+ *     position of 300 seeded random games, and along random make/unmake
+ *     walks (a stack of accumulators by ply, unmake a pop);
+ *   - the AVX2 path and the portable one give the same integers;
+ *   - a net file's round trip; a damaged, truncated, mismatched or foreign
+ *     file refused with its name and what is wrong; the built-in net;
+ *   - training: the same data and seed give the same net, on 1 and on 2
+ *     threads; a trainer stopped mid-epoch, saved and resumed gives the
+ *     net of one never stopped; `yinsh train` twice gives the same file,
+ *     and killed (-9) and resumed gives the file of an uninterrupted run;
+ *   - ab at a fixed depth with a net: legal and deterministic.
+ * Never a speed. */
+#define _GNU_SOURCE /* nftw */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <signal.h>
+#include "test_proc.h"
+#include "engine/movegen.h"
+#include "engine/randgame.h"
+#include "eval/nnue.h"
+#include "eval/nnue_train.h"
+#include "positions/train_load.h"
+#include "search/ab.h"
+#include "search/mcts.h"
+
+/* A net of seeded random integers, large enough that the clipping is met
+ * on both sides and sums go far from zero; l2 > 0 adds the second layer.
+ * qw: the second layer's scale (NNUE_QW, or one not a power of two).
+ * big: weights that make the int16 sums wrap (the incremental and the
+ * from-scratch sums must still agree). */
+static Nnue *random_net(uint64_t seed, int hidden, int l2, int qw, bool big, uint8_t **bytes_out, size_t *len_out)
+{
+    Rng rng;
+    rng_stream(&rng, seed, 77);
+    size_t h = (size_t)hidden, n2 = l2 ? (size_t)l2 * 2 * h : 2 * h;
+    int16_t *w1 = gc(malloc((size_t)NNUE_FEATURES * h * 2)), *b1 = gc(malloc(h * 2)), *w2 = gc(malloc(n2 * 2));
+    int16_t *w3 = gc(malloc(NNUE_MAX_L2 * 2));
+    int32_t *b2 = gc(malloc(NNUE_MAX_L2 * 4));
+    int span = big ? 30000 : 60;
+    for (size_t i = 0; i < (size_t)NNUE_FEATURES * h; i++) w1[i] = (int16_t)((int)rng_below(&rng, 2 * span + 1) - span);
+    for (size_t j = 0; j < h; j++) b1[j] = (int16_t)((int)rng_below(&rng, 401) - 100);
+    for (size_t k = 0; k < n2; k++) w2[k] = (int16_t)((int)rng_below(&rng, 257) - 128);
+    for (int k = 0; k < NNUE_MAX_L2; k++) {
+        w3[k] = (int16_t)((int)rng_below(&rng, 257) - 128);
+        b2[k] = (int32_t)rng_below(&rng, 20001) - 10000;
+    }
+    NnueParams p = {.hidden = hidden, .l2 = l2, .qa = NNUE_QA, .qw = qw, .w1 = w1, .b1 = b1, .w2 = w2,
+                    .b2 = b2, .w3 = w3, .b3 = 1234, .description = "a random net of the tests"};
+    uint8_t *bytes;
+    size_t len;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
+    Nnue *net;
+    cr_assert_eq(nnue_decode(&net, bytes, len, "random", err), 0, "%s", err);
+    if (bytes_out) {
+        *bytes_out = gc(bytes);
+        *len_out = len;
+    } else {
+        free(bytes);
+    }
+    return net;
+}
+
+static bool acc_equal(const Nnue *net, const NnueAcc *a, const NnueAcc *b)
+{
+    int h = nnue_hidden(net);
+    return !memcmp(a->v[WHITE], b->v[WHITE], (size_t)h * 2) && !memcmp(a->v[BLACK], b->v[BLACK], (size_t)h * 2);
+}
+
+/* The accumulator of pos from scratch on path p. */
+static NnueAcc fresh(const Nnue *net, NnuePath p, const Position *pos)
+{
+    NnueAcc a;
+    nnue_refresh_path(net, p, pos, &a);
+    return a;
+}
+
+static NnuePath other_path(void)
+{
+    return nnue_path_available(NNUE_PATH_AVX2) ? NNUE_PATH_AVX2 : NNUE_PATH_PORTABLE;
+}
+
+/* Every position of 300 random games (standard and blitz), both paths:
+ * the child's accumulator made from the parent's equals the one from
+ * scratch, and both paths agree on each, and on the output. */
+static void incremental_over_games(Nnue *net)
+{
+    NnuePath vec = other_path();
+    static NnueAcc stack[GAME_MAX_ACTIONS + 1];
+    long positions = 0;
+    for (int g = 0; g < 300; g++) {
+        Rng rng;
+        rng_stream(&rng, 2024, (uint64_t)g);
+        Position pos;
+        pos_start(&pos, g % 3 == 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        stack[0] = fresh(net, NNUE_PATH_PORTABLE, &pos);
+        for (int ply = 0; ply < GAME_MAX_ACTIONS; ply++) {
+            Action a = movegen_random(&pos, &rng);
+            if (a == ACTION_NONE) break;
+            Undo u;
+            pos_make(&pos, a, &u);
+            NnueDelta d;
+            nnue_delta(&pos, a, &u, &d);
+            for (int c = 0; c < COLOUR_NB; c++)
+                cr_assert(d.nadd[c] <= 23 && d.nsub[c] <= 23, "game %d ply %d: %d and %d rows", g, ply, d.nadd[c],
+                          d.nsub[c]);
+            NnueAcc v;
+            nnue_apply_path(net, NNUE_PATH_PORTABLE, &stack[ply], &d, &stack[ply + 1]);
+            nnue_apply_path(net, vec, &stack[ply], &d, &v);
+            NnueAcc s = fresh(net, NNUE_PATH_PORTABLE, &pos), sv = fresh(net, vec, &pos);
+            cr_assert(acc_equal(net, &stack[ply + 1], &s), "game %d ply %d: incremental != from scratch", g, ply);
+            cr_assert(acc_equal(net, &v, &s), "game %d ply %d: the vector path's update differs", g, ply);
+            cr_assert(acc_equal(net, &sv, &s), "game %d ply %d: the vector path's refresh differs", g, ply);
+            int32_t o = nnue_output_path(net, NNUE_PATH_PORTABLE, &s, pos.actor);
+            cr_assert_eq(nnue_output_path(net, vec, &s, pos.actor), o, "game %d ply %d: outputs differ", g, ply);
+            cr_assert_eq(nnue_evaluate(net, &pos), o);
+            positions++;
+        }
+    }
+    cr_assert_gt(positions, 15000);
+}
+
+Test(nnue, incremental_equals_from_scratch_in_300_random_games)
+{
+    Nnue *net = random_net(1, 64, 0, NNUE_QW, false, NULL, NULL);
+    incremental_over_games(net);
+    nnue_free(net);
+}
+
+Test(nnue, incremental_equals_from_scratch_with_a_second_layer_and_wide)
+{
+    Nnue *net = random_net(2, 144, 9, 48, false, NULL, NULL); /* 144: the 64-lane blocks and a 16-lane tail; 9: eight rows at once and one alone; 48: a division */
+    incremental_over_games(net);
+    nnue_free(net);
+}
+
+Test(nnue, sums_that_wrap_still_agree)
+{
+    Nnue *net = random_net(3, 32, 0, NNUE_QW, true, NULL, NULL);
+    incremental_over_games(net);
+    nnue_free(net);
+}
+
+/* Random walks of make and unmake: the stack's top always equals the
+ * accumulator from scratch of the position reached, and an unmake gives
+ * back the position of the ply below (whose accumulator is kept). */
+Test(nnue, make_unmake_walks_keep_the_stack_right)
+{
+    Nnue *net = random_net(4, 48, 0, NNUE_QW, false, NULL, NULL);
+    enum { DEPTH = 40 };
+    NnueAcc stack[DEPTH + 1];
+    Action acts[DEPTH];
+    Undo undos[DEPTH];
+    for (int w = 0; w < 200; w++) {
+        Rng rng;
+        rng_stream(&rng, 99, (uint64_t)w);
+        Position pos;
+        pos_start(&pos, w % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        randgame_play(&pos, &rng, (int)rng_below(&rng, 60)); /* a start somewhere in a game */
+        Position root = pos;
+        nnue_refresh(net, &pos, &stack[0]);
+        int ply = 0;
+        for (int step = 0; step < 400; step++) {
+            Action a = ply < DEPTH ? movegen_random(&pos, &rng) : ACTION_NONE;
+            if (ply > 0 && (a == ACTION_NONE || rng_below(&rng, 3) == 0)) {
+                ply--;
+                pos_unmake(&pos, acts[ply], &undos[ply]);
+            } else if (a != ACTION_NONE) {
+                acts[ply] = a;
+                pos_make(&pos, a, &undos[ply]);
+                nnue_make(net, &stack[ply], &stack[ply + 1], &pos, a, &undos[ply]);
+                ply++;
+            } else {
+                break;
+            }
+            NnueAcc s;
+            nnue_refresh(net, &pos, &s);
+            cr_assert(acc_equal(net, &stack[ply], &s), "walk %d step %d ply %d: the stack differs", w, step, ply);
+        }
+        while (ply > 0) {
+            ply--;
+            pos_unmake(&pos, acts[ply], &undos[ply]);
+        }
+        cr_assert(pos_equal(&pos, &root));
+    }
+    nnue_free(net);
+}
+
+Test(nnue, inputs_of_the_start_and_their_rows)
+{
+    Position pos;
+    pos_start(&pos, VARIANT_STANDARD);
+    uint16_t rows[NNUE_MAX_ACTIVE];
+    /* no piece: the pool of 51, state P and who acts */
+    cr_assert_eq(nnue_features(&pos, WHITE, rows), 2);
+    cr_assert_eq(rows[0], NNUE_ROW_POOL + 51);
+    cr_assert_eq(rows[1], NNUE_ROW_STATE + 2 * STATE_P + 0);
+    cr_assert_eq(nnue_features(&pos, BLACK, rows), 2);
+    cr_assert_eq(rows[1], NNUE_ROW_STATE + 2 * STATE_P + 1);
+    /* every file input is some row's, once */
+    int seen[NNUE_FEATURES] = {0};
+    for (int row = 0; row < NNUE_ROWS; row++) {
+        int f = nnue_row_feature(row);
+        if (f >= 0) seen[f]++;
+    }
+    for (int f = 0; f < NNUE_FEATURES; f++) cr_assert_eq(seen[f], 1, "input %d", f);
+    /* the colours swap between the perspectives */
+    Action a = ACTION_MAKE(ACT_PLACE, GEO->point_of[40], 0);
+    Undo u;
+    pos_make(&pos, a, &u);
+    cr_assert_eq(nnue_features(&pos, WHITE, rows), 3);
+    cr_assert_eq(rows[0], NNUE_OWN_RING * SQUARE_NB + GEO->point_of[40]);
+    nnue_features(&pos, BLACK, rows);
+    cr_assert_eq(rows[0], NNUE_THEIR_RING * SQUARE_NB + GEO->point_of[40]);
+}
+
+/* The board's symmetries (the trainer's augmentation): each maps the
+ * board onto itself, and the image of a position has the same number of
+ * legal actions, the same rows and the same linear features (which count
+ * lines, flips and ring moves). Rotating six times is the identity. */
+static Bitboard map_set(const uint8_t *map, Bitboard b)
+{
+    Bitboard r = 0;
+    for (; b; b &= b - 1) r |= bb_bit(map[bb_lsb(b)]);
+    return r;
+}
+
+Test(nnue, the_twelve_symmetries_keep_the_rules)
+{
+    static uint8_t map[NNUE_SYMMETRIES][SQUARE_NB];
+    nnue_train_symmetries(map);
+    for (int k = 0; k < NNUE_SYMMETRIES; k++) {
+        cr_assert_eq(map_set(map[k], GEO->valid), GEO->valid, "symmetry %d leaves the board", k);
+        for (int k2 = 0; k2 < k; k2++) cr_assert(memcmp(map[k], map[k2], SQUARE_NB), "symmetries %d and %d", k, k2);
+    }
+    for (Point p = 0; p < SQUARE_NB; p++) {
+        Point q = p;
+        for (int r = 0; r < 6; r++) q = map[1][q];
+        cr_assert_eq(q, p);
+        cr_assert_eq(map[6][map[6][p]], p, "a reflection twice");
+    }
+    long checked = 0;
+    for (int g = 0; g < 40; g++) {
+        Rng rng;
+        rng_stream(&rng, 12, (uint64_t)g);
+        Position pos;
+        pos_start(&pos, g % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        for (Action a; (a = movegen_random(&pos, &rng)) != ACTION_NONE;) {
+            Undo u;
+            pos_make(&pos, a, &u);
+            double f[FEAT_NB];
+            features_compute(&pos, f);
+            for (int k = 1; k < NNUE_SYMMETRIES; k++) {
+                Position q = pos;
+                for (int c = 0; c < COLOUR_NB; c++) {
+                    q.rings[c] = map_set(map[k], pos.rings[c]);
+                    q.markers[c] = map_set(map[k], pos.markers[c]);
+                }
+                q.key = pos_compute_key(&q);
+                char why[ERR_LEN];
+                cr_assert_eq(pos_check(&q, why), 0, "game %d, symmetry %d: %s", g, k, why);
+                cr_assert_eq(movegen_count(&q), movegen_count(&pos), "game %d, symmetry %d: legal actions", g, k);
+                double fq[FEAT_NB];
+                features_compute(&q, fq);
+                cr_assert(!memcmp(f, fq, sizeof f), "game %d, symmetry %d: the features differ", g, k);
+                checked++;
+            }
+        }
+    }
+    cr_assert_gt(checked, 10000);
+}
+
+/* ---- the file -------------------------------------------------------- */
+
+Test(nnue_file, round_trip)
+{
+    uint8_t *bytes;
+    size_t len;
+    Nnue *net = random_net(5, 32, 4, NNUE_QW, false, &bytes, &len);
+    char *dir = tmpdir_new(), *path = path_in(dir, "r.nnue"), err[ERR_LEN];
+    cr_assert_eq(nnue_save(path, bytes, len, err), 0, "%s", err);
+    Nnue *back;
+    cr_assert_eq(nnue_load(&back, path, err), 0, "%s", err);
+    cr_assert_eq(nnue_hash(back), nnue_hash(net));
+    cr_assert_eq(nnue_hidden(back), 32);
+    cr_assert_eq(nnue_l2(back), 4);
+    cr_assert_str_eq(nnue_description(back), "a random net of the tests");
+    for (int g = 0; g < 20; g++) {
+        Position pos;
+        pos_start(&pos, VARIANT_STANDARD);
+        Rng rng;
+        rng_stream(&rng, 5, (uint64_t)g);
+        for (Action a; (a = movegen_random(&pos, &rng)) != ACTION_NONE;) {
+            Undo u;
+            pos_make(&pos, a, &u);
+            cr_assert_eq(nnue_evaluate(back, &pos), nnue_evaluate(net, &pos));
+        }
+    }
+    /* and the same bytes again */
+    FILE *f = fopen(path, "rb");
+    uint8_t *again = gc(malloc(len + 1));
+    cr_assert_eq(fread(again, 1, len + 1, f), len);
+    fclose(f);
+    cr_assert(!memcmp(again, bytes, len));
+    nnue_free(back);
+    nnue_free(net);
+}
+
+/* Loads the bytes as the file `name` in dir: the code and the message. */
+static int load_bytes(const char *dir, const char *name, const uint8_t *b, size_t n, char *err)
+{
+    char *path = path_in(dir, name);
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    fwrite(b, 1, n, f);
+    fclose(f);
+    Nnue *net = NULL;
+    int rc = nnue_load(&net, path, err);
+    nnue_free(net);
+    return rc;
+}
+
+static void expect_refused(const char *dir, const char *name, const uint8_t *b, size_t n, const char *what)
+{
+    char err[ERR_LEN] = "";
+    cr_assert_neq(load_bytes(dir, name, b, n, err), 0, "%s was loaded", name);
+    cr_expect(strstr(err, name), "the message names the file: %s", err);
+    cr_expect(strstr(err, what), "expected '%s' in: %s", what, err);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+Test(nnue_file, damaged_truncated_and_mismatched_files_are_refused)
+{
+    uint8_t *bytes;
+    size_t len;
+    Nnue *net = random_net(6, 16, 0, NNUE_QW, false, &bytes, &len);
+    nnue_free(net);
+    char *dir = tmpdir_new();
+    uint8_t *b = gc(malloc(len + 8));
+    char err[ERR_LEN];
+
+    memcpy(b, bytes, len);
+    b[len / 2] ^= 0x10;
+    expect_refused(dir, "flipped.nnue", b, len, "damaged");
+    memcpy(b, bytes, len);
+    b[28] ^= 1; /* the activation scale, 254: the hash covers the header too */
+    expect_refused(dir, "scale.nnue", b, len, "damaged");
+    expect_refused(dir, "short.nnue", bytes, len - 100, "truncated");
+    expect_refused(dir, "header.nnue", bytes, 20, "truncated");
+    memcpy(b, bytes, len);
+    memset(b + len, 0, 8);
+    expect_refused(dir, "long.nnue", b, len + 8, "more than the header says");
+    memcpy(b, bytes, len);
+    put32(b + 8, 2);
+    expect_refused(dir, "version.nnue", b, len, "format version 2");
+    memcpy(b, bytes, len);
+    put32(b + 12, 7);
+    expect_refused(dir, "features.nnue", b, len, "mismatched inputs");
+    memcpy(b, bytes, len);
+    put32(b + 20, 32);
+    expect_refused(dir, "hidden.nnue", b, len, "mismatched sizes");
+    memcpy(b, bytes, len);
+    put32(b + 20, 20);
+    expect_refused(dir, "odd.nnue", b, len, "multiple of 16");
+    expect_refused(dir, "text.nnue", (const uint8_t *)"lines3 0.1\n", 11, "not a YINSH net file");
+    expect_refused(dir, "empty.nnue", bytes, 0, "not a YINSH net file");
+    Nnue *none = NULL;
+    cr_assert_eq(nnue_load(&none, dir, err), ERR_FAIL);
+    cr_expect(strstr(err, "a directory"), "%s", err);
+    cr_assert_eq(nnue_load(&none, path_in(dir, "missing.nnue"), err), ERR_NOT_FOUND);
+    cr_expect(strstr(err, "missing.nnue: cannot open"), "%s", err);
+    cr_assert_null(none);
+}
+
+Test(nnue_file, the_built_in_net_loads)
+{
+    Nnue *net;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_load_builtin(&net, err), 0, "%s", err);
+    Position pos;
+    pos_start(&pos, VARIANT_STANDARD);
+    double l = nnue_logit(net, nnue_evaluate(net, &pos));
+    cr_assert(isfinite(l) && fabs(l) < 10, "the start's logit %g", l);
+    /* the file it was built from is the same net */
+    Nnue *file;
+    cr_assert_eq(nnue_load(&file, YINSH_SOURCE_DIR "/eval/nets/default.nnue", err), 0, "%s", err);
+    cr_assert_eq(nnue_hash(file), nnue_hash(net));
+    nnue_free(file);
+    nnue_free(net);
+}
+
+/* ---- training -------------------------------------------------------- */
+
+/* A small database of seeded ab self-play, made once per test. */
+static char *small_db(const char *dir, const char *games)
+{
+    char *db = path_in(dir, "games.db");
+    const char *args[] = {"selfplay", "--agent", "ab:depth=1,eval=" YINSH_SOURCE_DIR "/eval/weights/tuned3.txt",
+                          "--opening", "random:4", "--games", games, "--seed", "31", "--db", db, "--quiet",
+                          "--threads", "2", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, NULL), 0, "selfplay: %s", slurp(path_in(dir, "err")));
+    return db;
+}
+
+static void load_data(const char *db, const NnueTrainOptions *o, NnueData *d)
+{
+    Store *s;
+    char err[ERR_LEN];
+    cr_assert_eq(store_open(&s, db, STORE_READ, STORE_BUSY_MS, err), 0, "%s", err);
+    cr_assert_eq(train_load(s, NULL, o, d, NULL, err), 0, "%s", err);
+    store_close(s);
+}
+
+/* Trains to the end; stop_after > 0: stops after that many slices of no
+ * time (one minibatch each), saves, and resumes in a new trainer. */
+static uint8_t *train_bytes(const NnueData *d, const NnueTrainOptions *o, int stop_after, const char *ckpt,
+                            size_t *len)
+{
+    NnueTrainer *t;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_trainer_new(&t, o, d, err), 0, "%s", err);
+    int slices = 0;
+    NnueEpoch e;
+    for (int r; (r = nnue_trainer_run(t, stop_after ? 0 : 1e9, &e)) != 2;) {
+        if (stop_after && ++slices == stop_after) {
+            cr_assert_eq(nnue_trainer_save(t, ckpt, err), 0, "%s", err);
+            nnue_trainer_free(t);
+            cr_assert_eq(nnue_trainer_new(&t, o, d, err), 0, "%s", err);
+            cr_assert_eq(nnue_trainer_resume(t, ckpt, err), 0, "%s", err);
+        }
+    }
+    uint8_t *b;
+    cr_assert_eq(nnue_trainer_quantise(t, "test", &b, len, err), 0, "%s", err);
+    nnue_trainer_free(t);
+    return gc(b);
+}
+
+Test(nnue_train, same_data_and_seed_same_net_and_a_resume_changes_nothing, .timeout = 240)
+{
+    char *dir = tmpdir_new(), *db = small_db(dir, "60");
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.epochs = 3;
+    o.hidden = 32;
+    o.batch = 256;
+    o.threads = 1;
+    NnueData d;
+    load_data(db, &o, &d);
+    cr_assert_gt(d.n_train, 1000);
+    cr_assert_gt(d.n_val, 0);
+    cr_assert_gt(d.with_value, d.n_train / 2, "ab stores its values");
+    size_t n1, n2, n3, n4;
+    uint8_t *a = train_bytes(&d, &o, 0, NULL, &n1), *b = train_bytes(&d, &o, 0, NULL, &n2);
+    cr_assert(n1 == n2 && !memcmp(a, b, n1), "two trainings differ");
+    o.threads = 2;
+    uint8_t *c = train_bytes(&d, &o, 0, NULL, &n3);
+    cr_assert(n1 == n3 && !memcmp(a, c, n1), "2 threads train another net");
+    /* stopped inside the second epoch (a minibatch a slice) and resumed */
+    int per_epoch = (int)((d.n_train + 255) / 256);
+    uint8_t *r = train_bytes(&d, &o, per_epoch + 2, path_in(dir, "t.ckpt"), &n4);
+    cr_assert(n1 == n4 && !memcmp(a, r, n1), "the resumed training gives another net");
+    /* the checkpoint refuses other options */
+    o.seed = 2;
+    NnueTrainer *t;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), 0, "%s", err);
+    cr_assert_eq(nnue_trainer_resume(t, path_in(dir, "t.ckpt"), err), ERR_FAIL);
+    cr_expect(strstr(err, "other training: seed 1 (this run: 2)"), "%s", err);
+    nnue_trainer_free(t);
+    nnue_data_free(&d);
+}
+
+Test(nnue_train, repeated_games_count_once)
+{
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.val_frac = 0;
+    NnueCollector c = {.o = &o};
+    const char *acts[] = {"a2", "a3"};
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_collect_game(&c, "g1", 0, VARIANT_STANDARD, RESULT_WHITE, acts, NULL, 2, err), 0, "%s", err);
+    cr_assert_eq(nnue_collect_game(&c, "g2", 1, VARIANT_STANDARD, RESULT_WHITE, acts, NULL, 2, err), 0, "%s", err);
+    cr_assert_eq(nnue_collect_game(&c, "g3", 2, VARIANT_BLITZ, RESULT_BLACK, acts, NULL, 2, err), 0, "%s", err);
+    NnueData d;
+    cr_assert_eq(nnue_collect_finish(&c, &d, err), 0, "%s", err);
+    cr_assert_eq(d.games, 2);
+    cr_assert_eq(d.duplicates, 1);
+    cr_assert_eq(d.n_train, 4);
+    /* White won the first: the start is White's to act, 1; then Black's, 0 */
+    cr_assert_float_eq(d.train[0].result, 1.0, 1e-9);
+    cr_assert_float_eq(d.train[1].result, 0.0, 1e-9);
+    cr_assert_float_eq(d.train[2].result, 0.0, 1e-9);
+    nnue_data_free(&d);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    for (int x, y; same;) {
+        x = fgetc(fa);
+        y = fgetc(fb);
+        same = x == y;
+        if (x == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+Test(nnue_train, yinsh_train_twice_and_killed_and_resumed_give_one_net, .timeout = 300)
+{
+    char *dir = tmpdir_new(), *db = small_db(dir, "120");
+    const char *common[] = {"train", "--db", db, "--epochs", "30", "--hidden", "32", "--batch", "512",
+                            "--threads", "2", "--seed", "5", "--checkpoint", "0"};
+    enum { NC = sizeof common / sizeof *common };
+    const char *args[NC + 4];
+    memcpy(args, common, sizeof common);
+    char *a = path_in(dir, "a.nnue"), *b = path_in(dir, "b.nnue"), *c = path_in(dir, "c.nnue");
+    args[NC] = "--out", args[NC + 1] = a, args[NC + 2] = NULL;
+    char *out;
+    cr_assert_eq(yinsh_run(dir, args, &out, NULL), 0, "train: %s", slurp(path_in(dir, "err")));
+    cr_expect(strstr(out, "wrote "), "%s", out);
+    cr_expect(strstr(out, "quantised"), "%s", out);
+    cr_assert(!file_exists(path_in(dir, "a.nnue.ckpt")), "the checkpoint is removed at the end");
+    args[NC + 1] = b;
+    args[NC + 2] = "--quiet";
+    args[NC + 3] = NULL;
+    cr_assert_eq(yinsh_run(dir, args, NULL, NULL), 0);
+    cr_assert(same_file(a, b), "two runs of one training wrote different nets");
+    cr_assert(!strcmp(slurp(path_in(dir, "err")), ""), "--quiet: %s", slurp(path_in(dir, "err")));
+
+    /* killed once its checkpoint is there, then resumed */
+    args[NC + 1] = c;
+    args[NC + 2] = NULL;
+    char *ckpt = path_in(dir, "c.nnue.ckpt");
+    pid_t pid = yinsh_start(dir, args);
+    for (int i = 0; i < 60000 && !file_exists(ckpt); i++) usleep(1000);
+    kill(pid, SIGKILL);
+    int st = yinsh_wait(pid);
+    cr_assert(file_exists(ckpt), "no checkpoint was written (exit %d)", st);
+    cr_assert_eq(st, 128 + SIGKILL, "the training ended before it was killed");
+    cr_assert(!file_exists(c));
+    /* a checkpoint there and no --resume: refused, nothing changed */
+    char *err;
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 1);
+    cr_expect(strstr(err, "--resume"), "%s", err);
+    args[NC + 2] = "--resume";
+    args[NC + 3] = NULL;
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "resume: %s", err);
+    cr_expect(strstr(err, "resuming"), "%s", err);
+    cr_assert(same_file(a, c), "the resumed training wrote another net");
+}
+
+Test(nnue_train, bad_command_lines)
+{
+    char *dir = tmpdir_new(), *err;
+    const char *no_db[] = {"train", "--out", "x.nnue", NULL};
+    cr_assert_eq(yinsh_run(dir, no_db, NULL, &err), 2);
+    cr_expect(strstr(err, "--db"), "%s", err);
+    const char *odd[] = {"train", "--db", "x.db", "--out", "x.nnue", "--hidden", "40", NULL};
+    cr_assert_eq(yinsh_run(dir, odd, NULL, &err), 2);
+    cr_expect(strstr(err, "multiple of 16"), "%s", err);
+    const char *missing[] = {"train", "--db", "missing.db", "--out", "x.nnue", NULL};
+    cr_assert_eq(yinsh_run(dir, missing, NULL, &err), 1);
+    cr_assert(!file_exists(path_in(dir, "x.nnue")));
+    const char *help[] = {"train", "--help", NULL};
+    char *out;
+    cr_assert_eq(yinsh_run(dir, help, &out, NULL), 0);
+    cr_expect(strstr(out, "--lambda"), "%s", out);
+}
+
+/* ---- alpha-beta with a net -------------------------------------------- */
+
+/* A game of ab (depth 2, the net) against itself from four random
+ * actions: every action legal; the actions, in order, into acts. */
+static int ab_game(const Nnue *net, uint64_t seed, Action *acts)
+{
+    AbConfig cfg = {.depth = 2, .tt_mb = 1, .net = net};
+    weights_default(&cfg.weights);
+    Ab *ab;
+    char err[ERR_LEN];
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
+    Rng rng;
+    rng_stream(&rng, seed, 0);
+    Position pos;
+    pos_start(&pos, seed % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+    int n = 0, result, reason;
+    while (!pos_outcome(&pos, &result, &reason) && n < GAME_MAX_ACTIONS) {
+        Action a = n < 4 ? movegen_random(&pos, &rng) : ab_search(ab, &pos, NULL, NULL);
+        cr_assert(movegen_is_legal(&pos, a), "game %llu ply %d: an illegal action", (unsigned long long)seed, n);
+        acts[n++] = a;
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    ab_free(ab);
+    return n;
+}
+
+Test(nnue_ab, a_fixed_depth_search_with_a_net_is_legal_and_deterministic, .timeout = 240)
+{
+    Nnue *net;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_load_builtin(&net, err), 0, "%s", err);
+    static Action a[GAME_MAX_ACTIONS], b[GAME_MAX_ACTIONS];
+    for (uint64_t g = 0; g < 4; g++) {
+        int n = ab_game(net, g, a), m = ab_game(net, g, b);
+        cr_assert_eq(n, m);
+        cr_assert(!memcmp(a, b, (size_t)n * sizeof *a), "game %llu: two searches chose differently",
+                  (unsigned long long)g);
+    }
+    /* a random net plays legal games too (its scores are far from the shipped one's) */
+    Nnue *r = random_net(8, 32, 0, NNUE_QW, false, NULL, NULL);
+    ab_game(r, 9, a);
+    nnue_free(r);
+    nnue_free(net);
+}
+
+/* MCTS with a net at its leaves (rollout 0: the net alone) and as its
+ * prior: legal and the same twice from the same stream. */
+Test(nnue_mcts, leaves_and_priors_by_a_net_are_legal_and_deterministic)
+{
+    Nnue *net = random_net(10, 32, 0, NNUE_QW, false, NULL, NULL);
+    MctsConfig cfg = {.sims = 300, .c = 1, .evaluate = true, .rollout = 0, .prior = 1, .net = net};
+    weights_default(&cfg.weights);
+    for (int k = 0; k < 6; k++) {
+        Position pos;
+        pos_start(&pos, VARIANT_STANDARD);
+        Rng walk;
+        rng_stream(&walk, 11, (uint64_t)k);
+        randgame_play(&pos, &walk, 5 + 9 * k);
+        if (movegen_count(&pos) == 0) continue;
+        Action got[2];
+        for (int r = 0; r < 2; r++) {
+            Mcts *m;
+            char err[ERR_LEN];
+            cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+            Rng rng;
+            rng_stream(&rng, 12, (uint64_t)k);
+            got[r] = mcts_search(m, &pos, &rng, NULL);
+            mcts_free(m);
+        }
+        cr_assert(movegen_is_legal(&pos, got[0]));
+        cr_assert_eq(got[0], got[1], "position %d: two searches chose differently", k);
+    }
+    nnue_free(net);
+}
