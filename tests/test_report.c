@@ -613,7 +613,7 @@ static char *markdown_of(const Report *rep)
  * 60 actions. */
 static ReportPair hand_pair(int variant, const char *spec, uint64_t w, uint64_t b, uint64_t d)
 {
-    ReportPair p = {.variant = variant, .white = (char *)spec, .black = (char *)spec, .games = w + b + d};
+    ReportPair p = {.variant = variant, .white = (char *)spec, .black = (char *)spec, .opening = "none", .games = w + b + d};
     p.results[RESULT_WHITE] = w;
     p.results[RESULT_BLACK] = b;
     p.results[RESULT_DRAW] = d;
@@ -854,7 +854,7 @@ Test(report, first_ring_classes)
         rep.first[VARIANT_STANDARD][pt][RESULT_DRAW] += 2;
     }
     ReportClass c[REPORT_CLASS_NB];
-    report_classes(&rep, VARIANT_STANDARD, c);
+    report_classes(&rep, VARIANT_STANDARD, NULL, c);
     int total = 0;
     for (int k = 0; k < REPORT_CLASS_NB; k++) {
         char name[8];
@@ -1084,7 +1084,7 @@ Test(report, copies_are_counted_once)
                   strstr(md, ", 2 distinct games. **198 copies of them left out**"),
               "%.600s", md);
     char *summary = section(md, "## Summary");
-    cr_expect(strstr(summary, "- **Standard.** Most-played agent against itself, `ab:depth=2,tt=16` on both sides, "
+    cr_expect(strstr(summary, "- **Standard.** Most-played agent against itself, `ab:depth=2` on both sides, "
                               "1 distinct game (99 copies left out): ") &&
                   strstr(summary, "Only 1 distinct game: too few for a verdict"),
               "%s", summary);
