@@ -1384,8 +1384,8 @@ Test(report, ladder_by_hand)
                                                                                 "(50.0%)") &&
                   strstr(lad, "Of the 3, 1 stays at or above 60%"),
               "%s", lad);
-    cr_expect(strstr(lad, "Left out of the ladder (an agent that played no self-play game of this variant here): "
-                          "`l1-vs-x`."),
+    cr_expect(strstr(lad, "Left out of the ladder, as no match between two levels (one side played no self-play game "
+                          "of this variant here, or both sides are the same agent): `l1-vs-x`."),
               "%s", lad);
     cr_expect(strstr(lad, "Anchor: random play is no level with ladder matches here, so the weakest level of the "
                           "ladder's first block, `mcts:sims=10`, is 0."),

@@ -86,8 +86,10 @@ static void ladder_order(const ReportLadder *lad, const bool *linked, int *order
 }
 
 /* Fits one block (members[m], in the ladder's order) anchored at
- * members[0], then again at its weakest member (or at `anchor` when it
- * is one of them), so that every se is relative to the base. */
+ * members[0], then again at its base, so that every se is relative to
+ * the base: `anchor` where it is given (the ladder's anchor, a member of
+ * block 0), else the block's weakest member. *base: its index in
+ * members. */
 static int fit_block(const ReportLadder *lad, const int *members, int m, int anchor, double *elo, double *se,
                      int *base, char *err)
 {
@@ -115,15 +117,12 @@ static int fit_block(const ReportLadder *lad, const int *members, int m, int anc
         score[u * m + w] += pts;
         score[w * m + u] += g - pts;
     }
-    int first = 0;
-    if (stats_bt_fit(m, games, score, first, names, elo, se, err)) return -1;
+    if (stats_bt_fit(m, games, score, 0, names, elo, se, err)) return -1;
     int b = 0;
     for (int a = 0; a < m; a++)
-        if (members[a] == anchor) b = a;
-        else if (anchor < 0 && elo[a] < elo[b]) b = a;
-    if (anchor >= 0 && at[anchor] < 0) b = 0;
+        if (anchor >= 0 ? members[a] == anchor : elo[a] < elo[b]) b = a;
     *base = b;
-    return b == first ? 0 : stats_bt_fit(m, games, score, b, names, elo, se, err);
+    return b ? stats_bt_fit(m, games, score, b, names, elo, se, err) : 0;
 }
 
 void report_ladder_free(ReportLadder *lad)

@@ -184,7 +184,8 @@ static void write_variant_ladder(const Report *rep, int v, FILE *f)
         fprintf(f, "\n\n");
     }
     if (lad->left_out) {
-        fprintf(f, "Left out of the ladder (an agent that played no self-play game of this variant here): ");
+        fprintf(f, "Left out of the ladder, as no match between two levels (one side played no self-play game of "
+                   "this variant here, or both sides are the same agent): ");
         bool first = true;
         for (int i = 0; i < rep->nmatches; i++) {
             const ReportMatch *m = &rep->matches[i];
@@ -222,10 +223,10 @@ void report_md_ladder(const Report *rep, FILE *f)
         if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) write_variant_ladder(rep, v, f);
 }
 
-/* "White 53.1% (50.2–56.0)" and the rest of a level's row. */
-static void write_level_row(const Report *rep, const ReportLadder *lad, int k, const ReportPair *p, FILE *f)
+/* A level's row of White's score against Elo: a pair of the level (its
+ * self-play from one opening) with the level's Elo. */
+static void write_level_row(const ReportLadder *lad, int k, const ReportPair *p, FILE *f)
 {
-    (void)rep;
     ReportScore s = report_score(p);
     Interval d = report_draw_rate(p);
     char label[1100], pv[32], at[32], lead[32], bal[32], br[REPORT_PHASE_NB][32];
@@ -374,11 +375,11 @@ void report_md_by_elo(const Report *rep, FILE *f)
                 TITLE[v]);
         for (int k = 0; k < lad->nlevels; k++) {
             const ReportPair *main = &rep->pairs[lad->level[k].pair];
-            write_level_row(rep, lad, k, main, f);
+            write_level_row(lad, k, main, f);
             for (int i = 0; i < rep->npairs; i++) {
                 const ReportPair *p = &rep->pairs[i];
                 if (p != main && p->variant == v && !strcmp(p->white, main->white) && !strcmp(p->black, main->black))
-                    write_level_row(rep, lad, k, p, f);
+                    write_level_row(lad, k, p, f);
             }
         }
         fprintf(f, "\n");

@@ -137,7 +137,7 @@ typedef struct ReportLadder {
     int anchor;                        /* the level rated 0 (when report_ladder_rated) */
     bool anchor_random;                /* the anchor is random play */
     int nblocks;
-    int left_out;                      /* match runs of the variant not between two levels */
+    int left_out;                      /* match runs of the variant not between two different levels */
     char why[ERR_LEN];                 /* "" when the fit held; else why no level is rated */
 } ReportLadder;
 
