@@ -27,9 +27,15 @@ const char USAGE_REPORT[] =
     "  win rate (draw rate, balance, the lengths' distribution, when the winner\n"
     "  leads for good, lead changes, legal actions by phase); blitz against\n"
     "  standard for each pair of agents that played both; White's score by the\n"
-    "  class of White's first ring under the board's symmetries; and pictures\n"
-    "  drawn with gnuplot: White's score against strength, game lengths, and\n"
-    "  White's score by White's first ring. Every figure counts distinct games:\n"
+    "  class of White's first ring under the board's symmetries; where the\n"
+    "  selection holds agents that played themselves and match runs between\n"
+    "  them (a study's [ladder]; --kind all), the ladder: the levels' Elo from\n"
+    "  one joint fit of the matches, each match's score and Elo, the depth, and\n"
+    "  White's score and the other measures against Elo beside published\n"
+    "  figures; the same agent from two openings compared; and pictures\n"
+    "  drawn with gnuplot: White's score against Elo (with a ladder) or against\n"
+    "  strength, draws and lengths against Elo, game lengths, and White's\n"
+    "  score by White's first ring. Every figure counts distinct games:\n"
     "  copies (the same actions to the same end, as a deterministic agent plays\n"
     "  them) are left out, and the report says how many. The report goes to\n"
     "  DIR/report.md (and stdout), the pictures and their data beside it.\n"
@@ -111,15 +117,45 @@ static const char *verdict_word(ReportVerdict v, const char *edge)
     return NULL;
 }
 
+/* A level's Elo on its ladder: {"value", "ci95", "relative_to", "block"};
+ * null for a level in no ladder match. */
+static void json_level_elo(Json *j, const char *key, const ReportLadder *lad, int k)
+{
+    const ReportLevel *lv = &lad->level[k];
+    if (lv->block < 0) {
+        json_null(j, key);
+        return;
+    }
+    Interval e = report_level_elo(lv);
+    json_open(j, key, '{', true);
+    json_num(j, "value", e.mid);
+    if (lv->base == k) json_null(j, "ci95");
+    else {
+        json_open(j, "ci95", '[', true);
+        json_num(j, NULL, e.lo);
+        json_num(j, NULL, e.hi);
+        json_close(j);
+    }
+    json_num(j, "se", lv->se);
+    json_str(j, "relative_to", lad->level[lv->base].agent);
+    json_int(j, "block", lv->block);
+    json_close(j);
+}
+
 /* White's results of a pair: counts, score, p, Elo, lengths, end reasons,
- * and the measures beyond the win rate. */
-static void json_pair(Json *j, const ReportPair *p)
+ * the measures beyond the win rate, and the level's Elo on the ladder. */
+static void json_pair(Json *j, const Report *rep, const ReportPair *p)
 {
     ReportScore s = report_score(p);
     json_open(j, NULL, '{', false);
     json_str(j, "variant", variant_name(p->variant));
     json_str(j, "white", p->white);
     json_str(j, "black", p->black);
+    json_str(j, "opening", p->opening);
+    const ReportLadder *lad = &rep->ladder[p->variant];
+    int level = strcmp(p->white, p->black) ? -1 : report_level_of(lad, p->white);
+    if (level >= 0) json_level_elo(j, "ladder_elo", lad, level);
+    else json_null(j, "ladder_elo");
     if (p->strength > 0) json_num(j, "strength_sims", p->strength);
     else json_null(j, "strength_sims");
     json_uint(j, "games", p->games);
@@ -171,31 +207,116 @@ static void json_pair(Json *j, const ReportPair *p)
     json_close(j);
 }
 
-/* White's score by the first ring's class, per variant with games. */
-static void json_classes(Json *j, const Report *rep)
+/* White's score by the first ring's class: per variant with games (all
+ * pairs), or of one pair. */
+static void json_class_list(Json *j, const char *key, const Report *rep, int v, const ReportPair *pair)
 {
-    json_object(j, "first_ring_classes");
-    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
-        if (!report_has_variant(rep, v)) continue;
-        ReportClass c[REPORT_CLASS_NB];
-        report_classes(rep, v, c);
-        json_array(j, variant_name(v));
-        for (int k = 0; k < REPORT_CLASS_NB; k++) {
-            uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
-            char name[8];
-            point_format(c[k].first, name);
-            json_open(j, NULL, '{', true);
-            json_str(j, "class", name);
-            json_int(j, "points", c[k].points);
-            json_int(j, "distance", c[k].distance);
-            json_uint(j, "games", w + d + l);
-            if (w + d + l) cli_json_interval(j, "white_score", stats_score(w, d, l));
-            else json_null(j, "white_score");
-            json_close(j);
-        }
+    ReportClass c[REPORT_CLASS_NB];
+    report_classes(rep, v, pair, c);
+    json_array(j, key);
+    for (int k = 0; k < REPORT_CLASS_NB; k++) {
+        uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
+        char name[8];
+        point_format(c[k].first, name);
+        json_open(j, NULL, '{', true);
+        json_str(j, "class", name);
+        json_int(j, "points", c[k].points);
+        json_int(j, "distance", c[k].distance);
+        json_uint(j, "games", w + d + l);
+        if (w + d + l) cli_json_interval(j, "white_score", stats_score(w, d, l));
+        else json_null(j, "white_score");
         json_close(j);
     }
     json_close(j);
+}
+
+static void json_classes(Json *j, const Report *rep)
+{
+    json_object(j, "first_ring_classes");
+    for (int v = 0; v < REPORT_VARIANT_NB; v++)
+        if (report_has_variant(rep, v)) json_class_list(j, variant_name(v), rep, v, NULL);
+    json_close(j);
+}
+
+/* A variant's ladder: the levels with their Elo, the links with their
+ * own figures (or the bound a sweep allows), the depth. */
+static void json_ladder(Json *j, const Report *rep, int v)
+{
+    const ReportLadder *lad = &rep->ladder[v];
+    json_open(j, NULL, '{', false);
+    json_str(j, "variant", variant_name(v));
+    json_bool(j, "rated", !lad->why[0]);
+    json_str(j, "why_unrated", lad->why[0] ? lad->why : NULL);
+    json_str(j, "anchor", report_ladder_rated(lad) ? lad->level[lad->anchor].agent : NULL);
+    json_bool(j, "anchor_random", lad->anchor_random);
+    json_int(j, "blocks", lad->nblocks);
+    json_array(j, "levels");
+    for (int k = 0; k < lad->nlevels; k++) {
+        const ReportPair *p = &rep->pairs[lad->level[k].pair];
+        json_open(j, NULL, '{', true);
+        json_str(j, "agent", lad->level[k].agent);
+        json_str(j, "opening", p->opening);
+        json_uint(j, "selfplay_games", p->games);
+        json_level_elo(j, "elo", lad, k);
+        json_close(j);
+    }
+    json_close(j);
+    json_array(j, "links");
+    for (int i = 0; i < lad->nlinks; i++) {
+        const ReportLink *l = &lad->link[i];
+        json_open(j, NULL, '{', false);
+        json_str(j, "upper", lad->level[l->upper].agent);
+        json_str(j, "lower", lad->level[l->lower].agent);
+        json_str(j, "run", l->run);
+        json_int(j, "runs", l->runs);
+        json_uint(j, "pairs", l->tally.pairs);
+        json_open(j, "upper_results", '{', true);
+        json_uint(j, "wins", l->tally.wins);
+        json_uint(j, "draws", l->tally.draws);
+        json_uint(j, "losses", l->tally.losses);
+        json_close(j);
+        json_open(j, "pentanomial", '[', true);
+        for (int k = 0; k < 5; k++) json_uint(j, NULL, l->tally.penta[k]);
+        json_close(j);
+        cli_json_interval(j, "upper_score", l->score);
+        if (l->swept) {
+            json_null(j, "elo");
+            json_num(j, l->swept > 0 ? "elo_at_least" : "elo_at_most", l->swept > 0 ? l->bound : -l->bound);
+        } else {
+            cli_json_interval(j, "elo", l->elo);
+        }
+        json_int(j, "swept", l->swept);
+        json_close(j);
+    }
+    json_close(j);
+    int surely, depth = report_ladder_depth(lad, &surely);
+    json_open(j, "depth", '{', true);
+    json_int(j, "score_pct", REPORT_DEPTH_SCORE_PCT);
+    json_int(j, "links", lad->nlinks);
+    json_int(j, "at_least", depth);
+    json_int(j, "interval_at_least", surely);
+    json_close(j);
+    json_int(j, "matches_left_out", lad->left_out);
+    int top = report_ladder_top(lad);
+    if (top >= 0) {
+        json_open(j, "strongest", '{', false);
+        json_str(j, "agent", lad->level[top].agent);
+        json_str(j, "opening", rep->pairs[lad->level[top].pair].opening);
+        json_class_list(j, "first_ring_classes", rep, v, &rep->pairs[lad->level[top].pair]);
+        json_close(j);
+    } else {
+        json_null(j, "strongest");
+    }
+    json_close(j);
+}
+
+/* A difference of White's scores with its interval, p and verdict. */
+static void json_diff(Json *j, const ReportDiff *d)
+{
+    cli_json_interval(j, "difference", d->d);
+    json_num(j, "p_value", d->p);
+    json_bool(j, "p_exact", d->exact);
+    json_str(j, "verdict", verdict_word(d->verdict, "differ"));
 }
 
 /* The report's figures as JSON (docs/json.md): the runs used, each pair
@@ -241,12 +362,14 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
     }
     json_close(&j);
     json_array(&j, "pairs");
-    for (int i = 0; i < rep->npairs; i++) json_pair(&j, &rep->pairs[i]);
+    for (int i = 0; i < rep->npairs; i++) json_pair(&j, rep, &rep->pairs[i]);
     json_close(&j);
     json_array(&j, "blitz_vs_standard");
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
-        int at = st->variant == VARIANT_STANDARD ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black) : -1;
+        int at = st->variant == VARIANT_STANDARD
+                     ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black, st->opening)
+                     : -1;
         if (at < 0) continue;
         const ReportPair *bl = &rep->pairs[at];
         ReportScore a = report_score(st), b = report_score(bl);
@@ -254,23 +377,57 @@ static void json_report(const Report *rep, const char *out, const ReportPictures
         json_open(&j, NULL, '{', false);
         json_str(&j, "white", st->white);
         json_str(&j, "black", st->black);
+        json_str(&j, "opening", st->opening);
         json_num(&j, "standard_white_score", a.score);
         json_uint(&j, "standard_games", a.n);
         json_num(&j, "blitz_white_score", b.score);
         json_uint(&j, "blitz_games", b.n);
-        cli_json_interval(&j, "difference", d.d);
-        json_num(&j, "p_value", d.p);
-        json_bool(&j, "p_exact", d.exact);
-        json_str(&j, "verdict", verdict_word(d.verdict, "differ"));
+        json_diff(&j, &d);
         json_close(&j);
     }
     json_close(&j);
     json_classes(&j, rep);
+    json_array(&j, "ladders");
+    for (int v = 0; v < REPORT_VARIANT_NB; v++)
+        if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) json_ladder(&j, rep, v);
+    json_close(&j);
+    json_array(&j, "openings_compared");
+    for (int i = 0; i < rep->npairs; i++)
+        for (int k = i + 1; k < rep->npairs; k++) {
+            const ReportPair *a, *b;
+            if (!report_openings_compared(&rep->pairs[i], &rep->pairs[k], &a, &b)) continue;
+            ReportDiff d = report_diff(b, a);
+            json_open(&j, NULL, '{', false);
+            json_str(&j, "variant", variant_name(a->variant));
+            json_str(&j, "agent", a->white);
+            json_str(&j, "first_opening", a->opening);
+            json_num(&j, "first_white_score", report_score(a).score);
+            json_uint(&j, "first_games", a->games);
+            json_str(&j, "second_opening", b->opening);
+            json_num(&j, "second_white_score", report_score(b).score);
+            json_uint(&j, "second_games", b->games);
+            json_diff(&j, &d);
+            json_close(&j);
+        }
+    json_close(&j);
+    json_array(&j, "published");
+    for (int i = 0; i < REPORT_PUBLISHED_NB; i++) {
+        const ReportPublished *p = &REPORT_PUBLISHED[i];
+        json_open(&j, NULL, '{', true);
+        json_str(&j, "who", p->who);
+        json_str(&j, "source", p->source);
+        json_num(&j, "white_score", p->white_score);
+        json_uint(&j, "games", p->games);
+        json_close(&j);
+    }
+    json_close(&j);
     if (pics) {
         json_open(&j, "pictures", '{', true);
         json_bool(&j, "strength", pics->strength);
         json_bool(&j, "lengths", pics->lengths);
         json_bool(&j, "first_ring", pics->first_ring);
+        json_bool(&j, "score_elo", pics->score_elo);
+        json_bool(&j, "draws_length_elo", pics->draws_length_elo);
         json_str(&j, "note", pics->note[0] ? pics->note : NULL);
         json_close(&j);
     } else {

@@ -303,3 +303,19 @@ Test(stats, bt_refuses_unbounded)
     cr_expect_eq(stats_bt_fit(3, g4, s4, 0, NAMES, elo, se, err), -1);
     cr_expect(strstr(err, "C played no game"), "%s", err);
 }
+
+Test(stats, sweep_bound)
+{
+    /* 5 wins of 5: the p with p^5 = 0.05 is 0.05^(1/5) = e^(ln 0.05 / 5)
+     * = e^(-2.995732 / 5) = e^(-0.599146) = 0.549280; on the Elo scale
+     * -400 log10(1/0.549280 - 1) = -400 log10(0.820566) = 34.35 */
+    NEAR(stats_sweep_lower(5, 0.05), 0.549280, 1e-6);
+    NEAR(stats_elo(stats_sweep_lower(5, 0.05)), 34.35, 1e-2);
+    /* 200 of 200: e^(-2.995732 / 200) = e^(-0.0149787) = 0.985133, and
+     * -400 log10(0.0150914) = 728.5 */
+    NEAR(stats_sweep_lower(200, 0.05), 0.985133, 1e-6);
+    NEAR(stats_elo(stats_sweep_lower(200, 0.05)), 728.5, 0.1);
+    /* one trial: the bound is alpha itself; none: nothing known */
+    NEAR(stats_sweep_lower(1, 0.05), 0.05, 1e-12);
+    NEAR(stats_sweep_lower(0, 0.05), 0, 1e-12);
+}

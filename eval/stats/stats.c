@@ -134,6 +134,11 @@ double stats_elo(double score)
     return -400 * log10(1 / score - 1);
 }
 
+double stats_sweep_lower(uint64_t n, double alpha)
+{
+    return n ? pow(alpha, 1.0 / (double)n) : 0;
+}
+
 double stats_score_of_elo(double elo) { return 1 / (1 + pow(10, -elo / 400)); }
 
 /* The Elo interval of a mean score m whose sampling variance is var/n; the

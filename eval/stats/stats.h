@@ -56,6 +56,15 @@ Interval stats_elo_trinomial(uint64_t wins, uint64_t draws, uint64_t losses);
  * the variance per pair, which removes the opening's share of the noise. */
 Interval stats_elo_pentanomial(const uint64_t n[5]);
 
+/* The one-sided lower confidence bound, at level 1 - alpha, of a success
+ * probability when every one of n trials succeeded: the exact
+ * (Clopper-Pearson) bound, the p at which n successes of n have
+ * probability alpha, p^n = alpha, so alpha^(1/n). A side that won every
+ * game gives no finite Elo (stats_elo(1) is +inf) and no finite rating
+ * (stats_bt_fit refuses it): this bound is what the games do allow, read
+ * on the Elo scale as stats_elo of it. 0 when n = 0 (nothing is known). */
+double stats_sweep_lower(uint64_t n, double alpha);
+
 /* Likelihood of superiority: P(A stronger than B) from wins and losses. */
 double stats_los(uint64_t wins, uint64_t losses);
 

@@ -146,14 +146,129 @@ static int write_first_ring(const Report *rep, const char *dir, int v, char *err
     return close_data(f, dir, name, err);
 }
 
-int report_write_data(const Report *rep, const char *dir, char *variants, char *strength_variants, size_t len,
-                      char *err)
+/* A level's row of ladder.dat: its Elo relative to the anchor with the
+ * fit's interval (none for the anchor), the pair's score, draws and
+ * lengths. */
+/* A label for a point of a picture: the pair's, with a weights file
+ * named by its name alone ("eval=tuned3" for eval=eval/weights/tuned3.txt):
+ * the tables give the whole spec. */
+static void point_label(const ReportPair *p, char *out, size_t len)
 {
-    variants[0] = strength_variants[0] = '\0';
+    data_label(p, out, len);
+    for (char *at = strstr(out, "eval="); at; at = strstr(at + 5, "eval=")) {
+        char *name = at + 5, *end = name + strcspn(name, ", ");
+        char *slash = name;
+        for (char *c = name; c < end; c++)
+            if (*c == '/') slash = c + 1;
+        size_t keep = (size_t)(end - slash);
+        if (keep > 4 && !strncmp(end - 4, ".txt", 4)) keep -= 4;
+        memmove(name, slash, keep);
+        memmove(name + keep, end, strlen(end) + 1);
+    }
+}
+
+static void ladder_row(FILE *f, const ReportLevel *lv, const ReportPair *p, bool main)
+{
+    Interval e = report_level_elo(lv), d = report_draw_rate(p);
+    ReportScore s = report_score(p);
+    char label[1100];
+    point_label(p, label, sizeof label);
+    fprintf(f, "%.2f %.2f %.2f %.5f %.5f %.5f %.5f %.5f %.5f %.2f %.1f %d %d %llu %d \"%s\"\n", e.mid, e.lo, e.hi,
+            s.score, s.lo, s.hi, d.mid, d.lo, d.hi, report_mean_length(p), report_median_length(p),
+            report_length_quantile(p, 0.25), report_length_quantile(p, 0.75), (unsigned long long)p->games, main,
+            label);
+}
+
+/* ladder.dat: one block per variant whose ladder rates a level against
+ * the anchor (the variants listed in `variants`), rows "elo elo_lo elo_hi
+ * score lo hi draws draws_lo draws_hi mean_length median q1 q3 games main
+ * label": the levels rated against the anchor (block 0) in Elo order,
+ * each level's self-play from the opening of its matches (main 1); then,
+ * after one blank line (so that no line joins them to the others), the
+ * same levels' games from other openings (main 0). Levels with no finite
+ * Elo from the anchor have no place on the axis and no row. */
+static int write_ladder(const Report *rep, const char *dir, char *variants, size_t vlen, char *err)
+{
+    FILE *f = open_data(dir, "ladder.dat", err);
+    if (!f) return -1;
+    fprintf(f, "# White's score, draws and lengths against the ladder's Elo (yinsh report): one block per variant\n"
+               "# elo elo_lo elo_hi score lo hi draws draws_lo draws_hi mean_length median q1 q3 games main label\n");
+    int blocks = 0;
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        const ReportLadder *lad = &rep->ladder[v];
+        if (!report_ladder_rated(lad)) continue;
+        if (blocks++) fprintf(f, "\n\n");
+        fprintf(f, "# %s\n", variant_name(v));
+        list_variant(variants, vlen, v);
+        int order[REPORT_LEVEL_MAX], n = 0;
+        for (int k = 0; k < lad->nlevels; k++) {
+            if (lad->level[k].block != 0) continue;
+            int at = n++;
+            while (at > 0 && lad->level[order[at - 1]].elo > lad->level[k].elo) {
+                order[at] = order[at - 1];
+                at--;
+            }
+            order[at] = k;
+        }
+        for (int i = 0; i < n; i++) {
+            const ReportLevel *lv = &lad->level[order[i]];
+            ladder_row(f, lv, &rep->pairs[lv->pair], true);
+        }
+        bool other = false;
+        for (int i = 0; i < n; i++) {
+            const ReportLevel *lv = &lad->level[order[i]];
+            const ReportPair *main = &rep->pairs[lv->pair];
+            for (int j = 0; j < rep->npairs; j++) {
+                const ReportPair *p = &rep->pairs[j];
+                if (p == main || p->variant != v || strcmp(p->white, main->white) || strcmp(p->black, main->black))
+                    continue;
+                if (!other) fprintf(f, "\n");
+                other = true;
+                ladder_row(f, lv, p, false);
+            }
+        }
+    }
+    return close_data(f, dir, "ladder.dat", err);
+}
+
+/* published.dat: the figures published elsewhere, rows "k score lo hi
+ * games source who share games_text", k = 1, 2, ... their places beside
+ * the ladder's axis, who short (the picture's label), share as published
+ * ("59.0%") and the games with their thousands separated ("200,000");
+ * the interval is the Wilson interval of the share over the games
+ * (report_published_interval). */
+static int write_published(const char *dir, char *err)
+{
+    FILE *f = open_data(dir, "published.dat", err);
+    if (!f) return -1;
+    fprintf(f, "# White's score published elsewhere, as published (yinsh report)\n"
+               "# k score lo hi games source who share games_text\n");
+    for (int i = 0; i < REPORT_PUBLISHED_NB; i++) {
+        const ReportPublished *p = &REPORT_PUBLISHED[i];
+        Interval w = report_published_interval(p);
+        /* the games with thousands separated, as the report writes them */
+        char games[32], grouped[48];
+        int n = snprintf(games, sizeof games, "%llu", (unsigned long long)p->games), at = 0;
+        for (int k = 0; k < n; k++) {
+            if (k && (n - k) % 3 == 0) grouped[at++] = ',';
+            grouped[at++] = games[k];
+        }
+        grouped[at] = '\0';
+        fprintf(f, "%d %.5f %.5f %.5f %llu \"%s\" \"%s\" \"%.*f%%\" \"%s\"\n", i + 1, p->white_score, w.lo, w.hi,
+                (unsigned long long)p->games, p->source, p->mark, p->digits, 100 * p->white_score, grouped);
+    }
+    return close_data(f, dir, "published.dat", err);
+}
+
+int report_write_data(const Report *rep, const char *dir, ReportDataLists *lists, char *err)
+{
+    *lists = (ReportDataLists){0};
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
-        list_variant(variants, len, v);
+        list_variant(lists->variants, sizeof lists->variants, v);
         if (write_lengths(rep, dir, v, err) || write_first_ring(rep, dir, v, err)) return -1;
     }
-    return write_strength(rep, dir, strength_variants, len, err);
+    if (write_strength(rep, dir, lists->strength, sizeof lists->strength, err)) return -1;
+    if (!report_has_ladder(rep)) return 0;
+    return write_ladder(rep, dir, lists->ladder, sizeof lists->ladder, err) || write_published(dir, err) ? -1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "engine/geometry.h"
 #include "report/internal.h"
+#include "search/ab.h"
 #include "stats/stats.h"
 
 ReportVerdict report_verdict(uint64_t games, double p, Interval interval, double none)
@@ -198,7 +199,7 @@ int report_point_class(Point p)
     return c;
 }
 
-void report_classes(const Report *rep, int variant, ReportClass *classes)
+void report_classes(const Report *rep, int variant, const ReportPair *pair, ReportClass *classes)
 {
     memset(classes, 0, REPORT_CLASS_NB * sizeof *classes);
     for (Point p = 0; p < SQUARE_NB; p++) {
@@ -208,7 +209,7 @@ void report_classes(const Report *rep, int variant, ReportClass *classes)
         c->first = class_first(p);
         c->points++;
         c->distance = (int)fmax(fmax(abs(x), abs(y)), abs(x - y));
-        for (int r = 0; r < RESULT_NB; r++) c->results[r] += rep->first[variant][p][r];
+        for (int r = 0; r < RESULT_NB; r++) c->results[r] += pair ? pair->first[p][r] : rep->first[variant][p][r];
     }
 }
 
@@ -226,6 +227,8 @@ const ReportPair *report_strongest(const Report *rep, int variant)
 
 const ReportPair *report_headline(const Report *rep, int variant)
 {
+    int top = report_ladder_top(&rep->ladder[variant]);
+    if (top >= 0) return &rep->pairs[rep->ladder[variant].level[top].pair];
     const ReportPair *best = report_strongest(rep, variant), *level = NULL, *most = NULL;
     if (best) return best;
     for (int i = 0; i < rep->npairs; i++) {
@@ -244,13 +247,28 @@ bool report_has_level(const Report *rep)
     return false;
 }
 
-int report_pair_index(const Report *rep, int variant, const char *white, const char *black)
+int report_pair_index(const Report *rep, int variant, const char *white, const char *black, const char *opening)
 {
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *p = &rep->pairs[i];
-        if (p->variant == variant && !strcmp(p->white, white) && !strcmp(p->black, black)) return i;
+        if (p->variant == variant && !strcmp(p->white, white) && !strcmp(p->black, black) &&
+            !strcmp(p->opening, opening))
+            return i;
     }
     return -1;
+}
+
+bool report_openings_compared(const ReportPair *p, const ReportPair *q, const ReportPair **a, const ReportPair **b)
+{
+    if (p->variant != q->variant || strcmp(p->white, p->black) || strcmp(p->white, q->white) ||
+        strcmp(q->white, q->black) || !strcmp(p->opening, q->opening))
+        return false;
+    /* a prefix (or none) first, random rings second: "what the prefix gives minus what rings give" */
+    bool p_rings = !strcmp(p->opening, "rings"), q_rings = !strcmp(q->opening, "rings");
+    bool p_first = p_rings != q_rings ? q_rings : strcmp(p->opening, q->opening) < 0;
+    *a = p_first ? p : q;
+    *b = p_first ? q : p;
+    return true;
 }
 
 bool report_has_variant(const Report *rep, int variant)
@@ -261,10 +279,13 @@ bool report_has_variant(const Report *rep, int variant)
 }
 
 /* An agent spec without the parts that only repeat the defaults: what a
- * reader needs in a picture's key or a sentence ("mcts:sims=600"). */
+ * reader needs in a picture's key or a sentence ("mcts:sims=600",
+ * "ab:depth=3,eval=..."). */
 static void short_agent(const char *spec, char *out, size_t len)
 {
-    static const char *const DEFAULTS[] = {",c=1,", ",rollout=random,"};
+    char tt[32];
+    snprintf(tt, sizeof tt, ",tt=%d,", AB_DEFAULT_TT_MB);
+    const char *const DEFAULTS[] = {",c=1,", ",rollout=random,", tt};
     char buf[1024];
     snprintf(buf, sizeof buf, "%s,", spec);
     for (size_t i = 0; i < sizeof DEFAULTS / sizeof DEFAULTS[0]; i++) {
@@ -282,4 +303,13 @@ void report_pair_label(const ReportPair *p, char *out, size_t len)
     short_agent(p->black, b, sizeof b);
     if (!strcmp(p->white, p->black)) snprintf(out, len, "%s", w);
     else snprintf(out, len, "%s vs %s", w, b);
+    if (p->opening_shown) {
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, " (opening %s)", p->opening[0] ? p->opening : "not stored");
+    }
+}
+
+void report_agent_label(const char *spec, char *out, size_t len)
+{
+    short_agent(spec, out, len);
 }

@@ -10,6 +10,24 @@
 #include <stddef.h>
 #include "report/report.h"
 
+/* Figures as table cells (markdown.c): a p-value ("< 0.001", "0.012"),
+ * an Elo difference ("+35", "+∞", never "-0"), a figure that may be
+ * missing (NaN: "–") in a printf format. */
+void report_fmt_p(double p, char *out, size_t len);
+void report_fmt_elo(double e, char *out, size_t len);
+void report_fmt_opt(double x, const char *fmt, char *out, size_t len);
+/* A difference's verdict in words, by ReportVerdict. */
+extern const char *const REPORT_VERDICT_WORD[4];
+
+/* The sections of the ladder (markdown_ladder.c): the levels' Elo and
+ * the links; White's score and the other measures against Elo, with the
+ * published figures, blitz against standard per level and the opening
+ * map of the strongest level; and the same agent from two openings.
+ * Each writes nothing where the selection has nothing for it. */
+void report_md_ladder(const Report *rep, FILE *f);
+void report_md_by_elo(const Report *rep, FILE *f);
+void report_md_openings(const Report *rep, FILE *f);
+
 /* Whether any pair is an agent against itself. */
 bool report_has_level(const Report *rep);
 
@@ -18,16 +36,24 @@ bool report_has_level(const Report *rep);
 void report_md_code(FILE *f, const char *text);
 
 /* A pair's name for a reader: the agent, or "white vs black", each spec
- * without the parts that only repeat the defaults ("mcts:sims=600"). */
+ * without the parts that only repeat the defaults ("mcts:sims=600"), and
+ * the opening when another pair has the same agents from another. */
 void report_pair_label(const ReportPair *p, char *out, size_t len);
+/* An agent's name so (a level of a ladder). */
+void report_agent_label(const char *spec, char *out, size_t len);
+
+/* The variants each picture's script loops over, space-separated: those
+ * with games, those with a same-agent pair (strength.dat), those whose
+ * ladder rates a level against its anchor (ladder.dat). */
+typedef struct ReportDataLists {
+    char variants[64], strength[64], ladder[64];
+} ReportDataLists;
 
 /* Writes the data files into dir: lengths-VARIANT.dat and
- * first-ring-VARIANT.dat for each variant with games, and strength.dat.
- * variants and strength_variants (len bytes each) get the names of the
- * variants with games and of those with a same-agent pair, space-separated:
- * the lists the gnuplot scripts loop over. 0, or -1 with a message in err
+ * first-ring-VARIANT.dat for each variant with games, strength.dat, and
+ * with a ladder ladder.dat and published.dat (data.c, each file's layout
+ * above the function that writes it). 0, or -1 with a message in err
  * (ERR_LEN bytes). */
-int report_write_data(const Report *rep, const char *dir, char *variants, char *strength_variants, size_t len,
-                      char *err);
+int report_write_data(const Report *rep, const char *dir, ReportDataLists *lists, char *err);
 
 #endif

@@ -1,7 +1,8 @@
 /* Loading a Report: the store's rows (selfplay/store/store.h, where the
  * SQL lives), one pass over every selected game and its actions, counted
- * into pairs of agents (copies apart), first rings and runs, then the
- * pairs sorted for the tables. Every store_query_* call is in report_load,
+ * into pairs of agents (copies apart), first rings and runs, the match
+ * runs tallied pair by pair, then the pairs sorted for the tables and the
+ * ladders built from them. Every store_query_* call is in report_load,
  * so that a change of the reader touches this function only. */
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +32,13 @@ static int reason_of(const char *text)
     return REPORT_REASON_NB - 1;
 }
 
-/* The pair that counts games of variant between white and black, added
- * (with no games) the first time a row names it; NULL when out of memory. */
-static ReportPair *pair_get(LoadCtx *c, int variant, const char *white, const char *black)
+/* The pair that counts games of variant between white and black from
+ * opening, added (with no games) the first time a row names it; NULL when
+ * out of memory. */
+static ReportPair *pair_get(LoadCtx *c, int variant, const char *white, const char *black, const char *opening)
 {
     Report *rep = c->rep;
-    int at = report_pair_index(rep, variant, white, black);
+    int at = report_pair_index(rep, variant, white, black, opening);
     if (at >= 0) return &rep->pairs[at];
     if (rep->npairs == c->cap) {
         int cap = c->cap ? 2 * c->cap : 16;
@@ -49,9 +51,11 @@ static ReportPair *pair_get(LoadCtx *c, int variant, const char *white, const ch
     *p = (ReportPair){.variant = variant};
     p->white = strdup(white);
     p->black = strdup(black);
+    p->opening = strdup(opening);
     p->lengths = calloc(REPORT_MAX_LENGTH + 1, sizeof *p->lengths);
+    p->first = calloc(SQUARE_NB, sizeof *p->first);
     rep->npairs++; /* counted now, so that report_free frees a half-made pair */
-    if (!p->white || !p->black || !p->lengths) return NULL;
+    if (!p->white || !p->black || !p->opening || !p->lengths || !p->first) return NULL;
     return p;
 }
 
@@ -143,7 +147,7 @@ static int on_game(void *ctx, const StoreGameActions *g)
         rep->unfinished++;
         return 0;
     }
-    ReportPair *p = pair_get(c, variant, g->white, g->black);
+    ReportPair *p = pair_get(c, variant, g->white, g->black, run ? run->opening : "");
     if (!p) return oom(c->err);
     if ((fresh = keys_add(&p->keys, key)) < 0) return oom(c->err);
     if (!fresh) {
@@ -160,8 +164,10 @@ static int on_game(void *ctx, const StoreGameActions *g)
     rep->games++;
     Point pt;
     if (g->nactions && !strcmp(g->actions[0].state, "P") &&
-        point_parse(g->actions[0].action, strlen(g->actions[0].action), &pt))
+        point_parse(g->actions[0].action, strlen(g->actions[0].action), &pt)) {
         rep->first[variant][pt][result]++;
+        p->first[pt][result]++;
+    }
     for (int i = 0; i < g->nactions; i++) {
         int phase = report_phase(g->actions[i].state);
         if (phase < 0) continue;
@@ -177,6 +183,31 @@ static int on_game(void *ctx, const StoreGameActions *g)
         p->decided++;
         p->decided_at += v.decided_at;
     }
+    return 0;
+}
+
+/* One stored game of a match run: the games come run by run, in index
+ * order, so a run's tally is the last one until another run's game
+ * comes. */
+static int on_match_game(void *ctx, const StoreMatchRow *row)
+{
+    LoadCtx *c = ctx;
+    Report *rep = c->rep;
+    ReportMatch *m = rep->nmatches ? &rep->matches[rep->nmatches - 1] : NULL;
+    if (!m || strcmp(m->run, row->run)) {
+        ReportMatch *grown = realloc(rep->matches, (size_t)(rep->nmatches + 1) * sizeof *grown);
+        if (!grown) return oom(c->err);
+        rep->matches = grown;
+        m = &rep->matches[rep->nmatches++];
+        const ReportRun *run = run_of(c, row->run);
+        int variant;
+        *m = (ReportMatch){.run = strdup(row->run), .a = strdup(row->a), .b = strdup(row->b),
+                           .opening = strdup(run ? run->opening : ""),
+                           .variant = variant_parse(row->variant, &variant) ? variant : -1};
+        match_stored_init(&m->pairs);
+        if (!m->run || !m->a || !m->b || !m->opening) return oom(c->err);
+    }
+    match_stored_add(&m->pairs, row);
     return 0;
 }
 
@@ -238,7 +269,9 @@ static int pair_order(const void *a, const void *b)
     if (ps != qs) return ps ? -1 : 1;
     if (p->strength != q->strength) return p->strength < q->strength ? -1 : 1;
     int w = strcmp(p->white, q->white);
-    return w ? w : strcmp(p->black, q->black);
+    if (w) return w;
+    int k = strcmp(p->black, q->black);
+    return k ? k : strcmp(p->opening, q->opening);
 }
 
 /* A copy of a selection's text, NULL for NULL; false when out of memory. */
@@ -267,6 +300,7 @@ int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *
     if ((rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
         (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
         (rc = store_query_game_actions(reader, &sel, on_game, &ctx, serr)) ||
+        (rc = store_query_match_games(reader, &sel, on_match_game, &ctx, serr)) ||
         (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {
         snprintf(err, ERR_LEN, "%s", serr);
         store_close(reader);
@@ -276,6 +310,14 @@ int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *
     for (int i = 0; i < rep->npairs; i++)
         rep->pairs[i].strength = strength_of(rep->pairs[i].white, rep->pairs[i].black);
     if (rep->npairs) qsort(rep->pairs, (size_t)rep->npairs, sizeof *rep->pairs, pair_order);
+    /* the same agents from two openings: each label names its opening */
+    for (int i = 0; i < rep->npairs; i++)
+        for (int j = i + 1; j < rep->npairs; j++) {
+            ReportPair *p = &rep->pairs[i], *q = &rep->pairs[j];
+            if (p->variant == q->variant && !strcmp(p->white, q->white) && !strcmp(p->black, q->black))
+                p->opening_shown = q->opening_shown = true;
+        }
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_build(rep, v, &rep->ladder[v]);
     return 0;
 }
 
@@ -284,9 +326,19 @@ void report_free(Report *rep)
     for (int i = 0; i < rep->npairs; i++) {
         free(rep->pairs[i].white);
         free(rep->pairs[i].black);
+        free(rep->pairs[i].opening);
         free(rep->pairs[i].lengths);
+        free(rep->pairs[i].first);
         free(rep->pairs[i].keys.slot);
     }
+    for (int i = 0; i < rep->nmatches; i++) {
+        free(rep->matches[i].run);
+        free(rep->matches[i].a);
+        free(rep->matches[i].b);
+        free(rep->matches[i].opening);
+    }
+    free(rep->matches);
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_free(&rep->ladder[v]);
     for (int i = 0; i < rep->nrun_rows; i++) {
         ReportRun *r = &rep->run_rows[i];
         free(r->name);

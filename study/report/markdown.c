@@ -23,7 +23,7 @@
 static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
 
 /* "p < 0.001" or "p = 0.012" */
-static void fmt_p(double p, char *out, size_t len)
+void report_fmt_p(double p, char *out, size_t len)
 {
     if (p < 0.001) snprintf(out, len, "< 0.001");
     else snprintf(out, len, "%.3f", p);
@@ -32,18 +32,18 @@ static void fmt_p(double p, char *out, size_t len)
 static void fmt_p_sentence(double p, char *out, size_t len)
 {
     char v[32];
-    fmt_p(p, v, sizeof v);
+    report_fmt_p(p, v, sizeof v);
     snprintf(out, len, "p %s%s", v[0] == '<' ? "" : "= ", v);
 }
 
-static void fmt_elo(double e, char *out, size_t len)
+void report_fmt_elo(double e, char *out, size_t len)
 {
     if (isinf(e)) snprintf(out, len, "%s∞", e > 0 ? "+" : "−");
     else snprintf(out, len, "%+.0f", e + 0.0);
 }
 
 /* A figure that may be missing (NaN: no game has it) as a cell. */
-static void fmt_opt(double x, const char *fmt, char *out, size_t len)
+void report_fmt_opt(double x, const char *fmt, char *out, size_t len)
 {
     if (isnan(x)) snprintf(out, len, "–");
     else snprintf(out, len, fmt, x);
@@ -135,22 +135,41 @@ static void write_summary(const Report *rep, FILE *f)
         ReportScore s = report_score(best);
         char label[1100], elo[32], elo_lo[32], elo_hi[32];
         report_pair_label(best, label, sizeof label);
-        fmt_elo(s.elo, elo, sizeof elo);
-        fmt_elo(s.elo_lo, elo_lo, sizeof elo_lo);
-        fmt_elo(s.elo_hi, elo_hi, sizeof elo_hi);
+        report_fmt_elo(s.elo, elo, sizeof elo);
+        report_fmt_elo(s.elo_lo, elo_lo, sizeof elo_lo);
+        report_fmt_elo(s.elo_hi, elo_hi, sizeof elo_hi);
         bool same = !strcmp(best->white, best->black);
+        const ReportLadder *lad = &rep->ladder[v];
+        int top = report_ladder_top(lad);
+        bool laddered = top >= 0 && &rep->pairs[lad->level[top].pair] == best;
         fprintf(f, "- **%s.** %s ", VARIANT_TITLE[v],
-                best->strength > 0 ? "Strongest agent here," : same ? "Most-played agent against itself," : "Most-played pair,");
+                laddered ? "Strongest level of the ladder here (by its Elo)," : best->strength > 0 ? "Strongest agent here (by simulations per move),"
+                : same ? "Most-played agent against itself," : "Most-played pair,");
         report_md_code(f, label);
         fprintf(f, "%s, ", same ? " on both sides" : "");
         write_games(f, best);
         fprintf(f, ": White scored **%.1f%%** (95%% CI %.1f–%.1f%%), %s Elo (%s to %s). ", 100 * s.score, 100 * s.lo,
                 100 * s.hi, elo, elo_lo, elo_hi);
         write_verdict(f, best, &s);
-        /* White's score across the strengths, weakest first */
+        /* White's score up the ladder, or across the strengths, weakest first */
         int nstr = 0;
         for (int i = 0; i < rep->npairs; i++) nstr += rep->pairs[i].variant == v && rep->pairs[i].strength > 0;
-        if (nstr > 1) {
+        if (laddered) {
+            fprintf(f, " White's score up the ladder:");
+            for (int k = 0; k < lad->nlevels; k++) {
+                const ReportLevel *lv = &lad->level[k];
+                if (lv->block < 0) continue;
+                char ql[1100], e[32];
+                report_agent_label(lv->agent, ql, sizeof ql);
+                report_fmt_elo(lv->elo, e, sizeof e);
+                fprintf(f, "%s %.1f%% (", k ? " →" : "", 100 * report_score(&rep->pairs[lv->pair]).score);
+                report_md_code(f, ql);
+                if (k == lad->anchor) fprintf(f, ", the anchor: 0 Elo)");
+                else if (lv->block == 0) fprintf(f, ", %s Elo)", e);
+                else fprintf(f, ", no finite Elo)");
+            }
+            fprintf(f, ".");
+        } else if (nstr > 1) {
             fprintf(f, " White's score by strength:");
             bool first = true;
             for (int i = 0; i < rep->npairs; i++) {
@@ -218,10 +237,10 @@ static void write_tables(const Report *rep, FILE *f)
             if (p->variant != v) continue;
             ReportScore s = report_score(p);
             char pv[32], elo[32], lo[32], hi[32];
-            fmt_p(s.p, pv, sizeof pv);
-            fmt_elo(s.elo, elo, sizeof elo);
-            fmt_elo(s.elo_lo, lo, sizeof lo);
-            fmt_elo(s.elo_hi, hi, sizeof hi);
+            report_fmt_p(s.p, pv, sizeof pv);
+            report_fmt_elo(s.elo, elo, sizeof elo);
+            report_fmt_elo(s.elo_lo, lo, sizeof lo);
+            report_fmt_elo(s.elo_hi, hi, sizeof hi);
             write_agents_cells(p, f);
             fprintf(f, "%llu | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s (%s to %s) | %.1f | %.1f | ",
                     (unsigned long long)p->games, (unsigned long long)p->copies, (unsigned long long)s.wins,
@@ -280,10 +299,10 @@ static void write_measures(const Report *rep, FILE *f)
             if (p->variant != v) continue;
             Interval d = report_draw_rate(p);
             char bal[32], at[32], lead[32], br[REPORT_PHASE_NB][32];
-            fmt_opt(report_balance(p), "%.3f", bal, sizeof bal);
-            fmt_opt(report_decided_at(p), "%.2f", at, sizeof at);
-            fmt_opt(report_lead_changes(p), "%.2f", lead, sizeof lead);
-            for (int k = 0; k < REPORT_PHASE_NB; k++) fmt_opt(report_branching(p, k), "%.1f", br[k], sizeof br[k]);
+            report_fmt_opt(report_balance(p), "%.3f", bal, sizeof bal);
+            report_fmt_opt(report_decided_at(p), "%.2f", at, sizeof at);
+            report_fmt_opt(report_lead_changes(p), "%.2f", lead, sizeof lead);
+            for (int k = 0; k < REPORT_PHASE_NB; k++) report_fmt_opt(report_branching(p, k), "%.1f", br[k], sizeof br[k]);
             write_agents_cells(p, f);
             fprintf(f, "%llu | %.1f%% (%.1f–%.1f) | %s | %.1f, %.1f | %d, %d–%d, %d | %s (%llu) | %s (%llu) | "
                        "%s, %s, %s |\n",
@@ -296,7 +315,7 @@ static void write_measures(const Report *rep, FILE *f)
     }
 }
 
-static const char *const VERDICT_WORD[] = {
+const char *const REPORT_VERDICT_WORD[4] = {
     [REPORT_TOO_FEW] = "too few games",
     [REPORT_CHANCE] = "none told from chance",
     [REPORT_EDGE] = "too large to be chance",
@@ -309,7 +328,9 @@ static void write_comparison(const Report *rep, FILE *f)
     int rows = 0, counts[4] = {0};
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
-        int at = st->variant == VARIANT_STANDARD ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black) : -1;
+        int at = st->variant == VARIANT_STANDARD
+                     ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black, st->opening)
+                     : -1;
         if (at < 0) continue;
         const ReportPair *bl = &rep->pairs[at];
         if (!rows++)
@@ -329,13 +350,13 @@ static void write_comparison(const Report *rep, FILE *f)
         ReportDiff d = report_diff(st, bl);
         char label[1100], pv[32];
         report_pair_label(st, label, sizeof label);
-        fmt_p(d.p, pv, sizeof pv);
+        report_fmt_p(d.p, pv, sizeof pv);
         fprintf(f, "| ");
         report_md_code(f, label);
         fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
                 100 * s.score, (unsigned long long)s.n, number_plural(s.n), 100 * b.score, (unsigned long long)b.n,
                 number_plural(b.n), 100 * d.d.mid + 0.0,
-                100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv, VERDICT_WORD[d.verdict]);
+                100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv, REPORT_VERDICT_WORD[d.verdict]);
         counts[d.verdict]++;
     }
     if (!rows) {
@@ -366,7 +387,7 @@ static void write_classes(const Report *rep, FILE *f)
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
         ReportClass c[REPORT_CLASS_NB];
-        report_classes(rep, v, c);
+        report_classes(rep, v, NULL, c);
         fprintf(f, "### %s\n\n| class | points | from f6 | games | White's score (95%% CI) |\n|---|--:|--:|--:|---|\n",
                 VARIANT_TITLE[v]);
         for (int k = 0; k < REPORT_CLASS_NB; k++) {
@@ -406,6 +427,25 @@ static int thin_points(const Report *rep, int v, int *empty)
 static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *f)
 {
     fprintf(f, "## Pictures\n\n");
+    if (pics && pics->score_elo) {
+        fprintf(f, "![White's score against Elo](score-elo.png)\n\n"
+                   "White's score at each level of the ladder against the level's Elo (the joint fit of the "
+                   "ladder's matches, the anchor at 0), one line per variant, levels in Elo order: the vertical "
+                   "bar is the score's 95%% Wilson interval, the horizontal one the Elo's 95%% interval from the "
+                   "fit; open circles are a level's games from another opening (its games from the opening of "
+                   "its matches are on the line). The dashed line is 50%%, no advantage. Levels with no finite "
+                   "Elo from the anchor (above a match won game for game) have no place on the axis and are not "
+                   "drawn. Beside it, on the same score scale, the figures published elsewhere as reference "
+                   "marks, each labelled with who played, the source and the games, as in the table of "
+                   "published figures (their bars are our Wilson intervals of the published share; they have "
+                   "no Elo on this scale, so their places left to right mean nothing).\n\n");
+    }
+    if (pics && pics->draws_length_elo)
+        fprintf(f, "![Draws and game length against Elo](draws-length-elo.png)\n\n"
+                   "The levels of the ladder rated against its anchor, on the same Elo axis, one line per "
+                   "variant: above, the draws' share with its 95%% Wilson interval; below, the game length in "
+                   "actions, the median with the middle half of the games (first to third quartile) as the "
+                   "bar.\n\n");
     if (pics && pics->strength)
         fprintf(f, "![White's score against strength](strength.png)\n\n"
                    "White's score against the agents' strength (MCTS simulations per move, logarithmic), one line "
@@ -702,6 +742,9 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     fprintf(f, "\n\n");
     write_selection(rep, f);
     write_summary(rep, f);
+    report_md_ladder(rep, f);
+    report_md_by_elo(rep, f);
+    report_md_openings(rep, f);
     write_tables(rep, f);
     write_measures(rep, f);
     write_comparison(rep, f);

@@ -55,9 +55,11 @@ static void gp_quote(const char *s, char *out, size_t len)
 
 int report_draw(const Report *rep, const char *dir, const char *plots_dir, ReportPictures *pics, char *err)
 {
-    char variants[64], strength_variants[64];
+    ReportDataLists lists;
     *pics = (ReportPictures){0};
-    if (report_write_data(rep, dir, variants, strength_variants, sizeof variants, err)) return -1;
+    if (report_write_data(rep, dir, &lists, err)) return -1;
+    /* with a ladder, White's score against Elo takes the place of White's score against simulations */
+    bool ladder = lists.ladder[0];
 
     if (!plots_dir) {
         snprintf(pics->note, sizeof pics->note,
@@ -73,9 +75,11 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
         const char *script, *variants;
         bool *drawn;
     } const PICTURES[] = {
-        {"strength.gp", strength_variants, &pics->strength},
-        {"lengths.gp", variants, &pics->lengths},
-        {"first-ring.gp", variants, &pics->first_ring},
+        {"strength.gp", ladder ? "" : lists.strength, &pics->strength},
+        {"score-elo.gp", lists.ladder, &pics->score_elo},
+        {"draws-length-elo.gp", lists.ladder, &pics->draws_length_elo},
+        {"lengths.gp", lists.variants, &pics->lengths},
+        {"first-ring.gp", lists.variants, &pics->first_ring},
     };
     int unstarted = 0;
     char failed[256] = "";
@@ -92,7 +96,7 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
     }
     struct stat sb;
     if (stat(log, &sb) == 0 && sb.st_size == 0) unlink(log); /* gnuplot had nothing to say */
-    if (unstarted) pics->strength = pics->lengths = pics->first_ring = false;
+    if (unstarted) pics->strength = pics->lengths = pics->first_ring = pics->score_elo = pics->draws_length_elo = false;
     if (unstarted < 0) {
         snprintf(pics->note, sizeof pics->note,
                  "Pictures skipped: gnuplot could not start (it exited with status 127, as a program does whose "
@@ -109,7 +113,7 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
     } else if (failed[0]) {
         snprintf(pics->note, sizeof pics->note,
                  "Some pictures failed (%.100s): gnuplot's messages are in `gnuplot.log` beside this report.", failed);
-    } else if (!strength_variants[0]) {
+    } else if (!ladder && !lists.strength[0]) {
         /* an agent against itself without simulations (ab) is a level, but no point of the axis */
         snprintf(pics->note, sizeof pics->note, "%s",
                  report_has_level(rep)

@@ -1,11 +1,15 @@
-/* The balance report (`yinsh report`): stored games counted per variant
- * and pair of agents, with White's score, its 95% interval, the p-value of
+/* The balance report (`yinsh report`): stored games counted per variant,
+ * pair of agents and opening, with White's score, its 95% interval, the p-value of
  * "no first-player advantage", the advantage in Elo, game lengths and end
  * reasons; the measures beyond the win rate (draw rate, balance, the
  * length's distribution, when the winner leads for good, lead changes,
  * the legal actions by phase); White's score by the first ring's class
  * under the board's symmetries; blitz against standard for each pair
- * played in both; and the data behind three pictures, drawn by gnuplot
+ * played in both; the same agent from two openings; and, where the
+ * selection holds a strength ladder (agents that played themselves and
+ * match runs between them), the levels on one Elo scale from a joint
+ * Bradley-Terry fit of the matches, with White's score and the other
+ * measures against it; and the data behind the pictures, drawn by gnuplot
  * scripts (scripts/plots/).
  *
  * Every figure counts distinct games: a game whose actions and end repeat
@@ -22,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "play/match.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "engine/types.h"
@@ -33,6 +38,7 @@ enum {
     REPORT_MIN_POINT_GAMES = 20,      /* the first-ring map greys points (and classes) with fewer games */
     REPORT_MIN_VERDICT_GAMES = 20,    /* fewer distinct games than this give no verdict, whatever p */
     REPORT_CLASS_NB = 11,             /* classes of the 85 points under the hexagon's 12 symmetries */
+    REPORT_LEVEL_MAX = STATS_BT_MAX,  /* levels of a ladder: the joint fit's players */
 };
 
 /* The phases of the legal-action counts: placements (state P), moves
@@ -46,10 +52,17 @@ typedef struct ReportKeys {
     size_t cap, n;
 } ReportKeys;
 
-/* Games of one variant between one White agent and one Black agent. */
+/* Games of one variant between one White agent and one Black agent from
+ * one opening (the run's: "none", "rings", "random:K", "book:..."; "" where
+ * the database has none): the same agents from another opening are
+ * another pair, so that a prefix of random actions and random rings are
+ * never mixed. */
 typedef struct ReportPair {
     int variant;                          /* VARIANT_* */
     char *white, *black;                  /* agent specs as stored */
+    char *opening;                        /* the runs' opening */
+    bool opening_shown;                   /* another pair has the same agents and variant from another
+                                             opening: the labels name the opening */
     double strength;                      /* simulations per move when both sides are the
                                              same agent (random: 1, to rank it; the picture
                                              draws it apart); 0 otherwise */
@@ -65,8 +78,68 @@ typedef struct ReportPair {
     double decided_at;                    /* their decision points, summed */
     /* from the stored legal counts: legal actions summed, and decisions, by phase */
     uint64_t legal[REPORT_PHASE_NB], decisions[REPORT_PHASE_NB];
+    uint64_t (*first)[RESULT_NB];         /* first[p][r]: distinct games by White's first ring (SQUARE_NB) */
     ReportKeys keys;                      /* the distinct games' keys */
 } ReportPair;
+
+/* A match run of the selection (kind "match"), tallied pair by pair as
+ * `yinsh match` tallies it (play/match.h): a pair counts once both its
+ * games are stored. */
+typedef struct ReportMatch {
+    char *run, *a, *b, *opening;  /* A and B as stored; the run's opening */
+    int variant;                  /* VARIANT_*, -1 for a variant this yinsh does not know */
+    MatchStored pairs;            /* A's results */
+} ReportMatch;
+
+/* A level of a strength ladder: an agent that played itself in the
+ * variant. Its Elo is relative to `base`: the ladder's anchor for the
+ * levels of block 0, a block's weakest level for the others. */
+typedef struct ReportLevel {
+    const char *agent;   /* the spec as stored (its pairs' white and black) */
+    int pair;            /* its self-play in rep->pairs: from the opening of its ladder matches, else the
+                            most-played of its openings */
+    int block;           /* -1: in no ladder match (no Elo); 0: rated against the anchor; k > 0: a block
+                            that a link won game for game by one side parts from the anchor's */
+    int base;            /* the level (index in the ladder) its Elo is relative to */
+    double elo, se;      /* the joint fit's rating relative to base and its standard error (0 for base) */
+} ReportLevel;
+
+/* The matches between two levels of a ladder, summed over their runs,
+ * from the point of view of `upper`: the runs' A (the level the ladder
+ * puts above; the first run's, when runs disagree). */
+typedef struct ReportLink {
+    int upper, lower;    /* levels (indices in the ladder) */
+    const char *run;     /* the first of its runs */
+    int runs;
+    MatchTally tally;    /* upper's games and pairs */
+    Interval score;      /* upper's score, Wilson 95% */
+    Interval elo;        /* upper - lower from the pairs (stats_elo_pentanomial), as `yinsh match` gives it */
+    int swept;           /* +1: upper won every game; -1: lower did; 0: each side scored */
+    double bound;        /* when swept: the one-sided 95% bound on upper - lower the pairs allow
+                            (stats_sweep_lower over the pairs): at least it (+1), at most minus it (-1) */
+} ReportLink;
+
+/* A variant's ladder: its levels in the ladder's order (weakest first:
+ * each link's lower level before its upper, ties by the report's pair
+ * order), rated by one joint Bradley-Terry fit (stats_bt_fit: a draw half
+ * a win, the games of whole pairs) of the match runs between levels. A
+ * link that one side won game for game admits no finite rating across
+ * it: the levels fall into blocks, each rated on its own (a fit with a
+ * sweep inside a block is still finite), block 0 against the anchor
+ * (random play when it is a level with matches, else the weakest level
+ * of the block of the ladder's first level), every other block against
+ * its own weakest level. */
+typedef struct ReportLadder {
+    int nlevels;                       /* 0: no ladder in this variant */
+    ReportLevel level[REPORT_LEVEL_MAX];
+    ReportLink *link;
+    int nlinks;
+    int anchor;                        /* the level rated 0 (when report_ladder_rated) */
+    bool anchor_random;                /* the anchor is random play */
+    int nblocks;
+    int left_out;                      /* match runs of the variant not between two different levels */
+    char why[ERR_LEN];                 /* "" when the fit held; else why no level is rated */
+} ReportLadder;
 
 /* A run of the selection, with what reproduces it. */
 typedef struct ReportRun {
@@ -99,9 +172,13 @@ typedef struct Report {
     uint64_t skipped;           /* selected games of a variant this yinsh does not know */
     uint64_t unfinished;        /* selected games without a result (imported records that stop early) */
     uint64_t first[REPORT_VARIANT_NB][SQUARE_NB][RESULT_NB]; /* distinct games by White's first ring and RESULT_* */
+    ReportMatch *matches;       /* the selected match runs, in the order they were made */
+    int nmatches;
+    ReportLadder ladder[REPORT_VARIANT_NB]; /* built from the pairs and the matches when loading */
 } Report;
 
 /* Loads the games of the named runs (nruns 0: all runs) of the database,
+ * then builds each variant's ladder (report_ladder_build),
  * waiting busy_ms for another process's lock. 0 on success (the report may hold no games: check rep->games), else
  * non-zero with a message in err (ERR_LEN bytes): no database, not
  * a Yinsh Lab database, a run that does not exist. report_free frees what
@@ -146,6 +223,13 @@ typedef struct ReportDiff {
     ReportVerdict verdict;
 } ReportDiff;
 ReportDiff report_diff(const ReportPair *standard, const ReportPair *blitz);
+
+/* Two pairs of one agent against itself in one variant from different
+ * openings are compared as *a minus *b: a prefix of random actions (or
+ * none) minus random rings, else in the order of the openings' text.
+ * False when p and q are not two such pairs. The difference is
+ * report_diff(*b, *a). */
+bool report_openings_compared(const ReportPair *p, const ReportPair *q, const ReportPair **a, const ReportPair **b);
 
 /* Mean and median length in actions; report_length_quantile(pair, q) the
  * smallest length that q of the games reach or fall short of (q = 0: the
@@ -200,13 +284,15 @@ typedef struct ReportClass {
 } ReportClass;
 /* The class (0 .. REPORT_CLASS_NB - 1) of a point of the board. */
 int report_point_class(Point p);
-/* Fills classes[REPORT_CLASS_NB] with rep->first of the variant. */
-void report_classes(const Report *rep, int variant, ReportClass *classes);
+/* Fills classes[REPORT_CLASS_NB] with rep->first of the variant, or, with
+ * pair, with that pair's games alone. */
+void report_classes(const Report *rep, int variant, const ReportPair *pair, ReportClass *classes);
 
 /* The index in rep->pairs of the games of variant between white and black
- * (specs as stored); -1 when there are none. Loading uses it while the
- * pairs still grow, the comparison of variants once they are sorted. */
-int report_pair_index(const Report *rep, int variant, const char *white, const char *black);
+ * (specs as stored) from opening; -1 when there are none. Loading uses it
+ * while the pairs still grow, the comparison of variants once they are
+ * sorted. */
+int report_pair_index(const Report *rep, int variant, const char *white, const char *black, const char *opening);
 
 /* Whether any pair of the report played variant. */
 bool report_has_variant(const Report *rep, int variant);
@@ -214,14 +300,57 @@ bool report_has_variant(const Report *rep, int variant);
 /* The strongest pair of a variant in which both sides are the same agent
  * (most simulations, then most games); NULL when there is none. */
 const ReportPair *report_strongest(const Report *rep, int variant);
-/* The pair the summary of a variant speaks of: the strongest, else the
+/* The pair the summary of a variant speaks of: the ladder's strongest
+ * level (report_ladder_top), else the strongest by simulations, else the
  * most-played pair of an agent against itself (ab has no simulations to
  * rank it by), else the most-played pair; NULL without games. */
 const ReportPair *report_headline(const Report *rep, int variant);
 
+/* The ladders: built by report_load from rep->pairs and rep->matches
+ * into rep->ladder (a pure function of them, exposed for the tests). */
+void report_ladder_build(const Report *rep, int variant, ReportLadder *lad);
+void report_ladder_free(ReportLadder *lad);
+/* Whether a ladder rates its levels: it has a link and the fit held
+ * (then `anchor` is a level; a Report made by hand, all zeros, has no
+ * ladder). */
+bool report_ladder_rated(const ReportLadder *lad);
+/* Whether any variant has a rated ladder. */
+bool report_has_ladder(const Report *rep);
+/* The level of the ladder whose agent is spec; -1 for none. */
+int report_level_of(const ReportLadder *lad, const char *spec);
+/* The ladder's strongest level: the highest rated of the block of its
+ * last level in the ladder's order; -1 without rated levels. */
+int report_ladder_top(const ReportLadder *lad);
+/* A level's Elo with its 95% interval (elo +- 1.96 se; no width for the
+ * base), relative to its base. */
+Interval report_level_elo(const ReportLevel *level);
+/* The Ai Ai depth of a ladder: the links whose upper level scored at
+ * least 60% against the lower (*surely: of those, the links whose
+ * score's interval lies at or above 60% too). */
+int report_ladder_depth(const ReportLadder *lad, int *surely);
+enum { REPORT_DEPTH_SCORE_PCT = 60 };
+
+/* White's score in games published elsewhere, as published (their share
+ * and games; the variant and the draws are not given), shown beside the
+ * ladder's as reference marks. */
+typedef struct ReportPublished {
+    const char *who, *source; /* who played, where it is published */
+    const char *mark;         /* who played, short: the picture's label */
+    double white_score;       /* White's share */
+    int digits;               /* the published figure's decimals, in percent */
+    uint64_t games;
+} ReportPublished;
+enum { REPORT_PUBLISHED_NB = 3 };
+extern const ReportPublished REPORT_PUBLISHED[REPORT_PUBLISHED_NB];
+/* Its Wilson 95% interval from the share and the games: with draws
+ * unknown, the interval of a proportion, at least as wide as the score's
+ * would be (a score's variance per game is at most p (1 - p)). */
+Interval report_published_interval(const ReportPublished *p);
+
 /* What became of the pictures, for the Markdown. */
 typedef struct ReportPictures {
     bool strength, lengths, first_ring; /* drawn: the PNG exists */
+    bool score_elo, draws_length_elo;   /* the ladder's: White's score, and draws and lengths, against Elo */
     char note[ERR_LEN];          /* why some were not drawn ("" when all were) */
 } ReportPictures;
 
@@ -230,7 +359,8 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
 
 /* Writes the data files the pictures are drawn from into dir and, with
  * plots_dir (the gnuplot scripts) and gnuplot on the PATH, draws
- * strength.png, lengths.png and first-ring.png there. A picture that
+ * lengths.png and first-ring.png there, and with a ladder score-elo.png
+ * and draws-length-elo.png, else strength.png. A picture that
  * cannot be drawn is noted in pics (gnuplot's messages go to
  * dir/gnuplot.log); 0 unless the data files cannot be written (err). */
 int report_draw(const Report *rep, const char *dir, const char *plots_dir, ReportPictures *pics, char *err);

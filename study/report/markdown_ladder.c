@@ -1,0 +1,426 @@
+/* The ladder's sections of the report in Markdown: the levels on one Elo
+ * scale with the links between them and the ladder's depth; White's score
+ * and the measures beyond it against Elo, beside the figures published
+ * elsewhere, blitz against standard at every level and the first-ring map
+ * of the strongest level; and the same agent from two openings. Text from
+ * the database goes through report_md_code alone, as in markdown.c. */
+#include <math.h>
+#include <string.h>
+#include "engine/geometry.h"
+#include "engine/notation.h"
+#include "report/internal.h"
+#include "stats/stats.h"
+
+static const char *const TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
+
+/* A level's agent, short, as code. */
+static void level_code(const ReportLadder *lad, int k, FILE *f)
+{
+    char label[1100];
+    report_agent_label(lad->level[k].agent, label, sizeof label);
+    report_md_code(f, label);
+}
+
+/* An interval in Elo: "+123 (+100 to +146)". */
+static void elo_interval(Interval e, FILE *f)
+{
+    char mid[32], lo[32], hi[32];
+    report_fmt_elo(e.mid, mid, sizeof mid);
+    report_fmt_elo(e.lo, lo, sizeof lo);
+    report_fmt_elo(e.hi, hi, sizeof hi);
+    fprintf(f, "%s (%s to %s)", mid, lo, hi);
+}
+
+/* A level's Elo relative to the anchor as a cell: the rating with its
+ * interval, the anchor itself, or why there is none. */
+static void elo_cell(const ReportLadder *lad, int k, FILE *f)
+{
+    const ReportLevel *lv = &lad->level[k];
+    if (lv->block < 0) fprintf(f, "– (in no ladder match)");
+    else if (lv->block > 0) fprintf(f, "not finite (above a link won game for game)");
+    else if (k == lad->anchor) fprintf(f, "0 (the anchor)");
+    else elo_interval(report_level_elo(lv), f);
+}
+
+/* A level's Elo within its block, for a ladder of several blocks. */
+static void block_cell(const ReportLadder *lad, int k, FILE *f)
+{
+    const ReportLevel *lv = &lad->level[k];
+    if (lv->block < 0) fprintf(f, "–");
+    else if (lv->base == k) fprintf(f, "0 (block %d's base)", lv->block);
+    else {
+        elo_interval(report_level_elo(lv), f);
+        fprintf(f, " over ");
+        level_code(lad, lv->base, f);
+    }
+}
+
+/* A link's Elo: from the pairs with its interval, or the bound a sweep
+ * allows. */
+static void link_elo_cell(const ReportLink *l, FILE *f)
+{
+    if (l->swept) {
+        char b[32];
+        report_fmt_elo(l->swept > 0 ? l->bound : -l->bound, b, sizeof b);
+        fprintf(f, "%s %s (one-sided 95%%): no finite value, one side won every game", l->swept > 0 ? "≥" : "≤", b);
+    } else if (l->elo.lo == l->elo.hi) {
+        char mid[32];
+        report_fmt_elo(l->elo.mid, mid, sizeof mid);
+        fprintf(f, "%s (no interval)", mid);
+    } else {
+        elo_interval(l->elo, f);
+    }
+}
+
+/* Whether a link's upper level scored at least REPORT_DEPTH_SCORE_PCT
+ * (as report_ladder_depth counts), and whether its interval does too. */
+static bool link_deep(const ReportLink *l, bool *surely)
+{
+    ReportLadder one = {.link = (ReportLink *)l, .nlinks = 1};
+    int sure, n = report_ladder_depth(&one, &sure);
+    *surely = sure > 0;
+    return n > 0;
+}
+
+static void write_variant_ladder(const Report *rep, int v, FILE *f)
+{
+    const ReportLadder *lad = &rep->ladder[v];
+    fprintf(f, "### %s\n\n", TITLE[v]);
+    if (lad->why[0]) {
+        fprintf(f, "No level is rated: %s.\n\n", lad->why);
+        return;
+    }
+    if (lad->anchor_random) fprintf(f, "Anchor: random play = 0.");
+    else {
+        fprintf(f, "Anchor: random play is no level with ladder matches here, so the weakest level of the "
+                   "ladder's first block, ");
+        level_code(lad, lad->anchor, f);
+        fprintf(f, ", is 0.");
+    }
+    fprintf(f, " Levels weakest first, in the order of the matches (each match's second agent below its first).\n\n");
+    bool blocks = lad->nblocks > 1;
+    fprintf(f, "| level | Elo (95%% CI) |%s self-play games | ladder games |\n|---|---|%s--:|--:|\n",
+            blocks ? " Elo within its block (95% CI) |" : "", blocks ? "---|" : "");
+    for (int k = 0; k < lad->nlevels; k++) {
+        uint64_t games = 0;
+        for (int i = 0; i < lad->nlinks; i++)
+            if (lad->link[i].upper == k || lad->link[i].lower == k) games += 2 * lad->link[i].tally.pairs;
+        fprintf(f, "| ");
+        level_code(lad, k, f);
+        fprintf(f, " | ");
+        elo_cell(lad, k, f);
+        fprintf(f, " | ");
+        if (blocks) {
+            block_cell(lad, k, f);
+            fprintf(f, " | ");
+        }
+        fprintf(f, "%llu | %llu |\n", (unsigned long long)rep->pairs[lad->level[k].pair].games,
+                (unsigned long long)games);
+    }
+    fprintf(f, "\n| match | runs | pairs | first agent: W D L | its score (95%% CI) | Elo from the pairs (95%% CI) | "
+               "at least %d%%? |\n|---|--:|--:|---|---|---|---|\n", REPORT_DEPTH_SCORE_PCT);
+    for (int i = 0; i < lad->nlinks; i++) {
+        const ReportLink *l = &lad->link[i];
+        bool surely, deep = link_deep(l, &surely);
+        fprintf(f, "| ");
+        level_code(lad, l->upper, f);
+        fprintf(f, " vs ");
+        level_code(lad, l->lower, f);
+        fprintf(f, " | %d | %llu | %llu %llu %llu | %.1f%% (%.1f–%.1f) | ", l->runs, (unsigned long long)l->tally.pairs,
+                (unsigned long long)l->tally.wins, (unsigned long long)l->tally.draws,
+                (unsigned long long)l->tally.losses, 100 * l->score.mid, 100 * l->score.lo, 100 * l->score.hi);
+        link_elo_cell(l, f);
+        fprintf(f, " | %s |\n", !deep ? "no" : surely ? "yes, and its whole interval" : "yes, not its whole interval");
+    }
+    fprintf(f, "\n");
+
+    /* the depth, and which links make it */
+    int surely, depth = report_ladder_depth(lad, &surely);
+    fprintf(f, "**Depth (Ai Ai): %d** of the %d %s: the first agent scored at least %d%% against the second in ", depth,
+            lad->nlinks, lad->nlinks == 1 ? "link" : "links", REPORT_DEPTH_SCORE_PCT);
+    bool any = false;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            if (depth == lad->nlinks) break;
+            fprintf(f, "%snot in ", any ? "; " : "none; ");
+            any = false;
+        }
+        for (int i = 0; i < lad->nlinks; i++) {
+            bool s, deep = link_deep(&lad->link[i], &s);
+            if (deep == !!pass) continue;
+            fprintf(f, "%s", any ? ", " : "");
+            level_code(lad, lad->link[i].upper, f);
+            fprintf(f, " over ");
+            level_code(lad, lad->link[i].lower, f);
+            fprintf(f, " (%.1f%%)", 100 * lad->link[i].score.mid);
+            any = true;
+        }
+    }
+    if (depth)
+        fprintf(f, ". Of the %d, %d %s at or above %d%% across the whole 95%% interval%s", depth, surely,
+                surely == 1 ? "stays" : "stay", REPORT_DEPTH_SCORE_PCT,
+                surely < depth ? "; the others' intervals reach below it" : "");
+    fprintf(f, ".\n\n");
+
+    /* the sweeps: no finite rating across them, and the bound the pairs allow */
+    for (int i = 0; i < lad->nlinks; i++) {
+        const ReportLink *l = &lad->link[i];
+        if (!l->swept) continue;
+        int won = l->swept > 0 ? l->upper : l->lower, lost = l->swept > 0 ? l->lower : l->upper;
+        char b[32];
+        report_fmt_elo(l->bound, b, sizeof b);
+        fprintf(f, "**No finite Elo between ");
+        level_code(lad, won, f);
+        fprintf(f, " and ");
+        level_code(lad, lost, f);
+        fprintf(f, "**: the first won all %llu games (%llu pairs) against the second, and no rating fits a score "
+                   "of 100%%. The pairs allow a difference of at least %s Elo (one-sided 95%%: a pair won 2–0 at a "
+                   "rate of at least 0.05^(1/%llu), and a game's score is at least that rate), and no upper "
+                   "bound.",
+                (unsigned long long)(2 * l->tally.pairs), (unsigned long long)l->tally.pairs, b,
+                (unsigned long long)l->tally.pairs);
+        if (lad->level[won].block != lad->level[lost].block)
+            fprintf(f, " The levels it parts are rated in separate blocks, each against its own weakest level.");
+        fprintf(f, "\n\n");
+    }
+    if (lad->left_out) {
+        fprintf(f, "Left out of the ladder, as no match between two levels (one side played no self-play game of "
+                   "this variant here, or both sides are the same agent): ");
+        bool first = true;
+        for (int i = 0; i < rep->nmatches; i++) {
+            const ReportMatch *m = &rep->matches[i];
+            if (m->variant != v) continue;
+            int a = report_level_of(lad, m->a), b = report_level_of(lad, m->b);
+            if (a >= 0 && b >= 0 && a != b) continue;
+            fprintf(f, "%s", first ? "" : ", ");
+            report_md_code(f, m->run);
+            first = false;
+        }
+        fprintf(f, ".\n\n");
+    }
+}
+
+void report_md_ladder(const Report *rep, FILE *f)
+{
+    bool any = false;
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) any |= rep->ladder[v].nlinks || rep->ladder[v].why[0];
+    if (!any) return;
+    fprintf(f, "## The ladder\n\n"
+               "The levels are the agents that played themselves in this selection; the ladder's matches are the "
+               "match runs between two levels (pairs of games from one opening, colours swapped). Each variant's "
+               "levels are rated by one joint Bradley-Terry fit of all its ladder matches: the maximum-likelihood "
+               "ratings on the logistic Elo scale (+35 Elo ≈ 55%%), a draw half a win, whole pairs only, as "
+               "`yinsh tournament` rates its players and `yinsh match` counts its pairs. The anchor is random "
+               "play = 0 where random play is a level, else the weakest level. A level's interval is the fit's, "
+               "its rating ± 1.96 standard errors (from the information of all the matches, relative to the "
+               "anchor). Each match follows with its own figures: the first agent's score with its Wilson "
+               "interval, and the Elo difference from the pairs' scores (pentanomial) as `yinsh match` gives "
+               "it. The depth is Ai Ai's measure of a ladder: how many levels beat the one below by at least "
+               "%d%%. A match that one side won game for game has no finite Elo: the report says so and gives "
+               "the bound the pairs allow.\n\n",
+            REPORT_DEPTH_SCORE_PCT);
+    for (int v = 0; v < REPORT_VARIANT_NB; v++)
+        if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) write_variant_ladder(rep, v, f);
+}
+
+/* A level's row of White's score against Elo: a pair of the level (its
+ * self-play from one opening) with the level's Elo. */
+static void write_level_row(const ReportLadder *lad, int k, const ReportPair *p, FILE *f)
+{
+    ReportScore s = report_score(p);
+    Interval d = report_draw_rate(p);
+    char label[1100], pv[32], at[32], lead[32], bal[32], br[REPORT_PHASE_NB][32];
+    report_pair_label(p, label, sizeof label);
+    report_fmt_p(s.p, pv, sizeof pv);
+    report_fmt_opt(report_decided_at(p), "%.2f", at, sizeof at);
+    report_fmt_opt(report_lead_changes(p), "%.2f", lead, sizeof lead);
+    report_fmt_opt(report_balance(p), "%.3f", bal, sizeof bal);
+    for (int i = 0; i < REPORT_PHASE_NB; i++) report_fmt_opt(report_branching(p, i), "%.1f", br[i], sizeof br[i]);
+    static const char *const VERDICT[] = {
+        [REPORT_TOO_FEW] = "too few games",
+        [REPORT_CHANCE] = "none told from chance",
+        [REPORT_SPLIT] = "on the edge: no verdict",
+    };
+    fprintf(f, "| ");
+    report_md_code(f, label);
+    fprintf(f, " | ");
+    elo_cell(lad, k, f);
+    fprintf(f, " | %llu | %.1f%% (%.1f–%.1f) | %s | %s | %.1f%% (%.1f–%.1f) | %.1f, %.1f | %s | %s | %s | %s, %s, %s |\n",
+            (unsigned long long)p->games, 100 * s.score, 100 * s.lo, 100 * s.hi, pv,
+            s.verdict == REPORT_EDGE ? (s.score > 0.5 ? "White's edge, too large to be chance"
+                                                      : "Black's edge, too large to be chance")
+                                     : VERDICT[s.verdict],
+            100 * d.mid, 100 * d.lo, 100 * d.hi, report_mean_length(p), report_median_length(p), at, lead, bal, br[0],
+            br[1], br[2]);
+}
+
+static void write_published(FILE *f)
+{
+    fprintf(f, "White's score in games published elsewhere, **as published** (their share and games; the variant, "
+               "the draws and the players' strength on this report's scale are not given, so they have no place "
+               "on its Elo axis: the pictures mark them beside it). The interval is ours, the Wilson interval of "
+               "the share over the games, at least as wide as the score's would be with the draws known.\n\n"
+               "| who | source | White's score, as published | games | 95%% CI (ours) |\n|---|---|--:|--:|---|\n");
+    for (int i = 0; i < REPORT_PUBLISHED_NB; i++) {
+        const ReportPublished *p = &REPORT_PUBLISHED[i];
+        Interval w = report_published_interval(p);
+        fprintf(f, "| %s | %s | %.*f%% | %llu | %.1f–%.1f%% |\n", p->who, p->source, p->digits, 100 * p->white_score,
+                (unsigned long long)p->games, 100 * w.lo, 100 * w.hi);
+    }
+    fprintf(f, "\n");
+}
+
+/* Blitz against standard at every level that played both (the same
+ * opening), with each variant's Elo. */
+static void write_levels_compared(const Report *rep, FILE *f)
+{
+    const ReportLadder *st = &rep->ladder[VARIANT_STANDARD], *bl = &rep->ladder[VARIANT_BLITZ];
+    int rows = 0;
+    for (int k = 0; k < st->nlevels; k++) {
+        const ReportPair *a = &rep->pairs[st->level[k].pair];
+        int at = report_pair_index(rep, VARIANT_BLITZ, a->white, a->black, a->opening), kb = report_level_of(bl, a->white);
+        if (at < 0 || kb < 0) continue;
+        const ReportPair *b = &rep->pairs[at];
+        if (!rows++)
+            fprintf(f, "### Blitz against standard at every level\n\n"
+                       "White's score, blitz minus standard, in percentage points, with Newcombe's interval and the "
+                       "exact permutation test, as in \"Blitz against standard\" below; each variant's Elo from its "
+                       "own ladder.\n\n"
+                       "| level | Elo: standard | Elo: blitz | standard: White's score | blitz: White's score | "
+                       "blitz − standard (95%% CI) | p | verdict |\n|---|---|---|--:|--:|---|--:|---|\n");
+        ReportScore s = report_score(a), t = report_score(b);
+        ReportDiff d = report_diff(a, b);
+        char label[1100], pv[32];
+        report_pair_label(a, label, sizeof label);
+        report_fmt_p(d.p, pv, sizeof pv);
+        fprintf(f, "| ");
+        report_md_code(f, label);
+        fprintf(f, " | ");
+        elo_cell(st, k, f);
+        fprintf(f, " | ");
+        elo_cell(bl, kb, f);
+        fprintf(f, " | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
+                100 * s.score, (unsigned long long)s.n, 100 * t.score, (unsigned long long)t.n, 100 * d.d.mid + 0.0,
+                100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv, REPORT_VERDICT_WORD[d.verdict]);
+    }
+    if (rows) fprintf(f, "\n");
+}
+
+/* White's score by the first ring's class at a variant's strongest level. */
+static void write_top_classes(const Report *rep, FILE *f)
+{
+    bool head = false;
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        const ReportLadder *lad = &rep->ladder[v];
+        int top = report_ladder_top(lad);
+        if (top < 0) continue;
+        const ReportPair *p = &rep->pairs[lad->level[top].pair];
+        if (!head)
+            fprintf(f, "### White's first ring at the strongest level\n\n"
+                       "White's score by the class of White's first ring (the classes of \"White's first ring by "
+                       "class\" below), in the self-play games of the ladder's strongest level alone: the highest "
+                       "rated of the ladder's top block. Where its games start from random actions "
+                       "(`random:K`), the first ring is one of them: the table then says what a first ring there "
+                       "is worth when both sides play at that level, not where the agent would put it. Classes "
+                       "with fewer than %d games are marked.\n\n",
+                    REPORT_MIN_POINT_GAMES);
+        head = true;
+        char label[1100];
+        report_pair_label(p, label, sizeof label);
+        fprintf(f, "%s: ", TITLE[v]);
+        report_md_code(f, label);
+        fprintf(f, ", opening ");
+        report_md_code(f, p->opening[0] ? p->opening : "not stored");
+        fprintf(f, ", %llu games.\n\n| class | points | from f6 | games | White's score (95%% CI) |\n"
+                   "|---|--:|--:|--:|---|\n",
+                (unsigned long long)p->games);
+        ReportClass c[REPORT_CLASS_NB];
+        report_classes(rep, v, p, c);
+        for (int k = 0; k < REPORT_CLASS_NB; k++) {
+            uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
+            char name[8];
+            point_format(c[k].first, name);
+            fprintf(f, "| %s | %d | %d | %llu | ", name, c[k].points, c[k].distance, (unsigned long long)(w + d + l));
+            if (w + d + l == 0) {
+                fprintf(f, "– |\n");
+                continue;
+            }
+            Interval s = stats_score(w, d, l);
+            fprintf(f, "%.1f%% (%.1f–%.1f)%s |\n", 100 * s.mid, 100 * s.lo, 100 * s.hi,
+                    w + d + l < REPORT_MIN_POINT_GAMES ? ", too few games" : "");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+void report_md_by_elo(const Report *rep, FILE *f)
+{
+    if (!report_has_ladder(rep)) return;
+    fprintf(f, "## White's score against Elo\n\n"
+               "Each level's self-play games (the same agent on both sides) beside its Elo from the ladder: "
+               "White's score (a win 1, a draw ½) with its 95%% Wilson interval, the exact sign test's p of \"no "
+               "first-player advantage\" and the verdict the two allow together (as in the results below: at "
+               "least %d distinct games, p and the interval agreeing), the draws' share with its Wilson "
+               "interval, the length in actions (mean, median), when the winner leads for good (decided at), "
+               "the lead changes, Ludii's balance and the legal actions by phase, each as \"Beyond the win "
+               "rate\" defines it. A level that played itself from two openings has a row for each.\n\n",
+            REPORT_MIN_VERDICT_GAMES);
+    write_published(f);
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+        const ReportLadder *lad = &rep->ladder[v];
+        if (!report_ladder_rated(lad)) continue;
+        fprintf(f, "### %s\n\n| level | Elo (95%% CI) | games | White's score (95%% CI) | p | verdict | draws "
+                   "(95%% CI) | length: mean, median | decided at | lead changes | balance | legal actions: "
+                   "placement, move, removal |\n|---|---|--:|---|--:|---|---|--:|--:|--:|--:|--:|\n",
+                TITLE[v]);
+        for (int k = 0; k < lad->nlevels; k++) {
+            const ReportPair *main = &rep->pairs[lad->level[k].pair];
+            write_level_row(lad, k, main, f);
+            for (int i = 0; i < rep->npairs; i++) {
+                const ReportPair *p = &rep->pairs[i];
+                if (p != main && p->variant == v && !strcmp(p->white, main->white) && !strcmp(p->black, main->black))
+                    write_level_row(lad, k, p, f);
+            }
+        }
+        fprintf(f, "\n");
+    }
+    write_levels_compared(rep, f);
+    write_top_classes(rep, f);
+}
+
+void report_md_openings(const Report *rep, FILE *f)
+{
+    int rows = 0;
+    for (int i = 0; i < rep->npairs; i++)
+        for (int j = i + 1; j < rep->npairs; j++) {
+            const ReportPair *a, *b;
+            if (!report_openings_compared(&rep->pairs[i], &rep->pairs[j], &a, &b)) continue;
+            if (!rows++)
+                fprintf(f, "## Prefix against rings\n\n"
+                           "The same agent against itself from two openings: White's score from the first "
+                           "opening minus White's score from the second (a prefix of random actions, or none, "
+                           "minus all ten rings placed at random), in percentage points, with Newcombe's "
+                           "interval and the exact permutation test's p, as blitz against standard: what the "
+                           "placements the agent makes itself change in the balance. A difference is too large "
+                           "to be chance only when p < 0.05 and the interval excludes 0, with at least %d "
+                           "distinct games from each opening.\n\n"
+                           "| variant | agent | first opening: White's score | second opening: White's score | "
+                           "first − second (95%% CI) | p | verdict |\n|---|---|--:|--:|---|--:|---|\n",
+                        REPORT_MIN_VERDICT_GAMES);
+            ReportScore sa = report_score(a), sb = report_score(b);
+            ReportDiff d = report_diff(b, a);
+            char label[1100], pv[32];
+            report_agent_label(a->white, label, sizeof label);
+            report_fmt_p(d.p, pv, sizeof pv);
+            fprintf(f, "| %s | ", variant_name(a->variant));
+            report_md_code(f, label);
+            fprintf(f, " | ");
+            report_md_code(f, a->opening);
+            fprintf(f, ": %.1f%% (%llu games) | ", 100 * sa.score, (unsigned long long)sa.n);
+            report_md_code(f, b->opening);
+            fprintf(f, ": %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n", 100 * sb.score,
+                    (unsigned long long)sb.n, 100 * d.d.mid + 0.0, 100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0,
+                    d.exact ? "" : "≈ ", pv, REPORT_VERDICT_WORD[d.verdict]);
+        }
+    if (rows) fprintf(f, "\n");
+}
