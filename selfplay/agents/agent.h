@@ -118,6 +118,8 @@ enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* An MCTS agent's own keys (the search's configuration, mcts.h). */
 typedef struct AgentMctsParams {
     uint32_t sims;    /* simulations per decision */
+    bool sims_set;    /* sims was written (or set as an option): it caps a search under a time limit too.
+                       * Not in the text: the canonical text always writes sims (agent_spec_set_uncapped) */
     double c;         /* UCT's exploration constant */
     int rollout;      /* ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
     uint32_t nodes;   /* the arena in nodes; 0: the default for sims */
@@ -189,6 +191,13 @@ bool agent_spec_has_keys(const AgentSpec *spec);
 bool agent_spec_has_eval(const AgentSpec *spec);
 /* The simulations of an MCTS agent's decision (sims); 0 for the others. */
 uint32_t agent_spec_sims(const AgentSpec *spec);
+/* Whether a time limit alone ends the agent's searches: an MCTS spec that
+ * does not give sims, whose default (AGENT_DEFAULT_SIMS) bounds only a
+ * search without a time limit. A canonical text always writes sims, so a
+ * spec read back from one is capped; agent_spec_set_uncapped restores
+ * what a stored run recorded (its controls, play/scheduler.h). */
+bool agent_spec_uncapped(const AgentSpec *spec);
+void agent_spec_set_uncapped(AgentSpec *spec, bool uncapped);
 /* The weights file as the spec gives it; "" for the built-in weights or
  * a kind without an evaluation. */
 const char *agent_spec_eval_file(const AgentSpec *spec);
@@ -273,11 +282,22 @@ int agent_pid(const Agent *agent);
  * agent's choice (an external one is asked through agent_act). All
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
-/* The same under a search's limits (search/limits.h; NULL: none): for an engine on
- * a clock. MCTS and alpha-beta searches use them; with a sims limit alone
- * an MCTS choice is still a function of the rng (ab ignores sims). */
+/* The same under a search's limits (search/limits.h; NULL: none): for an
+ * engine on a clock. MCTS and alpha-beta searches use them; with a sims
+ * limit alone (MCTS simulations, alpha-beta's node budget) a choice is
+ * still a function of the rng and the game. The agent's own movetime
+ * caps the deadline; under a deadline an uncapped MCTS spec
+ * (agent_spec_uncapped) is not bounded by its default sims. */
 Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const SearchLimits *lim,
                             MoveStats *stats);
+/* The search limits of a `go` (uyi/command.h) for this agent, counted from
+ * `start` (clock_now()): the one policy of `yinsh uyi` and of the harness
+ * (agent_act): `infinite` searches until the stop flag; `sims` is MCTS's
+ * simulations and alpha-beta's node budget; the time is uyi_budget_ms's
+ * share; `depth` is alpha-beta's. *lim's stop flag and report are left
+ * for the caller. What the agent cannot honour (a depth for MCTS) is
+ * written to why (ERR_LEN bytes; "" when nothing), and the rest holds. */
+void agent_go_limits(const Agent *agent, const UyiGo *go, int actor, double start, SearchLimits *lim, char *why);
 /* Chooses under the harness's limits (NULL: none): an internal agent
  * searches within its share of the clock (uyi_budget_ms, the policy of
  * `yinsh uyi`) or movetime, an external one is sent `position startpos
