@@ -203,11 +203,19 @@ typedef struct CliControls {
     "  --engine-timeout MS  how long an engine is waited for with no time limit\n"                    \
     "                  (handshake, isready, go; default 60000): then it loses (no-answer)\n"
 /* Checks the controls into pc, once the n agents that play under them
- * are parsed: an external one logs into --engine-logs, else into the
- * folder engine-logs next to the database db (NULL: none, and no log),
- * which is made then. 0 or EXIT_USAGE / 1 after printing why. */
+ * are parsed: an external one logs into --engine-logs (a folder that
+ * exists), else into the folder engine-logs next to the database db
+ * (NULL: none, and no log), which is made then; then each external
+ * engine is checked (cli_check_engines). 0 or EXIT_USAGE / 1 after
+ * printing why. */
 int cli_controls_check(const char *cmd, CliControls *c, const char *db, const AgentSpec *const *agents, int n,
                        PlayControls *pc);
+/* Each external engine among the n agents (each once) started, shaken
+ * hands with and ended under the controls' log folder and answer time
+ * (agent_spec_check), before the first game: 0, or 1 after printing why
+ * and where its log is. cli_controls_check ends with it; a command whose
+ * agents come from elsewhere (a resumed run, a study file) calls it. */
+int cli_check_engines(const char *cmd, const AgentSpec *const *agents, int n, const PlayControls *pc);
 /* Whether any control that changes a run's plan was given (refused with --resume). */
 bool cli_controls_plan_given(const CliControls *c);
 

@@ -182,6 +182,13 @@ const char *agent_spec_kind_name(const AgentSpec *spec);
 /* Whether the agent is an external engine, a process of its own (uyi:...):
  * it needs logs, its own random streams, and every action asked of it. */
 bool agent_spec_external(const AgentSpec *spec);
+/* For an external engine: starts it under env (its log folder and its
+ * answer time; NULL: none), shakes hands and ends it (uyi_engine_check),
+ * so that a setup that cannot work is refused before the first game. 0
+ * (also for an internal agent), or ERR_FAIL with the reason and the log's
+ * path in err. */
+struct AgentEnv;
+int agent_spec_check(const AgentSpec *spec, const struct AgentEnv *env, char *err);
 /* Whether the agent plays uniformly random legal actions (no search). */
 bool agent_spec_random(const AgentSpec *spec);
 /* Whether the spec has keys that agent_spec_set can change (mcts, ab). */
