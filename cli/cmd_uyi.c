@@ -7,9 +7,13 @@
  * search thread, which runs it and writes `info` and `bestmove`; while it
  * runs the reader touches neither the agent nor the rng, answers isready,
  * keeps the next position, and refuses what would change the agent.
- * `stop` sets a flag the search reads before each simulation, then joins
- * the thread. Replies of both threads go through one lock, a line at a
- * time, flushed at once. */
+  * `stop` sets a flag the search reads before each simulation, then joins
+ * the thread; the flag only ends a search, so a `go` without a limit
+ * plays as the agent does in self-play, and ends. The search reports as
+ * it goes (search/limits.h) and its thread writes each report as an
+ * `info` line. Replies of both threads go through one lock, a line at a
+ * time, flushed at once. Lines are read into a fixed buffer: a longer one
+ * is refused and its rest dropped, so memory stays bounded. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>

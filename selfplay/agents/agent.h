@@ -8,8 +8,10 @@
  *                                       MCTS whose leaves are scored by the
  *                                       evaluation after 8 random actions
  *
- * MCTS keys: sims (simulations per decision, 1..10000000, default 200:
- * `mcts` alone is the default agent of `yinsh selfplay`),
+  * MCTS keys: sims (simulations per decision, 1..10000000, default 200:
+ * `mcts` alone is the default agent of `yinsh selfplay`; the default
+ * bounds only a search without a time limit, one given bounds every
+ * search: agent_spec_uncapped),
  * c (UCT exploration constant, 0..100, default 1.0), rollout (how leaves
  * are played out: `random`, the default, plays random actions to the end
  * of the game; an integer N, 0..1000, plays at most N random actions and
@@ -22,10 +24,11 @@
  *                                       alpha-beta (selfplay/search/ab.h)
  *
  * ab keys: depth (placements and moves searched ahead, 1..64, default 3;
- * under a time limit the cap of iterative deepening), maxdepth (1..64:
- * the cap under a time limit or a stop flag instead of depth, so that an
- * agent is bounded at `depth` without a clock and deepens while its time
- * lasts with one; written only when set), tt (the
+  * under a time limit the cap of iterative deepening), maxdepth (1..64:
+ * the cap under a time limit, a node budget or until_stop instead of
+ * depth, never under a stop flag alone, so that an agent is bounded at
+ * `depth` without a clock and deepens while its time lasts with one;
+ * written only when set), tt (the
  * transposition table in MiB, 1..4096, default 16), eval (the weights
  * file; without it the built-in defaults). An ab agent draws nothing from
  * the rng: at a fixed depth its play is a function of the game.
@@ -48,9 +51,10 @@
  *
  * mcts and ab both take movetime=MS (1..86400000, default none): the
  * agent's own time per action, so that one agent can be given more time
- * than another (a strength curve, time odds). It never thinks longer: a
- * search stops at MS (mcts also at its sims, ab at its depth: give
- * sims=10000000 or depth=64 to let the time alone decide). Under a run's
+  * than another (a strength curve, time odds). It never thinks longer: a
+ * search stops at MS (mcts also at its sims when the spec gives them, ab
+ * at its maxdepth, else its depth: give depth=64 to let the time alone
+ * decide). Under a run's
  * --movetime the agent's own replaces the run's, for its search and for
  * the harness's forfeit check; under --tc the clock's share still caps
  * it; with no run time control the harness forfeits nothing for it.
@@ -109,7 +113,9 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
  * alpha-beta on the tuned weights: depth 5 without a clock (bounded),
  * deepening while its time lasts with one (maxdepth 64). Its canonical
- * text is the ab spec it stands for, so stored runs say what played. */
+ * text is the ab spec it stands for, so stored runs say what played:
+ * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt in any
+ * folder (the shipped weights are built in, eval/evaluation.h). */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
@@ -132,7 +138,7 @@ typedef struct AgentMctsParams {
 /* An alpha-beta agent's own keys (ab.h). */
 typedef struct AgentAbParams {
     int depth;
-    int max_depth;  /* the cap under a time limit; 0: depth */
+        int max_depth;  /* the cap under a time limit or a node budget; 0: depth */
     uint32_t tt_mb;
 } AgentAbParams;
 
