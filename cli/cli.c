@@ -388,7 +388,19 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
         else snprintf(c->logs, sizeof c->logs, "engine-logs");
         logs = c->logs;
     }
-    if (logs && external) {
+    if (logs && external && c->engine_logs) {
+        /* a folder named is one that exists: a mistyped name would
+         * otherwise collect the logs where nobody looks */
+        struct stat sb;
+        if (stat(logs, &sb) != 0)
+            return cli_error(cmd, "the engine log folder '%s' does not exist: make it, or leave out --engine-logs "
+                                  "for the folder engine-logs next to the database (nothing was played)", logs);
+        if (!S_ISDIR(sb.st_mode))
+            return cli_error(cmd, "the engine log folder '%s' is not a folder (nothing was played)", logs);
+        if (access(logs, W_OK | X_OK) != 0)
+            return cli_error(cmd, "cannot write in the engine log folder '%s': %s (nothing was played)", logs,
+                             strerror(errno));
+    } else if (logs && external) {
         char parent[4096];
         snprintf(parent, sizeof parent, "%s", logs);
         char *slash = strrchr(parent, '/');
@@ -400,6 +412,24 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
             return cli_error(cmd, "cannot create the engine log folder '%s': %s", logs, strerror(errno));
     }
     pc->engine_logs = logs;
+    return cli_check_engines(cmd, agents, n, pc);
+}
+
+int cli_check_engines(const char *cmd, const AgentSpec *const *agents, int n, const PlayControls *pc)
+{
+    char err[ERR_LEN], text[SPEC_LEN], seen[8][SPEC_LEN];
+    int nseen = 0;
+    AgentEnv env = {.log_dir = pc->engine_logs, .answer_ms = pc->answer_ms};
+    for (int i = 0; i < n; i++) {
+        if (!agent_spec_external(agents[i])) continue;
+        /* each engine once, however many times it plays */
+        agent_spec_format(agents[i], text);
+        bool again = false;
+        for (int k = 0; k < nseen; k++) again |= !strcmp(seen[k], text);
+        if (again) continue;
+        if (nseen < 8) snprintf(seen[nseen++], SPEC_LEN, "%s", text);
+        if (agent_spec_check(agents[i], &env, err)) return cli_error(cmd, "%s; nothing was played", err);
+    }
     return 0;
 }
 

@@ -216,8 +216,10 @@ typedef struct CliControls {
     {.name = "--engine-logs", .kind = CLI_TEXT, .out = &(c)->engine_logs},                               \
     {.name = "--engine-timeout", .kind = CLI_INT, .out = &(c)->engine_timeout, .min = 1, .max = 86400000}
 #define CLI_CONTROL_USAGE                                                                              \
-    "  --sims N        every agent searches N simulations per action (external: go sims N)\n"          \
-    "  --movetime MS   every agent has MS milliseconds per action (go movetime MS)\n"                  \
+    "  --sims N        every agent searches N simulations per action, alpha-beta N\n"                \
+    "                  positions (a node budget); external: go sims N\n"                              \
+    "  --movetime MS   every agent has MS milliseconds per action (go movetime MS); an\n"              \
+    "                  mcts spec without sims= then searches on time alone\n"                         \
     "  --tc BASE+INC   a clock per player: BASE seconds per game, INC added after each\n"              \
     "                  of its actions (go wtime/btime/winc/binc); internal agents take\n"              \
     "                  remaining/20 + 0.8 INC per action, as `yinsh uyi` does\n"                       \
@@ -226,16 +228,27 @@ typedef struct CliControls {
     "  --agent-streams each agent draws from its own random stream (always so with an\n"              \
     "                  external engine; docs/uyi.md)\n"                                                 \
     "  --engines FILE  the engines file that `engine:NAME` agents come from\n"                         \
-    "  --engine-logs DIR  where each engine process's stderr is logged (default: the\n"              \
-    "                  folder engine-logs next to the database; none with --no-db)\n"                  \
+    "  --engine-logs DIR  an existing folder where each engine process's stderr is\n"              \
+    "                  logged, 1 MiB each at most (default: the folder engine-logs next\n"            \
+    "                  to the database, made if missing; none with --no-db)\n"                        \
     "  --engine-timeout MS  how long an engine is waited for with no time limit\n"                    \
-    "                  (handshake, isready, go; default 60000): then it loses (no-answer)\n"
+    "                  (handshake, isready, go; default 60000): then it loses (no-answer)\n"         \
+    "  Each engine is started and shaken hands with before the first game: one\n"                    \
+    "  that cannot play stops the command (status 1, nothing stored, its log named).\n"
 /* Checks the controls into pc, once the n agents that play under them
- * are parsed: an external one logs into --engine-logs, else into the
- * folder engine-logs next to the database db (NULL: none, and no log),
- * which is made then. 0 or EXIT_USAGE / 1 after printing why. */
+ * are parsed: an external one logs into --engine-logs (a folder that
+ * exists), else into the folder engine-logs next to the database db
+ * (NULL: none, and no log), which is made then; then each external
+ * engine is checked (cli_check_engines). 0 or EXIT_USAGE / 1 after
+ * printing why. */
 int cli_controls_check(const char *cmd, CliControls *c, const char *db, const AgentSpec *const *agents, int n,
                        PlayControls *pc);
+/* Each external engine among the n agents (each once) started, shaken
+ * hands with and ended under the controls' log folder and answer time
+ * (agent_spec_check), before the first game: 0, or 1 after printing why
+ * and where its log is. cli_controls_check ends with it; a command whose
+ * agents come from elsewhere (a resumed run, a study file) calls it. */
+int cli_check_engines(const char *cmd, const AgentSpec *const *agents, int n, const PlayControls *pc);
 /* Whether any control that changes a run's plan was given (refused with --resume). */
 bool cli_controls_plan_given(const CliControls *c);
 

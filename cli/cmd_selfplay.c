@@ -306,6 +306,9 @@ int cmd_selfplay(int argc, char **argv)
     }
     Run run = {0};
     if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
+    /* a resumed run's engines come from its row: checked now, before its first game */
+    const AgentSpec *stored[] = {&run.plan.white, &run.plan.black};
+    if (o->resume && !run.worker && (rc = cli_check_engines(cmd, stored, 2, &run.plan.controls))) goto done;
     double t0 = clock_now();
     if ((rc = cli_selfplay_play(cmd, &run, r.sh.quiet)) || run.worker) goto done; /* rank 0 sums up */
     if (json) json_summary(&run, clock_now() - t0, argc, argv);

@@ -155,6 +155,18 @@ int cmd_study(int argc, char **argv)
         rc = cli_error(cmd, "%s (nothing was stored)", err);
         goto done;
     }
+    /* the engines of the runs to play start and shake hands before the first game */
+    const AgentSpec **agents = calloc((size_t)s.nruns, sizeof *agents);
+    int nagents = 0;
+    if (!agents) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < s.nruns; i++)
+        if (runs[i].state != PLANNED_COMPLETE) agents[nagents++] = &s.runs[i].plan.white;
+    if (nagents) rc = cli_check_engines(cmd, agents, nagents, &s.runs[0].plan.controls);
+    free(agents);
+    if (rc) goto done;
     if (check) {
         print_plan(&s, runs);
         goto done;

@@ -7,9 +7,13 @@
  * search thread, which runs it and writes `info` and `bestmove`; while it
  * runs the reader touches neither the agent nor the rng, answers isready,
  * keeps the next position, and refuses what would change the agent.
- * `stop` sets a flag the search reads before each simulation, then joins
- * the thread. Replies of both threads go through one lock, a line at a
- * time, flushed at once. */
+  * `stop` sets a flag the search reads before each simulation, then joins
+ * the thread; the flag only ends a search, so a `go` without a limit
+ * plays as the agent does in self-play, and ends. The search reports as
+ * it goes (search/limits.h) and its thread writes each report as an
+ * `info` line. Replies of both threads go through one lock, a line at a
+ * time, flushed at once. Lines are read into a fixed buffer: a longer one
+ * is refused and its rest dropped, so memory stays bounded. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -35,12 +39,16 @@ const char USAGE_UYI[] =
     "  (docs/protocol.md; our choices in docs/uyi.md). Every key of the\n"
     "  agent's spec is an option (setoption name sims value 800), and so is the\n"
     "  seed of its random numbers (setoption name seed value 7; newgame restarts\n"
-    "  the stream). go takes sims, movetime, wtime/btime/winc/binc and infinite.\n"
+    "  the stream). go takes sims (alpha-beta: positions), movetime,\n"
+    "  wtime/btime/winc/binc, depth (alpha-beta) and infinite; a go without a limit\n"
+    "  plays as the agent does in selfplay. A search writes info lines about every\n"
+    "  second (alpha-beta: also at each depth) and one before its bestmove.\n"
     "\n"
     "  --agent SPEC    the agent (default best, the strongest measured: see\n"
     "                  `yinsh selfplay --help` and results/strength.md)\n";
 
-enum { PV_MAX = 16 };
+/* Seconds between the info lines of a search (as a GUI's analysis shows them). */
+#define INFO_EVERY_S 1.0
 
 typedef struct Engine {
     /* the reader's: */
@@ -59,7 +67,7 @@ typedef struct Engine {
     atomic_bool done;      /* the search thread sets it when it has replied */
     /* the search's, set by the reader before it starts: */
     Position spos;
-    UyiGo go;
+    SearchLimits lim;
     double start;
     pthread_mutex_t out;
 } Engine;
@@ -77,38 +85,51 @@ static void reply(Engine *e, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The search thread: the limits of the go, the agent's choice, the info
- * line, and (for infinite, after stop) the bestmove. */
+/* A progress report of the search (search/limits.h), written as an info
+ * line at once: MCTS `info sims N time T nps X winprob P pv ...`; alpha-
+ * beta `info depth D score S winprob P nodes N time T nps X pv ...` at
+ * each completed depth and at the end, and `info depth D nodes N time T
+ * nps X` for the depth in progress in between (docs/uyi.md, "info"). */
+static void search_report(void *ctx, const SearchReport *r)
+{
+    Engine *e = ctx;
+    char line[SEARCH_REPORT_PV * (ACTION_MAX_LEN + 1) + 256], text[ACTION_MAX_LEN];
+    double ms = (clock_now() - e->start) * 1000;
+    double nps = ms > 0 ? (double)r->nodes * 1000.0 / ms : 0.0;
+    int at;
+    if (r->depth == 0) {
+        at = snprintf(line, sizeof line, "info sims %" PRIu64 " time %.0f nps %.0f winprob %.3f", r->nodes, ms, nps,
+                      r->value);
+    } else if (!r->scored) {
+        reply(e, "info depth %d nodes %" PRIu64 " time %.0f nps %.0f", r->depth, r->nodes, ms, nps);
+        return;
+    } else {
+        char score[48];
+        if (r->score >= AB_WIN_BOUND) snprintf(score, sizeof score, "win %d", AB_WIN - r->score);
+        else if (r->score <= -AB_WIN_BOUND) snprintf(score, sizeof score, "loss %d", AB_WIN + r->score);
+        else snprintf(score, sizeof score, "%d", r->score);
+        at = snprintf(line, sizeof line, "info depth %d score %s winprob %.3f nodes %" PRIu64 " time %.0f nps %.0f",
+                      r->depth, score, r->value, r->nodes, ms, nps);
+    }
+    if (r->npv) at += snprintf(line + at, sizeof line - (size_t)at, " pv");
+    for (int i = 0; i < r->npv; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %s", action_format(r->pv[i], text));
+    reply(e, "%s", line);
+}
+
+/* The search thread: the agent's choice under the go's limits (set by
+ * the reader), its info lines as it goes, and (for infinite, after stop)
+ * the bestmove. */
 static void *search_main(void *arg)
 {
     Engine *e = arg;
     char text[ACTION_MAX_LEN];
-    const UyiGo *g = &e->go;
-    SearchLimits lim = {.stop = &e->stop};
-    int64_t budget = uyi_budget_ms(g, e->spos.actor);
-    if (g->infinite) lim.sims = UINT32_MAX;
-    else if (g->sims > 0) lim.sims = (uint32_t)g->sims;
-    else if (budget >= 0) lim.sims = UINT32_MAX; /* time alone */
-    /* else: nothing given, the agent's own sims */
-    if (budget >= 0) lim.deadline = e->start + (double)budget / 1000;
-
     Action a = ACTION_NONE;
     if (movegen_count(&e->spos) > 0) {
         MoveStats st;
-        a = agent_choose_limited(e->agent, &e->spos, &e->rng, &lim, &st);
-        if (st.searched) {
-            double ms = (clock_now() - e->start) * 1000;
-            char line[PV_MAX * (ACTION_MAX_LEN + 1) + 128];
-            Action pv[PV_MAX];
-            int n = agent_pv(e->agent, pv, PV_MAX);
-            int at = snprintf(line, sizeof line, "info sims %" PRIu32 " time %.0f nps %.0f winprob %.3f pv", st.sims,
-                              ms, ms > 0 ? st.sims * 1000.0 / ms : 0.0, st.value);
-            for (int i = 0; i < n; i++) at += snprintf(line + at, sizeof line - (size_t)at, " %s", action_format(pv[i], text));
-            reply(e, "%s", line);
-        }
+        a = agent_choose_limited(e->agent, &e->spos, &e->rng, &e->lim, &st);
     }
     /* infinite: the answer waits for stop, whatever ended the search */
-    while (g->infinite && !atomic_load(&e->stop)) {
+    while (e->lim.until_stop && !atomic_load(&e->stop)) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -122,21 +143,32 @@ static void *search_main(void *arg)
     return NULL;
 }
 
+/* newgame's reset of the agent and its stream, which a running search
+ * uses: done at once, or when the search is joined. */
+static void engine_reset_agent(Engine *e)
+{
+    agent_reset(e->agent);
+    rng_stream(&e->rng, e->seed, 0);
+    e->seen_valid = false;
+}
+
+/* newgame's reset of the position of the next go: the reader's, at once. */
+static void engine_reset_position(Engine *e)
+{
+    pos_start(&e->next.base, VARIANT_STANDARD);
+    e->next.pos = e->next.base;
+    e->next.nactions = 0;
+}
+
 static void search_join(Engine *e)
 {
     if (!e->searching) return;
     pthread_join(e->thread, NULL);
     e->searching = false;
-}
-
-static void engine_reset_game(Engine *e)
-{
-    agent_reset(e->agent);
-    rng_stream(&e->rng, e->seed, 0);
-    pos_start(&e->next.base, VARIANT_STANDARD);
-    e->next.pos = e->next.base;
-    e->next.nactions = 0;
-    e->seen_valid = false;
+    if (e->newgame_pending) {
+        engine_reset_agent(e);
+        e->newgame_pending = false;
+    }
 }
 
 /* The handshake's reply: our name with the canonical spec, the seed, and
@@ -170,6 +202,19 @@ static void set_option(Engine *e, const UyiCommand *c)
     key[i] = '\0';
     if (e->searching) {
         reply(e, "info string error setoption during a search (send stop first)");
+        return;
+    }
+    /* only what was announced: a spec key the engine does not announce
+     * (threads, solver, prior, policy) would change the agent behind the
+     * harness's back (threads=T makes its search irreproducible) */
+    AgentOption opts[AGENT_SPEC_OPTIONS];
+    int n = agent_spec_options(&e->spec, opts), k = 0;
+    while (k < n && strcmp(opts[k].name, key)) k++;
+    if (k == n && strcmp(key, "seed")) {
+        char names[256] = "seed";
+        size_t at = strlen(names);
+        for (int j = 0; j < n; j++) at += (size_t)snprintf(names + at, sizeof names - at, ", %s", opts[j].name);
+        reply(e, "info string error no option '%.64s' (the options: %s)", c->name, names);
         return;
     }
     if (!strcmp(key, "seed")) {
@@ -206,11 +251,16 @@ static void go(Engine *e, const UyiCommand *c, double start)
         reply(e, "info string error go during a search (ignored; the search goes on)");
         return;
     }
-    if (c->warning[0]) reply(e, "info string error %s", c->warning);
-    if (e->newgame_pending) {
-        engine_reset_game(e);
-        e->newgame_pending = false;
-    }
+    char why[ERR_LEN];
+    agent_go_limits(e->agent, &c->go, e->next.pos.actor, start, &e->lim, why);
+    e->lim.stop = &e->stop;
+    e->lim.report = search_report;
+    e->lim.report_ctx = e;
+    e->lim.report_s = INFO_EVERY_S;
+    /* what was not understood or cannot be honoured, in one line; the go
+     * runs on the rest */
+    if (c->warning[0] || why[0])
+        reply(e, "info string error %s%s%s", c->warning, c->warning[0] && why[0] ? "; " : "", why);
     const UyiCommand *n = &e->next, *s = &e->seen;
     if (e->seen_valid && pos_equal(&s->base, &n->base) && s->nactions <= n->nactions &&
         !memcmp(s->actions, n->actions, (size_t)s->nactions * sizeof(Action))) {
@@ -228,12 +278,13 @@ static void go(Engine *e, const UyiCommand *c, double start)
     e->seen_valid = true;
 
     e->spos = n->pos;
-    e->go = c->go;
     e->start = start;
     atomic_store(&e->stop, false);
     atomic_store(&e->done, false);
     if (pthread_create(&e->thread, NULL, search_main, e)) {
-        /* no thread: search here, so that the go still gets its bestmove */
+        /* no thread: search here, so that the go still gets its bestmove
+         * (and without infinite: no stop could be read while it runs) */
+        e->lim.until_stop = false;
         search_main(e);
         return;
     }
@@ -249,9 +300,10 @@ int cmd_uyi(int argc, char **argv)
     if (cli_parse("uyi", argc, argv, opts, 1, pos, 0, &npos)) return EXIT_USAGE;
     Engine *e = calloc(1, sizeof *e);
     UyiCommand *c = malloc(sizeof *c);
-    char *line = NULL, err[ERR_LEN];
-    size_t cap = 0;
-    if (!e || !c) {
+    /* a line at most UYI_LINE_MAX characters, its '\n' and the end: a
+     * longer one is refused without being held */
+    char *line = malloc(UYI_LINE_MAX + 2), err[ERR_LEN];
+    if (!e || !c || !line) {
         rc = cli_error("uyi", "out of memory");
         goto done;
     }
@@ -265,11 +317,16 @@ int cmd_uyi(int argc, char **argv)
         goto done;
     }
     pthread_mutex_init(&e->out, NULL);
-    engine_reset_game(e);
+    engine_reset_agent(e);
+    engine_reset_position(e);
 
-    while (getline(&line, &cap, stdin) >= 0) {
+    for (int got; (got = uyi_read_line(stdin, line, UYI_LINE_MAX + 2)) != UYI_LINE_EOF;) {
         double now = clock_now();
         if (e->searching && atomic_load(&e->done)) search_join(e);
+        if (got == UYI_LINE_LONG) {
+            reply(e, "info string error line too long (at most %d characters): ignored", UYI_LINE_MAX);
+            continue;
+        }
         if (uyi_parse(line, c, err)) {
             reply(e, "info string error %s", err);
             continue;
@@ -280,14 +337,11 @@ int cmd_uyi(int argc, char **argv)
         case UYI_ISREADY: reply(e, "readyok"); break;
         case UYI_SETOPTION: set_option(e, c); break;
         case UYI_NEWGAME:
-            if (e->searching) {
-                e->newgame_pending = true;
-                pos_start(&e->next.base, VARIANT_STANDARD);
-                e->next.pos = e->next.base;
-                e->next.nactions = 0;
-            } else {
-                engine_reset_game(e);
-            }
+            /* the next position now (a position after it stands); the
+             * agent and its stream when no search uses them */
+            engine_reset_position(e);
+            if (e->searching) e->newgame_pending = true;
+            else engine_reset_agent(e);
             break;
         case UYI_POSITION:
             e->next.base = c->base;

@@ -94,20 +94,22 @@ void weights_default(Weights *w)
     memcpy(w->w, DEFAULTS, sizeof DEFAULTS);
 }
 
-int weights_load(const char *path, Weights *w, char *err)
+/* The shipped files (cmake/embed_weights.cmake): names and texts in pairs. */
+extern const char *const YINSH_WEIGHTS_FILES[];
+
+const char *weights_shipped(const char *path)
 {
-    weights_default(w);
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        return error_set(err, "%s: not a weights file (%s)", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    }
+    static const char DIR[] = "eval/weights/";
+    const char *name = !strncmp(path, DIR, sizeof DIR - 1) ? path + sizeof DIR - 1 : path;
+    if (strchr(name, '/')) return NULL;
+    for (int i = 0; YINSH_WEIGHTS_FILES[i]; i += 2)
+        if (!strcmp(YINSH_WEIGHTS_FILES[i], name)) return YINSH_WEIGHTS_FILES[i + 1];
+    return NULL;
+}
+
+/* The lines of a weights file from f; path names it in messages. */
+static int weights_read(FILE *f, const char *path, Weights *w, char *err)
+{
     /* lines of any length: a long `# made by:` header is one line */
     char *line = NULL;
     size_t cap = 0;
@@ -153,8 +155,34 @@ int weights_load(const char *path, Weights *w, char *err)
         ok = false;
     }
     free(line);
-    fclose(f);
     return ok ? 0 : -1;
+}
+
+int weights_load(const char *path, Weights *w, char *err)
+{
+    weights_default(w);
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        int e = errno;
+        /* not here, but shipped: the copy built into yinsh, the same
+         * values (and content hash) from any working folder */
+        const char *text = e == ENOENT ? weights_shipped(path) : NULL;
+        FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : NULL;
+        if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(e));
+        int rc = weights_read(f, path, w, err);
+        fclose(f);
+        return rc;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        return error_set(err, "%s: not a weights file (%s)", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    }
+    int rc = weights_read(f, path, w, err);
+    fclose(f);
+    return rc;
 }
 
 int weights_check(const Weights *w, char *err)

@@ -53,6 +53,13 @@ void weights_default(Weights *w);
 #define WEIGHT_MAX 1e6
 
 int weights_load(const char *path, Weights *w, char *err);
+/* The files of eval/weights/ are built into yinsh (cmake/embed_weights.cmake):
+ * a path that is not there but names one of them, as "eval/weights/NAME.txt"
+ * or "NAME.txt", is read from the built-in copy by weights_load, so that a
+ * spec naming it plays the same weights (the same content hash) from any
+ * working folder; a file that is there is always read. weights_shipped is
+ * the built-in text of such a path, NULL when it names none. */
+const char *weights_shipped(const char *path);
 /* 0 when every weight is finite and within WEIGHT_MAX, else -1 naming it. */
 int weights_check(const Weights *w, char *err);
 int weights_save(const char *path, const Weights *w, const char *header, char *err);

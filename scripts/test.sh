@@ -65,7 +65,8 @@ ASAN_OPTIONS=intercept_tls_get_addr=0:detect_leaks=1:abort_on_error=1 UBSAN_OPTI
 
 # Every parser of outside text has a libFuzzer target with a seed corpus:
 # the YPN, action and game-record parsers, the agent-spec parser, the
-# weights loader, the INI reader of study files, the UYI command reader, the
+# weights loader, the INI reader of study files, the UYI command reader
+# (with its bounded line reader), the engines file reader, the
 # boardspace.net record reader, the opening-book reader. Each runs for
 # FUZZ_SECONDS on a copy of its corpus.
 FUZZ_FLAGS="-O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11"
@@ -82,12 +83,16 @@ fuzz() { # fuzz NAME CORPUS SOURCES...
     grep -E "stat::number_of_executed_units" "build-fuzz/$name.log" || true
 }
 mkdir -p build-fuzz
+# the shipped weights that eval/evaluation.c reads when a path names one (CMakeLists.txt makes the same file)
+cmake -DOUT=build-fuzz/weights_shipped.c -DDIR="$ROOT/eval/weights" -P cmake/embed_weights.cmake
 fuzz fuzz_parsers corpus engine/*.c engine/base/*.c
-fuzz fuzz_agent_spec corpus-spec engine/*.c engine/base/*.c eval/evaluation.c eval/stats/stats.c selfplay/agents/*.c \
-    selfplay/search/mcts.c selfplay/search/ab.c selfplay/search/playout.c selfplay/uyi/*.c
-fuzz fuzz_weights corpus-weights engine/*.c engine/base/*.c eval/evaluation.c
+fuzz fuzz_agent_spec corpus-spec engine/*.c engine/base/*.c eval/evaluation.c build-fuzz/weights_shipped.c \
+    eval/stats/stats.c selfplay/agents/*.c selfplay/search/mcts.c selfplay/search/ab.c selfplay/search/playout.c \
+    selfplay/uyi/*.c
+fuzz fuzz_weights corpus-weights engine/*.c engine/base/*.c eval/evaluation.c build-fuzz/weights_shipped.c
 fuzz fuzz_study_ini corpus-ini study/plans/ini.c engine/base/*.c
 fuzz fuzz_uyi corpus-uyi engine/*.c engine/base/*.c selfplay/uyi/command.c
+fuzz fuzz_engines corpus-engines engine/*.c engine/base/*.c selfplay/uyi/*.c
 fuzz fuzz_boardspace corpus-boardspace engine/*.c engine/base/*.c eval/stats/stats.c selfplay/records/record.c selfplay/records/boardspace.c
 fuzz fuzz_book corpus-book engine/*.c engine/base/*.c selfplay/play/book.c
 

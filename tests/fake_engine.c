@@ -17,10 +17,21 @@
  *                short clock)
  *   slowok       sleeps 20 ms before every bestmove (for interrupting a
  *                match while engines run)
+ *   illegalmore  answers every go with an illegal action twice (what an
+ *                engine kept after its fault would leave unread)
+ *   chatty       writes 3 MB to its standard error at the first go, then
+ *                plays well (a log that must be capped)
+ *   closeout     closes its standard output at the first go and goes on
+ *                reading its input (engine-died, not no-answer)
+ *   setsid-MODE  first starts a child in a session of its own (it calls
+ *                setsid and sleeps, as `fake_engine sleeper TAG`), then
+ *                plays as MODE: the child must die with the engine
+ *   sleeper      sleeps until killed
  *
  * TAG is ignored: it marks the process's command line, so that a test can
  * find its engines in the process table. */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +51,18 @@ static void sleep_ms(long ms)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "ok";
+    if (!strcmp(mode, "sleeper"))
+        for (;;) pause();
+    if (!strncmp(mode, "setsid-", 7)) {
+        mode += 7;
+        pid_t pid = fork();
+        if (pid == 0) {
+            setsid();
+            execl(argv[0], argv[0], "sleeper", argc > 2 ? argv[2] : "", (char *)NULL);
+            _exit(127);
+        }
+    }
+    bool quiet_err = false; /* chatty: the noise is written once */
     static char line[UYI_LINE_MAX + 2];
     static UyiCommand cmd;
     char err[ERR_LEN];
@@ -77,6 +100,21 @@ int main(int argc, char **argv)
             if (!strcmp(mode, "illegal")) {
                 printf("bestmove k1\n"); /* no point k1 on the board */
                 break;
+            }
+            if (!strcmp(mode, "illegalmore")) {
+                printf("bestmove k1\nbestmove k1\n");
+                break;
+            }
+            if (!strcmp(mode, "closeout")) {
+                close(1); /* its output only: its input stays open */
+                break;
+            }
+            if (!strcmp(mode, "chatty") && !quiet_err) {
+                static char noise[4096];
+                memset(noise, 'n', sizeof noise - 1);
+                for (int i = 0; i < 768; i++) fprintf(stderr, "%s\n", noise);
+                fflush(stderr);
+                quiet_err = true;
             }
             if (!strcmp(mode, "slow")) sleep_ms(300);
             if (!strcmp(mode, "slowok")) sleep_ms(20);

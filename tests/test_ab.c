@@ -3,8 +3,10 @@
  * spec's parsing, determinism at a fixed depth, legal actions throughout,
  * and a deadline that has passed. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "search/ab.h"
 #include "base/clock.h"
 #include "agents/agent.h"
@@ -325,5 +327,117 @@ Test(ab_spec, maxdepth_is_the_cap_under_time_only)
     SearchLimits lim = {.deadline = clock_now() + 60.0};
     agent_choose_limited(a, &p, &rng, &lim, &st);
     cr_expect_eq(st.chosen_visits, 3, "timed: maxdepth (3 here, done long before the minute)");
+    agent_free(a);
+}
+
+/* ---- issue #22: limits at the edges --------------------------------------- */
+
+
+/* Sets a stop flag after a delay, as a reader thread would, unless told
+ * that the search is over first (then it ends at once). */
+typedef struct Stopper {
+    atomic_bool *flag;
+    atomic_bool over;
+    double after_s;
+} Stopper;
+
+static void *stop_later(void *arg)
+{
+    Stopper *s = arg;
+    double end = clock_now() + s->after_s;
+    while (clock_now() < end && !atomic_load(&s->over)) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(s->flag, true);
+    return NULL;
+}
+
+/* A stop flag alone (an engine always holds one) keeps the depth: depth 2
+ * with maxdepth 64 searches depth 2 and ends by itself long before the
+ * flag is set; until_stop (go infinite) deepens past it until the flag;
+ * a depth asked for is the cap; and a node budget is exact and
+ * reproducible, and deepens past depth (maxdepth is its cap). */
+Test(ab, a_stop_flag_alone_keeps_the_depth)
+{
+    Position s;
+    pos_start(&s, VARIANT_STANDARD);
+    AbConfig cfg = {.depth = 2, .max_depth = 64, .tt_mb = 1};
+    weights_default(&cfg.weights);
+    char err[ERR_LEN];
+    Ab *ab;
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
+    atomic_bool stop;
+    atomic_init(&stop, false);
+    Stopper st = {.flag = &stop, .after_s = 20.0};
+    atomic_init(&st.over, false);
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, stop_later, &st), 0);
+    SearchLimits lim = {.stop = &stop};
+    AbResult r;
+    double t0 = clock_now();
+    ab_search(ab, &s, &lim, &r);
+    atomic_store(&st.over, true);
+    pthread_join(t, NULL);
+    cr_expect_eq(r.depth, 2, "a stop flag alone deepened to %d", r.depth);
+    cr_expect(clock_now() - t0 < 19.0, "the search waited for the flag");
+
+    atomic_store(&stop, false);
+    atomic_store(&st.over, false);
+    st.after_s = 0.3;
+    cr_assert_eq(pthread_create(&t, NULL, stop_later, &st), 0);
+    lim = (SearchLimits){.stop = &stop, .until_stop = true};
+    ab_clear(ab);
+    ab_search(ab, &s, &lim, &r);
+    pthread_join(t, NULL);
+    cr_expect_gt(r.depth, 2, "until_stop deepens past depth (reached %d)", r.depth);
+
+    lim = (SearchLimits){.depth = 3};
+    ab_clear(ab);
+    ab_search(ab, &s, &lim, &r);
+    cr_expect_eq(r.depth, 3, "a depth asked for is the cap");
+
+    lim = (SearchLimits){.sims = 50000};
+    ab_clear(ab);
+    Action a1 = ab_search(ab, &s, &lim, &r);
+    AbResult r2;
+    ab_clear(ab);
+    Action a2 = ab_search(ab, &s, &lim, &r2);
+    cr_expect(r.nodes <= 50000 && r.nodes > 0, "%llu positions", (unsigned long long)r.nodes);
+    cr_expect(a1 == a2 && r.nodes == r2.nodes && r.depth == r2.depth, "a node budget is reproducible");
+    cr_expect_gt(r.depth, 2, "a node budget deepens past depth (reached %d)", r.depth);
+    ab_free(ab);
+}
+
+/* A time limit lifts the default sims of an MCTS spec that gives none:
+ * `mcts` under a movetime of 2 s searches far beyond its default 200
+ * simulations (generous: 200 simulations of the start take milliseconds),
+ * while `mcts:sims=200`, which gives them, stops at 200, and the run's
+ * sims bound both. The flag is not in the canonical text, which stays. */
+Test(agent, a_time_limit_lifts_the_default_sims)
+{
+    char out[SPEC_LEN];
+    Position p;
+    Rng rng;
+    MoveStats st;
+    AgentLimits lim = {.movetime_ms = 2000, .margin_ms = 100};
+    Agent *a = agent_at_start("mcts", &p, &rng);
+    cr_expect(agent_spec_uncapped(agent_spec(a)));
+    cr_expect_str_eq(agent_spec_format(agent_spec(a), out), "mcts:sims=200,c=1,rollout=random");
+    agent_act(a, &p, &rng, &lim, &st);
+    cr_expect_gt(st.sims, AGENT_DEFAULT_SIMS, "an uncapped spec searched %u simulations in 2 s", (unsigned)st.sims);
+    agent_choose(a, &p, &rng, &st);
+    cr_expect_eq(st.sims, AGENT_DEFAULT_SIMS, "without a time limit, its default");
+    AgentLimits sims = lim;
+    sims.sims = 50;
+    agent_act(a, &p, &rng, &sims, &st);
+    cr_expect_eq(st.sims, 50, "the run's sims bound it");
+    agent_free(a);
+
+    a = agent_at_start("mcts:sims=200", &p, &rng);
+    cr_expect(!agent_spec_uncapped(agent_spec(a)));
+    cr_expect_str_eq(agent_spec_format(agent_spec(a), out), "mcts:sims=200,c=1,rollout=random");
+    agent_act(a, &p, &rng, &lim, &st);
+    cr_expect_eq(st.sims, 200, "a spec that gives sims keeps them under a time limit");
     agent_free(a);
 }

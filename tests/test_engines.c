@@ -128,6 +128,7 @@ static void expect_fault(const Fault *f)
     int n = 15;
     for (int i = 0; f->extra[i]; i++) args[n++] = f->extra[i];
     args[n] = NULL;
+    mkdir(path_in(dir, "logs"), 0777); /* a log folder named must exist */
     double t0 = (double)time(NULL);
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s: %s", f->mode, err);
     cr_assert((double)time(NULL) - t0 < 30, "%s: too slow", f->mode);
@@ -170,9 +171,17 @@ Test(engines, hang_on_a_clock_is_time_forfeit)
     expect_fault(&(Fault){"hang", "time-forfeit", {"--tc", "0.3", "--tc-margin", "50", NULL}});
 }
 Test(engines, garbage_is_engine_error) { expect_fault(&(Fault){"garbage", "engine-error", {NULL}}); }
+/* An engine that never says uyiok cannot play: the check before the
+ * first game finds it (no-answer), and nothing is played or stored. */
 Test(engines, no_handshake_is_no_answer)
 {
-    expect_fault(&(Fault){"nohandshake", "no-answer", {"--engine-timeout", "300", NULL}});
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"match", "--a", fake_spec("nohandshake", dir), "--b", "random", "--games", "2",
+                          "--engine-timeout", "300", "--db", "m.db", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 1, "%s", err);
+    cr_assert(strstr(err, "no-answer") && strstr(err, "engine-logs/fake-nohandshake-check-"), "%s", err);
+    cr_assert_not(file_exists(path_in(dir, "m.db")));
+    cr_assert_eq(leftover(dir), 0);
 }
 Test(engines, slow_engine_loses_on_time)
 {
@@ -207,7 +216,7 @@ static pid_t start_match(const char *dir, const char *mode)
     const char *args[] = {"match", "--a", fake_spec(mode, dir), "--b", fake_spec(mode, dir), "--games",
                           "400", "--seed", "3", "--threads", "2", "--db", "m.db", "--quiet", NULL};
     pid_t pid = yinsh_start(dir, args);
-    for (int i = 0; i < 500 && processes_with(dir, 0) < 2; i++) {
+    for (int i = 0; i < 2000 && processes_with(dir, 0) < 2; i++) {
         struct timespec ts = {0, 10000000};
         nanosleep(&ts, NULL);
     }
@@ -297,5 +306,233 @@ Test(engines, resume_after_kill)
     cr_assert_str_eq(db_text(h, "SELECT controls FROM run"), "tc=60+1,margin=100");
     cr_assert_eq(db_int(h, "SELECT count(*) FROM action WHERE state <> 'P' AND clock_us IS NULL"), 0);
     sqlite3_close(h);
+    cr_assert_eq(leftover(dir), 0);
+}
+
+/* ---- issue #22: every answer right at the edges ------------------------ */
+
+#include <sys/resource.h>
+
+static double clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Runs yinsh for at most `seconds`: its exit status, or -1 when it had to
+ * be killed (it ran on). Its memory is capped at 2 GiB (a reader without a
+ * bound fails here instead of filling the machine). */
+static void cap_memory(void *ctx)
+{
+    (void)ctx;
+    struct rlimit r = {2UL << 30, 2UL << 30};
+    setrlimit(RLIMIT_AS, &r);
+}
+
+static int run_within(const char *dir, const char *const *args, double seconds, char **out, char **err)
+{
+    pid_t pid = yinsh_spawn(dir, NULL, NULL, cap_memory, NULL, args);
+    int st = 0, rc = -1;
+    double end = clock_now() + seconds;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) {
+            rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            break;
+        }
+        if (clock_now() > end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            break;
+        }
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (out) *out = slurp(path_in(dir, "out"));
+    if (err) *err = slurp(path_in(dir, "err"));
+    return rc;
+}
+
+/* The default `yinsh uyi` (best: depth 5, maxdepth 64) answers the
+ * match's `go sims N` (a node budget for alpha-beta): no game is lost by
+ * no-answer. */
+Test(engines, the_default_yinsh_engine_answers_go_sims)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    char ext[512];
+    snprintf(ext, sizeof ext, "uyi:name=best;cmd=%s uyi", YINSH_BIN);
+    const char *args[] = {"match", "--a", ext, "--b", "random", "--games", "2", "--seed", "4", "--threads", "2",
+                          "--sims", "1000", "--engine-timeout", "20000", "--db", "m.db", "--quiet", NULL};
+    cr_assert_eq(run_within(dir, args, 240, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     0\n"), "%s", out);
+}
+
+/* Engines files: a long comment line is one line (its tail is no `cmd`),
+ * a key given twice in a section is an error naming its line, and a file
+ * that is no text (/dev/zero) is refused at once; a book too. */
+Test(engines, engines_file_lines_keys_and_size)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    char text[4096], pad[1031];
+    memset(pad, ' ', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    snprintf(text, sizeof text, "[e]\ncmd = %s ok %s\n#%scmd = /bin/false\n", FAKE_ENGINE, dir, pad);
+    write_in(dir, "long.ini", text);
+    const char *ok[] = {"match", "--a", "engine:e", "--engines", "long.ini", "--b", "random", "--games", "2",
+                        "--seed", "1", "--db", "m.db", "--quiet", NULL};
+    cr_assert_eq(run_within(dir, ok, 60, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     0\n"), "the comment's tail ran as the engine:\n%s", out);
+    sqlite3 *db = db_open(path_in(dir, "m.db"));
+    cr_assert(strstr(db_text(db, "SELECT white FROM run"), FAKE_ENGINE), "%s", db_text(db, "SELECT white FROM run"));
+    sqlite3_close(db);
+
+    write_in(dir, "twice.ini", "[e]\ncmd = x\n\ncmd = y\n");
+    const char *twice[] = {"match", "--a", "engine:e", "--engines", "twice.ini", "--b", "random", "--games", "2",
+                           "--db", "x.db", NULL};
+    cr_assert_eq(run_within(dir, twice, 30, &out, &err), 2, "%s", err);
+    cr_assert(strstr(err, "twice.ini:4") && strstr(err, "cmd"), "%s", err);
+
+    const char *zero[] = {"match", "--a", "engine:e", "--engines", "/dev/zero", "--b", "random", "--games", "2",
+                          "--db", "x.db", NULL};
+    cr_assert_neq(run_within(dir, zero, 20, &out, &err), -1, "--engines /dev/zero ran on");
+    cr_assert(strstr(err, "/dev/zero"), "%s", err);
+    const char *book[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--book", "/dev/zero", "--db",
+                          "x.db", NULL};
+    int rc = run_within(dir, book, 20, &out, &err);
+    cr_assert(rc == 1 && strstr(err, "/dev/zero"), "--book /dev/zero: status %d: %s", rc, err);
+    cr_assert_not(file_exists(path_in(dir, "x.db")));
+}
+
+/* An engine's standard error is logged up to a bound (1 MiB), then one
+ * line says the rest was cut; the games go on. */
+Test(engines, engine_logs_are_capped)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"match", "--a", fake_spec("chatty", dir), "--b", "random", "--games", "2", "--seed", "2",
+                          "--threads", "1", "--db", "m.db", "--quiet", NULL};
+    cr_assert_eq(run_within(dir, args, 120, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     0\n"), "%s", out);
+    char *logs = path_in(dir, "engine-logs");
+    DIR *d = opendir(logs);
+    cr_assert(d);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        struct stat sb;
+        char *path = path_in(logs, e->d_name);
+        cr_assert(stat(path, &sb) == 0);
+        if (!strstr(e->d_name, "-check-")) {
+            files++;
+            cr_assert(sb.st_size <= (1 << 20) + 512, "%s holds %lld bytes", e->d_name, (long long)sb.st_size);
+            cr_assert(strstr(slurp(path), "yinsh: the rest of the engine's standard error was cut"), "%s", e->d_name);
+        }
+    }
+    closedir(d);
+    cr_assert_eq(files, 1);
+}
+
+/* A broken engine setup stops before the first game, with the reason and
+ * the engine's log on stderr (as cutechess-cli does): status 1 (2 for a
+ * spec that cannot be run at all), nothing stored, no engine left; in
+ * every command that plays engines. */
+Test(engines, a_broken_setup_stops_before_the_first_game)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    write_in(dir, "afile", "not a folder\n");
+    char nohs[512], ok[512];
+    snprintf(nohs, sizeof nohs, "%s", fake_spec("nohandshake", dir));
+    snprintf(ok, sizeof ok, "%s", fake_spec("ok", dir));
+    struct {
+        const char *spec, *extra[3];
+        int rc;
+        const char *says[2];
+    } cases[] = {
+        {"uyi:name=none;cmd=/nonexistent/eng", {NULL}, 1, {"/nonexistent/eng", "log"}},
+        {"uyi:name=q;cmd=\"unclosed", {NULL}, 2, {"unclosed quote", NULL}},
+        {nohs, {"--engine-timeout", "300", NULL}, 1, {"no-answer", "log"}},
+        {ok, {"--engine-logs", "afile", NULL}, 1, {"afile", "not a folder"}},
+        {ok, {"--engine-logs", "missing", NULL}, 1, {"missing", "does not exist"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *args[24] = {"match", "--a", cases[i].spec, "--b", "random", "--games", "4", "--db", "x.db"};
+        int n = 9;
+        for (int k = 0; cases[i].extra[k]; k++) args[n++] = cases[i].extra[k];
+        args[n] = NULL;
+        int rc = run_within(dir, args, 60, &out, &err);
+        cr_assert_eq(rc, cases[i].rc, "case %zu: status %d: %s", i, rc, err);
+        for (int k = 0; k < 2; k++)
+            if (cases[i].says[k]) cr_assert(strstr(err, cases[i].says[k]), "case %zu: no '%s' in: %s", i, cases[i].says[k], err);
+        cr_assert_not(file_exists(path_in(dir, "x.db")), "case %zu stored a database", i);
+        cr_assert_not(file_exists(path_in(dir, "missing")), "case %zu made the log folder", i);
+    }
+    /* the other commands that play engines */
+    const char *none = "uyi:name=none;cmd=/nonexistent/eng";
+    char study[1024];
+    snprintf(study, sizeof study, "[study]\nname = s\nseed = 1\nvariants = standard\ngames = 2\ndb = y.db\n\n"
+                                  "[agent e]\nspec = %s\n", none);
+    write_in(dir, "s.ini", study);
+    char p1[600];
+    snprintf(p1, sizeof p1, "e=%s", none);
+    const char *const commands[][16] = {
+        {"selfplay", "--white", none, "--black", "random", "--games", "2", "--db", "y.db", NULL},
+        {"tournament", "--p", p1, "--p", "r=random", "--games", "2", "--seed", "1", "--db", "y.db", NULL},
+        {"study", "s.ini", NULL},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        int rc = run_within(dir, commands[i], 60, &out, &err);
+        cr_assert_eq(rc, 1, "%s: status %d: %s", commands[i][0], rc, err);
+        cr_assert(strstr(err, "/nonexistent/eng"), "%s: %s", commands[i][0], err);
+        cr_assert_not(file_exists(path_in(dir, "y.db")) && file_nonempty(path_in(dir, "y.db")) &&
+                          db_int(db_open(path_in(dir, "y.db")), "SELECT count(*) FROM run") > 0,
+                      "%s stored a run", commands[i][0]);
+    }
+    cr_assert_eq(leftover(dir), 0);
+}
+
+/* After an illegal action the engine is started again, as after every
+ * fault: what it wrote after its answer does not leak into the next game
+ * (which would then be an engine-error). */
+Test(engines, illegal_action_restarts_the_engine)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"match", "--a", fake_spec("illegalmore", dir), "--b", "random", "--games", "2", "--seed",
+                          "3", "--threads", "1", "--db", "m.db", "--engine-logs", "logs", "--quiet", NULL};
+    mkdir(path_in(dir, "logs"), 0777);
+    cr_assert_eq(run_within(dir, args, 60, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     2 (illegal-action 2)"), "%s", out);
+    DIR *d = opendir(path_in(dir, "logs"));
+    int games = 0;
+    for (struct dirent *e; (e = readdir(d));) games += e->d_name[0] != '.' && !strstr(e->d_name, "-check-");
+    closedir(d);
+    cr_assert_eq(games, 2, "one engine process per game (the first was ended at its fault)");
+    cr_assert_eq(leftover(dir), 0);
+}
+
+/* A child of the engine in a session of its own dies with the engine:
+ * when the match ends, and when a fault ends the engine. */
+Test(engines, an_engine_childs_own_session_dies_too)
+{
+    static const char *const modes[] = {"setsid-ok", "setsid-crash"};
+    for (int k = 0; k < 2; k++) {
+        char *dir = tmpdir_new(), *out, *err;
+        const char *args[] = {"match", "--a", fake_spec(modes[k], dir), "--b", "random", "--games", "2", "--seed",
+                              "3", "--threads", "1", "--db", "m.db", "--quiet", NULL};
+        cr_assert_eq(run_within(dir, args, 60, &out, &err), 0, "%s: %s", modes[k], err);
+        cr_assert_eq(leftover(dir), 0, "%s: the engine's child outlived yinsh", modes[k]);
+    }
+}
+
+/* An engine that closes its output (but not its input) died: the harness
+ * sees the end of its output at once, instead of waiting for an answer. */
+Test(engines, closing_its_output_is_engine_died)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"match", "--a", fake_spec("closeout", dir), "--b", "random", "--games", "2", "--seed", "3",
+                          "--threads", "1", "--engine-timeout", "30000", "--db", "m.db", "--quiet", NULL};
+    double t0 = clock_now();
+    cr_assert_eq(run_within(dir, args, 120, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     2 (engine-died 2)"), "%s", out);
+    cr_assert(clock_now() - t0 < 25, "the harness waited for an answer (%.1f s)", clock_now() - t0);
     cr_assert_eq(leftover(dir), 0);
 }

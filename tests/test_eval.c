@@ -185,3 +185,34 @@ Test(weights, errors_name_the_line)
     cr_expect_neq(access(beside, F_OK), 0, "%s is left behind", beside);
     remove(path);
 }
+
+/* The shipped weights files are built in (issue #22): from a folder
+ * without them, "eval/weights/NAME.txt" and "NAME.txt" read the built-in
+ * copy with the values (the content hash) of the source tree's file; a
+ * path naming no shipped file is still an error; a file that is there is
+ * read, whatever its name. */
+Test(weights, shipped_files_load_from_any_folder)
+{
+    char err[ERR_LEN], dir[] = "/tmp/yinsh-weights-XXXXXX";
+    Weights src, w;
+    cr_assert_eq(weights_load(YINSH_SOURCE_DIR "/eval/weights/tuned3.txt", &src, err), 0, "%s", err);
+    cr_assert(mkdtemp(dir));
+    cr_assert_eq(chdir(dir), 0);
+    cr_assert_eq(weights_load("eval/weights/tuned3.txt", &w, err), 0, "%s", err);
+    cr_expect_eq(weights_hash(&w), weights_hash(&src));
+    cr_assert_eq(weights_load("tuned3.txt", &w, err), 0, "%s", err);
+    cr_expect_eq(weights_hash(&w), weights_hash(&src));
+    cr_expect_neq(weights_load("eval/weights/none.txt", &w, err), 0);
+    cr_expect(strstr(err, "eval/weights/none.txt"), "%s", err);
+    cr_expect_neq(weights_load("other/tuned3.txt", &w, err), 0, "only the shipped folder's name");
+    cr_expect(weights_shipped("eval/weights/default.txt") && !weights_shipped("x/default.txt"));
+    FILE *f = fopen("tuned3.txt", "w");
+    cr_assert(f);
+    fputs("markers 7\n", f);
+    fclose(f);
+    cr_assert_eq(weights_load("tuned3.txt", &w, err), 0, "%s", err);
+    cr_expect_eq(w.w[FEAT_MARKERS], 7, "the file that is there");
+    remove("tuned3.txt");
+    cr_assert_eq(chdir("/"), 0);
+    rmdir(dir);
+}

@@ -212,3 +212,42 @@ Test(cli, match_bad_inputs)
         cr_assert(strstr(err, cases[i].word), "case %zu: '%s' does not name '%s'", i, err, cases[i].word);
     }
 }
+
+/* A time limit lifts the default sims of an MCTS spec that gives none
+ * (issue #22): the run records which side it lifted in its controls
+ * (`uncapped=white`: run.white, agent A), since the stored spec text
+ * writes sims either way, and a resume reads it back. A spec that gives
+ * sims, a run without a time limit and a run under --sims record nothing:
+ * their texts are the ones they always were. */
+Test(cli, a_time_limit_lifts_the_default_sims_and_the_run_records_it)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *timed[] = {"match", "--a", "mcts:rollout=2", "--b", "mcts:sims=30", "--games", "2", "--seed", "3",
+                           "--movetime", "20", "--db", "m.db", "--run", "t", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, timed, &out, &err), 0, "%s", err);
+    sqlite3 *db = db_open(path_in(dir, "m.db"));
+    cr_expect_str_eq(db_text(db, "SELECT controls FROM run WHERE name = 't'"), "movetime=20,margin=100,uncapped=white");
+    cr_expect_str_eq(db_text(db, "SELECT white FROM run WHERE name = 't'"), "mcts:sims=200,c=1,rollout=2");
+    sqlite3_close(db);
+    const char *resume[] = {"selfplay", "--resume", "t", "--db", "m.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, resume, &out, &err), 0, "%s", err);
+    struct {
+        const char *a, *extra, *value, *controls;
+    } plain[] = {
+        {"mcts:sims=200,rollout=2", "--movetime", "20", "movetime=20,margin=100"},
+        {"mcts:rollout=2", "--sims", "40", "sims=40"},
+        {"mcts:rollout=2", NULL, NULL, ""},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+        char run[16];
+        snprintf(run, sizeof run, "p%zu", i);
+        const char *args[] = {"match", "--a", plain[i].a, "--b", "random", "--games", "2", "--seed", "3", "--db",
+                              "m.db", "--run", run, "--quiet", plain[i].extra, plain[i].value, NULL};
+        cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "case %zu: %s", i, err);
+        db = db_open(path_in(dir, "m.db"));
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT controls FROM run WHERE name = '%s'", run);
+        cr_expect_str_eq(db_text(db, sql), plain[i].controls, "case %zu", i);
+        sqlite3_close(db);
+    }
+}

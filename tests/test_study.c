@@ -477,3 +477,27 @@ Test(study, repository_studies_keep_their_runs)
     cr_assert(!file_exists(path_in(dir, "results/yinsh.db")), "--check made the database");
     cr_assert(!file_exists(path_in(dir, "results/balance.db")), "--check made the database");
 }
+
+/* The shipped weights are built into yinsh (issue #22): a study whose
+ * spec names eval/weights/tuned3.txt plays in a folder that has the file
+ * and finds its stored runs, by their content hash, from a folder that
+ * has not (the built-in copy). */
+Test(study, shipped_weights_find_the_stored_runs_from_any_folder)
+{
+    char *a = tmpdir_new(), *b = tmpdir_new(), *err, text[1024];
+    char *db = path_in(a, "w.db");
+    snprintf(text, sizeof text, "[study]\nname = w\ndb = %s\nseed = 7\ngames = 2\nvariants = blitz\nopening = random:4\n\n"
+                                "[agent ab1]\nspec = ab:depth=1,eval=eval/weights/tuned3.txt\n", db);
+    /* folder a: a real eval/weights/tuned3.txt, the source tree's */
+    char *ev = path_in(a, "eval"), *wd = path_in(ev, "weights");
+    cr_assert(mkdir(ev, 0777) == 0 && mkdir(wd, 0777) == 0);
+    write_in(wd, "tuned3.txt", slurp(YINSH_SOURCE_DIR "/eval/weights/tuned3.txt"));
+    char *fa = write_in(a, "w.ini", text), *fb = write_in(b, "w.ini", text);
+    const char *first[] = {"study", fa, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(a, first, NULL, &err), 0, "%s", err);
+    char *dump = db_dump(db);
+    const char *again[] = {"study", fb, NULL};
+    cr_assert_eq(yinsh_run(b, again, NULL, &err), 0, "from a folder without eval/: %s", err);
+    cr_assert(strstr(err, "1 complete, 0 unfinished, 0 to play"), "%s", err);
+    cr_assert_str_eq(db_dump(db), dump);
+}

@@ -49,11 +49,16 @@ static void child_start(Child *c, const char *agent)
     signal(SIGPIPE, SIG_IGN);
 }
 
-static void child_send(Child *c, const char *line)
+static void child_send_n(Child *c, const char *data, size_t n)
 {
-    size_t n = strlen(line);
-    cr_assert(write(c->in, line, n) == (ssize_t)n, "write '%s'", line);
+    for (size_t off = 0; off < n;) {
+        ssize_t w = write(c->in, data + off, n - off);
+        cr_assert(w > 0, "write to the engine");
+        off += (size_t)w;
+    }
 }
+
+static void child_send(Child *c, const char *line) { child_send_n(c, line, strlen(line)); }
 
 /* The next line of the engine (no '\n') into out, within timeout seconds;
  * false on a timeout or the end of its output. */
@@ -381,4 +386,271 @@ Test(uyi, clock_policy)
     cr_assert_eq(uyi_budget_ms(&g, WHITE), 100);
     g.infinite = true;
     cr_assert_eq(uyi_budget_ms(&g, WHITE), -1);
+}
+
+/* ---- issue #22: every answer right at the edges ------------------------ */
+
+/* A position with ring moves (state M), White to act: the issue's P. */
+#define MOVES_YPN "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard"
+
+/* The internal agent's choice at a YPN under search limits (NULL: none),
+ * from a fresh agent and rng_stream(0, 0), as a fresh engine has it. */
+static void internal_choice_at(const char *spec_text, const char *ypn, const SearchLimits *lim, char *out,
+                               MoveStats *st)
+{
+    AgentSpec spec;
+    Agent *agent;
+    char err[ERR_LEN];
+    Position pos;
+    cr_assert(agent_spec_parse(spec_text, &spec, err) == 0, "%s", err);
+    cr_assert(agent_new(&agent, &spec, err) == 0, "%s", err);
+    cr_assert(ypn_parse(ypn, &pos, err) == 0, "%s", err);
+    Rng rng;
+    rng_stream(&rng, 0, 0);
+    action_format(agent_choose_limited(agent, &pos, &rng, lim, st), out);
+    agent_free(agent);
+}
+
+/* The figure after `key ` in an info line; -1 when it has none. */
+static long long info_field(const char *line, const char *key)
+{
+    char k[32];
+    snprintf(k, sizeof k, " %s ", key);
+    const char *p = strstr(line, k);
+    return p ? strtoll(p + strlen(k), NULL, 10) : -1;
+}
+
+/* A plain `go` ends by itself and plays as the agent plays in selfplay:
+ * best's maxdepth (64) is the cap under a deadline only, so best:depth=2
+ * searches depth 2 although the engine always holds a stop flag. */
+Test(uyi, plain_go_ends_and_plays_as_the_agent)
+{
+    char want[ACTION_MAX_LEN], line[4096];
+    MoveStats st;
+    internal_choice_at("best:depth=2", MOVES_YPN, NULL, want, &st);
+    Child c;
+    child_start(&c, "best:depth=2");
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, "position ypn " MOVES_YPN "\ngo\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 30);
+    cr_assert_str_eq(line + 9, want, "engine %s, internal best:depth=2 %s", line + 9, want);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* `go sims N` is a node budget for alpha-beta: the default agent (best,
+ * depth 5, maxdepth 64) answers, visits at most N positions (past depth 1,
+ * which is always completed), and chooses as the internal agent does with
+ * the same budget: a node budget, unlike a clock, is reproducible. */
+Test(uyi, go_sims_is_a_node_budget_for_alphabeta)
+{
+    char want[ACTION_MAX_LEN], line[4096];
+    MoveStats st;
+    SearchLimits lim = {.sims = 3000};
+    internal_choice_at("best", MOVES_YPN, &lim, want, &st);
+    cr_assert(st.sims <= 3000 && st.sims > 0, "internal: %u positions", (unsigned)st.sims);
+    Child c;
+    child_start(&c, NULL);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    for (int round = 0; round < 2; round++) {
+        char info[4096] = "";
+        child_send(&c, "newgame\nposition ypn " MOVES_YPN "\ngo sims 3000\n");
+        for (;;) {
+            cr_assert(child_line(&c, line, sizeof line, 30), "round %d: no bestmove to go sims", round);
+            if (!strncmp(line, "info string", 11)) cr_assert_fail("round %d: %s", round, line);
+            if (!strncmp(line, "info ", 5)) snprintf(info, sizeof info, "%s", line);
+            if (!strncmp(line, "bestmove ", 9)) break;
+        }
+        cr_assert_str_eq(line + 9, want, "round %d: engine %s, internal %s", round, line + 9, want);
+        long long nodes = info_field(info, "nodes");
+        cr_assert(nodes > 0 && nodes <= 3000, "round %d: %s", round, info);
+        cr_assert_eq(nodes, (long long)st.sims, "round %d: %s", round, info);
+    }
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* `go depth D` for alpha-beta: an info line for each depth completed
+ * (depth, score, winprob, nodes, nps, time, pv), and the choice of the
+ * internal agent of that depth. An MCTS engine has no depth: the word is
+ * refused with info string error, and the go still answers. */
+Test(uyi, go_depth_reports_each_depth)
+{
+    char want[ACTION_MAX_LEN], line[4096];
+    MoveStats st;
+    internal_choice_at("ab:depth=3,tt=1", MOVES_YPN, NULL, want, &st);
+    Child c;
+    child_start(&c, "ab:depth=1,tt=1");
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, "position ypn " MOVES_YPN "\ngo depth 3\n");
+    int next = 1;
+    for (;;) {
+        cr_assert(child_line(&c, line, sizeof line, 30), "no bestmove to go depth 3");
+        if (!strncmp(line, "bestmove ", 9)) break;
+        cr_assert(strncmp(line, "info string", 11), "%s", line);
+        if (info_field(line, "depth") == next && strstr(line, " score ")) {
+            cr_assert(strstr(line, " winprob ") && info_field(line, "nodes") > 0 && info_field(line, "time") >= 0 &&
+                          info_field(line, "nps") >= 0 && strstr(line, " pv "),
+                      "%s", line);
+            next++;
+        }
+    }
+    cr_assert_eq(next, 4, "depths 1 to 3 each reported (up to %d)", next - 1);
+    cr_assert_str_eq(line + 9, want, "engine %s, internal ab:depth=3 %s", line + 9, want);
+    cr_assert_eq(child_quit(&c), 0);
+
+    child_start(&c, "mcts:sims=50");
+    child_send(&c, "position ypn " MOVES_YPN "\ngo depth 3\n");
+    child_expect(&c, "info string error", line, sizeof line, 10);
+    cr_assert(strstr(line, "depth"), "%s", line);
+    child_expect(&c, "bestmove ", line, sizeof line, 30);
+    cr_assert(strcmp(line, "bestmove none"));
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* newgame during a search, then a position, then go: the go searches that
+ * position (the issue's reproduction answered a placement in an M one). */
+Test(uyi, newgame_during_a_search_keeps_the_next_position)
+{
+    Child c;
+    char line[4096], err[ERR_LEN];
+    child_start(&c, "mcts:sims=50");
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, "go infinite\n");
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL);
+    child_send(&c, "newgame\nposition ypn " MOVES_YPN "\nstop\n");
+    child_expect(&c, "bestmove ", NULL, 0, 10);
+    child_send(&c, "go sims 10\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 10);
+    Position p;
+    Action a;
+    cr_assert(ypn_parse(MOVES_YPN, &p, err) == 0, "%s", err);
+    cr_assert(action_parse(&p, line + 9, &a, err) == 0, "'%s' in the position sent: %s", line + 9, err);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* info lines during a search, about every second: a search of 2.5 s
+ * writes more than the last one (generous: at least one before it). */
+Test(uyi, info_lines_during_a_search)
+{
+    static const char *const agents[] = {"mcts", "ab:depth=64,tt=1"};
+    for (int k = 0; k < 2; k++) {
+        Child c;
+        char line[4096];
+        child_start(&c, agents[k]);
+        child_send(&c, "position ypn " MOVES_YPN "\ngo movetime 2500\n");
+        int infos = 0;
+        for (;;) {
+            cr_assert(child_line(&c, line, sizeof line, 30), "%s: no bestmove", agents[k]);
+            if (!strncmp(line, "bestmove ", 9)) break;
+            cr_assert(strncmp(line, "info string", 11), "%s: %s", agents[k], line);
+            if (!strncmp(line, "info ", 5)) {
+                cr_assert(info_field(line, "time") >= 0 && info_field(line, "nps") >= 0, "%s: %s", agents[k], line);
+                cr_assert(info_field(line, k ? "nodes" : "sims") > 0, "%s: %s", agents[k], line);
+                infos++;
+            }
+        }
+        cr_assert(infos >= 2, "%s: %d info lines in a search of 2.5 s", agents[k], infos);
+        cr_assert_eq(child_quit(&c), 0);
+    }
+}
+
+/* Only the announced options can be set: Threads (and the other spec keys
+ * the engine does not announce) is refused, as docs/uyi.md says. */
+Test(uyi, threads_is_not_an_option)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, "mcts:sims=50");
+    static const char *const refused[] = {"setoption name Threads value 2\n", "setoption name threads value 2\n",
+                                          "setoption name solver value 1\n", "setoption name policy value rows\n"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        child_send(&c, refused[i]);
+        cr_assert(child_line(&c, line, sizeof line, 5), "no answer to %s", refused[i]);
+        cr_assert(!strncmp(line, "info string error ", 18), "answer to %s: %s", refused[i], line);
+    }
+    child_send(&c, "setoption name SIMS value 60\nisready\n");
+    cr_assert(child_line(&c, line, sizeof line, 5) && !strcmp(line, "readyok"), "an announced option: %s", line);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "id name ", line, sizeof line, 10);
+    cr_assert(strstr(line, "mcts:sims=60,") && !strstr(line, "threads"), "%s", line);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* The engine's peak memory (VmHWM, kB) from /proc. */
+static long peak_kb(pid_t pid)
+{
+    char path[64], row[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "%s", path);
+    long kb = -1;
+    while (fgets(row, sizeof row, f))
+        if (!strncmp(row, "VmHWM:", 6)) kb = strtol(row + 6, NULL, 10);
+    fclose(f);
+    return kb;
+}
+
+/* A line far over the limit is refused with a bounded buffer: the engine
+ * does not grow by the line's size (64 MiB here), and reads on. */
+Test(uyi, a_long_line_is_refused_in_bounded_memory)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, "mcts:sims=50");
+    child_send(&c, "isready\n");
+    cr_assert(child_line(&c, line, sizeof line, 10) && !strcmp(line, "readyok"));
+    long before = peak_kb(c.pid);
+    static char chunk[1 << 20];
+    memset(chunk, 'x', sizeof chunk);
+    for (int i = 0; i < 64; i++) child_send_n(&c, chunk, sizeof chunk);
+    child_send(&c, " tail\nisready\n");
+    cr_assert(child_line(&c, line, sizeof line, 30), "no answer to the long line");
+    cr_assert(!strncmp(line, "info string error ", 18) && strstr(line, "too long"), "%s", line);
+    cr_assert(child_line(&c, line, sizeof line, 10) && !strcmp(line, "readyok"), "after it: %s", line);
+    long after = peak_kb(c.pid);
+    cr_assert(after - before < 16 * 1024, "the engine grew from %ld to %ld kB for a 64 MiB line", before, after);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* The reader's new words and its bounded lines, as functions. */
+Test(uyi, reader_go_depth_and_long_lines)
+{
+    static UyiCommand c;
+    char err[ERR_LEN];
+    cr_assert(uyi_parse("go depth 7 movetime 20", &c, err) == 0 && c.go.depth == 7 && c.go.movetime == 20 &&
+              !c.warning[0], "%s", c.warning);
+    cr_assert(uyi_parse("go", &c, err) == 0 && c.go.depth == -1);
+    cr_assert(uyi_parse("go depth 0", &c, err) == 0 && c.go.depth == -1 && strstr(c.warning, "'depth'"), "%s",
+              c.warning);
+    char text[] = "isready\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\r\ngo sims 5\r\nlast";
+    FILE *f = fmemopen(text, strlen(text), "r");
+    char buf[16];
+    cr_assert_eq(uyi_read_line(f, buf, sizeof buf), UYI_LINE_OK);
+    cr_assert_str_eq(buf, "isready\n");
+    cr_assert_eq(uyi_read_line(f, buf, sizeof buf), UYI_LINE_LONG, "a line over the buffer, its rest dropped");
+    cr_assert_eq(uyi_read_line(f, buf, sizeof buf), UYI_LINE_OK);
+    cr_assert_str_eq(buf, "go sims 5\r\n");
+    cr_assert_eq(uyi_read_line(f, buf, sizeof buf), UYI_LINE_OK, "the last line without its newline");
+    cr_assert_str_eq(buf, "last");
+    cr_assert_eq(uyi_read_line(f, buf, sizeof buf), UYI_LINE_EOF);
+    fclose(f);
+}
+
+/* `best` names its weights as shipped, the same text in any folder (the
+ * test runs where there is no eval/): the engine's name is
+ * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt. */
+Test(uyi, best_is_the_same_text_in_any_folder)
+{
+    Child c;
+    char line[4096];
+    cr_assert(access("eval/weights/tuned3.txt", F_OK) != 0, "the test's folder has eval/");
+    child_start(&c, NULL);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "id name ", line, sizeof line, 10);
+    cr_assert_str_eq(line, "id name Yinsh Lab " YINSH_VERSION " ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt");
+    cr_assert_eq(child_quit(&c), 0);
 }

@@ -59,7 +59,7 @@ int agent_pid(const Agent *agent) { return agent->kind->pid ? agent->kind->pid(a
 
 UyiGo agent_limits_go(const AgentLimits *lim)
 {
-    UyiGo go = {.sims = -1, .movetime = -1, .wtime = -1, .btime = -1, .winc = -1, .binc = -1};
+    UyiGo go = {.sims = -1, .movetime = -1, .wtime = -1, .btime = -1, .winc = -1, .binc = -1, .depth = -1};
     if (!lim) return go;
     if (lim->sims) go.sims = lim->sims;
     if (lim->movetime_ms > 0) go.movetime = lim->movetime_ms;
@@ -90,10 +90,25 @@ Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits 
         lim = &own;
     }
     UyiGo go = agent_limits_go(lim);
-    SearchLimits sl = {.sims = lim->sims};
-    int64_t budget = uyi_budget_ms(&go, pos->actor);
-    if (budget >= 0) sl.deadline = clock_now() + (double)budget * 1e-3;
+    SearchLimits sl;
+    agent_go_limits(agent, &go, pos->actor, clock_now(), &sl, NULL);
     return agent_choose_limited(agent, pos, rng, &sl, stats);
+}
+
+void agent_go_limits(const Agent *agent, const UyiGo *go, int actor, double start, SearchLimits *lim, char *why)
+{
+    *lim = (SearchLimits){0};
+    if (why) why[0] = '\0';
+    if (go->infinite) lim->until_stop = true; /* whatever the other limits say (the protocol) */
+    else if (go->sims > 0) lim->sims = go->sims > UINT32_MAX ? UINT32_MAX : (uint32_t)go->sims;
+    int64_t budget = uyi_budget_ms(go, actor);
+    if (budget >= 0) lim->deadline = start + (double)budget * 1e-3;
+    if (go->depth > 0) {
+        if (agent->spec.kind == AGENT_AB) lim->depth = (int)go->depth;
+        else if (why)
+            error_set(why, "go: ignored 'depth' (the %s agent has no depth: only alpha-beta searches by depth)",
+                      agent->kind->name);
+    }
 }
 
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats)
@@ -106,11 +121,16 @@ Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const S
     assert(agent->kind->choose && "an external agent is asked through agent_act");
     /* the agent's own movetime (a searcher's key): it never thinks longer,
      * whatever it is given */
-    SearchLimits own;
+    SearchLimits own = lim ? *lim : (SearchLimits){0};
     if (agent->spec.movetime_ms) {
         double deadline = clock_now() + (double)agent->spec.movetime_ms * 1e-3;
-        own = lim ? *lim : (SearchLimits){0};
         if (own.deadline <= 0 || deadline < own.deadline) own.deadline = deadline;
+        lim = &own;
+    }
+    /* a time limit lifts the default sims of a spec that does not give
+     * them: the time, not 200 simulations, ends the search */
+    if (own.deadline > 0 && !own.sims && !own.until_stop && agent_spec_uncapped(&agent->spec)) {
+        own.sims = UINT32_MAX;
         lim = &own;
     }
     MoveStats st = {0};

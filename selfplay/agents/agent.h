@@ -8,8 +8,10 @@
  *                                       MCTS whose leaves are scored by the
  *                                       evaluation after 8 random actions
  *
- * MCTS keys: sims (simulations per decision, 1..10000000, default 200:
- * `mcts` alone is the default agent of `yinsh selfplay`),
+  * MCTS keys: sims (simulations per decision, 1..10000000, default 200:
+ * `mcts` alone is the default agent of `yinsh selfplay`; the default
+ * bounds only a search without a time limit, one given bounds every
+ * search: agent_spec_uncapped),
  * c (UCT exploration constant, 0..100, default 1.0), rollout (how leaves
  * are played out: `random`, the default, plays random actions to the end
  * of the game; an integer N, 0..1000, plays at most N random actions and
@@ -22,10 +24,11 @@
  *                                       alpha-beta (selfplay/search/ab.h)
  *
  * ab keys: depth (placements and moves searched ahead, 1..64, default 3;
- * under a time limit the cap of iterative deepening), maxdepth (1..64:
- * the cap under a time limit or a stop flag instead of depth, so that an
- * agent is bounded at `depth` without a clock and deepens while its time
- * lasts with one; written only when set), tt (the
+  * under a time limit the cap of iterative deepening), maxdepth (1..64:
+ * the cap under a time limit, a node budget or until_stop instead of
+ * depth, never under a stop flag alone, so that an agent is bounded at
+ * `depth` without a clock and deepens while its time lasts with one;
+ * written only when set), tt (the
  * transposition table in MiB, 1..4096, default 16), eval (the weights
  * file; without it the built-in defaults). An ab agent draws nothing from
  * the rng: at a fixed depth its play is a function of the game.
@@ -48,9 +51,10 @@
  *
  * mcts and ab both take movetime=MS (1..86400000, default none): the
  * agent's own time per action, so that one agent can be given more time
- * than another (a strength curve, time odds). It never thinks longer: a
- * search stops at MS (mcts also at its sims, ab at its depth: give
- * sims=10000000 or depth=64 to let the time alone decide). Under a run's
+  * than another (a strength curve, time odds). It never thinks longer: a
+ * search stops at MS (mcts also at its sims when the spec gives them, ab
+ * at its maxdepth, else its depth: give depth=64 to let the time alone
+ * decide). Under a run's
  * --movetime the agent's own replaces the run's, for its search and for
  * the harness's forfeit check; under --tc the clock's share still caps
  * it; with no run time control the harness forfeits nothing for it.
@@ -109,7 +113,9 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
  * alpha-beta on the tuned weights: depth 5 without a clock (bounded),
  * deepening while its time lasts with one (maxdepth 64). Its canonical
- * text is the ab spec it stands for, so stored runs say what played. */
+ * text is the ab spec it stands for, so stored runs say what played:
+ * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt in any
+ * folder (the shipped weights are built in, eval/evaluation.h). */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
@@ -118,6 +124,8 @@ enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* An MCTS agent's own keys (the search's configuration, mcts.h). */
 typedef struct AgentMctsParams {
     uint32_t sims;    /* simulations per decision */
+    bool sims_set;    /* sims was written (or set as an option): it caps a search under a time limit too.
+                       * Not in the text: the canonical text always writes sims (agent_spec_set_uncapped) */
     double c;         /* UCT's exploration constant */
     int rollout;      /* ROLLOUT_RANDOM, or N >= 0 random actions then the evaluation */
     uint32_t nodes;   /* the arena in nodes; 0: the default for sims */
@@ -130,7 +138,7 @@ typedef struct AgentMctsParams {
 /* An alpha-beta agent's own keys (ab.h). */
 typedef struct AgentAbParams {
     int depth;
-    int max_depth;  /* the cap under a time limit; 0: depth */
+        int max_depth;  /* the cap under a time limit or a node budget; 0: depth */
     uint32_t tt_mb;
 } AgentAbParams;
 
@@ -180,6 +188,13 @@ const char *agent_spec_kind_name(const AgentSpec *spec);
 /* Whether the agent is an external engine, a process of its own (uyi:...):
  * it needs logs, its own random streams, and every action asked of it. */
 bool agent_spec_external(const AgentSpec *spec);
+/* For an external engine: starts it under env (its log folder and its
+ * answer time; NULL: none), shakes hands and ends it (uyi_engine_check),
+ * so that a setup that cannot work is refused before the first game. 0
+ * (also for an internal agent), or ERR_FAIL with the reason and the log's
+ * path in err. */
+struct AgentEnv;
+int agent_spec_check(const AgentSpec *spec, const struct AgentEnv *env, char *err);
 /* Whether the agent plays uniformly random legal actions (no search). */
 bool agent_spec_random(const AgentSpec *spec);
 /* Whether the spec has keys that agent_spec_set can change (mcts, ab). */
@@ -189,6 +204,13 @@ bool agent_spec_has_keys(const AgentSpec *spec);
 bool agent_spec_has_eval(const AgentSpec *spec);
 /* The simulations of an MCTS agent's decision (sims); 0 for the others. */
 uint32_t agent_spec_sims(const AgentSpec *spec);
+/* Whether a time limit alone ends the agent's searches: an MCTS spec that
+ * does not give sims, whose default (AGENT_DEFAULT_SIMS) bounds only a
+ * search without a time limit. A canonical text always writes sims, so a
+ * spec read back from one is capped; agent_spec_set_uncapped restores
+ * what a stored run recorded (its controls, play/scheduler.h). */
+bool agent_spec_uncapped(const AgentSpec *spec);
+void agent_spec_set_uncapped(AgentSpec *spec, bool uncapped);
 /* The weights file as the spec gives it; "" for the built-in weights or
  * a kind without an evaluation. */
 const char *agent_spec_eval_file(const AgentSpec *spec);
@@ -273,11 +295,22 @@ int agent_pid(const Agent *agent);
  * agent's choice (an external one is asked through agent_act). All
  * randomness comes from rng; the choice never depends on time. */
 Action agent_choose(Agent *agent, const Position *pos, Rng *rng, MoveStats *stats);
-/* The same under a search's limits (search/limits.h; NULL: none): for an engine on
- * a clock. MCTS and alpha-beta searches use them; with a sims limit alone
- * an MCTS choice is still a function of the rng (ab ignores sims). */
+/* The same under a search's limits (search/limits.h; NULL: none): for an
+ * engine on a clock. MCTS and alpha-beta searches use them; with a sims
+ * limit alone (MCTS simulations, alpha-beta's node budget) a choice is
+ * still a function of the rng and the game. The agent's own movetime
+ * caps the deadline; under a deadline an uncapped MCTS spec
+ * (agent_spec_uncapped) is not bounded by its default sims. */
 Action agent_choose_limited(Agent *agent, const Position *pos, Rng *rng, const SearchLimits *lim,
                             MoveStats *stats);
+/* The search limits of a `go` (uyi/command.h) for this agent, counted from
+ * `start` (clock_now()): the one policy of `yinsh uyi` and of the harness
+ * (agent_act): `infinite` searches until the stop flag; `sims` is MCTS's
+ * simulations and alpha-beta's node budget; the time is uyi_budget_ms's
+ * share; `depth` is alpha-beta's. *lim's stop flag and report are left
+ * for the caller. What the agent cannot honour (a depth for MCTS) is
+ * written to why (ERR_LEN bytes; "" when nothing), and the rest holds. */
+void agent_go_limits(const Agent *agent, const UyiGo *go, int actor, double start, SearchLimits *lim, char *why);
 /* Chooses under the harness's limits (NULL: none): an internal agent
  * searches within its share of the clock (uyi_budget_ms, the policy of
  * `yinsh uyi`) or movetime, an external one is sent `position startpos

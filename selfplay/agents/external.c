@@ -119,6 +119,13 @@ int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char 
 
 bool agent_spec_external(const AgentSpec *spec) { return spec->kind == AGENT_UYI; }
 
+int agent_spec_check(const AgentSpec *spec, const AgentEnv *env, char *err)
+{
+    if (spec->kind != AGENT_UYI) return 0;
+    UyiEngineEnv e = {.log_dir = env ? env->log_dir : NULL, .answer_ms = env ? env->answer_ms : 0};
+    return uyi_engine_check(&spec->external, &e, err);
+}
+
 /* ---- the agent: self is the engine and the game so far -------------------- */
 
 typedef struct External {

@@ -19,7 +19,10 @@ static int mcts_set(AgentSpec *spec, const char *key, const char *value, bool op
 {
     AgentMctsParams *m = &spec->mcts;
     if (!strcmp(key, "sims")) {
-        if (agent_parse_u32(value, 1, 10000000, &m->sims)) return 0;
+        if (agent_parse_u32(value, 1, 10000000, &m->sims)) {
+            m->sims_set = true;
+            return 0;
+        }
         return error_code(err, ERR_USAGE, "bad value '%s' for sims (an integer from 1 to 10000000)", value);
     }
     if (!strcmp(key, "c")) {
@@ -145,6 +148,13 @@ bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg)
 }
 
 uint32_t agent_spec_sims(const AgentSpec *spec) { return spec->kind == AGENT_MCTS ? spec->mcts.sims : 0; }
+
+bool agent_spec_uncapped(const AgentSpec *spec) { return spec->kind == AGENT_MCTS && !spec->mcts.sims_set; }
+
+void agent_spec_set_uncapped(AgentSpec *spec, bool uncapped)
+{
+    if (spec->kind == AGENT_MCTS) spec->mcts.sims_set = !uncapped;
+}
 
 /* ---- the agent: self is its Mcts ------------------------------------------ */
 

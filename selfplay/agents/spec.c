@@ -100,16 +100,11 @@ static int set_key(AgentSpec *spec, const AgentKind *k, const char *key, const c
 }
 
 /* `best`: the strongest agent measured (results/strength.md), with the
- * tuned weights from the working folder or, failing that, the source tree. */
+ * tuned weights as shipped: the same text in any folder (a folder
+ * without eval/ reads the copy built into yinsh, evaluation.h). */
 static const char *best_spec(char *out, size_t len)
 {
-    const char *weights = AGENT_BEST_WEIGHTS;
-#ifdef YINSH_SOURCE_DIR
-    char path[AGENT_PATH_LEN];
-    snprintf(path, sizeof path, "%s/%s", YINSH_SOURCE_DIR, AGENT_BEST_WEIGHTS);
-    if (access(weights, R_OK) != 0 && access(path, R_OK) == 0) weights = path;
-#endif
-    snprintf(out, len, "ab:depth=%d,maxdepth=%d,eval=%s", AGENT_BEST_DEPTH, AB_MAX_DEPTH, weights);
+    snprintf(out, len, "ab:depth=%d,maxdepth=%d,eval=%s", AGENT_BEST_DEPTH, AB_MAX_DEPTH, AGENT_BEST_WEIGHTS);
     return out;
 }
 

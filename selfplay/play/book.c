@@ -118,9 +118,13 @@ int book_load(Book *b, const char *path, int variant, char *err)
     }
     size_t cap = 4096, n = 0;
     char *text = malloc(cap);
-    for (size_t got; text && (got = fread(text + n, 1, cap - n - 1, f)) > 0;) {
+    /* bounded, and a NUL refused as it comes: a device (/dev/zero) is
+     * refused at once, never read without end */
+    bool nul = false;
+    for (size_t got; text && !nul && n <= BOOK_MAX_BYTES && (got = fread(text + n, 1, cap - n - 1, f)) > 0;) {
+        nul = memchr(text + n, '\0', got) != NULL;
         n += got;
-        if (n + 1 == cap) {
+        if (n + 1 == cap && n <= BOOK_MAX_BYTES) {
             char *more = realloc(text, cap * 2);
             if (!more) {
                 free(text);
@@ -133,6 +137,11 @@ int book_load(Book *b, const char *path, int variant, char *err)
     }
     bool bad = ferror(f);
     fclose(f);
+    if (text && (nul || n > BOOK_MAX_BYTES)) {
+        free(text);
+        if (nul) return error_set(err, "book '%s' is not a text file (it holds a NUL byte)", path);
+        return error_set(err, "book '%s' is larger than a book may be (%d MiB)", path, BOOK_MAX_BYTES >> 20);
+    }
     if (!text || bad) {
         snprintf(err, ERR_LEN, "cannot read the book '%s': %s", path, text ? "read error" : "out of memory");
         free(text);

@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include "engine/types.h"
 
-enum { BOOK_MAX_OPENINGS = 1000000, BOOK_PATH_LEN = 256 };
+/* BOOK_MAX_BYTES: a book file is read up to this size (a million
+ * openings of ten placements fit twice over), and refused beyond it. */
+enum { BOOK_MAX_OPENINGS = 1000000, BOOK_PATH_LEN = 256, BOOK_MAX_BYTES = 64 << 20 };
 
 typedef struct Book {
     char path[BOOK_PATH_LEN]; /* the file as named */
@@ -30,7 +32,9 @@ typedef struct Book {
 } Book;
 
 /* Reads and checks the book for the variant: 0, or -1 with "FILE:LINE:
- * why" in err (ERR_LEN bytes). Free with book_free whatever the outcome. */
+ * why" in err (ERR_LEN bytes); a file over BOOK_MAX_BYTES or holding a
+ * NUL byte is refused as soon as that is seen. Free with book_free
+ * whatever the outcome. */
 int book_load(Book *b, const char *path, int variant, char *err);
 /* The same from text in memory; `name` stands for the file in messages. */
 int book_read(Book *b, const char *text, const char *name, int variant, char *err);

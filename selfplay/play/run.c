@@ -48,6 +48,10 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
     if (agent_spec_parse(row->black, &plan->black, perr)) {
         return error_set(err, "run '%s': black agent: %.400s", row->name, perr);
     }
+    /* the stored texts write sims, whether or not the run's specs gave
+     * them: the controls say which searches ended on time alone */
+    agent_spec_set_uncapped(&plan->white, plan->controls.uncapped & CONTROLS_UNCAPPED_WHITE);
+    agent_spec_set_uncapped(&plan->black, plan->controls.uncapped & CONTROLS_UNCAPPED_BLACK);
     for (int i = 0; i < 2; i++) {
         const AgentSpec *spec = i ? &plan->black : &plan->white;
         const char *stored = i ? row->black_weights : row->white_weights;
@@ -65,9 +69,11 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
     return 0;
 }
 
-int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err)
+int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *given, char *err)
 {
     char white[SPEC_LEN], black[SPEC_LEN], ww[STORE_HASH_LEN], bw[STORE_HASH_LEN], controls[CONTROLS_TEXT_LEN];
+    SelfplayPlan settled = *given, *plan = &settled;
+    selfplay_plan_settle(plan);
     agent_spec_format(&plan->white, white);
     agent_spec_format(&plan->black, black);
     weights_hex(&plan->white, ww);
@@ -312,6 +318,7 @@ static int open_new(Run *r, const RunOptions *o, char *err)
     int rc;
     r->plan = o->plan;
     if (!o->have_seed) r->plan.seed = run_clock_seed();
+    selfplay_plan_settle(&r->plan);
     new_row(r, o, &r->row);
     if (r->store) {
         if ((rc = store_run_create(r->store, &r->row, o->command ? o->command : "", o->allow_repeat, &r->clash,

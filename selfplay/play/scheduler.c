@@ -32,6 +32,16 @@ bool selfplay_agent_streams(const SelfplayPlan *plan)
     return plan->controls.agent_streams || agent_spec_external(&plan->white) || agent_spec_external(&plan->black);
 }
 
+void selfplay_plan_settle(SelfplayPlan *plan)
+{
+    PlayControls *c = &plan->controls;
+    c->uncapped = 0;
+    if (c->sims) return; /* the run's sims bound every search */
+    bool timed = c->movetime_ms || c->base_ms;
+    if (agent_spec_uncapped(&plan->white) && (timed || plan->white.movetime_ms)) c->uncapped |= CONTROLS_UNCAPPED_WHITE;
+    if (agent_spec_uncapped(&plan->black) && (timed || plan->black.movetime_ms)) c->uncapped |= CONTROLS_UNCAPPED_BLACK;
+}
+
 char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
 {
     size_t n = 0;
@@ -42,6 +52,10 @@ char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
     if (c->base_ms) PUT("%stc=%g+%g", n ? "," : "", (double)c->base_ms / 1e3, (double)c->inc_ms / 1e3);
     if (c->movetime_ms || c->base_ms) PUT(",margin=%lld", (long long)c->margin_ms);
     if (c->agent_streams) PUT("%sstreams=agent", n ? "," : "");
+    if (c->uncapped) {
+        static const char *const SIDES[] = {"", "white", "black", "both"};
+        PUT("%suncapped=%s", n ? "," : "", SIDES[c->uncapped & 3]);
+    }
 #undef PUT
     return out;
 }
@@ -86,11 +100,16 @@ int controls_parse(const char *text, PlayControls *c, char *err)
         else if (!strcmp(kv, "margin") && number_long(eq, 0, 86400000, &v)) c->margin_ms = v;
         else if (!strcmp(kv, "tc") && !controls_parse_tc(eq, c, err)) continue;
         else if (!strcmp(kv, "streams") && !strcmp(eq, "agent")) c->agent_streams = true;
+        else if (!strcmp(kv, "uncapped") && !strcmp(eq, "white")) c->uncapped = CONTROLS_UNCAPPED_WHITE;
+        else if (!strcmp(kv, "uncapped") && !strcmp(eq, "black")) c->uncapped = CONTROLS_UNCAPPED_BLACK;
+        else if (!strcmp(kv, "uncapped") && !strcmp(eq, "both"))
+            c->uncapped = CONTROLS_UNCAPPED_WHITE | CONTROLS_UNCAPPED_BLACK;
         else goto bad;
     }
     return 0;
 bad:
-    return error_set(err, "bad controls '%.64s' (sims=N,movetime=MS,tc=BASE+INC,margin=MS,streams=agent)", text);
+    return error_set(err, "bad controls '%.64s' (sims=N,movetime=MS,tc=BASE+INC,margin=MS,streams=agent,"
+                          "uncapped=white|black|both)", text);
 }
 
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)

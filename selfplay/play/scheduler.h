@@ -50,17 +50,26 @@ typedef struct PlayControls {
     int64_t inc_ms;        /* with base_ms: added after each of the player's actions */
     int64_t margin_ms;     /* the forfeit margin (default CONTROLS_MARGIN_MS) */
     bool agent_streams;    /* each agent its own stream */
+    /* CONTROLS_UNCAPPED_WHITE | _BLACK: plan.white's (A's), plan.black's
+     * (B's) searches end on time alone, not on the default sims of a spec
+     * that gives none (agent_spec_uncapped). Written by
+     * selfplay_plan_settle from the specs, read back from a stored text
+     * (a canonical spec always writes sims): one bit a side */
+    uint8_t uncapped;
     /* not part of the plan (they decide no game of a well-behaved engine) */
     int64_t answer_ms;     /* external engines: the wait without a time limit; 0: UYI_ENGINE_ANSWER_MS */
     const char *engine_logs; /* folder of the engines' stderr logs; NULL: discarded */
 } PlayControls;
 
 enum { CONTROLS_MARGIN_MS = 100, CONTROLS_TEXT_LEN = 128 };
+enum { CONTROLS_UNCAPPED_WHITE = 1, CONTROLS_UNCAPPED_BLACK = 2 };
 
 /* The canonical text of the controls that decide games (stored as
  * run.controls): "" when none, else comma-separated `sims=N`,
  * `movetime=MS`, `tc=BASE+INC` (seconds), `margin=MS` (with a time limit),
- * `streams=agent`. controls_parse reads it back (a resumed run). */
+ * `streams=agent`, `uncapped=white|black|both`. controls_parse reads it
+ * back (a resumed run). Each part is written only when set, so that a
+ * run's text stays what it was before the part existed. */
 char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN]);
 int controls_parse(const char *text, PlayControls *c, char *err);
 /* "BASE+INC" or "BASE" in seconds (--tc): 0, or -1 with err. */
@@ -86,6 +95,12 @@ uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);
 uint64_t selfplay_agent_seed(uint64_t run_seed, uint32_t index, int colour);
 /* Whether the plan's agents draw from their own streams. */
 bool selfplay_agent_streams(const SelfplayPlan *plan);
+/* Sets plan->controls.uncapped from the plan's specs: the side of an
+ * uncapped MCTS spec (agent_spec_uncapped) that plays under a time limit
+ * (the run's movetime or clock, or its own movetime) and not under the
+ * run's sims. A new run's plan is settled before its controls are
+ * written or compared (play/run.h). */
+void selfplay_plan_settle(SelfplayPlan *plan);
 
 /* Plays game `index` of a plan into rec; `white` and `black` are the agents
  * made from plan->white and plan->black (reset first; with plan->pairs an

@@ -36,13 +36,20 @@ struct Ab {
     /* the search in progress */
     Position pos;
     uint64_t nodes;
-    SearchLimits lim; /* the search's deadline and stop flag (its sims unused) */
+    SearchLimits lim; /* the search's deadline and stop flag (the caller's, but zeroed while depth 1 runs) */
+    uint64_t budget;  /* positions at most (lim.sims); 0: none, and none while depth 1 runs */
     bool stopped;
     Action root_best;
     /* cfg.net: the accumulators of the positions on the path, acc[ply]
      * that of the position at ply (make computes acc[ply + 1], unmake
      * leaves it); NULL for the linear evaluation */
     NnueAcc *acc;
+    /* progress reports (limits.h): the caller's, kept apart from lim so
+     * that depth 1 reports too */
+    SearchReportFn report;
+    void *report_ctx;
+    double report_s, next_report;
+    int depth_now;    /* the depth in progress */
 };
 
 int ab_new(Ab **out, const AbConfig *cfg, char *err)
@@ -174,6 +181,26 @@ static void order(Ab *ab, Action *list, int n, Action tt_move, int depth)
 
 static int search(Ab *ab, int depth, int alpha, int beta, int ply);
 
+/* A report of the depth in progress: how far, and how many positions. */
+static void progress(Ab *ab)
+{
+    SearchReport r = {.depth = ab->depth_now, .nodes = ab->nodes};
+    ab->report(ab->report_ctx, &r);
+    ab->next_report = clock_now() + ab->report_s;
+}
+
+/* A report of a completed depth: its score, value and principal
+ * variation, read from the table (kept for the end of the search, when
+ * the table holds the unfinished depth's entries too). */
+static void report_depth(Ab *ab, const AbResult *res, SearchReport *r)
+{
+    *r = (SearchReport){.depth = res->depth, .scored = true, .score = res->score, .nodes = ab->nodes,
+                        .value = ab_score_value(res->score)};
+    r->npv = ab_pv(ab, r->pv, SEARCH_REPORT_PV);
+    ab->report(ab->report_ctx, r);
+    ab->next_report = clock_now() + ab->report_s;
+}
+
 /* One child: negated with a swapped window only when the actor changes. */
 static int child(Ab *ab, int depth, int alpha, int beta, int ply, bool same)
 {
@@ -183,7 +210,15 @@ static int child(Ab *ab, int depth, int alpha, int beta, int ply, bool same)
 static int search(Ab *ab, int depth, int alpha, int beta, int ply)
 {
     Position *pos = &ab->pos;
-    if ((++ab->nodes % CHECK_EVERY) == 0 && search_limits_reached(&ab->lim)) ab->stopped = true;
+    /* a node budget is exact (and so reproducible): checked at every position */
+    if (ab->budget && ab->nodes >= ab->budget) {
+        ab->stopped = true;
+        return 0;
+    }
+    if ((++ab->nodes % CHECK_EVERY) == 0) {
+        if (search_limits_reached(&ab->lim)) ab->stopped = true;
+        if (ab->report && clock_now() >= ab->next_report) progress(ab);
+    }
     if (ab->stopped) return 0;
     int result, reason;
     if (pos_outcome(pos, &result, &reason)) {
@@ -260,30 +295,54 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
     ab->nodes = 0;
     ab->stopped = false;
     ab->lim = lim ? *lim : (SearchLimits){0};
+    ab->report = ab->lim.report;
+    ab->report_ctx = ab->lim.report_ctx;
+    ab->report_s = ab->lim.report_s;
     ab->gen++;
     if (ab->cfg.net) nnue_refresh(ab->cfg.net, pos, &ab->acc[0]);
     double start = clock_now();
+    ab->next_report = start + ab->report_s;
     Action list[MAX_ACTIONS];
     AbResult r = {.legal = movegen_all(pos, list)};
     r.action = list[0]; /* only if depth 1 could not finish: it always does below */
-    /* timed (or stopped from outside): deepen to max_depth when it is set */
-    int cap = (ab->lim.deadline > 0 || ab->lim.stop) && ab->cfg.max_depth ? ab->cfg.max_depth : ab->cfg.depth;
+    /* depth bounds the search without other limits (a stop flag alone
+     * only ends it early), so that it plays as it does in self-play; a
+     * deadline, a node budget or `until_stop` deepens it to max_depth
+     * when that is set; a depth asked for is the cap itself */
+    int deep = ab->cfg.max_depth ? ab->cfg.max_depth : ab->cfg.depth;
+    int cap = ab->lim.depth > 0 ? ab->lim.depth
+              : ab->lim.deadline > 0 || ab->lim.sims || ab->lim.until_stop ? deep
+                                                                            : ab->cfg.depth;
+    if (cap > AB_MAX_DEPTH) cap = AB_MAX_DEPTH;
+    uint64_t budget = ab->lim.sims;
+    SearchReport last = {0}; /* the report of the last depth completed */
     for (int d = 1; d <= cap; d++) {
         ab->root_best = ACTION_NONE;
-        /* depth 1 is always completed, whatever the clock says */
+        ab->depth_now = d;
+        /* depth 1 is always completed, whatever the clock or the budget says */
         SearchLimits limits = ab->lim;
         if (d == 1) ab->lim = (SearchLimits){0};
+        ab->budget = d == 1 ? 0 : budget;
         int s = search(ab, d, -AB_WIN - 1, AB_WIN + 1, 0);
         ab->lim = limits;
         if (ab->stopped) break;
         r.action = ab->root_best;
         r.score = s;
         r.depth = d;
+        if (ab->report) report_depth(ab, &r, &last);
         if (s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND) break; /* proven: deeper finds nothing new */
         /* the next depth takes several times this one: do not start what cannot finish */
         if (ab->lim.deadline > 0 && clock_now() - start > (ab->lim.deadline - start) / 2) break;
+        if (budget && ab->nodes > budget / 2) break;
     }
+    ab->budget = 0;
     r.nodes = ab->nodes;
+    /* the end: the last depth's line again, with the positions of a depth
+     * left unfinished counted too */
+    if (ab->report && ab->nodes != last.nodes) {
+        last.nodes = ab->nodes;
+        ab->report(ab->report_ctx, &last);
+    }
     if (res) *res = r;
     return r.action;
 }

@@ -36,12 +36,21 @@
  * and loss scores are stored relative to the node (distance from it), so
  * they stay right wherever the position is met again.
  *
- * Determinism: at a fixed depth (no deadline, no stop flag) the choice is
- * a function of the position, the table's contents and the history, which
- * depend only on the decisions since the last ab_clear (the agent clears
- * at each new game). Under a deadline, iterative deepening stops when the
- * time is up and plays the best action of the deepest completed depth
- * (depth 1 is always completed), which is not reproducible. */
+ * Depth: iterative deepening from 1 to the cap: `depth` alone (a stop
+ * flag only ends a search early, so that an engine holding one plays as
+ * the agent does in self-play), `max_depth` (when set) under a deadline,
+ * a node budget or until_stop (search/limits.h), or the depth the limits
+ * ask for.
+ *
+ * Determinism: at a fixed depth, or under a node budget (limits' sims: at
+ * most that many positions, counted exactly), the choice is a function of
+ * the position, the table's contents and the history, which depend only
+ * on the decisions since the last ab_clear (the agent clears at each new
+ * game). Under a deadline, iterative deepening stops when the time is up
+ * and plays the best action of the deepest completed depth (depth 1 is
+ * always completed, also past a budget), which is not reproducible. A
+ * depth is not started when the one before took half the time or half
+ * the budget left. */
 #ifndef YINSH_AB_H
 #define YINSH_AB_H
 
@@ -62,8 +71,8 @@ enum {
 };
 
 typedef struct AbConfig {
-    int depth;          /* the depth searched (1..AB_MAX_DEPTH); with a deadline or a stop flag, the cap */
-    int max_depth;      /* with a deadline or a stop flag, the cap instead of depth; 0: depth */
+    int depth;          /* the depth searched (1..AB_MAX_DEPTH) */
+    int max_depth;      /* under a deadline, a node budget or until_stop, the cap instead of depth; 0: depth */
     uint32_t tt_mb;     /* the table's size in MiB (1..AB_MAX_TT_MB) */
     Weights weights;    /* the evaluation (net == NULL) */
     /* NULL: the linear evaluation of weights. Else this net evaluates
@@ -91,7 +100,9 @@ void ab_clear(Ab *ab);
 
 /* Searches pos (not over) and returns the chosen action. lim (NULL: none)
  * may give a deadline and a stop flag (search/limits.h), read every few
- * hundred positions; its sims count is not used. */
+ * hundred positions, a node budget (sims), until_stop, a depth, and a
+ * report: at each completed depth (scored), every report_s seconds (the
+ * depth in progress), and at the end when it stopped inside a depth. */
 Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult *res);
 
 /* The principal variation of the last search, read from the table: at

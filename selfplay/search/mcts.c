@@ -429,19 +429,51 @@ typedef struct Worker {
     _Atomic uint32_t *done; /* simulations run */
     Rng rng;                /* this thread's own */
     bool parallel;
+    bool reporter;          /* the caller's thread (worker 0), which alone reports progress */
 } Worker;
 
 static bool root_proven(const Mcts *m) { return m->cfg.solver && LD(m->nodes[0].proven); }
 
+/* A progress report (search/limits.h): the simulations so far, the most
+ * visited root child's mean and the principal variation. It only reads
+ * the tree (relaxed loads, as any thread of a parallel search does). */
+static void report(const Mcts *m, const SearchLimits *lim, uint64_t sims, const double *value)
+{
+    SearchReport r = {.nodes = sims, .value = 0.5};
+    const MctsNode *root = m->nodes;
+    if (value) {
+        r.value = *value;
+    } else if (LD(root->child)) {
+        const MctsNode *best = best_child(m, root);
+        uint32_t bv = LD(best->visits);
+        if (bv) r.value = 0.5 * LD(best->score2) / bv;
+    }
+    r.npv = mcts_pv(m, r.pv, SEARCH_REPORT_PV);
+    lim->report(lim->report_ctx, &r);
+}
+
+/* Whether a report is due (the caller's thread only): at most every
+ * report_s seconds. */
+static bool report_due(const SearchLimits *lim, double *next)
+{
+    if (!lim || !lim->report) return false;
+    double now = clock_now();
+    if (now < *next) return false;
+    *next = now + lim->report_s;
+    return true;
+}
+
 static void *worker_run(void *arg)
 {
     Worker *w = arg;
+    double next = w->reporter ? clock_now() + w->lim->report_s : 0;
     for (;;) {
         uint32_t s = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed);
         if (s >= w->sims) break;
         if (s && ((w->lim && search_limits_reached(w->lim)) || root_proven(w->m))) break;
         simulate(w->m, &w->rng, w->parallel);
-        atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
+        uint32_t done = atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed) + 1;
+        if (w->reporter && report_due(w->lim, &next)) report(w->m, w->lim, done, NULL);
     }
     return NULL;
 }
@@ -449,12 +481,14 @@ static void *worker_run(void *arg)
 Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchLimits *lim, MctsResult *res)
 {
     if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
-    uint32_t sims = lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
+    uint32_t sims = lim && lim->until_stop ? UINT32_MAX : lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
     uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
     if (threads == 1) {
+        double next = lim && lim->report ? clock_now() + lim->report_s : 0;
         for (; s < sims; s++) {
             if (s && ((lim && search_limits_reached(lim)) || root_proven(m))) break;
             simulate(m, rng, false);
+            if (report_due(lim, &next)) report(m, lim, s + 1, NULL);
         }
     } else {
         /* the caller's thread is worker 0 with the caller's Rng; helpers
@@ -466,7 +500,8 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
         bool started[MCTS_MAX_THREADS] = {false};
         uint64_t seed = (uint64_t)rng_next(rng) << 32 | rng_next(rng);
         for (uint32_t i = 0; i < threads; i++) {
-            w[i] = (Worker){.m = m, .lim = lim, .sims = sims, .next = &next, .done = &done, .parallel = true};
+            w[i] = (Worker){.m = m, .lim = lim, .sims = sims, .next = &next, .done = &done, .parallel = true,
+                            .reporter = i == 0 && lim && lim->report};
             if (i) rng_seed(&w[i].rng, seed, i);
         }
         w[0].rng = *rng;
@@ -501,6 +536,7 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
     }
     r.root_visits = LD(root->visits);
     if (res) *res = r;
+    if (best && lim && lim->report) report(m, lim, r.sims, &r.value);
     MCTS_DEBUG_CHECK(m);
     return r.action;
 }

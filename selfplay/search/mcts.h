@@ -52,11 +52,14 @@
  *     a position where a ring moves, an action that makes a row for the
  *     mover among 3 random legal actions (playout.h).
  *
- * A search is deterministic: it draws all randomness from the Rng it is
+  * A search is deterministic: it draws all randomness from the Rng it is
  * given and uses a fixed number of simulations. mcts_search_limited adds
  * a deadline and a stop flag for engines that play on a clock (cli's UYI
- * loop); a search they end early is not reproducible, but one that ends on
- * its simulation count is the search mcts_search would have made. */
+ * loop), until_stop (no simulation bound) and progress reports
+ * (search/limits.h: the simulations, the most visited child's mean, the
+ * principal variation, from the caller's thread); a search they end early
+ * is not reproducible, but one that ends on its simulation count is the
+ * search mcts_search would have made, reports or not. */
 #ifndef YINSH_MCTS_H
 #define YINSH_MCTS_H
 

@@ -141,13 +141,23 @@ static int parse_position(const Tokens *t, UyiCommand *cmd, char *err)
     return 0;
 }
 
-/* go [sims N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [infinite] */
+/* go [sims N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [depth D] [infinite] */
 static void parse_go(const Tokens *t, UyiCommand *cmd)
 {
-    static const char *const KEYS[] = {"sims", "movetime", "wtime", "btime", "winc", "binc"};
     UyiGo *g = &cmd->go;
-    int64_t *slot[] = {&g->sims, &g->movetime, &g->wtime, &g->btime, &g->winc, &g->binc};
-    *g = (UyiGo){.sims = -1, .movetime = -1, .wtime = -1, .btime = -1, .winc = -1, .binc = -1};
+    *g = (UyiGo){.sims = -1, .movetime = -1, .wtime = -1, .btime = -1, .winc = -1, .binc = -1, .depth = -1};
+    /* a clock may be negative after an overstep: it reads as empty */
+    const struct {
+        const char *key;
+        long min, max;
+        int64_t *slot;
+    } KEYS[] = {
+        {"sims", 1, 1000000000L, &g->sims},          {"movetime", 0, 1000000000L, &g->movetime},
+        {"wtime", -1000000000L, 1000000000L, &g->wtime}, {"btime", -1000000000L, 1000000000L, &g->btime},
+        {"winc", -1000000000L, 1000000000L, &g->winc},   {"binc", -1000000000L, 1000000000L, &g->binc},
+        {"depth", 1, UYI_DEPTH_MAX, &g->depth},
+    };
+    enum { NKEYS = sizeof KEYS / sizeof KEYS[0] };
     size_t at = 0;
     for (int i = 1; i < t->n; i++) {
         if (tok_is(t, i, "infinite")) {
@@ -155,28 +165,46 @@ static void parse_go(const Tokens *t, UyiCommand *cmd)
             continue;
         }
         int k = 0;
-        while (k < 6 && !tok_is(t, i, KEYS[k])) k++;
+        while (k < NKEYS && !tok_is(t, i, KEYS[k].key)) k++;
         char num[24];
         long v;
-        if (k < 6 && i + 1 < t->n && tok_copy(t, i + 1, num, sizeof num) &&
-            number_long(num, k == 0 ? 1 : (k >= 2 ? -1000000000L : 0), 1000000000L, &v)) {
-            /* a clock may be negative after an overstep: treat it as empty */
-            *slot[k] = v < 0 ? 0 : v;
+        if (k < NKEYS && i + 1 < t->n && tok_copy(t, i + 1, num, sizeof num) &&
+            number_long(num, KEYS[k].min, KEYS[k].max, &v)) {
+            *KEYS[k].slot = v < 0 ? 0 : v;
             i++;
             continue;
         }
         /* an unknown word, or a known one without a good number: report it */
         int show = t->len[i] > 24 ? 24 : t->len[i];
         int n = snprintf(cmd->warning + at, ERR_LEN - at, "%s'%.*s'%s", at ? ", " : "go: ignored ", show,
-                         t->at[i], k < 6 ? " (needs a number)" : "");
+                         t->at[i], k < NKEYS ? " (needs a number)" : "");
         if (n > 0 && at + (size_t)n < ERR_LEN) at += (size_t)n;
         /* "sims abc": the bad number goes with its word, but a word of go stays */
-        if (k < 6 && i + 1 < t->n && !tok_is(t, i + 1, "infinite")) {
+        if (k < NKEYS && i + 1 < t->n && !tok_is(t, i + 1, "infinite")) {
             int j = 0;
-            while (j < 6 && !tok_is(t, i + 1, KEYS[j])) j++;
-            if (j == 6) i++;
+            while (j < NKEYS && !tok_is(t, i + 1, KEYS[j].key)) j++;
+            if (j == NKEYS) i++;
         }
     }
+}
+
+int uyi_read_line(FILE *f, char *buf, size_t size)
+{
+    /* a character at a time, not fgets: a NUL inside a line must not hide
+     * where the buffer filled, or a line's tail would read as a new line */
+    size_t n = 0;
+    bool long_line = false;
+    int c = EOF;
+    flockfile(f);
+    while ((c = getc_unlocked(f)) != EOF) {
+        if (n + 1 < size) buf[n++] = (char)c;
+        else long_line = true;
+        if (c == '\n') break;
+    }
+    funlockfile(f);
+    buf[long_line ? 0 : n] = '\0';
+    if (long_line) return UYI_LINE_LONG;
+    return n == 0 && c == EOF ? UYI_LINE_EOF : UYI_LINE_OK;
 }
 
 int uyi_parse(const char *line, UyiCommand *cmd, char *err)

@@ -1,13 +1,15 @@
 /* The UYI command reader (docs/protocol.md, docs/uyi.md): one line
  * from a harness turned into a command, with its position checked by the
- * engine's notation, and the engine's time policy. No I/O and no threads:
+ * engine's notation, and the engine's time policy. No threads, and no I/O
+ * but reading a line from the caller's stream into a bounded buffer:
  * cli/cmd_uyi.c owns the loop, the search thread and every reply, and the
- * fuzz target drives uyi_parse alone. */
+ * fuzz target drives uyi_parse and uyi_read_line. */
 #ifndef YINSH_UYI_H
 #define YINSH_UYI_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "engine/position.h"
 #include "engine/types.h"
 
@@ -16,7 +18,11 @@ enum {
     UYI_NAME_LEN = 64,    /* an option's name */
     UYI_VALUE_LEN = 256,  /* an option's value */
     UYI_SAFETY_MS = 50,   /* a clock share never comes closer than this to the flag */
+    UYI_DEPTH_MAX = 64,   /* go depth at most (alpha-beta's deepest) */
 };
+
+/* What uyi_read_line read. */
+enum { UYI_LINE_OK = 0, UYI_LINE_LONG = 1, UYI_LINE_EOF = 2 };
 
 typedef enum {
     UYI_EMPTY,     /* a blank line: nothing to do */
@@ -34,6 +40,7 @@ typedef enum {
 typedef struct UyiGo {
     int64_t sims; /* -1: not given */
     int64_t movetime, wtime, btime, winc, binc;
+    int64_t depth; /* alpha-beta's depth, 1..UYI_DEPTH_MAX; -1: not given */
     bool infinite;
 } UyiGo;
 
@@ -51,6 +58,14 @@ typedef struct UyiCommand {
      * "" when none. The go still runs on the rest. */
     char warning[ERR_LEN];
 } UyiCommand;
+
+/* Reads the next line of f into buf (size bytes, at least 2) with its
+ * '\n' (the last line of the input may lack it): UYI_LINE_OK; or
+ * UYI_LINE_LONG for a line that does not fit, whose rest is read and
+ * dropped, so that memory stays bounded whatever a harness sends; or
+ * UYI_LINE_EOF at the end of the input. The one I/O of this module: the
+ * caller owns f. */
+int uyi_read_line(FILE *f, char *buf, size_t size);
 
 /* Reads one line (its '\n' and a '\r' before it may be there or not).
  * 0 with *cmd filled, or -1 with the reason in err (ERR_LEN bytes): an

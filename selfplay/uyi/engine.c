@@ -26,6 +26,9 @@ int uyi_engine_desc_set(UyiEngineDesc *d, const char *key, const char *value, ch
     if (!strcmp(key, "name") && *value && len < sizeof d->name) {
         memcpy(d->name, value, len + 1);
     } else if (!strcmp(key, "cmd") && *value) {
+        /* a command that cannot be split would fail every game: refused here */
+        char why[ERR_LEN];
+        if (uyi_client_check_command(value, why)) return error_code(err, ERR_USAGE, "uyi field cmd: %s", why);
         memcpy(d->cmd, value, len + 1);
     } else if (!strcmp(key, "dir") && len < sizeof d->dir) {
         memcpy(d->dir, value, len + 1);
@@ -75,54 +78,110 @@ static char *trim(char *s)
     return s;
 }
 
-int uyi_engines_read(const char *file, const char *name, UyiEngineDesc *d, char *err)
+/* Whether option KEY is in d already. */
+static bool has_option(const UyiEngineDesc *d, const char *key)
+{
+    for (int i = 0; i < d->noptions; i++) {
+        const char *k, *v;
+        uyi_engine_option(d, i, &k, &v);
+        if (!strcmp(k, key)) return true;
+    }
+    return false;
+}
+
+int uyi_engines_parse(const char *text, size_t size, const char *file, const char *name, UyiEngineDesc *d,
+                      char *err)
 {
     *d = (UyiEngineDesc){0};
     if (strlen(name) >= sizeof d->name)
         return error_code(err, ERR_USAGE, "%.200s: engine [%.64s]: a name of at most %d characters", file, name,
                           UYI_ENGINE_NAME_LEN - 1);
-    FILE *f = fopen(file, "r");
-    if (!f) return error_set(err, "cannot read the engines file '%.200s': %s", file, strerror(errno));
+    if (memchr(text, '\0', size))
+        return error_code(err, ERR_USAGE, "%.200s: not an engines file (it holds a NUL byte)", file);
     snprintf(d->name, sizeof d->name, "%s", name);
-    char line[1024];
-    int lineno = 0, rc = 0;
+    int lineno = 0, cmd_line = 0, dir_line = 0;
     bool in = false, found = false;
-    while (!rc && fgets(line, sizeof line, f)) {
+    for (const char *p = text, *end = text + size; p < end;) {
         lineno++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        const char *next = nl ? nl + 1 : end;
+        /* a line is read whole: a long one is never taken for two */
+        const char *first = p;
+        while (first < p + len && (*first == ' ' || *first == '\t')) first++;
+        bool comment = first < p + len && (*first == '#' || *first == ';');
+        if (comment) {
+            p = next;
+            continue;
+        }
+        if (len >= UYI_ENGINES_LINE_MAX)
+            return error_code(err, ERR_USAGE, "%.200s:%d: a line of more than %d characters", file, lineno,
+                              UYI_ENGINES_LINE_MAX - 1);
+        char line[UYI_ENGINES_LINE_MAX];
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p = next;
         char *l = trim(line);
-        if (!*l || *l == '#' || *l == ';') continue;
+        if (!*l) continue;
         if (*l == '[') {
-            char *end = strchr(l, ']');
-            if (!end || end[1]) {
-                rc = error_code(err, ERR_USAGE, "%.200s:%d: a section header is [NAME]", file, lineno);
-                break;
-            }
-            *end = '\0';
+            char *close = strchr(l, ']');
+            if (!close || close[1])
+                return error_code(err, ERR_USAGE, "%.200s:%d: a section header is [NAME]", file, lineno);
+            *close = '\0';
             in = !strcmp(trim(l + 1), name);
             if (in && found)
-                rc = error_code(err, ERR_USAGE, "%.200s:%d: engine '%.64s' is defined twice", file, lineno, name);
+                return error_code(err, ERR_USAGE, "%.200s:%d: engine '%.64s' is defined twice", file, lineno, name);
             found |= in;
             continue;
         }
         char *eq = strchr(l, '=');
-        if (!eq) {
-            rc = error_code(err, ERR_USAGE, "%.200s:%d: not `key = value`: '%.64s'", file, lineno, l);
-            break;
-        }
+        if (!eq) return error_code(err, ERR_USAGE, "%.200s:%d: not `key = value`: '%.64s'", file, lineno, l);
         if (!in) continue;
         *eq = '\0';
         char *key = trim(l), *value = trim(eq + 1), why[ERR_LEN];
-        if (strcmp(key, "cmd") && strcmp(key, "dir") && strncmp(key, "option.", 7))
-            rc = error_code(err, ERR_USAGE, "%.200s:%d: unknown key '%.64s' (known: cmd, dir, option.KEY)", file,
-                            lineno, key);
-        else if (uyi_engine_desc_set(d, key, value, why))
-            rc = error_code(err, ERR_USAGE, "%.200s:%d: %.400s", file, lineno, why);
+        bool is_cmd = !strcmp(key, "cmd"), is_dir = !strcmp(key, "dir"), is_option = !strncmp(key, "option.", 7);
+        if (!is_cmd && !is_dir && !is_option)
+            return error_code(err, ERR_USAGE, "%.200s:%d: unknown key '%.64s' (known: cmd, dir, option.KEY)", file,
+                              lineno, key);
+        /* a key given twice is a mistake: which one was meant cannot be known */
+        int *seen = is_cmd ? &cmd_line : is_dir ? &dir_line : NULL;
+        if ((seen && *seen) || (is_option && has_option(d, key + 7)))
+            return error_code(err, ERR_USAGE, "%.200s:%d: '%.64s' is given twice in [%.64s]%s", file, lineno, key,
+                              name, seen ? " (first on an earlier line)" : "");
+        if (seen) *seen = lineno;
+        if (uyi_engine_desc_set(d, key, value, why))
+            return error_code(err, ERR_USAGE, "%.200s:%d: %.400s", file, lineno, why);
     }
-    fclose(f);
-    if (rc) return rc;
     if (!found) return error_code(err, ERR_USAGE, "the engines file '%.200s' has no engine [%.64s]", file, name);
     if (!d->cmd[0]) return error_code(err, ERR_USAGE, "%.200s: engine [%.64s] has no cmd", file, name);
     return 0;
+}
+
+int uyi_engines_read(const char *file, const char *name, UyiEngineDesc *d, char *err)
+{
+    *d = (UyiEngineDesc){0};
+    FILE *f = fopen(file, "rb");
+    if (!f) return error_set(err, "cannot read the engines file '%.200s': %s", file, strerror(errno));
+    /* bounded: a device (/dev/zero) or a huge file is refused after the
+     * bound, never read without end */
+    char *text = malloc(UYI_ENGINES_FILE_MAX + 1);
+    size_t n = 0;
+    int rc = 0;
+    if (!text) rc = error_set(err, "out of memory for the engines file '%.200s'", file);
+    while (!rc && n <= UYI_ENGINES_FILE_MAX) {
+        size_t got = fread(text + n, 1, UYI_ENGINES_FILE_MAX + 1 - n, f);
+        if (!got) break;
+        if (memchr(text + n, '\0', got))
+            rc = error_code(err, ERR_USAGE, "%.200s: not an engines file (it holds a NUL byte)", file);
+        n += got;
+    }
+    if (!rc && ferror(f)) rc = error_set(err, "cannot read the engines file '%.200s': %s", file, strerror(errno));
+    if (!rc && n > UYI_ENGINES_FILE_MAX)
+        rc = error_code(err, ERR_USAGE, "%.200s: an engines file is at most %d bytes", file, UYI_ENGINES_FILE_MAX);
+    fclose(f);
+    if (!rc) rc = uyi_engines_parse(text, n, file, name, d, err);
+    free(text);
+    return rc;
 }
 
 /* ---- the engine ------------------------------------------------------------ */
@@ -156,9 +215,16 @@ int uyi_engine_pid(const UyiEngine *e) { return e->client ? (int)uyi_client_pid(
 void uyi_engine_log(UyiEngine *e, int reason, const char *why)
 {
     if (!e->log[0]) return;
+    char note[ERR_LEN + 64];
+    snprintf(note, sizeof note, "yinsh: %s: %s\n", reason_name(reason), why);
+    /* a running engine's log is the client's (its standard error first) */
+    if (e->client) {
+        uyi_client_note(e->client, note);
+        return;
+    }
     FILE *f = fopen(e->log, "a");
     if (!f) return;
-    fprintf(f, "yinsh: %s: %s\n", reason_name(reason), why);
+    fputs(note, f);
     fclose(f);
 }
 
@@ -197,8 +263,11 @@ static int expect_line(UyiEngine *e, const char *want, double deadline, int time
         if (!strncmp(l, "info string error", 17)) return fault(e, REASON_ENGINE_ERROR, why, "engine %s: %.400s", l);
         if (!strncmp(l, "info", 4) && (l[4] == ' ' || l[4] == '\0')) {
             if (info) {
+                /* the last line's figures stand; an alpha-beta engine
+                 * counts positions (nodes), an MCTS one simulations */
                 const char *p;
-                if ((p = strstr(l, " sims "))) info->sims = (uint32_t)strtoul(p + 6, NULL, 10);
+                if ((p = strstr(l, " sims ")) || (p = strstr(l, " nodes ")))
+                    info->sims = (uint32_t)strtoul(strchr(p + 1, ' ') + 1, NULL, 10);
                 if ((p = strstr(l, " winprob "))) info->winprob = strtod(p + 9, NULL);
             }
             continue;
@@ -235,13 +304,16 @@ static int start_process(UyiEngine *e, char *why)
             if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' ||
                   *c == '_'))
                 *c = '_';
-        snprintf(e->log, sizeof e->log, "%s/%s-t%d-%u-%ld.log", e->env.log_dir, name, e->env.thread, k,
-                 (long)getpid());
+        char thread[16];
+        if (e->env.thread < 0) snprintf(thread, sizeof thread, "check");
+        else snprintf(thread, sizeof thread, "t%d", e->env.thread);
+        snprintf(e->log, sizeof e->log, "%s/%s-%s-%u-%ld.log", e->env.log_dir, name, thread, k, (long)getpid());
         log_path = e->log;
     }
     if (uyi_client_start(&e->client, e->desc.cmd, e->desc.dir, log_path, err)) {
         e->client = NULL;
         snprintf(why, ERR_LEN, "engine %s: %.400s", e->desc.name, err);
+        uyi_engine_log(e, REASON_ENGINE_DIED, why);
         return REASON_ENGINE_DIED;
     }
     e->has_seed = false;
@@ -269,6 +341,7 @@ int uyi_engine_new_game(UyiEngine *e, const UyiEngineEnv *env, bool seeded, uint
     if ((rc = send_line(e, "isready", why)) ||
         (rc = expect_line(e, "readyok", clock_now() + answer_ms(e) * 1e-3, REASON_NO_ANSWER, &l, NULL, why)))
         return rc;
+    uyi_client_watch(e->client); /* what it has started by now dies with it */
     if (seeded && e->has_seed) {
         char line[64];
         snprintf(line, sizeof line, "setoption name seed value %llu", (unsigned long long)seed);
@@ -314,9 +387,30 @@ int uyi_engine_go(UyiEngine *e, const UyiTurn *t, Action *best, UyiInfo *info, c
     sscanf(l + 8, " %63s", word);
     if (action_parse(t->pos, word, best, err)) {
         *best = ACTION_NONE;
-        snprintf(why, ERR_LEN, "engine %s answered 'bestmove %s': %.300s", e->desc.name, word, err);
-        uyi_engine_log(e, REASON_ILLEGAL_ACTION, why);
-        return REASON_ILLEGAL_ACTION;
+        /* ended like any engine at fault: what it wrote after its answer
+         * must not be read in the next game */
+        char detail[ERR_LEN];
+        snprintf(detail, sizeof detail, "'bestmove %s': %.300s", word, err);
+        return fault(e, REASON_ILLEGAL_ACTION, why, "engine %s answered %.400s", detail);
     }
     return REASON_NONE;
+}
+
+int uyi_engine_check(const UyiEngineDesc *d, const UyiEngineEnv *env, char *err)
+{
+    UyiEngine *e;
+    char why[ERR_LEN];
+    if (uyi_engine_new(&e, d, err)) return ERR_FAIL;
+    UyiEngineEnv check = *env;
+    check.thread = -1; /* its log is named NAME-check-K-PID.log */
+    int reason = uyi_engine_new_game(e, &check, false, 0, why);
+    int rc = 0;
+    if (reason) {
+        if (e->log[0])
+            rc = error_set(err, "%.300s (%s; its standard error is in %.200s)", why, reason_name(reason), e->log);
+        else
+            rc = error_set(err, "%.400s (%s; no log of its standard error was kept)", why, reason_name(reason));
+    }
+    uyi_engine_free(e);
+    return rc;
 }

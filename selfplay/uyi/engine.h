@@ -14,9 +14,10 @@
  *
  * Faults. Whatever the engine does wrong is a REASON_* (engine/types.h)
  * with a message naming the engine in `why` (ERR_LEN bytes), appended to
- * the engine's log as "yinsh: REASON: why". An engine that died, did not
- * answer in time or wrote what is not UYI is killed, and started again at
- * the next game; one that answered an illegal action is kept.
+ * the engine's log as "yinsh: REASON: why". An engine at fault (it died,
+ * did not answer in time, wrote what is not UYI, answered an illegal
+ * action) is killed, and started again at the next game, so that nothing
+ * it left unread reaches the next game.
  *
  * One handle belongs to one game thread; nothing in it is shared, but the
  * count that makes log file names unique is one atomic for all. */
@@ -37,6 +38,8 @@ enum {
     UYI_ENGINE_OPTION_LEN = 128,  /* an option's value */
     UYI_ENGINE_OPTIONS_LEN = 384, /* all options' keys and values together (a spec's length bounds them) */
     UYI_ENGINE_ANSWER_MS = 60000, /* the wait without a time limit, unless the harness sets one */
+    UYI_ENGINES_FILE_MAX = 1 << 20, /* bytes of an engines file at most */
+    UYI_ENGINES_LINE_MAX = 1024,  /* characters of a line (with its end) at most, but for comments */
 };
 
 /* An engine: how to start it and what to tell it. Options are kept packed
@@ -63,16 +66,23 @@ void uyi_engine_option(const UyiEngineDesc *d, int i, const char **key, const ch
 /* The description of engine `name` in an engines file (docs/uyi.md,
  * "Engines files"): sections `[NAME]` with `cmd = ...`, `dir = ...` and any
  * `option.KEY = VALUE` lines, values taken literally; '#' or ';' starts a
- * comment line. d->name is `name`. 0, or ERR_FAIL (an unreadable file) /
- * ERR_USAGE (a bad line, an unknown or twice-defined name, no cmd) with
+ * comment line (of any length; any other line is at most
+ * UYI_ENGINES_LINE_MAX - 1 characters). d->name is `name`. 0, or ERR_FAIL
+ * (an unreadable file) / ERR_USAGE (a file over UYI_ENGINES_FILE_MAX
+ * bytes or holding a NUL byte, a bad or long line, an unknown or
+ * twice-defined name, a key given twice in its section, no cmd) with
  * "FILE:LINE: why" in err. */
 int uyi_engines_read(const char *file, const char *name, UyiEngineDesc *d, char *err);
+/* The same on the file's text (size bytes), read by the caller; file names
+ * it in messages. */
+int uyi_engines_parse(const char *text, size_t size, const char *file, const char *name, UyiEngineDesc *d,
+                      char *err);
 
 /* The harness's settings for its engines. */
 typedef struct UyiEngineEnv {
     const char *log_dir; /* where each process's standard error goes (a file each); NULL: discarded */
     int64_t answer_ms;   /* the wait without a time limit (handshake, isready, a go without time); <= 0: UYI_ENGINE_ANSWER_MS */
-    int thread;          /* the game thread, for the log file's name */
+    int thread;          /* the game thread, for the log file's name; -1: a check (uyi_engine_check) */
 } UyiEngineEnv;
 
 /* One decision asked of the engine. */
@@ -110,5 +120,12 @@ int uyi_engine_go(UyiEngine *e, const UyiTurn *turn, Action *best, UyiInfo *info
 void uyi_engine_log(UyiEngine *e, int reason, const char *why);
 /* The process's id, 0 if none runs. */
 int uyi_engine_pid(const UyiEngine *e);
+
+/* Starts the engine of d under env, shakes hands (`uyi`, its options,
+ * `isready`), and ends it: what a harness does before its first game, so
+ * that a setup that cannot work stops before anything is played. Its log
+ * is DIR/NAME-check-K-PID.log. 0, or ERR_FAIL with "why (REASON; its
+ * standard error is in LOG)" in err. */
+int uyi_engine_check(const UyiEngineDesc *d, const UyiEngineEnv *env, char *err);
 
 #endif
