@@ -45,4 +45,9 @@ expect "tuning match, 3 pairs" "hash         e0b91a0f70e7adfc" \
     "$("$yinsh" match --a mcts:sims=60,rollout=4,eval=eval/weights/tuned.txt --b mcts:sims=60 --games 6 --seed 1001 --no-db --quiet)"
 expect "alpha-beta match, 3 pairs" "hash         fe3b4a3f36d815d4" \
     "$("$yinsh" match --a ab:depth=2,tt=1,eval=eval/weights/tuned.txt --b mcts:sims=60,rollout=4,eval=eval/weights/tuned.txt --games 6 --seed 1013 --no-db --quiet)"
+# The balance study's strongest level (studies/ladder.ini, run
+# ladder-standard-ab5: `best` at its untimed depth from random:4 openings),
+# its first 2 games: the same actions as the 2 stored in results/ladder.db
+expect "ladder-standard-ab5, first 2 games" "hash         25a25f4819443c9d" \
+    "$(sp --games 2 --variant standard --agent ab:depth=5,eval=eval/weights/tuned3.txt --opening random:4 --seed 23021)"
 exit $fail
