@@ -406,6 +406,33 @@ Test(defaults, a_study_reports_into_a_folder_of_its_own)
     cr_assert(strstr(slurp(YINSH_SOURCE_DIR "/studies/balance.ini"), "\nout = results/balance\n"));
 }
 
+/* The issue's repro: a copy of studies/main.ini with only its name changed
+ * keeps `out = results/report`, and wrote over the main job's report. */
+Test(defaults, a_copy_that_keeps_another_studys_out_is_refused)
+{
+    char *dir = tmpdir_new(), *err;
+    const char *body = "seed = 1\nvariants = standard\ngames = 2\ndb = s.db\n"
+                       "[agent random]\nspec = random\n[report]\nout = rep\nplots = no\n";
+    char one[512], two[512];
+    snprintf(one, sizeof one, "[study]\nname = main\n%s", body);
+    snprintf(two, sizeof two, "[study]\nname = mine\n%s", body);
+    write_in(dir, "main.ini", one);
+    write_in(dir, "mine.ini", two);
+    const char *first[] = {"study", "main.ini", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, first, NULL, &err), 0, "%s", err);
+    char *report = slurp(path_in(dir, "rep/report.md"));
+    cr_assert(strstr(report, "main-standard-random"), "%s", report);
+    /* the copy: refused before it plays, the report left as it was */
+    const char *copy[] = {"study", "mine.ini", "--quiet", NULL};
+    err = expect_exit(dir, copy, 1, "holds the report of study 'main'");
+    cr_assert(strstr(err, "nothing was stored"), "%s", err);
+    cr_assert_str_eq(slurp(path_in(dir, "rep/report.md")), report);
+    const char *check[] = {"study", "mine.ini", "--check", NULL};
+    expect_exit(dir, check, 1, "holds the report of study 'main'");
+    /* the study that owns the folder goes on writing there */
+    cr_assert_eq(yinsh_run(dir, first, NULL, &err), 0, "%s", err);
+}
+
 Test(defaults, an_exported_import_keeps_the_record_date)
 {
     char *dir = tmpdir_new(), *out, *err;
