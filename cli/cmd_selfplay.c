@@ -287,12 +287,17 @@ int cmd_selfplay(int argc, char **argv)
         if ((rc = cli_agent_in(cmd, white ? "white agent" : "the agent",
                                white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.white)) ||
             (rc = cli_agent_in(cmd, black ? "black agent" : "the agent",
-                               black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.black)))
+                               black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.black))) {
+            run_plan_release(&o->plan);
             return rc;
+        }
     }
     /* a resumed run's engines log where --engine-logs says, else nowhere */
     const AgentSpec *agents[] = {&o->plan.white, &o->plan.black};
-    if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, o->resume ? 0 : 2, &o->plan.controls))) return rc;
+    if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, o->resume ? 0 : 2, &o->plan.controls))) {
+        run_plan_release(&o->plan);
+        return rc;
+    }
     o->plan.games = (uint32_t)games;
 
     Book book = {0};
@@ -300,6 +305,7 @@ int cmd_selfplay(int argc, char **argv)
         char err[ERR_LEN];
         if (book_load(&book, book_path, o->plan.variant, err)) {
             book_free(&book);
+            run_plan_release(&o->plan);
             return cli_error(cmd, "%s (nothing was played)", err);
         }
         o->plan.book = &book;
