@@ -286,6 +286,7 @@ void cli_dist_summary(const char *cmd, const DistStats *st, double seconds, bool
 void cli_run_close(CliRun *r, Run *run)
 {
     run_close(run);
+    run_plan_release(&r->o.plan); /* the agents cli_agent parsed into it */
     free(r->command);
     r->command = NULL;
 }

@@ -102,15 +102,20 @@ static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
         char sims_text[32];
         snprintf(sims_text, sizeof sims_text, "%ld", a->sims);
         MctsConfig cfg;
-        if (!agent_spec_mcts_config(&spec, &cfg)) return cli_usage_error("bench", "--agent: an mcts spec is needed");
         /* --sims replaces the spec's, in the searches and in the text printed */
-        if (agent_spec_set(&spec, "sims", sims_text, err)) return cli_usage_error("bench", "--sims: %s", err);
-        agent_spec_mcts_config(&spec, &cfg);
-        if (bench_mcts_config(&cfg, (int)a->positions, a->seed, &b, err)) return cli_error("bench", "%s", err);
+        if (!agent_spec_mcts_config(&spec, &cfg)) prc = cli_usage_error("bench", "--agent: an mcts spec is needed");
+        else if (agent_spec_set(&spec, "sims", sims_text, err)) prc = cli_usage_error("bench", "--sims: %s", err);
+        else {
+            agent_spec_mcts_config(&spec, &cfg);
+            if (bench_mcts_config(&cfg, (int)a->positions, a->seed, &b, err)) prc = cli_error("bench", "%s", err);
+        }
+        agent_spec_format(&spec, spec_text);
+        agent_spec_release(&spec); /* its net was the searches' */
+        if (prc) return prc;
         if (!a->json) {
             printf("mcts: %ld position%s (seed %" PRIu64 "), agent %s: %" PRIu64 " simulations, hash %016" PRIx64
                    ", %.0f simulations/s (wall), %.0f per CPU second\n",
-                   a->positions, number_plural((uint64_t)a->positions), a->seed, agent_spec_format(&spec, spec_text),
+                   a->positions, number_plural((uint64_t)a->positions), a->seed, spec_text,
                    b.sims, b.hash,
                    b.seconds > 0 ? b.sims / b.seconds : 0, b.cpu > 0 ? b.sims / b.cpu : 0);
             return 0;

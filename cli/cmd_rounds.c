@@ -309,6 +309,7 @@ int cmd_rounds(int argc, char **argv)
     else print_table(&r, rows, n, best);
 
 done:
+    agent_spec_release(&r.agent);
     free(rows);
     free(command);
     return rc;

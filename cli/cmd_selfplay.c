@@ -41,7 +41,9 @@ const char USAGE_SELFPLAY[] =
     "                  c (UCT constant, default 1), rollout (random: full random\n"
     "                  playouts; N: N random actions, then the evaluation), eval\n"
     "                  (weights file for rollout=N; default: the built-in\n"
-    "                  weights of eval/weights/default.txt), nodes (tree bound),\n"
+    "                  weights of eval/weights/default.txt; net:FILE, a net\n"
+    "                  file of yinsh train, or net:builtin, the shipped net:\n"
+    "                  evaluated leaves and priors by the net), nodes (tree bound),\n"
     "                  threads (search threads sharing one tree, default 1;\n"
     "                  with T > 1 give --threads G so that G * T fits the\n"
     "                  cores), solver (1: prove wins and losses), prior (W:\n"
@@ -49,7 +51,8 @@ const char USAGE_SELFPLAY[] =
     "                  playouts prefer row-making moves);\n"
     "                  or `ab[:key=value,...]`, alpha-beta with keys depth\n"
     "                  (placements and moves ahead, default 3), tt (table MiB,\n"
-    "                  default 16), eval (weights file)\n"
+    "                  default 16), eval (weights file, or net:FILE or\n"
+    "                  net:builtin: leaves scored by a net, docs/nnue.md)\n"
     CLI_OPENING_USAGE("none") "                  (a deterministic agent, ab, plays the same game every time\n"
     "                  from the same start: give it an opening)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
@@ -287,12 +290,17 @@ int cmd_selfplay(int argc, char **argv)
         if ((rc = cli_agent_in(cmd, white ? "white agent" : "the agent",
                                white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.white)) ||
             (rc = cli_agent_in(cmd, black ? "black agent" : "the agent",
-                               black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.black)))
+                               black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.black))) {
+            run_plan_release(&o->plan);
             return rc;
+        }
     }
     /* a resumed run's engines log where --engine-logs says, else nowhere */
     const AgentSpec *agents[] = {&o->plan.white, &o->plan.black};
-    if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, o->resume ? 0 : 2, &o->plan.controls))) return rc;
+    if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, o->resume ? 0 : 2, &o->plan.controls))) {
+        run_plan_release(&o->plan);
+        return rc;
+    }
     o->plan.games = (uint32_t)games;
 
     Book book = {0};
@@ -300,6 +308,7 @@ int cmd_selfplay(int argc, char **argv)
         char err[ERR_LEN];
         if (book_load(&book, book_path, o->plan.variant, err)) {
             book_free(&book);
+            run_plan_release(&o->plan);
             return cli_error(cmd, "%s (nothing was played)", err);
         }
         o->plan.book = &book;

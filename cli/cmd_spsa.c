@@ -245,6 +245,7 @@ int cmd_spsa(int argc, char **argv)
     rc = print_result(cmd, &s, u, a.out);
 
 done:
+    agent_spec_release(&s.agent);
     free(steps);
     free(command);
     cli_list_free(&a.plist);

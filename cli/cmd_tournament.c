@@ -259,7 +259,9 @@ static int add_players(const char *cmd, TourArgs *a, Tournament *t, int *anchor)
         char what[64];
         snprintf(what, sizeof what, "participant '%.40s'", a->plist.items[i]);
         if ((rc = cli_agent_in(cmd, what, eq + 1, a->ctl.engines, &agent))) return rc;
-        if (tournament_add(t, a->plist.items[i], eq + 1, &agent, err)) return cli_usage_error(cmd, "%s", err);
+        rc = tournament_add(t, a->plist.items[i], eq + 1, &agent, err); /* the tournament's own copy */
+        agent_spec_release(&agent);
+        if (rc) return cli_usage_error(cmd, "%s", err);
     }
     const AgentSpec *agents[TOURNAMENT_MAX_PLAYERS];
     for (int i = 0; i < t->nplayers; i++) agents[i] = &t->players[i].agent;

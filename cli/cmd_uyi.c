@@ -231,6 +231,7 @@ static void set_option(Engine *e, const UyiCommand *c)
         reply(e, "info string error %s", err);
         return;
     }
+    e->spec = spec; /* it holds the new net now, the old one given back (the old agent keeps its own) */
     Agent *a;
     if (agent_new(&a, &spec, err)) {
         reply(e, "info string error %s", err);
@@ -238,7 +239,6 @@ static void set_option(Engine *e, const UyiCommand *c)
     }
     agent_free(e->agent);
     e->agent = a;
-    e->spec = spec;
     e->seen_valid = false;
 }
 
@@ -365,6 +365,7 @@ quit:
     pthread_mutex_destroy(&e->out);
 done:
     if (e) agent_free(e->agent);
+    if (e) agent_spec_release(&e->spec);
     free(e);
     free(c);
     free(line);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@ struct Nnue {
     int32_t *b2;
     int32_t b3;
     void *mem;
+    /* the references held (nnue_retain, nnue_free): the one field that
+     * changes after the load; every holder's thread writes it */
+    atomic_uint refs;
 };
 
 /* ---- inputs --------------------------------------------------------- */
@@ -472,11 +476,21 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
     return 0;
 }
 
-void nnue_free(Nnue *net)
+const Nnue *nnue_retain(const Nnue *net)
+{
+    /* the count is not part of what the net computes: a const net may count */
+    if (net) atomic_fetch_add_explicit(&((Nnue *)net)->refs, 1, memory_order_relaxed);
+    return net;
+}
+
+void nnue_free(const Nnue *net)
 {
     if (!net) return;
-    free(net->mem);
-    free(net);
+    Nnue *n = (Nnue *)net;
+    /* the last holder frees; acq_rel orders every holder's reads before it */
+    if (atomic_fetch_sub_explicit(&n->refs, 1, memory_order_acq_rel) != 1) return;
+    free(n->mem);
+    free(n);
 }
 
 static size_t up32(size_t n) { return (n + 31) & ~(size_t)31; }
@@ -565,6 +579,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     }
 #undef GET16
     net->path = nnue_path_available(NNUE_PATH_AVX2) ? NNUE_PATH_AVX2 : NNUE_PATH_PORTABLE;
+    atomic_init(&net->refs, 1);
     *out = net;
     return 0;
 }

@@ -50,6 +50,10 @@
  * functions take a path for the tests and the benchmark.
  *
  * A loaded net is read-only: any number of searches and threads share it.
+ * Its one changing field is a count of references (atomic): a loaded net
+ * has one, nnue_retain takes another, nnue_free gives one back and frees
+ * the net with the last, so that holders with lives of their own (agent
+ * specs and the agents made from them, agents/agent.h) share one copy.
  * The file format is docs/nnue.md. */
 #ifndef YINSH_NNUE_H
 #define YINSH_NNUE_H
@@ -146,7 +150,10 @@ int nnue_load(Nnue **out, const char *path, char *err);
 int nnue_load_builtin(Nnue **out, char *err);
 /* Writes the bytes whole or not at all (base/file.h). */
 int nnue_save(const char *path, const uint8_t *bytes, size_t len, char *err);
-void nnue_free(Nnue *net);
+/* Another reference to net (NULL: none); returns net. */
+const Nnue *nnue_retain(const Nnue *net);
+/* Gives one reference back; the last frees the net. NULL: nothing. */
+void nnue_free(const Nnue *net);
 
 int nnue_hidden(const Nnue *net);
 int nnue_l2(const Nnue *net);

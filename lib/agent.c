@@ -27,8 +27,10 @@ int yinsh_agent_new(yinsh_agent **out, const char *spec, uint64_t seed, char *er
     int rc = agent_spec_parse(spec, &s, err);
     if (rc) return rc;
     yinsh_agent *a = calloc(1, sizeof *a);
+    if (a) rc = agent_new(&a->agent, &s, err); /* the agent holds its own reference to a net */
+    agent_spec_release(&s);
     if (!a) return error_set(err, "out of memory for an agent");
-    if ((rc = agent_new(&a->agent, &s, err))) {
+    if (rc) {
         free(a);
         return rc;
     }

@@ -151,6 +151,7 @@ static void internal_choice(const char *spec_text, uint64_t seed, const char *co
     char err[ERR_LEN];
     cr_assert(agent_spec_parse(spec_text, &spec, err) == 0, "%s", err);
     cr_assert(agent_new(&agent, &spec, err) == 0, "%s", err);
+    agent_spec_release(&spec); /* the agent holds its own reference to a net */
     Position pos;
     pos_start(&pos, VARIANT_STANDARD);
     for (int i = 0; moves[i]; i++) {
@@ -404,6 +405,7 @@ static void internal_choice_at(const char *spec_text, const char *ypn, const Sea
     Position pos;
     cr_assert(agent_spec_parse(spec_text, &spec, err) == 0, "%s", err);
     cr_assert(agent_new(&agent, &spec, err) == 0, "%s", err);
+    agent_spec_release(&spec); /* the agent holds its own reference to a net */
     cr_assert(ypn_parse(ypn, &pos, err) == 0, "%s", err);
     Rng rng;
     rng_stream(&rng, 0, 0);
@@ -652,5 +654,55 @@ Test(uyi, best_is_the_same_text_in_any_folder)
     child_send(&c, "uyi\n");
     child_expect(&c, "id name ", line, sizeof line, 10);
     cr_assert_str_eq(line, "id name Yinsh Lab " YINSH_VERSION " ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt");
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* eval=net:builtin as the agent's spec and as an option: the engine
+ * announces it, chooses as the internal agent with the net does (on a
+ * position where the linear weights choose otherwise), keeps its net when
+ * a missing net file is refused (naming the file), and goes back to the
+ * linear weights with eval <empty>. */
+Test(uyi, eval_net_as_the_spec_and_as_an_option)
+{
+    static const char *const ypns[] = {MOVES_YPN, "5/5B1/2B2W3/7B1/3B3W1/5W1W2/2WB4/8/7/6/4 b M standard",
+                                       "4/7/5W2/3B2B2/1B4WBW/5W1BW/6B1W1/2B5/2W1B/7/4 b M standard"};
+    char net[ACTION_MAX_LEN] = "", lin[ACTION_MAX_LEN] = "", line[4096], pos[256];
+    MoveStats st;
+    size_t k = 0;
+    for (; k < sizeof ypns / sizeof *ypns; k++) {
+        internal_choice_at("ab:depth=2,eval=net:builtin", ypns[k], NULL, net, &st);
+        internal_choice_at("ab:depth=2", ypns[k], NULL, lin, &st);
+        if (strcmp(net, lin)) break;
+    }
+    cr_assert_lt(k, sizeof ypns / sizeof *ypns, "no position where the net and the weights choose apart");
+    snprintf(pos, sizeof pos, "position ypn %s\ngo\n", ypns[k]);
+
+    Child c;
+    child_start(&c, "ab:depth=2,eval=net:builtin");
+    child_send(&c, "uyi\n");
+    child_expect(&c, "option name eval type string default net:builtin", NULL, 0, 10);
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, pos);
+    child_expect(&c, "bestmove ", line, sizeof line, 30);
+    cr_assert_str_eq(line + 9, net, "engine %s, internal agent with the net %s", line + 9, net);
+    cr_assert_eq(child_quit(&c), 0);
+
+    child_start(&c, "ab:depth=2");
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", NULL, 0, 10);
+    child_send(&c, "setoption name eval value net:builtin\n");
+    child_send(&c, pos);
+    child_expect(&c, "bestmove ", line, sizeof line, 30);
+    cr_assert_str_eq(line + 9, net, "setoption eval net:builtin: engine %s, internal %s", line + 9, net);
+    child_send(&c, "setoption name eval value net:nowhere.nnue\n");
+    child_expect(&c, "info string error", line, sizeof line, 10);
+    cr_assert(strstr(line, "nowhere.nnue"), "%s", line);
+    child_send(&c, pos);
+    child_expect(&c, "bestmove ", line, sizeof line, 30);
+    cr_assert_str_eq(line + 9, net, "the refused net left the engine's as it was");
+    child_send(&c, "setoption name eval value <empty>\n");
+    child_send(&c, pos);
+    child_expect(&c, "bestmove ", line, sizeof line, 30);
+    cr_assert_str_eq(line + 9, lin, "eval <empty>: engine %s, internal linear %s", line + 9, lin);
     cr_assert_eq(child_quit(&c), 0);
 }

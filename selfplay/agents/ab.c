@@ -74,8 +74,9 @@ static int ab_options(const AgentSpec *spec, AgentOption *out)
 
 static int ab_create(const AgentSpec *spec, void **self, char *err)
 {
+    /* the net is the agent's spec's (agent_new holds a reference for the Ab's life) */
     AbConfig cfg = {.depth = spec->ab.depth, .max_depth = spec->ab.max_depth, .tt_mb = spec->ab.tt_mb,
-                    .weights = spec->weights};
+                    .weights = spec->weights, .net = spec->net};
     Ab *ab;
     int rc = ab_new(&ab, &cfg, err);
     *self = ab;

@@ -17,12 +17,16 @@ struct Agent {
 int agent_new(Agent **out, const AgentSpec *spec, char *err)
 {
     *out = NULL;
+    if (agent_spec_names_net(spec) && !agent_spec_net(spec))
+        return error_set(err, "eval=%.200s: the spec was read without its net (an agent needs it loaded)",
+                         agent_spec_eval_file(spec));
     Agent *a = calloc(1, sizeof *a);
     if (!a) return error_set(err, "out of memory for an agent");
-    a->spec = *spec;
+    agent_spec_copy(&a->spec, spec); /* the agent's own reference to the net */
     a->kind = agent_kind(spec);
     int rc = a->kind->create ? a->kind->create(&a->spec, &a->self, err) : 0;
     if (rc) {
+        agent_spec_release(&a->spec);
         free(a);
         return rc;
     }
@@ -34,6 +38,7 @@ void agent_free(Agent *agent)
 {
     if (!agent) return;
     if (agent->kind->destroy) agent->kind->destroy(agent->self);
+    agent_spec_release(&agent->spec);
     free(agent);
 }
 

@@ -67,6 +67,23 @@
  * travel in the spec, so every thread's agent uses the same numbers; an
  * unreadable file or a bad line is an error naming the file and line.
  * eval with rollout=random is an error (the weights would go unused).
+ *
+ * eval=net:FILE (mcts and ab) evaluates with a net instead of linear
+ * weights (eval/nnue.h, docs/nnue.md): the net file FILE, or with
+ * eval=net:builtin the net built into the binary (eval/nets/default.nnue
+ * at build time; a file named builtin is net:./builtin). ab scores its
+ * leaves with it, its accumulators kept along make and unmake; mcts its
+ * evaluated leaves (rollout=N) and its priors (prior=W). The canonical
+ * text keeps eval=net:FILE as given, and a run stores the net's content
+ * hash beside it, as it stores a weights file's, so that a resume refuses
+ * another net. The net is loaded once, when the spec is parsed, and
+ * shared read-only by every agent made from the spec, on every thread: the
+ * spec holds a counted reference to it (the ownership rules are at
+ * agent_spec_release below). A missing or damaged net file is refused
+ * (ERR_FAIL), naming the file and what is wrong; `net:` without a name is
+ * a bad spec (ERR_USAGE). A net spec has no linear weights: SPSA's
+ * w.FEATURE parameters and yinsh rounds' fitted weights are refused for
+ * it.
  * Unknown keys and bad values are errors that name them. agent_spec_format
  * writes the canonical form stored in the database (the eval path as
  * given, not its contents); parsing it gives the same spec back. The
@@ -102,6 +119,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "eval/evaluation.h"
+#include "eval/nnue.h"
 #include "search/mcts.h"
 #include "engine/position.h"
 #include "records/record.h"
@@ -119,7 +137,9 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
- * file (missing or unreadable: bad data). */
+ * or net file (missing, unreadable or damaged: bad data). */
+#define AGENT_NET_PREFIX "net:"   /* eval=net:FILE */
+#define AGENT_NET_BUILTIN "builtin" /* eval=net:builtin: the net built into the binary */
 
 /* An MCTS agent's own keys (the search's configuration, mcts.h). */
 typedef struct AgentMctsParams {
@@ -148,8 +168,12 @@ typedef struct AgentAbParams {
 typedef struct AgentSpec {
     int kind;            /* the kind's row in the table (agents/kind.h): agents/ alone reads it */
     int64_t movetime_ms; /* mcts, ab: the agent's own time per action; 0: none */
-    char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given; "" = built-in defaults */
+    char eval[AGENT_PATH_LEN]; /* mcts, ab: the weights file as given, or net:FILE; "" = built-in defaults */
     Weights weights;           /* mcts (rollout=N, prior), ab: the evaluation's weights (read from eval) */
+    /* mcts, ab with eval=net:FILE: the net, a counted reference (read-only,
+     * shared; agent_spec_release); NULL: the linear weights above. A spec
+     * read by agent_spec_parse_text names a net in eval without one. */
+    const Nnue *net;
     union {
         UyiEngineDesc external; /* uyi: the engine (the largest first: a zeroed spec zeroes all of it) */
         AgentMctsParams mcts;
@@ -157,20 +181,41 @@ typedef struct AgentSpec {
     };
 } AgentSpec;
 
-/* Parses a spec; 0, or ERR_USAGE / ERR_FAIL with a message in
- * err (ERR_LEN bytes) naming the key, the value or the file. */
+/* Parses a spec into *spec (overwritten: give back a net it held first);
+ * 0, or ERR_USAGE / ERR_FAIL with a message in err (ERR_LEN bytes)
+ * naming the key, the value or the file. With eval=net:FILE the spec
+ * holds a reference to the net, given back by agent_spec_release; a
+ * refused text leaves none (a release after a failure is harmless). */
 int agent_spec_parse(const char *text, AgentSpec *spec, char *err);
 /* The same, without reading the eval file (spec->weights keep the
- * defaults): for code that only looks at a stored spec (reports), where
- * the weights file need not be at hand. */
+ * defaults, and a net is named but not loaded): for code that only looks
+ * at a stored spec (reports), where the file need not be at hand. An
+ * agent is never made from such a spec (agent_new refuses one that names
+ * a net it does not hold). */
 int agent_spec_parse_text(const char *text, AgentSpec *spec, char *err);
 /* Sets one key of an mcts or ab spec, as in a spec's text (an engine option):
  * 0, or ERR_USAGE / ERR_FAIL with the reason in err, leaving
  * spec as it was. Beyond the text's values, eval "" goes back to the
  * built-in weights, nodes 0 to the default for sims, and maxdepth 0 and
  * movetime 0 to none. eval reads its
- * file here, and needs rollout=N set before it. */
+ * file here, and needs rollout=N set before it; a new eval gives back the
+ * net the spec held (so the spec must hold its own reference: one parsed
+ * or copied by agent_spec_copy, not a plain copy of one). */
 int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *err);
+
+/* Ownership of a spec's net. A spec is a value, copied into plans, the
+ * tables of tournaments and studies, and threads; the net it names is
+ * loaded once and counted (nnue_retain). A spec that agent_spec_parse or
+ * agent_spec_set filled with a net holds one reference, which its owner
+ * gives back with agent_spec_release; agent_spec_copy makes a copy with
+ * a reference of its own (a table that keeps specs beyond the life of
+ * the one it was given: tournaments, studies). A plain struct copy
+ * borrows: it is valid while the spec it was copied from holds its
+ * reference. Every agent takes a reference of its own (agent_new), so an
+ * agent may outlive its spec. Without a net these do nothing: a spec of
+ * weights needs no release. */
+void agent_spec_release(AgentSpec *spec);
+void agent_spec_copy(AgentSpec *to, const AgentSpec *from);
 /* The spec of engine `name` of an engines file (docs/uyi.md, "Engines
  * files"; read by uyi_engines_read). 0, or ERR_FAIL (unreadable file) /
  * ERR_USAGE (bad line, unknown name, longer than a spec) with
@@ -211,15 +256,26 @@ uint32_t agent_spec_sims(const AgentSpec *spec);
  * what a stored run recorded (its controls, play/scheduler.h). */
 bool agent_spec_uncapped(const AgentSpec *spec);
 void agent_spec_set_uncapped(AgentSpec *spec, bool uncapped);
-/* The weights file as the spec gives it; "" for the built-in weights or
- * a kind without an evaluation. */
+/* The weights file as the spec gives it (net:FILE for a net); "" for the
+ * built-in weights or a kind without an evaluation. */
 const char *agent_spec_eval_file(const AgentSpec *spec);
-/* The evaluation's weights the agent plays with; NULL for a kind without
- * an evaluation (random, uyi). */
+/* Whether the spec's eval names a net (eval=net:FILE), loaded or not. */
+bool agent_spec_names_net(const AgentSpec *spec);
+/* The net the agent evaluates with; NULL for linear weights, another
+ * kind, or a spec read without its files. */
+const Nnue *agent_spec_net(const AgentSpec *spec);
+/* What play depends on of the spec's eval file, as a run stores it: the
+ * net file's content hash (nnue_hash) or the weights' hash
+ * (weights_hash) into *hash; false when the spec names no file (the
+ * built-in weights, a kind without an evaluation). A net spec must hold
+ * its net. */
+bool agent_spec_eval_hash(const AgentSpec *spec, uint64_t *hash);
+/* The evaluation's linear weights the agent plays with; NULL for a kind
+ * without an evaluation (random, uyi) and for a net spec. */
 const Weights *agent_spec_weights(const AgentSpec *spec);
 /* Sets one feature's weight of the evaluation (the spec's eval file stays
  * named: write the weights out and set eval to play them by name). 0, or
- * ERR_USAGE for a kind without an evaluation. */
+ * ERR_USAGE for a kind without an evaluation or a spec with a net. */
 int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err);
 /* The search configuration of an MCTS spec; false for another kind. */
 bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
@@ -272,7 +328,9 @@ typedef struct AgentEnv {
 
 typedef struct Agent Agent;
 
-/* 0, or ERR_FAIL with a message in err when memory for the agent cannot be had. */
+/* 0, or ERR_FAIL with a message in err when memory for the agent cannot
+ * be had or the spec names a net it does not hold (agent_spec_parse_text).
+ * The agent holds a reference of its own to the spec's net. */
 int agent_new(Agent **out, const AgentSpec *spec, char *err);
 void agent_free(Agent *agent);
 const AgentSpec *agent_spec(const Agent *agent);

@@ -136,8 +136,8 @@ static void config_of(const AgentSpec *spec, MctsConfig *cfg)
 {
     const AgentMctsParams *m = &spec->mcts;
     *cfg = (MctsConfig){.sims = m->sims, .c = m->c, .nodes = m->nodes, .evaluate = m->rollout != ROLLOUT_RANDOM,
-                        .rollout = m->rollout, .weights = spec->weights, .threads = m->threads, .solver = m->solver,
-                        .prior = m->prior, .policy = m->policy};
+                        .rollout = m->rollout, .weights = spec->weights, .net = spec->net, .threads = m->threads,
+                        .solver = m->solver, .prior = m->prior, .policy = m->policy};
 }
 
 bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg)

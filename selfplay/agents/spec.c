@@ -1,8 +1,9 @@
 /* Agent specs (agents/agent.h): the text a user types, read and written.
  * Here are the `best` alias, the kind's word and the dispatch to the
  * kind's table (agents/kind.h), the keys every searcher shares (movetime,
- * eval and the weights file it names), the canonical text's shared tail,
+ * eval and the weights or net file it names), the canonical text's shared tail,
  * and the questions the code outside agents/ asks about a spec. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,12 +92,31 @@ static int set_key(AgentSpec *spec, const AgentKind *k, const char *key, const c
         }
         if (!*value || strlen(value) >= AGENT_PATH_LEN || strchr(value, ','))
             return error_code(err, ERR_USAGE,
-                              "bad value '%.64s' for eval (a weights file path of 1 to %d characters, no ',')", value,
-                              AGENT_PATH_LEN - 1);
+                              "bad value '%.64s' for eval (a weights file path, or net:FILE, of 1 to %d characters, "
+                              "no ',')", value, AGENT_PATH_LEN - 1);
+        if (!strcmp(value, AGENT_NET_PREFIX))
+            return error_code(err, ERR_USAGE, "bad value '%s' for eval: net: wants a net file, net:FILE or net:%s",
+                              value, AGENT_NET_BUILTIN);
         snprintf(spec->eval, sizeof spec->eval, "%s", value);
         return 0;
     }
     return k->set(spec, key, value, option, err);
+}
+
+/* Reads the file eval names into the spec: the weights, or the net of
+ * net:FILE (net:builtin, the binary's), whose reference the spec then
+ * holds. A file that cannot be read or is damaged is ERR_FAIL. */
+static int eval_load(AgentSpec *spec, char *err)
+{
+    spec->net = NULL;
+    if (!agent_spec_names_net(spec)) return weights_load(spec->eval, &spec->weights, err) ? ERR_FAIL : 0;
+    const char *file = spec->eval + strlen(AGENT_NET_PREFIX);
+    Nnue *net;
+    char nerr[ERR_LEN];
+    int rc = !strcmp(file, AGENT_NET_BUILTIN) ? nnue_load_builtin(&net, nerr) : nnue_load(&net, file, nerr);
+    if (rc) return error_set(err, "eval=%.200s: %.280s", spec->eval, nerr);
+    spec->net = net;
+    return 0;
 }
 
 /* `best`: the strongest agent measured (results/strength.md), with the
@@ -119,6 +139,7 @@ static void known_kinds(char *out, size_t len)
 
 static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
 {
+    spec->net = NULL; /* a refused text leaves no net to give back */
     /* `best` and `best:KEY=VALUE,...`: its spec with the keys after it */
     char best[SPEC_LEN * 2];
     if (!strcmp(text, "best") || !strncmp(text, "best:", 5)) {
@@ -163,8 +184,9 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
         if ((rc = set_key(spec, k, kv, eq + 1, false, err))) return rc;
     }
     if (k->check && (rc = k->check(spec, false, err))) return rc;
-    /* read once here: every agent made from this spec shares the values */
-    if (spec->eval[0] && load && weights_load(spec->eval, &spec->weights, err)) return ERR_FAIL;
+    /* read once here: every agent made from this spec shares the values
+     * (a net: the one loaded copy) */
+    if (spec->eval[0] && load) return eval_load(spec, err);
     return 0;
 }
 
@@ -183,9 +205,26 @@ int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *er
     int rc;
     if ((rc = set_key(&s, k, key, value, true, err))) return rc;
     if (k->check && (rc = k->check(&s, true, err))) return rc;
-    if (!strcmp(key, "eval") && s.eval[0] && weights_load(s.eval, &s.weights, err)) return ERR_FAIL;
+    if (!strcmp(key, "eval")) {
+        /* the new eval's file, then the old net given back */
+        s.net = NULL;
+        if (s.eval[0] && (rc = eval_load(&s, err))) return rc;
+        nnue_free(spec->net);
+    }
     *spec = s;
     return 0;
+}
+
+void agent_spec_release(AgentSpec *spec)
+{
+    nnue_free(spec->net);
+    spec->net = NULL;
+}
+
+void agent_spec_copy(AgentSpec *to, const AgentSpec *from)
+{
+    *to = *from;
+    nnue_retain(to->net);
 }
 
 /* ---- writing ----------------------------------------------------------- */
@@ -225,15 +264,37 @@ bool agent_spec_has_eval(const AgentSpec *spec)
 
 const char *agent_spec_eval_file(const AgentSpec *spec) { return spec->eval; }
 
+bool agent_spec_names_net(const AgentSpec *spec)
+{
+    return agent_spec_has_keys(spec) && !strncmp(spec->eval, AGENT_NET_PREFIX, strlen(AGENT_NET_PREFIX));
+}
+
+const Nnue *agent_spec_net(const AgentSpec *spec) { return agent_spec_has_keys(spec) ? spec->net : NULL; }
+
+bool agent_spec_eval_hash(const AgentSpec *spec, uint64_t *hash)
+{
+    if (!agent_spec_has_keys(spec) || !spec->eval[0]) return false;
+    if (agent_spec_names_net(spec)) {
+        assert(spec->net && "a net spec read without its net has no content hash");
+        *hash = nnue_hash(spec->net);
+    } else {
+        *hash = weights_hash(&spec->weights);
+    }
+    return true;
+}
+
 const Weights *agent_spec_weights(const AgentSpec *spec)
 {
-    return agent_spec_has_keys(spec) ? &spec->weights : NULL;
+    return agent_spec_has_keys(spec) && !agent_spec_names_net(spec) ? &spec->weights : NULL;
 }
 
 int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err)
 {
     if (!agent_spec_has_keys(spec))
         return error_code(err, ERR_USAGE, "agent '%s' has no evaluation", agent_spec_kind_name(spec));
+    if (agent_spec_names_net(spec))
+        return error_code(err, ERR_USAGE, "the agent evaluates with a net (eval=%.200s): it has no linear weights",
+                          spec->eval);
     spec->weights.w[feature] = value;
     return 0;
 }

@@ -23,12 +23,14 @@ uint64_t run_clock_seed(void)
     return rng_mix((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, (uint64_t)getpid());
 }
 
-/* The content hash of an agent's weights file, "" for an agent without. */
+/* The content hash of an agent's weights or net file, "" for an agent
+ * without: a weights file's values (weights_hash), a net file's bytes
+ * (nnue_hash, net:builtin's too, so another build's net is another). */
 static void weights_hex(const AgentSpec *spec, char out[STORE_HASH_LEN])
 {
+    uint64_t h;
     out[0] = '\0';
-    if (agent_spec_eval_file(spec)[0])
-        snprintf(out, STORE_HASH_LEN, "%016" PRIx64, weights_hash(agent_spec_weights(spec)));
+    if (agent_spec_eval_hash(spec, &h)) snprintf(out, STORE_HASH_LEN, "%016" PRIx64, h);
 }
 
 /* The agents of a stored run, parsed (their weights files read) here,
@@ -46,6 +48,7 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
         return error_set(err, "run '%s': white agent: %.400s", row->name, perr);
     }
     if (agent_spec_parse(row->black, &plan->black, perr)) {
+        agent_spec_release(&plan->white);
         return error_set(err, "run '%s': black agent: %.400s", row->name, perr);
     }
     /* the stored texts write sims, whether or not the run's specs gave
@@ -59,14 +62,24 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
         weights_hex(spec, now);
         if (stored[0] && strcmp(stored, now)) {
             snprintf(err, ERR_LEN,
-                     "run '%s': the %s agent's weights file '%.200s' is not the one the run was played with "
-                     "(content hash %s, now %s): it changed, or the path names another file from this folder; "
+                     "run '%s': the %s agent's %s '%.200s' is not the one the run was played with "
+                     "(content hash %s, now %s): it changed, or the path names another file from this folder%s; "
                      "restore it, or start a new run",
-                     row->name, i ? "black" : "white", agent_spec_eval_file(spec), stored, now[0] ? now : "none");
+                     row->name, i ? "black" : "white", agent_spec_names_net(spec) ? "net" : "weights file",
+                     agent_spec_eval_file(spec), stored, now[0] ? now : "none",
+                     !strcmp(agent_spec_eval_file(spec), AGENT_NET_PREFIX AGENT_NET_BUILTIN)
+                         ? " (net:builtin: another build's net)" : "");
+            run_plan_release(plan);
             return -1;
         }
     }
     return 0;
+}
+
+void run_plan_release(SelfplayPlan *plan)
+{
+    agent_spec_release(&plan->white);
+    agent_spec_release(&plan->black);
 }
 
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *given, char *err)
@@ -174,6 +187,7 @@ static uint64_t probe_game(int variant, const char *white, const char *black, in
     record_free(&rec);
     agent_free(w);
     agent_free(b);
+    run_plan_release(&plan);
     return h;
 }
 
@@ -209,6 +223,7 @@ int run_open(Run *r, const RunOptions *o, char *err)
         if (plan_of_row(&r->row, &r->plan, perr)) {
             return error_set(err, "rank %d: %s", dist_rank(), perr);
         }
+        r->own_plan = true;
         /* a book run's openings: this rank's --book, or the stored path,
          * checked against the run's content hash */
         if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, perr)) {
@@ -259,6 +274,7 @@ static int open_resumed(Run *r, const RunOptions *o, char *err)
         return error_code(err, rc, "cannot resume: %s", serr);
     }
     if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
+    r->own_plan = true;
     if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
     if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
     r->leased = true;
@@ -371,6 +387,7 @@ void run_close(Run *r)
     free(r->todo);
     book_free(&r->book);
     store_close(r->store);
+    if (r->own_plan) run_plan_release(&r->plan);
     *r = (Run){0};
 }
 

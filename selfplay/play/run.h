@@ -46,6 +46,7 @@ typedef struct Run {
     Store *store;        /* NULL with no_db */
     StoreRun row;        /* the run's row (named and filled in also with no_db) */
     SelfplayPlan plan;   /* what to play */
+    bool own_plan;       /* plan's agents were parsed here (a resumed run's): run_close gives back their nets */
     uint32_t *todo;      /* game indices still to play, ascending */
     uint32_t ntodo;
     RecordSummary sum;   /* games stored so far (a resumed run's earlier ones too) */
@@ -76,6 +77,9 @@ int run_db_folder(const char *db, char *err);
  * A plan that asks for an existing run by name is checked with it, so
  * that a changed plan never finishes a run started with another. */
 int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *plan, char *err);
+/* Gives back the nets of a plan's two agents (agent_spec_release): for
+ * the owner of specs it parsed into a plan. */
+void run_plan_release(SelfplayPlan *plan);
 
 /* This build's identity as the ranks of an MPI job compare it at the
  * start of a run, before anything is written (dist_check_builds): the

@@ -24,6 +24,12 @@ int rounds_check(const Rounds *r, char *err)
         return error_set(err, "the agent '%.200s' has no evaluation to tune: give ab:..., or mcts with rollout=N",
                  agent_spec_format(a, text));
     }
+    if (agent_spec_names_net(a)) {
+        /* each round replaces eval by linear weights fitted to its games */
+        char text[SPEC_LEN];
+        return error_code(err, ERR_USAGE, "the agent '%.200s' evaluates with a net: the rounds fit linear weights",
+                          agent_spec_format(a, text));
+    }
     if (r->rounds < 1 || r->rounds > ROUNDS_MAX || r->games < 1 || r->games > STORE_MAX_GAMES || r->pairs < 1 ||
         r->pairs > STORE_MAX_GAMES / 2) {
         return error_set(err, "rounds 1 to %d, games 1 to %d, pairs 1 to %d", ROUNDS_MAX, STORE_MAX_GAMES,

@@ -44,11 +44,17 @@ int spsa_agent_at(const SpsaRun *s, const double *u, const char *label, AgentSpe
                 return error_set(err, "parameter %s: the agent has no evaluation (ab, or mcts with rollout=N)",
                          name);
             }
+            if (agent_spec_names_net(spec)) {
+                return error_code(err, ERR_USAGE, "parameter %s: the agent evaluates with a net (eval=%.200s), "
+                                  "which has no linear weights to tune", name, agent_spec_eval_file(spec));
+            }
             int rc = agent_spec_set_weight(spec, f, spsa_value(&s->params[i], u[i]), e);
             if (rc) return error_code(err, rc, "parameter %s: %.400s", name, e);
             weights = true;
             continue;
         }
+        /* the spec is a copy that borrows s->agent's net: its eval stays */
+        if (!strcmp(name, "eval")) return error_code(err, ERR_USAGE, "parameter eval: not a number to tune");
         value_text(&s->params[i], u[i], v, sizeof v);
         if (agent_spec_set(spec, name, v, e)) {
             return error_set(err, "parameter %s = %s: %.400s", name, v, e);

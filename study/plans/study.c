@@ -211,26 +211,36 @@ static int load_agent(const Ctx *c, const IniSection *sec, Study *s, int a, long
     AgentSpec agent;
     char perr[ERR_LEN];
     if (agent_spec_parse(spec->value, &agent, perr)) return bad(c, spec->line, "agent '%s': %s", sec->label, perr);
-    if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, &games))) return rc;
-    if (!games) return bad(c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
     Opening own = *opening;
-    if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, &own))) return rc;
+    if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, &games))) goto done;
+    if (!games) {
+        rc = bad(c, sec->line, "[agent %s] has no games: set games here or in [study]", sec->label);
+        goto done;
+    }
+    if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, &own))) goto done;
     for (int v = 0; v < nvariants; v++) {
         int idx = a * nvariants + v;
         StudyRun *r = &s->runs[idx];
         int len = snprintf(r->name, sizeof r->name, "%s-%s-%s", s->name, variant_name(variants[v]), sec->label);
-        if (len >= (int)sizeof r->name)
-            return bad(c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
-                       variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
+        if (len >= (int)sizeof r->name) {
+            rc = bad(c, sec->line, "the run name '%s-%s-%s' is longer than %d characters", s->name,
+                     variant_name(variants[v]), sec->label, STORE_NAME_LEN - 1);
+            goto done;
+        }
         r->kind = "selfplay";
         snprintf(r->label, sizeof r->label, "%s", sec->label);
         snprintf(r->spec, sizeof r->spec, "%s", spec->value);
         r->line = spec->line;
-        r->plan = (SelfplayPlan){.variant = variants[v], .white = agent, .black = agent,
-                                 .seed = s->seed + (uint64_t)idx, .games = (uint32_t)games,
+        r->plan = (SelfplayPlan){.variant = variants[v], .seed = s->seed + (uint64_t)idx, .games = (uint32_t)games,
                                  .opening = own.kind, .opening_actions = own.actions};
+        /* each plan holds its own references to a net (study_free gives them back) */
+        agent_spec_copy(&r->plan.white, &agent);
+        agent_spec_copy(&r->plan.black, &agent);
     }
-    return ERR_OK;
+    rc = ERR_OK;
+done:
+    agent_spec_release(&agent);
+    return rc;
 }
 
 /* The [ladder] section: its levels (agent labels, weakest first, each an
@@ -283,9 +293,11 @@ static int load_ladder(const Ctx *c, const IniSection *sec, Study *s, const Open
             snprintf(r->spec, sizeof r->spec, "%s", a->spec);
             snprintf(r->spec_b, sizeof r->spec_b, "%s", b->spec);
             r->line = levels->line;
-            r->plan = (SelfplayPlan){.variant = variants[v], .white = a->plan.white, .black = b->plan.white,
-                                     .seed = rng_mix(s->seed, rng_hash_text(r->name)), .games = (uint32_t)games,
-                                     .pairs = true, .opening = own.kind, .opening_actions = own.actions};
+            r->plan = (SelfplayPlan){.variant = variants[v], .seed = rng_mix(s->seed, rng_hash_text(r->name)),
+                                     .games = (uint32_t)games, .pairs = true, .opening = own.kind,
+                                     .opening_actions = own.actions};
+            agent_spec_copy(&r->plan.white, &a->plan.white);
+            agent_spec_copy(&r->plan.black, &b->plan.white);
         }
     return ERR_OK;
 }
@@ -328,6 +340,7 @@ int study_load(Study *s, const char *path, char *err)
         rc = bad(&c, study->line, "out of memory");
         goto done;
     }
+    s->cap = 2 * nagents * nvariants;
     for (int a = 0; a < nagents && !rc; a++)
         rc = load_agent(&c, agents[a], s, a, games, &opening, variants, nvariants);
     if (!rc) s->nruns = nagents * nvariants;
@@ -344,6 +357,7 @@ void study_free(Study *s)
     free(s->name);
     free(s->db);
     free(s->report_out);
+    for (int i = 0; i < s->cap; i++) run_plan_release(&s->runs[i].plan); /* zeroed past those filled */
     free(s->runs);
     *s = (Study){0};
 }

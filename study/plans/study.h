@@ -50,8 +50,10 @@ typedef struct Study {
     uint64_t seed;       /* [study] seed: run k's seed is seed + k */
     char *report_out;    /* [report] out; default results/NAME */
     bool plots;          /* [report] plots */
-    StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's */
+    StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's; each
+                          * plan holds its own references to its agents' nets */
     int nruns;
+    int cap;             /* runs allocated (zeroed past those filled) */
     int nladder;         /* of them, the ladder's matches (the last nladder) */
 } Study;
 

@@ -27,7 +27,7 @@ int tournament_add(Tournament *t, const char *name, const char *spec, const Agen
     TournamentPlayer *p = &t->players[t->nplayers++];
     snprintf(p->name, sizeof p->name, "%s", name);
     snprintf(p->spec, sizeof p->spec, "%s", spec);
-    p->agent = *agent;
+    agent_spec_copy(&p->agent, agent); /* the tournament's own reference to a net */
     return 0;
 }
 
@@ -95,6 +95,7 @@ int tournament_pairings(Tournament *t, char *err)
 
 void tournament_free(Tournament *t)
 {
+    for (int i = 0; i < t->nplayers; i++) agent_spec_release(&t->players[i].agent);
     free(t->pairings);
     t->pairings = NULL;
     t->npairings = 0;

@@ -67,14 +67,16 @@ typedef struct Tournament {
     int npairings;
 } Tournament;
 
-/* Checks a display name (a plain word, not taken) and adds the player: 0,
- * or -1 with a message in err. */
+/* Checks a display name (a plain word, not taken) and adds the player
+ * (a copy of agent with a reference of its own to its net, given back by
+ * tournament_free): 0, or -1 with a message in err. */
 int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err);
 
 /* Makes the pairings, in order: the gauntlet's (first, k) for k = 1..; a
  * round robin's (i, j) for i < j; each with A and B in the names' order
  * (or as given, as_given). 0, or -1 with a message (too few players, a
- * run name too long). tournament_free frees them. */
+ * run name too long). tournament_free frees them and gives back the
+ * players' nets. */
 int tournament_pairings(Tournament *t, char *err);
 void tournament_free(Tournament *t);
 
