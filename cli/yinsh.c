@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/file.h"
+#include "base/parallel.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 
@@ -20,6 +21,8 @@ int main(int argc, char **argv)
      * without a word; ignored, the write fails with EFBIG, which the
      * command reports as any write error. */
     signal(SIGXFSZ, SIG_IGN);
+    /* (done before main too; named here so that the linker keeps it) */
+    parallel_clear_stale_registration();
     FILE *f = file_stream(&out);
     if (f) {
         setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);

@@ -5,10 +5,15 @@
 #include <string.h>
 #include "agents/agent.h"
 #include "base/error.h"
+#include "base/parallel.h"
 #include "encode/encode.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "lib/internal.h"
+
+/* A program that loads the library: the OpenMP runtime's stale
+ * registration removed before its first agent (base/parallel.h). */
+__attribute__((constructor)) static void lib_at_load(void) { parallel_clear_stale_registration(); }
 
 struct yinsh_agent {
     Agent *agent;

@@ -33,8 +33,8 @@ trap 'rm -rf "$tmp"' EXIT
 export YINSH="$yinsh" GAMES=24 AGENT=mcts:sims=20 SEED=4 SHARDS="$tmp/shards" SLURM_CPUS_PER_TASK=1 SRC="$src"
 cd "$tmp"
 for k in 1 2 3; do
-  SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 RUN=cl bash "$src/scripts/cluster/selfplay-array.sbatch" >/dev/null 2>&1 ||
-    { echo "cluster_check: array task $k failed" >&2; exit 1; }
+  SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 RUN=cl bash "$src/scripts/cluster/selfplay-array.sbatch" >task.out 2>&1 ||
+    { echo "cluster_check: array task $k failed (exit $?):" >&2; cat task.out >&2; exit 1; }
 done
 # a task run again resumes its shard and plays nothing
 SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=3 RUN=cl bash "$src/scripts/cluster/selfplay-array.sbatch" >/dev/null 2>&1 ||

@@ -78,9 +78,10 @@ Test(faults, concurrent_first_use_of_a_new_database)
         }
         close(gate[0]);
         close(gate[1]);
-        for (int i = 0; i < PROCS; i++)
-            if (yinsh_wait(pids[i]) != 0 && failed++ == 0)
-                snprintf(first, sizeof first, "round %d process %d: %s", round, i, slurp(path_in(dirs[i], "err")));
+        for (int i = 0, rc; i < PROCS; i++)
+            if ((rc = yinsh_wait(pids[i])) != 0 && failed++ == 0)
+                snprintf(first, sizeof first, "round %d process %d: exit %d: %s", round, i, rc,
+                         slurp(path_in(dirs[i], "err")));
     }
     cr_assert_eq(failed, 0, "%d of %d launches failed; the first: %s", failed, ROUNDS * PROCS, first);
 }
