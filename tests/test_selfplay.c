@@ -682,11 +682,11 @@ Test(store, refuses_newer_version_and_foreign_files)
 {
     char *dir = tmpdir_new(), *path = path_in(dir, "n.db"), err[ERR_LEN];
     sqlite3 *db = db_open(path);
-    sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL);
+    sqlite3_exec(db, "PRAGMA user_version = 8", NULL, NULL, NULL);
     sqlite3_close(db);
     Store *s;
     cr_assert_neq(store_open(&s, path, STORE_CREATE, 100, err), 0);
-    cr_assert(strstr(err, "version 7") && strstr(err, "newer"), "%s", err);
+    cr_assert(strstr(err, "version 8") && strstr(err, "newer"), "%s", err);
 
     char *other = path_in(dir, "o.db");
     db = db_open(other);

@@ -243,11 +243,12 @@ class Database:
             lib.yinsh_samples_close(h)
             del keep
 
-    def load(self, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None, batch_size=65536):
+    def load(self, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None, batch_size=65536,
+             policy=False):
         """Every position of the selection in one dict of arrays, as batches()
         gives them (numpy needed for more than a few: without it the
         buffers are joined in memory as well)."""
-        parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant))
+        parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant, policy))
         if not parts:
             return _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
         if _arrays.have_numpy():
