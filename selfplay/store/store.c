@@ -817,9 +817,16 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     if (!schema) {
         return error_code(err, ERR_NOT_FOUND, "database '%s' has no run named '%s' (it holds no runs)", s->path, name);
     }
-    const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
-                      "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, coalesce(repeat_of, 0), "
-                      "coalesce(git_commit, ''), coalesce(compiler, ''), coalesce(machine, ''), controls, visits FROM run WHERE name = ?";
+    /* run.visits came with version 7: a version-6 file read as it is has none */
+    const char *sql = s->version >= 7 || s->mode != STORE_READ
+                          ? "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
+                            "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, "
+                            "coalesce(repeat_of, 0), coalesce(git_commit, ''), coalesce(compiler, ''), "
+                            "coalesce(machine, ''), controls, visits FROM run WHERE name = ?"
+                          : "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
+                            "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, "
+                            "coalesce(repeat_of, 0), coalesce(git_commit, ''), coalesce(compiler, ''), "
+                            "coalesce(machine, ''), controls, 0 FROM run WHERE name = ?";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "looking up the run");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
