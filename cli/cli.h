@@ -168,7 +168,14 @@ typedef struct CliRun {
     CLI_QUIET_OPTION(&(r)->sh),                                                                   \
     CLI_BUSY_OPTION(&(r)->sh),                                                                    \
     {.name = "--repeat", .kind = CLI_FLAG, .out = &(r)->o.allow_repeat},                          \
+    {.name = "--store-visits", .kind = CLI_FLAG, .out = &(r)->o.plan.store_visits},               \
     {.name = "--shard", .kind = CLI_TEXT, .out = &(r)->shard}
+/* The usage line of --store-visits, the same for selfplay and match. */
+#define CLI_STORE_VISITS_USAGE                                                                   \
+    "  --store-visits  store every MCTS action's root visit distribution (each\n"               \
+    "                  visited child's visits; table action_visits, docs/schema.md),\n"          \
+    "                  for policy targets (`yinsh positions --policy`); the games are\n"         \
+    "                  the same with or without it. A resumed run keeps its choice\n"
 int cli_run_check(const char *cmd, CliRun *r);
 /* Joins the command line, joins the MPI job when started by mpirun
  * (selfplay/play/distribute.h) and opens the run (run.h); 0, or 1 after

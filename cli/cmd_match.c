@@ -26,7 +26,7 @@ const char USAGE_MATCH[] =
     "                   [--run NAME] [--quiet] [--shard K/N]\n"
     "                   [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
     "                   [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
-    "                   [--agent-streams] [--json]\n"
+    "                   [--agent-streams] [--store-visits] [--json]\n"
     "  Plays agent A against agent B in N/2 colour-swapped pairs: pair k is game\n"
     "  2k with A as White and game 2k+1 with B as White, both starting from the\n"
     "  same ten random ring placements (drawn from the pair's own stream), so\n"
@@ -51,6 +51,7 @@ const char USAGE_MATCH[] =
     CLI_OPENING_USAGE("rings (shared by both games of a pair)")
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --no-db         store nothing\n"
+    CLI_STORE_VISITS_USAGE
     "  --run NAME      the run's name (default match-<date>-<id>)\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --shard K/N     play only shard K of N of the match's pairs (pair k when\n"

@@ -10,7 +10,7 @@
 #include "store/store.h"
 
 const char USAGE_POSITIONS[] =
-    "usage: yinsh positions --db PATH --out FILE [--format ypn|csv|planes] [--view V]\n"
+    "usage: yinsh positions --db PATH --out FILE [--format ypn|csv|planes [--policy]] [--view V]\n"
     "                       [--runs NAME[,NAME...]] [--kind K] [--agent SPEC] [--variant V]\n"
     "  Writes every position of the stored games in which an action was chosen,\n"
     "  with the action played, the game's result for the side that acted (z: 1\n"
@@ -23,13 +23,18 @@ const char USAGE_POSITIONS[] =
     "  --out FILE    the file to write\n"
     "  --format F    ypn (default): a line per position, tab-separated: YPN,\n"
     "                action, z, value, root visits, chosen visits (the last\n"
-    "                three empty when the action was not searched);\n"
+    "                three empty when the action was not searched), visits:\n"
+    "                the root visit distribution as ACTION:VISITS;... (empty\n"
+    "                unless the run stored it, selfplay/match --store-visits);\n"
     "                csv: the same and more with a header line (run, index,\n"
     "                ply, ypn, actor, state, action, action_index, legal,\n"
-    "                searched, value, root_visits, chosen_visits, result, z);\n"
-    "                planes: a NumPy .npy file of records, the observation\n"
-    "                planes (17 x 11 x 11 bytes) with the action's index and\n"
-    "                the labels; np.load(FILE) reads it\n"
+    "                searched, value, root_visits, chosen_visits, result, z,\n"
+    "                visits); planes: a NumPy .npy file of records, the\n"
+    "                observation planes (17 x 11 x 11 bytes) with the action's\n"
+    "                index and the labels; np.load(FILE) reads it\n"
+    "  --policy      with planes: each record also holds `policy`, 2142 float32,\n"
+    "                the stored root visits as shares by action index (a policy\n"
+    "                target; all 0 where no distribution was stored)\n"
     "  --view V      whose pieces the planes call own: actor (default: the side\n"
     "                to act), white or black\n"
     "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
@@ -43,7 +48,7 @@ int cmd_positions(int argc, char **argv)
     const char *cmd = "positions";
     const char *db = NULL, *out = NULL, *format_text = "ypn", *view_text = "actor";
     const char *kind = "all", *agent_text = NULL, *variant_text = NULL;
-    bool quiet = false;
+    bool quiet = false, policy = false;
     CliList runs = {0};
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
@@ -52,6 +57,7 @@ int cmd_positions(int argc, char **argv)
         {.name = "--view", .kind = CLI_TEXT, .out = &view_text},
         {.name = "--runs", .kind = CLI_LIST, .out = &runs},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+        {.name = "--policy", .kind = CLI_FLAG, .out = &policy},
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
     };
     int npos, format, view;
@@ -67,10 +73,15 @@ int cmd_positions(int argc, char **argv)
         rc = cli_usage_error(cmd, "--out FILE is required");
         goto done;
     }
-    if (!samples_format_parse(format_text, &format)) {
+    if (!samples_format_parse(format_text, &format) || format == SAMPLES_PLANES_POLICY) {
         rc = cli_usage_error(cmd, "--format '%s': expected ypn, csv or planes", format_text);
         goto done;
     }
+    if (policy && format != SAMPLES_PLANES) {
+        rc = cli_usage_error(cmd, "--policy goes with --format planes");
+        goto done;
+    }
+    if (policy) format = SAMPLES_PLANES_POLICY;
     if (!strcmp(view_text, "actor")) view = ENCODE_VIEW_ACTOR;
     else if (!strcmp(view_text, "white")) view = ENCODE_VIEW_WHITE;
     else if (!strcmp(view_text, "black")) view = ENCODE_VIEW_BLACK;

@@ -25,6 +25,7 @@ const char USAGE_SELFPLAY[] =
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
     "                      [--opening none|rings|random:K | --book FILE]\n"
     "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--shard K/N] [--quiet]\n"
+    "                      [--store-visits]\n"
     "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--shard K/N] [--quiet]\n"
     "  (both forms: [--json])\n"
     "  Plays N games between two agents on T threads (default: all cores) and\n"
@@ -59,6 +60,7 @@ const char USAGE_SELFPLAY[] =
     "  --seed S        the run seed (default: from the clock; printed and stored)\n"
     "  --db PATH       the SQLite database (created if missing)\n"
     "  --no-db         store nothing (to measure the cost of storing)\n"
+    CLI_STORE_VISITS_USAGE
     "  --run NAME      the run's name (default: made from the date and the run id);\n"
     "                  it must be new in the database\n"
     "  --resume RUN    finish an interrupted run: play only the games it lacks,\n"
@@ -269,7 +271,7 @@ int cmd_selfplay(int argc, char **argv)
     o->plan.variant = VARIANT_STANDARD;
     if (o->resume) {
         if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db ||
-            opening || book_path || cli_controls_plan_given(&ctl))
+            opening || book_path || o->plan.store_visits || cli_controls_plan_given(&ctl))
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
                                         "--busy-timeout, --take-over, --shard, --engine-logs, --engine-timeout "
                                         "and --quiet go with it");

@@ -361,6 +361,16 @@ YINSH_API int yinsh_game_reason(const yinsh_games *g);
 YINSH_API int yinsh_game_length(const yinsh_games *g);
 YINSH_API const char *yinsh_game_action(const yinsh_games *g, int ply);
 YINSH_API int yinsh_game_action_row(const yinsh_games *g, int ply, yinsh_action_row *row);
+/* The root visit distribution of the ply-th action (docs/schema.md, table
+ * action_visits): whether the game's run stored distributions at all (1
+ * or 0: then no action has one), the number of root children stored for
+ * the action (0 when none: not an MCTS search's action, or not stored;
+ * YINSH_ERR_USAGE out of range), and the i-th child's action text in
+ * text order with its visits into *visits (may be NULL; NULL out of
+ * range). */
+YINSH_API int yinsh_game_visits_stored(const yinsh_games *g);
+YINSH_API int yinsh_game_child_count(const yinsh_games *g, int ply);
+YINSH_API const char *yinsh_game_child(const yinsh_games *g, int ply, int i, int64_t *visits);
 
 /* ---- training positions --------------------------------------------- */
 
@@ -392,9 +402,16 @@ YINSH_API int yinsh_samples_open(yinsh_samples **out, yinsh_db *db, const yinsh_
  * than max only at the end, 0 after it. */
 YINSH_API int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
                                  float *planes, char *ypn, int *n, char *err);
+/* yinsh_samples_read with each sample's policy target too, into policy
+ * (YINSH_ACTIONS floats each; may be NULL): the stored root visits as
+ * shares by action index, all 0 where the action has no stored
+ * distribution. */
+YINSH_API int yinsh_samples_read_policy(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
+                                        float *planes, char *ypn, float *policy, int *n, char *err);
 YINSH_API void yinsh_samples_close(yinsh_samples *s);
 /* Writes the samples of sel to path, whole or not at all, in format
- * "ypn", "csv" or "planes" (a .npy file; docs/python.md has the fields),
+ * "ypn", "csv", "planes" (a .npy file; docs/python.md has the fields) or
+ * "planes+policy" (the same with each record's policy target),
  * the planes seen by view; the numbers of positions and games written
  * into *positions and *games (either may be NULL). */
 YINSH_API int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char *format, int view,

@@ -157,6 +157,23 @@ int yinsh_game_action_row(const yinsh_games *g, int ply, yinsh_action_row *row)
     return 0;
 }
 
+int yinsh_game_visits_stored(const yinsh_games *g) { return g->game && g->game->visits; }
+
+int yinsh_game_child_count(const yinsh_games *g, int ply)
+{
+    if (!g->game || ply < 0 || ply >= g->game->text.nactions) return ERR_USAGE;
+    return g->game->acts[ply].nchildren;
+}
+
+const char *yinsh_game_child(const yinsh_games *g, int ply, int i, int64_t *visits)
+{
+    if (!g->game || ply < 0 || ply >= g->game->text.nactions) return NULL;
+    const StoreActionRow *r = &g->game->acts[ply];
+    if (i < 0 || i >= r->nchildren) return NULL;
+    if (visits) *visits = r->children[i].visits;
+    return r->children[i].action;
+}
+
 /* ---- training positions --------------------------------------------- */
 
 struct yinsh_samples {
@@ -183,6 +200,12 @@ int yinsh_samples_open(yinsh_samples **out, yinsh_db *db, const yinsh_selection 
 
 int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw, float *planes,
                        char *ypn, int *n, char *err)
+{
+    return yinsh_samples_read_policy(s, max, view, rows, planes_raw, planes, ypn, NULL, n, err);
+}
+
+int yinsh_samples_read_policy(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
+                              float *planes, char *ypn, float *policy, int *n, char *err)
 {
     char scratch[ERR_LEN];
     *n = 0;
@@ -214,6 +237,8 @@ int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_sample *rows, 
         if (planes_raw) encode_planes_raw(&x->pos, view, planes_raw + (size_t)k * ENCODE_SIZE);
         if (planes) encode_planes(&x->pos, view, planes + (size_t)k * ENCODE_SIZE);
         if (ypn) ypn_format(&x->pos, ypn + (size_t)k * YINSH_YPN_LEN);
+        if (policy && (rc = samples_policy(x, policy + (size_t)k * ENCODE_ACTIONS, ERR_OR_SCRATCH(err, scratch))) < 0)
+            return rc;
         *n = k + 1;
     }
     return 0;

@@ -682,11 +682,11 @@ Test(store, refuses_newer_version_and_foreign_files)
 {
     char *dir = tmpdir_new(), *path = path_in(dir, "n.db"), err[ERR_LEN];
     sqlite3 *db = db_open(path);
-    sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL);
+    sqlite3_exec(db, "PRAGMA user_version = 8", NULL, NULL, NULL);
     sqlite3_close(db);
     Store *s;
     cr_assert_neq(store_open(&s, path, STORE_CREATE, 100, err), 0);
-    cr_assert(strstr(err, "version 7") && strstr(err, "newer"), "%s", err);
+    cr_assert(strstr(err, "version 8") && strstr(err, "newer"), "%s", err);
 
     char *other = path_in(dir, "o.db");
     db = db_open(other);
@@ -1023,12 +1023,28 @@ static const char RUN_V3[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT
                              " kind TEXT NOT NULL DEFAULT 'selfplay', pairs INTEGER NOT NULL DEFAULT 0, opening TEXT "
                              "NOT NULL DEFAULT 'none', max_actions INTEGER NOT NULL DEFAULT 1000);";
 
+/* Cuts what schema version 7 added out of the schema's text: the column
+ * run.visits and the table action_visits (with its comment). */
+static void strip_v7(char *sql)
+{
+    char *c = strstr(sql, ",\n    visits ");
+    cr_assert(c);
+    char *eol = strchr(c + 2, '\n');
+    memmove(c, eol, strlen(eol) + 1);
+    char *from = strstr(sql, "-- With run.visits"), *to = strstr(sql, ") WITHOUT ROWID;\nCREATE TABLE lease");
+    cr_assert(from && to && to > from);
+    to += strlen(") WITHOUT ROWID;\n");
+    memmove(from, to, strlen(to) + 1);
+    cr_assert(!strstr(sql, "action_visits") && !strstr(sql, "    visits "));
+}
+
 /* An old database: the current schema less what later versions added
  * (the lines that name them), with the run table of its version, two runs
  * of one plan (the main job run twice) with a game each, and a match. */
 static void make_old_db(const char *path, int version)
 {
     char *sql = gc(strdup(store_schema_sql()));
+    strip_v7(sql);
     char *run = strstr(sql, "CREATE TABLE run"), *end = strstr(run, ");\n") + 3;
     char *views = strstr(sql, "-- White's score per game"); /* version 5 */
     *views = '\0';
@@ -1143,14 +1159,15 @@ Test(store, upgrades_version_5)
 {
     char *dir = tmpdir_new(), *path = path_in(dir, "v5.db"), err[ERR_LEN];
     char *sql = gc(strdup(store_schema_sql()));
-    /* the version-5 schema: the current one without its two new columns */
+    strip_v7(sql);
+    /* the version-5 schema: the version-6 one without its two new columns */
     char *c = strstr(sql, ",\n    controls");
     cr_assert(c);
     memmove(c, strchr(c + 2, '\n'), strlen(strchr(c + 2, '\n')) + 1);
     c = strstr(sql, "    clock_us");
     cr_assert(c);
     memmove(c, strchr(c, '\n') + 1, strlen(strchr(c, '\n') + 1) + 1);
-    c = strstr(sql, "PRAGMA user_version = 6");
+    c = strstr(sql, "PRAGMA user_version = 7");
     cr_assert(c);
     c[22] = '5';
     sqlite3 *db = db_open(path);
@@ -1176,7 +1193,7 @@ Test(store, upgrades_version_5)
     cr_assert_str_eq(run.plan_ident, "abc");
     store_close(s);
     db = db_open(path);
-    cr_assert_eq(db_int(db, "PRAGMA user_version"), 6);
+    cr_assert_eq(db_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     cr_assert_eq(db_int(db, "SELECT count(*) FROM action WHERE clock_us IS NULL"), 1);
     char *run_cols = table_shape(db, "run"), *action_cols = table_shape(db, "action");
     sqlite3_close(db);

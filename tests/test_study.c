@@ -317,7 +317,8 @@ Test(study, an_older_database_is_upgraded_then_read)
                                  "ALTER TABLE game DROP COLUMN ident; ALTER TABLE game DROP COLUMN repeat; "
                                  "ALTER TABLE run DROP COLUMN white_weights; ALTER TABLE run DROP COLUMN black_weights;"
                                  " DROP TABLE lease; ALTER TABLE run DROP COLUMN controls; "
-                                 "ALTER TABLE action DROP COLUMN clock_us; PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK,
+                                 "ALTER TABLE action DROP COLUMN clock_us; DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
+                                 "PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK,
                  "%s", sqlite3_errmsg(h));
     sqlite3_close(h);
     char *out;

@@ -79,7 +79,8 @@ class Databases(unittest.TestCase):
         self.assertEqual(len(samples), len(lines))
         self.assertEqual(len(samples), sum(len(g.actions) for g in self.db.games()))
         for s, line in zip(samples, lines):
-            ypn, action, z, value, root, chosen = line
+            ypn, action, z, value, root, chosen, visits = line
+            self.assertEqual(visits, "")  # these runs stored no root visits
             self.assertEqual((s.ypn, s.action, s.z), (ypn, action, int(z)))
             self.assertEqual(s.action_index, s.position.index(action))
             if s.searched:
@@ -95,6 +96,35 @@ class Databases(unittest.TestCase):
         for s in samples:
             want = 0 if s.result == "draw" else (1 if (s.result == "white") == (s.actor == yinsh.WHITE) else -1)
             self.assertEqual(s.z, want)
+
+    def test_root_visit_distributions(self):
+        # a run with --store-visits: each MCTS action's children and their
+        # visits, as the database holds them; None for a run without
+        path = self.tmp.join("visits.db")
+        run_yinsh("selfplay", "--games", 1, "--agent", "mcts:sims=30", "--seed", 2, "--db", path, "--run", "v",
+                  "--quiet", "--threads", "1", "--store-visits")
+        with yinsh.Database(path) as db:
+            (g,) = list(db.games())
+            searched = [(a, r) for a, r in zip(g.actions, g.rows) if r.searched]
+            self.assertTrue(searched)
+            for a, r in searched:
+                self.assertEqual(r.children[a], r.chosen_visits)
+                self.assertIn(sum(r.children.values()), (r.root_visits, r.root_visits - 1))
+            self.assertTrue(all(r.children == {} for r in g.rows if not r.searched))
+            (batch,) = list(db.batches(batch_size=1000, policy=True))
+            policy, n = batch["policy"], len(batch["action"])
+            if hasattr(policy, "reshape"):  # numpy: (n, 2142)
+                self.assertEqual(policy.shape, (n, 2142))
+                policy = policy.reshape(-1)
+            self.assertEqual(len(policy), n * 2142)
+            for k in range(n):
+                row = policy[k * 2142:(k + 1) * 2142]
+                if batch["searched"][k]:
+                    self.assertAlmostEqual(sum(row), 1.0, places=4)
+                    self.assertGreater(row[batch["action"][k]], 0)
+                else:
+                    self.assertEqual(sum(row), 0)
+        self.assertTrue(all(r.children is None for g in self.db.games() for r in g.rows))
 
     def test_batches_and_load(self):
         samples = list(self.db.positions())

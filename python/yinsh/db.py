@@ -13,11 +13,16 @@ from . import _arrays, _lib
 from ._lib import lib
 from .position import Position, action_text
 
-ActionRow = collections.namedtuple("ActionRow", "actor state legal searched root_visits chosen_visits value time_us")
+ActionRow = collections.namedtuple("ActionRow",
+                                   "actor state legal searched root_visits chosen_visits value time_us children")
 ActionRow.__doc__ = """One stored action's row (docs/schema.md, table action):
 the actor (0 White, 1 Black), the state acted in ('P'...), the legal
 actions, whether it was searched, and then (0 when not) the root's and
-the chosen action's visits and the value for the actor; the time taken."""
+the chosen action's visits and the value for the actor; the time taken;
+children: the root visit distribution (table action_visits), a dict of
+action text to visits, when the game's run stored distributions
+(selfplay/match --store-visits; {} for an action that no MCTS search
+chose), else None."""
 
 
 class StoredGame:
@@ -141,10 +146,18 @@ class Database:
                 n = lib.yinsh_game_length(h)
                 actions = [lib.yinsh_game_action(h, k).decode() for k in range(n)]
                 rows = []
+                stored = lib.yinsh_game_visits_stored(h) == 1
+                visits = ctypes.c_int64()
                 for k in range(n):
                     lib.yinsh_game_action_row(h, k, ctypes.byref(row))
+                    children = None
+                    if stored:
+                        children = {}
+                        for i in range(lib.yinsh_game_child_count(h, k)):
+                            text = lib.yinsh_game_child(h, k, i, ctypes.byref(visits)).decode()
+                            children[text] = visits.value
                     rows.append(ActionRow(row.actor, _lib.STATES[row.state], row.legal, bool(row.searched),
-                                          row.root_visits, row.chosen_visits, row.value, row.time_us))
+                                          row.root_visits, row.chosen_visits, row.value, row.time_us, children))
                 yield StoredGame(tags, actions, rows)
         finally:
             lib.yinsh_games_close(h)
@@ -183,7 +196,8 @@ class Database:
             lib.yinsh_samples_close(h)
             del keep
 
-    def batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None):
+    def batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None,
+                policy=False):
         """The same positions in batches for training, each a dict of arrays
         of one length (batch_size, the last one shorter): 'planes' (N, 17,
         11, 11) float32 in [0, 1], or uint8 raw values with raw=True, seen
@@ -191,11 +205,14 @@ class Database:
         'action' (the index played), 'z', 'value' (NaN when not searched),
         'root_visits', 'chosen_visits', 'legal', 'searched', 'actor',
         'state' (0..5 for P M R X r x), 'ply', 'game', 'game_index',
-        'result', 'variant'. numpy arrays; without numpy, flat
-        array.array / bytearray buffers."""
-        return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant))
+        'result', 'variant'. With policy=True also 'policy' (N, 2142)
+        float32: the stored root visits as shares by action index (all 0
+        where no distribution was stored: --store-visits). numpy arrays;
+        without numpy, flat array.array / bytearray buffers."""
+        return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant, policy))
 
-    def _batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None):
+    def _batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None,
+                 policy=False):
         v = _lib.view_of(view)
         h, keep = self._samples(runs, kind, agent, variant)
         try:
@@ -203,25 +220,35 @@ class Database:
             n = ctypes.c_int()
             while True:
                 # a fresh buffer each batch (a batch handed out is the caller's), not zeroed: C fills it
+                target, tptr = _arrays.float32(batch_size * _lib.ACTIONS, fill=False) if policy else (None, None)
                 if raw:
                     planes, ptr = _arrays.uint8(batch_size * _lib.OBSERVATION, fill=False)
-                    _lib.call(lib.yinsh_samples_read, h, batch_size, v, rows, ptr, None, None, ctypes.byref(n))
+                    _lib.call(lib.yinsh_samples_read_policy, h, batch_size, v, rows, ptr, None, None, tptr,
+                              ctypes.byref(n))
                 else:
                     planes, ptr = _arrays.float32(batch_size * _lib.OBSERVATION, fill=False)
-                    _lib.call(lib.yinsh_samples_read, h, batch_size, v, rows, None, ptr, None, ctypes.byref(n))
+                    _lib.call(lib.yinsh_samples_read_policy, h, batch_size, v, rows, None, ptr, None, tptr,
+                              ctypes.byref(n))
                 count = n.value
                 if count == 0:
                     return
-                yield _batch(rows, count, planes)
+                out = _batch(rows, count, planes)
+                if policy:
+                    if _arrays.have_numpy():
+                        out["policy"] = target.reshape((-1, _lib.ACTIONS))[:count]
+                    else:
+                        out["policy"] = target[:count * _lib.ACTIONS]
+                yield out
         finally:
             lib.yinsh_samples_close(h)
             del keep
 
-    def load(self, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None, batch_size=65536):
+    def load(self, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None, batch_size=65536,
+             policy=False):
         """Every position of the selection in one dict of arrays, as batches()
         gives them (numpy needed for more than a few: without it the
         buffers are joined in memory as well)."""
-        parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant))
+        parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant, policy))
         if not parts:
             return _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
         if _arrays.have_numpy():
@@ -239,7 +266,8 @@ class Database:
     def export_positions(self, path, format="planes", view="actor", runs=None, kind=None, agent=None, variant=None):
         """Writes the positions to a file as `yinsh positions` does (format
         'ypn', 'csv' or 'planes': a .npy that load_positions and np.load
-        read), whole or not at all; returns (positions, games) written."""
+        read; 'planes+policy': the same with each record's policy target,
+        field policy of 2142 float32), whole or not at all; returns (positions, games) written."""
         sel, keep = _lib.selection(runs, kind, agent, variant)
         positions, games = ctypes.c_uint64(), ctypes.c_uint64()
         _lib.call(lib.yinsh_export_positions, self._h, ctypes.byref(sel), _lib.encode(format), _lib.view_of(view),
@@ -291,12 +319,15 @@ def load_positions(path):
         (count,) = header["shape"]
         if _NPY_RECORD.size != 2083:
             raise AssertionError("record size")
+        policy = any(field[0] == "policy" for field in header["descr"])
         out = []
         for _ in range(count):
             values = _NPY_RECORD.unpack(f.read(_NPY_RECORD.size))
             record = {"planes": bytes(values[:2057])}
             for (name, _, _), v in zip(_NPY_FIELDS[1:], values[2057:]):
                 record[name] = v
+            if policy:
+                record["policy"] = array.array("f", f.read(4 * _lib.ACTIONS))
             if not record["searched"]:
                 record["value"] = math.nan
             out.append(record)

@@ -149,6 +149,11 @@ int agent_pv(const Agent *agent, Action *pv, int max)
     return agent->kind->pv ? agent->kind->pv(agent->self, pv, max) : 0;
 }
 
+int agent_root_children(const Agent *agent, Action *actions, uint32_t *visits, int max)
+{
+    return agent->kind->children ? agent->kind->children(agent->self, actions, visits, max) : 0;
+}
+
 void agent_observe(Agent *agent, const Position *before, Action a)
 {
     if (agent->kind->observe) agent->kind->observe(agent->self, before, a);

@@ -379,6 +379,12 @@ Action agent_act(Agent *agent, const Position *pos, Rng *rng, const AgentLimits 
  * max actions into pv, their number returned; 0 for an agent that does
  * not search or did not search its last choice. */
 int agent_pv(const Agent *agent, Action *pv, int max);
+/* The root visit distribution of the agent's last search (an MCTS
+ * agent's, mcts_root_children: the visited children of the root and their
+ * visits), at most max into actions and visits; their number. 0 for an
+ * agent without one (random, alpha-beta, an external engine). Call it
+ * before agent_observe, which moves the tree on. */
+int agent_root_children(const Agent *agent, Action *actions, uint32_t *visits, int max);
 /* Every action played in the game (by either side) is shown to both
  * agents, so that a search can keep the part of its tree the game entered. */
 void agent_observe(Agent *agent, const Position *before, Action a);

@@ -76,6 +76,8 @@ typedef struct AgentKind {
     Action (*act)(void *self, const Position *pos, const AgentLimits *lim, MoveStats *st);
     /* agent_pv. NULL: 0. */
     int (*pv)(const void *self, Action *pv, int max);
+    /* agent_root_children. NULL: 0. */
+    int (*children)(const void *self, Action *actions, uint32_t *visits, int max);
     /* agent_observe. NULL: nothing to follow. */
     void (*observe)(void *self, const Position *before, Action a);
     /* agent_log and agent_pid. NULL: no log, no process. */

@@ -188,6 +188,10 @@ static Action mcts_choose(void *self, const Position *pos, Rng *rng, const Searc
 }
 
 static int mcts_agent_pv(const void *self, Action *pv, int max) { return mcts_pv(self, pv, max); }
+static int mcts_agent_children(const void *self, Action *actions, uint32_t *visits, int max)
+{
+    return mcts_root_children(self, actions, visits, max);
+}
 static void mcts_observe(void *self, const Position *before, Action a) { mcts_advance(self, before, a); }
 
 const AgentKind AGENT_KIND_MCTS = {
@@ -203,5 +207,6 @@ const AgentKind AGENT_KIND_MCTS = {
     .reset = mcts_reset,
     .choose = mcts_choose,
     .pv = mcts_agent_pv,
+    .children = mcts_agent_children,
     .observe = mcts_observe,
 };

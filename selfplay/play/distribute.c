@@ -159,10 +159,10 @@ static bool get(const unsigned char **p, const unsigned char *end, void *v, size
 #define GET(p, end, v) get((p), (end), &(v), sizeof(v))
 
 /* Every field of each record, the actions with the search's figures and
- * clocks. A field added to GameRecord or ActionRecord must travel too: the
+ * clocks, and the root visit distributions. A field added to GameRecord or ActionRecord must travel too: the
  * sizes below stop the build until pack_games and unpack_game are told. */
 _Static_assert(sizeof(ActionRecord) == 48, "ActionRecord changed: update pack_games and unpack_game");
-_Static_assert(sizeof(GameRecord) == 64, "GameRecord changed: update pack_games and unpack_game");
+_Static_assert(sizeof(GameRecord) == 80, "GameRecord changed: update pack_games and unpack_game");
 static void pack_games(Bytes *b, GameRecord *const *games, int n)
 {
     int32_t count = n;
@@ -195,6 +195,14 @@ static void pack_games(Bytes *b, GameRecord *const *games, int n)
             PUT(b, a->time_us);
             PUT(b, has_clock);
             PUT(b, a->clock_us);
+        }
+        int32_t nchildren = g->nchildren;
+        PUT(b, nchildren);
+        for (int k = 0; k < g->nchildren; k++) {
+            const RootChild *c = &g->children[k];
+            PUT(b, c->ply);
+            PUT(b, c->action);
+            PUT(b, c->visits);
         }
     }
 }
@@ -232,6 +240,22 @@ static GameRecord *unpack_game(const unsigned char **p, const unsigned char *end
         }
         a->searched = searched;
         a->has_clock = has_clock;
+    }
+    int32_t nchildren;
+    if (!GET(p, end, nchildren) || nchildren < 0 || nchildren > nactions * MAX_ACTIONS ||
+        (nchildren && !(g->children = malloc((size_t)nchildren * sizeof *g->children)))) {
+        record_free(g);
+        free(g);
+        return NULL;
+    }
+    for (int k = 0; k < nchildren; k++) {
+        RootChild *c = &g->children[k];
+        if (!GET(p, end, c->ply) || !GET(p, end, c->action) || !GET(p, end, c->visits) || c->ply >= nactions) {
+            record_free(g);
+            free(g);
+            return NULL;
+        }
+        g->nchildren = k + 1;
     }
     return g;
 }

@@ -40,7 +40,8 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
 {
     char perr[ERR_LEN];
     *plan = (SelfplayPlan){.variant = row->variant, .seed = row->seed, .games = row->games, .pairs = row->pairs,
-                           .opening = row->opening, .opening_actions = row->opening_actions};
+                           .opening = row->opening, .opening_actions = row->opening_actions,
+                           .store_visits = row->visits};
     if (controls_parse(row->controls, &plan->controls, perr)) {
         return error_set(err, "run '%s': %.400s", row->name, perr);
     }
@@ -275,6 +276,11 @@ static int open_resumed(Run *r, const RunOptions *o, char *err)
     }
     if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
     r->own_plan = true;
+    /* a run stores its root visits throughout, or not at all */
+    if (o->plan.store_visits && !r->row.visits) {
+        return error_code(err, ERR_USAGE, "run '%s' was started without storing root visit distributions, and a "
+                          "resumed run keeps its choice", r->row.name);
+    }
     if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
     if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
     r->leased = true;
@@ -308,6 +314,7 @@ static void new_row(const Run *r, const RunOptions *o, StoreRun *row)
         snprintf(row->book_path, sizeof row->book_path, "%s", r->plan.book->path);
     }
     controls_format(&r->plan.controls, row->controls);
+    row->visits = r->plan.store_visits;
     weights_hex(&r->plan.white, row->white_weights);
     weights_hex(&r->plan.black, row->black_weights);
     if (o->shards) {

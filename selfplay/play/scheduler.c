@@ -135,6 +135,7 @@ typedef struct Game {
     const Action *book;            /* the pair's book opening, nbook actions */
     int nbook;
     bool timed, limited;
+    int child_cap;                 /* RootChild entries rec->children has room for */
     AgentLimits lim;
     int64_t clock_us[COLOUR_NB];
     Position pos;
@@ -253,8 +254,30 @@ static int game_clock(Game *g, int actor, int64_t dt_us)
     return REASON_NONE;
 }
 
+/* The root visit distribution of the search that chose the action at
+ * ply, appended to the record's children: 0, or -1 out of memory. */
+static int game_children(Game *g, const Agent *agent, int ply)
+{
+    Action actions[MAX_ACTIONS];
+    uint32_t visits[MAX_ACTIONS];
+    GameRecord *rec = g->rec;
+    int k = agent_root_children(agent, actions, visits, MAX_ACTIONS);
+    if (rec->nchildren + k > g->child_cap) {
+        int cap = g->child_cap ? g->child_cap : 1024;
+        while (cap < rec->nchildren + k) cap *= 2;
+        RootChild *more = realloc(rec->children, (size_t)cap * sizeof *more);
+        if (!more) return -1;
+        rec->children = more;
+        g->child_cap = cap;
+    }
+    for (int i = 0; i < k; i++)
+        rec->children[rec->nchildren++] = (RootChild){.ply = (uint16_t)ply, .action = actions[i], .visits = visits[i]};
+    return 0;
+}
+
 /* One action of the side to move, played and recorded: REASON_NONE, or
- * the fault that ends the game (*result then the other side's win). */
+ * the fault that ends the game (*result then the other side's win); -1
+ * when memory runs out. */
 static int game_step(Game *g, int *result)
 {
     GameRecord *rec = g->rec;
@@ -291,6 +314,8 @@ static int game_step(Game *g, int *result)
         r->has_clock = true;
         r->clock_us = g->clock_us[actor];
     }
+    if (g->plan->store_visits && st.searched && !harness && game_children(g, g->side[actor], rec->nactions))
+        return -1;
     rec->nactions++;
     agent_observe(g->white, &g->pos, a);
     if (g->black != g->white) agent_observe(g->black, &g->pos, a);
@@ -323,6 +348,10 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
             g.cap *= 2;
         }
         reason = game_step(&g, &result);
+        if (reason < 0) {
+            record_free(rec);
+            return -1;
+        }
     }
     rec->result = result;
     rec->reason = reason;

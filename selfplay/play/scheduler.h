@@ -86,6 +86,10 @@ typedef struct SelfplayPlan {
     int opening_actions; /* OPENING_RANDOM: the random actions that start every game (K) */
     const Book *book; /* with OPENING_BOOK: the openings (the caller's, checked for the variant) */
     PlayControls controls;
+    /* Records each MCTS action's root visit distribution in the game's
+     * record (GameRecord.children; stored in table action_visits). It
+     * changes no game: the search is the same, only read once more. */
+    bool store_visits;
 } SelfplayPlan;
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index);

@@ -42,6 +42,9 @@ void record_free(GameRecord *rec)
     free(rec->actions);
     rec->actions = NULL;
     rec->nactions = 0;
+    free(rec->children);
+    rec->children = NULL;
+    rec->nchildren = 0;
 }
 
 uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)

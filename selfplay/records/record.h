@@ -53,6 +53,15 @@ typedef struct ActionRecord {
     int64_t clock_us;       /* has_clock: the actor's clock after the action, increment added */
 } ActionRecord;
 
+/* One child of a searched root and its visits after the search: the
+ * root visit distribution of an MCTS action (stored with the run's
+ * store_visits, table action_visits). */
+typedef struct RootChild {
+    uint16_t ply;           /* the action's ply in the game */
+    Action action;          /* the child's action */
+    uint32_t visits;        /* its visits, > 0 (unvisited children are left out) */
+} RootChild;
+
 /* A finished game. */
 typedef struct GameRecord {
     uint32_t index;
@@ -65,6 +74,11 @@ typedef struct GameRecord {
     double duration_s;
     int nactions;
     ActionRecord *actions;  /* nactions of them, owned by the record */
+    /* the root visit distributions of its MCTS actions when the run
+     * stores them (else 0 and NULL): nchildren entries in ply order,
+     * owned by the record. They are no part of the play hash. */
+    int nchildren;
+    RootChild *children;
 } GameRecord;
 
 void record_free(GameRecord *rec);

@@ -561,6 +561,19 @@ int mcts_pv(const Mcts *m, Action *pv, int max)
     return k;
 }
 
+int mcts_root_children(const Mcts *m, Action *actions, uint32_t *visits, int max)
+{
+    int k = 0;
+    uint32_t child = m->valid ? LD(m->nodes[0].child) : 0;
+    for (int i = 0; child && i < m->nodes[0].nchild && k < max; i++) {
+        uint32_t v = LD(m->nodes[child + i].visits);
+        if (!v) continue;
+        actions[k] = m->nodes[child + i].action;
+        visits[k++] = v;
+    }
+    return k;
+}
+
 /* Copies the subtree under nodes[from] to the front of the spare arena,
  * breadth first, and swaps the arenas. */
 static void keep_subtree(Mcts *m, uint32_t from)

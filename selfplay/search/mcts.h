@@ -130,6 +130,14 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
  * actions into pv. Returns how many; 0 without a tree. Read only. */
 int mcts_pv(const Mcts *m, Action *pv, int max);
 
+/* The root's children after the last search with their visits, in the
+ * tree's (shuffled) order, those with at least one visit only, at most
+ * max of them into actions and visits: their number; 0 without a tree.
+ * Their visits sum to the root's (MctsResult.root_visits), less one when
+ * the root was itself a leaf of an earlier search (a kept subtree whose
+ * first visit was its own playout). Read only. */
+int mcts_root_children(const Mcts *m, Action *actions, uint32_t *visits, int max);
+
 /* Follows an action played from the tree's root position (by anyone). */
 void mcts_advance(Mcts *m, const Position *before, Action a);
 

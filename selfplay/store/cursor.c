@@ -13,9 +13,17 @@ typedef struct ActionCopy {
     char action[ACTION_MAX_LEN], actor[2], state[2];
 } ActionCopy;
 
+/* A root child's action text, copied. */
+typedef struct ChildCopy {
+    char action[ACTION_MAX_LEN];
+} ChildCopy;
+
 struct StoreCursor {
     Store *store;
-    sqlite3_stmt *games, *acts;
+    sqlite3_stmt *games, *acts, *visits; /* visits: NULL before schema version 7 */
+    StoreChildRow *children;             /* the game's root children, ply by ply */
+    ChildCopy *child_texts;
+    int child_cap;
     StoreSelection sel; /* with copies of the caller's strings, bound to games */
     char **strings;
     int nstrings;
@@ -70,19 +78,25 @@ int store_cursor_open(Store *s, const StoreSelection *sel, StoreCursor **out, ch
     char head[1200];
     snprintf(head, sizeof head,
              "SELECT run.name, run.uid, %s, run.version, run.seed, game.id, game.idx, game.variant, "
-             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s "
+             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s, %s "
              "FROM game JOIN run ON run.id = game.run_id",
              s->version >= 2 ? "run.kind" : "'selfplay'",
              s->version >= 4 ? "NULLIF(CASE WHEN game.white = run.white THEN run.white_weights ELSE run.black_weights END, ''), "
                                "NULLIF(CASE WHEN game.black = run.black THEN run.black_weights ELSE run.white_weights END, '')"
                              : "NULL, NULL",
-             s->version >= 5 ? "run.git_commit" : "NULL");
+             s->version >= 5 ? "run.git_commit" : "NULL", s->version >= 7 ? "run.visits" : "0");
     if ((rc = store_prepare_selected(s, &c->sel, head, "ORDER BY run.id, game.idx", &c->games, err))) goto fail;
     if (sqlite3_prepare_v2(s->db,
                            "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us "
                            "FROM action WHERE game_id = ? ORDER BY ply",
                            -1, &c->acts, NULL) != SQLITE_OK) {
         rc = store_fail(s, err, "preparing the actions query");
+        goto fail;
+    }
+    if (s->version >= 7 &&
+        sqlite3_prepare_v2(s->db, "SELECT ply, action, visits FROM action_visits WHERE game_id = ? ORDER BY ply, action",
+                           -1, &c->visits, NULL) != SQLITE_OK) {
+        rc = store_fail(s, err, "preparing the visits query");
         goto fail;
     }
     *out = c;
@@ -153,6 +167,47 @@ static int read_actions(StoreCursor *c, int64_t id, int *n, char *err)
     return 0;
 }
 
+/* The root visit distributions of game id (n actions read) onto its
+ * rows: each row's children are a run of the cursor's children. */
+static int read_children(StoreCursor *c, int64_t id, int n, char *err)
+{
+    Store *s = c->store;
+    sqlite3_stmt *st = c->visits;
+    int step, k = 0;
+    for (int i = 0; i < n; i++) c->rows[i].nchildren = 0;
+    if (!st) return 0;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, id);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (k == c->child_cap) {
+            int cap = c->child_cap ? 2 * c->child_cap : 4096;
+            StoreChildRow *rows = realloc(c->children, (size_t)cap * sizeof *rows);
+            if (rows) c->children = rows;
+            ChildCopy *texts = realloc(c->child_texts, (size_t)cap * sizeof *texts);
+            if (texts) c->child_texts = texts;
+            if (!rows || !texts) return error_set(err, "out of memory reading game %" PRId64 " of '%s'", id, s->path);
+            c->child_cap = cap;
+        }
+        int64_t ply = sqlite3_column_int64(st, 0);
+        const char *action = text(st, 1);
+        if (ply < 0 || ply >= n || strlen(action) >= ACTION_MAX_LEN)
+            return error_set(err, "database '%s': game %" PRId64 ": a root visit row is damaged (ply %" PRId64
+                             " of %d actions, or its action)", s->path, id, ply, n);
+        strcpy(c->child_texts[k].action, action);
+        c->children[k] = (StoreChildRow){.action = NULL, .visits = sqlite3_column_int64(st, 2)};
+        c->rows[ply].nchildren++;
+        k++;
+    }
+    if (step != SQLITE_DONE) return store_fail(s, err, "reading root visits");
+    /* the rows point into the arrays only now, when they no longer move */
+    for (int i = 0; i < k; i++) c->children[i].action = c->child_texts[i].action;
+    for (int i = 0, at = 0; i < n; i++) {
+        c->rows[i].children = c->rows[i].nchildren ? c->children + at : NULL;
+        at += c->rows[i].nchildren;
+    }
+    return 0;
+}
+
 int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err)
 {
     sqlite3_stmt *st = c->games;
@@ -165,7 +220,7 @@ int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err)
     }
     if (step != SQLITE_ROW) return store_fail(c->store, err, "reading games");
     int64_t id = sqlite3_column_int64(st, 5);
-    if ((rc = read_actions(c, id, &n, err))) return rc;
+    if ((rc = read_actions(c, id, &n, err)) || (rc = read_children(c, id, n, err))) return rc;
     c->game = (StoreCursorGame){
         .text =
             {
@@ -190,6 +245,7 @@ int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err)
             },
         .id = id,
         .acts = c->rows,
+        .visits = sqlite3_column_int(st, 17) != 0,
     };
     *game = &c->game;
     return 0;
@@ -200,6 +256,9 @@ void store_cursor_close(StoreCursor *c)
     if (!c) return;
     sqlite3_finalize(c->games);
     sqlite3_finalize(c->acts);
+    sqlite3_finalize(c->visits);
+    free(c->children);
+    free(c->child_texts);
     for (int i = 0; i < c->nstrings; i++) free(c->strings[i]);
     free(c->strings);
     free((void *)c->sel.runs);

@@ -17,7 +17,8 @@
 typedef struct StoreCursorGame {
     StoreGameText text;         /* its record's fields; text.actions[i] is acts[i].action */
     int64_t id;                 /* game.id: the local row id */
-    const StoreActionRow *acts; /* text.nactions rows, in ply order */
+    const StoreActionRow *acts; /* text.nactions rows, in ply order, each with its root children */
+    bool visits;                /* its run stored root visit distributions (run.visits, schema 7) */
 } StoreCursorGame;
 
 typedef struct StoreCursor StoreCursor;

@@ -17,11 +17,12 @@
  * every copy of one run (same uid) must agree on. */
 #define RUN_COLS                                                                                                 \
     "uid, name, command, version, host, seed, variant, white, black, games, threads, started_at, kind, pairs, " \
-    "opening, max_actions, white_weights, black_weights, plan_ident, git_commit, compiler, machine, controls"
+    "opening, max_actions, white_weights, black_weights, plan_ident, git_commit, compiler, machine, controls, "   \
+    "visits"
 enum {
     C_UID, C_NAME, C_COMMAND, C_VERSION, C_HOST, C_SEED, C_VARIANT, C_WHITE, C_BLACK, C_GAMES, C_THREADS,
     C_STARTED, C_KIND, C_PAIRS, C_OPENING, C_MAX_ACTIONS, C_WW, C_BW, C_PLAN, C_COMMIT, C_COMPILER, C_MACHINE,
-    C_CONTROLS, C_NB
+    C_CONTROLS, C_VISITS, C_NB
 };
 static const struct {
     int col;
@@ -31,6 +32,7 @@ static const struct {
     {C_BLACK, "black agent (or B)"}, {C_WW, "white weights' hash"}, {C_BW, "black weights' hash"},
     {C_GAMES, "size (games)"}, {C_KIND, "kind"}, {C_PAIRS, "pairs"}, {C_OPENING, "opening"},
     {C_MAX_ACTIONS, "game length bound"}, {C_PLAN, "plan identity"}, {C_NAME, "name"}, {C_CONTROLS, "controls"},
+    {C_VISITS, "storing of root visits"},
 };
 
 #define GAME_COLS                                                                                              \
@@ -144,8 +146,8 @@ typedef struct Merge {
     int64_t *run_ids;
     int nruns, cap;
     int *run_file;              /* the input that brought each run (-1: it was here before) */
-    sqlite3_stmt *in_games, *in_actions, *in_digest, *out_run, *out_name, *ins_run, *out_game, *ins_game,
-        *ins_action, *out_digest;
+    sqlite3_stmt *in_games, *in_actions, *in_digest, *in_visits, *out_run, *out_name, *ins_run, *out_game,
+        *ins_game, *ins_action, *ins_visits, *out_digest;
 } Merge;
 
 static int prepare(Store *s, const char *sql, sqlite3_stmt **st, char *err)
@@ -401,6 +403,32 @@ static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
                      sqlite3_errmsg(m->in->db));
         }
         sqlite3_reset(a);
+        /* the root visit distributions, row for row (each on an action of
+         * the game just copied) */
+        sqlite3_stmt *v = m->in_visits, *iv = m->ins_visits;
+        sqlite3_reset(v);
+        sqlite3_bind_int64(v, 1, in_id);
+        int64_t length = sqlite3_column_int64(g, G_ACTIONS);
+        while (!rc && (astep = sqlite3_step(v)) == SQLITE_ROW) {
+            int64_t ply = sqlite3_column_int64(v, 0);
+            if (ply < 0 || ply >= length || sqlite3_column_int64(v, 2) < 1) {
+                rc = error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' has a root visit row on ply "
+                               "%" PRId64 " that is not one of its actions, or without visits: the file was altered: "
+                               "nothing merged", m->paths[m->file], idx, r->name, ply);
+                break;
+            }
+            sqlite3_reset(iv);
+            sqlite3_bind_int64(iv, 1, here_id);
+            for (int c = 0; c < 3; c++) sqlite3_bind_value(iv, c + 2, sqlite3_column_value(v, c));
+            if (sqlite3_step(iv) != SQLITE_DONE) rc = store_fail(m->out, err, "copying an action's visits");
+        }
+        sqlite3_reset(iv);
+        if (!rc && astep != SQLITE_DONE) {
+            rc = error_set(err, "cannot merge '%s': reading a game's visits: %s", m->paths[m->file],
+                     sqlite3_errmsg(m->in->db));
+        }
+        sqlite3_reset(v);
+        if (rc) break;
         r->added++;
     }
     if (!rc && step != SQLITE_DONE) {
@@ -423,7 +451,9 @@ static int merge_one(Merge *m, char *err)
                       "FROM action WHERE game_id = ? ORDER BY ply",
                       &m->in_actions, err)) ||
         (rc = prepare(in, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
-                      &m->in_digest, err)))
+                      &m->in_digest, err)) ||
+        (rc = prepare(in, "SELECT ply, action, visits FROM action_visits WHERE game_id = ? ORDER BY ply, action",
+                      &m->in_visits, err)))
         goto done;
     while (!rc && (step = sqlite3_step(runs)) == SQLITE_ROW) {
         int slot = -1;
@@ -438,7 +468,8 @@ done:
     sqlite3_finalize(m->in_games);
     sqlite3_finalize(m->in_actions);
     sqlite3_finalize(m->in_digest);
-    m->in_games = m->in_actions = m->in_digest = NULL;
+    sqlite3_finalize(m->in_visits);
+    m->in_games = m->in_actions = m->in_digest = m->in_visits = NULL;
     return rc;
 }
 
@@ -498,7 +529,7 @@ int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs,
         (rc = prepare(s, "SELECT uid FROM run WHERE name = ?", &m.out_name, err)) ||
         (rc = prepare(s,
                       "INSERT INTO run (" RUN_COLS ", repeat_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
+                      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, "
                       "(SELECT min(id) FROM run WHERE plan_ident = ?19))",
                       &m.ins_run, err)) ||
         (rc = prepare(s, "SELECT id, result FROM game WHERE run_id = ? AND idx = ?", &m.out_game, err)) ||
@@ -511,6 +542,8 @@ int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs,
                       "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, chosen_visits, "
                       "value, time_us, clock_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                       &m.ins_action, err)) ||
+        (rc = prepare(s, "INSERT INTO action_visits (game_id, ply, action, visits) VALUES (?1, ?2, ?3, ?4)",
+                      &m.ins_visits, err)) ||
         (rc = prepare(s, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
                       &m.out_digest, err)))
         goto done;
@@ -534,6 +567,7 @@ done:
     sqlite3_finalize(m.out_game);
     sqlite3_finalize(m.ins_game);
     sqlite3_finalize(m.ins_action);
+    sqlite3_finalize(m.ins_visits);
     sqlite3_finalize(m.out_digest);
     if (!rc) rc = store_transaction_commit(s, err);
     else store_transaction_rollback(s);

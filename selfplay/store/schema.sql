@@ -1,4 +1,4 @@
--- Yinsh Lab self-play database, schema version 6 (PRAGMA user_version).
+-- Yinsh Lab self-play database, schema version 7 (PRAGMA user_version).
 -- docs/schema.md explains every column. The build embeds this file in the
 -- binary (cmake/embed.cmake): it is the only copy of the schema. A database
 -- of an older version is upgraded in place to exactly this shape
@@ -29,7 +29,8 @@ CREATE TABLE run (
     git_commit  TEXT,
     compiler    TEXT,
     machine     TEXT,
-    controls    TEXT    NOT NULL DEFAULT ''
+    controls    TEXT    NOT NULL DEFAULT '',
+    visits      INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX run_by_plan ON run (plan_ident);
 CREATE TABLE game (
@@ -71,6 +72,15 @@ CREATE TABLE action (
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE INDEX action_by_state ON action (state, actor);
+-- With run.visits = 1: the root visit distribution of every MCTS action,
+-- one row per root child with at least one visit (docs/schema.md).
+CREATE TABLE action_visits (
+    game_id       INTEGER NOT NULL REFERENCES game (id),
+    ply           INTEGER NOT NULL,
+    action        TEXT    NOT NULL,
+    visits        INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply, action)
+) WITHOUT ROWID;
 CREATE TABLE lease (
     run_id      INTEGER PRIMARY KEY REFERENCES run (id),
     host        TEXT    NOT NULL,
@@ -98,4 +108,4 @@ SELECT r.name AS run, r.kind AS kind, r.variant AS variant, r.white AS white, r.
        r.finished_at IS NOT NULL AS finished, r.command AS command
   FROM run r LEFT JOIN game_score s ON s.run = r.name
  GROUP BY r.id;
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

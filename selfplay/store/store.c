@@ -190,6 +190,8 @@ static int upgrade_v5(Store *s, char *err);
  * time controls and agent streams of a run; '' for every earlier run) and
  * action.clock_us (the actor's clock after the action; NULL without a
  * clock); the fault reasons it brings need no change to stored rows.
+ * Version 7 adds run.visits (0: no run before it stored visits) and the
+ * table action_visits (the root visit distributions of MCTS actions).
  * `after` fills in what SQL alone cannot. */
 static const struct {
     const char *sql;
@@ -225,6 +227,11 @@ static const struct {
     /* 5 -> 6 */
     {"ALTER TABLE run ADD COLUMN controls TEXT NOT NULL DEFAULT '';"
      "ALTER TABLE action ADD COLUMN clock_us INTEGER;",
+     NULL},
+    /* 6 -> 7 */
+    {"ALTER TABLE run ADD COLUMN visits INTEGER NOT NULL DEFAULT 0;"
+     "CREATE TABLE action_visits (game_id INTEGER NOT NULL REFERENCES game (id), ply INTEGER NOT NULL,"
+     " action TEXT NOT NULL, visits INTEGER NOT NULL, PRIMARY KEY (game_id, ply, action)) WITHOUT ROWID;",
      NULL},
 };
 
@@ -432,6 +439,7 @@ void store_close(Store *s)
     if (!s) return;
     sqlite3_finalize(s->ins_game);
     sqlite3_finalize(s->ins_action);
+    sqlite3_finalize(s->ins_visits);
     sqlite3_close(s->db);
     free(s->path);
     free(s);
@@ -707,8 +715,8 @@ static int insert_run(Store *s, StoreRun *run, const char *command, char *err)
     const char *sql =
         "INSERT INTO run (uid, name, command, version, host, seed, variant, white, black, games, threads, kind, "
         "pairs, opening, max_actions, white_weights, black_weights, plan_ident, repeat_of, git_commit, compiler, "
-        "machine, controls, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
+        "machine, controls, visits, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (name) DO NOTHING";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "preparing the run");
     sqlite3_bind_text(st, 1, run->uid, -1, SQLITE_TRANSIENT);
@@ -740,6 +748,7 @@ static int insert_run(Store *s, StoreRun *run, const char *command, char *err)
     sqlite3_bind_text(st, 21, run->compiler, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 22, run->machine, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 23, run->controls, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 24, run->visits);
     int rc = ERR_OK;
     if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "storing the run");
     else if (sqlite3_changes(s->db) == 0) rc = ERR_EXISTS;
@@ -808,9 +817,16 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     if (!schema) {
         return error_code(err, ERR_NOT_FOUND, "database '%s' has no run named '%s' (it holds no runs)", s->path, name);
     }
-    const char *sql = "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
-                      "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, coalesce(repeat_of, 0), "
-                      "coalesce(git_commit, ''), coalesce(compiler, ''), coalesce(machine, ''), controls FROM run WHERE name = ?";
+    /* run.visits came with version 7: a version-6 file read as it is has none */
+    const char *sql = s->version >= 7 || s->mode != STORE_READ
+                          ? "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
+                            "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, "
+                            "coalesce(repeat_of, 0), coalesce(git_commit, ''), coalesce(compiler, ''), "
+                            "coalesce(machine, ''), controls, visits FROM run WHERE name = ?"
+                          : "SELECT id, uid, name, seed, variant, white, black, games, threads, finished_at IS NOT NULL, "
+                            "kind, pairs, opening, max_actions, white_weights, black_weights, plan_ident, "
+                            "coalesce(repeat_of, 0), coalesce(git_commit, ''), coalesce(compiler, ''), "
+                            "coalesce(machine, ''), controls, 0 FROM run WHERE name = ?";
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "looking up the run");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
@@ -855,6 +871,7 @@ int store_run_get(Store *s, const char *name, StoreRun *run, char *err)
     snprintf(run->machine, sizeof run->machine, "%s", (const char *)sqlite3_column_text(st, 20));
     const char *controls = (const char *)sqlite3_column_text(st, 21);
     snprintf(run->controls, sizeof run->controls, "%s", controls ? controls : "");
+    run->visits = sqlite3_column_int(st, 22) != 0;
     if (!variant || !variant_parse(variant, &run->variant)) {
         rc = error_set(err, "database '%s': run '%s' has an unknown variant '%s'", s->path, name,
                  variant ? variant : "");
@@ -936,6 +953,11 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_action, NULL) != SQLITE_OK)
             return store_fail(s, err, "preparing the action insert");
     }
+    if (!s->ins_visits) {
+        const char *sql = "INSERT INTO action_visits (game_id, ply, action, visits) VALUES (?, ?, ?, ?)";
+        if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_visits, NULL) != SQLITE_OK)
+            return store_fail(s, err, "preparing the visits insert");
+    }
     if ((rc = begin(s, err))) return rc;
     for (int g = 0; g < n && !rc; g++) {
         const GameRecord *r = games[g];
@@ -993,9 +1015,21 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
                 break;
             }
         }
+        st = s->ins_visits;
+        for (int i = 0; i < r->nchildren && !rc; i++) {
+            const RootChild *c = &r->children[i];
+            char text[ACTION_MAX_LEN];
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, game_id);
+            sqlite3_bind_int(st, 2, c->ply);
+            sqlite3_bind_text(st, 3, action_format(c->action, text), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(st, 4, c->visits);
+            if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "storing an action's visits");
+        }
     }
     sqlite3_reset(s->ins_game);
     sqlite3_reset(s->ins_action);
+    sqlite3_reset(s->ins_visits);
     if (!rc) rc = commit(s, err);
     if (rc) rollback(s);
     return rc;
@@ -1004,13 +1038,14 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
 int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err)
 {
     static const char *const SQL[] = {
+        "DELETE FROM action_visits WHERE game_id IN (SELECT id FROM game WHERE run_id = ?1 AND idx >= ?2)",
         "DELETE FROM action WHERE game_id IN (SELECT id FROM game WHERE run_id = ?1 AND idx >= ?2)",
         "DELETE FROM game WHERE run_id = ?1 AND idx >= ?2",
         "UPDATE run SET games = ?2 WHERE id = ?1",
     };
     int rc;
     if ((rc = begin(s, err))) return rc;
-    for (int i = 0; i < 3 && !rc; i++) {
+    for (size_t i = 0; i < sizeof SQL / sizeof *SQL && !rc; i++) {
         sqlite3_stmt *st = NULL;
         if (sqlite3_prepare_v2(s->db, SQL[i], -1, &st, NULL) != SQLITE_OK) {
             rc = store_fail(s, err, "ending the run early");

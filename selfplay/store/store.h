@@ -32,7 +32,7 @@
 #include "records/record.h"
 
 enum {
-    STORE_SCHEMA_VERSION = 6,
+    STORE_SCHEMA_VERSION = 7,
     STORE_NAME_LEN = 128,
     STORE_UID_LEN = 33, /* 32 hex digits */
     STORE_KIND_LEN = 16,
@@ -89,6 +89,10 @@ typedef struct StoreRun {
     /* how the agents were limited (controls_format, scheduler.h): "" for
      * none, as every run before version 6; part of plan_ident when set */
     char controls[STORE_CONTROLS_LEN];
+    /* run.visits (version 7): the run stores each MCTS action's root
+     * visit distribution (table action_visits); false for every earlier
+     * run. No part of plan_ident: it changes no game */
+    bool visits;
     bool finished;
 } StoreRun;
 
@@ -342,6 +346,12 @@ typedef struct StoreGameRow {
     double duration_ms;
 } StoreGameRow;
 
+/* One child of a searched root (table action_visits). */
+typedef struct StoreChildRow {
+    const char *action;
+    int64_t visits;
+} StoreChildRow;
+
 /* One action of a stored game, with the search's figures. */
 typedef struct StoreActionRow {
     int64_t game_id, ply;
@@ -350,6 +360,12 @@ typedef struct StoreActionRow {
     bool searched; /* the next three are stored (else NULL, read as 0) */
     int64_t root_visits, chosen_visits;
     double value;  /* the chosen action's mean score for the actor */
+    /* its root visit distribution (store/cursor.h reads it; the other
+     * readers leave it empty): nchildren rows in the action text's
+     * order, none when the run stored none or the action was not an
+     * MCTS search's */
+    int nchildren;
+    const StoreChildRow *children;
 } StoreActionRow;
 
 int store_query_games(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, const StoreGameRow *row), void *ctx,

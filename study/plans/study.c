@@ -18,7 +18,7 @@
 #define STUDY_DEFAULT_OUT "results/%s"
 
 /* The keys each section may hold; anything else is a typo to report. */
-static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", NULL};
+static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", "visits", NULL};
 static const char *const AGENT_KEYS[] = {"spec", "games", "opening", NULL};
 static const char *const REPORT_KEYS[] = {"out", "plots", NULL};
 static const char *const LADDER_KEYS[] = {"levels", "games", "opening", NULL};
@@ -115,6 +115,12 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
 
     if ((k = ini_key(sec, "games")) && (rc = take_games(c, k, games))) return rc;
     if ((k = ini_key(sec, "opening")) && (rc = take_opening(c, k, opening))) return rc;
+    if ((k = ini_key(sec, "visits"))) {
+        const char *v = k->value;
+        if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true")) s->visits = true;
+        else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false")) s->visits = false;
+        else return bad(c, k->line, "visits wants yes or no, not '%.60s'", v);
+    }
 
     if (!(k = ini_key(sec, "variants"))) return bad(c, sec->line, "[study] needs variants (standard, blitz or both)");
     *nvariants = 0;
@@ -346,6 +352,7 @@ int study_load(Study *s, const char *path, char *err)
     if (!rc) s->nruns = nagents * nvariants;
     if (!rc && ladder) rc = load_ladder(&c, ladder, s, &opening, variants, nvariants, nagents);
     if (!rc) s->nruns += s->nladder;
+    for (int i = 0; !rc && i < s->nruns; i++) s->runs[i].plan.store_visits = s->visits;
 done:
     ini_free(&ini);
     return rc;

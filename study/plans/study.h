@@ -48,6 +48,7 @@ typedef struct Study {
     char *name;          /* [study] name */
     char *db;            /* [study] db; NULL: not given (the caller's default) */
     uint64_t seed;       /* [study] seed: run k's seed is seed + k */
+    bool visits;         /* [study] visits: every run stores its root visit distributions */
     char *report_out;    /* [report] out; default results/NAME */
     bool plots;          /* [report] plots */
     StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's; each

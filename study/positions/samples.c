@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -97,7 +98,7 @@ void samples_close(SampleReader *r)
 
 bool samples_format_parse(const char *text, int *format)
 {
-    static const char *const NAMES[SAMPLES_FORMAT_NB] = {"ypn", "csv", "planes"};
+    static const char *const NAMES[SAMPLES_FORMAT_NB] = {"ypn", "csv", "planes", "planes+policy"};
     for (int f = 0; f < SAMPLES_FORMAT_NB; f++)
         if (!strcmp(text, NAMES[f])) {
             *format = f;
@@ -119,20 +120,43 @@ const char SAMPLES_NPY_DESCR[] = "[('planes', '|u1', (17, 11, 11)), ('action', '
                                  "('actor', '|u1'), ('state', '|u1'), ('searched', '|u1'), ('legal', '<u2'), "
                                  "('value', '<f4'), ('root_visits', '<u4'), ('chosen_visits', '<u4'), "
                                  "('game', '<u4'), ('ply', '<u2')]";
-enum { NPY_HEADER_LEN = 384 };
+static const char NPY_POLICY_DESCR[] = ", ('policy', '<f4', (2142,))";
+enum { NPY_HEADER_LEN = 384, NPY_POLICY_HEADER_LEN = 448, NPY_POLICY_LEN = 4 * ENCODE_ACTIONS };
+_Static_assert(ENCODE_ACTIONS == 2142, "the policy field's shape");
 _Static_assert(SAMPLES_RECORD_LEN == ENCODE_SIZE + 2 + 1 + 1 + 1 + 1 + 2 + 4 + 4 + 4 + 4 + 2, "the record's fields");
 
-static void npy_header(uint64_t count, unsigned char out[NPY_HEADER_LEN])
+/* The header, len bytes (NPY_HEADER_LEN, or NPY_POLICY_HEADER_LEN with
+ * the policy field). */
+static void npy_header(uint64_t count, bool policy, unsigned char *out, int len)
 {
-    memset(out, ' ', NPY_HEADER_LEN);
+    memset(out, ' ', (size_t)len);
     memcpy(out, "\x93NUMPY\x01\x00", 8);
-    out[8] = (NPY_HEADER_LEN - 10) & 0xff;
-    out[9] = (NPY_HEADER_LEN - 10) >> 8;
-    char dict[NPY_HEADER_LEN];
-    int n = snprintf(dict, sizeof dict, "{'descr': %s, 'fortran_order': False, 'shape': (%" PRIu64 ",), }",
-                     SAMPLES_NPY_DESCR, count);
+    out[8] = (len - 10) & 0xff;
+    out[9] = (len - 10) >> 8;
+    char dict[NPY_POLICY_HEADER_LEN];
+    /* the descr without its closing bracket, then the policy field */
+    int n = snprintf(dict, sizeof dict, "{'descr': %.*s%s], 'fortran_order': False, 'shape': (%" PRIu64 ",), }",
+                     (int)strlen(SAMPLES_NPY_DESCR) - 1, SAMPLES_NPY_DESCR, policy ? NPY_POLICY_DESCR : "", count);
+    assert(n > 0 && n < len - 11);
     memcpy(out + 10, dict, (size_t)n);
-    out[NPY_HEADER_LEN - 1] = '\n';
+    out[len - 1] = '\n';
+}
+
+int samples_policy(const Sample *s, float *out, char *err)
+{
+    const StoreActionRow *row = s->row;
+    memset(out, 0, ENCODE_ACTIONS * sizeof *out);
+    double sum = 0;
+    for (int i = 0; i < row->nchildren; i++) sum += (double)row->children[i].visits;
+    for (int i = 0; i < row->nchildren; i++) {
+        Action a;
+        char why[ERR_LEN];
+        if (action_parse(&s->pos, row->children[i].action, &a, why))
+            return error_set(err, "run '%s' game %" PRIu32 ": a root child '%.32s' of action %d is not legal there: %s",
+                             s->from->text.run, s->from->text.index, row->children[i].action, s->ply + 1, why);
+        out[encode_action(a)] = (float)(row->children[i].visits / sum);
+    }
+    return row->nchildren;
 }
 
 static unsigned char *put16(unsigned char *p, uint16_t v)
@@ -189,13 +213,17 @@ static void text_line(FILE *f, const Sample *s, int format)
         snprintf(chosen, sizeof chosen, "%" PRId64, row->chosen_visits);
     }
     if (format == SAMPLES_YPN) {
-        fprintf(f, "%s\t%s\t%d\t%s\t%s\t%s\n", ypn, action, s->z, value, root, chosen);
-        return;
+        fprintf(f, "%s\t%s\t%d\t%s\t%s\t%s\t", ypn, action, s->z, value, root, chosen);
+    } else {
+        /* run names are checked to hold no comma or quote where written */
+        fprintf(f, "%s,%" PRIu32 ",%d,%s,%c,%c,%s,%d,%" PRId64 ",%d,%s,%s,%s,%s,%d,", s->from->text.run,
+                s->from->text.index, s->ply, ypn, "wb"[s->pos.actor], STATE_CHARS[s->pos.state], action,
+                s->action_index, row->legal, row->searched, value, root, chosen, result_name(s->result), s->z);
     }
-    /* run names are checked to hold no comma or quote where written */
-    fprintf(f, "%s,%" PRIu32 ",%d,%s,%c,%c,%s,%d,%" PRId64 ",%d,%s,%s,%s,%s,%d\n", s->from->text.run,
-            s->from->text.index, s->ply, ypn, "wb"[s->pos.actor], STATE_CHARS[s->pos.state], action,
-            s->action_index, row->legal, row->searched, value, root, chosen, result_name(s->result), s->z);
+    /* the root visit distribution: ACTION:VISITS;... (empty: none stored) */
+    for (int i = 0; i < row->nchildren; i++)
+        fprintf(f, "%s%s:%" PRId64, i ? ";" : "", row->children[i].action, row->children[i].visits);
+    fputc('\n', f);
 }
 
 int samples_export(Store *store, const StoreSelection *sel, int format, int view, const char *path,
@@ -204,16 +232,24 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
     SampleReader *r = NULL;
     FileOut out = {0};
     uint64_t n = 0;
-    unsigned char header[NPY_HEADER_LEN], record[SAMPLES_RECORD_LEN];
+    unsigned char header[NPY_POLICY_HEADER_LEN], record[SAMPLES_RECORD_LEN + NPY_POLICY_LEN];
+    bool planes = format == SAMPLES_PLANES || format == SAMPLES_PLANES_POLICY, policy = format == SAMPLES_PLANES_POLICY;
+    int header_len = policy ? NPY_POLICY_HEADER_LEN : NPY_HEADER_LEN;
+    size_t record_len = SAMPLES_RECORD_LEN + (policy ? NPY_POLICY_LEN : 0);
+    float *target = policy ? malloc(ENCODE_ACTIONS * sizeof *target) : NULL;
+    if (policy && !target) return error_set(err, "out of memory");
     int rc = samples_open(&r, store, sel, err);
-    if (rc) return rc;
+    if (rc) {
+        free(target);
+        return rc;
+    }
     if ((rc = file_out_open(&out, path, err))) goto done;
-    if (format == SAMPLES_PLANES) {
-        npy_header(0, header);
-        fwrite(header, 1, sizeof header, out.f);
+    if (planes) {
+        npy_header(0, policy, header, header_len);
+        fwrite(header, 1, (size_t)header_len, out.f);
     } else if (format == SAMPLES_CSV) {
         fputs("run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,root_visits,chosen_visits,"
-              "result,z\n",
+              "result,z,visits\n",
               out.f);
     }
     const Sample *s;
@@ -225,17 +261,26 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
             break;
         }
         last = s->from;
-        if (format == SAMPLES_PLANES) {
+        if (planes) {
             npy_record(s, view, record);
-            fwrite(record, 1, sizeof record, out.f);
+            if (policy) {
+                if ((rc = samples_policy(s, target, err)) < 0) break;
+                rc = 0;
+                for (int i = 0; i < ENCODE_ACTIONS; i++) {
+                    uint32_t bits;
+                    memcpy(&bits, &target[i], sizeof bits);
+                    put32(record + SAMPLES_RECORD_LEN + 4 * i, bits);
+                }
+            }
+            fwrite(record, 1, record_len, out.f);
         } else {
             text_line(out.f, s, format);
         }
         n++;
     }
-    if (!rc && format == SAMPLES_PLANES) {
-        npy_header(n, header);
-        if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, out.f) != sizeof header)
+    if (!rc && planes) {
+        npy_header(n, policy, header, header_len);
+        if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(header, 1, (size_t)header_len, out.f) != (size_t)header_len)
             rc = error_set(err, "cannot write '%.200s'", out.tmp);
     }
     if (!rc) {
@@ -251,5 +296,6 @@ done:
         remove(out.tmp);
     }
     samples_close(r);
+    free(target);
     return rc;
 }

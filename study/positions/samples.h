@@ -44,12 +44,22 @@ int samples_next(SampleReader *r, const Sample **out, char *err);
 uint64_t samples_games(const SampleReader *r);
 void samples_close(SampleReader *r);
 
+/* The policy target of a sample: its stored root visit distribution as
+ * visit shares over the action indices (out: ENCODE_ACTIONS floats, each
+ * child's visits over their sum; all 0 when none is stored). The number
+ * of children, or an error naming the game when a child's action is not
+ * legal in the position (a damaged row). */
+int samples_policy(const Sample *s, float *out, char *err);
+
 /* The file formats: one text line per position (ypn: tab-separated,
  * csv: with a header line), or NumPy's .npy of fixed-size records with
- * the planes (np.load reads it; docs/python.md lists the fields). */
-enum { SAMPLES_YPN, SAMPLES_CSV, SAMPLES_PLANES, SAMPLES_FORMAT_NB };
+ * the planes (np.load reads it; docs/python.md lists the fields);
+ * SAMPLES_PLANES_POLICY is the planes with the policy target too (a field
+ * `policy` of ENCODE_ACTIONS float32 after the others). */
+enum { SAMPLES_YPN, SAMPLES_CSV, SAMPLES_PLANES, SAMPLES_PLANES_POLICY, SAMPLES_FORMAT_NB };
 bool samples_format_parse(const char *text, int *format);
-/* The .npy record's size in bytes, and its dtype as NumPy writes it. */
+/* The .npy record's size in bytes, and its dtype as NumPy writes it
+ * (SAMPLES_PLANES; SAMPLES_PLANES_POLICY adds the policy's bytes). */
 enum { SAMPLES_RECORD_LEN = 2083 };
 extern const char SAMPLES_NPY_DESCR[];
 
