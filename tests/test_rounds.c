@@ -296,3 +296,38 @@ Test(rounds, net_rounds_bad_command_lines_write_nothing)
     cr_expect_not(file_exists(path_in(outdir, "t.csv")));
     cr_expect_not(file_exists(path_in(outdir, "t.1.nnue")));
 }
+
+Test(rounds, net_rounds_kill_9_and_run_again_equals_uninterrupted)
+{
+    char *kdir = tmpdir_new(), *fdir = tmpdir_new(), *err;
+    cr_assert_eq(mkdir(path_in(kdir, "w"), 0777), 0);
+    cr_assert_eq(mkdir(path_in(fdir, "w"), 0777), 0);
+    const char *killed[] = {"rounds", "--net", "--agent", "ab:depth=1", "--from", "builtin", "--db", "r.db",
+                            "--name", "t", "--out-dir", "w", "--games", "300", "--pairs", "50", "--rounds", "2",
+                            "--epochs", "1", "--hidden", "16", "--threads", "1", "--quiet", NULL};
+    char *k = path_in(kdir, "r.db"), *f = path_in(fdir, "r.db");
+    pid_t pid = yinsh_start(kdir, killed);
+    long long stored = games_awaited(k, 1, 12);
+    cr_assert_geq(stored, 1, "no games stored");
+    kill(pid, SIGKILL);
+    cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);
+    stored = games_in(k);
+    cr_assert_lt(stored, 300 + 100, "the rounds finished before the kill: make them longer");
+
+    char *out1, *out2;
+    cr_assert_eq(yinsh_run(kdir, killed, &out1, &err), 0, "%s", err);
+    const char *whole[] = {"rounds", "--net", "--agent", "ab:depth=1", "--from", "builtin", "--db", "r.db",
+                           "--name", "t", "--out-dir", "w", "--games", "300", "--pairs", "50", "--rounds", "2",
+                           "--epochs", "1", "--hidden", "16", "--threads", "2", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(fdir, whole, &out2, &err), 0, "%s", err);
+    cr_assert_str_eq(out1, out2);
+    cr_assert_eq(games_in(k), games_in(f));
+    int rows = table_rows(out2);
+    cr_assert_geq(rows, 1);
+    cr_assert_str_eq(slurp(path_in(kdir, "w/t.csv")), slurp(path_in(fdir, "w/t.csv")));
+    for (int r = 1; r <= rows; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "w/t.%d.nnue", r);
+        assert_same_bytes(path_in(kdir, name), path_in(fdir, name));
+    }
+}
