@@ -2,7 +2,8 @@
 /* `yinsh rounds` as a process: the rounds write their weights files and
  * their table; run again they play nothing and say the same; killed with
  * -9 and run again they end with the files of a run never stopped;
- * mistakes are refused before anything is written. Fixed-depth
+ * mistakes are refused before anything is written; the same for rounds
+ * of nets (--net: NAME.k.nnue, compared byte for byte). Fixed-depth
  * alpha-beta draws nothing from the rng, so every round is reproducible. */
 #include <criterion/criterion.h>
 #include <signal.h>
@@ -235,6 +236,18 @@ Test(rounds, net_rounds_write_nets_and_play_nothing_again)
     cr_assert_eq(games_in(db), games);
     cr_assert_str_eq(slurp(csv), table);
     assert_same_bytes(n1, keep);
+    /* --json: the same rounds, the training said */
+    enum { NARGS = sizeof args / sizeof *args - 1 };
+    const char *json[NARGS + 2];
+    memcpy(json, args, sizeof(char *) * NARGS);
+    json[NARGS] = "--json";
+    json[NARGS + 1] = NULL;
+    cr_assert_eq(yinsh_run(dir, json, &out2, &err), 0, "%s", err);
+    cr_assert(strstr(out2, "\"net\": true,\n  \"training\": {\"hidden\": 16, \"l2\": 0, \"epochs\": 1, "
+                           "\"lambda\": 0.5}"), "%s", out2);
+    cr_assert(strstr(out2, "\"weights\": \""), "%s", out2);
+    cr_assert(strstr(out2, "/w/t.1.nnue\""), "%s", out2);
+    cr_assert_eq(games_in(db), games);
 
     /* another training under the same names is refused, naming the run */
     const char *other[] = {"rounds", "--net", "--agent", "ab:depth=1", "--from", "builtin", "--db", db, "--name",

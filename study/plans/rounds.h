@@ -112,7 +112,9 @@ typedef struct RoundsHooks {
  * 0; a hook's positive status (said by it); or a negative code with a
  * message in err: ERR_EXISTS when the database holds a run under a
  * round's name that another plan made ("database 'D': what differs; the
- * rounds ask for another run under that name"), else ERR_FAIL. */
+ * rounds ask for another run under that name"; with net also when a
+ * stored match played another net as new than the round's training
+ * gives, refused before the file is replaced), else ERR_FAIL. */
 int rounds_run(const Rounds *r, const RoundsHooks *h, RoundRow *rows, int *nrows, int *best, char *err);
 
 /* Writes the rows as CSV (whole, through a sibling file and a rename): a
