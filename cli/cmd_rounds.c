@@ -16,6 +16,8 @@ const char USAGE_ROUNDS[] =
     "usage: yinsh rounds --agent SPEC --from WEIGHTS --db PATH --name NAME --out-dir DIR\n"
     "                    [--rounds R] [--games N] [--pairs P] [--seed S] [--threads T]\n"
     "                    [--quiet] [--json] [--sims N | --movetime MS | --tc BASE+INC]\n"
+    "       yinsh rounds --net --agent SPEC --from NET ... [--hidden H] [--l2 N]\n"
+    "                    [--epochs E] [--lambda L]\n"
     "  Improves the evaluation weights of an agent round after round, as long as\n"
     "  each round gains (docs/rounds.md). Round k, from the weights W(k-1)\n"
     "  (W0 is --from):\n"
@@ -36,10 +38,18 @@ const char USAGE_ROUNDS[] =
     "  and refits from the stored games (the same files), so a killed run ends\n"
     "  as one never stopped; a stored run under a round's name that another\n"
     "  plan made is refused. Run seeds are mix(S, hash of the run's name).\n"
+    "  With --net the weights are nets (docs/nnue.md): W0 is the net file --from\n"
+    "  (or builtin, the net built into the binary), the agent plays with\n"
+    "  eval=net:W(k-1), and step 2 trains a net from scratch on the round's\n"
+    "  self-play games, as `yinsh train` does (training seed mix(S, hash of\n"
+    "  \"NAME.k/train\")), written to DIR/NAME.k.nnue; the losses are those of\n"
+    "  the quantised nets against the training targets. The same games give\n"
+    "  the same net, byte for byte.\n"
     "\n"
     "  --agent SPEC    an agent with an evaluation: ab[:...] or mcts:rollout=N,...\n"
     "                  (its eval= is replaced in every round)\n"
-    "  --from WEIGHTS  the starting weights file (e.g. eval/weights/default.txt)\n"
+    "  --from WEIGHTS  the starting weights file (e.g. eval/weights/default.txt);\n"
+    "                  with --net the starting net file, or builtin\n"
     "  --db PATH       the SQLite database (created if missing)\n"
     "  --name NAME     the runs' and files' prefix (1 to 20 letters, digits, '.',\n"
     "                  '_', '+', '-')\n"
@@ -49,6 +59,13 @@ const char USAGE_ROUNDS[] =
     "  --pairs P       match pairs per round (default 200)\n"
     "  --seed S        the seed of every run (default 1)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
+    "  --net           rounds of nets: self-play, train, match (see above)\n"
+    "  --hidden H      with --net: accumulator width, 16 to 256 in steps of 16\n"
+    "                  (default 64)\n"
+    "  --l2 N          with --net: second hidden layer units, 0 to 32 (default 0)\n"
+    "  --epochs E      with --net: training epochs (default 10)\n"
+    "  --lambda L      with --net: the search value's share of the target, 0 to 1\n"
+    "                  (default 0.5)\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --quiet         no progress on stderr\n"
     "  --json          the table as one JSON document on stdout (docs/json.md)\n"
@@ -64,10 +81,11 @@ typedef struct RoundsCtx {
     PlannedOptions o;
     const char *command;
     int rounds;
+    bool net;
 } RoundsCtx;
 
 /* The rounds' advice when a stored run under a round's name has another plan. */
-static const char ROUNDS_REFUSED[] = ": give the agent, weights, sizes, seed and controls they were started with, "
+static const char ROUNDS_REFUSED[] = ": give the agent, weights, sizes, seed, controls and training options they were started with, "
                                      "or another --name or database";
 
 static int play_run(void *ctx, const Planned *run)
@@ -106,9 +124,9 @@ static void show_fitted(void *ctx, const RoundRow *w)
     char before[16], after[16];
     loss_text(w->loss_before[1], before, sizeof before);
     loss_text(w->loss_after[1], after, sizeof after);
-    fprintf(stderr, "yinsh %s: round %d/%d: fitted to %zu position%s of %" PRIu64
+    fprintf(stderr, "yinsh %s: round %d/%d: %s %zu position%s of %" PRIu64
                     " game%s: validation log-loss %s -> %s; wrote %s\n",
-            c->cmd, w->k, c->rounds, w->positions, number_plural(w->positions), w->games, number_plural(w->games),
+            c->cmd, w->k, c->rounds, c->net ? "trained on" : "fitted to", w->positions, number_plural(w->positions), w->games, number_plural(w->games),
             before, after, w->weights);
 }
 
@@ -165,6 +183,15 @@ static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, c
     json_int(&j, "rounds_planned", r->rounds);
     json_uint(&j, "games_per_round", r->games);
     json_uint(&j, "pairs_per_round", r->pairs);
+    json_bool(&j, "net", r->net);
+    if (r->net) {
+        json_open(&j, "training", '{', true);
+        json_int(&j, "hidden", r->train.hidden);
+        json_int(&j, "l2", r->train.l2);
+        json_int(&j, "epochs", r->train.epochs);
+        json_num(&j, "lambda", r->train.lambda);
+        json_close(&j);
+    }
     json_array(&j, "rounds");
     for (int i = 0; i < n; i++) {
         const RoundRow *w = &rows[i];
@@ -207,6 +234,8 @@ static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, c
 typedef struct RoundsArgs {
     const char *agent_text, *name;
     long rounds, games, pairs;
+    long hidden, l2, epochs; /* -1: not given */
+    double lambda;           /* -1: not given */
     bool json;
     CliShared sh;
     CliControls ctl;
@@ -222,7 +251,8 @@ static bool writes_round_file(const char *name, const void *ctx)
     if (!strcmp(name + n, ".csv")) return true;
     char *end;
     long k = strtol(name + n + 1, &end, 10);
-    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= r->rounds && !strcmp(end, ".txt");
+    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= r->rounds &&
+           !strcmp(end, r->net ? ".nnue" : ".txt");
 }
 
 /* The whole command line into r, before anything is stored or written:
@@ -231,7 +261,8 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
 {
     char err[ERR_LEN];
     const char *missing = !a->agent_text ? "--agent SPEC (the agent whose evaluation is tuned)"
-                          : !r->from     ? "--from WEIGHTS (the starting weights file)"
+                          : !r->from     ? (r->net ? "--from NET (the starting net file, or builtin)"
+                                                   : "--from WEIGHTS (the starting weights file)")
                           : !a->sh.db    ? "--db PATH"
                           : !a->name     ? "--name NAME (the runs' and files' prefix)"
                           : !r->dir      ? "--out-dir DIR (the folder of the weights files)"
@@ -240,6 +271,16 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
     int rc = cli_shared_check(cmd, &a->sh);
     if (rc) return rc;
     if (!*r->from || !*r->dir) return cli_usage_error(cmd, "--%s wants a path", !*r->from ? "from" : "out-dir");
+    const char *train_opt = a->hidden >= 0 ? "--hidden" : a->l2 >= 0 ? "--l2" : a->epochs >= 0 ? "--epochs"
+                            : a->lambda >= 0 ? "--lambda" : NULL;
+    if (train_opt && !r->net) return cli_usage_error(cmd, "%s trains nets: it needs --net", train_opt);
+    nnue_train_options_default(&r->train);
+    if (a->hidden >= 0) r->train.hidden = (int)a->hidden;
+    if (a->l2 >= 0) r->train.l2 = (int)a->l2;
+    if (a->epochs >= 0) r->train.epochs = (int)a->epochs;
+    if (a->lambda >= 0) r->train.lambda = a->lambda;
+    if (r->net && r->train.hidden % 16)
+        return cli_usage_error(cmd, "--hidden %d: a multiple of 16 is needed", r->train.hidden);
     if ((rc = cli_agent(cmd, "the agent", a->agent_text, &r->agent))) return rc;
     const AgentSpec *agents[] = {&r->agent};
     if ((rc = cli_controls_check(cmd, &a->ctl, a->sh.db, agents, 1, &r->controls))) return rc;
@@ -251,18 +292,31 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
     r->where = cli_planned_options(&a->sh);
     if (rounds_check(r, err))
         return cli_usage_error(cmd, "%s%s%s", err, r->name[0] ? "" : ": ", r->name[0] ? "" : a->name);
-    Weights w0;
-    if (weights_load(r->from, &w0, err)) return cli_error(cmd, "--from: %s", err);
-    /* what is written (DIR/NAME.csv, DIR/NAME.k.txt) against what is read */
+    if (r->net) {
+        /* the starting net, loaded as the first round will load it */
+        AgentSpec s;
+        char eval[AGENT_PATH_LEN + 8];
+        snprintf(eval, sizeof eval, AGENT_NET_PREFIX "%s", r->from);
+        agent_spec_copy(&s, &r->agent);
+        rc = agent_spec_set(&s, "eval", eval, err);
+        agent_spec_release(&s);
+        if (rc) return rc == ERR_USAGE ? cli_usage_error(cmd, "--from: %s", err) : cli_error(cmd, "--from: %s", err);
+    } else {
+        Weights w0;
+        if (weights_load(r->from, &w0, err)) return cli_error(cmd, "--from: %s", err);
+    }
+    /* what is written (DIR/NAME.csv, DIR/NAME.k.txt or .nnue) against what is read */
+    bool builtin = r->net && !strcmp(r->from, AGENT_NET_BUILTIN);
     const char *inputs[] = {a->sh.db, r->from}, *input_opts[] = {"--db", "--from"};
     CliWrites w = {.dir = r->dir, .writes = writes_round_file, .ctx = r};
-    return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2);
+    return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, builtin ? 1 : 2);
 }
 
 int cmd_rounds(int argc, char **argv)
 {
     const char *cmd = "rounds";
-    RoundsArgs a = {.rounds = 5, .games = 2000, .pairs = 200, .sh = CLI_SHARED_DEFAULTS};
+    RoundsArgs a = {.rounds = 5, .games = 2000, .pairs = 200, .hidden = -1, .l2 = -1, .epochs = -1, .lambda = -1,
+                    .sh = CLI_SHARED_DEFAULTS};
     Rounds r = {.seed = 1};
     const CliOpt opts[] = {
         CLI_CONTROL_OPTIONS(&a.ctl),
@@ -279,6 +333,11 @@ int cmd_rounds(int argc, char **argv)
         CLI_BUSY_OPTION(&a.sh),
         CLI_QUIET_OPTION(&a.sh),
         {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
+        {.name = "--net", .kind = CLI_FLAG, .out = &r.net},
+        {.name = "--hidden", .kind = CLI_INT, .out = &a.hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
+        {.name = "--l2", .kind = CLI_INT, .out = &a.l2, .min = 0, .max = NNUE_MAX_L2},
+        {.name = "--epochs", .kind = CLI_INT, .out = &a.epochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
+        {.name = "--lambda", .kind = CLI_REAL, .out = &a.lambda, .min = 0, .max = 1},
     };
     RoundRow *rows = NULL;
     char err[ERR_LEN], *command = NULL;
@@ -289,14 +348,15 @@ int cmd_rounds(int argc, char **argv)
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    RoundsCtx c = {.cmd = cmd, .quiet = a.sh.quiet, .o = r.where, .command = command, .rounds = r.rounds};
+    RoundsCtx c = {.cmd = cmd, .quiet = a.sh.quiet, .o = r.where, .command = command, .rounds = r.rounds,
+                  .net = r.net};
 
     char csv[2 * AGENT_PATH_LEN];
     snprintf(csv, sizeof csv, "%s/%s.csv", r.dir, r.name);
     if (!c.quiet)
         fprintf(stderr, "yinsh %s: %s: at most %d round%s of %u self-play game%s and %u pair%s from %s into %s; "
-                        "weights and %s in %s\n", cmd, r.name, r.rounds, number_plural((uint64_t)r.rounds), r.games,
-                number_plural(r.games), r.pairs, number_plural(r.pairs), r.from, r.where.db, csv, r.dir);
+                        "%s and %s in %s\n", cmd, r.name, r.rounds, number_plural((uint64_t)r.rounds), r.games,
+                number_plural(r.games), r.pairs, number_plural(r.pairs), r.from, r.where.db, r.net ? "nets" : "weights", csv, r.dir);
     double t0 = clock_now();
     RoundsHooks hooks = {.play = play_run, .fitted = show_fitted, .judged = show_judged, .ctx = &c};
     int n = 0, best = 0;

@@ -55,15 +55,12 @@ const char USAGE_TRAIN[] =
     "  --resume        go on from NET.ckpt (without one: start afresh)\n"
     "  --quiet         no progress or epoch lines on stderr\n";
 
-/* The net's description: how it was made, without paths or times, so that
- * the same training gives the same bytes wherever it writes. */
+/* The net's description: how it was made (nnue_train_describe). */
 static void describe(char *out, size_t len, const NnueTrainOptions *o, const NnueData *d)
 {
-    snprintf(out, len,
-             "yinsh train: seed %llu, %d epochs, hidden %d, l2 %d, lambda %g, lr %g, batch %d, min-ply %d%s; "
-             "%zu positions (%zu validation) of %llu games, data %016llx",
-             (unsigned long long)o->seed, o->epochs, o->hidden, o->l2, o->lambda, o->lr, o->batch, o->min_ply,
-             o->symmetry ? "" : ", no symmetry", d->n_train + d->n_val, d->n_val, (unsigned long long)d->games, (unsigned long long)d->hash);
+    char what[NNUE_DESC_MAX + 1];
+    nnue_train_describe(what, sizeof what, o, d);
+    snprintf(out, len, "yinsh train: %s", what);
 }
 
 static void print_loss(FILE *f, double x)

@@ -821,3 +821,27 @@ done:
     free(b2);
     return rc;
 }
+
+void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const NnueData *d)
+{
+    snprintf(out, len,
+             "seed %llu, %d epochs, hidden %d, l2 %d, lambda %g, lr %g, batch %d, min-ply %d%s; "
+             "%zu positions (%zu validation) of %llu games, data %016llx",
+             (unsigned long long)o->seed, o->epochs, o->hidden, o->l2, o->lambda, o->lr, o->batch, o->min_ply,
+             o->symmetry ? "" : ", no symmetry", d->n_train + d->n_val, d->n_val, (unsigned long long)d->games,
+             (unsigned long long)d->hash);
+}
+
+int nnue_train_whole(const NnueTrainOptions *o, const NnueData *d, const char *description, uint8_t **bytes,
+                     size_t *len, char *err)
+{
+    NnueTrainer *t = NULL;
+    *bytes = NULL;
+    *len = 0;
+    if (nnue_trainer_new(&t, o, d, err)) return ERR_FAIL;
+    while (nnue_trainer_run(t, 1e30, NULL) != 2) {
+    }
+    int rc = nnue_trainer_quantise(t, description, bytes, len, err);
+    nnue_trainer_free(t);
+    return rc ? ERR_FAIL : 0;
+}

@@ -142,6 +142,19 @@ int nnue_trainer_quantise(const NnueTrainer *t, const char *description, uint8_t
  * the targets or the results. */
 double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result);
 
+/* What a trained net's description says of its training, without paths
+ * or times (so the same training gives the same bytes wherever it
+ * writes): "seed S, E epochs, hidden H, ...; N positions (V validation)
+ * of G games, data HASH", into out (len bytes). */
+void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const NnueData *d);
+
+/* Trains on d from the start to the last epoch in one call (no
+ * checkpoint, no progress) and quantises: the net file's bytes (malloc'd,
+ * the caller frees them) with this description, the same bytes a
+ * trainer run in slices gives. 0, or ERR_FAIL with err. */
+int nnue_train_whole(const NnueTrainOptions *o, const NnueData *d, const char *description, uint8_t **bytes,
+                     size_t *len, char *err);
+
 /* Mean log-loss of a (quantised) net over the training (val false) or
  * validation positions, against the targets (result false) or results;
  * NAN with no positions. */

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,13 @@
 #include "engine/notation.h"
 #include "engine/rng.h"
 #include "plans/rounds.h"
+#include "eval/nnue.h"
+#include "positions/train_load.h"
 #include "positions/tune_load.h"
+
+/* The weights files' ending, and what an eval= value puts before a path. */
+static const char *file_ext(const Rounds *r) { return r->net ? "nnue" : "txt"; }
+static const char *eval_prefix(const Rounds *r) { return r->net ? AGENT_NET_PREFIX : ""; }
 
 int rounds_check(const Rounds *r, char *err)
 {
@@ -24,7 +31,7 @@ int rounds_check(const Rounds *r, char *err)
         return error_set(err, "the agent '%.200s' has no evaluation to tune: give ab:..., or mcts with rollout=N",
                  agent_spec_format(a, text));
     }
-    if (agent_spec_names_net(a)) {
+    if (!r->net && agent_spec_names_net(a)) {
         /* each round replaces eval by linear weights fitted to its games */
         char text[SPEC_LEN];
         return error_code(err, ERR_USAGE, "the agent '%.200s' evaluates with a net: the rounds fit linear weights",
@@ -35,16 +42,26 @@ int rounds_check(const Rounds *r, char *err)
         return error_set(err, "rounds 1 to %d, games 1 to %d, pairs 1 to %d", ROUNDS_MAX, STORE_MAX_GAMES,
                  STORE_MAX_GAMES / 2);
     }
+    if (r->net) {
+        const NnueTrainOptions *o = &r->train;
+        if (o->hidden < NNUE_MIN_HIDDEN || o->hidden > NNUE_MAX_HIDDEN || o->hidden % 16 || o->l2 < 0 ||
+            o->l2 > NNUE_MAX_L2 || o->epochs < 1 || o->epochs > NNUE_TRAIN_MAX_EPOCHS || !(o->lambda >= 0) ||
+            !(o->lambda <= 1)) {
+            return error_set(err, "the nets' training: hidden %d to %d in steps of 16, l2 0 to %d, epochs 1 to %d, "
+                             "lambda 0 to 1", NNUE_MIN_HIDDEN, NNUE_MAX_HIDDEN, NNUE_MAX_L2, NNUE_TRAIN_MAX_EPOCHS);
+        }
+    }
     /* the paths travel in spec texts, where ',' separates the keys */
-    if (strchr(r->from, ',') || strlen(r->from) >= AGENT_PATH_LEN) {
-        return error_set(err, "the starting weights '%.200s': a path of fewer than %d characters, without ','", r->from,
-                 AGENT_PATH_LEN);
+    int room = AGENT_PATH_LEN - (int)strlen(eval_prefix(r));
+    if (strchr(r->from, ',') || (int)strlen(r->from) >= room) {
+        return error_set(err, "the starting %s '%.200s': a path of fewer than %d characters, without ','",
+                         r->net ? "net" : "weights", r->from, room);
     }
     char last[2 * AGENT_PATH_LEN];
     if (strchr(r->dir, ',') ||
-        snprintf(last, sizeof last, "%s/%s.%d.txt", r->dir, r->name, r->rounds) >= AGENT_PATH_LEN) {
+        snprintf(last, sizeof last, "%s/%s.%d.%s", r->dir, r->name, r->rounds, file_ext(r)) >= room) {
         return error_set(err, "the weights' folder '%.200s': too long a path for the weights files in it (%d "
-                 "characters at most), or it holds a ','", r->dir, AGENT_PATH_LEN - 1);
+                 "characters at most), or it holds a ','", r->dir, room - 1);
     }
     struct stat sb;
     if (stat(r->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
@@ -59,17 +76,27 @@ int rounds_check(const Rounds *r, char *err)
 void rounds_weights_path(const Rounds *r, int k, char *path)
 {
     if (k == 0) snprintf(path, AGENT_PATH_LEN, "%s", r->from);
-    else snprintf(path, AGENT_PATH_LEN, "%s/%s.%d.txt", r->dir, r->name, k);
+    else snprintf(path, AGENT_PATH_LEN, "%s/%s.%d.%s", r->dir, r->name, k, file_ext(r));
+}
+
+uint64_t rounds_train_seed(const Rounds *r, int k)
+{
+    char name[STORE_NAME_LEN + 16];
+    snprintf(name, sizeof name, "%s.%d/train", r->name, k);
+    return rng_mix(r->seed, rng_hash_text(name));
 }
 
 /* The agent with eval = W_k (the file read now: what is played is what
- * the file says), and its canonical text (SPEC_LEN). */
+ * the file says), and its canonical text (SPEC_LEN). The spec holds its
+ * own reference to a net: give it back with agent_spec_release. */
 static int agent_at(const Rounds *r, int k, AgentSpec *spec, char *text, char *err)
 {
-    char path[AGENT_PATH_LEN], e[ERR_LEN];
+    char path[AGENT_PATH_LEN], eval[AGENT_PATH_LEN + 8], e[ERR_LEN];
     rounds_weights_path(r, k, path);
-    *spec = r->agent;
-    if (agent_spec_set(spec, "eval", path, e)) {
+    snprintf(eval, sizeof eval, "%s%s", eval_prefix(r), path);
+    agent_spec_copy(spec, &r->agent);
+    if (agent_spec_set(spec, "eval", eval, e)) {
+        agent_spec_release(spec);
         return error_set(err, "round %d: %.900s", k + 1, e);
     }
     agent_spec_format(spec, text);
@@ -140,6 +167,78 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     return rc ? -1 : 0;
 }
 
+/* Step 2 with nets: a net trained from scratch on the round's self-play
+ * games, written to W_k. Its description names the rounds, the round and
+ * the run, not the folder or database, so the same games give the same
+ * bytes wherever they are. */
+static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *row, char *err)
+{
+    Store *store = NULL;
+    NnueData data = {0};
+    NnueTrainOptions o = r->train;
+    o.seed = rounds_train_seed(r, k);
+    o.threads = r->where.threads;
+    const char *runs[1] = {row->selfplay_run};
+    StoreSelection sel = {.runs = runs, .nruns = 1};
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    Nnue *net = NULL;
+    char e[ERR_LEN], what[NNUE_DESC_MAX + 1], desc[NNUE_DESC_MAX + 1];
+    int rc = -1;
+    if (store_open(&store, r->where.db, STORE_READ, r->where.busy_ms, e) ||
+        train_load(store, &sel, &o, &data, NULL, e)) {
+        snprintf(err, ERR_LEN, "round %d: the training: %.900s", k, e);
+        goto done;
+    }
+    nnue_train_describe(what, sizeof what, &o, &data);
+    snprintf(desc, sizeof desc, "yinsh rounds %s, round %d: run %s, from scratch: %s", r->name, k,
+             row->selfplay_run, what);
+    rounds_weights_path(r, k, row->weights);
+    if (nnue_train_whole(&o, &data, desc, &bytes, &len, e) || nnue_decode(&net, bytes, len, row->weights, e)) {
+        snprintf(err, ERR_LEN, "round %d: the training gives no usable net: %.900s", k, e);
+        goto done;
+    }
+    row->games = data.games;
+    row->games_val = data.games_val;
+    row->positions = data.n_train;
+    row->positions_val = data.n_val;
+    const Nnue *old = agent_spec_net(prev);
+    for (int v = 0; v < 2; v++) {
+        row->loss_before[v] = old ? nnue_data_loss(old, &data, v, false, o.threads) : NAN;
+        row->loss_after[v] = nnue_data_loss(net, &data, v, false, o.threads);
+    }
+    /* a stored match of this round played another net as new (other
+     * training options): refused before the file is replaced */
+    StoreRun played;
+    char match[STORE_NAME_LEN + 16], hex[STORE_HASH_LEN];
+    snprintf(match, sizeof match, "%s.%d/new-vs-old", r->name, k);
+    snprintf(hex, sizeof hex, "%016" PRIx64, nnue_hash(net));
+    int got = store_run_get(store, match, &played, e);
+    if (got && got != ERR_NOT_FOUND) {
+        snprintf(err, ERR_LEN, "round %d: %.900s", k, e);
+        goto done;
+    }
+    if (!got && played.white_weights[0] && strcmp(played.white_weights, hex)) {
+        rc = error_code(err, ERR_EXISTS, "database '%.200s': the run %s played a net of hash %s as new, and this "
+                        "training gives %s; the rounds ask for another run under that name", r->where.db, match,
+                        played.white_weights, hex);
+        goto done;
+    }
+    store_close(store);
+    store = NULL;
+    if (nnue_save(row->weights, bytes, len, e)) {
+        snprintf(err, ERR_LEN, "round %d: %.900s", k, e);
+        goto done;
+    }
+    rc = 0;
+done:
+    store_close(store);
+    nnue_free(net);
+    free(bytes);
+    nnue_data_free(&data);
+    return rc;
+}
+
 /* Step 3: the match of W_k against W_{k-1}, A's tally into row. */
 static int match_round(const Rounds *r, int k, const AgentSpec *prev, const char *prev_text, const RoundsHooks *h,
                        RoundRow *row, char *err)
@@ -166,6 +265,7 @@ static int match_round(const Rounds *r, int k, const AgentSpec *prev, const char
 done:
     tournament_results_free(&res);
     tournament_free(&t);
+    agent_spec_release(&next);
     return rc;
 }
 
@@ -190,14 +290,15 @@ int rounds_run(const Rounds *r, const RoundsHooks *h, RoundRow *rows, int *nrows
                                   .opening = OPENING_RINGS, .controls = r->controls};
         int rc = run_state(r, &run, err);
         if (!rc) rc = h->play(h->ctx, &run);
-        if (rc) return rc;
 
-        /* 2. W_k fitted to those games */
-        if (fit_round(r, k, &prev, row, err)) return -1;
-        if (h->fitted) h->fitted(h->ctx, row);
+        /* 2. W_k fitted to (or trained on) those games */
+        if (!rc) rc = r->net ? train_round(r, k, &prev, row, err) : fit_round(r, k, &prev, row, err);
+        if (!rc && h->fitted) h->fitted(h->ctx, row);
 
         /* 3. W_k against W_{k-1} */
-        if ((rc = match_round(r, k, &prev, prev_text, h, row, err))) return rc;
+        if (!rc) rc = match_round(r, k, &prev, prev_text, h, row, err);
+        agent_spec_release(&prev);
+        if (rc) return rc;
 
         /* 4. the stop rule */
         row->elo = stats_elo_pentanomial(row->tally.penta);

@@ -17,6 +17,15 @@
  *      (from the pairs, as `yinsh match` prints it) is above 0. A round
  *      that does not gain ends the rounds, and the result is W_{k-1}.
  *
+ * With net (`yinsh rounds --net`), the W are nets (eval/nnue.h): W_0 is
+ * a net file (or builtin, the net built into the binary), the agent plays
+ * with eval=net:W_{k-1}, and step 2 trains a net from scratch on exactly
+ * the round's self-play games (eval/nnue_train.h: the options of
+ * r->train, the seed rounds_train_seed(r, k), r->where.threads), written
+ * to DIR/NAME.k.nnue (nnue_save: whole or not at all). Training is
+ * deterministic for fixed games, options and seed, on any number of
+ * threads, so a rerun writes the same bytes.
+ *
  * Nothing but runs is stored. Every round is a function of the runs'
  * games, so running the rounds again on the same database reuses the
  * complete runs, resumes an unfinished one, refits (the same file) and
@@ -37,14 +46,17 @@
 #include "plans/planned.h"
 #include "plans/tournament.h"
 #include "eval/tune.h"
+#include "eval/nnue_train.h"
 
 enum { ROUNDS_NAME_LEN = 20, ROUNDS_MAX = 1000 };
 
 typedef struct Rounds {
     char name[ROUNDS_NAME_LEN + 1]; /* the runs' and files' prefix */
     AgentSpec agent;  /* the spec; its eval is replaced in every round */
-    const char *from; /* W_0, a weights file */
-    const char *dir;  /* where NAME.k.txt and NAME.csv are written */
+    const char *from; /* W_0, a weights file (net: a net file, or AGENT_NET_BUILTIN) */
+    const char *dir;  /* where NAME.k.txt (NAME.k.nnue) and NAME.csv are written */
+    bool net;         /* the W are nets, trained (r->train) rather than fitted */
+    NnueTrainOptions train; /* with net: hidden, l2, epochs, lambda, ...; the seed and threads are replaced */
     PlannedOptions where; /* the database, its lock wait, the threads (<= 0: all cores; the fit's too) */
     int rounds;       /* at most this many */
     uint32_t games;   /* self-play games per round */
@@ -57,10 +69,11 @@ typedef struct Rounds {
 typedef struct RoundRow {
     int k;                                  /* 1, 2, ... */
     char selfplay_run[STORE_NAME_LEN], match_run[STORE_NAME_LEN];
-    char weights[AGENT_PATH_LEN];           /* W_k, DIR/NAME.k.txt */
+    char weights[AGENT_PATH_LEN];           /* W_k, DIR/NAME.k.txt (DIR/NAME.k.nnue) */
     uint64_t games, games_val;              /* self-play games fitted (validation ones among them) */
     size_t positions, positions_val;        /* positions (validation ones among them) */
-    double loss_before[2], loss_after[2];   /* [train, validation] log-loss of W_{k-1} and of W_k */
+    double loss_before[2], loss_after[2];   /* [train, validation] log-loss of W_{k-1} and of W_k
+                                             * (nets: against the training targets, quantised nets) */
     MatchTally tally;                       /* new's games */
     Interval elo;                           /* new - old, from the pairs */
     bool gains;
@@ -69,12 +82,17 @@ typedef struct RoundRow {
 /* Checks the rounds before anything happens: a name that is a
  * planned_word of 1 to ROUNDS_NAME_LEN characters, an agent with an
  * evaluation (ab, or mcts with rollout=N), sizes in range, DIR an
- * existing folder that can be written, paths that fit a spec (no ','). 0,
- * or -1 with the reason in err (a usage error). */
+ * existing folder that can be written, paths that fit a spec (no ','), and
+ * with net a training of hidden 16 to 256 in steps of 16, l2 0 to 32,
+ * epochs 1 to NNUE_TRAIN_MAX_EPOCHS, lambda 0 to 1; without net, an agent
+ * that names no net. 0, or -1 with the reason in err (a usage error). */
 int rounds_check(const Rounds *r, char *err);
 
 /* The path of W_k (k = 0: the starting file) into path (AGENT_PATH_LEN). */
 void rounds_weights_path(const Rounds *r, int k, char *path);
+
+/* The training seed of round k (net): rng_mix(seed, hash of "NAME.k/train"). */
+uint64_t rounds_train_seed(const Rounds *r, int k);
 
 /* The hooks: `play` plays or resumes one planned run, the self-play run
  * or the match of a round (its state MISSING: play it; UNFINISHED: resume
@@ -94,7 +112,9 @@ typedef struct RoundsHooks {
  * 0; a hook's positive status (said by it); or a negative code with a
  * message in err: ERR_EXISTS when the database holds a run under a
  * round's name that another plan made ("database 'D': what differs; the
- * rounds ask for another run under that name"), else ERR_FAIL. */
+ * rounds ask for another run under that name"; with net also when a
+ * stored match played another net as new than the round's training
+ * gives, refused before the file is replaced), else ERR_FAIL. */
 int rounds_run(const Rounds *r, const RoundsHooks *h, RoundRow *rows, int *nrows, int *best, char *err);
 
 /* Writes the rows as CSV (whole, through a sibling file and a rename): a
