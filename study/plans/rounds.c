@@ -167,10 +167,11 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     return rc ? -1 : 0;
 }
 
-/* Step 2 with nets: a net trained from scratch on the round's self-play
- * games, written to W_k. Its description names the rounds, the round and
- * the run, not the folder or database, so the same games give the same
- * bytes wherever they are. */
+/* Step 2 with nets: a net trained from scratch on the self-play games of
+ * rounds 1 to k (the trainer has no warm start, so the data grows with
+ * the rounds instead), written to W_k. Its description names the rounds,
+ * the round and the runs, not the folder or database, so the same games
+ * give the same bytes wherever they are. */
 static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *row, char *err)
 {
     Store *store = NULL;
@@ -178,21 +179,34 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
     NnueTrainOptions o = r->train;
     o.seed = rounds_train_seed(r, k);
     o.threads = r->where.threads;
-    const char *runs[1] = {row->selfplay_run};
-    StoreSelection sel = {.runs = runs, .nruns = 1};
+    char (*names)[STORE_NAME_LEN] = calloc((size_t)k, sizeof *names);
+    const char **runs = calloc((size_t)k, sizeof *runs);
+    StoreSelection sel = {.runs = runs, .nruns = k};
     uint8_t *bytes = NULL;
     size_t len = 0;
     Nnue *net = NULL;
     char e[ERR_LEN], what[NNUE_DESC_MAX + 1], desc[NNUE_DESC_MAX + 1];
     int rc = -1;
+    if (!names || !runs) {
+        snprintf(err, ERR_LEN, "round %d: out of memory", k);
+        goto done;
+    }
+    for (int j = 1; j <= k; j++) {
+        snprintf(names[j - 1], sizeof names[j - 1], "%s.%d/selfplay", r->name, j);
+        runs[j - 1] = names[j - 1];
+    }
     if (store_open(&store, r->where.db, STORE_READ, r->where.busy_ms, e) ||
         train_load(store, &sel, &o, &data, NULL, e)) {
         snprintf(err, ERR_LEN, "round %d: the training: %.900s", k, e);
         goto done;
     }
     nnue_train_describe(what, sizeof what, &o, &data);
-    snprintf(desc, sizeof desc, "yinsh rounds %s, round %d: run %s, from scratch: %s", r->name, k,
-             row->selfplay_run, what);
+    if (k == 1)
+        snprintf(desc, sizeof desc, "yinsh rounds %s, round 1: run %s, from scratch: %s", r->name, row->selfplay_run,
+                 what);
+    else
+        snprintf(desc, sizeof desc, "yinsh rounds %s, round %d: runs %s.1/selfplay to %s, from scratch: %s", r->name,
+                 k, r->name, row->selfplay_run, what);
     rounds_weights_path(r, k, row->weights);
     if (nnue_train_whole(&o, &data, desc, &bytes, &len, e) || nnue_decode(&net, bytes, len, row->weights, e)) {
         snprintf(err, ERR_LEN, "round %d: the training gives no usable net: %.900s", k, e);
@@ -236,6 +250,8 @@ done:
     nnue_free(net);
     free(bytes);
     nnue_data_free(&data);
+    free(runs);
+    free(names);
     return rc;
 }
 
