@@ -85,9 +85,11 @@ fuzz() { # fuzz NAME CORPUS SOURCES...
 mkdir -p build-fuzz
 # the shipped weights that eval/evaluation.c reads when a path names one (CMakeLists.txt makes the same file)
 cmake -DOUT=build-fuzz/weights_shipped.c -DDIR="$ROOT/eval/weights" -P cmake/embed_weights.cmake
+# and the net built into the binary (eval=net:builtin), as CMakeLists.txt embeds it
+cmake -DIN="$ROOT/eval/nets/default.nnue" -DOUT=build-fuzz/default_nnue.c -DNAME=NNUE_BUILTIN_NET -P cmake/embed.cmake
 fuzz fuzz_parsers corpus engine/*.c engine/base/*.c
 fuzz fuzz_agent_spec corpus-spec engine/*.c engine/base/*.c eval/evaluation.c build-fuzz/weights_shipped.c \
-    eval/stats/stats.c selfplay/agents/*.c selfplay/search/mcts.c selfplay/search/ab.c selfplay/search/playout.c \
+    eval/nnue.c eval/evaluator.c build-fuzz/default_nnue.c eval/stats/stats.c selfplay/agents/*.c selfplay/search/mcts.c selfplay/search/ab.c selfplay/search/playout.c \
     selfplay/uyi/*.c
 fuzz fuzz_weights corpus-weights engine/*.c engine/base/*.c eval/evaluation.c build-fuzz/weights_shipped.c
 fuzz fuzz_study_ini corpus-ini study/plans/ini.c engine/base/*.c
