@@ -35,11 +35,7 @@ struct StoreCursor {
     bool done; /* the last game was read: a step now would start the query again */
 };
 
-static const char *text(sqlite3_stmt *st, int col)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-    return t ? (const char *)t : "";
-}
+static const char *text(sqlite3_stmt *st, int col) { return store_column_text(st, col); }
 
 /* A copy the cursor owns (NULL stays NULL): 0, or -1 out of memory. */
 static int keep(StoreCursor *c, const char *s, const char **out)
@@ -222,31 +218,13 @@ int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err)
     int64_t id = sqlite3_column_int64(st, 5);
     if ((rc = read_actions(c, id, &n, err)) || (rc = read_children(c, id, n, err))) return rc;
     c->game = (StoreCursorGame){
-        .text =
-            {
-                .run = text(st, 0),
-                .run_uid = text(st, 1),
-                .kind = text(st, 2),
-                .version = text(st, 3),
-                .commit = sqlite3_column_type(st, 16) == SQLITE_NULL ? NULL : text(st, 16),
-                .seed = (uint64_t)sqlite3_column_int64(st, 4),
-                .index = (uint32_t)sqlite3_column_int64(st, 6),
-                .variant = text(st, 7),
-                .white = text(st, 8),
-                .black = text(st, 9),
-                .white_weights = sqlite3_column_type(st, 10) == SQLITE_NULL ? NULL : text(st, 10),
-                .black_weights = sqlite3_column_type(st, 11) == SQLITE_NULL ? NULL : text(st, 11),
-                .result = text(st, 12),
-                .reason = text(st, 13),
-                .stored_at = text(st, 14),
-                .length = sqlite3_column_int64(st, 15),
-                .nactions = n,
-                .actions = c->texts,
-            },
+        .text = store_game_text_row(st),
         .id = id,
         .acts = c->rows,
         .visits = sqlite3_column_int(st, 17) != 0,
     };
+    c->game.text.nactions = n;
+    c->game.text.actions = c->texts;
     *game = &c->game;
     return 0;
 }

@@ -25,6 +25,15 @@ struct Store {
  * ERR_FAIL. */
 int store_fail(const struct Store *s, char *err, const char *what);
 
+/* A text column ("" for NULL). */
+const char *store_column_text(sqlite3_stmt *st, int col);
+/* The record fields of a game row of the games query (columns 0 to 16:
+ * run.name, run.uid, kind, run.version, run.seed, game.id, game.idx,
+ * game.variant, game.white, game.black, the two weights, game.result,
+ * game.reason, game.stored_at, game.actions, the commit); the caller sets
+ * the actions and what its query adds after column 16. */
+struct StoreGameText store_game_text_row(sqlite3_stmt *st);
+
 /* Creates the schema when the database has none yet (inside the caller's
  * transaction). */
 int store_ensure_schema(struct Store *s, char *err);

@@ -66,10 +66,34 @@ int store_prepare_selected(Store *r, const StoreSelection *sel, const char *head
     return prepare_selected(r, sel, head, "WHERE", tail, true, st, err);
 }
 
-static const char *text(sqlite3_stmt *st, int col)
+const char *store_column_text(sqlite3_stmt *st, int col)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
     return t ? (const char *)t : "";
+}
+
+static const char *text(sqlite3_stmt *st, int col) { return store_column_text(st, col); }
+
+StoreGameText store_game_text_row(sqlite3_stmt *st)
+{
+    return (StoreGameText){
+        .run = text(st, 0),
+        .run_uid = text(st, 1),
+        .kind = text(st, 2),
+        .version = text(st, 3),
+        .commit = sqlite3_column_type(st, 16) == SQLITE_NULL ? NULL : text(st, 16),
+        .seed = (uint64_t)sqlite3_column_int64(st, 4),
+        .index = (uint32_t)sqlite3_column_int64(st, 6),
+        .variant = text(st, 7),
+        .white = text(st, 8),
+        .black = text(st, 9),
+        .white_weights = sqlite3_column_type(st, 10) == SQLITE_NULL ? NULL : text(st, 10),
+        .black_weights = sqlite3_column_type(st, 11) == SQLITE_NULL ? NULL : text(st, 11),
+        .result = text(st, 12),
+        .reason = text(st, 13),
+        .stored_at = text(st, 14),
+        .length = sqlite3_column_int64(st, 15),
+    };
 }
 
 int store_query_check(Store *r, const StoreSelection *sel, char *err)
@@ -455,27 +479,10 @@ int store_query_game_texts(Store *r, const char *run, int64_t index, int (*fn)(v
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if ((rc = action_texts_read(r, acts, sqlite3_column_int64(st, 5), &a, err))) goto done;
-        StoreGameText g = {
-            .run = text(st, 0),
-            .run_uid = text(st, 1),
-            .kind = text(st, 2),
-            .version = text(st, 3),
-            .commit = sqlite3_column_type(st, 16) == SQLITE_NULL ? NULL : text(st, 16),
-            .seed = (uint64_t)sqlite3_column_int64(st, 4),
-            .index = (uint32_t)sqlite3_column_int64(st, 6),
-            .variant = text(st, 7),
-            .white = text(st, 8),
-            .black = text(st, 9),
-            .white_weights = sqlite3_column_type(st, 10) == SQLITE_NULL ? NULL : text(st, 10),
-            .black_weights = sqlite3_column_type(st, 11) == SQLITE_NULL ? NULL : text(st, 11),
-            .result = text(st, 12),
-            .reason = text(st, 13),
-            .stored_at = text(st, 14),
-            .command = text(st, 17),
-            .length = sqlite3_column_int64(st, 15),
-            .nactions = a.n,
-            .actions = a.text,
-        };
+        StoreGameText g = store_game_text_row(st);
+        g.command = text(st, 17);
+        g.nactions = a.n;
+        g.actions = a.text;
         if ((rc = fn(ctx, &g))) goto done;
     }
     if (step != SQLITE_DONE) rc = store_fail(r, err, "reading games");
