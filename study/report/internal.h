@@ -34,6 +34,8 @@ bool report_has_level(const Report *rep);
 /* Text from the database in Markdown, as a code span: the one escaping
  * of every table cell and sentence that shows such text (markdown.c). */
 void report_md_code(FILE *f, const char *text);
+/* The rows of a first-ring table by class (markdown.c). */
+void report_md_class_rows(FILE *f, const ReportClass *c);
 
 /* A pair's name for a reader: the agent, or "white vs black", each spec
  * without the parts that only repeat the defaults ("mcts:sims=600"), and

@@ -371,6 +371,26 @@ static void write_comparison(const Report *rep, FILE *f)
     fprintf(f, ".\n\n");
 }
 
+/* The rows of a table of White's first ring by class (the classes of
+ * report_classes): class, points, distance from f6, games, White's score
+ * with its interval, a class of too few games marked. */
+void report_md_class_rows(FILE *f, const ReportClass *c)
+{
+    for (int k = 0; k < REPORT_CLASS_NB; k++) {
+        uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
+        char name[8];
+        point_format(c[k].first, name);
+        fprintf(f, "| %s | %d | %d | %llu | ", name, c[k].points, c[k].distance, (unsigned long long)(w + d + l));
+        if (w + d + l == 0) {
+            fprintf(f, "– |\n");
+            continue;
+        }
+        Interval s = stats_score(w, d, l);
+        fprintf(f, "%.1f%% (%.1f–%.1f)%s |\n", 100 * s.mid, 100 * s.lo, 100 * s.hi,
+                w + d + l < REPORT_MIN_POINT_GAMES ? ", too few games" : "");
+    }
+}
+
 /* White's score by the class of White's first ring, per variant. */
 static void write_classes(const Report *rep, FILE *f)
 {
@@ -390,19 +410,7 @@ static void write_classes(const Report *rep, FILE *f)
         report_classes(rep, v, NULL, c);
         fprintf(f, "### %s\n\n| class | points | from f6 | games | White's score (95%% CI) |\n|---|--:|--:|--:|---|\n",
                 VARIANT_TITLE[v]);
-        for (int k = 0; k < REPORT_CLASS_NB; k++) {
-            uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
-            char name[8];
-            point_format(c[k].first, name);
-            fprintf(f, "| %s | %d | %d | %llu | ", name, c[k].points, c[k].distance, (unsigned long long)(w + d + l));
-            if (w + d + l == 0) {
-                fprintf(f, "– |\n");
-                continue;
-            }
-            Interval s = stats_score(w, d, l);
-            fprintf(f, "%.1f%% (%.1f–%.1f)%s |\n", 100 * s.mid, 100 * s.lo, 100 * s.hi,
-                    w + d + l < REPORT_MIN_POINT_GAMES ? ", too few games" : "");
-        }
+        report_md_class_rows(f, c);
         fprintf(f, "\n");
     }
 }

@@ -336,19 +336,7 @@ static void write_top_classes(const Report *rep, FILE *f)
                 (unsigned long long)p->games);
         ReportClass c[REPORT_CLASS_NB];
         report_classes(rep, v, p, c);
-        for (int k = 0; k < REPORT_CLASS_NB; k++) {
-            uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
-            char name[8];
-            point_format(c[k].first, name);
-            fprintf(f, "| %s | %d | %d | %llu | ", name, c[k].points, c[k].distance, (unsigned long long)(w + d + l));
-            if (w + d + l == 0) {
-                fprintf(f, "– |\n");
-                continue;
-            }
-            Interval s = stats_score(w, d, l);
-            fprintf(f, "%.1f%% (%.1f–%.1f)%s |\n", 100 * s.mid, 100 * s.lo, 100 * s.hi,
-                    w + d + l < REPORT_MIN_POINT_GAMES ? ", too few games" : "");
-        }
+        report_md_class_rows(f, c);
         fprintf(f, "\n");
     }
 }
