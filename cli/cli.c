@@ -16,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "play/distribute.h"
-#include "base/json.h"
-#include "base/clock.h"
+#include "selfplay/play/distribute.h"
+#include "engine/base/json.h"
+#include "engine/base/clock.h"
 #include "engine/notation.h"
-#include "base/number.h"
+#include "engine/base/number.h"
 
 static void vmessage(const char *cmd, const char *fmt, va_list ap)
 {

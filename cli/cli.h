@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "base/parallel.h"
-#include "play/run.h"
-#include "plans/planned.h"
+#include "engine/base/parallel.h"
+#include "selfplay/play/run.h"
+#include "study/plans/planned.h"
 
 /* Exit statuses: 0 success, 1 failure (bad data, illegal action, I/O), 2 usage. */
 enum { EXIT_USAGE = 2 };

@@ -7,15 +7,15 @@
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
-#include "play/bench.h"
+#include "selfplay/play/bench.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "base/json.h"
+#include "engine/base/json.h"
 #include "engine/notation.h"
-#include "base/number.h"
-#include "base/clock.h"
-#include "search/ab.h"
-#include "stats/stats.h"
+#include "engine/base/number.h"
+#include "engine/base/clock.h"
+#include "selfplay/search/ab.h"
+#include "eval/stats/stats.h"
 
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "base/number.h"
+#include "engine/base/number.h"
 #include "engine/perft.h"
 #include "engine/rng.h"
-#include "store/store.h"
+#include "selfplay/store/store.h"
 
 const char USAGE_PERFT[] =
     "usage: yinsh perft [--divide] DEPTH [YPN]\n"

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/file.h"
-#include "records/boardspace.h"
+#include "engine/base/file.h"
+#include "selfplay/records/boardspace.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
-#include "store/store.h"
+#include "selfplay/store/store.h"
 
 const char USAGE_EXPORT[] =
     "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/] [--format F]\n"

@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/error.h"
-#include "base/text.h"
-#include "records/boardspace.h"
+#include "engine/base/error.h"
+#include "engine/base/text.h"
+#include "selfplay/records/boardspace.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
-#include "store/store.h"
-#include "base/number.h"
+#include "selfplay/store/store.h"
+#include "engine/base/number.h"
 
 const char USAGE_IMPORT[] =
     "usage: yinsh import --format boardspace FILE.sgf... [--db PATH] [--repeat]\n"

@@ -10,13 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
-#include "play/distribute.h"
-#include "base/json.h"
-#include "play/match.h"
+#include "selfplay/play/distribute.h"
+#include "engine/base/json.h"
+#include "selfplay/play/match.h"
 #include "engine/notation.h"
-#include "base/number.h"
+#include "engine/base/number.h"
 
 
 const char USAGE_MATCH[] =

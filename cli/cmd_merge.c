@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "store/store.h"
-#include "base/number.h"
+#include "selfplay/store/store.h"
+#include "engine/base/number.h"
 
 const char USAGE_MERGE[] =
     "usage: yinsh merge --db OUT.db SHARD.db... [--busy-timeout MS] [--quiet]\n"

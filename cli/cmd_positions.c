@@ -2,12 +2,12 @@
  * (study/positions/samples.h writes them; docs/python.md has the formats). */
 #include <stdio.h>
 #include <string.h>
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "encode/encode.h"
-#include "positions/samples.h"
-#include "store/store.h"
+#include "engine/encode/encode.h"
+#include "study/positions/samples.h"
+#include "selfplay/store/store.h"
 
 const char USAGE_POSITIONS[] =
     "usage: yinsh positions --db PATH --out FILE [--format ypn|csv|planes [--policy]] [--view V]\n"

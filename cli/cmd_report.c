@@ -9,10 +9,10 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "base/json.h"
+#include "engine/base/json.h"
 #include "engine/notation.h"
-#include "report/report.h"
-#include "play/run.h"
+#include "study/report/report.h"
+#include "selfplay/play/run.h"
 
 #define REPORT_DEFAULT_OUT "results/report"
 

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
-#include "base/json.h"
-#include "plans/rounds.h"
-#include "base/number.h"
+#include "engine/base/json.h"
+#include "study/plans/rounds.h"
+#include "engine/base/number.h"
 
 const char USAGE_ROUNDS[] =
     "usage: yinsh rounds --agent SPEC --from WEIGHTS --db PATH --name NAME --out-dir DIR\n"

@@ -9,14 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
-#include "play/distribute.h"
-#include "base/json.h"
+#include "selfplay/play/distribute.h"
+#include "engine/base/json.h"
 #include "engine/notation.h"
-#include "base/parallel.h"
-#include "play/run.h"
-#include "base/number.h"
+#include "engine/base/parallel.h"
+#include "selfplay/play/run.h"
+#include "engine/base/number.h"
 
 #define SELFPLAY_DEFAULT_AGENT "mcts"
 

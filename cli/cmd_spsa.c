@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
-#include "plans/spsa_match.h"
-#include "base/number.h"
+#include "study/plans/spsa_match.h"
+#include "engine/base/number.h"
 
 const char USAGE_SPSA[] =
     "usage: yinsh spsa --agent SPEC --param NAME=START:LO:HI [--param ...]\n"

@@ -7,9 +7,9 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
-#include "plans/study.h"
-#include "base/file.h"
-#include "base/number.h"
+#include "study/plans/study.h"
+#include "engine/base/file.h"
+#include "engine/base/number.h"
 
 const char USAGE_STUDY[] =
     "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS]\n"

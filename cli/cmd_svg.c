@@ -1,7 +1,7 @@
 /* yinsh svg: a position as an SVG picture (study/viewer/board_svg.c draws it, as
  * it draws the viewer's boards). */
 #include <stdio.h>
-#include "viewer/board_svg.h"
+#include "study/viewer/board_svg.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"

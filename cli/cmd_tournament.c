@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
-#include "base/json.h"
-#include "base/number.h"
+#include "engine/base/json.h"
+#include "engine/base/number.h"
 #include "engine/notation.h"
-#include "plans/tournament.h"
+#include "study/plans/tournament.h"
 
 const char USAGE_TOURNAMENT[] =
     "usage: yinsh tournament --p NAME=SPEC --p NAME=SPEC [--p ...] --games N\n"

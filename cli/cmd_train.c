@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/clock.h"
-#include "base/parallel.h"
+#include "engine/base/clock.h"
+#include "engine/base/parallel.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "positions/train_load.h"
+#include "study/positions/train_load.h"
 
 const char USAGE_TRAIN[] =
     "usage: yinsh train --db PATH --out NET [--runs NAME[,NAME...]] [--seed S]\n"

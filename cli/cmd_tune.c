@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
-#include "base/json.h"
-#include "positions/tune_load.h"
-#include "base/number.h"
+#include "engine/base/json.h"
+#include "study/positions/tune_load.h"
+#include "engine/base/number.h"
 
 const char USAGE_TUNE[] =
     "usage: yinsh tune --out FILE [--db PATH] [--runs NAME[,NAME...]] [--from FILE]\n"

@@ -23,15 +23,15 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include "search/ab.h"
-#include "agents/agent.h"
+#include "selfplay/search/ab.h"
+#include "selfplay/agents/agent.h"
 #include "cli/cli.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "base/number.h"
-#include "uyi/command.h"
+#include "engine/base/number.h"
+#include "selfplay/uyi/command.h"
 
 const char USAGE_UYI[] =
     "usage: yinsh uyi [--agent SPEC]\n"

@@ -6,9 +6,9 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "play/run.h"
-#include "viewer/view_site.h"
-#include "base/number.h"
+#include "selfplay/play/run.h"
+#include "study/viewer/view_site.h"
+#include "engine/base/number.h"
 
 #define VIEW_DEFAULT_OUT "results/view"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "base/number.h"
+#include "engine/base/number.h"
 
 const char CLI_TOURNAMENT_REFUSED[] =
     ": give the participants, games, seed, variant, openings and controls it was started with, or another "

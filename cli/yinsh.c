@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/file.h"
-#include "base/parallel.h"
+#include "engine/base/file.h"
+#include "engine/base/parallel.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/notation.h"
 #include "engine/movegen.h"
 

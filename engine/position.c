@@ -1,6 +1,6 @@
 #include <assert.h>
 #include <string.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/position.h"
 #include "engine/targets.h"
 

@@ -3,7 +3,7 @@
 #define YINSH_TYPES_H
 
 #include <stdint.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 
 /* Errors follow the one convention of base/error.h (ERR_LEN and all). */
 

@@ -4,11 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
-#include "base/file.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "eval/evaluation.h"
 #include "engine/movegen.h"
-#include "base/number.h"
+#include "engine/base/number.h"
 #include "engine/rng.h"
 
 const char *const FEATURE_NAMES[FEAT_NB] = {

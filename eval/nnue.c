@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/error.h"
-#include "base/file.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "engine/geometry.h"
 #include "eval/nnue.h"
 #if defined(__x86_64__)

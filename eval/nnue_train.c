@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/clock.h"
-#include "base/error.h"
-#include "base/file.h"
-#include "base/parallel.h"
+#include "engine/base/clock.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
+#include "engine/base/parallel.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
 #include "engine/rng.h"

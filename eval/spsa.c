@@ -1,8 +1,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "base/error.h"
-#include "base/number.h"
+#include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "engine/rng.h"
 #include "eval/spsa.h"
 

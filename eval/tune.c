@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
-#include "base/parallel.h"
+#include "engine/base/parallel.h"
 #include "eval/tune.h"
 
 void tune_options_default(TuneOptions *o)

@@ -3,10 +3,10 @@
  * plays, since an external engine is told a game by its actions. */
 #include <stdlib.h>
 #include <string.h>
-#include "agents/agent.h"
-#include "base/error.h"
-#include "base/parallel.h"
-#include "encode/encode.h"
+#include "selfplay/agents/agent.h"
+#include "engine/base/error.h"
+#include "engine/base/parallel.h"
+#include "engine/encode/encode.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "lib/internal.h"

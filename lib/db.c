@@ -4,13 +4,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "agents/agent.h"
-#include "base/error.h"
-#include "encode/encode.h"
+#include "selfplay/agents/agent.h"
+#include "engine/base/error.h"
+#include "engine/encode/encode.h"
 #include "engine/notation.h"
 #include "lib/internal.h"
-#include "positions/samples.h"
-#include "store/cursor.h"
+#include "study/positions/samples.h"
+#include "selfplay/store/cursor.h"
 
 int yinsh_db_open(yinsh_db **out, const char *path, char *err)
 {

@@ -5,7 +5,7 @@
 
 #include <yinsh.h>
 #include "engine/position.h"
-#include "store/store.h"
+#include "selfplay/store/store.h"
 
 struct yinsh_position {
     Position pos;

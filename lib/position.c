@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
-#include "encode/encode.h"
+#include "engine/base/error.h"
+#include "engine/encode/encode.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "lib/internal.h"
-#include "viewer/board_svg.h"
+#include "study/viewer/board_svg.h"
 
 /* The public constants are the engine's: a change of one is a change of
  * the API. Compared as ints: they are enums of two headers, whose

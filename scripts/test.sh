@@ -75,7 +75,7 @@ fuzz() { # fuzz NAME CORPUS SOURCES...
     shift 2
     step "Fuzzing $name (${FUZZ_SECONDS}s)"
     # shellcheck disable=SC2086
-    clang $FUZZ_FLAGS -I. -Iengine -Ieval -Iselfplay -Istudy "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
+    clang $FUZZ_FLAGS -I. "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
     rm -rf "build-fuzz/corpus-$name" && mkdir -p "build-fuzz/corpus-$name"
     (cd build-fuzz && ./$name -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
        "corpus-$name" "$ROOT/tests/fuzz/$corpus" 2>"$name.log") ||

@@ -3,11 +3,12 @@
 #
 # The layer graph is CMakeLists.txt's `yinsh_concept(NAME FOLDER BELOW...)`
 # lines: each concept folder is one library, and BELOW are the concepts it
-# builds on. A source of concept C may include, by folder, the headers of C
+# builds on. A source of concept C may include, by path, the headers of C
 # and of every concept below C (transitively); cli/ (the binary) may
 # include any. The check fails on:
-#   - an #include "..." that names no folder ("mcts.h"), or a header that
-#     does not exist there;
+#   - an #include "..." that is not the header's path from the repository's
+#     top, the one include root ("mcts.h", "search/mcts.h" for
+#     selfplay/search/mcts.h), or a header that does not exist;
 #   - an include of a concept that is not below the includer's (a layer
 #     going up, or sideways between concepts that do not build on each
 #     other);
@@ -95,20 +96,21 @@ FNR == 1 {
     h = q[2]
     edges++
     if (h !~ /\//) {
-        printf "%s:%d: includes \"%s\" without its folder (CONCEPT/NAME.h)\n", FILENAME, FNR, h
+        printf "%s:%d: includes \"%s\" without its path from the top (FOLDER/NAME.h)\n", FILENAME, FNR, h
         bad = 1
         next
     }
-    c = h
-    sub(/\/.*/, "", c)
-    if (!(c in folder)) {
-        printf "%s:%d: includes \"%s\": no concept is named %s\n", FILENAME, FNR, h, c
+    hdir = h
+    sub(/\/[^\/]*$/, "", hdir)
+    if (!(hdir in concept_of)) {
+        printf "%s:%d: includes \"%s\": %s is no concept folder (the include line is the path from the top)\n", FILENAME, FNR, h, hdir
         bad = 1
         next
     }
-    path_h = folder[c] "/" substr(h, length(c) + 2)
+    c = concept_of[hdir]
+    path_h = h
     if ((getline junk < path_h) < 0) {
-        printf "%s:%d: includes \"%s\": there is no %s\n", FILENAME, FNR, h, path_h
+        printf "%s:%d: includes \"%s\": there is no such file\n", FILENAME, FNR, h
         bad = 1
         next
     }
@@ -126,7 +128,7 @@ END {
     for (i = 1; i <= nconcepts; i++) visit(order[i])
     for (m in modules) mvisit(m)
     if (bad) exit 1
-    printf "check_layers: %d includes in %d files of %d concepts, each by folder and down the layer graph, no circle\n",
+    printf "check_layers: %d includes in %d files of %d concepts, each by its path and down the layer graph, no circle\n",
         edges, files, nconcepts + 1
 }
 ' - "$@"

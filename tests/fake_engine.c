@@ -39,7 +39,7 @@
 #include <unistd.h>
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "uyi/command.h"
+#include "selfplay/uyi/command.h"
 
 static void sleep_ms(long ms)
 {

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "search/ab.h"
-#include "base/clock.h"
-#include "agents/agent.h"
+#include "selfplay/search/ab.h"
+#include "engine/base/clock.h"
+#include "selfplay/agents/agent.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 

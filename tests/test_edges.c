@@ -16,7 +16,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include "engine/rng.h"
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 /* A small finished run of random games at path dir/name. */
 static char *random_db(const char *dir, const char *name, const char *run, const char *games)

@@ -8,7 +8,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
-#include "encode/encode.h"
+#include "engine/encode/encode.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"

@@ -7,7 +7,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <time.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 /* A uyi spec running the fake engine in `mode`, tagged with the test's
  * folder so that its processes can be found. */

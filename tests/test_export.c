@@ -8,7 +8,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 /* A small finished run of random games in dir/NAME.db. */
 static char *random_db(const char *dir, const char *name, const char *run, const char *games)

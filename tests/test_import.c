@@ -6,7 +6,7 @@
  * others are stored; our games go out and come back with the same
  * actions. */
 #define _GNU_SOURCE /* nftw, in test_proc.h */
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define SGF YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf"

@@ -4,8 +4,8 @@
  * json.tool`, then a few figures checked against what the command did). */
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include <math.h>
-#include "base/json.h"
-#include "test_proc.h"
+#include "engine/base/json.h"
+#include "tests/test_proc.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 

@@ -6,7 +6,7 @@
  * that a level added moves no other run; played, resumed or skipped as
  * the self-play runs are; each stored command reproduces its run; a
  * mistake in the section names its line and stores nothing. */
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 static const char *STUDY = "[study]\nname = l\ndb = %s\nseed = 5\nvariants = standard, blitz\ngames = 4\n"
                            "opening = random:4\n"

@@ -7,7 +7,7 @@
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include <math.h>
 #include <yinsh.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 #define START "4/7/8/9/10/9/10/9/8/7/4 w P standard"
 #define MOVES "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard"

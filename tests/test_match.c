@@ -5,9 +5,9 @@
  * `yinsh match` as a process (its output and its bad inputs). */
 #include <math.h>
 #include <sqlite3.h>
-#include "play/match.h"
+#include "selfplay/play/match.h"
 #include "engine/notation.h"
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 #define NEAR(a, b, eps) cr_assert(fabs((a) - (b)) <= (eps), "%s = %.6f, expected %.6f", #a, (double)(a), (double)(b))
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 /* Shard K of N of a run of random games, seed 5, in dir/shard-K.db. */
 static char *shard(const char *dir, const char *kind, int k, int n, const char *games)

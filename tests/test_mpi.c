@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 #define SKIP_WITHOUT_MPI() \
     if (!*YINSH_MPIEXEC) cr_skip_test("this yinsh was built without MPI (no MPI C library at configure time)")

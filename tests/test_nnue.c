@@ -16,15 +16,15 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <signal.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 #include "engine/movegen.h"
 #include "engine/randgame.h"
 #include "eval/nnue.h"
 #include "eval/nnue_train.h"
-#include "positions/train_load.h"
-#include "search/ab.h"
-#include "search/mcts.h"
-#include "agents/agent.h"
+#include "study/positions/train_load.h"
+#include "selfplay/search/ab.h"
+#include "selfplay/search/mcts.h"
+#include "selfplay/agents/agent.h"
 
 /* A net of seeded random integers, large enough that the clipping is met
  * on both sides and sums go far from zero; l2 > 0 adds the second layer.

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "base/number.h"
+#include "engine/base/number.h"
 
 #define START "4/7/8/9/10/9/10/9/8/7/4 w P standard"
 /* docs/notation.md §6: after the placements h6 g6 g8 c6 e10 f8 g11 e9 h11 d7 */

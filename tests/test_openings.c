@@ -5,7 +5,7 @@
  * board; from K random first actions its games differ, the K actions are
  * the harness's (not searched), the plan remembers K (a resume or a study
  * with another K is refused), and the stored command reproduces the run. */
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 /* The number of distinct action sequences among a run's games. */
 static long long distinct_games(sqlite3 *h, const char *run)

@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "base/text.h"
+#include "engine/base/text.h"
 #include "engine/notation.h"
-#include "report/report.h"
-#include "stats/stats.h"
-#include "store/store.h"
-#include "test_proc.h"
+#include "study/report/report.h"
+#include "eval/stats/stats.h"
+#include "selfplay/store/store.h"
+#include "tests/test_proc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 #define FROM YINSH_SOURCE_DIR "/eval/weights/default.txt"
 

@@ -17,16 +17,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "agents/agent.h"
-#include "play/bench.h"
-#include "search/mcts.h"
-#include "search/mcts_tree.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/play/bench.h"
+#include "selfplay/search/mcts.h"
+#include "selfplay/search/mcts_tree.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "search/playout.h"
-#include "play/scheduler.h"
-#include "store/store.h"
-#include "test_proc.h"
+#include "selfplay/search/playout.h"
+#include "selfplay/play/scheduler.h"
+#include "selfplay/store/store.h"
+#include "tests/test_proc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 

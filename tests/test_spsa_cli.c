@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 #define AGENT "mcts:sims=150,rollout=4"
 

@@ -4,7 +4,7 @@
  * connections; a command that ends leaves neither, whatever it last did
  * with the file (a read-only connection closing last once left both:
  * `yinsh spsa` and `yinsh rounds`, whose last act is a read). */
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 static void expect_alone(const char *db)
 {

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 static void ok(const char *dir, const char *const *args, char **out)
 {

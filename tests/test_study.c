@@ -7,9 +7,9 @@
  * is refused; the repository's studies keep the names, seeds, agents and
  * games of the scripts they replaced. */
 #include <signal.h>
-#include "plans/ini.h"
-#include "plans/study.h"
-#include "test_proc.h"
+#include "study/plans/ini.h"
+#include "study/plans/study.h"
+#include "tests/test_proc.h"
 
 /* Every stored game of every run with its actions, and the runs' rows
  * (but their uid and dates): equal dumps, equal studies. */

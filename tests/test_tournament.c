@@ -8,9 +8,9 @@
  * refused. */
 #include <math.h>
 #include <signal.h>
-#include "play/book.h"
+#include "selfplay/play/book.h"
 #include "engine/notation.h"
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 /* Every stored game, run by run, with its result and actions: equal dumps,
  * equal games. */

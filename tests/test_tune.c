@@ -3,8 +3,8 @@
  * the fit must lower, the same weights on 1 and 2 threads, the errors for
  * an empty database and an unknown run, and `yinsh tune` as a process. */
 #include <math.h>
-#include "test_proc.h"
-#include "positions/tune_load.h"
+#include "tests/test_proc.h"
+#include "study/positions/tune_load.h"
 
 /* A database with one run of random games (fast, and results still follow
  * the rings removed). */

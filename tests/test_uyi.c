@@ -15,11 +15,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "agents/agent.h"
-#include "base/clock.h"
+#include "selfplay/agents/agent.h"
+#include "engine/base/clock.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "uyi/command.h"
+#include "selfplay/uyi/command.h"
 
 typedef struct Child {
     pid_t pid;

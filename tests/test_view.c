@@ -16,11 +16,11 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include "viewer/board_svg.h"
+#include "study/viewer/board_svg.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
-#include "test_proc.h"
+#include "tests/test_proc.h"
 
 /* ---- marks ------------------------------------------------------------- */
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "store/store.h"
-#include "test_proc.h"
+#include "selfplay/store/store.h"
+#include "tests/test_proc.h"
 
 /* MCTS against alpha-beta, from two random actions: MCTS, alpha-beta
  * and unsearched actions in one game. */

@@ -1,6 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 
 static void format(char *err, const char *fmt, va_list ap)
 {

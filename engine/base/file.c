@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/error.h"
-#include "base/file.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
 
 static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 {

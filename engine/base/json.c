@@ -2,8 +2,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
-#include "base/json.h"
-#include "base/text.h"
+#include "engine/base/json.h"
+#include "engine/base/text.h"
 
 /* One escaper for both: html also writes '<', '>' and '&' as \u escapes,
  * so that no text (a run name, an agent spec) can end the HTML <script>

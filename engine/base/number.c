@@ -1,7 +1,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "base/number.h"
+#include "engine/base/number.h"
 
 /* strtoull and strtod skip leading white space and take a '+'; a number
  * typed by a user starts with a digit (or '-' or '.'). */

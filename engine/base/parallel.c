@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "base/parallel.h"
+#include "engine/base/parallel.h"
 
 /* The size of libomp's registration file (SHM_SIZE in LLVM's
  * kmp_runtime.cpp). */

@@ -1,5 +1,5 @@
 #include <string.h>
-#include "base/text.h"
+#include "engine/base/text.h"
 
 int text_utf8_length(const unsigned char *s)
 {

@@ -1,6 +1,6 @@
 #include <assert.h>
 #include <string.h>
-#include "encode/encode.h"
+#include "engine/encode/encode.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 

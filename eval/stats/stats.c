@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stats/stats.h"
-#include "base/error.h"
-#include "base/number.h"
+#include "eval/stats/stats.h"
+#include "engine/base/error.h"
+#include "engine/base/number.h"
 
 Interval stats_wilson(double p, double n, double z)
 {

@@ -4,10 +4,10 @@
  * the rng. */
 #include <stdio.h>
 #include <string.h>
-#include "agents/agent.h"
-#include "agents/kind.h"
-#include "base/error.h"
-#include "search/ab.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/agents/kind.h"
+#include "engine/base/error.h"
+#include "selfplay/search/ab.h"
 
 static void ab_defaults(AgentSpec *spec)
 {

@@ -3,10 +3,10 @@
  * search's, and an agent's own movetime, are the same for every kind. */
 #include <assert.h>
 #include <stdlib.h>
-#include "agents/agent.h"
-#include "agents/kind.h"
-#include "base/clock.h"
-#include "base/error.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/agents/kind.h"
+#include "engine/base/clock.h"
+#include "engine/base/error.h"
 
 struct Agent {
     AgentSpec spec;

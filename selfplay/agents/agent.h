@@ -120,11 +120,11 @@
 #include <stdint.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
-#include "search/mcts.h"
+#include "selfplay/search/mcts.h"
 #include "engine/position.h"
-#include "records/record.h"
+#include "selfplay/records/record.h"
 #include "engine/rng.h"
-#include "uyi/engine.h"
+#include "selfplay/uyi/engine.h"
 
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };

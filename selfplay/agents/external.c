@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "agents/agent.h"
-#include "agents/kind.h"
-#include "base/error.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/agents/kind.h"
+#include "engine/base/error.h"
 #include "engine/movegen.h"
-#include "uyi/engine.h"
+#include "selfplay/uyi/engine.h"
 
 /* ---- the spec ------------------------------------------------------------- */
 

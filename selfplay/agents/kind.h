@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include "engine/position.h"
 #include "engine/rng.h"
-#include "search/limits.h"
-#include "uyi/command.h"
+#include "selfplay/search/limits.h"
+#include "selfplay/uyi/command.h"
 
 typedef struct AgentSpec AgentSpec;
 typedef struct AgentOption AgentOption;

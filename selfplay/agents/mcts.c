@@ -3,12 +3,12 @@
  * (search/mcts.h) from decision to decision, following the game. */
 #include <stdio.h>
 #include <string.h>
-#include "agents/agent.h"
-#include "agents/kind.h"
-#include "base/error.h"
-#include "base/number.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/agents/kind.h"
+#include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "engine/movegen.h"
-#include "search/mcts.h"
+#include "selfplay/search/mcts.h"
 
 static void mcts_defaults(AgentSpec *spec)
 {

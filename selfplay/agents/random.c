@@ -1,9 +1,9 @@
 /* The random agent (agents/kind.h): a uniformly random legal action, the
  * spec `random` with no keys. */
 #include <stdio.h>
-#include "agents/agent.h"
-#include "agents/kind.h"
-#include "base/error.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/agents/kind.h"
+#include "engine/base/error.h"
 #include "engine/movegen.h"
 
 static int random_parse(AgentSpec *spec, char *params, char *err)

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "agents/agent.h"
-#include "agents/kind.h"
-#include "base/error.h"
-#include "base/number.h"
-#include "search/ab.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/agents/kind.h"
+#include "engine/base/error.h"
+#include "engine/base/number.h"
+#include "selfplay/search/ab.h"
 
 static const AgentKind *const KINDS[AGENT_KINDS] = {
     [AGENT_RANDOM] = &AGENT_KIND_RANDOM,

@@ -6,14 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "play/bench.h"
-#include "base/clock.h"
-#include "search/ab.h"
-#include "search/mcts.h"
+#include "selfplay/play/bench.h"
+#include "engine/base/clock.h"
+#include "selfplay/search/ab.h"
+#include "selfplay/search/mcts.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
-#include "search/playout.h"
+#include "selfplay/search/playout.h"
 #include "engine/randgame.h"
 
 const char BENCH_PERFT_YPN[] = "4/7/5B2/6B2/8BW/6B2/4B1W2W/3W4W/8/7/4 w M standard";

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "eval/nnue.h"
-#include "search/mcts.h"
+#include "selfplay/search/mcts.h"
 #include "engine/position.h"
 
 /* The perft position: the second position of docs/notation.md §6 (the

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
-#include "play/book.h"
+#include "engine/base/error.h"
+#include "selfplay/play/book.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/rng.h"

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "base/error.h"
-#include "base/clock.h"
-#include "play/distribute.h"
-#include "base/parallel.h"
-#include "base/number.h"
+#include "engine/base/error.h"
+#include "engine/base/clock.h"
+#include "selfplay/play/distribute.h"
+#include "engine/base/parallel.h"
+#include "engine/base/number.h"
 
 enum { TAG_ASK = 1, TAG_CHUNK, TAG_GAMES, TAG_DONE };
 

@@ -21,8 +21,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "play/scheduler.h"
-#include "store/store.h"
+#include "selfplay/play/scheduler.h"
+#include "selfplay/store/store.h"
 
 /* Joins the MPI job when the process was started by an MPI launcher (its
  * environment says so), and only then; anything else is one rank of one.

@@ -1,6 +1,6 @@
 /* distribute.h without MPI (CMake found no MPI library): one rank, which
  * plays alone. */
-#include "play/distribute.h"
+#include "selfplay/play/distribute.h"
 
 bool dist_built(void) { return false; }
 int dist_init(char *err)

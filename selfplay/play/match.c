@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
-#include "play/distribute.h"
-#include "play/match.h"
+#include "engine/base/error.h"
+#include "selfplay/play/distribute.h"
+#include "selfplay/play/match.h"
 #include "engine/notation.h"
 
 int match_points2(int result, bool swapped)

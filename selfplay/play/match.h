@@ -14,9 +14,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "play/run.h"
-#include "play/scheduler.h"
-#include "stats/stats.h"
+#include "selfplay/play/run.h"
+#include "selfplay/play/scheduler.h"
+#include "eval/stats/stats.h"
 
 /* A's points in a game, in half points (2 win, 1 draw, 0 loss). */
 int match_points2(int result, bool swapped);

@@ -1,8 +1,8 @@
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
-#include "play/bench.h"
-#include "play/provenance.h"
+#include "selfplay/play/bench.h"
+#include "selfplay/play/provenance.h"
 
 void provenance_machine(char *out, size_t len)
 {

@@ -8,13 +8,13 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "base/error.h"
-#include "play/distribute.h"
+#include "engine/base/error.h"
+#include "selfplay/play/distribute.h"
 #include "engine/notation.h"
-#include "base/parallel.h"
-#include "play/provenance.h"
-#include "play/run.h"
-#include "base/number.h"
+#include "engine/base/parallel.h"
+#include "selfplay/play/provenance.h"
+#include "selfplay/play/run.h"
+#include "engine/base/number.h"
 
 uint64_t run_clock_seed(void)
 {

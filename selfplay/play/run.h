@@ -14,8 +14,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "play/scheduler.h"
-#include "store/store.h"
+#include "selfplay/play/scheduler.h"
+#include "selfplay/store/store.h"
 
 /* The database of a command not told another: in the folder results/ of
  * the working folder, made by the first command that writes to it. */

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "base/error.h"
-#include "base/clock.h"
+#include "engine/base/error.h"
+#include "engine/base/clock.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
-#include "base/number.h"
-#include "base/parallel.h"
-#include "search/playout.h"
-#include "play/scheduler.h"
+#include "engine/base/number.h"
+#include "engine/base/parallel.h"
+#include "selfplay/search/playout.h"
+#include "selfplay/play/scheduler.h"
 
 uint64_t selfplay_game_seed(uint64_t run_seed, uint32_t index) { return rng_mix(run_seed, index); }
 

@@ -20,9 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "agents/agent.h"
-#include "play/book.h"
-#include "records/record.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/play/book.h"
+#include "selfplay/records/record.h"
 
 
 /* How every agent of a run is limited (`--sims`, `--movetime`, `--tc`),

@@ -1,6 +1,6 @@
-#include "base/error.h"
-#include "base/text.h"
-#include "records/boardspace.h"
+#include "engine/base/error.h"
+#include "engine/base/text.h"
+#include "selfplay/records/boardspace.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 #include "engine/position.h"
-#include "records/record.h"
+#include "selfplay/records/record.h"
 
 enum { BOARDSPACE_TEXT_LEN = 128 };
 

@@ -1,9 +1,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/number.h"
+#include "engine/base/number.h"
 #include "engine/notation.h"
-#include "records/record.h"
+#include "selfplay/records/record.h"
 #include "engine/rng.h"
 
 const char *opening_name(int opening)

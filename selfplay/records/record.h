@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "stats/stats.h"
+#include "eval/stats/stats.h"
 #include "engine/types.h"
 
 /* How the games begin. OPENING_RINGS: the ten ring placements are

@@ -2,9 +2,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "search/ab.h"
-#include "base/clock.h"
-#include "base/error.h"
+#include "selfplay/search/ab.h"
+#include "engine/base/clock.h"
+#include "engine/base/error.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 

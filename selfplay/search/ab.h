@@ -57,7 +57,7 @@
 #include <stdint.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
-#include "search/limits.h"
+#include "selfplay/search/limits.h"
 #include "engine/position.h"
 
 enum {

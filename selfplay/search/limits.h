@@ -19,7 +19,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "engine/types.h"
 
 enum { SEARCH_REPORT_PV = 16 }; /* actions of a report's principal variation at most */

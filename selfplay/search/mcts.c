@@ -3,12 +3,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/clock.h"
-#include "base/error.h"
-#include "search/mcts.h"
-#include "search/mcts_tree.h"
+#include "engine/base/clock.h"
+#include "engine/base/error.h"
+#include "selfplay/search/mcts.h"
+#include "selfplay/search/mcts_tree.h"
 #include "engine/movegen.h"
-#include "search/playout.h"
+#include "selfplay/search/playout.h"
 
 struct Mcts {
     MctsConfig cfg;

@@ -67,7 +67,7 @@
 #include <stdint.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
-#include "search/limits.h"
+#include "selfplay/search/limits.h"
 #include "engine/position.h"
 #include "engine/rng.h"
 

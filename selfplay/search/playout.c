@@ -1,6 +1,6 @@
 #include <stddef.h>
 #include "engine/movegen.h"
-#include "search/playout.h"
+#include "selfplay/search/playout.h"
 #include "engine/randgame.h"
 
 int playout_adjudicate(const Position *pos)

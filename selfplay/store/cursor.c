@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/notation.h"
-#include "store/cursor.h"
-#include "store/internal.h"
+#include "selfplay/store/cursor.h"
+#include "selfplay/store/internal.h"
 
 /* An action row's texts, copied: the statement's own are gone at its
  * next step. */

@@ -11,7 +11,7 @@
 #ifndef YINSH_STORE_CURSOR_H
 #define YINSH_STORE_CURSOR_H
 
-#include "store/store.h"
+#include "selfplay/store/store.h"
 
 /* One game: valid until the next store_cursor_next or the close. */
 typedef struct StoreCursorGame {

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
-#include "store/internal.h"
-#include "store/store.h"
-#include "base/number.h"
+#include "selfplay/store/internal.h"
+#include "selfplay/store/store.h"
+#include "engine/base/number.h"
 
 /* The run's columns a merge copies, and which of them are its plan: what
  * every copy of one run (same uid) must agree on. */

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/notation.h"
-#include "store/internal.h"
-#include "store/store.h"
+#include "selfplay/store/internal.h"
+#include "selfplay/store/store.h"
 
 /* Prepares `head`, then the selection's conditions after `join` ("WHERE"
  * or "AND"), then `tail`, and binds the values. A selection names runs,

@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/notation.h"
-#include "base/clock.h"
+#include "engine/base/clock.h"
 #include "engine/rng.h"
-#include "store/internal.h"
-#include "store/store.h"
+#include "selfplay/store/internal.h"
+#include "selfplay/store/store.h"
 
 #ifndef YINSH_VERSION
 #define YINSH_VERSION "unknown"

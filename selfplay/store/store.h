@@ -29,7 +29,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "records/record.h"
+#include "selfplay/records/record.h"
 
 enum {
     STORE_SCHEMA_VERSION = 7,

@@ -11,10 +11,10 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "base/error.h"
-#include "base/clock.h"
+#include "engine/base/error.h"
+#include "engine/base/clock.h"
 #include "engine/types.h"
-#include "uyi/client.h"
+#include "selfplay/uyi/client.h"
 
 /* A process seen in /proc: its id and its start time (clock ticks since
  * boot), which tells it from a later process given the same id. */

@@ -1,10 +1,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/notation.h"
-#include "base/number.h"
-#include "uyi/command.h"
+#include "engine/base/number.h"
+#include "selfplay/uyi/command.h"
 
 enum { MAX_TOKENS = GAME_MAX_ACTIONS + 16 };
 

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/clock.h"
-#include "base/error.h"
+#include "engine/base/clock.h"
+#include "engine/base/error.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "uyi/client.h"
-#include "uyi/engine.h"
+#include "selfplay/uyi/client.h"
+#include "selfplay/uyi/engine.h"
 
 /* ---- descriptions -------------------------------------------------------- */
 

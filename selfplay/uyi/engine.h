@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "engine/position.h"
 #include "engine/types.h"
-#include "uyi/command.h"
+#include "selfplay/uyi/command.h"
 
 enum {
     UYI_ENGINE_NAME_LEN = 64,     /* a display name; an option's key */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "plans/ini.h"
+#include "study/plans/ini.h"
 #include "engine/types.h"
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/error.h"
-#include "plans/planned.h"
+#include "engine/base/error.h"
+#include "study/plans/planned.h"
 
 const char *planned_state_name(PlannedState state)
 {

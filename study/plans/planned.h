@@ -19,8 +19,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "play/match.h"
-#include "play/run.h"
+#include "selfplay/play/match.h"
+#include "selfplay/play/run.h"
 
 typedef enum { PLANNED_MISSING, PLANNED_UNFINISHED, PLANNED_COMPLETE, PLANNED_STATES } PlannedState;
 

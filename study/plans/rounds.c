@@ -6,14 +6,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "base/error.h"
-#include "base/file.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
-#include "plans/rounds.h"
+#include "study/plans/rounds.h"
 #include "eval/nnue.h"
-#include "positions/train_load.h"
-#include "positions/tune_load.h"
+#include "study/positions/train_load.h"
+#include "study/positions/tune_load.h"
 
 /* The weights files' ending, and what an eval= value puts before a path. */
 static const char *file_ext(const Rounds *r) { return r->net ? "nnue" : "txt"; }

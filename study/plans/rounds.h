@@ -41,10 +41,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "agents/agent.h"
-#include "play/match.h"
-#include "plans/planned.h"
-#include "plans/tournament.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/play/match.h"
+#include "study/plans/planned.h"
+#include "study/plans/tournament.h"
 #include "eval/tune.h"
 #include "eval/nnue_train.h"
 

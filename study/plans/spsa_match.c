@@ -1,9 +1,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "base/error.h"
-#include "base/file.h"
-#include "plans/spsa_match.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
+#include "study/plans/spsa_match.h"
 
 /* A value as the spec's text: an integer parameter's rounded, a real's in
  * six significant digits (the spec is stored as text: what is played is

@@ -27,10 +27,10 @@
 #define YINSH_SPSA_MATCH_H
 
 #include <stdint.h>
-#include "agents/agent.h"
-#include "play/match.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/play/match.h"
 #include "eval/spsa.h"
-#include "plans/tournament.h"
+#include "study/plans/tournament.h"
 
 enum { SPSA_RUN_NAME_LEN = 20, SPSA_MAX_ITERATIONS = 100000 };
 

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/error.h"
-#include "plans/ini.h"
+#include "engine/base/error.h"
+#include "study/plans/ini.h"
 #include "engine/notation.h"
-#include "base/number.h"
+#include "engine/base/number.h"
 #include "engine/rng.h"
-#include "plans/study.h"
+#include "study/plans/study.h"
 
 /* The report's folder when [report] has no out: one of the study's own
  * (results/NAME), so that a study copied from another and renamed does

@@ -24,8 +24,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "play/run.h"
-#include "plans/planned.h"
+#include "selfplay/play/run.h"
+#include "study/plans/planned.h"
 
 enum {
     STUDY_MAX_AGENTS = 64,

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/error.h"
+#include "engine/base/error.h"
 #include "engine/notation.h"
 #include "engine/rng.h"
-#include "plans/tournament.h"
+#include "study/plans/tournament.h"
 
 int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err)
 {

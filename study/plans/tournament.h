@@ -22,10 +22,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "play/match.h"
-#include "play/run.h"
-#include "plans/planned.h"
-#include "stats/stats.h"
+#include "selfplay/play/match.h"
+#include "selfplay/play/run.h"
+#include "study/plans/planned.h"
+#include "eval/stats/stats.h"
 
 enum {
     TOURNAMENT_MAX_PLAYERS = STATS_BT_MAX,

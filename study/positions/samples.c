@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
-#include "base/file.h"
-#include "encode/encode.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
+#include "engine/encode/encode.h"
 #include "engine/notation.h"
-#include "positions/samples.h"
+#include "study/positions/samples.h"
 
 struct SampleReader {
     StoreCursor *cursor;

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "engine/position.h"
-#include "store/cursor.h"
+#include "selfplay/store/cursor.h"
 
 typedef struct Sample {
     Position pos;                /* the position the action was chosen in */

@@ -1,5 +1,5 @@
-#include "base/error.h"
-#include "positions/train_load.h"
+#include "engine/base/error.h"
+#include "study/positions/train_load.h"
 
 static int on_game(void *ctx, const StoreGame *g, char *err)
 {

@@ -6,7 +6,7 @@
 #ifndef YINSH_TRAIN_LOAD_H
 #define YINSH_TRAIN_LOAD_H
 
-#include "store/store.h"
+#include "selfplay/store/store.h"
 #include "eval/nnue_train.h"
 
 /* Repeats (games stored again by a later run) are left out, and *repeats

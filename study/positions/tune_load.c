@@ -1,8 +1,8 @@
 #include <math.h>
 #include <stdio.h>
-#include "base/error.h"
-#include "positions/tune_load.h"
-#include "base/number.h"
+#include "engine/base/error.h"
+#include "study/positions/tune_load.h"
+#include "engine/base/number.h"
 
 static int on_game(void *ctx, const StoreGame *g, char *err)
 {

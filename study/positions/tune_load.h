@@ -6,7 +6,7 @@
 #define YINSH_TUNE_LOAD_H
 
 #include <stdio.h>
-#include "store/store.h"
+#include "selfplay/store/store.h"
 #include "eval/tune.h"
 
 /* Repeats (games stored again by a later run) are left out: *repeats

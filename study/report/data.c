@@ -4,12 +4,12 @@
  * writes it. */
 #include <errno.h>
 #include <string.h>
-#include "base/error.h"
-#include "base/text.h"
-#include "agents/agent.h"
+#include "engine/base/error.h"
+#include "engine/base/text.h"
+#include "selfplay/agents/agent.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
-#include "report/internal.h"
+#include "study/report/internal.h"
 
 static FILE *open_data(const char *dir, const char *name, char *err)
 {

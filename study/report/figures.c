@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/geometry.h"
-#include "report/internal.h"
-#include "search/ab.h"
-#include "stats/stats.h"
+#include "study/report/internal.h"
+#include "selfplay/search/ab.h"
+#include "eval/stats/stats.h"
 
 ReportVerdict report_verdict(uint64_t games, double p, Interval interval, double none)
 {

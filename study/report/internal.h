@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "report/report.h"
+#include "study/report/report.h"
 
 /* Figures as table cells (markdown.c): a p-value ("< 0.001", "0.012"),
  * an Elo difference ("+35", "+∞", never "-0"), a figure that may be

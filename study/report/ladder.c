@@ -9,9 +9,9 @@
  * pictures show beside the ladder's. */
 #include <stdlib.h>
 #include <string.h>
-#include "agents/agent.h"
-#include "report/internal.h"
-#include "stats/stats.h"
+#include "selfplay/agents/agent.h"
+#include "study/report/internal.h"
+#include "eval/stats/stats.h"
 
 /* White's share in games published elsewhere, as published (issue #23). */
 const ReportPublished REPORT_PUBLISHED[REPORT_PUBLISHED_NB] = {

@@ -6,11 +6,11 @@
  * so that a change of the reader touches this function only. */
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
-#include "agents/agent.h"
+#include "engine/base/error.h"
+#include "selfplay/agents/agent.h"
 #include "engine/notation.h"
-#include "report/internal.h"
-#include "store/store.h"
+#include "study/report/internal.h"
+#include "selfplay/store/store.h"
 
 /* What the row callbacks fill; err gets the first failure. */
 typedef struct LoadCtx {

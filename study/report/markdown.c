@@ -12,13 +12,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/text.h"
+#include "engine/base/text.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
-#include "play/scheduler.h"
-#include "report/internal.h"
-#include "stats/stats.h"
-#include "base/number.h"
+#include "selfplay/play/scheduler.h"
+#include "study/report/internal.h"
+#include "eval/stats/stats.h"
+#include "engine/base/number.h"
 
 static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
 

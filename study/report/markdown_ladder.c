@@ -8,8 +8,8 @@
 #include <string.h>
 #include "engine/geometry.h"
 #include "engine/notation.h"
-#include "report/internal.h"
-#include "stats/stats.h"
+#include "study/report/internal.h"
+#include "eval/stats/stats.h"
 
 static const char *const TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
 

@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "play/match.h"
+#include "selfplay/play/match.h"
 #include "engine/notation.h"
-#include "report/internal.h"
+#include "study/report/internal.h"
 
 typedef struct MatchLine {
     char *run, *a, *b, *variant;

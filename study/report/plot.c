@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "report/internal.h"
+#include "study/report/internal.h"
 
 extern char **environ;
 

@@ -26,9 +26,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "play/match.h"
-#include "stats/stats.h"
-#include "store/store.h"
+#include "selfplay/play/match.h"
+#include "eval/stats/stats.h"
+#include "selfplay/store/store.h"
 #include "engine/types.h"
 
 enum {

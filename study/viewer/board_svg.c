@@ -3,10 +3,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/error.h"
-#include "viewer/board_svg.h"
+#include "engine/base/error.h"
+#include "study/viewer/board_svg.h"
 #include "engine/geometry.h"
-#include "base/json.h"
+#include "engine/base/json.h"
 #include "engine/notation.h"
 
 /* ---- layout ------------------------------------------------------------

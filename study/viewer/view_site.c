@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/error.h"
-#include "viewer/board_svg.h"
-#include "base/json.h"
+#include "engine/base/error.h"
+#include "study/viewer/board_svg.h"
+#include "engine/base/json.h"
 #include "engine/notation.h"
-#include "viewer/view_site.h"
+#include "study/viewer/view_site.h"
 
 /* The pages' script and style, study/viewer/ embedded at build time. */
 extern const char VIEWER_JS[], VIEWER_CSS[];

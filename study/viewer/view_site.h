@@ -20,7 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "store/store.h"
+#include "selfplay/store/store.h"
 
 typedef struct ViewRun {
     char *name, *command, *variant, *white, *black, *started_at;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "agents/agent.h"
+#include "selfplay/agents/agent.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "records/boardspace.h"
+#include "selfplay/records/boardspace.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 

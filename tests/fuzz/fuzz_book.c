@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "play/book.h"
+#include "selfplay/play/book.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 

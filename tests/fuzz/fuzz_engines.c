@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "uyi/client.h"
-#include "uyi/engine.h"
+#include "selfplay/uyi/client.h"
+#include "selfplay/uyi/engine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "plans/ini.h"
+#include "study/plans/ini.h"
 #include "engine/types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/position.h"
-#include "uyi/command.h"
+#include "selfplay/uyi/command.h"
 
 static void check(const char *line)
 {
