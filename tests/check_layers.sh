@@ -16,7 +16,12 @@
 #   - a circle of includes between files: x.c and x.h are one module, and
 #     module A uses B when a file of A includes B's header; no module may
 #     use itself through others (engine/position.c including
-#     engine/movegen.h while movegen.c includes position.h was one).
+#     engine/movegen.h while movegen.c includes position.h was one);
+#   - a circle of calls between the .c files of one folder: files that
+#     share one header (an internal.h) call each other's functions with no
+#     include between them, which the include check cannot see
+#     (study/report/figures.c and ladder.c called each other so). A
+#     function defined in two files (alternative builds) is left out.
 # Only the top-level .c and .h files of each concept folder are read.
 # Usage: check_layers.sh [SOURCE_DIR]; exit status 1 on any error.
 set -eu
@@ -73,6 +78,27 @@ function mvisit(m,    k, n, parts) {
     depth--
     mstate[m] = 2
 }
+function cvisit(m,    j, k, n, parts, line, next_m) {
+    # depth-first search of the calls between files of one folder
+    if (cstate[m] == 2) return
+    if (cstate[m] == 1) {
+        for (j = cdepth; j >= 1 && cpath[j] != m; j--) {}
+        line = m
+        for (k = j; k <= cdepth; k++) {
+            next_m = k == cdepth ? m : cpath[k + 1]
+            line = line " -(" via[cpath[k], next_m] ")-> " next_m
+        }
+        printf "check_layers: a circle of calls between files: %s\n", line
+        bad = 1
+        return
+    }
+    cstate[m] = 1
+    cpath[++cdepth] = m
+    n = split(calls_to[m], parts, " ")
+    for (k = 1; k <= n; k++) cvisit(parts[k])
+    cdepth--
+    cstate[m] = 2
+}
 NR == FNR {
     name = $1
     folder[name] = $2
@@ -83,6 +109,7 @@ NR == FNR {
     next
 }
 FNR == 1 {
+    incomment = 0
     files++
     dir = FILENAME
     sub(/\/[^\/]*$/, "", dir)
@@ -90,6 +117,36 @@ FNR == 1 {
     mod = FILENAME
     sub(/\.[ch]$/, "", mod)
     modules[mod] = 1
+}
+{
+    # the functions a .c defines (not static) and the names it calls,
+    # outside comments, for the circles of files inside a folder
+    line = $0
+    if (incomment) {
+        if (index(line, "*/") == 0) next
+        sub(/^.*\*\//, "", line)
+        incomment = 0
+    }
+    gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, "", line)
+    if (match(line, /\/\*/)) { line = substr(line, 1, RSTART - 1); incomment = 1 }
+    sub(/\/\/.*/, "", line)
+    gsub(/"([^"\\]|\\.)*"/, "\"\"", line)
+    if (FILENAME ~ /\.c$/) {
+        if (line ~ /^[A-Za-z_]/ && line !~ /^(static|typedef|extern|struct|enum|union)[ \t]/ && line !~ /;[ \t]*$/ &&
+            match(line, /[A-Za-z_][A-Za-z0-9_]*\(/)) {
+            fn = substr(line, RSTART, RLENGTH - 1)
+            if ((dir, fn) in defined_in && defined_in[dir, fn] != mod) twice[dir, fn] = 1
+            defined_in[dir, fn] = mod
+        }
+        rest = line
+        while (match(rest, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
+            fn = substr(rest, RSTART, RLENGTH)
+            sub(/[ \t]*\($/, "", fn)
+            calls[mod] = calls[mod] " " fn
+            rest = substr(rest, RSTART + RLENGTH)
+        }
+        moddir[mod] = dir
+    }
 }
 /^[ \t]*#[ \t]*include[ \t]*"/ {
     split($0, q, "\"")
@@ -125,10 +182,25 @@ FNR == 1 {
     if (used != mod && index(" " uses[mod] " ", " " used " ") == 0) uses[mod] = uses[mod] " " used
 }
 END {
+    # calls between the .c files of one folder
+    for (m in calls) {
+        n = split(calls[m], parts, " ")
+        for (k = 1; k <= n; k++) {
+            key = moddir[m] SUBSEP parts[k]
+            if (!(key in defined_in) || (key in twice)) continue
+            used = defined_in[key]
+            if (used != m && index(" " calls_to[m] " ", " " used " ") == 0) {
+                calls_to[m] = calls_to[m] " " used
+                via[m, used] = parts[k]
+                calls_between++
+            }
+        }
+    }
+    for (m in calls_to) cvisit(m)
     for (i = 1; i <= nconcepts; i++) visit(order[i])
     for (m in modules) mvisit(m)
     if (bad) exit 1
-    printf "check_layers: %d includes in %d files of %d concepts, each by its path and down the layer graph, no circle\n",
-        edges, files, nconcepts + 1
+    printf "check_layers: %d includes in %d files of %d concepts, each by its path and down the layer graph; %d calls between files of one folder; no circle\n",
+        edges, files, nconcepts + 1, calls_between
 }
 ' - "$@"

@@ -1,7 +1,7 @@
 /* What is read off a Report: White's score in a pair and the verdict it
  * allows, blitz against standard, the game lengths and the other measures,
- * the first ring's classes, the strongest pair, and the lookups and labels
- * that the other parts of the report share. */
+ * the first ring's classes, the strongest pair, and the labels that the
+ * other parts of the report share (the lookups of pairs are pairs.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,44 +238,6 @@ const ReportPair *report_headline(const Report *rep, int variant)
         if (!most || p->games > most->games) most = p;
     }
     return level ? level : most;
-}
-
-bool report_has_level(const Report *rep)
-{
-    for (int i = 0; i < rep->npairs; i++)
-        if (!strcmp(rep->pairs[i].white, rep->pairs[i].black)) return true;
-    return false;
-}
-
-int report_pair_index(const Report *rep, int variant, const char *white, const char *black, const char *opening)
-{
-    for (int i = 0; i < rep->npairs; i++) {
-        const ReportPair *p = &rep->pairs[i];
-        if (p->variant == variant && !strcmp(p->white, white) && !strcmp(p->black, black) &&
-            !strcmp(p->opening, opening))
-            return i;
-    }
-    return -1;
-}
-
-bool report_openings_compared(const ReportPair *p, const ReportPair *q, const ReportPair **a, const ReportPair **b)
-{
-    if (p->variant != q->variant || strcmp(p->white, p->black) || strcmp(p->white, q->white) ||
-        strcmp(q->white, q->black) || !strcmp(p->opening, q->opening))
-        return false;
-    /* a prefix (or none) first, random rings second: "what the prefix gives minus what rings give" */
-    bool p_rings = !strcmp(p->opening, "rings"), q_rings = !strcmp(q->opening, "rings");
-    bool p_first = p_rings != q_rings ? q_rings : strcmp(p->opening, q->opening) < 0;
-    *a = p_first ? p : q;
-    *b = p_first ? q : p;
-    return true;
-}
-
-bool report_has_variant(const Report *rep, int variant)
-{
-    for (int i = 0; i < rep->npairs; i++)
-        if (rep->pairs[i].variant == variant) return true;
-    return false;
 }
 
 /* An agent spec without the parts that only repeat the defaults: what a

@@ -1,8 +1,11 @@
 /* What the parts of the balance report share and nothing outside them
- * calls: load.c fills a Report, figures.c reads figures and labels off
- * it, markdown.c writes the prose and tables, data.c the data files
+ * calls: load.c fills a Report, pairs.c finds pairs in it, figures.c
+ * reads figures and labels off it, ladder.c rates a ladder's levels,
+ * cells.c writes figures and stored text as Markdown cells, markdown.c
+ * and markdown_ladder.c the prose and tables, data.c the data files
  * behind the pictures, plot.c runs gnuplot on them, match.c the match
- * report. The public side is report.h. */
+ * report. The public side is report.h. No two of these files call each
+ * other (tests/check_layers.sh). */
 #ifndef YINSH_REPORT_INTERNAL_H
 #define YINSH_REPORT_INTERNAL_H
 
@@ -10,7 +13,7 @@
 #include <stddef.h>
 #include "study/report/report.h"
 
-/* Figures as table cells (markdown.c): a p-value ("< 0.001", "0.012"),
+/* Figures as table cells (cells.c): a p-value ("< 0.001", "0.012"),
  * an Elo difference ("+35", "+∞", never "-0"), a figure that may be
  * missing (NaN: "–") in a printf format. */
 void report_fmt_p(double p, char *out, size_t len);
@@ -32,9 +35,9 @@ void report_md_openings(const Report *rep, FILE *f);
 bool report_has_level(const Report *rep);
 
 /* Text from the database in Markdown, as a code span: the one escaping
- * of every table cell and sentence that shows such text (markdown.c). */
+ * of every table cell and sentence that shows such text (cells.c). */
 void report_md_code(FILE *f, const char *text);
-/* The rows of a first-ring table by class (markdown.c). */
+/* The rows of a first-ring table by class (cells.c). */
 void report_md_class_rows(FILE *f, const ReportClass *c);
 
 /* A pair's name for a reader: the agent, or "white vs black", each spec

@@ -1,0 +1,88 @@
+/* Figures and stored text as Markdown: the cells of every table and the
+ * code spans of every sentence that shows text from the database, and the
+ * rows of the first-ring tables that two sections write. The
+ * bottom of the report's Markdown: markdown.c, markdown_ladder.c and
+ * match.c call these, they call none of them. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "engine/base/text.h"
+#include "engine/notation.h"
+#include "eval/stats/stats.h"
+#include "study/report/internal.h"
+
+/* "p < 0.001" or "p = 0.012" */
+void report_fmt_p(double p, char *out, size_t len)
+{
+    if (p < 0.001) snprintf(out, len, "< 0.001");
+    else snprintf(out, len, "%.3f", p);
+}
+
+void report_fmt_elo(double e, char *out, size_t len)
+{
+    if (isinf(e)) snprintf(out, len, "%s∞", e > 0 ? "+" : "−");
+    else snprintf(out, len, "%+.0f", e + 0.0);
+}
+
+/* A figure that may be missing (NaN: no game has it) as a cell. */
+void report_fmt_opt(double x, const char *fmt, char *out, size_t len)
+{
+    if (isnan(x)) snprintf(out, len, "–");
+    else snprintf(out, len, fmt, x);
+}
+
+/* Text from the database in Markdown: as code (a run name, a command, a
+ * path) in a table cell or in prose. A '|' would end the cell, a newline
+ * the row, a backtick the code span: the pipe is escaped (GFM allows it
+ * inside code), control characters are shown as '?', bytes that are not
+ * UTF-8 as U+FFFD, and the code span's fence is one backtick longer than
+ * the longest run of them inside. Inside a code span nothing else is
+ * markup: no emphasis, no link, no HTML. */
+void report_md_code(FILE *f, const char *text)
+{
+    int run = 0, longest = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    char fence[16];
+    int n = longest + 1 < 15 ? longest + 1 : 15;
+    memset(fence, '`', (size_t)n);
+    fence[n] = '\0';
+    bool pad = text[0] == '`' || (*text && text[strlen(text) - 1] == '`');
+    fprintf(f, "%s%s", fence, pad ? " " : "");
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int len = text_utf8_length(p);
+        if (!len) {
+            fputs("\xef\xbf\xbd", f);
+            p++;
+            continue;
+        }
+        if (*p == '|') fputs("\\|", f);
+        else if (text_control(*p)) fputc('?', f);
+        else fwrite(p, 1, (size_t)len, f);
+        p += len;
+    }
+    fprintf(f, "%s%s", pad ? " " : "", fence);
+}
+
+/* The rows of a table of White's first ring by class (the classes of
+ * report_classes): class, points, distance from f6, games, White's score
+ * with its interval, a class of too few games marked. */
+void report_md_class_rows(FILE *f, const ReportClass *c)
+{
+    for (int k = 0; k < REPORT_CLASS_NB; k++) {
+        uint64_t w = c[k].results[RESULT_WHITE], d = c[k].results[RESULT_DRAW], l = c[k].results[RESULT_BLACK];
+        char name[8];
+        point_format(c[k].first, name);
+        fprintf(f, "| %s | %d | %d | %llu | ", name, c[k].points, c[k].distance, (unsigned long long)(w + d + l));
+        if (w + d + l == 0) {
+            fprintf(f, "– |\n");
+            continue;
+        }
+        Interval s = stats_score(w, d, l);
+        fprintf(f, "%.1f%% (%.1f–%.1f)%s |\n", 100 * s.mid, 100 * s.lo, 100 * s.hi,
+                w + d + l < REPORT_MIN_POINT_GAMES ? ", too few games" : "");
+    }
+}
