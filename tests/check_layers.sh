@@ -61,43 +61,28 @@ function visit(c,    i, n, parts) {
     for (i = 1; i <= n; i++) visit(parts[i])
     state[c] = 2
 }
-function mvisit(m,    k, n, parts) {
-    # depth-first search of the module graph; path[] holds the way down
-    if (mstate[m] == 2) return
-    if (mstate[m] == 1) {
+function circle(m, edges, st, what, via,    j, k, n, parts, line, nx) {
+    # depth-first search of a graph of files (edges[m]: the files m uses)
+    # for a circle; path[what, k] holds the way down, via[a, b] what a
+    # uses of b, where the message shows it
+    if (st[m] == 2) return
+    if (st[m] == 1) {
+        for (j = dep[what]; j >= 1 && path[what, j] != m; j--) {}
         line = m
-        for (k = depth; k >= 1 && path[k] != m; k--) line = path[k] " -> " line
-        printf "check_layers: a circle of includes: %s -> %s\n", m, line
-        bad = 1
-        return
-    }
-    mstate[m] = 1
-    path[++depth] = m
-    n = split(uses[m], parts, " ")
-    for (k = 1; k <= n; k++) mvisit(parts[k])
-    depth--
-    mstate[m] = 2
-}
-function cvisit(m,    j, k, n, parts, line, next_m) {
-    # depth-first search of the calls between files of one folder
-    if (cstate[m] == 2) return
-    if (cstate[m] == 1) {
-        for (j = cdepth; j >= 1 && cpath[j] != m; j--) {}
-        line = m
-        for (k = j; k <= cdepth; k++) {
-            next_m = k == cdepth ? m : cpath[k + 1]
-            line = line " -(" via[cpath[k], next_m] ")-> " next_m
+        for (k = j; k <= dep[what]; k++) {
+            nx = k == dep[what] ? m : path[what, k + 1]
+            line = line ((path[what, k], nx) in via ? " -(" via[path[what, k], nx] ")-> " : " -> ") nx
         }
-        printf "check_layers: a circle of calls between files: %s\n", line
+        printf "check_layers: a circle of %s: %s\n", what, line
         bad = 1
         return
     }
-    cstate[m] = 1
-    cpath[++cdepth] = m
-    n = split(calls_to[m], parts, " ")
-    for (k = 1; k <= n; k++) cvisit(parts[k])
-    cdepth--
-    cstate[m] = 2
+    st[m] = 1
+    path[what, ++dep[what]] = m
+    n = split(edges[m], parts, " ")
+    for (k = 1; k <= n; k++) circle(parts[k], edges, st, what, via)
+    dep[what]--
+    st[m] = 2
 }
 NR == FNR {
     name = $1
@@ -196,9 +181,9 @@ END {
             }
         }
     }
-    for (m in calls_to) cvisit(m)
+    for (m in calls_to) circle(m, calls_to, cstate, "calls between files", via)
     for (i = 1; i <= nconcepts; i++) visit(order[i])
-    for (m in modules) mvisit(m)
+    for (m in modules) circle(m, uses, mstate, "includes", no_via)
     if (bad) exit 1
     printf "check_layers: %d includes in %d files of %d concepts, each by its path and down the layer graph; %d calls between files of one folder; no circle\n",
         edges, files, nconcepts + 1, calls_between
