@@ -63,40 +63,26 @@ cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS=intercept_tls_get_addr=0:detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$JOBS"
 
-# Every parser of outside text has a libFuzzer target with a seed corpus:
-# the YPN, action and game-record parsers, the agent-spec parser, the
-# weights loader, the INI reader of study files, the UYI command reader
-# (with its bounded line reader), the engines file reader, the
-# boardspace.net record reader, the opening-book reader. Each runs for
+# Every parser of outside text has a libFuzzer target with a seed corpus
+# (tests/fuzz/CMakeLists.txt lists them: the YPN, action and game-record
+# parsers, the agent-spec parser, the weights loader, the INI reader of
+# study files, the UYI command reader with its bounded line reader, the
+# engines file reader, the boardspace.net record reader, the opening-book
+# reader), built by CMake from the concept libraries. Each runs for
 # FUZZ_SECONDS on a copy of its corpus.
-FUZZ_FLAGS="-O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11"
-fuzz() { # fuzz NAME CORPUS SOURCES...
-    local name=$1 corpus=$2
-    shift 2
+step "libFuzzer targets (AddressSanitizer + UndefinedBehaviorSanitizer)"
+configure build-fuzz clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DYINSH_WERROR=ON \
+      -DYINSH_TESTS=OFF -DYINSH_FUZZ=ON -DYINSH_SANITIZE=address,undefined
+cmake --build build-fuzz -j"$JOBS" --target fuzz
+mkdir -p build-fuzz/run
+while read -r name corpus; do
     step "Fuzzing $name (${FUZZ_SECONDS}s)"
-    # shellcheck disable=SC2086
-    clang $FUZZ_FLAGS -I. "$@" tests/fuzz/$name.c -o build-fuzz/$name -lm
-    rm -rf "build-fuzz/corpus-$name" && mkdir -p "build-fuzz/corpus-$name"
-    (cd build-fuzz && ./$name -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
+    rm -rf "build-fuzz/run/corpus-$name" && mkdir -p "build-fuzz/run/corpus-$name"
+    (cd build-fuzz/run && "../tests/fuzz/$name" -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
        "corpus-$name" "$ROOT/tests/fuzz/$corpus" 2>"$name.log") ||
-        { tail -40 "build-fuzz/$name.log"; echo "fuzzer $name found a problem" >&2; exit 1; }
-    grep -E "stat::number_of_executed_units" "build-fuzz/$name.log" || true
-}
-mkdir -p build-fuzz
-# the shipped weights that eval/evaluation.c reads when a path names one (CMakeLists.txt makes the same file)
-cmake -DOUT=build-fuzz/weights_shipped.c -DDIR="$ROOT/eval/weights" -P cmake/embed_weights.cmake
-# and the net built into the binary (eval=net:builtin), as CMakeLists.txt embeds it
-cmake -DIN="$ROOT/eval/nets/default.nnue" -DOUT=build-fuzz/default_nnue.c -DNAME=NNUE_BUILTIN_NET -P cmake/embed.cmake
-fuzz fuzz_parsers corpus engine/*.c engine/base/*.c
-fuzz fuzz_agent_spec corpus-spec engine/*.c engine/base/*.c eval/evaluation.c build-fuzz/weights_shipped.c \
-    eval/nnue.c eval/evaluator.c build-fuzz/default_nnue.c eval/stats/stats.c selfplay/agents/*.c selfplay/search/mcts.c selfplay/search/ab.c selfplay/search/playout.c \
-    selfplay/uyi/*.c
-fuzz fuzz_weights corpus-weights engine/*.c engine/base/*.c eval/evaluation.c build-fuzz/weights_shipped.c
-fuzz fuzz_study_ini corpus-ini study/plans/ini.c engine/base/*.c
-fuzz fuzz_uyi corpus-uyi engine/*.c engine/base/*.c selfplay/uyi/command.c
-fuzz fuzz_engines corpus-engines engine/*.c engine/base/*.c selfplay/uyi/*.c
-fuzz fuzz_boardspace corpus-boardspace engine/*.c engine/base/*.c eval/stats/stats.c selfplay/records/record.c selfplay/records/boardspace.c
-fuzz fuzz_book corpus-book engine/*.c engine/base/*.c selfplay/play/book.c
+        { tail -40 "build-fuzz/run/$name.log"; echo "fuzzer $name found a problem" >&2; exit 1; }
+    grep -E "stat::number_of_executed_units" "build-fuzz/run/$name.log" || true
+done <build-fuzz/fuzz-targets.txt
 
 if [ -f scripts/tsan.sh ]; then
   step "ThreadSanitizer: multi-threaded self-play"
