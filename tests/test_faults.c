@@ -97,20 +97,7 @@ Test(faults, a_run_in_play_is_held_until_its_process_is_gone)
     const char *play[] = {"selfplay", "--games", "400", "--agent", "mcts:sims=200", "--seed", "3", "--db", db,
                           "--run", "long", "--threads", "1", "--quiet", NULL};
     pid_t pid = yinsh_start(dir, play);
-    /* wait until the run exists */
-    for (int i = 0; i < 500; i++) {
-        struct stat sb;
-        if (stat(db, &sb) == 0 && sb.st_size > 0) {
-            sqlite3 *h = db_open(db);
-            sqlite3_stmt *st;
-            bool ready = sqlite3_prepare_v2(h, "SELECT count(*) FROM lease", -1, &st, NULL) == SQLITE_OK &&
-                         sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
-            sqlite3_finalize(st);
-            sqlite3_close(h);
-            if (ready) break;
-        }
-        usleep(20000);
-    }
+    db_wait_for_lease(db); /* the run exists and is in play */
     const char *resume[] = {"selfplay", "--resume", "long", "--db", db, "--quiet", NULL};
     char *err;
     int rc = yinsh_run(other, resume, NULL, &err);
@@ -231,6 +218,7 @@ Test(faults, a_resumed_run_refuses_changed_weights)
     const char *play[] = {"selfplay", "--games", "300", "--agent", spec, "--seed", "1", "--db", db, "--run", "e",
                           "--quiet", NULL};
     pid_t pid = yinsh_start(dir, play);
+    db_wait_for_lease(db);
     usleep(300000);
     kill(pid, SIGKILL);
     yinsh_wait(pid);
@@ -463,7 +451,8 @@ Test(faults, signals_stop_a_run_cleanly_with_a_hint)
     for (int k = 0; k < 2; k++) {
         pid_t pid = yinsh_start(dir, k == 0 ? play : (const char *const[]){"selfplay", "--resume", "s", "--db", db,
                                                                           "--quiet", NULL});
-        usleep(700000);
+        db_wait_for_lease(db);
+        usleep(300000);
         kill(pid, sigs[k]);
         int rc = yinsh_wait(pid);
         char *err = slurp(path_in(dir, "err"));

@@ -195,6 +195,27 @@ TEST_HELPER long long db_int(sqlite3 *db, const char *sql)
     return v;
 }
 
+/* Waits, up to 30 s, until a process playing into db holds its run's
+ * lease (the run exists and games are under way): a fixed sleep before a
+ * kill is not enough on a loaded machine or under a sanitizer. */
+TEST_HELPER void db_wait_for_lease(const char *db)
+{
+    for (int i = 0; i < 1500; i++) {
+        struct stat sb;
+        if (stat(db, &sb) == 0 && sb.st_size > 0) {
+            sqlite3 *h = db_open(db);
+            sqlite3_stmt *st;
+            bool ready = sqlite3_prepare_v2(h, "SELECT count(*) FROM lease", -1, &st, NULL) == SQLITE_OK &&
+                         sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+            sqlite3_finalize(st);
+            sqlite3_close(h);
+            if (ready) return;
+        }
+        usleep(20000);
+    }
+    cr_assert_fail("no process took the lease of a run in %s within 30 s", db);
+}
+
 TEST_HELPER double db_double(sqlite3 *db, const char *sql)
 {
     sqlite3_stmt *st = db_row(db, sql);

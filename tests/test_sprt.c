@@ -192,7 +192,8 @@ static void simulate(const double *base, int kinds, const SprtSpec *spec, uint64
         double mean = sim.samples / (double)(sim.h1 + sim.h0);
         double rate = (double)sim.h1 / (double)runs, want = h ? 1 - spec->beta : spec->alpha;
         double wald = sprt_expected_samples(pdf, kinds, spec, want);
-        cr_log_info("%s %s [%g, %g] at elo%d: accepted H1 in %.4f of %llu runs (want %.4f), mean %.1f samples (Wald %.1f)",
+        /* (on stderr: Criterion's own log leaks a block that LeakSanitizer reports) */
+        fprintf(stderr, "%s %s [%g, %g] at elo%d: accepted H1 in %.4f of %llu runs (want %.4f), mean %.1f samples (Wald %.1f)\n",
                     kinds == 5 ? "pentanomial" : "trinomial", sprt_model_name(spec->model), spec->elo0, spec->elo1, h,
                     rate, (unsigned long long)runs, want, mean, wald);
         cr_expect_eq(sim.open, 0);
@@ -251,7 +252,7 @@ Test(sprt, a_simulation_in_chunks_equals_one_in_one_go)
 
 /* The issue's reproduction: mcts:sims=10 against itself stopped after 4
  * games on seeds 3, 8 and 9 (LLR +3.10, -3.76, -3.76). */
-Test(sprt, match_does_not_decide_after_two_pairs, .timeout = 120)
+Test(sprt, match_does_not_decide_after_two_pairs)
 {
     char *dir = tmpdir_new();
     const char *seeds[] = {"3", "8", "9"};
@@ -287,7 +288,7 @@ Test(sprt, the_command)
     }
 }
 
-Test(sprt, match_takes_the_model, .timeout = 60)
+Test(sprt, match_takes_the_model)
 {
     char *dir = tmpdir_new(), *out;
     const char *args[] = {"match", "--a", "mcts:sims=10", "--b", "random", "--games", "20", "--seed", "2", "--no-db",
