@@ -27,9 +27,14 @@
  *                setsid and sleeps, as `fake_engine sleeper TAG`), then
  *                plays as MODE: the child must die with the engine
  *   sleeper      sleeps until killed
+ *   seedbound    announces `option name seed type spin default 0 min 0 max
+ *                1000`, refuses a seed outside it (as an engine that checks
+ *                its bounds: `info string error`), writes `seed V` to its
+ *                standard error for one it takes, and plays well
  *
  * TAG is ignored: it marks the process's command line, so that a test can
  * find its engines in the process table. */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -78,10 +83,20 @@ int main(int argc, char **argv)
         switch (cmd.kind) {
         case UYI_UYI:
             printf("id name fake %s\nid author tests\n", mode);
+            if (!strcmp(mode, "seedbound")) printf("option name seed type spin default 0 min 0 max 1000\n");
             if (strcmp(mode, "nohandshake")) printf("uyiok\n");
             break;
         case UYI_ISREADY:
             printf("readyok\n");
+            break;
+        case UYI_SETOPTION:
+            if (!strcmp(mode, "seedbound") && !strcmp(cmd.name, "seed")) {
+                char *end;
+                errno = 0;
+                long long v = strtoll(cmd.value, &end, 10);
+                if (errno || *end || v < 0 || v > 1000) printf("info string error seed %s is not in 0 .. 1000\n", cmd.value);
+                else fprintf(stderr, "seed %lld\n", v);
+            }
             break;
         case UYI_NEWGAME:
             pos_start(&pos, VARIANT_STANDARD);

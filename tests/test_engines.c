@@ -549,3 +549,34 @@ Test(engines, closing_its_output_is_engine_died)
     cr_assert(clock_now() - t0 < 25, "the harness waited for an answer (%.1f s)", clock_now() - t0);
     cr_assert_eq(leftover(dir), 0);
 }
+
+/* An engine that announces bounds for its seed and checks them gets a
+ * seed within them (docs/protocol.md §6), different from game to game:
+ * no game is an engine error. */
+Test(engines, seed_respects_the_announced_bounds)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"match", "--a", fake_spec("seedbound", dir), "--b", "random", "--games", "4", "--seed", "5",
+                          "--threads", "1", "--db", "m.db", NULL};
+    cr_assert_eq(run_within(dir, args, 120, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     0\n"), "%s", out);
+    DIR *d = opendir(path_in(dir, "engine-logs"));
+    cr_assert(d);
+    int seeds = 0;
+    long first = -1;
+    bool differ = false;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strstr(e->d_name, "-check-")) continue;
+        char *text = slurp(path_in(path_in(dir, "engine-logs"), e->d_name));
+        for (char *p = text; (p = strstr(p, "seed ")); p += 5) {
+            long v = strtol(p + 5, NULL, 10);
+            cr_assert(v >= 0 && v <= 1000, "%s", text);
+            if (first < 0) first = v;
+            differ |= v != first;
+            seeds++;
+        }
+    }
+    closedir(d);
+    cr_assert_eq(seeds, 4, "one seed a game");
+    cr_assert(differ, "every game got seed %ld", first);
+}
