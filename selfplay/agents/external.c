@@ -71,6 +71,29 @@ static void external_format(const AgentSpec *spec, char *out)
     if (!spec_text(spec, out)) out[SPEC_LEN - 1] = '\0'; /* parse refuses a spec this long */
 }
 
+char *agent_spec_display(const char *text, char *out, size_t len)
+{
+    if (strncmp(text, "uyi:", 4)) {
+        snprintf(out, len, "%s", text);
+        return out;
+    }
+    /* the fields in order, each read whole (a cmd may hold '=' and '\;') */
+    char *p = (char *)text + 4, value[UYI_ENGINE_VALUE_LEN];
+    while (*p) {
+        bool name = !strncmp(p, "name=", 5);
+        char *eq = strchr(p, '=');
+        if (!eq) break;
+        p = eq + 1;
+        if (read_field(&p, value, sizeof value)) break;
+        if (name) {
+            snprintf(out, len, "uyi:%s", value);
+            return out;
+        }
+    }
+    snprintf(out, len, "uyi:engine");
+    return out;
+}
+
 static int external_parse(AgentSpec *spec, char *params, char *err)
 {
     UyiEngineDesc *d = &spec->external;
