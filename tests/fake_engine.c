@@ -27,6 +27,8 @@
  *                setsid and sleeps, as `fake_engine sleeper TAG`), then
  *                plays as MODE: the child must die with the engine
  *   sleeper      sleeps until killed
+ *   talkative    writes 3 MB of `info string` lines at the first go, then
+ *                plays well (a transcript that must be capped)
  *   seedbound    announces `option name seed type spin default 0 min 0 max
  *                1000`, refuses a seed outside it (as an engine that checks
  *                its bounds: `info string error`), writes `seed V` to its
@@ -129,6 +131,12 @@ int main(int argc, char **argv)
                 memset(noise, 'n', sizeof noise - 1);
                 for (int i = 0; i < 768; i++) fprintf(stderr, "%s\n", noise);
                 fflush(stderr);
+                quiet_err = true;
+            }
+            if (!strcmp(mode, "talkative") && !quiet_err) {
+                static char noise[300];
+                memset(noise, 't', sizeof noise - 1);
+                for (int i = 0; i < 10000; i++) printf("info string %s\n", noise);
                 quiet_err = true;
             }
             if (!strcmp(mode, "slow")) sleep_ms(300);

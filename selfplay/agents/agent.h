@@ -330,6 +330,7 @@ typedef struct AgentEnv {
     const char *log_dir; /* NULL: discarded */
     int64_t answer_ms;   /* <= 0: UYI_ENGINE_ANSWER_MS (uyi/engine.h) */
     int thread;          /* the game thread, for the log file's name */
+    bool transcript;     /* with log_dir: each engine's conversation beside its log (uyi/engine.h) */
 } AgentEnv;
 
 typedef struct Agent Agent;

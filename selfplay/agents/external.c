@@ -145,7 +145,8 @@ bool agent_spec_external(const AgentSpec *spec) { return spec->kind == AGENT_UYI
 int agent_spec_check(const AgentSpec *spec, const AgentEnv *env, char *err)
 {
     if (spec->kind != AGENT_UYI) return 0;
-    UyiEngineEnv e = {.log_dir = env ? env->log_dir : NULL, .answer_ms = env ? env->answer_ms : 0};
+    UyiEngineEnv e = {.log_dir = env ? env->log_dir : NULL, .answer_ms = env ? env->answer_ms : 0,
+                      .transcript = env && env->transcript};
     return uyi_engine_check(&spec->external, &e, err);
 }
 
@@ -187,7 +188,9 @@ static int external_new_game(void *self, const AgentEnv *env, bool seeded, uint6
 {
     External *x = self;
     UyiEngineEnv e;
-    if (env) e = (UyiEngineEnv){.log_dir = env->log_dir, .answer_ms = env->answer_ms, .thread = env->thread};
+    if (env)
+        e = (UyiEngineEnv){.log_dir = env->log_dir, .answer_ms = env->answer_ms, .thread = env->thread,
+                           .transcript = env->transcript};
     return uyi_engine_new_game(x->engine, env ? &e : NULL, seeded, seed, why);
 }
 

@@ -379,6 +379,12 @@ static int start_process(UyiEngine *e, char *why)
         uyi_engine_log(e, REASON_ENGINE_DIED, why);
         return REASON_ENGINE_DIED;
     }
+    if (log_path && e->env.transcript) {
+        /* beside the log: the same name, .uyi for .log */
+        char talk[sizeof e->log];
+        snprintf(talk, sizeof talk, "%.*s.uyi", (int)(strlen(e->log) - 4), e->log);
+        if (uyi_client_transcript(e->client, talk, err)) uyi_client_note(e->client, err); /* the games go on */
+    }
     e->seed = (UyiSeedOption){0};
     const char *l;
     int rc;

@@ -105,6 +105,7 @@ typedef struct UyiEngineEnv {
     const char *log_dir; /* where each process's standard error goes (a file each); NULL: discarded */
     int64_t answer_ms;   /* the wait without a time limit (handshake, isready, a go without time); <= 0: UYI_ENGINE_ANSWER_MS */
     int thread;          /* the game thread, for the log file's name; -1: a check (uyi_engine_check) */
+    bool transcript;     /* with log_dir: each process's conversation beside its log, NAME-...-PID.uyi */
 } UyiEngineEnv;
 
 /* One decision asked of the engine. */
