@@ -413,6 +413,11 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
             return cli_error(cmd, "cannot create the engine log folder '%s': %s", logs, strerror(errno));
     }
     pc->engine_logs = logs;
+    pc->engine_transcript = c->engine_transcript;
+    if (c->engine_transcript && n > 0 && !external)
+        return cli_usage_error(cmd, "--engine-transcript: no agent is an external engine (uyi:... or engine:NAME)");
+    if (c->engine_transcript && !logs)
+        return cli_usage_error(cmd, "--engine-transcript writes beside the engines' logs: give --engine-logs DIR");
     return cli_check_engines(cmd, agents, n, pc);
 }
 
@@ -420,7 +425,7 @@ int cli_check_engines(const char *cmd, const AgentSpec *const *agents, int n, co
 {
     char err[ERR_LEN], text[SPEC_LEN], seen[8][SPEC_LEN];
     int nseen = 0;
-    AgentEnv env = {.log_dir = pc->engine_logs, .answer_ms = pc->answer_ms};
+    AgentEnv env = {.log_dir = pc->engine_logs, .answer_ms = pc->answer_ms, .transcript = pc->engine_transcript};
     for (int i = 0; i < n; i++) {
         if (!agent_spec_external(agents[i])) continue;
         /* each engine once, however many times it plays */

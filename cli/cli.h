@@ -209,7 +209,7 @@ int cli_agent_in(const char *cmd, const char *what, const char *text, const char
 typedef struct CliControls {
     const char *tc, *engines, *engine_logs;
     long movetime, sims, margin, engine_timeout;
-    bool agent_streams, have_margin;
+    bool agent_streams, have_margin, engine_transcript;
     char logs[4096]; /* the default log folder, next to the database (the controls point here) */
 } CliControls;
 #define CLI_CONTROL_OPTIONS(c)                                                                            \
@@ -221,6 +221,7 @@ typedef struct CliControls {
     {.name = "--agent-streams", .kind = CLI_FLAG, .out = &(c)->agent_streams},                           \
     {.name = "--engines", .kind = CLI_TEXT, .out = &(c)->engines},                                       \
     {.name = "--engine-logs", .kind = CLI_TEXT, .out = &(c)->engine_logs},                               \
+    {.name = "--engine-transcript", .kind = CLI_FLAG, .out = &(c)->engine_transcript},                   \
     {.name = "--engine-timeout", .kind = CLI_INT, .out = &(c)->engine_timeout, .min = 1, .max = 86400000}
 #define CLI_CONTROL_USAGE                                                                              \
     "  --sims N        every agent searches N simulations per action, alpha-beta N\n"                \
@@ -238,6 +239,9 @@ typedef struct CliControls {
     "  --engine-logs DIR  an existing folder where each engine process's stderr is\n"              \
     "                  logged, 1 MiB each at most (default: the folder engine-logs next\n"            \
     "                  to the database, made if missing; none with --no-db)\n"                        \
+    "  --engine-transcript  also each engine process's conversation, every line\n"             \
+    "                  the harness sent (>) and read (<) with its time, beside its\n"           \
+    "                  log as NAME-...-PID.uyi, 1 MiB each at most (as cutechess -debug)\n"    \
     "  --engine-timeout MS  how long an engine is waited for with no time limit\n"                    \
     "                  (handshake, isready, go; default 60000): then it loses (no-answer)\n"         \
     "  Each engine is started and shaken hands with before the first game: one\n"                    \

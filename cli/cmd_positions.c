@@ -10,7 +10,8 @@
 #include "selfplay/store/store.h"
 
 const char USAGE_POSITIONS[] =
-    "usage: yinsh positions --db PATH --out FILE [--format ypn|csv|planes [--policy]] [--view V]\n"
+    "usage: yinsh positions --db PATH --out FILE [--format ypn|csv|planes [--policy]\n"
+    "                       [--policy-format f32|f16|sparse] [--mask]] [--view V]\n"
     "                       [--runs NAME[,NAME...]] [--kind K] [--agent SPEC] [--variant V]\n"
     "  Writes every position of the stored games in which an action was chosen,\n"
     "  with the action played, the game's result for the side that acted (z: 1\n"
@@ -34,7 +35,17 @@ const char USAGE_POSITIONS[] =
     "                index and the labels; np.load(FILE) reads it\n"
     "  --policy      with planes: each record also holds `policy`, 2142 float32,\n"
     "                the stored root visits as shares by action index (a policy\n"
-    "                target; all 0 where no distribution was stored)\n"
+    "                target; all 0 where no distribution was stored): 8568 of a\n"
+    "                record's 10651 bytes\n"
+    "  --policy-format F  with planes, the policy (implies --policy): f32 (the\n"
+    "                default, as above), f16 (`policy`, 2142 float16: half the\n"
+    "                bytes), or sparse (`policy_index`, 256 uint16, the stored\n"
+    "                children's action indices in ascending order then 65535,\n"
+    "                and `policy_share`, 256 float16, their visit shares then\n"
+    "                0: 1024 bytes)\n"
+    "  --mask        with planes: each record also holds `legal_mask`, the legal\n"
+    "                actions by index as 2142 bits in 268 bytes\n"
+    "                (np.unpackbits(rec['legal_mask'], axis=-1)[:, :2142])\n"
     "  --view V      whose pieces the planes call own: actor (default: the side\n"
     "                to act), white or black\n"
     "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
@@ -48,7 +59,8 @@ int cmd_positions(int argc, char **argv)
     const char *cmd = "positions";
     const char *db = NULL, *out = NULL, *format_text = "ypn", *view_text = "actor";
     const char *kind = "all", *agent_text = NULL, *variant_text = NULL;
-    bool quiet = false, policy = false;
+    const char *policy_text = NULL;
+    bool quiet = false, policy = false, mask = false;
     CliList runs = {0};
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
@@ -58,6 +70,8 @@ int cmd_positions(int argc, char **argv)
         {.name = "--runs", .kind = CLI_LIST, .out = &runs},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
         {.name = "--policy", .kind = CLI_FLAG, .out = &policy},
+        {.name = "--policy-format", .kind = CLI_TEXT, .out = &policy_text},
+        {.name = "--mask", .kind = CLI_FLAG, .out = &mask},
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
     };
     int npos, format, view;
@@ -77,11 +91,21 @@ int cmd_positions(int argc, char **argv)
         rc = cli_usage_error(cmd, "--format '%s': expected ypn, csv or planes", format_text);
         goto done;
     }
-    if (policy && format != SAMPLES_PLANES) {
-        rc = cli_usage_error(cmd, "--policy goes with --format planes");
+    SamplesExtras extras = {.policy = policy ? SAMPLES_POLICY_F32 : SAMPLES_POLICY_NONE, .mask = mask};
+    if (policy_text) {
+        static const char *const NAMES[] = {"f32", "f16", "sparse"};
+        int k = 0;
+        while (k < 3 && strcmp(policy_text, NAMES[k])) k++;
+        if (k == 3) {
+            rc = cli_usage_error(cmd, "--policy-format '%s': expected f32, f16 or sparse", policy_text);
+            goto done;
+        }
+        extras.policy = SAMPLES_POLICY_F32 + k;
+    }
+    if ((policy || policy_text || mask) && format != SAMPLES_PLANES) {
+        rc = cli_usage_error(cmd, "%s goes with --format planes", mask ? "--mask" : policy_text ? "--policy-format" : "--policy");
         goto done;
     }
-    if (policy) format = SAMPLES_PLANES_POLICY;
     if (!strcmp(view_text, "actor")) view = ENCODE_VIEW_ACTOR;
     else if (!strcmp(view_text, "white")) view = ENCODE_VIEW_WHITE;
     else if (!strcmp(view_text, "black")) view = ENCODE_VIEW_BLACK;
@@ -97,7 +121,8 @@ int cmd_positions(int argc, char **argv)
     double t0 = clock_now();
     uint64_t positions = 0, games = 0;
     if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
-        samples_export(store, &sel, format, view, out, &positions, &games, err)) {
+        (format == SAMPLES_PLANES ? samples_export_planes(store, &sel, &extras, view, out, &positions, &games, err)
+                                  : samples_export(store, &sel, format, view, out, &positions, &games, err))) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }

@@ -31,8 +31,11 @@ const char USAGE_TOURNAMENT[] =
     "  (maximum-likelihood Bradley-Terry on the Elo scale, a draw half a win\n"
     "  and half a loss), anchored at one participant (0 Elo), with 95%\n"
     "  intervals from the observed Fisher information, and the pairwise table.\n"
-    "  Without finite ratings (someone won every game against others) the list\n"
-    "  is ranked by score and says who won every game against whom.\n"
+    "  A participant who won (lost) every game against the others gets a\n"
+    "  one-sided 95% bound instead, above X (below Y), and the others are\n"
+    "  still rated among themselves; the list says who won every game against\n"
+    "  whom. Each participant's faults (games lost on its own fault) are\n"
+    "  counted; an external engine shows as uyi:NAME, not its command line.\n"
     "\n"
     "  The tournament is its runs: the same command again plays what is\n"
     "  missing (a killed tournament finishes with the games of one never\n"
@@ -48,7 +51,8 @@ const char USAGE_TOURNAMENT[] =
     "                  seed mix(S, hash of its run name)\n"
     "  --variant V     standard (default) or blitz\n"
     CLI_OPENING_USAGE("rings (shared by both games of a pair)")
-    "  --anchor NAME   the participant rated 0 (default the first)\n"
+    "  --anchor NAME   the participant rated 0 (default the first; when it won or\n"
+    "                  lost every game, the first of those the games rate)\n"
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
@@ -75,11 +79,10 @@ static void pair_points(const Tournament *t, const TournamentResults *r, int i, 
     }
 }
 
-/* Without ratings: why, and the facts behind it pairing by pairing: who
- * won every game against whom, and which pairings have no games. */
-static void unrated_facts(const Tournament *t, const TournamentResults *r)
+/* Who won every game against whom, and which pairings have no games:
+ * the facts behind ratings that are missing or only bounds. */
+static void sweep_facts(const Tournament *t, const TournamentResults *r)
 {
-    printf("ratings      none: %s; ranked by score\n", r->why);
     for (int k = 0; k < t->npairings; k++) {
         const MatchTally *m = &r->tally[k];
         const char *a = t->players[t->pairings[k].a].name, *b = t->players[t->pairings[k].b].name;
@@ -92,7 +95,7 @@ static void unrated_facts(const Tournament *t, const TournamentResults *r)
     printf("\n");
 }
 
-static void print_results(const Tournament *t, const TournamentResults *r, const char *db)
+static void print_results(const Tournament *t, const TournamentResults *r, const char *db, int asked_anchor)
 {
     int n = t->nplayers;
     const int *order = r->rank;
@@ -100,30 +103,46 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
            t->gauntlet ? "gauntlet" : "round robin", n, t->npairings, number_plural((uint64_t)t->npairings), t->games,
            t->seed, variant_name(t->variant));
     printf("database     %s\n", db);
-    if (r->rated)
+    if (r->rated && !r->partial) {
         printf("ratings      Elo, anchored at %s = 0; Bradley-Terry over all games (a draw half a win), 95%% "
                "intervals from the observed information\n\n",
                t->players[r->anchor].name);
-    else
-        unrated_facts(t, r);
-    printf("%-4s %-24s %8s %19s %7s %8s %6s  %s\n", "rank", "name", "elo", "95% interval", "se", "games", "score",
-           "spec");
+    } else if (r->rated) {
+        printf("ratings      Elo, anchored at %s = 0%s%s%s; Bradley-Terry over the games of the participants whose "
+               "ratings the games bound (a draw half a win), 95%% intervals from the observed information; "
+               "a participant who won (lost) every game against them has a one-sided 95%% bound instead: "
+               "above X (below Y)\n",
+               t->players[r->anchor].name, r->anchor != asked_anchor ? " (" : "",
+               r->anchor != asked_anchor ? t->players[asked_anchor].name : "",
+               r->anchor != asked_anchor ? " has no finite rating)" : "");
+        sweep_facts(t, r);
+    } else {
+        printf("ratings      none: %s; ranked by score\n", r->why);
+        sweep_facts(t, r);
+    }
+    printf("%-4s %-24s %8s %19s %7s %8s %6s %6s  %s\n", "rank", "name", "elo", "95% interval", "se", "games", "score",
+           "faults", "spec");
     for (int x = 0; x < n; x++) {
         int i = order[x];
+        const StatsBtRating *q = &r->rating[i];
         double score = r->games[i] ? r->points[i] / (double)r->games[i] : 0;
-        char elo[16] = "-", ci[40] = "-", se[16] = "-";
-        if (r->rated) {
-            snprintf(elo, sizeof elo, "%+.1f", r->elo[i] + 0.0);
+        char elo[16] = "-", ci[40] = "-", se[16] = "-", shown[SPEC_LEN];
+        if (r->rated && q->state == STATS_BT_RATED) {
+            snprintf(elo, sizeof elo, "%+.1f", q->elo + 0.0);
             if (i == r->anchor) {
                 snprintf(ci, sizeof ci, "(anchor)");
             } else {
-                snprintf(ci, sizeof ci, "%+.0f to %+.0f", r->elo[i] - STATS_Z95 * r->se[i] + 0.0,
-                         r->elo[i] + STATS_Z95 * r->se[i] + 0.0);
-                snprintf(se, sizeof se, "%.1f", r->se[i]);
+                snprintf(ci, sizeof ci, "%+.0f to %+.0f", q->elo - STATS_Z95 * q->se + 0.0,
+                         q->elo + STATS_Z95 * q->se + 0.0);
+                snprintf(se, sizeof se, "%.1f", q->se);
             }
+        } else if (r->rated && (q->state == STATS_BT_ABOVE || q->state == STATS_BT_BELOW)) {
+            const char *side = q->state == STATS_BT_ABOVE ? "above" : "below";
+            if (isnan(q->bound)) snprintf(ci, sizeof ci, "%s", side);
+            else snprintf(ci, sizeof ci, "%s %+.0f", side, q->bound + 0.0);
         }
-        printf("%-4d %-24s %8s %19s %7s %8" PRIu64 " %6.3f  %s\n", x + 1, t->players[i].name, elo, ci, se,
-               r->games[i], score, t->players[i].spec);
+        printf("%-4d %-24s %8s %19s %7s %8" PRIu64 " %6.3f %6" PRIu64 "  %s\n", x + 1, t->players[i].name, elo, ci, se,
+               r->games[i], score, r->faults[i], agent_spec_display(t->players[i].spec, shown, sizeof shown));
     }
     printf("\npairwise: the row's points against the column / games\n%-24s", "");
     for (int x = 0; x < n; x++) printf(" %12.12s", t->players[order[x]].name);
@@ -173,22 +192,32 @@ static void json_results(const Tournament *t, const TournamentResults *r, const 
     json_str(&j, "model", "bradley-terry, draw = half win + half loss");
     json_str(&j, "anchor", t->players[r->anchor].name);
     json_bool(&j, "rated", r->rated);
+    json_bool(&j, "partial", r->partial);
     json_str(&j, "why_unrated", r->rated ? NULL : r->why);
     json_array(&j, "participants");
+    static const char *const states[] = {"rated", "above", "below", "unlinked"};
     for (int i = 0; i < t->nplayers; i++) {
+        const StatsBtRating *q = &r->rating[i];
+        char shown[SPEC_LEN];
         json_open(&j, NULL, '{', true);
         json_str(&j, "name", t->players[i].name);
         json_str(&j, "spec", t->players[i].spec);
-        if (r->rated) {
-            double half = STATS_Z95 * r->se[i];
-            cli_json_interval(&j, "elo", (Interval){r->elo[i] - half, r->elo[i], r->elo[i] + half});
-            json_num(&j, "se", r->se[i]);
+        json_str(&j, "display", agent_spec_display(t->players[i].spec, shown, sizeof shown));
+        json_str(&j, "rating", r->rated ? states[q->state] : NULL);
+        if (r->rated && q->state == STATS_BT_RATED) {
+            double half = STATS_Z95 * q->se;
+            cli_json_interval(&j, "elo", (Interval){q->elo - half, q->elo, q->elo + half});
+            json_num(&j, "se", q->se);
         } else {
             json_null(&j, "elo");
             json_null(&j, "se");
         }
+        bool bound = r->rated && (q->state == STATS_BT_ABOVE || q->state == STATS_BT_BELOW) && !isnan(q->bound);
+        if (bound) json_num(&j, "bound", q->bound);
+        else json_null(&j, "bound");
         json_uint(&j, "games", r->games[i]);
         json_num(&j, "points", r->points[i]);
+        json_uint(&j, "faults", r->faults[i]);
         json_close(&j);
     }
     json_close(&j);
@@ -360,7 +389,7 @@ int cmd_tournament(int argc, char **argv)
         goto done;
     }
     if (a.json) json_results(&t, &res, a.sh.db, argc, argv);
-    else print_results(&t, &res, a.sh.db);
+    else print_results(&t, &res, a.sh.db, anchor);
 
 done:
     tournament_results_free(&res);

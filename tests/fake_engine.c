@@ -27,9 +27,16 @@
  *                setsid and sleeps, as `fake_engine sleeper TAG`), then
  *                plays as MODE: the child must die with the engine
  *   sleeper      sleeps until killed
+ *   talkative    writes 3 MB of `info string` lines at the first go, then
+ *                plays well (a transcript that must be capped)
+ *   seedbound    announces `option name seed type spin default 0 min 0 max
+ *                1000`, refuses a seed outside it (as an engine that checks
+ *                its bounds: `info string error`), writes `seed V` to its
+ *                standard error for one it takes, and plays well
  *
  * TAG is ignored: it marks the process's command line, so that a test can
  * find its engines in the process table. */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -78,10 +85,20 @@ int main(int argc, char **argv)
         switch (cmd.kind) {
         case UYI_UYI:
             printf("id name fake %s\nid author tests\n", mode);
+            if (!strcmp(mode, "seedbound")) printf("option name seed type spin default 0 min 0 max 1000\n");
             if (strcmp(mode, "nohandshake")) printf("uyiok\n");
             break;
         case UYI_ISREADY:
             printf("readyok\n");
+            break;
+        case UYI_SETOPTION:
+            if (!strcmp(mode, "seedbound") && !strcmp(cmd.name, "seed")) {
+                char *end;
+                errno = 0;
+                long long v = strtoll(cmd.value, &end, 10);
+                if (errno || *end || v < 0 || v > 1000) printf("info string error seed %s is not in 0 .. 1000\n", cmd.value);
+                else fprintf(stderr, "seed %lld\n", v);
+            }
             break;
         case UYI_NEWGAME:
             pos_start(&pos, VARIANT_STANDARD);
@@ -114,6 +131,12 @@ int main(int argc, char **argv)
                 memset(noise, 'n', sizeof noise - 1);
                 for (int i = 0; i < 768; i++) fprintf(stderr, "%s\n", noise);
                 fflush(stderr);
+                quiet_err = true;
+            }
+            if (!strcmp(mode, "talkative") && !quiet_err) {
+                static char noise[300];
+                memset(noise, 't', sizeof noise - 1);
+                for (int i = 0; i < 10000; i++) printf("info string %s\n", noise);
                 quiet_err = true;
             }
             if (!strcmp(mode, "slow")) sleep_ms(300);

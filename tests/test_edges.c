@@ -48,15 +48,18 @@ static const char *default_weights(void) { return YINSH_SOURCE_DIR "/eval/weight
 /* ---- item 9: tournament lists ------------------------------------------ */
 
 /* Participants in an order that ranks the loser first when the list
- * follows the command line: rnd lost every game, s1 and s2 beat it, and
- * neither beat the other in all their games. */
-Test(tournament, without_finite_ratings_the_list_is_by_score_and_says_who_beat_whom)
+ * follows the command line: rnd lost every game, s1 and s2 beat it (and
+ * s1 beat s2): no finite ratings but the anchor's, a bound above it for
+ * the others (tests/test_tournament.c has the bounds' figures). */
+Test(tournament, without_finite_ratings_the_list_bounds_and_says_who_beat_whom)
 {
     char *dir = tmpdir_new(), *out, *err;
     const char *args[] = {"tournament", "--p", "rnd=random", "--p", "s1=mcts:sims=200", "--p", "s2=mcts:sims=300",
                           "--games", "2", "--db", "t.db", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
-    cr_assert(strstr(out, "ratings      none: "), "%s", out);
+    cr_assert(strstr(out, "anchored at rnd = 0") && !strstr(out, "ratings      none"), "%s", out);
+    cr_assert(strstr(out, "\n1    s1 ") && strstr(out, "\n2    s2 "), "%s", out);
+    cr_assert(strstr(strstr(out, "\n1    s1 "), " above "), "%s", out);
     /* rank 1 is not the participant that lost every game */
     const char *list = strstr(out, "\nrank ");
     cr_assert(list, "%s", out);

@@ -549,3 +549,100 @@ Test(engines, closing_its_output_is_engine_died)
     cr_assert(clock_now() - t0 < 25, "the harness waited for an answer (%.1f s)", clock_now() - t0);
     cr_assert_eq(leftover(dir), 0);
 }
+
+/* An engine that announces bounds for its seed and checks them gets a
+ * seed within them (docs/protocol.md §6), different from game to game:
+ * no game is an engine error. */
+Test(engines, seed_respects_the_announced_bounds)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"match", "--a", fake_spec("seedbound", dir), "--b", "random", "--games", "4", "--seed", "5",
+                          "--threads", "1", "--db", "m.db", NULL};
+    cr_assert_eq(run_within(dir, args, 120, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     0\n"), "%s", out);
+    DIR *d = opendir(path_in(dir, "engine-logs"));
+    cr_assert(d);
+    int seeds = 0;
+    long first = -1;
+    bool differ = false;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strstr(e->d_name, "-check-")) continue;
+        char *text = slurp(path_in(path_in(dir, "engine-logs"), e->d_name));
+        for (char *p = text; (p = strstr(p, "seed ")); p += 5) {
+            long v = strtol(p + 5, NULL, 10);
+            cr_assert(v >= 0 && v <= 1000, "%s", text);
+            if (first < 0) first = v;
+            differ |= v != first;
+            seeds++;
+        }
+    }
+    closedir(d);
+    cr_assert_eq(seeds, 4, "one seed a game");
+    cr_assert(differ, "every game got seed %ld", first);
+}
+
+/* Every files in the folder whose name ends so (but the checks'). */
+static int files_ending(const char *folder, const char *end, char **last)
+{
+    DIR *d = opendir(folder);
+    cr_assert(d, "%s", folder);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || strstr(e->d_name, "-check-") || len < strlen(end) ||
+            strcmp(e->d_name + len - strlen(end), end))
+            continue;
+        n++;
+        if (last) *last = path_in(folder, e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* --engine-transcript: each engine process's conversation beside its log
+ * (NAME-...-PID.uyi), what was sent (>) and read (<) with its time, the
+ * fault noted (!), capped as the logs are; refused without an external
+ * engine or a log folder. */
+Test(engines, transcripts_of_the_conversation)
+{
+    char *dir = tmpdir_new(), *out, *err, *path = NULL;
+    const char *args[] = {"match", "--a", fake_spec("illegal", dir), "--b", "random", "--games", "2", "--seed", "3",
+                          "--threads", "1", "--db", "m.db", "--quiet", "--engine-transcript", NULL};
+    cr_assert_eq(run_within(dir, args, 60, &out, &err), 0, "%s", err);
+    char *logs = path_in(dir, "engine-logs");
+    cr_assert_eq(files_ending(logs, ".uyi", &path), 2, "one transcript per engine process");
+    char *t = slurp(path);
+    cr_assert(strstr(t, "] > uyi\n") && strstr(t, "] < uyiok\n") && strstr(t, "] > isready\n") &&
+                  strstr(t, "] < readyok\n") && strstr(t, "] > newgame\n") && strstr(t, "] > position startpos") &&
+                  strstr(t, "] > go\n") && strstr(t, "] < bestmove k1\n") && strstr(t, "] ! yinsh: illegal-action: "),
+              "%s", t);
+    /* the checks' handshake has one too */
+    DIR *d = opendir(logs);
+    int checks = 0;
+    for (struct dirent *e; (e = readdir(d));) checks += strstr(e->d_name, "-check-") && strstr(e->d_name, ".uyi");
+    closedir(d);
+    cr_assert_eq(checks, 1);
+
+    /* capped at 1 MiB, then a line says so; the games go on */
+    char *dir2 = tmpdir_new();
+    const char *chat[] = {"match", "--a", fake_spec("talkative", dir2), "--b", "random", "--games", "2", "--seed",
+                          "2", "--threads", "1", "--db", "m.db", "--quiet", "--engine-transcript", NULL};
+    cr_assert_eq(run_within(dir2, chat, 120, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "faults a     0\n"), "%s", out);
+    cr_assert_eq(files_ending(path_in(dir2, "engine-logs"), ".uyi", &path), 1);
+    struct stat sb;
+    cr_assert(stat(path, &sb) == 0);
+    cr_assert(sb.st_size <= (1 << 20) + 512, "%lld bytes", (long long)sb.st_size);
+    cr_assert(strstr(slurp(path), "yinsh: the rest of the transcript was cut"));
+
+    /* refused: no external engine; no log folder (--no-db) */
+    const char *internal[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--db", "x.db",
+                              "--engine-transcript", NULL};
+    cr_assert_eq(run_within(dir, internal, 30, &out, &err), 2, "%s", err);
+    cr_assert(strstr(err, "--engine-transcript") && strstr(err, "external"), "%s", err);
+    const char *nodb[] = {"match", "--a", fake_spec("ok", dir), "--b", "random", "--games", "2", "--no-db",
+                          "--engine-transcript", NULL};
+    cr_assert_eq(run_within(dir, nodb, 30, &out, &err), 2, "%s", err);
+    cr_assert(strstr(err, "--engine-logs"), "%s", err);
+    cr_assert_not(file_exists(path_in(dir, "x.db")));
+}

@@ -318,3 +318,46 @@ Test(merge, refuses_games_that_are_not_their_runs)
         cr_expect(!file_exists(out), "%s: the refused merge left %s", tamper[i][0], out);
     }
 }
+
+/* Two copies of a run whose games differ only in a root visit
+ * distribution (visits moved from one child to another, every action and
+ * its root and chosen counts unchanged): not the same game, so the merge
+ * refuses them, naming both files, instead of counting a duplicate. */
+Test(merge, games_that_differ_only_in_visits_are_not_one_game)
+{
+    char *dir = tmpdir_new(), *err, cmd[4096];
+    char *a = path_in(dir, "a.db"), *b = path_in(dir, "b.db"), *out = path_in(dir, "out.db");
+    const char *play[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=30", "--seed", "5", "--db", a,
+                          "--store-visits", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", a, b);
+    cr_assert_eq(system(cmd), 0);
+    /* a position where two children besides the chosen one were visited,
+     * one of them twice or more: one visit moves between them */
+    sqlite3 *h = db_open(b);
+    const char *pick = "SELECT v.game_id || ' ' || v.ply || ' ' || v.action || ' ' || w.action FROM action_visits v "
+                       "JOIN action_visits w ON w.game_id = v.game_id AND w.ply = v.ply AND w.action != v.action "
+                       "JOIN action a ON a.game_id = v.game_id AND a.ply = v.ply "
+                       "WHERE v.visits >= 2 AND v.action != a.action AND w.action != a.action "
+                       "ORDER BY v.game_id, v.ply, v.action, w.action LIMIT 1";
+    char *row = db_text(h, pick), from[32], to[32];
+    long long game, ply;
+    cr_assert(row && sscanf(row, "%lld %lld %31s %31s", &game, &ply, from, to) == 4, "no such position: %s", row);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "UPDATE action_visits SET visits = visits - 1 WHERE game_id = %lld AND ply = %lld AND action = '%s'; "
+             "UPDATE action_visits SET visits = visits + 1 WHERE game_id = %lld AND ply = %lld AND action = '%s'",
+             game, ply, from, game, ply, to);
+    cr_assert_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    const char *merge[] = {"merge", "--db", out, a, b, NULL};
+    expect(dir, merge, 1, a, b);
+    expect(dir, merge, 1, "root visit distributions", NULL);
+    cr_assert_not(file_exists(out), "a failed merge left %s", out);
+    /* the same file twice is one game (duplicates), as before */
+    char *c = path_in(dir, "c.db");
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", a, c);
+    cr_assert_eq(system(cmd), 0);
+    const char *same[] = {"merge", "--db", out, a, c, NULL};
+    expect(dir, same, 0, NULL, NULL);
+}

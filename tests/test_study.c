@@ -502,3 +502,42 @@ Test(study, shipped_weights_find_the_stored_runs_from_any_folder)
     cr_assert(strstr(err, "1 complete, 0 unfinished, 0 to play"), "%s", err);
     cr_assert_str_eq(db_dump(db), dump);
 }
+
+/* Two `yinsh study FILE` started at once on a new database: both find
+ * the run missing and one makes it first; the other meets the run that
+ * the first plays and says so (its lease: "being played by process N"),
+ * never that a run of that name "exists already, unfinished" (as if a
+ * stale run stood in the way). Several rounds, for the race to happen. */
+Test(study, two_at_once_meet_the_lease)
+{
+    int raced = 0;
+    for (int round = 0; round < 3; round++) {
+        /* one database, each process in a folder of its own (its output, its report) */
+        char *dir = tmpdir_new(), *db = path_in(dir, "s.db"), race[512];
+        snprintf(race, sizeof race, "[study]\nname = t\ndb = %s\nseed = 7\ngames = 20\nvariants = standard\n"
+                 "[agent m]\nspec = mcts:sims=30\n[report]\nout = report\nplots = no\n", db);
+        char *file = write_in(dir, "t.ini", race);
+        char *d1 = path_in(dir, "one"), *d2 = path_in(dir, "two");
+        cr_assert(mkdir(d1, 0755) == 0 && mkdir(d2, 0755) == 0);
+        const char *args[] = {"study", file, "--threads", "1", "--quiet", NULL};
+        pid_t a = yinsh_start(d1, args), b = yinsh_start(d2, args);
+        int ra = yinsh_wait(a), rb = yinsh_wait(b);
+        char *ea = slurp(path_in(d1, "err")), *eb = slurp(path_in(d2, "err"));
+        cr_assert(ra == 0 || rb == 0, "neither played: %s / %s", ea, eb);
+        for (int k = 0; k < 2; k++) {
+            int rc = k ? rb : ra;
+            const char *e = k ? eb : ea;
+            cr_assert_not(strstr(e, "exists already"), "%s", e);
+            if (rc) {
+                cr_assert_eq(rc, 1, "%s", e);
+                cr_assert(strstr(e, "run 't-standard-m' is being played by process "), "%s", e);
+                raced++;
+            }
+        }
+        sqlite3 *h = db_open(db);
+        cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 1);
+        cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 20);
+        sqlite3_close(h);
+    }
+    cr_log_info("%d of 3 rounds raced", raced);
+}

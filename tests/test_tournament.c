@@ -8,6 +8,7 @@
  * refused. */
 #include <math.h>
 #include <signal.h>
+#include "eval/stats/bt_bounds.h"
 #include "selfplay/play/book.h"
 #include "engine/notation.h"
 #include "tests/test_proc.h"
@@ -149,15 +150,121 @@ Test(tournament, anchor_and_unbounded_ratings)
     cr_assert_eq(sscanf(rating_line(out, "rnd"), " rnd %lf", &rndb), 1, "%s", out);
     cr_assert(m20b == 0 && fabs((m5b - rndb) - m5) < 0.11 && fabs(rndb + m20) < 0.11, "%s", out);
 
-    /* 200 simulations win every game against random: no finite rating */
+    /* 200 simulations win every game against random: no finite rating,
+     * but a one-sided bound: 4 wins of 4 at 95% is p^4 = 0.05, p = 0.473,
+     * -19 Elo */
     const char *lopsided[] = {"tournament", "--p", "rnd=random", "--p", "strong=mcts:sims=200", "--games", "4",
                               "--name", "u", "--db", "a.db", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, lopsided, &out, &err), 0, "%s", err);
-    cr_assert(strstr(out, "ratings      none: no finite ratings: "), "%s", out);
+    cr_assert(strstr(out, "anchored at rnd = 0"), "%s", out);
     cr_assert(strstr(out, "strong won 4 of 4 games against rnd"), "%s", out);
-    /* ranked by score: the winner first, though named second */
+    /* the winner first, though named second */
     cr_assert(strstr(out, "\n1    strong "), "%s", out);
-    cr_assert(strstr(rating_line(out, "strong"), "  -  "), "%s", out);
+    cr_assert(strstr(rating_line(out, "strong"), " above -19 "), "%s", out);
+    cr_assert(strstr(rating_line(out, "rnd"), "(anchor)"), "%s", out);
+}
+
+/* One participant unbeaten in a round robin: the others are still rated
+ * against each other (Bradley-Terry on the part the games bound) and the
+ * unbeaten one gets a one-sided bound, instead of "ratings none" for
+ * everyone; also when the anchor asked for is the unbeaten one. The
+ * bound: 12 wins of 12 against players rated 0 at 95% is p^12 = 0.05,
+ * p = 0.779, +219 Elo. */
+Test(tournament, one_unbeaten_participant_is_bounded)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"tournament", "--p", "r1=random", "--p", "r2=random", "--p", "strong=mcts:sims=200",
+                          "--games", "6", "--name", "v", "--db", "v.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert_not(strstr(out, "ratings      none"), "%s", out);
+    cr_assert(strstr(out, "anchored at r1 = 0"), "%s", out);
+    cr_assert(strstr(out, "strong won 6 of 6 games against r1") && strstr(out, "strong won 6 of 6 games against r2"),
+              "%s", out);
+    cr_assert(strstr(out, "\n1    strong "), "%s", out);
+    cr_assert(strstr(rating_line(out, "strong"), " above +219 "), "%s", out);
+    cr_assert(strstr(rating_line(out, "r1"), "(anchor)"), "%s", out);
+    double r2;
+    cr_assert_eq(sscanf(rating_line(out, "r2"), " r2 %lf", &r2), 1, "%s", out);
+    cr_assert(strstr(rating_line(out, "r2"), " to "), "r2 has an interval: %s", out);
+    /* asked to anchor at the unbeaten one: the rated group's first instead */
+    const char *moved[] = {"tournament", "--p", "r1=random", "--p", "r2=random", "--p", "strong=mcts:sims=200",
+                           "--games", "6", "--name", "v", "--db", "v.db", "--no-play", "--anchor", "strong", NULL};
+    cr_assert_eq(yinsh_run(dir, moved, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "anchored at r1 = 0 (strong has no finite rating)"), "%s", out);
+    cr_assert(strstr(rating_line(out, "strong"), " above +219 "), "%s", out);
+    const char *json[] = {"tournament", "--p", "r1=random", "--p", "r2=random", "--p", "strong=mcts:sims=200",
+                          "--games", "6", "--name", "v", "--db", "v.db", "--no-play", "--json", NULL};
+    cr_assert_eq(yinsh_run(dir, json, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "\"partial\": true"), "%s", out);
+    cr_assert(strstr(out, "\"rating\": \"above\""), "%s", out);
+}
+
+/* The pure function behind it, on counts: a chain of sweeps (A swept B,
+ * B and C traded points, C swept D, E played nobody) rates B and C, puts
+ * A above and D below, and E nowhere. */
+Test(tournament, ratings_and_bounds_from_counts)
+{
+    enum { N = 5 };
+    double games[N * N] = {0}, score[N * N] = {0};
+#define GAMES(i, j, g, si)                                                                                  \
+    games[(i) * N + (j)] = games[(j) * N + (i)] = (g), score[(i) * N + (j)] = (si), score[(j) * N + (i)] = (g) - (si)
+    GAMES(0, 1, 10, 10);
+    GAMES(1, 2, 10, 6);
+    GAMES(2, 3, 10, 10);
+#undef GAMES
+    const char *names[N] = {"A", "B", "C", "D", "E"};
+    StatsBtRating r[N];
+    char err[ERR_LEN];
+    int anchor = 1;
+    cr_assert_eq(stats_bt_bounds(N, games, score, 0.05, &anchor, names, r, err), 0, "%s", err);
+    cr_assert_eq(anchor, 1);
+    cr_assert_eq(r[1].state, STATS_BT_RATED);
+    cr_assert_eq(r[2].state, STATS_BT_RATED);
+    cr_assert_float_eq(r[2].elo, -400 * log10(6.0 / 4), 1e-6); /* 4 of 10: 400 log10(4/6) */
+    cr_assert_eq(r[0].state, STATS_BT_ABOVE);
+    cr_assert_eq(r[3].state, STATS_BT_BELOW);
+    cr_assert_eq(r[4].state, STATS_BT_UNLINKED);
+    /* A won 10 of 10 against B (0): P^10 = 0.05 */
+    double p = pow(0.05, 0.1);
+    cr_assert_float_eq(r[0].bound, 400 * log10(p / (1 - p)), 1e-6);
+    cr_assert_float_eq(r[3].bound, r[2].elo - 400 * log10(p / (1 - p)), 1e-6);
+    /* anchored at A, which has no finite rating: B, the first of the rated group */
+    anchor = 0;
+    cr_assert_eq(stats_bt_bounds(N, games, score, 0.05, &anchor, names, r, err), 0, "%s", err);
+    cr_assert_eq(anchor, 1);
+    /* two players, one swept the other: the anchor alone is rated */
+    double g2[4] = {0, 4, 4, 0}, s2[4] = {0, 4, 0, 0};
+    anchor = 1;
+    cr_assert_eq(stats_bt_bounds(2, g2, s2, 0.05, &anchor, names, r, err), 0, "%s", err);
+    cr_assert_eq(r[1].state, STATS_BT_RATED);
+    cr_assert_eq(r[0].state, STATS_BT_ABOVE);
+    cr_assert_float_eq(r[0].bound, 400 * log10(pow(0.05, 0.25) / (1 - pow(0.05, 0.25))), 1e-6);
+}
+
+/* An external participant shows as its display name (uyi:NAME), not its
+ * command line, in the list and in the match report; the list counts
+ * each participant's faults. */
+Test(tournament, external_participants_by_display_name_with_faults)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    char crashy[512];
+    snprintf(crashy, sizeof crashy, "eng=uyi:name=mine;cmd=%s crash %s", FAKE_ENGINE, dir);
+    const char *args[] = {"tournament", "--p", crashy, "--p", "rnd=random", "--games", "2", "--name", "x", "--db",
+                          "x.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, " faults "), "%s", out);
+    cr_assert_not(strstr(out, "cmd="), "%s", out);
+    char *eng = rating_line(out, "eng"), *rnd = rating_line(out, "rnd");
+    cr_assert(strstr(eng, "      2  uyi:mine"), "%s", out);
+    cr_assert(strstr(rnd, "      0  random"), "%s", out);
+    const char *json[] = {"tournament", "--p", crashy, "--p", "rnd=random", "--games", "2", "--name", "x", "--db",
+                          "x.db", "--no-play", "--json", NULL};
+    cr_assert_eq(yinsh_run(dir, json, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "\"display\": \"uyi:mine\"") && strstr(out, "\"faults\": 2"), "%s", out);
+    const char *report[] = {"report", "--kind", "match", "--db", "x.db", "--out", "rep", "--no-plots", NULL};
+    cr_assert_eq(yinsh_run(dir, report, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "`uyi:mine`"), "%s", out);
+    cr_assert_not(strstr(out, "cmd="), "%s", out);
 }
 
 Test(tournament, bad_command_lines_store_nothing)

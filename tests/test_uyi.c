@@ -20,6 +20,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "selfplay/uyi/command.h"
+#include "selfplay/uyi/engine.h"
 
 typedef struct Child {
     pid_t pid;
@@ -705,4 +706,43 @@ Test(uyi, eval_net_as_the_spec_and_as_an_option)
     child_expect(&c, "bestmove ", line, sizeof line, 30);
     cr_assert_str_eq(line + 9, lin, "eval <empty>: engine %s, internal linear %s", line + 9, lin);
     cr_assert_eq(child_quit(&c), 0);
+}
+
+/* The harness maps its 64-bit seed into the bounds a spin option `seed`
+ * announces (docs/protocol.md §6): min + seed mod (max - min + 1); the
+ * full unsigned range passes the seed as it is; a string option, or
+ * bounds missing or crossed, get the seed unchanged. */
+Test(uyi, seed_is_mapped_into_the_announced_bounds)
+{
+    UyiSeedOption o;
+    char v[24];
+    const uint64_t big = 17405687883870564846ull;
+    cr_assert_not(uyi_seed_option_parse("option name seeds type spin default 0 min 0 max 9", &o));
+    cr_assert(uyi_seed_option_parse("option name seed type spin default 0 min 0 max 18446744073709551615", &o));
+    uyi_seed_value(&o, big, v);
+    cr_assert_str_eq(v, "17405687883870564846");
+    cr_assert(uyi_seed_option_parse("option name seed type spin default 0 min 0 max 1000", &o));
+    uyi_seed_value(&o, big, v);
+    char want[24];
+    snprintf(want, sizeof want, "%llu", (unsigned long long)(big % 1001));
+    cr_assert_str_eq(v, want);
+    cr_assert(uyi_seed_option_parse("option name Seed type spin default 5 min 10 max 20", &o));
+    uyi_seed_value(&o, 25, v);
+    cr_assert_str_eq(v, "13"); /* 10 + 25 mod 11 */
+    cr_assert(uyi_seed_option_parse("option name seed type spin default 0 min -2147483648 max 2147483647", &o));
+    uyi_seed_value(&o, 0, v);
+    cr_assert_str_eq(v, "-2147483648");
+    uyi_seed_value(&o, (1ull << 32) + 2147483648ull + 7, v);
+    cr_assert_str_eq(v, "7");
+    cr_assert(uyi_seed_option_parse("option name seed type spin default 0 min -9223372036854775808 max "
+                                    "9223372036854775807", &o));
+    uyi_seed_value(&o, 1ull << 63, v);
+    cr_assert_str_eq(v, "0");
+    cr_assert(uyi_seed_option_parse("option name seed type string default 0", &o));
+    uyi_seed_value(&o, big, v);
+    cr_assert_str_eq(v, "17405687883870564846");
+    cr_assert(uyi_seed_option_parse("option name seed type spin default 0 min 9 max 3", &o));
+    cr_assert_not(o.bounded);
+    cr_assert(uyi_seed_option_parse("option name seed type spin default 0 min 0 max 99999999999999999999", &o));
+    cr_assert_not(o.bounded);
 }

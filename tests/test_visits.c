@@ -4,6 +4,7 @@
  * and `yinsh positions`. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -321,4 +322,109 @@ Test(visits, positions_export_the_distribution)
     fclose(f);
     cr_expect_eq(searched_seen, with);
     sqlite3_close(h);
+}
+
+/* A .npy file's header length and records (into *rec, malloc'ed), the
+ * record size and count from its size. */
+static long npy_records(const char *path, long record, unsigned char **rec, char **dict)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char head[10];
+    cr_assert_eq(fread(head, 1, 10, f), 10);
+    int hlen = head[8] | head[9] << 8;
+    cr_assert((hlen + 10) % 64 == 0);
+    *dict = gc(calloc(1, (size_t)hlen + 1));
+    cr_assert_eq(fread(*dict, 1, (size_t)hlen, f), (size_t)hlen);
+    long n = (size - 10 - hlen) / record;
+    cr_assert_eq(10 + hlen + n * record, size, "%s: records of %ld bytes", path, record);
+    *rec = gc(malloc((size_t)(n * record) + 1));
+    cr_assert_eq(fread(*rec, 1, (size_t)(n * record), f), (size_t)(n * record));
+    fclose(f);
+    return n;
+}
+
+static float f32_at(const unsigned char *p)
+{
+    uint32_t b = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+static unsigned u16_at(const unsigned char *p) { return p[0] | p[1] << 8; }
+
+/* IEEE binary16, non-negative and finite, as a float. */
+static float f16_at(const unsigned char *p)
+{
+    unsigned h = u16_at(p), e = (h >> 10) & 31, m = h & 1023;
+    return e ? ldexpf(1 + m / 1024.0f, (int)e - 15) : ldexpf(m / 1024.0f, -14);
+}
+
+/* --policy-format f16 and sparse, and --mask: the same policy as the
+ * dense float32 one (within float16's precision), the sparse one its
+ * children in index order, the mask the legal actions (as many bits as
+ * the record's `legal`, the action played among them); each record far
+ * smaller than the dense one's 10651 bytes. */
+Test(visits, positions_policy_formats_and_mask)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "v.db"), *err, *dict;
+    const char *args[] = {"selfplay", "--games", "2", MIXED, "--seed", "5", "--db", db, "--run", "v", "--quiet",
+                          "--store-visits", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    char *dense = path_in(dir, "d.npy"), *half = path_in(dir, "h.npy"), *sparse = path_in(dir, "s.npy");
+    const char *d[] = {"positions", "--db", db, "--out", dense, "--format", "planes", "--policy", "--quiet", NULL};
+    const char *h[] = {"positions", "--db", db, "--out", half, "--format", "planes", "--policy-format", "f16",
+                       "--quiet", NULL};
+    const char *s[] = {"positions", "--db", db, "--out", sparse, "--format", "planes", "--policy-format", "sparse",
+                       "--mask", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, d, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, h, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, s, NULL, &err), 0, "%s", err);
+    enum { BASE = 2083, DENSE = BASE + 4 * 2142, HALF = BASE + 2 * 2142, SPARSE = BASE + 4 * 256 + 268 };
+    unsigned char *rd, *rh, *rs;
+    long n = npy_records(dense, DENSE, &rd, &dict);
+    cr_assert_gt(n, 20);
+    cr_assert_eq(npy_records(half, HALF, &rh, &dict), n);
+    cr_assert(strstr(dict, "('policy', '<f2', (2142,))"), "%s", dict);
+    cr_assert_eq(npy_records(sparse, SPARSE, &rs, &dict), n);
+    cr_assert(strstr(dict, "('policy_index', '<u2', (256,)), ('policy_share', '<f2', (256,)), "
+                           "('legal_mask', '|u1', (268,))"), "%s", dict);
+    int with = 0;
+    for (long r = 0; r < n; r++) {
+        const unsigned char *pd = rd + r * DENSE, *ph = rh + r * HALF, *ps = rs + r * SPARSE;
+        cr_assert_eq(memcmp(pd, ph, BASE), 0, "record %ld", r);
+        cr_assert_eq(memcmp(pd, ps, BASE), 0, "record %ld", r);
+        int k = 0;
+        for (int i = 0; i < 2142; i++) {
+            float want = f32_at(pd + BASE + 4 * i);
+            cr_assert(fabsf(f16_at(ph + BASE + 2 * i) - want) <= want / 1024 + 1e-7f, "record %ld action %d", r, i);
+            if (want > 0) {
+                cr_assert_eq(u16_at(ps + BASE + 2 * k), (unsigned)i, "record %ld child %d", r, k);
+                cr_assert(fabsf(f16_at(ps + BASE + 512 + 2 * k) - want) <= want / 1024 + 1e-7f);
+                k++;
+            }
+        }
+        with += k > 0;
+        for (int j = k; j < 256; j++) cr_assert_eq(u16_at(ps + BASE + 2 * j), 65535u);
+        /* the mask: `legal` bits, the action's among them */
+        const unsigned char *mask = ps + BASE + 1024;
+        int bits = 0;
+        for (int i = 0; i < 2142; i++) bits += (mask[i >> 3] >> (7 - (i & 7))) & 1;
+        cr_assert_eq(bits, (int)u16_at(pd + 2063), "record %ld", r);
+        int action = (int)u16_at(pd + 2057);
+        cr_assert((mask[action >> 3] >> (7 - (action & 7))) & 1, "record %ld: action %d not in its mask", r, action);
+    }
+    cr_assert_gt(with, 20);
+    /* and refused off the planes */
+    const char *bad[] = {"positions", "--db", db, "--out", path_in(dir, "x.csv"), "--format", "csv", "--mask", NULL};
+    cr_assert_eq(yinsh_run(dir, bad, NULL, &err), 2, "%s", err);
+    cr_assert(strstr(err, "--mask goes with --format planes"), "%s", err);
+    const char *badf[] = {"positions", "--db", db, "--out", half, "--format", "planes", "--policy-format", "bf16",
+                          NULL};
+    cr_assert_eq(yinsh_run(dir, badf, NULL, &err), 2, "%s", err);
+    cr_assert(strstr(err, "f32, f16 or sparse"), "%s", err);
 }

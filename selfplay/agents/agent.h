@@ -223,6 +223,12 @@ void agent_spec_copy(AgentSpec *to, const AgentSpec *from);
 int agent_spec_engine(const char *file, const char *name, AgentSpec *spec, char *err);
 /* Writes the canonical spec text (SPEC_LEN bytes); returns out. */
 char *agent_spec_format(const AgentSpec *spec, char *out);
+/* A spec's text as a table shows it (len bytes; returns out): an external
+ * engine's `uyi:name=N;cmd=...;option...` is `uyi:N`, its display name
+ * (`uyi:engine` without one), so that a report or a list does not print
+ * its command line; any other text as it is. The stored text stays the
+ * run's identity; this is only its label. */
+char *agent_spec_display(const char *text, char *out, size_t len);
 
 /* Questions about a spec, for the code outside agents/, which never reads
  * its kind: what a caller needs to know is asked here. */
@@ -324,6 +330,7 @@ typedef struct AgentEnv {
     const char *log_dir; /* NULL: discarded */
     int64_t answer_ms;   /* <= 0: UYI_ENGINE_ANSWER_MS (uyi/engine.h) */
     int thread;          /* the game thread, for the log file's name */
+    bool transcript;     /* with log_dir: each engine's conversation beside its log (uyi/engine.h) */
 } AgentEnv;
 
 typedef struct Agent Agent;

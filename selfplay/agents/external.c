@@ -71,6 +71,29 @@ static void external_format(const AgentSpec *spec, char *out)
     if (!spec_text(spec, out)) out[SPEC_LEN - 1] = '\0'; /* parse refuses a spec this long */
 }
 
+char *agent_spec_display(const char *text, char *out, size_t len)
+{
+    if (strncmp(text, "uyi:", 4)) {
+        snprintf(out, len, "%s", text);
+        return out;
+    }
+    /* the fields in order, each read whole (a cmd may hold '=' and '\;') */
+    char *p = (char *)text + 4, value[UYI_ENGINE_VALUE_LEN];
+    while (*p) {
+        bool name = !strncmp(p, "name=", 5);
+        char *eq = strchr(p, '=');
+        if (!eq) break;
+        p = eq + 1;
+        if (read_field(&p, value, sizeof value)) break;
+        if (name) {
+            snprintf(out, len, "uyi:%s", value);
+            return out;
+        }
+    }
+    snprintf(out, len, "uyi:engine");
+    return out;
+}
+
 static int external_parse(AgentSpec *spec, char *params, char *err)
 {
     UyiEngineDesc *d = &spec->external;
@@ -122,7 +145,8 @@ bool agent_spec_external(const AgentSpec *spec) { return spec->kind == AGENT_UYI
 int agent_spec_check(const AgentSpec *spec, const AgentEnv *env, char *err)
 {
     if (spec->kind != AGENT_UYI) return 0;
-    UyiEngineEnv e = {.log_dir = env ? env->log_dir : NULL, .answer_ms = env ? env->answer_ms : 0};
+    UyiEngineEnv e = {.log_dir = env ? env->log_dir : NULL, .answer_ms = env ? env->answer_ms : 0,
+                      .transcript = env && env->transcript};
     return uyi_engine_check(&spec->external, &e, err);
 }
 
@@ -164,7 +188,9 @@ static int external_new_game(void *self, const AgentEnv *env, bool seeded, uint6
 {
     External *x = self;
     UyiEngineEnv e;
-    if (env) e = (UyiEngineEnv){.log_dir = env->log_dir, .answer_ms = env->answer_ms, .thread = env->thread};
+    if (env)
+        e = (UyiEngineEnv){.log_dir = env->log_dir, .answer_ms = env->answer_ms, .thread = env->thread,
+                           .transcript = env->transcript};
     return uyi_engine_new_game(x->engine, env ? &e : NULL, seeded, seed, why);
 }
 

@@ -233,6 +233,7 @@ int run_open(Run *r, const RunOptions *o, char *err)
         r->plan.threads = o->plan.threads;
         r->plan.controls.engine_logs = o->plan.controls.engine_logs;
         r->plan.controls.answer_ms = o->plan.controls.answer_ms;
+        r->plan.controls.engine_transcript = o->plan.controls.engine_transcript;
         r->worker = true;
         return 0;
     }
@@ -288,6 +289,7 @@ static int open_resumed(Run *r, const RunOptions *o, char *err)
     /* where logs go and how long engines are waited for: this process's choice */
     r->plan.controls.engine_logs = o->plan.controls.engine_logs;
     r->plan.controls.answer_ms = o->plan.controls.answer_ms;
+    r->plan.controls.engine_transcript = o->plan.controls.engine_transcript;
     if (store_run_missing(r->store, &r->row, &r->todo, &r->ntodo, err) ||
         store_summary(r->store, &r->row, &r->sum, err))
         return ERR_FAIL;

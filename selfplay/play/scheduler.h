@@ -59,6 +59,7 @@ typedef struct PlayControls {
     /* not part of the plan (they decide no game of a well-behaved engine) */
     int64_t answer_ms;     /* external engines: the wait without a time limit; 0: UYI_ENGINE_ANSWER_MS */
     const char *engine_logs; /* folder of the engines' stderr logs; NULL: discarded */
+    bool engine_transcript;  /* with engine_logs: each engine's conversation beside its log */
 } PlayControls;
 
 enum { CONTROLS_MARGIN_MS = 100, CONTROLS_TEXT_LEN = 128 };

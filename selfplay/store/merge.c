@@ -85,9 +85,14 @@ static bool origin_add(Origins *o, int64_t id, int file)
     return true;
 }
 
-/* What decides whether two stored games are one game: the result and every
- * action with its visit counts, hashed as the play hash hashes them. */
-static int game_digest(Store *s, sqlite3_stmt *st, int64_t game_id, const char *result, uint64_t *h, char *err)
+/* What decides whether two stored games are one game: the result, every
+ * action with its visit counts, hashed as the play hash hashes them, and
+ * every root visit distribution (action_visits: ply, child, visits, in
+ * that order), which the play hash leaves out: two searches that chose
+ * the same actions with the same counts may still have spread their
+ * visits otherwise, and such games are not copies of one another. */
+static int game_digest(Store *s, sqlite3_stmt *st, sqlite3_stmt *visits, int64_t game_id, const char *result,
+                       uint64_t *h, char *err)
 {
     int step;
     *h = rng_hash_text(result);
@@ -97,7 +102,14 @@ static int game_digest(Store *s, sqlite3_stmt *st, int64_t game_id, const char *
         *h = record_hash_action(*h, text_or(st, 0, ""), (uint32_t)sqlite3_column_int64(st, 1),
                                 (uint32_t)sqlite3_column_int64(st, 2));
     sqlite3_reset(st);
-    return step == SQLITE_DONE ? ERR_OK : store_fail(s, err, "reading a game's actions");
+    if (step != SQLITE_DONE) return store_fail(s, err, "reading a game's actions");
+    sqlite3_reset(visits);
+    sqlite3_bind_int64(visits, 1, game_id);
+    while ((step = sqlite3_step(visits)) == SQLITE_ROW)
+        *h = rng_mix(*h ^ rng_hash_text(text_or(visits, 1, "")),
+                     (uint64_t)sqlite3_column_int64(visits, 0) << 32 ^ (uint64_t)sqlite3_column_int64(visits, 2));
+    sqlite3_reset(visits);
+    return step == SQLITE_DONE ? ERR_OK : store_fail(s, err, "reading a game's visits");
 }
 
 /* Checks an input before the merge writes anything: a Yinsh Lab database
@@ -147,7 +159,7 @@ typedef struct Merge {
     int nruns, cap;
     int *run_file;              /* the input that brought each run (-1: it was here before) */
     sqlite3_stmt *in_games, *in_actions, *in_digest, *in_visits, *out_run, *out_name, *ins_run, *out_game,
-        *ins_game, *ins_action, *ins_visits, *out_digest;
+        *ins_game, *ins_action, *ins_visits, *out_digest, *out_visits;
 } Merge;
 
 static int prepare(Store *s, const char *sql, sqlite3_stmt **st, char *err)
@@ -353,13 +365,13 @@ static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
             char result[16];
             snprintf(result, sizeof result, "%s", text_or(f, 1, ""));
             sqlite3_reset(f);
-            if ((rc = game_digest(m->out, m->out_digest, here_id, result, &a, err)) ||
-                (rc = game_digest(m->in, m->in_digest, in_id, text_or(g, G_RESULT, ""), &b, err)))
+            if ((rc = game_digest(m->out, m->out_digest, m->out_visits, here_id, result, &a, err)) ||
+                (rc = game_digest(m->in, m->in_digest, m->in_visits, in_id, text_or(g, G_RESULT, ""), &b, err)))
                 break;
             if (a != b) {
                 snprintf(err, ERR_LEN,
                          "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): other "
-                         "actions, visit counts or result; one of them was not played by this run's plan (another "
+                         "actions, visit counts, root visit distributions or result; one of them was not played by this run's plan (another "
                          "yinsh build?): nothing merged",
                          file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
                 rc = ERR_FAIL;
@@ -545,7 +557,9 @@ int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs,
         (rc = prepare(s, "INSERT INTO action_visits (game_id, ply, action, visits) VALUES (?1, ?2, ?3, ?4)",
                       &m.ins_visits, err)) ||
         (rc = prepare(s, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
-                      &m.out_digest, err)))
+                      &m.out_digest, err)) ||
+        (rc = prepare(s, "SELECT ply, action, visits FROM action_visits WHERE game_id = ? ORDER BY ply, action",
+                      &m.out_visits, err)))
         goto done;
     for (int i = 0; i < n && !rc; i++) {
         char oerr[ERR_LEN];
@@ -569,6 +583,7 @@ done:
     sqlite3_finalize(m.ins_action);
     sqlite3_finalize(m.ins_visits);
     sqlite3_finalize(m.out_digest);
+    sqlite3_finalize(m.out_visits);
     if (!rc) rc = store_transaction_commit(s, err);
     else store_transaction_rollback(s);
     free(m.origins.id);

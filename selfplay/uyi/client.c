@@ -34,6 +34,9 @@ struct UyiClient {
     size_t logged; /* bytes of the engine's standard error written to the log */
     bool cut;     /* the log reached UYI_CLIENT_LOG_MAX: the rest is dropped */
     bool exited;  /* the child has exited (seen by waitid, not reaped yet) */
+    int talk;     /* the transcript file; -1 without one */
+    size_t talked; /* bytes written to the transcript */
+    double t0;    /* clock_now() at the start, for the transcript's times */
     int nkin;
     Kin kin[CLIENT_KIN]; /* the engine's descendants seen so far (uyi_client_watch) */
     char buf[UYI_CLIENT_LINE + 1];
@@ -103,16 +106,18 @@ int uyi_client_check_command(const char *cmd, char *err)
 
 /* ---- the log: the engine's standard error, bounded ------------------------ */
 
-static void log_write(UyiClient *c, const char *data, size_t n)
+static void fd_write(int fd, const char *data, size_t n)
 {
     while (n > 0) {
-        ssize_t w = write(c->log, data, n);
+        ssize_t w = write(fd, data, n);
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return; /* a full disk loses log lines, never a game */
+        if (w <= 0) return; /* a full disk loses log or transcript lines, never a game */
         data += w;
         n -= (size_t)w;
     }
 }
+
+static void log_write(UyiClient *c, const char *data, size_t n) { fd_write(c->log, data, n); }
 
 /* Moves what the engine has written to its standard error into its log,
  * without waiting: up to UYI_CLIENT_LOG_MAX bytes, then one line saying
@@ -145,11 +150,44 @@ static void drain_err(UyiClient *c)
     }
 }
 
+/* ---- the transcript: what was sent and read, bounded ----------------------- */
+
+/* One line of the transcript: "[SECONDS] DIR TEXT", until the bound. */
+static void talk_line(UyiClient *c, char dir, const char *text, size_t len)
+{
+    if (c->talk < 0 || c->talked >= UYI_CLIENT_LOG_MAX) return;
+    char head[48];
+    int h = snprintf(head, sizeof head, "[%10.3f] %c ", clock_now() - c->t0, dir);
+    size_t n = (size_t)h + len + 1;
+    if (c->talked + n > UYI_CLIENT_LOG_MAX) {
+        char note[128];
+        int k = snprintf(note, sizeof note, "yinsh: the rest of the transcript was cut (over %d bytes)\n",
+                         UYI_CLIENT_LOG_MAX);
+        fd_write(c->talk, note, (size_t)k);
+        c->talked = UYI_CLIENT_LOG_MAX;
+        return;
+    }
+    fd_write(c->talk, head, (size_t)h);
+    fd_write(c->talk, text, len);
+    fd_write(c->talk, "\n", 1);
+    c->talked += n;
+}
+
+int uyi_client_transcript(UyiClient *c, const char *path, char *err)
+{
+    if (c->talk >= 0) close(c->talk);
+    c->talk = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (c->talk < 0) return error_set(err, "cannot open the engine transcript '%.200s': %s", path, strerror(errno));
+    return 0;
+}
+
 void uyi_client_note(UyiClient *c, const char *text)
 {
+    size_t len = strlen(text);
+    talk_line(c, '!', text, len && text[len - 1] == '\n' ? len - 1 : len);
     if (c->log < 0) return;
     drain_err(c); /* what the engine wrote comes first */
-    log_write(c, text, strlen(text));
+    log_write(c, text, len);
 }
 
 /* ---- descendants, from /proc ------------------------------------------------ */
@@ -333,6 +371,8 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
         goto fail;
     }
     c->pid = pid;
+    c->talk = -1;
+    c->t0 = clock_now();
     c->in = in[0];
     c->out = outp[0];
     c->err = errp[0];
@@ -364,6 +404,7 @@ int uyi_client_send(UyiClient *c, const char *line)
     char *msg = malloc(n + 1);
     if (!msg) return -1;
     memcpy(msg, line, n);
+    talk_line(c, '>', line, n);
     msg[n++] = '\n';
     size_t off = 0;
     int rc = 0;
@@ -409,6 +450,7 @@ int uyi_client_read(UyiClient *c, double deadline, const char **line)
             memcpy(c->line, c->buf, len);
             c->line[len] = '\0';
             *line = c->line;
+            talk_line(c, '<', c->line, len);
             return UYI_READ_LINE;
         }
         if (c->have == UYI_CLIENT_LINE) return UYI_READ_LONG;
@@ -467,6 +509,7 @@ static void client_end(UyiClient *c, int wait_ms)
     close(c->out);
     if (c->err >= 0) close(c->err);
     if (c->log >= 0) close(c->log);
+    if (c->talk >= 0) close(c->talk);
     free(c);
 }
 

@@ -6,7 +6,11 @@
  * input here, whatever it does with its input). Its standard error is
  * read through a pipe into a log file, at most UYI_CLIENT_LOG_MAX bytes,
  * then one line says the rest was cut (the pipe is still read, so the
- * engine never blocks on it). The conversation over it is uyi/engine.h's.
+ * engine never blocks on it). On request (uyi_client_transcript) every
+ * line sent and read is written to a transcript file, `> ` before what
+ * the harness sent and `< ` before what the engine wrote, each after the
+ * seconds since the engine started, bounded as the log is. The
+ * conversation over it is uyi/engine.h's.
  *
  * Every read has a deadline; nothing here ever waits without one, and a
  * read ends when the engine has exited even if a child of its own still
@@ -51,8 +55,14 @@ int uyi_client_check_command(const char *cmd, char *err);
  * that cannot be entered, a program that cannot be run (the exec's own
  * error, seen before this returns), a log that cannot be opened. */
 int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const char *log_path, char *err);
-/* Appends text to the log (after what the engine wrote so far); nothing
- * without one. */
+/* Opens (appends to) a transcript of the conversation at path: from now
+ * on each line sent is written as "[SECONDS] > LINE" and each line read
+ * as "[SECONDS] < LINE", SECONDS since the start, up to
+ * UYI_CLIENT_LOG_MAX bytes, then one line says the rest was cut. 0, or
+ * -1 with the reason in err. */
+int uyi_client_transcript(UyiClient *c, const char *path, char *err);
+/* Appends text to the log (after what the engine wrote so far), and to
+ * the transcript as "[SECONDS] ! TEXT"; nothing without them. */
 void uyi_client_note(UyiClient *c, const char *text);
 /* Remembers the engine's descendants as they are now (a walk over /proc):
  * those that leave its group are killed with it. */

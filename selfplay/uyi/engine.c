@@ -184,13 +184,76 @@ int uyi_engines_read(const char *file, const char *name, UyiEngineDesc *d, char 
     return rc;
 }
 
+/* ---- the seed option ------------------------------------------------------ */
+
+/* One bound's word: a 64-bit integer, negative or not (two's complement
+ * in *v); false when the word is not one. */
+static bool read_bound(const char *word, size_t len, uint64_t *v, bool *negative)
+{
+    char text[32];
+    if (!len || len >= sizeof text) return false;
+    memcpy(text, word, len);
+    text[len] = '\0';
+    char *end;
+    errno = 0;
+    *negative = text[0] == '-';
+    if (*negative) *v = (uint64_t)strtoll(text, &end, 10);
+    else if (text[0] >= '0' && text[0] <= '9') *v = strtoull(text, &end, 10);
+    else return false;
+    return !errno && !*end;
+}
+
+bool uyi_seed_option_parse(const char *line, UyiSeedOption *o)
+{
+    if (strncmp(line, "option name seed ", 17) && strncmp(line, "option name Seed ", 17)) return false;
+    *o = (UyiSeedOption){.announced = true};
+    bool spin = false, has_min = false, has_max = false, min_neg = false, max_neg = false;
+    uint64_t min = 0, max = 0;
+    /* the words after the name, in pairs: type spin, default D, min A, max B */
+    const char *p = line + 17, *prev = NULL;
+    size_t prev_len = 0;
+    while (*p) {
+        while (*p == ' ' || *p == '\t') p++;
+        size_t len = strcspn(p, " \t");
+        if (!len) break;
+        if (prev && prev_len == 4 && !strncmp(prev, "type", 4)) spin = len == 4 && !strncmp(p, "spin", 4);
+        if (prev && prev_len == 3 && !strncmp(prev, "min", 3)) has_min = read_bound(p, len, &min, &min_neg);
+        if (prev && prev_len == 3 && !strncmp(prev, "max", 3)) has_max = read_bound(p, len, &max, &max_neg);
+        prev = p;
+        prev_len = len;
+        p += len;
+    }
+    if (!spin || !has_min || !has_max) return true;
+    /* a negative min below a max over INT64_MAX spans more than 2^64
+     * values: its non-negative part, from 0, is as good a range */
+    if (min_neg && !max_neg && max > INT64_MAX) min_neg = false, min = 0;
+    bool crossed = min_neg != max_neg ? max_neg : min_neg ? (int64_t)max < (int64_t)min : max < min;
+    if (crossed) return true;
+    o->bounded = true;
+    o->negative = min_neg;
+    o->min = min;
+    o->span = max - min; /* exact modulo 2^64: the range holds at most 2^64 values */
+    return true;
+}
+
+void uyi_seed_value(const UyiSeedOption *o, uint64_t seed, char out[24])
+{
+    if (!o->bounded) {
+        snprintf(out, 24, "%llu", (unsigned long long)seed);
+        return;
+    }
+    uint64_t v = o->min + (o->span == UINT64_MAX ? seed : seed % (o->span + 1));
+    if (o->negative) snprintf(out, 24, "%lld", (long long)(int64_t)v);
+    else snprintf(out, 24, "%llu", (unsigned long long)v);
+}
+
 /* ---- the engine ------------------------------------------------------------ */
 
 struct UyiEngine {
     UyiEngineDesc desc;
     UyiEngineEnv env;
     UyiClient *client; /* NULL until a game starts it, and after a fault killed it */
-    bool has_seed;     /* it announced an option `seed` */
+    UyiSeedOption seed; /* its option `seed`, if it announced one */
     char log[UYI_ENGINE_DIR_LEN + UYI_ENGINE_NAME_LEN + 64]; /* the process's log file ("" when none) */
 };
 
@@ -273,7 +336,7 @@ static int expect_line(UyiEngine *e, const char *want, double deadline, int time
             continue;
         }
         if (!strcmp(want, "uyiok") && (!strncmp(l, "id ", 3) || !strncmp(l, "option ", 7))) {
-            if (!strncmp(l, "option name seed ", 17) || !strncmp(l, "option name Seed ", 17)) e->has_seed = true;
+            uyi_seed_option_parse(l, &e->seed);
             continue;
         }
         if (!*l) continue;
@@ -316,7 +379,13 @@ static int start_process(UyiEngine *e, char *why)
         uyi_engine_log(e, REASON_ENGINE_DIED, why);
         return REASON_ENGINE_DIED;
     }
-    e->has_seed = false;
+    if (log_path && e->env.transcript) {
+        /* beside the log: the same name, .uyi for .log */
+        char talk[sizeof e->log];
+        snprintf(talk, sizeof talk, "%.*s.uyi", (int)(strlen(e->log) - 4), e->log);
+        if (uyi_client_transcript(e->client, talk, err)) uyi_client_note(e->client, err); /* the games go on */
+    }
+    e->seed = (UyiSeedOption){0};
     const char *l;
     int rc;
     if ((rc = send_line(e, "uyi", why)) ||
@@ -342,9 +411,10 @@ int uyi_engine_new_game(UyiEngine *e, const UyiEngineEnv *env, bool seeded, uint
         (rc = expect_line(e, "readyok", clock_now() + answer_ms(e) * 1e-3, REASON_NO_ANSWER, &l, NULL, why)))
         return rc;
     uyi_client_watch(e->client); /* what it has started by now dies with it */
-    if (seeded && e->has_seed) {
-        char line[64];
-        snprintf(line, sizeof line, "setoption name seed value %llu", (unsigned long long)seed);
+    if (seeded && e->seed.announced) {
+        char line[64], value[24];
+        uyi_seed_value(&e->seed, seed, value);
+        snprintf(line, sizeof line, "setoption name seed value %s", value);
         if ((rc = send_line(e, line, why))) return rc;
     }
     return send_line(e, "newgame", why);

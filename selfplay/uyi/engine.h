@@ -5,8 +5,9 @@
  *
  * The conversation. At a game's start (uyi_engine_new_game): the process
  * is started if none runs, `uyi` sent and `uyiok` awaited (noting whether
- * it announces an option `seed`), its options sent; then `isready` and
- * `readyok`, `setoption name seed value S` when asked for and announced,
+ * it announces an option `seed`, and its bounds), its options sent; then
+ * `isready` and `readyok`, `setoption name seed value S` when asked for
+ * and announced (S mapped into the option's bounds, uyi_seed_value),
  * and `newgame`. For each action (uyi_engine_go): `position startpos
  * [variant blitz] moves ...` with every action of the game, `go` with the
  * limits, and lines read until `bestmove`; `info` lines give their `sims`
@@ -78,11 +79,33 @@ int uyi_engines_read(const char *file, const char *name, UyiEngineDesc *d, char 
 int uyi_engines_parse(const char *text, size_t size, const char *file, const char *name, UyiEngineDesc *d,
                       char *err);
 
+/* The option `seed` as an engine announced it: where a spin option's
+ * bounds are, so that the harness's 64-bit seed is mapped into them
+ * (docs/protocol.md §6, "The seed"). */
+typedef struct UyiSeedOption {
+    bool announced; /* an option named `seed` (or `Seed`) was announced */
+    bool bounded;   /* a spin with min <= max: the seed is mapped into them */
+    bool negative;  /* min < 0: values are written signed */
+    uint64_t min;   /* the lower bound, two's complement when negative */
+    uint64_t span;  /* max - min (UINT64_MAX: every 64-bit value) */
+} UyiSeedOption;
+
+/* Reads an `option name seed ...` line of the handshake into *o: false
+ * when the line announces another option. A spin's `min` and `max` are
+ * read as 64-bit integers; bounds missing, unreadable or crossed leave the
+ * seed unbounded (sent as it is). */
+bool uyi_seed_option_parse(const char *line, UyiSeedOption *o);
+/* The text of the value sent for seed: min + seed mod (max - min + 1)
+ * for a bounded spin (the seed itself when the bounds are 0 and
+ * 2^64 - 1), the seed in decimal otherwise. out holds 24 bytes. */
+void uyi_seed_value(const UyiSeedOption *o, uint64_t seed, char out[24]);
+
 /* The harness's settings for its engines. */
 typedef struct UyiEngineEnv {
     const char *log_dir; /* where each process's standard error goes (a file each); NULL: discarded */
     int64_t answer_ms;   /* the wait without a time limit (handshake, isready, a go without time); <= 0: UYI_ENGINE_ANSWER_MS */
     int thread;          /* the game thread, for the log file's name; -1: a check (uyi_engine_check) */
+    bool transcript;     /* with log_dir: each process's conversation beside its log, NAME-...-PID.uyi */
 } UyiEngineEnv;
 
 /* One decision asked of the engine. */

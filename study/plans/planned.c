@@ -110,6 +110,27 @@ int planned_play(const Planned *p, const PlannedOptions *o, const PlannedHooks *
     else ro.name = p->name;
     Run run;
     int rc = run_open(&run, &ro, err);
+    if (rc == ERR_EXISTS && p->state == PLANNED_MISSING) {
+        /* another process made the run since its state was read (two
+         * commands started at once on one plan): it is that run, to
+         * resume, which its lease refuses while the other plays it
+         * (ERR_HELD, naming the process), or done already */
+        Planned now = *p;
+        int refused;
+        char rerr[ERR_LEN];
+        int got = planned_read(o, &now, 1, &refused, rerr);
+        run_close(&run);
+        if (got || now.state == PLANNED_COMPLETE) {
+            /* an error, or nothing left to play (res->opened stays false) */
+            if (got) snprintf(err, ERR_LEN, "%s", rerr);
+            return got;
+        }
+        if (now.state == PLANNED_UNFINISHED) {
+            ro.name = NULL;
+            ro.resume = p->name;
+        }
+        rc = run_open(&run, &ro, err);
+    }
     if (!rc) {
         res->opened = true;
         if (h->start) h->start(h->ctx, p, &run);

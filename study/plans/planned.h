@@ -86,7 +86,11 @@ typedef struct PlannedHooks {
  * resumes it, plays the games it lacks and marks it finished, filling
  * res. 0 (res->stopped when the interrupt came first); else run_open's
  * code (ERR_REPEAT, ERR_EXISTS, ERR_HELD: the caller's advice depends on
- * it) or ERR_FAIL, with a message in err. */
+ * it) or ERR_FAIL, with a message in err. A MISSING run that another
+ * process made since its state was read (two commands started at once on
+ * one plan) is that process's: ERR_HELD, naming it, while it plays it
+ * (its lease); resumed when it is unfinished and nobody plays it; 0
+ * without opening anything (res->opened false) when it is complete. */
 int planned_play(const Planned *p, const PlannedOptions *o, const PlannedHooks *h, PlannedResult *res, char *err);
 
 #endif

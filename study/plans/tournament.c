@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,14 +206,22 @@ static void unrated(const Tournament *t, TournamentResults *r)
                          "ratings together");
 }
 
-/* The players best first: by rating, or without ratings by score (a
- * player without games last); ties in the players' order. */
+/* The players best first: those above the rated ones (by bound), the
+ * rated (by rating), those below (by bound), then the unlinked by score
+ * (a player without games last); ties in the players' order. Without
+ * ratings, all by score. */
 static void rank(const Tournament *t, TournamentResults *r)
 {
     double key[TOURNAMENT_MAX_PLAYERS];
     int n = t->nplayers;
     for (int i = 0; i < n; i++) {
-        key[i] = r->rated ? r->elo[i] : r->games[i] ? r->points[i] / (double)r->games[i] : -1;
+        const StatsBtRating *x = &r->rating[i];
+        double score = r->games[i] ? r->points[i] / (double)r->games[i] : -1;
+        if (!r->rated) key[i] = score;
+        else if (x->state == STATS_BT_RATED) key[i] = x->elo;
+        else if (x->state == STATS_BT_ABOVE) key[i] = 1e9 + (isnan(x->bound) ? -1e6 : x->bound);
+        else if (x->state == STATS_BT_BELOW) key[i] = -1e9 + (isnan(x->bound) ? -1e6 : x->bound);
+        else key[i] = -3e9 + score;
         r->rank[i] = i;
     }
     for (int i = 1; i < n; i++)
@@ -245,7 +254,13 @@ int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor,
                 RecordSummary sum;
                 if (store_run_get(store, t->pairings[k].run, &row, serr) != ERR_OK) continue;
                 names[n++] = t->pairings[k].run;
-                if (store_summary(store, &row, &sum, serr) == ERR_OK) r->hash[k] = sum.hash;
+                if (store_summary(store, &row, &sum, serr) != ERR_OK) continue;
+                r->hash[k] = sum.hash;
+                /* the run's white agent is the pairing's A */
+                for (int x = 0; x < REASON_NB; x++) {
+                    r->faults[t->pairings[k].a] += sum.faults[0][x];
+                    r->faults[t->pairings[k].b] += sum.faults[1][x];
+                }
             }
             Collect c = {.t = t, .r = r, .k = -1};
             StoreSelection sel = {.runs = names, .nruns = n};
@@ -283,10 +298,25 @@ int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor,
     }
     const char *names[TOURNAMENT_MAX_PLAYERS];
     for (int i = 0; i < n; i++) names[i] = t->players[i].name;
-    r->rated = stats_bt_fit(n, games, score, anchor, names, r->elo, r->se, r->why) == 0;
+    char fit[ERR_LEN];
+    int rc = stats_bt_bounds(n, games, score, TOURNAMENT_BOUND_ALPHA, &r->anchor, names, r->rating, fit);
     free(games);
     free(score);
-    if (!r->rated) unrated(t, r);
+    if (rc) { /* a fit that fails (it did not converge) leaves the list by score, saying why */
+        r->anchor = anchor;
+        unrated(t, r);
+        snprintf(r->why, sizeof r->why, "%s", fit);
+        rank(t, r);
+        return 0;
+    }
+    int rated = 0, bounded = 0;
+    for (int i = 0; i < n; i++) {
+        rated += r->rating[i].state == STATS_BT_RATED;
+        bounded += r->rating[i].state != STATS_BT_RATED && r->rating[i].state != STATS_BT_UNLINKED;
+    }
+    r->rated = rated >= 2 || bounded > 0;
+    r->partial = r->rated && rated < n;
+    if (!r->rated) r->anchor = anchor, unrated(t, r);
     rank(t, r);
     return 0;
 }

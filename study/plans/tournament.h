@@ -25,6 +25,7 @@
 #include "selfplay/play/match.h"
 #include "selfplay/play/run.h"
 #include "study/plans/planned.h"
+#include "eval/stats/bt_bounds.h"
 #include "eval/stats/stats.h"
 
 enum {
@@ -102,20 +103,30 @@ typedef struct TournamentResults {
     uint64_t *hash;      /* per pairing, the play hash of its stored games (record.h; 0 when none) */
     double points[TOURNAMENT_MAX_PLAYERS];   /* each player's points, a draw 1/2 */
     uint64_t games[TOURNAMENT_MAX_PLAYERS];  /* each player's games */
-    int anchor;
-    bool rated;          /* the fit gave finite ratings */
-    double elo[TOURNAMENT_MAX_PLAYERS], se[TOURNAMENT_MAX_PLAYERS]; /* when rated; se[anchor] = 0 */
+    uint64_t faults[TOURNAMENT_MAX_PLAYERS]; /* games each player lost on a fault of its own (REASON_IS_FAULT) */
+    int anchor;          /* the player rated 0: the one asked for, or the first of the rated group
+                          * when the one asked for has no finite rating */
+    bool rated;          /* some player has a rating or a bound besides the anchor */
+    bool partial;        /* rated, but some players only have a bound (above X, below Y) or none */
+    /* per player (eval/stats/bt_bounds.h): RATED with elo and se (se[anchor] = 0), or ABOVE / BELOW
+     * with a one-sided 95% bound, or UNLINKED */
+    StatsBtRating rating[TOURNAMENT_MAX_PLAYERS];
     bool linked;         /* when not rated: every participant is linked to the others by games
                           * (then some won every game against others); else some played none */
     char why[ERR_LEN];   /* when not rated: why, in general; the pairings' tallies say who beat whom */
-    int rank[TOURNAMENT_MAX_PLAYERS]; /* the players, best first: by rating, or when not rated by
-                                       * score (points per game); ties in the players' order */
+    int rank[TOURNAMENT_MAX_PLAYERS]; /* the players, best first: above, rated, below (by rating or bound),
+                                       * then the unlinked by score; ties in the players' order */
 } TournamentResults;
 
+/* The one-sided level of the bounds of the players who won or lost every
+ * game against the rated ones: 95%. */
+#define TOURNAMENT_BOUND_ALPHA 0.05
+
 /* Reads the games of every pairing's run (the database opened for
- * reading; a run not stored counts no games) and fits the ratings,
- * anchored at player `anchor`: 0 (rated or not), or -1 with a message
- * when the database cannot be read. tournament_results_free frees them. */
+ * reading; a run not stored counts no games) and fits the ratings of the
+ * players the games bound (stats_bt_bounds), anchored at player `anchor`
+ * where it has a finite rating, with bounds for the others: 0 (rated or
+ * not), or -1 with a message when the database cannot be read. tournament_results_free frees them. */
 int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor, TournamentResults *r, char *err);
 void tournament_results_free(TournamentResults *r);
 

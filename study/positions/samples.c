@@ -120,26 +120,81 @@ const char SAMPLES_NPY_DESCR[] = "[('planes', '|u1', (17, 11, 11)), ('action', '
                                  "('actor', '|u1'), ('state', '|u1'), ('searched', '|u1'), ('legal', '<u2'), "
                                  "('value', '<f4'), ('root_visits', '<u4'), ('chosen_visits', '<u4'), "
                                  "('game', '<u4'), ('ply', '<u2')]";
-static const char NPY_POLICY_DESCR[] = ", ('policy', '<f4', (2142,))";
-enum { NPY_HEADER_LEN = 384, NPY_POLICY_HEADER_LEN = 448, NPY_POLICY_LEN = 4 * ENCODE_ACTIONS };
+enum { NPY_HEADER_MAX = 640, NPY_POLICY_HEADER_LEN = 448 };
 _Static_assert(ENCODE_ACTIONS == 2142, "the policy field's shape");
+_Static_assert(SAMPLES_MASK_BYTES == (ENCODE_ACTIONS + 7) / 8, "the mask's bytes");
+_Static_assert(SAMPLES_SPARSE_K >= MAX_ACTIONS, "every legal action fits a sparse policy");
 _Static_assert(SAMPLES_RECORD_LEN == ENCODE_SIZE + 2 + 1 + 1 + 1 + 1 + 2 + 4 + 4 + 4 + 4 + 2, "the record's fields");
 
-/* The header, len bytes (NPY_HEADER_LEN, or NPY_POLICY_HEADER_LEN with
- * the policy field). */
-static void npy_header(uint64_t count, bool policy, unsigned char *out, int len)
+/* The fields after the fixed ones, as the dtype lists them, and their bytes. */
+static size_t extras_descr(const SamplesExtras *x, char *out, size_t len)
+{
+    size_t bytes = 0;
+    out[0] = '\0';
+    if (x->policy == SAMPLES_POLICY_F32 || x->policy == SAMPLES_POLICY_F16) {
+        bool half = x->policy == SAMPLES_POLICY_F16;
+        snprintf(out, len, ", ('policy', '%s', (%d,))", half ? "<f2" : "<f4", ENCODE_ACTIONS);
+        bytes += (half ? 2u : 4u) * ENCODE_ACTIONS;
+    } else if (x->policy == SAMPLES_POLICY_SPARSE) {
+        snprintf(out, len, ", ('policy_index', '<u2', (%d,)), ('policy_share', '<f2', (%d,))", SAMPLES_SPARSE_K,
+                 SAMPLES_SPARSE_K);
+        bytes += 4u * SAMPLES_SPARSE_K;
+    }
+    if (x->mask) {
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, ", ('legal_mask', '|u1', (%d,))", SAMPLES_MASK_BYTES);
+        bytes += SAMPLES_MASK_BYTES;
+    }
+    return bytes;
+}
+
+/* The header's length: the dict with the largest count, padded to 64. */
+static int npy_header_len(const char *extra)
+{
+    int n = snprintf(NULL, 0, "{'descr': %s%s, 'fortran_order': False, 'shape': (%" PRIu64 ",), }",
+                     SAMPLES_NPY_DESCR, extra, UINT64_MAX);
+    int len = (10 + n + 1 + 63) / 64 * 64;
+    assert(len <= NPY_HEADER_MAX);
+    return len;
+}
+
+/* The header, len bytes (npy_header_len), with the extra fields. */
+static void npy_header(uint64_t count, const char *extra, unsigned char *out, int len)
 {
     memset(out, ' ', (size_t)len);
     memcpy(out, "\x93NUMPY\x01\x00", 8);
     out[8] = (len - 10) & 0xff;
     out[9] = (len - 10) >> 8;
-    char dict[NPY_POLICY_HEADER_LEN];
-    /* the descr without its closing bracket, then the policy field */
+    char dict[NPY_HEADER_MAX];
+    /* the descr without its closing bracket, then the extra fields */
     int n = snprintf(dict, sizeof dict, "{'descr': %.*s%s], 'fortran_order': False, 'shape': (%" PRIu64 ",), }",
-                     (int)strlen(SAMPLES_NPY_DESCR) - 1, SAMPLES_NPY_DESCR, policy ? NPY_POLICY_DESCR : "", count);
+                     (int)strlen(SAMPLES_NPY_DESCR) - 1, SAMPLES_NPY_DESCR, extra, count);
     assert(n > 0 && n < len - 11);
     memcpy(out + 10, dict, (size_t)n);
     out[len - 1] = '\n';
+}
+
+/* IEEE binary16 of a float in [0, 1] (a visit share), rounded to the
+ * nearest, ties to even; subnormals kept. */
+static uint16_t half_of(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    uint32_t sign = (b >> 16) & 0x8000, e = (b >> 23) & 0xff, m = b & 0x7fffff;
+    if (e == 0xff) return (uint16_t)(sign | 0x7c00 | (m ? 0x200 : 0));
+    int he = (int)e - 127 + 15;
+    if (he >= 31) return (uint16_t)(sign | 0x7c00);
+    if (he <= 0) {
+        if (he < -10) return (uint16_t)sign;
+        m |= 0x800000;
+        int shift = 14 - he;
+        uint32_t h = m >> shift, rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rest > half || (rest == half && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)he << 10) | (m >> 13), rest = m & 0x1fff;
+    if (rest > 0x1000 || (rest == 0x1000 && (h & 1))) h++; /* a carry into the exponent is right */
+    return (uint16_t)(sign | h);
 }
 
 int samples_policy(const Sample *s, float *out, char *err)
@@ -226,26 +281,77 @@ static void text_line(FILE *f, const Sample *s, int format)
     fputc('\n', f);
 }
 
-int samples_export(Store *store, const StoreSelection *sel, int format, int view, const char *path,
-                   uint64_t *positions, uint64_t *games, char *err)
+/* The extras of a record after its fixed fields, at out. */
+static int put_extras(const Sample *s, const SamplesExtras *x, float *target, unsigned char *out, char *err)
+{
+    if (x->policy != SAMPLES_POLICY_NONE) {
+        int rc = samples_policy(s, target, err);
+        if (rc < 0) return rc;
+    }
+    if (x->policy == SAMPLES_POLICY_F32) {
+        for (int i = 0; i < ENCODE_ACTIONS; i++) {
+            uint32_t bits;
+            memcpy(&bits, &target[i], sizeof bits);
+            out = put32(out, bits);
+        }
+    } else if (x->policy == SAMPLES_POLICY_F16) {
+        for (int i = 0; i < ENCODE_ACTIONS; i++) out = put16(out, half_of(target[i]));
+    } else if (x->policy == SAMPLES_POLICY_SPARSE) {
+        /* the children in index order: a scan of the dense target */
+        int k = 0;
+        unsigned char *share = out + 2 * SAMPLES_SPARSE_K;
+        for (int i = 0; i < ENCODE_ACTIONS; i++)
+            if (target[i] > 0) {
+                put16(out + 2 * k, (uint16_t)i);
+                put16(share + 2 * k, half_of(target[i]));
+                k++;
+            }
+        for (; k < SAMPLES_SPARSE_K; k++) {
+            put16(out + 2 * k, 0xffff);
+            put16(share + 2 * k, 0);
+        }
+        out += 4 * SAMPLES_SPARSE_K;
+    }
+    if (x->mask) {
+        uint8_t mask[ENCODE_ACTIONS];
+        encode_mask(&s->pos, mask);
+        memset(out, 0, SAMPLES_MASK_BYTES);
+        for (int i = 0; i < ENCODE_ACTIONS; i++)
+            if (mask[i]) out[i >> 3] |= (unsigned char)(0x80 >> (i & 7));
+    }
+    return 0;
+}
+
+/* One routine for every format: text lines, or planes with the extras x. */
+static int export_samples(Store *store, const StoreSelection *sel, int format, const SamplesExtras *x, int view,
+                          const char *path, uint64_t *positions, uint64_t *games, char *err)
 {
     SampleReader *r = NULL;
     FileOut out = {0};
     uint64_t n = 0;
-    unsigned char header[NPY_POLICY_HEADER_LEN], record[SAMPLES_RECORD_LEN + NPY_POLICY_LEN];
-    bool planes = format == SAMPLES_PLANES || format == SAMPLES_PLANES_POLICY, policy = format == SAMPLES_PLANES_POLICY;
-    int header_len = policy ? NPY_POLICY_HEADER_LEN : NPY_HEADER_LEN;
-    size_t record_len = SAMPLES_RECORD_LEN + (policy ? NPY_POLICY_LEN : 0);
-    float *target = policy ? malloc(ENCODE_ACTIONS * sizeof *target) : NULL;
-    if (policy && !target) return error_set(err, "out of memory");
+    bool planes = format == SAMPLES_PLANES;
+    char extra[256];
+    size_t record_len = SAMPLES_RECORD_LEN + extras_descr(x, extra, sizeof extra);
+    int header_len = npy_header_len(extra);
+    /* planes+policy's header had 448 bytes from the start: kept, so that
+     * the same export gives the same file, byte for byte */
+    if (x->policy == SAMPLES_POLICY_F32 && !x->mask) header_len = NPY_POLICY_HEADER_LEN;
+    unsigned char header[NPY_HEADER_MAX], *record = malloc(record_len);
+    float *target = malloc(ENCODE_ACTIONS * sizeof *target);
+    if (!record || !target) {
+        free(record);
+        free(target);
+        return error_set(err, "out of memory");
+    }
     int rc = samples_open(&r, store, sel, err);
     if (rc) {
+        free(record);
         free(target);
         return rc;
     }
     if ((rc = file_out_open(&out, path, err))) goto done;
     if (planes) {
-        npy_header(0, policy, header, header_len);
+        npy_header(0, extra, header, header_len);
         fwrite(header, 1, (size_t)header_len, out.f);
     } else if (format == SAMPLES_CSV) {
         fputs("run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,root_visits,chosen_visits,"
@@ -263,15 +369,7 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
         last = s->from;
         if (planes) {
             npy_record(s, view, record);
-            if (policy) {
-                if ((rc = samples_policy(s, target, err)) < 0) break;
-                rc = 0;
-                for (int i = 0; i < ENCODE_ACTIONS; i++) {
-                    uint32_t bits;
-                    memcpy(&bits, &target[i], sizeof bits);
-                    put32(record + SAMPLES_RECORD_LEN + 4 * i, bits);
-                }
-            }
+            if ((rc = put_extras(s, x, target, record + SAMPLES_RECORD_LEN, err))) break;
             fwrite(record, 1, record_len, out.f);
         } else {
             text_line(out.f, s, format);
@@ -279,7 +377,7 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
         n++;
     }
     if (!rc && planes) {
-        npy_header(n, policy, header, header_len);
+        npy_header(n, extra, header, header_len);
         if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(header, 1, (size_t)header_len, out.f) != (size_t)header_len)
             rc = error_set(err, "cannot write '%.200s'", out.tmp);
     }
@@ -296,6 +394,21 @@ done:
         remove(out.tmp);
     }
     samples_close(r);
+    free(record);
     free(target);
     return rc;
+}
+
+int samples_export(Store *store, const StoreSelection *sel, int format, int view, const char *path,
+                   uint64_t *positions, uint64_t *games, char *err)
+{
+    SamplesExtras x = {.policy = format == SAMPLES_PLANES_POLICY ? SAMPLES_POLICY_F32 : SAMPLES_POLICY_NONE};
+    if (format == SAMPLES_PLANES_POLICY) format = SAMPLES_PLANES;
+    return export_samples(store, sel, format, &x, view, path, positions, games, err);
+}
+
+int samples_export_planes(Store *store, const StoreSelection *sel, const SamplesExtras *x, int view,
+                          const char *path, uint64_t *positions, uint64_t *games, char *err)
+{
+    return export_samples(store, sel, SAMPLES_PLANES, x, view, path, positions, games, err);
 }

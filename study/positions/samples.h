@@ -63,6 +63,26 @@ bool samples_format_parse(const char *text, int *format);
 enum { SAMPLES_RECORD_LEN = 2083 };
 extern const char SAMPLES_NPY_DESCR[];
 
+/* What a planes record holds after its fixed fields (docs/python.md):
+ * the policy target as dense float32 (`policy`, SAMPLES_PLANES_POLICY's),
+ * dense float16 (`policy`, '<f2', half the bytes), or sparse (`policy_index`,
+ * '<u2', and `policy_share`, '<f2', SAMPLES_SPARSE_K each: the stored
+ * children by index in ascending order with their visit shares, the rest
+ * index 65535 and share 0); and the legal actions' mask (`legal_mask`,
+ * ENCODE_ACTIONS bits packed big-endian into SAMPLES_MASK_BYTES bytes,
+ * as np.unpackbits reads them). */
+enum { SAMPLES_POLICY_NONE, SAMPLES_POLICY_F32, SAMPLES_POLICY_F16, SAMPLES_POLICY_SPARSE };
+enum { SAMPLES_SPARSE_K = 256, SAMPLES_MASK_BYTES = 268 };
+typedef struct SamplesExtras {
+    int policy; /* SAMPLES_POLICY_* */
+    bool mask;
+} SamplesExtras;
+
+/* Writes the samples of sel to path as planes with the extras x (view
+ * and the rest as samples_export). */
+int samples_export_planes(Store *s, const StoreSelection *sel, const SamplesExtras *x, int view, const char *path,
+                          uint64_t *positions, uint64_t *games, char *err);
+
 /* Writes the samples of sel to path in format, the planes in view
  * (ENCODE_VIEW_*), whole or not at all (a sibling renamed over path at the
  * end). The counts of positions and games written go to *positions and

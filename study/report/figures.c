@@ -7,6 +7,7 @@
 #include <string.h>
 #include "engine/geometry.h"
 #include "study/report/internal.h"
+#include "selfplay/agents/agent.h"
 #include "selfplay/search/ab.h"
 #include "eval/stats/stats.h"
 
@@ -242,14 +243,14 @@ const ReportPair *report_headline(const Report *rep, int variant)
 
 /* An agent spec without the parts that only repeat the defaults: what a
  * reader needs in a picture's key or a sentence ("mcts:sims=600",
- * "ab:depth=3,eval=..."). */
+ * "ab:depth=3,eval=..."; an external engine by its display name, "uyi:NAME"). */
 static void short_agent(const char *spec, char *out, size_t len)
 {
     char tt[32];
     snprintf(tt, sizeof tt, ",tt=%d,", AB_DEFAULT_TT_MB);
     const char *const DEFAULTS[] = {",c=1,", ",rollout=random,", tt};
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s,", spec);
+    char buf[1024], shown[SPEC_LEN];
+    snprintf(buf, sizeof buf, "%s,", agent_spec_display(spec, shown, sizeof shown));
     for (size_t i = 0; i < sizeof DEFAULTS / sizeof DEFAULTS[0]; i++) {
         char *at = strstr(buf, DEFAULTS[i]);
         if (at) memmove(at, at + strlen(DEFAULTS[i]) - 1, strlen(at + strlen(DEFAULTS[i]) - 1) + 1);

@@ -37,6 +37,11 @@ bool report_has_level(const Report *rep);
 /* Text from the database in Markdown, as a code span: the one escaping
  * of every table cell and sentence that shows such text (cells.c). */
 void report_md_code(FILE *f, const char *text);
+/* Two agents' spec texts as two cells' code spans: each by its display
+ * name (agent_spec_display: an external engine's `uyi:NAME`, without its
+ * command line), or both whole when their display names would not tell
+ * two different specs apart (markdown.c). */
+void report_md_agents(FILE *f, const char *a, const char *sep, const char *b);
 /* The rows of a first-ring table by class (cells.c). */
 void report_md_class_rows(FILE *f, const ReportClass *c);
 

@@ -15,6 +15,7 @@
 #include "engine/base/text.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
+#include "selfplay/agents/agent.h"
 #include "selfplay/play/scheduler.h"
 #include "study/report/internal.h"
 #include "eval/stats/stats.h"
@@ -147,13 +148,22 @@ static void write_reasons(const ReportPair *p, FILE *f)
     if (!any) fprintf(f, "–");
 }
 
+void report_md_agents(FILE *f, const char *a, const char *sep, const char *b)
+{
+    char da[SPEC_LEN], db[SPEC_LEN];
+    agent_spec_display(a, da, sizeof da);
+    agent_spec_display(b, db, sizeof db);
+    bool clash = !strcmp(da, db) && strcmp(a, b);
+    report_md_code(f, clash ? a : da);
+    fputs(sep, f);
+    report_md_code(f, clash ? b : db);
+}
+
 /* "| `white` | `black` | " */
 static void write_agents_cells(const ReportPair *p, FILE *f)
 {
     fprintf(f, "| ");
-    report_md_code(f, p->white);
-    fprintf(f, " | ");
-    report_md_code(f, p->black);
+    report_md_agents(f, p->white, " | ", p->black);
     fprintf(f, " | ");
 }
 

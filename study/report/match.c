@@ -110,9 +110,7 @@ int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const
         if (variant_parse(m->variant, &v)) fputs(variant_name(v), f);
         else report_md_code(f, m->variant);
         fprintf(f, " | ");
-        report_md_code(f, m->a);
-        fprintf(f, " | ");
-        report_md_code(f, m->b);
+        report_md_agents(f, m->a, " | ", m->b);
         fprintf(f, " | %llu | %llu %llu %llu | %.1f%% (%.1f–%.1f) | ", (unsigned long long)t->pairs, (unsigned long long)t->wins, (unsigned long long)t->draws,
                 (unsigned long long)t->losses, 100 * score.mid, 100 * score.lo, 100 * score.hi);
         if (elo.lo == elo.hi) fprintf(f, "%s (no interval) ", mid);
