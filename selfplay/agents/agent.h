@@ -120,6 +120,7 @@
 #include <stdint.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
+#include "selfplay/search/ab.h"
 #include "selfplay/search/mcts.h"
 #include "engine/position.h"
 #include "selfplay/records/record.h"
@@ -160,6 +161,8 @@ typedef struct AgentAbParams {
     int depth;
         int max_depth;  /* the cap under a time limit or a node budget; 0: depth */
     uint32_t tt_mb;
+    uint32_t tech;  /* tech=NAME+NAME...: AB_* bits (search/ab.h); 0: the search of 8f70ac8 */
+    int tempo;      /* tempo=N: added to each evaluation for its actor; 0: none */
 } AgentAbParams;
 
 /* A spec: a plain value, copied into plans, tournaments and agents. The
@@ -279,6 +282,8 @@ const Weights *agent_spec_weights(const AgentSpec *spec);
 int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err);
 /* The search configuration of an MCTS spec; false for another kind. */
 bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
+/* The search configuration of an alpha-beta spec; false for another kind. */
+bool agent_spec_ab_config(const AgentSpec *spec, AbConfig *cfg);
 
 /* A key of the spec as an engine option (`yinsh uyi` announces them),
  * with the spec's value as its default. */

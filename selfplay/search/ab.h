@@ -68,6 +68,21 @@ enum {
     AB_DEFAULT_DEPTH = 3,
     AB_DEFAULT_TT_MB = 16,
     AB_MAX_TT_MB = 4096,
+    AB_MAX_TEMPO = 100000, /* |tempo| at most, score units */
+};
+
+/* The techniques beyond the search of commit 8f70ac8 (AbConfig.tech), each
+ * asked for by its own spec key (agents/ab.c) so that a spec written
+ * before them keeps its search: with no bit set and tempo 0 the search is
+ * that one node for node (tests/test_search.c). Each is described in
+ * ab.c above the code that does it. */
+enum {
+    AB_KILLERS = 1 << 0,    /* killers=1: two killer actions a ply and a counter action, ordered after the row probe */
+    AB_ASPIRATION = 1 << 1, /* asp=1: aspiration windows around the last depth's score */
+    AB_LMR = 1 << 2,        /* lmr=1: late move reductions, re-searched at full depth when they beat alpha */
+    AB_NULL = 1 << 3,       /* nmp=1: null-move pruning (the actor passes its move) */
+    AB_FUTILITY = 1 << 4,   /* fut=1: futility and late-move pruning of quiet moves near the leaves */
+    AB_QUIESCE = 1 << 5,    /* qs=1: at the horizon, the moves that complete a row of the mover's are searched */
 };
 
 typedef struct AbConfig {
@@ -79,6 +94,8 @@ typedef struct AbConfig {
      * (eval/nnue.h), its accumulators kept by the search along make and
      * unmake, one per ply; read-only and shared, it must outlive the Ab. */
     const Nnue *net;
+    uint32_t tech;      /* AB_* bits above; 0: the search of 8f70ac8 */
+    int tempo;          /* added to every evaluation for its actor (score units); 0: none */
 } AbConfig;
 
 typedef struct AbResult {
