@@ -12,7 +12,7 @@
 #include "engine/notation.h"
 #include "engine/base/number.h"
 #include "engine/perft.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "selfplay/store/store.h"
 
 const char USAGE_PERFT[] =

@@ -46,8 +46,12 @@ const char USAGE_MATCH[] =
     "  --variant V     standard (default) or blitz\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
     "  --seed S        the run seed (default: from the clock; printed and stored)\n"
-    "  --sprt E0,E1,ALPHA,BETA  sequential test of H0: elo = E0 against H1: elo = E1\n"
-    "                  after every pair (pentanomial); stops as soon as it accepts one\n"
+    "  --sprt E0,E1,ALPHA,BETA[,MODEL]  sequential test of H0: elo = E0 against\n"
+    "                  H1: elo = E1 after every pair (the generalized SPRT on the\n"
+    "                  pentanomial counts, as fishtest); stops as soon as it accepts\n"
+    "                  one. MODEL: logistic (default; Elo of the mean score) or\n"
+    "                  normalized (fishtest's nElo). `yinsh sprt` tells how many\n"
+    "                  games bounds cost\n"
     CLI_OPENING_USAGE("rings (shared by both games of a pair)")
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --no-db         store nothing\n"
@@ -92,8 +96,7 @@ static void progress_tail(const MatchProgress *m, const MatchTally *t, char *tai
             at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f", e.mid + 0.0);
     }
     if (m->sprt->on) {
-        const MatchSprt *p = m->sprt;
-        Sprt s = stats_sprt(t->penta, 5, p->elo0, p->elo1, p->alpha, p->beta);
+        Sprt s = sprt_test(t->penta, 5, &m->sprt->spec);
         snprintf(tail + at, len - (size_t)at, ", LLR %.2f (%.2f, %.2f)", s.llr + 0.0, s.lower, s.upper);
     }
 }
@@ -142,8 +145,9 @@ static void print_result(const StoreRun *run, const RecordSummary *sum, const Ma
     cli_print_faults(ab, sum);
     if (mp->sprt.on) {
         const Sprt *s = &r->sprt;
-        printf("sprt         H0 elo=%g vs H1 elo=%g, alpha %g beta %g: llr %.3f (bounds %.3f, %.3f): ", mp->sprt.elo0,
-               mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta, s->llr, s->lower, s->upper);
+        const SprtSpec *p = &mp->sprt.spec;
+        printf("sprt         H0 elo=%g vs H1 elo=%g (%s), alpha %g beta %g: llr %.3f (bounds %.3f, %.3f): ", p->elo0,
+               p->elo1, sprt_model_name(p->model), p->alpha, p->beta, s->llr, s->lower, s->upper);
         if (r->decided_at)
             printf("%s accepted after %" PRIu64 " pair%s\n", s->decision > 0 ? "H1" : "H0", r->decided_at,
                    number_plural(r->decided_at));
@@ -189,10 +193,11 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     if (mp->sprt.on) {
         const Sprt *s = &r->sprt;
         json_object(&j, "sprt");
-        json_num(&j, "elo0", mp->sprt.elo0);
-        json_num(&j, "elo1", mp->sprt.elo1);
-        json_num(&j, "alpha", mp->sprt.alpha);
-        json_num(&j, "beta", mp->sprt.beta);
+        json_num(&j, "elo0", mp->sprt.spec.elo0);
+        json_num(&j, "elo1", mp->sprt.spec.elo1);
+        json_num(&j, "alpha", mp->sprt.spec.alpha);
+        json_num(&j, "beta", mp->sprt.spec.beta);
+        json_str(&j, "model", sprt_model_name(mp->sprt.spec.model));
         json_num(&j, "llr", s->llr);
         json_num(&j, "lower", s->lower);
         json_num(&j, "upper", s->upper);

@@ -15,6 +15,8 @@ static const Command COMMANDS[] = {
     {"bench", cmd_bench, "engine benchmark: perft and random playouts", USAGE_BENCH},
     {"selfplay", cmd_selfplay, "play a self-play run and store every game in the database", USAGE_SELFPLAY},
     {"match", cmd_match, "agent A against agent B in colour-swapped pairs: Elo, LOS, SPRT", USAGE_MATCH},
+    {"sprt", cmd_sprt, "what an SPRT's bounds cost (expected pairs, simulated error rates); LLR of counts",
+     USAGE_SPRT},
     {"tournament", cmd_tournament, "a round robin or gauntlet of named agents: rating list and pairwise table",
      USAGE_TOURNAMENT},
     {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)", USAGE_TUNE},

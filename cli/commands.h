@@ -30,6 +30,7 @@ extern const char USAGE_PERFT[], USAGE_LEGAL[], USAGE_APPLY[], USAGE_SHOW[], USA
     USAGE_RANDGAME[], USAGE_BENCH[];
 int cmd_selfplay(int argc, char **argv); extern const char USAGE_SELFPLAY[];
 int cmd_match(int argc, char **argv); extern const char USAGE_MATCH[];
+int cmd_sprt(int argc, char **argv); extern const char USAGE_SPRT[];
 int cmd_tournament(int argc, char **argv); extern const char USAGE_TOURNAMENT[];
 int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
 int cmd_train(int argc, char **argv); extern const char USAGE_TRAIN[];

@@ -1,5 +1,5 @@
 #include "engine/geometry.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 
 static Geometry geometry;

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include "engine/position.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 /* Writes the legal actions to list (MAX_ACTIONS entries) and returns their
  * number; 0 exactly when the game is over. Order: placements and removals

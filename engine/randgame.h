@@ -4,7 +4,7 @@
 #define YINSH_RANDGAME_H
 
 #include "engine/position.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 /* Plays uniformly random legal actions (movegen_random) from pos until the
  * game ends or max_actions were played; returns the number played. */

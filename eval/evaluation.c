@@ -9,7 +9,7 @@
 #include "eval/evaluation.h"
 #include "engine/movegen.h"
 #include "engine/base/number.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 const char *const FEATURE_NAMES[FEAT_NB] = {
     "rings_removed", "markers", "lines3", "lines4", "flippable", "mobility", "centre", "tempo",

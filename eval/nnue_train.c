@@ -10,7 +10,7 @@
 #include "engine/base/parallel.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "eval/nnue_train.h"
 
 void nnue_train_options_default(NnueTrainOptions *o)

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "engine/base/error.h"
 #include "engine/base/number.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "eval/spsa.h"
 
 /* A salt so that the signs' streams differ from the games' of one seed. */

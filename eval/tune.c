@@ -5,7 +5,7 @@
 #include <string.h>
 #include "engine/base/error.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "engine/base/parallel.h"
 #include "eval/tune.h"
 

@@ -15,7 +15,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "tests/test_proc.h"
 
 /* A small finished run of random games at path dir/name. */

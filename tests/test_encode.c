@@ -12,7 +12,7 @@
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 /* docs/notation.md §2.1: White to take off a row of e2..e7 (two ways).
  * White rings a2 b1 f5 k7 k8, Black rings a5 b7 j11 k9 k10, White

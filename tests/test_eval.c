@@ -8,7 +8,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/randgame.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 static Position parse(const char *ypn)
 {

@@ -17,7 +17,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/randgame.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 /* ---- a slow reference move generator ----------------------------------- */
 

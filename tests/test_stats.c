@@ -72,26 +72,6 @@ Test(stats, pentanomial)
     NEAR(e.lo, -37.44, 1e-2);
 }
 
-Test(stats, sprt_llr)
-{
-    /* elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 1/(1 + 10^(-0.025)) = 0.514388.
-     * 550 W, 300 D, 450 L (N = 1300): m = (550 + 150)/1300 = 0.538462,
-     * E[x^2] = (550 + 75)/1300 = 0.480769, v = 0.480769 - 0.289941 = 0.190828.
-     * LLR = 1300 * 0.014388 * (1.076923 - 1.014388) / (2 * 0.190828) = 3.0650 */
-    uint64_t c[3] = {450, 300, 550};
-    Sprt s = stats_sprt(c, 3, 0, 10, 0.05, 0.05);
-    NEAR(s.llr, 3.0650, 2e-3);
-    /* bounds ln(0.05/0.95) = -2.944439 and +2.944439 */
-    NEAR(s.lower, -2.944439, 1e-6);
-    NEAR(s.upper, 2.944439, 1e-6);
-    cr_expect_eq(s.decision, 1);
-    uint64_t even[3] = {500, 300, 500};
-    s = stats_sprt(even, 3, 0, 10, 0.05, 0.05);
-    /* m = 0.5: LLR = 1300 * 0.014388 * (1 - 1.014388)/(2 * 0.192308) = -0.6997 */
-    NEAR(s.llr, -0.6997, 2e-3);
-    cr_expect_eq(s.decision, 0);
-}
-
 Test(stats, difference_of_scores)
 {
     double p;

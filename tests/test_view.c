@@ -19,7 +19,7 @@
 #include "study/viewer/board_svg.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "tests/test_proc.h"
 
 /* ---- marks ------------------------------------------------------------- */

@@ -179,17 +179,6 @@ Interval stats_diff(double p1, double var1, double n1, double p2, double var2, d
     return (Interval){d - STATS_Z95 * se, d, d + STATS_Z95 * se};
 }
 
-Sprt stats_sprt(const uint64_t *counts, int kinds, double elo0, double elo1, double alpha, double beta)
-{
-    double n, m, v;
-    moments(counts, kinds, &n, &m, &v);
-    double s0 = stats_score_of_elo(elo0), s1 = stats_score_of_elo(elo1);
-    Sprt r = {0, log(beta / (1 - alpha)), log((1 - beta) / alpha), 0};
-    if (n > 0 && v > 0) r.llr = n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v);
-    r.decision = r.llr >= r.upper ? 1 : r.llr <= r.lower ? -1 : 0;
-    return r;
-}
-
 /* ---- Bradley-Terry ------------------------------------------------------- */
 
 /* The fit works in natural units, t = r ln(10) / 400, where

@@ -97,16 +97,7 @@ Interval stats_diff_newcombe(Interval a, Interval b);
 enum { STATS_EXACT_SPLITS = 200000 };
 double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exact);
 
-/* Sequential probability ratio test between H0: elo = elo0 and H1: elo =
- * elo1 (logistic Elo), with the generalized SPRT's normal approximation
- * (as in Stockfish's fishtest): LLR = N (s1 - s0)(2 m - s0 - s1) / (2 v),
- * m and v the mean and variance of the score per sample. Samples are games
- * (trinomial: counts[3] = losses, draws, wins) or pairs (pentanomial). */
-typedef struct Sprt {
-    double llr, lower, upper; /* the test continues while lower < llr < upper */
-    int decision;             /* 0 continue, +1 accept H1, -1 accept H0 */
-} Sprt;
-Sprt stats_sprt(const uint64_t *counts, int kinds, double elo0, double elo1, double alpha, double beta);
+/* The SPRT is eval/stats/sprt.h. */
 
 /* Ratings of n players from all their games at once: the maximum-
  * likelihood Bradley-Terry model on the Elo scale, P(i beats j) =

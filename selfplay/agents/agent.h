@@ -124,7 +124,7 @@
 #include "selfplay/search/mcts.h"
 #include "engine/position.h"
 #include "selfplay/records/record.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "selfplay/uyi/engine.h"
 
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };

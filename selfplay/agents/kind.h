@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "engine/position.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "selfplay/search/limits.h"
 #include "selfplay/uyi/command.h"
 

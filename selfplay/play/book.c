@@ -7,7 +7,7 @@
 #include "selfplay/play/book.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 void book_free(Book *b)
 {

@@ -49,24 +49,10 @@ void match_stored_add(MatchStored *m, const StoreMatchRow *row)
 
 int match_sprt_parse(const char *text, MatchSprt *sprt, char *err)
 {
-    double v[4];
-    const char *s = text;
-    for (int i = 0; i < 4; i++) {
-        char *end;
-        v[i] = strtod(s, &end);
-        if (end == s || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
-            return error_set(err, "'%.64s' is not elo0,elo1,alpha,beta (four numbers)", text);
-        }
-        s = end + 1;
-    }
-    if (!(v[0] < v[1])) {
-        return error_set(err, "elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
-    }
-    if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
-        return error_set(err, "alpha and beta must lie in (0, 0.5), not %g and %g", v[2], v[3]);
-    }
-    *sprt = (MatchSprt){true, v[0], v[1], v[2], v[3]};
-    return 0;
+    SprtSpec spec;
+    int rc = sprt_parse(text, &spec, err);
+    if (!rc) *sprt = (MatchSprt){true, spec};
+    return rc;
 }
 
 /* The writer thread's view of the match: A's half points per finished
@@ -102,8 +88,7 @@ static void tally_ready(MatchCtx *c)
         if (c->points2[2 * k] == -2 || c->points2[2 * k + 1] == -2) continue; /* not this shard's pair */
         match_tally_pair(&c->res.tally, c->points2[2 * k], c->points2[2 * k + 1]);
         if (mp->sprt.on) {
-            c->res.sprt = stats_sprt(c->res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha,
-                                     mp->sprt.beta);
+            c->res.sprt = sprt_test(c->res.tally.penta, 5, &mp->sprt.spec);
             if (c->res.sprt.decision) {
                 c->res.decided_at = c->res.tally.pairs;
                 atomic_store(&c->stop, true);
@@ -193,7 +178,7 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
         }
     }
     if (mp->sprt.on && !c.res.decided_at)
-        c.res.sprt = stats_sprt(c.res.tally.penta, 5, mp->sprt.elo0, mp->sprt.elo1, mp->sprt.alpha, mp->sprt.beta);
+        c.res.sprt = sprt_test(c.res.tally.penta, 5, &mp->sprt.spec);
     for (uint64_t i = 0; i < plan.games && i < (c.res.decided_at ? 2 * c.res.decided_at : plan.games); i++)
         if (c.points2[i] >= 0) c.res.hash += c.hashes[i]; /* 0 for a game stored before */
     c.res.hash += stored_hash;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include "selfplay/play/run.h"
 #include "selfplay/play/scheduler.h"
+#include "eval/stats/sprt.h"
 #include "eval/stats/stats.h"
 
 /* A's points in a game, in half points (2 win, 1 draw, 0 loss). */
@@ -48,11 +49,11 @@ void match_stored_add(MatchStored *m, const StoreMatchRow *row);
 
 typedef struct MatchSprt {
     bool on;
-    double elo0, elo1, alpha, beta;
+    SprtSpec spec; /* the test's bounds and Elo model (eval/stats/sprt.h) */
 } MatchSprt;
 
-/* Parses "elo0,elo1,alpha,beta" (elo0 < elo1; 0 < alpha, beta < 1/2);
- * 0, or -1 with a message in err (ERR_LEN bytes). */
+/* Parses "elo0,elo1,alpha,beta[,logistic|normalized]" (sprt_parse); 0, or
+ * ERR_USAGE with a message in err (ERR_LEN bytes). */
 int match_sprt_parse(const char *text, MatchSprt *sprt, char *err);
 
 typedef struct MatchPlan {

@@ -4,7 +4,7 @@
 #include "engine/base/number.h"
 #include "engine/notation.h"
 #include "selfplay/records/record.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 const char *opening_name(int opening)
 {

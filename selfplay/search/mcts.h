@@ -69,7 +69,7 @@
 #include "eval/nnue.h"
 #include "selfplay/search/limits.h"
 #include "engine/position.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 typedef struct MctsConfig {
     uint32_t sims;   /* simulations per decision (> 0) */

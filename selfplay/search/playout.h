@@ -6,7 +6,7 @@
 #include "eval/evaluation.h"
 #include "eval/evaluator.h"
 #include "engine/position.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 
 
 /* Playout policies: PLAYOUT_UNIFORM draws every action uniformly (the

@@ -8,7 +8,7 @@
 #include "engine/base/error.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "selfplay/store/internal.h"
 #include "selfplay/store/store.h"
 #include "engine/base/number.h"

@@ -11,7 +11,7 @@
 #include "engine/base/error.h"
 #include "engine/notation.h"
 #include "engine/base/clock.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "selfplay/store/internal.h"
 #include "selfplay/store/store.h"
 

@@ -9,7 +9,7 @@
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "study/plans/rounds.h"
 #include "eval/nnue.h"
 #include "study/positions/train_load.h"

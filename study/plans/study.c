@@ -9,7 +9,7 @@
 #include "study/plans/ini.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "study/plans/study.h"
 
 /* The report's folder when [report] has no out: one of the study's own

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include "engine/base/error.h"
 #include "engine/notation.h"
-#include "engine/rng.h"
+#include "engine/base/rng.h"
 #include "study/plans/tournament.h"
 
 int tournament_add(Tournament *t, const char *name, const char *spec, const AgentSpec *agent, char *err)
