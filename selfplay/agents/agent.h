@@ -30,7 +30,13 @@
  * `depth` without a clock and deepens while its time lasts with one;
  * written only when set), tt (the
  * transposition table in MiB, 1..4096, default 16), eval (the weights
- * file; without it the built-in defaults). An ab agent draws nothing from
+ * file; without it the built-in defaults), tech (the techniques beyond
+ * the search of commit 8f70ac8, names joined by '+': killers, asp, lmr,
+ * nmp, fut, qs, or none; search/ab.h says what each does; written only
+ * when set, in that order), tempo (score units added to every evaluation
+ * for the side to act, -100000..100000; written only when set). A spec
+ * without tech and tempo searches as 8f70ac8 did, node for node, so a
+ * stored game replays. An ab agent draws nothing from
  * the rng: at a fixed depth its play is a function of the game.
  *
  * Search options (mcts.h has what each does; each off by default, and a
@@ -130,12 +136,18 @@
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
- * alpha-beta on the tuned weights: depth 5 without a clock (bounded),
- * deepening while its time lasts with one (maxdepth 64). Its canonical
- * text is the ab spec it stands for, so stored runs say what played:
- * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt in any
- * folder (the shipped weights are built in, eval/evaluation.h). */
+ * alpha-beta on the tuned weights with the techniques that gained
+ * (results/strength.md, the deep search's ladder): depth 5 without a
+ * clock (bounded), deepening while its time lasts with one (maxdepth 64).
+ * Its canonical text is the ab spec it stands for, so stored runs say
+ * what played (a run stored before the techniques says
+ * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt and replays
+ * that search): ab:depth=5,tt=16,maxdepth=64,tech=AGENT_BEST_TECH,
+ * tempo=AGENT_BEST_TEMPO,eval=eval/weights/tuned3.txt in any folder (the
+ * shipped weights are built in, eval/evaluation.h). */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
+#define AGENT_BEST_TECH "killers+asp+lmr+nmp+fut+qs"
+#define AGENT_BEST_TEMPO "-100"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
  * or net file (missing, unreadable or damaged: bad data). */
