@@ -449,7 +449,6 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
             }
         }
     }
-    if (best_move == ACTION_NONE) return alpha; /* every move pruned: fail low */
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
     tt_store(ab, pos->key, depth, bound, best, best_move, ply);
     return best;
