@@ -20,6 +20,7 @@
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
     "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--agent SPEC] [--json]\n"
+    "       yinsh bench --ab [--agent SPEC] [--depth D] [--movetime MS] [--positions P] [--seed S]\n"
     "       yinsh bench --parts [--games N] [--seed S]\n"
     "       yinsh bench --nnue NET [--weights FILE] [--games N] [--seed S]\n"
     "       yinsh bench --nnue NET --duel PAIRS [--depth D] [--variant V] [--weights FILE]\n"
@@ -38,6 +39,15 @@ const char USAGE_BENCH[] =
     "  --agent SPEC: the search of an mcts agent spec instead (its sims replaced\n"
     "  by N), e.g. mcts:rollout=4,eval=eval/weights/tuned.txt or threads=2;\n"
     "  prints simulations/s over the wall clock and per CPU second.\n"
+    "  --ab: alpha-beta from P (default 16) middle-game positions (seed S: ten\n"
+    "  random placements, then 10 to 40 actions of depth-2 alpha-beta), one\n"
+    "  search each from a fresh table, of the agent SPEC (default best) to depth\n"
+    "  D (default 6; the positions are a regression count, and the hash pins\n"
+    "  every search's action, score and count), or with --movetime MS for MS\n"
+    "  milliseconds each (the depth reached is the figure). Prints by depth the\n"
+    "  positions spent on it, the effective branching factor (those over the\n"
+    "  depth before's) and the mean |score(d) - score(d-1)| (the odd/even\n"
+    "  swing), then the mean depth completed and positions per second.\n"
     "  --parts: the cost of a random action by parts (generation, pick, make,\n"
     "  row checks, outcome check), each timed alone over the recorded actions\n"
     "  of N random games (default 1000); nanoseconds of CPU time, fastest of\n"
@@ -141,6 +151,50 @@ static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
     json_num(&j, "time_s", b.seconds);
     json_rate(&j, "simulations_per_s", (double)b.sims, b.seconds);
     json_end(&j);
+    return 0;
+}
+
+/* The --ab figures by depth. */
+static void bench_ab_print(const BenchAb *b)
+{
+    printf("ab: depth  searches  positions on it    EBF   mean |score(d)-score(d-1)|\n");
+    for (int d = 1; d < BENCH_AB_DEPTHS && b->completed[d]; d++) {
+        /* the EBF over the searches that completed d, against their d-1 */
+        printf("ab: %5d  %8d  %15" PRIu64, d, b->completed[d], b->step[d]);
+        if (d >= 2) printf("  %5.2f   %8.1f", b->step[d - 1] ? (double)b->step[d] / (double)b->step[d - 1] : 0.0,
+                           b->swing[d] / b->completed[d]);
+        printf("\n");
+    }
+    double swing = 0;
+    int n = 0;
+    for (int d = 2; d < BENCH_AB_DEPTHS && b->completed[d]; d++) swing += b->swing[d], n += b->completed[d];
+    printf("ab: depth completed: mean %.2f (min %d, max %d); swing over all depths %.1f; %.0f positions/s\n",
+           b->positions ? (double)b->depth_sum / b->positions : 0.0, b->depth_min, b->depth_max,
+           n ? swing / n : 0.0, b->seconds > 0 ? b->nodes / b->seconds : 0.0);
+}
+
+/* --ab: alpha-beta's depth, branching factor, swing and speed. */
+static int bench_ab_mode(const BenchArgs *a, long movetime_ms)
+{
+    AgentSpec spec;
+    char err[ERR_LEN], text[SPEC_LEN], depth_text[16];
+    int rc = cli_agent("bench", "--agent", a->agent ? a->agent : "best", &spec);
+    if (rc) return rc;
+    snprintf(depth_text, sizeof depth_text, "%ld", a->depth < 0 ? 6 : a->depth);
+    AbConfig cfg;
+    BenchAb b;
+    if (!agent_spec_ab_config(&spec, &cfg)) rc = cli_usage_error("bench", "--agent: an ab spec is needed");
+    else if (agent_spec_set(&spec, "depth", depth_text, err)) rc = cli_usage_error("bench", "--depth: %s", err);
+    else if (agent_spec_ab_config(&spec, &cfg), bench_ab(&cfg, (int)a->positions, a->seed, movetime_ms / 1000.0, &b, err))
+        rc = cli_error("bench", "%s", err);
+    agent_spec_format(&spec, text);
+    agent_spec_release(&spec);
+    if (rc) return rc;
+    printf("ab: %d position%s (seed %" PRIu64 "), agent %s, %s: %" PRIu64 " positions, hash %016" PRIx64
+           ", %.2f s\n", b.positions, number_plural((uint64_t)b.positions), a->seed, text,
+           movetime_ms ? "on time" : "fixed depth", b.nodes, b.hash, b.seconds);
+    if (movetime_ms) printf("ab: %ld ms a search\n", movetime_ms);
+    bench_ab_print(&b);
     return 0;
 }
 
@@ -339,10 +393,11 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
 
 int cmd_bench(int argc, char **argv)
 {
-    bool mcts = false, parts = false;
+    bool mcts = false, parts = false, ab = false;
+    long movetime = 0;
     const char *nnue = NULL, *weights = NULL, *variant_text = NULL;
     long duel = 0;
-    BenchArgs a = {.depth = -1, .threads = omp_get_num_procs(), .sims = 1000, .positions = 40, .seed = 1};
+    BenchArgs a = {.depth = -1, .threads = omp_get_num_procs(), .sims = 1000, .positions = -1, .seed = 1};
     const CliOpt opts[] = {
         {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent},
         {.name = "--nnue", .kind = CLI_TEXT, .out = &nnue},
@@ -352,6 +407,8 @@ int cmd_bench(int argc, char **argv)
         {.name = "--quick", .kind = CLI_FLAG, .out = &a.quick},
         {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
         {.name = "--parts", .kind = CLI_FLAG, .out = &parts},
+        {.name = "--ab", .kind = CLI_FLAG, .out = &ab},
+        {.name = "--movetime", .kind = CLI_INT, .out = &movetime, .min = 1, .max = 3600000},
         {.name = "--depth", .kind = CLI_INT, .out = &a.depth, .min = 1, .max = AB_MAX_DEPTH},
         {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = 1000000000},
         {.name = "--seed", .kind = CLI_U64, .out = &a.seed},
@@ -364,8 +421,13 @@ int cmd_bench(int argc, char **argv)
     if (rc) return rc;
     if (nnue)
         return bench_nnue_cmd(nnue, weights, duel, a.depth < 0 ? 3 : a.depth, variant_text, a.games, a.seed, a.threads);
+    if (ab) {
+        if (a.positions < 0) a.positions = 16;
+        return bench_ab_mode(&a, movetime);
+    }
     if (a.depth > BENCH_PERFT_MAX_DEPTH)
         return cli_usage_error("bench", "--depth %ld: perft goes to depth %d at most", a.depth, BENCH_PERFT_MAX_DEPTH);
+    if (a.positions < 0) a.positions = 40;
     if (mcts) return bench_mcts_mode(&a, argc, argv);
     if (parts) return bench_parts_mode(&a);
     if (a.depth < 0) a.depth = a.quick ? 4 : 5;

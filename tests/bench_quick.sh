@@ -28,6 +28,15 @@ expect "playouts on 2 threads" "(totals identical)" "$out"
 out=$("$yinsh" bench --mcts --sims 200 --positions 10 --seed 1)
 expect "bench --mcts" "2000 simulations, hash 0595c67039825e7e" "$out"
 
+# alpha-beta at a fixed depth over the middle-game positions of bench --ab:
+# the search of 8f70ac8 (no tech), and best's search (the deep search's
+# techniques); their positions and hash pin every search's action, score
+# and count
+out=$("$yinsh" bench --ab --agent ab:eval=eval/weights/tuned3.txt --depth 5 --positions 8)
+expect "bench --ab, the 8f70ac8 search, depth 5" "fixed depth: 975526 positions, hash bc9bc60ded956f61" "$out"
+out=$("$yinsh" bench --ab --agent best --depth 7 --positions 8)
+expect "bench --ab, best, depth 7" "fixed depth: 328131 positions, hash ba111a0982385f33" "$out"
+
 # selfplay ARGS... -> its hash line, on 2 threads and on 1
 sp() { "$yinsh" selfplay "$@" --no-db --quiet --threads 2; }
 cd "$src"

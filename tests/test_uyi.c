@@ -645,7 +645,7 @@ Test(uyi, reader_go_depth_and_long_lines)
 
 /* `best` names its weights as shipped, the same text in any folder (the
  * test runs where there is no eval/): the engine's name is
- * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt. */
+ * ab:depth=5,tt=16,maxdepth=64,tech=...,tempo=...,eval=eval/weights/tuned3.txt. */
 Test(uyi, best_is_the_same_text_in_any_folder)
 {
     Child c;
@@ -654,7 +654,8 @@ Test(uyi, best_is_the_same_text_in_any_folder)
     child_start(&c, NULL);
     child_send(&c, "uyi\n");
     child_expect(&c, "id name ", line, sizeof line, 10);
-    cr_assert_str_eq(line, "id name Yinsh Lab " YINSH_VERSION " ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt");
+    cr_assert_str_eq(line, "id name Yinsh Lab " YINSH_VERSION " ab:depth=5,tt=16,maxdepth=64,tech=" AGENT_BEST_TECH
+                           ",tempo=" AGENT_BEST_TEMPO ",eval=eval/weights/tuned3.txt");
     cr_assert_eq(child_quit(&c), 0);
 }
 

@@ -7,7 +7,54 @@
 #include "selfplay/agents/agent.h"
 #include "selfplay/agents/kind.h"
 #include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "selfplay/search/ab.h"
+
+/* The names of tech=, in the order the canonical text writes them, with
+ * their bits (search/ab.h). A name's meaning never changes: a changed
+ * technique gets a new name. */
+static const struct {
+    const char *name;
+    uint32_t bit;
+} TECHS[] = {
+    {"killers", AB_KILLERS}, {"asp", AB_ASPIRATION}, {"lmr", AB_LMR},
+    {"nmp", AB_NULL},        {"fut", AB_FUTILITY},   {"qs", AB_QUIESCE},
+};
+enum { TECH_NB = sizeof TECHS / sizeof *TECHS };
+
+/* tech=: names joined by '+', each once, in any order; "none" (or, as an
+ * engine option, "") for none. */
+static int tech_parse(const char *value, bool option, uint32_t *out, char *err)
+{
+    uint32_t bits = 0;
+    if (!strcmp(value, "none") || (option && !*value)) {
+        *out = 0;
+        return 0;
+    }
+    for (const char *p = value; *p;) {
+        size_t len = strcspn(p, "+");
+        int k = 0;
+        while (k < TECH_NB && (strlen(TECHS[k].name) != len || strncmp(TECHS[k].name, p, len))) k++;
+        if (k == TECH_NB || (bits & TECHS[k].bit) || (p[len] == '+' && !p[len + 1]))
+            return error_code(err, ERR_USAGE, "bad value '%.64s' for tech (names joined by '+', each once: "
+                              "killers, asp, lmr, nmp, fut, qs; or none)", value);
+        bits |= TECHS[k].bit;
+        p += len + (p[len] == '+');
+    }
+    if (!bits) return error_code(err, ERR_USAGE, "bad value '%.64s' for tech (no technique named)", value);
+    *out = bits;
+    return 0;
+}
+
+/* The canonical text of bits: the names in TECHS' order, or "none". */
+static void tech_format(uint32_t bits, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int k = 0; k < TECH_NB; k++)
+        if (bits & TECHS[k].bit) n += (size_t)snprintf(out + n, len - n, "%s%s", n ? "+" : "", TECHS[k].name);
+    if (!n) snprintf(out, len, "none");
+}
 
 static void ab_defaults(AgentSpec *spec)
 {
@@ -43,7 +90,18 @@ static int ab_set(AgentSpec *spec, const char *key, const char *value, bool opti
         return error_code(err, ERR_USAGE, "bad value '%.64s' for tt (MiB, an integer from 1 to %d)", value,
                           AB_MAX_TT_MB);
     }
-    return error_code(err, ERR_USAGE, "unknown ab key '%.64s' (known: depth, maxdepth, tt, eval, movetime)", key);
+    if (!strcmp(key, "tech")) return tech_parse(value, option, &p->tech, err);
+    if (!strcmp(key, "tempo")) {
+        long v;
+        if (number_long(value, -AB_MAX_TEMPO, AB_MAX_TEMPO, &v)) {
+            p->tempo = (int)v;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for tempo (score units, an integer from %d to %d)",
+                          value, -AB_MAX_TEMPO, AB_MAX_TEMPO);
+    }
+    return error_code(err, ERR_USAGE,
+                      "unknown ab key '%.64s' (known: depth, maxdepth, tt, tech, tempo, eval, movetime)", key);
 }
 
 static bool ab_has_eval(const AgentSpec *spec)
@@ -57,6 +115,13 @@ static void ab_format(const AgentSpec *spec, char *out)
     const AgentAbParams *p = &spec->ab;
     int n = snprintf(out, SPEC_LEN, "ab:depth=%d,tt=%u", p->depth, (unsigned)p->tt_mb);
     if (p->max_depth && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",maxdepth=%d", p->max_depth);
+    /* the keys after 8f70ac8 only when set: an older spec's text is unchanged */
+    if (p->tech && n > 0 && n < SPEC_LEN) {
+        char t[96];
+        tech_format(p->tech, t, sizeof t);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",tech=%s", t);
+    }
+    if (p->tempo && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",tempo=%d", p->tempo);
     if (spec->eval[0] && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
 }
 
@@ -67,16 +132,33 @@ static int ab_options(const AgentSpec *spec, AgentOption *out)
     agent_option(&out[1], "tt", 1, AB_MAX_TT_MB, "%u", (unsigned)p->tt_mb);
     agent_option(&out[2], "eval", 1, 0, "%s", spec->eval);
     agent_option(&out[3], "maxdepth", 0, AB_MAX_DEPTH, "%d", p->max_depth);
-    return 4;
+    char t[96];
+    tech_format(p->tech, t, sizeof t);
+    agent_option(&out[4], "tech", 1, 0, "%s", t);
+    agent_option(&out[5], "tempo", -AB_MAX_TEMPO, AB_MAX_TEMPO, "%d", p->tempo);
+    return 6;
 }
 
 /* ---- the agent: self is its Ab ------------------------------------------ */
 
+static void config_of(const AgentSpec *spec, AbConfig *cfg)
+{
+    *cfg = (AbConfig){.depth = spec->ab.depth, .max_depth = spec->ab.max_depth, .tt_mb = spec->ab.tt_mb,
+                      .weights = spec->weights, .net = spec->net, .tech = spec->ab.tech, .tempo = spec->ab.tempo};
+}
+
+bool agent_spec_ab_config(const AgentSpec *spec, AbConfig *cfg)
+{
+    if (spec->kind != AGENT_AB) return false;
+    config_of(spec, cfg);
+    return true;
+}
+
 static int ab_create(const AgentSpec *spec, void **self, char *err)
 {
     /* the net is the agent's spec's (agent_new holds a reference for the Ab's life) */
-    AbConfig cfg = {.depth = spec->ab.depth, .max_depth = spec->ab.max_depth, .tt_mb = spec->ab.tt_mb,
-                    .weights = spec->weights, .net = spec->net};
+    AbConfig cfg;
+    config_of(spec, &cfg);
     Ab *ab;
     int rc = ab_new(&ab, &cfg, err);
     *self = ab;

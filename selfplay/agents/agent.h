@@ -30,7 +30,13 @@
  * `depth` without a clock and deepens while its time lasts with one;
  * written only when set), tt (the
  * transposition table in MiB, 1..4096, default 16), eval (the weights
- * file; without it the built-in defaults). An ab agent draws nothing from
+ * file; without it the built-in defaults), tech (the techniques beyond
+ * the search of commit 8f70ac8, names joined by '+': killers, asp, lmr,
+ * nmp, fut, qs, or none; search/ab.h says what each does; written only
+ * when set, in that order), tempo (score units added to every evaluation
+ * for the side to act, -100000..100000; written only when set). A spec
+ * without tech and tempo searches as 8f70ac8 did, node for node, so a
+ * stored game replays. An ab agent draws nothing from
  * the rng: at a fixed depth its play is a function of the game.
  *
  * Search options (mcts.h has what each does; each off by default, and a
@@ -120,6 +126,7 @@
 #include <stdint.h>
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
+#include "selfplay/search/ab.h"
 #include "selfplay/search/mcts.h"
 #include "engine/position.h"
 #include "selfplay/records/record.h"
@@ -129,12 +136,18 @@
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
- * alpha-beta on the tuned weights: depth 5 without a clock (bounded),
- * deepening while its time lasts with one (maxdepth 64). Its canonical
- * text is the ab spec it stands for, so stored runs say what played:
- * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt in any
- * folder (the shipped weights are built in, eval/evaluation.h). */
+ * alpha-beta on the tuned weights with the techniques that gained
+ * (results/strength.md, the deep search's ladder): depth 5 without a
+ * clock (bounded), deepening while its time lasts with one (maxdepth 64).
+ * Its canonical text is the ab spec it stands for, so stored runs say
+ * what played (a run stored before the techniques says
+ * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt and replays
+ * that search): ab:depth=5,tt=16,maxdepth=64,tech=AGENT_BEST_TECH,
+ * tempo=AGENT_BEST_TEMPO,eval=eval/weights/tuned3.txt in any folder (the
+ * shipped weights are built in, eval/evaluation.h). */
 #define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
+#define AGENT_BEST_TECH "killers+asp+lmr+nmp+fut+qs"
+#define AGENT_BEST_TEMPO "-100"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
  * or net file (missing, unreadable or damaged: bad data). */
@@ -160,6 +173,8 @@ typedef struct AgentAbParams {
     int depth;
         int max_depth;  /* the cap under a time limit or a node budget; 0: depth */
     uint32_t tt_mb;
+    uint32_t tech;  /* tech=NAME+NAME...: AB_* bits (search/ab.h); 0: the search of 8f70ac8 */
+    int tempo;      /* tempo=N: added to each evaluation for its actor; 0: none */
 } AgentAbParams;
 
 /* A spec: a plain value, copied into plans, tournaments and agents. The
@@ -285,6 +300,8 @@ const Weights *agent_spec_weights(const AgentSpec *spec);
 int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err);
 /* The search configuration of an MCTS spec; false for another kind. */
 bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg);
+/* The search configuration of an alpha-beta spec; false for another kind. */
+bool agent_spec_ab_config(const AgentSpec *spec, AbConfig *cfg);
 
 /* A key of the spec as an engine option (`yinsh uyi` announces them),
  * with the spec's value as its default. */

@@ -124,7 +124,8 @@ static int eval_load(AgentSpec *spec, char *err)
  * without eval/ reads the copy built into yinsh, evaluation.h). */
 static const char *best_spec(char *out, size_t len)
 {
-    snprintf(out, len, "ab:depth=%d,maxdepth=%d,eval=%s", AGENT_BEST_DEPTH, AB_MAX_DEPTH, AGENT_BEST_WEIGHTS);
+    snprintf(out, len, "ab:depth=%d,maxdepth=%d,tech=%s,tempo=%s,eval=%s", AGENT_BEST_DEPTH, AB_MAX_DEPTH,
+             AGENT_BEST_TECH, AGENT_BEST_TEMPO, AGENT_BEST_WEIGHTS);
     return out;
 }
 

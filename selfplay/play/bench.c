@@ -115,6 +115,89 @@ int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, Benc
     return 0;
 }
 
+void bench_ab_position(uint64_t seed, int k, Position *pos)
+{
+    Rng rng;
+    rng_stream(&rng, seed, (uint64_t)k);
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    Undo u;
+    for (int i = 0; i < 10; i++) pos_make(&p, movegen_random(&p, &rng), &u);
+    AbConfig cfg = {.depth = 2, .tt_mb = 1};
+    weights_default(&cfg.weights);
+    Ab *ab;
+    char err[ERR_LEN];
+    *pos = p;
+    if (ab_new(&ab, &cfg, err)) return; /* 1 MiB: then the placements alone */
+    int result, reason;
+    for (int i = 0, n = 10 + (7 * k) % 31; i < n; i++) {
+        Position next = p;
+        pos_make(&next, ab_search(ab, &p, NULL, NULL), &u);
+        if (pos_outcome(&next, &result, &reason)) break;
+        p = next;
+    }
+    ab_free(ab);
+    *pos = p;
+}
+
+/* The report of each completed depth: its score and positions so far. */
+typedef struct AbDepths {
+    int depth;
+    int score[BENCH_AB_DEPTHS];
+    uint64_t nodes[BENCH_AB_DEPTHS];
+} AbDepths;
+
+static void ab_depth_seen(void *ctx, const SearchReport *r)
+{
+    AbDepths *d = ctx;
+    if (!r->scored || r->depth <= d->depth || r->depth >= BENCH_AB_DEPTHS) return;
+    d->depth = r->depth;
+    d->score[r->depth] = r->score;
+    d->nodes[r->depth] = r->nodes;
+}
+
+/* Adds one search's depths to the totals. */
+static void ab_depths_add(BenchAb *b, const AbDepths *d)
+{
+    for (int k = 1; k <= d->depth; k++) {
+        b->completed[k]++;
+        b->step[k] += d->nodes[k] - d->nodes[k - 1];
+        if (k >= 2) b->swing[k] += fabs((double)d->score[k] - d->score[k - 1]);
+    }
+    b->depth_sum += d->depth;
+    if (!b->positions || d->depth < b->depth_min) b->depth_min = d->depth;
+    if (d->depth > b->depth_max) b->depth_max = d->depth;
+}
+
+int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime_s, BenchAb *out, char *err)
+{
+    Ab *ab;
+    AbConfig c = *cfg;
+    c.max_depth = cfg->depth;
+    int rc = ab_new(&ab, &c, err);
+    if (rc) return rc;
+    *out = (BenchAb){.hash = RNG_HASH_START};
+    for (int k = 0; k < npositions; k++) {
+        Position pos;
+        bench_ab_position(seed, k, &pos);
+        ab_clear(ab);
+        AbDepths d = {0};
+        SearchLimits lim = {.report = ab_depth_seen, .report_ctx = &d, .report_s = 1e9};
+        double t = clock_now();
+        if (movetime_s > 0) lim.deadline = t + movetime_s;
+        AbResult r;
+        ab_search(ab, &pos, &lim, &r);
+        out->seconds += clock_now() - t;
+        out->nodes += r.nodes;
+        out->hash = rng_mix(out->hash ^ r.action, ((uint64_t)(uint32_t)r.score << 32) | (uint64_t)r.depth);
+        out->hash = rng_mix(out->hash, r.nodes);
+        ab_depths_add(out, &d);
+        out->positions++;
+    }
+    ab_free(ab);
+    return 0;
+}
+
 /* One recorded step of a random game: what randgame_play had in hand
  * before it drew the action. */
 typedef struct PartsStep {

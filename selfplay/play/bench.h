@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "eval/nnue.h"
+#include "selfplay/search/ab.h"
 #include "selfplay/search/mcts.h"
 #include "engine/position.h"
 
@@ -68,6 +69,38 @@ int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, Benc
 /* The fixed benchmark positions: position k of the set for seed, taken
  * from a random game (the same for a given seed and k). */
 void bench_mcts_position(uint64_t seed, int k, Position *pos);
+
+/* The alpha-beta benchmark (`yinsh bench --ab`): one search from a fresh
+ * table on each of npositions middle-game positions (bench_ab_position),
+ * to a fixed depth (movetime_s 0: the count is a regression check, the
+ * same on every machine) or for movetime_s seconds each (the depth
+ * reached is the figure). By depth d, over the searches that completed
+ * it: the positions spent on d alone, and the score's swing
+ * |score(d) - score(d-1)|, from which the effective branching factor
+ * (positions of d over those of d-1) and the odd/even swing are read. */
+enum { BENCH_AB_DEPTHS = 65 };
+typedef struct BenchAb {
+    uint64_t nodes;   /* of all the searches */
+    uint64_t hash;    /* of every search's action, score, depth and positions */
+    double seconds;   /* in the searches */
+    int positions;
+    int depth_sum;    /* completed depths, summed over the searches */
+    int depth_min, depth_max;
+    int completed[BENCH_AB_DEPTHS];   /* searches that completed depth d */
+    uint64_t step[BENCH_AB_DEPTHS];   /* positions spent on depth d alone, over those */
+    double swing[BENCH_AB_DEPTHS];    /* sum of |score(d) - score(d-1)| over those (d >= 2) */
+} BenchAb;
+
+/* Returns 0, or ERR_FAIL with the message in err when the search cannot
+ * be allocated. cfg->depth is the fixed depth (movetime_s 0) or the cap. */
+int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime_s, BenchAb *out, char *err);
+
+/* Position k of the alpha-beta set for seed: ten random ring placements
+ * (k's own stream), then 10 + 7k mod 31 actions of the 8f70ac8 search at
+ * depth 2 with the default weights: the middle game, as a real game gets
+ * there (the same for a given seed and k on every build that keeps that
+ * search). */
+void bench_ab_position(uint64_t seed, int k, Position *pos);
 
 /* The cost of a random action by parts, for finding where the time goes.
  * The actions of `games` random games (seed, as bench_playouts plays them)

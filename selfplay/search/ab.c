@@ -31,6 +31,12 @@ struct Ab {
     uint64_t mask; /* slots - 1 */
     uint8_t gen;   /* the decision's generation, for replacement */
     int32_t history[COLOUR_NB][128][128]; /* by actor, from, to */
+    /* AB_KILLERS: the last two actions that cut off at each ply, and the
+     * action that last refuted each action (by its from and to) */
+    Action killer[MAX_PLY][2];
+    Action counter[128][128];
+    Action path[MAX_PLY];  /* the action made at each ply of the line searched; ACTION_NONE: a null move */
+    uint8_t reduction[AB_MAX_DEPTH + 1][MAX_ACTIONS]; /* AB_LMR: by depth and move number */
     Position root;
     bool has_root;
     /* the search in progress */
@@ -52,6 +58,16 @@ struct Ab {
     int depth_now;    /* the depth in progress */
 };
 
+/* Late move reductions grow with the depth left and the move's rank, as
+ * the product of their logarithms (the shape chess engines settled on):
+ * 1 ply from the fourth move on, 2 or 3 deep in long lists. */
+static void reductions_init(Ab *ab)
+{
+    for (int d = 0; d <= AB_MAX_DEPTH; d++)
+        for (int i = 0; i < MAX_ACTIONS; i++)
+            ab->reduction[d][i] = d < 3 || i < 3 ? 0 : (uint8_t)(1 + log(d) * log(i) / 3.0);
+}
+
 int ab_new(Ab **out, const AbConfig *cfg, char *err)
 {
     *out = NULL;
@@ -68,6 +84,7 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
         return error_set(err, "out of memory for a transposition table of %u MiB", (unsigned)cfg->tt_mb);
     }
     ab->mask = slots - 1;
+    reductions_init(ab);
     if (cfg->net && !(ab->acc = aligned_alloc(_Alignof(NnueAcc), MAX_PLY * sizeof *ab->acc))) {
         ab_free(ab);
         return error_set(err, "out of memory for the net's accumulators");
@@ -90,6 +107,8 @@ void ab_clear(Ab *ab)
     memset(ab->tt, 0, (ab->mask + 1) * sizeof *ab->tt);
     memset(ab->meta, 0, (ab->mask + 1) * sizeof *ab->meta);
     memset(ab->history, 0, sizeof ab->history);
+    memset(ab->killer, 0, sizeof ab->killer);
+    memset(ab->counter, 0, sizeof ab->counter);
     ab->gen = 0;
     ab->has_root = false;
 }
@@ -109,13 +128,13 @@ static int evaluate(const Ab *ab, const Position *pos, int ply)
         double l = nnue_logit(ab->cfg.net, nnue_output(ab->cfg.net, &ab->acc[ply], pos->actor)) * AB_SCALE;
         const double cap = AB_WIN_BOUND / 2;
         l = l > cap ? cap : l < -cap ? -cap : l;
-        return (int)lround(l);
+        return (int)lround(l) + ab->cfg.tempo;
     }
     double l = eval_logit(&ab->cfg.weights, pos) * AB_SCALE;
     const double cap = AB_WIN_BOUND / 2;
     l = l > cap ? cap : l < -cap ? -cap : l;
     int s = (int)lround(l);
-    return pos->actor == WHITE ? s : -s;
+    return (pos->actor == WHITE ? s : -s) + ab->cfg.tempo;
 }
 
 static bool is_removal(int state)
@@ -138,13 +157,26 @@ static void tt_store(Ab *ab, Key key, int depth, int bound, int score, Action mo
     }
 }
 
+/* AB_KILLERS: the killers and the counter action rank above the probe's
+ * flip counts and history, below a row of the mover's; they refuted a
+ * sibling line, and in YINSH the same ring move often refutes many. */
+static int32_t killer_key(const Ab *ab, Action a, int ply)
+{
+    if (a == ab->killer[ply][0]) return 1 << 26;
+    if (a == ab->killer[ply][1]) return 1 << 25;
+    Action prev = ply > 0 ? ab->path[ply - 1] : ACTION_NONE;
+    if (prev != ACTION_NONE && a == ab->counter[ACTION_FROM(prev)][ACTION_TO(prev)]) return 1 << 24;
+    return 0;
+}
+
 /* Ordering keys (higher first): see ab.h. The probe's make/unmake is worth
  * it only above the last ply. */
-static void order(Ab *ab, Action *list, int n, Action tt_move, int depth)
+static void order(Ab *ab, Action *list, int n, Action tt_move, int depth, int ply)
 {
     int32_t key[MAX_ACTIONS];
     Position *pos = &ab->pos;
     int me = pos->actor, them = me ^ 1;
+    bool killers = ab->cfg.tech & AB_KILLERS;
     for (int i = 0; i < n; i++) {
         Action a = list[i];
         int32_t k = 0;
@@ -162,6 +194,7 @@ static void order(Ab *ab, Action *list, int n, Action tt_move, int depth)
                 k = (mine ? 1 << 28 : 0) - (theirs && !mine ? 1 << 27 : 0) + flipped * (1 << 20);
             }
             k += ab->history[me][ACTION_FROM(a)][ACTION_TO(a)] >> 4;
+            if (killers) k += killer_key(ab, a, ply);
         }
         key[i] = k;
     }
@@ -207,63 +240,202 @@ static int child(Ab *ab, int depth, int alpha, int beta, int ply, bool same)
     return same ? search(ab, depth, alpha, beta, ply) : -search(ab, depth, -beta, -alpha, ply);
 }
 
-static int search(Ab *ab, int depth, int alpha, int beta, int ply)
+/* Counts a position and reads the limits: true when the search must stop.
+ * A node budget is exact (and so reproducible): checked at every position. */
+static bool node_stops(Ab *ab)
 {
-    Position *pos = &ab->pos;
-    /* a node budget is exact (and so reproducible): checked at every position */
     if (ab->budget && ab->nodes >= ab->budget) {
         ab->stopped = true;
-        return 0;
+        return true;
     }
     if ((++ab->nodes % CHECK_EVERY) == 0) {
         if (search_limits_reached(&ab->lim)) ab->stopped = true;
         if (ab->report && clock_now() >= ab->next_report) progress(ab);
     }
-    if (ab->stopped) return 0;
+    return ab->stopped;
+}
+
+/* make and unmake with the net's accumulator and the line's path in step */
+static void make(Ab *ab, Action a, Undo *u, int ply)
+{
+    pos_make(&ab->pos, a, u);
+    if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], &ab->pos, a, u);
+    ab->path[ply] = a;
+}
+
+/* Whether a finished game's score is known: *score set for the actor. */
+static bool game_over(const Position *pos, int ply, int *score)
+{
     int result, reason;
-    if (pos_outcome(pos, &result, &reason)) {
-        if (result == RESULT_DRAW) return 0;
-        int winner = result == RESULT_WHITE ? WHITE : BLACK;
-        return winner == pos->actor ? AB_WIN - ply : -(AB_WIN - ply);
+    if (!pos_outcome(pos, &result, &reason)) return false;
+    int winner = result == RESULT_WHITE ? WHITE : BLACK;
+    *score = result == RESULT_DRAW ? 0 : winner == pos->actor ? AB_WIN - ply : -(AB_WIN - ply);
+    return true;
+}
+
+/* AB_QUIESCE: a leaf where the actor to move can complete a row of its own
+ * is not quiet: the evaluation would judge a row about to be made as four
+ * markers. The actor may stand on the evaluation or make such a row (its
+ * removals follow, free of depth, and the opponent's reply is the same
+ * step again). A row needs five markers in a line after the move, and only
+ * the moving ring's point becomes a marker, so a position with no line of
+ * five points all markers or the actor's rings has no such move: that
+ * test, a few shifts, spares the generation at most leaves. */
+static int quiesce(Ab *ab, int alpha, int beta, int ply)
+{
+    Position *pos = &ab->pos;
+    int stand = evaluate(ab, pos, ply), me = pos->actor;
+    if (pos->state != STATE_M || stand >= beta || ply >= MAX_PLY - 2 ||
+        !bb_has_row(pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me]))
+        return stand;
+    if (stand > alpha) alpha = stand;
+    Action list[MAX_ACTIONS];
+    int n = movegen_all(pos, list), best = stand;
+    for (int i = 0; i < n && best < beta; i++) {
+        Undo u;
+        make(ab, list[i], &u, ply);
+        int s = best;
+        if (pos->state == STATE_R && pos->actor == me) s = search(ab, 0, alpha, beta, ply + 1);
+        pos_unmake(pos, list[i], &u);
+        if (ab->stopped) return 0;
+        if (s > best) best = s;
+        if (s > alpha) alpha = s;
     }
+    return best;
+}
+
+/* The position at the horizon (no row pending): its evaluation, or with
+ * AB_QUIESCE the quiescence step. */
+static int horizon(Ab *ab, int alpha, int beta, int ply)
+{
+    if ((ab->cfg.tech & AB_QUIESCE) && ply < MAX_PLY - 1) return quiesce(ab, alpha, beta, ply);
+    return evaluate(ab, &ab->pos, ply);
+}
+
+/* AB_NULL: the actor gives up its move (YINSH has no pass: the opponent
+ * simply acts in the same position). When even that keeps the score at or
+ * above beta at a reduced depth, a real move is taken to do as well; the
+ * assumption fails where every move hurts (zugzwang), which the
+ * measurements in results/strength.md weigh. Not twice in a row, not in
+ * the placements, only in a null window and above a static evaluation of
+ * beta. */
+static bool null_cuts(Ab *ab, int depth, int beta, int ply, int stand)
+{
+    Position *pos = &ab->pos;
+    if (depth < 3 || ply == 0 || pos->state != STATE_M || ab->path[ply - 1] == ACTION_NONE || stand < beta ||
+        beta >= AB_WIN_BOUND || beta <= -AB_WIN_BOUND)
+        return false;
+    pos->actor ^= 1;
+    pos->key ^= GEO->z_actor;
+    if (ab->cfg.net) ab->acc[ply + 1] = ab->acc[ply];
+    ab->path[ply] = ACTION_NONE;
+    int s = -search(ab, depth - 3 - depth / 6, -beta, -beta + 1, ply + 1);
+    pos->actor ^= 1;
+    pos->key ^= GEO->z_actor;
+    return !ab->stopped && s >= beta;
+}
+
+/* What a cutoff teaches the ordering: history always; with AB_KILLERS the
+ * ply's killers and the counter of the action that led here. */
+static void learn_cutoff(Ab *ab, Action a, int depth, int ply, int me)
+{
+    int32_t *h = &ab->history[me][ACTION_FROM(a)][ACTION_TO(a)];
+    *h += depth * depth;
+    if (*h > (1 << 24)) /* keep the counts bounded and their proportions */
+        for (int c = 0; c < COLOUR_NB; c++)
+            for (int f = 0; f < 128; f++)
+                for (int t = 0; t < 128; t++) ab->history[c][f][t] /= 2;
+    if (!(ab->cfg.tech & AB_KILLERS) || ACTION_KIND(a) != ACT_MOVE) return;
+    if (ab->killer[ply][0] != a) {
+        ab->killer[ply][1] = ab->killer[ply][0];
+        ab->killer[ply][0] = a;
+    }
+    Action prev = ply > 0 ? ab->path[ply - 1] : ACTION_NONE;
+    if (prev != ACTION_NONE) ab->counter[ACTION_FROM(prev)][ACTION_TO(prev)] = a;
+}
+
+/* AB_FUTILITY: in a null window near the leaves, a quiet move (one that
+ * makes no row of either side) is skipped when the static evaluation plus
+ * a margin a move rarely gains stays below alpha (futility, depth 1), or
+ * when it comes late in the order (late-move pruning, depth 1 and 2): the
+ * ordering put the moves that flip most and refuted before first. */
+static bool futile(int depth, int searched, int alpha, int stand)
+{
+    if (depth > 2 || searched == 0 || alpha <= -AB_WIN_BOUND) return false;
+    if (depth == 1 && stand + 400 <= alpha) return true;
+    return searched >= (depth == 1 ? 16 : 28);
+}
+
+/* One child after the first: a null window, reduced by LMR when it is late
+ * and quiet, re-searched at full depth when it beats alpha and with the
+ * full window when it lands inside it (principal variation search). */
+static int later_child(Ab *ab, int d, int r, int alpha, int beta, int ply, bool same)
+{
+    int s;
+    if (r > 0) {
+        s = child(ab, d - r, alpha, alpha + 1, ply + 1, same);
+        if (s <= alpha || ab->stopped) return s;
+    }
+    s = child(ab, d, alpha, alpha + 1, ply + 1, same);
+    if (s > alpha && s < beta) s = child(ab, d, alpha, beta, ply + 1, same);
+    return s;
+}
+
+/* The table's entry for the node: its action in *tt_move, and true with
+ * *score when its bound settles the node. */
+static bool tt_probe(const Ab *ab, Key key, int depth, int alpha, int beta, int ply, Action *tt_move, int *score)
+{
+    uint64_t slot = key & ab->mask;
+    if (ab->tt[slot].key != key) return false;
+    const TtMeta *m = &ab->meta[slot];
+    *tt_move = ab->tt[slot].move;
+    if (ply == 0 || m->depth < depth) return false;
+    int s = score_from_tt(ab->tt[slot].score, ply);
+    *score = s;
+    return m->bound == BOUND_EXACT || (m->bound == BOUND_LOWER && s >= beta) || (m->bound == BOUND_UPPER && s <= alpha);
+}
+
+static int search(Ab *ab, int depth, int alpha, int beta, int ply)
+{
+    Position *pos = &ab->pos;
+    if (node_stops(ab)) return 0;
+    int s;
+    if (game_over(pos, ply, &s)) return s;
     bool removal = is_removal(pos->state);
-    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return evaluate(ab, pos, ply);
+    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return horizon(ab, alpha, beta, ply);
     if (depth < 0) depth = 0;
 
-    /* the table */
-    uint64_t slot = pos->key & ab->mask;
     Action tt_move = ACTION_NONE;
-    if (ab->tt[slot].key == pos->key) {
-        const TtMeta *m = &ab->meta[slot];
-        tt_move = ab->tt[slot].move;
-        if (ply > 0 && m->depth >= depth) {
-            int s = score_from_tt(ab->tt[slot].score, ply);
-            if (m->bound == BOUND_EXACT || (m->bound == BOUND_LOWER && s >= beta) ||
-                (m->bound == BOUND_UPPER && s <= alpha))
-                return s;
-        }
-    }
+    if (tt_probe(ab, pos->key, depth, alpha, beta, ply, &tt_move, &s)) return s;
+    uint32_t tech = ab->cfg.tech;
+    bool pv = beta - alpha > 1;
+    /* the static evaluation, for the pruning that asks it */
+    int stand = !pv && !removal && (tech & (AB_NULL | AB_FUTILITY)) ? evaluate(ab, pos, ply) : 0;
+    if ((tech & AB_NULL) && !pv && null_cuts(ab, depth, beta, ply, stand)) return beta;
+    if (ab->stopped) return 0;
 
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list);
-    order(ab, list, n, tt_move, depth);
-    int alpha0 = alpha, best = -AB_WIN - 1, me = pos->actor;
+    order(ab, list, n, tt_move, depth, ply);
+    int alpha0 = alpha, best = -AB_WIN - 1, me = pos->actor, searched = 0;
     Action best_move = ACTION_NONE;
     for (int i = 0; i < n; i++) {
         Action a = list[i];
         int kind = ACTION_KIND(a);
-        int d = depth - (kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS);
+        bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS;
+        int d = depth - costs;
         Undo u;
-        pos_make(pos, a, &u);
-        if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], pos, a, &u);
+        make(ab, a, &u, ply);
         bool same = pos->actor == me;
-        int s;
-        if (i == 0) {
-            s = child(ab, d, alpha, beta, ply + 1, same);
-        } else {
-            s = child(ab, d, alpha, alpha + 1, ply + 1, same);
-            if (s > alpha && s < beta) s = child(ab, d, alpha, beta, ply + 1, same);
+        bool quiet = kind == ACT_MOVE && !is_removal(pos->state) && a != tt_move;
+        if ((tech & AB_FUTILITY) && !pv && quiet && futile(depth, searched, alpha, stand)) {
+            pos_unmake(pos, a, &u);
+            continue;
         }
+        int r = (tech & AB_LMR) && quiet && d > 1 ? ab->reduction[depth][searched] : 0;
+        if (r >= d) r = d - 1;
+        s = searched == 0 ? child(ab, d, alpha, beta, ply + 1, same) : later_child(ab, d, r, alpha, beta, ply, same);
+        searched++;
         pos_unmake(pos, a, &u);
         if (ab->stopped) return 0;
         if (s > best) {
@@ -272,12 +444,7 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
             if (ply == 0) ab->root_best = a;
             if (s > alpha) alpha = s;
             if (alpha >= beta) {
-                int32_t *h = &ab->history[me][ACTION_FROM(a)][ACTION_TO(a)];
-                *h += depth * depth;
-                if (*h > (1 << 24)) /* keep the counts bounded and their proportions */
-                    for (int c = 0; c < COLOUR_NB; c++)
-                        for (int f = 0; f < 128; f++)
-                            for (int t = 0; t < 128; t++) ab->history[c][f][t] /= 2;
+                learn_cutoff(ab, a, depth, ply, me);
                 break;
             }
         }
@@ -285,6 +452,25 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
     tt_store(ab, pos->key, depth, bound, best, best_move, ply);
     return best;
+}
+
+/* One depth at the root. AB_ASPIRATION: from depth 4 on, a window around
+ * the last depth's score, widened on the side it fails by a doubling step
+ * until the score lands inside; the narrow window cuts more, and most
+ * depths land inside the first. */
+static int root_search(Ab *ab, int depth, int last)
+{
+    const int full = AB_WIN + 1;
+    if (!(ab->cfg.tech & AB_ASPIRATION) || depth < 4 || last >= AB_WIN_BOUND || last <= -AB_WIN_BOUND)
+        return search(ab, depth, -full, full, 0);
+    int delta = 150, lo = last - delta, hi = last + delta;
+    for (;;) {
+        int s = search(ab, depth, lo, hi, 0);
+        if (ab->stopped || (s > lo && s < hi)) return s;
+        delta *= 2;
+        if (s <= lo) lo = s - delta < -AB_WIN_BOUND ? -full : s - delta;
+        else hi = s + delta > AB_WIN_BOUND ? full : s + delta;
+    }
 }
 
 Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult *res)
@@ -323,7 +509,7 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
         SearchLimits limits = ab->lim;
         if (d == 1) ab->lim = (SearchLimits){0};
         ab->budget = d == 1 ? 0 : budget;
-        int s = search(ab, d, -AB_WIN - 1, AB_WIN + 1, 0);
+        int s = root_search(ab, d, r.score);
         ab->lim = limits;
         if (ab->stopped) break;
         r.action = ab->root_best;

@@ -68,6 +68,31 @@ enum {
     AB_DEFAULT_DEPTH = 3,
     AB_DEFAULT_TT_MB = 16,
     AB_MAX_TT_MB = 4096,
+    AB_MAX_TEMPO = 100000, /* |tempo| at most, score units */
+};
+
+/* The techniques beyond the search of commit 8f70ac8 (AbConfig.tech), each
+ * asked for by name in the spec's tech= key (agents/ab.c) so that a spec
+ * written before them keeps its search: with no bit set and tempo 0 the
+ * search is that one node for node (tests/test_search.c). In brief (ab.c
+ * has the why above each): killers and a counter action rank after the
+ * row probe; aspiration windows of +-150 at the root from depth 4;
+ * reductions of late quiet moves (no row made) by about
+ * ln(depth) ln(rank) / 3 plies, re-searched when they beat alpha; a null
+ * move (the actor's turn given to the opponent) at depth >= 3 in null
+ * windows; futility at depth 1 (margin 400) and late-move pruning at
+ * depth 1 and 2 (after 16 and 28 moves); a quiescence step at the horizon
+ * over the moves that complete a row of the actor's. tempo is added to
+ * every evaluation for its actor: the evaluation's own tempo feature
+ * overstates the move, and the score swings between odd and even depths
+ * (`yinsh bench --ab` measures the swing). */
+enum {
+    AB_KILLERS = 1 << 0,    /* killers=1: two killer actions a ply and a counter action, ordered after the row probe */
+    AB_ASPIRATION = 1 << 1, /* asp=1: aspiration windows around the last depth's score */
+    AB_LMR = 1 << 2,        /* lmr=1: late move reductions, re-searched at full depth when they beat alpha */
+    AB_NULL = 1 << 3,       /* nmp=1: null-move pruning (the actor passes its move) */
+    AB_FUTILITY = 1 << 4,   /* fut=1: futility and late-move pruning of quiet moves near the leaves */
+    AB_QUIESCE = 1 << 5,    /* qs=1: at the horizon, the moves that complete a row of the mover's are searched */
 };
 
 typedef struct AbConfig {
@@ -79,6 +104,8 @@ typedef struct AbConfig {
      * (eval/nnue.h), its accumulators kept by the search along make and
      * unmake, one per ply; read-only and shared, it must outlive the Ab. */
     const Nnue *net;
+    uint32_t tech;      /* AB_* bits above; 0: the search of 8f70ac8 */
+    int tempo;          /* added to every evaluation for its actor (score units); 0: none */
 } AbConfig;
 
 typedef struct AbResult {

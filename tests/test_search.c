@@ -1,0 +1,152 @@
+/* The alpha-beta techniques beyond the search of commit 8f70ac8
+ * (selfplay/search/ab.h, AbConfig.tech and tempo): with none on, the
+ * search is that one node for node (tests/data/ab_nodes.txt, written by
+ * the 8f70ac8 build); with them on, a fixed depth and a node budget are
+ * reproducible; the spec keys tech= and tempo= read and write. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include "selfplay/search/ab.h"
+#include "selfplay/agents/agent.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+
+enum { ALL_TECH = AB_KILLERS | AB_ASPIRATION | AB_LMR | AB_NULL | AB_FUTILITY | AB_QUIESCE };
+
+static Ab *new_ab(int depth, uint32_t tt_mb, uint32_t tech, int tempo)
+{
+    AbConfig cfg = {.depth = depth, .tt_mb = tt_mb, .tech = tech, .tempo = tempo};
+    weights_default(&cfg.weights);
+    Ab *ab;
+    char err[ERR_LEN];
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
+    return ab;
+}
+
+/* The positions of tests/data/ab_nodes.txt with what 8f70ac8 answered. */
+typedef struct Case {
+    Position pos;
+    char action[16];
+    int score;
+    unsigned long long nodes;
+} Case;
+
+static int read_cases(Case *out, int max)
+{
+    FILE *f = fopen(YINSH_SOURCE_DIR "/tests/data/ab_nodes.txt", "r");
+    cr_assert(f, "tests/data/ab_nodes.txt");
+    char line[512], err[ERR_LEN];
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        char *semi = strchr(line, ';');
+        cr_assert(semi, "%s", line);
+        *semi = '\0';
+        if (semi > line && semi[-1] == ' ') semi[-1] = '\0';
+        Case *c = &out[n++];
+        cr_assert_eq(ypn_parse(line, &c->pos, err), 0, "%s: %s", line, err);
+        cr_assert_eq(sscanf(semi + 1, "%15s %d %llu", c->action, &c->score, &c->nodes), 3, "%s", semi + 1);
+    }
+    fclose(f);
+    return n;
+}
+
+Test(search, no_technique_is_the_8f70ac8_search_node_for_node)
+{
+    Case cases[64];
+    int n = read_cases(cases, 64);
+    cr_assert_eq(n, 32);
+    Ab *ab = new_ab(4, 2, 0, 0);
+    for (int i = 0; i < n; i++) {
+        AbResult r;
+        Action a = ab_search(ab, &cases[i].pos, NULL, &r);
+        char s[16];
+        cr_expect_str_eq(action_format(a, s), cases[i].action, "position %d", i);
+        cr_expect_eq(r.score, cases[i].score, "position %d", i);
+        cr_expect_eq(r.nodes, cases[i].nodes, "position %d: %llu positions, 8f70ac8 %llu", i,
+                     (unsigned long long)r.nodes, cases[i].nodes);
+    }
+    ab_free(ab);
+}
+
+/* Every technique on: a fixed depth, then a node budget, searched twice
+ * from a fresh table give the same action, score and count. */
+static void search_twice(const Position *pos, int depth, uint32_t budget)
+{
+    AbResult r[2];
+    for (int k = 0; k < 2; k++) {
+        Ab *ab = new_ab(budget ? 64 : depth, 2, ALL_TECH, -100);
+        SearchLimits lim = {.sims = budget};
+        ab_search(ab, pos, &lim, &r[k]);
+        ab_free(ab);
+    }
+    cr_expect_eq(r[0].action, r[1].action);
+    cr_expect_eq(r[0].score, r[1].score);
+    cr_expect_eq(r[0].nodes, r[1].nodes, "%llu and %llu positions", (unsigned long long)r[0].nodes,
+                 (unsigned long long)r[1].nodes);
+    cr_expect_eq(r[0].depth, r[1].depth);
+    if (budget) cr_expect_leq(r[0].nodes, budget);
+    else cr_expect_eq(r[0].depth, depth);
+}
+
+Test(search, fixed_depth_and_node_budget_are_reproducible)
+{
+    Case cases[64];
+    int n = read_cases(cases, 64);
+    for (int i = 0; i < n; i += 8) {
+        search_twice(&cases[i].pos, 5, 0);
+        search_twice(&cases[i].pos, 0, 60000);
+    }
+}
+
+/* The techniques keep what a search must see: a win in one (removals are
+ * free), and the block of a row in one (test_ab.c has both positions). */
+#define WIN_IN_ONE "4/7/1wwwwW2/9/W9/9/W9/B7B/B7/B6/B3 w M standard"
+#define THREAT "W3/W6/W7/W8/10/2W6/1bbbbB4/9/8/6B/B3 w M standard"
+
+Test(search, techniques_keep_a_win_and_a_block)
+{
+    char err[ERR_LEN];
+    Position p;
+    cr_assert_eq(ypn_parse(WIN_IN_ONE, &p, err), 0, "%s", err);
+    for (int depth = 1; depth <= 6; depth++) {
+        Ab *ab = new_ab(depth, 1, ALL_TECH, -100);
+        AbResult r;
+        ab_search(ab, &p, NULL, &r);
+        cr_expect_geq(r.score, AB_WIN_BOUND, "depth %d: %d", depth, r.score);
+        ab_free(ab);
+    }
+    cr_assert_eq(ypn_parse(THREAT, &p, err), 0, "%s", err);
+    for (int depth = 2; depth <= 6; depth++) {
+        Ab *ab = new_ab(depth, 1, ALL_TECH, -100);
+        AbResult r;
+        ab_search(ab, &p, NULL, &r);
+        cr_expect_gt(r.score, -AB_WIN_BOUND, "depth %d: a block exists, yet scored lost", depth);
+        ab_free(ab);
+    }
+}
+
+Test(search_spec, tech_and_tempo_read_and_write)
+{
+    AgentSpec s;
+    char err[ERR_LEN], out[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,tech=qs+lmr+killers,tempo=-120", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,tech=killers+lmr+qs,tempo=-120");
+    AbConfig cfg;
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.tech, AB_KILLERS | AB_LMR | AB_QUIESCE);
+    cr_expect_eq(cfg.tempo, -120);
+    /* none is no technique, and an older spec's text is unchanged */
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,tech=none,eval=eval/weights/tuned3.txt", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,eval=eval/weights/tuned3.txt");
+    const char *bad[] = {"ab:tech=lmr+lmr", "ab:tech=fast", "ab:tech=", "ab:tech=lmr+", "ab:tempo=x",
+                         "ab:tempo=100001"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_expect_neq(agent_spec_parse_text(bad[i], &s, err), 0, "%s was read", bad[i]);
+        cr_expect(strstr(err, "tech") || strstr(err, "tempo"), "%s: %s", bad[i], err);
+    }
+    /* as engine options: tech "" is none */
+    cr_assert_eq(agent_spec_parse_text("ab:tech=asp", &s, err), 0, "%s", err);
+    cr_assert_eq(agent_spec_set(&s, "tech", "", err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=3,tt=16");
+}
