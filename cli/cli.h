@@ -303,7 +303,7 @@ typedef struct CliReport {
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
 
-/* Ctrl-C and SIGTERM during a run: the first one sets the flag (the run
+/* Ctrl-C, SIGTERM and SIGHUP during a run: the first one sets the flag (the run
  * starts no new game, finishes and stores those in flight), a second one
  * ends the process at once. cli_signal() is the signal caught, 0 if none. */
 const atomic_bool *cli_catch_signals(void);

@@ -413,7 +413,10 @@ YINSH_API void yinsh_samples_close(yinsh_samples *s);
  * "ypn", "csv", "planes" (a .npy file; docs/python.md has the fields) or
  * "planes+policy" (the same with each record's policy target),
  * the planes seen by view; the numbers of positions and games written
- * into *positions and *games (either may be NULL). */
+ * into *positions and *games (either may be NULL). The path is never one
+ * of the database's files (YINSH_ERR_USAGE); a link is followed (its
+ * file replaced, the link kept); "-", standard output, a FIFO or a
+ * device is written through (ypn and csv only). */
 YINSH_API int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char *format, int view,
                                      const char *path, uint64_t *positions, uint64_t *games, char *err);
 

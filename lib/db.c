@@ -262,5 +262,6 @@ int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char 
     StoreSelection s;
     char agent[SPEC_LEN];
     int rc = selection(sel, &s, agent, err);
-    return rc ? rc : samples_export(db->store, &s, f, view, path, positions, games, ERR_OR_SCRATCH(err, scratch));
+    if (rc) return rc;
+    return samples_export(db->store, &s, f, view, path, NULL, positions, games, ERR_OR_SCRATCH(err, scratch));
 }

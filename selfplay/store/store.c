@@ -432,6 +432,8 @@ done:
     return rc;
 }
 
+const char *store_path(const Store *s) { return s->path; }
+
 bool store_outdated(const Store *s) { return s->version > 0 && s->version < STORE_SCHEMA_VERSION; }
 
 void store_close(Store *s)

@@ -96,6 +96,9 @@ void samples_close(SampleReader *r)
     free(r);
 }
 
+const char SAMPLES_PLANES_NEED_FILE[] = "the planes are written into a file (their header, written last, counts "
+                                       "the records), not to standard output, a FIFO or a device";
+
 bool samples_format_parse(const char *text, int *format)
 {
     static const char *const NAMES[SAMPLES_FORMAT_NB] = {"ypn", "csv", "planes", "planes+policy"};
@@ -226,8 +229,23 @@ static void text_line(FILE *f, const Sample *s, int format)
     fputc('\n', f);
 }
 
+/* The files of the database a path must not be: the database itself
+ * and the journal files beside it. */
+static int check_not_database(const Store *store, const char *path, char *err)
+{
+    static const char *const SUFFIX[] = {"", "-wal", "-shm", "-journal"};
+    char name[4200];
+    for (size_t i = 0; i < sizeof SUFFIX / sizeof *SUFFIX; i++) {
+        snprintf(name, sizeof name, "%s%s", store_path(store), SUFFIX[i]);
+        if (file_same(path, name))
+            return error_code(err, ERR_USAGE, "the output '%.200s' is the database's file '%.200s': it would be "
+                              "overwritten", path, name);
+    }
+    return 0;
+}
+
 int samples_export(Store *store, const StoreSelection *sel, int format, int view, const char *path,
-                   uint64_t *positions, uint64_t *games, char *err)
+                   const atomic_bool *stop, uint64_t *positions, uint64_t *games, char *err)
 {
     SampleReader *r = NULL;
     FileOut out = {0};
@@ -238,10 +256,21 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
     size_t record_len = SAMPLES_RECORD_LEN + (policy ? NPY_POLICY_LEN : 0);
     float *target = policy ? malloc(ENCODE_ACTIONS * sizeof *target) : NULL;
     if (policy && !target) return error_set(err, "out of memory");
-    int rc = samples_open(&r, store, sel, err);
+    int rc = check_not_database(store, path, err);
     if (rc) {
         free(target);
         return rc;
+    }
+    rc = samples_open(&r, store, sel, err);
+    if (rc) {
+        free(target);
+        return rc;
+    }
+    if (planes && (rc = file_out_check(path, err)) != 0) {
+        /* the header, written first and again at the end, counts the records */
+        if (rc > 0)
+            rc = error_code(err, ERR_USAGE, "'%.200s': %s", path, SAMPLES_PLANES_NEED_FILE);
+        goto done;
     }
     if ((rc = file_out_open(&out, path, err))) goto done;
     if (planes) {
@@ -255,6 +284,10 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
     const Sample *s;
     const StoreCursorGame *last = NULL;
     while (!(rc = samples_next(r, &s, err)) && s) {
+        if (stop && atomic_load(stop)) {
+            rc = error_set(err, "stopped by a signal: '%.200s' is left as it was", path);
+            break;
+        }
         if (format == SAMPLES_CSV && s->from != last && strpbrk(s->from->text.run, ",\"\n")) {
             rc = error_code(err, ERR_USAGE, "run '%s': a name with a comma or a quote cannot be written as CSV",
                             s->from->text.run);
@@ -281,7 +314,7 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
     if (!rc && planes) {
         npy_header(n, policy, header, header_len);
         if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(header, 1, (size_t)header_len, out.f) != (size_t)header_len)
-            rc = error_set(err, "cannot write '%.200s'", out.tmp);
+            rc = error_set(err, "cannot write '%.200s'", path);
     }
     if (!rc) {
         rc = file_out_commit(&out, err);
@@ -290,11 +323,7 @@ int samples_export(Store *store, const StoreSelection *sel, int format, int view
     if (!rc && positions) *positions = n;
     if (!rc && games) *games = samples_games(r);
 done:
-    if (out.f) {
-        /* a failure: the sibling goes, the path stays as it was */
-        fclose(out.f);
-        remove(out.tmp);
-    }
+    file_out_abandon(&out); /* after a failure: the sibling goes, the path stays as it was */
     samples_close(r);
     free(target);
     return rc;
