@@ -399,7 +399,9 @@ YINSH_API int yinsh_samples_open(yinsh_samples **out, yinsh_db *db, const yinsh_
  * by view as raw bytes (YINSH_OBSERVATION each) into planes_raw and as
  * values into planes, and its YPN (YINSH_YPN_LEN bytes each) into ypn;
  * any of the four may be NULL. *n receives how many were read: fewer
- * than max only at the end, 0 after it. */
+ * than max only at the end, 0 after it. After an error naming a game
+ * whose actions do not replay (a damaged row), *n were read before it,
+ * and the next call goes on with the next game. */
 YINSH_API int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
                                  float *planes, char *ypn, int *n, char *err);
 /* yinsh_samples_read with each sample's policy target too, into policy

@@ -16,6 +16,8 @@ struct SampleReader {
     int variant;
     uint64_t games;              /* games begun */
     Sample sample;               /* the last one handed out; its pos is the game's position */
+    bool pending;                /* sample.action is handed out and not yet made on sample.pos */
+    bool broken;                 /* the game failed (an action that does not replay): the next call skips it */
 };
 
 int samples_open(SampleReader **out, Store *s, const StoreSelection *sel, char *err)
@@ -49,9 +51,11 @@ static int next_game(SampleReader *r, char *err)
         Sample *s = &r->sample;
         s->result = result_of(g->result);
         if (s->result == RESULT_NONE || g->nactions == 0) continue;
-        if (!variant_parse(g->variant, &r->variant))
+        if (!variant_parse(g->variant, &r->variant)) {
+            r->broken = true;
             return error_set(err, "run '%s' game %" PRIu32 ": variant '%.32s' is not one this yinsh plays", g->run,
                              g->index, g->variant);
+        }
         pos_start(&s->pos, r->variant);
         s->from = r->game;
         s->game = r->games++;
@@ -60,29 +64,38 @@ static int next_game(SampleReader *r, char *err)
     }
 }
 
+/* A sample's action is made on the position only when the next one is
+ * asked for (the caller reads the position it was chosen in until then),
+ * and only once: after an action that does not replay, nothing stale is
+ * made again, and the game is left for the next. */
 int samples_next(SampleReader *r, const Sample **out, char *err)
 {
     Sample *s = &r->sample;
     *out = NULL;
     int rc;
-    if (r->game && s->ply >= 0) {
+    if (r->pending) {
         /* the position after the last sample's action */
         Undo u;
         pos_make(&s->pos, s->action, &u);
+        r->pending = false;
     }
-    if (!r->game || s->ply + 1 >= r->game->text.nactions) {
+    if (!r->game || r->broken || s->ply + 1 >= r->game->text.nactions) {
+        r->broken = false;
         if ((rc = next_game(r, err)) || !r->game) return rc;
     }
     const StoreGameText *g = &r->game->text;
     int ply = s->ply + 1;
     char why[ERR_LEN];
-    if (action_parse(&s->pos, g->actions[ply], &s->action, why))
+    if (action_parse(&s->pos, g->actions[ply], &s->action, why)) {
+        r->broken = true;
         return error_set(err, "run '%s' game %" PRIu32 ": action %d does not replay: %s", g->run, g->index, ply + 1,
                          why);
+    }
     s->ply = ply;
     s->action_index = encode_action(s->action);
     s->row = &r->game->acts[ply];
     s->z = s->result == RESULT_DRAW ? 0 : (s->result == RESULT_WHITE) == (s->pos.actor == WHITE) ? 1 : -1;
+    r->pending = true;
     *out = s;
     return 0;
 }

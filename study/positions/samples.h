@@ -39,7 +39,8 @@ typedef struct SampleReader SampleReader;
 int samples_open(SampleReader **out, Store *s, const StoreSelection *sel, char *err);
 /* The next sample into *out (valid until the next call): 0 with *out NULL
  * after the last; else an error naming the run, game and action that did
- * not replay, or the store's. */
+ * not replay (or a variant this yinsh does not play), after which the
+ * next call goes on with the next game, or the store's. */
 int samples_next(SampleReader *r, const Sample **out, char *err);
 /* The games whose samples were handed out so far. */
 uint64_t samples_games(const SampleReader *r);
