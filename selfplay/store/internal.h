@@ -25,6 +25,13 @@ struct Store {
  * ERR_FAIL. */
 int store_fail(const struct Store *s, char *err, const char *what);
 
+/* A reader's schema version as the file has it now (s->version): another
+ * process may have upgraded it since the store was opened, adding the
+ * columns and tables a query of the new version reads (run.visits,
+ * action_visits). Every read that chooses its columns by the version
+ * asks first. A writer's version is its own upgrade's. */
+int store_version_now(struct Store *s, char *err);
+
 /* A text column ("" for NULL). */
 const char *store_column_text(sqlite3_stmt *st, int col);
 /* The record fields of a game row of the games query (columns 0 to 16:

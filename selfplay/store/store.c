@@ -350,6 +350,19 @@ static int read_version(Store *s, int *version, char *err)
     return ERR_OK;
 }
 
+int store_version_now(Store *s, char *err)
+{
+    if (s->mode != STORE_READ) return ERR_OK; /* a writer upgraded at open: the newest there is */
+    int version;
+    int rc = schema_version(s, &version, err);
+    if (rc) return rc;
+    if (version > STORE_SCHEMA_VERSION)
+        return error_set(err, "database '%s' was upgraded to schema version %d, newer than this yinsh understands "
+                              "(%d): use a newer yinsh", s->path, version, STORE_SCHEMA_VERSION);
+    s->version = version;
+    return ERR_OK;
+}
+
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
 {
     int rc = ERR_OK, version = 0;
