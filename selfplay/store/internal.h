@@ -15,6 +15,7 @@ struct Store {
     int busy_ms;                         /* how long to wait for another process's lock */
     int version;                         /* the schema version (after any upgrade) */
     bool wal;                            /* the journal is WAL (switched before the first write) */
+    bool immutable;                      /* a reader of a WAL file whose folder it cannot write: no lock */
     sqlite3_stmt *ins_game, *ins_action, *ins_visits; /* prepared on first write */
     bool outer;                          /* in store_transaction_begin's transaction: the
                                           * writers' own begin and commit are part of it */
