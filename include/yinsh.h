@@ -304,7 +304,8 @@ typedef struct yinsh_db yinsh_db;
  * (any spelling of its spec: "mcts:sims=200" selects the runs of
  * mcts:sims=200,c=1,rollout=random; a bad spec is YINSH_ERR_USAGE), a
  * variant ("standard", "blitz"); NULL or 0 for any. A selection of NULL
- * is every game. */
+ * is every game. A kind or a variant spelt otherwise is YINSH_ERR_USAGE,
+ * never a selection of nothing. */
 typedef struct yinsh_selection {
     const char *const *runs;
     int nruns;

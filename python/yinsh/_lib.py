@@ -80,14 +80,18 @@ def _load():
             tried.append("%s: %s (no such file)" % (where, path))
             continue
         try:
-            return ctypes.CDLL(path), path
+            found = ctypes.CDLL(path)
         except OSError as e:
             tried.append("%s: %s (%s)" % (where, path, e))
+            continue
+        missing = [name for name in _PROTOTYPES if not hasattr(found, name)]
+        if missing:
+            tried.append("%s: %s (not libyinsh, or an older one: it has no %s)" % (where, path, missing[0]))
+            continue
+        return found, path
     raise ImportError("libyinsh not found; looked in:\n  " + "\n  ".join(tried) +
                       "\nBuild it (cmake --build build) or set YINSH_LIB to the path of libyinsh.so.")
 
-
-lib, path = _load()
 
 c_int, c_char_p, c_void_p, c_size_t = ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t
 c_uint8_p = ctypes.POINTER(ctypes.c_uint8)
@@ -193,6 +197,7 @@ _PROTOTYPES = {
     "yinsh_export_positions": (c_int, [c_void_p, P(SelectionC), c_char_p, c_int, c_char_p, c_u64_p, c_u64_p,
                                        c_char_p]),
 }
+lib, path = _load()
 for _name, (_res, _args) in _PROTOTYPES.items():
     _fn = getattr(lib, _name)
     _fn.restype = _res

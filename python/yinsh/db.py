@@ -159,6 +159,9 @@ class Database:
                         for i in range(lib.yinsh_game_child_count(h, k)):
                             text = lib.yinsh_game_child(h, k, i, ctypes.byref(visits)).decode()
                             children[text] = visits.value
+                    if not 0 <= row.state < len(_lib.STATES):
+                        raise _lib.Error(-1, "run %s game %s: action %d: its stored state is none this yinsh knows"
+                                         % (tags.get("Run"), tags.get("Index"), k + 1))
                     rows.append(ActionRow(row.actor, _lib.STATES[row.state], row.legal, bool(row.searched),
                                           row.root_visits, row.chosen_visits, row.value, row.time_us, children))
                 yield StoredGame(tags, actions, rows)
@@ -176,6 +179,7 @@ class Database:
         """Every position in which an action was chosen, one Sample at a time
         (games without a result are skipped; a game's final position is no
         sample)."""
+        chunk = _lib.count_of(chunk, "chunk")
         return self._open(self._positions(runs, kind, agent, variant, chunk))
 
     def _positions(self, runs=None, kind=None, agent=None, variant=None, chunk=4096):
@@ -212,6 +216,8 @@ class Database:
         float32: the stored root visits as shares by action index (all 0
         where no distribution was stored: --store-visits). numpy arrays;
         without numpy, flat array.array / bytearray buffers."""
+        batch_size = _lib.count_of(batch_size, "batch_size")
+        _lib.view_of(view)
         return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant, policy))
 
     def _batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None,
@@ -253,7 +259,11 @@ class Database:
         buffers are joined in memory as well)."""
         parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant, policy))
         if not parts:
-            return _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
+            out = _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
+            if policy:
+                empty = _arrays.float32(0)[0]
+                out["policy"] = empty.reshape((0, _lib.ACTIONS)) if _arrays.have_numpy() else empty
+            return out
         if _arrays.have_numpy():
             np = _arrays.numpy
             return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
