@@ -161,14 +161,27 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
     return 0;
 }
 
-int cli_db(const char *cmd, const char **db)
+/* --db, or the default; the default in a folder that has no results/
+ * yet (a command run where no study was made) is said on stderr, with
+ * the folder, unless quiet: it is made there. */
+static int db_or_default(const char *cmd, const char **db, bool quiet)
 {
-    if (!*db) *db = RUN_DEFAULT_DB;
-    else if (!**db) return cli_usage_error(cmd, "--db wants a path");
+    struct stat sb;
+    if (*db && !**db) return cli_usage_error(cmd, "--db wants a path");
+    if (*db) return 0;
+    *db = RUN_DEFAULT_DB;
+    if (!quiet && stat(RUN_DEFAULT_DIR, &sb) != 0) {
+        char *here = getcwd(NULL, 0);
+        fprintf(stderr, "yinsh %s: no --db given: the database is %s in %s, where there is no %s/ yet\n", cmd,
+                RUN_DEFAULT_DB, here ? here : ".", RUN_DEFAULT_DIR);
+        free(here);
+    }
     return 0;
 }
 
-int cli_shared_check(const char *cmd, CliShared *s) { return cli_db(cmd, &s->db); }
+int cli_db(const char *cmd, const char **db) { return db_or_default(cmd, db, false); }
+
+int cli_shared_check(const char *cmd, CliShared *s) { return db_or_default(cmd, &s->db, s->quiet); }
 
 PlannedOptions cli_planned_options(const CliShared *s)
 {
@@ -179,7 +192,7 @@ int cli_run_check(const char *cmd, CliRun *r)
 {
     RunOptions *o = &r->o;
     bool named = r->sh.db != NULL;
-    int rc = cli_shared_check(cmd, &r->sh);
+    int rc = db_or_default(cmd, &r->sh.db, r->sh.quiet || o->no_db);
     if (rc) return rc;
     if (o->no_db && (named || o->name))
         return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");

@@ -141,7 +141,9 @@ typedef struct CliShared {
  * where parallel_threads caps them. */
 #define CLI_THREADS_OPTION(target) {.name = "--threads", .kind = CLI_INT, .out = (target), .min = 1, .max = THREADS_MAX}
 /* --db: a path when given (an empty one is a usage error), else
- * RUN_DEFAULT_DB. 0, or EXIT_USAGE after saying so. */
+ * RUN_DEFAULT_DB, said on stderr (with the working folder) when that
+ * folder has no results/ yet: it is made there, not where the user may
+ * think. 0, or EXIT_USAGE after saying so. */
 int cli_db(const char *cmd, const char **db);
 /* cli_db on s->db. */
 int cli_shared_check(const char *cmd, CliShared *s);
