@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
-#include <libgen.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <inttypes.h>
@@ -19,6 +18,7 @@
 #include "selfplay/play/distribute.h"
 #include "engine/base/json.h"
 #include "engine/base/clock.h"
+#include "engine/base/file.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
 
@@ -161,14 +161,27 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
     return 0;
 }
 
-int cli_db(const char *cmd, const char **db)
+/* --db, or the default; the default in a folder that has no results/
+ * yet (a command run where no study was made) is said on stderr, with
+ * the folder, unless quiet: it is made there. */
+static int db_or_default(const char *cmd, const char **db, bool quiet)
 {
-    if (!*db) *db = RUN_DEFAULT_DB;
-    else if (!**db) return cli_usage_error(cmd, "--db wants a path");
+    struct stat sb;
+    if (*db && !**db) return cli_usage_error(cmd, "--db wants a path");
+    if (*db) return 0;
+    *db = RUN_DEFAULT_DB;
+    if (!quiet && stat(RUN_DEFAULT_DIR, &sb) != 0) {
+        char *here = getcwd(NULL, 0);
+        fprintf(stderr, "yinsh %s: no --db given: the database is %s in %s, where there is no %s/ yet\n", cmd,
+                RUN_DEFAULT_DB, here ? here : ".", RUN_DEFAULT_DIR);
+        free(here);
+    }
     return 0;
 }
 
-int cli_shared_check(const char *cmd, CliShared *s) { return cli_db(cmd, &s->db); }
+int cli_db(const char *cmd, const char **db) { return db_or_default(cmd, db, false); }
+
+int cli_shared_check(const char *cmd, CliShared *s) { return db_or_default(cmd, &s->db, s->quiet); }
 
 PlannedOptions cli_planned_options(const CliShared *s)
 {
@@ -179,7 +192,7 @@ int cli_run_check(const char *cmd, CliRun *r)
 {
     RunOptions *o = &r->o;
     bool named = r->sh.db != NULL;
-    int rc = cli_shared_check(cmd, &r->sh);
+    int rc = db_or_default(cmd, &r->sh.db, r->sh.quiet || o->no_db);
     if (rc) return rc;
     if (o->no_db && (named || o->name))
         return cli_usage_error(cmd, "--no-db stores nothing: --db and --run do not apply");
@@ -502,61 +515,11 @@ char *cli_join_args(int argc, char **argv)
     return s;
 }
 
-/* The real path of the folder a path is in, or would be in (a database
- * the command is to create), links resolved, and its name there (name:
- * NAME_MAX + 1 bytes). malloc'ed; NULL when that folder does not exist. */
-static char *real_folder(const char *path, char *name)
-{
-    char *real = realpath(path, NULL);
-    if (real) {
-        char *slash = strrchr(real, '/');
-        snprintf(name, NAME_MAX + 1, "%s", slash + 1);
-        if (slash == real) slash[1] = '\0';
-        else *slash = '\0';
-        return real;
-    }
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    snprintf(name, NAME_MAX + 1, "%s", slash ? slash + 1 : path);
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    return realpath(dir, NULL);
-}
-
-/* Where a path is or would be: its real folder's device and inode, and
- * its name there, so that two spellings of one file meet. */
-typedef struct Place {
-    dev_t dev;
-    ino_t ino;
-    char name[NAME_MAX + 1];
-} Place;
-
-static bool place_of(const char *path, Place *p)
-{
-    char *dir = real_folder(path, p->name);
-    struct stat sb;
-    bool ok = dir && stat(dir, &sb) == 0;
-    if (ok) p->dev = sb.st_dev, p->ino = sb.st_ino;
-    free(dir);
-    return ok;
-}
-
-/* Whether two paths are one file: by device and inode where both exist
- * (hard links too), else by where they would be. */
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
-    if (ea || eb) return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    Place pa, pb;
-    return place_of(a, &pa) && place_of(b, &pb) && pa.dev == pb.dev && pa.ino == pb.ino && !strcmp(pa.name, pb.name);
-}
-
 /* The index of the input that is the file at path, -1 when none is. */
 static int same_input(const char *path, const char *const *inputs, int n)
 {
     for (int i = 0; i < n; i++)
-        if (inputs[i] && same_file(path, inputs[i])) return i;
+        if (inputs[i] && file_same(path, inputs[i])) return i;
     return -1;
 }
 
@@ -574,15 +537,12 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
                      const char *const *input_opts, int n)
 {
     struct stat so;
+    char err[ERR_LEN];
     if (stat(out, &so) == 0 && S_ISDIR(so.st_mode)) return cli_usage_error(cmd, "%s '%s' is a directory", opt, out);
     int rc = cli_check_same(cmd, opt, out, inputs, input_opts, n);
     if (rc) return rc;
-    char *copy = strdup(out);
-    if (!copy) return cli_error(cmd, "out of memory");
-    const char *dir = dirname(copy);
-    if (access(dir, W_OK) != 0) rc = cli_error(cmd, "%s '%s': cannot write in '%s': %s", opt, out, dir, strerror(errno));
-    free(copy);
-    return rc;
+    if (file_out_check(out, err) < 0) return cli_error(cmd, "%s: %s", opt, err);
+    return 0;
 }
 
 static bool same_folder(const char *a, const struct stat *b)
@@ -608,15 +568,15 @@ static bool up(char *path)
 static bool overwritten(const CliWrites *w, const char *path)
 {
     struct stat dir, sub;
-    Place at;
+    FilePlace at;
     char subpath[4200];
-    if (stat(w->dir, &dir) != 0 || !place_of(path, &at)) return false;
+    if (stat(w->dir, &dir) != 0 || !file_place(path, &at)) return false;
     if (at.dev == dir.st_dev && at.ino == dir.st_ino && w->writes && w->writes(at.name, w->ctx)) return true;
     if (!w->sub) return false;
     snprintf(subpath, sizeof subpath, "%s/%s", w->dir, w->sub);
     if (stat(subpath, &sub) != 0 || !S_ISDIR(sub.st_mode)) return false;
     /* the folder the file is or would be in, and every folder above it */
-    char *real = real_folder(path, at.name);
+    char *real = file_real_folder(path, at.name);
     bool hit = false;
     while (real && !hit) {
         hit = same_folder(real, &sub);
@@ -685,12 +645,15 @@ void cli_signal_note(const char *text)
     atomic_store(&signal_note_len, strlen(signal_note));
 }
 
+/* A signal ignored when the process started (nohup's SIGHUP, a
+ * background job's SIGINT) stays ignored. */
 const atomic_bool *cli_catch_signals(void)
 {
-    struct sigaction sa = {.sa_handler = on_signal};
+    static const int SIGNALS[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa = {.sa_handler = on_signal}, was;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    for (size_t i = 0; i < sizeof SIGNALS / sizeof *SIGNALS; i++)
+        if (sigaction(SIGNALS[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN) sigaction(SIGNALS[i], &sa, NULL);
     return &interrupted;
 }
 

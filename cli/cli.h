@@ -141,7 +141,9 @@ typedef struct CliShared {
  * where parallel_threads caps them. */
 #define CLI_THREADS_OPTION(target) {.name = "--threads", .kind = CLI_INT, .out = (target), .min = 1, .max = THREADS_MAX}
 /* --db: a path when given (an empty one is a usage error), else
- * RUN_DEFAULT_DB. 0, or EXIT_USAGE after saying so. */
+ * RUN_DEFAULT_DB, said on stderr (with the working folder) when that
+ * folder has no results/ yet: it is made there, not where the user may
+ * think. 0, or EXIT_USAGE after saying so. */
 int cli_db(const char *cmd, const char **db);
 /* cli_db on s->db. */
 int cli_shared_check(const char *cmd, CliShared *s);
@@ -307,7 +309,7 @@ typedef struct CliReport {
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
 
-/* Ctrl-C and SIGTERM during a run: the first one sets the flag (the run
+/* Ctrl-C, SIGTERM and SIGHUP during a run: the first one sets the flag (the run
  * starts no new game, finishes and stores those in flight), a second one
  * ends the process at once. cli_signal() is the signal caught, 0 if none. */
 const atomic_bool *cli_catch_signals(void);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "engine/base/clock.h"
+#include "engine/base/file.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/encode/encode.h"
@@ -18,10 +19,13 @@ const char USAGE_POSITIONS[] =
     "  won, 0 drawn, -1 lost) and the search's stored value and visits: the\n"
     "  training data of a learned evaluation (docs/python.md, \"Positions in bulk\").\n"
     "  Games in run order, then by index; repeats and games without a result\n"
-    "  are left out. The file is written whole or not at all.\n"
+    "  are left out. The file is written whole or not at all: a failure, Ctrl-C,\n"
+    "  SIGTERM or SIGHUP leave it as it was and no partial copy beside it.\n"
     "\n"
     "  --db PATH     the database (read only)\n"
-    "  --out FILE    the file to write\n"
+    "  --out FILE    the file to write (a link: the file it names); - or\n"
+    "                /dev/stdout: standard output, a FIFO or a device: written\n"
+    "                through (ypn and csv only: the planes need a file)\n"
     "  --format F    ypn (default): a line per position, tab-separated: YPN,\n"
     "                action, z, value, root visits, chosen visits (the last\n"
     "                three empty when the action was not searched), visits:\n"
@@ -118,12 +122,19 @@ int cmd_positions(int argc, char **argv)
     const char *inputs[] = {db};
     const char *input_names[] = {"--db"};
     if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 1))) goto done;
+    if ((format == SAMPLES_PLANES || format == SAMPLES_PLANES_POLICY) && file_out_check(out, err) == 1) {
+        rc = cli_usage_error(cmd, "--out '%s': %s", out, SAMPLES_PLANES_NEED_FILE);
+        goto done;
+    }
     double t0 = clock_now();
     uint64_t positions = 0, games = 0;
+    const atomic_bool *stop = cli_catch_signals();
     if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
-        (format == SAMPLES_PLANES ? samples_export_planes(store, &sel, &extras, view, out, &positions, &games, err)
-                                  : samples_export(store, &sel, format, view, out, &positions, &games, err))) {
-        rc = cli_error(cmd, "%s", err);
+        (format == SAMPLES_PLANES
+             ? samples_export_planes(store, &sel, &extras, view, out, stop, &positions, &games, err)
+             : samples_export(store, &sel, format, view, out, stop, &positions, &games, err))) {
+        rc = cli_signal() ? 128 + cli_signal() : 1;
+        cli_error(cmd, "%s", err);
         goto done;
     }
     double el = clock_now() - t0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "engine/base/clock.h"
+#include "engine/base/file.h"
 #include "engine/base/parallel.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -31,7 +32,10 @@ const char USAGE_TRAIN[] =
     "  ends with the net an uninterrupted run gives. It is removed at the end.\n"
     "\n"
     "  --db PATH       the database written by `yinsh selfplay`\n"
-    "  --out NET       the net file to write\n"
+    "  --out NET       the net file to write (a link: the file it names); - or\n"
+    "                  /dev/stdout: standard output (the summary then goes to\n"
+    "                  stderr), a FIFO or a device: written through, with no\n"
+    "                  checkpoint kept; never the database or --baseline\n"
     "  --runs LIST     comma-separated run names (default: every run)\n"
     "  --kind K, --agent SPEC, --variant V   runs of that kind, agent, variant\n"
     "  --seed S        initial weights and the order of positions (default 1)\n"
@@ -126,7 +130,18 @@ int cmd_train(int argc, char **argv)
         rc = cli_usage_error(cmd, "--hidden %ld: a multiple of 16 is needed", hidden);
         goto done;
     }
-    if (snprintf(ckpt, sizeof ckpt, "%s.ckpt", out) >= (int)sizeof ckpt - 4) {
+    /* a net streamed (standard output, a FIFO, a device) has no file to
+     * keep a checkpoint beside: none is kept, and its summary goes to
+     * stderr */
+    struct stat so;
+    bool streamed = file_is_stdout(out) || (stat(out, &so) == 0 && !S_ISREG(so.st_mode));
+    FILE *sum = file_is_stdout(out) ? stderr : stdout;
+    if (streamed && resume) {
+        rc = cli_usage_error(cmd, "--resume: the net '%s' is not a file, and has no checkpoint beside it", out);
+        goto done;
+    }
+    if (streamed) ckpt[0] = '\0';
+    else if (snprintf(ckpt, sizeof ckpt, "%s.ckpt", out) >= (int)sizeof ckpt - 4) {
         rc = cli_usage_error(cmd, "--out: the path is too long");
         goto done;
     }
@@ -140,16 +155,19 @@ int cmd_train(int argc, char **argv)
     StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
     char agent[SPEC_LEN];
     if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
-    const char *inputs[] = {db};
-    const char *input_names[] = {"--db"};
-    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 1))) goto done;
+    /* the net and its checkpoint are written; the database and the baseline read */
+    const char *inputs[] = {db, baseline};
+    const char *input_names[] = {"--db", "--baseline"};
+    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 2)) ||
+        (ckpt[0] && (rc = cli_check_same(cmd, "the checkpoint", ckpt, inputs, input_names, 2))))
+        goto done;
     Weights base;
     if (baseline && weights_load(baseline, &base, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
     struct stat sb;
-    bool have_ckpt = stat(ckpt, &sb) == 0;
+    bool have_ckpt = ckpt[0] && stat(ckpt, &sb) == 0;
     if (have_ckpt && !resume) {
         rc = cli_error(cmd, "%s holds an unfinished training of %s: add --resume to go on from it, or remove it", ckpt,
                        out);
@@ -214,7 +232,7 @@ int cmd_train(int argc, char **argv)
         trained += now - at;
         at = now;
         bool save = r == 1 || clock_now() - last_ckpt >= (double)every || atomic_load(stop);
-        if (save && e < o.epochs) {
+        if (save && e < o.epochs && ckpt[0]) {
             if (nnue_trainer_save(t, ckpt, err)) {
                 rc = cli_error(cmd, "%s", err);
                 goto done;
@@ -236,8 +254,11 @@ int cmd_train(int argc, char **argv)
         }
         if (atomic_load(stop) && e < o.epochs) {
             progress_finish(&prog, at, NULL);
-            fprintf(stderr, "yinsh %s: interrupted (%s): the checkpoint %s is saved; the same command with --resume "
-                            "goes on from it\n", cmd, strsignal(cli_signal()), ckpt);
+            if (ckpt[0])
+                fprintf(stderr, "yinsh %s: interrupted (%s): the checkpoint %s is saved; the same command with "
+                                "--resume goes on from it\n", cmd, strsignal(cli_signal()), ckpt);
+            else
+                fprintf(stderr, "yinsh %s: interrupted (%s): nothing written\n", cmd, strsignal(cli_signal()));
             rc = 128 + cli_signal();
             goto done;
         }
@@ -264,45 +285,45 @@ int cmd_train(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    if (remove(ckpt) != 0 && errno != ENOENT) fprintf(stderr, "yinsh %s: cannot remove %s: %s\n", cmd, ckpt, strerror(errno));
+    if (ckpt[0] && remove(ckpt) != 0 && errno != ENOENT) fprintf(stderr, "yinsh %s: cannot remove %s: %s\n", cmd, ckpt, strerror(errno));
 
-    printf("data: %llu games (%llu validation; %llu repeated action sequences and %lld stored repeats left out), "
+    fprintf(sum, "data: %llu games (%llu validation; %llu repeated action sequences and %lld stored repeats left out), "
            "%zu positions (%zu validation), %zu with a search value, lambda %g\n",
            (unsigned long long)data.games, (unsigned long long)data.games_val, (unsigned long long)data.duplicates,
            (long long)repeats, data.n_train + data.n_val, data.n_val, data.with_value, o.lambda);
-    printf("net: %d inputs x 2 x %d hidden%s%.0d, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES, o.hidden,
+    fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES, o.hidden,
            o.l2 ? ", second layer " : "", o.l2, (unsigned long long)o.seed, o.epochs, o.batch, o.lr);
-    printf("epoch      lr     train  val(target)  val(result)   seconds\n");
+    fprintf(sum, "epoch      lr     train  val(target)  val(result)   seconds\n");
     int nh;
     const NnueEpoch *h = nnue_trainer_history(t, &nh);
     for (int i = 0; i < nh; i++) {
-        printf("%5d %7.2g", h[i].epoch, h[i].lr);
-        print_loss(stdout, h[i].train);
-        printf("   ");
-        print_loss(stdout, h[i].val_target);
-        printf("    ");
-        print_loss(stdout, h[i].val_result);
-        printf("  %8.1f\n", h[i].seconds);
+        fprintf(sum, "%5d %7.2g", h[i].epoch, h[i].lr);
+        print_loss(sum, h[i].train);
+        fprintf(sum, "   ");
+        print_loss(sum, h[i].val_target);
+        fprintf(sum, "    ");
+        print_loss(sum, h[i].val_result);
+        fprintf(sum, "  %8.1f\n", h[i].seconds);
     }
-    printf("log-loss        train(target) val(target) train(result) val(result)\n");
+    fprintf(sum, "log-loss        train(target) val(target) train(result) val(result)\n");
     const char *names[4] = {"constant", "linear", "float", "quantised"};
     double(*losses[4])[2] = {cl, ll, fl, ql};
     for (int k = 0; k < 4; k++) {
         if (k == 1 && !baseline) continue;
         double(*l)[2] = losses[k];
-        printf("%-14s", names[k]);
-        print_loss(stdout, l[0][0]);
-        printf("    ");
-        print_loss(stdout, l[1][0]);
-        printf("    ");
-        print_loss(stdout, l[0][1]);
-        printf("  ");
-        print_loss(stdout, l[1][1]);
-        printf("\n");
+        fprintf(sum, "%-14s", names[k]);
+        print_loss(sum, l[0][0]);
+        fprintf(sum, "    ");
+        print_loss(sum, l[1][0]);
+        fprintf(sum, "    ");
+        print_loss(sum, l[0][1]);
+        fprintf(sum, "  ");
+        print_loss(sum, l[1][1]);
+        fprintf(sum, "\n");
     }
-    printf("time: read %.1f s, trained %.1f s (%.0f positions/s on %d threads)\n", t1 - t0, train_s,
+    fprintf(sum, "time: read %.1f s, trained %.1f s (%.0f positions/s on %d threads)\n", t1 - t0, train_s,
            train_s > 0 ? (double)trained / train_s : 0, parallel_threads(o.threads));
-    printf("wrote %s: %zu bytes, content hash %016llx\n", out, len, (unsigned long long)nnue_hash(net));
+    fprintf(sum, "wrote %s: %zu bytes, content hash %016llx\n", out, len, (unsigned long long)nnue_hash(net));
 
 done:
     nnue_free(net);

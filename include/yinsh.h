@@ -304,7 +304,8 @@ typedef struct yinsh_db yinsh_db;
  * (any spelling of its spec: "mcts:sims=200" selects the runs of
  * mcts:sims=200,c=1,rollout=random; a bad spec is YINSH_ERR_USAGE), a
  * variant ("standard", "blitz"); NULL or 0 for any. A selection of NULL
- * is every game. */
+ * is every game. A kind or a variant spelt otherwise is YINSH_ERR_USAGE,
+ * never a selection of nothing. */
 typedef struct yinsh_selection {
     const char *const *runs;
     int nruns;
@@ -399,7 +400,9 @@ YINSH_API int yinsh_samples_open(yinsh_samples **out, yinsh_db *db, const yinsh_
  * by view as raw bytes (YINSH_OBSERVATION each) into planes_raw and as
  * values into planes, and its YPN (YINSH_YPN_LEN bytes each) into ypn;
  * any of the four may be NULL. *n receives how many were read: fewer
- * than max only at the end, 0 after it. */
+ * than max only at the end, 0 after it. After an error naming a game
+ * whose actions do not replay (a damaged row), *n were read before it,
+ * and the next call goes on with the next game. */
 YINSH_API int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
                                  float *planes, char *ypn, int *n, char *err);
 /* yinsh_samples_read with each sample's policy target too, into policy
@@ -413,7 +416,10 @@ YINSH_API void yinsh_samples_close(yinsh_samples *s);
  * "ypn", "csv", "planes" (a .npy file; docs/python.md has the fields) or
  * "planes+policy" (the same with each record's policy target),
  * the planes seen by view; the numbers of positions and games written
- * into *positions and *games (either may be NULL). */
+ * into *positions and *games (either may be NULL). The path is never one
+ * of the database's files (YINSH_ERR_USAGE); a link is followed (its
+ * file replaced, the link kept); "-", standard output, a FIFO or a
+ * device is written through (ypn and csv only). */
 YINSH_API int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char *format, int view,
                                      const char *path, uint64_t *positions, uint64_t *games, char *err);
 

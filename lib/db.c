@@ -43,6 +43,13 @@ static int selection(const yinsh_selection *sel, StoreSelection *out, char *agen
     if (!sel) return 0;
     if (sel->nruns < 0 || (sel->nruns > 0 && !sel->runs))
         return error_code(err, ERR_USAGE, "a selection of %d runs without their names", sel->nruns);
+    for (int i = 0; i < sel->nruns; i++)
+        if (!sel->runs[i]) return error_code(err, ERR_USAGE, "run name %d of the selection is NULL", i);
+    if (sel->kind && strcmp(sel->kind, "selfplay") && strcmp(sel->kind, "match") && strcmp(sel->kind, "import"))
+        return error_code(err, ERR_USAGE, "kind '%.64s': expected selfplay, match or import", sel->kind);
+    int variant;
+    if (sel->variant && !variant_parse(sel->variant, &variant))
+        return error_code(err, ERR_USAGE, "variant '%.64s': expected standard or blitz", sel->variant);
     *out = (StoreSelection){.runs = sel->runs, .nruns = sel->nruns, .kind = sel->kind, .variant = sel->variant};
     if (sel->agent) {
         AgentSpec spec;
@@ -256,11 +263,14 @@ int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char 
 {
     char scratch[ERR_LEN];
     int f;
+    if (!format) return error_code(err, ERR_USAGE, "no format: expected ypn, csv, planes or planes+policy");
+    if (!path) return error_code(err, ERR_USAGE, "no path to write");
     if (!samples_format_parse(format, &f))
-        return error_code(err, ERR_USAGE, "format '%.32s': expected ypn, csv or planes", format);
+        return error_code(err, ERR_USAGE, "format '%.32s': expected ypn, csv, planes or planes+policy", format);
     if (view < 0 || view >= ENCODE_VIEW_NB) return error_code(err, ERR_USAGE, "view %d: expected 0, 1 or 2", view);
     StoreSelection s;
     char agent[SPEC_LEN];
     int rc = selection(sel, &s, agent, err);
-    return rc ? rc : samples_export(db->store, &s, f, view, path, positions, games, ERR_OR_SCRATCH(err, scratch));
+    if (rc) return rc;
+    return samples_export(db->store, &s, f, view, path, NULL, positions, games, ERR_OR_SCRATCH(err, scratch));
 }

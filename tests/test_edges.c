@@ -395,6 +395,32 @@ Test(defaults, tune_reads_the_default_database)
     cr_assert(file_nonempty(path_in(dir, "w.txt")));
 }
 
+/* match (and every command) without --db in a folder that has no
+ * results/ yet says where the database goes, the folder named; once it is
+ * there, and with --quiet or --no-db, nothing more is said. */
+Test(defaults, a_default_database_in_a_new_folder_is_named)
+{
+    char *dir = tmpdir_new(), *err, *real = gc(realpath(dir, NULL));
+    const char *match[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "1", NULL};
+    cr_assert_eq(yinsh_run(dir, match, NULL, &err), 0, "%s", err);
+    cr_expect(strstr(err, "no --db given") && strstr(err, real), "not named: %s", err);
+    cr_assert(file_exists(path_in(dir, "results/yinsh.db")));
+    const char *again[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "2", NULL};
+    cr_assert_eq(yinsh_run(dir, again, NULL, &err), 0, "%s", err);
+    cr_expect(!strstr(err, "no --db given"), "said again: %s", err);
+    char *other = tmpdir_new();
+    const char *quiet[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(other, quiet, NULL, &err), 0, "%s", err);
+    cr_expect(!strstr(err, "no --db given"), "said with --quiet: %s", err);
+    const char *none[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "1", "--no-db", NULL};
+    char *third = tmpdir_new();
+    cr_assert_eq(yinsh_run(third, none, NULL, &err), 0, "%s", err);
+    cr_expect(!strstr(err, "no --db given"), "said with --no-db: %s", err);
+    const char *report[] = {"report", "--no-plots", NULL};
+    cr_expect_eq(yinsh_run(third, report, NULL, &err), 1, "%s", err);
+    cr_expect(strstr(err, "no --db given"), "report: %s", err);
+}
+
 Test(defaults, a_study_reports_into_a_folder_of_its_own)
 {
     char *dir = tmpdir_new(), *err;

@@ -384,3 +384,38 @@ Test(lib, training_positions_read_and_written)
     cr_expect_str_eq(slurp(out), slurp(path_in(dir, "bin.tsv")));
     yinsh_db_close(db);
 }
+
+/* A damaged action (a placement on an occupied point) stops the reading
+ * with an error naming it; the next read goes on with the next game from
+ * its start, never making the last good action a second time. */
+Test(lib, a_reader_that_failed_goes_on_with_the_next_game)
+{
+    char *dir = tmpdir_new(), err[YINSH_ERR_LEN];
+    const char *path = small_db(dir);
+    sqlite3 *h = db_open(path);
+    cr_assert_eq(sqlite3_exec(h,
+                              "UPDATE action SET action = (SELECT action FROM action WHERE ply = 0 AND game_id = "
+                              "(SELECT min(id) FROM game)) WHERE ply = 5 AND game_id = (SELECT min(id) FROM game)",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    yinsh_db *db;
+    yinsh_samples *s;
+    cr_assert_eq(yinsh_db_open(&db, path, err), YINSH_OK, "%s", err);
+    cr_assert_eq(yinsh_samples_open(&s, db, NULL, err), YINSH_OK, "%s", err);
+    yinsh_sample rows[8];
+    char ypn[8 * YINSH_YPN_LEN];
+    int n;
+    cr_assert_eq(yinsh_samples_read(s, 8, YINSH_VIEW_ACTOR, rows, NULL, NULL, ypn, &n, err), YINSH_ERR_FAIL);
+    cr_expect_eq(n, 5, "the five good samples before the damaged action");
+    cr_expect(strstr(err, "action 6 does not replay") != NULL, "message: %s", err);
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(yinsh_samples_read(s, 1, YINSH_VIEW_ACTOR, rows, NULL, NULL, ypn, &n, err), YINSH_OK, "%s", err);
+        cr_assert_eq(n, 1);
+        cr_expect_eq(rows[0].game, 1, "read %d: game %u", k, rows[0].game);
+        cr_expect_eq(rows[0].ply, k);
+        if (k == 0) cr_expect_str_eq(ypn, START);
+    }
+    yinsh_samples_close(s);
+    yinsh_db_close(db);
+}

@@ -4,6 +4,7 @@
  * connections; a command that ends leaves neither, whatever it last did
  * with the file (a read-only connection closing last once left both:
  * `yinsh spsa` and `yinsh rounds`, whose last act is a read). */
+#include <grp.h>
 #include "tests/test_proc.h"
 
 static void expect_alone(const char *db)
@@ -55,4 +56,65 @@ Test(store_files, a_read_only_database_is_read)
     int rc = yinsh_run(dir, report, NULL, &err);
     cr_expect_eq(rc, 0, "%s", err);
     cr_expect(!memcmp(before, slurp(db), 100), "the database changed");
+}
+
+/* Runs `yinsh ARGS` (or, with sh, `sh -c ARGS[0]`) as a user who cannot
+ * write in `ro`: as root, the user nobody (65534), else this user with
+ * ro made read-only. Output into dir/out and dir/err. */
+static int run_as_reader(const char *dir, bool sh, const char *const *args, char **err)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int fo = open(path_in(dir, "out"), O_WRONLY | O_CREAT | O_TRUNC, 0666),
+            fe = open(path_in(dir, "err"), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        if (chdir(dir) != 0) _exit(126);
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)) _exit(125);
+        const char *argv[32];
+        int n = 0;
+        if (sh) argv[n++] = "/bin/sh", argv[n++] = "-c";
+        else argv[n++] = YINSH_BIN;
+        for (int i = 0; args[i]; i++) argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(argv[0], (char **)argv);
+        _exit(127);
+    }
+    int rc = yinsh_wait(pid);
+    *err = slurp(path_in(dir, "err"));
+    return rc;
+}
+
+/* A WAL database in a folder the reader cannot write (a shared data set on
+ * a read-only mount): its -shm cannot be made, and it is read all the
+ * same, as immutable, leaving the folder as it was. */
+Test(store_files, a_database_in_a_folder_the_reader_cannot_write_is_read)
+{
+    char *dir = tmpdir_new(), *ro = path_in(dir, "ro"), *err;
+    cr_assert_eq(chmod(dir, 0777), 0);
+    cr_assert_eq(mkdir(ro, 0755), 0);
+    const char *play[] = {"selfplay", "--games", "3", "--agent", "random", "--seed", "2", "--db", "ro/t.db",
+                          "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(path_in(ro, "t.db"));
+    cr_assert_str_eq(db_text(h, "PRAGMA journal_mode"), "wal");
+    sqlite3_close(h);
+    if (geteuid() != 0) cr_assert_eq(chmod(ro, 0555), 0);
+    /* the reader indeed cannot write there */
+    const char *probe[] = {"echo > ro/probe", NULL};
+    int rc = run_as_reader(dir, true, probe, &err);
+    if (rc == 125) cr_skip_test("cannot become the user nobody here");
+    cr_assert_neq(rc, 0, "the reader can write in the folder: this test would test nothing");
+    cr_assert(!file_exists(path_in(ro, "probe")));
+    const char *positions[] = {"positions", "--db", "ro/t.db", "--out", "p.tsv", "--quiet", NULL};
+    cr_expect_eq(run_as_reader(dir, false, positions, &err), 0, "%s", err);
+    cr_expect(file_nonempty(path_in(dir, "p.tsv")));
+    const char *export[] = {"export", "--db", "ro/t.db", NULL};
+    cr_expect_eq(run_as_reader(dir, false, export, &err), 0, "%s", err);
+    cr_expect(strstr(slurp(path_in(dir, "out")), "[Run ") != NULL);
+    const char *report[] = {"report", "--db", "ro/t.db", "--out", "rep", "--no-plots", "--quiet", NULL};
+    cr_expect_eq(run_as_reader(dir, false, report, &err), 0, "%s", err);
+    expect_alone(path_in(ro, "t.db"));
+    if (geteuid() != 0) chmod(ro, 0755);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "selfplay/store/cursor.h"
 #include "selfplay/store/store.h"
 #include "tests/test_proc.h"
 
@@ -427,4 +428,40 @@ Test(visits, positions_policy_formats_and_mask)
                           NULL};
     cr_assert_eq(yinsh_run(dir, badf, NULL, &err), 2, "%s", err);
     cr_assert(strstr(err, "f32, f16 or sparse"), "%s", err);
+}
+
+/* A reader opened on a version-6 database that another process then
+ * upgrades (a run played with --store-visits) reads the new run's
+ * distributions: the schema version is asked again, not kept from the
+ * open. */
+Test(visits, a_reader_sees_an_upgrade_made_after_it_opened)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "v6.db"), *err;
+    const char *args[] = {"selfplay", "--games", "1", "--agent", "mcts:sims=20", "--seed", "1", "--db", db,
+                          "--run", "old", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(sqlite3_exec(h, "DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
+                                 "PRAGMA user_version = 6", NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    Store *s;
+    char why[ERR_LEN];
+    cr_assert_eq(store_open(&s, db, STORE_READ, STORE_BUSY_MS, why), 0, "%s", why);
+    const char *more[] = {"selfplay", "--games", "1", "--agent", "mcts:sims=20", "--seed", "2", "--db", db,
+                          "--run", "new", "--quiet", "--store-visits", NULL};
+    cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
+    const char *runs[] = {"new"};
+    StoreSelection sel = {.runs = runs, .nruns = 1};
+    StoreCursor *c;
+    const StoreCursorGame *g;
+    cr_assert_eq(store_cursor_open(s, &sel, &c, why), 0, "%s", why);
+    cr_assert_eq(store_cursor_next(c, &g, why), 0, "%s", why);
+    cr_assert_not_null(g);
+    cr_expect(g->visits, "the new run's distributions read as not stored");
+    int with = 0;
+    for (int i = 0; i < g->text.nactions; i++) with += g->acts[i].nchildren > 0;
+    cr_expect_gt(with, 0, "no action read with its root children");
+    store_cursor_close(c);
+    store_close(s);
 }

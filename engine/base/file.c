@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include "engine/base/error.h"
@@ -47,43 +49,126 @@ FILE *file_stream(FileStream *s)
     return fopencookie(s, "w", (cookie_io_functions_t){.write = stream_write, .seek = stream_seek, .close = stream_close});
 }
 
-/* The sibling is PATH.PID.tmp, or PATH.PID-K.tmp for the first K that is
- * not taken (a file of a killed process with the same pid, another write
- * of PATH in this process); O_EXCL makes it new, 0666 less the umask its
- * mode, as fopen would give. */
+bool file_is_stdout(const char *path)
+{
+    struct stat a, b;
+    if (!strcmp(path, "-")) return true;
+    return fstat(STDOUT_FILENO, &b) == 0 && stat(path, &a) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* A FileOut on a descriptor of its own or not (standard output). */
+static int out_stream(FileOut *o, int fd, bool owned, char *err)
+{
+    o->stream = (FileStream){.fd = fd, .owned = owned};
+    if ((o->f = file_stream(&o->stream))) return 0;
+    int why = errno;
+    if (owned) close(fd);
+    if (o->tmp[0]) remove(o->tmp);
+    return error_set(err, "cannot write '%.200s': %s", o->path, strerror(why));
+}
+
+/* What a path that is not a regular file is, for a message. */
+static const char *kind_of(mode_t mode)
+{
+    return S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket" : S_ISFIFO(mode) ? "a FIFO" : "a device";
+}
+
+/* A path that is not a regular file is written in place: standard output
+ * as it is, a FIFO or a device opened for writing (a FIFO waits for its
+ * reader, as a shell's redirection does). A regular file, or one still to
+ * be made, goes through the sibling beside the file replaced: the path,
+ * or the file its link names (the link stays a link). The sibling is
+ * PATH.PID.tmp, or PATH.PID-K.tmp for the first K that is not taken (a
+ * file of a killed process with the same pid, another write of PATH in
+ * this process); O_EXCL makes it new, 0666 less the umask its mode, as
+ * fopen would give. */
+/* How path is written: 1 streamed to standard output, 2 written through
+ * in place, 0 staged beside target (the path, or the file its link
+ * names); or -1 with why in err (nothing written yet). */
+static int out_kind(const char *path, char *target, size_t len, char *err)
+{
+    struct stat sb, lb;
+    if (snprintf(target, len, "%s", path) >= (int)len) return error_set(err, "the file name '%.200s' is too long", path);
+    if (file_is_stdout(path)) return 1;
+    bool exists = stat(path, &sb) == 0;
+    if (!exists && lstat(path, &lb) == 0 && S_ISLNK(lb.st_mode))
+        return error_set(err, "cannot write '%.200s': it is a symbolic link to a file that does not exist", path);
+    if (exists && (S_ISDIR(sb.st_mode) || S_ISSOCK(sb.st_mode)))
+        return error_set(err, "cannot write '%.200s': it is %s", path, kind_of(sb.st_mode));
+    if (exists && !S_ISREG(sb.st_mode)) return 2;
+    if (exists && lstat(path, &lb) == 0 && S_ISLNK(lb.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (!real) return error_set(err, "cannot write '%.200s': %s", path, strerror(errno));
+        int n = snprintf(target, len, "%s", real);
+        free(real);
+        if (n >= (int)len) return error_set(err, "the file name '%.200s' is too long", path);
+    }
+    return 0;
+}
+
+int file_out_check(const char *path, char *err)
+{
+    char target[4096], name[NAME_MAX + 1];
+    int kind = out_kind(path, target, sizeof target, err);
+    if (kind) return kind < 0 ? kind : 1;
+    char *dir = file_real_folder(target, name);
+    int rc = 0;
+    if (!dir) rc = error_set(err, "cannot write '%.200s': its folder does not exist", path);
+    else if (access(dir, W_OK) != 0) rc = error_set(err, "cannot write '%.200s' in '%.200s': %s", path, dir, strerror(errno));
+    free(dir);
+    return rc;
+}
+
 int file_out_open(FileOut *o, const char *path, char *err)
 {
     o->f = NULL;
     o->path = path;
+    o->tmp[0] = '\0';
+    int kind = out_kind(path, o->target, sizeof o->target, err);
+    o->through = kind > 0;
+    if (kind < 0) return kind;
+    if (kind == 1) {
+        fflush(stdout); /* what was printed before comes first */
+        return out_stream(o, STDOUT_FILENO, false, err);
+    }
+    if (kind == 2) {
+        struct stat sb;
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+            return error_set(err, "cannot write '%.200s' (%s): %s", path,
+                             stat(path, &sb) == 0 ? kind_of(sb.st_mode) : "not a file", strerror(errno));
+        return out_stream(o, fd, true, err);
+    }
     long pid = (long)getpid();
     for (int k = 0; k < 1000; k++) {
-        int n = k ? snprintf(o->tmp, sizeof o->tmp, "%s.%ld-%d.tmp", path, pid, k)
-                  : snprintf(o->tmp, sizeof o->tmp, "%s.%ld.tmp", path, pid);
-        if (n >= (int)sizeof o->tmp) return error_set(err, "the file name '%.200s' is too long", path);
-        int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno == EEXIST) continue;
-        if (fd < 0) return error_set(err, "cannot write '%.200s': %s", path, strerror(errno));
-        o->stream = (FileStream){.fd = fd, .owned = true};
-        if (!(o->f = file_stream(&o->stream))) {
-            int why = errno;
-            close(fd);
-            remove(o->tmp);
-            return error_set(err, "cannot write '%.200s': %s", path, strerror(why));
+        int n = k ? snprintf(o->tmp, sizeof o->tmp, "%s.%ld-%d.tmp", o->target, pid, k)
+                  : snprintf(o->tmp, sizeof o->tmp, "%s.%ld.tmp", o->target, pid);
+        if (n >= (int)sizeof o->tmp) {
+            o->tmp[0] = '\0';
+            return error_set(err, "the file name '%.200s' is too long", path);
         }
-        return 0;
+        int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == EEXIST) continue;
+        if (fd < 0) {
+            o->tmp[0] = '\0';
+            return error_set(err, "cannot write '%.200s': %s", path, strerror(errno));
+        }
+        return out_stream(o, fd, true, err);
     }
+    o->tmp[0] = '\0';
     return error_set(err, "cannot write '%.200s': a thousand unfinished copies lie beside it", path);
 }
 
 int file_out_commit(FileOut *o, char *err)
 {
+    errno = 0;
     bool ok = fflush(o->f) == 0 && !ferror(o->f);
     ok = fclose(o->f) == 0 && ok;
     o->f = NULL;
-    if (!ok || rename(o->tmp, o->path) != 0) {
+    if (!ok || (!o->through && rename(o->tmp, o->target) != 0)) {
         int why = !ok && o->stream.error ? o->stream.error : errno ? errno : EIO;
         error_set(err, "cannot write '%.200s': %s", o->path, strerror(why));
-        remove(o->tmp);
+        if (!o->through) remove(o->tmp);
         return -1;
     }
     return 0;
@@ -94,5 +179,45 @@ void file_out_abandon(FileOut *o)
     if (!o->f) return;
     fclose(o->f);
     o->f = NULL;
-    remove(o->tmp);
+    if (!o->through) remove(o->tmp);
+}
+
+/* ---- path identity ------------------------------------------------------ */
+
+char *file_real_folder(const char *path, char *name)
+{
+    char *real = realpath(path, NULL);
+    if (real) {
+        char *slash = strrchr(real, '/');
+        snprintf(name, NAME_MAX + 1, "%s", slash + 1);
+        if (slash == real) slash[1] = '\0';
+        else *slash = '\0';
+        return real;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(name, NAME_MAX + 1, "%s", slash ? slash + 1 : path);
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return realpath(dir, NULL);
+}
+
+bool file_place(const char *path, FilePlace *p)
+{
+    char *dir = file_real_folder(path, p->name);
+    struct stat sb;
+    bool ok = dir && stat(dir, &sb) == 0;
+    if (ok) p->dev = sb.st_dev, p->ino = sb.st_ino;
+    free(dir);
+    return ok;
+}
+
+bool file_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea || eb) return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    FilePlace pa, pb;
+    return file_place(a, &pa) && file_place(b, &pb) && pa.dev == pb.dev && pa.ino == pb.ino &&
+           !strcmp(pa.name, pb.name);
 }

@@ -1,15 +1,28 @@
-/* A file written whole or not at all: the text goes to a sibling of its
- * own (PATH.PID.tmp), which file_out_commit renames over PATH, so a reader
+/* Files written whole or not at all, and which file a path names.
+ *
+ * A FileOut writes a regular file through a sibling of its own
+ * (PATH.PID.tmp), which file_out_commit renames over PATH, so a reader
  * never sees a half-written file and a failed write leaves PATH as it was
  * (and no sibling behind). The sibling is created new: a file already
  * there (another writer's, one left by a killed process) is never
- * overwritten. Weights files, SPSA paths, rounds' CSVs and exported
- * records use it. */
+ * overwritten. A path that is not a regular file is never replaced by
+ * one: a symbolic link is followed (the file it names is the one
+ * replaced, beside it, and the link stays), a device or a FIFO is written
+ * in place (through: nothing staged, nothing to undo), and "-" or a path
+ * that names this process's standard output (/dev/stdout) streams there.
+ * Weights files, nets, SPSA paths, rounds' CSVs, exported records and
+ * positions use it.
+ *
+ * Path identity: whether two spellings name one file (by device and
+ * inode, or by where a file still to be made would be), so that no
+ * output is also an input. */
 #ifndef YINSH_FILE_H
 #define YINSH_FILE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* A stream on a file descriptor that keeps why its first write failed.
  * A failed write is noticed late (at a flush, at a commit, at the end of
@@ -28,18 +41,50 @@ FILE *file_stream(FileStream *s);
 
 typedef struct FileOut {
     FILE *f; /* write here between open and commit; NULL after commit or abandon */
-    const char *path;
-    char tmp[4096];
-    FileStream stream; /* f's descriptor and its first error: a FileOut does not move while open */
+    const char *path;   /* as given, for messages */
+    char target[4096];  /* the file replaced: path, or the file its link names */
+    char tmp[4096];     /* the sibling ("" when written through) */
+    bool through;       /* written in place (a device, a FIFO, standard output): no seek back, no undo */
+    FileStream stream;  /* f's descriptor and its first error: a FileOut does not move while open */
 } FileOut;
 
-/* 0, or -1 with the reason in err (ERR_LEN bytes). */
+/* 0, or -1 with the reason in err (ERR_LEN bytes): a directory, a socket,
+ * a link to nothing, a folder that cannot be written. */
 int file_out_open(FileOut *o, const char *path, char *err);
-/* Flushes, closes and renames the sibling over the path: 0, or -1 with
- * the reason in err (the sibling removed). */
+/* What file_out_open checks before it writes anything, without writing
+ * (or opening a FIFO): for a command that checks its outputs before any
+ * work. 0 for a file written whole (staged), 1 for one written through
+ * (standard output, a FIFO, a device: no seek back), or -1 with the
+ * reason in err. */
+int file_out_check(const char *path, char *err);
+/* Flushes, closes and renames the sibling over the target: 0, or -1 with
+ * the reason in err (the sibling removed). Written through: flushed and
+ * closed. */
 int file_out_commit(FileOut *o, char *err);
 /* Closes and removes the sibling, leaving the path as it was: for a write
- * that failed on the way. Nothing after a commit. */
+ * that failed on the way (what went through is gone). Nothing after a
+ * commit. */
 void file_out_abandon(FileOut *o);
+
+/* Whether path is "-" or names the file this process's standard output
+ * is (/dev/stdout, /proc/self/fd/1): a FileOut then streams there. */
+bool file_is_stdout(const char *path);
+
+/* Where a path is or would be: its real folder's device and inode (links
+ * resolved), and its name there, so that two spellings of one file meet.
+ * False when that folder does not exist. */
+typedef struct FilePlace {
+    dev_t dev;
+    ino_t ino;
+    char name[NAME_MAX + 1];
+} FilePlace;
+bool file_place(const char *path, FilePlace *p);
+/* The real path of the folder a path is in, or would be in (a file still
+ * to be made), links resolved, and its name there (NAME_MAX + 1 bytes).
+ * malloc'ed; NULL when that folder does not exist. */
+char *file_real_folder(const char *path, char *name);
+/* Whether two paths are one file: by device and inode where both exist
+ * (hard links and links too), else by where they would be. */
+bool file_same(const char *a, const char *b);
 
 #endif

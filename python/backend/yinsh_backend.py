@@ -27,16 +27,30 @@ def _version():
         return re.search(r'^version\s*=\s*"([^"]+)"', f.read(), re.M).group(1)
 
 
+def _check(path, where):
+    """path is a shared library that is libyinsh: loaded (ctypes), with
+    yinsh_api_version. A wheel never carries another file under its name."""
+    import ctypes
+    try:
+        found = ctypes.CDLL(path)
+    except OSError as e:
+        raise ValueError("%s=%s is not a shared library that loads here: %s" % (where, path, e)) from None
+    if not hasattr(found, "yinsh_api_version"):
+        raise ValueError("%s=%s is a shared library but not libyinsh (it has no yinsh_api_version)" % (where, path))
+    return path
+
+
 def _library():
     """The shared library to copy in, or None. A YINSH_LIB that names no
-    file is an error, not a wheel without the library asked for."""
+    file, or a file that is not libyinsh, is an error, not a wheel without
+    the library asked for (or with another file in its place)."""
     path = os.environ.get("YINSH_LIB")
     if path:
         if not os.path.isfile(path):
             raise FileNotFoundError("YINSH_LIB=%s: no such file (the build runs in %s)" % (path, os.getcwd()))
-        return os.path.realpath(path)
+        return _check(os.path.realpath(path), "YINSH_LIB")
     path = os.path.join(os.path.dirname(ROOT), "build", "libyinsh.so")
-    return os.path.realpath(path) if os.path.isfile(path) else None
+    return _check(os.path.realpath(path), "the build tree's library") if os.path.isfile(path) else None
 
 
 def _metadata():

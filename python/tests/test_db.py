@@ -205,3 +205,63 @@ class Databases(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Refusals(unittest.TestCase):
+    """A selection or a size that can select nothing by a slip is an
+    error; an empty result has the shape of a full one."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = TempDir()
+        cls.path = small_db(cls.tmp, games=2)
+        cls.db = yinsh.Database(cls.path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.db.close()
+        cls.tmp.remove()
+
+    def test_a_misspelt_kind_or_variant(self):
+        for call in (lambda: list(self.db.games(kind="selfpaly")), lambda: self.db.load(variant="Standard"),
+                     lambda: list(self.db.positions(kind="Match")), lambda: list(self.db.batches(variant="blits"))):
+            with self.assertRaises(yinsh.UsageError) as e:
+                call()
+            self.assertRegex(str(e.exception), "expected (selfplay|standard)")
+        self.assertEqual(len(list(self.db.games(kind="selfplay", variant="standard"))), 2)
+        self.assertEqual(len(list(self.db.games(kind="import"))), 0)
+
+    def test_sizes_of_nothing(self):
+        for call in (lambda: self.db.positions(chunk=0), lambda: self.db.batches(batch_size=0),
+                     lambda: self.db.load(batch_size=0), lambda: self.db.positions(chunk=-3)):
+            self.assertRaises(ValueError, call)
+        self.assertRaises(TypeError, self.db.positions, chunk=2.5)
+        self.assertEqual(len(list(self.db.positions(chunk=1))), len(list(self.db.positions())))
+
+    def test_an_empty_load_has_every_key(self):
+        full = self.db.load(policy=True)
+        empty = self.db.load(policy=True, variant="blitz")
+        self.assertEqual(sorted(empty), sorted(full))
+        self.assertIn("policy", empty)
+        self.assertEqual(len(as_list(empty["policy"])), 0)
+
+    def test_the_formats_are_named(self):
+        with self.assertRaises(yinsh.UsageError) as e:
+            self.db.export_positions(self.tmp.join("x"), format="json")
+        self.assertIn("planes+policy", str(e.exception))
+
+    def test_an_unknown_stored_state_is_an_error(self):
+        import sqlite3
+        path = self.tmp.join("state.db")
+        small_db_copy = sqlite3.connect(self.path)
+        with sqlite3.connect(path) as out:
+            small_db_copy.backup(out)
+        small_db_copy.close()
+        with sqlite3.connect(path) as h:
+            h.execute("UPDATE action SET state = 'Q' WHERE ply = 3")
+        h.close()
+        with yinsh.Database(path) as db:
+            with self.assertRaises(yinsh.Error) as e:
+                list(db.games())
+            self.assertIn("action 4", str(e.exception))
+            self.assertIn("state", str(e.exception))

@@ -38,3 +38,26 @@ class Example(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Readme(unittest.TestCase):
+    """README.md's Python lines run as they are, with numpy or without
+    (a pyenv Python), in a folder with results/yinsh.db."""
+
+    def test_the_readme_lines_run(self):
+        source = os.path.dirname(os.path.dirname(HERE))
+        with open(os.path.join(source, "README.md")) as f:
+            text = f.read()
+        block = text.split("```python\n", 1)[1].split("```", 1)[0]
+        tmp = TempDir()
+        cwd = os.getcwd()
+        try:
+            os.makedirs(tmp.join("results"))
+            os.rename(small_db(tmp, games=2), tmp.join("results/yinsh.db"))
+            os.chdir(tmp.path)
+            scope = {}
+            exec(compile(block, "README.md", "exec"), scope)
+            self.assertGreater(len(scope["data"]["action"]), 0)
+        finally:
+            os.chdir(cwd)
+            tmp.remove()

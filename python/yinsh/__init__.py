@@ -15,7 +15,7 @@ docs/python.md has it all: finding the library, the API, the planes and
 action indices, databases and positions in bulk."""
 
 from ._lib import (ACTIONS, API_VERSION, CELLS, GAME_MAX, GRID, MOVE0, OBSERVATION, PASS, PLACE0, PLANE_SCALE,
-                   PLANES, RING0, ROW0, Error, NotFoundError, UsageError)
+                   PLANES, RING0, ROW0, ClosedError, Error, NotFoundError, UsageError)
 from ._lib import lib as _c
 from ._lib import path as library_path
 from .agent import Agent, MoveStats, play
@@ -30,7 +30,7 @@ PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "vali
                "state M", "state R", "state X", "state r", "state x", "over", "own removed", "other removed", "pool",
                "blitz")
 
-__all__ = ["ACTIONS", "API_VERSION", "ActionRow", "Agent", "BLACK", "CELLS", "Database", "Error", "GAME_MAX", "GRID",
-           "Game", "MOVE0", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES", "PLANE_NAMES",
-           "PLANE_SCALE", "Position", "RING0", "ROW0", "Sample", "State", "StoredGame", "TERMINAL", "UsageError",
-           "WHITE", "action_index", "action_text", "library_path", "load_positions", "play"]
+__all__ = ["ACTIONS", "API_VERSION", "ActionRow", "Agent", "BLACK", "CELLS", "ClosedError", "Database", "Error",
+           "GAME_MAX", "GRID", "Game", "MOVE0", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
+           "PLANE_NAMES", "PLANE_SCALE", "Position", "RING0", "ROW0", "Sample", "State", "StoredGame", "TERMINAL",
+           "UsageError", "WHITE", "action_index", "action_text", "library_path", "load_positions", "play"]

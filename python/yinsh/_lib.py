@@ -15,6 +15,7 @@ once, and a failing call's code and message become an exception.
 """
 
 import ctypes
+import operator
 import os
 
 API_VERSION = 1  # the include/yinsh.h this package was written for
@@ -47,6 +48,13 @@ class NotFoundError(Error, LookupError):
     """What was named does not exist: a database, a run."""
 
 
+class ClosedError(Error, ValueError):
+    """An Agent or a Database used after close()."""
+
+    def __init__(self, what):
+        super().__init__(-1, "%s is closed" % what)
+
+
 def raise_for(code, err):
     """Raises the exception of a failed call's code and err buffer."""
     message = err.value.decode("utf-8", "replace") if err is not None else ""
@@ -72,14 +80,18 @@ def _load():
             tried.append("%s: %s (no such file)" % (where, path))
             continue
         try:
-            return ctypes.CDLL(path), path
+            found = ctypes.CDLL(path)
         except OSError as e:
             tried.append("%s: %s (%s)" % (where, path, e))
+            continue
+        missing = [name for name in _PROTOTYPES if not hasattr(found, name)]
+        if missing:
+            tried.append("%s: %s (not libyinsh, or an older one: it has no %s)" % (where, path, missing[0]))
+            continue
+        return found, path
     raise ImportError("libyinsh not found; looked in:\n  " + "\n  ".join(tried) +
                       "\nBuild it (cmake --build build) or set YINSH_LIB to the path of libyinsh.so.")
 
-
-lib, path = _load()
 
 c_int, c_char_p, c_void_p, c_size_t = ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t
 c_uint8_p = ctypes.POINTER(ctypes.c_uint8)
@@ -185,6 +197,7 @@ _PROTOTYPES = {
     "yinsh_export_positions": (c_int, [c_void_p, P(SelectionC), c_char_p, c_int, c_char_p, c_u64_p, c_u64_p,
                                        c_char_p]),
 }
+lib, path = _load()
 for _name, (_res, _args) in _PROTOTYPES.items():
     _fn = getattr(lib, _name)
     _fn.restype = _res
@@ -225,8 +238,69 @@ def text(b):
     return b.decode("utf-8", "replace") if b is not None else None
 
 
-def encode(s):
-    return s.encode("utf-8") if s is not None else None
+# ---- what crosses into C, checked: C sees no NULL for a text, no text cut
+# ---- at a NUL, no integer wrapped to fit its type
+
+def encode(s, what="the text"):
+    """A str as C's NUL-terminated UTF-8: TypeError for anything else
+    (None included), UsageError for a NUL inside (C would stop there)."""
+    if not isinstance(s, str):
+        raise TypeError("%s must be a str, not %s" % (what, type(s).__name__))
+    if "\0" in s:
+        raise UsageError(-2, "%s %r holds a NUL character" % (what, s))
+    return s.encode("utf-8")
+
+
+def encode_opt(s, what="the text"):
+    """encode, with None for C's NULL (an option left out)."""
+    return None if s is None else encode(s, what)
+
+
+def encode_path(path, what="the path"):
+    """A path (str, bytes or os.PathLike) for C."""
+    p = os.fspath(path)  # TypeError for None and for what is no path
+    if isinstance(p, bytes):
+        if b"\0" in p:
+            raise UsageError(-2, "%s %r holds a NUL character" % (what, p))
+        return p
+    return encode(p, what)
+
+
+def integer(x, what, lo, hi):
+    """x as a Python int in [lo, hi]: TypeError for what is not an integer
+    (a float, a bool, a str), UsageError (a ValueError) outside."""
+    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+        raise TypeError("%s must be an integer, not %s" % (what, type(x).__name__))
+    x = operator.index(x)
+    if not lo <= x <= hi:
+        raise UsageError(-2, "%s %d: outside %d..%d" % (what, x, lo, hi))
+    return x
+
+
+INT_MIN, INT_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def c_int(x, what):
+    """An integer that C's int holds."""
+    return integer(x, what, INT_MIN, INT_MAX)
+
+
+def action_of(x):
+    """An action index, 0..ACTIONS - 1."""
+    return integer(x, "action index", 0, ACTIONS - 1)
+
+
+def count_of(x, what):
+    """A positive count (a chunk's, a batch's size)."""
+    return integer(x, what, 1, INT_MAX)
+
+
+def handle(obj, what):
+    """obj's C handle; ClosedError once it is closed."""
+    h = getattr(obj, "_h", None)
+    if not h:
+        raise ClosedError(what)
+    return h
 
 
 def view_of(view):
@@ -247,8 +321,8 @@ def selection(runs=None, kind=None, agent=None, variant=None):
     """A yinsh_selection and what keeps its strings alive."""
     if isinstance(runs, str):
         runs = [runs]
-    names = [encode(r) for r in (runs or [])]
+    names = [encode(r, "a run's name") for r in (runs or [])]
     array = (c_char_p * max(len(names), 1))(*names)
-    sel = SelectionC(ctypes.cast(array, P(c_char_p)) if names else None, len(names), encode(kind), encode(agent),
-                     encode(variant))
+    sel = SelectionC(ctypes.cast(array, P(c_char_p)) if names else None, len(names), encode_opt(kind, "kind"),
+                     encode_opt(agent, "agent"), encode_opt(variant, "variant"))
     return sel, (array, names)

@@ -29,8 +29,10 @@ class Agent:
     actions from the start (new_game)."""
 
     def __init__(self, spec="best", seed=0):
+        spec = _lib.encode(spec, "the agent's spec")
+        seed = _lib.integer(seed, "seed", 0, 2 ** 64 - 1)
         h = ctypes.c_void_p()
-        _lib.call(lib.yinsh_agent_new, ctypes.byref(h), _lib.encode(spec), int(seed))
+        _lib.call(lib.yinsh_agent_new, ctypes.byref(h), spec, seed)
         self._h = h
 
     def close(self, _free=lib.yinsh_agent_free):  # bound now: at exit the module's globals may be gone
@@ -50,25 +52,30 @@ class Agent:
     def spec(self):
         """The canonical spec (`best` is the ab spec it stands for)."""
         out = ctypes.create_string_buffer(_lib.SPEC_LEN)
-        lib.yinsh_agent_spec(self._h, out)
+        lib.yinsh_agent_spec(self._handle(), out)
         return out.value.decode()
 
+    def _handle(self):
+        return _lib.handle(self, "the agent")
+
     def __repr__(self):
-        return "yinsh.Agent(%r)" % self.spec
+        return "yinsh.Agent(%r)" % self.spec if getattr(self, "_h", None) else "<yinsh.Agent, closed>"
 
     def new_game(self, variant="standard"):
-        _lib.call(lib.yinsh_agent_new_game, self._h, _lib.variant_of(variant))
+        _lib.call(lib.yinsh_agent_new_game, self._handle(), _lib.variant_of(variant))
 
     def observe(self, before, action):
         """An action (text or index) was played from the position before."""
-        i = before.index(action) if isinstance(action, str) else int(action)
-        _lib.call(lib.yinsh_agent_observe, self._h, before._h, i)
+        h = self._handle()
+        i = before.index(action) if isinstance(action, str) else _lib.action_of(action)
+        _lib.call(lib.yinsh_agent_observe, h, before._h, i)
 
     def choose_index(self, position):
         """(the chosen action's index, MoveStats)."""
+        h = self._handle()
         i = ctypes.c_int()
         st = _lib.MoveStatsC()
-        _lib.call(lib.yinsh_agent_choose, self._h, position._h, ctypes.byref(i), ctypes.byref(st))
+        _lib.call(lib.yinsh_agent_choose, h, position._h, ctypes.byref(i), ctypes.byref(st))
         proven = {1: "white", 2: "black"}.get(st.proven)
         stats = MoveStats(st.legal, bool(st.searched), st.root_visits, st.chosen_visits, st.value, st.sims,
                           st.depth, proven, [action_text(a) for a in st.pv[:st.npv]])

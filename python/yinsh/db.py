@@ -6,6 +6,7 @@ import ast
 import collections
 import ctypes
 import math
+import os
 import struct
 import weakref
 
@@ -98,9 +99,9 @@ class Database:
 
     def __init__(self, path):
         h = ctypes.c_void_p()
-        _lib.call(lib.yinsh_db_open, ctypes.byref(h), _lib.encode(str(path)))
+        _lib.call(lib.yinsh_db_open, ctypes.byref(h), _lib.encode_path(path, "the database's path"))
         self._h = h
-        self.path = str(path)
+        self.path = os.fsdecode(path)
         self._readers = weakref.WeakSet()  # iterators still open: closed before the database
 
     def close(self, _close=lib.yinsh_db_close):  # bound now: at exit the module's globals may be gone
@@ -113,10 +114,12 @@ class Database:
     def _open(self, generator):
         """An iterator of this database, which close() ends first (its C
         reader must not outlive the connection)."""
-        if not self._h:
-            raise _lib.Error(-1, "database %s is closed" % self.path)
+        self._handle()
         self._readers.add(generator)
         return generator
+
+    def _handle(self):
+        return _lib.handle(self, "database %s" % getattr(self, "path", "?"))
 
     __del__ = close
 
@@ -136,7 +139,7 @@ class Database:
     def _games(self, runs=None, kind=None, agent=None, variant=None):
         sel, keep = _lib.selection(runs, kind, agent, variant)
         h = ctypes.c_void_p()
-        _lib.call(lib.yinsh_games_open, ctypes.byref(h), self._h, ctypes.byref(sel))
+        _lib.call(lib.yinsh_games_open, ctypes.byref(h), self._handle(), ctypes.byref(sel))
         try:
             row = _lib.ActionRowC()
             while _lib.call(lib.yinsh_games_next, h) == 1:
@@ -156,6 +159,9 @@ class Database:
                         for i in range(lib.yinsh_game_child_count(h, k)):
                             text = lib.yinsh_game_child(h, k, i, ctypes.byref(visits)).decode()
                             children[text] = visits.value
+                    if not 0 <= row.state < len(_lib.STATES):
+                        raise _lib.Error(-1, "run %s game %s: action %d: its stored state is none this yinsh knows"
+                                         % (tags.get("Run"), tags.get("Index"), k + 1))
                     rows.append(ActionRow(row.actor, _lib.STATES[row.state], row.legal, bool(row.searched),
                                           row.root_visits, row.chosen_visits, row.value, row.time_us, children))
                 yield StoredGame(tags, actions, rows)
@@ -166,13 +172,14 @@ class Database:
     def _samples(self, runs, kind, agent, variant):
         sel, keep = _lib.selection(runs, kind, agent, variant)
         h = ctypes.c_void_p()
-        _lib.call(lib.yinsh_samples_open, ctypes.byref(h), self._h, ctypes.byref(sel))
+        _lib.call(lib.yinsh_samples_open, ctypes.byref(h), self._handle(), ctypes.byref(sel))
         return h, keep
 
     def positions(self, runs=None, kind=None, agent=None, variant=None, chunk=4096):
         """Every position in which an action was chosen, one Sample at a time
         (games without a result are skipped; a game's final position is no
         sample)."""
+        chunk = _lib.count_of(chunk, "chunk")
         return self._open(self._positions(runs, kind, agent, variant, chunk))
 
     def _positions(self, runs=None, kind=None, agent=None, variant=None, chunk=4096):
@@ -209,6 +216,8 @@ class Database:
         float32: the stored root visits as shares by action index (all 0
         where no distribution was stored: --store-visits). numpy arrays;
         without numpy, flat array.array / bytearray buffers."""
+        batch_size = _lib.count_of(batch_size, "batch_size")
+        _lib.view_of(view)
         return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant, policy))
 
     def _batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None,
@@ -250,7 +259,11 @@ class Database:
         buffers are joined in memory as well)."""
         parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant, policy))
         if not parts:
-            return _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
+            out = _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
+            if policy:
+                empty = _arrays.float32(0)[0]
+                out["policy"] = empty.reshape((0, _lib.ACTIONS)) if _arrays.have_numpy() else empty
+            return out
         if _arrays.have_numpy():
             np = _arrays.numpy
             return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
@@ -268,10 +281,11 @@ class Database:
         'ypn', 'csv' or 'planes': a .npy that load_positions and np.load
         read; 'planes+policy': the same with each record's policy target,
         field policy of 2142 float32), whole or not at all; returns (positions, games) written."""
+        h = self._handle()
         sel, keep = _lib.selection(runs, kind, agent, variant)
         positions, games = ctypes.c_uint64(), ctypes.c_uint64()
-        _lib.call(lib.yinsh_export_positions, self._h, ctypes.byref(sel), _lib.encode(format), _lib.view_of(view),
-                  _lib.encode(str(path)), ctypes.byref(positions), ctypes.byref(games))
+        _lib.call(lib.yinsh_export_positions, h, ctypes.byref(sel), _lib.encode(format, "format"),
+                  _lib.view_of(view), _lib.encode_path(path), ctypes.byref(positions), ctypes.byref(games))
         del keep
         return positions.value, games.value
 

@@ -104,8 +104,11 @@ class State:
         return self.position.legal_mask()
 
     def apply_action(self, action):
-        self.position.apply(int(action))
-        self._history.append(int(action))
+        """Plays an action index (an integer: a float, a bool or an index
+        outside 0..2141 is refused, the state unchanged)."""
+        i = _lib.action_of(action)
+        self.position.apply(i)
+        self._history.append(i)
 
     def returns(self):
         """[White's, Black's]: 1 to the winner, -1 to the loser, 0 each for

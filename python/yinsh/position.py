@@ -11,7 +11,7 @@ WHITE, BLACK = 0, 1
 def action_text(index):
     """The text of an action index: 'e5', 'e5-e8', 'pass', 'xe2-e6', 'xe5'."""
     out = ctypes.create_string_buffer(_lib.ACTION_LEN)
-    if lib.yinsh_action_text(int(index), out) < 0:
+    if lib.yinsh_action_text(_lib.action_of(index), out) < 0:
         raise _lib.UsageError(-2, "action index %r: outside 0..%d" % (index, _lib.ACTIONS - 1))
     return out.value.decode()
 
@@ -20,7 +20,7 @@ def action_index(action):
     """The index of an action's text by its form alone (a row's ends in
     either order); Position.index checks that it is legal there."""
     i = ctypes.c_int()
-    _lib.call(lib.yinsh_action_index, _lib.encode(action), ctypes.byref(i))
+    _lib.call(lib.yinsh_action_index, _lib.encode(action, "the action"), ctypes.byref(i))
     return i.value
 
 
@@ -38,7 +38,7 @@ class Position:
         if ypn is None:
             _lib.call(lib.yinsh_position_new, ctypes.byref(h), _lib.variant_of(variant))
         else:
-            _lib.call(lib.yinsh_position_from_ypn, ctypes.byref(h), _lib.encode(ypn))
+            _lib.call(lib.yinsh_position_from_ypn, ctypes.byref(h), _lib.encode(ypn, "the YPN"))
         self._h = h
         self._last = None
 
@@ -143,18 +143,19 @@ class Position:
         """The index of an action (text) that is legal here; UsageError
         saying why when it is not."""
         i = ctypes.c_int()
-        _lib.call(lib.yinsh_position_action_index, self._h, _lib.encode(action), ctypes.byref(i))
+        _lib.call(lib.yinsh_position_action_index, self._h, _lib.encode(action, "the action"), ctypes.byref(i))
         return i.value
 
     def apply(self, action):
         """Plays an action (text or index) in place; UsageError, the
         position unchanged, when it is not legal here."""
         if isinstance(action, str):
-            _lib.call(lib.yinsh_position_apply_text, self._h, _lib.encode(action))
+            _lib.call(lib.yinsh_position_apply_text, self._h, _lib.encode(action, "the action"))
             self._last = action
         else:
-            _lib.call(lib.yinsh_position_apply, self._h, int(action))
-            self._last = action_text(action)
+            i = _lib.action_of(action)
+            _lib.call(lib.yinsh_position_apply, self._h, i)
+            self._last = action_text(i)
 
     def child(self, action):
         """The position after an action; this one stays as it is."""
@@ -185,8 +186,9 @@ class Position:
         action that led here, is marked (default: the last one applied)."""
         if last is None:
             last = self._last
+        last, size = _lib.encode_opt(last, "the last action"), _lib.c_int(size, "size")
         out = ctypes.c_void_p()
-        _lib.call(lib.yinsh_position_svg, self._h, _lib.encode(last), int(size), ctypes.byref(out))
+        _lib.call(lib.yinsh_position_svg, self._h, last, size, ctypes.byref(out))
         try:
             return ctypes.string_at(out).decode()
         finally:

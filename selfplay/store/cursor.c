@@ -52,11 +52,12 @@ static int keep(StoreCursor *c, const char *s, const char **out)
 int store_cursor_open(Store *s, const StoreSelection *sel, StoreCursor **out, char *err)
 {
     *out = NULL;
+    int rc = store_version_now(s, err);
+    if (rc) return rc;
     if (s->version == 0) return error_code(err, ERR_NOT_FOUND, "database '%s' holds no runs", s->path);
     StoreSelection none = {0};
     if (!sel) sel = &none;
-    int rc = store_query_check(s, sel, err);
-    if (rc) return rc;
+    if ((rc = store_query_check(s, sel, err))) return rc;
     StoreCursor *c = calloc(1, sizeof *c);
     const char **runs = calloc((size_t)sel->nruns + 1, sizeof *runs);
     if (c) c->strings = calloc((size_t)sel->nruns + 3, sizeof *c->strings);

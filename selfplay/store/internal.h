@@ -15,6 +15,7 @@ struct Store {
     int busy_ms;                         /* how long to wait for another process's lock */
     int version;                         /* the schema version (after any upgrade) */
     bool wal;                            /* the journal is WAL (switched before the first write) */
+    bool immutable;                      /* a reader of a WAL file whose folder it cannot write: no lock */
     sqlite3_stmt *ins_game, *ins_action, *ins_visits; /* prepared on first write */
     bool outer;                          /* in store_transaction_begin's transaction: the
                                           * writers' own begin and commit are part of it */
@@ -24,6 +25,13 @@ struct Store {
  * for a lock or a file that is not a database) into err; returns
  * ERR_FAIL. */
 int store_fail(const struct Store *s, char *err, const char *what);
+
+/* A reader's schema version as the file has it now (s->version): another
+ * process may have upgraded it since the store was opened, adding the
+ * columns and tables a query of the new version reads (run.visits,
+ * action_visits). Every read that chooses its columns by the version
+ * asks first. A writer's version is its own upgrade's. */
+int store_version_now(struct Store *s, char *err);
 
 /* A text column ("" for NULL). */
 const char *store_column_text(sqlite3_stmt *st, int col);

@@ -18,6 +18,7 @@ static int prepare_selected(Store *r, const StoreSelection *sel, const char *hea
                             const char *tail, bool games, sqlite3_stmt **st, char *err)
 {
     int n = sel ? sel->nruns : 0;
+    if (store_version_now(r, err)) return ERR_FAIL;
     size_t len = strlen(head) + strlen(join) + strlen(tail) + 256 + 3 * (size_t)n;
     char *sql = malloc(len);
     if (!sql) {
@@ -99,8 +100,8 @@ StoreGameText store_game_text_row(sqlite3_stmt *st)
 int store_query_check(Store *r, const StoreSelection *sel, char *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = ERR_OK;
-    if (!sel || sel->nruns == 0) return ERR_OK;
+    int rc = store_version_now(r, err);
+    if (rc || !sel || sel->nruns == 0) return rc;
     if (r->version == 0) {
         return error_code(err, ERR_NOT_FOUND, "database '%s' has no run named '%s' (it holds no runs)", r->path, sel->runs[0]);
     }
@@ -139,6 +140,7 @@ int store_query_runs(Store *r, const StoreSelection *sel, int (*fn)(void *ctx, c
 {
     sqlite3_stmt *st = NULL;
     char head[1024];
+    if (store_version_now(r, err)) return ERR_FAIL;
     /* provenance and repeats from version 5 on, controls from 6 */
     if (r->version >= 5)
         snprintf(head, sizeof head,
@@ -232,6 +234,7 @@ int store_query_repeats(Store *r, const StoreSelection *sel, int64_t *repeats, c
 {
     sqlite3_stmt *st = NULL;
     *repeats = 0;
+    if (store_version_now(r, err)) return ERR_FAIL;
     if (r->version < 5) return ERR_OK;
     int rc = prepare_selected(r, sel, "SELECT count(*) FROM game JOIN run ON run.id = game.run_id WHERE game.repeat = 1",
                               "AND", "", false, &st, err);

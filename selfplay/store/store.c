@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <sqlite3.h>
@@ -350,6 +351,72 @@ static int read_version(Store *s, int *version, char *err)
     return ERR_OK;
 }
 
+int store_version_now(Store *s, char *err)
+{
+    if (s->mode != STORE_READ) return ERR_OK; /* a writer upgraded at open: the newest there is */
+    int version;
+    int rc = schema_version(s, &version, err);
+    if (rc) return rc;
+    if (version > STORE_SCHEMA_VERSION)
+        return error_set(err, "database '%s' was upgraded to schema version %d, newer than this yinsh understands "
+                              "(%d): use a newer yinsh", s->path, version, STORE_SCHEMA_VERSION);
+    s->version = version;
+    return ERR_OK;
+}
+
+/* "file:" and path as an SQLite URI with immutable=1 (out: len bytes):
+ * every byte but the plain ones percent-encoded ('?' and '#' would end
+ * the path), an absolute path after an empty authority. False when it
+ * does not fit. */
+static bool immutable_uri(const char *path, char *out, size_t len)
+{
+    size_t at = (size_t)snprintf(out, len, "file:%s", path[0] == '/' ? "//" : "");
+    for (const unsigned char *p = (const unsigned char *)path; *p && at + 4 < len; p++) {
+        if (isalnum(*p) || strchr("/-._~", *p)) out[at++] = (char)*p;
+        else at += (size_t)snprintf(out + at, len - at, "%%%02X", *p);
+    }
+    return at + 16 < len && snprintf(out + at, len - at, "?immutable=1") < (int)(len - at);
+}
+
+/* Opens s->db on path: read-write (a reader with writes refused:
+ * query_only), read-only, or read-only and immutable (no lock, no -shm:
+ * for a WAL database whose folder cannot be written). */
+static int connect(Store *s, const char *path, bool read_write, bool immutable, char *err)
+{
+    int flags = !read_write              ? SQLITE_OPEN_READONLY
+                : s->mode == STORE_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                          : SQLITE_OPEN_READWRITE;
+    char uri[3 * 4096 + 32];
+    if (immutable && !immutable_uri(path, uri, sizeof uri))
+        return error_set(err, "database '%.200s': the path is too long", path);
+    s->immutable = immutable;
+    if (sqlite3_open_v2(immutable ? uri : path, &s->db, flags | SQLITE_OPEN_FULLMUTEX | (immutable ? SQLITE_OPEN_URI : 0),
+                        NULL) != SQLITE_OK)
+        return error_set(err, "cannot open database '%s': %s (does its directory exist, and is it writable?)", path,
+                         s->db ? sqlite3_errmsg(s->db) : "out of memory");
+    sqlite3_extended_result_codes(s->db, 0);
+    sqlite3_busy_timeout(s->db, s->busy_ms);
+    int rc = s->mode == STORE_READ && read_write ? exec1(s, "PRAGMA query_only=1", NULL, 0, err) : ERR_OK;
+    if (rc) return rc;
+    sqlite3_create_function(s->db, "yinsh_game_ident", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_game_ident,
+                            NULL, NULL);
+    if (s->mode != STORE_READ && sqlite3_db_readonly(s->db, "main") == 1)
+        return error_set(err, "database '%s': the file is read-only", path);
+    return ERR_OK;
+}
+
+/* Whether the file cannot be read for want of a -shm or -wal that could
+ * not be made or opened (asked again: read_version's COMMIT has replaced
+ * the connection's last error). */
+static bool wal_unreadable(Store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int code = s->db ? sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) : SQLITE_NOMEM;
+    if (code == SQLITE_OK) code = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_IOERR;
+}
+
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
 {
     int rc = ERR_OK, version = 0;
@@ -389,25 +456,16 @@ int store_open(Store **out, const char *path, int mode, int busy_ms, char *err)
      * last act is a read). A file this process may not write is opened
      * read-only, as before. */
     bool read_write = mode != STORE_READ || access(path, W_OK) == 0;
-    int flags = !read_write            ? SQLITE_OPEN_READONLY
-                : mode == STORE_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                       : SQLITE_OPEN_READWRITE;
-    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-        rc = error_set(err, "cannot open database '%s': %s (does its directory exist, and is it writable?)",
-                 path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        goto done;
+    if ((rc = connect(s, path, read_write, false, err))) goto done;
+    if ((rc = read_version(s, &version, err)) && mode == STORE_READ && !s->immutable && wal_unreadable(s)) {
+        /* a WAL database in a folder this process cannot write (a
+         * read-only mount, another user's folder): its -shm cannot be
+         * made, so it is read as immutable (docs/schema.md) */
+        sqlite3_close(s->db);
+        s->db = NULL;
+        if (!(rc = connect(s, path, false, true, err))) rc = read_version(s, &version, err);
     }
-    sqlite3_extended_result_codes(s->db, 0);
-    sqlite3_busy_timeout(s->db, busy_ms);
-    if (mode == STORE_READ && read_write && (rc = exec1(s, "PRAGMA query_only=1", NULL, 0, err))) goto done;
-    sqlite3_create_function(s->db, "yinsh_game_ident", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_game_ident,
-                            NULL, NULL);
-    if (mode != STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {
-        rc = error_set(err, "database '%s': the file is read-only", path);
-        goto done;
-    }
-
-    if ((rc = read_version(s, &version, err))) goto done;
+    if (rc) goto done;
     s->version = version;
     if (version == 0 && mode == STORE_READ) {
         rc = error_code(err, ERR_NOT_FOUND, "database '%s' is empty: no games stored yet (`yinsh selfplay` stores some)", path);
@@ -431,6 +489,8 @@ done:
     *out = s;
     return rc;
 }
+
+const char *store_path(const Store *s) { return s->path; }
 
 bool store_outdated(const Store *s) { return s->version > 0 && s->version < STORE_SCHEMA_VERSION; }
 

@@ -98,6 +98,8 @@ typedef struct StoreRun {
 
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err);
 void store_close(Store *s);
+/* The path the store was opened with. */
+const char *store_path(const Store *s);
 /* Whether the database's schema is older than this yinsh's: opened for
  * reading it stays so, and a run's lookup may want columns it lacks;
  * opened for writing it was upgraded. */

@@ -16,6 +16,8 @@ struct SampleReader {
     int variant;
     uint64_t games;              /* games begun */
     Sample sample;               /* the last one handed out; its pos is the game's position */
+    bool pending;                /* sample.action is handed out and not yet made on sample.pos */
+    bool broken;                 /* the game failed (an action that does not replay): the next call skips it */
 };
 
 int samples_open(SampleReader **out, Store *s, const StoreSelection *sel, char *err)
@@ -49,9 +51,11 @@ static int next_game(SampleReader *r, char *err)
         Sample *s = &r->sample;
         s->result = result_of(g->result);
         if (s->result == RESULT_NONE || g->nactions == 0) continue;
-        if (!variant_parse(g->variant, &r->variant))
+        if (!variant_parse(g->variant, &r->variant)) {
+            r->broken = true;
             return error_set(err, "run '%s' game %" PRIu32 ": variant '%.32s' is not one this yinsh plays", g->run,
                              g->index, g->variant);
+        }
         pos_start(&s->pos, r->variant);
         s->from = r->game;
         s->game = r->games++;
@@ -60,29 +64,38 @@ static int next_game(SampleReader *r, char *err)
     }
 }
 
+/* A sample's action is made on the position only when the next one is
+ * asked for (the caller reads the position it was chosen in until then),
+ * and only once: after an action that does not replay, nothing stale is
+ * made again, and the game is left for the next. */
 int samples_next(SampleReader *r, const Sample **out, char *err)
 {
     Sample *s = &r->sample;
     *out = NULL;
     int rc;
-    if (r->game && s->ply >= 0) {
+    if (r->pending) {
         /* the position after the last sample's action */
         Undo u;
         pos_make(&s->pos, s->action, &u);
+        r->pending = false;
     }
-    if (!r->game || s->ply + 1 >= r->game->text.nactions) {
+    if (!r->game || r->broken || s->ply + 1 >= r->game->text.nactions) {
+        r->broken = false;
         if ((rc = next_game(r, err)) || !r->game) return rc;
     }
     const StoreGameText *g = &r->game->text;
     int ply = s->ply + 1;
     char why[ERR_LEN];
-    if (action_parse(&s->pos, g->actions[ply], &s->action, why))
+    if (action_parse(&s->pos, g->actions[ply], &s->action, why)) {
+        r->broken = true;
         return error_set(err, "run '%s' game %" PRIu32 ": action %d does not replay: %s", g->run, g->index, ply + 1,
                          why);
+    }
     s->ply = ply;
     s->action_index = encode_action(s->action);
     s->row = &r->game->acts[ply];
     s->z = s->result == RESULT_DRAW ? 0 : (s->result == RESULT_WHITE) == (s->pos.actor == WHITE) ? 1 : -1;
+    r->pending = true;
     *out = s;
     return 0;
 }
@@ -95,6 +108,9 @@ void samples_close(SampleReader *r)
     store_cursor_close(r->cursor);
     free(r);
 }
+
+const char SAMPLES_PLANES_NEED_FILE[] = "the planes are written into a file (their header, written last, counts "
+                                       "the records), not to standard output, a FIFO or a device";
 
 bool samples_format_parse(const char *text, int *format)
 {
@@ -322,9 +338,26 @@ static int put_extras(const Sample *s, const SamplesExtras *x, float *target, un
     return 0;
 }
 
-/* One routine for every format: text lines, or planes with the extras x. */
+/* The files of the database a path must not be: the database itself
+ * and the journal files beside it. */
+static int check_not_database(const Store *store, const char *path, char *err)
+{
+    static const char *const SUFFIX[] = {"", "-wal", "-shm", "-journal"};
+    char name[4200];
+    for (size_t i = 0; i < sizeof SUFFIX / sizeof *SUFFIX; i++) {
+        snprintf(name, sizeof name, "%s%s", store_path(store), SUFFIX[i]);
+        if (file_same(path, name))
+            return error_code(err, ERR_USAGE, "the output '%.200s' is the database's file '%.200s': it would be "
+                              "overwritten", path, name);
+    }
+    return 0;
+}
+
+/* One routine for every format: text lines, or planes with the extras x;
+ * stop (NULL: none), set by a signal, ends it with path as it was. */
 static int export_samples(Store *store, const StoreSelection *sel, int format, const SamplesExtras *x, int view,
-                          const char *path, uint64_t *positions, uint64_t *games, char *err)
+                          const char *path, const atomic_bool *stop, uint64_t *positions, uint64_t *games,
+                          char *err)
 {
     SampleReader *r = NULL;
     FileOut out = {0};
@@ -343,11 +376,23 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
         free(target);
         return error_set(err, "out of memory");
     }
-    int rc = samples_open(&r, store, sel, err);
+    int rc = check_not_database(store, path, err);
     if (rc) {
         free(record);
         free(target);
         return rc;
+    }
+    rc = samples_open(&r, store, sel, err);
+    if (rc) {
+        free(record);
+        free(target);
+        return rc;
+    }
+    if (planes && (rc = file_out_check(path, err)) != 0) {
+        /* the header, written first and again at the end, counts the records */
+        if (rc > 0)
+            rc = error_code(err, ERR_USAGE, "'%.200s': %s", path, SAMPLES_PLANES_NEED_FILE);
+        goto done;
     }
     if ((rc = file_out_open(&out, path, err))) goto done;
     if (planes) {
@@ -361,6 +406,10 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
     const Sample *s;
     const StoreCursorGame *last = NULL;
     while (!(rc = samples_next(r, &s, err)) && s) {
+        if (stop && atomic_load(stop)) {
+            rc = error_set(err, "stopped by a signal: '%.200s' is left as it was", path);
+            break;
+        }
         if (format == SAMPLES_CSV && s->from != last && strpbrk(s->from->text.run, ",\"\n")) {
             rc = error_code(err, ERR_USAGE, "run '%s': a name with a comma or a quote cannot be written as CSV",
                             s->from->text.run);
@@ -379,7 +428,7 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
     if (!rc && planes) {
         npy_header(n, extra, header, header_len);
         if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(header, 1, (size_t)header_len, out.f) != (size_t)header_len)
-            rc = error_set(err, "cannot write '%.200s'", out.tmp);
+            rc = error_set(err, "cannot write '%.200s'", path);
     }
     if (!rc) {
         rc = file_out_commit(&out, err);
@@ -388,11 +437,7 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
     if (!rc && positions) *positions = n;
     if (!rc && games) *games = samples_games(r);
 done:
-    if (out.f) {
-        /* a failure: the sibling goes, the path stays as it was */
-        fclose(out.f);
-        remove(out.tmp);
-    }
+    file_out_abandon(&out); /* after a failure: the sibling goes, the path stays as it was */
     samples_close(r);
     free(record);
     free(target);
@@ -400,15 +445,16 @@ done:
 }
 
 int samples_export(Store *store, const StoreSelection *sel, int format, int view, const char *path,
-                   uint64_t *positions, uint64_t *games, char *err)
+                   const atomic_bool *stop, uint64_t *positions, uint64_t *games, char *err)
 {
     SamplesExtras x = {.policy = format == SAMPLES_PLANES_POLICY ? SAMPLES_POLICY_F32 : SAMPLES_POLICY_NONE};
     if (format == SAMPLES_PLANES_POLICY) format = SAMPLES_PLANES;
-    return export_samples(store, sel, format, &x, view, path, positions, games, err);
+    return export_samples(store, sel, format, &x, view, path, stop, positions, games, err);
 }
 
 int samples_export_planes(Store *store, const StoreSelection *sel, const SamplesExtras *x, int view,
-                          const char *path, uint64_t *positions, uint64_t *games, char *err)
+                          const char *path, const atomic_bool *stop, uint64_t *positions, uint64_t *games,
+                          char *err)
 {
-    return export_samples(store, sel, SAMPLES_PLANES, x, view, path, positions, games, err);
+    return export_samples(store, sel, SAMPLES_PLANES, x, view, path, stop, positions, games, err);
 }

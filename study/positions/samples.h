@@ -14,6 +14,7 @@
 #ifndef YINSH_SAMPLES_H
 #define YINSH_SAMPLES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "engine/position.h"
@@ -38,7 +39,8 @@ typedef struct SampleReader SampleReader;
 int samples_open(SampleReader **out, Store *s, const StoreSelection *sel, char *err);
 /* The next sample into *out (valid until the next call): 0 with *out NULL
  * after the last; else an error naming the run, game and action that did
- * not replay, or the store's. */
+ * not replay (or a variant this yinsh does not play), after which the
+ * next call goes on with the next game, or the store's. */
 int samples_next(SampleReader *r, const Sample **out, char *err);
 /* The games whose samples were handed out so far. */
 uint64_t samples_games(const SampleReader *r);
@@ -61,6 +63,8 @@ bool samples_format_parse(const char *text, int *format);
 /* The .npy record's size in bytes, and its dtype as NumPy writes it
  * (SAMPLES_PLANES; SAMPLES_PLANES_POLICY adds the policy's bytes). */
 enum { SAMPLES_RECORD_LEN = 2083 };
+/* Why the planes cannot go to an output written through (base/file.h). */
+extern const char SAMPLES_PLANES_NEED_FILE[];
 extern const char SAMPLES_NPY_DESCR[];
 
 /* What a planes record holds after its fixed fields (docs/python.md):
@@ -81,13 +85,18 @@ typedef struct SamplesExtras {
 /* Writes the samples of sel to path as planes with the extras x (view
  * and the rest as samples_export). */
 int samples_export_planes(Store *s, const StoreSelection *sel, const SamplesExtras *x, int view, const char *path,
-                          uint64_t *positions, uint64_t *games, char *err);
+                          const atomic_bool *stop, uint64_t *positions, uint64_t *games, char *err);
 
 /* Writes the samples of sel to path in format, the planes in view
  * (ENCODE_VIEW_*), whole or not at all (a sibling renamed over path at the
- * end). The counts of positions and games written go to *positions and
- * *games (either may be NULL). */
-int samples_export(Store *s, const StoreSelection *sel, int format, int view, const char *path, uint64_t *positions,
-                   uint64_t *games, char *err);
+ * end; base/file.h: a link's file replaced, standard output, a FIFO or a
+ * device written through, which the planes, whose header counts the
+ * records, refuse). The path is never one of the database's files
+ * (ERR_USAGE). When stop (may be NULL) becomes true, it stops between
+ * two positions, removes the sibling and fails saying so. The counts of
+ * positions and games written go to *positions and *games (either may be
+ * NULL). */
+int samples_export(Store *s, const StoreSelection *sel, int format, int view, const char *path,
+                   const atomic_bool *stop, uint64_t *positions, uint64_t *games, char *err);
 
 #endif
