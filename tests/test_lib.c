@@ -266,20 +266,10 @@ Test(lib, an_external_engine_is_told_its_game)
     yinsh_agent_free(a);
 }
 
-/* A database of a few seeded games, stored by the binary. */
-static const char *small_db(const char *dir)
-{
-    const char *args[] = {"selfplay", "--games", "4", "--agent", "mcts:sims=20", "--seed", "11", "--db", "t.db",
-                          "--run", "small", "--quiet", "--threads", "1", NULL};
-    char *out, *errs;
-    cr_assert_eq(yinsh_run(dir, args, &out, &errs), 0, "%s", errs);
-    return path_in(dir, "t.db");
-}
-
 Test(lib, a_databases_games_are_the_exported_ones)
 {
     char *dir = tmpdir_new(), err[YINSH_ERR_LEN];
-    const char *path = small_db(dir);
+    const char *path = small_games_db(dir);
     yinsh_db *db;
     yinsh_games *g;
     cr_expect_eq(yinsh_db_open(&db, path_in(dir, "none.db"), err), YINSH_ERR_NOT_FOUND);
@@ -330,7 +320,7 @@ Test(lib, a_databases_games_are_the_exported_ones)
 Test(lib, training_positions_read_and_written)
 {
     char *dir = tmpdir_new(), err[YINSH_ERR_LEN];
-    const char *path = small_db(dir);
+    const char *path = small_games_db(dir);
     yinsh_db *db;
     cr_assert_eq(yinsh_db_open(&db, path, err), YINSH_OK, "%s", err);
     yinsh_samples *s;
@@ -391,7 +381,7 @@ Test(lib, training_positions_read_and_written)
 Test(lib, a_reader_that_failed_goes_on_with_the_next_game)
 {
     char *dir = tmpdir_new(), err[YINSH_ERR_LEN];
-    const char *path = small_db(dir);
+    const char *path = small_games_db(dir);
     sqlite3 *h = db_open(path);
     cr_assert_eq(sqlite3_exec(h,
                               "UPDATE action SET action = (SELECT action FROM action WHERE ply = 0 AND game_id = "

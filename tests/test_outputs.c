@@ -11,16 +11,6 @@
 #include <yinsh.h>
 #include "tests/test_proc.h"
 
-/* A database of a few games in dir (t.db). */
-static const char *small_db(const char *dir)
-{
-    const char *args[] = {"selfplay", "--games", "4", "--agent", "mcts:sims=20", "--seed", "11", "--db", "t.db",
-                          "--run", "small", "--quiet", "--threads", "1", NULL};
-    char *out, *errs;
-    cr_assert_eq(yinsh_run(dir, args, &out, &errs), 0, "%s", errs);
-    return path_in(dir, "t.db");
-}
-
 /* What `yinsh positions --format F` writes into a file of dir. */
 static char *positions_file(const char *dir, const char *format)
 {
@@ -51,7 +41,7 @@ static void no_sibling_in(const char *dir)
 Test(outputs, the_library_never_exports_over_its_database)
 {
     char *dir = tmpdir_new(), err[YINSH_ERR_LEN];
-    const char *path = small_db(dir);
+    const char *path = small_games_db(dir);
     char *before = slurp(path);
     struct stat sb;
     cr_assert(stat(path, &sb) == 0);
@@ -83,7 +73,7 @@ Test(outputs, the_library_never_exports_over_its_database)
 Test(outputs, a_link_is_followed_and_stays_a_link)
 {
     char *dir = tmpdir_new();
-    small_db(dir);
+    small_games_db(dir);
     char *want = positions_file(dir, "csv");
     write_in(dir, "target.csv", "old\n");
     cr_assert(symlink("target.csv", path_in(dir, "link.csv")) == 0);
@@ -104,7 +94,7 @@ Test(outputs, a_link_is_followed_and_stays_a_link)
 Test(outputs, a_fifo_is_written_through)
 {
     char *dir = tmpdir_new();
-    small_db(dir);
+    small_games_db(dir);
     char *want = positions_file(dir, "ypn");
     const char *fifo = path_in(dir, "fifo"), *got = path_in(dir, "got");
     cr_assert(mkfifo(fifo, 0600) == 0);
@@ -142,7 +132,7 @@ Test(outputs, a_fifo_is_written_through)
 Test(outputs, standard_output_streams)
 {
     char *dir = tmpdir_new();
-    small_db(dir);
+    small_games_db(dir);
     char *want = positions_file(dir, "ypn");
     /* /dev/stdout's own link, made here: a yinsh that replaced it (as root)
      * would replace this one, never the system's */
@@ -162,7 +152,7 @@ Test(outputs, standard_output_streams)
 Test(outputs, a_device_is_written_through_never_replaced)
 {
     char *dir = tmpdir_new();
-    small_db(dir);
+    small_games_db(dir);
     /* as root, a device of our own (the null device's numbers): /dev/null
      * itself is not this test's to risk */
     const char *null = "/dev/null";
@@ -202,7 +192,7 @@ static int train(const char *dir, const char *out, const char *baseline, char **
 Test(outputs, train_never_writes_over_its_baseline)
 {
     char *dir = tmpdir_new(), *errs;
-    small_db(dir);
+    small_games_db(dir);
     char *weights = slurp(YINSH_SOURCE_DIR "/eval/weights/tuned3.txt");
     const char *base = write_in(dir, "base.txt", weights);
     cr_assert(symlink("base.txt", path_in(dir, "base-link.txt")) == 0);
@@ -219,7 +209,7 @@ Test(outputs, train_never_writes_over_its_baseline)
 Test(outputs, train_follows_a_link_and_streams)
 {
     char *dir = tmpdir_new(), *errs;
-    small_db(dir);
+    small_games_db(dir);
     write_in(dir, "target.nnue", "old");
     cr_assert(symlink("target.nnue", path_in(dir, "link.nnue")) == 0);
     cr_assert_eq(train(dir, "link.nnue", NULL, &errs), 0, "%s", errs);

@@ -195,6 +195,17 @@ TEST_HELPER long long db_int(sqlite3 *db, const char *sql)
     return v;
 }
 
+/* A database of a few seeded games in dir (t.db), stored by the binary:
+ * 4 games of mcts:sims=20, seed 11, run "small". */
+TEST_HELPER const char *small_games_db(const char *dir)
+{
+    const char *args[] = {"selfplay", "--games", "4", "--agent", "mcts:sims=20", "--seed", "11", "--db", "t.db",
+                          "--run", "small", "--quiet", "--threads", "1", NULL};
+    char *out, *errs;
+    cr_assert_eq(yinsh_run(dir, args, &out, &errs), 0, "%s", errs);
+    return path_in(dir, "t.db");
+}
+
 /* Waits, up to 30 s, until a process playing into db holds its run's
  * lease (the run exists and games are under way): a fixed sleep before a
  * kill is not enough on a loaded machine or under a sanitizer. */

@@ -41,11 +41,7 @@ int stats_bt_bounds(int n, const double *games, const double *score, double alph
     }
     /* reach[i][j]: i scored against j through a chain of games */
     bool reach[STATS_BT_MAX][STATS_BT_MAX];
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) reach[i][j] = i == j || score[i * n + j] > 0;
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) reach[i][j] = reach[i][j] || (reach[i][k] && reach[k][j]);
+    stats_bt_reach(n, score, reach);
     /* the groups: i and j in one when each reaches the other */
     int group[STATS_BT_MAX], size[STATS_BT_MAX] = {0};
     for (int i = 0; i < n; i++) {

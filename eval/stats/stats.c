@@ -185,6 +185,15 @@ Interval stats_diff(double p1, double var1, double n1, double p2, double var2, d
  * P(i beats j) = 1 / (1 + e^(t_j - t_i)). */
 #define BT_UNIT (400.0 / M_LN10)
 
+void stats_bt_reach(int n, const double *score, bool reach[][STATS_BT_MAX])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) reach[i][j] = i == j || score[i * n + j] > 0;
+    for (int k = 0; k < n; k++) /* Warshall's closure */
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) reach[i][j] = reach[i][j] || (reach[i][k] && reach[k][j]);
+}
+
 /* Whether the ratings are finite: who can reach whom along "scored a point
  * against" (i -> j when score[i][j] > 0). Every player must reach every
  * other; when player i does not, the players it cannot reach scored every
@@ -192,11 +201,7 @@ Interval stats_diff(double p1, double var1, double n1, double p2, double var2, d
 static int bt_check(int n, const double *games, const double *score, const char *const *names, char *err)
 {
     bool reach[STATS_BT_MAX][STATS_BT_MAX];
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) reach[i][j] = i == j || score[i * n + j] > 0;
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) reach[i][j] = reach[i][j] || (reach[i][k] && reach[k][j]);
+    stats_bt_reach(n, score, reach);
     for (int i = 0; i < n; i++) {
         int j;
         for (j = 0; j < n && reach[i][j]; j++) {}

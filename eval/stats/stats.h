@@ -118,6 +118,11 @@ double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exa
  * -1 with the group in err (names[i] name the players, ERR_LEN bytes).
  * 0 on success; n <= STATS_BT_MAX. */
 enum { STATS_BT_MAX = 64 };
+/* Who reaches whom along "scored a point against" (i -> j when score[i*n+j]
+ * > 0), through chains of games: reach[i][j], every i reaching itself. The
+ * ratings of a group are finite when each of its players reaches every
+ * other (stats_bt_fit, stats_bt_bounds). */
+void stats_bt_reach(int n, const double *score, bool reach[][STATS_BT_MAX]);
 int stats_bt_fit(int n, const double *games, const double *score, int anchor, const char *const *names, double *elo,
                  double *se, char *err);
 
