@@ -139,7 +139,7 @@ const char SAMPLES_NPY_DESCR[] = "[('planes', '|u1', (17, 11, 11)), ('action', '
 enum { NPY_HEADER_MAX = 640, NPY_POLICY_HEADER_LEN = 448 };
 _Static_assert(ENCODE_ACTIONS == 2142, "the policy field's shape");
 _Static_assert(SAMPLES_MASK_BYTES == (ENCODE_ACTIONS + 7) / 8, "the mask's bytes");
-_Static_assert(SAMPLES_SPARSE_K >= MAX_ACTIONS, "every legal action fits a sparse policy");
+_Static_assert((int)SAMPLES_SPARSE_K >= (int)MAX_ACTIONS, "every legal action fits a sparse policy");
 _Static_assert(SAMPLES_RECORD_LEN == ENCODE_SIZE + 2 + 1 + 1 + 1 + 1 + 2 + 4 + 4 + 4 + 4 + 2, "the record's fields");
 
 /* The fields after the fixed ones, as the dtype lists them, and their bytes. */
