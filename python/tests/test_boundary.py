@@ -41,8 +41,8 @@ else:
 """
 
 
-class ClosedObjects(unittest.TestCase):
-    """Every use of a closed Agent or Database raises ClosedError."""
+class WithSmallDb(unittest.TestCase):
+    """A database of two games in a folder of its own, for the class."""
 
     @classmethod
     def setUpClass(cls):
@@ -52,6 +52,10 @@ class ClosedObjects(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.tmp.remove()
+
+
+class ClosedObjects(WithSmallDb):
+    """Every use of a closed Agent or Database raises ClosedError."""
 
     def expect_raises(self, setup, expr, exc="yinsh.ClosedError", db=None):
         rc, last = run_python(setup + RAISES.format(expr=expr, exc=exc), db)
@@ -76,18 +80,9 @@ class ClosedObjects(unittest.TestCase):
         self.assertFalse(os.path.exists(self.tmp.join("x.tsv")))
 
 
-class NoneAndTypes(unittest.TestCase):
+class NoneAndTypes(WithSmallDb):
     """None, a number for a text, a text for a number: a TypeError, never
     a NULL in C."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = TempDir()
-        cls.db = small_db(cls.tmp, games=2)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.remove()
 
     def test_none_where_a_text_is_needed(self):
         for expr in ("yinsh.Agent(None)", "yinsh.action_index(None)", "yinsh.Position().index(None)",
