@@ -133,10 +133,9 @@ int cmd_sprt(int argc, char **argv)
         simulate(pdf, kinds, &spec, (uint64_t)runs, (uint64_t)ceil(100 * expected) + 100, seed + (uint64_t)h, quiet,
                  &sim);
         uint64_t decided = sim.h1 + sim.h0;
+        Interval rate = stats_wilson((double)sim.h1 / (double)sim.runs, (double)sim.runs, STATS_Z95);
         printf("simulated    %" PRIu64 " run%s: H1 accepted in %.2f%% (95%% CI %.2f%% to %.2f%%), mean %.0f %s",
-               sim.runs, number_plural(sim.runs), 100.0 * (double)sim.h1 / (double)sim.runs,
-               100 * stats_wilson((double)sim.h1 / (double)sim.runs, (double)sim.runs, STATS_Z95).lo,
-               100 * stats_wilson((double)sim.h1 / (double)sim.runs, (double)sim.runs, STATS_Z95).hi,
+               sim.runs, number_plural(sim.runs), 100 * rate.mid, 100 * rate.lo, 100 * rate.hi,
                decided ? sim.samples / (double)decided : 0, unit);
         if (sim.open) printf(", %" PRIu64 " undecided", sim.open);
         printf("\n");
