@@ -39,7 +39,9 @@ const char USAGE_UYI[] =
     "  (docs/protocol.md; our choices in docs/uyi.md). Every key of the\n"
     "  agent's spec is an option (setoption name sims value 800), and so is the\n"
     "  seed of its random numbers (setoption name seed value 7; newgame restarts\n"
-    "  the stream). go takes sims (alpha-beta: positions), movetime,\n"
+    "  the stream); an alpha-beta agent's threads is the engine's Threads (Lazy\n"
+    "  SMP for analysis: not reproducible above 1). go takes sims (alpha-beta:\n"
+    "  positions), movetime,\n"
     "  wtime/btime/winc/binc, depth (alpha-beta) and infinite; a go without a limit\n"
     "  plays as the agent does in selfplay. A search writes info lines about every\n"
     "  second (alpha-beta: also at each depth) and one before its bestmove.\n"
@@ -205,8 +207,9 @@ static void set_option(Engine *e, const UyiCommand *c)
         return;
     }
     /* only what was announced: a spec key the engine does not announce
-     * (threads, solver, prior, policy) would change the agent behind the
-     * harness's back (threads=T makes its search irreproducible) */
+     * (mcts's threads, solver, prior, policy) would change the agent
+     * behind the harness's back (threads=T makes its search
+     * irreproducible); an ab agent announces its threads (Threads) */
     AgentOption opts[AGENT_SPEC_OPTIONS];
     int n = agent_spec_options(&e->spec, opts), k = 0;
     while (k < n && strcmp(opts[k].name, key)) k++;

@@ -3,7 +3,8 @@
 # -fsanitize=thread and LLVM's OpenMP runtime (libomp-dev, which TSan
 # understands) in its own build directory, then plays small multi-threaded
 # runs: with the database, a resume, without the database, tree-parallel
-# search (mcts:threads=2) inside games, and (where the
+# search (mcts:threads=2) and Lazy SMP alpha-beta (ab:threads=3) inside
+# games, and (where the
 # build has MPI) an MPI job's rank 0 receiving games. Any report
 # from TSan fails the script (exit status 66).
 #
@@ -41,6 +42,12 @@ echo "tsan: 2 threads, no database, progress on"
 echo "tsan: tree-parallel search, threads=2 in games on 2 OpenMP threads"
 "$yinsh" selfplay --games 4 --white mcts:sims=300,threads=2 --black mcts:sims=200,rollout=4,solver=1,prior=1,threads=2 \
     --threads 2 --seed 5 --no-db --quiet >/dev/null
+# Lazy SMP alpha-beta inside one game (ab:threads=3): the helpers share
+# the transposition table without locks (selfplay/search/ab.c) and stop
+# with the caller's search.
+echo "tsan: Lazy SMP alpha-beta, threads=3 in games on 2 OpenMP threads"
+"$yinsh" selfplay --games 2 --white ab:depth=4,threads=3,tech=killers+asp+lmr+nmp+fut+qs --black random \
+    --threads 2 --seed 6 --no-db --quiet >/dev/null
 # The rank-0 receive path of an MPI job (selfplay/play/distribute.c): rank 0's
 # serve thread hands the other ranks' games to the writer beside its own
 # game threads. Only where the build has MPI and mpirun is installed.

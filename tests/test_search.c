@@ -4,12 +4,16 @@
  * the 8f70ac8 build); with them on, a fixed depth and a node budget are
  * reproducible; the spec keys tech= and tempo= read and write. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 #include "selfplay/search/ab.h"
 #include "selfplay/agents/agent.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/base/clock.h"
 
 enum { ALL_TECH = AB_KILLERS | AB_ASPIRATION | AB_LMR | AB_NULL | AB_FUTILITY | AB_QUIESCE };
 
@@ -149,4 +153,137 @@ Test(search_spec, tech_and_tempo_read_and_write)
     cr_assert_eq(agent_spec_parse_text("ab:tech=asp", &s, err), 0, "%s", err);
     cr_assert_eq(agent_spec_set(&s, "tech", "", err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=3,tt=16");
+}
+
+/* Threads (Lazy SMP, AbConfig.threads): the helpers share the table and
+ * stop with the caller's search. Not reproducible, so the tests ask what
+ * holds whatever the interleaving: a fixed depth is completed with a
+ * legal action, a win stays a win, a node budget counts every thread's
+ * positions, and a deadline or a stop ends the helpers too (a search
+ * that left them running would never return from ab_search's join). */
+static Ab *new_ab_threads(int depth, int threads)
+{
+    AbConfig cfg = {.depth = depth, .max_depth = 64, .tt_mb = 2, .tech = ALL_TECH, .tempo = -100,
+                    .threads = threads};
+    weights_default(&cfg.weights);
+    Ab *ab;
+    char err[ERR_LEN];
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
+    return ab;
+}
+
+Test(search_threads, fixed_depth_completes_with_a_legal_action)
+{
+    Case cases[64];
+    int n = read_cases(cases, 64);
+    for (int threads = 2; threads <= 4; threads++) {
+        Ab *ab = new_ab_threads(5, threads);
+        for (int i = 0; i < n; i += 4) {
+            AbResult r;
+            Action a = ab_search(ab, &cases[i].pos, NULL, &r);
+            cr_expect(movegen_is_legal(&cases[i].pos, a), "threads %d, position %d", threads, i);
+            cr_expect_eq(r.depth, 5, "threads %d, position %d: depth %d", threads, i, r.depth);
+            cr_expect_gt(r.nodes, 0);
+            Action pv[8];
+            int npv = ab_pv(ab, pv, 8);
+            cr_expect_geq(npv, 1, "threads %d, position %d: no principal variation", threads, i);
+        }
+        ab_clear(ab);
+        ab_free(ab);
+    }
+}
+
+Test(search_threads, a_win_stays_a_win_and_a_block_a_block)
+{
+    char err[ERR_LEN];
+    Position p;
+    cr_assert_eq(ypn_parse(WIN_IN_ONE, &p, err), 0, "%s", err);
+    for (int depth = 1; depth <= 6; depth++) {
+        Ab *ab = new_ab_threads(depth, 3);
+        AbResult r;
+        ab_search(ab, &p, NULL, &r);
+        cr_expect_geq(r.score, AB_WIN_BOUND, "depth %d: %d", depth, r.score);
+        ab_free(ab);
+    }
+    cr_assert_eq(ypn_parse(THREAT, &p, err), 0, "%s", err);
+    for (int depth = 2; depth <= 6; depth++) {
+        Ab *ab = new_ab_threads(depth, 3);
+        AbResult r;
+        ab_search(ab, &p, NULL, &r);
+        cr_expect_gt(r.score, -AB_WIN_BOUND, "depth %d: a block exists, yet scored lost", depth);
+        ab_free(ab);
+    }
+}
+
+/* The helpers add their positions to the budget's count every 256
+ * (ab.c's CHECK_EVERY), so the total passes it by less than that a
+ * helper; counted by the caller's thread alone it would be about twice. */
+Test(search_threads, a_node_budget_counts_every_thread)
+{
+    Case cases[64];
+    int n = read_cases(cases, 64);
+    const uint32_t budget = 200000;
+    for (int i = 0; i < n; i += 8) {
+        Ab *ab = new_ab_threads(64, 2);
+        SearchLimits lim = {.sims = budget};
+        AbResult r;
+        Action a = ab_search(ab, &cases[i].pos, &lim, &r);
+        cr_expect(movegen_is_legal(&cases[i].pos, a), "position %d", i);
+        cr_expect_leq(r.nodes, budget + 256, "position %d: %llu positions for a budget of %u", i,
+                      (unsigned long long)r.nodes, budget);
+        ab_free(ab);
+    }
+}
+
+static void *stop_later(void *arg)
+{
+    struct timespec t = {0, 50 * 1000 * 1000};
+    nanosleep(&t, NULL);
+    atomic_store((atomic_bool *)arg, true);
+    return NULL;
+}
+
+Test(search_threads, a_deadline_and_a_stop_end_the_helpers)
+{
+    Case cases[64];
+    read_cases(cases, 64);
+    Ab *ab = new_ab_threads(64, 3);
+    SearchLimits lim = {.deadline = clock_now() + 0.05};
+    AbResult r;
+    ab_search(ab, &cases[3].pos, &lim, &r);
+    cr_expect_geq(r.depth, 1);
+    atomic_bool stop = false;
+    lim = (SearchLimits){.stop = &stop, .until_stop = true};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, stop_later, &stop), 0);
+    Action a = ab_search(ab, &cases[5].pos, &lim, &r);
+    pthread_join(t, NULL);
+    cr_expect(movegen_is_legal(&cases[5].pos, a));
+    ab_free(ab);
+}
+
+Test(search_spec, threads_read_and_write)
+{
+    AgentSpec s;
+    char err[ERR_LEN], out[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=4,tech=lmr", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,tech=lmr,threads=4");
+    AbConfig cfg;
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.threads, 4);
+    /* one thread is the default, and not written: older specs keep their text */
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=1", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16");
+    cr_assert_eq(agent_spec_parse_text("best", &s, err), 0, "%s", err);
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.threads, 1);
+    const char *bad[] = {"ab:threads=0", "ab:threads=65", "ab:threads=two"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_expect_neq(agent_spec_parse_text(bad[i], &s, err), 0, "%s was read", bad[i]);
+        cr_expect(strstr(err, "threads"), "%s: %s", bad[i], err);
+    }
+    /* an engine option, as `setoption name Threads value 2` sets it */
+    cr_assert_eq(agent_spec_set(&s, "threads", "2", err), 0, "%s", err);
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.threads, 2);
 }

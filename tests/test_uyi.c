@@ -583,6 +583,42 @@ Test(uyi, threads_is_not_an_option)
     cr_assert_eq(child_quit(&c), 0);
 }
 
+/* An alpha-beta engine announces threads, the engine's Threads (Lazy SMP,
+ * docs/uyi.md): set in any case, it searches on and its id shows it. */
+Test(uyi, alphabeta_has_a_threads_option)
+{
+    Child c;
+    char line[4096];
+    child_start(&c, "ab:depth=64,tt=1");
+    child_send(&c, "uyi\n");
+    bool announced = false;
+    for (;;) {
+        cr_assert(child_line(&c, line, sizeof line, 10), "no uyiok");
+        if (!strcmp(line, "uyiok")) break;
+        if (!strcmp(line, "option name threads type spin default 1 min 1 max 64")) announced = true;
+    }
+    cr_assert(announced, "no threads option announced");
+    child_send(&c, "setoption name Threads value 3\nisready\n");
+    cr_assert(child_line(&c, line, sizeof line, 5) && !strcmp(line, "readyok"), "Threads 3: %s", line);
+    child_send(&c, "position ypn " MOVES_YPN "\ngo depth 4\n");
+    int depth = 0;
+    for (;;) {
+        cr_assert(child_line(&c, line, sizeof line, 60), "no bestmove to go depth 4 with 3 threads");
+        if (!strncmp(line, "bestmove ", 9)) break;
+        cr_assert(strncmp(line, "info string", 11), "%s", line);
+        if (strstr(line, " score ")) depth = info_field(line, "depth");
+    }
+    cr_assert_eq(depth, 4, "the last depth reported: %d", depth);
+    cr_assert(strcmp(line, "bestmove none"));
+    child_send(&c, "setoption name threads value 65\n");
+    cr_assert(child_line(&c, line, sizeof line, 5) && strstr(line, "info string error") && strstr(line, "threads"),
+              "threads 65: %s", line);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "id name ", line, sizeof line, 10);
+    cr_assert(strstr(line, ",threads=3"), "%s", line);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
 /* The engine's peak memory (VmHWM, kB) from /proc. */
 static long peak_kb(pid_t pid)
 {

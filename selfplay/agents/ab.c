@@ -58,7 +58,7 @@ static void tech_format(uint32_t bits, char *out, size_t len)
 
 static void ab_defaults(AgentSpec *spec)
 {
-    spec->ab = (AgentAbParams){.depth = AB_DEFAULT_DEPTH, .tt_mb = AB_DEFAULT_TT_MB};
+    spec->ab = (AgentAbParams){.depth = AB_DEFAULT_DEPTH, .tt_mb = AB_DEFAULT_TT_MB, .threads = 1};
 }
 
 static int ab_set(AgentSpec *spec, const char *key, const char *value, bool option, char *err)
@@ -100,8 +100,13 @@ static int ab_set(AgentSpec *spec, const char *key, const char *value, bool opti
         return error_code(err, ERR_USAGE, "bad value '%.64s' for tempo (score units, an integer from %d to %d)",
                           value, -AB_MAX_TEMPO, AB_MAX_TEMPO);
     }
+    if (!strcmp(key, "threads")) {
+        if (agent_parse_u32(value, 1, AB_MAX_THREADS, &p->threads)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for threads (an integer from 1 to %d)", value,
+                          AB_MAX_THREADS);
+    }
     return error_code(err, ERR_USAGE,
-                      "unknown ab key '%.64s' (known: depth, maxdepth, tt, tech, tempo, eval, movetime)", key);
+                      "unknown ab key '%.64s' (known: depth, maxdepth, tt, tech, tempo, threads, eval, movetime)", key);
 }
 
 static bool ab_has_eval(const AgentSpec *spec)
@@ -122,6 +127,8 @@ static void ab_format(const AgentSpec *spec, char *out)
         n += snprintf(out + n, SPEC_LEN - (size_t)n, ",tech=%s", t);
     }
     if (p->tempo && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",tempo=%d", p->tempo);
+    if (p->threads > 1 && n > 0 && n < SPEC_LEN)
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",threads=%u", (unsigned)p->threads);
     if (spec->eval[0] && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
 }
 
@@ -136,7 +143,8 @@ static int ab_options(const AgentSpec *spec, AgentOption *out)
     tech_format(p->tech, t, sizeof t);
     agent_option(&out[4], "tech", 1, 0, "%s", t);
     agent_option(&out[5], "tempo", -AB_MAX_TEMPO, AB_MAX_TEMPO, "%d", p->tempo);
-    return 6;
+    agent_option(&out[6], "threads", 1, AB_MAX_THREADS, "%u", (unsigned)p->threads);
+    return 7;
 }
 
 /* ---- the agent: self is its Ab ------------------------------------------ */
@@ -144,7 +152,8 @@ static int ab_options(const AgentSpec *spec, AgentOption *out)
 static void config_of(const AgentSpec *spec, AbConfig *cfg)
 {
     *cfg = (AbConfig){.depth = spec->ab.depth, .max_depth = spec->ab.max_depth, .tt_mb = spec->ab.tt_mb,
-                      .weights = spec->weights, .net = spec->net, .tech = spec->ab.tech, .tempo = spec->ab.tempo};
+                      .weights = spec->weights, .net = spec->net, .tech = spec->ab.tech, .tempo = spec->ab.tempo,
+                      .threads = (int)spec->ab.threads};
 }
 
 bool agent_spec_ab_config(const AgentSpec *spec, AbConfig *cfg)

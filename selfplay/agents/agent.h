@@ -34,7 +34,12 @@
  * the search of commit 8f70ac8, names joined by '+': killers, asp, lmr,
  * nmp, fut, qs, or none; search/ab.h says what each does; written only
  * when set, in that order), tempo (score units added to every evaluation
- * for the side to act, -100000..100000; written only when set). A spec
+ * for the side to act, -100000..100000; written only when set), threads
+ * (T threads search one position together: Lazy SMP over the shared
+ * table, search/ab.h; 1..64, default 1, written only when above 1; not
+ * reproducible when T > 1, and meant for analysis: the `threads` option
+ * of `yinsh uyi`; in self-play, as mcts's threads below, G games times T
+ * at most the cores). A spec
  * without tech and tempo searches as 8f70ac8 did, node for node, so a
  * stored game replays. An ab agent draws nothing from
  * the rng: at a fixed depth its play is a function of the game.
@@ -171,10 +176,11 @@ typedef struct AgentMctsParams {
 /* An alpha-beta agent's own keys (ab.h). */
 typedef struct AgentAbParams {
     int depth;
-        int max_depth;  /* the cap under a time limit or a node budget; 0: depth */
+    int max_depth;  /* the cap under a time limit or a node budget; 0: depth */
     uint32_t tt_mb;
     uint32_t tech;  /* tech=NAME+NAME...: AB_* bits (search/ab.h); 0: the search of 8f70ac8 */
     int tempo;      /* tempo=N: added to each evaluation for its actor; 0: none */
+    uint32_t threads; /* threads=T: one search's threads (Lazy SMP, ab.h); 1: one */
 } AgentAbParams;
 
 /* A spec: a plain value, copied into plans, tournaments and agents. The

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,26 +9,47 @@
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 
-/* One slot of the table: 16 bytes. Who writes: the one search thread. */
+/* One slot of the table: two 64-bit words, the data (score, action,
+ * depth, bound, generation packed below) and the key xor the data. The
+ * threads of one search (AbConfig.threads) read and write slots without
+ * locks, each word with a relaxed atomic load or store; a slot written by
+ * two threads at once may hold one's key and the other's data, and then
+ * its check no longer gives a key that any position has: it reads as
+ * empty (the xor check of Hyatt and Mann's lockless table). An action
+ * read from the table is only compared with generated ones, so even a
+ * wrong one is never made. */
+typedef struct TtSlot {
+    uint64_t check; /* key ^ data */
+    uint64_t data;
+} TtSlot;
+
+/* The data word: the action (17 bits), the score relative to the node (a
+ * win is AB_WIN - actions from the node; 24 bits, two's complement), the
+ * depth (8), the bound (2) and the generation (8). */
+enum { TT_SCORE_SHIFT = 17, TT_DEPTH_SHIFT = 41, TT_BOUND_SHIFT = 49, TT_GEN_SHIFT = 51 };
+
 typedef struct TtEntry {
     Key key;
-    int32_t score;   /* relative to the node: a win is AB_WIN - actions from the node */
+    int32_t score;
     Action move;     /* the best or refuting action; ACTION_NONE when none */
+    uint8_t depth, bound, gen;
 } TtEntry;
 
-/* Depth, bound and generation in a parallel array: the entry stays 16
- * bytes and the slot count a power of two. */
-typedef struct TtMeta {
-    uint8_t depth, bound, gen;
-} TtMeta;
+/* The slot count is the largest power of two whose slots fit the size at
+ * 19 bytes each: the table's layout before the threads (a 16-byte entry
+ * and 3 bytes beside it), kept so that a search with one thread meets the
+ * same collisions and replacements as before, node for node. */
+enum { TT_NOMINAL_SLOT_BYTES = 19 };
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 enum { MAX_PLY = 256, CHECK_EVERY = 256 }; /* the clock is read every CHECK_EVERY positions */
 
+/* One thread's search. The Ab a caller holds is the main thread's; with
+ * AbConfig.threads > 1 it owns threads - 1 helpers of the same type that
+ * share its table (tt, mask) and search the same root until it is done. */
 struct Ab {
     AbConfig cfg;
-    TtEntry *tt;
-    TtMeta *meta;
+    TtSlot *tt;    /* shared by the helpers; owned by the main thread's Ab */
     uint64_t mask; /* slots - 1 */
     uint8_t gen;   /* the decision's generation, for replacement */
     int32_t history[COLOUR_NB][128][128]; /* by actor, from, to */
@@ -56,7 +78,36 @@ struct Ab {
     void *report_ctx;
     double report_s, next_report;
     int depth_now;    /* the depth in progress */
+    /* threads: the main thread's helpers, and what they share with it */
+    int nhelpers;
+    Ab **helpers;
+    Ab *main;              /* a helper's main thread; NULL in the main thread */
+    int id;                /* 0: the main thread; helpers 1.. */
+    int helper_cap;        /* a helper's deepest depth this search */
+    atomic_bool done;      /* main: set when its search ends, and the helpers stop */
+    _Atomic uint64_t helper_nodes; /* main: the positions its helpers visited, added every CHECK_EVERY */
 };
+
+static TtEntry tt_read(const Ab *ab, uint64_t slot)
+{
+    const TtSlot *t = &ab->tt[slot];
+    uint64_t data = __atomic_load_n(&t->data, __ATOMIC_RELAXED);
+    uint64_t check = __atomic_load_n(&t->check, __ATOMIC_RELAXED);
+    int32_t score = (int32_t)((uint32_t)(data >> TT_SCORE_SHIFT) << 8) >> 8; /* 24 bits, sign-extended */
+    return (TtEntry){.key = check ^ data, .score = score, .move = (Action)(data & 0x1FFFF),
+                     .depth = (uint8_t)(data >> TT_DEPTH_SHIFT), .bound = (uint8_t)((data >> TT_BOUND_SHIFT) & 3),
+                     .gen = (uint8_t)(data >> TT_GEN_SHIFT)};
+}
+
+static void tt_write(Ab *ab, uint64_t slot, const TtEntry *e)
+{
+    uint64_t data = (uint64_t)(e->move & 0x1FFFF) | (uint64_t)((uint32_t)e->score & 0xFFFFFF) << TT_SCORE_SHIFT |
+                    (uint64_t)e->depth << TT_DEPTH_SHIFT | (uint64_t)(e->bound & 3) << TT_BOUND_SHIFT |
+                    (uint64_t)e->gen << TT_GEN_SHIFT;
+    TtSlot *t = &ab->tt[slot];
+    __atomic_store_n(&t->data, data, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->check, e->key ^ data, __ATOMIC_RELAXED);
+}
 
 /* Late move reductions grow with the depth left and the move's rank, as
  * the product of their logarithms (the shape chess engines settled on):
@@ -68,26 +119,51 @@ static void reductions_init(Ab *ab)
             ab->reduction[d][i] = d < 3 || i < 3 ? 0 : (uint8_t)(1 + log(d) * log(i) / 3.0);
 }
 
+/* A thread's search state with its own history and accumulators; the
+ * table is set by the caller. */
+static Ab *worker_new(const AbConfig *cfg)
+{
+    Ab *ab = calloc(1, sizeof *ab);
+    if (!ab) return NULL;
+    ab->cfg = *cfg;
+    reductions_init(ab);
+    if (cfg->net && !(ab->acc = aligned_alloc(_Alignof(NnueAcc), MAX_PLY * sizeof *ab->acc))) {
+        free(ab);
+        return NULL;
+    }
+    return ab;
+}
+
 int ab_new(Ab **out, const AbConfig *cfg, char *err)
 {
     *out = NULL;
     uint64_t bytes = (uint64_t)cfg->tt_mb << 20, slots = 1;
-    while (slots * 2 * (sizeof(TtEntry) + sizeof(TtMeta)) <= bytes) slots *= 2;
-    Ab *ab = calloc(1, sizeof *ab);
-    if (ab) {
-        ab->cfg = *cfg;
-        ab->tt = calloc(slots, sizeof *ab->tt);
-        ab->meta = calloc(slots, sizeof *ab->meta);
-    }
-    if (!ab || !ab->tt || !ab->meta) {
+    while (slots * 2 * TT_NOMINAL_SLOT_BYTES <= bytes) slots *= 2;
+    int threads = cfg->threads > 1 ? cfg->threads : 1;
+    if (threads > AB_MAX_THREADS) return error_set(err, "%d threads asked for a search (at most %d)", threads, AB_MAX_THREADS);
+    Ab *ab = worker_new(cfg);
+    if (!ab) return error_set(err, "out of memory for a search");
+    ab->tt = calloc(slots, sizeof *ab->tt);
+    if (!ab->tt) {
         ab_free(ab);
         return error_set(err, "out of memory for a transposition table of %u MiB", (unsigned)cfg->tt_mb);
     }
     ab->mask = slots - 1;
-    reductions_init(ab);
-    if (cfg->net && !(ab->acc = aligned_alloc(_Alignof(NnueAcc), MAX_PLY * sizeof *ab->acc))) {
+    if (threads > 1 && !(ab->helpers = calloc((size_t)threads - 1, sizeof *ab->helpers))) {
         ab_free(ab);
-        return error_set(err, "out of memory for the net's accumulators");
+        return error_set(err, "out of memory for %d threads' searches", threads);
+    }
+    for (int i = 1; i < threads; i++) {
+        Ab *h = worker_new(cfg);
+        if (!h) {
+            ab_free(ab);
+            return error_set(err, "out of memory for %d threads' searches", threads);
+        }
+        h->tt = ab->tt;
+        h->mask = ab->mask;
+        h->main = ab;
+        h->id = i;
+        ab->helpers[ab->nhelpers++] = h;
     }
     *out = ab;
     return 0;
@@ -96,21 +172,30 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
 void ab_free(Ab *ab)
 {
     if (!ab) return;
+    for (int i = 0; i < ab->nhelpers; i++) {
+        free(ab->helpers[i]->acc);
+        free(ab->helpers[i]);
+    }
+    free(ab->helpers);
     free(ab->tt);
-    free(ab->meta);
     free(ab->acc);
     free(ab);
 }
 
-void ab_clear(Ab *ab)
+static void worker_clear(Ab *ab)
 {
-    memset(ab->tt, 0, (ab->mask + 1) * sizeof *ab->tt);
-    memset(ab->meta, 0, (ab->mask + 1) * sizeof *ab->meta);
     memset(ab->history, 0, sizeof ab->history);
     memset(ab->killer, 0, sizeof ab->killer);
     memset(ab->counter, 0, sizeof ab->counter);
     ab->gen = 0;
     ab->has_root = false;
+}
+
+void ab_clear(Ab *ab)
+{
+    memset(ab->tt, 0, (ab->mask + 1) * sizeof *ab->tt);
+    worker_clear(ab);
+    for (int i = 0; i < ab->nhelpers; i++) worker_clear(ab->helpers[i]);
 }
 
 double ab_score_value(int score)
@@ -149,11 +234,10 @@ static int score_from_tt(int s, int ply) { return s >= AB_WIN_BOUND ? s - ply : 
 static void tt_store(Ab *ab, Key key, int depth, int bound, int score, Action move, int ply)
 {
     uint64_t i = key & ab->mask;
-    TtMeta *m = &ab->meta[i];
-    if (ab->tt[i].key == key || m->gen != ab->gen || depth >= m->depth) {
-        if (move == ACTION_NONE && ab->tt[i].key == key) move = ab->tt[i].move;
-        ab->tt[i] = (TtEntry){key, score_to_tt(score, ply), move};
-        *m = (TtMeta){(uint8_t)depth, (uint8_t)bound, ab->gen};
+    TtEntry old = tt_read(ab, i);
+    if (old.key == key || old.gen != ab->gen || depth >= old.depth) {
+        if (move == ACTION_NONE && old.key == key) move = old.move;
+        tt_write(ab, i, &(TtEntry){key, score_to_tt(score, ply), move, (uint8_t)depth, (uint8_t)bound, ab->gen});
     }
 }
 
@@ -214,10 +298,17 @@ static void order(Ab *ab, Action *list, int n, Action tt_move, int depth, int pl
 
 static int search(Ab *ab, int depth, int alpha, int beta, int ply);
 
+/* The positions of a search, its helpers' included (theirs as of their
+ * last count, every CHECK_EVERY positions). */
+static uint64_t total_nodes(Ab *ab)
+{
+    return ab->nodes + (ab->nhelpers ? atomic_load_explicit(&ab->helper_nodes, memory_order_relaxed) : 0);
+}
+
 /* A report of the depth in progress: how far, and how many positions. */
 static void progress(Ab *ab)
 {
-    SearchReport r = {.depth = ab->depth_now, .nodes = ab->nodes};
+    SearchReport r = {.depth = ab->depth_now, .nodes = total_nodes(ab)};
     ab->report(ab->report_ctx, &r);
     ab->next_report = clock_now() + ab->report_s;
 }
@@ -227,7 +318,7 @@ static void progress(Ab *ab)
  * the table holds the unfinished depth's entries too). */
 static void report_depth(Ab *ab, const AbResult *res, SearchReport *r)
 {
-    *r = (SearchReport){.depth = res->depth, .scored = true, .score = res->score, .nodes = ab->nodes,
+    *r = (SearchReport){.depth = res->depth, .scored = true, .score = res->score, .nodes = total_nodes(ab),
                         .value = ab_score_value(res->score)};
     r->npv = ab_pv(ab, r->pv, SEARCH_REPORT_PV);
     ab->report(ab->report_ctx, r);
@@ -244,11 +335,18 @@ static int child(Ab *ab, int depth, int alpha, int beta, int ply, bool same)
  * A node budget is exact (and so reproducible): checked at every position. */
 static bool node_stops(Ab *ab)
 {
-    if (ab->budget && ab->nodes >= ab->budget) {
+    if (ab->budget && ab->nodes + (ab->nhelpers ? atomic_load_explicit(&ab->helper_nodes, memory_order_relaxed) : 0) >=
+                          ab->budget) {
         ab->stopped = true;
         return true;
     }
     if ((++ab->nodes % CHECK_EVERY) == 0) {
+        if (ab->main) {
+            /* a helper: counted in its main thread's total, and stopped by it */
+            atomic_fetch_add_explicit(&ab->main->helper_nodes, CHECK_EVERY, memory_order_relaxed);
+            if (atomic_load_explicit(&ab->main->done, memory_order_relaxed)) ab->stopped = true;
+            return ab->stopped;
+        }
         if (search_limits_reached(&ab->lim)) ab->stopped = true;
         if (ab->report && clock_now() >= ab->next_report) progress(ab);
     }
@@ -386,13 +484,13 @@ static int later_child(Ab *ab, int d, int r, int alpha, int beta, int ply, bool 
 static bool tt_probe(const Ab *ab, Key key, int depth, int alpha, int beta, int ply, Action *tt_move, int *score)
 {
     uint64_t slot = key & ab->mask;
-    if (ab->tt[slot].key != key) return false;
-    const TtMeta *m = &ab->meta[slot];
-    *tt_move = ab->tt[slot].move;
-    if (ply == 0 || m->depth < depth) return false;
-    int s = score_from_tt(ab->tt[slot].score, ply);
+    TtEntry e = tt_read(ab, slot);
+    if (e.key != key) return false;
+    *tt_move = e.move;
+    if (ply == 0 || e.depth < depth) return false;
+    int s = score_from_tt(e.score, ply);
     *score = s;
-    return m->bound == BOUND_EXACT || (m->bound == BOUND_LOWER && s >= beta) || (m->bound == BOUND_UPPER && s <= alpha);
+    return e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && s >= beta) || (e.bound == BOUND_UPPER && s <= alpha);
 }
 
 static int search(Ab *ab, int depth, int alpha, int beta, int ply)
@@ -473,6 +571,54 @@ static int root_search(Ab *ab, int depth, int last)
     }
 }
 
+/* A helper's search (Lazy SMP): iterative deepening over the main
+ * thread's root to the main thread's cap, the odd helpers a depth ahead,
+ * each with its own history and killers, until the main thread is done.
+ * What a helper finds reaches the main thread only through the shared
+ * table: its entries cut the main thread's search and order its moves. */
+static void *helper_run(void *arg)
+{
+    Ab *h = arg;
+    int last = 0;
+    for (int d = 1 + (h->id & 1); d <= h->helper_cap; d++) {
+        h->root_best = ACTION_NONE;
+        int s = root_search(h, d, last);
+        if (h->stopped || s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND) break;
+        last = s;
+    }
+    atomic_fetch_add_explicit(&h->main->helper_nodes, h->nodes % CHECK_EVERY, memory_order_relaxed);
+    return NULL;
+}
+
+/* Starts the helpers on pos, to depth cap; *started says which ran. */
+static void helpers_start(Ab *ab, const Position *pos, int cap, pthread_t *tid, bool *started)
+{
+    atomic_store_explicit(&ab->done, false, memory_order_relaxed);
+    atomic_store_explicit(&ab->helper_nodes, 0, memory_order_relaxed);
+    for (int i = 0; i < ab->nhelpers; i++) {
+        Ab *h = ab->helpers[i];
+        h->pos = *pos;
+        h->root = *pos;
+        h->nodes = 0;
+        h->stopped = false;
+        h->lim = (SearchLimits){0};
+        h->budget = 0;
+        h->report = NULL;
+        h->gen = ab->gen;
+        h->helper_cap = cap;
+        if (h->cfg.net) nnue_refresh(h->cfg.net, pos, &h->acc[0]);
+        /* a helper that cannot be started leaves the work to the others */
+        started[i] = pthread_create(&tid[i], NULL, helper_run, h) == 0;
+    }
+}
+
+static void helpers_stop(Ab *ab, pthread_t *tid, const bool *started)
+{
+    atomic_store_explicit(&ab->done, true, memory_order_relaxed);
+    for (int i = 0; i < ab->nhelpers; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
+}
+
 Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult *res)
 {
     ab->pos = *pos;
@@ -502,6 +648,9 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
     if (cap > AB_MAX_DEPTH) cap = AB_MAX_DEPTH;
     uint64_t budget = ab->lim.sims;
     SearchReport last = {0}; /* the report of the last depth completed */
+    pthread_t tid[AB_MAX_THREADS];
+    bool started[AB_MAX_THREADS] = {false};
+    if (ab->nhelpers) helpers_start(ab, pos, cap, tid, started);
     for (int d = 1; d <= cap; d++) {
         ab->root_best = ACTION_NONE;
         ab->depth_now = d;
@@ -519,14 +668,15 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
         if (s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND) break; /* proven: deeper finds nothing new */
         /* the next depth takes several times this one: do not start what cannot finish */
         if (ab->lim.deadline > 0 && clock_now() - start > (ab->lim.deadline - start) / 2) break;
-        if (budget && ab->nodes > budget / 2) break;
+        if (budget && total_nodes(ab) > budget / 2) break;
     }
     ab->budget = 0;
-    r.nodes = ab->nodes;
+    if (ab->nhelpers) helpers_stop(ab, tid, started);
+    r.nodes = total_nodes(ab);
     /* the end: the last depth's line again, with the positions of a depth
      * left unfinished counted too */
-    if (ab->report && ab->nodes != last.nodes) {
-        last.nodes = ab->nodes;
+    if (ab->report && r.nodes != last.nodes) {
+        last.nodes = r.nodes;
         ab->report(ab->report_ctx, &last);
     }
     if (res) *res = r;
@@ -539,14 +689,14 @@ int ab_pv(const Ab *ab, Action *pv, int max)
     Position pos = ab->root;
     int n = 0;
     while (n < max) {
-        const TtEntry *e = &ab->tt[pos.key & ab->mask];
+        TtEntry e = tt_read(ab, pos.key & ab->mask);
         int result, reason;
-        if (e->key != pos.key || e->move == ACTION_NONE || pos_outcome(&pos, &result, &reason) ||
-            !movegen_is_legal(&pos, e->move))
+        if (e.key != pos.key || e.move == ACTION_NONE || pos_outcome(&pos, &result, &reason) ||
+            !movegen_is_legal(&pos, e.move))
             break;
-        pv[n++] = e->move;
+        pv[n++] = e.move;
         Undo u;
-        pos_make(&pos, e->move, &u);
+        pos_make(&pos, e.move, &u);
     }
     return n;
 }

@@ -42,7 +42,16 @@
  * a node budget or until_stop (search/limits.h), or the depth the limits
  * ask for.
  *
- * Determinism: at a fixed depth, or under a node budget (limits' sims: at
+ * Threads (AbConfig.threads > 1): the caller's thread searches as above
+ * while threads - 1 helpers search the same root with their own history,
+ * killers and counters, the odd ones a depth ahead, all over the one
+ * table, without locks (each slot is two words checked by a xor: ab.c),
+ * until the caller's search ends: Lazy SMP. The helpers' entries cut and
+ * order the caller's search, which chooses as alone; a node budget counts
+ * every thread's positions. Not reproducible, and for analysis (the
+ * `threads` option of `yinsh uyi`): self-play's games each keep one.
+ *
+ * Determinism (one thread): at a fixed depth, or under a node budget (limits' sims: at
  * most that many positions, counted exactly), the choice is a function of
  * the position, the table's contents and the history, which depend only
  * on the decisions since the last ab_clear (the agent clears at each new
@@ -69,6 +78,7 @@ enum {
     AB_DEFAULT_TT_MB = 16,
     AB_MAX_TT_MB = 4096,
     AB_MAX_TEMPO = 100000, /* |tempo| at most, score units */
+    AB_MAX_THREADS = 64,
 };
 
 /* The techniques beyond the search of commit 8f70ac8 (AbConfig.tech), each
@@ -106,6 +116,11 @@ typedef struct AbConfig {
     const Nnue *net;
     uint32_t tech;      /* AB_* bits above; 0: the search of 8f70ac8 */
     int tempo;          /* added to every evaluation for its actor (score units); 0: none */
+    /* Threads of one search (1..AB_MAX_THREADS; 0 or 1: one), for
+     * analysis: Lazy SMP, the helpers searching the same root over the
+     * shared table (ab.c). Not reproducible with more than one: what the
+     * helpers leave in the table depends on the interleaving. */
+    int threads;
 } AbConfig;
 
 typedef struct AbResult {
