@@ -59,4 +59,9 @@ expect "alpha-beta match, 3 pairs" "hash         fe3b4a3f36d815d4" \
 # its first 2 games: the same actions as the 2 stored in results/ladder.db
 expect "ladder-standard-ab5, first 2 games" "hash         25a25f4819443c9d" \
     "$(sp --games 2 --variant standard --agent ab:depth=5,eval=eval/weights/tuned3.txt --opening random:4 --seed 23021)"
+# best (the deep search of issue 29) at its untimed depth: the same games
+# whichever number of game threads plays them
+expect "best, first 4 games, 2 threads" "hash         28bb992d2e9af919" "$(sp --games 4 --agent best --seed 2950)"
+expect "best, first 4 games, 1 thread" "hash         28bb992d2e9af919" \
+    "$("$yinsh" selfplay --games 4 --agent best --seed 2950 --no-db --quiet --threads 1)"
 exit $fail
