@@ -84,8 +84,17 @@ struct Ab {
     Ab *main;              /* a helper's main thread; NULL in the main thread */
     int id;                /* 0: the main thread; helpers 1.. */
     int helper_cap;        /* a helper's deepest depth this search */
+    /* a helper's deepest completed depth this search (0: none), its score
+     * and action: read by the main thread after the join */
+    int done_depth, done_score;
+    Action done_action;
     atomic_bool done;      /* main: set when its search ends, and the helpers stop */
     _Atomic uint64_t helper_nodes; /* main: the positions its helpers visited, added every CHECK_EVERY */
+    atomic_bool ahead;     /* main: a helper has finished (the cap completed, or a proof): the main thread stops */
+    /* main, with helpers: its budget (0: none) and its own positions, as
+     * of its last count every CHECK_EVERY, for the helpers to stop at the
+     * budget when the main thread waits for a core */
+    _Atomic uint64_t shared_budget, main_nodes;
 };
 
 static TtEntry tt_read(const Ab *ab, uint64_t slot)
@@ -313,6 +322,8 @@ static void progress(Ab *ab)
     ab->next_report = clock_now() + ab->report_s;
 }
 
+static int line_from(const Ab *ab, Action first, Action *pv, int max);
+
 /* A report of a completed depth: its score, value and principal
  * variation, read from the table (kept for the end of the search, when
  * the table holds the unfinished depth's entries too). */
@@ -320,7 +331,7 @@ static void report_depth(Ab *ab, const AbResult *res, SearchReport *r)
 {
     *r = (SearchReport){.depth = res->depth, .scored = true, .score = res->score, .nodes = total_nodes(ab),
                         .value = ab_score_value(res->score)};
-    r->npv = ab_pv(ab, r->pv, SEARCH_REPORT_PV);
+    r->npv = line_from(ab, res->action, r->pv, SEARCH_REPORT_PV);
     ab->report(ab->report_ctx, r);
     ab->next_report = clock_now() + ab->report_s;
 }
@@ -342,12 +353,21 @@ static bool node_stops(Ab *ab)
     }
     if ((++ab->nodes % CHECK_EVERY) == 0) {
         if (ab->main) {
-            /* a helper: counted in its main thread's total, and stopped by it */
-            atomic_fetch_add_explicit(&ab->main->helper_nodes, CHECK_EVERY, memory_order_relaxed);
-            if (atomic_load_explicit(&ab->main->done, memory_order_relaxed)) ab->stopped = true;
+            /* a helper: counted in its main thread's total, and stopped
+             * by it or by the budget */
+            Ab *m = ab->main;
+            uint64_t helpers = atomic_fetch_add_explicit(&m->helper_nodes, CHECK_EVERY, memory_order_relaxed) + CHECK_EVERY;
+            uint64_t budget = atomic_load_explicit(&m->shared_budget, memory_order_relaxed);
+            if (atomic_load_explicit(&m->done, memory_order_relaxed) ||
+                (budget && helpers + atomic_load_explicit(&m->main_nodes, memory_order_relaxed) >= budget))
+                ab->stopped = true;
             return ab->stopped;
         }
+        if (ab->nhelpers) atomic_store_explicit(&ab->main_nodes, ab->nodes, memory_order_relaxed);
         if (search_limits_reached(&ab->lim)) ab->stopped = true;
+        /* a helper got to the end first: its answer is taken (ab_search) */
+        if (ab->nhelpers && ab->depth_now > 1 && atomic_load_explicit(&ab->ahead, memory_order_relaxed))
+            ab->stopped = true;
         if (ab->report && clock_now() >= ab->next_report) progress(ab);
     }
     return ab->stopped;
@@ -583,7 +603,14 @@ static void *helper_run(void *arg)
     for (int d = 1 + (h->id & 1); d <= h->helper_cap; d++) {
         h->root_best = ACTION_NONE;
         int s = root_search(h, d, last);
-        if (h->stopped || s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND) break;
+        if (h->stopped) break;
+        h->done_depth = d;
+        h->done_score = s;
+        h->done_action = h->root_best;
+        if (s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND || d == h->helper_cap) {
+            atomic_store_explicit(&h->main->ahead, true, memory_order_relaxed);
+            break;
+        }
         last = s;
     }
     atomic_fetch_add_explicit(&h->main->helper_nodes, h->nodes % CHECK_EVERY, memory_order_relaxed);
@@ -595,6 +622,9 @@ static void helpers_start(Ab *ab, const Position *pos, int cap, pthread_t *tid, 
 {
     atomic_store_explicit(&ab->done, false, memory_order_relaxed);
     atomic_store_explicit(&ab->helper_nodes, 0, memory_order_relaxed);
+    atomic_store_explicit(&ab->ahead, false, memory_order_relaxed);
+    atomic_store_explicit(&ab->shared_budget, 0, memory_order_relaxed);
+    atomic_store_explicit(&ab->main_nodes, 0, memory_order_relaxed);
     for (int i = 0; i < ab->nhelpers; i++) {
         Ab *h = ab->helpers[i];
         h->pos = *pos;
@@ -606,6 +636,7 @@ static void helpers_start(Ab *ab, const Position *pos, int cap, pthread_t *tid, 
         h->report = NULL;
         h->gen = ab->gen;
         h->helper_cap = cap;
+        h->done_depth = 0;
         if (h->cfg.net) nnue_refresh(h->cfg.net, pos, &h->acc[0]);
         /* a helper that cannot be started leaves the work to the others */
         started[i] = pthread_create(&tid[i], NULL, helper_run, h) == 0;
@@ -658,6 +689,7 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
         SearchLimits limits = ab->lim;
         if (d == 1) ab->lim = (SearchLimits){0};
         ab->budget = d == 1 ? 0 : budget;
+        if (ab->nhelpers) atomic_store_explicit(&ab->shared_budget, ab->budget, memory_order_relaxed);
         int s = root_search(ab, d, r.score);
         ab->lim = limits;
         if (ab->stopped) break;
@@ -671,7 +703,22 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
         if (budget && total_nodes(ab) > budget / 2) break;
     }
     ab->budget = 0;
-    if (ab->nhelpers) helpers_stop(ab, tid, started);
+    if (ab->nhelpers) {
+        helpers_stop(ab, tid, started);
+        /* a helper that completed a deeper depth than the main thread
+         * (an odd one runs a depth ahead) gives the answer: its search
+         * saw further, and the main thread's table-fed depth did not
+         * get there in time */
+        for (int i = 0; i < ab->nhelpers; i++) {
+            const Ab *h = ab->helpers[i];
+            if (h->done_depth > r.depth && h->done_action != ACTION_NONE) {
+                r.depth = h->done_depth;
+                r.score = h->done_score;
+                r.action = h->done_action;
+                if (ab->report) report_depth(ab, &r, &last);
+            }
+        }
+    }
     r.nodes = total_nodes(ab);
     /* the end: the last depth's line again, with the positions of a depth
      * left unfinished counted too */
@@ -683,20 +730,28 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
     return r.action;
 }
 
+/* The line from the root that begins with first (when legal there) and
+ * goes on with the table's actions. */
+static int line_from(const Ab *ab, Action first, Action *pv, int max)
+{
+    if (!ab->has_root || max < 1) return 0;
+    Position pos = ab->root;
+    int n = 0;
+    for (Action a = first; n < max;) {
+        int result, reason;
+        if (a == ACTION_NONE || pos_outcome(&pos, &result, &reason) || !movegen_is_legal(&pos, a)) break;
+        pv[n++] = a;
+        Undo u;
+        pos_make(&pos, a, &u);
+        TtEntry e = tt_read(ab, pos.key & ab->mask);
+        a = e.key == pos.key ? e.move : ACTION_NONE;
+    }
+    return n;
+}
+
 int ab_pv(const Ab *ab, Action *pv, int max)
 {
     if (!ab->has_root) return 0;
-    Position pos = ab->root;
-    int n = 0;
-    while (n < max) {
-        TtEntry e = tt_read(ab, pos.key & ab->mask);
-        int result, reason;
-        if (e.key != pos.key || e.move == ACTION_NONE || pos_outcome(&pos, &result, &reason) ||
-            !movegen_is_legal(&pos, e.move))
-            break;
-        pv[n++] = e.move;
-        Undo u;
-        pos_make(&pos, e.move, &u);
-    }
-    return n;
+    TtEntry e = tt_read(ab, ab->root.key & ab->mask);
+    return line_from(ab, e.key == ab->root.key ? e.move : ACTION_NONE, pv, max);
 }

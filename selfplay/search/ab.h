@@ -47,9 +47,12 @@
  * killers and counters, the odd ones a depth ahead, all over the one
  * table, without locks (each slot is two words checked by a xor: ab.c),
  * until the caller's search ends: Lazy SMP. The helpers' entries cut and
- * order the caller's search, which chooses as alone; a node budget counts
- * every thread's positions. Not reproducible, and for analysis (the
- * `threads` option of `yinsh uyi`): self-play's games each keep one.
+ * order the caller's search; the answer is that of the deepest depth any
+ * thread completed (the caller's on a tie), and a helper that completes
+ * the cap (or proves the game) ends the search. A node budget counts
+ * every thread's positions (passed by at most 512 a helper). Not
+ * reproducible, and for analysis (the `threads` option of `yinsh uyi`):
+ * self-play's games each keep one.
  *
  * Determinism (one thread): at a fixed depth, or under a node budget (limits' sims: at
  * most that many positions, counted exactly), the choice is a function of
