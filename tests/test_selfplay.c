@@ -413,6 +413,85 @@ Test(mcts, tree_reuse)
     mcts_free(m);
 }
 
+/* The root's value (MctsResult.root_value): the root's mean score for the
+ * actor over all its visits, the search's estimate of the position, where
+ * value is the chosen child's. Checked where it is known apart from the
+ * search's own figures:
+ *   - one simulation from a fresh root goes through the chosen child: the
+ *     two are the same number;
+ *   - a kept root's visits are the chosen child's of the last search
+ *     (value * chosen_visits, for that search's actor) and one more
+ *     simulation's result (0, 1/2 or 1): root_value * root_visits
+ *     recomputed from them, for whichever player acts now;
+ *   - a position every line of which White wins, White to act, fresh and
+ *     kept: 1, not 0. A fresh root's statistics count for the player
+ *     before the actor, a kept one's (after a move that made a row) for
+ *     the actor himself: a wrong point of view reads 0 in one of them;
+ *   - many simulations: in [0, 1], and not the chosen child's value. */
+Test(mcts, root_value_is_the_roots_mean)
+{
+    MctsConfig cfg = {.sims = 300, .c = 1.0};
+    Mcts *m = new_mcts(&cfg);
+    SearchLimits one = {.sims = 1};
+    int differ = 0;
+    for (int k = 0; k < 6; k++) {
+        Position pos;
+        bench_mcts_position(1, k, &pos);
+        Rng rng;
+        rng_seed(&rng, 7, (uint64_t)k);
+        MctsResult r;
+        mcts_clear(m);
+        mcts_search_limited(m, &pos, &rng, &one, &r);
+        cr_assert_eq(r.root_visits, 1);
+        cr_assert_eq(r.root_value, r.value, "position %d: one simulation: %f against %f", k, r.root_value, r.value);
+
+        mcts_clear(m);
+        Action a = mcts_search(m, &pos, &rng, &r);
+        cr_assert(r.root_value >= 0 && r.root_value <= 1, "position %d: %f", k, r.root_value);
+        differ += r.root_value != r.value;
+        /* the chosen child becomes the root: its figures, then one simulation */
+        int actor = pos.actor;
+        mcts_advance(m, &pos, a);
+        Undo u;
+        pos_make(&pos, a, &u);
+        if (!movegen_count(&pos)) continue;
+        MctsResult next;
+        mcts_search_limited(m, &pos, &rng, &one, &next);
+        cr_assert_eq(next.root_visits, r.chosen_visits + 1);
+        double before = pos.actor == actor ? r.value : 1 - r.value; /* for the new actor */
+        double last = next.root_value * next.root_visits - before * r.chosen_visits;
+        cr_assert(fabs(last) < 1e-9 || fabs(last - 0.5) < 1e-9 || fabs(last - 1) < 1e-9,
+                  "position %d: the kept root's mean is not its earlier visits' and one simulation's (%f)", k, last);
+    }
+    cr_expect_gt(differ, 3, "the root's value is the chosen child's in %d positions of 6", 6 - differ);
+
+    /* White's ring e6 over e2-e5 with two rings removed: its move up makes
+     * the row e2-e6, and then every line wins (R, X: a third ring) */
+    Position pos, won;
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse("W3/W6/8/9/1wwwwW4/9/10/8B/8/B6/B3 w M standard", &pos, err), 0, "%s", err);
+    Action up;
+    cr_assert_eq(action_parse(&pos, "e6-e8", &up, err), 0, "%s", err);
+    won = pos;
+    Undo u;
+    pos_make(&won, up, &u);
+    cr_assert(won.actor == WHITE && won.state == STATE_R);
+    Rng rng;
+    rng_seed(&rng, 2, 2);
+    MctsResult r;
+    mcts_clear(m);
+    mcts_search(m, &won, &rng, &r);
+    cr_assert(r.value == 1 && r.root_value == 1, "fresh: value %f, root_value %f", r.value, r.root_value);
+    /* kept: the root reached by White's own move */
+    mcts_clear(m);
+    mcts_search(m, &pos, &rng, &r);
+    mcts_advance(m, &pos, up);
+    mcts_search(m, &won, &rng, &r);
+    cr_assert_gt(r.root_visits, 300, "the tree under e6-e8 was not kept");
+    cr_assert(r.value == 1 && r.root_value == 1, "kept: value %f, root_value %f", r.value, r.root_value);
+    mcts_free(m);
+}
+
 /* mcts_nodes_check on a tree built by hand, then on copies of it with one
  * invariant broken each. The tree: the root (White to act) has two
  * children; the first was expanded on its second visit, so its children
