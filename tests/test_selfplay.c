@@ -25,6 +25,7 @@
 #include "engine/notation.h"
 #include "selfplay/search/playout.h"
 #include "selfplay/play/scheduler.h"
+#include "selfplay/store/cursor.h"
 #include "selfplay/store/store.h"
 #include "tests/test_proc.h"
 
@@ -761,11 +762,14 @@ Test(store, refuses_newer_version_and_foreign_files)
 {
     char *dir = tmpdir_new(), *path = path_in(dir, "n.db"), err[ERR_LEN];
     sqlite3 *db = db_open(path);
-    sqlite3_exec(db, "PRAGMA user_version = 8", NULL, NULL, NULL);
+    char newer[64];
+    snprintf(newer, sizeof newer, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION + 1);
+    sqlite3_exec(db, newer, NULL, NULL, NULL);
     sqlite3_close(db);
     Store *s;
     cr_assert_neq(store_open(&s, path, STORE_CREATE, 100, err), 0);
-    cr_assert(strstr(err, "version 8") && strstr(err, "newer"), "%s", err);
+    snprintf(newer, sizeof newer, "version %d", STORE_SCHEMA_VERSION + 1);
+    cr_assert(strstr(err, newer) && strstr(err, "newer"), "%s", err);
 
     char *other = path_in(dir, "o.db");
     db = db_open(other);
@@ -1102,10 +1106,23 @@ static const char RUN_V3[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT
                              " kind TEXT NOT NULL DEFAULT 'selfplay', pairs INTEGER NOT NULL DEFAULT 0, opening TEXT "
                              "NOT NULL DEFAULT 'none', max_actions INTEGER NOT NULL DEFAULT 1000);";
 
-/* Cuts what schema version 7 added out of the schema's text: the column
- * run.visits and the table action_visits (with its comment). */
+/* Cuts what schema version 8 added out of the schema's text: the column
+ * action.root_value. */
+static void strip_v8(char *sql)
+{
+    char *c = strstr(sql, "    root_value ");
+    cr_assert(c);
+    char *eol = strchr(c, '\n') + 1;
+    memmove(c, eol, strlen(eol) + 1);
+    cr_assert(!strstr(sql, "root_value"));
+}
+
+/* Cuts what schema versions 7 and 8 added out of the schema's text: the
+ * column run.visits and the table action_visits (with its comment), then
+ * action.root_value. */
 static void strip_v7(char *sql)
 {
+    strip_v8(sql);
     char *c = strstr(sql, ",\n    visits ");
     cr_assert(c);
     char *eol = strchr(c + 2, '\n');
@@ -1246,7 +1263,7 @@ Test(store, upgrades_version_5)
     c = strstr(sql, "    clock_us");
     cr_assert(c);
     memmove(c, strchr(c, '\n') + 1, strlen(strchr(c, '\n') + 1) + 1);
-    c = strstr(sql, "PRAGMA user_version = 7");
+    c = strstr(sql, "PRAGMA user_version = 8");
     cr_assert(c);
     c[22] = '5';
     sqlite3 *db = db_open(path);
@@ -1281,6 +1298,119 @@ Test(store, upgrades_version_5)
     cr_assert_str_eq(run_cols, table_shape(db, "run"));
     cr_assert_str_eq(action_cols, table_shape(db, "action"));
     sqlite3_close(db);
+}
+
+/* The agent of an action row (a is action, g its game), in SQL. */
+#define ROW_AGENT "CASE a.actor WHEN 'w' THEN g.white ELSE g.black END"
+
+/* action.root_value (schema 8): the searched position's value for the
+ * actor beside the chosen action's. An MCTS row has one where it has a
+ * value, in [0, 1], in general not the chosen child's; the two are one
+ * number where every root visit went through the chosen child (one
+ * simulation from a fresh root); alpha-beta's is its value (its score is
+ * the root's); a random agent's and MCTS's forced actions' are NULL. */
+Test(store, root_value_is_stored_for_searched_actions)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "r.db"), *err;
+    const char *mixed[] = {"selfplay", "--games", "2", "--white", "mcts:sims=50", "--black", "ab:depth=1",
+                           "--seed", "3", "--db", db, "--run", "mixed", "--threads", "1", "--quiet", NULL};
+    const char *one[] = {"selfplay", "--games", "2", "--white", "random", "--black", "mcts:sims=1", "--seed", "4",
+                         "--db", db, "--run", "one", "--threads", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, mixed, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, one, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    const char *from = " FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON r.id = g.run_id WHERE ";
+    char sql[512];
+#define COUNT(cond) (snprintf(sql, sizeof sql, "SELECT count(*)%s%s", from, cond), db_int(h, sql))
+    cr_assert_gt(COUNT(ROW_AGENT " LIKE 'mcts:sims=50,%' AND a.value IS NOT NULL"), 50);
+    cr_expect_eq(COUNT("(a.root_value IS NULL) != (a.value IS NULL)"), 0, "a root value without a value, or not");
+    cr_expect_eq(COUNT("a.root_value < 0 OR a.root_value > 1"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.root_value != a.value"), 20);
+    cr_expect_eq(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.root_visits = a.chosen_visits AND a.root_value != a.value"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'mcts:sims=1,%' AND a.root_visits = 1"), 10);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'ab:%' AND a.value IS NOT NULL"), 20);
+    cr_expect_eq(COUNT(ROW_AGENT " LIKE 'ab:%' AND a.root_value IS NOT a.value"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " = 'random'"), 20);
+    cr_expect_eq(COUNT(ROW_AGENT " = 'random' AND a.root_value IS NOT NULL"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.legal = 1"), 0);
+    cr_expect_eq(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.legal = 1 AND a.root_value IS NOT NULL"), 0,
+                 "a forced action has a root value");
+#undef COUNT
+    sqlite3_close(h);
+}
+
+/* A version-7 database (the schema without action.root_value) is read
+ * as it is (reading never upgrades; no root values) and upgraded in place
+ * by the next writer: every earlier row keeps its values and has NULL,
+ * the action table has a new database's shape, the new run's rows have
+ * their root values, and a reader opened before the upgrade reads them. */
+Test(store, version_7_is_upgraded_in_place)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "v7.db"), *err, why[ERR_LEN];
+    const char *args[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=20", "--seed", "1", "--db", db,
+                          "--run", "old", "--quiet", "--store-visits", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(sqlite3_exec(h, "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 7", NULL, NULL,
+                              NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(h));
+    const char *rows = "SELECT group_concat(x, ' ') FROM (SELECT game_id || '/' || ply || '/' || actor || state || "
+                       "action || '/' || legal || '/' || quote(root_visits) || '/' || quote(chosen_visits) || '/' || "
+                       "CASE WHEN value IS NULL THEN 'NULL' ELSE printf('%.17g', value) END || '/' || time_us || '/' || quote(clock_us) AS x "
+                       "FROM action WHERE game_id IN (SELECT g.id FROM game g JOIN run r ON r.id = g.run_id WHERE "
+                       "r.name = 'old') ORDER BY game_id, ply)";
+    char *before = db_text(h, rows);
+    long long visits = db_int(h, "SELECT count(*) FROM action_visits");
+    cr_assert_gt(strlen(before), 1000);
+    sqlite3_close(h);
+
+    /* reading never upgrades */
+    char *csv = path_in(dir, "p.csv");
+    const char *pos[] = {"positions", "--db", db, "--out", csv, "--format", "csv", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, pos, NULL, &err), 0, "%s", err);
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "PRAGMA user_version"), 7);
+    sqlite3_close(h);
+    Store *s;
+    cr_assert_eq(store_open(&s, db, STORE_READ, STORE_BUSY_MS, why), 0, "%s", why);
+
+    const char *more[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=20", "--seed", "2", "--db", db,
+                          "--run", "new", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
+    h = db_open(db);
+    cr_expect_eq(db_int(h, "PRAGMA user_version"), 8);
+    cr_expect_str_eq(db_text(h, rows), before, "an earlier action row changed");
+    cr_expect_eq(db_int(h, "SELECT count(*) FROM action_visits"), visits);
+    cr_expect_eq(db_int(h, "SELECT count(root_value) FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON "
+                           "r.id = g.run_id WHERE r.name = 'old'"),
+                 0);
+    cr_expect_gt(db_int(h, "SELECT count(root_value) FROM action"), 40);
+    cr_expect_eq(db_int(h, "SELECT count(*) FROM action WHERE (root_value IS NULL) != (value IS NULL) AND game_id "
+                           "IN (SELECT g.id FROM game g JOIN run r ON r.id = g.run_id WHERE r.name = 'new')"),
+                 0);
+    char *shape = table_shape(h, "action");
+    sqlite3_close(h);
+    h = db_open(path_in(dir, "fresh.db"));
+    cr_assert_eq(sqlite3_exec(h, store_schema_sql(), NULL, NULL, NULL), SQLITE_OK);
+    cr_expect_str_eq(shape, table_shape(h, "action"));
+    sqlite3_close(h);
+
+    /* the reader opened on version 7 reads the new run's root values */
+    const char *runs[] = {"new"};
+    StoreSelection sel = {.runs = runs, .nruns = 1};
+    StoreCursor *c;
+    const StoreCursorGame *g;
+    cr_assert_eq(store_cursor_open(s, &sel, &c, why), 0, "%s", why);
+    cr_assert_eq(store_cursor_next(c, &g, why), 0, "%s", why);
+    cr_assert_not_null(g);
+    int with = 0;
+    for (int i = 0; i < g->text.nactions; i++) {
+        cr_expect_eq(g->acts[i].searched, !isnan(g->acts[i].root_value), "action %d", i);
+        with += !isnan(g->acts[i].root_value);
+    }
+    cr_expect_gt(with, 20);
+    store_cursor_close(c);
+    store_close(s);
 }
 
 Test(mcts, zeroed_config_is_the_random_playout_agent)

@@ -119,7 +119,7 @@ Test(visits, version_6_is_upgraded_in_place)
     sqlite3 *h = db_open(db);
     long long actions = db_int(h, "SELECT count(*) FROM action");
     cr_assert_eq(sqlite3_exec(h, "DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
-                                 "PRAGMA user_version = 6", NULL, NULL, NULL),
+                                 "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 6", NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(h));
     sqlite3_close(h);
     /* reading never upgrades */
@@ -134,7 +134,7 @@ Test(visits, version_6_is_upgraded_in_place)
     cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
     h = db_open(db);
     cr_expect_eq(db_int(h, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    cr_expect_eq(STORE_SCHEMA_VERSION, 7);
+    cr_expect_eq(STORE_SCHEMA_VERSION, 8);
     cr_expect_eq(db_int(h, "SELECT count(*) FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON "
                            "r.id = g.run_id WHERE r.name = 'old'"),
                  actions);
@@ -442,7 +442,7 @@ Test(visits, a_reader_sees_an_upgrade_made_after_it_opened)
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
     sqlite3 *h = db_open(db);
     cr_assert_eq(sqlite3_exec(h, "DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
-                                 "PRAGMA user_version = 6", NULL, NULL, NULL),
+                                 "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 6", NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(h));
     sqlite3_close(h);
     Store *s;
