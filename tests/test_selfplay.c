@@ -1339,6 +1339,85 @@ Test(store, root_value_is_stored_for_searched_actions)
     sqlite3_close(h);
 }
 
+/* `yinsh positions` ends every format with the root value, after the
+ * fields it had before: the last column of csv (named root_value) and of
+ * ypn (after the visits), the last 4 bytes of each .npy record (float32,
+ * after the policy and the mask when asked for; NaN where none is
+ * stored), each the action's stored root_value. */
+Test(positions, root_value_is_each_records_last)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "p.db"), *err;
+    const char *play[] = {"selfplay", "--games", "2", "--white", "mcts:sims=30", "--black", "random", "--seed", "8",
+                          "--db", db, "--run", "p", "--threads", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    long long n = db_int(h, "SELECT count(*) FROM action");
+    double *want = gc(calloc((size_t)n, sizeof *want));
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT a.root_value FROM action a JOIN game g ON g.id = a.game_id ORDER BY "
+                                       "g.idx, a.ply", -1, &st, NULL), SQLITE_OK);
+    for (long long k = 0; k < n; k++) {
+        cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+        want[k] = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    int stored = 0;
+    for (long long k = 0; k < n; k++) stored += !isnan(want[k]);
+    cr_assert(stored > 20 && stored < n, "%d of %lld", stored, n);
+
+    const char *formats[] = {"csv", "ypn"};
+    for (int f = 0; f < 2; f++) {
+        char *out = path_in(dir, formats[f]);
+        const char *args[] = {"positions", "--db", db, "--out", out, "--format", formats[f], "--quiet", NULL};
+        cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+        char *text = slurp(out), *line = text, sep = f ? '\t' : ',';
+        if (!f) {
+            cr_assert(!strncmp(text, "run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,"
+                                     "root_visits,chosen_visits,result,z,visits,root_value\n", 124), "%.200s", text);
+            line = strchr(text, '\n') + 1;
+        }
+        long long k = 0;
+        for (char *next; *line; line = next, k++) {
+            next = strchr(line, '\n') + 1;
+            char *last = memrchr(line, sep, (size_t)(next - line)) + 1;
+            cr_assert_lt(k, n);
+            if (isnan(want[k])) cr_expect_eq(last, next - 1, "%s line %lld: %.300s", formats[f], k, line);
+            else cr_expect_eq(strtod(last, NULL), want[k], "%s line %lld: %.300s", formats[f], k, line);
+        }
+        cr_expect_eq(k, n);
+    }
+
+    /* the planes: plain, and with the policy and the mask before it */
+    const char *plain[] = {"positions", "--db", db, "--out", "a.npy", "--format", "planes", "--quiet", NULL};
+    const char *extras[] = {"positions", "--db", db, "--out", "b.npy", "--format", "planes", "--policy",
+                            "--mask", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, plain, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, extras, NULL, &err), 0, "%s", err);
+    const long len[2] = {2083 + 4, 2083 + 4 * 2142 + 268 + 4};
+    const char *files[2] = {"a.npy", "b.npy"};
+    for (int f = 0; f < 2; f++) {
+        FILE *in = fopen(path_in(dir, files[f]), "rb");
+        cr_assert(in);
+        unsigned char head[10];
+        cr_assert_eq(fread(head, 1, 10, in), 10);
+        int hlen = head[8] | head[9] << 8;
+        char *dict = gc(calloc(1, (size_t)hlen + 1));
+        cr_assert_eq(fread(dict, 1, (size_t)hlen, in), (size_t)hlen);
+        cr_expect(strstr(dict, "('root_value', '<f4')]"), "%s", dict);
+        unsigned char *rec = gc(malloc((size_t)len[f]));
+        for (long long k = 0; k < n; k++) {
+            cr_assert_eq(fread(rec, 1, (size_t)len[f], in), (size_t)len[f], "%s record %lld", files[f], k);
+            float got;
+            memcpy(&got, rec + len[f] - 4, sizeof got); /* little-endian, as this machine */
+            if (isnan(want[k])) cr_expect(isnan(got), "%s record %lld: %f", files[f], k, got);
+            else cr_expect_eq(got, (float)want[k], "%s record %lld", files[f], k);
+        }
+        cr_expect_eq(fgetc(in), EOF);
+        fclose(in);
+    }
+}
+
 /* A version-7 database (the schema without action.root_value) is read
  * as it is (reading never upgrades; no root values) and upgraded in place
  * by the next writer: every earlier row keeps its values and has NULL,
@@ -1364,10 +1443,14 @@ Test(store, version_7_is_upgraded_in_place)
     cr_assert_gt(strlen(before), 1000);
     sqlite3_close(h);
 
-    /* reading never upgrades */
+    /* reading never upgrades: the positions have no root values */
     char *csv = path_in(dir, "p.csv");
     const char *pos[] = {"positions", "--db", db, "--out", csv, "--format", "csv", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, pos, NULL, &err), 0, "%s", err);
+    char *text = slurp(csv);
+    cr_assert(strstr(text, ",visits,root_value\n"), "%.200s", text);
+    for (char *line = strchr(text, '\n') + 1; *line; line = strchr(line, '\n') + 1)
+        cr_assert_eq(strchr(line, '\n')[-1], ',', "a root value read from version 7: %.300s", line);
     h = db_open(db);
     cr_assert_eq(db_int(h, "PRAGMA user_version"), 7);
     sqlite3_close(h);

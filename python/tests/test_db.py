@@ -79,7 +79,7 @@ class Databases(unittest.TestCase):
         self.assertEqual(len(samples), len(lines))
         self.assertEqual(len(samples), sum(len(g.actions) for g in self.db.games()))
         for s, line in zip(samples, lines):
-            ypn, action, z, value, root, chosen, visits = line
+            ypn, action, z, value, root, chosen, visits, root_value = line
             self.assertEqual(visits, "")  # these runs stored no root visits
             self.assertEqual((s.ypn, s.action, s.z), (ypn, action, int(z)))
             self.assertEqual(s.action_index, s.position.index(action))
@@ -88,7 +88,7 @@ class Databases(unittest.TestCase):
                 self.assertEqual((s.root_visits, s.chosen_visits), (int(root), int(chosen)))
             else:
                 self.assertIsNone(s.value)
-                self.assertEqual((value, root, chosen), ("", "", ""))
+                self.assertEqual((value, root, chosen, root_value), ("", "", "", ""))
         blitz = list(self.db.positions(variant="blitz"))
         self.assertEqual(len(blitz), len(self.tsv("--variant", "blitz")))
         self.assertTrue(all(not s.searched for s in blitz))  # random agents

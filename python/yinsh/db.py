@@ -320,8 +320,9 @@ def load_positions(path):
     (or Database.export_positions) wrote: numpy.load's structured array
     when numpy is there (fields planes (17, 11, 11) uint8 raw values,
     action, z, actor, state, searched, legal, value, root_visits,
-    chosen_visits, game, ply); without numpy a list of dicts of the same
-    fields (planes a bytes of 2057)."""
+    chosen_visits, game, ply, then policy when written, and root_value,
+    each record's last); without numpy a list of dicts of the same fields
+    (planes a bytes of 2057). A file written before root_value has none."""
     if _arrays.have_numpy():
         return _arrays.numpy.load(path)
     with open(path, "rb") as f:
@@ -334,6 +335,7 @@ def load_positions(path):
         if _NPY_RECORD.size != 2083:
             raise AssertionError("record size")
         policy = any(field[0] == "policy" for field in header["descr"])
+        root_value = any(field[0] == "root_value" for field in header["descr"])
         out = []
         for _ in range(count):
             values = _NPY_RECORD.unpack(f.read(_NPY_RECORD.size))
@@ -342,6 +344,8 @@ def load_positions(path):
                 record[name] = v
             if policy:
                 record["policy"] = array.array("f", f.read(4 * _lib.ACTIONS))
+            if root_value:
+                (record["root_value"],) = struct.unpack("<f", f.read(4))
             if not record["searched"]:
                 record["value"] = math.nan
             out.append(record)
