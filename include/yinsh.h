@@ -83,7 +83,7 @@
 extern "C" {
 #endif
 
-#define YINSH_API_VERSION 1
+#define YINSH_API_VERSION 2
 
 #if defined(__GNUC__) || defined(__clang__)
 #define YINSH_API __attribute__((visibility("default")))
@@ -252,8 +252,10 @@ typedef struct yinsh_agent yinsh_agent;
  * positions searched and the depth completed), the chosen action's value
  * for the actor in [0, 1], the simulations, the depth (alpha-beta: the
  * depth completed; MCTS: the principal variation's length), the winner a
- * solver proved (YINSH_RESULT_*), and the principal variation as action
- * indices (npv of them). */
+ * solver proved (YINSH_RESULT_*), the principal variation as action
+ * indices (npv of them), and the position's value for the actor in [0, 1]
+ * (action.root_value: MCTS the root's mean over its visits, alpha-beta
+ * the same as value; API version 2). */
 typedef struct yinsh_move_stats {
     int legal;
     int searched;
@@ -265,6 +267,7 @@ typedef struct yinsh_move_stats {
     int proven;
     int npv;
     int pv[YINSH_PV_MAX];
+    double root_value;
 } yinsh_move_stats;
 
 /* An agent by its spec (selfplay/agents/agent.h, docs/uyi.md: "best",
@@ -334,6 +337,8 @@ typedef struct yinsh_action_row {
     int64_t chosen_visits;
     double value;
     int64_t time_us;
+    double root_value;       /* the position's value for the actor; NaN where none is stored (not
+                              * searched, or stored before schema version 8) */
 } yinsh_action_row;
 
 /* YINSH_ERR_NOT_FOUND naming a run of the selection that does not exist. */
@@ -393,6 +398,7 @@ typedef struct yinsh_sample {
     int8_t z;
     int8_t result;          /* the game's YINSH_RESULT_* */
     uint8_t actor, state, variant, searched;
+    float root_value;       /* the stored position's value for the actor, NaN where none is stored */
 } yinsh_sample;
 
 YINSH_API int yinsh_samples_open(yinsh_samples **out, yinsh_db *db, const yinsh_selection *sel, char *err);

@@ -120,6 +120,7 @@ int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yins
         .depth = !strcmp(agent_spec_kind_name(spec), "ab") ? (int)st.chosen_visits : npv,
         .proven = st.proven,
         .npv = npv,
+        .root_value = st.root_value,
     };
     for (int k = 0; k < npv; k++) stats->pv[k] = encode_action(pv[k]);
     return 0;

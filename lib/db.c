@@ -160,6 +160,7 @@ int yinsh_game_action_row(const yinsh_games *g, int ply, yinsh_action_row *row)
         .chosen_visits = r->searched ? r->chosen_visits : 0,
         .value = r->searched ? r->value : 0,
         .time_us = r->time_us,
+        .root_value = r->root_value,
     };
     return 0;
 }
@@ -240,6 +241,7 @@ int yinsh_samples_read_policy(yinsh_samples *s, int max, int view, yinsh_sample 
                 .state = x->pos.state,
                 .variant = x->pos.variant,
                 .searched = row->searched,
+                .root_value = (float)row->root_value,
             };
         if (planes_raw) encode_planes_raw(&x->pos, view, planes_raw + (size_t)k * ENCODE_SIZE);
         if (planes) encode_planes(&x->pos, view, planes + (size_t)k * ENCODE_SIZE);

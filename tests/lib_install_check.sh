@@ -35,7 +35,7 @@ sanflags=""
     -Wl,-rpath,"$libdir"
 out=$(cd "$tmp" && ./example)
 echo "$out"
-expected="api 1
+expected="api 2
 after e5: 4/7/8/9/4W5/9/10/9/8/7/4 b P standard
 legal 54: e10-b7 e10-c8 e10-d9 ...
 own rings 5, pool 51

@@ -223,6 +223,8 @@ Test(lib, agents_choose_with_their_figures)
     cr_expect_geq(st.root_visits, 64);
     cr_expect_gt(st.chosen_visits, 0);
     cr_expect(st.value >= 0 && st.value <= 1);
+    cr_expect(st.root_value >= 0 && st.root_value <= 1 && st.root_value != st.value, "root_value %f, value %f",
+              st.root_value, st.value);
     cr_expect_geq(st.npv, 1);
     cr_expect_eq(st.pv[0], i);
     cr_expect_eq(st.depth, st.npv);
@@ -233,6 +235,7 @@ Test(lib, agents_choose_with_their_figures)
     cr_expect(mask[i]);
     cr_expect_eq(st.depth, 5);
     cr_expect(st.searched);
+    cr_expect_eq(st.root_value, st.value);
     yinsh_position_free(p);
     /* nothing to choose when the game is over */
     p = pos_of(WON);
@@ -308,6 +311,11 @@ Test(lib, a_databases_games_are_the_exported_ones)
         cr_expect_eq(row.actor, YINSH_WHITE);
         cr_expect_eq(row.state, YINSH_STATE_P);
         cr_expect_eq(row.legal, 85);
+        for (int k = 0; k < n; k++) {
+            cr_assert_eq(yinsh_game_action_row(g, k, &row), YINSH_OK);
+            cr_expect_eq(row.searched, !isnan(row.root_value), "action %d", k);
+            cr_expect(isnan(row.root_value) || (row.root_value >= 0 && row.root_value <= 1), "action %d", k);
+        }
         cr_expect_eq(yinsh_game_action_row(g, n, &row), YINSH_ERR_USAGE);
     }
     cr_assert_eq(rc, 0, "%s", err);
@@ -355,6 +363,7 @@ Test(lib, training_positions_read_and_written)
         cr_assert(mask[rows[k].action], "sample %d: its action is not legal", k);
         cr_assert(rows[k].z == 0 || rows[k].z == 1 || rows[k].z == -1);
         cr_assert_eq(rows[k].searched, !isnan(rows[k].value));
+        cr_assert_eq(rows[k].searched, !isnan(rows[k].root_value));
         yinsh_position_free(p);
     }
     cr_assert_eq(yinsh_samples_read(s, MAX, YINSH_VIEW_ACTOR, rows, NULL, NULL, NULL, &n, err), YINSH_OK);

@@ -361,3 +361,44 @@ Test(merge, games_that_differ_only_in_visits_are_not_one_game)
     const char *same[] = {"merge", "--db", out, a, c, NULL};
     expect(dir, same, 0, NULL, NULL);
 }
+
+/* Every action's root value (a game's search, game by game and ply by
+ * ply; NULL where none), as one text. */
+static char *root_values(const char *db)
+{
+    sqlite3 *h = db_open(db);
+    char *text = db_text(h, "SELECT group_concat(x, ' ') FROM (SELECT g.idx || '/' || a.ply || '/' || "
+                            "CASE WHEN a.root_value IS NULL THEN 'NULL' ELSE printf('%.17g', a.root_value) END AS x FROM action a JOIN game g ON "
+                            "g.id = a.game_id ORDER BY g.idx, a.ply)");
+    sqlite3_close(h);
+    return text;
+}
+
+/* A merge copies each action's root value (schema 8) with its row: the
+ * shards of a run merged hold the values of the run played whole, NULL
+ * where it has none (a forced action, the random agent's). */
+Test(merge, keeps_root_values)
+{
+    char *dir = tmpdir_new(), *whole = path_in(dir, "whole.db"), *out = path_in(dir, "out.db"), *err;
+    const char *w[] = {"selfplay", "--games", "4", "--white", "mcts:sims=20", "--black", "random", "--seed", "6",
+                       "--db", whole, "--run", "r", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, w, NULL, &err), 0, "%s", err);
+    char *s[2];
+    for (int k = 0; k < 2; k++) {
+        char name[16], spec[8];
+        snprintf(name, sizeof name, "s%d.db", k + 1);
+        snprintf(spec, sizeof spec, "%d/2", k + 1);
+        s[k] = path_in(dir, name);
+        const char *a[] = {"selfplay", "--games", "4", "--white", "mcts:sims=20", "--black", "random", "--seed",
+                           "6", "--db", s[k], "--run", "r", "--quiet", "--shard", gc(strdup(spec)), NULL};
+        cr_assert_eq(yinsh_run(dir, a, NULL, &err), 0, "%s", err);
+    }
+    const char *m[] = {"merge", "--db", out, s[0], s[1], "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, m, NULL, &err), 0, "%s", err);
+    char *expected = root_values(whole);
+    cr_assert(strstr(expected, "NULL") && strstr(expected, "0."), "%.300s", expected);
+    cr_expect_str_eq(root_values(out), expected);
+    sqlite3 *h = db_open(out);
+    cr_expect_gt(db_int(h, "SELECT count(root_value) FROM action"), 50);
+    sqlite3_close(h);
+}

@@ -73,7 +73,7 @@ static int mpi_run(const char *dir, int ranks, const char *const *args, char **o
 
 /* Everything a run's games are, but the clock: each game's index, seed,
  * result, reason, length and counts, and each action with its search
- * figures (visits and value) and clocks (none in these untimed runs), in
+ * figures (visits, value and root value) and clocks (none in these untimed runs), in
  * index and ply order. */
 static char *games_of(const char *db)
 {
@@ -83,7 +83,8 @@ static char *games_of(const char *db)
                          "g.white_removed || g.black_removed || g.white_markers || g.black_markers || ':' || g.ident || "
                          "':' || g.repeat || ':' || a.ply || a.actor || a.state || ' ' || a.action || ' ' || a.legal || "
                          "':' || coalesce(a.root_visits, '-') || ':' || coalesce(a.chosen_visits, '-') || ':' || "
-                         "coalesce(a.value, '-') || ':' || coalesce(a.clock_us, '-') AS x FROM game g JOIN action a ON a.game_id = g.id "
+                         "coalesce(a.value, '-') || ':' || coalesce(a.root_value, '-') || ':' || coalesce(a.clock_us, '-') AS x "
+                         "FROM game g JOIN action a ON a.game_id = g.id "
                          "ORDER BY g.idx, a.ply)");
     sqlite3_close(h);
     return t;

@@ -25,6 +25,7 @@
 #include "engine/notation.h"
 #include "selfplay/search/playout.h"
 #include "selfplay/play/scheduler.h"
+#include "selfplay/store/cursor.h"
 #include "selfplay/store/store.h"
 #include "tests/test_proc.h"
 
@@ -413,6 +414,85 @@ Test(mcts, tree_reuse)
     mcts_free(m);
 }
 
+/* The root's value (MctsResult.root_value): the root's mean score for the
+ * actor over all its visits, the search's estimate of the position, where
+ * value is the chosen child's. Checked where it is known apart from the
+ * search's own figures:
+ *   - one simulation from a fresh root goes through the chosen child: the
+ *     two are the same number;
+ *   - a kept root's visits are the chosen child's of the last search
+ *     (value * chosen_visits, for that search's actor) and one more
+ *     simulation's result (0, 1/2 or 1): root_value * root_visits
+ *     recomputed from them, for whichever player acts now;
+ *   - a position every line of which White wins, White to act, fresh and
+ *     kept: 1, not 0. A fresh root's statistics count for the player
+ *     before the actor, a kept one's (after a move that made a row) for
+ *     the actor himself: a wrong point of view reads 0 in one of them;
+ *   - many simulations: in [0, 1], and not the chosen child's value. */
+Test(mcts, root_value_is_the_roots_mean)
+{
+    MctsConfig cfg = {.sims = 300, .c = 1.0};
+    Mcts *m = new_mcts(&cfg);
+    SearchLimits one = {.sims = 1};
+    int differ = 0;
+    for (int k = 0; k < 6; k++) {
+        Position pos;
+        bench_mcts_position(1, k, &pos);
+        Rng rng;
+        rng_seed(&rng, 7, (uint64_t)k);
+        MctsResult r;
+        mcts_clear(m);
+        mcts_search_limited(m, &pos, &rng, &one, &r);
+        cr_assert_eq(r.root_visits, 1);
+        cr_assert_eq(r.root_value, r.value, "position %d: one simulation: %f against %f", k, r.root_value, r.value);
+
+        mcts_clear(m);
+        Action a = mcts_search(m, &pos, &rng, &r);
+        cr_assert(r.root_value >= 0 && r.root_value <= 1, "position %d: %f", k, r.root_value);
+        differ += r.root_value != r.value;
+        /* the chosen child becomes the root: its figures, then one simulation */
+        int actor = pos.actor;
+        mcts_advance(m, &pos, a);
+        Undo u;
+        pos_make(&pos, a, &u);
+        if (!movegen_count(&pos)) continue;
+        MctsResult next;
+        mcts_search_limited(m, &pos, &rng, &one, &next);
+        cr_assert_eq(next.root_visits, r.chosen_visits + 1);
+        double before = pos.actor == actor ? r.value : 1 - r.value; /* for the new actor */
+        double last = next.root_value * next.root_visits - before * r.chosen_visits;
+        cr_assert(fabs(last) < 1e-9 || fabs(last - 0.5) < 1e-9 || fabs(last - 1) < 1e-9,
+                  "position %d: the kept root's mean is not its earlier visits' and one simulation's (%f)", k, last);
+    }
+    cr_expect_gt(differ, 3, "the root's value is the chosen child's in %d positions of 6", 6 - differ);
+
+    /* White's ring e6 over e2-e5 with two rings removed: its move up makes
+     * the row e2-e6, and then every line wins (R, X: a third ring) */
+    Position pos, won;
+    char err[ERR_LEN];
+    cr_assert_eq(ypn_parse("W3/W6/8/9/1wwwwW4/9/10/8B/8/B6/B3 w M standard", &pos, err), 0, "%s", err);
+    Action up;
+    cr_assert_eq(action_parse(&pos, "e6-e8", &up, err), 0, "%s", err);
+    won = pos;
+    Undo u;
+    pos_make(&won, up, &u);
+    cr_assert(won.actor == WHITE && won.state == STATE_R);
+    Rng rng;
+    rng_seed(&rng, 2, 2);
+    MctsResult r;
+    mcts_clear(m);
+    mcts_search(m, &won, &rng, &r);
+    cr_assert(r.value == 1 && r.root_value == 1, "fresh: value %f, root_value %f", r.value, r.root_value);
+    /* kept: the root reached by White's own move */
+    mcts_clear(m);
+    mcts_search(m, &pos, &rng, &r);
+    mcts_advance(m, &pos, up);
+    mcts_search(m, &won, &rng, &r);
+    cr_assert_gt(r.root_visits, 300, "the tree under e6-e8 was not kept");
+    cr_assert(r.value == 1 && r.root_value == 1, "kept: value %f, root_value %f", r.value, r.root_value);
+    mcts_free(m);
+}
+
 /* mcts_nodes_check on a tree built by hand, then on copies of it with one
  * invariant broken each. The tree: the root (White to act) has two
  * children; the first was expanded on its second visit, so its children
@@ -682,11 +762,14 @@ Test(store, refuses_newer_version_and_foreign_files)
 {
     char *dir = tmpdir_new(), *path = path_in(dir, "n.db"), err[ERR_LEN];
     sqlite3 *db = db_open(path);
-    sqlite3_exec(db, "PRAGMA user_version = 8", NULL, NULL, NULL);
+    char newer[64];
+    snprintf(newer, sizeof newer, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION + 1);
+    sqlite3_exec(db, newer, NULL, NULL, NULL);
     sqlite3_close(db);
     Store *s;
     cr_assert_neq(store_open(&s, path, STORE_CREATE, 100, err), 0);
-    cr_assert(strstr(err, "version 8") && strstr(err, "newer"), "%s", err);
+    snprintf(newer, sizeof newer, "version %d", STORE_SCHEMA_VERSION + 1);
+    cr_assert(strstr(err, newer) && strstr(err, "newer"), "%s", err);
 
     char *other = path_in(dir, "o.db");
     db = db_open(other);
@@ -1023,10 +1106,23 @@ static const char RUN_V3[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT
                              " kind TEXT NOT NULL DEFAULT 'selfplay', pairs INTEGER NOT NULL DEFAULT 0, opening TEXT "
                              "NOT NULL DEFAULT 'none', max_actions INTEGER NOT NULL DEFAULT 1000);";
 
-/* Cuts what schema version 7 added out of the schema's text: the column
- * run.visits and the table action_visits (with its comment). */
+/* Cuts what schema version 8 added out of the schema's text: the column
+ * action.root_value. */
+static void strip_v8(char *sql)
+{
+    char *c = strstr(sql, "    root_value ");
+    cr_assert(c);
+    char *eol = strchr(c, '\n') + 1;
+    memmove(c, eol, strlen(eol) + 1);
+    cr_assert(!strstr(sql, "root_value"));
+}
+
+/* Cuts what schema versions 7 and 8 added out of the schema's text: the
+ * column run.visits and the table action_visits (with its comment), then
+ * action.root_value. */
 static void strip_v7(char *sql)
 {
+    strip_v8(sql);
     char *c = strstr(sql, ",\n    visits ");
     cr_assert(c);
     char *eol = strchr(c + 2, '\n');
@@ -1167,7 +1263,7 @@ Test(store, upgrades_version_5)
     c = strstr(sql, "    clock_us");
     cr_assert(c);
     memmove(c, strchr(c, '\n') + 1, strlen(strchr(c, '\n') + 1) + 1);
-    c = strstr(sql, "PRAGMA user_version = 7");
+    c = strstr(sql, "PRAGMA user_version = 8");
     cr_assert(c);
     c[22] = '5';
     sqlite3 *db = db_open(path);
@@ -1202,6 +1298,202 @@ Test(store, upgrades_version_5)
     cr_assert_str_eq(run_cols, table_shape(db, "run"));
     cr_assert_str_eq(action_cols, table_shape(db, "action"));
     sqlite3_close(db);
+}
+
+/* The agent of an action row (a is action, g its game), in SQL. */
+#define ROW_AGENT "CASE a.actor WHEN 'w' THEN g.white ELSE g.black END"
+
+/* action.root_value (schema 8): the searched position's value for the
+ * actor beside the chosen action's. An MCTS row has one where it has a
+ * value, in [0, 1], in general not the chosen child's; the two are one
+ * number where every root visit went through the chosen child (one
+ * simulation from a fresh root); alpha-beta's is its value (its score is
+ * the root's); a random agent's and MCTS's forced actions' are NULL. */
+Test(store, root_value_is_stored_for_searched_actions)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "r.db"), *err;
+    const char *mixed[] = {"selfplay", "--games", "2", "--white", "mcts:sims=50", "--black", "ab:depth=1",
+                           "--seed", "3", "--db", db, "--run", "mixed", "--threads", "1", "--quiet", NULL};
+    const char *one[] = {"selfplay", "--games", "2", "--white", "random", "--black", "mcts:sims=1", "--seed", "4",
+                         "--db", db, "--run", "one", "--threads", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, mixed, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, one, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    const char *from = " FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON r.id = g.run_id WHERE ";
+    char sql[512];
+#define COUNT(cond) (snprintf(sql, sizeof sql, "SELECT count(*)%s%s", from, cond), db_int(h, sql))
+    cr_assert_gt(COUNT(ROW_AGENT " LIKE 'mcts:sims=50,%' AND a.value IS NOT NULL"), 50);
+    cr_expect_eq(COUNT("(a.root_value IS NULL) != (a.value IS NULL)"), 0, "a root value without a value, or not");
+    cr_expect_eq(COUNT("a.root_value < 0 OR a.root_value > 1"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.root_value != a.value"), 20);
+    cr_expect_eq(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.root_visits = a.chosen_visits AND a.root_value != a.value"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'mcts:sims=1,%' AND a.root_visits = 1"), 10);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'ab:%' AND a.value IS NOT NULL"), 20);
+    cr_expect_eq(COUNT(ROW_AGENT " LIKE 'ab:%' AND a.root_value IS NOT a.value"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " = 'random'"), 20);
+    cr_expect_eq(COUNT(ROW_AGENT " = 'random' AND a.root_value IS NOT NULL"), 0);
+    cr_expect_gt(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.legal = 1"), 0);
+    cr_expect_eq(COUNT(ROW_AGENT " LIKE 'mcts:%' AND a.legal = 1 AND a.root_value IS NOT NULL"), 0,
+                 "a forced action has a root value");
+#undef COUNT
+    sqlite3_close(h);
+}
+
+/* `yinsh positions` ends every format with the root value, after the
+ * fields it had before: the last column of csv (named root_value) and of
+ * ypn (after the visits), the last 4 bytes of each .npy record (float32,
+ * after the policy and the mask when asked for; NaN where none is
+ * stored), each the action's stored root_value. */
+Test(positions, root_value_is_each_records_last)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "p.db"), *err;
+    const char *play[] = {"selfplay", "--games", "2", "--white", "mcts:sims=30", "--black", "random", "--seed", "8",
+                          "--db", db, "--run", "p", "--threads", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    long long n = db_int(h, "SELECT count(*) FROM action");
+    double *want = gc(calloc((size_t)n, sizeof *want));
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT a.root_value FROM action a JOIN game g ON g.id = a.game_id ORDER BY "
+                                       "g.idx, a.ply", -1, &st, NULL), SQLITE_OK);
+    for (long long k = 0; k < n; k++) {
+        cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+        want[k] = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    int stored = 0;
+    for (long long k = 0; k < n; k++) stored += !isnan(want[k]);
+    cr_assert(stored > 20 && stored < n, "%d of %lld", stored, n);
+
+    const char *formats[] = {"csv", "ypn"};
+    for (int f = 0; f < 2; f++) {
+        char *out = path_in(dir, formats[f]);
+        const char *args[] = {"positions", "--db", db, "--out", out, "--format", formats[f], "--quiet", NULL};
+        cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+        char *text = slurp(out), *line = text, sep = f ? '\t' : ',';
+        if (!f) {
+            cr_assert(!strncmp(text, "run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,"
+                                     "root_visits,chosen_visits,result,z,visits,root_value\n", 124), "%.200s", text);
+            line = strchr(text, '\n') + 1;
+        }
+        long long k = 0;
+        for (char *next; *line; line = next, k++) {
+            next = strchr(line, '\n') + 1;
+            char *last = memrchr(line, sep, (size_t)(next - line)) + 1;
+            cr_assert_lt(k, n);
+            if (isnan(want[k])) cr_expect_eq(last, next - 1, "%s line %lld: %.300s", formats[f], k, line);
+            else cr_expect_eq(strtod(last, NULL), want[k], "%s line %lld: %.300s", formats[f], k, line);
+        }
+        cr_expect_eq(k, n);
+    }
+
+    /* the planes: plain, and with the policy and the mask before it */
+    const char *plain[] = {"positions", "--db", db, "--out", "a.npy", "--format", "planes", "--quiet", NULL};
+    const char *extras[] = {"positions", "--db", db, "--out", "b.npy", "--format", "planes", "--policy",
+                            "--mask", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, plain, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, extras, NULL, &err), 0, "%s", err);
+    const long len[2] = {2083 + 4, 2083 + 4 * 2142 + 268 + 4};
+    const char *files[2] = {"a.npy", "b.npy"};
+    for (int f = 0; f < 2; f++) {
+        FILE *in = fopen(path_in(dir, files[f]), "rb");
+        cr_assert(in);
+        unsigned char head[10];
+        cr_assert_eq(fread(head, 1, 10, in), 10);
+        int hlen = head[8] | head[9] << 8;
+        char *dict = gc(calloc(1, (size_t)hlen + 1));
+        cr_assert_eq(fread(dict, 1, (size_t)hlen, in), (size_t)hlen);
+        cr_expect(strstr(dict, "('root_value', '<f4')]"), "%s", dict);
+        unsigned char *rec = gc(malloc((size_t)len[f]));
+        for (long long k = 0; k < n; k++) {
+            cr_assert_eq(fread(rec, 1, (size_t)len[f], in), (size_t)len[f], "%s record %lld", files[f], k);
+            float got;
+            memcpy(&got, rec + len[f] - 4, sizeof got); /* little-endian, as this machine */
+            if (isnan(want[k])) cr_expect(isnan(got), "%s record %lld: %f", files[f], k, got);
+            else cr_expect_eq(got, (float)want[k], "%s record %lld", files[f], k);
+        }
+        cr_expect_eq(fgetc(in), EOF);
+        fclose(in);
+    }
+}
+
+/* A version-7 database (the schema without action.root_value) is read
+ * as it is (reading never upgrades; no root values) and upgraded in place
+ * by the next writer: every earlier row keeps its values and has NULL,
+ * the action table has a new database's shape, the new run's rows have
+ * their root values, and a reader opened before the upgrade reads them. */
+Test(store, version_7_is_upgraded_in_place)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "v7.db"), *err, why[ERR_LEN];
+    const char *args[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=20", "--seed", "1", "--db", db,
+                          "--run", "old", "--quiet", "--store-visits", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(sqlite3_exec(h, "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 7", NULL, NULL,
+                              NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(h));
+    const char *rows = "SELECT group_concat(x, ' ') FROM (SELECT game_id || '/' || ply || '/' || actor || state || "
+                       "action || '/' || legal || '/' || quote(root_visits) || '/' || quote(chosen_visits) || '/' || "
+                       "CASE WHEN value IS NULL THEN 'NULL' ELSE printf('%.17g', value) END || '/' || time_us || '/' || quote(clock_us) AS x "
+                       "FROM action WHERE game_id IN (SELECT g.id FROM game g JOIN run r ON r.id = g.run_id WHERE "
+                       "r.name = 'old') ORDER BY game_id, ply)";
+    char *before = db_text(h, rows);
+    long long visits = db_int(h, "SELECT count(*) FROM action_visits");
+    cr_assert_gt(strlen(before), 1000);
+    sqlite3_close(h);
+
+    /* reading never upgrades: the positions have no root values */
+    char *csv = path_in(dir, "p.csv");
+    const char *pos[] = {"positions", "--db", db, "--out", csv, "--format", "csv", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, pos, NULL, &err), 0, "%s", err);
+    char *text = slurp(csv);
+    cr_assert(strstr(text, ",visits,root_value\n"), "%.200s", text);
+    for (char *line = strchr(text, '\n') + 1; *line; line = strchr(line, '\n') + 1)
+        cr_assert_eq(strchr(line, '\n')[-1], ',', "a root value read from version 7: %.300s", line);
+    h = db_open(db);
+    cr_assert_eq(db_int(h, "PRAGMA user_version"), 7);
+    sqlite3_close(h);
+    Store *s;
+    cr_assert_eq(store_open(&s, db, STORE_READ, STORE_BUSY_MS, why), 0, "%s", why);
+
+    const char *more[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=20", "--seed", "2", "--db", db,
+                          "--run", "new", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
+    h = db_open(db);
+    cr_expect_eq(db_int(h, "PRAGMA user_version"), 8);
+    cr_expect_str_eq(db_text(h, rows), before, "an earlier action row changed");
+    cr_expect_eq(db_int(h, "SELECT count(*) FROM action_visits"), visits);
+    cr_expect_eq(db_int(h, "SELECT count(root_value) FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON "
+                           "r.id = g.run_id WHERE r.name = 'old'"),
+                 0);
+    cr_expect_gt(db_int(h, "SELECT count(root_value) FROM action"), 40);
+    cr_expect_eq(db_int(h, "SELECT count(*) FROM action WHERE (root_value IS NULL) != (value IS NULL) AND game_id "
+                           "IN (SELECT g.id FROM game g JOIN run r ON r.id = g.run_id WHERE r.name = 'new')"),
+                 0);
+    char *shape = table_shape(h, "action");
+    sqlite3_close(h);
+    h = db_open(path_in(dir, "fresh.db"));
+    cr_assert_eq(sqlite3_exec(h, store_schema_sql(), NULL, NULL, NULL), SQLITE_OK);
+    cr_expect_str_eq(shape, table_shape(h, "action"));
+    sqlite3_close(h);
+
+    /* the reader opened on version 7 reads the new run's root values */
+    const char *runs[] = {"new"};
+    StoreSelection sel = {.runs = runs, .nruns = 1};
+    StoreCursor *c;
+    const StoreCursorGame *g;
+    cr_assert_eq(store_cursor_open(s, &sel, &c, why), 0, "%s", why);
+    cr_assert_eq(store_cursor_next(c, &g, why), 0, "%s", why);
+    cr_assert_not_null(g);
+    int with = 0;
+    for (int i = 0; i < g->text.nactions; i++) {
+        cr_expect_eq(g->acts[i].searched, !isnan(g->acts[i].root_value), "action %d", i);
+        with += !isnan(g->acts[i].root_value);
+    }
+    cr_expect_gt(with, 20);
+    store_cursor_close(c);
+    store_close(s);
 }
 
 Test(mcts, zeroed_config_is_the_random_playout_agent)

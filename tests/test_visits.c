@@ -119,7 +119,7 @@ Test(visits, version_6_is_upgraded_in_place)
     sqlite3 *h = db_open(db);
     long long actions = db_int(h, "SELECT count(*) FROM action");
     cr_assert_eq(sqlite3_exec(h, "DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
-                                 "PRAGMA user_version = 6", NULL, NULL, NULL),
+                                 "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 6", NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(h));
     sqlite3_close(h);
     /* reading never upgrades */
@@ -134,7 +134,7 @@ Test(visits, version_6_is_upgraded_in_place)
     cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
     h = db_open(db);
     cr_expect_eq(db_int(h, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    cr_expect_eq(STORE_SCHEMA_VERSION, 7);
+    cr_expect_eq(STORE_SCHEMA_VERSION, 8);
     cr_expect_eq(db_int(h, "SELECT count(*) FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON "
                            "r.id = g.run_id WHERE r.name = 'old'"),
                  actions);
@@ -259,15 +259,16 @@ Test(visits, positions_export_the_distribution)
      * the stored one (game 0, ply by ply) */
     char *text = slurp(csv);
     cr_assert(!strncmp(text, "run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,root_visits,"
-                             "chosen_visits,result,z,visits\n", 113), "%.200s", text);
+                             "chosen_visits,result,z,visits,root_value\n", 124), "%.200s", text);
     sqlite3 *h = db_open(db);
     long long positions = db_int(h, "SELECT count(*) FROM action");
     int lines = 0, with = 0;
     char *ytext = slurp(ypn), *yline = ytext;
     for (char *line = strchr(text, '\n') + 1, *next; *line; line = next, lines++) {
         next = strchr(line, '\n') + 1;
-        char *last = memrchr(line, ',', (size_t)(next - line)) + 1;
-        char *dist = gc(strndup(last, (size_t)(next - 1 - last)));
+        /* the distribution is the last column but root_value */
+        char *end = memrchr(line, ',', (size_t)(next - line)), *last = memrchr(line, ',', (size_t)(end - line)) + 1;
+        char *dist = gc(strndup(last, (size_t)(end - last)));
         int idx, ply;
         cr_assert_eq(sscanf(line, "v,%d,%d,", &idx, &ply), 2, "%.100s", line);
         char sql[256];
@@ -281,17 +282,19 @@ Test(visits, positions_export_the_distribution)
         cr_expect_str_eq(dist, (const char *)sqlite3_column_text(st, 0), "game %d ply %d", idx, ply);
         sqlite3_finalize(st);
         with += dist[0] != '\0';
-        /* the ypn line ends with the same column, after its sixth tab */
-        char *ynext = strchr(yline, '\n') + 1, *ylast = memrchr(yline, '\t', (size_t)(ynext - yline)) + 1;
+        /* the ypn line has the same column after its sixth tab, before root_value */
+        char *ynext = strchr(yline, '\n') + 1, *yend = memrchr(yline, '\t', (size_t)(ynext - yline));
+        char *ylast = memrchr(yline, '\t', (size_t)(yend - yline)) + 1;
         cr_expect_eq(strncmp(ylast, dist, strlen(dist)), 0);
-        cr_expect_eq(ylast + strlen(dist), ynext - 1);
+        cr_expect_eq(ylast + strlen(dist), yend);
         yline = ynext;
     }
     cr_expect_eq(lines, positions);
     cr_expect_gt(with, 20);
 
-    /* the .npy: records of 2083 + 4 * 2142 bytes, the policy last: the
-     * shares of the stored visits, 0 where none is stored */
+    /* the .npy: records of 2083 + 4 * 2142 + 4 bytes, the policy after
+     * the fixed fields: the shares of the stored visits, 0 where none is
+     * stored; root_value last */
     FILE *f = fopen(npy, "rb");
     cr_assert(f);
     unsigned char head[10];
@@ -300,11 +303,11 @@ Test(visits, positions_export_the_distribution)
     char *dict = gc(calloc(1, (size_t)hlen + 1));
     cr_assert_eq(fread(dict, 1, (size_t)hlen, f), (size_t)hlen);
     cr_expect((hlen + 10) % 64 == 0);
-    cr_expect(strstr(dict, "('policy', '<f4', (2142,))]"), "%s", dict);
+    cr_expect(strstr(dict, "('policy', '<f4', (2142,)), ('root_value', '<f4')]"), "%s", dict);
     char shape[64];
     snprintf(shape, sizeof shape, "'shape': (%lld,)", positions);
     cr_expect(strstr(dict, shape), "%s", dict);
-    size_t len = 2083 + 4 * 2142;
+    size_t len = 2083 + 4 * 2142 + 4;
     unsigned char *rec = gc(malloc(len));
     int searched_seen = 0;
     for (long long k = 0; k < positions; k++) {
@@ -369,7 +372,7 @@ static float f16_at(const unsigned char *p)
  * dense float32 one (within float16's precision), the sparse one its
  * children in index order, the mask the legal actions (as many bits as
  * the record's `legal`, the action played among them); each record far
- * smaller than the dense one's 10651 bytes. */
+ * smaller than the dense one's 10655 bytes. */
 Test(visits, positions_policy_formats_and_mask)
 {
     char *dir = tmpdir_new(), *db = path_in(dir, "v.db"), *err, *dict;
@@ -385,7 +388,8 @@ Test(visits, positions_policy_formats_and_mask)
     cr_assert_eq(yinsh_run(dir, d, NULL, &err), 0, "%s", err);
     cr_assert_eq(yinsh_run(dir, h, NULL, &err), 0, "%s", err);
     cr_assert_eq(yinsh_run(dir, s, NULL, &err), 0, "%s", err);
-    enum { BASE = 2083, DENSE = BASE + 4 * 2142, HALF = BASE + 2 * 2142, SPARSE = BASE + 4 * 256 + 268 };
+    /* each record ends with root_value's 4 bytes (schema 8) */
+    enum { BASE = 2083, DENSE = BASE + 4 * 2142 + 4, HALF = BASE + 2 * 2142 + 4, SPARSE = BASE + 4 * 256 + 268 + 4 };
     unsigned char *rd, *rh, *rs;
     long n = npy_records(dense, DENSE, &rd, &dict);
     cr_assert_gt(n, 20);
@@ -393,7 +397,7 @@ Test(visits, positions_policy_formats_and_mask)
     cr_assert(strstr(dict, "('policy', '<f2', (2142,))"), "%s", dict);
     cr_assert_eq(npy_records(sparse, SPARSE, &rs, &dict), n);
     cr_assert(strstr(dict, "('policy_index', '<u2', (256,)), ('policy_share', '<f2', (256,)), "
-                           "('legal_mask', '|u1', (268,))"), "%s", dict);
+                           "('legal_mask', '|u1', (268,)), ('root_value', '<f4')]"), "%s", dict);
     int with = 0;
     for (long r = 0; r < n; r++) {
         const unsigned char *pd = rd + r * DENSE, *ph = rh + r * HALF, *ps = rs + r * SPARSE;
@@ -442,7 +446,7 @@ Test(visits, a_reader_sees_an_upgrade_made_after_it_opened)
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
     sqlite3 *h = db_open(db);
     cr_assert_eq(sqlite3_exec(h, "DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
-                                 "PRAGMA user_version = 6", NULL, NULL, NULL),
+                                 "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 6", NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(h));
     sqlite3_close(h);
     Store *s;

@@ -18,6 +18,7 @@ class Agents(unittest.TestCase):
         self.assertEqual(st.legal, 54)
         self.assertGreater(st.visits, 0)
         self.assertTrue(0 <= st.value <= 1)
+        self.assertEqual(st.root_value, st.value)  # alpha-beta's score is the root's
         self.assertEqual(st.pv[0], action)
         a.close()
         a.close()
@@ -31,6 +32,10 @@ class Agents(unittest.TestCase):
             self.assertGreater(st.chosen_visits, 0)
             self.assertEqual(st.depth, len(st.pv))
             self.assertEqual(st.pv[0], action)
+            # the position's value: the root's mean over its visits, not
+            # the chosen child's
+            self.assertTrue(0 <= st.root_value <= 1)
+            self.assertNotEqual(st.root_value, st.value)
 
     def test_the_same_seed_the_same_choices(self):
         def game(seed):
@@ -44,7 +49,7 @@ class Agents(unittest.TestCase):
         # tests/data/moves.txt, case pass: White's only action
         p = yinsh.Position("WWWW/1BBBBB1/8/9/4w5/4b4/10/9/8/7/4 w M standard")
         action, st = yinsh.Agent("mcts:sims=50").choose(p)
-        self.assertEqual((action, st.legal, st.searched, st.visits, st.pv), ("pass", 1, False, 0, []))
+        self.assertEqual((action, st.legal, st.searched, st.visits, st.pv, st.root_value), ("pass", 1, False, 0, [], 0))
         random_stats = yinsh.Agent("random").choose(yinsh.Position(MOVES))[1]
         self.assertFalse(random_stats.searched)
         self.assertEqual(random_stats.visits, 0)

@@ -79,16 +79,18 @@ class Databases(unittest.TestCase):
         self.assertEqual(len(samples), len(lines))
         self.assertEqual(len(samples), sum(len(g.actions) for g in self.db.games()))
         for s, line in zip(samples, lines):
-            ypn, action, z, value, root, chosen, visits = line
+            ypn, action, z, value, root, chosen, visits, root_value = line
             self.assertEqual(visits, "")  # these runs stored no root visits
             self.assertEqual((s.ypn, s.action, s.z), (ypn, action, int(z)))
             self.assertEqual(s.action_index, s.position.index(action))
             if s.searched:
                 self.assertAlmostEqual(s.value, float(value), places=6)
                 self.assertEqual((s.root_visits, s.chosen_visits), (int(root), int(chosen)))
+                self.assertAlmostEqual(s.root_value, float(root_value), places=6)
             else:
                 self.assertIsNone(s.value)
-                self.assertEqual((value, root, chosen), ("", "", ""))
+                self.assertIsNone(s.root_value)
+                self.assertEqual((value, root, chosen, root_value), ("", "", "", ""))
         blitz = list(self.db.positions(variant="blitz"))
         self.assertEqual(len(blitz), len(self.tsv("--variant", "blitz")))
         self.assertTrue(all(not s.searched for s in blitz))  # random agents
@@ -125,6 +127,42 @@ class Databases(unittest.TestCase):
                 else:
                     self.assertEqual(sum(row), 0)
         self.assertTrue(all(r.children is None for g in self.db.games() for r in g.rows))
+
+    def test_root_values(self):
+        # the position's value (action.root_value), beside the chosen
+        # action's: the same in every form; None (NaN in arrays) where
+        # none is stored (random play, forced actions)
+        rows = [r for g in self.db.games() for r in g.rows]
+        searched = [r for r in rows if r.searched]
+        self.assertTrue(searched)
+        for r in rows:
+            if r.searched:
+                self.assertTrue(0 <= r.root_value <= 1, r)
+            else:
+                self.assertIsNone(r.root_value)
+        self.assertTrue(any(r.root_value != r.value for r in searched))
+        samples = list(self.db.positions())  # float32, as value
+        self.assertEqual(len(samples), len(rows))
+        for s, r in zip(samples, rows):
+            if r.root_value is None:
+                self.assertIsNone(s.root_value)
+            else:
+                self.assertAlmostEqual(s.root_value, r.root_value, places=6)
+        data = self.db.load()
+        for k, s in enumerate(samples):
+            if s.root_value is None:
+                self.assertTrue(math.isnan(data["root_value"][k]))
+            else:
+                self.assertAlmostEqual(float(data["root_value"][k]), s.root_value, places=6)
+        out = self.tmp.join("root.npy")
+        self.db.export_positions(out)
+        records = yinsh.load_positions(out)
+        for k, s in enumerate(samples):
+            got = float(records[k]["root_value"])
+            if s.root_value is None:
+                self.assertTrue(math.isnan(got))
+            else:
+                self.assertAlmostEqual(got, s.root_value, places=6)
 
     def test_batches_and_load(self):
         samples = list(self.db.positions())

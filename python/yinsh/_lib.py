@@ -7,7 +7,7 @@ library"):
 2. libyinsh.so beside this file (``pip install ./python`` copies it there);
 3. the build tree: build/libyinsh.so of the source tree this package sits
    in (python/yinsh/ -> ../../build), for use straight from a build;
-4. the system's loader: libyinsh.so.1 on its path (``cmake --install``
+4. the system's loader: libyinsh.so.2 on its path (``cmake --install``
    into /usr/local, or LD_LIBRARY_PATH).
 
 Every C call goes through here: its argument and result types are declared
@@ -18,7 +18,7 @@ import ctypes
 import operator
 import os
 
-API_VERSION = 1  # the include/yinsh.h this package was written for
+API_VERSION = 2  # the include/yinsh.h this package was written for
 
 ERR_LEN = 512
 YPN_LEN = 128
@@ -70,7 +70,7 @@ def _candidates():
         return
     yield "the package", os.path.join(here, "libyinsh.so")
     yield "the build tree", os.path.join(os.path.dirname(os.path.dirname(here)), "build", "libyinsh.so")
-    yield "the system's loader", "libyinsh.so.1"
+    yield "the system's loader", "libyinsh.so.2"
 
 
 def _load():
@@ -104,13 +104,14 @@ c_u64_p = ctypes.POINTER(ctypes.c_uint64)
 class MoveStatsC(ctypes.Structure):
     _fields_ = [("legal", c_int), ("searched", c_int), ("root_visits", ctypes.c_uint32),
                 ("chosen_visits", ctypes.c_uint32), ("value", ctypes.c_double), ("sims", ctypes.c_uint32),
-                ("depth", c_int), ("proven", c_int), ("npv", c_int), ("pv", c_int * PV_MAX)]
+                ("depth", c_int), ("proven", c_int), ("npv", c_int), ("pv", c_int * PV_MAX),
+                ("root_value", ctypes.c_double)]
 
 
 class ActionRowC(ctypes.Structure):
     _fields_ = [("actor", c_int), ("state", c_int), ("legal", c_int), ("searched", c_int),
                 ("root_visits", ctypes.c_int64), ("chosen_visits", ctypes.c_int64), ("value", ctypes.c_double),
-                ("time_us", ctypes.c_int64)]
+                ("time_us", ctypes.c_int64), ("root_value", ctypes.c_double)]
 
 
 class SelectionC(ctypes.Structure):
@@ -119,15 +120,15 @@ class SelectionC(ctypes.Structure):
 
 
 class SampleC(ctypes.Structure):
-    """yinsh_sample: 32 bytes, in the order and sizes of include/yinsh.h."""
+    """yinsh_sample: 36 bytes, in the order and sizes of include/yinsh.h."""
     _fields_ = [("game", ctypes.c_uint32), ("game_index", ctypes.c_uint32), ("value", ctypes.c_float),
                 ("root_visits", ctypes.c_uint32), ("chosen_visits", ctypes.c_uint32), ("ply", ctypes.c_int16),
                 ("action", ctypes.c_int16), ("legal", ctypes.c_uint16), ("z", ctypes.c_int8),
                 ("result", ctypes.c_int8), ("actor", ctypes.c_uint8), ("state", ctypes.c_uint8),
-                ("variant", ctypes.c_uint8), ("searched", ctypes.c_uint8)]
+                ("variant", ctypes.c_uint8), ("searched", ctypes.c_uint8), ("root_value", ctypes.c_float)]
 
 
-assert ctypes.sizeof(SampleC) == 32
+assert ctypes.sizeof(SampleC) == 36
 
 P = ctypes.POINTER
 _PROTOTYPES = {

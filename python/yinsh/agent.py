@@ -8,7 +8,7 @@ from ._lib import lib
 from .position import Position, action_text
 
 MoveStats = collections.namedtuple(
-    "MoveStats", "legal searched visits chosen_visits value sims depth proven pv")
+    "MoveStats", "legal searched visits chosen_visits value sims depth proven pv root_value")
 MoveStats.__doc__ = """What an agent's choice came with, as the database
 stores it for each action: legal actions, whether it searched (a forced
 action or the random agent does not: then the figures are 0), the root's
@@ -16,7 +16,9 @@ visits and the chosen action's (alpha-beta: positions searched and the
 depth completed), the chosen action's value for the actor in [0, 1], the
 simulations, the depth (alpha-beta: completed; MCTS: the principal
 variation's length), the winner a solver proved ('white', 'black' or
-None) and the principal variation as action texts."""
+None), the principal variation as action texts, and the position's value
+for the actor in [0, 1] (the database's root_value: MCTS the root's mean
+over its visits, alpha-beta the same as value)."""
 
 
 class Agent:
@@ -78,7 +80,7 @@ class Agent:
         _lib.call(lib.yinsh_agent_choose, h, position._h, ctypes.byref(i), ctypes.byref(st))
         proven = {1: "white", 2: "black"}.get(st.proven)
         stats = MoveStats(st.legal, bool(st.searched), st.root_visits, st.chosen_visits, st.value, st.sims,
-                          st.depth, proven, [action_text(a) for a in st.pv[:st.npv]])
+                          st.depth, proven, [action_text(a) for a in st.pv[:st.npv]], st.root_value)
         return i.value, stats
 
     def choose(self, position):

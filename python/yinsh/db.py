@@ -15,7 +15,8 @@ from ._lib import lib
 from .position import Position, action_text
 
 ActionRow = collections.namedtuple("ActionRow",
-                                   "actor state legal searched root_visits chosen_visits value time_us children")
+                                   "actor state legal searched root_visits chosen_visits value time_us children "
+                                   "root_value")
 ActionRow.__doc__ = """One stored action's row (docs/schema.md, table action):
 the actor (0 White, 1 Black), the state acted in ('P'...), the legal
 actions, whether it was searched, and then (0 when not) the root's and
@@ -23,7 +24,9 @@ the chosen action's visits and the value for the actor; the time taken;
 children: the root visit distribution (table action_visits), a dict of
 action text to visits, when the game's run stored distributions
 (selfplay/match --store-visits; {} for an action that no MCTS search
-chose), else None."""
+chose), else None; root_value: the position's value for the actor
+(action.root_value), None where none is stored (not searched, or stored
+before schema version 8)."""
 
 
 class StoredGame:
@@ -66,12 +69,14 @@ class StoredGame:
 
 class Sample(collections.namedtuple(
         "Sample", "ypn action action_index z value root_visits chosen_visits legal searched actor state ply game "
-        "game_index result")):
+        "game_index result root_value")):
     """A training position: its YPN, the action played there (text and
     index), z (the game's result for the side that acted: 1, 0, -1), the
     stored value (None when not searched) and visits, the legal actions,
     the actor (0, 1) and state, its ply, the game's number in this reading
-    and its index in its run, and the game's result."""
+    and its index in its run, the game's result, and the stored value of
+    the position itself for the actor (root_value: None where none is
+    stored)."""
 
     __slots__ = ()
 
@@ -82,12 +87,17 @@ class Sample(collections.namedtuple(
 
 _RESULTS = ("none", "white", "black", "draw")
 _FIELDS = ("game", "game_index", "value", "root_visits", "chosen_visits", "ply", "action", "legal", "z", "result",
-           "actor", "state", "variant", "searched")
+           "actor", "state", "variant", "searched", "root_value")
 _TYPECODES = {"game": ("I", "uint32"), "game_index": ("I", "uint32"), "value": ("f", "float32"),
               "root_visits": ("I", "uint32"), "chosen_visits": ("I", "uint32"), "ply": ("h", "int16"),
               "action": ("h", "int16"), "legal": ("H", "uint16"), "z": ("b", "int8"), "result": ("b", "int8"),
               "actor": ("B", "uint8"), "state": ("B", "uint8"), "variant": ("B", "uint8"),
-              "searched": ("B", "uint8")}
+              "searched": ("B", "uint8"), "root_value": ("f", "float32")}
+
+
+def _stored(x):
+    """A stored real as C hands it over: None for NaN (nothing stored)."""
+    return None if math.isnan(x) else x
 
 
 class Database:
@@ -163,7 +173,8 @@ class Database:
                         raise _lib.Error(-1, "run %s game %s: action %d: its stored state is none this yinsh knows"
                                          % (tags.get("Run"), tags.get("Index"), k + 1))
                     rows.append(ActionRow(row.actor, _lib.STATES[row.state], row.legal, bool(row.searched),
-                                          row.root_visits, row.chosen_visits, row.value, row.time_us, children))
+                                          row.root_visits, row.chosen_visits, row.value, row.time_us, children,
+                                          _stored(row.root_value)))
                 yield StoredGame(tags, actions, rows)
         finally:
             lib.yinsh_games_close(h)
@@ -198,7 +209,8 @@ class Database:
                     text = raw[k * _lib.YPN_LEN:(k + 1) * _lib.YPN_LEN].split(b"\0", 1)[0].decode()
                     yield Sample(text, action_text(r.action), r.action, r.z, r.value if r.searched else None,
                                  r.root_visits, r.chosen_visits, r.legal, bool(r.searched), r.actor,
-                                 _lib.STATES[r.state], r.ply, r.game, r.game_index, _RESULTS[r.result])
+                                 _lib.STATES[r.state], r.ply, r.game, r.game_index, _RESULTS[r.result],
+                                 _stored(r.root_value))
         finally:
             lib.yinsh_samples_close(h)
             del keep
@@ -212,7 +224,8 @@ class Database:
         'action' (the index played), 'z', 'value' (NaN when not searched),
         'root_visits', 'chosen_visits', 'legal', 'searched', 'actor',
         'state' (0..5 for P M R X r x), 'ply', 'game', 'game_index',
-        'result', 'variant'. With policy=True also 'policy' (N, 2142)
+        'result', 'variant', 'root_value' (the position's value, NaN
+        where none is stored). With policy=True also 'policy' (N, 2142)
         float32: the stored root visits as shares by action index (all 0
         where no distribution was stored: --store-visits). numpy arrays;
         without numpy, flat array.array / bytearray buffers."""
@@ -320,8 +333,9 @@ def load_positions(path):
     (or Database.export_positions) wrote: numpy.load's structured array
     when numpy is there (fields planes (17, 11, 11) uint8 raw values,
     action, z, actor, state, searched, legal, value, root_visits,
-    chosen_visits, game, ply); without numpy a list of dicts of the same
-    fields (planes a bytes of 2057)."""
+    chosen_visits, game, ply, then policy when written, and root_value,
+    each record's last); without numpy a list of dicts of the same fields
+    (planes a bytes of 2057). A file written before root_value has none."""
     if _arrays.have_numpy():
         return _arrays.numpy.load(path)
     with open(path, "rb") as f:
@@ -334,6 +348,7 @@ def load_positions(path):
         if _NPY_RECORD.size != 2083:
             raise AssertionError("record size")
         policy = any(field[0] == "policy" for field in header["descr"])
+        root_value = any(field[0] == "root_value" for field in header["descr"])
         out = []
         for _ in range(count):
             values = _NPY_RECORD.unpack(f.read(_NPY_RECORD.size))
@@ -342,6 +357,8 @@ def load_positions(path):
                 record[name] = v
             if policy:
                 record["policy"] = array.array("f", f.read(4 * _lib.ACTIONS))
+            if root_value:
+                (record["root_value"],) = struct.unpack("<f", f.read(4))
             if not record["searched"]:
                 record["value"] = math.nan
             out.append(record)

@@ -329,6 +329,9 @@ typedef struct MoveStats {
     uint32_t root_visits;   /* visits of the searched root (ab: positions searched) */
     uint32_t chosen_visits; /* visits of the chosen action (ab: the depth completed) */
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
+    double root_value;      /* the position's value estimate for the actor, [0, 1], before
+                             * the action: MCTS the root's mean (MctsResult), alpha-beta
+                             * value (its score is the root's) */
     uint32_t sims;          /* simulations of this search (0: none; ab: positions searched) */
     int proven;             /* solver: the proven winner (RESULT_WHITE/BLACK), else RESULT_NONE */
     int fault;              /* REASON_* of a fault (an external engine's), else REASON_NONE */

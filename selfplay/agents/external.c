@@ -214,7 +214,9 @@ static Action external_act(void *self, const Position *pos, const AgentLimits *l
     UyiInfo info;
     st->fault = uyi_engine_go(x->engine, &t, &best, &info, st->why);
     st->sims = info.sims;
-    st->value = info.winprob;
+    /* the engine's one figure, `winprob` (its expected score); not
+     * stored: an engine's actions are not searched ones (no visits) */
+    st->value = st->root_value = info.winprob;
     return st->fault ? ACTION_NONE : best;
 }
 

@@ -182,6 +182,7 @@ static Action mcts_choose(void *self, const Position *pos, Rng *rng, const Searc
     st->root_visits = r.root_visits;
     st->chosen_visits = r.chosen_visits;
     st->value = r.value;
+    st->root_value = r.root_value;
     st->sims = r.sims;
     st->proven = r.proven;
     return a;

@@ -161,7 +161,7 @@ static bool get(const unsigned char **p, const unsigned char *end, void *v, size
 /* Every field of each record, the actions with the search's figures and
  * clocks, and the root visit distributions. A field added to GameRecord or ActionRecord must travel too: the
  * sizes below stop the build until pack_games and unpack_game are told. */
-_Static_assert(sizeof(ActionRecord) == 48, "ActionRecord changed: update pack_games and unpack_game");
+_Static_assert(sizeof(ActionRecord) == 56, "ActionRecord changed: update pack_games and unpack_game");
 _Static_assert(sizeof(GameRecord) == 80, "GameRecord changed: update pack_games and unpack_game");
 static void pack_games(Bytes *b, GameRecord *const *games, int n)
 {
@@ -192,6 +192,7 @@ static void pack_games(Bytes *b, GameRecord *const *games, int n)
             PUT(b, a->root_visits);
             PUT(b, a->chosen_visits);
             PUT(b, a->value);
+            PUT(b, a->root_value);
             PUT(b, a->time_us);
             PUT(b, has_clock);
             PUT(b, a->clock_us);
@@ -232,7 +233,7 @@ static GameRecord *unpack_game(const unsigned char **p, const unsigned char *end
         uint8_t searched, has_clock;
         if (!GET(p, end, a->action) || !GET(p, end, a->actor) || !GET(p, end, a->state) || !GET(p, end, a->legal) ||
             !GET(p, end, searched) || !GET(p, end, a->root_visits) || !GET(p, end, a->chosen_visits) ||
-            !GET(p, end, a->value) || !GET(p, end, a->time_us) || !GET(p, end, has_clock) ||
+            !GET(p, end, a->value) || !GET(p, end, a->root_value) || !GET(p, end, a->time_us) || !GET(p, end, has_clock) ||
             !GET(p, end, a->clock_us)) {
             record_free(g);
             free(g);

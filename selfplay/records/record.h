@@ -45,9 +45,10 @@ typedef struct ActionRecord {
     Action action;
     uint8_t actor, state;   /* who acted, and the state they acted in */
     uint16_t legal;         /* legal actions in that position */
-    bool searched;          /* the next three are meaningful */
+    bool searched;          /* the next four are meaningful */
     uint32_t root_visits, chosen_visits;
     double value;           /* chosen action's value estimate for the actor */
+    double root_value;      /* the position's value estimate for the actor (MoveStats) */
     uint32_t time_us;       /* time the agent took */
     bool has_clock;         /* the game was played on a clock (--tc) */
     int64_t clock_us;       /* has_clock: the actor's clock after the action, increment added */

@@ -524,15 +524,18 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
         r.legal = root->nchild;
         r.chosen_visits = bv;
         r.value = bv ? 0.5 * LD(best->score2) / bv : 0.5;
+        uint32_t rv = LD(root->visits);
+        double rs2 = LD(root->score2);
+        r.root_value = rv ? 0.5 * (root->mover == pos->actor ? rs2 : 2.0 * rv - rs2) / rv : 0.5;
         if (m->cfg.solver && (r.proven = LD(root->proven)))
-            r.value = (r.proven == RESULT_WHITE) == (pos->actor == WHITE) ? 1.0 : 0.0;
+            r.value = r.root_value = (r.proven == RESULT_WHITE) == (pos->actor == WHITE) ? 1.0 : 0.0;
     } else {
         /* The arena could not hold even the root's children: fall back to a
          * random legal action, still drawn from the search's Rng. */
         Action list[MAX_ACTIONS];
         r.legal = movegen_all(pos, list);
         r.action = r.legal ? list[rng_below(rng, (uint32_t)r.legal)] : ACTION_NONE;
-        r.value = 0.5;
+        r.value = r.root_value = 0.5;
     }
     r.root_visits = LD(root->visits);
     if (res) *res = r;

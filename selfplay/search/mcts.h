@@ -97,9 +97,18 @@ typedef struct MctsResult {
     uint32_t root_visits;   /* root visits after the search (reused ones included) */
     uint32_t chosen_visits; /* visits of the chosen child */
     double value;           /* chosen child's mean score for the actor, in [0, 1] */
+    /* the root's mean score for the actor, in [0, 1]: over all its visits
+     * (root_visits, reused ones included), the search's estimate of the
+     * position itself. A node's score2 counts for its mover (the player
+     * whose action led to it, mcts_tree.h), who is the actor's opponent at
+     * a fresh root and may be the actor at a kept one (after R, the same
+     * player removes a ring), so the actor's score is score2 or its
+     * complement 2 * visits - score2. Equal to value when every root visit
+     * went through the chosen child (root_visits == chosen_visits). */
+    double root_value;
     uint32_t sims;          /* simulations run by this search */
     int proven;             /* solver: the root's proven winner (RESULT_WHITE/BLACK), else RESULT_NONE;
-                             * value is then 1 or 0 */
+                             * value and root_value are then 1 or 0 */
 } MctsResult;
 
 typedef struct Mcts Mcts;

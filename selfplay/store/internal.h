@@ -35,6 +35,11 @@ int store_version_now(struct Store *s, char *err);
 
 /* A text column ("" for NULL). */
 const char *store_column_text(sqlite3_stmt *st, int col);
+/* A REAL column, NAN for NULL. */
+double store_column_real(sqlite3_stmt *st, int col);
+/* action.root_value in a query's column list: the column from schema
+ * version 8 on, NULL before (s->version, after store_version_now). */
+const char *store_root_value_column(const struct Store *s);
 /* The record fields of a game row of the games query (columns 0 to 16:
  * run.name, run.uid, kind, run.version, run.seed, game.id, game.idx,
  * game.variant, game.white, game.black, the two weights, game.result,

@@ -73,6 +73,13 @@ const char *store_column_text(sqlite3_stmt *st, int col)
     return t ? (const char *)t : "";
 }
 
+double store_column_real(sqlite3_stmt *st, int col)
+{
+    return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
+const char *store_root_value_column(const Store *s) { return s->version >= 8 ? "action.root_value" : "NULL"; }
+
 static const char *text(sqlite3_stmt *st, int col) { return store_column_text(st, col); }
 
 StoreGameText store_game_text_row(sqlite3_stmt *st)
@@ -532,11 +539,14 @@ int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx
                         void *ctx, char *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = prepare_selected(r, sel,
-                              "SELECT action.game_id, action.ply, action.actor, action.state, action.action, "
-                              "action.legal, action.root_visits, action.chosen_visits, action.value, action.time_us "
-                              "FROM game JOIN run ON run.id = game.run_id JOIN action ON action.game_id = game.id",
-                              "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
+    if (store_version_now(r, err)) return ERR_FAIL;
+    char head[512];
+    snprintf(head, sizeof head,
+             "SELECT action.game_id, action.ply, action.actor, action.state, action.action, action.legal, "
+             "action.root_visits, action.chosen_visits, action.value, action.time_us, %s "
+             "FROM game JOIN run ON run.id = game.run_id JOIN action ON action.game_id = game.id",
+             store_root_value_column(r));
+    int rc = prepare_selected(r, sel, head, "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     StoreActionRow row;
     EACH_ROW(r, st,
@@ -551,6 +561,7 @@ int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx
                   .root_visits = sqlite3_column_int64(st, 6),
                   .chosen_visits = sqlite3_column_int64(st, 7),
                   .value = sqlite3_column_double(st, 8),
+                  .root_value = store_column_real(st, 10),
                   .time_us = sqlite3_column_int64(st, 9),
               }),
              fn, ctx, "reading actions", err);
@@ -589,15 +600,17 @@ int store_query_game_actions(Store *r, const StoreSelection *sel, int (*fn)(void
                              void *ctx, char *err)
 {
     sqlite3_stmt *st = NULL;
+    if (store_version_now(r, err)) return ERR_FAIL;
     /* LEFT JOIN: a game without action rows (an imported record that
      * stops at once) is still a game */
-    int rc = prepare_selected(r, sel,
-                              "SELECT game.id, run.name, game.idx, game.variant, game.white, game.black, game.result, "
-                              "game.reason, game.actions, action.ply, action.actor, action.state, action.action, "
-                              "action.legal, action.root_visits, action.chosen_visits, action.value, action.time_us "
-                              "FROM game JOIN run ON run.id = game.run_id "
-                              "LEFT JOIN action ON action.game_id = game.id",
-                              "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
+    char head[640];
+    snprintf(head, sizeof head,
+             "SELECT game.id, run.name, game.idx, game.variant, game.white, game.black, game.result, game.reason, "
+             "game.actions, action.ply, action.actor, action.state, action.action, action.legal, action.root_visits, "
+             "action.chosen_visits, action.value, action.time_us, %s "
+             "FROM game JOIN run ON run.id = game.run_id LEFT JOIN action ON action.game_id = game.id",
+             store_root_value_column(r));
+    int rc = prepare_selected(r, sel, head, "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     GameBuffer b = {0};
     StoreGameActions g = {0};
@@ -648,6 +661,7 @@ int store_query_game_actions(Store *r, const StoreSelection *sel, int (*fn)(void
             .root_visits = sqlite3_column_int64(st, 14),
             .chosen_visits = sqlite3_column_int64(st, 15),
             .value = sqlite3_column_double(st, 16),
+            .root_value = store_column_real(st, 18),
             .time_us = sqlite3_column_int64(st, 17),
         };
         for (int k = 0; k < 3; k++)

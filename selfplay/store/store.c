@@ -193,6 +193,8 @@ static int upgrade_v5(Store *s, char *err);
  * clock); the fault reasons it brings need no change to stored rows.
  * Version 7 adds run.visits (0: no run before it stored visits) and the
  * table action_visits (the root visit distributions of MCTS actions).
+ * Version 8 adds action.root_value (the searched position's value for the
+ * actor, beside the chosen action's; NULL for every earlier action).
  * `after` fills in what SQL alone cannot. */
 static const struct {
     const char *sql;
@@ -234,6 +236,8 @@ static const struct {
      "CREATE TABLE action_visits (game_id INTEGER NOT NULL REFERENCES game (id), ply INTEGER NOT NULL,"
      " action TEXT NOT NULL, visits INTEGER NOT NULL, PRIMARY KEY (game_id, ply, action)) WITHOUT ROWID;",
      NULL},
+    /* 7 -> 8 */
+    {"ALTER TABLE action ADD COLUMN root_value REAL;", NULL},
 };
 
 /* 4 -> 5, after the columns: the views (from the schema itself, so they
@@ -1009,7 +1013,8 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
     }
     if (!s->ins_action) {
         const char *sql = "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, "
-                          "chosen_visits, value, time_us, clock_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                          "chosen_visits, value, time_us, clock_us, root_value) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_action, NULL) != SQLITE_OK)
             return store_fail(s, err, "preparing the action insert");
     }
@@ -1062,10 +1067,12 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
                 sqlite3_bind_int64(st, 7, a->root_visits);
                 sqlite3_bind_int64(st, 8, a->chosen_visits);
                 sqlite3_bind_double(st, 9, a->value);
+                sqlite3_bind_double(st, 12, a->root_value);
             } else {
                 sqlite3_bind_null(st, 7);
                 sqlite3_bind_null(st, 8);
                 sqlite3_bind_null(st, 9);
+                sqlite3_bind_null(st, 12);
             }
             sqlite3_bind_int64(st, 10, a->time_us);
             if (a->has_clock) sqlite3_bind_int64(st, 11, a->clock_us);

@@ -32,7 +32,7 @@
 #include "selfplay/records/record.h"
 
 enum {
-    STORE_SCHEMA_VERSION = 7,
+    STORE_SCHEMA_VERSION = 8,
     STORE_NAME_LEN = 128,
     STORE_UID_LEN = 33, /* 32 hex digits */
     STORE_KIND_LEN = 16,
@@ -362,6 +362,8 @@ typedef struct StoreActionRow {
     bool searched; /* the next three are stored (else NULL, read as 0) */
     int64_t root_visits, chosen_visits;
     double value;  /* the chosen action's mean score for the actor */
+    double root_value; /* the searched position's value for the actor (action.root_value);
+                        * NAN where none is stored: not searched, or stored before schema 8 */
     /* its root visit distribution (store/cursor.h reads it; the other
      * readers leave it empty): nchildren rows in the action text's
      * order, none when the run stored none or the action was not an

@@ -161,7 +161,9 @@ static size_t extras_descr(const SamplesExtras *x, char *out, size_t len)
         snprintf(out + at, len - at, ", ('legal_mask', '|u1', (%d,))", SAMPLES_MASK_BYTES);
         bytes += SAMPLES_MASK_BYTES;
     }
-    return bytes;
+    size_t at = strlen(out);
+    snprintf(out + at, len - at, ", ('root_value', '<f4')");
+    return bytes + 4;
 }
 
 /* The header's length: the dict with the largest count, padded to 64. */
@@ -275,7 +277,8 @@ static void real_text(double v, char out[32])
 static void text_line(FILE *f, const Sample *s, int format)
 {
     const StoreActionRow *row = s->row;
-    char ypn[YPN_MAX_LEN], action[ACTION_MAX_LEN], value[32] = "", root[16] = "", chosen[16] = "";
+    char ypn[YPN_MAX_LEN], action[ACTION_MAX_LEN], value[32] = "", root[16] = "", chosen[16] = "",
+        root_value[32] = "";
     ypn_format(&s->pos, ypn);
     action_format(s->action, action);
     if (row->searched) {
@@ -283,6 +286,7 @@ static void text_line(FILE *f, const Sample *s, int format)
         snprintf(root, sizeof root, "%" PRId64, row->root_visits);
         snprintf(chosen, sizeof chosen, "%" PRId64, row->chosen_visits);
     }
+    if (!isnan(row->root_value)) real_text(row->root_value, root_value);
     if (format == SAMPLES_YPN) {
         fprintf(f, "%s\t%s\t%d\t%s\t%s\t%s\t", ypn, action, s->z, value, root, chosen);
     } else {
@@ -294,7 +298,8 @@ static void text_line(FILE *f, const Sample *s, int format)
     /* the root visit distribution: ACTION:VISITS;... (empty: none stored) */
     for (int i = 0; i < row->nchildren; i++)
         fprintf(f, "%s%s:%" PRId64, i ? ";" : "", row->children[i].action, row->children[i].visits);
-    fputc('\n', f);
+    /* the root's value last, after every field of the formats before it */
+    fprintf(f, "%c%s\n", format == SAMPLES_YPN ? '\t' : ',', root_value);
 }
 
 /* The extras of a record after its fixed fields, at out. */
@@ -334,7 +339,13 @@ static int put_extras(const Sample *s, const SamplesExtras *x, float *target, un
         memset(out, 0, SAMPLES_MASK_BYTES);
         for (int i = 0; i < ENCODE_ACTIONS; i++)
             if (mask[i]) out[i >> 3] |= (unsigned char)(0x80 >> (i & 7));
+        out += SAMPLES_MASK_BYTES;
     }
+    /* last, so that every field before it kept its offset (schema 8) */
+    float root = (float)s->row->root_value; /* NAN where none is stored */
+    uint32_t bits;
+    memcpy(&bits, &root, sizeof bits);
+    put32(out, bits);
     return 0;
 }
 
@@ -400,7 +411,7 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
         fwrite(header, 1, (size_t)header_len, out.f);
     } else if (format == SAMPLES_CSV) {
         fputs("run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,root_visits,chosen_visits,"
-              "result,z,visits\n",
+              "result,z,visits,root_value\n",
               out.f);
     }
     const Sample *s;

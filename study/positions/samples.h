@@ -57,11 +57,13 @@ int samples_policy(const Sample *s, float *out, char *err);
  * csv: with a header line), or NumPy's .npy of fixed-size records with
  * the planes (np.load reads it; docs/python.md lists the fields);
  * SAMPLES_PLANES_POLICY is the planes with the policy target too (a field
- * `policy` of ENCODE_ACTIONS float32 after the others). */
+ * `policy` of ENCODE_ACTIONS float32 after the fixed ones). Every format
+ * ends with the root's value (`root_value`, schema 8), after the fields
+ * it had before, which keep their places. */
 enum { SAMPLES_YPN, SAMPLES_CSV, SAMPLES_PLANES, SAMPLES_PLANES_POLICY, SAMPLES_FORMAT_NB };
 bool samples_format_parse(const char *text, int *format);
-/* The .npy record's size in bytes, and its dtype as NumPy writes it
- * (SAMPLES_PLANES; SAMPLES_PLANES_POLICY adds the policy's bytes). */
+/* The .npy record's fixed fields' size in bytes, and their dtype as
+ * NumPy writes it (the extras below follow them). */
 enum { SAMPLES_RECORD_LEN = 2083 };
 /* Why the planes cannot go to an output written through (base/file.h). */
 extern const char SAMPLES_PLANES_NEED_FILE[];
@@ -74,7 +76,8 @@ extern const char SAMPLES_NPY_DESCR[];
  * children by index in ascending order with their visit shares, the rest
  * index 65535 and share 0); and the legal actions' mask (`legal_mask`,
  * ENCODE_ACTIONS bits packed big-endian into SAMPLES_MASK_BYTES bytes,
- * as np.unpackbits reads them). */
+ * as np.unpackbits reads them). Then, in every record, `root_value`
+ * ('<f4', NaN where none is stored). */
 enum { SAMPLES_POLICY_NONE, SAMPLES_POLICY_F32, SAMPLES_POLICY_F16, SAMPLES_POLICY_SPARSE };
 enum { SAMPLES_SPARSE_K = 256, SAMPLES_MASK_BYTES = 268 };
 typedef struct SamplesExtras {
