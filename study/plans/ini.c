@@ -1,10 +1,10 @@
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "study/plans/ini.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "engine/types.h"
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -176,38 +176,12 @@ int ini_parse(Ini *ini, const char *file, const char *text, size_t len, char *er
 int ini_read(Ini *ini, const char *path, char *err)
 {
     *ini = (Ini){0};
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        snprintf(err, ERR_LEN, "cannot read '%s': %s", path, strerror(errno));
-        return INI_IO;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        snprintf(err, ERR_LEN, "'%s' is not a regular file", path);
-        return INI_IO;
-    }
-    if (sb.st_size > INI_MAX_BYTES) {
-        snprintf(err, ERR_LEN, "%s: %lld bytes: a study file is at most %d bytes", path, (long long)sb.st_size,
-                 INI_MAX_BYTES);
-        return INI_BAD;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, ERR_LEN, "cannot read '%s': %s", path, strerror(errno));
-        return INI_IO;
-    }
-    char *text = malloc(INI_MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, INI_MAX_BYTES + 1, f) : 0;
-    int rc;
-    if (!text) {
-        snprintf(err, ERR_LEN, "%s: out of memory", path);
-        rc = INI_IO;
-    } else if (ferror(f)) {
-        snprintf(err, ERR_LEN, "cannot read '%s': %s", path, strerror(errno));
-        rc = INI_IO;
-    } else {
-        rc = ini_parse(ini, path, text, n, err);
-    }
-    fclose(f);
+    char *text, why[ERR_LEN];
+    size_t n;
+    int rc = file_read(path, INI_MAX_BYTES, 0, &text, &n, why);
+    if (rc == ERR_USAGE) return error_code(err, INI_BAD, "%s", why);
+    if (rc) return error_code(err, INI_IO, "cannot read '%s': %s", path, file_read_reason(why, path));
+    rc = ini_parse(ini, path, text, n, err);
     free(text);
     return rc;
 }
