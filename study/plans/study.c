@@ -314,10 +314,7 @@ int study_load(Study *s, const char *path, char *err)
     Ini ini;
     Ctx c = {.file = path, .err = err};
     int rc = ini_read(&ini, path, err);
-    if (rc) {
-        rc = rc == INI_BAD ? ERR_USAGE : ERR_FAIL;
-        goto done;
-    }
+    if (rc) goto done;
     if (!(s->path = strdup(path))) {
         rc = bad(&c, 0, "out of memory");
         goto done;
