@@ -33,16 +33,14 @@ const char USAGE_IMPORT[] =
 
 enum { IMPORT_MAX_FILES = 10000, IMPORT_MAX_BYTES = 4 << 20 };
 
-/* A whole file (at most IMPORT_MAX_BYTES), malloc'ed; NULL with err
- * saying why without the path (the caller names the file). */
-static char *slurp(const char *path, size_t *len, char *err)
+/* A whole file (at most IMPORT_MAX_BYTES) into *text, malloc'ed; 0, or
+ * file_read's code with why in err, without the path (the caller names
+ * the file). */
+static int slurp(const char *path, char **text, size_t *len, char *err)
 {
-    char *text, why[ERR_LEN];
-    if (file_read(path, IMPORT_MAX_BYTES, 0, &text, len, why)) {
-        snprintf(err, ERR_LEN, "%s", file_read_reason(why, path));
-        return NULL;
-    }
-    return text;
+    char why[ERR_LEN];
+    int rc = file_read(path, IMPORT_MAX_BYTES, 0, text, len, why);
+    return rc ? error_code(err, rc, "%s", file_read_reason(why, path)) : 0;
 }
 
 /* The run's name: import- and the game's name on the site (else the
@@ -61,8 +59,8 @@ static void run_name(const BoardspaceGame *g, const char *path, char *out, size_
 static int import_file(Store *store, const char *path, bool repeat, char *err)
 {
     size_t len;
-    char *text = slurp(path, &len, err);
-    if (!text) return -1;
+    char *text;
+    if (slurp(path, &text, &len, err)) return ERR_FAIL;
     BoardspaceGame g;
     int rc = boardspace_read(text, len, &g, err);
     free(text);
