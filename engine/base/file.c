@@ -297,6 +297,7 @@ int file_read(const char *path, size_t max, unsigned flags, char **out, size_t *
 
 const char *file_read_reason(const char *err, const char *path)
 {
-    size_t k = strnlen(path, 200);
+    size_t k = 0; /* the path as the message cut it (not strnlen: gcc takes its bound for the buffer's size) */
+    while (k < 200 && path[k]) k++;
     return !strncmp(err, path, k) && err[k] == ':' && err[k + 1] == ' ' ? err + k + 2 : err;
 }
