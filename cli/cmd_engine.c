@@ -1,12 +1,12 @@
 /* The engine's commands: perft, legal, apply, show, replay, randgame. */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "engine/base/clock.h"
+#include "engine/base/file.h"
 #include "cli/commands.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -312,34 +312,20 @@ int cmd_replay(int argc, char **argv)
     int n, rc = cli_parse("replay", argc, argv, NULL, 0, args, 1, &n);
     if (rc) return rc;
     const char *name = n == 1 ? args[0] : "-";
-    FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
-    if (!f) return cli_error("replay", "cannot open '%s': %s", name, strerror(errno));
     /* read whole: a record is small, a stream of a large run's records at
      * most 1 GiB */
-    size_t cap = 1 << 16, len = 0, got;
-    char *text = malloc(cap);
+    char *text, err[ERR_LEN];
+    size_t len;
+    if (strcmp(name, "-") ? file_read(name, (size_t)1 << 30, FILE_READ_TEXT, &text, &len, err)
+                          : file_read_stream(stdin, name, (size_t)1 << 30, FILE_READ_TEXT, &text, &len, err))
+        return cli_error("replay", "%s", err);
     RecordTags *tags = malloc(sizeof *tags);
-    while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *bigger = cap < (1u << 30) ? realloc(text, cap *= 2) : NULL;
-            if (!bigger) {
-                rc = cli_error("replay", "%s: more than 1 GiB of records", name);
-                goto done;
-            }
-            text = bigger;
-        }
-    }
-    if (!text || !tags) {
+    if (!tags) {
         rc = cli_error("replay", "out of memory");
         goto done;
     }
-    if (ferror(f)) {
-        rc = cli_error("replay", "%s: read error", name);
-        goto done;
-    }
     Position pos;
-    char err[ERR_LEN], ypn[YPN_MAX_LEN], where[256];
+    char ypn[YPN_MAX_LEN], where[256];
     int count, result, reason, records = 0, checked = 0;
     bool tagged = false;
     RecordReader rd;
@@ -374,7 +360,6 @@ int cmd_replay(int argc, char **argv)
 done:
     free(text);
     free(tags);
-    if (f != stdin) fclose(f);
     return rc;
 }
 

@@ -1,11 +1,11 @@
 /* yinsh import: games played elsewhere (boardspace.net's YINSH records)
  * into the database, one run of kind "import" per file (docs/boardspace.md). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "engine/base/text.h"
 #include "selfplay/records/boardspace.h"
 #include "cli/cli.h"
@@ -33,26 +33,14 @@ const char USAGE_IMPORT[] =
 
 enum { IMPORT_MAX_FILES = 10000, IMPORT_MAX_BYTES = 4 << 20 };
 
-/* A whole file (at most IMPORT_MAX_BYTES), malloc'ed; NULL with err. */
-static char *slurp(const char *path, size_t *len, char *err)
+/* A whole file (at most IMPORT_MAX_BYTES) into *text, malloc'ed; 0, or
+ * file_read's code with why in err, without the path (the caller names
+ * the file). */
+static int slurp(const char *path, char **text, size_t *len, char *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, ERR_LEN, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(IMPORT_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, IMPORT_MAX_BYTES + 1, f) : 0;
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf || bad || n > IMPORT_MAX_BYTES) {
-        snprintf(err, ERR_LEN, "%s", !buf ? "out of memory" : bad ? "cannot read it" : "larger than 4 MiB: not a record");
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    char why[ERR_LEN];
+    int rc = file_read(path, IMPORT_MAX_BYTES, 0, text, len, why);
+    return rc ? error_code(err, rc, "%s", file_read_reason(why, path)) : 0;
 }
 
 /* The run's name: import- and the game's name on the site (else the
@@ -71,8 +59,8 @@ static void run_name(const BoardspaceGame *g, const char *path, char *out, size_
 static int import_file(Store *store, const char *path, bool repeat, char *err)
 {
     size_t len;
-    char *text = slurp(path, &len, err);
-    if (!text) return -1;
+    char *text;
+    if (slurp(path, &text, &len, err)) return ERR_FAIL;
     BoardspaceGame g;
     int rc = boardspace_read(text, len, &g, err);
     free(text);

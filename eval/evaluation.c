@@ -115,8 +115,8 @@ static int weights_read(FILE *f, const char *path, Weights *w, char *err)
     size_t cap = 0;
     bool seen[FEAT_NB] = {false};
     int lineno = 0;
-    bool ok = true;
-    while (ok && getline(&line, &cap, f) >= 0) {
+    int rc = 0;
+    while (getline(&line, &cap, f) >= 0) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = 0;
@@ -124,38 +124,31 @@ static int weights_read(FILE *f, const char *path, Weights *w, char *err)
         int got = sscanf(line, "%63s %63s %7s", name, value, extra);
         if (got <= 0) continue;
         if (got != 2) {
-            snprintf(err, ERR_LEN, "%s:%d: expected `name value`", path, lineno);
-            ok = false;
+            rc = error_set(err, "%s:%d: expected `name value`", path, lineno);
             break;
         }
         int k = 0;
         while (k < FEAT_NB && strcmp(FEATURE_NAMES[k], name)) k++;
         if (k == FEAT_NB) {
-            snprintf(err, ERR_LEN, "%s:%d: unknown feature '%s'", path, lineno, name);
-            ok = false;
+            rc = error_set(err, "%s:%d: unknown feature '%s'", path, lineno, name);
             break;
         }
         double v;
         if (!number_real(value, -WEIGHT_MAX, WEIGHT_MAX, &v)) {
-            snprintf(err, ERR_LEN, "%s:%d: '%s' is not a number from %g to %g (feature %s)", path, lineno, value,
-                     -WEIGHT_MAX, WEIGHT_MAX, name);
-            ok = false;
+            rc = error_set(err, "%s:%d: '%s' is not a number from %g to %g (feature %s)", path, lineno, value,
+                           -WEIGHT_MAX, WEIGHT_MAX, name);
             break;
         }
         if (seen[k]) {
-            snprintf(err, ERR_LEN, "%s:%d: feature '%s' given twice", path, lineno, name);
-            ok = false;
+            rc = error_set(err, "%s:%d: feature '%s' given twice", path, lineno, name);
             break;
         }
         seen[k] = true;
         w->w[k] = v;
     }
-    if (ok && ferror(f)) {
-        snprintf(err, ERR_LEN, "%s: cannot read: %s", path, strerror(errno));
-        ok = false;
-    }
+    if (!rc && ferror(f)) rc = error_set(err, "%s: cannot read: %s", path, strerror(errno));
     free(line);
-    return ok ? 0 : -1;
+    return rc;
 }
 
 int weights_load(const char *path, Weights *w, char *err)

@@ -1,9 +1,7 @@
-#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/geometry.h"
@@ -587,25 +585,13 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
 int nnue_load(Nnue **out, const char *path, char *err)
 {
     *out = NULL;
-    struct stat sb;
-    if (stat(path, &sb) != 0) return error_code(err, ERR_NOT_FOUND, "%s: cannot open: %s", path, strerror(errno));
-    if (!S_ISREG(sb.st_mode))
-        return error_set(err, "%s: not a net file (%s)", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
     /* a net is at most a few hundred KB: a larger file is not one */
-    if (sb.st_size > (off_t)(NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2)))
-        return error_set(err, "%s: not a net file (%lld bytes, more than the largest net)", path, (long long)sb.st_size);
-    FILE *f = fopen(path, "rb");
-    if (!f) return error_code(err, ERR_NOT_FOUND, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = (size_t)sb.st_size + 1, len = 0;
-    uint8_t *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return error_set(err, "%s: out of memory", path);
-    }
-    len = fread(buf, 1, cap, f);
-    int rc = ferror(f) ? error_set(err, "%s: cannot read: %s", path, strerror(errno)) : 0;
-    fclose(f);
-    if (!rc) rc = nnue_decode(out, buf, len, path, err);
+    char *buf;
+    size_t len;
+    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2), 0, &buf,
+                       &len, err);
+    if (rc) return rc == ERR_NOT_FOUND ? rc : ERR_FAIL;
+    rc = nnue_decode(out, (const uint8_t *)buf, len, path, err);
     free(buf);
     return rc;
 }

@@ -144,7 +144,8 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err);
  * fewer or more bytes than the header says, or a content hash that
  * differs (ERR_FAIL). */
 int nnue_decode(Nnue **out, const uint8_t *bytes, size_t len, const char *name, char *err);
-/* nnue_decode of a file's contents (ERR_NOT_FOUND when it cannot be opened). */
+/* nnue_decode of a file's contents, read by file_read (engine/base/file.h):
+ * ERR_NOT_FOUND when it does not exist, ERR_FAIL for any other refusal. */
 int nnue_load(Nnue **out, const char *path, char *err);
 /* The net built into the binary (eval/nets/default.nnue at build time). */
 int nnue_load_builtin(Nnue **out, char *err);

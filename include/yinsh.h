@@ -183,6 +183,12 @@ YINSH_API int yinsh_action_index(const char *action, int *index, char *err);
 /* What yinsh_position_planes divides a plane's raw value by (0 outside
  * [0, YINSH_PLANES)). */
 YINSH_API int yinsh_plane_scale(int plane);
+/* The value of a constant of the enum above, by its name without the
+ * prefix ("ACTIONS", "PLANES", "OBSERVATION", "ERR_LEN", ...), as the
+ * loaded library knows it, so that a binding that cannot read this header
+ * (Python's ctypes) takes its numbers from the library; -1 for a name
+ * that is none of them. */
+YINSH_API int yinsh_constant(const char *name);
 
 /* ---- positions ------------------------------------------------------ */
 

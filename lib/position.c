@@ -84,6 +84,23 @@ int yinsh_action_index(const char *action, int *index, char *err)
 
 int yinsh_plane_scale(int plane) { return plane >= 0 && plane < ENCODE_PLANES ? ENCODE_PLANE_SCALE[plane] : 0; }
 
+int yinsh_constant(const char *name)
+{
+#define C(N) {#N, YINSH_##N}
+    static const struct {
+        const char *name;
+        int value;
+    } constants[] = {
+        C(ERR_LEN), C(YPN_LEN), C(ACTION_LEN), C(SPEC_LEN), C(MAX_ACTIONS), C(LEGAL_TEXT_LEN),
+        C(POINTS), C(GRID), C(CELLS), C(PLANES), C(OBSERVATION), C(PLACE0), C(MOVE0), C(PASS),
+        C(ROW0), C(RING0), C(ACTIONS), C(PV_MAX), C(GAME_MAX),
+    };
+#undef C
+    for (size_t i = 0; name && i < sizeof constants / sizeof *constants; i++)
+        if (!strcmp(constants[i].name, name)) return constants[i].value;
+    return -1;
+}
+
 /* ---- positions ------------------------------------------------------ */
 
 static int position_alloc(yinsh_position **out, char *err)

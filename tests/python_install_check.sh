@@ -29,5 +29,6 @@ here = os.path.dirname(yinsh.__file__)
 assert yinsh.library_path == os.path.join(here, "libyinsh.so"), yinsh.library_path
 p = yinsh.Position()
 assert len(p.legal_actions()) == 85
+assert os.path.isfile(os.path.join(here, "py.typed")), "no py.typed in " + here
 print("python_install: yinsh %s installed in %s, library %s" % (yinsh.__version__, here, yinsh.library_path))
 '

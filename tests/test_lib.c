@@ -38,6 +38,25 @@ Test(lib, versions_and_names)
     cr_expect_eq(yinsh_plane_scale(YINSH_PLANES), 0);
 }
 
+/* The header's numbers by name, for bindings that cannot read it. */
+Test(lib, constants_by_name)
+{
+    cr_expect_eq(yinsh_constant("ACTIONS"), YINSH_ACTIONS);
+    cr_expect_eq(yinsh_constant("PLANES"), YINSH_PLANES);
+    cr_expect_eq(yinsh_constant("OBSERVATION"), YINSH_OBSERVATION);
+    cr_expect_eq(yinsh_constant("GRID"), 11);
+    cr_expect_eq(yinsh_constant("PASS"), YINSH_PASS);
+    cr_expect_eq(yinsh_constant("RING0"), 2057);
+    cr_expect_eq(yinsh_constant("ERR_LEN"), YINSH_ERR_LEN);
+    cr_expect_eq(yinsh_constant("LEGAL_TEXT_LEN"), YINSH_LEGAL_TEXT_LEN);
+    cr_expect_eq(yinsh_constant("PV_MAX"), YINSH_PV_MAX);
+    cr_expect_eq(yinsh_constant("GAME_MAX"), YINSH_GAME_MAX);
+    cr_expect_eq(yinsh_constant("actions"), -1);
+    cr_expect_eq(yinsh_constant("YINSH_ACTIONS"), -1);
+    cr_expect_eq(yinsh_constant(""), -1);
+    cr_expect_eq(yinsh_constant(NULL), -1);
+}
+
 Test(lib, positions_from_and_to_ypn)
 {
     yinsh_position *p;

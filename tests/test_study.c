@@ -50,7 +50,7 @@ Test(ini, what_it_reads)
                        "out=results/x y";
     Ini ini;
     char err[ERR_LEN];
-    cr_assert_eq(ini_parse(&ini, "t.ini", text, strlen(text), err), INI_OK, "%s", err);
+    cr_assert_eq(ini_parse(&ini, "t.ini", text, strlen(text), err), ERR_OK, "%s", err);
     cr_assert_eq(ini.nsections, 3);
     const IniSection *s = &ini.sections[0];
     cr_assert_str_eq(s->name, "study");
@@ -97,7 +97,7 @@ Test(ini, mistakes_name_their_line)
         Ini ini;
         char err[ERR_LEN], where[32];
         const char *t = INI_BAD_CASES[i].text;
-        cr_assert_eq(ini_parse(&ini, "f.ini", t, strlen(t), err), INI_BAD, "case %zu accepted", i);
+        cr_assert_eq(ini_parse(&ini, "f.ini", t, strlen(t), err), ERR_USAGE, "case %zu accepted", i);
         snprintf(where, sizeof where, "f.ini:%d: ", INI_BAD_CASES[i].line);
         cr_assert(!strncmp(err, where, strlen(where)), "case %zu: '%s' does not begin with '%s'", i, err, where);
         cr_assert(strstr(err, INI_BAD_CASES[i].says), "case %zu: '%s' lacks '%s'", i, err, INI_BAD_CASES[i].says);
@@ -106,7 +106,7 @@ Test(ini, mistakes_name_their_line)
     /* a NUL byte is a control character too */
     Ini ini;
     char err[ERR_LEN];
-    cr_assert_eq(ini_parse(&ini, "f.ini", "[study]\nname = a\0b\n", 19, err), INI_BAD);
+    cr_assert_eq(ini_parse(&ini, "f.ini", "[study]\nname = a\0b\n", 19, err), ERR_USAGE);
     cr_assert(strstr(err, "f.ini:2: "), "%s", err);
     ini_free(&ini);
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -220,4 +221,83 @@ bool file_same(const char *a, const char *b)
     FilePlace pa, pb;
     return file_place(a, &pa) && file_place(b, &pb) && pa.dev == pb.dev && pa.ino == pb.ino &&
            !strcmp(pa.name, pb.name);
+}
+
+/* ---- reading a whole file, bounded ---------------------------------------- */
+
+enum { READ_CHUNK = 1 << 16 };
+
+int file_read_stream(FILE *f, const char *path, size_t max, unsigned flags, char **out, size_t *len, char *err)
+{
+    *out = NULL;
+    if (len) *len = 0;
+    /* the buffer holds max + 1 bytes at most (the one that says "more")
+     * and the NUL after them */
+    size_t limit = max < SIZE_MAX - 2 ? max + 2 : SIZE_MAX, cap = READ_CHUNK;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) return error_set(err, "%.200s: a directory, not a file", path);
+        if (S_ISREG(sb.st_mode)) {
+            if ((uintmax_t)sb.st_size > max)
+                return error_code(err, ERR_USAGE, "%.200s: larger than its limit of %zu bytes", path, max);
+            cap = (size_t)sb.st_size + 2; /* the whole file, and a read that finds its end */
+        }
+    }
+    if (cap > limit) cap = limit;
+    char *buf = malloc(cap);
+    if (!buf) return error_set(err, "%.200s: out of memory", path);
+    size_t n = 0;
+    int rc = 0;
+    errno = 0;
+    while (n <= max) {
+        if (n + 1 == cap) {
+            size_t more = cap <= limit / 2 ? cap * 2 : limit;
+            char *bigger = realloc(buf, more);
+            if (!bigger) {
+                rc = error_set(err, "%.200s: out of memory", path);
+                break;
+            }
+            buf = bigger;
+            cap = more;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        if (!got) break;
+        const char *nul = flags & FILE_READ_TEXT ? memchr(buf + n, '\0', got) : NULL;
+        if (nul) {
+            rc = error_code(err, ERR_USAGE, "%.200s: not a text file (a NUL byte at offset %zu)", path,
+                            (size_t)(nul - buf));
+            break;
+        }
+        n += got;
+    }
+    if (!rc && ferror(f)) rc = error_set(err, "%.200s: cannot read: %s", path, strerror(errno ? errno : EIO));
+    if (!rc && n > max) rc = error_code(err, ERR_USAGE, "%.200s: larger than its limit of %zu bytes", path, max);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    if (len) *len = n;
+    return 0;
+}
+
+int file_read(const char *path, size_t max, unsigned flags, char **out, size_t *len, char *err)
+{
+    *out = NULL;
+    if (len) *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return error_code(err, errno == ENOENT || errno == ENOTDIR ? ERR_NOT_FOUND : ERR_FAIL,
+                          "%.200s: cannot open: %s", path, strerror(errno));
+    int rc = file_read_stream(f, path, max, flags, out, len, err);
+    fclose(f);
+    return rc;
+}
+
+const char *file_read_reason(const char *err, const char *path)
+{
+    size_t k = 0; /* the path as the message cut it (not strnlen: gcc takes its bound for the buffer's size) */
+    while (k < 200 && path[k]) k++;
+    return !strncmp(err, path, k) && err[k] == ':' && err[k + 1] == ' ' ? err + k + 2 : err;
 }

@@ -15,7 +15,11 @@
  *
  * Path identity: whether two spellings name one file (by device and
  * inode, or by where a file still to be made would be), so that no
- * output is also an input. */
+ * output is also an input.
+ *
+ * Files read whole, bounded: one reader with one set of rules for every
+ * file the project reads whole (study files, engines files, books,
+ * records, nets). */
 #ifndef YINSH_FILE_H
 #define YINSH_FILE_H
 
@@ -86,5 +90,32 @@ char *file_real_folder(const char *path, char *name);
 /* Whether two paths are one file: by device and inode where both exist
  * (hard links and links too), else by where they would be. */
 bool file_same(const char *a, const char *b);
+
+/* ---- reading a whole file, bounded ---------------------------------------
+ *
+ * The rules, the same for every caller:
+ *   - a path that cannot be opened: ERR_NOT_FOUND when it does not exist
+ *     (ENOENT, ENOTDIR), else ERR_FAIL; "PATH: cannot open: REASON";
+ *   - a directory is refused: ERR_FAIL, "PATH: a directory, not a file";
+ *   - a regular file over max bytes is refused by its size, before a byte
+ *     is read; anything else (a FIFO, a device, standard input) is read up
+ *     to max bytes and refused at the next one, never read without end
+ *     (/dev/zero): ERR_USAGE, "PATH: larger than its limit of MAX bytes";
+ *   - with FILE_READ_TEXT a NUL byte is refused as soon as it is read (a
+ *     text must not hold one; a net file, binary, may): ERR_USAGE,
+ *     "PATH: not a text file (a NUL byte at offset N)";
+ *   - a read that fails: ERR_FAIL, "PATH: cannot read: REASON"; memory
+ *     that runs out: ERR_FAIL, "PATH: out of memory".
+ * Every message is "PATH: REASON" (the path cut to 200 bytes), so that a
+ * caller that names the file its own way takes the REASON alone
+ * (file_read_reason). On success *out is the contents, malloc'ed, with a
+ * NUL after its *len bytes; on failure *out is NULL. */
+enum { FILE_READ_TEXT = 1 };
+int file_read(const char *path, size_t max, unsigned flags, char **out, size_t *len, char *err);
+/* The same on an open stream (standard input: path "-" or any name for
+ * messages); f stays open. */
+int file_read_stream(FILE *f, const char *path, size_t max, unsigned flags, char **out, size_t *len, char *err);
+/* The REASON of a file_read message about path: err past its "PATH: ". */
+const char *file_read_reason(const char *err, const char *path);
 
 #endif

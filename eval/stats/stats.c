@@ -217,14 +217,13 @@ static int bt_check(int n, const double *games, const double *score, const char 
                 if (reach[i][b]) between += games[a * n + b];
         }
         if (between > 0)
-            snprintf(err, ERR_LEN,
-                     "no finite ratings: %s won every game against the others (%.0f game%s), so the fit would "
-                     "rate them infinitely far above; play more games or against stronger opponents",
-                     out, between, number_plural((uint64_t)between));
-        else
-            snprintf(err, ERR_LEN, "no ratings: %s played no game against the others, so nothing ties their "
-                     "ratings together", out);
-        return -1;
+            return error_set(err,
+                             "no finite ratings: %s won every game against the others (%.0f game%s), so the fit "
+                             "would rate them infinitely far above; play more games or against stronger opponents",
+                             out, between, number_plural((uint64_t)between));
+        return error_set(err,
+                         "no ratings: %s played no game against the others, so nothing ties their ratings together",
+                         out);
     }
     return 0;
 }

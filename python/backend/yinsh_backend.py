@@ -1,6 +1,7 @@
 """The build backend of the yinsh package (PEP 517), standard library only.
 
-A wheel holds python/yinsh/*.py and, when it is found, the shared library
+A wheel holds python/yinsh/*.py, the py.typed marker (PEP 561: the
+package's type hints are for type checkers) and, when it is found, the shared library
 that CMake built, copied in as yinsh/libyinsh.so, where the package looks
 first after YINSH_LIB (yinsh/_lib.py): the file YINSH_LIB names, else
 build/libyinsh.so of the source tree. Without either the wheel is pure
@@ -102,7 +103,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     files = []
     package = os.path.join(ROOT, NAME)
     for name in sorted(os.listdir(package)):
-        if name.endswith(".py"):
+        if name.endswith(".py") or name == "py.typed":
             with open(os.path.join(package, name), "rb") as f:
                 files.append(("%s/%s" % (NAME, name), f.read()))
     lib = _library()

@@ -1,11 +1,16 @@
 """Finding the library: a YINSH_LIB that names another file or another
 library is refused at import, and `pip install` never packs such a file
-as libyinsh (python/backend)."""
+as libyinsh (python/backend). The package's numbers are the library's,
+and its wheel carries the py.typed marker."""
 
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
+import zipfile
+
+import yinsh
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.dirname(HERE)
@@ -52,6 +57,29 @@ class Library(unittest.TestCase):
                 os.environ.pop("YINSH_LIB", None)
             else:
                 os.environ["YINSH_LIB"] = saved
+
+    def test_the_numbers_are_the_librarys(self):
+        c = yinsh._c
+        for name in ("ACTIONS", "PLANES", "GRID", "CELLS", "OBSERVATION", "PLACE0", "MOVE0", "PASS", "ROW0", "RING0",
+                     "GAME_MAX"):
+            self.assertEqual(getattr(yinsh, name), c.yinsh_constant(name.encode()), name)
+        for name in ("ERR_LEN", "YPN_LEN", "ACTION_LEN", "SPEC_LEN", "MAX_ACTIONS", "LEGAL_TEXT_LEN", "PV_MAX"):
+            self.assertEqual(getattr(yinsh._lib, name), c.yinsh_constant(name.encode()), name)
+        self.assertEqual(c.yinsh_constant(b"NO_SUCH"), -1)
+        self.assertEqual((yinsh.ACTIONS, yinsh.PLANES, yinsh.OBSERVATION), (2142, 17, 2057))
+
+    def test_the_wheel_is_typed(self):
+        self.assertTrue(os.path.isfile(os.path.join(PACKAGE, "yinsh", "py.typed")))
+        sys.path.insert(0, os.path.join(PACKAGE, "backend"))
+        try:
+            import yinsh_backend
+        finally:
+            sys.path.pop(0)
+        with tempfile.TemporaryDirectory() as d:
+            with zipfile.ZipFile(os.path.join(d, yinsh_backend.build_wheel(d))) as z:
+                names = z.namelist()
+        self.assertIn("yinsh/py.typed", names)
+        self.assertIn("yinsh/position.py", names)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,34 @@ class Positions(unittest.TestCase):
         self.assertEqual(c.ypn, run_yinsh("apply", MOVES, "e10-b7").strip())
         self.assertEqual(p.copy(), p)
 
+    def test_a_hashed_position_never_changes(self):
+        p = yinsh.Position(MOVES)
+        self.assertFalse(p.frozen)
+        seen = {p: "here"}
+        self.assertTrue(p.frozen)
+        with self.assertRaises(yinsh.FrozenError) as e:
+            p.apply("e10-b7")
+        self.assertIsInstance(e.exception, TypeError)
+        self.assertIsInstance(e.exception, yinsh.Error)
+        self.assertIn("hashed", str(e.exception))
+        self.assertEqual(p.ypn, MOVES)
+        self.assertEqual(seen[p], "here")  # not lost in its dict
+        self.assertEqual(seen[yinsh.Position(MOVES)], "here")
+        # a child and a copy are new positions, free to change
+        c = p.child("e10-b7")
+        self.assertNotIn(c, seen)
+        q = p.copy()
+        self.assertFalse(q.frozen)
+        q.apply("e10-b7")
+        self.assertEqual(q, c)
+        self.assertEqual(seen, {yinsh.Position(MOVES): "here"})
+        # a set's member too, and a game's state goes on with its own position
+        members = {yinsh.Position()}
+        state = yinsh.Game().new_initial_state()
+        members.add(state.clone().position)
+        state.apply_action(yinsh.action_index("e5"))
+        self.assertEqual(len(members), 1)
+
     def test_outcome(self):
         self.assertIsNone(yinsh.Position(MOVES).outcome)
         won = yinsh.Position("W2B/W6/8/9/2w7/3b5/10/9/8/6B/2B1 w - standard")

@@ -21,7 +21,7 @@ from ._lib import path as library_path
 from .agent import Agent, MoveStats, play
 from .db import ActionRow, Database, Sample, StoredGame, load_positions
 from .game import TERMINAL, Game, State
-from .position import BLACK, WHITE, Position, action_index, action_text
+from .position import BLACK, WHITE, Action, FrozenError, Position, action_index, action_text
 
 __version__ = _c.yinsh_version().decode()
 
@@ -30,7 +30,7 @@ PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "vali
                "state M", "state R", "state X", "state r", "state x", "over", "own removed", "other removed", "pool",
                "blitz")
 
-__all__ = ["ACTIONS", "API_VERSION", "ActionRow", "Agent", "BLACK", "CELLS", "ClosedError", "Database", "Error",
-           "GAME_MAX", "GRID", "Game", "MOVE0", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
+__all__ = ["ACTIONS", "API_VERSION", "Action", "ActionRow", "Agent", "BLACK", "CELLS", "ClosedError", "Database",
+           "Error", "FrozenError", "GAME_MAX", "GRID", "Game", "MOVE0", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
            "PLANE_NAMES", "PLANE_SCALE", "Position", "RING0", "ROW0", "Sample", "State", "StoredGame", "TERMINAL",
            "UsageError", "WHITE", "action_index", "action_text", "library_path", "load_positions", "play"]

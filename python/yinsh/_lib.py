@@ -20,12 +20,9 @@ import os
 
 API_VERSION = 2  # the include/yinsh.h this package was written for
 
-ERR_LEN = 512
-YPN_LEN = 128
-ACTION_LEN = 16
-SPEC_LEN = 384
-MAX_ACTIONS = 256
-LEGAL_TEXT_LEN = MAX_ACTIONS * ACTION_LEN
+# The one number needed before the library loads (a struct's layout, part
+# of API_VERSION); checked against the library's below, with the others
+# read from it (yinsh_constant).
 PV_MAX = 32
 
 
@@ -143,6 +140,7 @@ _PROTOTYPES = {
     "yinsh_action_text": (c_int, [c_int, c_char_p]),
     "yinsh_action_index": (c_int, [c_char_p, c_int_p, c_char_p]),
     "yinsh_plane_scale": (c_int, [c_int]),
+    "yinsh_constant": (c_int, [c_char_p]),
     "yinsh_position_new": (c_int, [P(c_void_p), c_int, c_char_p]),
     "yinsh_position_from_ypn": (c_int, [P(c_void_p), c_char_p, c_char_p]),
     "yinsh_position_copy": (c_int, [P(c_void_p), c_void_p, c_char_p]),
@@ -208,13 +206,34 @@ if lib.yinsh_api_version() != API_VERSION:
     raise ImportError("libyinsh at %s has API version %d; this package needs %d" %
                       (path, lib.yinsh_api_version(), API_VERSION))
 
-ACTIONS = 2142
-PLANES = 17
-GRID = 11
-CELLS = 121
-OBSERVATION = PLANES * CELLS
-PLACE0, MOVE0, PASS, ROW0, RING0 = 0, 85, 1933, 1934, 2057
-GAME_MAX = 200
+
+
+def _constant(name: str) -> int:
+    """A constant of include/yinsh.h as the loaded library knows it."""
+    value = lib.yinsh_constant(name.encode())
+    if value < 0:
+        raise ImportError("libyinsh at %s does not know the constant %s" % (path, name))
+    return value
+
+
+# the buffers' sizes, the planes and the action index space (docs/python.md
+# §4, §5): the library's numbers, never typed in twice
+ERR_LEN = _constant("ERR_LEN")
+YPN_LEN = _constant("YPN_LEN")
+ACTION_LEN = _constant("ACTION_LEN")
+SPEC_LEN = _constant("SPEC_LEN")
+MAX_ACTIONS = _constant("MAX_ACTIONS")
+LEGAL_TEXT_LEN = _constant("LEGAL_TEXT_LEN")
+ACTIONS = _constant("ACTIONS")
+PLANES = _constant("PLANES")
+GRID = _constant("GRID")
+CELLS = _constant("CELLS")
+OBSERVATION = _constant("OBSERVATION")
+PLACE0, MOVE0, PASS, ROW0, RING0 = (_constant(n) for n in ("PLACE0", "MOVE0", "PASS", "ROW0", "RING0"))
+GAME_MAX = _constant("GAME_MAX")
+if _constant("PV_MAX") != PV_MAX:
+    raise ImportError("libyinsh at %s keeps %d actions of a principal variation; this package %d" %
+                      (path, _constant("PV_MAX"), PV_MAX))
 PLANE_SCALE = tuple(lib.yinsh_plane_scale(p) for p in range(PLANES))
 
 STATES = "PMRXrx-"

@@ -1,11 +1,14 @@
 """Agents by spec (selfplay/agents/agent.h; docs/uyi.md for engines)."""
 
+from __future__ import annotations
+
 import collections
 import ctypes
+from typing import List, Optional, Tuple
 
 from . import _lib
 from ._lib import lib
-from .position import Position, action_text
+from .position import Action, Position, action_text
 
 MoveStats = collections.namedtuple(
     "MoveStats", "legal searched visits chosen_visits value sims depth proven pv root_value")
@@ -30,28 +33,28 @@ class Agent:
     (observe); an external engine needs it: it knows a game only by its
     actions from the start (new_game)."""
 
-    def __init__(self, spec="best", seed=0):
+    def __init__(self, spec: str = "best", seed: int = 0) -> None:
         spec = _lib.encode(spec, "the agent's spec")
         seed = _lib.integer(seed, "seed", 0, 2 ** 64 - 1)
         h = ctypes.c_void_p()
         _lib.call(lib.yinsh_agent_new, ctypes.byref(h), spec, seed)
         self._h = h
 
-    def close(self, _free=lib.yinsh_agent_free):  # bound now: at exit the module's globals may be gone
+    def close(self, _free=lib.yinsh_agent_free) -> None:  # bound now: at exit the module's globals may be gone
         if getattr(self, "_h", None):
             _free(self._h)
             self._h = None
 
     __del__ = close
 
-    def __enter__(self):
+    def __enter__(self) -> Agent:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
-    def spec(self):
+    def spec(self) -> str:
         """The canonical spec (`best` is the ab spec it stands for)."""
         out = ctypes.create_string_buffer(_lib.SPEC_LEN)
         lib.yinsh_agent_spec(self._handle(), out)
@@ -60,19 +63,19 @@ class Agent:
     def _handle(self):
         return _lib.handle(self, "the agent")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "yinsh.Agent(%r)" % self.spec if getattr(self, "_h", None) else "<yinsh.Agent, closed>"
 
-    def new_game(self, variant="standard"):
+    def new_game(self, variant: str = "standard") -> None:
         _lib.call(lib.yinsh_agent_new_game, self._handle(), _lib.variant_of(variant))
 
-    def observe(self, before, action):
+    def observe(self, before: Position, action: Action) -> None:
         """An action (text or index) was played from the position before."""
         h = self._handle()
         i = before.index(action) if isinstance(action, str) else _lib.action_of(action)
         _lib.call(lib.yinsh_agent_observe, h, before._h, i)
 
-    def choose_index(self, position):
+    def choose_index(self, position: Position) -> Tuple[int, MoveStats]:
         """(the chosen action's index, MoveStats)."""
         h = self._handle()
         i = ctypes.c_int()
@@ -83,13 +86,14 @@ class Agent:
                           st.depth, proven, [action_text(a) for a in st.pv[:st.npv]], st.root_value)
         return i.value, stats
 
-    def choose(self, position):
+    def choose(self, position: Position) -> Tuple[str, MoveStats]:
         """(the chosen action's text, MoveStats)."""
         i, stats = self.choose_index(position)
         return action_text(i), stats
 
 
-def play(white, black, variant="standard", position=None):
+def play(white: Agent, black: Agent, variant: str = "standard",
+         position: Optional[Position] = None) -> Tuple[List[str], List[MoveStats], Position]:
     """Plays a game between two agents (the same one may play both sides)
     from the variant's start or a given position, showing each action to
     both. Returns (actions as text, the MoveStats of each, the final

@@ -1,6 +1,8 @@
 """A Yinsh Lab database, read-only: its games and its training positions
 (docs/schema.md; docs/python.md, "Databases")."""
 
+from __future__ import annotations
+
 import array
 import ast
 import collections
@@ -9,10 +11,16 @@ import math
 import os
 import struct
 import weakref
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _arrays, _lib
 from ._lib import lib
 from .position import Position, action_text
+
+#: A selection's runs: a name, several, or None for any.
+Runs = Union[str, Sequence[str], None]
+#: A path: str, bytes or os.PathLike.
+Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 ActionRow = collections.namedtuple("ActionRow",
                                    "actor state legal searched root_visits chosen_visits value time_us children "
@@ -36,7 +44,7 @@ class StoredGame:
 
     __slots__ = ("tags", "actions", "rows")
 
-    def __init__(self, tags, actions, rows):
+    def __init__(self, tags: Dict[str, str], actions: List[str], rows: List[ActionRow]) -> None:
         self.tags, self.actions, self.rows = tags, actions, rows
 
     run = property(lambda self: self.tags["Run"])
@@ -47,10 +55,10 @@ class StoredGame:
     white = property(lambda self: self.tags["White"])
     black = property(lambda self: self.tags["Black"])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<StoredGame %s #%d: %s, %d actions>" % (self.run, self.index, self.result, len(self.actions))
 
-    def positions(self):
+    def positions(self) -> Iterator[Position]:
         """Each position of the game from the start, the final one included."""
         pos = Position(variant=self.variant)
         yield pos.copy()
@@ -58,7 +66,7 @@ class StoredGame:
             pos.apply(a)
             yield pos.copy()
 
-    def record(self):
+    def record(self) -> str:
         """The game as `yinsh export` writes it (docs/records.md)."""
         lines = ['[%s "%s"]' % (k, v.replace("\\", "\\\\").replace('"', '\\"')) for k, v in self.tags.items()]
         lines.append(Position(variant=self.variant).ypn)
@@ -81,7 +89,7 @@ class Sample(collections.namedtuple(
     __slots__ = ()
 
     @property
-    def position(self):
+    def position(self) -> Position:
         return Position(self.ypn)
 
 
@@ -107,14 +115,14 @@ class Database:
     export_positions(): repeats (games stored again) are left out, games
     come in run order, then by index."""
 
-    def __init__(self, path):
+    def __init__(self, path: Path) -> None:
         h = ctypes.c_void_p()
         _lib.call(lib.yinsh_db_open, ctypes.byref(h), _lib.encode_path(path, "the database's path"))
         self._h = h
         self.path = os.fsdecode(path)
         self._readers = weakref.WeakSet()  # iterators still open: closed before the database
 
-    def close(self, _close=lib.yinsh_db_close):  # bound now: at exit the module's globals may be gone
+    def close(self, _close=lib.yinsh_db_close) -> None:  # bound now: at exit the module's globals may be gone
         if getattr(self, "_h", None):
             for reader in list(self._readers):
                 reader.close()
@@ -133,16 +141,17 @@ class Database:
 
     __del__ = close
 
-    def __enter__(self):
+    def __enter__(self) -> Database:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "yinsh.Database(%r)" % self.path
 
-    def games(self, runs=None, kind=None, agent=None, variant=None):
+    def games(self, runs: Runs = None, kind: Optional[str] = None, agent: Optional[str] = None,
+              variant: Optional[str] = None) -> Iterator[StoredGame]:
         """The stored games of the selection, one StoredGame at a time."""
         return self._open(self._games(runs, kind, agent, variant))
 
@@ -186,7 +195,8 @@ class Database:
         _lib.call(lib.yinsh_samples_open, ctypes.byref(h), self._handle(), ctypes.byref(sel))
         return h, keep
 
-    def positions(self, runs=None, kind=None, agent=None, variant=None, chunk=4096):
+    def positions(self, runs: Runs = None, kind: Optional[str] = None, agent: Optional[str] = None,
+                  variant: Optional[str] = None, chunk: int = 4096) -> Iterator[Sample]:
         """Every position in which an action was chosen, one Sample at a time
         (games without a result are skipped; a game's final position is no
         sample)."""
@@ -215,8 +225,9 @@ class Database:
             lib.yinsh_samples_close(h)
             del keep
 
-    def batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None,
-                policy=False):
+    def batches(self, batch_size: int = 4096, view: str = "actor", raw: bool = False, runs: Runs = None,
+                kind: Optional[str] = None, agent: Optional[str] = None, variant: Optional[str] = None,
+                policy: bool = False) -> Iterator[Dict[str, Any]]:
         """The same positions in batches for training, each a dict of arrays
         of one length (batch_size, the last one shorter): 'planes' (N, 17,
         11, 11) float32 in [0, 1], or uint8 raw values with raw=True, seen
@@ -265,8 +276,9 @@ class Database:
             lib.yinsh_samples_close(h)
             del keep
 
-    def load(self, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None, batch_size=65536,
-             policy=False):
+    def load(self, view: str = "actor", raw: bool = False, runs: Runs = None, kind: Optional[str] = None,
+             agent: Optional[str] = None, variant: Optional[str] = None, batch_size: int = 65536,
+             policy: bool = False) -> Dict[str, Any]:
         """Every position of the selection in one dict of arrays, as batches()
         gives them (numpy needed for more than a few: without it the
         buffers are joined in memory as well)."""
@@ -289,7 +301,9 @@ class Database:
             out[k] = joined
         return out
 
-    def export_positions(self, path, format="planes", view="actor", runs=None, kind=None, agent=None, variant=None):
+    def export_positions(self, path: Path, format: str = "planes", view: str = "actor", runs: Runs = None,
+                         kind: Optional[str] = None, agent: Optional[str] = None,
+                         variant: Optional[str] = None) -> Tuple[int, int]:
         """Writes the positions to a file as `yinsh positions` does (format
         'ypn', 'csv' or 'planes': a .npy that load_positions and np.load
         read; 'planes+policy': the same with each record's policy target,
@@ -328,7 +342,7 @@ _NPY_FIELDS = [("planes", "B", 2057), ("action", "h", 1), ("z", "b", 1), ("actor
 _NPY_RECORD = struct.Struct("<" + "".join("%d%s" % (n, c) if n > 1 else c for _, c, n in _NPY_FIELDS))
 
 
-def load_positions(path):
+def load_positions(path: Path) -> Any:
     """The positions of a .npy file that `yinsh positions --format planes`
     (or Database.export_positions) wrote: numpy.load's structured array
     when numpy is there (fields planes (17, 11, 11) uint8 raw values,

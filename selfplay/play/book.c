@@ -1,9 +1,9 @@
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "selfplay/play/book.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -112,46 +112,9 @@ int book_load(Book *b, const char *path, int variant, char *err)
     if (strlen(path) >= BOOK_PATH_LEN) {
         return error_set(err, "book '%.60s...': a path of at most %d characters", path, BOOK_PATH_LEN - 1);
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return error_set(err, "cannot read the book '%s': %s", path, strerror(errno));
-    }
-    size_t cap = 4096, n = 0;
-    char *text = malloc(cap);
-    /* bounded, and a NUL refused as it comes: a device (/dev/zero) is
-     * refused at once, never read without end */
-    bool nul = false;
-    for (size_t got; text && !nul && n <= BOOK_MAX_BYTES && (got = fread(text + n, 1, cap - n - 1, f)) > 0;) {
-        nul = memchr(text + n, '\0', got) != NULL;
-        n += got;
-        if (n + 1 == cap && n <= BOOK_MAX_BYTES) {
-            char *more = realloc(text, cap * 2);
-            if (!more) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = more;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (text && (nul || n > BOOK_MAX_BYTES)) {
-        free(text);
-        if (nul) return error_set(err, "book '%s' is not a text file (it holds a NUL byte)", path);
-        return error_set(err, "book '%s' is larger than a book may be (%d MiB)", path, BOOK_MAX_BYTES >> 20);
-    }
-    if (!text || bad) {
-        snprintf(err, ERR_LEN, "cannot read the book '%s': %s", path, text ? "read error" : "out of memory");
-        free(text);
-        return -1;
-    }
-    text[n] = '\0';
-    if (strlen(text) != n) {
-        free(text);
-        return error_set(err, "book '%s' is not a text file (it holds a NUL byte)", path);
-    }
+    /* a NUL refused as it comes: a device (/dev/zero) is refused at once */
+    char *text;
+    if (file_read(path, BOOK_MAX_BYTES, FILE_READ_TEXT, &text, NULL, err)) return ERR_FAIL;
     int rc = book_read(b, text, path, variant, err);
     free(text);
     return rc;

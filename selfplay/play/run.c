@@ -62,16 +62,16 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
         char now[STORE_HASH_LEN];
         weights_hex(spec, now);
         if (stored[0] && strcmp(stored, now)) {
-            snprintf(err, ERR_LEN,
-                     "run '%s': the %s agent's %s '%.200s' is not the one the run was played with "
-                     "(content hash %s, now %s): it changed, or the path names another file from this folder%s; "
-                     "restore it, or start a new run",
-                     row->name, i ? "black" : "white", agent_spec_names_net(spec) ? "net" : "weights file",
-                     agent_spec_eval_file(spec), stored, now[0] ? now : "none",
-                     !strcmp(agent_spec_eval_file(spec), AGENT_NET_PREFIX AGENT_NET_BUILTIN)
-                         ? " (net:builtin: another build's net)" : "");
-            run_plan_release(plan);
-            return -1;
+            int rc = error_set(err,
+                               "run '%s': the %s agent's %s '%.200s' is not the one the run was played with "
+                               "(content hash %s, now %s): it changed, or the path names another file from this "
+                               "folder%s; restore it, or start a new run",
+                               row->name, i ? "black" : "white", agent_spec_names_net(spec) ? "net" : "weights file",
+                               agent_spec_eval_file(spec), stored, now[0] ? now : "none",
+                               !strcmp(agent_spec_eval_file(spec), AGENT_NET_PREFIX AGENT_NET_BUILTIN)
+                                   ? " (net:builtin: another build's net)" : "");
+            run_plan_release(plan); /* after the message: it names the plan's file */
+            return rc;
         }
     }
     return 0;
@@ -93,35 +93,35 @@ int run_row_matches(const StoreRun *row, const char *kind, const SelfplayPlan *g
     weights_hex(&plan->white, ww);
     weights_hex(&plan->black, bw);
     if (strcmp(row->kind, kind))
-        snprintf(err, ERR_LEN, "run '%s' is a %s run, not a %s run", row->name, row->kind, kind);
-    else if (row->variant != plan->variant)
-        snprintf(err, ERR_LEN, "run '%s' was played in %s, not %s", row->name, variant_name(row->variant),
-                 variant_name(plan->variant));
-    else if (row->seed != plan->seed)
-        snprintf(err, ERR_LEN, "run '%s' has seed %" PRIu64 ", not %" PRIu64, row->name, row->seed, plan->seed);
-    else if (row->games != plan->games)
-        snprintf(err, ERR_LEN, "run '%s' has %u game%s, not %u", row->name, row->games, number_plural(row->games),
-                 plan->games);
-    else if (strcmp(row->white, white) || strcmp(row->black, black))
-        snprintf(err, ERR_LEN, "run '%s' was played by %.150s against %.150s, not by %.150s against %.150s", row->name,
-                 row->white, row->black, white, black);
-    else if ((row->white_weights[0] && strcmp(row->white_weights, ww)) ||
-             (row->black_weights[0] && strcmp(row->black_weights, bw)))
-        snprintf(err, ERR_LEN, "run '%s' was played with other weights (content hashes %s and %s, now %s and %s)",
-                 row->name, row->white_weights[0] ? row->white_weights : "none",
-                 row->black_weights[0] ? row->black_weights : "none", ww[0] ? ww : "none", bw[0] ? bw : "none");
-    else if (row->pairs != plan->pairs || row->opening != plan->opening ||
-             row->opening_actions != plan->opening_actions)
-        snprintf(err, ERR_LEN, "run '%s' opens its games or pairs them otherwise", row->name);
-    else if (row->opening == OPENING_BOOK && (!plan->book || row->book_hash != plan->book->hash))
-        snprintf(err, ERR_LEN, "run '%s' was played from another opening book (content hash %016" PRIx64
-                 ", read from '%.200s'; this book's is %016" PRIx64 ")", row->name, row->book_hash, row->book_path,
-                 plan->book ? plan->book->hash : 0);
-    else if (strcmp(row->controls, controls_format(&plan->controls, controls)))
-        snprintf(err, ERR_LEN, "run '%s' was played with controls '%s', not '%s'", row->name, row->controls, controls);
-    else
-        return 0;
-    return -1;
+        return error_set(err, "run '%s' is a %s run, not a %s run", row->name, row->kind, kind);
+    if (row->variant != plan->variant)
+        return error_set(err, "run '%s' was played in %s, not %s", row->name, variant_name(row->variant),
+                         variant_name(plan->variant));
+    if (row->seed != plan->seed)
+        return error_set(err, "run '%s' has seed %" PRIu64 ", not %" PRIu64, row->name, row->seed, plan->seed);
+    if (row->games != plan->games)
+        return error_set(err, "run '%s' has %u game%s, not %u", row->name, row->games, number_plural(row->games),
+                         plan->games);
+    if (strcmp(row->white, white) || strcmp(row->black, black))
+        return error_set(err, "run '%s' was played by %.150s against %.150s, not by %.150s against %.150s",
+                         row->name, row->white, row->black, white, black);
+    if ((row->white_weights[0] && strcmp(row->white_weights, ww)) ||
+        (row->black_weights[0] && strcmp(row->black_weights, bw)))
+        return error_set(err, "run '%s' was played with other weights (content hashes %s and %s, now %s and %s)",
+                         row->name, row->white_weights[0] ? row->white_weights : "none",
+                         row->black_weights[0] ? row->black_weights : "none", ww[0] ? ww : "none",
+                         bw[0] ? bw : "none");
+    if (row->pairs != plan->pairs || row->opening != plan->opening || row->opening_actions != plan->opening_actions)
+        return error_set(err, "run '%s' opens its games or pairs them otherwise", row->name);
+    if (row->opening == OPENING_BOOK && (!plan->book || row->book_hash != plan->book->hash))
+        return error_set(err,
+                         "run '%s' was played from another opening book (content hash %016" PRIx64
+                         ", read from '%.200s'; this book's is %016" PRIx64 ")",
+                         row->name, row->book_hash, row->book_path, plan->book ? plan->book->hash : 0);
+    if (strcmp(row->controls, controls_format(&plan->controls, controls)))
+        return error_set(err, "run '%s' was played with controls '%s', not '%s'", row->name, row->controls,
+                         controls);
+    return 0;
 }
 
 /* The book of a resumed run: the caller's, or the one at the stored
@@ -422,7 +422,7 @@ int run_import(Store *s, const char *name, const char *white, const char *black,
     if (store_transaction_begin(s, err)) return ERR_FAIL;
     int rc = store_run_create(s, &row, command, allow_repeat, NULL, err);
     if (rc == ERR_EXISTS) /* the name is made from the game's players and date */
-        snprintf(err, ERR_LEN, "a run named '%s' exists already: this game was imported before", name);
+        rc = error_code(err, rc, "a run named '%s' exists already: this game was imported before", name);
     if (!rc && (store_write_games(s, &row, &g, 1, err) || store_run_finish(s, &row, err) ||
                 store_run_release(s, &row, err) || store_transaction_commit(s, err)))
         rc = ERR_FAIL;

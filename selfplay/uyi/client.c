@@ -301,28 +301,29 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
         free(words);
         return error_set(err, "out of memory for an engine");
     }
+    int rc = ERR_FAIL; /* what every failure below returns */
     if (split_words(cmd, words, argv, CLIENT_MAX_WORDS, err)) goto fail;
     /* CLOEXEC everywhere: engines started by other game threads at the
      * same moment must not inherit this engine's ends */
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0 ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, outp) != 0 || pipe2(status, O_CLOEXEC) != 0) {
-        snprintf(err, ERR_LEN, "cannot make the engine's pipes: %s", strerror(errno));
+        rc = error_set(err, "cannot make the engine's pipes: %s", strerror(errno));
         goto fail;
     }
     if (log_path) {
         log = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (log < 0 || pipe2(errp, O_CLOEXEC) != 0) {
-            snprintf(err, ERR_LEN, "cannot open the engine log '%s': %s", log_path, strerror(errno));
+            rc = error_set(err, "cannot open the engine log '%s': %s", log_path, strerror(errno));
             goto fail;
         }
     } else if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
-        snprintf(err, ERR_LEN, "cannot open /dev/null: %s", strerror(errno));
+        rc = error_set(err, "cannot open /dev/null: %s", strerror(errno));
         goto fail;
     }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(err, ERR_LEN, "cannot start the engine: fork: %s", strerror(errno));
+        rc = error_set(err, "cannot start the engine: fork: %s", strerror(errno));
         goto fail;
     }
     if (pid == 0) {
@@ -363,11 +364,11 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
         }
         if (report[0] == 1)
-            snprintf(err, ERR_LEN, "cannot enter the engine's folder '%.200s': %s", dir, strerror(report[1]));
+            rc = error_set(err, "cannot enter the engine's folder '%.200s': %s", dir, strerror(report[1]));
         else if (report[0] == 2)
-            snprintf(err, ERR_LEN, "cannot run '%.200s': %s", argv[0], strerror(report[1]));
+            rc = error_set(err, "cannot run '%.200s': %s", argv[0], strerror(report[1]));
         else
-            snprintf(err, ERR_LEN, "cannot set up the engine's input and output: %s", strerror(report[1]));
+            rc = error_set(err, "cannot set up the engine's input and output: %s", strerror(report[1]));
         goto fail;
     }
     c->pid = pid;
@@ -392,7 +393,7 @@ fail:
     if (null >= 0) close(null);
     free(words);
     free(c);
-    return -1;
+    return rc;
 }
 
 pid_t uyi_client_pid(const UyiClient *c) { return c->pid; }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "selfplay/uyi/client.h"
@@ -160,26 +161,11 @@ int uyi_engines_parse(const char *text, size_t size, const char *file, const cha
 int uyi_engines_read(const char *file, const char *name, UyiEngineDesc *d, char *err)
 {
     *d = (UyiEngineDesc){0};
-    FILE *f = fopen(file, "rb");
-    if (!f) return error_set(err, "cannot read the engines file '%.200s': %s", file, strerror(errno));
-    /* bounded: a device (/dev/zero) or a huge file is refused after the
-     * bound, never read without end */
-    char *text = malloc(UYI_ENGINES_FILE_MAX + 1);
-    size_t n = 0;
-    int rc = 0;
-    if (!text) rc = error_set(err, "out of memory for the engines file '%.200s'", file);
-    while (!rc && n <= UYI_ENGINES_FILE_MAX) {
-        size_t got = fread(text + n, 1, UYI_ENGINES_FILE_MAX + 1 - n, f);
-        if (!got) break;
-        if (memchr(text + n, '\0', got))
-            rc = error_code(err, ERR_USAGE, "%.200s: not an engines file (it holds a NUL byte)", file);
-        n += got;
-    }
-    if (!rc && ferror(f)) rc = error_set(err, "cannot read the engines file '%.200s': %s", file, strerror(errno));
-    if (!rc && n > UYI_ENGINES_FILE_MAX)
-        rc = error_code(err, ERR_USAGE, "%.200s: an engines file is at most %d bytes", file, UYI_ENGINES_FILE_MAX);
-    fclose(f);
-    if (!rc) rc = uyi_engines_parse(text, n, file, name, d, err);
+    char *text;
+    size_t n;
+    int rc = file_read(file, UYI_ENGINES_FILE_MAX, FILE_READ_TEXT, &text, &n, err);
+    if (rc) return rc == ERR_NOT_FOUND ? ERR_FAIL : rc; /* ERR_FAIL or ERR_USAGE, as documented */
+    rc = uyi_engines_parse(text, n, file, name, d, err);
     free(text);
     return rc;
 }

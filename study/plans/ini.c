@@ -1,10 +1,10 @@
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "study/plans/ini.h"
+#include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "engine/types.h"
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -57,22 +57,20 @@ static int add_section(Ini *ini, const char *file, int line, const char *b, cons
     const char *lb = w, *le = e;
     trim(&lb, &le);
     if (b == e) {
-        snprintf(err, ERR_LEN, "%s:%d: a section header names its section: [study], [agent LABEL], [report]", file, line);
-        return INI_BAD;
+        return error_code(err, ERR_USAGE, "%s:%d: a section header names its section: [study], [agent LABEL], [report]",
+                          file, line);
     }
     for (const char *p = lb; p < le; p++)
         if (is_blank(*p)) {
-            snprintf(err, ERR_LEN, "%s:%d: a section header is a name and at most one label, without spaces in them",
-                     file, line);
-            return INI_BAD;
+            return error_code(err, ERR_USAGE, "%s:%d: a section header is a name and at most one label, without spaces in them",
+                              file, line);
         }
     for (int i = 0; i < ini->nsections; i++) {
         const IniSection *s = &ini->sections[i];
         if (strlen(s->name) == (size_t)(w - b) && !strncmp(s->name, b, (size_t)(w - b)) &&
             strlen(s->label) == (size_t)(le - lb) && !strncmp(s->label, lb, (size_t)(le - lb))) {
-            snprintf(err, ERR_LEN, "%s:%d: section [%.*s] is there already (line %d)", file, line, (int)(e - b), b,
-                     s->line);
-            return INI_BAD;
+            return error_code(err, ERR_USAGE, "%s:%d: section [%.*s] is there already (line %d)", file, line,
+                              (int)(e - b), b, s->line);
         }
     }
     IniSection *grown = realloc(ini->sections, (size_t)(ini->nsections + 1) * sizeof *grown);
@@ -82,10 +80,9 @@ static int add_section(Ini *ini, const char *file, int line, const char *b, cons
     *s = (IniSection){.line = line};
     ini->nsections++;
     if (!(s->name = copy(b, w)) || !(s->label = copy(lb, le))) goto oom;
-    return INI_OK;
+    return 0;
 oom:
-    snprintf(err, ERR_LEN, "%s: out of memory", file);
-    return INI_IO;
+    return error_set(err, "%s: out of memory", file);
 }
 
 /* A `key = value` line, [b, e) without its comment, trimmed. */
@@ -93,33 +90,29 @@ static int add_key(Ini *ini, const char *file, int line, const char *b, const ch
 {
     const char *eq = memchr(b, '=', (size_t)(e - b));
     if (!eq) {
-        snprintf(err, ERR_LEN, "%s:%d: '%.*s' is neither `key = value` nor a [section] header", file, line,
-                 (int)(e - b > 80 ? 80 : e - b), b);
-        return INI_BAD;
+        return error_code(err, ERR_USAGE, "%s:%d: '%.*s' is neither `key = value` nor a [section] header", file, line,
+                          (int)(e - b > 80 ? 80 : e - b), b);
     }
     const char *kb = b, *ke = eq, *vb = eq + 1, *ve = e;
     trim(&kb, &ke);
     trim(&vb, &ve);
     if (kb == ke) {
-        snprintf(err, ERR_LEN, "%s:%d: a key is missing before '='", file, line);
-        return INI_BAD;
+        return error_code(err, ERR_USAGE, "%s:%d: a key is missing before '='", file, line);
     }
     for (const char *p = kb; p < ke; p++)
         if (!key_char(*p)) {
-            snprintf(err, ERR_LEN, "%s:%d: key '%.*s': keys are lower-case letters, digits, '_' and '-'", file, line,
-                     (int)(ke - kb > 80 ? 80 : ke - kb), kb);
-            return INI_BAD;
+            return error_code(err, ERR_USAGE, "%s:%d: key '%.*s': keys are lower-case letters, digits, '_' and '-'",
+                              file, line, (int)(ke - kb > 80 ? 80 : ke - kb), kb);
         }
     if (ini->nsections == 0) {
-        snprintf(err, ERR_LEN, "%s:%d: key '%.*s' comes before any [section]", file, line, (int)(ke - kb), kb);
-        return INI_BAD;
+        return error_code(err, ERR_USAGE, "%s:%d: key '%.*s' comes before any [section]", file, line, (int)(ke - kb),
+                          kb);
     }
     IniSection *s = &ini->sections[ini->nsections - 1];
     for (int i = 0; i < s->nkeys; i++)
         if (strlen(s->keys[i].key) == (size_t)(ke - kb) && !strncmp(s->keys[i].key, kb, (size_t)(ke - kb))) {
-            snprintf(err, ERR_LEN, "%s:%d: '%s' is given twice in this section (first on line %d)", file, line,
-                     s->keys[i].key, s->keys[i].line);
-            return INI_BAD;
+            return error_code(err, ERR_USAGE, "%s:%d: '%s' is given twice in this section (first on line %d)", file,
+                              line, s->keys[i].key, s->keys[i].line);
         }
     IniKey *grown = realloc(s->keys, (size_t)(s->nkeys + 1) * sizeof *grown);
     if (!grown) goto oom;
@@ -128,18 +121,16 @@ static int add_key(Ini *ini, const char *file, int line, const char *b, const ch
     *k = (IniKey){.line = line};
     s->nkeys++;
     if (!(k->key = copy(kb, ke)) || !(k->value = copy(vb, ve))) goto oom;
-    return INI_OK;
+    return 0;
 oom:
-    snprintf(err, ERR_LEN, "%s: out of memory", file);
-    return INI_IO;
+    return error_set(err, "%s: out of memory", file);
 }
 
 int ini_parse(Ini *ini, const char *file, const char *text, size_t len, char *err)
 {
     *ini = (Ini){0};
     if (len > INI_MAX_BYTES) {
-        snprintf(err, ERR_LEN, "%s: %zu bytes: a study file is at most %d bytes", file, len, INI_MAX_BYTES);
-        return INI_BAD;
+        return error_code(err, ERR_USAGE, "%s: %zu bytes: a study file is at most %d bytes", file, len, INI_MAX_BYTES);
     }
     const char *p = text, *end = text + len;
     /* a UTF-8 byte order mark, which some editors put first: not text */
@@ -151,9 +142,8 @@ int ini_parse(Ini *ini, const char *file, const char *text, size_t len, char *er
         if (e > b && e[-1] == '\r') e--;
         for (const char *q = b; q < e; q++)
             if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f) {
-                snprintf(err, ERR_LEN, "%s:%d: a control character (byte 0x%02x) in the text", file, line,
-                         (unsigned char)*q);
-                return INI_BAD;
+                return error_code(err, ERR_USAGE, "%s:%d: a control character (byte 0x%02x) in the text", file, line,
+                                  (unsigned char)*q);
             }
         e = content_end(b, e);
         trim(&b, &e);
@@ -161,8 +151,7 @@ int ini_parse(Ini *ini, const char *file, const char *text, size_t len, char *er
         int rc;
         if (*b == '[') {
             if (e[-1] != ']' || e - b < 2) {
-                snprintf(err, ERR_LEN, "%s:%d: a section header ends with ']'", file, line);
-                return INI_BAD;
+                return error_code(err, ERR_USAGE, "%s:%d: a section header ends with ']'", file, line);
             }
             rc = add_section(ini, file, line, b + 1, e - 1, err);
         } else {
@@ -170,44 +159,18 @@ int ini_parse(Ini *ini, const char *file, const char *text, size_t len, char *er
         }
         if (rc) return rc;
     }
-    return INI_OK;
+    return 0;
 }
 
 int ini_read(Ini *ini, const char *path, char *err)
 {
     *ini = (Ini){0};
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        snprintf(err, ERR_LEN, "cannot read '%s': %s", path, strerror(errno));
-        return INI_IO;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        snprintf(err, ERR_LEN, "'%s' is not a regular file", path);
-        return INI_IO;
-    }
-    if (sb.st_size > INI_MAX_BYTES) {
-        snprintf(err, ERR_LEN, "%s: %lld bytes: a study file is at most %d bytes", path, (long long)sb.st_size,
-                 INI_MAX_BYTES);
-        return INI_BAD;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, ERR_LEN, "cannot read '%s': %s", path, strerror(errno));
-        return INI_IO;
-    }
-    char *text = malloc(INI_MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, INI_MAX_BYTES + 1, f) : 0;
-    int rc;
-    if (!text) {
-        snprintf(err, ERR_LEN, "%s: out of memory", path);
-        rc = INI_IO;
-    } else if (ferror(f)) {
-        snprintf(err, ERR_LEN, "cannot read '%s': %s", path, strerror(errno));
-        rc = INI_IO;
-    } else {
-        rc = ini_parse(ini, path, text, n, err);
-    }
-    fclose(f);
+    char *text, why[ERR_LEN];
+    size_t n;
+    int rc = file_read(path, INI_MAX_BYTES, 0, &text, &n, why);
+    if (rc == ERR_USAGE) return error_code(err, ERR_USAGE, "%s", why);
+    if (rc) return error_set(err, "cannot read '%s': %s", path, file_read_reason(why, path));
+    rc = ini_parse(ini, path, text, n, err);
     free(text);
     return rc;
 }

@@ -18,14 +18,9 @@
 #define YINSH_INI_H
 
 #include <stddef.h>
+#include "engine/base/error.h"
 
 enum { INI_MAX_BYTES = 1 << 20 }; /* a study file is a few hundred bytes; more is a mistake */
-
-enum {
-    INI_OK = 0,
-    INI_BAD,  /* the text breaks the syntax: err names the file and line */
-    INI_IO,   /* the file cannot be read */
-};
 
 typedef struct IniKey {
     char *key, *value;
@@ -45,13 +40,15 @@ typedef struct Ini {
     int nsections;
 } Ini;
 
-/* Parses text (len bytes; it need not end in a NUL) into ini. INI_OK, or
- * INI_BAD with "FILE:LINE: why" in err (ERR_LEN bytes), file being the
- * name given; INI_IO when memory runs out. ini_free frees what was read,
- * whatever the outcome. */
+/* Parses text (len bytes; it need not end in a NUL) into ini. 0, or
+ * ERR_USAGE (engine/base/error.h) when the text breaks the syntax, with
+ * "FILE:LINE: why" in err (ERR_LEN bytes), file being the name given;
+ * ERR_FAIL when memory runs out. ini_free frees what was read, whatever
+ * the outcome. */
 int ini_parse(Ini *ini, const char *file, const char *text, size_t len, char *err);
-/* Reads and parses the file at path: as ini_parse, or INI_IO when the
- * file cannot be read (err says why). */
+/* Reads and parses the file at path (file_read, engine/base/file.h): as
+ * ini_parse; ERR_USAGE for a file over INI_MAX_BYTES; ERR_FAIL when the
+ * file cannot be read ("cannot read 'PATH': why" in err). */
 int ini_read(Ini *ini, const char *path, char *err);
 void ini_free(Ini *ini);
 

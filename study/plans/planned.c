@@ -122,8 +122,7 @@ int planned_play(const Planned *p, const PlannedOptions *o, const PlannedHooks *
         run_close(&run);
         if (got || now.state == PLANNED_COMPLETE) {
             /* an error, or nothing left to play (res->opened stays false) */
-            if (got) snprintf(err, ERR_LEN, "%s", rerr);
-            return got;
+            return got ? error_code(err, got, "%s", rerr) : 0;
         }
         if (now.state == PLANNED_UNFINISHED) {
             ro.name = NULL;

@@ -131,10 +131,9 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     char e[ERR_LEN];
     if (store_open(&store, r->where.db, STORE_READ, r->where.busy_ms, e) ||
         tune_load(store, &sel, &o, &data, &repeats, e)) {
-        snprintf(err, ERR_LEN, "round %d: the fit: %.900s", k, e);
         store_close(store);
         tune_data_free(&data);
-        return -1;
+        return error_set(err, "round %d: the fit: %.900s", k, e);
     }
     store_close(store);
     TuneFit fit;
@@ -163,8 +162,7 @@ static int fit_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *ro
     rounds_weights_path(r, k, row->weights);
     int rc = weights_save(row->weights, &fit.after, header, e);
     free(header);
-    if (rc) snprintf(err, ERR_LEN, "round %d: the fit gives no usable weights: %.900s", k, e);
-    return rc ? -1 : 0;
+    return rc ? error_set(err, "round %d: the fit gives no usable weights: %.900s", k, e) : 0;
 }
 
 /* Step 2 with nets: a net trained from scratch on the self-play games of
@@ -188,7 +186,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
     char e[ERR_LEN], what[NNUE_DESC_MAX + 1], desc[NNUE_DESC_MAX + 1];
     int rc = -1;
     if (!names || !runs) {
-        snprintf(err, ERR_LEN, "round %d: out of memory", k);
+        rc = error_set(err, "round %d: out of memory", k);
         goto done;
     }
     for (int j = 1; j <= k; j++) {
@@ -197,7 +195,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
     }
     if (store_open(&store, r->where.db, STORE_READ, r->where.busy_ms, e) ||
         train_load(store, &sel, &o, &data, NULL, e)) {
-        snprintf(err, ERR_LEN, "round %d: the training: %.900s", k, e);
+        rc = error_set(err, "round %d: the training: %.900s", k, e);
         goto done;
     }
     nnue_train_describe(what, sizeof what, &o, &data);
@@ -209,7 +207,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
                  k, r->name, row->selfplay_run, what);
     rounds_weights_path(r, k, row->weights);
     if (nnue_train_whole(&o, &data, desc, &bytes, &len, e) || nnue_decode(&net, bytes, len, row->weights, e)) {
-        snprintf(err, ERR_LEN, "round %d: the training gives no usable net: %.900s", k, e);
+        rc = error_set(err, "round %d: the training gives no usable net: %.900s", k, e);
         goto done;
     }
     row->games = data.games;
@@ -229,7 +227,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
     snprintf(hex, sizeof hex, "%016" PRIx64, nnue_hash(net));
     int got = store_run_get(store, match, &played, e);
     if (got && got != ERR_NOT_FOUND) {
-        snprintf(err, ERR_LEN, "round %d: %.900s", k, e);
+        rc = error_set(err, "round %d: %.900s", k, e);
         goto done;
     }
     if (!got && played.white_weights[0] && strcmp(played.white_weights, hex)) {
@@ -241,7 +239,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
     store_close(store);
     store = NULL;
     if (nnue_save(row->weights, bytes, len, e)) {
-        snprintf(err, ERR_LEN, "round %d: %.900s", k, e);
+        rc = error_set(err, "round %d: %.900s", k, e);
         goto done;
     }
     rc = 0;

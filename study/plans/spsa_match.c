@@ -181,7 +181,7 @@ static int iterate(const SpsaRun *s, const PlannedOptions *o, int k, const SpsaH
     int rc = spsa_iteration(s, k, u, st, &t, e) ? ERR_USAGE : tournament_state(&t, o, &run, e);
     if (!rc && run.state != PLANNED_COMPLETE) rc = h->play(h->ctx, &run);
     if (!rc && tournament_results(&t, o, 0, &res, e)) rc = ERR_FAIL;
-    if (rc < 0) snprintf(err, ERR_LEN, "iteration %d: %s", k, e);
+    if (rc < 0) rc = error_code(err, rc, "iteration %d: %s", k, e);
     if (!rc) spsa_step_finish(s, st, &res.tally[0], u);
     tournament_results_free(&res);
     tournament_free(&t);

@@ -314,10 +314,7 @@ int study_load(Study *s, const char *path, char *err)
     Ini ini;
     Ctx c = {.file = path, .err = err};
     int rc = ini_read(&ini, path, err);
-    if (rc) {
-        rc = rc == INI_BAD ? ERR_USAGE : ERR_FAIL;
-        goto done;
-    }
+    if (rc) goto done;
     if (!(s->path = strdup(path))) {
         rc = bad(&c, 0, "out of memory");
         goto done;
@@ -377,14 +374,14 @@ int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *er
     if (rc == ERR_EXISTS) {
         char msg[ERR_LEN];
         snprintf(msg, sizeof msg, "%s", err);
-        snprintf(err, ERR_LEN,
-                 "%s:%d: %s; the study asks for another run under that name: restore the file as it was, or "
-                 "rename the study, or use another database",
-                 s->path, s->runs[refused].line, msg);
+        rc = error_code(err, rc,
+                        "%s:%d: %s; the study asks for another run under that name: restore the file as it was, or "
+                        "rename the study, or use another database",
+                        s->path, s->runs[refused].line, msg);
     } else if (rc) {
         char msg[ERR_LEN];
         snprintf(msg, sizeof msg, "%s", err);
-        snprintf(err, ERR_LEN, "%s: %s", s->path, msg);
+        rc = error_code(err, rc, "%s: %s", s->path, msg);
     }
     return rc;
 }

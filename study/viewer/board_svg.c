@@ -417,7 +417,7 @@ int board_svg_write(FILE *f, const Position *pos, const char *last, int px, char
     fputc('\n', f);
     rc = 0;
 oom:
-    if (rc) snprintf(err, ERR_LEN, "out of memory");
+    if (rc) rc = error_set(err, "out of memory");
     for (int i = 0; i < 5; i++) free(parts[i]);
     return rc;
 }

@@ -13,9 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Ini ini;
     char err[ERR_LEN];
     int rc = ini_parse(&ini, "fuzz.ini", (const char *)data, size, err);
-    if (rc != INI_OK && strncmp(err, "fuzz.ini:", 9)) abort();
+    if (rc != ERR_OK && strncmp(err, "fuzz.ini:", 9)) abort();
     int last = 0;
-    for (int i = 0; rc == INI_OK && i < ini.nsections; i++) {
+    for (int i = 0; rc == ERR_OK && i < ini.nsections; i++) {
         const IniSection *s = &ini.sections[i];
         if (!s->name[0] || s->line <= last) abort();
         last = s->line;
