@@ -291,8 +291,8 @@ void cli_selfplay_tail(const RecordSummary *s, char *tail, size_t len);
 void cli_mpi_signal_note(const char *cmd, const Run *run);
 
 /* The balance report of runs of a database written into a folder
- * (cmd_report.c; `yinsh report` and `yinsh study`): what `yinsh report`
- * does once its options are checked. */
+ * (report.c over study/report/; `yinsh report` and `yinsh study`): what
+ * `yinsh report` does once its options are checked. */
 typedef struct CliReport {
     const char *db;
     long busy;               /* how long the database is waited for */
@@ -308,6 +308,8 @@ typedef struct CliReport {
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
+/* Whether dir holds the report's gnuplot scripts (its strength.gp). */
+bool cli_has_plots(const char *dir);
 
 /* Ctrl-C, SIGTERM and SIGHUP during a run: the first one sets the flag (the run
  * starts no new game, finishes and stores those in flight), a second one
