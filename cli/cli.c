@@ -21,6 +21,7 @@
 #include "engine/base/file.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
+#include "selfplay/records/text.h"
 
 static void vmessage(const char *cmd, const char *fmt, va_list ap)
 {
@@ -684,10 +685,7 @@ void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
 
 void cli_json_interval(Json *j, const char *key, Interval v) { json_estimate(j, key, v.lo, v.mid, v.hi); }
 
-void cli_print_action(FILE *f, int ply, const char *text)
-{
-    fprintf(f, "%s%s", ply % 10 ? " " : (ply ? "\n" : ""), text);
-}
+void cli_print_action(FILE *f, int ply, const char *text) { record_text_action(f, ply, text); }
 
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)
 {
