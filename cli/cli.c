@@ -673,6 +673,18 @@ void cli_run_hint(const char *cmd, const Run *run)
     if (run->store) cli_stored_hint(cmd, run->row.name, run->db, run->done, run->sum.games, run->row.games);
 }
 
+void cli_mpi_signal_note(const char *cmd, const Run *run)
+{
+    char note[1024];
+    if (dist_ranks() < 2 || !run->store) return;
+    snprintf(note, sizeof note,
+             "yinsh %s: rank 0 stopped by a signal while playing run '%s' (did another rank of the job end?): the "
+             "games committed to %s are kept; `yinsh selfplay --resume %s --db %s` (with any number of ranks) "
+             "finishes the run\n",
+             cmd, run->row.name, run->db, run->row.name, run->db);
+    cli_signal_note(note);
+}
+
 void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
 {
     char *line = cli_join_args(argc, argv);
