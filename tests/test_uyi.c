@@ -817,3 +817,22 @@ Test(uyi, server_on_memory_streams)
     cr_assert(strstr(text, expect), "want %s in: %s", expect + 1, text);
     free(text);
 }
+
+/* The server refuses an external engine's spec (it speaks UYI itself)
+ * before it reads a line or writes one. */
+Test(uyi, server_refuses_an_external_engine)
+{
+    AgentSpec spec;
+    char err[ERR_LEN], *text = NULL;
+    size_t len = 0;
+    cr_assert(agent_spec_parse("uyi:cmd=./engine", &spec, err) == 0, "%s", err);
+    FILE *in = fmemopen((void *)"uyi\n", 4, "r"), *out = open_memstream(&text, &len);
+    cr_assert(in && out);
+    cr_expect_eq(uyi_serve(in, out, &spec, err), ERR_USAGE);
+    cr_expect(strstr(err, "an external engine speaks UYI itself"), "%s", err);
+    fclose(in);
+    fclose(out);
+    cr_expect_eq(len, 0, "nothing written: %s", text);
+    free(text);
+    agent_spec_release(&spec);
+}
