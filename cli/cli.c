@@ -21,6 +21,7 @@
 #include "engine/base/file.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
+#include "selfplay/records/text.h"
 
 static void vmessage(const char *cmd, const char *fmt, va_list ap)
 {
@@ -672,6 +673,18 @@ void cli_run_hint(const char *cmd, const Run *run)
     if (run->store) cli_stored_hint(cmd, run->row.name, run->db, run->done, run->sum.games, run->row.games);
 }
 
+void cli_mpi_signal_note(const char *cmd, const Run *run)
+{
+    char note[1024];
+    if (dist_ranks() < 2 || !run->store) return;
+    snprintf(note, sizeof note,
+             "yinsh %s: rank 0 stopped by a signal while playing run '%s' (did another rank of the job end?): the "
+             "games committed to %s are kept; `yinsh selfplay --resume %s --db %s` (with any number of ranks) "
+             "finishes the run\n",
+             cmd, run->row.name, run->db, run->row.name, run->db);
+    cli_signal_note(note);
+}
+
 void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
 {
     char *line = cli_join_args(argc, argv);
@@ -684,10 +697,7 @@ void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
 
 void cli_json_interval(Json *j, const char *key, Interval v) { json_estimate(j, key, v.lo, v.mid, v.hi); }
 
-void cli_print_action(FILE *f, int ply, const char *text)
-{
-    fprintf(f, "%s%s", ply % 10 ? " " : (ply ? "\n" : ""), text);
-}
+void cli_print_action(FILE *f, int ply, const char *text) { record_text_action(f, ply, text); }
 
 void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)
 {

@@ -275,24 +275,9 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
     {.name = "--agent", .kind = CLI_TEXT, .out = (a_)},                        \
     {.name = "--variant", .kind = CLI_TEXT, .out = (v_)}
 
-/* Plays the games an open self-play run lacks (run->todo) with progress
- * on stderr (a first line naming the run, unless quiet) and Ctrl-C
- * handled, then marks the run finished: 0; 1 after printing a failure;
- * 128 + the signal after an interruption, with the hint to resume
- * (cmd_selfplay.c). */
-int cli_selfplay_play(const char *cmd, Run *run, bool quiet);
-/* What `yinsh selfplay` shows of a run: its first line (the run, its
- * database, seed, variant, agents, games and threads) on stderr, and the
- * tail of its progress (the results so far). */
-void cli_selfplay_line(const char *cmd, const Run *run);
-void cli_selfplay_tail(const RecordSummary *s, char *tail, size_t len);
-/* Sets the signal note (cli_signal_note) of rank 0 of an MPI job playing
- * the run: nothing with one rank. */
-void cli_mpi_signal_note(const char *cmd, const Run *run);
-
 /* The balance report of runs of a database written into a folder
- * (cmd_report.c; `yinsh report` and `yinsh study`): what `yinsh report`
- * does once its options are checked. */
+ * (report.c over study/report/; `yinsh report` and `yinsh study`): what
+ * `yinsh report` does once its options are checked. */
 typedef struct CliReport {
     const char *db;
     long busy;               /* how long the database is waited for */
@@ -308,6 +293,8 @@ typedef struct CliReport {
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
+/* Whether dir holds the report's gnuplot scripts (its strength.gp). */
+bool cli_has_plots(const char *dir);
 
 /* Ctrl-C, SIGTERM and SIGHUP during a run: the first one sets the flag (the run
  * starts no new game, finishes and stores those in flight), a second one
@@ -335,6 +322,9 @@ void cli_dist_summary(const char *cmd, const struct DistStats *st, double second
 void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
                      uint32_t games);
 void cli_run_hint(const char *cmd, const Run *run);
+/* Sets the signal note (cli_signal_note) of rank 0 of an MPI job playing
+ * the run, the way to resume it: nothing with one rank. */
+void cli_mpi_signal_note(const char *cmd, const Run *run);
 
 /* The start of a command's --json document (engine/base/json.h, docs/json.md):
  * opens it and writes "command", "command_line" and "version". */

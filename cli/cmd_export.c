@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include "engine/base/file.h"
 #include "selfplay/records/boardspace.h"
+#include "selfplay/records/text.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
@@ -35,10 +36,6 @@ const char USAGE_EXPORT[] =
     "  Games come in run order, then by index. A selection without stored games\n"
     "  is an error (1).\n";
 
-/* Room for one tag line: a value of RECORD_VALUE_LEN bytes, each escaped
- * in at most four. */
-enum { TAG_LINE_LEN = 4 * RECORD_VALUE_LEN + RECORD_KEY_LEN + 8 };
-
 typedef struct ExportCtx {
     FILE *stream;     /* one stream; NULL: a file per game in dir */
     bool boardspace;  /* SGF as boardspace.net writes it, not our records */
@@ -47,154 +44,30 @@ typedef struct ExportCtx {
     char err[ERR_LEN];
 } ExportCtx;
 
-static int put_tag(FILE *f, const char *key, const char *value, char *err)
+/* The fields of a stored game's record, for the writers below the store. */
+static RecordText record_text(const StoreGameText *g)
 {
-    char line[TAG_LINE_LEN];
-    if (strlen(value) >= RECORD_VALUE_LEN || record_tag_format(key, value, line, sizeof line) < 0) {
-        snprintf(err, ERR_LEN, "the %s '%.40s...' is longer than a record's tag holds (%d bytes)", key, value,
-                 RECORD_VALUE_LEN - 1);
-        return 1;
-    }
-    fprintf(f, "%s\n", line);
-    return 0;
-}
-
-/* The date a record gives its game: when it was stored, or for an
- * imported game the date of the record it came from, which the import
- * keeps in the run's command ("... # site boardspace.net, date DATE,
- * game NAME", cli/cmd_import.c; "?" when the record had none). */
-static const char *game_date(const StoreGameText *g, char *out, size_t len)
-{
-    const char *d = strcmp(g->kind, "import") ? NULL : strstr(g->command, " # site ");
-    if (d && (d = strstr(d, ", date "))) {
-        d += strlen(", date ");
-        const char *end = strstr(d, ", game ");
-        int n = (int)(end ? (size_t)(end - d) : strlen(d));
-        if (n > 0 && strncmp(d, "?", (size_t)n)) {
-            snprintf(out, len, "%.*s", n, d);
-            return out;
-        }
-    }
-    return g->stored_at;
-}
-
-/* One record. The tags first, in a fixed order; then the start position
- * of the variant and the stored actions. */
-static int write_record(FILE *f, const StoreGameText *g, char *err)
-{
-    int variant;
-    if (!variant_parse(g->variant, &variant)) {
-        snprintf(err, ERR_LEN, "run '%s' game %" PRIu32 ": variant '%.32s' is not one this yinsh plays", g->run,
-                 g->index, g->variant);
-        return 1;
-    }
-    char seed[24], index[16], length[24], date[RECORD_VALUE_LEN];
-    snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
-    snprintf(index, sizeof index, "%" PRIu32, g->index);
-    snprintf(length, sizeof length, "%" PRId64, g->length);
-    const char *tags[][2] = {
-        {"Run", g->run},
-        {"Index", index},
-        {"Kind", g->kind},
-        {"Variant", g->variant},
-        {"White", g->white},
-        {"Black", g->black},
-        {"WhiteWeights", g->white_weights},
-        {"BlackWeights", g->black_weights},
-        {"Seed", seed},
-        {"Result", g->result},
-        {"Reason", g->reason},
-        {"Actions", length},
-        {"Date", game_date(g, date, sizeof date)},
-        {"Version", g->version},
-        {"Commit", g->commit ? g->commit : "?"},
-        {"RunUid", g->run_uid},
+    return (RecordText){
+        .run = g->run,
+        .run_uid = g->run_uid,
+        .kind = g->kind,
+        .version = g->version,
+        .commit = g->commit,
+        .variant = g->variant,
+        .white = g->white,
+        .black = g->black,
+        .white_weights = g->white_weights,
+        .black_weights = g->black_weights,
+        .result = g->result,
+        .reason = g->reason,
+        .stored_at = g->stored_at,
+        .command = g->command,
+        .seed = g->seed,
+        .index = g->index,
+        .length = g->length,
+        .nactions = g->nactions,
+        .actions = g->actions,
     };
-    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
-        if (tags[i][1] && put_tag(f, tags[i][0], tags[i][1], err)) return 1;
-    Position pos;
-    char ypn[YPN_MAX_LEN];
-    pos_start(&pos, variant);
-    fprintf(f, "%s\n", ypn_format(&pos, ypn));
-    for (int i = 0; i < g->nactions; i++) cli_print_action(f, i, g->actions[i]);
-    if (g->nactions) fputc('\n', f);
-    return 0;
-}
-
-/* An SGF value with ']' and '\\' escaped. */
-static void sgf_value(FILE *f, const char *v)
-{
-    for (; *v; v++) {
-        if (*v == ']' || *v == '\\') fputc('\\', f);
-        fputc(*v, f);
-    }
-}
-
-/* A player's name on boardspace: ours without the boardspace: of an
- * imported one, so that a game goes out and comes back the same. */
-static const char *player_name(const char *spec)
-{
-    return strncmp(spec, "boardspace:", 11) ? spec : spec + 11;
-}
-
-/* One game as boardspace.net writes it: the header, then each action's
- * commands numbered in order, each with its player (P0 White, P1 Black);
- * a resigned game ends with the loser's Resign. Passes are not written:
- * boardspace has none, and the reader puts them back. */
-static int write_boardspace(FILE *f, const StoreGameText *g, char *err)
-{
-    int variant;
-    Position pos;
-    if (!variant_parse(g->variant, &variant) || variant != VARIANT_STANDARD) {
-        snprintf(err, ERR_LEN, "run '%s' game %" PRIu32 ": a %.32s game: boardspace records are standard YINSH",
-                 g->run, g->index, g->variant);
-        return 1;
-    }
-    char date[RECORD_VALUE_LEN];
-    fprintf(f, "(;\nGM[24]VV[2]\nSU[Yinsh]\nDT[");
-    sgf_value(f, game_date(g, date, sizeof date));
-    /* the game's name: an imported one's own (its run is import-NAME), so
-     * that it comes back under the same run name; else RUN-INDEX */
-    fprintf(f, "]\nGN[");
-    if (!strcmp(g->kind, "import") && !strncmp(g->run, "import-", 7)) {
-        sgf_value(f, g->run + 7);
-    } else {
-        sgf_value(f, g->run);
-        fprintf(f, "-%" PRIu32, g->index);
-    }
-    fprintf(f, "]\nRE[");
-    sgf_value(f, g->result);
-    fprintf(f, " %s]\nP0[id \"", g->reason);
-    sgf_value(f, player_name(g->white));
-    fprintf(f, "\"]\nP1[id \"");
-    sgf_value(f, player_name(g->black));
-    fprintf(f, "\"]\n; P0[0 Start White]\n");
-    pos_start(&pos, variant);
-    int num = 1;
-    for (int i = 0; i < g->nactions; i++) {
-        Action a;
-        char perr[ERR_LEN], cmds[2 * BOARDSPACE_TEXT_LEN];
-        if (action_parse(&pos, g->actions[i], &a, perr)) {
-            snprintf(err, ERR_LEN, "run '%s' game %" PRIu32 ": action %d: %s", g->run, g->index, i + 1, perr);
-            return 1;
-        }
-        boardspace_format(&pos, a, cmds, sizeof cmds);
-        for (char *line = strtok(cmds, "\n"); line; line = strtok(NULL, "\n"))
-            fprintf(f, "; P%d[%d %s]\n", pos.actor, num++, line);
-        Undo u;
-        pos_make(&pos, a, &u);
-    }
-    int result, reason;
-    /* boardspace.net records know no faults: a game an engine lost on one
-     * is written as its resignation, the nearest they have */
-    bool stopped = false;
-    for (int r = REASON_RESIGN; r < REASON_NB; r++) stopped |= !strcmp(g->reason, reason_name(r));
-    if (stopped && !pos_outcome(&pos, &result, &reason)) {
-        int loser = !strcmp(g->result, result_name(RESULT_WHITE)) ? BLACK : WHITE;
-        fprintf(f, "; P%d[%d Resign ]\n", loser, num++);
-    }
-    fprintf(f, ")\n");
-    return 0;
 }
 
 /* A run's name as a file name: letters, digits, '.', '_' and '-' kept,
@@ -217,26 +90,29 @@ static void file_name(const StoreGameText *g, const char *ext, char *out, size_t
     else snprintf(out, len, "%s-%06" PRIu32 ".%s", safe, g->index, ext);
 }
 
-static int export_game(void *ctx, const StoreGameText *g)
+static int export_game(void *ctx, const StoreGameText *stored)
 {
     ExportCtx *c = ctx;
+    RecordText g = record_text(stored);
+    int (*write)(FILE *, const RecordText *, char *) = c->boardspace ? boardspace_write : record_text_write;
+    int rc;
     if (c->stream) {
         if (c->games) fputc('\n', c->stream);
-        if ((c->boardspace ? write_boardspace : write_record)(c->stream, g, c->err)) return 1;
+        if ((rc = write(c->stream, &g, c->err))) return rc;
         c->games++;
         return 0;
     }
     /* one file a game, written whole or not at all (base/file.h) */
     char name[STORE_NAME_LEN + 64], path[4096 + sizeof name];
-    file_name(g, c->boardspace ? "sgf" : "rec", name, sizeof name);
+    file_name(stored, c->boardspace ? "sgf" : "rec", name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
     FileOut o;
-    if (file_out_open(&o, path, c->err)) return 1;
-    if ((c->boardspace ? write_boardspace : write_record)(o.f, g, c->err)) {
+    if ((rc = file_out_open(&o, path, c->err))) return rc;
+    if ((rc = write(o.f, &g, c->err))) {
         file_out_abandon(&o);
-        return 1;
+        return rc;
     }
-    if (file_out_commit(&o, c->err)) return 1;
+    if ((rc = file_out_commit(&o, c->err))) return rc;
     c->games++;
     return 0;
 }

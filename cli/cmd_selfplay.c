@@ -101,20 +101,13 @@ static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
     return run_store(c->run, games, n, err);
 }
 
-void cli_selfplay_tail(const RecordSummary *s, char *tail, size_t len)
-{
-    int at = snprintf(tail, len, "W %" PRIu64 " B %" PRIu64 " D %" PRIu64, s->wins[RESULT_WHITE],
-                      s->wins[RESULT_BLACK], s->wins[RESULT_DRAW]);
-    if (dist_ranks() > 1) snprintf(tail + at, len - (size_t)at, ", ranks alive %d/%d", dist_ranks_alive(), dist_ranks());
-}
-
 static void sink_stored(void *ctx, GameRecord *const *games, int n)
 {
     (void)games;
     (void)n;
     SelfplayCtx *c = ctx;
     char tail[128];
-    cli_selfplay_tail(&c->run->sum, tail, sizeof tail);
+    run_tally(&c->run->sum, tail, sizeof tail);
     progress_update(&c->progress, c->run->done, tail);
 }
 
@@ -142,36 +135,20 @@ static void print_summary(const char *name, const RecordSummary *s)
 }
 
 /* The note an MPI rank 0 writes at once when the launcher stops it. */
-void cli_mpi_signal_note(const char *cmd, const Run *run)
-{
-    char note[1024];
-    if (dist_ranks() < 2 || !run->store) return;
-    snprintf(note, sizeof note,
-             "yinsh %s: rank 0 stopped by a signal while playing run '%s' (did another rank of the job end?): the "
-             "games committed to %s are kept; `yinsh selfplay --resume %s --db %s` (with any number of ranks) "
-             "finishes the run\n",
-             cmd, run->row.name, run->db, run->row.name, run->db);
-    cli_signal_note(note);
-}
-
-void cli_selfplay_line(const char *cmd, const Run *run)
-{
-    const SelfplayPlan *plan = &run->plan;
-    int threads = parallel_threads(plan->threads);
-    fprintf(stderr, "yinsh %s: run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u game%s (%u to play), %d thread%s", cmd,
-            run->row.name, run->store ? " in " : "", run->store ? run->db : "", plan->seed,
-            variant_name(plan->variant), run->row.white, run->row.black, plan->games, number_plural(plan->games),
-            run->ntodo, threads, number_plural((uint64_t)threads));
-    if (dist_ranks() > 1) fprintf(stderr, " on each of %d ranks", dist_ranks());
-    fprintf(stderr, "\n");
-}
-
-int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
+/* Plays the games an open self-play run lacks (run->todo) with progress
+ * on stderr (a first line naming the run, unless quiet) and Ctrl-C
+ * handled, then marks the run finished: 0; 1 after printing a failure;
+ * 128 + the signal after an interruption, with the hint to resume. */
+static int selfplay_play(const char *cmd, Run *run, bool quiet)
 {
     char err[ERR_LEN];
     const SelfplayPlan *plan = &run->plan;
     if (run->worker) return cli_run_work(cmd, run);
-    if (!quiet) cli_selfplay_line(cmd, run);
+    if (!quiet) {
+        fprintf(stderr, "yinsh %s: ", cmd);
+        run_describe(stderr, run);
+        fputc('\n', stderr);
+    }
 
     SelfplayCtx ctx = {.run = run};
     DistStats dist;
@@ -195,7 +172,7 @@ int cli_selfplay_play(const char *cmd, Run *run, bool quiet)
         return 128 + cli_signal();
     }
     char tail[128];
-    cli_selfplay_tail(&run->sum, tail, sizeof tail);
+    run_tally(&run->sum, tail, sizeof tail);
     progress_finish(&ctx.progress, run->done, tail);
     cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
     if (run->done < run->ntodo) {
@@ -325,7 +302,7 @@ int cmd_selfplay(int argc, char **argv)
     const AgentSpec *stored[] = {&run.plan.white, &run.plan.black};
     if (o->resume && !run.worker && (rc = cli_check_engines(cmd, stored, 2, &run.plan.controls))) goto done;
     double t0 = clock_now();
-    if ((rc = cli_selfplay_play(cmd, &run, r.sh.quiet)) || run.worker) goto done; /* rank 0 sums up */
+    if ((rc = selfplay_play(cmd, &run, r.sh.quiet)) || run.worker) goto done; /* rank 0 sums up */
     if (json) json_summary(&run, clock_now() - t0, argc, argv);
     else print_summary(run.row.name, &run.sum);
 

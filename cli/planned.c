@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "engine/base/number.h"
+#include "selfplay/play/run.h"
 
 const char CLI_TOURNAMENT_REFUSED[] =
     ": give the participants, games, seed, variant, openings and controls it was started with, or another "
@@ -33,7 +34,11 @@ static void on_start(void *ctx, const Planned *p, const Run *run)
         progress_start(&s->progress, s->label, run->plan.games, s->c->quiet);
         return;
     }
-    if (!s->c->quiet) cli_selfplay_line(s->c->cmd, run);
+    if (!s->c->quiet) {
+        fprintf(stderr, "yinsh %s: ", s->c->cmd);
+        run_describe(stderr, run);
+        fputc('\n', stderr);
+    }
     progress_start(&s->progress, "games", run->ntodo, s->c->quiet);
 }
 
@@ -42,7 +47,7 @@ static void on_progress(void *ctx, const Run *run, const MatchTally *t, uint64_t
     Show *s = ctx;
     char tail[128];
     if (t) match_tail(t, tail, sizeof tail);
-    else cli_selfplay_tail(&run->sum, tail, sizeof tail);
+    else run_tally(&run->sum, tail, sizeof tail);
     progress_update(&s->progress, games, tail);
 }
 
@@ -59,7 +64,7 @@ static void on_finished(void *ctx, const Planned *p, const Run *run, const Plann
                                   res->match.hash);
         return;
     }
-    cli_selfplay_tail(sum, tail, sizeof tail);
+    run_tally(sum, tail, sizeof tail);
     progress_finish(&s->progress, res->done, tail);
     if (s->c->summary && !s->c->quiet)
         fprintf(stderr,

@@ -2,12 +2,17 @@
  * processes (docs/records.md). The round trip: every game of a database
  * (self-play in both variants, a match with a weights file on one side)
  * exported and replayed gives the stored result, reason and length; a
- * stored row changed behind the record's back is caught. */
+ * stored row changed behind the record's back is caught. And the writers
+ * (selfplay/records/) in this process, read back by the readers. */
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include "engine/base/error.h"
+#include "engine/notation.h"
+#include "selfplay/records/boardspace.h"
+#include "selfplay/records/text.h"
 #include "tests/test_proc.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -311,4 +316,57 @@ Test(show, stored_game)
     cr_expect_eq(yinsh_run(dir, ARGS("show", "--run", "self", "--game", "1", "4/7/8/9/10/9/10/9/8/7/4 w P standard"),
                            NULL, &err),
                  2);
+}
+
+/* The writers of selfplay/records/ on a game made by hand, read back by
+ * their readers: our record by record_next (its tags, the imported
+ * game's date taken from the run's command, every action), boardspace's
+ * SGF by boardspace_read (the players, the actions, the resignation);
+ * a blitz game is no boardspace record. */
+Test(export, writers_read_back_in_process)
+{
+    static const char *const actions[] = {"e5", "f6", "e4", "f7", "e6", "f8", "d5", "g6", "c5", "h6"};
+    RecordText g = {.run = "import-g1", .run_uid = "0123456789abcdef", .kind = "import", .version = "0.1.0",
+                    .variant = "standard", .white = "boardspace:alice", .black = "bob", .result = "black",
+                    .reason = "resign", .stored_at = "2026-01-01 00:00:00",
+                    .command = "yinsh import x.sgf # site boardspace.net, date 2019-05-04, game g1", .seed = 9,
+                    .index = 0, .length = 10, .nactions = 10, .actions = actions};
+    char err[ERR_LEN], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert(f);
+    cr_assert_eq(record_text_write(f, &g, err), 0, "%s", err);
+    fclose(f);
+    cr_assert(strstr(text, "[Date \"2019-05-04\"]\n"), "%s", text);
+    cr_assert(strstr(text, "[Commit \"?\"]\n"), "%s", text);
+    cr_assert_null(strstr(text, "WhiteWeights"), "a tag without a value is left out: %s", text);
+    RecordReader r;
+    RecordTags tags;
+    Position pos;
+    int count;
+    record_reader_init(&r, text, len);
+    cr_assert_eq(record_next(&r, &tags, &pos, &count, err), 0, "%s: %s", err, text);
+    cr_expect_eq(count, 10);
+    cr_expect_str_eq(record_tag(&tags, "White"), "boardspace:alice");
+    free(text);
+
+    f = open_memstream(&text, &len);
+    cr_assert_eq(boardspace_write(f, &g, err), 0, "%s", err);
+    fclose(f);
+    BoardspaceGame b;
+    cr_assert_eq(boardspace_read(text, len, &b, err), 0, "%s: %s", err, text);
+    cr_expect_str_eq(b.player[WHITE], "alice");
+    cr_expect_str_eq(b.name, "g1");
+    cr_expect_eq(b.rec.nactions, 10);
+    cr_expect_eq(b.rec.result, RESULT_BLACK);
+    cr_expect_eq(b.rec.reason, REASON_RESIGN);
+    record_free(&b.rec);
+    free(text);
+
+    g.variant = "blitz";
+    f = open_memstream(&text, &len);
+    cr_expect_eq(boardspace_write(f, &g, err), ERR_USAGE);
+    cr_expect(strstr(err, "boardspace records are standard YINSH"), "%s", err);
+    fclose(f);
+    free(text);
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "engine/base/json.h"
 #include "engine/base/text.h"
 #include "engine/notation.h"
 #include "study/report/report.h"
@@ -554,6 +555,55 @@ static char *sgf_with(const char *from, const char *to)
     char *out = gc(malloc(strlen(all) + strlen(to) + 1));
     sprintf(out, "%.*s%s%s", (int)(at - all), all, to, at + strlen(from));
     return out;
+}
+
+/* The report written into a folder and its JSON, in this process
+ * (report_write_folder, report_write_json): report.md holds the Markdown
+ * it leaves, with the table row of random against itself; the JSON the
+ * figures of the same selection; the match report of no matches is an
+ * error, with report.md left unwritten. */
+Test(report, folder_and_json_in_process)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "folder");
+    cr_assert_eq(mkdir(out, 0777), 0);
+    Report rep;
+    ReportPictures pics;
+    char err[ERR_LEN], *md = NULL;
+    size_t md_len = 0;
+    bool drawn = true;
+    const char *runs[] = {"std-a", "std-b"};
+    ReportJob job = {.db = db, .busy_ms = STORE_BUSY_MS, .sel = {.runs = runs, .nruns = 2}, .out = "OUT",
+                     .no_plots = true, .cmdline = "yinsh report"};
+    cr_assert_eq(report_load(&rep, db, STORE_BUSY_MS, &job.sel, err), 0, "%s", err);
+    cr_assert_eq(report_write_folder(&job, &rep, out, &md, &md_len, &pics, &drawn, err), 0, "%s", err);
+    cr_expect(!drawn, "no pictures asked for");
+    char *file = slurp(path_in(out, "report.md"));
+    cr_assert_eq(strlen(file), md_len);
+    cr_expect(!memcmp(file, md, md_len), "report.md is the Markdown left in md");
+    random_row(md, "### Standard");
+    free(md);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    Json j;
+    json_begin(&j, f);
+    report_write_json(&j, &rep, "OUT", NULL);
+    json_end(&j);
+    fclose(f);
+    cr_expect(strstr(text, "\n  \"out\": \"OUT\",\n  \"games\": 100,\n"), "%s", text);
+    cr_expect(strstr(text, "\"white\": \"random\""), "%s", text);
+    cr_expect(strstr(text, "\n  \"pictures\": null\n}"), "%s", text);
+    free(text);
+    report_free(&rep);
+
+    char *empty = path_in(dir, "no-match");
+    cr_assert_eq(mkdir(empty, 0777), 0);
+    job.sel.kind = "match";
+    cr_expect_neq(report_write_folder(&job, NULL, empty, &md, &md_len, &pics, &drawn, err), 0);
+    cr_expect(err[0], "the error says why");
+    cr_expect_eq(access(path_in(empty, "report.md"), F_OK), -1, "no report.md");
+    free(md);
 }
 
 /* A name that would not print as itself (an ESC, a BEL, a newline, bytes

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "selfplay/agents/agent.h"
 #include "selfplay/play/bench.h"
+#include "selfplay/play/run.h"
 #include "selfplay/search/mcts.h"
 #include "selfplay/search/mcts_tree.h"
 #include "engine/movegen.h"
@@ -1555,4 +1556,26 @@ Test(agent, uyi_specs)
         cr_assert_neq(agent_spec_parse(bad[i], &a, err), 0, "%s accepted", bad[i]);
         cr_assert(err[0], "%s: no message", bad[i]);
     }
+}
+
+/* A run in words and its tally, as `yinsh selfplay` and the planned runs
+ * show them (run_describe, run_tally); one process, no MPI ranks. */
+Test(run, describes_itself_and_its_tally)
+{
+    Run r = {.db = "x.db", .plan = {.seed = 5, .variant = VARIANT_BLITZ, .games = 4, .threads = 1}, .ntodo = 3};
+    snprintf(r.row.name, sizeof r.row.name, "r1");
+    snprintf(r.row.white, sizeof r.row.white, "random");
+    snprintf(r.row.black, sizeof r.row.black, "mcts");
+    char *text = NULL, tally[128];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert(f);
+    run_describe(f, &r);
+    fclose(f);
+    cr_expect_str_eq(text, "run r1, seed 5, blitz, random vs mcts, 4 games (3 to play), 1 thread");
+    free(text);
+    r.sum.wins[RESULT_WHITE] = 3;
+    r.sum.wins[RESULT_BLACK] = 2;
+    r.sum.wins[RESULT_DRAW] = 1;
+    cr_expect_str_eq(run_tally(&r.sum, tally, sizeof tally), "W 3 B 2 D 1");
 }

@@ -2,9 +2,9 @@
  * handshake, a sims search equal to the internal agent's with the same
  * seed, isready and stop during `go infinite`, movetime and a clock share
  * kept within generous bounds (never a speed figure), malformed commands
- * answered without dying, quit, an external agent refused; and the
- * command reader and the clock policy (selfplay/uyi/command.c) as
- * functions. */
+ * answered without dying, quit, an external agent refused; the command
+ * reader and the clock policy (selfplay/uyi/command.c) as functions; and
+ * the server (selfplay/uyi/server/) in this process on memory streams. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <poll.h>
@@ -21,6 +21,7 @@
 #include "engine/notation.h"
 #include "selfplay/uyi/command.h"
 #include "selfplay/uyi/engine.h"
+#include "selfplay/uyi/server/server.h"
 
 typedef struct Child {
     pid_t pid;
@@ -782,4 +783,56 @@ Test(uyi, seed_is_mapped_into_the_announced_bounds)
     cr_assert_not(o.bounded);
     cr_assert(uyi_seed_option_parse("option name seed type spin default 0 min 0 max 99999999999999999999", &o));
     cr_assert_not(o.bounded);
+}
+
+/* The server in this process, on memory streams: the handshake, isready,
+ * an unknown option and a malformed command answered, and a go's
+ * bestmove the internal agent's with the same seed; the end of input
+ * ends it with 0. */
+Test(uyi, server_on_memory_streams)
+{
+    static const char *const placements[] = {"e5", "f6", NULL};
+    static const char input[] = "uyi\nisready\nsetoption name nope value 1\nfrobnicate\n"
+                                "setoption name seed value 7\nposition startpos moves e5 f6\ngo\n";
+    char want[ACTION_MAX_LEN], err[ERR_LEN], expect[ACTION_MAX_LEN + 16];
+    internal_choice("random", 7, placements, want);
+    AgentSpec spec;
+    cr_assert(agent_spec_parse("random", &spec, err) == 0, "%s", err);
+    FILE *in = fmemopen((void *)input, sizeof input - 1, "r");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert(in && out);
+    cr_assert_eq(uyi_serve(in, out, &spec, err), 0, "%s", err);
+    fclose(in);
+    fclose(out);
+    agent_spec_release(&spec);
+    cr_assert(!strncmp(text, "id name Yinsh Lab ", 18), "%s", text);
+    cr_assert(strstr(text, "\nuyiok\nreadyok\n"), "%s", text);
+    cr_assert(strstr(text, "\ninfo string error no option 'nope' (the options: seed"), "%s", text);
+    cr_assert_eq(strstr(text, "info string error no option 'nope'"), strstr(text, "info string error"),
+                 "the unknown option is the first error: %s", text);
+    cr_assert(strstr(strstr(text, "'nope'"), "\ninfo string error "), "frobnicate answered: %s", text);
+    snprintf(expect, sizeof expect, "\nbestmove %s\n", want);
+    cr_assert(strstr(text, expect), "want %s in: %s", expect + 1, text);
+    free(text);
+}
+
+/* The server refuses an external engine's spec (it speaks UYI itself)
+ * before it reads a line or writes one. */
+Test(uyi, server_refuses_an_external_engine)
+{
+    AgentSpec spec;
+    char err[ERR_LEN], *text = NULL;
+    size_t len = 0;
+    cr_assert(agent_spec_parse("uyi:cmd=./engine", &spec, err) == 0, "%s", err);
+    FILE *in = fmemopen((void *)"uyi\n", 4, "r"), *out = open_memstream(&text, &len);
+    cr_assert(in && out);
+    cr_expect_eq(uyi_serve(in, out, &spec, err), ERR_USAGE);
+    cr_expect(strstr(err, "an external engine speaks UYI itself"), "%s", err);
+    fclose(in);
+    fclose(out);
+    cr_expect_eq(len, 0, "nothing written: %s", text);
+    free(text);
+    agent_spec_release(&spec);
 }

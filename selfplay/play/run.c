@@ -400,6 +400,24 @@ void run_close(Run *r)
     *r = (Run){0};
 }
 
+void run_describe(FILE *f, const Run *r)
+{
+    const SelfplayPlan *plan = &r->plan;
+    int threads = parallel_threads(plan->threads);
+    fprintf(f, "run %s%s%s, seed %" PRIu64 ", %s, %s vs %s, %u game%s (%u to play), %d thread%s", r->row.name,
+            r->store ? " in " : "", r->store ? r->db : "", plan->seed, variant_name(plan->variant), r->row.white,
+            r->row.black, plan->games, number_plural(plan->games), r->ntodo, threads, number_plural((uint64_t)threads));
+    if (dist_ranks() > 1) fprintf(f, " on each of %d ranks", dist_ranks());
+}
+
+char *run_tally(const RecordSummary *s, char *out, size_t len)
+{
+    int at = snprintf(out, len, "W %" PRIu64 " B %" PRIu64 " D %" PRIu64, s->wins[RESULT_WHITE], s->wins[RESULT_BLACK],
+                      s->wins[RESULT_DRAW]);
+    if (dist_ranks() > 1) snprintf(out + at, len - (size_t)at, ", ranks alive %d/%d", dist_ranks_alive(), dist_ranks());
+    return out;
+}
+
 int run_import(Store *s, const char *name, const char *white, const char *black, const char *command,
                GameRecord *g, bool allow_repeat, char *err)
 {

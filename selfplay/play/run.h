@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "selfplay/play/scheduler.h"
 #include "selfplay/store/store.h"
 
@@ -113,6 +114,15 @@ int run_work(Run *r, const atomic_bool *interrupt, char *err);
 /* Marks the run finished and reads its totals back from the database. */
 int run_finish(Run *r, char *err);
 void run_close(Run *r);
+
+/* The run in words, as a command shows it before its games, without a
+ * line end: "run NAME in DB, seed S, VARIANT, WHITE vs BLACK, G games (T
+ * to play), N threads", and " on each of R ranks" in an MPI job. */
+void run_describe(FILE *f, const Run *r);
+/* The results so far, as a run's progress line ends them ("W 3 B 2 D 0",
+ * and ", ranks alive A/R" in an MPI job), into out (len bytes). Returns
+ * out. */
+char *run_tally(const RecordSummary *s, char *out, size_t len);
 
 /* Stores a game played elsewhere (yinsh import) as a run of kind "import"
  * holding that one game, named `name`, its players' names as white and

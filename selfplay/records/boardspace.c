@@ -2,6 +2,7 @@
 #include "engine/base/text.h"
 #include "selfplay/records/boardspace.h"
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,4 +366,77 @@ char *boardspace_format(const Position *pos, Action a, char *out, size_t size)
     }
 #undef BS_POINT
     return out;
+}
+
+/* An SGF value with ']' and '\\' escaped. */
+static void sgf_value(FILE *f, const char *v)
+{
+    for (; *v; v++) {
+        if (*v == ']' || *v == '\\') fputc('\\', f);
+        fputc(*v, f);
+    }
+}
+
+/* A player's name on boardspace: ours without the boardspace: of an
+ * imported one, so that a game goes out and comes back the same. */
+static const char *player_name(const char *spec)
+{
+    return strncmp(spec, "boardspace:", 11) ? spec : spec + 11;
+}
+
+/* The header, then each action's commands numbered in order, each with
+ * its player (P0 White, P1 Black); a resigned game ends with the loser's
+ * Resign. Passes are not written: boardspace has none, and the reader
+ * puts them back. */
+int boardspace_write(FILE *f, const RecordText *g, char *err)
+{
+    int variant;
+    Position pos;
+    if (!variant_parse(g->variant, &variant) || variant != VARIANT_STANDARD)
+        return error_code(err, ERR_USAGE,
+                          "run '%s' game %" PRIu32 ": a %.32s game: boardspace records are standard YINSH", g->run,
+                          g->index, g->variant);
+    char date[RECORD_VALUE_LEN];
+    fprintf(f, "(;\nGM[24]VV[2]\nSU[Yinsh]\nDT[");
+    sgf_value(f, record_text_date(g, date, sizeof date));
+    /* the game's name: an imported one's own (its run is import-NAME), so
+     * that it comes back under the same run name; else RUN-INDEX */
+    fprintf(f, "]\nGN[");
+    if (!strcmp(g->kind, "import") && !strncmp(g->run, "import-", 7)) {
+        sgf_value(f, g->run + 7);
+    } else {
+        sgf_value(f, g->run);
+        fprintf(f, "-%" PRIu32, g->index);
+    }
+    fprintf(f, "]\nRE[");
+    sgf_value(f, g->result);
+    fprintf(f, " %s]\nP0[id \"", g->reason);
+    sgf_value(f, player_name(g->white));
+    fprintf(f, "\"]\nP1[id \"");
+    sgf_value(f, player_name(g->black));
+    fprintf(f, "\"]\n; P0[0 Start White]\n");
+    pos_start(&pos, variant);
+    int num = 1;
+    for (int i = 0; i < g->nactions; i++) {
+        Action a;
+        char perr[ERR_LEN], cmds[2 * BOARDSPACE_TEXT_LEN];
+        if (action_parse(&pos, g->actions[i], &a, perr))
+            return error_set(err, "run '%s' game %" PRIu32 ": action %d: %s", g->run, g->index, i + 1, perr);
+        boardspace_format(&pos, a, cmds, sizeof cmds);
+        for (char *line = strtok(cmds, "\n"); line; line = strtok(NULL, "\n"))
+            fprintf(f, "; P%d[%d %s]\n", pos.actor, num++, line);
+        Undo u;
+        pos_make(&pos, a, &u);
+    }
+    int result, reason;
+    /* boardspace.net records know no faults: a game an engine lost on one
+     * is written as its resignation, the nearest they have */
+    bool stopped = false;
+    for (int r = REASON_RESIGN; r < REASON_NB; r++) stopped |= !strcmp(g->reason, reason_name(r));
+    if (stopped && !pos_outcome(&pos, &result, &reason)) {
+        int loser = !strcmp(g->result, result_name(RESULT_WHITE)) ? BLACK : WHITE;
+        fprintf(f, "; P%d[%d Resign ]\n", loser, num++);
+    }
+    fprintf(f, ")\n");
+    return 0;
 }

@@ -14,8 +14,10 @@
 #define YINSH_BOARDSPACE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "engine/position.h"
 #include "selfplay/records/record.h"
+#include "selfplay/records/text.h"
 
 enum { BOARDSPACE_TEXT_LEN = 128 };
 
@@ -39,5 +41,12 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err);
  * command's text (without the move number) on a line of its own: "" for
  * a pass, which boardspace does not record. Returns out. */
 char *boardspace_format(const Position *pos, Action a, char *out, size_t size);
+
+/* Writes one game as boardspace.net writes it (SGF, its date and name,
+ * the players, each action's commands; a game lost on a fault ends in
+ * the loser's resignation, the nearest boardspace has). 0, or with err:
+ * ERR_USAGE for a game that is not standard YINSH, ERR_FAIL for an
+ * action that does not replay. */
+int boardspace_write(FILE *f, const RecordText *g, char *err);
 
 #endif

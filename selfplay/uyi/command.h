@@ -2,8 +2,9 @@
  * from a harness turned into a command, with its position checked by the
  * engine's notation, and the engine's time policy. No threads, and no I/O
  * but reading a line from the caller's stream into a bounded buffer:
- * cli/cmd_uyi.c owns the loop, the search thread and every reply, and the
- * fuzz target drives uyi_parse and uyi_read_line. */
+ * the server (selfplay/uyi/server/server.c) owns the loop, the search
+ * thread and every reply, and the fuzz target drives uyi_parse and
+ * uyi_read_line. */
 #ifndef YINSH_UYI_H
 #define YINSH_UYI_H
 

@@ -372,4 +372,33 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
  * reads it). 0, or non-zero with err. */
 int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const char *cmdline, FILE *f, char *err);
 
+/* A report written into a folder (`yinsh report`, a study's report). */
+typedef struct ReportJob {
+    const char *db;
+    int busy_ms;             /* how long the database is waited for */
+    StoreSelection sel;      /* the runs reported; kind "match": the match report */
+    const char *out;         /* the folder the report goes to, as messages name it */
+    const char *plots;       /* the gnuplot scripts (report_draw's plots_dir) */
+    bool no_plots;           /* the Markdown only */
+    const char *cmdline;     /* the command shown in the report */
+} ReportJob;
+
+/* Writes the report into dir (a staging folder the caller moves into
+ * job->out when all is written): the balance report of rep (loaded by
+ * report_load; with its pictures and their data unless job->no_plots,
+ * *drawn then set and pics filled), or with rep NULL the match report,
+ * which reads the database itself; then report.md. The Markdown is also
+ * left in *md (md_len bytes; the caller frees it, whatever the outcome).
+ * 0, or non-zero with err. */
+int report_write_folder(const ReportJob *job, const Report *rep, const char *dir, char **md, size_t *md_len,
+                        ReportPictures *pics, bool *drawn, char *err);
+
+/* The report's figures as JSON (docs/json.md), as the Markdown has them,
+ * into the caller's open document (engine/base/json.h): the database and
+ * out, the runs used, each pair of agents per variant, blitz against
+ * standard, the first ring's classes, the ladders, the openings compared,
+ * the published figures, and the pictures (pics NULL: none drawn). */
+struct Json;
+void report_write_json(struct Json *j, const Report *rep, const char *out, const ReportPictures *pics);
+
 #endif

@@ -1,0 +1,101 @@
+/* The command line's side of a report written into a folder, for `yinsh
+ * report` and `yinsh study`: the selection checked for games, the stage,
+ * the gnuplot scripts found, and what is printed; the report itself is
+ * study/report/ (report_write_folder, report_write_json). */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "engine/base/json.h"
+#include "study/report/report.h"
+
+bool cli_has_plots(const char *dir)
+{
+    char path[4096 + 16];
+    snprintf(path, sizeof path, "%s/strength.gp", dir);
+    return access(path, R_OK) == 0;
+}
+
+/* The gnuplot scripts: scripts/plots of the source tree this binary was
+ * built in (the binary lives in a build directory there, or the tree that
+ * configured the build), else of the current directory. NULL when none has
+ * them. */
+static const char *find_plots(char *buf, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        snprintf(buf, len, "%s/../scripts/plots", dirname(exe));
+        if (cli_has_plots(buf)) return buf;
+    }
+    snprintf(buf, len, "%s/scripts/plots", YINSH_SOURCE_DIR);
+    if (cli_has_plots(buf)) return buf;
+    snprintf(buf, len, "scripts/plots");
+    return cli_has_plots(buf) ? buf : NULL;
+}
+
+int cli_report_write(const char *cmd, const CliReport *job)
+{
+    const char *db = job->db, *out = job->out, *plots = job->plots;
+    const StoreSelection *sel = &job->sel;
+    int nnames = sel->nruns, rc = 0;
+    char *md = NULL, err[ERR_LEN], plots_buf[4096], stage[4096] = "";
+    size_t md_len = 0;
+    Report rep = {0};
+    ReportPictures pics;
+    bool matches = sel->kind && !strcmp(sel->kind, "match"), drawn = false;
+
+    if (!matches) {
+        if (report_load(&rep, db, (int)job->busy, sel, err)) {
+            rc = cli_error(cmd, "%s", err);
+            goto done;
+        }
+        if (rep.games == 0) {
+            if (nnames)
+                rc = cli_error(cmd, "the selected %s of '%s' hold%s no games%s: nothing to report",
+                               nnames > 1 ? "runs" : "run", db, nnames > 1 ? "" : "s",
+                               sel->kind ? " of this kind (self-play runs by default: --kind match or --kind all)"
+                                         : "");
+            else
+                rc = cli_error(cmd, "database '%s' holds no games%s: nothing to report (`yinsh selfplay` plays some)",
+                               db, sel->kind || sel->agent || sel->variant ? " in this selection" : "");
+            goto done;
+        }
+    }
+    /* Everything is written into a staging folder inside DIR first and
+     * moved into DIR only when all of it was written: a full disk leaves
+     * DIR as it was. */
+    if ((rc = cli_stage_open(cmd, out, "report", stage, sizeof stage))) goto done;
+    if (!plots && !job->no_plots && !matches) plots = find_plots(plots_buf, sizeof plots_buf);
+    ReportJob rj = {.db = db, .busy_ms = (int)job->busy, .sel = *sel, .out = out, .plots = plots,
+                    .no_plots = job->no_plots, .cmdline = job->cmdline};
+    if (report_write_folder(&rj, matches ? NULL : &rep, stage, &md, &md_len, &pics, &drawn, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
+    if (cli_stage_commit(stage, out, NULL) != 0) {
+        rc = cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
+        goto done;
+    }
+    if (!job->quiet && !job->json) fwrite(md, 1, md_len, stdout);
+    fprintf(stderr, "yinsh %s: wrote %s/report.md\n", cmd, out);
+    /* the match report has no pictures and no JSON */
+    if (matches) goto done;
+    if (drawn && pics.note[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, pics.note);
+    if (job->json) {
+        Json j;
+        cli_json_begin(&j, "report", job->argc, job->argv);
+        report_write_json(&j, &rep, out, drawn ? &pics : NULL);
+        json_end(&j);
+    }
+
+done:
+    if (stage[0]) cli_stage_remove(stage);
+    free(md);
+    report_free(&rep);
+    return rc;
+}

@@ -1,0 +1,44 @@
+/* A stored game as its record's text says it, and our record written from
+ * it (docs/records.md; `yinsh export`): tag lines, the start YPN, then the
+ * actions ten to a line, which engine/notation.h's record reader (`yinsh
+ * replay`) reads back. boardspace.h writes the same game as boardspace.net's
+ * SGF. */
+#ifndef YINSH_RECORD_TEXT_H
+#define YINSH_RECORD_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The fields of a game's record, as text (selfplay/store/store.h's
+ * StoreGameText holds the same, from the database). */
+typedef struct RecordText {
+    const char *run, *run_uid, *kind, *version;
+    const char *commit;                        /* NULL: not known, the record says "?" */
+    const char *variant, *white, *black;       /* as this game was played (a match swaps colours) */
+    const char *white_weights, *black_weights; /* content hashes of their weights files; NULL: none */
+    const char *result, *reason, *stored_at;
+    const char *command; /* the run's command: an import's says the record's date (docs/boardspace.md) */
+    uint64_t seed;       /* the run seed */
+    uint32_t index;
+    int64_t length;      /* the game's stored length in actions */
+    int nactions;        /* the actions, in ply order */
+    const char *const *actions;
+} RecordText;
+
+/* The date a record gives its game: when it was stored, or for an
+ * imported game the date of the record it came from (into out, len
+ * bytes). */
+const char *record_text_date(const RecordText *g, char *out, size_t len);
+
+/* One action of a record's text, ply its number from 0: ten to a line,
+ * as `yinsh randgame` prints them (no line end after the last). */
+void record_text_action(FILE *f, int ply, const char *text);
+
+/* Writes the game as our record: the tags in a fixed order (those
+ * without a value left out), the start position of its variant and its
+ * actions. 0, or ERR_FAIL with err: a variant this yinsh does not play, a
+ * value longer than a tag holds. */
+int record_text_write(FILE *f, const RecordText *g, char *err);
+
+#endif

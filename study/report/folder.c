@@ -1,0 +1,40 @@
+/* The report written into a folder (`yinsh report`, a study's report):
+ * the match report, or the balance report with its pictures, as
+ * report.md beside them, the Markdown also kept for the caller. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine/base/error.h"
+#include "study/report/report.h"
+
+int report_write_folder(const ReportJob *job, const Report *rep, const char *dir, char **md, size_t *md_len,
+                        ReportPictures *pics, bool *drawn, char *err)
+{
+    char path[4200];
+    int rc = 0;
+    *md = NULL;
+    *md_len = 0;
+    *drawn = false;
+    FILE *mf = open_memstream(md, md_len);
+    if (!mf) return error_set(err, "out of memory");
+    if (!rep) {
+        /* the match report: a table, no pictures */
+        rc = report_matches(job->db, job->busy_ms, &job->sel, job->cmdline, mf, err);
+    } else {
+        if (!job->no_plots) {
+            if ((rc = report_draw(rep, dir, job->plots, pics, err))) goto done;
+            *drawn = true;
+        }
+        report_write_markdown(rep, job->cmdline, *drawn ? pics : NULL, mf);
+    }
+done:
+    fclose(mf);
+    if (rc) return rc;
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    FILE *f = fopen(path, "w");
+    bool written = f && fwrite(*md, 1, *md_len, f) == *md_len;
+    if (f && fclose(f) != 0) written = false;
+    if (!written) return error_set(err, "cannot write '%s/report.md': %s", job->out, strerror(errno));
+    return 0;
+}
