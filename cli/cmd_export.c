@@ -44,32 +44,6 @@ typedef struct ExportCtx {
     char err[ERR_LEN];
 } ExportCtx;
 
-/* The fields of a stored game's record, for the writers below the store. */
-static RecordText record_text(const StoreGameText *g)
-{
-    return (RecordText){
-        .run = g->run,
-        .run_uid = g->run_uid,
-        .kind = g->kind,
-        .version = g->version,
-        .commit = g->commit,
-        .variant = g->variant,
-        .white = g->white,
-        .black = g->black,
-        .white_weights = g->white_weights,
-        .black_weights = g->black_weights,
-        .result = g->result,
-        .reason = g->reason,
-        .stored_at = g->stored_at,
-        .command = g->command,
-        .seed = g->seed,
-        .index = g->index,
-        .length = g->length,
-        .nactions = g->nactions,
-        .actions = g->actions,
-    };
-}
-
 /* A run's name as a file name: letters, digits, '.', '_' and '-' kept,
  * anything else '_'; a name that changed gets the start of the run's uid,
  * so that two runs never share a file. */
@@ -93,12 +67,12 @@ static void file_name(const StoreGameText *g, const char *ext, char *out, size_t
 static int export_game(void *ctx, const StoreGameText *stored)
 {
     ExportCtx *c = ctx;
-    RecordText g = record_text(stored);
+    const RecordText *g = stored;
     int (*write)(FILE *, const RecordText *, char *) = c->boardspace ? boardspace_write : record_text_write;
     int rc;
     if (c->stream) {
         if (c->games) fputc('\n', c->stream);
-        if ((rc = write(c->stream, &g, c->err))) return rc;
+        if ((rc = write(c->stream, g, c->err))) return rc;
         c->games++;
         return 0;
     }
@@ -108,7 +82,7 @@ static int export_game(void *ctx, const StoreGameText *stored)
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
     FileOut o;
     if ((rc = file_out_open(&o, path, c->err))) return rc;
-    if ((rc = write(o.f, &g, c->err))) {
+    if ((rc = write(o.f, g, c->err))) {
         file_out_abandon(&o);
         return rc;
     }

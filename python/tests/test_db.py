@@ -8,7 +8,7 @@ import subprocess
 import unittest
 
 import yinsh
-from helpers import BIN, CHILD_ENV, TempDir, as_list, small_db, yinsh as run_yinsh
+from helpers import BIN, CHILD_ENV, SOURCE, TempDir, as_list, small_db, yinsh as run_yinsh
 
 
 class Databases(unittest.TestCase):
@@ -24,6 +24,17 @@ class Databases(unittest.TestCase):
     def tearDownClass(cls):
         cls.db.close()
         cls.tmp.remove()
+
+    def test_an_imported_game_is_the_exported_one(self):
+        # the Date of an imported game is its record's (records/text.h's one tag list), as `yinsh export` says
+        path = os.path.join(self.tmp.path, "imported.db")
+        sgf = os.path.join(SOURCE, "tests", "data", "Y-DrMih-Dumbot-2026-02-20-0858.sgf")
+        run_yinsh("import", "--format", "boardspace", sgf, "--db", path)
+        with yinsh.Database(path) as db:
+            games = list(db.games())
+        self.assertEqual(len(games), 1)
+        self.assertEqual(games[0].record(), run_yinsh("export", "--db", path))
+        self.assertEqual(games[0].tags["Date"], "Fri Feb 20 11:58:00 MSK 2026")
 
     def test_games_are_the_exported_ones(self):
         games = list(self.db.games())

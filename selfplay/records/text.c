@@ -26,7 +26,7 @@ static int put_tag(FILE *f, const char *key, const char *value, char *err)
  * record had none). */
 const char *record_text_date(const RecordText *g, char *out, size_t len)
 {
-    const char *d = strcmp(g->kind, "import") ? NULL : strstr(g->command, " # site ");
+    const char *d = strcmp(g->kind, "import") || !g->command ? NULL : strstr(g->command, " # site ");
     if (d && (d = strstr(d, ", date "))) {
         d += strlen(", date ");
         const char *end = strstr(d, ", game ");
@@ -44,36 +44,47 @@ void record_text_action(FILE *f, int ply, const char *text)
     fprintf(f, "%s%s", ply % 10 ? " " : (ply ? "\n" : ""), text);
 }
 
-int record_text_write(FILE *f, const RecordText *g, char *err)
+void record_text_tags(const RecordText *g, RecordTextTags *t)
 {
-    int variant, rc;
-    if (!variant_parse(g->variant, &variant))
-        return error_set(err, "run '%s' game %" PRIu32 ": variant '%.32s' is not one this yinsh plays", g->run,
-                         g->index, g->variant);
-    char seed[24], index[16], length[24], date[RECORD_VALUE_LEN];
-    snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
-    snprintf(index, sizeof index, "%" PRIu32, g->index);
-    snprintf(length, sizeof length, "%" PRId64, g->length);
-    const char *tags[][2] = {
+    snprintf(t->seed, sizeof t->seed, "%" PRIu64, g->seed);
+    snprintf(t->index, sizeof t->index, "%" PRIu32, g->index);
+    snprintf(t->length, sizeof t->length, "%" PRId64, g->length);
+    const char *tags[RECORD_TEXT_TAGS][2] = {
         {"Run", g->run},
-        {"Index", index},
+        {"Index", t->index},
         {"Kind", g->kind},
         {"Variant", g->variant},
         {"White", g->white},
         {"Black", g->black},
         {"WhiteWeights", g->white_weights},
         {"BlackWeights", g->black_weights},
-        {"Seed", seed},
+        {"Seed", t->seed},
         {"Result", g->result},
         {"Reason", g->reason},
-        {"Actions", length},
-        {"Date", record_text_date(g, date, sizeof date)},
+        {"Actions", t->length},
+        {"Date", record_text_date(g, t->date, sizeof t->date)},
         {"Version", g->version},
         {"Commit", g->commit ? g->commit : "?"},
         {"RunUid", g->run_uid},
     };
-    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
-        if (tags[i][1] && (rc = put_tag(f, tags[i][0], tags[i][1], err))) return rc;
+    t->n = 0;
+    for (int i = 0; i < RECORD_TEXT_TAGS; i++)
+        if (tags[i][1]) {
+            t->key[t->n] = tags[i][0];
+            t->value[t->n++] = tags[i][1];
+        }
+}
+
+int record_text_write(FILE *f, const RecordText *g, char *err)
+{
+    int variant, rc;
+    if (!variant_parse(g->variant, &variant))
+        return error_set(err, "run '%s' game %" PRIu32 ": variant '%.32s' is not one this yinsh plays", g->run,
+                         g->index, g->variant);
+    RecordTextTags tags;
+    record_text_tags(g, &tags);
+    for (int i = 0; i < tags.n; i++)
+        if ((rc = put_tag(f, tags.key[i], tags.value[i], err))) return rc;
     Position pos;
     char ypn[YPN_MAX_LEN];
     pos_start(&pos, variant);

@@ -9,16 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "engine/notation.h"
 
 /* The fields of a game's record, as text (selfplay/store/store.h's
- * StoreGameText holds the same, from the database). */
+ * StoreGameText is this type, filled from the database). */
 typedef struct RecordText {
     const char *run, *run_uid, *kind, *version;
     const char *commit;                        /* NULL: not known, the record says "?" */
     const char *variant, *white, *black;       /* as this game was played (a match swaps colours) */
     const char *white_weights, *black_weights; /* content hashes of their weights files; NULL: none */
     const char *result, *reason, *stored_at;
-    const char *command; /* the run's command: an import's says the record's date (docs/boardspace.md) */
+    const char *command; /* the run's command: an import's says the record's date (docs/boardspace.md); NULL: not known */
     uint64_t seed;       /* the run seed */
     uint32_t index;
     int64_t length;      /* the game's stored length in actions */
@@ -30,6 +31,19 @@ typedef struct RecordText {
  * imported game the date of the record it came from (into out, len
  * bytes). */
 const char *record_text_date(const RecordText *g, char *out, size_t len);
+
+/* The tags of a game's record (docs/records.md), in the order and
+ * spelling our record writes them, those without a value left out; the
+ * values point into g and into the numbers and date held here. The one
+ * list: `yinsh export` and libyinsh's games (store_game_tags) read it. */
+enum { RECORD_TEXT_TAGS = 16, RECORD_NUMBER_LEN = 24 };
+typedef struct RecordTextTags {
+    int n;
+    const char *key[RECORD_TEXT_TAGS], *value[RECORD_TEXT_TAGS];
+    char seed[RECORD_NUMBER_LEN], index[RECORD_NUMBER_LEN], length[RECORD_NUMBER_LEN]; /* numbers as text */
+    char date[RECORD_VALUE_LEN];
+} RecordTextTags;
+void record_text_tags(const RecordText *g, RecordTextTags *tags);
 
 /* One action of a record's text, ply its number from 0: ten to a line,
  * as `yinsh randgame` prints them (no line end after the last). */

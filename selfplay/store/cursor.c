@@ -75,8 +75,8 @@ int store_cursor_open(Store *s, const StoreSelection *sel, StoreCursor **out, ch
     char head[1200];
     snprintf(head, sizeof head,
              "SELECT run.name, run.uid, %s, run.version, run.seed, game.id, game.idx, game.variant, "
-             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s, %s "
-             "FROM game JOIN run ON run.id = game.run_id",
+             "game.white, game.black, %s, game.result, game.reason, game.stored_at, game.actions, %s, %s, "
+             "run.command FROM game JOIN run ON run.id = game.run_id",
              s->version >= 2 ? "run.kind" : "'selfplay'",
              s->version >= 4 ? "NULLIF(CASE WHEN game.white = run.white THEN run.white_weights ELSE run.black_weights END, ''), "
                                "NULLIF(CASE WHEN game.black = run.black THEN run.black_weights ELSE run.white_weights END, '')"
@@ -227,6 +227,7 @@ int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err)
         .acts = c->rows,
         .visits = sqlite3_column_int(st, 17) != 0,
     };
+    c->game.text.command = (const char *)sqlite3_column_text(st, 18); /* an import's record date (records/text.h) */
     c->game.text.nactions = n;
     c->game.text.actions = c->texts;
     *game = &c->game;
@@ -250,33 +251,4 @@ void store_cursor_close(StoreCursor *c)
     free(c);
 }
 
-void store_game_tags(const StoreGameText *g, StoreGameTags *t)
-{
-    snprintf(t->seed, sizeof t->seed, "%" PRIu64, g->seed);
-    snprintf(t->index, sizeof t->index, "%" PRIu32, g->index);
-    snprintf(t->length, sizeof t->length, "%" PRId64, g->length);
-    const char *tags[STORE_GAME_TAGS][2] = {
-        {"Run", g->run},
-        {"Index", t->index},
-        {"Kind", g->kind},
-        {"Variant", g->variant},
-        {"White", g->white},
-        {"Black", g->black},
-        {"WhiteWeights", g->white_weights},
-        {"BlackWeights", g->black_weights},
-        {"Seed", t->seed},
-        {"Result", g->result},
-        {"Reason", g->reason},
-        {"Actions", t->length},
-        {"Date", g->stored_at},
-        {"Version", g->version},
-        {"Commit", g->commit ? g->commit : "?"},
-        {"RunUid", g->run_uid},
-    };
-    t->n = 0;
-    for (int i = 0; i < STORE_GAME_TAGS; i++)
-        if (tags[i][1]) {
-            t->key[t->n] = tags[i][0];
-            t->value[t->n++] = tags[i][1];
-        }
-}
+void store_game_tags(const StoreGameText *g, StoreGameTags *t) { record_text_tags(g, t); }

@@ -33,13 +33,10 @@ int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err);
 void store_cursor_close(StoreCursor *c);
 
 /* The tags of a stored game's record (docs/records.md), in the order and
- * spelling `yinsh export` writes them; the values point into g. */
-enum { STORE_GAME_TAGS = 16, STORE_TAG_VALUE_LEN = 24 };
-typedef struct StoreGameTags {
-    int n;
-    const char *key[STORE_GAME_TAGS], *value[STORE_GAME_TAGS];
-    char seed[STORE_TAG_VALUE_LEN], index[STORE_TAG_VALUE_LEN], length[STORE_TAG_VALUE_LEN]; /* numbers as text */
-} StoreGameTags;
+ * spelling `yinsh export` writes them (records/text.h's one list; an
+ * imported game's Date is its record's); the values point into g and
+ * tags. */
+typedef RecordTextTags StoreGameTags;
 void store_game_tags(const StoreGameText *g, StoreGameTags *tags);
 
 #endif

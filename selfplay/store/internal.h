@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "selfplay/records/text.h"
 
 struct Store {
     sqlite3 *db;
@@ -43,9 +44,10 @@ const char *store_root_value_column(const struct Store *s);
 /* The record fields of a game row of the games query (columns 0 to 16:
  * run.name, run.uid, kind, run.version, run.seed, game.id, game.idx,
  * game.variant, game.white, game.black, the two weights, game.result,
- * game.reason, game.stored_at, game.actions, the commit); the caller sets
+ * game.reason, game.stored_at, game.actions, the commit: a StoreGameText,
+ * store.h); the caller sets
  * the actions and what its query adds after column 16. */
-struct StoreGameText store_game_text_row(sqlite3_stmt *st);
+RecordText store_game_text_row(sqlite3_stmt *st);
 
 /* Creates the schema when the database has none yet (inside the caller's
  * transaction). */

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "selfplay/records/record.h"
+#include "selfplay/records/text.h"
 
 enum {
     STORE_SCHEMA_VERSION = 8,
@@ -311,21 +312,14 @@ int store_query_repeats(Store *s, const StoreSelection *sel, int64_t *repeats, c
  *
  * A stored game with what its record's tags say (docs/records.md), for
  * `yinsh export` and `yinsh show`. Text lives until the callback returns. */
-typedef struct StoreGameText {
-    const char *run, *run_uid, *kind, *version;
-    /* The commit the run was played with (run.git_commit, schema version
-     * 5); NULL for older runs, and the record then says "?". */
-    const char *commit;
-    const char *variant, *white, *black;       /* as this game was played (a match swaps colours) */
-    const char *white_weights, *black_weights; /* content hashes of their weights files; NULL: none or not stored */
-    const char *result, *reason, *stored_at;
-    const char *command; /* the run's command: an import's says the record's date (docs/boardspace.md) */
-    uint64_t seed;      /* the run seed */
-    uint32_t index;
-    int64_t length;     /* the game's stored length in actions */
-    int nactions;       /* the stored action rows, in ply order */
-    const char *const *actions;
-} StoreGameText;
+/* A stored game's record fields: the records' own type
+ * (selfplay/records/text.h: run, uid, kind, version, commit (NULL for runs
+ * before schema version 5: the record says "?"), variant and agents as
+ * this game was played, weights hashes (NULL: none or not stored),
+ * result, reason, stored_at, the run's command, seed, index, length and
+ * the stored actions in ply order), so that a writer of records takes it
+ * as it is. */
+typedef RecordText StoreGameText;
 
 /* Calls fn for each stored game of the run named `run` (every run when
  * NULL), or only its game `index` (every game when negative), in run and
