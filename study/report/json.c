@@ -273,9 +273,7 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
     json_array(j, "blitz_vs_standard");
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
-        int at = st->variant == VARIANT_STANDARD
-                     ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black, st->opening)
-                     : -1;
+        int at = report_blitz_twin(rep, st);
         if (at < 0) continue;
         const ReportPair *bl = &rep->pairs[at];
         ReportScore a = report_score(st), b = report_score(bl);

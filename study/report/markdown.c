@@ -284,9 +284,7 @@ static void write_comparison(const Report *rep, FILE *f)
     int rows = 0, counts[4] = {0};
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
-        int at = st->variant == VARIANT_STANDARD
-                     ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black, st->opening)
-                     : -1;
+        int at = report_blitz_twin(rep, st);
         if (at < 0) continue;
         const ReportPair *bl = &rep->pairs[at];
         if (!rows++)

@@ -24,6 +24,12 @@ int report_pair_index(const Report *rep, int variant, const char *white, const c
     return -1;
 }
 
+int report_blitz_twin(const Report *rep, const ReportPair *st)
+{
+    return st->variant == VARIANT_STANDARD ? report_pair_index(rep, VARIANT_BLITZ, st->white, st->black, st->opening)
+                                           : -1;
+}
+
 bool report_openings_compared(const ReportPair *p, const ReportPair *q, const ReportPair **a, const ReportPair **b)
 {
     if (p->variant != q->variant || strcmp(p->white, p->black) || strcmp(p->white, q->white) ||

@@ -293,6 +293,10 @@ void report_classes(const Report *rep, int variant, const ReportPair *pair, Repo
  * while the pairs still grow, the comparison of variants once they are
  * sorted. */
 int report_pair_index(const Report *rep, int variant, const char *white, const char *black, const char *opening);
+/* For a standard pair, the index of the same agents' blitz pair from the
+ * same opening (the comparison of variants); -1 when there is none or
+ * st is not standard. */
+int report_blitz_twin(const Report *rep, const ReportPair *st);
 
 /* Whether any pair of the report played variant. */
 bool report_has_variant(const Report *rep, int variant);
