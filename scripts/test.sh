@@ -60,8 +60,9 @@ configure build-asan clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -
 cmake --build build-asan -j"$JOBS"
 # (intercept_tls_get_addr=0: tests/CMakeLists.txt says why; ctest sets the
 # same for its tests)
+# (tests/lsan.supp: a leak of Criterion's own runner, not ours)
 ASAN_OPTIONS=intercept_tls_get_addr=0:detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$JOBS"
+  LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" ctest --test-dir build-asan --output-on-failure -j"$JOBS"
 
 # Every parser of outside text has a libFuzzer target with a seed corpus
 # (tests/fuzz/CMakeLists.txt lists them: the YPN, action and game-record
