@@ -113,6 +113,17 @@ static void sink_stored(void *ctx, GameRecord *const *games, int n)
     progress_update(&c->progress, c->run->done, tail);
 }
 
+/* The figure of a data-generation job (docs/datagen.md), on stderr (the
+ * summary on stdout is the same for the same run): the actions played
+ * by this command (a resumed run's earlier games left out) per second of
+ * wall time, and per thread. */
+static void print_rate(const char *cmd, uint64_t actions, double seconds, int threads)
+{
+    double rate = seconds > 0 ? (double)actions / seconds : 0;
+    fprintf(stderr, "yinsh %s: %.0f actions/s, %.0f a thread (%" PRIu64 " actions in %.1f s on %d thread%s)\n",
+            cmd, rate, rate / threads, actions, seconds, threads, number_plural((uint64_t)threads));
+}
+
 static void print_summary(const char *name, const RecordSummary *s)
 {
     Interval score = record_white_score(s);
@@ -189,7 +200,7 @@ static int selfplay_play(const char *cmd, Run *run, bool quiet)
 }
 
 /* The summary's figures as JSON (docs/json.md). */
-static void json_summary(const Run *run, double seconds, int argc, char **argv)
+static void json_summary(const Run *run, uint64_t actions_now, double seconds, int argc, char **argv)
 {
     const RecordSummary *s = &run->sum;
     Json j;
@@ -219,6 +230,7 @@ static void json_summary(const Run *run, double seconds, int argc, char **argv)
     json_str(&j, "controls", controls_format(&run->plan.controls, controls));
     json_int(&j, "threads", parallel_threads(run->plan.threads));
     json_uint(&j, "games_played_now", run->done);
+    json_uint(&j, "actions_played_now", actions_now);
     json_num(&j, "time_s", seconds);
     json_end(&j);
 }
@@ -304,9 +316,13 @@ int cmd_selfplay(int argc, char **argv)
     const AgentSpec *stored[] = {&run.plan.white, &run.plan.black};
     if (o->resume && !run.worker && (rc = cli_check_engines(cmd, stored, 2, &run.plan.controls))) goto done;
     double t0 = clock_now();
+    uint64_t actions0 = run.sum.actions;
     if ((rc = selfplay_play(cmd, &run, r.sh.quiet)) || run.worker) goto done; /* rank 0 sums up */
-    if (json) json_summary(&run, clock_now() - t0, argc, argv);
+    double seconds = clock_now() - t0;
+    if (json) json_summary(&run, run.sum.actions - actions0, seconds, argc, argv);
     else print_summary(run.row.name, &run.sum);
+    if (!r.sh.quiet)
+        print_rate(cmd, run.sum.actions - actions0, seconds, parallel_threads(run.plan.threads) * dist_ranks());
 
 done:
     cli_run_close(&r, &run);

@@ -17,6 +17,7 @@ const char USAGE_TRAIN[] =
     "usage: yinsh train --db PATH --out NET [--runs NAME[,NAME...]] [--seed S]\n"
     "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--lr X]\n"
     "                   [--batch B] [--val F] [--min-ply N] [--threads T]\n"
+    "                   [--positions N] [--only-quiet] [--init NET]\n"
     "                   [--checkpoint SECONDS] [--resume] [--quiet]\n"
     "  Trains a net, the NNUE-style evaluation of eval/nnue.h, on the games\n"
     "  stored by self-play (or matches): every stored game replayed once (the\n"
@@ -50,6 +51,14 @@ const char USAGE_TRAIN[] =
     "  --batch B       positions per step (default 1024)\n"
     "  --val F         share of games held out for validation (default 0.1)\n"
     "  --min-ply N     positions from ply N on (default 0)\n"
+    "  --positions N   the first games of the selection (in the database's order)\n"
+    "                  up to N positions, the last game whole (default: all):\n"
+    "                  the same data cut to size\n"
+    "  --only-quiet    leave out the positions with a row of the actor's in reach\n"
+    "                  (not quiet: the search judges them through its quiescence\n"
+    "                  step)\n"
+    "  --init NET      start from this net's weights (a warm start; --hidden and\n"
+    "                  --l2 default to its own) instead of random ones\n"
     "  --no-symmetry   each position as it is (default: in one of the board's 12\n"
     "                  symmetries, drawn anew each epoch)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
@@ -76,10 +85,10 @@ static void print_loss(FILE *f, double x)
 int cmd_train(int argc, char **argv)
 {
     const char *cmd = "train";
-    const char *db = NULL, *out = NULL, *baseline = NULL;
+    const char *db = NULL, *out = NULL, *baseline = NULL, *init = NULL;
     const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
-    bool quiet = false, resume = false, no_symmetry = false;
-    long epochs, hidden, l2, batch, min_ply, threads = 0, every = 60;
+    bool quiet = false, resume = false, no_symmetry = false, only_quiet = false, have_hidden = false, have_l2 = false;
+    long epochs, hidden, l2, batch, min_ply, threads = 0, every = 60, positions = 0;
     CliList runs = {0};
     NnueTrainOptions o;
     nnue_train_options_default(&o);
@@ -94,8 +103,12 @@ int cmd_train(int argc, char **argv)
         {.name = "--runs", .kind = CLI_LIST, .out = &runs},
         {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
         {.name = "--epochs", .kind = CLI_INT, .out = &epochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
-        {.name = "--hidden", .kind = CLI_INT, .out = &hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
-        {.name = "--l2", .kind = CLI_INT, .out = &l2, .min = 0, .max = NNUE_MAX_L2},
+        {.name = "--hidden", .kind = CLI_INT, .out = &hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN,
+         .seen = &have_hidden},
+        {.name = "--l2", .kind = CLI_INT, .out = &l2, .min = 0, .max = NNUE_MAX_L2, .seen = &have_l2},
+        {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 4000000000L},
+        {.name = "--only-quiet", .kind = CLI_FLAG, .out = &only_quiet},
+        {.name = "--init", .kind = CLI_TEXT, .out = &init},
         {.name = "--lambda", .kind = CLI_REAL, .out = &o.lambda, .min = 0, .max = 1},
         {.name = "--lr", .kind = CLI_REAL, .out = &o.lr, .min = 1e-7, .max = 1},
         {.name = "--batch", .kind = CLI_INT, .out = &batch, .min = 1, .max = 1 << 20},
@@ -113,7 +126,7 @@ int cmd_train(int argc, char **argv)
     Store *store = NULL;
     NnueData data = {0};
     NnueTrainer *t = NULL;
-    Nnue *net = NULL;
+    Nnue *net = NULL, *start = NULL;
     uint8_t *bytes = NULL;
     char err[ERR_LEN], ckpt[4096];
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
@@ -152,15 +165,26 @@ int cmd_train(int argc, char **argv)
     o.min_ply = (int)min_ply;
     o.threads = (int)threads;
     o.symmetry = !no_symmetry;
+    o.max_positions = (size_t)positions;
+    o.quiet_only = only_quiet;
     StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
     char agent[SPEC_LEN];
     if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
-    /* the net and its checkpoint are written; the database and the baseline read */
-    const char *inputs[] = {db, baseline};
-    const char *input_names[] = {"--db", "--baseline"};
-    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 2)) ||
-        (ckpt[0] && (rc = cli_check_same(cmd, "the checkpoint", ckpt, inputs, input_names, 2))))
+    /* the net and its checkpoint are written; the database, the baseline and the net started from read */
+    const char *inputs[] = {db, baseline, init};
+    const char *input_names[] = {"--db", "--baseline", "--init"};
+    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 3)) ||
+        (ckpt[0] && (rc = cli_check_same(cmd, "the checkpoint", ckpt, inputs, input_names, 3))))
         goto done;
+    if (init) {
+        if (nnue_load(&start, init, err)) {
+            rc = cli_error(cmd, "--init: %s", err);
+            goto done;
+        }
+        if (!have_hidden) o.hidden = nnue_hidden(start);
+        if (!have_l2) o.l2 = nnue_l2(start);
+        o.init = start;
+    }
     Weights base;
     if (baseline && weights_load(baseline, &base, err)) {
         rc = cli_error(cmd, "%s", err);
@@ -186,9 +210,11 @@ int cmd_train(int argc, char **argv)
     if (!quiet)
         fprintf(stderr,
                 "yinsh train: %zu positions (%zu validation, %zu with a search value) from %llu games read in %.1f s "
-                "(%llu repeated action sequences and %lld stored repeats left out)\n",
+                "(%llu repeated action sequences and %lld stored repeats left out; %llu games past --positions, "
+                "%llu positions not quiet)\n",
                 data.n_train + data.n_val, data.n_val, data.with_value, (unsigned long long)data.games, t1 - t0,
-                (unsigned long long)data.duplicates, (long long)repeats);
+                (unsigned long long)data.duplicates, (long long)repeats, (unsigned long long)data.capped,
+                (unsigned long long)data.noisy);
     if (nnue_trainer_new(&t, &o, &data, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
@@ -291,6 +317,10 @@ int cmd_train(int argc, char **argv)
            "%zu positions (%zu validation), %zu with a search value, lambda %g\n",
            (unsigned long long)data.games, (unsigned long long)data.games_val, (unsigned long long)data.duplicates,
            (long long)repeats, data.n_train + data.n_val, data.n_val, data.with_value, o.lambda);
+    if (o.max_positions || o.quiet_only)
+        fprintf(sum, "cut: %llu games past --positions %zu, %llu positions not quiet left out\n",
+                (unsigned long long)data.capped, o.max_positions, (unsigned long long)data.noisy);
+    if (start) fprintf(sum, "started from: %s (content hash %016llx)\n", init, (unsigned long long)nnue_hash(start));
     fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES, o.hidden,
            o.l2 ? ", second layer " : "", o.l2, (unsigned long long)o.seed, o.epochs, o.batch, o.lr);
     fprintf(sum, "epoch      lr     train  val(target)  val(result)   seconds\n");
@@ -327,6 +357,7 @@ int cmd_train(int argc, char **argv)
 
 done:
     nnue_free(net);
+    nnue_free(start);
     free(bytes);
     nnue_trainer_free(t);
     nnue_data_free(&data);

@@ -204,3 +204,23 @@ bool movegen_is_legal(const Position *pos, Action a)
         if (list[i] == a) return true;
     return false;
 }
+
+bool movegen_row_in_reach(const Position *pos)
+{
+    int me = pos->actor;
+    /* a row needs five markers in a line after the move, and only the
+     * moving ring's point becomes a marker */
+    if (pos->state != STATE_M || !bb_has_row(pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me]))
+        return false;
+    Position p = *pos;
+    Action list[MAX_ACTIONS];
+    int n = movegen_all(&p, list);
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        pos_make(&p, list[i], &u);
+        bool row = p.state == STATE_R && p.actor == me;
+        pos_unmake(&p, list[i], &u);
+        if (row) return true;
+    }
+    return false;
+}

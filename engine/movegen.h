@@ -32,6 +32,12 @@ int movegen_count_moves(const Position *pos, int colour);
  * flip, if it were their move. */
 Bitboard movegen_flippable(const Position *pos, int colour);
 
+/* Whether pos is not quiet: in state M, one of the actor's moves
+ * completes a row of its own (the moves alpha-beta's quiescence step
+ * searches, selfplay/search/ab.h). A position in any other state is
+ * quiet by this test. */
+bool movegen_row_in_reach(const Position *pos);
+
 /* A uniformly random legal action, ACTION_NONE when the game is over. It
  * draws exactly as list[rng_below(rng, n)] over movegen_all's list would,
  * so the two give the same games, but without writing the list. */

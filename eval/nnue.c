@@ -374,6 +374,21 @@ int32_t nnue_output_path(const Nnue *net, NnuePath p, const NnueAcc *acc, int ac
 
 int nnue_hidden(const Nnue *net) { return net->hidden; }
 int nnue_l2(const Nnue *net) { return net->l2; }
+
+size_t nnue_float_params(const Nnue *net, float *p)
+{
+    size_t h = (size_t)net->hidden, l2 = (size_t)net->l2, n2 = l2 ? l2 * 2 * h : 2 * h, nb2 = l2 ? l2 : 1;
+    size_t n = (size_t)NNUE_ROWS * h + h + n2 + nb2 + l2 + (l2 ? 1 : 0);
+    if (!p) return n;
+    double qa = net->qa, qw = net->qw;
+    for (size_t k = 0; k < (size_t)NNUE_ROWS * h; k++) *p++ = (float)(net->w1[k] / qa);
+    for (size_t k = 0; k < h; k++) *p++ = (float)(net->b1[k] / qa);
+    for (size_t k = 0; k < n2; k++) *p++ = (float)(net->w2[k] / qw);
+    for (size_t k = 0; k < nb2; k++) *p++ = (float)(net->b2[k] / (qa * qw));
+    for (size_t k = 0; k < l2; k++) *p++ = (float)(net->w3[k] / qw);
+    if (l2) *p = (float)(net->b3 / (qa * qw));
+    return n;
+}
 uint64_t nnue_hash(const Nnue *net) { return net->hash; }
 const char *nnue_description(const Nnue *net) { return net->description; }
 NnuePath nnue_path(const Nnue *net) { return net->path; }

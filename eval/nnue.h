@@ -158,6 +158,13 @@ void nnue_free(const Nnue *net);
 
 int nnue_hidden(const Nnue *net);
 int nnue_l2(const Nnue *net);
+/* The net's parameters as floats, each over its scale (w1 and b1 over
+ * QA, w2 and w3 over QW, b2 and b3 over QA * QW), in the trainer's order
+ * (eval/nnue_train.c): w1 as NNUE_ROWS rows of `hidden` (the rows in
+ * memory, off-board points' rows zero), b1, w2, b2, then with a second
+ * layer w3 and b3. Writes into p and returns the count, or (p NULL) only
+ * returns it. A warm start begins from these. */
+size_t nnue_float_params(const Nnue *net, float *p);
 /* The content hash of the file (its header says it and the loader checked
  * it): what play depends on, as weights_hash is for a weights file. */
 uint64_t nnue_hash(const Nnue *net);

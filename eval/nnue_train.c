@@ -9,6 +9,7 @@
 #include "engine/base/file.h"
 #include "engine/base/parallel.h"
 #include "engine/geometry.h"
+#include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/base/rng.h"
 #include "eval/nnue_train.h"
@@ -106,6 +107,10 @@ int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int v
                       const char *const *actions, const double *values, int nactions, char *err)
 {
     const NnueTrainOptions *o = c->o;
+    if (o->max_positions && c->n >= o->max_positions) {
+        c->capped++;
+        return 0;
+    }
     /* the same actions in the same variant are the same game, whoever
      * stored it: a ';' after each action keeps "a","bc" apart from "ab","c" */
     uint64_t gh = rng_mix(RNG_HASH_START, (uint64_t)variant);
@@ -126,7 +131,9 @@ int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int v
         if (action_parse(&pos, actions[ply], &a, aerr))
             return error_set(err, "game %s (index %u) ply %d: action '%.16s' does not replay: %.200s", ident,
                              (unsigned)index, ply, actions[ply], aerr);
-        if (ply >= o->min_ply && (pos.state == STATE_P || pos.state == STATE_M)) {
+        bool noisy = o->quiet_only && movegen_row_in_reach(&pos);
+        c->noisy += noisy && ply >= o->min_ply;
+        if (ply >= o->min_ply && (pos.state == STATE_P || pos.state == STATE_M) && !noisy) {
             if (c->n == c->cap) {
                 size_t cap = c->cap ? 2 * c->cap : 65536;
                 NnueSample *s = realloc(c->s, cap * sizeof *s);
@@ -206,6 +213,8 @@ int nnue_collect_finish(NnueCollector *c, NnueData *d, char *err)
     d->games = c->games;
     d->games_val = c->games_val;
     d->duplicates = c->duplicates;
+    d->capped = c->capped;
+    d->noisy = c->noisy;
 done:
     nnue_collect_free(c);
     if (rc) nnue_data_free(d);
@@ -473,6 +482,18 @@ int nnue_trainer_new(NnueTrainer **out, const NnueTrainOptions *o, const NnueDat
     int fan = 2 * t->h;
     for (size_t k = t->L.w2; k < t->L.b2; k++) t->p[k] = (float)((rng_double(&rng) * 2 - 1) / sqrt(fan));
     for (size_t k = t->L.w3; k < t->L.b3; k++) t->p[k] = (float)((rng_double(&rng) * 2 - 1) / sqrt(t->l2));
+    if (o->init) {
+        /* a warm start: the net's weights, already within the bounds the
+         * trainer clips to (they were clipped before their quantisation) */
+        if (nnue_hidden(o->init) != t->h || nnue_l2(o->init) != t->l2) {
+            int hi = nnue_hidden(o->init), l2 = nnue_l2(o->init);
+            nnue_trainer_free(t);
+            return error_code(err, ERR_USAGE,
+                              "the net to start from has hidden %d and l2 %d, not the hidden %d and l2 %d asked for",
+                              hi, l2, o->hidden, o->l2);
+        }
+        nnue_float_params(o->init, t->p);
+    }
     *out = t;
     return 0;
 }
@@ -590,12 +611,14 @@ const NnueEpoch *nnue_trainer_history(const NnueTrainer *t, int *n)
  * Adam's moments, and an FNV-1a hash of all the bytes before it. */
 
 static const char CKP_MAGIC[8] = {'Y', 'I', 'N', 'S', 'H', 'C', 'K', 'P'};
-enum { CKP_VERSION = 1 };
+enum { CKP_VERSION = 2 }; /* 2: the net started from, max_positions, quiet_only */
 
 typedef struct CkpIdentity {
     uint64_t seed, data_hash, n_train, n_val;
     int32_t epochs, hidden, l2, batch, min_ply, symmetry;
     double lambda, lr, val_frac;
+    uint64_t init_hash, max_positions; /* init_hash 0: random initial weights */
+    int32_t quiet_only, pad;
 } CkpIdentity;
 
 typedef struct CkpState {
@@ -621,6 +644,9 @@ static CkpIdentity identity_of(const NnueTrainer *t)
     id.lambda = t->o.lambda;
     id.lr = t->o.lr;
     id.val_frac = t->o.val_frac;
+    id.init_hash = t->o.init ? nnue_hash(t->o.init) : 0;
+    id.max_positions = t->o.max_positions;
+    id.quiet_only = t->o.quiet_only;
     return id;
 }
 
@@ -682,6 +708,9 @@ static bool identity_differs(const CkpIdentity *a, const CkpIdentity *b, char *w
     DIFF(val_frac, "val", "%g", double);
     DIFF(min_ply, "min-ply", "%d", int);
     DIFF(symmetry, "symmetry", "%d", int);
+    DIFF(init_hash, "net started from", "%016llx", unsigned long long);
+    DIFF(max_positions, "positions", "%llu", unsigned long long);
+    DIFF(quiet_only, "quiet-only", "%d", int);
     DIFF(n_train, "training positions", "%llu", unsigned long long);
     DIFF(n_val, "validation positions", "%llu", unsigned long long);
     DIFF(data_hash, "data hash", "%016llx", unsigned long long);
@@ -824,11 +853,18 @@ done:
 
 void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const NnueData *d)
 {
+    /* the options after the first ones only when set: a net trained as
+     * before describes itself as before */
+    char more[96] = "";
+    int n = 0;
+    if (o->quiet_only) n += snprintf(more + n, sizeof more - (size_t)n, ", quiet only");
+    if (o->init && n >= 0 && (size_t)n < sizeof more)
+        n += snprintf(more + n, sizeof more - (size_t)n, ", from net %016llx", (unsigned long long)nnue_hash(o->init));
     snprintf(out, len,
-             "seed %llu, %d epochs, hidden %d, l2 %d, lambda %g, lr %g, batch %d, min-ply %d%s; "
+             "seed %llu, %d epochs, hidden %d, l2 %d, lambda %g, lr %g, batch %d, min-ply %d%s%s; "
              "%zu positions (%zu validation) of %llu games, data %016llx",
              (unsigned long long)o->seed, o->epochs, o->hidden, o->l2, o->lambda, o->lr, o->batch, o->min_ply,
-             o->symmetry ? "" : ", no symmetry", d->n_train + d->n_val, d->n_val, (unsigned long long)d->games,
+             o->symmetry ? "" : ", no symmetry", more, d->n_train + d->n_val, d->n_val, (unsigned long long)d->games,
              (unsigned long long)d->hash);
 }
 

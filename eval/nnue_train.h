@@ -57,6 +57,17 @@ typedef struct NnueTrainOptions {
     int min_ply;     /* default 0 */
     bool symmetry;   /* default true: positions in a random symmetry of the board each epoch */
     int threads;     /* <= 0: omp_get_max_threads() */
+    /* 0 (default): every position; N: games are collected, in the order
+     * given, until N positions are held (the last game whole), the rest
+     * left out: the same data cut to size, for strength against data size */
+    size_t max_positions;
+    /* leave out the positions that are not quiet (movegen_row_in_reach:
+     * a row of the actor's in reach), which the search never judges
+     * without its quiescence step */
+    bool quiet_only;
+    /* NULL (default): random initial weights from the seed; a net: start
+     * from its weights (a warm start), which must be of `hidden` and `l2` */
+    const Nnue *init;
 } NnueTrainOptions;
 
 void nnue_train_options_default(NnueTrainOptions *o);
@@ -79,6 +90,8 @@ typedef struct NnueData {
     size_t with_value;         /* positions whose target has a search value */
     uint64_t games, games_val; /* games kept, those held out among them */
     uint64_t duplicates;       /* games left out: the actions of a game kept */
+    uint64_t capped;           /* games left out past max_positions */
+    uint64_t noisy;            /* positions left out by quiet_only */
     uint64_t hash;             /* of every sample, in order: what a checkpoint is of */
 } NnueData;
 
@@ -94,7 +107,7 @@ typedef struct NnueCollector {
     size_t n, cap;
     uint64_t *seen; /* hashes of the games' action sequences: an open-addressing set */
     size_t nseen, seen_cap;
-    uint64_t games, games_val, duplicates;
+    uint64_t games, games_val, duplicates, capped, noisy;
 } NnueCollector;
 
 int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int variant, int result,

@@ -500,6 +500,89 @@ Test(nnue_train, repeated_games_count_once)
     nnue_data_free(&d);
 }
 
+/* A warm start begins where the net it starts from is: the trainer's
+ * weights quantised again before any step are that net's, exactly. */
+Test(nnue_train, a_warm_start_begins_at_the_net_it_starts_from, .timeout = 240)
+{
+    char *dir = tmpdir_new(), *db = small_db(dir, "20");
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.epochs = 2;
+    o.hidden = 32;
+    o.l2 = 8;
+    o.batch = 256;
+    NnueData d;
+    load_data(db, &o, &d);
+    size_t n1;
+    uint8_t *a = train_bytes(&d, &o, 0, NULL, &n1);
+    Nnue *net;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_decode(&net, a, n1, "a", err), 0, "%s", err);
+    cr_assert_eq(nnue_float_params(net, NULL), (size_t)NNUE_ROWS * 32 + 32 + 8 * 64 + 8 + 8 + 1);
+    o.init = net;
+    o.seed = 9; /* the seed's random weights are not used */
+    NnueTrainer *t;
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), 0, "%s", err);
+    uint8_t *b;
+    size_t n2;
+    cr_assert_eq(nnue_trainer_quantise(t, "test", &b, &n2, err), 0, "%s", err);
+    nnue_trainer_free(t);
+    cr_assert(n1 == n2 && !memcmp(a, b, n1),
+              "the weights started from are not the net's");
+    /* and training from it moves on from there: another net, deterministic */
+    size_t n3, n4;
+    uint8_t *c = train_bytes(&d, &o, 0, NULL, &n3), *e = train_bytes(&d, &o, 0, NULL, &n4);
+    cr_assert(n3 == n4 && !memcmp(c, e, n3));
+    cr_assert(memcmp(c + NNUE_HEADER_BYTES, a + NNUE_HEADER_BYTES, n1 - NNUE_HEADER_BYTES));
+    /* a checkpoint of a warm start refuses a run from random weights */
+    uint8_t *r = train_bytes(&d, &o, 3, path_in(dir, "w.ckpt"), &n4);
+    cr_assert(n3 == n4 && !memcmp(c, r, n3), "the resumed warm start gives another net");
+    o.init = NULL;
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), 0, "%s", err);
+    cr_assert_eq(nnue_trainer_resume(t, path_in(dir, "w.ckpt"), err), ERR_FAIL);
+    cr_expect(strstr(err, "net started from"), "%s", err);
+    nnue_trainer_free(t);
+    /* a net of another shape is refused, naming both */
+    o.init = net;
+    o.hidden = 64;
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), ERR_USAGE);
+    cr_expect(strstr(err, "hidden 32 and l2 8, not the hidden 64"), "%s", err);
+    nnue_free(net);
+    nnue_data_free(&d);
+}
+
+/* --positions cuts the data to size, games whole and in order; the cut
+ * data is the first games of the whole. --only-quiet leaves out exactly
+ * the positions with a row of the actor's in reach. */
+Test(nnue_train, data_cut_to_size_and_quiet_positions_only, .timeout = 240)
+{
+    char *dir = tmpdir_new(), *db = small_db(dir, "40");
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.val_frac = 0;
+    NnueData all, cut, quiet;
+    load_data(db, &o, &all);
+    o.max_positions = all.n_train / 3;
+    load_data(db, &o, &cut);
+    cr_assert_geq(cut.n_train, o.max_positions);
+    cr_assert_lt(cut.n_train, all.n_train);
+    cr_assert_gt(cut.capped, 0);
+    cr_assert_eq(cut.games + cut.capped + cut.duplicates, all.games + all.duplicates);
+    cr_assert(!memcmp(cut.train, all.train, cut.n_train * sizeof *cut.train), "the cut is not the first games");
+    o.max_positions = 0;
+    o.quiet_only = true;
+    load_data(db, &o, &quiet);
+    size_t noisy = 0;
+    for (size_t i = 0; i < all.n_train; i++) noisy += movegen_row_in_reach(&all.train[i].pos);
+    cr_assert_gt(noisy, 0, "no position with a row in reach: the test sees nothing");
+    cr_assert_eq(quiet.noisy, noisy);
+    cr_assert_eq(quiet.n_train, all.n_train - noisy);
+    for (size_t i = 0; i < quiet.n_train; i++) cr_assert(!movegen_row_in_reach(&quiet.train[i].pos));
+    nnue_data_free(&all);
+    nnue_data_free(&cut);
+    nnue_data_free(&quiet);
+}
+
 static bool same_file(const char *a, const char *b)
 {
     FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");

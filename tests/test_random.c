@@ -393,6 +393,42 @@ Test(random_games, blitz)
     cr_expect_eq(st.hash, 0xb75be2a9c04b394aULL, "the games' hash %016llx", (unsigned long long)st.hash);
 }
 
+/* movegen_row_in_reach against its definition, walked through random
+ * games: some move of the actor's leaves five of its own markers in a
+ * line (looked at on the markers, not through the state the move leads
+ * to). Both answers are met. */
+Test(random_games, a_row_in_reach_is_a_move_that_makes_one)
+{
+    Rng rng;
+    rng_seed(&rng, 41, 1);
+    long yes = 0, no = 0;
+    for (int g = 0; g < 200; g++) {
+        Position pos;
+        pos_start(&pos, VARIANT_STANDARD);
+        while (pos.state != STATE_END) {
+            bool want = false;
+            if (pos.state == STATE_M) {
+                Action list[MAX_ACTIONS];
+                int n = movegen_all(&pos, list), me = pos.actor;
+                for (int i = 0; i < n && !want; i++) {
+                    Position p = pos;
+                    Undo u;
+                    pos_make(&p, list[i], &u);
+                    want = bb_has_row(p.markers[me]) && !bb_has_row(pos.markers[me]);
+                }
+            }
+            cr_assert_eq(movegen_row_in_reach(&pos), want, "game %d, state %d", g, pos.state);
+            yes += want;
+            no += !want;
+            Action a = movegen_random(&pos, &rng);
+            if (a == ACTION_NONE) break;
+            Undo u;
+            pos_make(&pos, a, &u);
+        }
+    }
+    cr_assert(yes > 100 && no > 100, "%ld in reach, %ld not", yes, no);
+}
+
 /* ---- geometry and the generator ----------------------------------------- */
 
 Test(geometry, points_and_rays)

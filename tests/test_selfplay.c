@@ -826,20 +826,28 @@ Test(cli, determinism_1_vs_2_threads_and_summary)
     sqlite3_close(h);
 }
 
-Test(cli, kill_9_and_resume)
+/* A run of `agent` (its extra arguments after it, NULL-ended) killed
+ * with -9 after a few stored games and resumed ends with the games, and
+ * the summary, of the run never stopped. */
+static char *kill_9_and_resume_with(const char *games, const char *const *agent)
 {
     char *dir = tmpdir_new(), *k = path_in(dir, "k.db"), *full = path_in(dir, "full.db"), *err;
-    const char *args[] = {"selfplay", "--games", "120", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
-                          "--db", k, "--run", "killed", "--quiet", NULL};
+    const char *args[32] = {"selfplay", "--games", games, "--seed", "2024", "--threads", "2", "--run", "killed",
+                            "--quiet", "--db"};
+    int n = 11, n0;
+    args[n++] = k;
+    n0 = n;
+    for (int i = 0; agent[i]; i++) args[n++] = agent[i];
+    args[n] = NULL;
     pid_t pid = yinsh_start(dir, args);
-    /* wait for a few stored games, then kill -9 in the middle of the run (120
-     * games: on a quiet machine 40 were all done in the first batch) */
+    /* wait for a few stored games, then kill -9 in the middle of the run
+     * (on a quiet machine 40 were all done in the first batch) */
     long long stored = games_awaited(k, 4, 30);
     cr_assert_geq(stored, 4, "no games stored");
     kill(pid, SIGKILL);
     cr_assert_eq(yinsh_wait(pid), 128 + SIGKILL);
     stored = games_in(k);
-    cr_assert_lt(stored, 120, "the run finished before the kill: make it longer");
+    cr_assert_lt(stored, atoll(games), "the run finished before the kill: make it longer");
 
     sqlite3 *h = db_open(k);
     char *ok = db_text(h, "PRAGMA integrity_check");
@@ -854,19 +862,20 @@ Test(cli, kill_9_and_resume)
     const char *resume[] = {"selfplay", "--resume", "killed", "--db", k, "--threads", "1", "--quiet", NULL};
     char *out;
     cr_assert_eq(yinsh_run(dir, resume, &out, &err), 0, "%s", err);
-    cr_assert(strstr(out, "games        120\n"), "%s", out);
+    char want[64];
+    snprintf(want, sizeof want, "games        %s\n", games);
+    cr_assert(strstr(out, want), "%s", out);
 
-    const char *whole[] = {"selfplay", "--games", "120", "--agent", "mcts:sims=60", "--seed", "2024", "--threads", "2",
-                           "--db", full, "--run", "killed", "--quiet", NULL};
+    args[n0 - 1] = full;
     char *out2;
-    cr_assert_eq(yinsh_run(dir, whole, &out2, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, args, &out2, &err), 0, "%s", err);
     char *dk = run_dump(k, "killed"), *df = run_dump(full, "killed");
     cr_assert_str_eq(dk, df);
     cr_assert_str_eq(out, out2);
     h = db_open(k);
     ok = db_text(h, "PRAGMA integrity_check");
     cr_assert_str_eq(ok, "ok");
-    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), 120);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM game"), atoll(games));
     cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 1);
     sqlite3_close(h);
 
@@ -874,6 +883,30 @@ Test(cli, kill_9_and_resume)
     char *out3;
     cr_assert_eq(yinsh_run(dir, resume, &out3, &err), 0, "%s", err);
     cr_assert_str_eq(out3, out2);
+    return k;
+}
+
+Test(cli, kill_9_and_resume)
+{
+    const char *agent[] = {"--agent", "mcts:sims=60", NULL};
+    kill_9_and_resume_with("120", agent);
+}
+
+/* The data generation of docs/datagen.md: `best` under a node budget from
+ * random openings, each searched action stored with its score. The same
+ * seed gives the same positions and scores, on 2 threads and after a kill
+ * -9 and a resume on 1. */
+Test(cli, datagen_is_reproducible_after_kill_9)
+{
+    const char *agent[] = {"--agent", "best", "--sims", "400", "--opening", "random:12", NULL};
+    char *k = kill_9_and_resume_with("300", agent);
+    /* every ring move the agent chose has its search's score; the random
+     * opening's actions have none */
+    sqlite3 *h = db_open(k);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM action WHERE ply >= 12 AND state = 'M' AND value IS NULL"), 0);
+    cr_assert_gt(db_int(h, "SELECT count(*) FROM action WHERE state = 'M' AND value IS NOT NULL"), 5000);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM action WHERE ply < 12 AND value IS NOT NULL"), 0);
+    sqlite3_close(h);
 }
 
 /* A bad input: non-zero exit, a message containing `word`, and the files
