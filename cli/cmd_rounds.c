@@ -17,7 +17,7 @@ const char USAGE_ROUNDS[] =
     "                    [--rounds R] [--games N] [--pairs P] [--seed S] [--threads T]\n"
     "                    [--quiet] [--json] [--sims N | --movetime MS | --tc BASE+INC]\n"
     "       yinsh rounds --net --agent SPEC --from NET ... [--hidden H] [--l2 N]\n"
-    "                    [--epochs E] [--lambda L]\n"
+    "                    [--epochs E] [--lambda L] [--warm]\n"
     "  Improves the evaluation weights of an agent round after round, as long as\n"
     "  each round gains (docs/rounds.md). Round k, from the weights W(k-1)\n"
     "  (W0 is --from):\n"
@@ -66,6 +66,9 @@ const char USAGE_ROUNDS[] =
     "  --epochs E      with --net: training epochs (default 10)\n"
     "  --lambda L      with --net: the search value's share of the target, 0 to 1\n"
     "                  (default 0.5)\n"
+    "  --warm          with --net: each round's training starts from W(k-1)'s\n"
+    "                  weights (a warm start) instead of random ones; --hidden and\n"
+    "                  --l2 default to W0's, and another shape is refused\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --quiet         no progress on stderr\n"
     "  --json          the table as one JSON document on stdout (docs/json.md)\n"
@@ -190,6 +193,7 @@ static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, c
         json_int(&j, "l2", r->train.l2);
         json_int(&j, "epochs", r->train.epochs);
         json_num(&j, "lambda", r->train.lambda);
+        json_bool(&j, "warm", r->warm);
         json_close(&j);
     }
     json_array(&j, "rounds");
@@ -273,6 +277,7 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
     if (!*r->from || !*r->dir) return cli_usage_error(cmd, "--%s wants a path", !*r->from ? "from" : "out-dir");
     const char *train_opt = a->hidden >= 0 ? "--hidden" : a->l2 >= 0 ? "--l2" : a->epochs >= 0 ? "--epochs"
                             : a->lambda >= 0 ? "--lambda" : NULL;
+    if (!train_opt && r->warm) train_opt = "--warm";
     if (train_opt && !r->net) return cli_usage_error(cmd, "%s trains nets: it needs --net", train_opt);
     nnue_train_options_default(&r->train);
     if (a->hidden >= 0) r->train.hidden = (int)a->hidden;
@@ -299,8 +304,18 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
         snprintf(eval, sizeof eval, AGENT_NET_PREFIX "%s", r->from);
         agent_spec_copy(&s, &r->agent);
         rc = agent_spec_set(&s, "eval", eval, err);
+        const Nnue *w0 = rc ? NULL : agent_spec_net(&s);
+        int h0 = w0 ? nnue_hidden(w0) : 0, l0 = w0 ? nnue_l2(w0) : 0;
         agent_spec_release(&s);
         if (rc) return rc == ERR_USAGE ? cli_usage_error(cmd, "--from: %s", err) : cli_error(cmd, "--from: %s", err);
+        /* a warm start goes on from W0's shape */
+        if (r->warm) {
+            if (a->hidden < 0) r->train.hidden = h0;
+            if (a->l2 < 0) r->train.l2 = l0;
+            if (r->train.hidden != h0 || r->train.l2 != l0)
+                return cli_usage_error(cmd, "--warm: the net --from '%s' has hidden %d and l2 %d, not the hidden %d "
+                                            "and l2 %d asked for", r->from, h0, l0, r->train.hidden, r->train.l2);
+        }
     } else {
         Weights w0;
         if (weights_load(r->from, &w0, err)) return cli_error(cmd, "--from: %s", err);
@@ -334,6 +349,7 @@ int cmd_rounds(int argc, char **argv)
         CLI_QUIET_OPTION(&a.sh),
         {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
         {.name = "--net", .kind = CLI_FLAG, .out = &r.net},
+        {.name = "--warm", .kind = CLI_FLAG, .out = &r.warm},
         {.name = "--hidden", .kind = CLI_INT, .out = &a.hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
         {.name = "--l2", .kind = CLI_INT, .out = &a.l2, .min = 0, .max = NNUE_MAX_L2},
         {.name = "--epochs", .kind = CLI_INT, .out = &a.epochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},

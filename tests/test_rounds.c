@@ -244,7 +244,7 @@ Test(rounds, net_rounds_write_nets_and_play_nothing_again)
     json[NARGS + 1] = NULL;
     cr_assert_eq(yinsh_run(dir, json, &out2, &err), 0, "%s", err);
     cr_assert(strstr(out2, "\"net\": true,\n  \"training\": {\"hidden\": 16, \"l2\": 0, \"epochs\": 1, "
-                           "\"lambda\": 0.5}"), "%s", out2);
+                           "\"lambda\": 0.5, \"warm\": false}"), "%s", out2);
     cr_assert(strstr(out2, "\"weights\": \""), "%s", out2);
     cr_assert(strstr(out2, "/w/t.1.nnue\""), "%s", out2);
     cr_assert_eq(games_in(db), games);
@@ -263,6 +263,30 @@ Test(rounds, net_rounds_write_nets_and_play_nothing_again)
     cr_assert_eq(yinsh_run(dir, linear, &out, &err), 1, "%s", err);
     cr_assert(strstr(err, "t.1/selfplay"), "%s", err);
     cr_assert_eq(games_in(db), games);
+}
+
+/* --warm: round 1 trains from W0's weights (its shape by default), and
+ * says so in its description, which names W0's hash. */
+Test(rounds, warm_net_rounds_start_from_the_last_net)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "r.db"), *outdir = path_in(dir, "w"), *out, *err;
+    cr_assert_eq(mkdir(outdir, 0777), 0);
+    const char *args[] = {"rounds", "--net", "--warm", "--agent", "ab:depth=1", "--from", "builtin", "--db", db,
+                          "--name", "t", "--out-dir", outdir, "--games", "8", "--pairs", "2", "--rounds", "1",
+                          "--epochs", "1", "--threads", "2", "--quiet", "--json", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    Nnue *w0 = NULL, *w1 = NULL;
+    char nerr[ERR_LEN], hex[40];
+    cr_assert_eq(nnue_load_builtin(&w0, nerr), 0, "%s", nerr);
+    cr_assert_eq(nnue_load(&w1, path_in(dir, "w/t.1.nnue"), nerr), 0, "%s", nerr);
+    cr_assert_eq(nnue_hidden(w1), nnue_hidden(w0));
+    cr_assert_eq(nnue_l2(w1), nnue_l2(w0));
+    snprintf(hex, sizeof hex, "from net %016llx", (unsigned long long)nnue_hash(w0));
+    cr_assert(strstr(nnue_description(w1), "round 1: run t.1/selfplay, from W(k-1): "), "%s", nnue_description(w1));
+    cr_assert(strstr(nnue_description(w1), hex), "%s", nnue_description(w1));
+    cr_assert(strstr(out, "\"warm\": true}"), "%s", out);
+    nnue_free(w0);
+    nnue_free(w1);
 }
 
 Test(rounds, net_rounds_bad_command_lines_write_nothing)
@@ -298,6 +322,12 @@ Test(rounds, net_rounds_bad_command_lines_write_nothing)
         {{"rounds", "--net", "--agent", "ab:depth=1", "--from", FROM, "--db", db, "--name", "t", "--out-dir", outdir,
           NULL},
          1, "default.txt"},
+        {{"rounds", "--agent", "ab:depth=1", "--from", FROM, "--db", db, "--name", "t", "--out-dir", outdir,
+          "--warm", NULL},
+         2, "--warm trains nets: it needs --net"},
+        {{"rounds", "--net", "--warm", "--agent", "ab:depth=1", "--from", "builtin", "--db", db, "--name", "t",
+          "--out-dir", outdir, "--hidden", "16", NULL},
+         2, "--warm: the net --from 'builtin' has hidden"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *out, *err;

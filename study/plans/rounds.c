@@ -198,13 +198,16 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
         rc = error_set(err, "round %d: the training: %.900s", k, e);
         goto done;
     }
+    /* a warm start from W(k-1), whose hash the description then names */
+    if (r->warm) o.init = agent_spec_net(prev);
     nnue_train_describe(what, sizeof what, &o, &data);
+    const char *start = r->warm ? "from W(k-1)" : "from scratch";
     if (k == 1)
-        snprintf(desc, sizeof desc, "yinsh rounds %s, round 1: run %s, from scratch: %s", r->name, row->selfplay_run,
+        snprintf(desc, sizeof desc, "yinsh rounds %s, round 1: run %s, %s: %s", r->name, row->selfplay_run, start,
                  what);
     else
-        snprintf(desc, sizeof desc, "yinsh rounds %s, round %d: runs %s.1/selfplay to %s, from scratch: %s", r->name,
-                 k, r->name, row->selfplay_run, what);
+        snprintf(desc, sizeof desc, "yinsh rounds %s, round %d: runs %s.1/selfplay to %s, %s: %s", r->name, k,
+                 r->name, row->selfplay_run, start, what);
     rounds_weights_path(r, k, row->weights);
     if (nnue_train_whole(&o, &data, desc, &bytes, &len, e) || nnue_decode(&net, bytes, len, row->weights, e)) {
         rc = error_set(err, "round %d: the training gives no usable net: %.900s", k, e);

@@ -56,6 +56,7 @@ typedef struct Rounds {
     const char *from; /* W_0, a weights file (net: a net file, or AGENT_NET_BUILTIN) */
     const char *dir;  /* where NAME.k.txt (NAME.k.nnue) and NAME.csv are written */
     bool net;         /* the W are nets, trained (r->train) rather than fitted */
+    bool warm;        /* with net: round k's training starts from W(k-1)'s weights (r->train's shape) */
     NnueTrainOptions train; /* with net: hidden, l2, epochs, lambda, ...; the seed and threads are replaced */
     PlannedOptions where; /* the database, its lock wait, the threads (<= 0: all cores; the fit's too) */
     int rounds;       /* at most this many */
