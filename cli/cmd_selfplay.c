@@ -317,11 +317,13 @@ int cmd_selfplay(int argc, char **argv)
     if (o->resume && !run.worker && (rc = cli_check_engines(cmd, stored, 2, &run.plan.controls))) goto done;
     double t0 = clock_now();
     uint64_t actions0 = run.sum.actions;
-    if ((rc = selfplay_play(cmd, &run, r.sh.quiet)) || run.worker) goto done; /* rank 0 sums up */
+    rc = selfplay_play(cmd, &run, r.sh.quiet);
+    if (run.worker) goto done; /* rank 0 sums up */
     double seconds = clock_now() - t0;
-    if (json) json_summary(&run, run.sum.actions - actions0, seconds, argc, argv);
-    else print_summary(run.row.name, &run.sum);
-    if (!r.sh.quiet)
+    if (!rc && json) json_summary(&run, run.sum.actions - actions0, seconds, argc, argv);
+    else if (!rc) print_summary(run.row.name, &run.sum);
+    /* the rate also after an interruption: a data job is often stopped */
+    if (!r.sh.quiet && (!rc || rc > 128))
         print_rate(cmd, run.sum.actions - actions0, seconds, parallel_threads(run.plan.threads) * dist_ranks());
 
 done:

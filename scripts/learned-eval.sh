@@ -24,6 +24,8 @@
 #   --seed S        the data's seed (default 3001; the matches': S + 1100)
 #   --threads T     games and training threads (default: the number of cores)
 #   --steps L       which steps to run (default all three)
+#   YINSH=PATH      the binary (default build/yinsh: copy it first when the
+#                   tree is rebuilt while the study runs)
 #
 # The data is `best` at a node budget from random openings (ten ring
 # placements and two moves); the nets are `yinsh train --positions N`
@@ -50,7 +52,7 @@ while [ $# -gt 0 ]; do
     shift 2
 done
 db=${db:-$out/data.db}
-yinsh=$root/build/yinsh
+yinsh=${YINSH:-$root/build/yinsh}
 [ -x "$yinsh" ] || { echo "learned-eval: build yinsh first (build/yinsh)" >&2; exit 1; }
 mkdir -p "$out"
 has_step() { case " $steps " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
