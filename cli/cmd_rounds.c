@@ -306,10 +306,12 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
         rc = agent_spec_set(&s, "eval", eval, err);
         const Nnue *w0 = rc ? NULL : agent_spec_net(&s);
         int h0 = w0 ? nnue_hidden(w0) : 0, l0 = w0 ? nnue_l2(w0) : 0;
+        bool lin0 = w0 && nnue_has_linear(w0);
         agent_spec_release(&s);
         if (rc) return rc == ERR_USAGE ? cli_usage_error(cmd, "--from: %s", err) : cli_error(cmd, "--from: %s", err);
         /* a warm start goes on from W0's shape */
         if (r->warm) {
+            r->train.linear = lin0;
             if (a->hidden < 0) r->train.hidden = h0;
             if (a->l2 < 0) r->train.l2 = l0;
             if (r->train.hidden != h0 || r->train.l2 != l0)

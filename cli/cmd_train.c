@@ -17,7 +17,7 @@ const char USAGE_TRAIN[] =
     "usage: yinsh train --db PATH --out NET [--runs NAME[,NAME...]] [--seed S]\n"
     "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--lr X]\n"
     "                   [--batch B] [--val F] [--min-ply N] [--threads T]\n"
-    "                   [--positions N] [--only-quiet] [--init NET]\n"
+    "                   [--positions N] [--only-quiet] [--init NET] [--linear WEIGHTS]\n"
     "                   [--checkpoint SECONDS] [--resume] [--quiet]\n"
     "  Trains a net, the NNUE-style evaluation of eval/nnue.h, on the games\n"
     "  stored by self-play (or matches): every stored game replayed once (the\n"
@@ -58,7 +58,12 @@ const char USAGE_TRAIN[] =
     "                  (not quiet: the search judges them through its quiescence\n"
     "                  step)\n"
     "  --init NET      start from this net's weights (a warm start; --hidden and\n"
-    "                  --l2 default to its own) instead of random ones\n"
+    "                  --l2 default to its own, and so does a linear part)\n"
+    "                  instead of random ones\n"
+    "  --linear WEIGHTS  a net with a linear part (docs/nnue.md): the linear\n"
+    "                  evaluation's features added to the output, their weights\n"
+    "                  trained with the net's from these (e.g.\n"
+    "                  eval/weights/tuned3.txt)\n"
     "  --no-symmetry   each position as it is (default: in one of the board's 12\n"
     "                  symmetries, drawn anew each epoch)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
@@ -85,7 +90,7 @@ static void print_loss(FILE *f, double x)
 int cmd_train(int argc, char **argv)
 {
     const char *cmd = "train";
-    const char *db = NULL, *out = NULL, *baseline = NULL, *init = NULL;
+    const char *db = NULL, *out = NULL, *baseline = NULL, *init = NULL, *linear = NULL;
     const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
     bool quiet = false, resume = false, no_symmetry = false, only_quiet = false, have_hidden = false, have_l2 = false;
     long epochs, hidden, l2, batch, min_ply, threads = 0, every = 60, positions = 0;
@@ -109,6 +114,7 @@ int cmd_train(int argc, char **argv)
         {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 4000000000L},
         {.name = "--only-quiet", .kind = CLI_FLAG, .out = &only_quiet},
         {.name = "--init", .kind = CLI_TEXT, .out = &init},
+        {.name = "--linear", .kind = CLI_TEXT, .out = &linear},
         {.name = "--lambda", .kind = CLI_REAL, .out = &o.lambda, .min = 0, .max = 1},
         {.name = "--lr", .kind = CLI_REAL, .out = &o.lr, .min = 1e-7, .max = 1},
         {.name = "--batch", .kind = CLI_INT, .out = &batch, .min = 1, .max = 1 << 20},
@@ -171,11 +177,22 @@ int cmd_train(int argc, char **argv)
     char agent[SPEC_LEN];
     if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
     /* the net and its checkpoint are written; the database, the baseline and the net started from read */
-    const char *inputs[] = {db, baseline, init};
-    const char *input_names[] = {"--db", "--baseline", "--init"};
-    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 3)) ||
-        (ckpt[0] && (rc = cli_check_same(cmd, "the checkpoint", ckpt, inputs, input_names, 3))))
+    const char *inputs[] = {db, baseline, init, linear};
+    const char *input_names[] = {"--db", "--baseline", "--init", "--linear"};
+    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 4)) ||
+        (ckpt[0] && (rc = cli_check_same(cmd, "the checkpoint", ckpt, inputs, input_names, 4))))
         goto done;
+    if (init && linear) {
+        rc = cli_usage_error(cmd, "--linear and --init: a warm start keeps the net's own linear part, if it has one");
+        goto done;
+    }
+    if (linear) {
+        if (weights_load(linear, &o.linear_start, err)) {
+            rc = cli_error(cmd, "--linear: %s", err);
+            goto done;
+        }
+        o.linear = true;
+    }
     if (init) {
         if (nnue_load(&start, init, err)) {
             rc = cli_error(cmd, "--init: %s", err);
@@ -183,6 +200,7 @@ int cmd_train(int argc, char **argv)
         }
         if (!have_hidden) o.hidden = nnue_hidden(start);
         if (!have_l2) o.l2 = nnue_l2(start);
+        o.linear = nnue_has_linear(start);
         o.init = start;
     }
     Weights base;
@@ -321,8 +339,9 @@ int cmd_train(int argc, char **argv)
         fprintf(sum, "cut: %llu games past --positions %zu, %llu positions not quiet left out\n",
                 (unsigned long long)data.capped, o.max_positions, (unsigned long long)data.noisy);
     if (start) fprintf(sum, "started from: %s (content hash %016llx)\n", init, (unsigned long long)nnue_hash(start));
-    fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES, o.hidden,
-           o.l2 ? ", second layer " : "", o.l2, (unsigned long long)o.seed, o.epochs, o.batch, o.lr);
+    fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d%s, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES,
+           o.hidden, o.l2 ? ", second layer " : "", o.l2, o.linear ? ", linear part" : "", (unsigned long long)o.seed,
+           o.epochs, o.batch, o.lr);
     fprintf(sum, "epoch      lr     train  val(target)  val(result)   seconds\n");
     int nh;
     const NnueEpoch *h = nnue_trainer_history(t, &nh);

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -5,6 +6,7 @@
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/geometry.h"
+#include "eval/evaluation.h"
 #include "eval/nnue.h"
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -21,6 +23,8 @@ struct Nnue {
     int16_t *w1, *b1, *w2, *w3;
     int32_t *b2;
     int32_t b3;
+    bool linear;           /* feature set 2: lw is the linear part */
+    int32_t lw[FEAT_NB];
     void *mem;
     /* the references held (nnue_retain, nnue_free): the one field that
      * changes after the load; every holder's thread writes it */
@@ -358,7 +362,21 @@ int32_t nnue_evaluate(const Nnue *net, const Position *pos)
 {
     NnueAcc acc;
     refresh_on(net, net->path, pos, &acc);
-    return output_on(net, net->path, &acc, pos->actor);
+    return output_on(net, net->path, &acc, pos->actor) + nnue_linear(net, pos);
+}
+
+bool nnue_has_linear(const Nnue *net) { return net->linear; }
+
+int32_t nnue_linear(const Nnue *net, const Position *pos)
+{
+    if (!net->linear) return 0;
+    double f[FEAT_NB];
+    features_compute(pos, f);
+    /* the features are whole numbers, White's minus Black's: the actor's
+     * view turns their sign for Black (the tempo feature then reads +1) */
+    int32_t s = 0, sign = pos->actor == WHITE ? 1 : -1;
+    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * (int32_t)lround(f[k]) * sign;
+    return s;
 }
 double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
 
@@ -378,7 +396,7 @@ int nnue_l2(const Nnue *net) { return net->l2; }
 size_t nnue_float_params(const Nnue *net, float *p)
 {
     size_t h = (size_t)net->hidden, l2 = (size_t)net->l2, n2 = l2 ? l2 * 2 * h : 2 * h, nb2 = l2 ? l2 : 1;
-    size_t n = (size_t)NNUE_ROWS * h + h + n2 + nb2 + l2 + (l2 ? 1 : 0);
+    size_t n = (size_t)NNUE_ROWS * h + h + n2 + nb2 + l2 + (l2 ? 1 : 0) + (net->linear ? FEAT_NB : 0);
     if (!p) return n;
     double qa = net->qa, qw = net->qw;
     for (size_t k = 0; k < (size_t)NNUE_ROWS * h; k++) *p++ = (float)(net->w1[k] / qa);
@@ -386,7 +404,9 @@ size_t nnue_float_params(const Nnue *net, float *p)
     for (size_t k = 0; k < n2; k++) *p++ = (float)(net->w2[k] / qw);
     for (size_t k = 0; k < nb2; k++) *p++ = (float)(net->b2[k] / (qa * qw));
     for (size_t k = 0; k < l2; k++) *p++ = (float)(net->w3[k] / qw);
-    if (l2) *p = (float)(net->b3 / (qa * qw));
+    if (l2) *p++ = (float)(net->b3 / (qa * qw));
+    if (net->linear)
+        for (int k = 0; k < FEAT_NB; k++) *p++ = (float)(net->lw[k] / (qa * qw));
     return n;
 }
 uint64_t nnue_hash(const Nnue *net) { return net->hash; }
@@ -424,11 +444,11 @@ static void wr64(uint8_t *p, uint64_t v)
 }
 
 /* Bytes of the parameters after the description. */
-static size_t params_bytes(int hidden, int l2)
+static size_t params_bytes(int hidden, int l2, bool linear)
 {
-    size_t h = (size_t)hidden, n = (size_t)NNUE_FEATURES * h + h;
-    if (l2 == 0) return 2 * (n + 2 * h) + 4;
-    return 2 * (n + (size_t)l2 * 2 * h + (size_t)l2) + 4 * ((size_t)l2 + 1);
+    size_t h = (size_t)hidden, n = (size_t)NNUE_FEATURES * h + h, lin = linear ? 4 * (size_t)FEAT_NB : 0;
+    if (l2 == 0) return 2 * (n + 2 * h) + 4 + lin;
+    return 2 * (n + (size_t)l2 * 2 * h + (size_t)l2) + 4 * ((size_t)l2 + 1) + lin;
 }
 
 /* The sizes and scales a net may have; NULL when they are fine. */
@@ -450,12 +470,12 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
     if (why) return error_code(err, ERR_USAGE, "cannot write a net: %s (%d, %d, %d, %d)", why, p->hidden, p->l2, p->qa, p->qw);
     size_t dlen = p->description ? strlen(p->description) : 0;
     if (dlen > NNUE_DESC_MAX) dlen = NNUE_DESC_MAX;
-    size_t payload = dlen + params_bytes(p->hidden, p->l2), n = NNUE_HEADER_BYTES + payload;
+    size_t payload = dlen + params_bytes(p->hidden, p->l2, p->lw != NULL), n = NNUE_HEADER_BYTES + payload;
     uint8_t *b = calloc(1, n);
     if (!b) return error_set(err, "out of memory for a net of %zu bytes", n);
     memcpy(b, MAGIC, sizeof MAGIC);
     wr32(b + 8, NNUE_FORMAT_VERSION);
-    wr32(b + 12, NNUE_FEATURE_SET);
+    wr32(b + 12, p->lw ? NNUE_FEATURE_SET_LINEAR : NNUE_FEATURE_SET);
     wr32(b + 16, NNUE_FEATURES);
     wr32(b + 20, (uint32_t)p->hidden);
     wr32(b + 24, (uint32_t)p->l2);
@@ -482,6 +502,8 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
         wr32(q, (uint32_t)p->b3);
         q += 4;
     }
+    if (p->lw)
+        for (int k = 0; k < FEAT_NB; k++, q += 4) wr32(q, (uint32_t)p->lw[k]);
 #undef PUT16
     wr64(b + HASH_AT, content_hash(b, n));
     *bytes = b;
@@ -520,9 +542,12 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     if (version != NNUE_FORMAT_VERSION)
         return error_set(err, "%s: net file format version %u; this yinsh reads version %d", name, (unsigned)version,
                          (int)NNUE_FORMAT_VERSION);
-    if (set != NNUE_FEATURE_SET || inputs != NNUE_FEATURES)
-        return error_set(err, "%s: mismatched inputs: feature set %u of %u inputs; this yinsh's nets have feature set %d of %d",
-                         name, (unsigned)set, (unsigned)inputs, (int)NNUE_FEATURE_SET, (int)NNUE_FEATURES);
+    if ((set != NNUE_FEATURE_SET && set != NNUE_FEATURE_SET_LINEAR) || inputs != NNUE_FEATURES)
+        return error_set(err, "%s: mismatched inputs: feature set %u of %u inputs; this yinsh's nets have feature set %d "
+                         "(or %d, with a linear part) of %d",
+                         name, (unsigned)set, (unsigned)inputs, (int)NNUE_FEATURE_SET, (int)NNUE_FEATURE_SET_LINEAR,
+                         (int)NNUE_FEATURES);
+    bool linear = set == NNUE_FEATURE_SET_LINEAR;
     long hidden = rd32(b + 20), l2 = rd32(b + 24), qa = rd32(b + 28), qw = rd32(b + 32), dlen = rd32(b + 36);
     const char *why = arch_problem(hidden, l2, qa, qw);
     if (why)
@@ -530,7 +555,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
                          why, hidden, l2, qa, qw);
     if (dlen > NNUE_DESC_MAX)
         return error_set(err, "%s: damaged header: a description of %ld bytes (at most %d)", name, dlen, (int)NNUE_DESC_MAX);
-    uint64_t payload = rd64(b + 40), need = (uint64_t)dlen + params_bytes((int)hidden, (int)l2);
+    uint64_t payload = rd64(b + 40), need = (uint64_t)dlen + params_bytes((int)hidden, (int)l2, linear);
     if (payload != need)
         return error_set(err, "%s: mismatched sizes: the header says %llu bytes of contents, its architecture needs %llu",
                          name, (unsigned long long)payload, (unsigned long long)need);
@@ -589,6 +614,19 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     if (l2) {
         for (long k = 0; k < l2; k++, q += 2) net->w3[k] = GET16(q);
         net->b3 = (int32_t)rd32(q);
+        q += 4;
+    }
+    net->linear = linear;
+    if (linear) {
+        for (int k = 0; k < FEAT_NB; k++, q += 4) net->lw[k] = (int32_t)rd32(q);
+        /* bounded, so that no sum of the linear part can wrap */
+        for (int k = 0; k < FEAT_NB; k++)
+            if (net->lw[k] > NNUE_LINEAR_MAX * qa * qw || net->lw[k] < -NNUE_LINEAR_MAX * qa * qw) {
+                free(net->mem);
+                free(net);
+                return error_set(err, "%s: mismatched architecture: the linear part's weight %d is %ld, beyond %d "
+                                 "times the scales", name, k, (long)net->lw[k], (int)NNUE_LINEAR_MAX);
+            }
     }
 #undef GET16
     net->path = nnue_path_available(NNUE_PATH_AVX2) ? NNUE_PATH_AVX2 : NNUE_PATH_PORTABLE;
@@ -603,7 +641,7 @@ int nnue_load(Nnue **out, const char *path, char *err)
     /* a net is at most a few hundred KB: a larger file is not one */
     char *buf;
     size_t len;
-    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2), 0, &buf,
+    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2, true), 0, &buf,
                        &len, err);
     if (rc) return rc == ERR_NOT_FOUND ? rc : ERR_FAIL;
     rc = nnue_decode(out, (const uint8_t *)buf, len, path, err);

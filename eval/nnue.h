@@ -66,6 +66,8 @@
 
 enum {
     NNUE_FEATURE_SET = 1, /* the inputs above; a file of another set is refused */
+    NNUE_FEATURE_SET_LINEAR = 2, /* the inputs above and a linear part (NnueParams.lw) */
+    NNUE_LINEAR_MAX = 8,  /* the largest weight of the linear part, in logits a unit of its feature */
     NNUE_FORMAT_VERSION = 1,
     NNUE_FEATURES = 4 * POINT_NB + 6 + (MARKERS_NB + 1) + 2 * STATE_NB + 1, /* 413 */
     NNUE_MIN_HIDDEN = 16,
@@ -132,6 +134,11 @@ typedef struct NnueParams {
     const int16_t *w1, *b1, *w2, *w3;
     const int32_t *b2;
     int32_t b3;
+    /* NULL: no linear part (feature set 1). Else FEAT_NB weights (feature
+     * set 2), times QA * QW, of the linear evaluation's features
+     * (eval/evaluation.h) in the view of the side to act, added to the
+     * output: the net then learns what the features do not say. */
+    const int32_t *lw;
     const char *description; /* at most NNUE_DESC_MAX bytes are written; NULL: none */
 } NnueParams;
 
@@ -158,11 +165,19 @@ void nnue_free(const Nnue *net);
 
 int nnue_hidden(const Nnue *net);
 int nnue_l2(const Nnue *net);
+/* Whether the net has a linear part (feature set 2), and that part of
+ * pos's output (in the output's integers, for the side to act; 0 without
+ * one): computed from the position, as the linear evaluation is, at each
+ * evaluation. nnue_evaluate includes it; nnue_output (the accumulators'
+ * part) does not. */
+bool nnue_has_linear(const Nnue *net);
+int32_t nnue_linear(const Nnue *net, const Position *pos);
 /* The net's parameters as floats, each over its scale (w1 and b1 over
- * QA, w2 and w3 over QW, b2 and b3 over QA * QW), in the trainer's order
- * (eval/nnue_train.c): w1 as NNUE_ROWS rows of `hidden` (the rows in
- * memory, off-board points' rows zero), b1, w2, b2, then with a second
- * layer w3 and b3. Writes into p and returns the count, or (p NULL) only
+ * QA, w2 and w3 over QW, b2, b3 and the linear part over QA * QW), in
+ * the trainer's order (eval/nnue_train.c): w1 as NNUE_ROWS rows of
+ * `hidden` (the rows in memory, off-board points' rows zero), b1, w2, b2,
+ * then with a second layer w3 and b3, then with a linear part its
+ * FEAT_NB weights. Writes into p and returns the count, or (p NULL) only
  * returns it. A warm start begins from these. */
 size_t nnue_float_params(const Nnue *net, float *p);
 /* The content hash of the file (its header says it and the loader checked

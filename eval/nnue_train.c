@@ -151,6 +151,11 @@ int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int v
             if (!isnan(v)) target = o->lambda * fmin(fmax(v, 0), 1) + (1 - o->lambda) * res;
             /* bit 0: held out; bit 1: the target has a search value */
             c->s[c->n] = (NnueSample){.pos = pos, .target = (float)target, .result = res};
+            if (o->linear) {
+                double f[FEAT_NB];
+                features_compute(&pos, f);
+                for (int k = 0; k < FEAT_NB; k++) c->s[c->n].lf[k] = (float)(pos.actor == WHITE ? f[k] : -f[k]);
+            }
             c->val[c->n] = (uint8_t)(val | (!isnan(v) ? 2 : 0));
             c->n++;
         }
@@ -225,10 +230,10 @@ done:
 
 /* Where each part of the parameters lies in one array (floats). */
 typedef struct Layout {
-    size_t w1, b1, w2, b2, w3, b3, n;
+    size_t w1, b1, w2, b2, w3, b3, lw, nlw, n;
 } Layout;
 
-static Layout layout(int h, int l2)
+static Layout layout(int h, int l2, bool linear)
 {
     Layout L;
     size_t at = 0, hh = (size_t)h;
@@ -244,6 +249,9 @@ static Layout layout(int h, int l2)
     at += (size_t)l2;
     L.b3 = at;
     at += l2 ? 1 : 0;
+    L.lw = at;
+    L.nlw = linear ? FEAT_NB : 0;
+    at += L.nlw;
     L.n = at;
     return L;
 }
@@ -253,6 +261,7 @@ static float bound_of(const Layout *L, size_t k)
 {
     if (k < L->w2) return 1.8f;                   /* w1, b1 */
     if (k < L->b2 || (k >= L->w3 && k < L->b3)) return 64.0f; /* w2, w3: 64 QW fits int16 */
+    if (k >= L->lw) return NNUE_LINEAR_MAX;       /* the linear part (nnue.h) */
     return 1000.0f;                               /* biases: 1000 QA QW fits int32 */
 }
 
@@ -319,10 +328,12 @@ static double sample(const NnueTrainer *t, const NnueSample *s, const uint8_t *m
             out += P[L->w3 + k] * h2[k];
         }
     }
+    for (size_t k = 0; k < L->nlw; k++) out += P[L->lw + k] * s->lf[k];
     double loss = logloss(out, y);
     if (!g) return loss;
 
     float gy = (float)(1 / (1 + exp(-(double)out)) - y), dh[2 * NNUE_MAX_HIDDEN];
+    for (size_t k = 0; k < L->nlw; k++) g[L->lw + k] += gy * s->lf[k];
     if (t->l2 == 0) {
         g[L->b2] += gy;
         for (int i = 0; i < n; i++) {
@@ -451,7 +462,7 @@ int nnue_trainer_new(NnueTrainer **out, const NnueTrainOptions *o, const NnueDat
     t->h = o->hidden;
     t->l2 = o->l2;
     t->threads = parallel_threads(o->threads);
-    t->L = layout(t->h, t->l2);
+    t->L = layout(t->h, t->l2, o->linear);
     t->order_epoch = -1;
     nnue_train_symmetries(t->sym);
     size_t n = t->L.n;
@@ -482,15 +493,21 @@ int nnue_trainer_new(NnueTrainer **out, const NnueTrainOptions *o, const NnueDat
     int fan = 2 * t->h;
     for (size_t k = t->L.w2; k < t->L.b2; k++) t->p[k] = (float)((rng_double(&rng) * 2 - 1) / sqrt(fan));
     for (size_t k = t->L.w3; k < t->L.b3; k++) t->p[k] = (float)((rng_double(&rng) * 2 - 1) / sqrt(t->l2));
+    for (size_t k = 0; k < t->L.nlw; k++) {
+        double w = o->linear_start.w[k];
+        t->p[t->L.lw + k] = (float)(w > NNUE_LINEAR_MAX ? NNUE_LINEAR_MAX : w < -NNUE_LINEAR_MAX ? -NNUE_LINEAR_MAX : w);
+    }
     if (o->init) {
         /* a warm start: the net's weights, already within the bounds the
          * trainer clips to (they were clipped before their quantisation) */
-        if (nnue_hidden(o->init) != t->h || nnue_l2(o->init) != t->l2) {
+        if (nnue_hidden(o->init) != t->h || nnue_l2(o->init) != t->l2 || nnue_has_linear(o->init) != o->linear) {
             int hi = nnue_hidden(o->init), l2 = nnue_l2(o->init);
+            bool lin = nnue_has_linear(o->init);
             nnue_trainer_free(t);
             return error_code(err, ERR_USAGE,
-                              "the net to start from has hidden %d and l2 %d, not the hidden %d and l2 %d asked for",
-                              hi, l2, o->hidden, o->l2);
+                              "the net to start from has hidden %d and l2 %d%s, not the hidden %d and l2 %d%s asked for",
+                              hi, l2, lin ? " and a linear part" : "", o->hidden, o->l2,
+                              o->linear ? " and a linear part" : "");
         }
         nnue_float_params(o->init, t->p);
     }
@@ -618,7 +635,8 @@ typedef struct CkpIdentity {
     int32_t epochs, hidden, l2, batch, min_ply, symmetry;
     double lambda, lr, val_frac;
     uint64_t init_hash, max_positions; /* init_hash 0: random initial weights */
-    int32_t quiet_only, pad;
+    int32_t quiet_only, linear;
+    uint64_t linear_hash; /* the linear part's starting weights (0: none) */
 } CkpIdentity;
 
 typedef struct CkpState {
@@ -647,6 +665,8 @@ static CkpIdentity identity_of(const NnueTrainer *t)
     id.init_hash = t->o.init ? nnue_hash(t->o.init) : 0;
     id.max_positions = t->o.max_positions;
     id.quiet_only = t->o.quiet_only;
+    id.linear = t->o.linear;
+    id.linear_hash = t->o.linear ? weights_hash(&t->o.linear_start) : 0;
     return id;
 }
 
@@ -711,6 +731,8 @@ static bool identity_differs(const CkpIdentity *a, const CkpIdentity *b, char *w
     DIFF(init_hash, "net started from", "%016llx", unsigned long long);
     DIFF(max_positions, "positions", "%llu", unsigned long long);
     DIFF(quiet_only, "quiet-only", "%d", int);
+    DIFF(linear, "linear part", "%d", int);
+    DIFF(linear_hash, "linear part's start", "%016llx", unsigned long long);
     DIFF(n_train, "training positions", "%llu", unsigned long long);
     DIFF(n_val, "validation positions", "%llu", unsigned long long);
     DIFF(data_hash, "data hash", "%016llx", unsigned long long);
@@ -822,6 +844,8 @@ int nnue_trainer_quantise(const NnueTrainer *t, const char *description, uint8_t
     const float *P = t->p;
     size_t h = (size_t)t->h, l2 = (size_t)t->l2, n2 = l2 ? l2 * 2 * h : 2 * h;
     int16_t *w1 = malloc((size_t)NNUE_FEATURES * h * sizeof *w1), *b1 = malloc(h * sizeof *b1);
+    int32_t lw[FEAT_NB];
+    for (size_t k = 0; k < L->nlw; k++) lw[k] = q32(P[L->lw + k], (double)NNUE_QA * NNUE_QW);
     int16_t *w2 = malloc(n2 * sizeof *w2), *w3 = malloc((l2 ? l2 : 1) * sizeof *w3);
     int32_t *b2 = malloc((l2 ? l2 : 1) * sizeof *b2);
     int rc = 0;
@@ -840,7 +864,8 @@ int nnue_trainer_quantise(const NnueTrainer *t, const char *description, uint8_t
     for (size_t k = 0; k < (l2 ? l2 : 1); k++) b2[k] = q32(P[L->b2 + k], qa * qw);
     for (size_t k = 0; k < l2; k++) w3[k] = q16(P[L->w3 + k], qw);
     NnueParams q = {.hidden = t->h, .l2 = t->l2, .qa = NNUE_QA, .qw = NNUE_QW, .w1 = w1, .b1 = b1, .w2 = w2,
-                    .b2 = b2, .w3 = w3, .b3 = l2 ? q32(P[L->b3], qa * qw) : 0, .description = description};
+                    .b2 = b2, .w3 = w3, .b3 = l2 ? q32(P[L->b3], qa * qw) : 0, .lw = L->nlw ? lw : NULL,
+                    .description = description};
     rc = nnue_encode(&q, bytes, len, err);
 done:
     free(w1);
@@ -858,6 +883,11 @@ void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const
     char more[96] = "";
     int n = 0;
     if (o->quiet_only) n += snprintf(more + n, sizeof more - (size_t)n, ", quiet only");
+    if (o->linear && !o->init && n >= 0 && (size_t)n < sizeof more)
+        n += snprintf(more + n, sizeof more - (size_t)n, ", linear from %016llx",
+                      (unsigned long long)weights_hash(&o->linear_start));
+    else if (o->linear && n >= 0 && (size_t)n < sizeof more)
+        n += snprintf(more + n, sizeof more - (size_t)n, ", linear");
     if (o->init && n >= 0 && (size_t)n < sizeof more)
         n += snprintf(more + n, sizeof more - (size_t)n, ", from net %016llx", (unsigned long long)nnue_hash(o->init));
     snprintf(out, len,

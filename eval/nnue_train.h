@@ -66,8 +66,14 @@ typedef struct NnueTrainOptions {
      * without its quiescence step */
     bool quiet_only;
     /* NULL (default): random initial weights from the seed; a net: start
-     * from its weights (a warm start), which must be of `hidden` and `l2` */
+     * from its weights (a warm start), which must be of `hidden` and `l2`,
+     * and have a linear part exactly when `linear` is set */
     const Nnue *init;
+    /* a linear part (nnue.h, feature set 2): the linear evaluation's
+     * features added to the output, their weights trained with the net's,
+     * starting from linear_start (without init) */
+    bool linear;
+    Weights linear_start;
 } NnueTrainOptions;
 
 void nnue_train_options_default(NnueTrainOptions *o);
@@ -82,6 +88,7 @@ void nnue_train_symmetries(uint8_t map[NNUE_SYMMETRIES][SQUARE_NB]);
 typedef struct NnueSample {
     Position pos;
     float target, result;
+    float lf[FEAT_NB]; /* with a linear part: the features in the actor's view (the same in every symmetry) */
 } NnueSample;
 
 typedef struct NnueData {

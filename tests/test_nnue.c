@@ -19,6 +19,7 @@
 #include "tests/test_proc.h"
 #include "engine/movegen.h"
 #include "engine/randgame.h"
+#include "eval/evaluation.h"
 #include "eval/nnue.h"
 #include "eval/nnue_train.h"
 #include "study/positions/train_load.h"
@@ -309,6 +310,83 @@ Test(nnue_file, round_trip)
     nnue_free(net);
 }
 
+/* A net with a linear part (feature set 2): it round-trips, its linear
+ * part is the weights times the features in the actor's view (what
+ * eval_logit gives for White, turned for Black), nnue_evaluate is the
+ * accumulators' output plus that part, and a weight beyond the bound or a
+ * changed byte is refused. */
+Test(nnue_file, a_linear_part_round_trips_and_adds_the_features)
+{
+    Nnue *plain = random_net(6, 32, 4, NNUE_QW, false, NULL, NULL);
+    cr_assert_not(nnue_has_linear(plain));
+    Rng rng;
+    rng_stream(&rng, 6, 77);
+    size_t h = 32, n2 = 4 * 2 * h;
+    int16_t *w1 = gc(malloc((size_t)NNUE_FEATURES * h * 2)), *b1 = gc(calloc(h, 2)), *w2 = gc(malloc(n2 * 2));
+    int16_t w3[4] = {40, -30, 20, 64};
+    int32_t b2[4] = {100, -200, 300, 0};
+    for (size_t i = 0; i < (size_t)NNUE_FEATURES * h; i++) w1[i] = (int16_t)((int)rng_below(&rng, 121) - 60);
+    for (size_t k = 0; k < n2; k++) w2[k] = (int16_t)((int)rng_below(&rng, 257) - 128);
+    int32_t lw[FEAT_NB];
+    Weights w;
+    for (int k = 0; k < FEAT_NB; k++) {
+        lw[k] = (int32_t)rng_below(&rng, 40001) - 20000;
+        w.w[k] = lw[k] / ((double)NNUE_QA * NNUE_QW);
+    }
+    NnueParams p = {.hidden = 32, .l2 = 4, .qa = NNUE_QA, .qw = NNUE_QW, .w1 = w1, .b1 = b1, .w2 = w2, .b2 = b2,
+                    .w3 = w3, .b3 = 77, .lw = lw, .description = "linear"};
+    uint8_t *bytes;
+    size_t len;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
+    gc(bytes);
+    Nnue *net;
+    cr_assert_eq(nnue_decode(&net, bytes, len, "linear", err), 0, "%s", err);
+    cr_assert(nnue_has_linear(net));
+    cr_assert_eq(bytes[12], NNUE_FEATURE_SET_LINEAR);
+    size_t np = nnue_float_params(net, NULL);
+    float *fp = gc(malloc(np * sizeof *fp));
+    nnue_float_params(net, fp);
+    for (int k = 0; k < FEAT_NB; k++) cr_assert_float_eq(fp[np - FEAT_NB + k], w.w[k], 1e-6);
+    long checked = 0;
+    for (int g = 0; g < 10; g++) {
+        Position pos;
+        pos_start(&pos, VARIANT_STANDARD);
+        Rng r;
+        rng_stream(&r, 6, (uint64_t)g);
+        for (Action a; (a = movegen_random(&pos, &r)) != ACTION_NONE;) {
+            Undo u;
+            pos_make(&pos, a, &u);
+            double want = eval_logit(&w, &pos) * (pos.actor == WHITE ? 1 : -1) * NNUE_QA * NNUE_QW;
+            int32_t lin = nnue_linear(net, &pos);
+            cr_assert(fabs(lin - want) < 1e-3 * fabs(want) + 1e-6, "%d against %g", (int)lin, want);
+            NnueAcc acc;
+            nnue_refresh(net, &pos, &acc);
+            cr_assert_eq(nnue_evaluate(net, &pos), nnue_output(net, &acc, pos.actor) + lin);
+            cr_assert_eq(nnue_linear(plain, &pos), 0);
+            checked++;
+        }
+    }
+    cr_assert_gt(checked, 500);
+    /* a changed byte of the linear part: damaged */
+    uint8_t *bad = gc(malloc(len));
+    memcpy(bad, bytes, len);
+    bad[len - 3] ^= 1;
+    Nnue *none;
+    cr_assert_eq(nnue_decode(&none, bad, len, "bad", err), ERR_FAIL);
+    cr_expect(strstr(err, "damaged"), "%s", err);
+    /* a weight beyond the bound is refused, naming it */
+    lw[2] = NNUE_LINEAR_MAX * NNUE_QA * NNUE_QW + 1;
+    uint8_t *big;
+    size_t blen;
+    cr_assert_eq(nnue_encode(&p, &big, &blen, err), 0, "%s", err);
+    gc(big);
+    cr_assert_eq(nnue_decode(&none, big, blen, "big", err), ERR_FAIL);
+    cr_expect(strstr(err, "linear part's weight 2"), "%s", err);
+    nnue_free(net);
+    nnue_free(plain);
+}
+
 /* Loads the bytes as the file `name` in dir: the code and the message. */
 static int load_bytes(const char *dir, const char *name, const uint8_t *b, size_t n, char *err)
 {
@@ -568,7 +646,10 @@ Test(nnue_train, data_cut_to_size_and_quiet_positions_only, .timeout = 240)
     cr_assert_lt(cut.n_train, all.n_train);
     cr_assert_gt(cut.capped, 0);
     cr_assert_eq(cut.games + cut.capped + cut.duplicates, all.games + all.duplicates);
-    cr_assert(!memcmp(cut.train, all.train, cut.n_train * sizeof *cut.train), "the cut is not the first games");
+    for (size_t i = 0; i < cut.n_train; i++)
+        cr_assert(pos_equal(&cut.train[i].pos, &all.train[i].pos) && cut.train[i].target == all.train[i].target &&
+                      cut.train[i].result == all.train[i].result,
+                  "the cut is not the first games (position %zu)", i);
     o.max_positions = 0;
     o.quiet_only = true;
     load_data(db, &o, &quiet);
@@ -581,6 +662,51 @@ Test(nnue_train, data_cut_to_size_and_quiet_positions_only, .timeout = 240)
     nnue_data_free(&all);
     nnue_data_free(&cut);
     nnue_data_free(&quiet);
+}
+
+/* The trainer's linear part starts from the weights given (quantised
+ * before any step, the part is those weights), trains to the same net
+ * twice, and refuses a warm start from a net without one. */
+Test(nnue_train, a_linear_part_starts_from_the_weights_and_trains)
+{
+    char *dir = tmpdir_new(), *db = small_db(dir, "20");
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.epochs = 2;
+    o.hidden = 16;
+    o.batch = 256;
+    o.linear = true;
+    cr_assert_eq(weights_load(YINSH_SOURCE_DIR "/eval/weights/tuned3.txt", &o.linear_start, NULL), 0);
+    NnueData d;
+    load_data(db, &o, &d);
+    NnueTrainer *t;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), 0, "%s", err);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(nnue_trainer_quantise(t, "start", &b, &n, err), 0, "%s", err);
+    nnue_trainer_free(t);
+    gc(b);
+    Nnue *start;
+    cr_assert_eq(nnue_decode(&start, b, n, "start", err), 0, "%s", err);
+    cr_assert(nnue_has_linear(start));
+    size_t np = nnue_float_params(start, NULL);
+    float *fp = gc(malloc(np * sizeof *fp));
+    nnue_float_params(start, fp);
+    for (int k = 0; k < FEAT_NB; k++)
+        cr_assert_float_eq(fp[np - FEAT_NB + k], o.linear_start.w[k], 1.0 / (NNUE_QA * NNUE_QW), "weight %d", k);
+    /* trained: another linear part, the same twice */
+    size_t n1, n2;
+    uint8_t *a1 = train_bytes(&d, &o, 0, NULL, &n1), *a2 = train_bytes(&d, &o, 0, NULL, &n2);
+    cr_assert(n1 == n2 && !memcmp(a1, a2, n1));
+    /* a warm start from a plain net is refused for a linear training */
+    Nnue *plain = random_net(3, 16, 0, NNUE_QW, false, NULL, NULL);
+    o.init = plain;
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), ERR_USAGE);
+    cr_expect(strstr(err, "hidden 16 and l2 0, not the hidden 16 and l2 0 and a linear part"), "%s", err);
+    nnue_free(plain);
+    nnue_free(start);
+    nnue_data_free(&d);
 }
 
 static bool same_file(const char *a, const char *b)
