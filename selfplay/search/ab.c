@@ -411,10 +411,18 @@ static int quiesce(Ab *ab, int alpha, int beta, int ply)
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list), best = stand;
     for (int i = 0; i < n && best < beta; i++) {
+        /* the move is made on the board alone; the net's accumulator (and
+         * the path) only for a move that makes a row and is searched: most
+         * are tried and taken back at once, and the update is a net's
+         * dearest part of a leaf */
         Undo u;
-        make(ab, list[i], &u, ply);
+        pos_make(pos, list[i], &u);
         int s = best;
-        if (pos->state == STATE_R && pos->actor == me) s = search(ab, 0, alpha, beta, ply + 1);
+        if (pos->state == STATE_R && pos->actor == me) {
+            if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], pos, list[i], &u);
+            ab->path[ply] = list[i];
+            s = search(ab, 0, alpha, beta, ply + 1);
+        }
         pos_unmake(pos, list[i], &u);
         if (ab->stopped) return 0;
         if (s > best) best = s;
