@@ -1,8 +1,10 @@
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/geometry.h"
@@ -635,9 +637,33 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     return 0;
 }
 
+/* The nets built into yinsh (CMakeLists.txt, cmake/embed.cmake). */
+extern const char NNUE_BUILTIN_NET[], NNUE_HYBRID32_NET[];
+extern const unsigned long NNUE_BUILTIN_NET_SIZE, NNUE_HYBRID32_NET_SIZE;
+
+/* The built-in copy of a shipped net that path names, or NULL. */
+static const char *shipped_net(const char *path, size_t *len)
+{
+    static const char DIR[] = "eval/nets/";
+    const char *name = !strncmp(path, DIR, sizeof DIR - 1) ? path + sizeof DIR - 1 : path;
+    if (!strcmp(name, "default.nnue")) {
+        *len = NNUE_BUILTIN_NET_SIZE;
+        return NNUE_BUILTIN_NET;
+    }
+    if (!strcmp(name, "hybrid32.nnue")) {
+        *len = NNUE_HYBRID32_NET_SIZE;
+        return NNUE_HYBRID32_NET;
+    }
+    return NULL;
+}
+
 int nnue_load(Nnue **out, const char *path, char *err)
 {
     *out = NULL;
+    size_t blen;
+    const char *shipped = shipped_net(path, &blen);
+    if (shipped && access(path, F_OK) != 0 && errno == ENOENT)
+        return nnue_decode(out, (const uint8_t *)shipped, blen, path, err);
     /* a net is at most a few hundred KB: a larger file is not one */
     char *buf;
     size_t len;
@@ -659,11 +685,6 @@ int nnue_save(const char *path, const uint8_t *bytes, size_t len, char *err)
     (void)wrote;
     return file_out_commit(&o, err);
 }
-
-/* The net file of eval/nets/default.nnue, embedded by CMakeLists.txt
- * (cmake/embed.cmake): agents find it without the source tree. */
-extern const char NNUE_BUILTIN_NET[];
-extern const unsigned long NNUE_BUILTIN_NET_SIZE;
 
 int nnue_load_builtin(Nnue **out, char *err)
 {

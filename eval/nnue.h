@@ -152,7 +152,13 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err);
  * differs (ERR_FAIL). */
 int nnue_decode(Nnue **out, const uint8_t *bytes, size_t len, const char *name, char *err);
 /* nnue_decode of a file's contents, read by file_read (engine/base/file.h):
- * ERR_NOT_FOUND when it does not exist, ERR_FAIL for any other refusal. */
+ * ERR_NOT_FOUND when it does not exist, ERR_FAIL for any other refusal.
+ * The shipped nets (the files of eval/nets at build time: default.nnue and
+ * hybrid32.nnue) are built into yinsh: a path that is not there but names
+ * one of them, as "eval/nets/NAME.nnue" or "NAME.nnue", is read from the
+ * built-in copy (the same bytes, the same content hash), so that a spec
+ * naming it plays the same net from any working folder; a file that is
+ * there is always read. */
 int nnue_load(Nnue **out, const char *path, char *err);
 /* The net built into the binary (eval/nets/default.nnue at build time). */
 int nnue_load_builtin(Nnue **out, char *err);

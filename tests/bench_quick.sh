@@ -34,8 +34,14 @@ expect "bench --mcts" "2000 simulations, hash 0595c67039825e7e" "$out"
 # and count
 out=$("$yinsh" bench --ab --agent ab:eval=eval/weights/tuned3.txt --depth 5 --positions 8)
 expect "bench --ab, the 8f70ac8 search, depth 5" "fixed depth: 975526 positions, hash bc9bc60ded956f61" "$out"
+# the deep search on tuned3 (`best` of issue 29, by its text: stored runs
+# of it replay so), and `best` now (the same search on the shipped net with
+# a linear part, eval/nets/hybrid32.nnue, issue 30)
+best29=ab:depth=5,maxdepth=64,tech=killers+asp+lmr+nmp+fut+qs,tempo=-100,eval=eval/weights/tuned3.txt
+out=$("$yinsh" bench --ab --agent "$best29" --depth 7 --positions 8)
+expect "bench --ab, best of issue 29, depth 7" "fixed depth: 328131 positions, hash ba111a0982385f33" "$out"
 out=$("$yinsh" bench --ab --agent best --depth 7 --positions 8)
-expect "bench --ab, best, depth 7" "fixed depth: 328131 positions, hash ba111a0982385f33" "$out"
+expect "bench --ab, best, depth 7" "fixed depth: 280849 positions, hash 478367b0c31663f4" "$out"
 
 # selfplay ARGS... -> its hash line, on 2 threads and on 1
 sp() { "$yinsh" selfplay "$@" --no-db --quiet --threads 2; }
@@ -59,9 +65,13 @@ expect "alpha-beta match, 3 pairs" "hash         fe3b4a3f36d815d4" \
 # its first 2 games: the same actions as the 2 stored in results/ladder.db
 expect "ladder-standard-ab5, first 2 games" "hash         25a25f4819443c9d" \
     "$(sp --games 2 --variant standard --agent ab:depth=5,eval=eval/weights/tuned3.txt --opening random:4 --seed 23021)"
-# best (the deep search of issue 29) at its untimed depth: the same games
-# whichever number of game threads plays them
-expect "best, first 4 games, 2 threads" "hash         28bb992d2e9af919" "$(sp --games 4 --agent best --seed 2950)"
-expect "best, first 4 games, 1 thread" "hash         28bb992d2e9af919" \
+# best of issue 29 (by its text) and best now at their untimed depth: the
+# same games whichever number of game threads plays them
+expect "best of issue 29, first 4 games, 2 threads" "hash         28bb992d2e9af919" \
+    "$(sp --games 4 --agent "$best29" --seed 2950)"
+expect "best of issue 29, first 4 games, 1 thread" "hash         28bb992d2e9af919" \
+    "$("$yinsh" selfplay --games 4 --agent "$best29" --seed 2950 --no-db --quiet --threads 1)"
+expect "best, first 4 games, 2 threads" "hash         22579c6bec2015b3" "$(sp --games 4 --agent best --seed 2950)"
+expect "best, first 4 games, 1 thread" "hash         22579c6bec2015b3" \
     "$("$yinsh" selfplay --games 4 --agent best --seed 2950 --no-db --quiet --threads 1)"
 exit $fail

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "selfplay/search/ab.h"
+#include "eval/nnue.h"
 #include "engine/base/clock.h"
 #include "selfplay/agents/agent.h"
 #include "engine/movegen.h"
@@ -254,11 +255,11 @@ Test(agent_spec, movetime_and_best_with_keys)
     cr_expect_str_eq(agent_spec_kind_name(&s), "ab");
     cr_expect_eq(s.ab.depth, 64);
     cr_expect_eq(s.movetime_ms, 100);
-    cr_expect_neq(weights_hash(&s.weights), 0);
-    AgentSpec d;
-    weights_default(&d.weights);
-    cr_expect_neq(weights_hash(&s.weights), weights_hash(&d.weights), "best's tuned weights kept");
+    /* best's evaluation is the shipped net with a linear part, kept */
+    cr_assert(agent_spec_net(&s) != NULL, "best names no net");
+    cr_expect(nnue_has_linear(agent_spec_net(&s)));
     agent_spec_format(&s, out);
+    cr_expect(strstr(out, ",eval=net:eval/nets/hybrid32.nnue"), "%s", out);
     cr_expect(!strncmp(out, "ab:depth=64,", 12), "%s", out);
     cr_expect(strstr(out, ",movetime=100"), "%s", out);
     cr_expect(strstr(plain, "ab:depth=5,tt=16,maxdepth=64,") == plain, "%s", plain);

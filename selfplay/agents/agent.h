@@ -141,18 +141,22 @@
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
 enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
- * alpha-beta on the tuned weights with the techniques that gained
- * (results/strength.md, the deep search's ladder): depth 5 without a
- * clock (bounded), deepening while its time lasts with one (maxdepth 64).
- * Its canonical text is the ab spec it stands for, so stored runs say
- * what played (a run stored before the techniques says
- * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt and replays
- * that search): ab:depth=5,tt=16,maxdepth=64,tech=AGENT_BEST_TECH,
- * tempo=AGENT_BEST_TEMPO,eval=eval/weights/tuned3.txt in any folder (the
- * shipped weights are built in, eval/evaluation.h). */
-#define AGENT_BEST_WEIGHTS "eval/weights/tuned3.txt"
+ * alpha-beta with the techniques that gained (the deep search's ladder)
+ * on the learned evaluation that beat the tuned weights at 100 ms (the
+ * net with a linear part, eval/nets/hybrid32.nnue; results/strength.md,
+ * issue 30): depth 5 without a clock (bounded), deepening while its time
+ * lasts with one (maxdepth 64). Its canonical text is the ab spec it
+ * stands for, so stored runs say what played and replay it: a run stored
+ * before the techniques says
+ * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt, one before
+ * the net ab:depth=5,tt=16,maxdepth=64,tech=killers+asp+lmr+nmp+fut+qs,
+ * tempo=-100,eval=eval/weights/tuned3.txt; now
+ * ab:depth=5,tt=16,maxdepth=64,tech=AGENT_BEST_TECH,eval=AGENT_BEST_WEIGHTS
+ * (tempo AGENT_BEST_TEMPO, not written) in any folder (the shipped
+ * weights and nets are built in, eval/evaluation.h and eval/nnue.h). */
+#define AGENT_BEST_WEIGHTS "net:eval/nets/hybrid32.nnue"
 #define AGENT_BEST_TECH "killers+asp+lmr+nmp+fut+qs"
-#define AGENT_BEST_TEMPO "-100"
+#define AGENT_BEST_TEMPO "0"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
 /* A spec is refused with ERR_USAGE for its text, ERR_FAIL for its weights
  * or net file (missing, unreadable or damaged: bad data). */
