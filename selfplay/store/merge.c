@@ -127,11 +127,10 @@ static int check_input(Store *out, const char *path, char *err)
         return error_set(err, "cannot merge '%s': %s", path, oerr);
     }
     if (in->version != STORE_SCHEMA_VERSION) {
-        snprintf(err, ERR_LEN,
-                 "cannot merge '%s': its schema version is %d, this yinsh merges version %d (any command of this "
-                 "yinsh that writes to it upgrades it)",
-                 path, in->version, STORE_SCHEMA_VERSION);
-        rc = ERR_FAIL;
+        rc = error_set(err,
+                       "cannot merge '%s': its schema version is %d, this yinsh merges version %d (any command of this "
+                       "yinsh that writes to it upgrades it)",
+                       path, in->version, STORE_SCHEMA_VERSION);
     }
     sqlite3_stmt *st = NULL;
     if (!rc && sqlite3_prepare_v2(in->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) rc = ERR_FAIL;
@@ -140,8 +139,8 @@ static int check_input(Store *out, const char *path, char *err)
         rc = error_set(err, "cannot merge '%s': the database is damaged (%.200s): a truncated or broken copy? "
                  "copy it again from where it was played", path, text_or(st, 0, ""));
     } else if (rc && !err[0]) {
-        snprintf(err, ERR_LEN, "cannot merge '%s': the database is damaged (%s): a truncated or broken copy? copy "
-                 "it again from where it was played", path, sqlite3_errmsg(in->db));
+        error_set(err, "cannot merge '%s': the database is damaged (%s): a truncated or broken copy? copy "
+                  "it again from where it was played", path, sqlite3_errmsg(in->db));
     }
     sqlite3_finalize(st);
     store_close(in);
@@ -191,13 +190,12 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                 int from = -1;
                 for (int i = 0; i < m->nruns; i++)
                     if (m->run_ids[i] == id) from = m->run_file[i];
-                snprintf(err, ERR_LEN,
-                         "'%s' and '%s' hold run '%.100s' (uid %s) with different plans: %s %.120s in one, %.120s "
-                         "in the other; they are not shards of one run (the same seed, agents, number of games "
-                         "and yinsh give the same run)",
-                         file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what, here,
-                         there);
-                rc = ERR_FAIL;
+                rc = error_set(err,
+                               "'%s' and '%s' hold run '%.100s' (uid %s) with different plans: %s %.120s in one, "
+                               "%.120s in the other; they are not shards of one run (the same seed, agents, number "
+                               "of games and yinsh give the same run)",
+                               file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what,
+                               here, there);
                 break;
             }
         }
@@ -207,11 +205,11 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
         sqlite3_reset(nm);
         sqlite3_bind_text(nm, 1, text_or(src, C_NAME, ""), -1, SQLITE_TRANSIENT);
         if (sqlite3_step(nm) == SQLITE_ROW) {
-            snprintf(err, ERR_LEN,
-                     "'%s' holds run '%.100s' (uid %s), and '%s' holds another run of that name (uid %s): rename one "
-                     "(`sqlite3 FILE \"UPDATE run SET name = 'NEW' WHERE uid = 'UID'\"`) and merge again",
-                     m->paths[m->file], text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
-            rc = ERR_FAIL;
+            rc = error_set(err,
+                           "'%s' holds run '%.100s' (uid %s), and '%s' holds another run of that name (uid %s): "
+                           "rename one (`sqlite3 FILE \"UPDATE run SET name = 'NEW' WHERE uid = 'UID'\"`) and merge "
+                           "again",
+                           m->paths[m->file], text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
         }
         sqlite3_reset(nm);
         if (!rc) {
@@ -369,12 +367,12 @@ static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
                 (rc = game_digest(m->in, m->in_digest, m->in_visits, in_id, text_or(g, G_RESULT, ""), &b, err)))
                 break;
             if (a != b) {
-                snprintf(err, ERR_LEN,
-                         "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): other "
-                         "actions, visit counts, root visit distributions or result; one of them was not played by this run's plan (another "
-                         "yinsh build?): nothing merged",
-                         file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
-                rc = ERR_FAIL;
+                rc = error_set(err,
+                               "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): "
+                               "other actions, visit counts, root visit distributions or result; one of them was "
+                               "not played by this run's plan (another yinsh build?): nothing merged",
+                               file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name,
+                               r->uid);
                 break;
             }
             r->duplicates++;

@@ -32,14 +32,14 @@ int store_fail(const Store *s, char *err, const char *what)
     const char *why = s->db ? sqlite3_errmsg(s->db) : "out of memory";
     int code = s->db ? sqlite3_errcode(s->db) : SQLITE_NOMEM;
     if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-        snprintf(err, ERR_LEN, "database '%s': %s: it is locked by another process (%s)", s->path, what, why);
+        error_set(err, "database '%s': %s: it is locked by another process (%s)", s->path, what, why);
     else if (code == SQLITE_NOTADB)
-        snprintf(err, ERR_LEN, "'%s' is not a database (%s)", s->path, why);
+        error_set(err, "'%s' is not a database (%s)", s->path, why);
     else if (code == SQLITE_CORRUPT)
-        snprintf(err, ERR_LEN, "database '%s' is damaged (%s: %s): a truncated or broken copy? copy it again from "
-                 "where it was written", s->path, what, why);
+        error_set(err, "database '%s' is damaged (%s: %s): a truncated or broken copy? copy it again from "
+                  "where it was written", s->path, what, why);
     else
-        snprintf(err, ERR_LEN, "database '%s': %s: %s", s->path, what, why);
+        error_set(err, "database '%s': %s: %s", s->path, what, why);
     return ERR_FAIL;
 }
 
@@ -862,8 +862,8 @@ done:
         StoreRun other;
         char gerr[ERR_LEN];
         bool finished = store_run_get(s, run->name, &other, gerr) == ERR_OK && other.finished;
-        snprintf(err, ERR_LEN, "database '%s': a %srun named '%s' exists already%s", s->path, finished ? "finished " : "",
-                 run->name, finished ? "" : ", unfinished");
+        error_set(err, "database '%s': a %srun named '%s' exists already%s", s->path, finished ? "finished " : "",
+                  run->name, finished ? "" : ", unfinished");
         if (clash) {
             *clash = (StoreClash){.finished = finished};
             snprintf(clash->run, sizeof clash->run, "%s", run->name);
