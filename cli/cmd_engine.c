@@ -366,18 +366,16 @@ done:
 int cmd_randgame(int argc, char **argv)
 {
     uint64_t seed = 0;
-    bool have_seed = false;
     const char *variant_text = NULL;
     int variant = VARIANT_STANDARD, npos;
     const CliOpt opts[] = {
-        {.name = "--seed", .kind = CLI_U64, .out = &seed, .seen = &have_seed},
+        {.name = "--seed", .kind = CLI_U64, .out = &seed, .required = "missing --seed S"},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
     };
     int rc = cli_parse("randgame", argc, argv, opts, 2, NULL, 0, &npos);
     if (rc) return rc;
     if (variant_text && !variant_parse(variant_text, &variant))
         return cli_usage_error("randgame", "--variant must be standard or blitz, not '%s'", variant_text);
-    if (!have_seed) return cli_usage_error("randgame", "missing --seed S");
     Rng rng;
     rng_seed(&rng, seed, 0);
     Position pos;
