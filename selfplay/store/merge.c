@@ -339,6 +339,109 @@ refuse:
                      m->paths[m->file], idx, name, why);
 }
 
+/* A game of the input (its row in g) that run slot r holds here already
+ * as here_id (its row in f, read and reset here): the same game, or a
+ * conflict that stops the merge. */
+static int same_game(Merge *m, sqlite3_stmt *f, sqlite3_stmt *g, int64_t in_id, int64_t idx,
+                     const StoreMergeRun *r, char *err)
+{
+    int64_t here_id = sqlite3_column_int64(f, 0);
+    uint64_t a, b;
+    char result[16];
+    snprintf(result, sizeof result, "%s", text_or(f, 1, ""));
+    sqlite3_reset(f);
+    int rc;
+    if ((rc = game_digest(m->out, m->out_digest, m->out_visits, here_id, result, &a, err)) ||
+        (rc = game_digest(m->in, m->in_digest, m->in_visits, in_id, text_or(g, G_RESULT, ""), &b, err)))
+        return rc;
+    if (a != b)
+        return error_set(err,
+                         "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): "
+                         "other actions, visit counts, root visit distributions or result; one of them was "
+                         "not played by this run's plan (another yinsh build?): nothing merged",
+                         file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
+    return ERR_OK;
+}
+
+/* The actions of the input's game in_id onto the game here_id. */
+static int copy_actions(Merge *m, int64_t in_id, int64_t here_id, char *err)
+{
+    int rc = ERR_OK;
+    sqlite3_stmt *a = m->in_actions, *ia = m->ins_action;
+    sqlite3_reset(a);
+    sqlite3_bind_int64(a, 1, in_id);
+    int astep;
+    while ((astep = sqlite3_step(a)) == SQLITE_ROW) {
+        sqlite3_reset(ia);
+        sqlite3_bind_int64(ia, 1, here_id);
+        for (int c = 0; c < A_NB; c++) sqlite3_bind_value(ia, c + 2, sqlite3_column_value(a, c));
+        if (sqlite3_step(ia) != SQLITE_DONE) {
+            rc = store_fail(m->out, err, "copying an action");
+            break;
+        }
+    }
+    sqlite3_reset(ia);
+    if (!rc && astep != SQLITE_DONE) {
+        rc = error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
+                       sqlite3_errmsg(m->in->db));
+    }
+    sqlite3_reset(a);
+    return rc;
+}
+
+/* The root visit distributions of the input's game in_id (its row in g,
+ * game idx of run r), row for row, each on an action of the game here_id
+ * just copied. */
+static int copy_visits(Merge *m, sqlite3_stmt *g, int64_t in_id, int64_t here_id, int64_t idx,
+                       const StoreMergeRun *r, char *err)
+{
+    int rc = ERR_OK, astep = SQLITE_DONE;
+    sqlite3_stmt *v = m->in_visits, *iv = m->ins_visits;
+    sqlite3_reset(v);
+    sqlite3_bind_int64(v, 1, in_id);
+    int64_t length = sqlite3_column_int64(g, G_ACTIONS);
+    while (!rc && (astep = sqlite3_step(v)) == SQLITE_ROW) {
+        int64_t ply = sqlite3_column_int64(v, 0);
+        if (ply < 0 || ply >= length || sqlite3_column_int64(v, 2) < 1) {
+            rc = error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' has a root visit row on ply "
+                           "%" PRId64 " that is not one of its actions, or without visits: the file was altered: "
+                           "nothing merged", m->paths[m->file], idx, r->name, ply);
+            break;
+        }
+        sqlite3_reset(iv);
+        sqlite3_bind_int64(iv, 1, here_id);
+        for (int c = 0; c < 3; c++) sqlite3_bind_value(iv, c + 2, sqlite3_column_value(v, c));
+        if (sqlite3_step(iv) != SQLITE_DONE) rc = store_fail(m->out, err, "copying an action's visits");
+    }
+    sqlite3_reset(iv);
+    if (!rc && astep != SQLITE_DONE) {
+        rc = error_set(err, "cannot merge '%s': reading a game's visits: %s", m->paths[m->file],
+                       sqlite3_errmsg(m->in->db));
+    }
+    sqlite3_reset(v);
+    return rc;
+}
+
+/* A game of the input that is not here (its row in g) into run_id:
+ * checked against its run, then copied with its actions and visits. */
+static int copy_game(Merge *m, sqlite3_stmt *run, sqlite3_stmt *g, int64_t run_id, const StoreMergeRun *r,
+                     char *err)
+{
+    int64_t in_id = sqlite3_column_int64(g, G_NB), idx = sqlite3_column_int64(g, G_IDX);
+    int rc;
+    if ((rc = check_game(m, run, g, in_id, err))) return rc;
+    sqlite3_stmt *ins = m->ins_game;
+    sqlite3_reset(ins);
+    sqlite3_bind_int64(ins, 1, run_id);
+    for (int c = 0; c < G_NB; c++) sqlite3_bind_value(ins, c + 2, sqlite3_column_value(g, c));
+    if (sqlite3_step(ins) != SQLITE_DONE) return store_fail(m->out, err, "copying a game");
+    int64_t here_id = sqlite3_last_insert_rowid(m->out->db);
+    sqlite3_reset(ins);
+    if (!origin_add(&m->origins, here_id, m->file)) return error_set(err, "out of memory");
+    if ((rc = copy_actions(m, in_id, here_id, err))) return rc;
+    return copy_visits(m, g, in_id, here_id, idx, r, err);
+}
+
 /* The games of the input's run (its row in `run`) into run slot `slot`
  * here. */
 static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
@@ -358,87 +461,12 @@ static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
         sqlite3_bind_int64(f, 2, idx);
         if (sqlite3_step(f) == SQLITE_ROW) {
             /* held here already: the same game, or a conflict */
-            int64_t here_id = sqlite3_column_int64(f, 0);
-            uint64_t a, b;
-            char result[16];
-            snprintf(result, sizeof result, "%s", text_or(f, 1, ""));
-            sqlite3_reset(f);
-            if ((rc = game_digest(m->out, m->out_digest, m->out_visits, here_id, result, &a, err)) ||
-                (rc = game_digest(m->in, m->in_digest, m->in_visits, in_id, text_or(g, G_RESULT, ""), &b, err)))
-                break;
-            if (a != b) {
-                rc = error_set(err,
-                               "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): "
-                               "other actions, visit counts, root visit distributions or result; one of them was "
-                               "not played by this run's plan (another yinsh build?): nothing merged",
-                               file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name,
-                               r->uid);
-                break;
-            }
+            if ((rc = same_game(m, f, g, in_id, idx, r, err))) break;
             r->duplicates++;
             continue;
         }
         sqlite3_reset(f);
-        if ((rc = check_game(m, run, g, in_id, err))) break;
-        sqlite3_stmt *ins = m->ins_game;
-        sqlite3_reset(ins);
-        sqlite3_bind_int64(ins, 1, run_id);
-        for (int c = 0; c < G_NB; c++) sqlite3_bind_value(ins, c + 2, sqlite3_column_value(g, c));
-        if (sqlite3_step(ins) != SQLITE_DONE) {
-            rc = store_fail(m->out, err, "copying a game");
-            break;
-        }
-        int64_t here_id = sqlite3_last_insert_rowid(m->out->db);
-        sqlite3_reset(ins);
-        if (!origin_add(&m->origins, here_id, m->file)) {
-            rc = error_set(err, "out of memory");
-            break;
-        }
-        sqlite3_stmt *a = m->in_actions, *ia = m->ins_action;
-        sqlite3_reset(a);
-        sqlite3_bind_int64(a, 1, in_id);
-        int astep;
-        while ((astep = sqlite3_step(a)) == SQLITE_ROW) {
-            sqlite3_reset(ia);
-            sqlite3_bind_int64(ia, 1, here_id);
-            for (int c = 0; c < A_NB; c++) sqlite3_bind_value(ia, c + 2, sqlite3_column_value(a, c));
-            if (sqlite3_step(ia) != SQLITE_DONE) {
-                rc = store_fail(m->out, err, "copying an action");
-                break;
-            }
-        }
-        sqlite3_reset(ia);
-        if (!rc && astep != SQLITE_DONE) {
-            rc = error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
-                     sqlite3_errmsg(m->in->db));
-        }
-        sqlite3_reset(a);
-        /* the root visit distributions, row for row (each on an action of
-         * the game just copied) */
-        sqlite3_stmt *v = m->in_visits, *iv = m->ins_visits;
-        sqlite3_reset(v);
-        sqlite3_bind_int64(v, 1, in_id);
-        int64_t length = sqlite3_column_int64(g, G_ACTIONS);
-        while (!rc && (astep = sqlite3_step(v)) == SQLITE_ROW) {
-            int64_t ply = sqlite3_column_int64(v, 0);
-            if (ply < 0 || ply >= length || sqlite3_column_int64(v, 2) < 1) {
-                rc = error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' has a root visit row on ply "
-                               "%" PRId64 " that is not one of its actions, or without visits: the file was altered: "
-                               "nothing merged", m->paths[m->file], idx, r->name, ply);
-                break;
-            }
-            sqlite3_reset(iv);
-            sqlite3_bind_int64(iv, 1, here_id);
-            for (int c = 0; c < 3; c++) sqlite3_bind_value(iv, c + 2, sqlite3_column_value(v, c));
-            if (sqlite3_step(iv) != SQLITE_DONE) rc = store_fail(m->out, err, "copying an action's visits");
-        }
-        sqlite3_reset(iv);
-        if (!rc && astep != SQLITE_DONE) {
-            rc = error_set(err, "cannot merge '%s': reading a game's visits: %s", m->paths[m->file],
-                     sqlite3_errmsg(m->in->db));
-        }
-        sqlite3_reset(v);
-        if (rc) break;
+        if ((rc = copy_game(m, run, g, run_id, r, err))) break;
         r->added++;
     }
     if (!rc && step != SQLITE_DONE) {
