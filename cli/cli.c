@@ -127,7 +127,8 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
               int *npos)
 {
     *npos = 0;
-    bool options = true;
+    bool options = true, given[CLI_OPTS_MAX] = {0};
+    if (nopts > CLI_OPTS_MAX) return cli_error(cmd, "%d options in its table, more than %d", nopts, CLI_OPTS_MAX);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!options || a[0] != '-' || !a[1]) {
@@ -146,6 +147,7 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
             if (strlen(opts[k].name) == len && !strncmp(opts[k].name, a, len)) o = &opts[k];
         if (!o) return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, a);
         if (o->seen) *o->seen = true;
+        given[o - opts] = true;
         if (o->kind == CLI_FLAG) {
             if (eq) return cli_usage_error(cmd, "%s takes no value", o->name);
             *(bool *)o->out = true;
@@ -158,6 +160,11 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
         }
         int rc = take_value(cmd, o, v);
         if (rc) return rc;
+    }
+    for (int k = 0; k < nopts; k++) {
+        const CliOpt *o = &opts[k];
+        bool empty = o->kind == CLI_TEXT && given[k] && !**(const char **)o->out;
+        if (o->required && (!given[k] || empty)) return cli_usage_error(cmd, "%s", o->required);
     }
     return 0;
 }

@@ -108,6 +108,10 @@ typedef struct CliOpt {
     void *out;
     double min, max;  /* CLI_INT and CLI_REAL */
     bool *seen;       /* NULL, or set when the option is given */
+    /* NULL, or the option is required in every mode of its command, and
+     * this is the usage error when it is not given (or, a text, given
+     * empty): "--db PATH is required". */
+    const char *required;
 } CliOpt;
 
 enum { CLI_LIST_MAX = 1000 };
@@ -117,9 +121,12 @@ typedef struct CliList {
 } CliList;
 void cli_list_free(CliList *l);
 
-/* Parses argv[1..] by the table (nopts entries). Positional arguments go
- * to pos (at most maxpos; more is a usage error), their count to *npos.
- * 0, or EXIT_USAGE after printing what is wrong. */
+/* Parses argv[1..] by the table (nopts entries, at most CLI_OPTS_MAX).
+ * Positional arguments go to pos (at most maxpos; more is a usage error),
+ * their count to *npos. Then the first required option of the table that
+ * is missing is a usage error. 0, or EXIT_USAGE after printing what is
+ * wrong. */
+enum { CLI_OPTS_MAX = 128 };
 int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int nopts, const char **pos, int maxpos,
               int *npos);
 

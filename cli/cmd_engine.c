@@ -224,14 +224,14 @@ static int show_stored(void *ctx, const StoreGameText *g)
     int variant;
     c->found = true;
     if (!variant_parse(g->variant, &variant)) {
-        snprintf(c->err, ERR_LEN, "run '%s' game %u: variant '%.32s' is not one this yinsh plays", g->run,
-                 (unsigned)g->index, g->variant);
+        error_set(c->err, "run '%s' game %u: variant '%.32s' is not one this yinsh plays", g->run,
+                  (unsigned)g->index, g->variant);
         return 1;
     }
     long ply = c->ply < 0 ? g->nactions : c->ply;
     if (ply > g->nactions) {
-        snprintf(c->err, ERR_LEN, "run '%s' game %u has %d action%s: --ply wants 0 to %d", g->run, (unsigned)g->index,
-                 g->nactions, number_plural((uint64_t)g->nactions), g->nactions);
+        error_set(c->err, "run '%s' game %u has %d action%s: --ply wants 0 to %d", g->run, (unsigned)g->index,
+                  g->nactions, number_plural((uint64_t)g->nactions), g->nactions);
         return 1;
     }
     Position pos;
@@ -240,8 +240,8 @@ static int show_stored(void *ctx, const StoreGameText *g)
         Action a;
         char msg[ERR_LEN];
         if (action_parse(&pos, g->actions[i], &a, msg)) {
-            snprintf(c->err, ERR_LEN, "run '%s' game %u: stored action %ld: %s", g->run, (unsigned)g->index, i + 1,
-                     msg);
+            error_set(c->err, "run '%s' game %u: stored action %ld: %s", g->run, (unsigned)g->index, i + 1,
+                      msg);
             return 1;
         }
         Undo u;
@@ -366,18 +366,16 @@ done:
 int cmd_randgame(int argc, char **argv)
 {
     uint64_t seed = 0;
-    bool have_seed = false;
     const char *variant_text = NULL;
     int variant = VARIANT_STANDARD, npos;
     const CliOpt opts[] = {
-        {.name = "--seed", .kind = CLI_U64, .out = &seed, .seen = &have_seed},
+        {.name = "--seed", .kind = CLI_U64, .out = &seed, .required = "missing --seed S"},
         {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
     };
     int rc = cli_parse("randgame", argc, argv, opts, 2, NULL, 0, &npos);
     if (rc) return rc;
     if (variant_text && !variant_parse(variant_text, &variant))
         return cli_usage_error("randgame", "--variant must be standard or blitz, not '%s'", variant_text);
-    if (!have_seed) return cli_usage_error("randgame", "missing --seed S");
     Rng rng;
     rng_seed(&rng, seed, 0);
     Position pos;

@@ -232,8 +232,6 @@ static int check_args(const char *cmd, MatchArgs *m, MatchPlan *mp, Book *book)
     plan->variant = VARIANT_STANDARD;
     plan->opening = OPENING_RINGS;
     plan->pairs = true;
-    if (!m->a || !m->b) return cli_usage_error(cmd, "--a SPEC and --b SPEC are required");
-    if (!m->games) return cli_usage_error(cmd, "--games N is required");
     if (m->games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", m->games);
     if ((rc = cli_run_check(cmd, &m->r))) return rc;
     if (m->variant_text && !variant_parse(m->variant_text, &plan->variant))
@@ -307,9 +305,10 @@ int cmd_match(int argc, char **argv)
     MatchArgs m = {.r = CLI_RUN_DEFAULTS("match")};
     const CliOpt opts[] = {
         CLI_CONTROL_OPTIONS(&m.ctl),
-        {.name = "--a", .kind = CLI_TEXT, .out = &m.a},
-        {.name = "--b", .kind = CLI_TEXT, .out = &m.b},
-        {.name = "--games", .kind = CLI_INT, .out = &m.games, .min = 2, .max = 100000000},
+        {.name = "--a", .kind = CLI_TEXT, .out = &m.a, .required = "--a SPEC and --b SPEC are required"},
+        {.name = "--b", .kind = CLI_TEXT, .out = &m.b, .required = "--a SPEC and --b SPEC are required"},
+        {.name = "--games", .kind = CLI_INT, .out = &m.games, .min = 2, .max = 100000000,
+         .required = "--games N is required"},
         {.name = "--variant", .kind = CLI_TEXT, .out = &m.variant_text},
         {.name = "--sprt", .kind = CLI_TEXT, .out = &m.sprt_text},
         {.name = "--opening", .kind = CLI_TEXT, .out = &m.opening},

@@ -41,17 +41,14 @@ int cmd_merge(int argc, char **argv)
     long busy = STORE_BUSY_MS;
     bool quiet = false;
     const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
+        {.name = "--db", .kind = CLI_TEXT, .out = &db,
+         .required = "--db OUT.db is required: the database to merge into"},
         {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
     };
     int n = 0, rc;
     if (!files) return cli_error(cmd, "out of memory");
     if ((rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, files, MERGE_MAX_FILES, &n))) goto done;
-    if (!db) {
-        rc = cli_usage_error(cmd, "--db OUT.db is required: the database to merge into");
-        goto done;
-    }
     if ((rc = cli_db(cmd, &db))) goto done;
     if (n == 0) {
         rc = cli_usage_error(cmd, "no database to merge: name one or more after --db OUT.db");

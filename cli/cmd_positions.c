@@ -70,8 +70,8 @@ int cmd_positions(int argc, char **argv)
     bool quiet = false, policy = false, mask = false;
     CliList runs = {0};
     const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out},
+        {.name = "--db", .kind = CLI_TEXT, .out = &db, .required = "--db PATH is required"},
+        {.name = "--out", .kind = CLI_TEXT, .out = &out, .required = "--out FILE is required"},
         {.name = "--format", .kind = CLI_TEXT, .out = &format_text},
         {.name = "--view", .kind = CLI_TEXT, .out = &view_text},
         {.name = "--runs", .kind = CLI_LIST, .out = &runs},
@@ -86,14 +86,6 @@ int cmd_positions(int argc, char **argv)
     char err[ERR_LEN], agent[SPEC_LEN];
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
-    if (!db || !*db) {
-        rc = cli_usage_error(cmd, "--db PATH is required");
-        goto done;
-    }
-    if (!out || !*out) {
-        rc = cli_usage_error(cmd, "--out FILE is required");
-        goto done;
-    }
     if (!samples_format_parse(format_text, &format) || format == SAMPLES_PLANES_POLICY) {
         rc = cli_usage_error(cmd, "--format '%s': expected ypn, csv or planes", format_text);
         goto done;

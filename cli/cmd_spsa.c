@@ -103,9 +103,6 @@ static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
 {
     char err[ERR_LEN];
     int rc;
-    if (!a->agent_text) return cli_usage_error(cmd, "--agent SPEC is required (the agent to tune)");
-    if (!a->iterations) return cli_usage_error(cmd, "--iterations N is required");
-    if (!a->out || !*a->out) return cli_usage_error(cmd, "--out FILE is required (the parameter path, CSV)");
     if ((rc = cli_shared_check(cmd, &a->sh))) return rc;
     if (a->variant_text && !variant_parse(a->variant_text, &s->variant))
         return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", a->variant_text);
@@ -198,10 +195,13 @@ int cmd_spsa(int argc, char **argv)
     SpsaArgs a = {.name = "spsa", .pairs = 1, .seed = 1, .sh = CLI_SHARED_DEFAULTS};
     const CliOpt opts[] = {
         CLI_CONTROL_OPTIONS(&a.ctl),
-        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text},
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text,
+         .required = "--agent SPEC is required (the agent to tune)"},
         {.name = "--param", .kind = CLI_TEXTS, .out = &a.plist},
-        {.name = "--iterations", .kind = CLI_INT, .out = &a.iterations, .min = 1, .max = SPSA_MAX_ITERATIONS},
-        {.name = "--out", .kind = CLI_TEXT, .out = &a.out},
+        {.name = "--iterations", .kind = CLI_INT, .out = &a.iterations, .min = 1, .max = SPSA_MAX_ITERATIONS,
+         .required = "--iterations N is required"},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a.out,
+         .required = "--out FILE is required (the parameter path, CSV)"},
         {.name = "--pairs", .kind = CLI_INT, .out = &a.pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
         {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
         {.name = "--seed", .kind = CLI_U64, .out = &a.seed},

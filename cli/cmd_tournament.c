@@ -261,7 +261,6 @@ static int check_options(const char *cmd, TourArgs *a, Tournament *t)
     *t = (Tournament){.variant = VARIANT_STANDARD, .opening = OPENING_RINGS, .gauntlet = a->gauntlet,
                       .seed = a->seed, .games = (uint32_t)a->games};
     if (a->plist.n < 2) return cli_usage_error(cmd, "at least two participants, each --p NAME=SPEC");
-    if (!a->games) return cli_usage_error(cmd, "--games N is required (games per pairing)");
     if (a->games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", a->games);
     if ((rc = cli_shared_check(cmd, &a->sh))) return rc;
     if (!planned_word(a->name, TOURNAMENT_NAME_LEN))
@@ -340,7 +339,8 @@ int cmd_tournament(int argc, char **argv)
     TourArgs a = {.name = "tournament", .seed = 1, .sh = CLI_SHARED_DEFAULTS};
     const CliOpt opts[] = {
         {.name = "--p", .kind = CLI_TEXTS, .out = &a.plist},
-        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 2, .max = STORE_MAX_GAMES},
+        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 2, .max = STORE_MAX_GAMES,
+         .required = "--games N is required (games per pairing)"},
         {.name = "--gauntlet", .kind = CLI_FLAG, .out = &a.gauntlet},
         {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
         {.name = "--seed", .kind = CLI_U64, .out = &a.seed},

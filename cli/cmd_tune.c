@@ -107,15 +107,6 @@ static char *fit_header(int argc, char **argv, const TuneData *data, const TuneO
     return header;
 }
 
-/* --db (RUN_DEFAULT_DB when not given, as every command reads it) and
- * --out, which is required: 0, or EXIT_USAGE after saying so. */
-static int check_paths(const char *cmd, const char **db, const char *out)
-{
-    int rc = cli_db(cmd, db);
-    if (!rc && (!out || !*out)) rc = cli_usage_error(cmd, "--out FILE is required");
-    return rc;
-}
-
 /* The report and the weights before and after, on stdout. */
 static void print_fit(const char *header, const TuneFit *fit)
 {
@@ -137,7 +128,7 @@ int cmd_tune(int argc, char **argv)
     tune_options_default(&o);
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out},
+        {.name = "--out", .kind = CLI_TEXT, .out = &out, .required = "--out FILE is required"},
         {.name = "--runs", .kind = CLI_LIST, .out = &runs},
         {.name = "--from", .kind = CLI_TEXT, .out = &from},
         {.name = "--min-ply", .kind = CLI_INT, .out = &min_ply, .min = 0, .max = 1000},
@@ -155,7 +146,8 @@ int cmd_tune(int argc, char **argv)
     TuneData data = {0};
     char err[ERR_LEN];
     int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc || (rc = check_paths(cmd, &db, out))) goto done;
+    /* --db: RUN_DEFAULT_DB when not given, as every command reads it */
+    if (rc || (rc = cli_db(cmd, &db))) goto done;
     o.min_ply = (int)min_ply;
     o.threads = (int)threads;
     StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};

@@ -2,7 +2,8 @@
  * (file_read): its one set of rules, each a case here (a missing path, a
  * directory, a file over its limit by its size, a stream over it as it
  * is read, a NUL byte in a text, a binary file, the limit itself, an
- * empty file, standard input's kind of stream). */
+ * empty file, standard input's kind of stream); and the error messages'
+ * helpers (error.h). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -142,4 +143,24 @@ Test(file_read, a_message_names_a_long_path_cut)
     cr_expect_str_eq(file_read_reason(err, path), strchr(err, ':') + 2);
     /* a message that is not the reader's is kept whole */
     cr_expect_str_eq(file_read_reason("other", path), "other");
+}
+
+/* error_append: a caller's word after a callee's message, cut at ERR_LEN
+ * like the message itself, and nothing written to a NULL buffer. */
+Test(error, append_adds_to_the_message_and_cuts_at_its_length)
+{
+    char err[ERR_LEN];
+    cr_expect_eq(error_code(err, ERR_EXISTS, "run '%s' exists", "r1"), ERR_EXISTS);
+    error_append(err, "; %s asks for another run", "the plan");
+    cr_expect_str_eq(err, "run 'r1' exists; the plan asks for another run");
+    char full[ERR_LEN + 10];
+    memset(full, 'x', sizeof full - 1);
+    full[sizeof full - 1] = '\0';
+    cr_expect_eq(error_set(err, "%s", full), ERR_FAIL);
+    cr_expect_eq(strlen(err), ERR_LEN - 1);
+    error_append(err, "; more");
+    cr_expect_eq(strlen(err), ERR_LEN - 1);
+    cr_expect_eq(err[ERR_LEN - 2], 'x');
+    error_append(NULL, "; nothing");
+    cr_expect_eq(error_set(NULL, "nothing"), ERR_FAIL);
 }

@@ -35,5 +35,9 @@ enum {
 int error_set(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same, returning code. */
 int error_code(char *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Adds to the message already in err (a caller's word on a callee's
+ * failure), cut at ERR_LEN bytes as error_set cuts; nothing when err is
+ * NULL. The code is the callee's, so nothing is returned. */
+void error_append(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

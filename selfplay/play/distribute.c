@@ -97,7 +97,7 @@ int dist_check_builds(const char *ident, char *err)
     char *all = my_rank == 0 ? calloc((size_t)nranks, DIST_IDENT_LEN) : NULL;
     if (my_rank == 0 && !all) {
         /* the others are in the gather: ending the job is the only way out */
-        snprintf(err, ERR_LEN, "out of memory comparing the ranks' builds");
+        error_set(err, "out of memory comparing the ranks' builds");
         dist_abort(1);
         return -1;
     }
@@ -108,10 +108,10 @@ int dist_check_builds(const char *ident, char *err)
         for (int r = 1; r < nranks && !differs; r++)
             if (memcmp(all + (size_t)r * DIST_IDENT_LEN, mine, DIST_IDENT_LEN)) {
                 differs = r;
-                snprintf(err, ERR_LEN,
-                         "rank %d runs another build than rank 0, and would play other games under this run's "
-                         "name: rank 0 is %.200s; rank %d is %.200s",
-                         r, mine, r, all + (size_t)r * DIST_IDENT_LEN);
+                error_set(err,
+                          "rank %d runs another build than rank 0, and would play other games under this run's "
+                          "name: rank 0 is %.200s; rank %d is %.200s",
+                          r, mine, r, all + (size_t)r * DIST_IDENT_LEN);
             }
     free(all);
     if (ok) ok = MPI_Bcast(&differs, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
@@ -337,7 +337,7 @@ static int serve(void *ctx, SelfplayInlet *inlet, char *err)
                 unsigned char *nb = realloc(buf, (size_t)len);
                 if (!nb) {
                     /* the rank waits in its send until this receive: nothing can go on */
-                    snprintf(err, ERR_LEN, "out of memory for a batch of rank %d's games (%d bytes)", from, len);
+                    error_set(err, "out of memory for a batch of rank %d's games (%d bytes)", from, len);
                     MPI_Abort(MPI_COMM_WORLD, 1);
                 }
                 buf = nb;

@@ -356,10 +356,7 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
     }
     rec->result = result;
     rec->reason = reason;
-    rec->removed[WHITE] = g.pos.removed[WHITE];
-    rec->removed[BLACK] = g.pos.removed[BLACK];
-    rec->markers[WHITE] = (uint8_t)bb_popcount(g.pos.markers[WHITE]);
-    rec->markers[BLACK] = (uint8_t)bb_popcount(g.pos.markers[BLACK]);
+    record_final_counts(rec, &g.pos);
     rec->duration_s = clock_now() - start;
     return 0;
 }

@@ -326,10 +326,7 @@ int boardspace_read(const char *text, size_t len, BoardspaceGame *g, char *err)
         rec->result = RESULT_NONE;
         rec->reason = REASON_NONE;
     }
-    rec->removed[WHITE] = r.pos.removed[WHITE];
-    rec->removed[BLACK] = r.pos.removed[BLACK];
-    rec->markers[WHITE] = (uint8_t)bb_popcount(r.pos.markers[WHITE]);
-    rec->markers[BLACK] = (uint8_t)bb_popcount(r.pos.markers[BLACK]);
+    record_final_counts(rec, &r.pos);
     rec->duration_s = (double)r.total_ms / 1e3;
     return 0;
 }

@@ -47,6 +47,14 @@ void record_free(GameRecord *rec)
     rec->nchildren = 0;
 }
 
+void record_final_counts(GameRecord *rec, const Position *pos)
+{
+    for (int side = 0; side < COLOUR_NB; side++) {
+        rec->removed[side] = pos->removed[side];
+        rec->markers[side] = (uint8_t)bb_popcount(pos->markers[side]);
+    }
+}
+
 uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
 {
     return rng_mix(rng_hash_text_from(h, action), ((uint64_t)root_visits << 32) | chosen_visits);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "eval/stats/stats.h"
+#include "engine/position.h"
 #include "engine/types.h"
 
 /* How the games begin. OPENING_RINGS: the ten ring placements are
@@ -83,6 +84,10 @@ typedef struct GameRecord {
 } GameRecord;
 
 void record_free(GameRecord *rec);
+
+/* The final position's counts into rec: the rings each side removed and
+ * the markers each has on the board. */
+void record_final_counts(GameRecord *rec, const Position *pos);
 
 /* A hash of what a game's agents chose and saw: every action's text and
  * its root and chosen visit counts (0 when not searched), mixed with the

@@ -63,22 +63,28 @@ double playout_evaluate(const Position *start, Rng *rng, int plies, const Weight
     return playout_evaluate_policy(start, rng, plies, w, PLAYOUT_UNIFORM);
 }
 
+/* A playout of at most `plies` actions on pos: true with White's score
+ * in *score when the game ended, else false with pos left for an
+ * evaluation. */
+static bool play_to_end(Position *pos, Rng *rng, int plies, int policy, double *score)
+{
+    playout_play(pos, rng, plies, policy);
+    int result;
+    if (!pos_outcome(pos, &result, NULL)) return false;
+    *score = result == RESULT_WHITE ? 1.0 : result == RESULT_BLACK ? 0.0 : 0.5;
+    return true;
+}
+
 double playout_evaluate_with(const Position *start, Rng *rng, int plies, const Evaluator *e, int policy)
 {
     Position pos = *start;
-    playout_play(&pos, rng, plies, policy);
-    int result;
-    if (pos_outcome(&pos, &result, NULL))
-        return result == RESULT_WHITE ? 1.0 : result == RESULT_BLACK ? 0.0 : 0.5;
-    return evaluator_white(e, &pos);
+    double score;
+    return play_to_end(&pos, rng, plies, policy, &score) ? score : evaluator_white(e, &pos);
 }
 
 double playout_evaluate_policy(const Position *start, Rng *rng, int plies, const Weights *w, int policy)
 {
     Position pos = *start;
-    playout_play(&pos, rng, plies, policy);
-    int result;
-    if (pos_outcome(&pos, &result, NULL))
-        return result == RESULT_WHITE ? 1.0 : result == RESULT_BLACK ? 0.0 : 0.5;
-    return eval_white(w, &pos);
+    double score;
+    return play_to_end(&pos, rng, plies, policy, &score) ? score : eval_white(w, &pos);
 }

@@ -127,11 +127,10 @@ static int check_input(Store *out, const char *path, char *err)
         return error_set(err, "cannot merge '%s': %s", path, oerr);
     }
     if (in->version != STORE_SCHEMA_VERSION) {
-        snprintf(err, ERR_LEN,
-                 "cannot merge '%s': its schema version is %d, this yinsh merges version %d (any command of this "
-                 "yinsh that writes to it upgrades it)",
-                 path, in->version, STORE_SCHEMA_VERSION);
-        rc = ERR_FAIL;
+        rc = error_set(err,
+                       "cannot merge '%s': its schema version is %d, this yinsh merges version %d (any command of this "
+                       "yinsh that writes to it upgrades it)",
+                       path, in->version, STORE_SCHEMA_VERSION);
     }
     sqlite3_stmt *st = NULL;
     if (!rc && sqlite3_prepare_v2(in->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) rc = ERR_FAIL;
@@ -140,8 +139,8 @@ static int check_input(Store *out, const char *path, char *err)
         rc = error_set(err, "cannot merge '%s': the database is damaged (%.200s): a truncated or broken copy? "
                  "copy it again from where it was played", path, text_or(st, 0, ""));
     } else if (rc && !err[0]) {
-        snprintf(err, ERR_LEN, "cannot merge '%s': the database is damaged (%s): a truncated or broken copy? copy "
-                 "it again from where it was played", path, sqlite3_errmsg(in->db));
+        error_set(err, "cannot merge '%s': the database is damaged (%s): a truncated or broken copy? copy "
+                  "it again from where it was played", path, sqlite3_errmsg(in->db));
     }
     sqlite3_finalize(st);
     store_close(in);
@@ -191,13 +190,12 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                 int from = -1;
                 for (int i = 0; i < m->nruns; i++)
                     if (m->run_ids[i] == id) from = m->run_file[i];
-                snprintf(err, ERR_LEN,
-                         "'%s' and '%s' hold run '%.100s' (uid %s) with different plans: %s %.120s in one, %.120s "
-                         "in the other; they are not shards of one run (the same seed, agents, number of games "
-                         "and yinsh give the same run)",
-                         file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what, here,
-                         there);
-                rc = ERR_FAIL;
+                rc = error_set(err,
+                               "'%s' and '%s' hold run '%.100s' (uid %s) with different plans: %s %.120s in one, "
+                               "%.120s in the other; they are not shards of one run (the same seed, agents, number "
+                               "of games and yinsh give the same run)",
+                               file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what,
+                               here, there);
                 break;
             }
         }
@@ -207,11 +205,11 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
         sqlite3_reset(nm);
         sqlite3_bind_text(nm, 1, text_or(src, C_NAME, ""), -1, SQLITE_TRANSIENT);
         if (sqlite3_step(nm) == SQLITE_ROW) {
-            snprintf(err, ERR_LEN,
-                     "'%s' holds run '%.100s' (uid %s), and '%s' holds another run of that name (uid %s): rename one "
-                     "(`sqlite3 FILE \"UPDATE run SET name = 'NEW' WHERE uid = 'UID'\"`) and merge again",
-                     m->paths[m->file], text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
-            rc = ERR_FAIL;
+            rc = error_set(err,
+                           "'%s' holds run '%.100s' (uid %s), and '%s' holds another run of that name (uid %s): "
+                           "rename one (`sqlite3 FILE \"UPDATE run SET name = 'NEW' WHERE uid = 'UID'\"`) and merge "
+                           "again",
+                           m->paths[m->file], text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
         }
         sqlite3_reset(nm);
         if (!rc) {
@@ -341,6 +339,109 @@ refuse:
                      m->paths[m->file], idx, name, why);
 }
 
+/* A game of the input (its row in g) that run slot r holds here already
+ * as here_id (its row in f, read and reset here): the same game, or a
+ * conflict that stops the merge. */
+static int same_game(Merge *m, sqlite3_stmt *f, sqlite3_stmt *g, int64_t in_id, int64_t idx,
+                     const StoreMergeRun *r, char *err)
+{
+    int64_t here_id = sqlite3_column_int64(f, 0);
+    uint64_t a, b;
+    char result[16];
+    snprintf(result, sizeof result, "%s", text_or(f, 1, ""));
+    sqlite3_reset(f);
+    int rc;
+    if ((rc = game_digest(m->out, m->out_digest, m->out_visits, here_id, result, &a, err)) ||
+        (rc = game_digest(m->in, m->in_digest, m->in_visits, in_id, text_or(g, G_RESULT, ""), &b, err)))
+        return rc;
+    if (a != b)
+        return error_set(err,
+                         "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): "
+                         "other actions, visit counts, root visit distributions or result; one of them was "
+                         "not played by this run's plan (another yinsh build?): nothing merged",
+                         file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
+    return ERR_OK;
+}
+
+/* The actions of the input's game in_id onto the game here_id. */
+static int copy_actions(Merge *m, int64_t in_id, int64_t here_id, char *err)
+{
+    int rc = ERR_OK;
+    sqlite3_stmt *a = m->in_actions, *ia = m->ins_action;
+    sqlite3_reset(a);
+    sqlite3_bind_int64(a, 1, in_id);
+    int astep;
+    while ((astep = sqlite3_step(a)) == SQLITE_ROW) {
+        sqlite3_reset(ia);
+        sqlite3_bind_int64(ia, 1, here_id);
+        for (int c = 0; c < A_NB; c++) sqlite3_bind_value(ia, c + 2, sqlite3_column_value(a, c));
+        if (sqlite3_step(ia) != SQLITE_DONE) {
+            rc = store_fail(m->out, err, "copying an action");
+            break;
+        }
+    }
+    sqlite3_reset(ia);
+    if (!rc && astep != SQLITE_DONE) {
+        rc = error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
+                       sqlite3_errmsg(m->in->db));
+    }
+    sqlite3_reset(a);
+    return rc;
+}
+
+/* The root visit distributions of the input's game in_id (its row in g,
+ * game idx of run r), row for row, each on an action of the game here_id
+ * just copied. */
+static int copy_visits(Merge *m, sqlite3_stmt *g, int64_t in_id, int64_t here_id, int64_t idx,
+                       const StoreMergeRun *r, char *err)
+{
+    int rc = ERR_OK, astep = SQLITE_DONE;
+    sqlite3_stmt *v = m->in_visits, *iv = m->ins_visits;
+    sqlite3_reset(v);
+    sqlite3_bind_int64(v, 1, in_id);
+    int64_t length = sqlite3_column_int64(g, G_ACTIONS);
+    while (!rc && (astep = sqlite3_step(v)) == SQLITE_ROW) {
+        int64_t ply = sqlite3_column_int64(v, 0);
+        if (ply < 0 || ply >= length || sqlite3_column_int64(v, 2) < 1) {
+            rc = error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' has a root visit row on ply "
+                           "%" PRId64 " that is not one of its actions, or without visits: the file was altered: "
+                           "nothing merged", m->paths[m->file], idx, r->name, ply);
+            break;
+        }
+        sqlite3_reset(iv);
+        sqlite3_bind_int64(iv, 1, here_id);
+        for (int c = 0; c < 3; c++) sqlite3_bind_value(iv, c + 2, sqlite3_column_value(v, c));
+        if (sqlite3_step(iv) != SQLITE_DONE) rc = store_fail(m->out, err, "copying an action's visits");
+    }
+    sqlite3_reset(iv);
+    if (!rc && astep != SQLITE_DONE) {
+        rc = error_set(err, "cannot merge '%s': reading a game's visits: %s", m->paths[m->file],
+                       sqlite3_errmsg(m->in->db));
+    }
+    sqlite3_reset(v);
+    return rc;
+}
+
+/* A game of the input that is not here (its row in g) into run_id:
+ * checked against its run, then copied with its actions and visits. */
+static int copy_game(Merge *m, sqlite3_stmt *run, sqlite3_stmt *g, int64_t run_id, const StoreMergeRun *r,
+                     char *err)
+{
+    int64_t in_id = sqlite3_column_int64(g, G_NB), idx = sqlite3_column_int64(g, G_IDX);
+    int rc;
+    if ((rc = check_game(m, run, g, in_id, err))) return rc;
+    sqlite3_stmt *ins = m->ins_game;
+    sqlite3_reset(ins);
+    sqlite3_bind_int64(ins, 1, run_id);
+    for (int c = 0; c < G_NB; c++) sqlite3_bind_value(ins, c + 2, sqlite3_column_value(g, c));
+    if (sqlite3_step(ins) != SQLITE_DONE) return store_fail(m->out, err, "copying a game");
+    int64_t here_id = sqlite3_last_insert_rowid(m->out->db);
+    sqlite3_reset(ins);
+    if (!origin_add(&m->origins, here_id, m->file)) return error_set(err, "out of memory");
+    if ((rc = copy_actions(m, in_id, here_id, err))) return rc;
+    return copy_visits(m, g, in_id, here_id, idx, r, err);
+}
+
 /* The games of the input's run (its row in `run`) into run slot `slot`
  * here. */
 static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
@@ -360,87 +461,12 @@ static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
         sqlite3_bind_int64(f, 2, idx);
         if (sqlite3_step(f) == SQLITE_ROW) {
             /* held here already: the same game, or a conflict */
-            int64_t here_id = sqlite3_column_int64(f, 0);
-            uint64_t a, b;
-            char result[16];
-            snprintf(result, sizeof result, "%s", text_or(f, 1, ""));
-            sqlite3_reset(f);
-            if ((rc = game_digest(m->out, m->out_digest, m->out_visits, here_id, result, &a, err)) ||
-                (rc = game_digest(m->in, m->in_digest, m->in_visits, in_id, text_or(g, G_RESULT, ""), &b, err)))
-                break;
-            if (a != b) {
-                snprintf(err, ERR_LEN,
-                         "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): other "
-                         "actions, visit counts, root visit distributions or result; one of them was not played by this run's plan (another "
-                         "yinsh build?): nothing merged",
-                         file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
-                rc = ERR_FAIL;
-                break;
-            }
+            if ((rc = same_game(m, f, g, in_id, idx, r, err))) break;
             r->duplicates++;
             continue;
         }
         sqlite3_reset(f);
-        if ((rc = check_game(m, run, g, in_id, err))) break;
-        sqlite3_stmt *ins = m->ins_game;
-        sqlite3_reset(ins);
-        sqlite3_bind_int64(ins, 1, run_id);
-        for (int c = 0; c < G_NB; c++) sqlite3_bind_value(ins, c + 2, sqlite3_column_value(g, c));
-        if (sqlite3_step(ins) != SQLITE_DONE) {
-            rc = store_fail(m->out, err, "copying a game");
-            break;
-        }
-        int64_t here_id = sqlite3_last_insert_rowid(m->out->db);
-        sqlite3_reset(ins);
-        if (!origin_add(&m->origins, here_id, m->file)) {
-            rc = error_set(err, "out of memory");
-            break;
-        }
-        sqlite3_stmt *a = m->in_actions, *ia = m->ins_action;
-        sqlite3_reset(a);
-        sqlite3_bind_int64(a, 1, in_id);
-        int astep;
-        while ((astep = sqlite3_step(a)) == SQLITE_ROW) {
-            sqlite3_reset(ia);
-            sqlite3_bind_int64(ia, 1, here_id);
-            for (int c = 0; c < A_NB; c++) sqlite3_bind_value(ia, c + 2, sqlite3_column_value(a, c));
-            if (sqlite3_step(ia) != SQLITE_DONE) {
-                rc = store_fail(m->out, err, "copying an action");
-                break;
-            }
-        }
-        sqlite3_reset(ia);
-        if (!rc && astep != SQLITE_DONE) {
-            rc = error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
-                     sqlite3_errmsg(m->in->db));
-        }
-        sqlite3_reset(a);
-        /* the root visit distributions, row for row (each on an action of
-         * the game just copied) */
-        sqlite3_stmt *v = m->in_visits, *iv = m->ins_visits;
-        sqlite3_reset(v);
-        sqlite3_bind_int64(v, 1, in_id);
-        int64_t length = sqlite3_column_int64(g, G_ACTIONS);
-        while (!rc && (astep = sqlite3_step(v)) == SQLITE_ROW) {
-            int64_t ply = sqlite3_column_int64(v, 0);
-            if (ply < 0 || ply >= length || sqlite3_column_int64(v, 2) < 1) {
-                rc = error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' has a root visit row on ply "
-                               "%" PRId64 " that is not one of its actions, or without visits: the file was altered: "
-                               "nothing merged", m->paths[m->file], idx, r->name, ply);
-                break;
-            }
-            sqlite3_reset(iv);
-            sqlite3_bind_int64(iv, 1, here_id);
-            for (int c = 0; c < 3; c++) sqlite3_bind_value(iv, c + 2, sqlite3_column_value(v, c));
-            if (sqlite3_step(iv) != SQLITE_DONE) rc = store_fail(m->out, err, "copying an action's visits");
-        }
-        sqlite3_reset(iv);
-        if (!rc && astep != SQLITE_DONE) {
-            rc = error_set(err, "cannot merge '%s': reading a game's visits: %s", m->paths[m->file],
-                     sqlite3_errmsg(m->in->db));
-        }
-        sqlite3_reset(v);
-        if (rc) break;
+        if ((rc = copy_game(m, run, g, run_id, r, err))) break;
         r->added++;
     }
     if (!rc && step != SQLITE_DONE) {

@@ -32,14 +32,14 @@ int store_fail(const Store *s, char *err, const char *what)
     const char *why = s->db ? sqlite3_errmsg(s->db) : "out of memory";
     int code = s->db ? sqlite3_errcode(s->db) : SQLITE_NOMEM;
     if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-        snprintf(err, ERR_LEN, "database '%s': %s: it is locked by another process (%s)", s->path, what, why);
+        error_set(err, "database '%s': %s: it is locked by another process (%s)", s->path, what, why);
     else if (code == SQLITE_NOTADB)
-        snprintf(err, ERR_LEN, "'%s' is not a database (%s)", s->path, why);
+        error_set(err, "'%s' is not a database (%s)", s->path, why);
     else if (code == SQLITE_CORRUPT)
-        snprintf(err, ERR_LEN, "database '%s' is damaged (%s: %s): a truncated or broken copy? copy it again from "
-                 "where it was written", s->path, what, why);
+        error_set(err, "database '%s' is damaged (%s: %s): a truncated or broken copy? copy it again from "
+                  "where it was written", s->path, what, why);
     else
-        snprintf(err, ERR_LEN, "database '%s': %s: %s", s->path, what, why);
+        error_set(err, "database '%s': %s: %s", s->path, what, why);
     return ERR_FAIL;
 }
 
@@ -862,8 +862,8 @@ done:
         StoreRun other;
         char gerr[ERR_LEN];
         bool finished = store_run_get(s, run->name, &other, gerr) == ERR_OK && other.finished;
-        snprintf(err, ERR_LEN, "database '%s': a %srun named '%s' exists already%s", s->path, finished ? "finished " : "",
-                 run->name, finished ? "" : ", unfinished");
+        error_set(err, "database '%s': a %srun named '%s' exists already%s", s->path, finished ? "finished " : "",
+                  run->name, finished ? "" : ", unfinished");
         if (clash) {
             *clash = (StoreClash){.finished = finished};
             snprintf(clash->run, sizeof clash->run, "%s", run->name);
@@ -997,10 +997,10 @@ done:
 }
 
 
-int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, int n, char *err)
+/* The three inserts of store_write_games, prepared once a connection
+ * and kept. */
+static int prepare_game_inserts(Store *s, char *err)
 {
-    int rc;
-    const char *white = run->white, *black = run->black;
     if (!s->ins_game) {
         /* a game the database holds already (same identity) is a repeat */
         const char *sql = "INSERT INTO game (run_id, idx, seed, variant, white, black, result, reason, actions, "
@@ -1023,76 +1023,98 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_visits, NULL) != SQLITE_OK)
             return store_fail(s, err, "preparing the visits insert");
     }
+    return ERR_OK;
+}
+
+/* Game r of run into the game table; its row's id to *game_id. */
+static int insert_game(Store *s, const StoreRun *run, const GameRecord *r, int64_t *game_id, char *err)
+{
+    const char *white = run->white, *black = run->black;
+    sqlite3_stmt *st = s->ins_game;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, run->id);
+    sqlite3_bind_int64(st, 2, r->index);
+    sqlite3_bind_int64(st, 3, (int64_t)r->seed);
+    sqlite3_bind_text(st, 4, variant_name(r->variant), -1, SQLITE_STATIC);
+    /* the agents as they played this game: a match swaps them in odd games */
+    sqlite3_bind_text(st, 5, r->swapped ? black : white, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, r->swapped ? white : black, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 7, result_name(r->result), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 8, reason_name(r->reason), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 9, r->nactions);
+    sqlite3_bind_int(st, 10, r->removed[WHITE]);
+    sqlite3_bind_int(st, 11, r->removed[BLACK]);
+    sqlite3_bind_int(st, 12, r->markers[WHITE]);
+    sqlite3_bind_int(st, 13, r->markers[BLACK]);
+    sqlite3_bind_double(st, 14, r->duration_s * 1e3);
+    char ident[STORE_HASH_LEN];
+    store_game_ident(run->plan_ident, r->index, ident);
+    sqlite3_bind_text(st, 15, ident, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_DONE) return store_fail(s, err, "storing a game");
+    *game_id = sqlite3_last_insert_rowid(s->db);
+    return ERR_OK;
+}
+
+/* The actions of game r, stored as game_id, with the search's figures
+ * where it searched (NULL where it did not). */
+static int insert_actions(Store *s, int64_t game_id, const GameRecord *r, char *err)
+{
+    sqlite3_stmt *st = s->ins_action;
+    for (int i = 0; i < r->nactions; i++) {
+        const ActionRecord *a = &r->actions[i];
+        char text[ACTION_MAX_LEN];
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, game_id);
+        sqlite3_bind_int(st, 2, i);
+        sqlite3_bind_text(st, 3, a->actor == WHITE ? "w" : "b", 1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, STATE_CHARS + (a->state < STATE_NB ? a->state : STATE_END), 1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, action_format(a->action, text), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 6, a->legal);
+        if (a->searched) {
+            sqlite3_bind_int64(st, 7, a->root_visits);
+            sqlite3_bind_int64(st, 8, a->chosen_visits);
+            sqlite3_bind_double(st, 9, a->value);
+            sqlite3_bind_double(st, 12, a->root_value);
+        } else {
+            sqlite3_bind_null(st, 7);
+            sqlite3_bind_null(st, 8);
+            sqlite3_bind_null(st, 9);
+            sqlite3_bind_null(st, 12);
+        }
+        sqlite3_bind_int64(st, 10, a->time_us);
+        if (a->has_clock) sqlite3_bind_int64(st, 11, a->clock_us);
+        else sqlite3_bind_null(st, 11);
+        if (sqlite3_step(st) != SQLITE_DONE) return store_fail(s, err, "storing an action");
+    }
+    return ERR_OK;
+}
+
+/* The root visit distributions of game r, stored as game_id. */
+static int insert_visits(Store *s, int64_t game_id, const GameRecord *r, char *err)
+{
+    sqlite3_stmt *st = s->ins_visits;
+    for (int i = 0; i < r->nchildren; i++) {
+        const RootChild *c = &r->children[i];
+        char text[ACTION_MAX_LEN];
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, game_id);
+        sqlite3_bind_int(st, 2, c->ply);
+        sqlite3_bind_text(st, 3, action_format(c->action, text), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, c->visits);
+        if (sqlite3_step(st) != SQLITE_DONE) return store_fail(s, err, "storing an action's visits");
+    }
+    return ERR_OK;
+}
+
+int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, int n, char *err)
+{
+    int rc;
+    if ((rc = prepare_game_inserts(s, err))) return rc;
     if ((rc = begin(s, err))) return rc;
     for (int g = 0; g < n && !rc; g++) {
-        const GameRecord *r = games[g];
-        sqlite3_stmt *st = s->ins_game;
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, run->id);
-        sqlite3_bind_int64(st, 2, r->index);
-        sqlite3_bind_int64(st, 3, (int64_t)r->seed);
-        sqlite3_bind_text(st, 4, variant_name(r->variant), -1, SQLITE_STATIC);
-        /* the agents as they played this game: a match swaps them in odd games */
-        sqlite3_bind_text(st, 5, r->swapped ? black : white, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 6, r->swapped ? white : black, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 7, result_name(r->result), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 8, reason_name(r->reason), -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 9, r->nactions);
-        sqlite3_bind_int(st, 10, r->removed[WHITE]);
-        sqlite3_bind_int(st, 11, r->removed[BLACK]);
-        sqlite3_bind_int(st, 12, r->markers[WHITE]);
-        sqlite3_bind_int(st, 13, r->markers[BLACK]);
-        sqlite3_bind_double(st, 14, r->duration_s * 1e3);
-        char ident[STORE_HASH_LEN];
-        store_game_ident(run->plan_ident, r->index, ident);
-        sqlite3_bind_text(st, 15, ident, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(st) != SQLITE_DONE) {
-            rc = store_fail(s, err, "storing a game");
-            break;
-        }
-        int64_t game_id = sqlite3_last_insert_rowid(s->db);
-        st = s->ins_action;
-        for (int i = 0; i < r->nactions; i++) {
-            const ActionRecord *a = &r->actions[i];
-            char text[ACTION_MAX_LEN];
-            sqlite3_reset(st);
-            sqlite3_bind_int64(st, 1, game_id);
-            sqlite3_bind_int(st, 2, i);
-            sqlite3_bind_text(st, 3, a->actor == WHITE ? "w" : "b", 1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 4, STATE_CHARS + (a->state < STATE_NB ? a->state : STATE_END), 1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(st, 5, action_format(a->action, text), -1, SQLITE_TRANSIENT);
-            sqlite3_bind_int(st, 6, a->legal);
-            if (a->searched) {
-                sqlite3_bind_int64(st, 7, a->root_visits);
-                sqlite3_bind_int64(st, 8, a->chosen_visits);
-                sqlite3_bind_double(st, 9, a->value);
-                sqlite3_bind_double(st, 12, a->root_value);
-            } else {
-                sqlite3_bind_null(st, 7);
-                sqlite3_bind_null(st, 8);
-                sqlite3_bind_null(st, 9);
-                sqlite3_bind_null(st, 12);
-            }
-            sqlite3_bind_int64(st, 10, a->time_us);
-            if (a->has_clock) sqlite3_bind_int64(st, 11, a->clock_us);
-            else sqlite3_bind_null(st, 11);
-            if (sqlite3_step(st) != SQLITE_DONE) {
-                rc = store_fail(s, err, "storing an action");
-                break;
-            }
-        }
-        st = s->ins_visits;
-        for (int i = 0; i < r->nchildren && !rc; i++) {
-            const RootChild *c = &r->children[i];
-            char text[ACTION_MAX_LEN];
-            sqlite3_reset(st);
-            sqlite3_bind_int64(st, 1, game_id);
-            sqlite3_bind_int(st, 2, c->ply);
-            sqlite3_bind_text(st, 3, action_format(c->action, text), -1, SQLITE_TRANSIENT);
-            sqlite3_bind_int64(st, 4, c->visits);
-            if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "storing an action's visits");
-        }
+        int64_t game_id;
+        if (!(rc = insert_game(s, run, games[g], &game_id, err)) && !(rc = insert_actions(s, game_id, games[g], err)))
+            rc = insert_visits(s, game_id, games[g], err);
     }
     sqlite3_reset(s->ins_game);
     sqlite3_reset(s->ins_action);

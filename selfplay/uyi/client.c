@@ -290,6 +290,50 @@ static void kill_kin(UyiClient *c)
 
 /* ---- starting ------------------------------------------------------------- */
 
+/* The child of uyi_client_start, after the fork: async-signal-safe calls
+ * only (the parent has threads). It joins a process group of its own,
+ * dies with its parent, takes the ends given as its standard input, output
+ * and error, enters dir (when given) and runs argv; a failure is written
+ * to the status pipe as {what, errno}, what 0 for the pipes, 1 for the
+ * folder, 2 for the command (exec closes the pipe on success). */
+static _Noreturn void child_exec(pid_t parent, int in, int out, int err, int status, const char *dir, char **argv)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    signal(SIGPIPE, SIG_DFL);
+    int what = 0;
+    if (dup2(in, 0) >= 0 && dup2(out, 1) >= 0 && dup2(err, 2) >= 0) {
+        what = 1;
+        if (!dir || !*dir || chdir(dir) == 0) {
+            what = 2;
+            execvp(argv[0], argv);
+        }
+    }
+    int report[2] = {what, errno};
+    ssize_t w = write(status, report, sizeof report);
+    (void)w;
+    _exit(127);
+}
+
+/* The exec's outcome, read from the status pipe (nothing to read once it
+ * succeeded, CLOEXEC): 0, or the failure the child reported, after
+ * reaping it. */
+static int exec_outcome(pid_t pid, int status, const char *dir, const char *command, char *err)
+{
+    int report[2];
+    ssize_t got;
+    while ((got = read(status, report, sizeof report)) < 0 && errno == EINTR) {
+    }
+    if (got != (ssize_t)sizeof report) return ERR_OK;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    if (report[0] == 1)
+        return error_set(err, "cannot enter the engine's folder '%.200s': %s", dir, strerror(report[1]));
+    if (report[0] == 2) return error_set(err, "cannot run '%.200s': %s", command, strerror(report[1]));
+    return error_set(err, "cannot set up the engine's input and output: %s", strerror(report[1]));
+}
+
 int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const char *log_path, char *err)
 {
     *out = NULL;
@@ -326,26 +370,7 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
         rc = error_set(err, "cannot start the engine: fork: %s", strerror(errno));
         goto fail;
     }
-    if (pid == 0) {
-        /* the child: async-signal-safe calls only (the parent has threads);
-         * a failure is its errno on the status pipe, which exec closes */
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127);
-        signal(SIGPIPE, SIG_DFL);
-        int what = 0; /* 0: the pipes, 1: the folder, 2: the command */
-        if (dup2(in[1], 0) >= 0 && dup2(outp[1], 1) >= 0 && dup2(log >= 0 ? errp[1] : null, 2) >= 0) {
-            what = 1;
-            if (!dir || !*dir || chdir(dir) == 0) {
-                what = 2;
-                execvp(argv[0], argv);
-            }
-        }
-        int report[2] = {what, errno};
-        ssize_t w = write(status[1], report, sizeof report);
-        (void)w;
-        _exit(127);
-    }
+    if (pid == 0) child_exec(parent, in[1], outp[1], log >= 0 ? errp[1] : null, status[1], dir, argv);
     setpgid(pid, pid); /* also here, so that the group exists before any kill */
     close(in[1]);
     close(outp[1]);
@@ -353,24 +378,10 @@ int uyi_client_start(UyiClient **out, const char *cmd, const char *dir, const ch
     if (errp[1] >= 0) close(errp[1]);
     if (null >= 0) close(null);
     in[1] = outp[1] = status[1] = errp[1] = null = -1;
-    /* the exec's outcome: nothing to read once it succeeded (CLOEXEC) */
-    int report[2];
-    ssize_t got;
-    while ((got = read(status[0], report, sizeof report)) < 0 && errno == EINTR) {
-    }
+    rc = exec_outcome(pid, status[0], dir, argv[0], err);
     close(status[0]);
     status[0] = -1;
-    if (got == (ssize_t)sizeof report) {
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-        }
-        if (report[0] == 1)
-            rc = error_set(err, "cannot enter the engine's folder '%.200s': %s", dir, strerror(report[1]));
-        else if (report[0] == 2)
-            rc = error_set(err, "cannot run '%.200s': %s", argv[0], strerror(report[1]));
-        else
-            rc = error_set(err, "cannot set up the engine's input and output: %s", strerror(report[1]));
-        goto fail;
-    }
+    if (rc) goto fail;
     c->pid = pid;
     c->talk = -1;
     c->t0 = clock_now();

@@ -108,10 +108,7 @@ static int agent_at(const Rounds *r, int k, AgentSpec *spec, char *text, char *e
 static int run_state(const Rounds *r, Planned *run, char *err)
 {
     int refused, rc = planned_read(&r->where, run, 1, &refused, err);
-    if (rc == ERR_EXISTS) {
-        size_t len = strlen(err);
-        snprintf(err + len, ERR_LEN - len, "; the rounds ask for another run under that name");
-    }
+    if (rc == ERR_EXISTS) error_append(err, "; the rounds ask for another run under that name");
     return rc;
 }
 

@@ -36,8 +36,7 @@ static int bad(const Ctx *c, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(c->err, ERR_LEN, "%s:%d: %s", c->file, line, msg);
-    return ERR_USAGE;
+    return error_code(c->err, ERR_USAGE, "%s:%d: %s", c->file, line, msg);
 }
 
 static int check_keys(const Ctx *c, const IniSection *s, const char *const *allowed)

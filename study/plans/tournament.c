@@ -149,10 +149,7 @@ int tournament_state(Tournament *t, const PlannedOptions *o, Planned *runs, char
 {
     for (int k = 0; k < t->npairings; k++) tournament_planned(t, k, &runs[k]);
     int refused, rc = planned_read(o, runs, t->npairings, &refused, err);
-    if (rc == ERR_EXISTS) {
-        size_t len = strlen(err);
-        snprintf(err + len, ERR_LEN - len, "; the tournament asks for another run under that name");
-    }
+    if (rc == ERR_EXISTS) error_append(err, "; the tournament asks for another run under that name");
     for (int k = 0; !rc && !t->as_given && k < t->npairings; k++)
         if (runs[k].state == PLANNED_MISSING) rc = other_order(t, k, o, &runs[k], err);
     return rc;

@@ -16,7 +16,7 @@ static FILE *open_data(const char *dir, const char *name, char *err)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
-    if (!f) snprintf(err, ERR_LEN, "cannot write '%.400s': %.80s", path, strerror(errno));
+    if (!f) error_set(err, "cannot write '%.400s': %.80s", path, strerror(errno));
     return f;
 }
 

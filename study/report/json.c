@@ -227,21 +227,10 @@ static void json_diff(Json *j, const ReportDiff *d)
     json_str(j, "verdict", verdict_word(d->verdict, "differ"));
 }
 
-/* The report's figures as JSON (docs/json.md): the runs used, each pair
- * of agents per variant, blitz against standard where a pair played
- * both, and the first ring's classes, as the Markdown has them. */
-void report_write_json(Json *j, const Report *rep, const char *out, const ReportPictures *pics)
+/* The runs used, each with its plan, its stored and distinct games and
+ * its provenance. */
+static void json_runs(Json *j, const Report *rep)
 {
-    json_str(j, "db", rep->db);
-    json_str(j, "out", out);
-    json_uint(j, "games", rep->games);
-    json_uint(j, "copies_left_out", rep->copies);
-    json_uint(j, "games_unknown_variant", rep->skipped);
-    json_uint(j, "games_unfinished", rep->unfinished);
-    json_int(j, "repeats_left_out", rep->repeats);
-    json_str(j, "kind", rep->kind);
-    json_str(j, "agent", rep->agent);
-    json_str(j, "variant", rep->variant);
     json_array(j, "runs");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
@@ -267,9 +256,12 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
         json_close(j);
     }
     json_close(j);
-    json_array(j, "pairs");
-    for (int i = 0; i < rep->npairs; i++) json_pair(j, rep, &rep->pairs[i]);
-    json_close(j);
+}
+
+/* Each pair that played both variants: White's score in each, and the
+ * difference. */
+static void json_blitz(Json *j, const Report *rep)
+{
     json_array(j, "blitz_vs_standard");
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
@@ -290,11 +282,11 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
         json_close(j);
     }
     json_close(j);
-    json_classes(j, rep);
-    json_array(j, "ladders");
-    for (int v = 0; v < REPORT_VARIANT_NB; v++)
-        if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) json_ladder(j, rep, v);
-    json_close(j);
+}
+
+/* The same agent from two openings, compared. */
+static void json_openings_compared(Json *j, const Report *rep)
+{
     json_array(j, "openings_compared");
     for (int i = 0; i < rep->npairs; i++)
         for (int k = i + 1; k < rep->npairs; k++) {
@@ -314,6 +306,11 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
             json_close(j);
         }
     json_close(j);
+}
+
+/* The published figures the report quotes beside its own. */
+static void json_published(Json *j)
+{
     json_array(j, "published");
     for (int i = 0; i < REPORT_PUBLISHED_NB; i++) {
         const ReportPublished *p = &REPORT_PUBLISHED[i];
@@ -325,6 +322,35 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
         json_close(j);
     }
     json_close(j);
+}
+
+/* The report's figures as JSON (docs/json.md): the runs used, each pair
+ * of agents per variant, blitz against standard where a pair played
+ * both, and the first ring's classes, as the Markdown has them. */
+void report_write_json(Json *j, const Report *rep, const char *out, const ReportPictures *pics)
+{
+    json_str(j, "db", rep->db);
+    json_str(j, "out", out);
+    json_uint(j, "games", rep->games);
+    json_uint(j, "copies_left_out", rep->copies);
+    json_uint(j, "games_unknown_variant", rep->skipped);
+    json_uint(j, "games_unfinished", rep->unfinished);
+    json_int(j, "repeats_left_out", rep->repeats);
+    json_str(j, "kind", rep->kind);
+    json_str(j, "agent", rep->agent);
+    json_str(j, "variant", rep->variant);
+    json_runs(j, rep);
+    json_array(j, "pairs");
+    for (int i = 0; i < rep->npairs; i++) json_pair(j, rep, &rep->pairs[i]);
+    json_close(j);
+    json_blitz(j, rep);
+    json_classes(j, rep);
+    json_array(j, "ladders");
+    for (int v = 0; v < REPORT_VARIANT_NB; v++)
+        if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) json_ladder(j, rep, v);
+    json_close(j);
+    json_openings_compared(j, rep);
+    json_published(j);
     if (pics) {
         json_open(j, "pictures", '{', true);
         json_bool(j, "strength", pics->strength);

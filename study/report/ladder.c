@@ -132,10 +132,10 @@ void report_ladder_free(ReportLadder *lad)
     lad->nlinks = 0;
 }
 
-void report_ladder_build(const Report *rep, int variant, ReportLadder *lad)
+/* The levels: every agent that played itself, once, in pair order. False,
+ * with lad->why, when there are too many to rate. */
+static bool ladder_levels(const Report *rep, int variant, ReportLadder *lad)
 {
-    *lad = (ReportLadder){.anchor = -1};
-    /* the levels: every agent that played itself, once, in pair order */
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *p = &rep->pairs[i];
         if (p->variant != variant || strcmp(p->white, p->black) || !p->games) continue;
@@ -147,19 +147,25 @@ void report_ladder_build(const Report *rep, int variant, ReportLadder *lad)
         if (lad->nlevels == REPORT_LEVEL_MAX) {
             snprintf(lad->why, sizeof lad->why, "more than %d agents played themselves: too many levels to rate",
                      REPORT_LEVEL_MAX);
-            return;
+            return false;
         }
         lad->level[lad->nlevels++] = (ReportLevel){.agent = p->white, .pair = i, .block = -1, .base = -1};
     }
-    /* the links: the match runs of the variant between two levels */
+    return true;
+}
+
+/* The links: the match runs of the variant between two levels, and each
+ * level's first ladder match's opening into opening[]. False when there
+ * is no link (or, with lad->why, no memory for them). */
+static bool ladder_links(const Report *rep, int variant, ReportLadder *lad, const char **opening)
+{
     int nruns = 0;
     for (int i = 0; i < rep->nmatches; i++) nruns += rep->matches[i].variant == variant;
-    if (!lad->nlevels || !nruns) return;
+    if (!lad->nlevels || !nruns) return false;
     if (!(lad->link = calloc((size_t)nruns, sizeof *lad->link))) {
         snprintf(lad->why, sizeof lad->why, "out of memory");
-        return;
+        return false;
     }
-    const char *opening[REPORT_LEVEL_MAX] = {NULL}; /* each level's first ladder match's opening */
     for (int i = 0; i < rep->nmatches; i++) {
         const ReportMatch *m = &rep->matches[i];
         if (m->variant != variant) continue;
@@ -184,11 +190,14 @@ void report_ladder_build(const Report *rep, int variant, ReportLadder *lad)
         if (!opening[a]) opening[a] = m->opening;
         if (!opening[b]) opening[b] = m->opening;
     }
-    if (!lad->nlinks) return;
+    return lad->nlinks > 0;
+}
 
-    /* each link's own figures, and the sweeps */
-    int up[REPORT_LEVEL_MAX];
-    bool linked[REPORT_LEVEL_MAX] = {false};
+/* Each link's own figures, and the sweeps: the links that are no sweep
+ * join their levels' sets in up (union-find); linked[] marks the levels
+ * with a link. */
+static void ladder_link_figures(ReportLadder *lad, int *up, bool *linked)
+{
     for (int i = 0; i < lad->nlevels; i++) up[i] = i;
     for (int k = 0; k < lad->nlinks; k++) {
         ReportLink *l = &lad->link[k];
@@ -202,20 +211,16 @@ void report_ladder_build(const Report *rep, int variant, ReportLadder *lad)
         else up[find(up, l->upper)] = find(up, l->lower);
         linked[l->upper] = linked[l->lower] = true;
     }
+}
 
-    /* each level's self-play from the opening of its matches, where it has one */
-    for (int i = 0; i < lad->nlevels; i++) {
-        if (!opening[i]) continue;
-        int at = report_pair_index(rep, variant, lad->level[i].agent, lad->level[i].agent, opening[i]);
-        if (at >= 0 && rep->pairs[at].games) lad->level[i].pair = at;
-    }
-
-    /* the order, then the levels and links renumbered by it */
+/* The order, then the levels and links renumbered by it: up2[k] is the
+ * root of new level k's set (a new number), linked2[k] whether it has a
+ * link. */
+static void ladder_renumber(ReportLadder *lad, int *up, const bool *linked, int *up2, bool *linked2)
+{
     int order[REPORT_LEVEL_MAX], place[REPORT_LEVEL_MAX];
     ladder_order(lad, linked, order);
     ReportLevel levels[REPORT_LEVEL_MAX];
-    int up2[REPORT_LEVEL_MAX];
-    bool linked2[REPORT_LEVEL_MAX];
     for (int k = 0; k < lad->nlevels; k++) {
         levels[k] = lad->level[order[k]];
         linked2[k] = linked[order[k]];
@@ -227,8 +232,13 @@ void report_ladder_build(const Report *rep, int variant, ReportLadder *lad)
         lad->link[k].upper = place[lad->link[k].upper];
         lad->link[k].lower = place[lad->link[k].lower];
     }
+}
 
-    /* the anchor's block first, then the others in the order of their first levels */
+/* The blocks (the sets of levels joined by links that are no sweep), the
+ * anchor's first, then the others in the order of their first levels,
+ * each fitted on its own Elo scale. */
+static void ladder_fit_blocks(ReportLadder *lad, const int *up2, const bool *linked2)
+{
     int anchor = -1;
     for (int k = 0; k < lad->nlevels && anchor < 0; k++)
         if (linked2[k] && is_random(lad->level[k].agent)) anchor = k;
@@ -266,6 +276,28 @@ void report_ladder_build(const Report *rep, int variant, ReportLadder *lad)
         if (r == 0) lad->anchor = members[base];
     }
     lad->nblocks = nroots;
+}
+
+void report_ladder_build(const Report *rep, int variant, ReportLadder *lad)
+{
+    *lad = (ReportLadder){.anchor = -1};
+    const char *opening[REPORT_LEVEL_MAX] = {NULL}; /* each level's first ladder match's opening */
+    if (!ladder_levels(rep, variant, lad) || !ladder_links(rep, variant, lad, opening)) return;
+    int up[REPORT_LEVEL_MAX];
+    bool linked[REPORT_LEVEL_MAX] = {false};
+    ladder_link_figures(lad, up, linked);
+
+    /* each level's self-play from the opening of its matches, where it has one */
+    for (int i = 0; i < lad->nlevels; i++) {
+        if (!opening[i]) continue;
+        int at = report_pair_index(rep, variant, lad->level[i].agent, lad->level[i].agent, opening[i]);
+        if (at >= 0 && rep->pairs[at].games) lad->level[i].pair = at;
+    }
+
+    int up2[REPORT_LEVEL_MAX];
+    bool linked2[REPORT_LEVEL_MAX];
+    ladder_renumber(lad, up, linked, up2, linked2);
+    ladder_fit_blocks(lad, up2, linked2);
 }
 
 int report_level_of(const ReportLadder *lad, const char *spec)

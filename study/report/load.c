@@ -302,7 +302,7 @@ int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *
         (rc = store_query_game_actions(reader, &sel, on_game, &ctx, serr)) ||
         (rc = store_query_match_games(reader, &sel, on_match_game, &ctx, serr)) ||
         (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {
-        snprintf(err, ERR_LEN, "%s", serr);
+        error_set(err, "%s", serr);
         store_close(reader);
         return rc;
     }

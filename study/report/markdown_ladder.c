@@ -82,22 +82,10 @@ static bool link_deep(const ReportLink *l, bool *surely)
     return n > 0;
 }
 
-static void write_variant_ladder(const Report *rep, int v, FILE *f)
+/* The levels' table: each level's Elo (and within its block, when there
+ * are blocks), its self-play games and its ladder games. */
+static void write_levels(const Report *rep, const ReportLadder *lad, FILE *f)
 {
-    const ReportLadder *lad = &rep->ladder[v];
-    fprintf(f, "### %s\n\n", TITLE[v]);
-    if (lad->why[0]) {
-        fprintf(f, "No level is rated: %s.\n\n", lad->why);
-        return;
-    }
-    if (lad->anchor_random) fprintf(f, "Anchor: random play = 0.");
-    else {
-        fprintf(f, "Anchor: random play is no level with ladder matches here, so the weakest level of the "
-                   "ladder's first block, ");
-        level_code(lad, lad->anchor, f);
-        fprintf(f, ", is 0.");
-    }
-    fprintf(f, " Levels weakest first, in the order of the matches (each match's second agent below its first).\n\n");
     bool blocks = lad->nblocks > 1;
     fprintf(f, "| level | Elo (95%% CI) |%s self-play games | ladder games |\n|---|---|%s--:|--:|\n",
             blocks ? " Elo within its block (95% CI) |" : "", blocks ? "---|" : "");
@@ -117,6 +105,12 @@ static void write_variant_ladder(const Report *rep, int v, FILE *f)
         fprintf(f, "%llu | %llu |\n", (unsigned long long)rep->pairs[lad->level[k].pair].games,
                 (unsigned long long)games);
     }
+}
+
+/* The links' table: each match between two levels, its pairs, score and
+ * Elo, and whether it is as deep as the depth asks. */
+static void write_links(const ReportLadder *lad, FILE *f)
+{
     fprintf(f, "\n| match | runs | pairs | first agent: W D L | its score (95%% CI) | Elo from the pairs (95%% CI) | "
                "at least %d%%? |\n|---|--:|--:|---|---|---|---|\n", REPORT_DEPTH_SCORE_PCT);
     for (int i = 0; i < lad->nlinks; i++) {
@@ -134,7 +128,11 @@ static void write_variant_ladder(const Report *rep, int v, FILE *f)
     }
     fprintf(f, "\n");
 
-    /* the depth, and which links make it */
+}
+
+/* The depth, and which links make it. */
+static void write_depth(const ReportLadder *lad, FILE *f)
+{
     int surely, depth = report_ladder_depth(lad, &surely);
     fprintf(f, "**Depth (Ai Ai): %d** of the %d %s: the first agent scored at least %d%% against the second in ", depth,
             lad->nlinks, lad->nlinks == 1 ? "link" : "links", REPORT_DEPTH_SCORE_PCT);
@@ -162,7 +160,12 @@ static void write_variant_ladder(const Report *rep, int v, FILE *f)
                 surely < depth ? "; the others' intervals reach below it" : "");
     fprintf(f, ".\n\n");
 
-    /* the sweeps: no finite rating across them, and the bound the pairs allow */
+}
+
+/* The sweeps: no finite rating across them, and the bound the pairs
+ * allow. */
+static void write_sweeps(const ReportLadder *lad, FILE *f)
+{
     for (int i = 0; i < lad->nlinks; i++) {
         const ReportLink *l = &lad->link[i];
         if (!l->swept) continue;
@@ -183,21 +186,48 @@ static void write_variant_ladder(const Report *rep, int v, FILE *f)
             fprintf(f, " The levels it parts are rated in separate blocks, each against its own weakest level.");
         fprintf(f, "\n\n");
     }
-    if (lad->left_out) {
-        fprintf(f, "Left out of the ladder, as no match between two levels (one side played no self-play game of "
-                   "this variant here, or both sides are the same agent): ");
-        bool first = true;
-        for (int i = 0; i < rep->nmatches; i++) {
-            const ReportMatch *m = &rep->matches[i];
-            if (m->variant != v) continue;
-            int a = report_level_of(lad, m->a), b = report_level_of(lad, m->b);
-            if (a >= 0 && b >= 0 && a != b) continue;
-            fprintf(f, "%s", first ? "" : ", ");
-            report_md_code(f, m->run);
-            first = false;
-        }
-        fprintf(f, ".\n\n");
+}
+
+/* The matches of variant v left out of the ladder, when there are some. */
+static void write_left_out(const Report *rep, const ReportLadder *lad, int v, FILE *f)
+{
+    if (!lad->left_out) return;
+    fprintf(f, "Left out of the ladder, as no match between two levels (one side played no self-play game of "
+               "this variant here, or both sides are the same agent): ");
+    bool first = true;
+    for (int i = 0; i < rep->nmatches; i++) {
+        const ReportMatch *m = &rep->matches[i];
+        if (m->variant != v) continue;
+        int a = report_level_of(lad, m->a), b = report_level_of(lad, m->b);
+        if (a >= 0 && b >= 0 && a != b) continue;
+        fprintf(f, "%s", first ? "" : ", ");
+        report_md_code(f, m->run);
+        first = false;
     }
+    fprintf(f, ".\n\n");
+}
+
+static void write_variant_ladder(const Report *rep, int v, FILE *f)
+{
+    const ReportLadder *lad = &rep->ladder[v];
+    fprintf(f, "### %s\n\n", TITLE[v]);
+    if (lad->why[0]) {
+        fprintf(f, "No level is rated: %s.\n\n", lad->why);
+        return;
+    }
+    if (lad->anchor_random) fprintf(f, "Anchor: random play = 0.");
+    else {
+        fprintf(f, "Anchor: random play is no level with ladder matches here, so the weakest level of the "
+                   "ladder's first block, ");
+        level_code(lad, lad->anchor, f);
+        fprintf(f, ", is 0.");
+    }
+    fprintf(f, " Levels weakest first, in the order of the matches (each match's second agent below its first).\n\n");
+    write_levels(rep, lad, f);
+    write_links(lad, f);
+    write_depth(lad, f);
+    write_sweeps(lad, f);
+    write_left_out(rep, lad, v, f);
 }
 
 void report_md_ladder(const Report *rep, FILE *f)

@@ -41,7 +41,7 @@ static int on_game(void *ctx, const StoreMatchRow *row)
     match_stored_add(&m->pairs, row);
     return 0;
 oom:
-    snprintf(c->err, ERR_LEN, "out of memory");
+    error_set(c->err, "out of memory");
     return -1;
 }
 
@@ -73,12 +73,12 @@ int report_matches(const char *db, int busy_ms, const StoreSelection *sel, const
     if (!rc) rc = store_query_match_games(s, sel, on_game, &c, serr);
     store_close(s);
     if (rc) {
-        snprintf(err, ERR_LEN, "%s", serr);
+        error_set(err, "%s", serr);
         free_lines(&c);
         return rc;
     }
     if (c.n == 0) {
-        snprintf(err, ERR_LEN, "database '%s' holds no match in this selection (`yinsh match` plays one)", db);
+        error_set(err, "database '%s' holds no match in this selection (`yinsh match` plays one)", db);
         free_lines(&c);
         return -1;
     }
