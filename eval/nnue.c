@@ -624,10 +624,11 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
         /* bounded, so that no sum of the linear part can wrap */
         for (int k = 0; k < FEAT_NB; k++)
             if (net->lw[k] > NNUE_LINEAR_MAX * qa * qw || net->lw[k] < -NNUE_LINEAR_MAX * qa * qw) {
+                long w = net->lw[k];
                 free(net->mem);
                 free(net);
                 return error_set(err, "%s: mismatched architecture: the linear part's weight %d is %ld, beyond %d "
-                                 "times the scales", name, k, (long)net->lw[k], (int)NNUE_LINEAR_MAX);
+                                 "times the scales", name, k, w, (int)NNUE_LINEAR_MAX);
             }
     }
 #undef GET16
