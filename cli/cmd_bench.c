@@ -369,6 +369,10 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
                    "), %" PRIu64 " positions; ns per position, CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
                    path, nnue_hidden(net), nnue_l2(net), nnue_hash(net), b.games, seed, b.positions, b.sink);
             printf("nnue: %-44s %8.1f ns\n", "linear evaluation (eval_logit)", b.linear);
+            if (!isnan(b.parts))
+                printf("nnue: %-44s %8.1f ns\n",
+                       nnue_has_patterns(net) ? "net's linear and pattern parts (nnue_linear)" : "net's linear part (nnue_linear)",
+                       b.parts);
             const char *pname[2] = {"portable", "avx2"};
             for (int p = 0; p < 2; p++) {
                 if (isnan(b.scratch[p])) {

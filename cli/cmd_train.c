@@ -17,7 +17,7 @@ const char USAGE_TRAIN[] =
     "usage: yinsh train --db PATH --out NET [--runs NAME[,NAME...]] [--seed S]\n"
     "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--lr X]\n"
     "                   [--batch B] [--val F] [--min-ply N] [--threads T]\n"
-    "                   [--positions N] [--only-quiet] [--init NET] [--linear WEIGHTS]\n"
+    "                   [--positions N] [--only-quiet] [--init NET] [--linear WEIGHTS] [--patterns]\n"
     "                   [--checkpoint SECONDS] [--resume] [--quiet]\n"
     "  Trains a net, the NNUE-style evaluation of eval/nnue.h, on the games\n"
     "  stored by self-play (or matches): every stored game replayed once (the\n"
@@ -64,6 +64,10 @@ const char USAGE_TRAIN[] =
     "                  evaluation's features added to the output, their weights\n"
     "                  trained with the net's from these (e.g.\n"
     "                  eval/weights/tuned3.txt)\n"
+    "  --patterns      and a pattern part (docs/nnue.md, feature set 3): a weight\n"
+    "                  per line pattern of a 5-point window, summed over the\n"
+    "                  board's 123 windows (needs --linear, or --init of a net\n"
+    "                  with a linear part; starts from 0)\n"
     "  --no-symmetry   each position as it is (default: in one of the board's 12\n"
     "                  symmetries, drawn anew each epoch)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
@@ -92,7 +96,7 @@ int cmd_train(int argc, char **argv)
     const char *cmd = "train";
     const char *db = NULL, *out = NULL, *baseline = NULL, *init = NULL, *linear = NULL;
     const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
-    bool quiet = false, resume = false, no_symmetry = false, only_quiet = false, have_hidden = false, have_l2 = false;
+    bool quiet = false, resume = false, no_symmetry = false, only_quiet = false, patterns = false, have_hidden = false, have_l2 = false;
     long epochs, hidden, l2, batch, min_ply, threads = 0, every = 60, positions = 0;
     CliList runs = {0};
     NnueTrainOptions o;
@@ -115,6 +119,7 @@ int cmd_train(int argc, char **argv)
         {.name = "--only-quiet", .kind = CLI_FLAG, .out = &only_quiet},
         {.name = "--init", .kind = CLI_TEXT, .out = &init},
         {.name = "--linear", .kind = CLI_TEXT, .out = &linear},
+        {.name = "--patterns", .kind = CLI_FLAG, .out = &patterns},
         {.name = "--lambda", .kind = CLI_REAL, .out = &o.lambda, .min = 0, .max = 1},
         {.name = "--lr", .kind = CLI_REAL, .out = &o.lr, .min = 1e-7, .max = 1},
         {.name = "--batch", .kind = CLI_INT, .out = &batch, .min = 1, .max = 1 << 20},
@@ -202,6 +207,11 @@ int cmd_train(int argc, char **argv)
         if (!have_l2) o.l2 = nnue_l2(start);
         o.linear = nnue_has_linear(start);
         o.init = start;
+    }
+    o.patterns = patterns || (start && nnue_has_patterns(start));
+    if (o.patterns && !o.linear) {
+        rc = cli_usage_error(cmd, "--patterns needs a linear part: --linear WEIGHTS, or --init of a net with one");
+        goto done;
     }
     Weights base;
     if (baseline && weights_load(baseline, &base, err)) {
@@ -340,7 +350,7 @@ int cmd_train(int argc, char **argv)
                 (unsigned long long)data.capped, o.max_positions, (unsigned long long)data.noisy);
     if (start) fprintf(sum, "started from: %s (content hash %016llx)\n", init, (unsigned long long)nnue_hash(start));
     fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d%s, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES,
-           o.hidden, o.l2 ? ", second layer " : "", o.l2, o.linear ? ", linear part" : "", (unsigned long long)o.seed,
+           o.hidden, o.l2 ? ", second layer " : "", o.l2, o.patterns ? ", linear and pattern parts" : o.linear ? ", linear part" : "", (unsigned long long)o.seed,
            o.epochs, o.batch, o.lr);
     fprintf(sum, "epoch      lr     train  val(target)  val(result)   seconds\n");
     int nh;

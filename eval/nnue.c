@@ -8,6 +8,7 @@
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/geometry.h"
+#include "eval/patterns.h"
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
 #if defined(__x86_64__)
@@ -27,6 +28,8 @@ struct Nnue {
     int32_t b3;
     bool linear;           /* feature set 2: lw is the linear part */
     int32_t lw[FEAT_NB];
+    int32_t *pw;           /* feature set 3: the pattern part (PATTERN_NB), or NULL */
+    int32_t *pw_code;      /* and by code, White's view then Black's (patterns_expand) */
     void *mem;
     /* the references held (nnue_retain, nnue_free): the one field that
      * changes after the load; every holder's thread writes it */
@@ -368,6 +371,7 @@ int32_t nnue_evaluate(const Nnue *net, const Position *pos)
 }
 
 bool nnue_has_linear(const Nnue *net) { return net->linear; }
+bool nnue_has_patterns(const Nnue *net) { return net->pw != NULL; }
 
 int32_t nnue_linear(const Nnue *net, const Position *pos)
 {
@@ -378,6 +382,7 @@ int32_t nnue_linear(const Nnue *net, const Position *pos)
      * view turns their sign for Black (the tempo feature then reads +1) */
     int32_t s = 0, sign = pos->actor == WHITE ? 1 : -1;
     for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * (int32_t)lround(f[k]) * sign;
+    if (net->pw) s += patterns_sum(pos, net->pw_code + (size_t)pos->actor * PATTERN_CODES);
     return s;
 }
 double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
@@ -398,7 +403,8 @@ int nnue_l2(const Nnue *net) { return net->l2; }
 size_t nnue_float_params(const Nnue *net, float *p)
 {
     size_t h = (size_t)net->hidden, l2 = (size_t)net->l2, n2 = l2 ? l2 * 2 * h : 2 * h, nb2 = l2 ? l2 : 1;
-    size_t n = (size_t)NNUE_ROWS * h + h + n2 + nb2 + l2 + (l2 ? 1 : 0) + (net->linear ? FEAT_NB : 0);
+    size_t n = (size_t)NNUE_ROWS * h + h + n2 + nb2 + l2 + (l2 ? 1 : 0) + (net->linear ? FEAT_NB : 0) +
+               (net->pw ? PATTERN_NB : 0);
     if (!p) return n;
     double qa = net->qa, qw = net->qw;
     for (size_t k = 0; k < (size_t)NNUE_ROWS * h; k++) *p++ = (float)(net->w1[k] / qa);
@@ -409,6 +415,8 @@ size_t nnue_float_params(const Nnue *net, float *p)
     if (l2) *p++ = (float)(net->b3 / (qa * qw));
     if (net->linear)
         for (int k = 0; k < FEAT_NB; k++) *p++ = (float)(net->lw[k] / (qa * qw));
+    if (net->pw)
+        for (int k = 0; k < PATTERN_NB; k++) *p++ = (float)(net->pw[k] / (qa * qw));
     return n;
 }
 uint64_t nnue_hash(const Nnue *net) { return net->hash; }
@@ -446,9 +454,10 @@ static void wr64(uint8_t *p, uint64_t v)
 }
 
 /* Bytes of the parameters after the description. */
-static size_t params_bytes(int hidden, int l2, bool linear)
+static size_t params_bytes(int hidden, int l2, bool linear, bool patterns)
 {
-    size_t h = (size_t)hidden, n = (size_t)NNUE_FEATURES * h + h, lin = linear ? 4 * (size_t)FEAT_NB : 0;
+    size_t h = (size_t)hidden, n = (size_t)NNUE_FEATURES * h + h;
+    size_t lin = (linear ? 4 * (size_t)FEAT_NB : 0) + (patterns ? 4 * (size_t)PATTERN_NB : 0);
     if (l2 == 0) return 2 * (n + 2 * h) + 4 + lin;
     return 2 * (n + (size_t)l2 * 2 * h + (size_t)l2) + 4 * ((size_t)l2 + 1) + lin;
 }
@@ -472,12 +481,13 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
     if (why) return error_code(err, ERR_USAGE, "cannot write a net: %s (%d, %d, %d, %d)", why, p->hidden, p->l2, p->qa, p->qw);
     size_t dlen = p->description ? strlen(p->description) : 0;
     if (dlen > NNUE_DESC_MAX) dlen = NNUE_DESC_MAX;
-    size_t payload = dlen + params_bytes(p->hidden, p->l2, p->lw != NULL), n = NNUE_HEADER_BYTES + payload;
+    if (p->pw && !p->lw) return error_code(err, ERR_USAGE, "cannot write a net: a pattern part needs a linear part");
+    size_t payload = dlen + params_bytes(p->hidden, p->l2, p->lw != NULL, p->pw != NULL), n = NNUE_HEADER_BYTES + payload;
     uint8_t *b = calloc(1, n);
     if (!b) return error_set(err, "out of memory for a net of %zu bytes", n);
     memcpy(b, MAGIC, sizeof MAGIC);
     wr32(b + 8, NNUE_FORMAT_VERSION);
-    wr32(b + 12, p->lw ? NNUE_FEATURE_SET_LINEAR : NNUE_FEATURE_SET);
+    wr32(b + 12, p->pw ? NNUE_FEATURE_SET_PATTERNS : p->lw ? NNUE_FEATURE_SET_LINEAR : NNUE_FEATURE_SET);
     wr32(b + 16, NNUE_FEATURES);
     wr32(b + 20, (uint32_t)p->hidden);
     wr32(b + 24, (uint32_t)p->l2);
@@ -506,6 +516,8 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
     }
     if (p->lw)
         for (int k = 0; k < FEAT_NB; k++, q += 4) wr32(q, (uint32_t)p->lw[k]);
+    if (p->pw)
+        for (int k = 0; k < PATTERN_NB; k++, q += 4) wr32(q, (uint32_t)p->pw[k]);
 #undef PUT16
     wr64(b + HASH_AT, content_hash(b, n));
     *bytes = b;
@@ -527,6 +539,7 @@ void nnue_free(const Nnue *net)
     /* the last holder frees; acq_rel orders every holder's reads before it */
     if (atomic_fetch_sub_explicit(&n->refs, 1, memory_order_acq_rel) != 1) return;
     free(n->mem);
+    free(n->pw);
     free(n);
 }
 
@@ -544,12 +557,13 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     if (version != NNUE_FORMAT_VERSION)
         return error_set(err, "%s: net file format version %u; this yinsh reads version %d", name, (unsigned)version,
                          (int)NNUE_FORMAT_VERSION);
-    if ((set != NNUE_FEATURE_SET && set != NNUE_FEATURE_SET_LINEAR) || inputs != NNUE_FEATURES)
+    if ((set != NNUE_FEATURE_SET && set != NNUE_FEATURE_SET_LINEAR && set != NNUE_FEATURE_SET_PATTERNS) ||
+        inputs != NNUE_FEATURES)
         return error_set(err, "%s: mismatched inputs: feature set %u of %u inputs; this yinsh's nets have feature set %d "
-                         "(or %d, with a linear part) of %d",
+                         "(or %d, with a linear part, or %d, with a linear and a pattern part) of %d",
                          name, (unsigned)set, (unsigned)inputs, (int)NNUE_FEATURE_SET, (int)NNUE_FEATURE_SET_LINEAR,
-                         (int)NNUE_FEATURES);
-    bool linear = set == NNUE_FEATURE_SET_LINEAR;
+                         (int)NNUE_FEATURE_SET_PATTERNS, (int)NNUE_FEATURES);
+    bool patterns = set == NNUE_FEATURE_SET_PATTERNS, linear = set == NNUE_FEATURE_SET_LINEAR || patterns;
     long hidden = rd32(b + 20), l2 = rd32(b + 24), qa = rd32(b + 28), qw = rd32(b + 32), dlen = rd32(b + 36);
     const char *why = arch_problem(hidden, l2, qa, qw);
     if (why)
@@ -557,7 +571,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
                          why, hidden, l2, qa, qw);
     if (dlen > NNUE_DESC_MAX)
         return error_set(err, "%s: damaged header: a description of %ld bytes (at most %d)", name, dlen, (int)NNUE_DESC_MAX);
-    uint64_t payload = rd64(b + 40), need = (uint64_t)dlen + params_bytes((int)hidden, (int)l2, linear);
+    uint64_t payload = rd64(b + 40), need = (uint64_t)dlen + params_bytes((int)hidden, (int)l2, linear, patterns);
     if (payload != need)
         return error_set(err, "%s: mismatched sizes: the header says %llu bytes of contents, its architecture needs %llu",
                          name, (unsigned long long)payload, (unsigned long long)need);
@@ -631,6 +645,27 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
                                  "times the scales", name, k, w, (int)NNUE_LINEAR_MAX);
             }
     }
+    if (patterns) {
+        net->pw = malloc((PATTERN_NB + 2 * PATTERN_CODES) * sizeof *net->pw);
+        if (!net->pw) {
+            free(net->mem);
+            free(net);
+            return error_set(err, "%s: out of memory", name);
+        }
+        for (int k = 0; k < PATTERN_NB; k++, q += 4) net->pw[k] = (int32_t)rd32(q);
+        /* bounded as the linear part: 123 windows of them cannot wrap */
+        for (int k = 0; k < PATTERN_NB; k++)
+            if (net->pw[k] > NNUE_LINEAR_MAX * qa * qw || net->pw[k] < -NNUE_LINEAR_MAX * qa * qw) {
+                long w = net->pw[k];
+                free(net->pw);
+                free(net->mem);
+                free(net);
+                return error_set(err, "%s: mismatched architecture: the pattern part's weight %d is %ld, beyond %d "
+                                 "times the scales", name, k, w, (int)NNUE_LINEAR_MAX);
+            }
+        net->pw_code = net->pw + PATTERN_NB;
+        for (int c = 0; c < COLOUR_NB; c++) patterns_expand(net->pw, c, net->pw_code + (size_t)c * PATTERN_CODES);
+    }
 #undef GET16
     net->path = nnue_path_available(NNUE_PATH_AVX2) ? NNUE_PATH_AVX2 : NNUE_PATH_PORTABLE;
     atomic_init(&net->refs, 1);
@@ -668,7 +703,7 @@ int nnue_load(Nnue **out, const char *path, char *err)
     /* a net is at most a few hundred KB: a larger file is not one */
     char *buf;
     size_t len;
-    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2, true), 0, &buf,
+    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2, true, true), 0, &buf,
                        &len, err);
     if (rc) return rc == ERR_NOT_FOUND ? rc : ERR_FAIL;
     rc = nnue_decode(out, (const uint8_t *)buf, len, path, err);

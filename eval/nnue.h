@@ -67,6 +67,7 @@
 enum {
     NNUE_FEATURE_SET = 1, /* the inputs above; a file of another set is refused */
     NNUE_FEATURE_SET_LINEAR = 2, /* the inputs above and a linear part (NnueParams.lw) */
+    NNUE_FEATURE_SET_PATTERNS = 3, /* the inputs above, a linear part and a pattern part (NnueParams.pw) */
     NNUE_LINEAR_MAX = 8,  /* the largest weight of the linear part, in logits a unit of its feature */
     NNUE_FORMAT_VERSION = 1,
     NNUE_FEATURES = 4 * POINT_NB + 6 + (MARKERS_NB + 1) + 2 * STATE_NB + 1, /* 413 */
@@ -139,6 +140,11 @@ typedef struct NnueParams {
      * (eval/evaluation.h) in the view of the side to act, added to the
      * output: the net then learns what the features do not say. */
     const int32_t *lw;
+    /* NULL: no pattern part. Else (with lw; feature set 3) PATTERN_NB
+     * weights (eval/patterns.h), times QA * QW, one per line-pattern
+     * class, summed over the position's 123 windows seen from the side
+     * to act and added to the output. */
+    const int32_t *pw;
     const char *description; /* at most NNUE_DESC_MAX bytes are written; NULL: none */
 } NnueParams;
 
@@ -177,13 +183,15 @@ int nnue_l2(const Nnue *net);
  * evaluation. nnue_evaluate includes it; nnue_output (the accumulators'
  * part) does not. */
 bool nnue_has_linear(const Nnue *net);
+/* With a pattern part (feature set 3), nnue_linear includes it. */
+bool nnue_has_patterns(const Nnue *net);
 int32_t nnue_linear(const Nnue *net, const Position *pos);
 /* The net's parameters as floats, each over its scale (w1 and b1 over
  * QA, w2 and w3 over QW, b2, b3 and the linear part over QA * QW), in
  * the trainer's order (eval/nnue_train.c): w1 as NNUE_ROWS rows of
  * `hidden` (the rows in memory, off-board points' rows zero), b1, w2, b2,
  * then with a second layer w3 and b3, then with a linear part its
- * FEAT_NB weights. Writes into p and returns the count, or (p NULL) only
+ * FEAT_NB weights, then with a pattern part its PATTERN_NB weights. Writes into p and returns the count, or (p NULL) only
  * returns it. A warm start begins from these. */
 size_t nnue_float_params(const Nnue *net, float *p);
 /* The content hash of the file (its header says it and the loader checked

@@ -13,6 +13,7 @@
 #include "engine/notation.h"
 #include "engine/base/rng.h"
 #include "eval/nnue_train.h"
+#include "eval/patterns.h"
 
 void nnue_train_options_default(NnueTrainOptions *o)
 {
@@ -230,10 +231,10 @@ done:
 
 /* Where each part of the parameters lies in one array (floats). */
 typedef struct Layout {
-    size_t w1, b1, w2, b2, w3, b3, lw, nlw, n;
+    size_t w1, b1, w2, b2, w3, b3, lw, nlw, pw, npw, n;
 } Layout;
 
-static Layout layout(int h, int l2, bool linear)
+static Layout layout(int h, int l2, bool linear, bool patterns)
 {
     Layout L;
     size_t at = 0, hh = (size_t)h;
@@ -252,6 +253,9 @@ static Layout layout(int h, int l2, bool linear)
     L.lw = at;
     L.nlw = linear ? FEAT_NB : 0;
     at += L.nlw;
+    L.pw = at;
+    L.npw = patterns ? PATTERN_NB : 0;
+    at += L.npw;
     L.n = at;
     return L;
 }
@@ -261,7 +265,7 @@ static float bound_of(const Layout *L, size_t k)
 {
     if (k < L->w2) return 1.8f;                   /* w1, b1 */
     if (k < L->b2 || (k >= L->w3 && k < L->b3)) return 64.0f; /* w2, w3: 64 QW fits int16 */
-    if (k >= L->lw) return NNUE_LINEAR_MAX;       /* the linear part (nnue.h) */
+    if (k >= L->lw) return NNUE_LINEAR_MAX;       /* the linear and pattern parts (nnue.h) */
     return 1000.0f;                               /* biases: 1000 QA QW fits int32 */
 }
 
@@ -329,11 +333,19 @@ static double sample(const NnueTrainer *t, const NnueSample *s, const uint8_t *m
         }
     }
     for (size_t k = 0; k < L->nlw; k++) out += P[L->lw + k] * s->lf[k];
+    /* the pattern classes are the same in every symmetry (patterns.h) */
+    uint16_t cls[PATTERN_WINDOWS];
+    if (L->npw) {
+        patterns_classes(&s->pos, actor, cls);
+        for (int w = 0; w < PATTERN_WINDOWS; w++) out += P[L->pw + cls[w]];
+    }
     double loss = logloss(out, y);
     if (!g) return loss;
 
     float gy = (float)(1 / (1 + exp(-(double)out)) - y), dh[2 * NNUE_MAX_HIDDEN];
     for (size_t k = 0; k < L->nlw; k++) g[L->lw + k] += gy * s->lf[k];
+    if (L->npw)
+        for (int w = 0; w < PATTERN_WINDOWS; w++) g[L->pw + cls[w]] += gy;
     if (t->l2 == 0) {
         g[L->b2] += gy;
         for (int i = 0; i < n; i++) {
@@ -462,7 +474,8 @@ int nnue_trainer_new(NnueTrainer **out, const NnueTrainOptions *o, const NnueDat
     t->h = o->hidden;
     t->l2 = o->l2;
     t->threads = parallel_threads(o->threads);
-    t->L = layout(t->h, t->l2, o->linear);
+    if (o->patterns && !o->linear) return error_code(err, ERR_USAGE, "a pattern part needs a linear part");
+    t->L = layout(t->h, t->l2, o->linear, o->patterns);
     t->order_epoch = -1;
     nnue_train_symmetries(t->sym);
     size_t n = t->L.n;
@@ -500,14 +513,15 @@ int nnue_trainer_new(NnueTrainer **out, const NnueTrainOptions *o, const NnueDat
     if (o->init) {
         /* a warm start: the net's weights, already within the bounds the
          * trainer clips to (they were clipped before their quantisation) */
-        if (nnue_hidden(o->init) != t->h || nnue_l2(o->init) != t->l2 || nnue_has_linear(o->init) != o->linear) {
+        if (nnue_hidden(o->init) != t->h || nnue_l2(o->init) != t->l2 || nnue_has_linear(o->init) != o->linear ||
+            (nnue_has_patterns(o->init) && !o->patterns)) {
             int hi = nnue_hidden(o->init), l2 = nnue_l2(o->init);
             bool lin = nnue_has_linear(o->init);
             nnue_trainer_free(t);
             return error_code(err, ERR_USAGE,
                               "the net to start from has hidden %d and l2 %d%s, not the hidden %d and l2 %d%s asked for",
-                              hi, l2, lin ? " and a linear part" : "", o->hidden, o->l2,
-                              o->linear ? " and a linear part" : "");
+                              hi, l2, nnue_has_patterns(o->init) ? ", a linear and a pattern part" : lin ? " and a linear part" : "",
+                              o->hidden, o->l2, o->linear ? " and a linear part" : "");
         }
         nnue_float_params(o->init, t->p);
     }
@@ -628,7 +642,7 @@ const NnueEpoch *nnue_trainer_history(const NnueTrainer *t, int *n)
  * Adam's moments, and an FNV-1a hash of all the bytes before it. */
 
 static const char CKP_MAGIC[8] = {'Y', 'I', 'N', 'S', 'H', 'C', 'K', 'P'};
-enum { CKP_VERSION = 2 }; /* 2: the net started from, max_positions, quiet_only */
+enum { CKP_VERSION = 3 }; /* 2: the net started from, max_positions, quiet_only; 3: patterns */
 
 typedef struct CkpIdentity {
     uint64_t seed, data_hash, n_train, n_val;
@@ -637,6 +651,7 @@ typedef struct CkpIdentity {
     uint64_t init_hash, max_positions; /* init_hash 0: random initial weights */
     int32_t quiet_only, linear;
     uint64_t linear_hash; /* the linear part's starting weights (0: none) */
+    int32_t patterns, pad;
 } CkpIdentity;
 
 typedef struct CkpState {
@@ -667,6 +682,7 @@ static CkpIdentity identity_of(const NnueTrainer *t)
     id.quiet_only = t->o.quiet_only;
     id.linear = t->o.linear;
     id.linear_hash = t->o.linear ? weights_hash(&t->o.linear_start) : 0;
+    id.patterns = t->o.patterns;
     return id;
 }
 
@@ -733,6 +749,7 @@ static bool identity_differs(const CkpIdentity *a, const CkpIdentity *b, char *w
     DIFF(quiet_only, "quiet-only", "%d", int);
     DIFF(linear, "linear part", "%d", int);
     DIFF(linear_hash, "linear part's start", "%016llx", unsigned long long);
+    DIFF(patterns, "pattern part", "%d", int);
     DIFF(n_train, "training positions", "%llu", unsigned long long);
     DIFF(n_val, "validation positions", "%llu", unsigned long long);
     DIFF(data_hash, "data hash", "%016llx", unsigned long long);
@@ -844,8 +861,9 @@ int nnue_trainer_quantise(const NnueTrainer *t, const char *description, uint8_t
     const float *P = t->p;
     size_t h = (size_t)t->h, l2 = (size_t)t->l2, n2 = l2 ? l2 * 2 * h : 2 * h;
     int16_t *w1 = malloc((size_t)NNUE_FEATURES * h * sizeof *w1), *b1 = malloc(h * sizeof *b1);
-    int32_t lw[FEAT_NB];
+    int32_t lw[FEAT_NB], pw[PATTERN_NB];
     for (size_t k = 0; k < L->nlw; k++) lw[k] = q32(P[L->lw + k], (double)NNUE_QA * NNUE_QW);
+    for (size_t k = 0; k < L->npw; k++) pw[k] = q32(P[L->pw + k], (double)NNUE_QA * NNUE_QW);
     int16_t *w2 = malloc(n2 * sizeof *w2), *w3 = malloc((l2 ? l2 : 1) * sizeof *w3);
     int32_t *b2 = malloc((l2 ? l2 : 1) * sizeof *b2);
     int rc = 0;
@@ -864,7 +882,7 @@ int nnue_trainer_quantise(const NnueTrainer *t, const char *description, uint8_t
     for (size_t k = 0; k < (l2 ? l2 : 1); k++) b2[k] = q32(P[L->b2 + k], qa * qw);
     for (size_t k = 0; k < l2; k++) w3[k] = q16(P[L->w3 + k], qw);
     NnueParams q = {.hidden = t->h, .l2 = t->l2, .qa = NNUE_QA, .qw = NNUE_QW, .w1 = w1, .b1 = b1, .w2 = w2,
-                    .b2 = b2, .w3 = w3, .b3 = l2 ? q32(P[L->b3], qa * qw) : 0, .lw = L->nlw ? lw : NULL,
+                    .b2 = b2, .w3 = w3, .b3 = l2 ? q32(P[L->b3], qa * qw) : 0, .lw = L->nlw ? lw : NULL, .pw = L->npw ? pw : NULL,
                     .description = description};
     rc = nnue_encode(&q, bytes, len, err);
 done:
@@ -888,6 +906,7 @@ void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const
                       (unsigned long long)weights_hash(&o->linear_start));
     else if (o->linear && n >= 0 && (size_t)n < sizeof more)
         n += snprintf(more + n, sizeof more - (size_t)n, ", linear");
+    if (o->patterns && n >= 0 && (size_t)n < sizeof more) n += snprintf(more + n, sizeof more - (size_t)n, ", patterns");
     if (o->init && n >= 0 && (size_t)n < sizeof more)
         n += snprintf(more + n, sizeof more - (size_t)n, ", from net %016llx", (unsigned long long)nnue_hash(o->init));
     snprintf(out, len,

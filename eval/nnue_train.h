@@ -67,13 +67,18 @@ typedef struct NnueTrainOptions {
     bool quiet_only;
     /* NULL (default): random initial weights from the seed; a net: start
      * from its weights (a warm start), which must be of `hidden` and `l2`,
-     * and have a linear part exactly when `linear` is set */
+     * and have a linear part exactly when `linear` is set, and a pattern
+     * part only when `patterns` is (without one, that part starts at 0) */
     const Nnue *init;
     /* a linear part (nnue.h, feature set 2): the linear evaluation's
      * features added to the output, their weights trained with the net's,
      * starting from linear_start (without init) */
     bool linear;
     Weights linear_start;
+    /* a pattern part (nnue.h, feature set 3; needs `linear`): a weight per
+     * line-pattern class (eval/patterns.h), starting from 0 (or from init's
+     * when it has one), trained with the net's */
+    bool patterns;
 } NnueTrainOptions;
 
 void nnue_train_options_default(NnueTrainOptions *o);

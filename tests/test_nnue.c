@@ -22,6 +22,7 @@
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
 #include "eval/nnue_train.h"
+#include "eval/patterns.h"
 #include "study/positions/train_load.h"
 #include "selfplay/search/ab.h"
 #include "selfplay/search/mcts.h"
@@ -387,6 +388,177 @@ Test(nnue_file, a_linear_part_round_trips_and_adds_the_features)
     nnue_free(plain);
 }
 
+/* ---- line patterns (eval/patterns.h) ------------------------------------ */
+
+/* The classes of pos's windows for side c the slow way: every point and
+ * axis with a window (GEO->row5), its code digit by digit. Sorted. */
+static void slow_classes(const Position *pos, int c, uint16_t *out)
+{
+    int n = 0;
+    for (Point p = 0; p < SQUARE_NB; p++)
+        for (int a = 0; a < AXIS_NB; a++) {
+            if (!GEO->row5[p][a]) continue;
+            int code = 0, m = 1;
+            for (int k = 0; k < 5; k++, m *= 5) {
+                Point q = (Point)(p + k * DIR_STEP[a]);
+                int d = bb_test(pos->markers[WHITE], q) ? 1 : bb_test(pos->markers[BLACK], q) ? 2
+                      : bb_test(pos->rings[WHITE], q)   ? 3 : bb_test(pos->rings[BLACK], q)   ? 4 : 0;
+                code += d * m;
+            }
+            cr_assert_lt(n, PATTERN_WINDOWS);
+            out[n++] = (uint16_t)pattern_class(code, c);
+        }
+    cr_assert_eq(n, PATTERN_WINDOWS);
+}
+
+static int cmp_u16(const void *a, const void *b) { return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b; }
+
+static void sorted_classes(const Position *pos, int c, uint16_t *out)
+{
+    cr_assert_eq(patterns_classes(pos, c, out), PATTERN_WINDOWS);
+    qsort(out, PATTERN_WINDOWS, sizeof *out, cmp_u16);
+}
+
+/* 123 windows and 1625 classes; a code and its reverse are one class, and
+ * a class's name is its smaller code; in positions of random games the
+ * classes are those read point by point, the same in all 12 symmetries of
+ * the board, and Black's view is White's of the colour-swapped board. */
+Test(nnue_patterns, windows_and_classes_of_the_board)
+{
+    cr_assert_eq(patterns_windows_found(), PATTERN_WINDOWS);
+    cr_assert_eq(patterns_classes_found(), PATTERN_NB);
+    for (int code = 0; code < PATTERN_CODES; code++) {
+        int r = 0;
+        for (int k = 0, x = code; k < 5; k++, x /= 5) r = r * 5 + x % 5;
+        int cls = pattern_class(code, WHITE);
+        cr_assert_eq(pattern_class(r, WHITE), cls, "code %d and its reverse %d", code, r);
+        cr_assert_eq(pattern_code_of(cls), code < r ? code : r);
+    }
+    for (int cls = 1; cls < PATTERN_NB; cls++) cr_assert_gt(pattern_code_of(cls), pattern_code_of(cls - 1));
+    cr_assert_eq(pattern_code_of(PATTERN_NB), -1);
+    cr_assert_eq(pattern_class(PATTERN_CODES, WHITE), -1);
+    static uint8_t map[NNUE_SYMMETRIES][SQUARE_NB];
+    nnue_train_symmetries(map);
+    long checked = 0;
+    for (int g = 0; g < 12; g++) {
+        Rng rng;
+        rng_stream(&rng, 31, (uint64_t)g);
+        Position pos;
+        pos_start(&pos, VARIANT_STANDARD);
+        for (Action a; (a = movegen_random(&pos, &rng)) != ACTION_NONE;) {
+            Undo u;
+            pos_make(&pos, a, &u);
+            uint16_t want[PATTERN_WINDOWS], got[PATTERN_WINDOWS], other[PATTERN_WINDOWS];
+            for (int c = 0; c < COLOUR_NB; c++) {
+                slow_classes(&pos, c, want);
+                qsort(want, PATTERN_WINDOWS, sizeof *want, cmp_u16);
+                sorted_classes(&pos, c, got);
+                cr_assert(!memcmp(want, got, sizeof want), "game %d: the classes of colour %d", g, c);
+            }
+            for (int k = 1; k < NNUE_SYMMETRIES; k++) {
+                Position q = pos;
+                for (int c = 0; c < COLOUR_NB; c++) {
+                    q.rings[c] = map_set(map[k], pos.rings[c]);
+                    q.markers[c] = map_set(map[k], pos.markers[c]);
+                }
+                sorted_classes(&q, WHITE, other);
+                sorted_classes(&pos, WHITE, got);
+                cr_assert(!memcmp(other, got, sizeof got), "game %d, symmetry %d", g, k);
+            }
+            Position sw = pos;
+            for (int c = 0; c < COLOUR_NB; c++) {
+                sw.rings[c] = pos.rings[c ^ 1];
+                sw.markers[c] = pos.markers[c ^ 1];
+            }
+            sorted_classes(&sw, BLACK, other);
+            sorted_classes(&pos, WHITE, got);
+            cr_assert(!memcmp(other, got, sizeof got), "game %d: Black's view of the swapped board", g);
+            checked++;
+        }
+    }
+    cr_assert_gt(checked, 500);
+}
+
+/* A net with a pattern part (feature set 3): it round-trips, nnue_linear
+ * is the linear part plus the sum of the windows' weights for the side to
+ * act, the float parameters end with them; a changed byte, a weight
+ * beyond the bound and a pattern part without a linear part are refused. */
+Test(nnue_file, a_pattern_part_round_trips_and_adds_the_windows)
+{
+    Rng rng;
+    rng_stream(&rng, 8, 77);
+    size_t h = 16;
+    int16_t *w1 = gc(malloc((size_t)NNUE_FEATURES * h * 2)), *b1 = gc(calloc(h, 2)), *w2 = gc(malloc(2 * h * 2));
+    int32_t b2[1] = {-150};
+    for (size_t i = 0; i < (size_t)NNUE_FEATURES * h; i++) w1[i] = (int16_t)((int)rng_below(&rng, 121) - 60);
+    for (size_t k = 0; k < 2 * h; k++) w2[k] = (int16_t)((int)rng_below(&rng, 257) - 128);
+    int32_t lw[FEAT_NB], *pw = gc(malloc(PATTERN_NB * sizeof *pw));
+    for (int k = 0; k < FEAT_NB; k++) lw[k] = (int32_t)rng_below(&rng, 40001) - 20000;
+    for (int k = 0; k < PATTERN_NB; k++) pw[k] = (int32_t)rng_below(&rng, 200001) - 100000;
+    NnueParams p = {.hidden = 16, .qa = NNUE_QA, .qw = NNUE_QW, .w1 = w1, .b1 = b1, .w2 = w2, .b2 = b2, .lw = lw,
+                    .description = "linear"};
+    uint8_t *lb, *bytes;
+    size_t llen, len;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_encode(&p, &lb, &llen, err), 0, "%s", err);
+    gc(lb);
+    p.pw = pw;
+    p.description = "patterns";
+    cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
+    gc(bytes);
+    cr_assert_eq(bytes[12], NNUE_FEATURE_SET_PATTERNS);
+    cr_assert_eq(len, llen + 4 * PATTERN_NB + 8 - 6); /* the descriptions "patterns" and "linear" */
+    Nnue *lin, *net;
+    cr_assert_eq(nnue_decode(&lin, lb, llen, "linear", err), 0, "%s", err);
+    cr_assert_eq(nnue_decode(&net, bytes, len, "patterns", err), 0, "%s", err);
+    cr_assert(nnue_has_linear(net) && nnue_has_patterns(net) && !nnue_has_patterns(lin));
+    size_t np = nnue_float_params(net, NULL);
+    cr_assert_eq(np, nnue_float_params(lin, NULL) + PATTERN_NB);
+    float *fp = gc(malloc(np * sizeof *fp));
+    nnue_float_params(net, fp);
+    for (int k = 0; k < PATTERN_NB; k++)
+        cr_assert_float_eq(fp[np - PATTERN_NB + k], pw[k] / ((double)NNUE_QA * NNUE_QW), 1e-6);
+    long checked = 0;
+    for (int g = 0; g < 10; g++) {
+        Position pos;
+        pos_start(&pos, g % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        Rng r;
+        rng_stream(&r, 8, (uint64_t)g);
+        for (Action a; (a = movegen_random(&pos, &r)) != ACTION_NONE;) {
+            Undo u;
+            pos_make(&pos, a, &u);
+            uint16_t cls[PATTERN_WINDOWS];
+            patterns_classes(&pos, pos.actor, cls);
+            int32_t sum = 0;
+            for (int w = 0; w < PATTERN_WINDOWS; w++) sum += pw[cls[w]];
+            cr_assert_eq(nnue_linear(net, &pos), nnue_linear(lin, &pos) + sum);
+            NnueAcc acc;
+            nnue_refresh(net, &pos, &acc);
+            cr_assert_eq(nnue_evaluate(net, &pos), nnue_output(net, &acc, pos.actor) + nnue_linear(net, &pos));
+            checked++;
+        }
+    }
+    cr_assert_gt(checked, 500);
+    uint8_t *bad = gc(malloc(len));
+    memcpy(bad, bytes, len);
+    bad[len - 5] ^= 1;
+    Nnue *none;
+    cr_assert_eq(nnue_decode(&none, bad, len, "bad", err), ERR_FAIL);
+    cr_expect(strstr(err, "damaged"), "%s", err);
+    pw[1000] = -NNUE_LINEAR_MAX * NNUE_QA * NNUE_QW - 1;
+    uint8_t *big;
+    size_t blen;
+    cr_assert_eq(nnue_encode(&p, &big, &blen, err), 0, "%s", err);
+    gc(big);
+    cr_assert_eq(nnue_decode(&none, big, blen, "big", err), ERR_FAIL);
+    cr_expect(strstr(err, "pattern part's weight 1000"), "%s", err);
+    p.lw = NULL;
+    cr_assert_eq(nnue_encode(&p, &big, &blen, err), ERR_USAGE);
+    cr_expect(strstr(err, "a pattern part needs a linear part"), "%s", err);
+    nnue_free(net);
+    nnue_free(lin);
+}
+
 /* Loads the bytes as the file `name` in dir: the code and the message. */
 static int load_bytes(const char *dir, const char *name, const uint8_t *b, size_t n, char *err)
 {
@@ -706,6 +878,72 @@ Test(nnue_train, a_linear_part_starts_from_the_weights_and_trains)
     cr_expect(strstr(err, "hidden 16 and l2 0, not the hidden 16 and l2 0 and a linear part"), "%s", err);
     nnue_free(plain);
     nnue_free(start);
+    nnue_data_free(&d);
+}
+
+/* A pattern part: it needs a linear part; it starts at 0 (the net then
+ * evaluates as the one without it), trains to the same net twice and
+ * lowers the training loss; a warm start from a linear net adds one. */
+Test(nnue_train, a_pattern_part_starts_at_zero_and_trains, .timeout = 240)
+{
+    char *dir = tmpdir_new(), *db = small_db(dir, "20");
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.epochs = 2;
+    o.hidden = 16;
+    o.batch = 256;
+    o.patterns = true;
+    NnueData d;
+    load_data(db, &o, &d);
+    NnueTrainer *t;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), ERR_USAGE);
+    cr_expect(strstr(err, "a pattern part needs a linear part"), "%s", err);
+    o.linear = true;
+    cr_assert_eq(weights_load(YINSH_SOURCE_DIR "/eval/weights/tuned3.txt", &o.linear_start, NULL), 0);
+    Nnue *start[2];
+    for (int pat = 0; pat < 2; pat++) {
+        o.patterns = pat;
+        cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), 0, "%s", err);
+        uint8_t *b;
+        size_t n;
+        cr_assert_eq(nnue_trainer_quantise(t, "start", &b, &n, err), 0, "%s", err);
+        nnue_trainer_free(t);
+        gc(b);
+        cr_assert_eq(nnue_decode(&start[pat], b, n, "start", err), 0, "%s", err);
+        cr_assert_eq(nnue_has_patterns(start[pat]), pat);
+    }
+    for (size_t i = 0; i < d.n_train; i += 7)
+        cr_assert_eq(nnue_evaluate(start[1], &d.train[i].pos), nnue_evaluate(start[0], &d.train[i].pos));
+    size_t n1, n2;
+    uint8_t *a1 = train_bytes(&d, &o, 0, NULL, &n1), *a2 = train_bytes(&d, &o, 0, NULL, &n2);
+    cr_assert(n1 == n2 && !memcmp(a1, a2, n1));
+    Nnue *trained;
+    cr_assert_eq(nnue_decode(&trained, a1, n1, "trained", err), 0, "%s", err);
+    cr_assert(nnue_has_patterns(trained));
+    cr_assert_lt(nnue_data_loss(trained, &d, false, false, 1), nnue_data_loss(start[1], &d, false, false, 1));
+    /* a warm start from the linear net: the pattern part from 0 */
+    o.init = start[0];
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), 0, "%s", err);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(nnue_trainer_quantise(t, "warm", &b, &n, err), 0, "%s", err);
+    nnue_trainer_free(t);
+    gc(b);
+    Nnue *warm;
+    cr_assert_eq(nnue_decode(&warm, b, n, "warm", err), 0, "%s", err);
+    cr_assert(nnue_has_patterns(warm));
+    for (size_t i = 0; i < d.n_train; i += 7)
+        cr_assert_eq(nnue_evaluate(warm, &d.train[i].pos), nnue_evaluate(start[0], &d.train[i].pos));
+    /* and a pattern net cannot start a training without one */
+    o.init = trained;
+    o.patterns = false;
+    cr_assert_eq(nnue_trainer_new(&t, &o, &d, err), ERR_USAGE);
+    cr_expect(strstr(err, "a linear and a pattern part"), "%s", err);
+    nnue_free(warm);
+    nnue_free(trained);
+    nnue_free(start[0]);
+    nnue_free(start[1]);
     nnue_data_free(&d);
 }
 

@@ -1,0 +1,53 @@
+/* Line patterns (issue 30): what lies in each 5-point window of a line.
+ *
+ * YINSH is won by rows of five, so the contents of every window of five
+ * points along a line say much of a position: the evaluations of
+ * five-in-a-row games (Gomoku's Rapfi, Othello's n-tuple networks) are
+ * tables indexed by such patterns. A window is the five points from p
+ * along one of the three axes (geometry.h: row5), all on the board: 123
+ * of them. Each point holds one of five things, seen from a side c:
+ * 0 empty, 1 c's marker, 2 the other's marker, 3 c's ring, 4 the other's
+ * ring; the window's code is sum digit_k 5^k over its points in order
+ * along the axis (3125 codes). A window read the other way is the same
+ * window, so a code and its reverse form one pattern class: PATTERN_NB
+ * classes, numbered by their smaller code in increasing order.
+ *
+ * The classes of a position's windows are the same in every symmetry of
+ * the board (a rotation or reflection takes windows to windows, perhaps
+ * reversed): a weight per class is an evaluation that needs no
+ * augmentation. The tables are built once, before main (a constructor),
+ * and only read afterwards. */
+#ifndef YINSH_PATTERNS_H
+#define YINSH_PATTERNS_H
+
+#include <stdint.h>
+#include "engine/position.h"
+
+enum {
+    PATTERN_CODES = 3125,  /* 5^5 */
+    PATTERN_NB = 1625,     /* classes: (3125 + 125 palindromes) / 2 */
+    PATTERN_WINDOWS = 123, /* 5-point windows of the board's lines */
+};
+
+/* The class of each window of pos, seen from side c, into cls (in a fixed
+ * order of the windows: by line, then along it); returns
+ * PATTERN_WINDOWS. */
+int patterns_classes(const Position *pos, int c, uint16_t cls[PATTERN_WINDOWS]);
+/* A weight per class (weights[PATTERN_NB]) as a weight per code seen
+ * from side c (by_code[PATTERN_CODES]): what patterns_sum reads. */
+void patterns_expand(const int32_t *weights, int c, int32_t by_code[PATTERN_CODES]);
+/* The sum over pos's windows of by_code[code] (a table of
+ * patterns_expand for the side the sum is for): one lookup a window. */
+int32_t patterns_sum(const Position *pos, const int32_t by_code[PATTERN_CODES]);
+/* The class of a code seen from White (digits as above for c = WHITE),
+ * for side c: Black's view swaps the colours' digits. */
+int pattern_class(int code, int c);
+/* The smallest code of a class (its name: digits from the window's first
+ * point), or -1 out of range. */
+int pattern_code_of(int cls);
+/* What the tables were built with: the windows and classes found on the
+ * board (the tests check them against the constants above). */
+int patterns_windows_found(void);
+int patterns_classes_found(void);
+
+#endif
