@@ -373,6 +373,8 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
                 printf("nnue: %-44s %8.1f ns\n",
                        nnue_has_patterns(net) ? "net's linear and pattern parts (nnue_linear)" : "net's linear part (nnue_linear)",
                        b.parts);
+            if (!isnan(b.parts_acc) && nnue_has_patterns(net))
+                printf("nnue: %-44s %8.1f ns\n", "the same, patterns from the accumulators", b.parts_acc);
             const char *pname[2] = {"portable", "avx2"};
             for (int p = 0; p < 2; p++) {
                 if (isnan(b.scratch[p])) {

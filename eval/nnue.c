@@ -335,6 +335,38 @@ static void refresh_on(const Nnue *net, NnuePath p, const Position *pos, NnueAcc
         ON_PATH(p, rows_avx2(net, net->b1, rows, n, NULL, 0, acc->v[c]),
                 rows_portable(net, net->b1, rows, n, NULL, 0, acc->v[c]));
     }
+    if (net->pw) patterns_codes(pos, acc->code);
+}
+
+/* The pattern part's codes after an action: the points whose piece
+ * changed, from the piece rows of White's perspective (a row's kind k is
+ * White's digit k + 1: White's marker 1, Black's 2, White's ring 3,
+ * Black's 4); a point turned over (a row off, another on) changes once. */
+static void patterns_apply(const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
+{
+    if (to != from) memcpy(to->code, from->code, sizeof to->code);
+    uint8_t pts[2 * NNUE_MAX_DELTA];
+    int8_t change[2 * NNUE_MAX_DELTA];
+    int n = 0;
+    for (int i = 0; i < d->nadd[WHITE]; i++)
+        if (d->add[WHITE][i] < NNUE_ROW_REMOVED) {
+            pts[n] = (uint8_t)(d->add[WHITE][i] % SQUARE_NB);
+            change[n++] = (int8_t)(d->add[WHITE][i] / SQUARE_NB + 1);
+        }
+    int added = n;
+    for (int i = 0; i < d->nsub[WHITE]; i++)
+        if (d->sub[WHITE][i] < NNUE_ROW_REMOVED) {
+            uint8_t p = (uint8_t)(d->sub[WHITE][i] % SQUARE_NB);
+            int8_t c = (int8_t)-(d->sub[WHITE][i] / SQUARE_NB + 1);
+            int k = 0;
+            while (k < added && pts[k] != p) k++;
+            if (k < added) change[k] = (int8_t)(change[k] + c);
+            else {
+                pts[n] = p;
+                change[n++] = c;
+            }
+        }
+    patterns_update(to->code, pts, change, n);
 }
 
 static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
@@ -342,6 +374,7 @@ static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const Nnu
     for (int c = 0; c < COLOUR_NB; c++)
         ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
                 rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
+    if (net->pw) patterns_apply(from, d, to);
 }
 
 static int32_t output_on(const Nnue *net, NnuePath p, const NnueAcc *acc, int actor)
@@ -367,23 +400,35 @@ int32_t nnue_evaluate(const Nnue *net, const Position *pos)
 {
     NnueAcc acc;
     refresh_on(net, net->path, pos, &acc);
-    return output_on(net, net->path, &acc, pos->actor) + nnue_linear(net, pos);
+    return output_on(net, net->path, &acc, pos->actor) + nnue_parts(net, &acc, pos);
 }
 
 bool nnue_has_linear(const Nnue *net) { return net->linear; }
 bool nnue_has_patterns(const Nnue *net) { return net->pw != NULL; }
 
+/* The linear part's features, whole numbers, White's minus Black's, in
+ * the actor's view (the tempo feature then reads +1 for either) */
+static int32_t linear_part(const Nnue *net, const Position *pos)
+{
+    double f[FEAT_NB];
+    features_compute(pos, f);
+    int32_t s = 0, sign = pos->actor == WHITE ? 1 : -1;
+    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * (int32_t)lround(f[k]) * sign;
+    return s;
+}
+
 int32_t nnue_linear(const Nnue *net, const Position *pos)
 {
     if (!net->linear) return 0;
-    double f[FEAT_NB];
-    features_compute(pos, f);
-    /* the features are whole numbers, White's minus Black's: the actor's
-     * view turns their sign for Black (the tempo feature then reads +1) */
-    int32_t s = 0, sign = pos->actor == WHITE ? 1 : -1;
-    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * (int32_t)lround(f[k]) * sign;
+    int32_t s = linear_part(net, pos);
     if (net->pw) s += patterns_sum(pos, net->pw_code + (size_t)pos->actor * PATTERN_CODES);
     return s;
+}
+
+int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos)
+{
+    if (!net->linear) return 0;
+    return linear_part(net, pos) + (net->pw ? patterns_sum_codes(acc->code, net->pw_code + (size_t)pos->actor * PATTERN_CODES) : 0);
 }
 double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
 
@@ -673,23 +718,22 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     return 0;
 }
 
-/* The nets built into yinsh (CMakeLists.txt, cmake/embed.cmake). */
-extern const char NNUE_BUILTIN_NET[], NNUE_HYBRID32_NET[];
-extern const unsigned long NNUE_BUILTIN_NET_SIZE, NNUE_HYBRID32_NET_SIZE;
+/* The nets built into yinsh (CMakeLists.txt, cmake/embed_nets.cmake):
+ * every file of eval/nets, by name. */
+extern const char *const YINSH_NET_NAMES[], *const YINSH_NET_BYTES[];
+extern const unsigned long YINSH_NET_SIZES[];
 
 /* The built-in copy of a shipped net that path names, or NULL. */
 static const char *shipped_net(const char *path, size_t *len)
 {
     static const char DIR[] = "eval/nets/";
     const char *name = !strncmp(path, DIR, sizeof DIR - 1) ? path + sizeof DIR - 1 : path;
-    if (!strcmp(name, "default.nnue")) {
-        *len = NNUE_BUILTIN_NET_SIZE;
-        return NNUE_BUILTIN_NET;
-    }
-    if (!strcmp(name, "hybrid32.nnue")) {
-        *len = NNUE_HYBRID32_NET_SIZE;
-        return NNUE_HYBRID32_NET;
-    }
+    if (strchr(name, '/')) return NULL;
+    for (int i = 0; YINSH_NET_NAMES[i]; i++)
+        if (!strcmp(YINSH_NET_NAMES[i], name)) {
+            *len = YINSH_NET_SIZES[i];
+            return YINSH_NET_BYTES[i];
+        }
     return NULL;
 }
 
@@ -724,5 +768,8 @@ int nnue_save(const char *path, const uint8_t *bytes, size_t len, char *err)
 
 int nnue_load_builtin(Nnue **out, char *err)
 {
-    return nnue_decode(out, (const uint8_t *)NNUE_BUILTIN_NET, NNUE_BUILTIN_NET_SIZE, "the built-in net", err);
+    size_t len;
+    const char *bytes = shipped_net("default.nnue", &len);
+    if (!bytes) return error_set(err, "this yinsh was built without eval/nets/default.nnue");
+    return nnue_decode(out, (const uint8_t *)bytes, len, "the built-in net", err);
 }

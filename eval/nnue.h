@@ -63,6 +63,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "engine/position.h"
+#include "eval/patterns.h"
 
 enum {
     NNUE_FEATURE_SET = 1, /* the inputs above; a file of another set is refused */
@@ -105,6 +106,10 @@ typedef struct Nnue Nnue;
  * path; an array of them (a search's stack) keeps every one aligned. */
 typedef struct NnueAcc {
     alignas(32) int16_t v[COLOUR_NB][NNUE_MAX_HIDDEN];
+    /* a net with a pattern part: the windows' codes seen from White
+     * (patterns.h), kept with the rest along make and unmake; untouched
+     * for other nets */
+    uint16_t code[PATTERN_WINDOWS];
 } NnueAcc;
 
 /* The rows an action turns on (add) and off (sub), per perspective. */
@@ -159,8 +164,8 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err);
 int nnue_decode(Nnue **out, const uint8_t *bytes, size_t len, const char *name, char *err);
 /* nnue_decode of a file's contents, read by file_read (engine/base/file.h):
  * ERR_NOT_FOUND when it does not exist, ERR_FAIL for any other refusal.
- * The shipped nets (the files of eval/nets at build time: default.nnue and
- * hybrid32.nnue) are built into yinsh: a path that is not there but names
+ * The shipped nets (every file of eval/nets at build time) are built
+ * into yinsh: a path that is not there but names
  * one of them, as "eval/nets/NAME.nnue" or "NAME.nnue", is read from the
  * built-in copy (the same bytes, the same content hash), so that a spec
  * naming it plays the same net from any working folder; a file that is
@@ -186,6 +191,10 @@ bool nnue_has_linear(const Nnue *net);
 /* With a pattern part (feature set 3), nnue_linear includes it. */
 bool nnue_has_patterns(const Nnue *net);
 int32_t nnue_linear(const Nnue *net, const Position *pos);
+/* The same with the pattern part summed over the windows' codes of the
+ * position's accumulators (acc, as nnue_refresh or nnue_make left it):
+ * what a search adds to nnue_output at a leaf; equal to nnue_linear. */
+int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos);
 /* The net's parameters as floats, each over its scale (w1 and b1 over
  * QA, w2 and w3 over QW, b2, b3 and the linear part over QA * QW), in
  * the trainer's order (eval/nnue_train.c): w1 as NNUE_ROWS rows of

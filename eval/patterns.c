@@ -29,6 +29,12 @@ static int swap_colours(int code)
 enum { LINES_MAX = 3 * 11 };
 static int8_t line_pt[LINES_MAX][11];
 static uint8_t window_pt[PATTERN_WINDOWS][5]; /* by line, then along it */
+/* the windows through each point, and the point's weight in their codes
+ * (5^4 for a window's first point, ..., 1 for its last) */
+enum { PT_WINDOWS_MAX = 15 };
+static uint8_t pt_nwin[SQUARE_NB];
+static uint8_t pt_win[SQUARE_NB][PT_WINDOWS_MAX];
+static uint16_t pt_mul[SQUARE_NB][PT_WINDOWS_MAX];
 static int8_t line_len[LINES_MAX];
 static int nlines;
 
@@ -50,6 +56,13 @@ __attribute__((constructor)) static void patterns_build(void)
                     for (int j = 0; j < 5; j++) window_pt[n][j] = (uint8_t)line_pt[nlines - 1][k + j];
             }
     windows_found = n;
+    for (int w = 0; w < n; w++)
+        for (int j = 0, m = 625; j < 5; j++, m /= 5) {
+            int p = window_pt[w][j];
+            if (pt_nwin[p] >= PT_WINDOWS_MAX) continue;
+            pt_win[p][pt_nwin[p]] = (uint8_t)w;
+            pt_mul[p][pt_nwin[p]++] = (uint16_t)m;
+        }
     int next = 0;
     int16_t seen[PATTERN_CODES];
     memset(seen, -1, sizeof seen);
@@ -117,4 +130,27 @@ int32_t patterns_sum(const Position *pos, const int32_t by_code[PATTERN_CODES])
     int32_t sum = 0;
     FOR_EACH_WINDOW(cell, code, sum += by_code[code]);
     return sum;
+}
+
+void patterns_codes(const Position *pos, uint16_t code[PATTERN_WINDOWS])
+{
+    uint8_t cell[SQUARE_NB + 7];
+    cells(pos, cell);
+    int w = 0;
+    FOR_EACH_WINDOW(cell, c, code[w++] = (uint16_t)c);
+}
+
+int32_t patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int32_t by_code[PATTERN_CODES])
+{
+    int32_t sum = 0;
+    for (int w = 0; w < PATTERN_WINDOWS; w++) sum += by_code[code[w]];
+    return sum;
+}
+
+void patterns_update(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int p = pts[i];
+        for (int k = 0; k < pt_nwin[p]; k++) code[pt_win[p][k]] = (uint16_t)(code[pt_win[p][k]] + change[i] * pt_mul[p][k]);
+    }
 }

@@ -39,6 +39,14 @@ void patterns_expand(const int32_t *weights, int c, int32_t by_code[PATTERN_CODE
 /* The sum over pos's windows of by_code[code] (a table of
  * patterns_expand for the side the sum is for): one lookup a window. */
 int32_t patterns_sum(const Position *pos, const int32_t by_code[PATTERN_CODES]);
+/* The incremental form (a search's accumulators, nnue.h): the windows'
+ * codes seen from White (in the order of patterns_classes, each read
+ * from its last point), their sum of a by_code table, and the update of
+ * the codes when points change: n distinct points pts[i] whose
+ * White-view digit changes by change[i] (the new digit less the old). */
+void patterns_codes(const Position *pos, uint16_t code[PATTERN_WINDOWS]);
+int32_t patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int32_t by_code[PATTERN_CODES]);
+void patterns_update(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n);
 /* The class of a code seen from White (digits as above for c = WHITE),
  * for side c: Black's view swaps the colours' digits. */
 int pattern_class(int code, int c);

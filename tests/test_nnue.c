@@ -66,9 +66,48 @@ static Nnue *random_net(uint64_t seed, int hidden, int l2, int qw, bool big, uin
     return net;
 }
 
+/* The net's random_net with a linear part and a pattern part of seeded
+ * random weights (feature set 3). */
+static Nnue *random_pattern_net(uint64_t seed, int hidden)
+{
+    uint8_t *b;
+    size_t len;
+    Nnue *plain = random_net(seed, hidden, 0, NNUE_QW, false, &b, &len);
+    size_t np = nnue_float_params(plain, NULL);
+    float *fp = gc(malloc(np * sizeof *fp));
+    nnue_float_params(plain, fp);
+    size_t h = (size_t)hidden;
+    int16_t *w1 = gc(calloc((size_t)NNUE_FEATURES * h, 2)), *b1 = gc(malloc(h * 2)), *w2 = gc(malloc(2 * h * 2));
+    for (int row = 0; row < NNUE_ROWS; row++) {
+        int f = nnue_row_feature(row);
+        if (f >= 0)
+            for (size_t j = 0; j < h; j++) w1[(size_t)f * h + j] = (int16_t)lround(fp[(size_t)row * h + j] * NNUE_QA);
+    }
+    for (size_t j = 0; j < h; j++) b1[j] = (int16_t)lround(fp[(size_t)NNUE_ROWS * h + j] * NNUE_QA);
+    for (size_t k = 0; k < 2 * h; k++) w2[k] = (int16_t)lround(fp[(size_t)NNUE_ROWS * h + h + k] * NNUE_QW);
+    int32_t b2 = (int32_t)lround(fp[(size_t)NNUE_ROWS * h + 3 * h] * NNUE_QA * NNUE_QW);
+    nnue_free(plain);
+    Rng rng;
+    rng_stream(&rng, seed, 78);
+    int32_t lw[FEAT_NB], *pw = gc(malloc(PATTERN_NB * sizeof *pw));
+    for (int k = 0; k < FEAT_NB; k++) lw[k] = (int32_t)rng_below(&rng, 40001) - 20000;
+    for (int k = 0; k < PATTERN_NB; k++) pw[k] = (int32_t)rng_below(&rng, 200001) - 100000;
+    NnueParams p = {.hidden = hidden, .qa = NNUE_QA, .qw = NNUE_QW, .w1 = w1, .b1 = b1, .w2 = w2, .b2 = &b2,
+                    .lw = lw, .pw = pw, .description = "a random pattern net of the tests"};
+    uint8_t *bytes;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
+    Nnue *net;
+    cr_assert_eq(nnue_decode(&net, bytes, len, "random patterns", err), 0, "%s", err);
+    free(bytes);
+    return net;
+}
+
 static bool acc_equal(const Nnue *net, const NnueAcc *a, const NnueAcc *b)
 {
     int h = nnue_hidden(net);
+    if (nnue_has_patterns(net) && memcmp(a->code, b->code, sizeof a->code))
+        return false;
     return !memcmp(a->v[WHITE], b->v[WHITE], (size_t)h * 2) && !memcmp(a->v[BLACK], b->v[BLACK], (size_t)h * 2);
 }
 
@@ -118,7 +157,8 @@ static void incremental_over_games(Nnue *net)
             cr_assert(acc_equal(net, &sv, &s), "game %d ply %d: the vector path's refresh differs", g, ply);
             int32_t o = nnue_output_path(net, NNUE_PATH_PORTABLE, &s, pos.actor);
             cr_assert_eq(nnue_output_path(net, vec, &s, pos.actor), o, "game %d ply %d: outputs differ", g, ply);
-            cr_assert_eq(nnue_evaluate(net, &pos), o);
+            cr_assert_eq(nnue_parts(net, &stack[ply + 1], &pos), nnue_linear(net, &pos), "game %d ply %d", g, ply);
+            cr_assert_eq(nnue_evaluate(net, &pos), o + nnue_linear(net, &pos));
             positions++;
         }
     }
@@ -139,6 +179,14 @@ Test(nnue, incremental_equals_from_scratch_with_a_second_layer_and_wide)
     nnue_free(net);
 }
 
+Test(nnue, incremental_equals_from_scratch_with_a_pattern_part)
+{
+    Nnue *net = random_pattern_net(5, 32);
+    cr_assert(nnue_has_patterns(net));
+    incremental_over_games(net);
+    nnue_free(net);
+}
+
 Test(nnue, sums_that_wrap_still_agree)
 {
     Nnue *net = random_net(3, 32, 0, NNUE_QW, true, NULL, NULL);
@@ -149,9 +197,8 @@ Test(nnue, sums_that_wrap_still_agree)
 /* Random walks of make and unmake: the stack's top always equals the
  * accumulator from scratch of the position reached, and an unmake gives
  * back the position of the ply below (whose accumulator is kept). */
-Test(nnue, make_unmake_walks_keep_the_stack_right)
+static void walks(Nnue *net)
 {
-    Nnue *net = random_net(4, 48, 0, NNUE_QW, false, NULL, NULL);
     enum { DEPTH = 40 };
     NnueAcc stack[DEPTH + 1];
     Action acts[DEPTH];
@@ -188,6 +235,15 @@ Test(nnue, make_unmake_walks_keep_the_stack_right)
         }
         cr_assert(pos_equal(&pos, &root));
     }
+}
+
+Test(nnue, make_unmake_walks_keep_the_stack_right)
+{
+    Nnue *net = random_net(4, 48, 0, NNUE_QW, false, NULL, NULL);
+    walks(net);
+    nnue_free(net);
+    net = random_pattern_net(6, 16);
+    walks(net);
     nnue_free(net);
 }
 

@@ -384,9 +384,13 @@ int bench_nnue(const Nnue *net, const Weights *w, uint64_t games, uint64_t seed,
     double lsink = 0;
     FASTEST(out->linear, for (size_t i = 0; i < n; i++) lsink += eval_logit(w, &st[i].pos));
     sink += (uint64_t)(int64_t)lsink;
-    out->parts = NAN;
-    if (nnue_has_linear(net))
+    out->parts = out->parts_acc = NAN;
+    if (nnue_has_linear(net)) {
         FASTEST(out->parts, for (size_t i = 0; i < n; i++) sink += (uint64_t)nnue_linear(net, &st[i].pos));
+        NnueAcc one;
+        nnue_refresh(net, &st[n / 2].pos, &one);
+        FASTEST(out->parts_acc, for (size_t i = 0; i < n; i++) sink += (uint64_t)nnue_parts(net, &one, &st[i].pos));
+    }
     for (int p = 0; p < 2; p++) {
         if (!nnue_path_available((NnuePath)p)) {
             out->scratch[p] = out->incremental[p] = out->update[p] = out->output[p] = NAN;

@@ -135,11 +135,14 @@ int bench_parts(uint64_t games, uint64_t seed, int passes, BenchParts *out);
  * refreshed, then the output); incremental what a search pays per child,
  * the accumulators updated from the parent's (nnue_make) and the output;
  * update and output those two alone. [p] by path (NnuePath); NAN for a
- * path this CPU lacks. parts is the net's linear and pattern parts
- * (nnue_linear, which every evaluation adds), NAN without them. */
+ * path this CPU lacks. parts is the net's linear and pattern parts from
+ * the position (nnue_linear), parts_acc the same with the pattern part
+ * read from the accumulators (nnue_parts: what a search adds at a leaf;
+ * the incremental figures include the pattern part's update); NAN
+ * without a linear part. */
 typedef struct BenchNnue {
     uint64_t games, positions;
-    double linear, parts;
+    double linear, parts, parts_acc;
     double scratch[2], incremental[2], update[2], output[2];
     uint64_t sink; /* a checksum of the outputs, so no part is optimised away */
 } BenchNnue;

@@ -220,7 +220,7 @@ static int evaluate(const Ab *ab, const Position *pos, int ply)
 {
     if (ab->cfg.net) {
         const Nnue *net = ab->cfg.net;
-        double l = nnue_logit(net, nnue_output(net, &ab->acc[ply], pos->actor) + nnue_linear(net, pos)) * AB_SCALE;
+        double l = nnue_logit(net, nnue_output(net, &ab->acc[ply], pos->actor) + nnue_parts(net, &ab->acc[ply], pos)) * AB_SCALE;
         const double cap = AB_WIN_BOUND / 2;
         l = l > cap ? cap : l < -cap ? -cap : l;
         return (int)lround(l) + ab->cfg.tempo;
