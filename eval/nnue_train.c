@@ -898,16 +898,84 @@ void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const
              (unsigned long long)d->hash);
 }
 
-int nnue_train_whole(const NnueTrainOptions *o, const NnueData *d, const char *description, uint8_t **bytes,
-                     size_t *len, char *err)
+/* One slice of the driver's loop: trained, then the checkpoint (after an
+ * epoch, every `every` seconds, and on a stop) and the hook. 2 when every
+ * epoch is done, 1 when stopped (the checkpoint saved), 0 to go on, or
+ * ERR_FAIL when the checkpoint cannot be written. */
+static int drive_slice(NnueTrainer *t, const NnueTrainRun *run, NnueTrained *out, uint64_t *at, double *last_ckpt,
+                       char *err)
 {
-    NnueTrainer *t = NULL;
-    *bytes = NULL;
-    *len = 0;
-    if (nnue_trainer_new(&t, o, d, err)) return ERR_FAIL;
-    while (nnue_trainer_run(t, 1e30, NULL) != 2) {
+    NnueEpoch ep;
+    double s0 = clock_now();
+    int r = nnue_trainer_run(t, 1.0, &ep);
+    out->seconds += clock_now() - s0;
+    if (r == 2) return 2;
+    int e;
+    size_t p;
+    nnue_trainer_progress(t, &e, &p);
+    uint64_t now = (uint64_t)e * t->d->n_train + p;
+    out->positions += now - *at;
+    *at = now;
+    bool stop = run->stop && atomic_load(run->stop);
+    bool save = r == 1 || clock_now() - *last_ckpt >= run->every || stop;
+    if (save && e < t->o.epochs && run->checkpoint && run->checkpoint[0]) {
+        if (nnue_trainer_save(t, run->checkpoint, err)) return ERR_FAIL;
+        *last_ckpt = clock_now();
     }
-    int rc = nnue_trainer_quantise(t, description, bytes, len, err);
+    if (run->slice) run->slice(run->ctx, r == 1 ? &ep : NULL, e, *at);
+    return stop && e < t->o.epochs ? 1 : 0;
+}
+
+/* The end: the quantised net, the float net's losses and its epochs. */
+static int drive_end(const NnueTrainer *t, const NnueTrainRun *run, NnueTrained *out, char *err)
+{
+    if (nnue_trainer_quantise(t, run->description, &out->bytes, &out->len, err)) return ERR_FAIL;
+    for (int v = 0; v < 2; v++)
+        for (int r = 0; r < 2; r++) out->loss[v][r] = nnue_trainer_loss(t, v, r);
+    int n;
+    const NnueEpoch *h = nnue_trainer_history(t, &n);
+    out->history = malloc((size_t)(n > 0 ? n : 1) * sizeof *out->history);
+    if (!out->history) return error_set(err, "out of memory");
+    memcpy(out->history, h, (size_t)n * sizeof *h);
+    out->epochs = n;
+    return 0;
+}
+
+int nnue_train(const NnueTrainOptions *o, const NnueData *d, const NnueTrainRun *run, NnueTrained *out, char *err)
+{
+    *out = (NnueTrained){0};
+    NnueTrainer *t = NULL;
+    int rc = nnue_trainer_new(&t, o, d, err);
+    if (rc) return ERR_FAIL;
+    if (run->resume && run->checkpoint && run->checkpoint[0]) {
+        rc = nnue_trainer_resume(t, run->checkpoint, err);
+        if (rc && rc != ERR_NOT_FOUND) goto done;
+        int e;
+        size_t p;
+        nnue_trainer_progress(t, &e, &p);
+        if (run->resumed) run->resumed(run->ctx, rc == 0, e, p);
+    }
+    int e0;
+    size_t p0;
+    nnue_trainer_progress(t, &e0, &p0);
+    uint64_t at = (uint64_t)e0 * d->n_train + p0;
+    double last_ckpt = clock_now();
+    while ((rc = drive_slice(t, run, out, &at, &last_ckpt, err)) == 0) {
+    }
+    if (rc == 2) rc = drive_end(t, run, out, err);
+done:
     nnue_trainer_free(t);
-    return rc ? ERR_FAIL : 0;
+    if (rc < 0) {
+        nnue_trained_free(out);
+        return ERR_FAIL;
+    }
+    return rc;
+}
+
+void nnue_trained_free(NnueTrained *t)
+{
+    free(t->bytes);
+    free(t->history);
+    t->bytes = NULL;
+    t->history = NULL;
 }
