@@ -19,23 +19,6 @@
 #include <unistd.h>
 #include "tests/test_proc.h"
 
-/* A small finished run of random games in dir/NAME.db. */
-static char *random_db(const char *dir, const char *name, const char *run, const char *games)
-{
-    char *db = path_in(dir, name), *err;
-    const char *args[] = {"selfplay", "--games", games, "--agent", "random", "--seed", "5", "--db", db, "--run", run,
-                          "--quiet", NULL};
-    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
-    return db;
-}
-
-static void expect_exit(const char *dir, const char *const *args, int rc, const char *word)
-{
-    char *out, *err;
-    int got = yinsh_run(dir, args, &out, &err);
-    cr_assert_eq(got, rc, "%s %s: exit %d, not %d (%s)", args[0], args[1] ? args[1] : "", got, rc, err);
-    if (word) cr_assert(strstr(err, word), "%s: '%s' does not say '%s'", args[0], err, word);
-}
 
 /* ---- concurrent first use of a new database ------------------------------ */
 
@@ -238,38 +221,6 @@ Test(faults, a_resumed_run_refuses_changed_weights)
     sqlite3_close(h);
     char *err;
     cr_assert_eq(yinsh_run(dir, resume, NULL, &err), 0, "%s", err);
-}
-
-/* ---- an output that is an input ------------------------------------------ */
-
-Test(faults, an_output_that_is_an_input_is_refused)
-{
-    char *dir = tmpdir_new(), *db = random_db(dir, "v.db", "r", "30");
-    char *before = slurp(db);
-    struct stat a;
-    cr_assert_eq(stat(db, &a), 0);
-    const char *same[] = {"tune", "--db", db, "--out", db, NULL};
-    expect_exit(dir, same, 2, "same file");
-    /* through a link */
-    char *link = path_in(dir, "link.txt");
-    cr_assert_eq(symlink(db, link), 0);
-    const char *linked[] = {"tune", "--db", db, "--out", link, NULL};
-    expect_exit(dir, linked, 2, "same file");
-    /* the starting weights file */
-    char *w = path_in(dir, "w.txt");
-    FILE *f = fopen(w, "w");
-    fprintf(f, "markers 0.05\n");
-    fclose(f);
-    const char *from[] = {"tune", "--db", db, "--from", w, "--out", w, NULL};
-    expect_exit(dir, from, 2, "--from");
-    cr_assert_str_eq(slurp(w), "markers 0.05\n");
-    /* an output folder that does not exist: said before any work */
-    const char *nodir[] = {"tune", "--db", db, "--out", "/nonexistent-dir/w.txt", NULL};
-    expect_exit(dir, nodir, 1, "/nonexistent-dir");
-    struct stat b;
-    cr_assert_eq(stat(db, &b), 0);
-    cr_assert_eq(a.st_size, b.st_size);
-    cr_assert_eq(memcmp(before, slurp(db), (size_t)a.st_size), 0, "the database changed");
 }
 
 /* ---- weights files ------------------------------------------------------- */
