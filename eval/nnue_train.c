@@ -13,6 +13,7 @@
 #include "engine/notation.h"
 #include "engine/base/rng.h"
 #include "eval/nnue_train.h"
+#include "eval/tune.h"
 
 void nnue_train_options_default(NnueTrainOptions *o)
 {
@@ -103,6 +104,48 @@ static int seen_before(NnueCollector *c, uint64_t h, bool *seen, char *err)
     return 0;
 }
 
+/* One game's positions into an NnueCollector (tune_replay's visitor). */
+typedef struct NnueVisit {
+    NnueCollector *c;
+    const double *values;
+    int result;
+    bool val;
+} NnueVisit;
+
+static int nnue_visit(void *ctx, const Position *pos, int ply, char *err)
+{
+    NnueVisit *g = ctx;
+    NnueCollector *c = g->c;
+    const NnueTrainOptions *o = c->o;
+    bool noisy = o->quiet_only && movegen_row_in_reach(pos);
+    c->noisy += noisy && ply >= o->min_ply;
+    if (ply < o->min_ply || (pos->state != STATE_P && pos->state != STATE_M) || noisy) return 0;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 65536;
+        NnueSample *s = realloc(c->s, cap * sizeof *s);
+        if (s) c->s = s;
+        uint8_t *v = realloc(c->val, cap);
+        if (v) c->val = v;
+        if (!s || !v) return error_set(err, "out of memory for %zu positions", cap);
+        c->cap = cap;
+    }
+    int result = g->result;
+    float res = result == RESULT_DRAW ? 0.5f : (result == RESULT_WHITE) == (pos->actor == WHITE) ? 1.0f : 0.0f;
+    double v = g->values ? g->values[ply] : NAN;
+    double target = res;
+    if (!isnan(v)) target = o->lambda * fmin(fmax(v, 0), 1) + (1 - o->lambda) * res;
+    c->s[c->n] = (NnueSample){.pos = *pos, .target = (float)target, .result = res};
+    if (o->linear) {
+        double f[FEAT_NB];
+        features_compute(pos, f);
+        for (int k = 0; k < FEAT_NB; k++) c->s[c->n].lf[k] = (float)(pos->actor == WHITE ? f[k] : -f[k]);
+    }
+    /* bit 0: held out; bit 1: the target has a search value */
+    c->val[c->n] = (uint8_t)(g->val | (!isnan(v) ? 2 : 0));
+    c->n++;
+    return 0;
+}
+
 int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int variant, int result,
                       const char *const *actions, const double *values, int nactions, char *err)
 {
@@ -121,49 +164,12 @@ int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int v
         c->duplicates++;
         return 0;
     }
-    uint64_t h = rng_hash_text(ident);
-    bool val = (double)(h >> 11) * 0x1p-53 < o->val_frac;
-    Position pos;
-    pos_start(&pos, variant);
-    for (int ply = 0; ply < nactions; ply++) {
-        Action a;
-        char aerr[ERR_LEN];
-        if (action_parse(&pos, actions[ply], &a, aerr))
-            return error_set(err, "game %s (index %u) ply %d: action '%.16s' does not replay: %.200s", ident,
-                             (unsigned)index, ply, actions[ply], aerr);
-        bool noisy = o->quiet_only && movegen_row_in_reach(&pos);
-        c->noisy += noisy && ply >= o->min_ply;
-        if (ply >= o->min_ply && (pos.state == STATE_P || pos.state == STATE_M) && !noisy) {
-            if (c->n == c->cap) {
-                size_t cap = c->cap ? 2 * c->cap : 65536;
-                NnueSample *s = realloc(c->s, cap * sizeof *s);
-                if (s) c->s = s;
-                uint8_t *v = realloc(c->val, cap);
-                if (v) c->val = v;
-                if (!s || !v) return error_set(err, "out of memory for %zu positions", cap);
-                c->cap = cap;
-            }
-            float res = result == RESULT_DRAW ? 0.5f
-                        : (result == RESULT_WHITE) == (pos.actor == WHITE) ? 1.0f
-                                                                           : 0.0f;
-            double v = values ? values[ply] : NAN;
-            double target = res;
-            if (!isnan(v)) target = o->lambda * fmin(fmax(v, 0), 1) + (1 - o->lambda) * res;
-            /* bit 0: held out; bit 1: the target has a search value */
-            c->s[c->n] = (NnueSample){.pos = pos, .target = (float)target, .result = res};
-            if (o->linear) {
-                double f[FEAT_NB];
-                features_compute(&pos, f);
-                for (int k = 0; k < FEAT_NB; k++) c->s[c->n].lf[k] = (float)(pos.actor == WHITE ? f[k] : -f[k]);
-            }
-            c->val[c->n] = (uint8_t)(val | (!isnan(v) ? 2 : 0));
-            c->n++;
-        }
-        Undo u;
-        pos_make(&pos, a, &u);
-    }
+    uint64_t h;
+    NnueVisit g = {.c = c, .values = values, .result = result, .val = tune_held_out(ident, o->val_frac, &h)};
+    int rc = tune_replay(ident, index, variant, actions, nactions, nnue_visit, &g, err);
+    if (rc) return rc;
     c->games++;
-    c->games_val += val;
+    c->games_val += g.val;
     return 0;
 }
 
@@ -373,64 +379,72 @@ static double sample(const NnueTrainer *t, const NnueSample *s, const uint8_t *m
 
 enum { LOSS_BLOCKS = 256 };
 
-double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result)
+/* The mean of one(ctx, s, i, y) over the n samples s, y each one's result
+ * or target, summed in LOSS_BLOCKS fixed blocks (in block order: the same
+ * sum on any number of threads); NAN when n is 0. */
+typedef double LossOne(const void *ctx, const NnueSample *s, double y);
+static double mean_loss(const NnueSample *s, size_t n, bool result, int threads, LossOne *one, const void *ctx)
 {
-    const NnueSample *s = val ? t->d->val : t->d->train;
-    size_t n = val ? t->d->n_val : t->d->n_train;
     if (n == 0) return NAN;
     double blk[LOSS_BLOCKS];
-#pragma omp parallel for num_threads(t->threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int b = 0; b < LOSS_BLOCKS; b++) {
         double sum = 0;
         for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++)
-            sum += sample(t, &s[i], NULL, result ? s[i].result : s[i].target, NULL);
+            sum += one(ctx, &s[i], result ? s[i].result : s[i].target);
         blk[b] = sum;
     }
     double sum = 0;
     for (int b = 0; b < LOSS_BLOCKS; b++) sum += blk[b];
     return sum / (double)n;
+}
+
+static double trainer_one(const void *ctx, const NnueSample *s, double y)
+{
+    return sample(ctx, s, NULL, y, NULL);
+}
+
+double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result)
+{
+    return mean_loss(val ? t->d->val : t->d->train, val ? t->d->n_val : t->d->n_train, result, t->threads,
+                     trainer_one, t);
+}
+
+static double net_one(const void *ctx, const NnueSample *s, double y)
+{
+    const Nnue *net = ctx;
+    return logloss(nnue_logit(net, nnue_evaluate(net, &s->pos)), y);
 }
 
 double nnue_data_loss(const Nnue *net, const NnueData *d, bool val, bool result, int threads)
 {
-    const NnueSample *s = val ? d->val : d->train;
-    size_t n = val ? d->n_val : d->n_train;
-    if (n == 0) return NAN;
-    double blk[LOSS_BLOCKS];
-#pragma omp parallel for num_threads(parallel_threads(threads)) schedule(dynamic, 1)
-    for (int b = 0; b < LOSS_BLOCKS; b++) {
-        double sum = 0;
-        for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++)
-            sum += logloss(nnue_logit(net, nnue_evaluate(net, &s[i].pos)), result ? s[i].result : s[i].target);
-        blk[b] = sum;
-    }
-    double sum = 0;
-    for (int b = 0; b < LOSS_BLOCKS; b++) sum += blk[b];
-    return sum / (double)n;
+    return mean_loss(val ? d->val : d->train, val ? d->n_val : d->n_train, result, parallel_threads(threads), net_one,
+                     net);
+}
+
+/* The linear evaluation's logit in the actor's view, or the constant z0. */
+typedef struct LinearLoss {
+    const Weights *w;
+    double z0;
+} LinearLoss;
+
+static double linear_one(const void *ctx, const NnueSample *s, double y)
+{
+    const LinearLoss *l = ctx;
+    double z = l->z0;
+    if (l->w) z = (s->pos.actor == WHITE ? 1 : -1) * eval_logit(l->w, &s->pos);
+    return logloss(z, y);
 }
 
 double nnue_data_loss_linear(const Weights *w, const NnueData *d, bool val, bool result, int threads)
 {
-    const NnueSample *s = val ? d->val : d->train;
     size_t n = val ? d->n_val : d->n_train;
     if (n == 0) return NAN;
     double mean = 0;
     for (size_t i = 0; i < d->n_train; i++) mean += result ? d->train[i].result : d->train[i].target;
     mean = fmin(fmax(mean / (double)d->n_train, 1e-6), 1 - 1e-6);
-    double z0 = log(mean / (1 - mean)), blk[LOSS_BLOCKS];
-#pragma omp parallel for num_threads(parallel_threads(threads)) schedule(dynamic, 1)
-    for (int b = 0; b < LOSS_BLOCKS; b++) {
-        double sum = 0;
-        for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++) {
-            double z = z0;
-            if (w) z = (s[i].pos.actor == WHITE ? 1 : -1) * eval_logit(w, &s[i].pos);
-            sum += logloss(z, result ? s[i].result : s[i].target);
-        }
-        blk[b] = sum;
-    }
-    double sum = 0;
-    for (int b = 0; b < LOSS_BLOCKS; b++) sum += blk[b];
-    return sum / (double)n;
+    LinearLoss l = {.w = w, .z0 = log(mean / (1 - mean))};
+    return mean_loss(val ? d->val : d->train, n, result, parallel_threads(threads), linear_one, &l);
 }
 
 void nnue_trainer_free(NnueTrainer *t)
