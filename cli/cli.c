@@ -1,8 +1,4 @@
-#define _GNU_SOURCE /* renameat2, nftw */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -19,9 +15,11 @@
 #include "engine/base/json.h"
 #include "engine/base/clock.h"
 #include "engine/base/file.h"
+#include "engine/base/folder.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
 #include "selfplay/records/text.h"
+#include "study/report/report.h"
 
 static void vmessage(const char *cmd, const char *fmt, va_list ap)
 {
@@ -523,18 +521,10 @@ char *cli_join_args(int argc, char **argv)
     return s;
 }
 
-/* The index of the input that is the file at path, -1 when none is. */
-static int same_input(const char *path, const char *const *inputs, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (inputs[i] && file_same(path, inputs[i])) return i;
-    return -1;
-}
-
 int cli_check_same(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                    const char *const *input_opts, int n)
 {
-    int i = same_input(out, inputs, n);
+    int i = file_same_any(out, inputs, n);
     if (i >= 0)
         return cli_usage_error(cmd, "%s '%s' is the same file as %s '%s': it would be overwritten", opt, out,
                                input_opts[i], inputs[i]);
@@ -553,77 +543,23 @@ int cli_check_output(const char *cmd, const char *opt, const char *out, const ch
     return 0;
 }
 
-static bool same_folder(const char *a, const struct stat *b)
-{
-    struct stat sa;
-    return stat(a, &sa) == 0 && sa.st_dev == b->st_dev && sa.st_ino == b->st_ino;
-}
-
-/* Cuts path (a real path) at its last '/', leaving the folder above it
- * ("/" for a file in the root); false when nothing is above. */
-static bool up(char *path)
-{
-    char *slash = strrchr(path, '/');
-    if (!slash || !strcmp(path, "/")) return false;
-    if (slash == path) slash[1] = '\0';
-    else *slash = '\0';
-    return true;
-}
-
-/* Whether the input at path (which may not exist yet: a database the
- * command creates) is among what w overwrites: it is, or would be, a
- * file w writes into w->dir, or lies inside w->dir/w->sub. */
-static bool overwritten(const CliWrites *w, const char *path)
-{
-    struct stat dir, sub;
-    FilePlace at;
-    char subpath[4200];
-    if (stat(w->dir, &dir) != 0 || !file_place(path, &at)) return false;
-    if (at.dev == dir.st_dev && at.ino == dir.st_ino && w->writes && w->writes(at.name, w->ctx)) return true;
-    if (!w->sub) return false;
-    snprintf(subpath, sizeof subpath, "%s/%s", w->dir, w->sub);
-    if (stat(subpath, &sub) != 0 || !S_ISDIR(sub.st_mode)) return false;
-    /* the folder the file is or would be in, and every folder above it */
-    char *real = file_real_folder(path, at.name);
-    bool hit = false;
-    while (real && !hit) {
-        hit = same_folder(real, &sub);
-        if (!up(real)) break;
-    }
-    free(real);
-    return hit;
-}
-
-int cli_check_writes(const char *cmd, const char *opt, const CliWrites *w, const char *const *inputs,
+int cli_check_writes(const char *cmd, const char *opt, const FolderWrites *w, const char *const *inputs,
                      const char *const *input_opts, int n)
 {
     struct stat sb;
     if (stat(w->dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
         return cli_usage_error(cmd, "%s '%s' is not a directory", opt, w->dir);
-    for (int i = 0; i < n; i++)
-        if (inputs[i] && overwritten(w, inputs[i]))
-            return cli_usage_error(cmd, "%s '%s' would overwrite %s '%s', which it writes in that folder", opt,
-                                   w->dir, input_opts[i], inputs[i]);
+    int i = folder_overwrites(w, inputs, n);
+    if (i >= 0)
+        return cli_usage_error(cmd, "%s '%s' would overwrite %s '%s', which it writes in that folder", opt, w->dir,
+                               input_opts[i], inputs[i]);
     return 0;
-}
-
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && !strcmp(s + n - t, tail);
-}
-
-static bool report_writes(const char *name, const void *ctx)
-{
-    (void)ctx;
-    return !strcmp(name, "report.md") || !strcmp(name, "gnuplot.log") || ends_with(name, ".png") ||
-           ends_with(name, ".dat");
 }
 
 int cli_check_report_out(const char *cmd, const char *opt, const char *dir, const char *const *inputs,
                          const char *const *input_opts, int n)
 {
-    CliWrites w = {.dir = dir, .writes = report_writes};
+    FolderWrites w = {.dir = dir, .writes = report_folder_writes};
     return cli_check_writes(cmd, opt, &w, inputs, input_opts, n);
 }
 
@@ -743,99 +679,9 @@ void progress_finish(Progress *p, uint64_t done, const char *tail)
     progress_print(p, done, tail, true);
 }
 
-int cli_make_dirs(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    struct stat sb;
-    if (stat(buf, &sb) != 0) return -1;
-    if (!S_ISDIR(sb.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
-/* A folder of the stage takes the place of dir's folder of that name at
- * once: exchanged with it (the old one lands in the stage, which goes
- * later), or, where the file system cannot exchange, moved aside first
- * and moved back if the new one cannot follow. */
-static int stage_folder(const char *from, const char *to, const char *aside)
-{
-    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0) return 0;
-    if (errno == ENOENT) return rename(from, to);
-    if (errno != EINVAL && errno != ENOSYS) return -1;
-    if (rename(to, aside) != 0) return -1;
-    if (rename(from, to) == 0) return 0;
-    int e = errno;
-    rename(aside, to);
-    errno = e;
-    return -1;
-}
-
-static int stage_move(const char *stage, const char *dir, const char *name)
-{
-    char from[8400], to[8400], aside[8400];
-    struct stat sb;
-    snprintf(from, sizeof from, "%s/%s", stage, name);
-    snprintf(to, sizeof to, "%s/%s", dir, name);
-    snprintf(aside, sizeof aside, "%s/.old-%s", stage, name);
-    if (lstat(from, &sb) != 0) return -1;
-    return S_ISDIR(sb.st_mode) ? stage_folder(from, to, aside) : rename(from, to);
-}
-
 int cli_check_db_out(const char *cmd, const char **db, const char *out)
 {
     int rc = cli_db(cmd, db);
     if (!rc && !*out) rc = cli_usage_error(cmd, "--out wants a directory");
     return rc;
-}
-
-int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len)
-{
-    stage[0] = '\0';
-    if (cli_make_dirs(dir) != 0) return cli_error(cmd, "cannot create the directory '%s': %s", dir, strerror(errno));
-    snprintf(stage, len, "%s/.%s-XXXXXX", dir, prefix);
-    if (!mkdtemp(stage)) {
-        stage[0] = '\0';
-        return cli_error(cmd, "cannot write in '%s': %s", dir, strerror(errno));
-    }
-    return 0;
-}
-
-int cli_stage_commit(const char *stage, const char *dir, const char *last)
-{
-    DIR *d = opendir(stage);
-    if (!d) return -1;
-    struct dirent *e;
-    int rc = 0;
-    while (!rc && (e = readdir(d))) {
-        if (e->d_name[0] == '.' || (last && !strcmp(e->d_name, last))) continue;
-        rc = stage_move(stage, dir, e->d_name);
-    }
-    closedir(d);
-    if (!rc && last) rc = stage_move(stage, dir, last);
-    return rc;
-}
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
-void cli_stage_remove(const char *stage)
-{
-    nftw(stage, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

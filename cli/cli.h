@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "engine/base/folder.h"
 #include "engine/base/parallel.h"
 #include "selfplay/play/run.h"
 #include "study/plans/planned.h"
@@ -30,53 +31,27 @@ bool cli_wants_help(int argc, char **argv);
  * cli_check_output: an output file: not a directory, in a folder that
  * exists and can be written, and not the same file as any of the n
  * inputs (NULL inputs are skipped; input_opts[i] names inputs[i] in the
- * message, "--db"). cli_check_same: only the last (a database that
- * run_open makes the folder of). 0, or EXIT_USAGE / 1 after printing why. */
+ * message, "--db"; file_same_any, engine/base/file.h). cli_check_same:
+ * only the last (a database that run_open makes the folder of). 0, or EXIT_USAGE / 1 after printing why. */
 int cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                      const char *const *input_opts, int n);
 int cli_check_same(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                    const char *const *input_opts, int n);
-/* The files a command writes into a folder by name, each replacing the
- * one there (a rename): `writes` says whether it writes a file of that
- * name into dir; `sub`, if not NULL, is a folder of dir replaced whole.
- * An input is overwritten when its real path (links resolved) is such a
- * file, or lies inside sub. */
-typedef struct CliWrites {
-    const char *dir;
-    bool (*writes)(const char *name, const void *ctx);
-    const void *ctx;
-    const char *sub;
-} CliWrites;
 /* Checks a folder that a command writes into before any work: not an
- * existing file of another kind, and no input among what it overwrites.
+ * existing file of another kind, and no input among what it overwrites
+ * (FolderWrites, folder_overwrites: engine/base/folder.h).
  * 0, or EXIT_USAGE after printing why (opt names the folder's option). */
-int cli_check_writes(const char *cmd, const char *opt, const CliWrites *w, const char *const *inputs,
+int cli_check_writes(const char *cmd, const char *opt, const FolderWrites *w, const char *const *inputs,
                      const char *const *input_opts, int n);
 /* What `yinsh report` (and a study's report) writes into its folder:
  * report.md, the pictures (*.png), their data (*.dat) and gnuplot.log;
- * cli_check_writes on them. */
+ * cli_check_writes on them (report_folder_writes). */
 int cli_check_report_out(const char *cmd, const char *opt, const char *dir, const char *const *inputs,
                          const char *const *input_opts, int n);
 
-/* Files written in whole or not at all: a command writes its output into
- * a staging folder inside the output folder (mkdtemp of DIR/.NAME-XXXXXX)
- * and moves it into DIR only when all of it was written, so a failure (a
- * full disk) leaves DIR as it was. cli_stage_commit moves every entry of
- * the stage (but those whose names begin with '.') into dir: a file by
- * rename, each whole; a folder in place of dir's folder of that name at
- * once (the old one is left in the stage); `last`, if not NULL, after all
- * the others (an index after the pages it links). 0, or -1 with errno.
- * cli_stage_remove removes the stage with what is left in it. */
-int cli_make_dirs(const char *path); /* mkdir -p; 0 or -1 with errno */
-int cli_stage_commit(const char *stage, const char *dir, const char *last);
 /* The paths of a command that reads a database and writes a folder
  * (cli_db on db): 0, or EXIT_USAGE after saying which one is empty. */
 int cli_check_db_out(const char *cmd, const char **db, const char *out);
-/* Makes dir (and its parents) and a fresh stage inside it named
- * .PREFIX-XXXXXX into stage (len bytes): 0, or 1 after printing why
- * (stage left ""). */
-int cli_stage_open(const char *cmd, const char *dir, const char *prefix, char *stage, size_t len);
-void cli_stage_remove(const char *stage);
 
 /* "yinsh " and the command's arguments joined by spaces, each quoted for
  * the shell where it needs it (malloc'd; NULL when out of memory): the

@@ -136,7 +136,7 @@ int cmd_export(int argc, char **argv)
     bool to_dir = out && ((stat(out, &sb) == 0 && S_ISDIR(sb.st_mode)) || out[olen - 1] == '/');
     const char *inputs[] = {db}, *input_opts[] = {"--db"};
     if (out && !to_dir && (rc = cli_check_output(cmd, "--out", out, inputs, input_opts, 1))) return rc;
-    CliWrites w = {.dir = out, .writes = writes_record, .ctx = format};
+    FolderWrites w = {.dir = out, .writes = writes_record, .ctx = format};
     if (to_dir && (rc = cli_check_writes(cmd, "--out", &w, inputs, input_opts, 1))) return rc;
 
     Store *store = NULL;

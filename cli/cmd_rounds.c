@@ -325,7 +325,7 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
     /* what is written (DIR/NAME.csv, DIR/NAME.k.txt or .nnue) against what is read */
     bool builtin = r->net && !strcmp(r->from, AGENT_NET_BUILTIN);
     const char *inputs[] = {a->sh.db, r->from}, *input_opts[] = {"--db", "--from"};
-    CliWrites w = {.dir = r->dir, .writes = writes_round_file, .ctx = r};
+    FolderWrites w = {.dir = r->dir, .writes = writes_round_file, .ctx = r};
     return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, builtin ? 1 : 2);
 }
 

@@ -93,7 +93,7 @@ static int check_outputs(const char *cmd, const SpsaArgs *a, const SpsaRun *s)
     const char *input_opts[] = {"--db", "the agent's eval", "--engines"};
     int rc = cli_check_output(cmd, "--out", a->out, inputs, input_opts, 3);
     if (rc || !s->weights_dir[0]) return rc;
-    CliWrites w = {.dir = s->weights_dir, .writes = writes_weights, .ctx = s};
+    FolderWrites w = {.dir = s->weights_dir, .writes = writes_weights, .ctx = s};
     return cli_check_writes(cmd, "the weights folder", &w, inputs, input_opts, 3);
 }
 

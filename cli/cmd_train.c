@@ -77,12 +77,165 @@ const char USAGE_TRAIN[] =
     "  --resume        go on from NET.ckpt (without one: start afresh)\n"
     "  --quiet         no progress or epoch lines on stderr\n";
 
-/* The net's description: how it was made (nnue_train_describe). */
-static void describe(char *out, size_t len, const NnueTrainOptions *o, const NnueData *d)
+/* The command line, parsed. */
+typedef struct TrainArgs {
+    const char *db, *out, *baseline, *init, *linear, *kind, *agent_text, *variant_text;
+    bool quiet, resume, no_symmetry, only_quiet, patterns, have_hidden, have_l2;
+    long epochs, hidden, l2, batch, min_ply, threads, every, positions;
+    CliList runs;
+    NnueTrainOptions o;
+} TrainArgs;
+
+static int train_parse(int argc, char **argv, TrainArgs *a)
 {
-    char what[NNUE_DESC_MAX + 1];
-    nnue_train_describe(what, sizeof what, o, d);
-    snprintf(out, len, "yinsh train: %s", what);
+    *a = (TrainArgs){.every = 60};
+    NnueTrainOptions *o = &a->o;
+    nnue_train_options_default(o);
+    a->epochs = o->epochs;
+    a->hidden = o->hidden;
+    a->l2 = o->l2;
+    a->batch = o->batch;
+    a->min_ply = o->min_ply;
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->db, .required = "--db PATH is required"},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a->out, .required = "--out NET is required"},
+        {.name = "--runs", .kind = CLI_LIST, .out = &a->runs},
+        {.name = "--seed", .kind = CLI_U64, .out = &o->seed},
+        {.name = "--epochs", .kind = CLI_INT, .out = &a->epochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
+        {.name = "--hidden", .kind = CLI_INT, .out = &a->hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN,
+         .seen = &a->have_hidden},
+        {.name = "--l2", .kind = CLI_INT, .out = &a->l2, .min = 0, .max = NNUE_MAX_L2, .seen = &a->have_l2},
+        {.name = "--positions", .kind = CLI_INT, .out = &a->positions, .min = 1, .max = 4000000000L},
+        {.name = "--only-quiet", .kind = CLI_FLAG, .out = &a->only_quiet},
+        {.name = "--init", .kind = CLI_TEXT, .out = &a->init},
+        {.name = "--linear", .kind = CLI_TEXT, .out = &a->linear},
+        {.name = "--patterns", .kind = CLI_FLAG, .out = &a->patterns},
+        {.name = "--lambda", .kind = CLI_REAL, .out = &o->lambda, .min = 0, .max = 1},
+        {.name = "--lr", .kind = CLI_REAL, .out = &o->lr, .min = 1e-7, .max = 1},
+        {.name = "--batch", .kind = CLI_INT, .out = &a->batch, .min = 1, .max = 1 << 20},
+        {.name = "--val", .kind = CLI_REAL, .out = &o->val_frac, .min = 0, .max = 0.9},
+        {.name = "--min-ply", .kind = CLI_INT, .out = &a->min_ply, .min = 0, .max = 1000},
+        {.name = "--threads", .kind = CLI_INT, .out = &a->threads, .min = 1, .max = 1024},
+        {.name = "--checkpoint", .kind = CLI_INT, .out = &a->every, .min = 0, .max = 86400},
+        {.name = "--resume", .kind = CLI_FLAG, .out = &a->resume},
+        {.name = "--baseline", .kind = CLI_TEXT, .out = &a->baseline},
+        {.name = "--no-symmetry", .kind = CLI_FLAG, .out = &a->no_symmetry},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &a->quiet},
+        CLI_SELECTION_OPTIONS(&a->kind, &a->agent_text, &a->variant_text),
+    };
+    int npos;
+    int rc = cli_parse("train", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc) return rc;
+    if (a->hidden % 16) return cli_usage_error("train", "--hidden %ld: a multiple of 16 is needed", a->hidden);
+    o->epochs = (int)a->epochs;
+    o->hidden = (int)a->hidden;
+    o->l2 = (int)a->l2;
+    o->batch = (int)a->batch;
+    o->min_ply = (int)a->min_ply;
+    o->threads = (int)a->threads;
+    o->symmetry = !a->no_symmetry;
+    o->max_positions = (size_t)a->positions;
+    o->quiet_only = a->only_quiet;
+    return 0;
+}
+
+/* What the command reads besides the database, and where its checkpoint
+ * goes: the paths checked against the net's, a checkpoint that is there
+ * refused without --resume, the starting net, the linear part's and the
+ * baseline's weights read. */
+typedef struct TrainInputs {
+    char ckpt[4096]; /* "": none (a net streamed) */
+    StoreSelection sel;
+    char agent[SPEC_LEN];
+    Nnue *start;
+    Weights base;
+} TrainInputs;
+
+static int train_inputs(TrainArgs *a, TrainInputs *in)
+{
+    const char *cmd = "train", *out = a->out;
+    char err[ERR_LEN];
+    int rc;
+    /* a net streamed (standard output, a FIFO, a device) has no file to
+     * keep a checkpoint beside: none is kept, and its summary goes to
+     * stderr */
+    struct stat so;
+    bool streamed = file_is_stdout(out) || (stat(out, &so) == 0 && !S_ISREG(so.st_mode));
+    if (streamed && a->resume)
+        return cli_usage_error(cmd, "--resume: the net '%s' is not a file, and has no checkpoint beside it", out);
+    if (streamed) in->ckpt[0] = '\0';
+    else if (snprintf(in->ckpt, sizeof in->ckpt, "%s.ckpt", out) >= (int)sizeof in->ckpt - 4)
+        return cli_usage_error(cmd, "--out: the path is too long");
+    in->sel = (StoreSelection){.runs = (const char *const *)a->runs.items, .nruns = a->runs.n};
+    if ((rc = cli_selection(cmd, a->kind, a->agent_text, a->variant_text, &in->sel, in->agent))) return rc;
+    /* the net and its checkpoint are written; the database, the baseline and the net started from read */
+    const char *inputs[] = {a->db, a->baseline, a->init, a->linear};
+    const char *input_names[] = {"--db", "--baseline", "--init", "--linear"};
+    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 4)) ||
+        (in->ckpt[0] && (rc = cli_check_same(cmd, "the checkpoint", in->ckpt, inputs, input_names, 4))))
+        return rc;
+    if (a->init && a->linear)
+        return cli_usage_error(cmd, "--linear and --init: a warm start keeps the net's own linear part, if it has one");
+    if (a->linear) {
+        if (weights_load(a->linear, &a->o.linear_start, err)) return cli_error(cmd, "--linear: %s", err);
+        a->o.linear = true;
+    }
+    if (a->init) {
+        if (nnue_load(&in->start, a->init, err)) return cli_error(cmd, "--init: %s", err);
+        if (!a->have_hidden) a->o.hidden = nnue_hidden(in->start);
+        if (!a->have_l2) a->o.l2 = nnue_l2(in->start);
+        a->o.linear = nnue_has_linear(in->start);
+        a->o.init = in->start;
+    }
+    a->o.patterns = a->patterns || (in->start && nnue_has_patterns(in->start));
+    if (a->o.patterns && !a->o.linear)
+        return cli_usage_error(cmd, "--patterns needs a linear part: --linear WEIGHTS, or --init of a net with one");
+    if (a->baseline && weights_load(a->baseline, &in->base, err)) return cli_error(cmd, "%s", err);
+    struct stat sb;
+    if (in->ckpt[0] && stat(in->ckpt, &sb) == 0 && !a->resume)
+        return cli_error(cmd, "%s holds an unfinished training of %s: add --resume to go on from it, or remove it",
+                         in->ckpt, out);
+    return 0;
+}
+
+/* What the training shows on stderr as it goes (the driver's hooks). */
+typedef struct TrainShow {
+    Progress prog;
+    bool quiet;
+    const char *ckpt;
+    int epochs;
+    size_t n_train;
+    uint64_t at; /* positions trained in all the epochs so far */
+} TrainShow;
+
+static void show_resumed(void *ctx, bool resumed, int epoch, size_t position)
+{
+    TrainShow *s = ctx;
+    s->at = (uint64_t)epoch * s->n_train + position;
+    if (s->quiet) return;
+    if (!resumed) fprintf(stderr, "yinsh train: no checkpoint %s: starting afresh\n", s->ckpt);
+    else
+        fprintf(stderr, "yinsh train: resuming %s at epoch %d, position %zu of %zu\n", s->ckpt, epoch + 1, position,
+                s->n_train);
+}
+
+static void show_slice(void *ctx, const NnueEpoch *ep, int epoch, uint64_t at)
+{
+    TrainShow *s = ctx;
+    s->at = at;
+    if (ep) {
+        progress_update(&s->prog, at, NULL);
+        if (!s->quiet) {
+            fprintf(stderr, "%sepoch %d/%d: train %.5f, validation %.5f (result %.5f), lr %.2g, %.1f s, %.0f positions/s\n",
+                    s->prog.tty ? "\r\033[K" : "", ep->epoch, s->epochs, ep->train, ep->val_target, ep->val_result,
+                    ep->lr, ep->seconds, ep->seconds > 0 ? s->n_train / ep->seconds : 0);
+            s->prog.shown = false;
+        }
+    } else {
+        char tail[160];
+        snprintf(tail, sizeof tail, "epoch %d/%d", epoch + 1, s->epochs);
+        progress_update(&s->prog, at, tail);
+    }
 }
 
 static void print_loss(FILE *f, double x)
@@ -91,282 +244,14 @@ static void print_loss(FILE *f, double x)
     else fprintf(f, " %9.5f", x);
 }
 
-int cmd_train(int argc, char **argv)
+/* The losses of the constant prediction, the baseline's weights, the
+ * float net and the quantised net: [train, validation][target, result]. */
+typedef double TrainLosses[4][2][2];
+
+static void print_losses(FILE *sum, TrainLosses losses, bool baseline)
 {
-    const char *cmd = "train";
-    const char *db = NULL, *out = NULL, *baseline = NULL, *init = NULL, *linear = NULL;
-    const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
-    bool quiet = false, resume = false, no_symmetry = false, only_quiet = false, patterns = false, have_hidden = false, have_l2 = false;
-    long epochs, hidden, l2, batch, min_ply, threads = 0, every = 60, positions = 0;
-    CliList runs = {0};
-    NnueTrainOptions o;
-    nnue_train_options_default(&o);
-    epochs = o.epochs;
-    hidden = o.hidden;
-    l2 = o.l2;
-    batch = o.batch;
-    min_ply = o.min_ply;
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out},
-        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
-        {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
-        {.name = "--epochs", .kind = CLI_INT, .out = &epochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
-        {.name = "--hidden", .kind = CLI_INT, .out = &hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN,
-         .seen = &have_hidden},
-        {.name = "--l2", .kind = CLI_INT, .out = &l2, .min = 0, .max = NNUE_MAX_L2, .seen = &have_l2},
-        {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 4000000000L},
-        {.name = "--only-quiet", .kind = CLI_FLAG, .out = &only_quiet},
-        {.name = "--init", .kind = CLI_TEXT, .out = &init},
-        {.name = "--linear", .kind = CLI_TEXT, .out = &linear},
-        {.name = "--patterns", .kind = CLI_FLAG, .out = &patterns},
-        {.name = "--lambda", .kind = CLI_REAL, .out = &o.lambda, .min = 0, .max = 1},
-        {.name = "--lr", .kind = CLI_REAL, .out = &o.lr, .min = 1e-7, .max = 1},
-        {.name = "--batch", .kind = CLI_INT, .out = &batch, .min = 1, .max = 1 << 20},
-        {.name = "--val", .kind = CLI_REAL, .out = &o.val_frac, .min = 0, .max = 0.9},
-        {.name = "--min-ply", .kind = CLI_INT, .out = &min_ply, .min = 0, .max = 1000},
-        {.name = "--threads", .kind = CLI_INT, .out = &threads, .min = 1, .max = 1024},
-        {.name = "--checkpoint", .kind = CLI_INT, .out = &every, .min = 0, .max = 86400},
-        {.name = "--resume", .kind = CLI_FLAG, .out = &resume},
-        {.name = "--baseline", .kind = CLI_TEXT, .out = &baseline},
-        {.name = "--no-symmetry", .kind = CLI_FLAG, .out = &no_symmetry},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
-    };
-    int npos;
-    Store *store = NULL;
-    NnueData data = {0};
-    NnueTrainer *t = NULL;
-    Nnue *net = NULL, *start = NULL;
-    uint8_t *bytes = NULL;
-    char err[ERR_LEN], ckpt[4096];
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-    if (!db || !*db) {
-        rc = cli_usage_error(cmd, "--db PATH is required");
-        goto done;
-    }
-    if (!out || !*out) {
-        rc = cli_usage_error(cmd, "--out NET is required");
-        goto done;
-    }
-    if (hidden % 16) {
-        rc = cli_usage_error(cmd, "--hidden %ld: a multiple of 16 is needed", hidden);
-        goto done;
-    }
-    /* a net streamed (standard output, a FIFO, a device) has no file to
-     * keep a checkpoint beside: none is kept, and its summary goes to
-     * stderr */
-    struct stat so;
-    bool streamed = file_is_stdout(out) || (stat(out, &so) == 0 && !S_ISREG(so.st_mode));
-    FILE *sum = file_is_stdout(out) ? stderr : stdout;
-    if (streamed && resume) {
-        rc = cli_usage_error(cmd, "--resume: the net '%s' is not a file, and has no checkpoint beside it", out);
-        goto done;
-    }
-    if (streamed) ckpt[0] = '\0';
-    else if (snprintf(ckpt, sizeof ckpt, "%s.ckpt", out) >= (int)sizeof ckpt - 4) {
-        rc = cli_usage_error(cmd, "--out: the path is too long");
-        goto done;
-    }
-    o.epochs = (int)epochs;
-    o.hidden = (int)hidden;
-    o.l2 = (int)l2;
-    o.batch = (int)batch;
-    o.min_ply = (int)min_ply;
-    o.threads = (int)threads;
-    o.symmetry = !no_symmetry;
-    o.max_positions = (size_t)positions;
-    o.quiet_only = only_quiet;
-    StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
-    char agent[SPEC_LEN];
-    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
-    /* the net and its checkpoint are written; the database, the baseline and the net started from read */
-    const char *inputs[] = {db, baseline, init, linear};
-    const char *input_names[] = {"--db", "--baseline", "--init", "--linear"};
-    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 4)) ||
-        (ckpt[0] && (rc = cli_check_same(cmd, "the checkpoint", ckpt, inputs, input_names, 4))))
-        goto done;
-    if (init && linear) {
-        rc = cli_usage_error(cmd, "--linear and --init: a warm start keeps the net's own linear part, if it has one");
-        goto done;
-    }
-    if (linear) {
-        if (weights_load(linear, &o.linear_start, err)) {
-            rc = cli_error(cmd, "--linear: %s", err);
-            goto done;
-        }
-        o.linear = true;
-    }
-    if (init) {
-        if (nnue_load(&start, init, err)) {
-            rc = cli_error(cmd, "--init: %s", err);
-            goto done;
-        }
-        if (!have_hidden) o.hidden = nnue_hidden(start);
-        if (!have_l2) o.l2 = nnue_l2(start);
-        o.linear = nnue_has_linear(start);
-        o.init = start;
-    }
-    o.patterns = patterns || (start && nnue_has_patterns(start));
-    if (o.patterns && !o.linear) {
-        rc = cli_usage_error(cmd, "--patterns needs a linear part: --linear WEIGHTS, or --init of a net with one");
-        goto done;
-    }
-    Weights base;
-    if (baseline && weights_load(baseline, &base, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    struct stat sb;
-    bool have_ckpt = ckpt[0] && stat(ckpt, &sb) == 0;
-    if (have_ckpt && !resume) {
-        rc = cli_error(cmd, "%s holds an unfinished training of %s: add --resume to go on from it, or remove it", ckpt,
-                       out);
-        goto done;
-    }
-
-    double t0 = clock_now();
-    int64_t repeats = 0;
-    if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) || train_load(store, &sel, &o, &data, &repeats, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    store_close(store);
-    store = NULL;
-    double t1 = clock_now();
-    if (!quiet)
-        fprintf(stderr,
-                "yinsh train: %zu positions (%zu validation, %zu with a search value) from %llu games read in %.1f s "
-                "(%llu repeated action sequences and %lld stored repeats left out; %llu games past --positions, "
-                "%llu positions not quiet)\n",
-                data.n_train + data.n_val, data.n_val, data.with_value, (unsigned long long)data.games, t1 - t0,
-                (unsigned long long)data.duplicates, (long long)repeats, (unsigned long long)data.capped,
-                (unsigned long long)data.noisy);
-    if (nnue_trainer_new(&t, &o, &data, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (resume) {
-        int r = nnue_trainer_resume(t, ckpt, err);
-        if (r == ERR_NOT_FOUND) {
-            if (!quiet) fprintf(stderr, "yinsh train: no checkpoint %s: starting afresh\n", ckpt);
-        } else if (r) {
-            rc = cli_error(cmd, "%s", err);
-            goto done;
-        } else if (!quiet) {
-            int e;
-            size_t p;
-            nnue_trainer_progress(t, &e, &p);
-            fprintf(stderr, "yinsh train: resuming %s at epoch %d, position %zu of %zu\n", ckpt, e + 1, p, data.n_train);
-        }
-    }
-
-    /* train in slices of at most a second: progress, Ctrl-C and the
-     * checkpoints are looked at between them */
-    const atomic_bool *stop = cli_catch_signals();
-    Progress prog;
-    int e0;
-    size_t p0;
-    nnue_trainer_progress(t, &e0, &p0);
-    uint64_t total = (uint64_t)o.epochs * data.n_train, at = (uint64_t)e0 * data.n_train + p0;
-    progress_start(&prog, "positions", total, quiet);
-    double last_ckpt = clock_now(), train_s = 0;
-    uint64_t trained = 0;
-    for (;;) {
-        NnueEpoch ep;
-        double s0 = clock_now();
-        int r = nnue_trainer_run(t, 1.0, &ep);
-        train_s += clock_now() - s0;
-        if (r == 2) break;
-        int e;
-        size_t p;
-        nnue_trainer_progress(t, &e, &p);
-        uint64_t now = (uint64_t)e * data.n_train + p;
-        trained += now - at;
-        at = now;
-        bool save = r == 1 || clock_now() - last_ckpt >= (double)every || atomic_load(stop);
-        if (save && e < o.epochs && ckpt[0]) {
-            if (nnue_trainer_save(t, ckpt, err)) {
-                rc = cli_error(cmd, "%s", err);
-                goto done;
-            }
-            last_ckpt = clock_now();
-        }
-        char tail[160] = "";
-        if (r == 1) {
-            progress_update(&prog, at, NULL);
-            if (!quiet) {
-                fprintf(stderr, "%sepoch %d/%d: train %.5f, validation %.5f (result %.5f), lr %.2g, %.1f s, %.0f positions/s\n",
-                        prog.tty ? "\r\033[K" : "", ep.epoch, o.epochs, ep.train, ep.val_target, ep.val_result, ep.lr,
-                        ep.seconds, ep.seconds > 0 ? data.n_train / ep.seconds : 0);
-                prog.shown = false;
-            }
-        } else {
-            snprintf(tail, sizeof tail, "epoch %d/%d", e + 1, o.epochs);
-            progress_update(&prog, at, tail);
-        }
-        if (atomic_load(stop) && e < o.epochs) {
-            progress_finish(&prog, at, NULL);
-            if (ckpt[0])
-                fprintf(stderr, "yinsh %s: interrupted (%s): the checkpoint %s is saved; the same command with "
-                                "--resume goes on from it\n", cmd, strsignal(cli_signal()), ckpt);
-            else
-                fprintf(stderr, "yinsh %s: interrupted (%s): nothing written\n", cmd, strsignal(cli_signal()));
-            rc = 128 + cli_signal();
-            goto done;
-        }
-    }
-    progress_finish(&prog, at, NULL);
-
-    /* the quantised net, its losses, the file */
-    char desc[NNUE_DESC_MAX + 1];
-    describe(desc, sizeof desc, &o, &data);
-    size_t len;
-    if (nnue_trainer_quantise(t, desc, &bytes, &len, err) || nnue_decode(&net, bytes, len, out, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    double fl[2][2], ql[2][2], cl[2][2], ll[2][2]; /* [train, validation][target, result] */
-    for (int v = 0; v < 2; v++)
-        for (int r = 0; r < 2; r++) {
-            fl[v][r] = nnue_trainer_loss(t, v, r);
-            ql[v][r] = nnue_data_loss(net, &data, v, r, o.threads);
-            cl[v][r] = nnue_data_loss_linear(NULL, &data, v, r, o.threads);
-            ll[v][r] = baseline ? nnue_data_loss_linear(&base, &data, v, r, o.threads) : NAN;
-        }
-    if (nnue_save(out, bytes, len, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (ckpt[0] && remove(ckpt) != 0 && errno != ENOENT) fprintf(stderr, "yinsh %s: cannot remove %s: %s\n", cmd, ckpt, strerror(errno));
-
-    fprintf(sum, "data: %llu games (%llu validation; %llu repeated action sequences and %lld stored repeats left out), "
-           "%zu positions (%zu validation), %zu with a search value, lambda %g\n",
-           (unsigned long long)data.games, (unsigned long long)data.games_val, (unsigned long long)data.duplicates,
-           (long long)repeats, data.n_train + data.n_val, data.n_val, data.with_value, o.lambda);
-    if (o.max_positions || o.quiet_only)
-        fprintf(sum, "cut: %llu games past --positions %zu, %llu positions not quiet left out\n",
-                (unsigned long long)data.capped, o.max_positions, (unsigned long long)data.noisy);
-    if (start) fprintf(sum, "started from: %s (content hash %016llx)\n", init, (unsigned long long)nnue_hash(start));
-    fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d%s, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES,
-           o.hidden, o.l2 ? ", second layer " : "", o.l2, o.patterns ? ", linear and pattern parts" : o.linear ? ", linear part" : "", (unsigned long long)o.seed,
-           o.epochs, o.batch, o.lr);
-    fprintf(sum, "epoch      lr     train  val(target)  val(result)   seconds\n");
-    int nh;
-    const NnueEpoch *h = nnue_trainer_history(t, &nh);
-    for (int i = 0; i < nh; i++) {
-        fprintf(sum, "%5d %7.2g", h[i].epoch, h[i].lr);
-        print_loss(sum, h[i].train);
-        fprintf(sum, "   ");
-        print_loss(sum, h[i].val_target);
-        fprintf(sum, "    ");
-        print_loss(sum, h[i].val_result);
-        fprintf(sum, "  %8.1f\n", h[i].seconds);
-    }
     fprintf(sum, "log-loss        train(target) val(target) train(result) val(result)\n");
     const char *names[4] = {"constant", "linear", "float", "quantised"};
-    double(*losses[4])[2] = {cl, ll, fl, ql};
     for (int k = 0; k < 4; k++) {
         if (k == 1 && !baseline) continue;
         double(*l)[2] = losses[k];
@@ -380,17 +265,134 @@ int cmd_train(int argc, char **argv)
         print_loss(sum, l[1][1]);
         fprintf(sum, "\n");
     }
-    fprintf(sum, "time: read %.1f s, trained %.1f s (%.0f positions/s on %d threads)\n", t1 - t0, train_s,
-           train_s > 0 ? (double)trained / train_s : 0, parallel_threads(o.threads));
-    fprintf(sum, "wrote %s: %zu bytes, content hash %016llx\n", out, len, (unsigned long long)nnue_hash(net));
+}
+
+/* The summary: the data, the net, the epochs, the losses, the time, the file. */
+static void print_summary(FILE *sum, const TrainArgs *a, const TrainInputs *in, const NnueData *data, int64_t repeats,
+                          const NnueTrained *tr, TrainLosses losses, double read_s, const Nnue *net)
+{
+    const NnueTrainOptions *o = &a->o;
+    fprintf(sum, "data: %llu games (%llu validation; %llu repeated action sequences and %lld stored repeats left out), "
+           "%zu positions (%zu validation), %zu with a search value, lambda %g\n",
+           (unsigned long long)data->games, (unsigned long long)data->games_val, (unsigned long long)data->duplicates,
+           (long long)repeats, data->n_train + data->n_val, data->n_val, data->with_value, o->lambda);
+    if (o->max_positions || o->quiet_only)
+        fprintf(sum, "cut: %llu games past --positions %zu, %llu positions not quiet left out\n",
+                (unsigned long long)data->capped, o->max_positions, (unsigned long long)data->noisy);
+    if (in->start)
+        fprintf(sum, "started from: %s (content hash %016llx)\n", a->init, (unsigned long long)nnue_hash(in->start));
+    fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d%s, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES,
+           o->hidden, o->l2 ? ", second layer " : "", o->l2, o->patterns ? ", linear and pattern parts" : o->linear ? ", linear part" : "",
+           (unsigned long long)o->seed, o->epochs, o->batch, o->lr);
+    fprintf(sum, "epoch      lr     train  val(target)  val(result)   seconds\n");
+    for (int i = 0; i < tr->epochs; i++) {
+        const NnueEpoch *h = &tr->history[i];
+        fprintf(sum, "%5d %7.2g", h->epoch, h->lr);
+        print_loss(sum, h->train);
+        fprintf(sum, "   ");
+        print_loss(sum, h->val_target);
+        fprintf(sum, "    ");
+        print_loss(sum, h->val_result);
+        fprintf(sum, "  %8.1f\n", h->seconds);
+    }
+    print_losses(sum, losses, a->baseline != NULL);
+    fprintf(sum, "time: read %.1f s, trained %.1f s (%.0f positions/s on %d threads)\n", read_s, tr->seconds,
+           tr->seconds > 0 ? (double)tr->positions / tr->seconds : 0, parallel_threads(o->threads));
+    fprintf(sum, "wrote %s: %zu bytes, content hash %016llx\n", a->out, tr->len, (unsigned long long)nnue_hash(net));
+}
+
+/* The positions of the selected games (study/positions/train_load.h). */
+static int train_read(const TrainArgs *a, const TrainInputs *in, NnueData *data, int64_t *repeats, double *read_s)
+{
+    Store *store = NULL;
+    char err[ERR_LEN];
+    double t0 = clock_now();
+    int rc = store_open(&store, a->db, STORE_READ, STORE_BUSY_MS, err) ||
+             train_load(store, &in->sel, &a->o, data, repeats, err);
+    store_close(store);
+    if (rc) return cli_error("train", "%s", err);
+    *read_s = clock_now() - t0;
+    if (!a->quiet)
+        fprintf(stderr,
+                "yinsh train: %zu positions (%zu validation, %zu with a search value) from %llu games read in %.1f s "
+                "(%llu repeated action sequences and %lld stored repeats left out; %llu games past --positions, "
+                "%llu positions not quiet)\n",
+                data->n_train + data->n_val, data->n_val, data->with_value, (unsigned long long)data->games, *read_s,
+                (unsigned long long)data->duplicates, (long long)*repeats, (unsigned long long)data->capped,
+                (unsigned long long)data->noisy);
+    return 0;
+}
+
+/* After an interruption: what is kept, and the exit status. */
+static int train_interrupted(const char *ckpt)
+{
+    const char *cmd = "train";
+    if (ckpt[0])
+        fprintf(stderr, "yinsh %s: interrupted (%s): the checkpoint %s is saved; the same command with "
+                        "--resume goes on from it\n", cmd, strsignal(cli_signal()), ckpt);
+    else
+        fprintf(stderr, "yinsh %s: interrupted (%s): nothing written\n", cmd, strsignal(cli_signal()));
+    return 128 + cli_signal();
+}
+
+int cmd_train(int argc, char **argv)
+{
+    const char *cmd = "train";
+    TrainArgs a;
+    TrainInputs in = {0};
+    NnueData data = {0};
+    NnueTrained tr = {0};
+    Nnue *net = NULL;
+    char err[ERR_LEN], what[NNUE_DESC_MAX + 1], desc[NNUE_DESC_MAX + 1];
+    int64_t repeats = 0;
+    double read_s = 0;
+    int rc = train_parse(argc, argv, &a);
+    if (rc || (rc = train_inputs(&a, &in)) || (rc = train_read(&a, &in, &data, &repeats, &read_s))) goto done;
+
+    /* the driver (eval/nnue_train.h): slices, checkpoints, Ctrl-C */
+    nnue_train_describe(what, sizeof what, &a.o, &data);
+    snprintf(desc, sizeof desc, "yinsh train: %s", what);
+    TrainShow show = {.quiet = a.quiet, .ckpt = in.ckpt, .epochs = a.o.epochs, .n_train = data.n_train};
+    NnueTrainRun run = {.description = desc, .checkpoint = in.ckpt, .every = (double)a.every, .resume = a.resume,
+                        .stop = cli_catch_signals(), .resumed = show_resumed, .slice = show_slice, .ctx = &show};
+    progress_start(&show.prog, "positions", (uint64_t)a.o.epochs * data.n_train, a.quiet);
+    rc = nnue_train(&a.o, &data, &run, &tr, err);
+    if (rc < 0) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
+    progress_finish(&show.prog, show.at, NULL);
+    if (rc == 1) {
+        rc = train_interrupted(in.ckpt);
+        goto done;
+    }
+
+    /* the quantised net, its losses, the file */
+    if (nnue_decode(&net, tr.bytes, tr.len, a.out, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
+    TrainLosses losses;
+    for (int v = 0; v < 2; v++)
+        for (int r = 0; r < 2; r++) {
+            losses[0][v][r] = nnue_data_loss_linear(NULL, &data, v, r, a.o.threads);
+            losses[1][v][r] = a.baseline ? nnue_data_loss_linear(&in.base, &data, v, r, a.o.threads) : NAN;
+            losses[2][v][r] = tr.loss[v][r];
+            losses[3][v][r] = nnue_data_loss(net, &data, v, r, a.o.threads);
+        }
+    if (nnue_save(a.out, tr.bytes, tr.len, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
+    if (in.ckpt[0] && remove(in.ckpt) != 0 && errno != ENOENT)
+        fprintf(stderr, "yinsh %s: cannot remove %s: %s\n", cmd, in.ckpt, strerror(errno));
+    print_summary(file_is_stdout(a.out) ? stderr : stdout, &a, &in, &data, repeats, &tr, losses, read_s, net);
 
 done:
     nnue_free(net);
-    nnue_free(start);
-    free(bytes);
-    nnue_trainer_free(t);
+    nnue_free(in.start);
+    nnue_trained_free(&tr);
     nnue_data_free(&data);
-    store_close(store);
-    cli_list_free(&runs);
+    cli_list_free(&a.runs);
     return rc;
 }

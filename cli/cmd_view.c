@@ -53,7 +53,7 @@ int cmd_view(int argc, char **argv)
     /* before anything is read: the database is not among what the site
      * replaces, and the site replaces only a site's files */
     const char *inputs[] = {db}, *input_opts[] = {"--db"};
-    CliWrites w = {.dir = out, .writes = view_writes, .sub = VIEW_GAMES};
+    FolderWrites w = {.dir = out, .writes = view_writes, .sub = VIEW_GAMES};
     if ((rc = cli_check_writes(cmd, "--out", &w, inputs, input_opts, 1))) goto done;
     if (view_check_dir(out, err)) {
         rc = cli_error(cmd, "%s; nothing was written (write the site into another folder with --out DIR)", err);
@@ -76,13 +76,16 @@ int cmd_view(int argc, char **argv)
     /* Everything is written into a staging folder inside DIR first and
      * moved into DIR only when all of it was written: a full disk leaves
      * DIR as it was. */
-    if ((rc = cli_stage_open(cmd, out, "view", stage, sizeof stage))) goto done;
+    if (folder_stage_open(out, "view", stage, sizeof stage, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
     if (view_write(&v, stage, err) || view_mark(out, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
     /* the index last: it never links a page that is not there yet */
-    if (cli_stage_commit(stage, out, "index.html") != 0) {
+    if (folder_stage_commit(stage, out, "index.html") != 0) {
         rc = cli_error(cmd, "cannot move the site into '%s': %s", out, strerror(errno));
         goto done;
     }
@@ -93,7 +96,7 @@ int cmd_view(int argc, char **argv)
             number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, out);
 
 done:
-    if (stage[0]) cli_stage_remove(stage);
+    if (stage[0]) folder_stage_remove(stage);
     view_free(&v);
     cli_list_free(&runs);
     return rc;

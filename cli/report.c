@@ -69,7 +69,10 @@ int cli_report_write(const char *cmd, const CliReport *job)
     /* Everything is written into a staging folder inside DIR first and
      * moved into DIR only when all of it was written: a full disk leaves
      * DIR as it was. */
-    if ((rc = cli_stage_open(cmd, out, "report", stage, sizeof stage))) goto done;
+    if (folder_stage_open(out, "report", stage, sizeof stage, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
     if (!plots && !job->no_plots && !matches) plots = find_plots(plots_buf, sizeof plots_buf);
     ReportJob rj = {.db = db, .busy_ms = (int)job->busy, .sel = *sel, .out = out, .plots = plots,
                     .no_plots = job->no_plots, .cmdline = job->cmdline};
@@ -77,7 +80,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    if (cli_stage_commit(stage, out, NULL) != 0) {
+    if (folder_stage_commit(stage, out, NULL) != 0) {
         rc = cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
         goto done;
     }
@@ -94,7 +97,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
     }
 
 done:
-    if (stage[0]) cli_stage_remove(stage);
+    if (stage[0]) folder_stage_remove(stage);
     free(md);
     report_free(&rep);
     return rc;

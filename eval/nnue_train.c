@@ -14,6 +14,7 @@
 #include "engine/base/rng.h"
 #include "eval/nnue_train.h"
 #include "eval/patterns.h"
+#include "eval/tune.h"
 
 void nnue_train_options_default(NnueTrainOptions *o)
 {
@@ -104,6 +105,48 @@ static int seen_before(NnueCollector *c, uint64_t h, bool *seen, char *err)
     return 0;
 }
 
+/* One game's positions into an NnueCollector (tune_replay's visitor). */
+typedef struct NnueVisit {
+    NnueCollector *c;
+    const double *values;
+    int result;
+    bool val;
+} NnueVisit;
+
+static int nnue_visit(void *ctx, const Position *pos, int ply, char *err)
+{
+    NnueVisit *g = ctx;
+    NnueCollector *c = g->c;
+    const NnueTrainOptions *o = c->o;
+    bool noisy = o->quiet_only && movegen_row_in_reach(pos);
+    c->noisy += noisy && ply >= o->min_ply;
+    if (ply < o->min_ply || (pos->state != STATE_P && pos->state != STATE_M) || noisy) return 0;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 65536;
+        NnueSample *s = realloc(c->s, cap * sizeof *s);
+        if (s) c->s = s;
+        uint8_t *v = realloc(c->val, cap);
+        if (v) c->val = v;
+        if (!s || !v) return error_set(err, "out of memory for %zu positions", cap);
+        c->cap = cap;
+    }
+    int result = g->result;
+    float res = result == RESULT_DRAW ? 0.5f : (result == RESULT_WHITE) == (pos->actor == WHITE) ? 1.0f : 0.0f;
+    double v = g->values ? g->values[ply] : NAN;
+    double target = res;
+    if (!isnan(v)) target = o->lambda * fmin(fmax(v, 0), 1) + (1 - o->lambda) * res;
+    c->s[c->n] = (NnueSample){.pos = *pos, .target = (float)target, .result = res};
+    if (o->linear) {
+        double f[FEAT_NB];
+        features_compute(pos, f);
+        for (int k = 0; k < FEAT_NB; k++) c->s[c->n].lf[k] = (float)(pos->actor == WHITE ? f[k] : -f[k]);
+    }
+    /* bit 0: held out; bit 1: the target has a search value */
+    c->val[c->n] = (uint8_t)(g->val | (!isnan(v) ? 2 : 0));
+    c->n++;
+    return 0;
+}
+
 int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int variant, int result,
                       const char *const *actions, const double *values, int nactions, char *err)
 {
@@ -122,49 +165,12 @@ int nnue_collect_game(NnueCollector *c, const char *ident, uint32_t index, int v
         c->duplicates++;
         return 0;
     }
-    uint64_t h = rng_hash_text(ident);
-    bool val = (double)(h >> 11) * 0x1p-53 < o->val_frac;
-    Position pos;
-    pos_start(&pos, variant);
-    for (int ply = 0; ply < nactions; ply++) {
-        Action a;
-        char aerr[ERR_LEN];
-        if (action_parse(&pos, actions[ply], &a, aerr))
-            return error_set(err, "game %s (index %u) ply %d: action '%.16s' does not replay: %.200s", ident,
-                             (unsigned)index, ply, actions[ply], aerr);
-        bool noisy = o->quiet_only && movegen_row_in_reach(&pos);
-        c->noisy += noisy && ply >= o->min_ply;
-        if (ply >= o->min_ply && (pos.state == STATE_P || pos.state == STATE_M) && !noisy) {
-            if (c->n == c->cap) {
-                size_t cap = c->cap ? 2 * c->cap : 65536;
-                NnueSample *s = realloc(c->s, cap * sizeof *s);
-                if (s) c->s = s;
-                uint8_t *v = realloc(c->val, cap);
-                if (v) c->val = v;
-                if (!s || !v) return error_set(err, "out of memory for %zu positions", cap);
-                c->cap = cap;
-            }
-            float res = result == RESULT_DRAW ? 0.5f
-                        : (result == RESULT_WHITE) == (pos.actor == WHITE) ? 1.0f
-                                                                           : 0.0f;
-            double v = values ? values[ply] : NAN;
-            double target = res;
-            if (!isnan(v)) target = o->lambda * fmin(fmax(v, 0), 1) + (1 - o->lambda) * res;
-            /* bit 0: held out; bit 1: the target has a search value */
-            c->s[c->n] = (NnueSample){.pos = pos, .target = (float)target, .result = res};
-            if (o->linear) {
-                double f[FEAT_NB];
-                features_compute(&pos, f);
-                for (int k = 0; k < FEAT_NB; k++) c->s[c->n].lf[k] = (float)(pos.actor == WHITE ? f[k] : -f[k]);
-            }
-            c->val[c->n] = (uint8_t)(val | (!isnan(v) ? 2 : 0));
-            c->n++;
-        }
-        Undo u;
-        pos_make(&pos, a, &u);
-    }
+    uint64_t h;
+    NnueVisit g = {.c = c, .values = values, .result = result, .val = tune_held_out(ident, o->val_frac, &h)};
+    int rc = tune_replay(ident, index, variant, actions, nactions, nnue_visit, &g, err);
+    if (rc) return rc;
     c->games++;
-    c->games_val += val;
+    c->games_val += g.val;
     return 0;
 }
 
@@ -385,64 +391,72 @@ static double sample(const NnueTrainer *t, const NnueSample *s, const uint8_t *m
 
 enum { LOSS_BLOCKS = 256 };
 
-double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result)
+/* The mean of one(ctx, s, i, y) over the n samples s, y each one's result
+ * or target, summed in LOSS_BLOCKS fixed blocks (in block order: the same
+ * sum on any number of threads); NAN when n is 0. */
+typedef double LossOne(const void *ctx, const NnueSample *s, double y);
+static double mean_loss(const NnueSample *s, size_t n, bool result, int threads, LossOne *one, const void *ctx)
 {
-    const NnueSample *s = val ? t->d->val : t->d->train;
-    size_t n = val ? t->d->n_val : t->d->n_train;
     if (n == 0) return NAN;
     double blk[LOSS_BLOCKS];
-#pragma omp parallel for num_threads(t->threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int b = 0; b < LOSS_BLOCKS; b++) {
         double sum = 0;
         for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++)
-            sum += sample(t, &s[i], NULL, result ? s[i].result : s[i].target, NULL);
+            sum += one(ctx, &s[i], result ? s[i].result : s[i].target);
         blk[b] = sum;
     }
     double sum = 0;
     for (int b = 0; b < LOSS_BLOCKS; b++) sum += blk[b];
     return sum / (double)n;
+}
+
+static double trainer_one(const void *ctx, const NnueSample *s, double y)
+{
+    return sample(ctx, s, NULL, y, NULL);
+}
+
+double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result)
+{
+    return mean_loss(val ? t->d->val : t->d->train, val ? t->d->n_val : t->d->n_train, result, t->threads,
+                     trainer_one, t);
+}
+
+static double net_one(const void *ctx, const NnueSample *s, double y)
+{
+    const Nnue *net = ctx;
+    return logloss(nnue_logit(net, nnue_evaluate(net, &s->pos)), y);
 }
 
 double nnue_data_loss(const Nnue *net, const NnueData *d, bool val, bool result, int threads)
 {
-    const NnueSample *s = val ? d->val : d->train;
-    size_t n = val ? d->n_val : d->n_train;
-    if (n == 0) return NAN;
-    double blk[LOSS_BLOCKS];
-#pragma omp parallel for num_threads(parallel_threads(threads)) schedule(dynamic, 1)
-    for (int b = 0; b < LOSS_BLOCKS; b++) {
-        double sum = 0;
-        for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++)
-            sum += logloss(nnue_logit(net, nnue_evaluate(net, &s[i].pos)), result ? s[i].result : s[i].target);
-        blk[b] = sum;
-    }
-    double sum = 0;
-    for (int b = 0; b < LOSS_BLOCKS; b++) sum += blk[b];
-    return sum / (double)n;
+    return mean_loss(val ? d->val : d->train, val ? d->n_val : d->n_train, result, parallel_threads(threads), net_one,
+                     net);
+}
+
+/* The linear evaluation's logit in the actor's view, or the constant z0. */
+typedef struct LinearLoss {
+    const Weights *w;
+    double z0;
+} LinearLoss;
+
+static double linear_one(const void *ctx, const NnueSample *s, double y)
+{
+    const LinearLoss *l = ctx;
+    double z = l->z0;
+    if (l->w) z = (s->pos.actor == WHITE ? 1 : -1) * eval_logit(l->w, &s->pos);
+    return logloss(z, y);
 }
 
 double nnue_data_loss_linear(const Weights *w, const NnueData *d, bool val, bool result, int threads)
 {
-    const NnueSample *s = val ? d->val : d->train;
     size_t n = val ? d->n_val : d->n_train;
     if (n == 0) return NAN;
     double mean = 0;
     for (size_t i = 0; i < d->n_train; i++) mean += result ? d->train[i].result : d->train[i].target;
     mean = fmin(fmax(mean / (double)d->n_train, 1e-6), 1 - 1e-6);
-    double z0 = log(mean / (1 - mean)), blk[LOSS_BLOCKS];
-#pragma omp parallel for num_threads(parallel_threads(threads)) schedule(dynamic, 1)
-    for (int b = 0; b < LOSS_BLOCKS; b++) {
-        double sum = 0;
-        for (size_t i = n * (size_t)b / LOSS_BLOCKS; i < n * (size_t)(b + 1) / LOSS_BLOCKS; i++) {
-            double z = z0;
-            if (w) z = (s[i].pos.actor == WHITE ? 1 : -1) * eval_logit(w, &s[i].pos);
-            sum += logloss(z, result ? s[i].result : s[i].target);
-        }
-        blk[b] = sum;
-    }
-    double sum = 0;
-    for (int b = 0; b < LOSS_BLOCKS; b++) sum += blk[b];
-    return sum / (double)n;
+    LinearLoss l = {.w = w, .z0 = log(mean / (1 - mean))};
+    return mean_loss(val ? d->val : d->train, n, result, parallel_threads(threads), linear_one, &l);
 }
 
 void nnue_trainer_free(NnueTrainer *t)
@@ -917,16 +931,84 @@ void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const
              (unsigned long long)d->hash);
 }
 
-int nnue_train_whole(const NnueTrainOptions *o, const NnueData *d, const char *description, uint8_t **bytes,
-                     size_t *len, char *err)
+/* One slice of the driver's loop: trained, then the checkpoint (after an
+ * epoch, every `every` seconds, and on a stop) and the hook. 2 when every
+ * epoch is done, 1 when stopped (the checkpoint saved), 0 to go on, or
+ * ERR_FAIL when the checkpoint cannot be written. */
+static int drive_slice(NnueTrainer *t, const NnueTrainRun *run, NnueTrained *out, uint64_t *at, double *last_ckpt,
+                       char *err)
 {
-    NnueTrainer *t = NULL;
-    *bytes = NULL;
-    *len = 0;
-    if (nnue_trainer_new(&t, o, d, err)) return ERR_FAIL;
-    while (nnue_trainer_run(t, 1e30, NULL) != 2) {
+    NnueEpoch ep;
+    double s0 = clock_now();
+    int r = nnue_trainer_run(t, 1.0, &ep);
+    out->seconds += clock_now() - s0;
+    if (r == 2) return 2;
+    int e;
+    size_t p;
+    nnue_trainer_progress(t, &e, &p);
+    uint64_t now = (uint64_t)e * t->d->n_train + p;
+    out->positions += now - *at;
+    *at = now;
+    bool stop = run->stop && atomic_load(run->stop);
+    bool save = r == 1 || clock_now() - *last_ckpt >= run->every || stop;
+    if (save && e < t->o.epochs && run->checkpoint && run->checkpoint[0]) {
+        if (nnue_trainer_save(t, run->checkpoint, err)) return ERR_FAIL;
+        *last_ckpt = clock_now();
     }
-    int rc = nnue_trainer_quantise(t, description, bytes, len, err);
+    if (run->slice) run->slice(run->ctx, r == 1 ? &ep : NULL, e, *at);
+    return stop && e < t->o.epochs ? 1 : 0;
+}
+
+/* The end: the quantised net, the float net's losses and its epochs. */
+static int drive_end(const NnueTrainer *t, const NnueTrainRun *run, NnueTrained *out, char *err)
+{
+    if (nnue_trainer_quantise(t, run->description, &out->bytes, &out->len, err)) return ERR_FAIL;
+    for (int v = 0; v < 2; v++)
+        for (int r = 0; r < 2; r++) out->loss[v][r] = nnue_trainer_loss(t, v, r);
+    int n;
+    const NnueEpoch *h = nnue_trainer_history(t, &n);
+    out->history = malloc((size_t)(n > 0 ? n : 1) * sizeof *out->history);
+    if (!out->history) return error_set(err, "out of memory");
+    memcpy(out->history, h, (size_t)n * sizeof *h);
+    out->epochs = n;
+    return 0;
+}
+
+int nnue_train(const NnueTrainOptions *o, const NnueData *d, const NnueTrainRun *run, NnueTrained *out, char *err)
+{
+    *out = (NnueTrained){0};
+    NnueTrainer *t = NULL;
+    int rc = nnue_trainer_new(&t, o, d, err);
+    if (rc) return ERR_FAIL;
+    if (run->resume && run->checkpoint && run->checkpoint[0]) {
+        rc = nnue_trainer_resume(t, run->checkpoint, err);
+        if (rc && rc != ERR_NOT_FOUND) goto done;
+        int e;
+        size_t p;
+        nnue_trainer_progress(t, &e, &p);
+        if (run->resumed) run->resumed(run->ctx, rc == 0, e, p);
+    }
+    int e0;
+    size_t p0;
+    nnue_trainer_progress(t, &e0, &p0);
+    uint64_t at = (uint64_t)e0 * d->n_train + p0;
+    double last_ckpt = clock_now();
+    while ((rc = drive_slice(t, run, out, &at, &last_ckpt, err)) == 0) {
+    }
+    if (rc == 2) rc = drive_end(t, run, out, err);
+done:
     nnue_trainer_free(t);
-    return rc ? ERR_FAIL : 0;
+    if (rc < 0) {
+        nnue_trained_free(out);
+        return ERR_FAIL;
+    }
+    return rc;
+}
+
+void nnue_trained_free(NnueTrained *t)
+{
+    free(t->bytes);
+    free(t->history);
+    t->bytes = NULL;
+    t->history = NULL;
 }

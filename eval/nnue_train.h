@@ -37,6 +37,7 @@
 #ifndef YINSH_NNUE_TRAIN_H
 #define YINSH_NNUE_TRAIN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -173,12 +174,47 @@ double nnue_trainer_loss(const NnueTrainer *t, bool val, bool result);
  * of G games, data HASH", into out (len bytes). */
 void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const NnueData *d);
 
-/* Trains on d from the start to the last epoch in one call (no
- * checkpoint, no progress) and quantises: the net file's bytes (malloc'd,
- * the caller frees them) with this description, the same bytes a
- * trainer run in slices gives. 0, or ERR_FAIL with err. */
-int nnue_train_whole(const NnueTrainOptions *o, const NnueData *d, const char *description, uint8_t **bytes,
-                     size_t *len, char *err);
+/* The one training driver (`yinsh train`, `yinsh rounds --net`): a
+ * trainer on d from the start, or with resume from the checkpoint (none
+ * there: from the start), trained in slices of at most a second. Between
+ * slices the checkpoint is written (after each epoch, every `every`
+ * seconds, and when *stop is set; never after the last epoch) and the
+ * slice hook told where the training stands; when *stop is set the
+ * training ends there. At the end: the quantised net's file bytes with
+ * the description, the float net's losses and its epochs. The same
+ * options and data give the same bytes however the training was sliced,
+ * stopped and resumed. */
+typedef struct NnueTrainRun {
+    const char *description;  /* the net's (nnue_trainer_quantise) */
+    const char *checkpoint;   /* NULL or "": none kept */
+    double every;             /* seconds between checkpoints */
+    bool resume;              /* go on from the checkpoint */
+    const atomic_bool *stop;  /* NULL, or set by another thread (a signal's handler): stop */
+    /* each NULL or called with ctx: after a resume (resumed: false when
+     * there was no checkpoint), where the trainer then stands; after each
+     * slice, with the figures of the epoch it ended (NULL: none ended),
+     * the epoch it stands in (from 0) and the positions trained in all
+     * the epochs so far */
+    void (*resumed)(void *ctx, bool resumed, int epoch, size_t position);
+    void (*slice)(void *ctx, const NnueEpoch *ended, int epoch, uint64_t at);
+    void *ctx;
+} NnueTrainRun;
+
+typedef struct NnueTrained {
+    uint8_t *bytes;     /* the net file (nnue_encode), len bytes */
+    size_t len;
+    double loss[2][2];  /* the float net's (nnue_trainer_loss): [train, validation][target, result] */
+    NnueEpoch *history; /* every epoch's figures, epochs of them */
+    int epochs;
+    double seconds;     /* spent training in this call */
+    uint64_t positions; /* positions trained in this call */
+} NnueTrained;
+
+/* 0 with *out filled (free it with nnue_trained_free); 1 when *stop ended
+ * the training before its last epoch (the checkpoint, if any, saved;
+ * nothing in *out but the time and positions); ERR_FAIL with err. */
+int nnue_train(const NnueTrainOptions *o, const NnueData *d, const NnueTrainRun *run, NnueTrained *out, char *err);
+void nnue_trained_free(NnueTrained *t);
 
 /* Mean log-loss of a (quantised) net over the training (val false) or
  * validation positions, against the targets (result false) or results;

@@ -33,49 +33,74 @@ void tune_collect_free(TuneCollector *c)
     c->n = c->cap = 0;
 }
 
-int tune_collect_game(TuneCollector *c, const char *ident, uint32_t index, int variant, int result,
-                      const char *const *actions, int nactions, char *err)
+bool tune_held_out(const char *ident, double val_frac, uint64_t *h)
 {
-    const TuneOptions *o = c->o;
-    /* by the game's identity: a game and its copy fall on the same side */
-    uint64_t h = rng_hash_text(ident);
-    bool val = (double)(h >> 11) * 0x1p-53 < o->val_frac;
-    float y = result == RESULT_WHITE ? 1.0f : result == RESULT_BLACK ? 0.0f : 0.5f;
-    Rng rng;
-    rng_stream(&rng, o->seed, h);
+    *h = rng_hash_text(ident);
+    return (double)(*h >> 11) * 0x1p-53 < val_frac;
+}
+
+int tune_replay(const char *ident, uint32_t index, int variant, const char *const *actions, int nactions,
+                int (*visit)(void *ctx, const Position *pos, int ply, char *err), void *ctx, char *err)
+{
     Position pos;
     pos_start(&pos, variant);
     for (int ply = 0; ply < nactions; ply++) {
         Action a;
         char aerr[ERR_LEN];
-        if (action_parse(&pos, actions[ply], &a, aerr)) {
+        if (action_parse(&pos, actions[ply], &a, aerr))
             return error_set(err, "game %s (index %u) ply %d: action '%.16s' does not replay: %.200s", ident,
-                     (unsigned)index, ply, actions[ply], aerr);
-        }
-        if (ply >= o->min_ply && (o->sample >= 1 || rng_double(&rng) < o->sample)) {
-            if (c->n == c->cap) {
-                size_t cap = c->cap ? 2 * c->cap : 65536;
-                Position *p = realloc(c->pos, cap * sizeof *p);
-                if (p) c->pos = p;
-                float *yy = realloc(c->y, cap * sizeof *yy);
-                if (yy) c->y = yy;
-                uint8_t *v = realloc(c->val, cap);
-                if (v) c->val = v;
-                if (!p || !yy || !v) {
-                    return error_set(err, "out of memory for %zu positions", cap);
-                }
-                c->cap = cap;
-            }
-            c->pos[c->n] = pos;
-            c->y[c->n] = y;
-            c->val[c->n] = val;
-            c->n++;
-        }
+                             (unsigned)index, ply, actions[ply], aerr);
+        int rc = visit(ctx, &pos, ply, err);
+        if (rc) return rc;
         Undo u;
         pos_make(&pos, a, &u);
     }
+    return 0;
+}
+
+/* One game's positions into a TuneCollector (tune_replay's visitor). */
+typedef struct TuneVisit {
+    TuneCollector *c;
+    Rng rng;
+    float y;
+    bool val;
+} TuneVisit;
+
+static int tune_visit(void *ctx, const Position *pos, int ply, char *err)
+{
+    TuneVisit *g = ctx;
+    TuneCollector *c = g->c;
+    const TuneOptions *o = c->o;
+    if (ply < o->min_ply || !(o->sample >= 1 || rng_double(&g->rng) < o->sample)) return 0;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 65536;
+        Position *p = realloc(c->pos, cap * sizeof *p);
+        if (p) c->pos = p;
+        float *yy = realloc(c->y, cap * sizeof *yy);
+        if (yy) c->y = yy;
+        uint8_t *v = realloc(c->val, cap);
+        if (v) c->val = v;
+        if (!p || !yy || !v) return error_set(err, "out of memory for %zu positions", cap);
+        c->cap = cap;
+    }
+    c->pos[c->n] = *pos;
+    c->y[c->n] = g->y;
+    c->val[c->n] = g->val;
+    c->n++;
+    return 0;
+}
+
+int tune_collect_game(TuneCollector *c, const char *ident, uint32_t index, int variant, int result,
+                      const char *const *actions, int nactions, char *err)
+{
+    uint64_t h;
+    TuneVisit g = {.c = c, .y = result == RESULT_WHITE ? 1.0f : result == RESULT_BLACK ? 0.0f : 0.5f};
+    g.val = tune_held_out(ident, c->o->val_frac, &h);
+    rng_stream(&g.rng, c->o->seed, h);
+    int rc = tune_replay(ident, index, variant, actions, nactions, tune_visit, &g, err);
+    if (rc) return rc;
     c->games++;
-    c->games_val += val;
+    c->games_val += g.val;
     return 0;
 }
 

@@ -59,6 +59,17 @@ typedef struct TuneCollector {
     uint64_t games, games_val;
 } TuneCollector;
 
+/* What the collectors (this one and nnue_train.h's) share. A game is held
+ * out for validation by the hash of its identity (*h, also the stream of
+ * its draws), so that a game and its copy fall on the same side. A stored
+ * game is replayed from the variant's start: before each action, visit
+ * sees the position and its ply; an action that does not replay is
+ * ERR_FAIL naming the game (ident, index) and the ply; visit's own
+ * non-zero return (with its message in err) ends the replay. */
+bool tune_held_out(const char *ident, double val_frac, uint64_t *h);
+int tune_replay(const char *ident, uint32_t index, int variant, const char *const *actions, int nactions,
+                int (*visit)(void *ctx, const Position *pos, int ply, char *err), void *ctx, char *err);
+
 int tune_collect_game(TuneCollector *c, const char *ident, uint32_t index, int variant, int result,
                       const char *const *actions, int nactions, char *err);
 int tune_collect_finish(TuneCollector *c, TuneData *d, char *err);

@@ -2,8 +2,11 @@
  * (file_read): its one set of rules, each a case here (a missing path, a
  * directory, a file over its limit by its size, a stream over it as it
  * is read, a NUL byte in a text, a binary file, the limit itself, an
- * empty file, standard input's kind of stream); and the error messages'
- * helpers (error.h). */
+ * empty file, standard input's kind of stream); the error messages'
+ * helpers (error.h); path identity (file_same_any: an output that is an
+ * input, through a link or another spelling) and the folders a command
+ * writes into (folder.h: the inputs they would overwrite, folders staged
+ * and moved in whole). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -14,6 +17,7 @@
 #include <unistd.h>
 #include "engine/base/error.h"
 #include "engine/base/file.h"
+#include "engine/base/folder.h"
 
 static char dir[64];
 
@@ -163,4 +167,82 @@ Test(error, append_adds_to_the_message_and_cuts_at_its_length)
     cr_expect_eq(err[ERR_LEN - 2], 'x');
     error_append(NULL, "; nothing");
     cr_expect_eq(error_set(NULL, "nothing"), ERR_FAIL);
+}
+
+TestSuite(path, .init = make_dir, .fini = remove_dir);
+
+/* dir/name (static: one at a time per slot). */
+static const char *in_dir(int slot, const char *name)
+{
+    static char paths[4][256];
+    snprintf(paths[slot], sizeof paths[slot], "%s/%s", dir, name);
+    return paths[slot];
+}
+
+Test(path, an_output_is_found_among_the_inputs_by_any_spelling)
+{
+    file_of("a.db", "x", 1);
+    cr_assert_eq(symlink(in_dir(0, "a.db"), in_dir(1, "link.db")), 0);
+    const char *inputs[] = {NULL, in_dir(2, "b.db"), in_dir(3, "./link.db")};
+    cr_expect_eq(file_same_any(in_dir(0, "a.db"), inputs, 3), 2, "through a link");
+    char other[256];
+    snprintf(other, sizeof other, "%s/../%s/a.db", dir, strrchr(dir, '/') + 1);
+    cr_expect_eq(file_same_any(other, inputs, 3), 2, "another spelling");
+    /* b.db does not exist yet: met by where it would be */
+    cr_expect_eq(file_same_any(in_dir(0, "./b.db"), inputs, 3), 1);
+    cr_expect_eq(file_same_any(in_dir(0, "c.db"), inputs, 3), -1);
+    cr_expect_eq(file_same_any(in_dir(0, "c.db"), inputs, 0), -1);
+}
+
+static bool writes_md(const char *name, const void *ctx)
+{
+    (void)ctx;
+    return strlen(name) > 3 && !strcmp(name + strlen(name) - 3, ".md");
+}
+
+Test(path, the_files_written_into_a_folder_and_its_sub_folder_overwrite_inputs)
+{
+    cr_assert_eq(folder_make(in_dir(0, "out/games/deep")), 0);
+    FolderWrites w = {.dir = in_dir(1, "out"), .writes = writes_md, .sub = "games"};
+    const char *inputs[] = {in_dir(2, "out/x.db"), NULL, in_dir(3, "out/r.md")};
+    cr_expect_eq(folder_overwrites(&w, inputs, 3), 2, "a file it writes, not there yet");
+    inputs[2] = in_dir(3, "out/games/deep/g.db");
+    cr_expect_eq(folder_overwrites(&w, inputs, 3), 2, "inside the folder replaced whole");
+    inputs[2] = in_dir(3, "r.md");
+    cr_expect_eq(folder_overwrites(&w, inputs, 3), -1, "the same name in another folder");
+    w.sub = NULL;
+    inputs[2] = in_dir(3, "out/games/g.db");
+    cr_expect_eq(folder_overwrites(&w, inputs, 3), -1);
+    file_of("plain", "x", 1);
+    cr_assert_eq(folder_make(in_dir(0, "plain")), -1);
+    cr_expect_eq(errno, ENOTDIR);
+}
+
+Test(path, a_stage_moves_in_whole_and_last_comes_last)
+{
+    char stage[256], err[ERR_LEN];
+    cr_assert_eq(folder_stage_open(in_dir(0, "site"), "view", stage, sizeof stage, err), 0, "%s", err);
+    cr_expect(strstr(stage, "/site/.view-"), "%s", stage);
+    /* an old folder of that name is replaced at once, and a file by rename */
+    cr_assert_eq(folder_make(in_dir(1, "site/games")), 0);
+    file_of("site/games/old.html", "old", 3);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/games", stage);
+    cr_assert_eq(mkdir(sub, 0777), 0);
+    snprintf(sub, sizeof sub, "%s/games/new.html", stage + strlen(dir) + 1);
+    file_of(sub, "new", 3);
+    snprintf(sub, sizeof sub, "%s/index.html", stage + strlen(dir) + 1);
+    file_of(sub, "index", 5);
+    cr_assert_eq(folder_stage_commit(stage, in_dir(0, "site"), "index.html"), 0);
+    struct stat sb;
+    cr_expect_eq(stat(in_dir(0, "site/games/new.html"), &sb), 0);
+    cr_expect_neq(stat(in_dir(0, "site/games/old.html"), &sb), 0);
+    cr_expect_eq(stat(in_dir(0, "site/index.html"), &sb), 0);
+    folder_stage_remove(stage);
+    cr_expect_neq(stat(stage, &sb), 0, "the stage is gone");
+    /* a folder that cannot be made */
+    file_of("file", "x", 1);
+    cr_expect_eq(folder_stage_open(in_dir(0, "file/sub"), "view", stage, sizeof stage, err), ERR_FAIL);
+    cr_expect(strstr(err, "cannot create the directory"), "%s", err);
+    cr_expect_str_eq(stage, "");
 }

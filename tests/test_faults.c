@@ -1,8 +1,7 @@
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 /* The fault suite: races, leases, tampered rows, files left as they were,
- * weights files, write errors, quoting and messages, each run as a hostile
- * or careless user would and asserting the behaviour its name says (the
- * reproductions of the hardening issue, #15). */
+ * weights files, write errors and quoting, each run as a hostile or
+ * careless user would and asserting the behaviour its name says. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,23 +18,6 @@
 #include <unistd.h>
 #include "tests/test_proc.h"
 
-/* A small finished run of random games in dir/NAME.db. */
-static char *random_db(const char *dir, const char *name, const char *run, const char *games)
-{
-    char *db = path_in(dir, name), *err;
-    const char *args[] = {"selfplay", "--games", games, "--agent", "random", "--seed", "5", "--db", db, "--run", run,
-                          "--quiet", NULL};
-    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
-    return db;
-}
-
-static void expect_exit(const char *dir, const char *const *args, int rc, const char *word)
-{
-    char *out, *err;
-    int got = yinsh_run(dir, args, &out, &err);
-    cr_assert_eq(got, rc, "%s %s: exit %d, not %d (%s)", args[0], args[1] ? args[1] : "", got, rc, err);
-    if (word) cr_assert(strstr(err, word), "%s: '%s' does not say '%s'", args[0], err, word);
-}
 
 /* ---- concurrent first use of a new database ------------------------------ */
 
@@ -240,38 +222,6 @@ Test(faults, a_resumed_run_refuses_changed_weights)
     cr_assert_eq(yinsh_run(dir, resume, NULL, &err), 0, "%s", err);
 }
 
-/* ---- an output that is an input ------------------------------------------ */
-
-Test(faults, an_output_that_is_an_input_is_refused)
-{
-    char *dir = tmpdir_new(), *db = random_db(dir, "v.db", "r", "30");
-    char *before = slurp(db);
-    struct stat a;
-    cr_assert_eq(stat(db, &a), 0);
-    const char *same[] = {"tune", "--db", db, "--out", db, NULL};
-    expect_exit(dir, same, 2, "same file");
-    /* through a link */
-    char *link = path_in(dir, "link.txt");
-    cr_assert_eq(symlink(db, link), 0);
-    const char *linked[] = {"tune", "--db", db, "--out", link, NULL};
-    expect_exit(dir, linked, 2, "same file");
-    /* the starting weights file */
-    char *w = path_in(dir, "w.txt");
-    FILE *f = fopen(w, "w");
-    fprintf(f, "markers 0.05\n");
-    fclose(f);
-    const char *from[] = {"tune", "--db", db, "--from", w, "--out", w, NULL};
-    expect_exit(dir, from, 2, "--from");
-    cr_assert_str_eq(slurp(w), "markers 0.05\n");
-    /* an output folder that does not exist: said before any work */
-    const char *nodir[] = {"tune", "--db", db, "--out", "/nonexistent-dir/w.txt", NULL};
-    expect_exit(dir, nodir, 1, "/nonexistent-dir");
-    struct stat b;
-    cr_assert_eq(stat(db, &b), 0);
-    cr_assert_eq(a.st_size, b.st_size);
-    cr_assert_eq(memcmp(before, slurp(db), (size_t)a.st_size), 0, "the database changed");
-}
-
 /* ---- weights files ------------------------------------------------------- */
 
 Test(faults, weights_files_read_back_and_bad_ones_are_refused)
@@ -438,94 +388,4 @@ Test(faults, run_names_and_commands_are_quoted)
     for (const char *p = row + 1; *p && *p != '\n'; p++)
         if (*p == '|' && p[-1] != '\\') borders++;
     cr_assert_eq(borders, 8, "row: %.300s", row + 1);
-}
-
-/* ---- messages ------------------------------------------------------------ */
-
-Test(faults, signals_stop_a_run_cleanly_with_a_hint)
-{
-    char *dir = tmpdir_new(), *db = path_in(dir, "s.db");
-    const char *play[] = {"selfplay", "--games", "300", "--agent", "mcts:sims=60", "--seed", "9", "--db", db, "--run",
-                          "s", "--threads", "2", "--quiet", NULL};
-    const int sigs[] = {SIGINT, SIGTERM};
-    for (int k = 0; k < 2; k++) {
-        pid_t pid = yinsh_start(dir, k == 0 ? play : (const char *const[]){"selfplay", "--resume", "s", "--db", db,
-                                                                          "--quiet", NULL});
-        db_wait_for_lease(db);
-        usleep(300000);
-        kill(pid, sigs[k]);
-        int rc = yinsh_wait(pid);
-        char *err = slurp(path_in(dir, "err"));
-        cr_assert_eq(rc, 128 + sigs[k], "exit %d: %s", rc, err);
-        cr_assert(strstr(err, "interrupted") && strstr(err, "--resume s"), "%s", err);
-        sqlite3 *h = db_open(db);
-        cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NULL"), 1);
-        cr_assert_eq(db_int(h, "SELECT count(*) FROM lease"), 0);
-        cr_assert_eq(db_int(h, "SELECT count(*) FROM game g WHERE actions != (SELECT count(*) FROM action a WHERE "
-                               "a.game_id = g.id)"),
-                     0, "a game stored in part");
-        sqlite3_close(h);
-    }
-    /* the resumed run is the uninterrupted one */
-    char *out, *err;
-    const char *resume[] = {"selfplay", "--resume", "s", "--db", db, "--quiet", NULL};
-    cr_assert_eq(yinsh_run(dir, resume, &out, &err), 0, "%s", err);
-    char *hash = strstr(out, "hash");
-    cr_assert(hash);
-    const char *whole[] = {"selfplay", "--games", "300", "--agent", "mcts:sims=60", "--seed", "9", "--no-db",
-                           "--quiet", NULL};
-    char *out2;
-    cr_assert_eq(yinsh_run(dir, whole, &out2, &err), 0, "%s", err);
-    cr_assert(strstr(out2, hash), "resumed: %s\nwhole: %s", out, out2);
-}
-
-Test(faults, messages_and_figures_say_what_they_mean)
-{
-    char *dir = tmpdir_new(), *db = random_db(dir, "m.db", "done", "2");
-    /* an unknown short option is unknown, not "wants a value" */
-    const char *shortopt[] = {"selfplay", "--games", "1", "-x", NULL};
-    expect_exit(dir, shortopt, 2, "unknown option '-x'");
-    /* a finished run is not offered to --resume */
-    const char *again[] = {"selfplay", "--games", "2", "--agent", "random", "--db", db, "--run", "done", NULL};
-    char *out, *err;
-    cr_assert_eq(yinsh_run(dir, again, &out, &err), 1);
-    cr_assert(strstr(err, "finished run") && !strstr(err, "--resume"), "%s", err);
-    /* replay says why a file cannot be read */
-    const char *replay[] = {"replay", "/nonexistent", NULL};
-    expect_exit(dir, replay, 1, "No such file");
-    /* lines ended by CR alone */
-    char *rec = path_in(dir, "cr.txt");
-    FILE *f = fopen(rec, "w");
-    fprintf(f, "4/7/8/9/10/9/10/9/8/7/4 w P standard\re5 e6\re7\r");
-    fclose(f);
-    const char *cr[] = {"replay", rec, NULL};
-    cr_assert_eq(yinsh_run(dir, cr, &out, &err), 0, "%s", err);
-    cr_assert(strstr(out, "actions 3"), "%s", out);
-    /* no validation set: no nan */
-    char *big = random_db(dir, "t.db", "r", "30");
-    const char *tune[] = {"tune", "--db", big, "--out", path_in(dir, "w.txt"), "--val", "0", "--quiet", NULL};
-    cr_assert_eq(yinsh_run(dir, tune, &out, &err), 0, "%s", err);
-    cr_assert(!strstr(out, "nan"), "%s", out);
-    /* one pair: no negative zero */
-    const char *pair[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "1", "--no-db",
-                          "--quiet", NULL};
-    cr_assert_eq(yinsh_run(dir, pair, &out, &err), 0, "%s", err);
-    cr_assert(!strstr(out, "-0.0"), "%s", out);
-    /* the report says "p < 0.001", never "p = < 0.001" */
-    const char *many[] = {"match", "--a", "mcts:sims=30", "--b", "random", "--games", "40", "--seed", "2", "--db",
-                          big, "--run", "m", "--quiet", NULL};
-    cr_assert_eq(yinsh_run(dir, many, &out, &err), 0, "%s", err);
-    const char *rep[] = {"report", "--db", big, "--runs", "m", "--kind", "all", "--out", path_in(dir, "rep"),
-                         "--no-plots", NULL};
-    cr_assert_eq(yinsh_run(dir, rep, &out, &err), 0, "%s", err);
-    cr_assert(!strstr(out, "p = <"), "%s", out);
-    cr_assert(!strstr(out, "White's edge"), "a match's edge is its agents', not White's: %s", out);
-    /* an arena too small for the root's children: the random fallback is not recorded as searched */
-    char *tiny = path_in(dir, "n.db");
-    const char *nodes[] = {"selfplay", "--games", "1", "--agent", "mcts:sims=50,nodes=2", "--db", tiny, "--quiet",
-                           NULL};
-    cr_assert_eq(yinsh_run(dir, nodes, &out, &err), 0, "%s", err);
-    sqlite3 *h = db_open(tiny);
-    cr_assert_eq(db_int(h, "SELECT count(*) FROM action WHERE root_visits IS NOT NULL"), 0);
-    sqlite3_close(h);
 }

@@ -783,6 +783,60 @@ Test(nnue_train, same_data_and_seed_same_net_and_a_resume_changes_nothing, .time
     nnue_data_free(&d);
 }
 
+/* The driver's slice hook: sets the stop flag once `after` epochs have ended. */
+typedef struct StopAfter {
+    atomic_bool stop;
+    int after, slices, ended;
+} StopAfter;
+
+static void stop_after_epochs(void *ctx, const NnueEpoch *ended, int epoch, uint64_t at)
+{
+    StopAfter *s = ctx;
+    (void)epoch;
+    (void)at;
+    s->slices++;
+    if (ended && ++s->ended == s->after) atomic_store(&s->stop, true);
+}
+
+Test(nnue_train, the_driver_gives_the_trainers_net_and_a_stop_and_resume_change_nothing, .timeout = 240)
+{
+    char *dir = tmpdir_new(), *db = small_db(dir, "40");
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.epochs = 3;
+    o.hidden = 16;
+    o.batch = 256;
+    o.threads = 1;
+    NnueData d;
+    load_data(db, &o, &d);
+    size_t n;
+    uint8_t *a = train_bytes(&d, &o, 0, NULL, &n);
+    char err[ERR_LEN], *ckpt = path_in(dir, "d.ckpt");
+    /* without a checkpoint or hooks (as `yinsh rounds --net` calls it) */
+    NnueTrained tr;
+    NnueTrainRun plain = {.description = "test"};
+    cr_assert_eq(nnue_train(&o, &d, &plain, &tr, err), 0, "%s", err);
+    cr_assert(tr.len == n && !memcmp(tr.bytes, a, n), "the driver trains another net than the trainer");
+    cr_assert_eq(tr.epochs, 3);
+    cr_expect(tr.positions == 3 * d.n_train, "%llu positions trained", (unsigned long long)tr.positions);
+    nnue_trained_free(&tr);
+    /* stopped after the first epoch: the checkpoint saved, then resumed */
+    StopAfter s = {.after = 1};
+    NnueTrainRun run = {.description = "test", .checkpoint = ckpt, .every = 60, .stop = &s.stop,
+                        .slice = stop_after_epochs, .ctx = &s};
+    cr_assert_eq(nnue_train(&o, &d, &run, &tr, err), 1, "%s", err);
+    cr_assert(file_exists(ckpt), "no checkpoint after a stop");
+    cr_assert_null(tr.bytes);
+    atomic_store(&s.stop, false);
+    s.after = 0;
+    run.resume = true;
+    cr_assert_eq(nnue_train(&o, &d, &run, &tr, err), 0, "%s", err);
+    cr_assert(tr.len == n && !memcmp(tr.bytes, a, n), "the stopped and resumed driver trains another net");
+    cr_assert_eq(tr.epochs, 3);
+    nnue_trained_free(&tr);
+    nnue_data_free(&d);
+}
+
 Test(nnue_train, repeated_games_count_once)
 {
     NnueTrainOptions o;

@@ -263,3 +263,136 @@ Test(outputs, a_stopped_export_leaves_no_partial_copy, .timeout = 120)
     }
     no_sibling_in(dir);
 }
+
+/* ---- every command: an output path is never also an input ----------------- */
+
+Test(outputs, spsa_refuses_a_path_that_is_its_database_or_weights)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "x.db", "r", "2");
+    const char *same[] = {"spsa", "--agent", "mcts:sims=5", "--param", "c=1:0.5:2", "--iterations", "1", "--db", db,
+                          "--out", db, "--quiet", NULL};
+    expect_exit(dir, same, 2, "same file");
+    cr_assert(is_sqlite(db), "the database was overwritten");
+    char *link = path_in(dir, "path.csv");
+    cr_assert_eq(symlink(db, link), 0);
+    const char *linked[] = {"spsa", "--agent", "mcts:sims=5", "--param", "c=1:0.5:2", "--iterations", "1", "--db", db,
+                            "--out", link, "--quiet", NULL};
+    expect_exit(dir, linked, 2, "same file");
+    /* the agent's weights are the final weights file the run will write */
+    char *wdir = path_in(dir, "p.csv.weights"), *final = path_in(wdir, "final.txt");
+    cr_assert_eq(mkdir(wdir, 0777), 0);
+    char *text = slurp(default_weights());
+    write_in(wdir, "final.txt", text);
+    char spec[600];
+    snprintf(spec, sizeof spec, "ab:depth=1,eval=%s", final);
+    const char *weights[] = {"spsa", "--agent", spec, "--param", "w.markers=0.1:0:1", "--iterations", "1", "--db", db,
+                             "--out", path_in(dir, "p.csv"), "--quiet", NULL};
+    expect_exit(dir, weights, 2, "final.txt");
+    cr_assert_str_eq(slurp(final), text);
+}
+
+Test(outputs, rounds_refuse_files_that_are_their_database_or_start)
+{
+    char *dir = tmpdir_new(), *out = path_in(dir, "rounds"); /* not "out": yinsh_run's stdout */
+    cr_assert_eq(mkdir(out, 0777), 0);
+    const char *names[] = {"r.csv", "r.1.txt"};
+    for (int i = 0; i < 2; i++) {
+        char *db = random_db(dir, names[i], "x", "2");
+        (void)db;
+        char *moved = path_in(out, names[i]);
+        cr_assert_eq(rename(path_in(dir, names[i]), moved), 0);
+        const char *args[] = {"rounds", "--agent", "ab:depth=1", "--from", default_weights(), "--db", moved,
+                              "--name", "r", "--out-dir", out, "--rounds", "1", "--games", "2", "--pairs", "1",
+                              "--quiet", NULL};
+        expect_exit(dir, args, 2, "--out-dir");
+        cr_assert(is_sqlite(moved), "%s was overwritten", names[i]);
+    }
+    /* the starting weights are round 2's file */
+    char *from = write_in(out, "q.2.txt", slurp(default_weights()));
+    const char *start[] = {"rounds", "--agent", "ab:depth=1", "--from", from, "--db", path_in(dir, "q.db"), "--name",
+                           "q", "--out-dir", out, "--rounds", "2", "--games", "2", "--pairs", "1", "--quiet", NULL};
+    expect_exit(dir, start, 2, "--from");
+    cr_assert(!file_exists(path_in(dir, "q.db")), "something was played");
+}
+
+Test(outputs, export_report_view_refuse_to_write_over_their_database)
+{
+    char *dir = tmpdir_new(), *folder = path_in(dir, "f");
+    cr_assert_eq(mkdir(folder, 0777), 0);
+    /* export: a record of run x, game 0, is f/x-000000.rec */
+    char *rec = random_db(folder, "x-000000.rec", "x", "1");
+    const char *export[] = {"export", "--db", rec, "--out", path_in(dir, "f/"), NULL};
+    expect_exit(dir, export, 2, "--out");
+    cr_assert(is_sqlite(rec));
+    /* report: report.md, the pictures and their data */
+    char *md = random_db(folder, "report.md", "r", "2");
+    const char *report[] = {"report", "--db", md, "--out", folder, "--no-plots", NULL};
+    expect_exit(dir, report, 2, "--out");
+    cr_assert(is_sqlite(md));
+    /* view: a database inside the games folder that a site replaces */
+    char *games = path_in(folder, "games");
+    cr_assert_eq(mkdir(games, 0777), 0);
+    write_in(games, ".yinsh-view", "a site's folder\n");
+    char *in_games = random_db(games, "g.db", "g", "1");
+    const char *view[] = {"view", "--db", in_games, "--out", folder, NULL};
+    expect_exit(dir, view, 2, "--out");
+    cr_assert(is_sqlite(in_games), "the database in games/ is gone");
+}
+
+Test(outputs, a_study_refuses_a_report_folder_over_its_database_before_playing)
+{
+    char *dir = tmpdir_new();
+    cr_assert_eq(mkdir(path_in(dir, "r"), 0777), 0);
+    write_in(dir, "s.ini", "[study]\nname = s\nseed = 1\nvariants = standard\ngames = 2\ndb = r/report.md\n"
+                           "[agent random]\nspec = random\n[report]\nout = r\nplots = no\n");
+    const char *args[] = {"study", "s.ini", "--quiet", NULL};
+    expect_exit(dir, args, 2, "the report folder");
+    cr_assert(!file_exists(path_in(dir, "r/report.md")), "the study played before refusing");
+}
+
+Test(outputs, import_and_merge_refuse_a_database_that_is_an_input)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "a.db", "a", "2");
+    const char *merge[] = {"merge", "--db", db, db, NULL};
+    expect_exit(dir, merge, 1, "name it once");
+    cr_assert(is_sqlite(db));
+    char *sgf = write_in(dir, "g.sgf", slurp(YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf"));
+    const char *import[] = {"import", "--format", "boardspace", "--db", sgf, sgf, NULL};
+    expect_exit(dir, import, 2, "same file");
+    /* tune had the check already: its output against its database */
+    const char *tune[] = {"tune", "--db", db, "--out", db, NULL};
+    expect_exit(dir, tune, 2, "same file");
+    cr_assert(is_sqlite(db));
+}
+
+/* ---- tune: an output that is an input, by any spelling --------------------- */
+
+Test(outputs, an_output_that_is_an_input_is_refused)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "v.db", "r", "30");
+    char *before = slurp(db);
+    struct stat a;
+    cr_assert_eq(stat(db, &a), 0);
+    const char *same[] = {"tune", "--db", db, "--out", db, NULL};
+    expect_exit(dir, same, 2, "same file");
+    /* through a link */
+    char *link = path_in(dir, "link.txt");
+    cr_assert_eq(symlink(db, link), 0);
+    const char *linked[] = {"tune", "--db", db, "--out", link, NULL};
+    expect_exit(dir, linked, 2, "same file");
+    /* the starting weights file */
+    char *w = path_in(dir, "w.txt");
+    FILE *f = fopen(w, "w");
+    fprintf(f, "markers 0.05\n");
+    fclose(f);
+    const char *from[] = {"tune", "--db", db, "--from", w, "--out", w, NULL};
+    expect_exit(dir, from, 2, "--from");
+    cr_assert_str_eq(slurp(w), "markers 0.05\n");
+    /* an output folder that does not exist: said before any work */
+    const char *nodir[] = {"tune", "--db", db, "--out", "/nonexistent-dir/w.txt", NULL};
+    expect_exit(dir, nodir, 1, "/nonexistent-dir");
+    struct stat b;
+    cr_assert_eq(stat(db, &b), 0);
+    cr_assert_eq(a.st_size, b.st_size);
+    cr_assert_eq(memcmp(before, slurp(db), (size_t)a.st_size), 0, "the database changed");
+}

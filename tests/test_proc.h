@@ -277,4 +277,34 @@ TEST_HELPER char *db_text(sqlite3 *db, const char *sql)
     return v;
 }
 
+/* A small finished run of random games at dir/name (random agents, seed
+ * 5, run `run`, `games` games): the database most command tests read. */
+TEST_HELPER char *random_db(const char *dir, const char *name, const char *run, const char *games)
+{
+    char *db = path_in(dir, name), *err;
+    const char *args[] = {"selfplay", "--games", games, "--agent", "random", "--seed", "5", "--db", db, "--run", run,
+                          "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    return db;
+}
+
+/* Runs yinsh, expecting exit status rc and, if word is not NULL, word in
+ * its stderr; returns stderr. */
+TEST_HELPER char *expect_exit(const char *dir, const char *const *args, int rc, const char *word)
+{
+    char *out, *err;
+    int got = yinsh_run(dir, args, &out, &err);
+    (void)out; /* not in the message: Criterion reads a message's '%' again (the rounds' "95% CI") */
+    cr_assert_eq(got, rc, "%s %s: exit %d, not %d (%s)", args[0], args[1] ? args[1] : "", got, rc, err);
+    if (word) cr_assert(strstr(err, word), "%s: '%s' does not say '%s'", args[0], err, word);
+    return err;
+}
+
+/* Whether the file at path is still an SQLite database. */
+TEST_HELPER bool is_sqlite(const char *path) { return !strncmp(slurp(path), "SQLite format 3", 15); }
+
+#ifdef YINSH_SOURCE_DIR
+TEST_HELPER const char *default_weights(void) { return YINSH_SOURCE_DIR "/eval/weights/default.txt"; }
+#endif
+
 #endif

@@ -6,11 +6,13 @@
  * a book's mistakes named by line, a match from a book (both games of a
  * pair start with the pair's opening), a resume with another book
  * refused. */
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include "eval/stats/bt_bounds.h"
 #include "selfplay/play/book.h"
 #include "engine/notation.h"
+#include "engine/base/rng.h"
 #include "tests/test_proc.h"
 
 /* Every stored game, run by run, with its result and actions: equal dumps,
@@ -405,4 +407,74 @@ Test(book, a_match_from_a_book)
     cr_assert_eq(yinsh_run(dir, t1, &out, &err), 1, "%s", err);
     cr_assert(strstr(err, "another opening book"), "%s", err);
     cr_assert_eq(games_in(path_in(dir, "t.db")), before);
+}
+
+/* ---- rating lists and pairings in any order ------------------------------- */
+
+/* Participants in an order that ranks the loser first when the list
+ * follows the command line: rnd lost every game, s1 and s2 beat it (and
+ * s1 beat s2): no finite ratings but the anchor's, a bound above it for
+ * the others (tests/test_tournament.c has the bounds' figures). */
+Test(tournament, without_finite_ratings_the_list_bounds_and_says_who_beat_whom)
+{
+    char *dir = tmpdir_new(), *out, *err;
+    const char *args[] = {"tournament", "--p", "rnd=random", "--p", "s1=mcts:sims=200", "--p", "s2=mcts:sims=300",
+                          "--games", "2", "--db", "t.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "anchored at rnd = 0") && !strstr(out, "ratings      none"), "%s", out);
+    cr_assert(strstr(out, "\n1    s1 ") && strstr(out, "\n2    s2 "), "%s", out);
+    cr_assert(strstr(strstr(out, "\n1    s1 "), " above "), "%s", out);
+    /* rank 1 is not the participant that lost every game */
+    const char *list = strstr(out, "\nrank ");
+    cr_assert(list, "%s", out);
+    const char *first = strchr(list + 1, '\n') + 1;
+    cr_assert(!strncmp(first, "1    s1 ", 8) || !strncmp(first, "1    s2 ", 8), "%s", out);
+    cr_assert(strstr(out, "\n3    rnd "), "%s", out);
+    /* the facts pairing by pairing, not one sentence naming a group */
+    cr_assert(!strstr(out, "s1, s2") && !strstr(out, "s2, s1"), "%s", out);
+    cr_assert(strstr(out, "s1 won 2 of 2 games against rnd"), "%s", out);
+    cr_assert(strstr(out, "s2 won 2 of 2 games against rnd"), "%s", out);
+}
+
+Test(tournament, a_pairing_is_the_same_run_in_any_order)
+{
+    char *dir = tmpdir_new(), *err;
+    const char *one[] = {"tournament", "--p", "rnd=random", "--p", "m5=mcts:sims=5", "--games", "4", "--db", "t.db",
+                         NULL};
+    cr_assert_eq(yinsh_run(dir, one, NULL, &err), 0, "%s", err);
+    const char *other[] = {"tournament", "--p", "m5=mcts:sims=5", "--p", "rnd=random", "--games", "4", "--db",
+                           "t.db", NULL};
+    cr_assert_eq(yinsh_run(dir, other, NULL, &err), 0, "%s", err);
+    cr_assert(strstr(err, "1 complete, 0 unfinished, 0 to play"), "%s", err);
+    sqlite3 *db = db_open(path_in(dir, "t.db"));
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM run"), 1);
+    /* A and B in the names' order: m5 before rnd, mcts5 before mcts20 (digits as numbers) */
+    cr_assert_str_eq(db_text(db, "SELECT name FROM run"), "tournament/m5-vs-rnd");
+    sqlite3_close(db);
+    const char *numbers[] = {"tournament", "--p", "mcts20=mcts:sims=20", "--p", "mcts5=mcts:sims=5", "--games", "2",
+                             "--name", "n", "--db", "t.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, numbers, NULL, &err), 0, "%s", err);
+    db = db_open(path_in(dir, "t.db"));
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM run WHERE name = 'n/mcts5-vs-mcts20'"), 1);
+    sqlite3_close(db);
+}
+
+/* A pairing stored by a yinsh that named it in the order given (B first
+ * in the names' order) is found under that name, with its games. */
+Test(tournament, a_pairing_stored_in_the_order_given_is_found)
+{
+    char *dir = tmpdir_new(), *err, seed[32];
+    snprintf(seed, sizeof seed, "%" PRIu64, rng_mix(1, rng_hash_text("t/rnd-vs-m5")));
+    const char *old[] = {"match", "--a", "random", "--b", "mcts:sims=5", "--games", "4", "--seed", seed, "--run",
+                         "t/rnd-vs-m5", "--db", "t.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, old, NULL, &err), 0, "%s", err);
+    const char *args[] = {"tournament", "--name", "t", "--p", "m5=mcts:sims=5", "--p", "rnd=random", "--games", "4",
+                          "--db", "t.db", NULL};
+    char *out;
+    cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(err, "1 complete, 0 unfinished, 0 to play"), "%s", err);
+    cr_assert(strstr(out, "t/rnd-vs-m5 "), "%s", out);
+    sqlite3 *db = db_open(path_in(dir, "t.db"));
+    cr_assert_eq(db_int(db, "SELECT count(*) FROM run"), 1);
+    sqlite3_close(db);
 }

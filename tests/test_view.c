@@ -121,14 +121,6 @@ Test(marks, status_lines)
 
 /* ---- yinsh svg ---------------------------------------------------------- */
 
-static void expect_exit(const char *dir, const char *const *args, int rc, const char *word)
-{
-    char *err;
-    int got = yinsh_run(dir, args, NULL, &err);
-    cr_assert_eq(got, rc, "%s %s: exit %d, not %d (%s)", args[0], args[1] ? args[1] : "", got, rc, err);
-    if (word) cr_assert(strstr(err, word), "%s: '%s' does not say '%s'", args[0], err, word);
-}
-
 Test(svg, command)
 {
     char *dir = tmpdir_new(), *out, *err;
@@ -326,4 +318,41 @@ Test(view, text_stays_data)
                   "%s: the name is not escaped: %s", pages[i], page);
         cr_assert_null(strstr(page, "alert(1)</script>"), "%s", pages[i]);
     }
+}
+
+/* ---- the viewer replaces only what it wrote ------------------------------- */
+
+Test(view, a_games_folder_the_viewer_did_not_write_is_kept)
+{
+    char *dir = tmpdir_new(), *db = random_db(dir, "v.db", "v", "2");
+    /* docs/boardspace.md's example: records in games/, then a site in . */
+    cr_assert_eq(mkdir(path_in(dir, "games"), 0777), 0);
+    char *sgf = write_in(path_in(dir, "games"), "mine.sgf", "(;GM[24])\n");
+    const char *args[] = {"view", "--db", db, "--out", ".", NULL};
+    char *err = expect_exit(dir, args, 1, "games");
+    cr_assert(strstr(err, "no site wrote"), "%s", err);
+    cr_assert_str_eq(slurp(sgf), "(;GM[24])\n");
+    cr_assert(!file_exists(path_in(dir, "index.html")), "the site was written anyway");
+    /* a page file of the user's in the site's folder */
+    char *site = path_in(dir, "site");
+    cr_assert_eq(mkdir(site, 0777), 0);
+    write_in(site, "index.html", "my page\n");
+    const char *into_site[] = {"view", "--db", db, "--out", site, NULL};
+    expect_exit(dir, into_site, 1, "index.html");
+    cr_assert_str_eq(slurp(path_in(site, "index.html")), "my page\n");
+    /* a site of its own is replaced, again and again */
+    char *own = path_in(dir, "own");
+    const char *fresh[] = {"view", "--db", db, "--out", own, NULL};
+    expect_exit(dir, fresh, 0, NULL);
+    cr_assert(file_exists(path_in(own, ".yinsh-view")) && file_exists(path_in(own, "games/.yinsh-view")));
+    expect_exit(dir, fresh, 0, NULL);
+    /* a site written before the marker: pages and nothing else */
+    char *older = path_in(dir, "older");
+    cr_assert_eq(mkdir(older, 0777), 0);
+    cr_assert_eq(mkdir(path_in(older, "games"), 0777), 0);
+    write_in(older, "index.html", "old index\n");
+    write_in(path_in(older, "games"), "12.html", "old page\n");
+    const char *again[] = {"view", "--db", db, "--out", older, NULL};
+    expect_exit(dir, again, 0, NULL);
+    cr_assert(!file_exists(path_in(older, "games/12.html")), "the old page is still there");
 }

@@ -223,6 +223,13 @@ bool file_same(const char *a, const char *b)
            !strcmp(pa.name, pb.name);
 }
 
+int file_same_any(const char *path, const char *const *inputs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (inputs[i] && file_same(path, inputs[i])) return i;
+    return -1;
+}
+
 /* ---- reading a whole file, bounded ---------------------------------------- */
 
 enum { READ_CHUNK = 1 << 16 };

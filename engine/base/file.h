@@ -15,7 +15,8 @@
  *
  * Path identity: whether two spellings name one file (by device and
  * inode, or by where a file still to be made would be), so that no
- * output is also an input.
+ * output is also an input (for the files written into a folder:
+ * base/folder.h).
  *
  * Files read whole, bounded: one reader with one set of rules for every
  * file the project reads whole (study files, engines files, books,
@@ -90,6 +91,10 @@ char *file_real_folder(const char *path, char *name);
 /* Whether two paths are one file: by device and inode where both exist
  * (hard links and links too), else by where they would be. */
 bool file_same(const char *a, const char *b);
+/* The index of the first of the n inputs (NULL ones skipped) that is the
+ * same file as path (file_same), -1 when none is: an output that is also
+ * an input. */
+int file_same_any(const char *path, const char *const *inputs, int n);
 
 /* ---- reading a whole file, bounded ---------------------------------------
  *

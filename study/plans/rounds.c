@@ -177,8 +177,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
     char (*names)[STORE_NAME_LEN] = calloc((size_t)k, sizeof *names);
     const char **runs = calloc((size_t)k, sizeof *runs);
     StoreSelection sel = {.runs = runs, .nruns = k};
-    uint8_t *bytes = NULL;
-    size_t len = 0;
+    NnueTrained trained = {0};
     Nnue *net = NULL;
     char e[ERR_LEN], what[NNUE_DESC_MAX + 1], desc[NNUE_DESC_MAX + 1];
     int rc = -1;
@@ -206,7 +205,8 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
         snprintf(desc, sizeof desc, "yinsh rounds %s, round %d: runs %s.1/selfplay to %s, %s: %s", r->name, k,
                  r->name, row->selfplay_run, start, what);
     rounds_weights_path(r, k, row->weights);
-    if (nnue_train_whole(&o, &data, desc, &bytes, &len, e) || nnue_decode(&net, bytes, len, row->weights, e)) {
+    NnueTrainRun run = {.description = desc};
+    if (nnue_train(&o, &data, &run, &trained, e) || nnue_decode(&net, trained.bytes, trained.len, row->weights, e)) {
         rc = error_set(err, "round %d: the training gives no usable net: %.900s", k, e);
         goto done;
     }
@@ -238,7 +238,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
     }
     store_close(store);
     store = NULL;
-    if (nnue_save(row->weights, bytes, len, e)) {
+    if (nnue_save(row->weights, trained.bytes, trained.len, e)) {
         rc = error_set(err, "round %d: %.900s", k, e);
         goto done;
     }
@@ -246,7 +246,7 @@ static int train_round(const Rounds *r, int k, const AgentSpec *prev, RoundRow *
 done:
     store_close(store);
     nnue_free(net);
-    free(bytes);
+    nnue_trained_free(&trained);
     nnue_data_free(&data);
     free(runs);
     free(names);

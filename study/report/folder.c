@@ -38,3 +38,16 @@ done:
     if (!written) return error_set(err, "cannot write '%s/report.md': %s", job->out, strerror(errno));
     return 0;
 }
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcmp(s + n - t, tail);
+}
+
+bool report_folder_writes(const char *name, const void *ctx)
+{
+    (void)ctx;
+    return !strcmp(name, "report.md") || !strcmp(name, "gnuplot.log") || ends_with(name, ".png") ||
+           ends_with(name, ".dat");
+}

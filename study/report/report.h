@@ -396,6 +396,10 @@ typedef struct ReportJob {
  * 0, or non-zero with err. */
 int report_write_folder(const ReportJob *job, const Report *rep, const char *dir, char **md, size_t *md_len,
                         ReportPictures *pics, bool *drawn, char *err);
+/* Whether report_write_folder writes a file of this name into its folder
+ * (report.md, the pictures *.png, their data *.dat, gnuplot.log), so that
+ * no input is among them (FolderWrites, engine/base/folder.h; ctx unused). */
+bool report_folder_writes(const char *name, const void *ctx);
 
 /* The report's figures as JSON (docs/json.md), as the Markdown has them,
  * into the caller's open document (engine/base/json.h): the database and
