@@ -60,7 +60,7 @@ const char USAGE_SELFPLAY[] =
     "                  to act, default 0), threads (T threads a search, Lazy\n"
     "                  SMP: not reproducible above 1, default 1); best is ab\n"
     "                  with the kept ones on the shipped net\n"
-    "                  eval=net:eval/nets/hybrid32.nnue\n"
+    "                  eval=net:eval/nets/patterns32.nnue\n"
     CLI_OPENING_USAGE("none") "                  (a deterministic agent, ab, plays the same game every time\n"
     "                  from the same start: give it an opening)\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"

@@ -5,7 +5,7 @@
 #
 #   scripts/learned-eval.sh [--db PATH] [--run NAME] [--games N] [--sims N]
 #       [--sizes "N N ..."] [--hidden H] [--l2 N] [--lambda L] [--epochs E]
-#       [--linear WEIGHTS|none]
+#       [--linear WEIGHTS|none] [--patterns yes|no]
 #       [--pairs P] [--match-sims N] [--movetime MS] [--out DIR] [--seed S]
 #       [--threads T] [--steps "data train match"]
 #
@@ -16,12 +16,16 @@
 #   --sims N        positions a search in the data (default 2000)
 #   --agent SPEC    the data's player (default the best of issue 29, the
 #                   deep search on tuned3, which made eval/nets/hybrid32.nnue's
-#                   data; `best` is now that search on hybrid32: a next round)
+#                   data; that search on hybrid32 made patterns32's: run dg2,
+#                   --agent ab:...,eval=net:eval/nets/hybrid32.nnue --seed 3002)
 #   --sizes L       the cuts trained on, in positions (default "1000000")
 #   --hidden H, --l2 N, --lambda L, --epochs E   the training (default 32,
-#                   0, 1, 8: the recipe of eval/nets/hybrid32.nnue)
+#                   0, 1, 8: the recipe of eval/nets/hybrid32.nnue and
+#                   eval/nets/patterns32.nnue)
 #   --linear W      the linear part's starting weights (yinsh train --linear;
 #                   default eval/weights/tuned3.txt), or none
+#   --patterns yes  add the line-pattern part (yinsh train --patterns; needs
+#                   the linear part; default no; patterns32's recipe: yes)
 #   --pairs P       match pairs of each net against the linear evaluation
 #                   (default 200)
 #   --match-sims N  the matches' node budget (default 20000); with
@@ -47,7 +51,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 out=$root/results/learned db="" run=datagen games=200000 sims=2000 sizes=1000000 hidden=32 l2=0 lambda=1
-linear=$root/eval/weights/tuned3.txt
+linear=$root/eval/weights/tuned3.txt patterns=no
 agent=ab:depth=5,maxdepth=64,tech=killers+asp+lmr+nmp+fut+qs,tempo=-100,eval=eval/weights/tuned3.txt
 epochs=8 pairs=200 match_sims=20000 movetime="" seed=3001 threads=$(nproc) steps="data train match"
 while [ $# -gt 0 ]; do
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
     --hidden) hidden=$2 ;; --l2) l2=$2 ;; --lambda) lambda=$2 ;; --epochs) epochs=$2 ;; --pairs) pairs=$2 ;;
     --match-sims) match_sims=$2 ;; --movetime) movetime=$2 ;; --out) out=$2 ;; --seed) seed=$2 ;;
     --threads) threads=$2 ;; --steps) steps=$2 ;; --linear) linear=$2 ;; --agent) agent=$2 ;;
+    --patterns) patterns=$2 ;;
     *) usage ;;
     esac
     shift 2
@@ -80,6 +85,12 @@ fi
 
 lin=() kind=net
 [ "$linear" = none ] || { lin=(--linear "$linear"); kind=lin; }
+case $patterns in
+yes) [ "$linear" != none ] || { echo "learned-eval: --patterns yes needs a linear part" >&2; exit 2; }
+     lin+=(--patterns); kind=pat ;;
+no) ;;
+*) echo "learned-eval: --patterns takes yes or no, not '$patterns'" >&2; exit 2 ;;
+esac
 net_of() { echo "$out/$kind-$1-h$hidden-l$l2-lambda$lambda-e$epochs.nnue"; }
 if has_step train; then
     for n in $sizes; do

@@ -35,13 +35,18 @@ expect "bench --mcts" "2000 simulations, hash 0595c67039825e7e" "$out"
 out=$("$yinsh" bench --ab --agent ab:eval=eval/weights/tuned3.txt --depth 5 --positions 8)
 expect "bench --ab, the 8f70ac8 search, depth 5" "fixed depth: 975526 positions, hash bc9bc60ded956f61" "$out"
 # the deep search on tuned3 (`best` of issue 29, by its text: stored runs
-# of it replay so), and `best` now (the same search on the shipped net with
-# a linear part, eval/nets/hybrid32.nnue, issue 30)
+# of it replay so), the same search on the net with a linear part
+# (`best` of issue 30 before the pattern part, eval/nets/hybrid32.nnue, by
+# its text), and `best` now (the same search on the net with a linear and
+# a line-pattern part, eval/nets/patterns32.nnue)
 best29=ab:depth=5,maxdepth=64,tech=killers+asp+lmr+nmp+fut+qs,tempo=-100,eval=eval/weights/tuned3.txt
+best30=ab:depth=5,maxdepth=64,tech=killers+asp+lmr+nmp+fut+qs,eval=net:eval/nets/hybrid32.nnue
 out=$("$yinsh" bench --ab --agent "$best29" --depth 7 --positions 8)
 expect "bench --ab, best of issue 29, depth 7" "fixed depth: 328131 positions, hash ba111a0982385f33" "$out"
+out=$("$yinsh" bench --ab --agent "$best30" --depth 7 --positions 8)
+expect "bench --ab, hybrid32's best, depth 7" "fixed depth: 280849 positions, hash 478367b0c31663f4" "$out"
 out=$("$yinsh" bench --ab --agent best --depth 7 --positions 8)
-expect "bench --ab, best, depth 7" "fixed depth: 280849 positions, hash 478367b0c31663f4" "$out"
+expect "bench --ab, best, depth 7" "fixed depth: 263108 positions, hash bbe2f436758425aa" "$out"
 
 # selfplay ARGS... -> its hash line, on 2 threads and on 1
 sp() { "$yinsh" selfplay "$@" --no-db --quiet --threads 2; }
@@ -65,13 +70,15 @@ expect "alpha-beta match, 3 pairs" "hash         fe3b4a3f36d815d4" \
 # its first 2 games: the same actions as the 2 stored in results/ladder.db
 expect "ladder-standard-ab5, first 2 games" "hash         25a25f4819443c9d" \
     "$(sp --games 2 --variant standard --agent ab:depth=5,eval=eval/weights/tuned3.txt --opening random:4 --seed 23021)"
-# best of issue 29 (by its text) and best now at their untimed depth: the
-# same games whichever number of game threads plays them
+# best of issue 29 and hybrid32's (by their texts) and best now at their
+# untimed depth: the same games whichever number of game threads plays them
 expect "best of issue 29, first 4 games, 2 threads" "hash         28bb992d2e9af919" \
     "$(sp --games 4 --agent "$best29" --seed 2950)"
 expect "best of issue 29, first 4 games, 1 thread" "hash         28bb992d2e9af919" \
     "$("$yinsh" selfplay --games 4 --agent "$best29" --seed 2950 --no-db --quiet --threads 1)"
-expect "best, first 4 games, 2 threads" "hash         22579c6bec2015b3" "$(sp --games 4 --agent best --seed 2950)"
-expect "best, first 4 games, 1 thread" "hash         22579c6bec2015b3" \
+expect "hybrid32's best, first 4 games, 2 threads" "hash         22579c6bec2015b3" \
+    "$(sp --games 4 --agent "$best30" --seed 2950)"
+expect "best, first 4 games, 2 threads" "hash         78c795f6f17925c3" "$(sp --games 4 --agent best --seed 2950)"
+expect "best, first 4 games, 1 thread" "hash         78c795f6f17925c3" \
     "$("$yinsh" selfplay --games 4 --agent best --seed 2950 --no-db --quiet --threads 1)"
 exit $fail

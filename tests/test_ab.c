@@ -259,7 +259,7 @@ Test(agent_spec, movetime_and_best_with_keys)
     cr_assert(agent_spec_net(&s) != NULL, "best names no net");
     cr_expect(nnue_has_linear(agent_spec_net(&s)));
     agent_spec_format(&s, out);
-    cr_expect(strstr(out, ",eval=net:eval/nets/hybrid32.nnue"), "%s", out);
+    cr_expect(strstr(out, ",eval=net:eval/nets/patterns32.nnue"), "%s", out);
     cr_expect(!strncmp(out, "ab:depth=64,", 12), "%s", out);
     cr_expect(strstr(out, ",movetime=100"), "%s", out);
     cr_expect(strstr(plain, "ab:depth=5,tt=16,maxdepth=64,") == plain, "%s", plain);

@@ -223,7 +223,7 @@ Test(uyi, default_agent_is_best)
     child_start(&c, NULL);
     child_send(&c, "uyi\n");
     child_expect(&c, "id name ", line, sizeof line, 10);
-    cr_assert(strstr(line, "ab:depth=5,") && strstr(line, ",eval=net:eval/nets/hybrid32.nnue"), "%s", line);
+    cr_assert(strstr(line, "ab:depth=5,") && strstr(line, ",eval=net:eval/nets/patterns32.nnue"), "%s", line);
     cr_assert(strstr(line, ",maxdepth=64,"), "deepens while its time lasts: %s", line);
     child_expect(&c, "option name depth ", NULL, 0, 10);
     child_expect(&c, "option name maxdepth type spin default 64 ", NULL, 0, 10);
@@ -683,7 +683,7 @@ Test(uyi, reader_go_depth_and_long_lines)
 /* `best` names its net as shipped, the same text in any folder (the
  * test runs where there is no eval/, and the net is read from the copy
  * built in): the engine's name is
- * ab:depth=5,tt=16,maxdepth=64,tech=...,eval=net:eval/nets/hybrid32.nnue. */
+ * ab:depth=5,tt=16,maxdepth=64,tech=...,eval=net:eval/nets/patterns32.nnue. */
 Test(uyi, best_is_the_same_text_in_any_folder)
 {
     Child c;
@@ -692,7 +692,7 @@ Test(uyi, best_is_the_same_text_in_any_folder)
     child_start(&c, NULL);
     child_send(&c, "uyi\n");
     child_expect(&c, "id name ", line, sizeof line, 10);
-    cr_assert(access("eval/nets/hybrid32.nnue", F_OK) != 0, "the test's folder has eval/");
+    cr_assert(access("eval/nets/patterns32.nnue", F_OK) != 0, "the test's folder has eval/");
     cr_assert_str_eq(line, "id name Yinsh Lab " YINSH_VERSION " ab:depth=5,tt=16,maxdepth=64,tech=" AGENT_BEST_TECH
                            ",eval=" AGENT_BEST_WEIGHTS);
     cr_assert_eq(child_quit(&c), 0);

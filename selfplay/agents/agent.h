@@ -143,18 +143,20 @@ enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
  * alpha-beta with the techniques that gained (the deep search's ladder)
  * on the learned evaluation that beat the tuned weights at 100 ms (the
- * net with a linear part, eval/nets/hybrid32.nnue; results/strength.md,
- * issue 30): depth 5 without a clock (bounded), deepening while its time
- * lasts with one (maxdepth 64). Its canonical text is the ab spec it
- * stands for, so stored runs say what played and replay it: a run stored
- * before the techniques says
- * ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt, one before
- * the net ab:depth=5,tt=16,maxdepth=64,tech=killers+asp+lmr+nmp+fut+qs,
- * tempo=-100,eval=eval/weights/tuned3.txt; now
+ * net with a linear part and a line-pattern part,
+ * eval/nets/patterns32.nnue; results/strength.md, issue 30): depth 5
+ * without a clock (bounded), deepening while its time lasts with one
+ * (maxdepth 64). Its canonical text is the ab spec it stands for, so
+ * stored runs say what played and replay it: a run stored before the
+ * techniques says ab:depth=5,tt=16,maxdepth=64,eval=eval/weights/tuned3.txt,
+ * one before the first net ab:depth=5,tt=16,maxdepth=64,
+ * tech=killers+asp+lmr+nmp+fut+qs,tempo=-100,eval=eval/weights/tuned3.txt,
+ * one before the pattern part the same search with
+ * eval=net:eval/nets/hybrid32.nnue and no tempo; now
  * ab:depth=5,tt=16,maxdepth=64,tech=AGENT_BEST_TECH,eval=AGENT_BEST_WEIGHTS
  * (tempo AGENT_BEST_TEMPO, not written) in any folder (the shipped
  * weights and nets are built in, eval/evaluation.h and eval/nnue.h). */
-#define AGENT_BEST_WEIGHTS "net:eval/nets/hybrid32.nnue"
+#define AGENT_BEST_WEIGHTS "net:eval/nets/patterns32.nnue"
 #define AGENT_BEST_TECH "killers+asp+lmr+nmp+fut+qs"
 #define AGENT_BEST_TEMPO "0"
 enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
