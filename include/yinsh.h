@@ -72,7 +72,28 @@
  * Within a kind the indices ascend in the canonical order of actions
  * (docs/notation.md §4: by first point, then second point), so the
  * sorted legal indices of a position are `yinsh legal`'s list. The
- * legal-action mask is YINSH_ACTIONS bytes, 1 for each legal action. */
+ * legal-action mask is YINSH_ACTIONS bytes, 1 for each legal action.
+ *
+ * The board-shaped layout, for a convolutional policy head: every action
+ * index has one slot (channel, cell) among YINSH_CHANNELS planes of
+ * YINSH_CELLS cells (the observation's grid), no two the same:
+ *
+ *   channel 0            placement, at its point
+ *   channel 1 + 9 d + k - 1   a move in direction d over k points (k 1..9), at its origin;
+ *                        d 0..5: row + 1, column + 1, both + 1, and their opposites
+ *   channel 55           pass, at the centre f6 (cell 60)
+ *   channel 56 + a       a row along axis a (the directions 0..2), at its middle point
+ *   channel 59           a ring taken off, at its point
+ *
+ * The symmetries: the board's YINSH_SYMMETRIES (6 rotations, each with or
+ * without a reflection), s = 0 the identity, 1..5 the rotations by 60 s
+ * degrees, 6..11 a reflection then the rotation by 60 (s - 6). Under s a
+ * cell c goes to yinsh_symmetry_cell(s, c) (a cell off the board stays),
+ * an action i to yinsh_symmetry_action(s, i), a channel to
+ * yinsh_symmetry_channel(s, ch). The image of a position (a piece at the
+ * image of each cell of one) has the planes of the position moved so, and
+ * as legal actions the images of the position's; an action's slot moves
+ * with it: the image of slot (ch, c) is the slot of the image. */
 #ifndef YINSH_H
 #define YINSH_H
 
@@ -109,6 +130,14 @@ enum {
     YINSH_ROW0 = 1934,
     YINSH_RING0 = 2057,
     YINSH_ACTIONS = 2142,
+    YINSH_CHANNELS = 60,       /* the layout's channels (API version 2, an addition) */
+    YINSH_CHANNEL_PLACE = 0,
+    YINSH_CHANNEL_MOVE0 = 1,
+    YINSH_CHANNEL_PASS = 55,
+    YINSH_CHANNEL_ROW0 = 56,
+    YINSH_CHANNEL_RING = 59,
+    YINSH_MOVE_SPAN = 9,       /* a move's longest distance */
+    YINSH_SYMMETRIES = 12,
     YINSH_PV_MAX = 32,         /* principal variation: actions kept */
     YINSH_GAME_MAX = 200,      /* no game reaches 200 actions (docs/rules.md §6.4) */
 };
@@ -190,6 +219,23 @@ YINSH_API int yinsh_plane_scale(int plane);
  * that is none of them. */
 YINSH_API int yinsh_constant(const char *name);
 
+/* ---- the board-shaped layout and the symmetries --------------------- */
+
+/* The slot of an action index (the table above): YINSH_OK, or
+ * YINSH_ERR_USAGE (channel and cell -1) for an index outside
+ * [0, YINSH_ACTIONS). */
+YINSH_API int yinsh_action_slot(int index, int *channel, int *cell);
+/* The action index of a slot, -1 for a slot no action has or one outside
+ * [0, YINSH_CHANNELS) x [0, YINSH_CELLS). */
+YINSH_API int yinsh_slot_action(int channel, int cell);
+/* The image under symmetry s of a cell, a channel, an action index; -1
+ * when s or the other argument is out of range. */
+YINSH_API int yinsh_symmetry_cell(int s, int cell);
+YINSH_API int yinsh_symmetry_channel(int s, int channel);
+YINSH_API int yinsh_symmetry_action(int s, int index);
+/* The symmetry that undoes s; -1 for s out of range. */
+YINSH_API int yinsh_symmetry_inverse(int s);
+
 /* ---- positions ------------------------------------------------------ */
 
 typedef struct yinsh_position yinsh_position;
@@ -199,6 +245,8 @@ YINSH_API int yinsh_position_new(yinsh_position **out, int variant, char *err);
 /* A position from its YPN: YINSH_ERR_USAGE with the field and the problem. */
 YINSH_API int yinsh_position_from_ypn(yinsh_position **out, const char *ypn, char *err);
 YINSH_API int yinsh_position_copy(yinsh_position **out, const yinsh_position *p, char *err);
+/* The image of p under symmetry s (above): YINSH_ERR_USAGE for s out of range. */
+YINSH_API int yinsh_position_symmetric(yinsh_position **out, const yinsh_position *p, int s, char *err);
 /* Makes to the same position as from (no allocation). */
 YINSH_API void yinsh_position_assign(yinsh_position *to, const yinsh_position *from);
 YINSH_API void yinsh_position_free(yinsh_position *p);

@@ -30,6 +30,11 @@ _Static_assert(SAME(YINSH_PLACE0, ENCODE_PLACE0) && SAME(YINSH_MOVE0, ENCODE_MOV
                    SAME(YINSH_ROW0, ENCODE_ROW0) && SAME(YINSH_RING0, ENCODE_RING0) &&
                    SAME(YINSH_ACTIONS, ENCODE_ACTIONS),
                "action indices");
+_Static_assert(SAME(YINSH_CHANNELS, ENCODE_CHANNELS) && SAME(YINSH_CHANNEL_PLACE, CHANNEL_PLACE) &&
+                   SAME(YINSH_CHANNEL_MOVE0, CHANNEL_MOVE0) && SAME(YINSH_CHANNEL_PASS, CHANNEL_PASS) &&
+                   SAME(YINSH_CHANNEL_ROW0, CHANNEL_ROW0) && SAME(YINSH_CHANNEL_RING, CHANNEL_RING) &&
+                   SAME(YINSH_MOVE_SPAN, ENCODE_MOVE_SPAN) && SAME(YINSH_SYMMETRIES, ENCODE_SYMMETRIES),
+               "the layout and the symmetries");
 _Static_assert(SAME(YINSH_STATE_END, STATE_END) && SAME(YINSH_STATE_r, STATE_r) && SAME(YINSH_RESULT_DRAW, RESULT_DRAW) &&
                    SAME(YINSH_REASON_ENGINE_ERROR, REASON_ENGINE_ERROR) && SAME(YINSH_BLITZ, VARIANT_BLITZ),
                "enums");
@@ -93,13 +98,45 @@ int yinsh_constant(const char *name)
     } constants[] = {
         C(ERR_LEN), C(YPN_LEN), C(ACTION_LEN), C(SPEC_LEN), C(MAX_ACTIONS), C(LEGAL_TEXT_LEN),
         C(POINTS), C(GRID), C(CELLS), C(PLANES), C(OBSERVATION), C(PLACE0), C(MOVE0), C(PASS),
-        C(ROW0), C(RING0), C(ACTIONS), C(PV_MAX), C(GAME_MAX),
+        C(ROW0), C(RING0), C(ACTIONS), C(PV_MAX), C(GAME_MAX), C(CHANNELS), C(CHANNEL_PLACE), C(CHANNEL_MOVE0),
+        C(CHANNEL_PASS), C(CHANNEL_ROW0), C(CHANNEL_RING), C(MOVE_SPAN), C(SYMMETRIES),
     };
 #undef C
     for (size_t i = 0; name && i < sizeof constants / sizeof *constants; i++)
         if (!strcmp(constants[i].name, name)) return constants[i].value;
     return -1;
 }
+
+/* ---- the board-shaped layout and the symmetries --------------------- */
+
+int yinsh_action_slot(int index, int *channel, int *cell)
+{
+    bool in = index >= 0 && index < ENCODE_ACTIONS;
+    *channel = in ? encode_layout_channel(index) : -1;
+    *cell = in ? encode_layout_cell(index) : -1;
+    return in ? 0 : ERR_USAGE;
+}
+
+int yinsh_slot_action(int channel, int cell) { return encode_layout_index(channel, cell); }
+
+static bool symmetry_in(int s) { return s >= 0 && s < ENCODE_SYMMETRIES; }
+
+int yinsh_symmetry_cell(int s, int cell)
+{
+    return symmetry_in(s) && cell >= 0 && cell < ENCODE_CELLS ? encode_sym_cell(s, cell) : -1;
+}
+
+int yinsh_symmetry_channel(int s, int channel)
+{
+    return symmetry_in(s) && channel >= 0 && channel < ENCODE_CHANNELS ? encode_sym_channel(s, channel) : -1;
+}
+
+int yinsh_symmetry_action(int s, int index)
+{
+    return symmetry_in(s) && index >= 0 && index < ENCODE_ACTIONS ? encode_sym_action(s, index) : -1;
+}
+
+int yinsh_symmetry_inverse(int s) { return symmetry_in(s) ? encode_sym_inverse(s) : -1; }
 
 /* ---- positions ------------------------------------------------------ */
 
@@ -135,6 +172,15 @@ int yinsh_position_copy(yinsh_position **out, const yinsh_position *p, char *err
 {
     int rc = position_alloc(out, err);
     if (!rc) (*out)->pos = p->pos;
+    return rc;
+}
+
+int yinsh_position_symmetric(yinsh_position **out, const yinsh_position *p, int s, char *err)
+{
+    *out = NULL;
+    if (!symmetry_in(s)) return error_code(err, ERR_USAGE, "symmetry %d: outside 0..%d", s, ENCODE_SYMMETRIES - 1);
+    int rc = position_alloc(out, err);
+    if (!rc) encode_sym_position(&p->pos, s, &(*out)->pos);
     return rc;
 }
 

@@ -57,6 +57,55 @@ Test(lib, constants_by_name)
     cr_expect_eq(yinsh_constant(NULL), -1);
 }
 
+/* The layout and the symmetries at the boundary (their truth is
+ * test_symmetry's): the engine's tables, and untrusted arguments refused. */
+Test(lib, layout_and_symmetries)
+{
+    int channel, cell;
+    cr_expect_eq(yinsh_constant("CHANNELS"), YINSH_CHANNELS);
+    cr_expect_eq(yinsh_constant("SYMMETRIES"), 12);
+    cr_expect_eq(yinsh_action_slot(YINSH_PASS, &channel, &cell), YINSH_OK);
+    cr_expect(channel == YINSH_CHANNEL_PASS && cell == 60);
+    cr_expect_eq(yinsh_slot_action(channel, cell), YINSH_PASS);
+    cr_expect_eq(yinsh_action_slot(YINSH_ACTIONS, &channel, &cell), YINSH_ERR_USAGE);
+    cr_expect(channel == -1 && cell == -1);
+    cr_expect_eq(yinsh_action_slot(-1, &channel, &cell), YINSH_ERR_USAGE);
+    cr_expect_eq(yinsh_slot_action(YINSH_CHANNELS, 0), -1);
+    cr_expect_eq(yinsh_slot_action(0, -1), -1);
+    cr_expect_eq(yinsh_symmetry_cell(12, 0), -1);
+    cr_expect_eq(yinsh_symmetry_cell(0, YINSH_CELLS), -1);
+    cr_expect_eq(yinsh_symmetry_action(-1, 0), -1);
+    cr_expect_eq(yinsh_symmetry_action(0, YINSH_ACTIONS), -1);
+    cr_expect_eq(yinsh_symmetry_channel(0, YINSH_CHANNELS), -1);
+    cr_expect_eq(yinsh_symmetry_inverse(12), -1);
+    cr_expect_eq(yinsh_symmetry_inverse(1), 5);
+    cr_expect_eq(yinsh_symmetry_action(3, YINSH_PASS), YINSH_PASS);
+
+    /* e5 placed, seen in rotation 1: (x, y) = (-1, -1) -> (0, -1), f5 */
+    yinsh_position *p, *q;
+    char err[YINSH_ERR_LEN] = "", ypn[YINSH_YPN_LEN];
+    int e5, f5;
+    cr_assert_eq(yinsh_position_new(&p, YINSH_STANDARD, err), YINSH_OK);
+    cr_assert_eq(yinsh_action_index("e5", &e5, err), YINSH_OK);
+    cr_assert_eq(yinsh_action_index("f5", &f5, err), YINSH_OK);
+    cr_assert_eq(yinsh_position_apply(p, e5, err), YINSH_OK);
+    cr_expect_eq(yinsh_symmetry_action(1, e5), f5);
+    cr_assert_eq(yinsh_position_symmetric(&q, p, 1, err), YINSH_OK, "%s", err);
+    yinsh_position_free(p);
+    cr_assert_eq(yinsh_position_new(&p, YINSH_STANDARD, err), YINSH_OK);
+    cr_assert_eq(yinsh_position_apply(p, f5, err), YINSH_OK);
+    cr_expect_eq(yinsh_position_key(q), yinsh_position_key(p));
+    yinsh_position_ypn(q, ypn);
+    char want[YINSH_YPN_LEN];
+    yinsh_position_ypn(p, want);
+    cr_expect_str_eq(ypn, want);
+    yinsh_position_free(q);
+    cr_expect_eq(yinsh_position_symmetric(&q, p, 12, err), YINSH_ERR_USAGE);
+    cr_expect_null(q);
+    cr_expect(strstr(err, "symmetry 12") != NULL, "%s", err);
+    yinsh_position_free(p);
+}
+
 Test(lib, positions_from_and_to_ypn)
 {
     yinsh_position *p;

@@ -1,4 +1,5 @@
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 #include "engine/encode/encode.h"
 #include "engine/geometry.h"
@@ -20,12 +21,142 @@ typedef struct EncodeTables {
     int16_t move[SQUARE_NB][SQUARE_NB];  /* ENCODE_MOVE0 + m of the move from p to q */
     int16_t row[SQUARE_NB][AXIS_NB];     /* ENCODE_ROW0 + r of the row from its lower end p along an axis */
     Action action[ENCODE_ACTIONS];       /* each index's action */
+    /* the layout: each index's slot, and each slot's index (-1: none) */
+    int8_t layout_channel[ENCODE_ACTIONS];
+    uint8_t layout_cell[ENCODE_ACTIONS];
+    int16_t layout_index[ENCODE_CHANNELS][ENCODE_CELLS];
+    /* the symmetries: images of cells, directions, channels, indices */
+    uint8_t sym_cell[ENCODE_SYMMETRIES][ENCODE_CELLS];
+    int8_t sym_dir[ENCODE_SYMMETRIES][6];
+    int8_t sym_channel[ENCODE_SYMMETRIES][ENCODE_CHANNELS];
+    int16_t sym_action[ENCODE_SYMMETRIES][ENCODE_ACTIONS];
+    int8_t sym_inverse[ENCODE_SYMMETRIES];
 } EncodeTables;
 static EncodeTables tables;
 
 /* The steps along each axis toward higher points: the index steps of
  * directions 0..2 (geometry.h), as (column, row) changes. */
 static const int AXIS_DC[AXIS_NB] = {0, 1, 1}, AXIS_DR[AXIS_NB] = {1, 0, 1};
+
+/* The direction (geometry.h's numbering) of a step (dc, dr) along a line,
+ * and the step of a direction. */
+static int step_dir(int dc, int dr)
+{
+    if (dc == 0) return dr > 0 ? 0 : 3;
+    if (dr == 0) return dc > 0 ? 1 : 4;
+    return dc > 0 ? 2 : 5;
+}
+static const int DIR_DC[6] = {0, 1, 1, 0, -1, -1}, DIR_DR[6] = {1, 0, 1, -1, 0, -1};
+
+/* (x, y) moved by symmetry s, in coordinates centred on f6 (x = column -
+ * 5, y = row - 6): a reflection (x, y) -> (y, x) for s >= 6, then s % 6
+ * rotations by 60 degrees, (x, y) -> (x - y, x), which turn the lines'
+ * directions (0, 1), (1, 0), (1, 1) into each other and keep the board
+ * and its corners (eval/nnue_train.c's nnue_train_symmetries, the same
+ * numbering). Linear, so it moves steps as it moves points. */
+static void sym_xy(int s, int *x, int *y)
+{
+    if (s >= 6) {
+        int t = *x;
+        *x = *y;
+        *y = t;
+    }
+    for (int r = 0; r < s % 6; r++) {
+        int nx = *x - *y, ny = *x;
+        *x = nx;
+        *y = ny;
+    }
+}
+
+/* The layout and the symmetries, from the index tables (encode_build). */
+static void layout_build(EncodeTables *t)
+{
+    memset(t->layout_index, -1, sizeof t->layout_index);
+    for (int i = 0; i < ENCODE_ACTIONS; i++) {
+        Action a = t->action[i];
+        Point p = ACTION_FROM(a), q = ACTION_TO(a);
+        int channel, cell = p;
+        switch (ACTION_KIND(a)) {
+        case ACT_PLACE:
+            channel = CHANNEL_PLACE;
+            break;
+        case ACT_MOVE: {
+            int dc = point_col(q) - point_col(p), dr = point_row(q) - point_row(p);
+            int k = dc ? abs(dc) : abs(dr);
+            assert(k >= 1 && k <= ENCODE_MOVE_SPAN);
+            channel = CHANNEL_MOVE0 + ENCODE_MOVE_SPAN * step_dir(dc, dr) + k - 1;
+            break;
+        }
+        case ACT_PASS:
+            channel = CHANNEL_PASS, cell = point_make(5, 6);
+            break;
+        case ACT_ROW:
+            /* the middle of five points; the axis is the direction up */
+            channel = CHANNEL_ROW0 + step_dir(point_col(q) - point_col(p), point_row(q) - point_row(p));
+            cell = point_make((point_col(p) + point_col(q)) / 2, (point_row(p) + point_row(q)) / 2);
+            break;
+        default:
+            channel = CHANNEL_RING;
+            break;
+        }
+        assert(t->layout_index[channel][cell] < 0);
+        t->layout_channel[i] = (int8_t)channel;
+        t->layout_cell[i] = (uint8_t)cell;
+        t->layout_index[channel][cell] = (int16_t)i;
+    }
+
+    for (int s = 0; s < ENCODE_SYMMETRIES; s++) {
+        for (Point c = 0; c < SQUARE_NB; c++) {
+            int x = point_col(c) - 5, y = point_row(c) - 6;
+            t->sym_cell[s][c] = (uint8_t)c;
+            if (t->canon[c] < 0) continue;
+            sym_xy(s, &x, &y);
+            t->sym_cell[s][c] = (uint8_t)point_make(x + 5, y + 6);
+            assert(t->canon[t->sym_cell[s][c]] >= 0);
+        }
+        for (int d = 0; d < 6; d++) {
+            int dc = DIR_DC[d], dr = DIR_DR[d];
+            sym_xy(s, &dc, &dr);
+            t->sym_dir[s][d] = (int8_t)step_dir(dc, dr);
+        }
+        for (int ch = 0; ch < ENCODE_CHANNELS; ch++) {
+            int to = ch;
+            if (ch >= CHANNEL_MOVE0 && ch < CHANNEL_PASS) {
+                int d = (ch - CHANNEL_MOVE0) / ENCODE_MOVE_SPAN, k = (ch - CHANNEL_MOVE0) % ENCODE_MOVE_SPAN;
+                to = CHANNEL_MOVE0 + ENCODE_MOVE_SPAN * t->sym_dir[s][d] + k;
+            } else if (ch >= CHANNEL_ROW0 && ch < CHANNEL_RING) {
+                to = CHANNEL_ROW0 + t->sym_dir[s][ch - CHANNEL_ROW0] % 3;
+            }
+            t->sym_channel[s][ch] = (int8_t)to;
+        }
+        /* an action's image from its points' images; a row is written
+         * from its lower end, which the image may have made its higher */
+        for (int i = 0; i < ENCODE_ACTIONS; i++) {
+            Action a = t->action[i];
+            int kind = ACTION_KIND(a);
+            Point p = ACTION_FROM(a), q = ACTION_TO(a);
+            Point sp = t->sym_cell[s][p], sq = kind == ACT_MOVE || kind == ACT_ROW ? t->sym_cell[s][q] : q;
+            if (kind == ACT_ROW && sq < sp) {
+                Point u = sp;
+                sp = sq;
+                sq = u;
+            }
+            int j = kind == ACT_PASS ? i : encode_action(ACTION_MAKE(kind, sp, sq));
+            assert(j >= 0);
+            t->sym_action[s][i] = (int16_t)j;
+        }
+    }
+    /* the inverse: the symmetry that brings every point back */
+    for (int s = 0; s < ENCODE_SYMMETRIES; s++) {
+        t->sym_inverse[s] = -1;
+        for (int u = 0; u < ENCODE_SYMMETRIES && t->sym_inverse[s] < 0; u++) {
+            bool back = true;
+            for (Point c = 0; c < SQUARE_NB; c++) back &= t->sym_cell[u][t->sym_cell[s][c]] == c;
+            if (back) t->sym_inverse[s] = (int8_t)u;
+        }
+        assert(t->sym_inverse[s] >= 0);
+    }
+}
 
 /* Built from point_valid alone, not from GEO: the order in which two
  * files' constructors run is not defined. Walking the points and their
@@ -68,6 +199,7 @@ __attribute__((constructor)) static void encode_build(void)
         }
     }
     assert(n == POINT_NB && moves == ENCODE_MOVES && rows == ENCODE_ROWS);
+    layout_build(t);
 }
 
 int encode_action(Action a)
@@ -167,4 +299,65 @@ void encode_planes(const Position *pos, int view, float *out)
         float scale = ENCODE_PLANE_SCALE[plane];
         for (int c = 0; c < ENCODE_CELLS; c++) out[plane * ENCODE_CELLS + c] = raw[plane * ENCODE_CELLS + c] / scale;
     }
+}
+
+int encode_layout_channel(int index)
+{
+    assert(index >= 0 && index < ENCODE_ACTIONS);
+    return tables.layout_channel[index];
+}
+
+int encode_layout_cell(int index)
+{
+    assert(index >= 0 && index < ENCODE_ACTIONS);
+    return tables.layout_cell[index];
+}
+
+int encode_layout_index(int channel, int cell)
+{
+    bool in = channel >= 0 && channel < ENCODE_CHANNELS && cell >= 0 && cell < ENCODE_CELLS;
+    return in ? tables.layout_index[channel][cell] : -1;
+}
+
+int encode_sym_cell(int s, int cell)
+{
+    assert(s >= 0 && s < ENCODE_SYMMETRIES && cell >= 0 && cell < ENCODE_CELLS);
+    return tables.sym_cell[s][cell];
+}
+
+int encode_sym_channel(int s, int channel)
+{
+    assert(s >= 0 && s < ENCODE_SYMMETRIES && channel >= 0 && channel < ENCODE_CHANNELS);
+    return tables.sym_channel[s][channel];
+}
+
+int encode_sym_action(int s, int index)
+{
+    assert(s >= 0 && s < ENCODE_SYMMETRIES && index >= 0 && index < ENCODE_ACTIONS);
+    return tables.sym_action[s][index];
+}
+
+int encode_sym_inverse(int s)
+{
+    assert(s >= 0 && s < ENCODE_SYMMETRIES);
+    return tables.sym_inverse[s];
+}
+
+/* The points of b moved by s. */
+static Bitboard sym_set(int s, Bitboard b)
+{
+    Bitboard r = 0;
+    for (; b; b &= b - 1) r |= (Bitboard)1 << tables.sym_cell[s][bb_lsb(b)];
+    return r;
+}
+
+void encode_sym_position(const Position *pos, int s, Position *out)
+{
+    assert(s >= 0 && s < ENCODE_SYMMETRIES);
+    *out = *pos;
+    for (int c = 0; c < COLOUR_NB; c++) {
+        out->rings[c] = sym_set(s, pos->rings[c]);
+        out->markers[c] = sym_set(s, pos->markers[c]);
+    }
+    out->key = pos_compute_key(out);
 }

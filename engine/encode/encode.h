@@ -48,7 +48,33 @@
  *
  * Within a kind the indices ascend in the canonical order of actions
  * (docs/notation.md §4: by first point, then second point), so a sorted
- * list of legal indices is `yinsh legal`'s list. */
+ * list of legal indices is `yinsh legal`'s list.
+ *
+ * The board-shaped layout: each action index has one slot (channel, cell)
+ * in ENCODE_CHANNELS planes on the planes' grid, for a convolutional
+ * policy head; the cell is the point that defines the action:
+ *
+ *   channel 0          placement, at its point
+ *   channel 1 + 9d + k - 1   a move in direction d (geometry.h's 0..5)
+ *                      over k points (1..9), at its origin
+ *   channel 55         pass, at the centre f6 (cell 60)
+ *   channel 56 + axis  a row along axis 0..2, at its middle (third) point
+ *   channel 59         ring taken off, at its point
+ *
+ * Every index has its slot and no two share one. Each defining point is
+ * one that the board's symmetries carry along with the action (a row's
+ * middle, not an end that a reflection would make the other end; the
+ * centre, which no symmetry moves), so the layout is equivariant: the
+ * slot of an action's image is (sym_channel(channel), sym_cell(cell)).
+ *
+ * The symmetries: the board's 12 (the dihedral group of the hexagon),
+ * numbered as eval/nnue_train.h's: 0 the identity, 1..5 the rotations by
+ * 60 k degrees, 6..11 a reflection (swapping the axes of directions 0
+ * and 1) followed by the rotation of k - 6. The image of a position under
+ * s has a piece at sym_cell(s, c) where the position has one at c; every
+ * other field (actor, state, counts) is the same, so its planes are the
+ * position's with every plane's cells moved so. Cells off the board map
+ * to themselves. */
 #ifndef YINSH_ENCODE_H
 #define YINSH_ENCODE_H
 
@@ -69,6 +95,19 @@ enum {
     ENCODE_ROW0 = ENCODE_PASS + 1,
     ENCODE_RING0 = ENCODE_ROW0 + ENCODE_ROWS,
     ENCODE_ACTIONS = ENCODE_RING0 + POINT_NB, /* 2142 */
+
+    ENCODE_MOVE_SPAN = 9,  /* a move's longest distance: the board's longest lines have 10 points */
+    ENCODE_SYMMETRIES = 12,
+};
+
+/* The layout's channels (the table above). */
+enum {
+    CHANNEL_PLACE,
+    CHANNEL_MOVE0, /* + 9 direction + distance - 1 */
+    CHANNEL_PASS = CHANNEL_MOVE0 + 6 * ENCODE_MOVE_SPAN,
+    CHANNEL_ROW0, /* + axis */
+    CHANNEL_RING = CHANNEL_ROW0 + 3,
+    ENCODE_CHANNELS, /* 60 */
 };
 
 /* The planes, by number (the table above). */
@@ -115,5 +154,23 @@ int encode_mask(const Position *pos, uint8_t *mask);
 /* The legal actions' indices in ascending order (the canonical order),
  * at most MAX_ACTIONS into out; returns their number. */
 int encode_legal(const Position *pos, int *out);
+
+/* The slot of an action index in the board-shaped layout: its channel and
+ * its cell; index in [0, ENCODE_ACTIONS). */
+int encode_layout_channel(int index);
+int encode_layout_cell(int index);
+/* The action index of a slot, -1 for a slot no action has (or one outside
+ * [0, ENCODE_CHANNELS) x [0, ENCODE_CELLS)). */
+int encode_layout_index(int channel, int cell);
+
+/* Symmetry s (0 .. ENCODE_SYMMETRIES - 1) of a cell, of a layout channel,
+ * of an action index: the image of each under s; the symmetry that undoes
+ * s; the image of a position (its key recomputed). Arguments are in range
+ * (asserted). */
+int encode_sym_cell(int s, int cell);
+int encode_sym_channel(int s, int channel);
+int encode_sym_action(int s, int index);
+int encode_sym_inverse(int s);
+void encode_sym_position(const Position *pos, int s, Position *out);
 
 #endif

@@ -14,14 +14,16 @@
 docs/python.md has it all: finding the library, the API, the planes and
 action indices, databases and positions in bulk."""
 
-from ._lib import (ACTIONS, API_VERSION, CELLS, GAME_MAX, GRID, MOVE0, OBSERVATION, PASS, PLACE0, PLANE_SCALE,
-                   PLANES, RING0, ROW0, ClosedError, Error, NotFoundError, UsageError)
+from ._lib import (ACTIONS, API_VERSION, CELLS, CHANNEL_MOVE0, CHANNEL_PASS, CHANNEL_PLACE, CHANNEL_RING, CHANNEL_ROW0,
+                   CHANNELS, GAME_MAX, GRID, MOVE0, MOVE_SPAN, OBSERVATION, PASS, PLACE0, PLANE_SCALE, PLANES, RING0,
+                   ROW0, SYMMETRIES, ClosedError, Error, NotFoundError, UsageError)
 from ._lib import lib as _c
 from ._lib import path as library_path
 from .agent import Agent, MoveStats, play
 from .db import ActionRow, Database, Sample, StoredGame, load_positions
 from .game import TERMINAL, Game, State
 from .position import BLACK, WHITE, Action, FrozenError, Position, action_index, action_text
+from .symmetry import ActionLayout, Symmetries, action_layout, symmetric_indices, symmetries
 
 __version__ = _c.yinsh_version().decode()
 
@@ -30,7 +32,9 @@ PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "vali
                "state M", "state R", "state X", "state r", "state x", "over", "own removed", "other removed", "pool",
                "blitz")
 
-__all__ = ["ACTIONS", "API_VERSION", "Action", "ActionRow", "Agent", "BLACK", "CELLS", "ClosedError", "Database",
-           "Error", "FrozenError", "GAME_MAX", "GRID", "Game", "MOVE0", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
-           "PLANE_NAMES", "PLANE_SCALE", "Position", "RING0", "ROW0", "Sample", "State", "StoredGame", "TERMINAL",
-           "UsageError", "WHITE", "action_index", "action_text", "library_path", "load_positions", "play"]
+__all__ = ["ACTIONS", "API_VERSION", "Action", "ActionLayout", "ActionRow", "Agent", "BLACK", "CELLS", "CHANNELS",
+           "CHANNEL_MOVE0", "CHANNEL_PASS", "CHANNEL_PLACE", "CHANNEL_RING", "CHANNEL_ROW0", "ClosedError", "Database",
+           "Error", "FrozenError", "GAME_MAX", "GRID", "Game", "MOVE0", "MOVE_SPAN", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
+           "PLANE_NAMES", "PLANE_SCALE", "Position", "RING0", "ROW0", "SYMMETRIES", "Sample", "State", "StoredGame",
+           "Symmetries", "TERMINAL", "UsageError", "WHITE", "action_index", "action_layout", "action_text",
+           "library_path", "load_positions", "play", "symmetric_indices", "symmetries"]

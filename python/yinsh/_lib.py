@@ -141,9 +141,16 @@ _PROTOTYPES = {
     "yinsh_action_index": (c_int, [c_char_p, c_int_p, c_char_p]),
     "yinsh_plane_scale": (c_int, [c_int]),
     "yinsh_constant": (c_int, [c_char_p]),
+    "yinsh_action_slot": (c_int, [c_int, c_int_p, c_int_p]),
+    "yinsh_slot_action": (c_int, [c_int, c_int]),
+    "yinsh_symmetry_cell": (c_int, [c_int, c_int]),
+    "yinsh_symmetry_channel": (c_int, [c_int, c_int]),
+    "yinsh_symmetry_action": (c_int, [c_int, c_int]),
+    "yinsh_symmetry_inverse": (c_int, [c_int]),
     "yinsh_position_new": (c_int, [P(c_void_p), c_int, c_char_p]),
     "yinsh_position_from_ypn": (c_int, [P(c_void_p), c_char_p, c_char_p]),
     "yinsh_position_copy": (c_int, [P(c_void_p), c_void_p, c_char_p]),
+    "yinsh_position_symmetric": (c_int, [P(c_void_p), c_void_p, c_int, c_char_p]),
     "yinsh_position_assign": (None, [c_void_p, c_void_p]),
     "yinsh_position_free": (None, [c_void_p]),
     "yinsh_position_ypn": (None, [c_void_p, c_char_p]),
@@ -231,6 +238,12 @@ CELLS = _constant("CELLS")
 OBSERVATION = _constant("OBSERVATION")
 PLACE0, MOVE0, PASS, ROW0, RING0 = (_constant(n) for n in ("PLACE0", "MOVE0", "PASS", "ROW0", "RING0"))
 GAME_MAX = _constant("GAME_MAX")
+# the board-shaped action layout and the symmetries (docs/python.md §5)
+CHANNELS = _constant("CHANNELS")
+CHANNEL_PLACE, CHANNEL_MOVE0, CHANNEL_PASS, CHANNEL_ROW0, CHANNEL_RING = (
+    _constant(n) for n in ("CHANNEL_PLACE", "CHANNEL_MOVE0", "CHANNEL_PASS", "CHANNEL_ROW0", "CHANNEL_RING"))
+MOVE_SPAN = _constant("MOVE_SPAN")
+SYMMETRIES = _constant("SYMMETRIES")
 if _constant("PV_MAX") != PV_MAX:
     raise ImportError("libyinsh at %s keeps %d actions of a principal variation; this package %d" %
                       (path, _constant("PV_MAX"), PV_MAX))

@@ -83,6 +83,16 @@ class Position:
 
     __copy__ = copy
 
+    def symmetric(self, s: int) -> Position:
+        """The position's image under symmetry s (0..11, yinsh.symmetries()):
+        each piece moved to the image of its point, all else the same."""
+        s = _lib.integer(s, "symmetry", 0, _lib.SYMMETRIES - 1)
+        h = ctypes.c_void_p()
+        _lib.call(lib.yinsh_position_symmetric, ctypes.byref(h), self._h, s)
+        p = Position.__new__(Position)
+        p._h, p._last, p._frozen = h, None, False
+        return p
+
     # ---- what the position is -----------------------------------------
 
     @property
