@@ -638,6 +638,14 @@ void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
     free(line);
 }
 
+void cli_json_run_begin(Json *j, const char *cmd, int argc, char **argv, const Run *run, int variant)
+{
+    cli_json_begin(j, cmd, argc, argv);
+    json_str(j, "run", run->row.name);
+    json_str(j, "db", run->store ? run->db : NULL);
+    json_str(j, "variant", variant_name(variant));
+}
+
 void cli_json_interval(Json *j, const char *key, Interval v) { json_estimate(j, key, v.lo, v.mid, v.hi); }
 
 void cli_print_action(FILE *f, int ply, const char *text) { record_text_action(f, ply, text); }

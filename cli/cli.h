@@ -258,7 +258,7 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
     {.name = "--variant", .kind = CLI_TEXT, .out = (v_)}
 
 /* The balance report of runs of a database written into a folder
- * (report.c over study/report/; `yinsh report` and `yinsh study`): what
+ * (cli_report.c over study/report/; `yinsh report` and `yinsh study`): what
  * `yinsh report` does once its options are checked. */
 typedef struct CliReport {
     const char *db;
@@ -312,6 +312,9 @@ void cli_mpi_signal_note(const char *cmd, const Run *run);
  * opens it and writes "command", "command_line" and "version". */
 struct Json;
 void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
+/* The same, then the run's name, its database (null when it stores
+ * nothing) and the variant: the head of selfplay's and match's figures. */
+void cli_json_run_begin(struct Json *j, const char *cmd, int argc, char **argv, const Run *run, int variant);
 /* An estimate with its 95% interval (json_estimate): {"value", "ci95"}. */
 void cli_json_interval(struct Json *j, const char *key, Interval v);
 /* The games lost on faults by each agent (record.h): one line each,
@@ -340,7 +343,7 @@ void progress_start(Progress *p, const char *what, uint64_t total, bool quiet);
 void progress_update(Progress *p, uint64_t done, const char *tail);
 void progress_finish(Progress *p, uint64_t done, const char *tail);
 
-/* How `yinsh CMD` plays a planned run (planned.h; cli/planned.c, for
+/* How `yinsh CMD` plays a planned run (planned.h; cli/cli_planned.c, for
  * study, tournament, rounds and spsa): a self-play run shown as `yinsh
  * selfplay` shows it, a match as a tournament's pairing ("RUN (k/n)
  * games" and A's results); Ctrl-C handled. */

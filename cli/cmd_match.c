@@ -163,10 +163,7 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
 {
     const MatchTally *t = &r->tally;
     Json j;
-    cli_json_begin(&j, "match", argc, argv);
-    json_str(&j, "run", run->row.name);
-    json_str(&j, "db", run->store ? run->db : NULL);
-    json_str(&j, "variant", variant_name(mp->plan.variant));
+    cli_json_run_begin(&j, "match", argc, argv, run, mp->plan.variant);
     char opening[32];
     json_str(&j, "opening", opening_format(mp->plan.opening, mp->plan.opening_actions, opening, sizeof opening));
     json_str(&j, "a", run->row.white);

@@ -264,17 +264,8 @@ static bool writes_round_file(const char *name, const void *ctx)
 static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
 {
     char err[ERR_LEN];
-    const char *missing = !a->agent_text ? "--agent SPEC (the agent whose evaluation is tuned)"
-                          : !r->from     ? (r->net ? "--from NET (the starting net file, or builtin)"
-                                                   : "--from WEIGHTS (the starting weights file)")
-                          : !a->sh.db    ? "--db PATH"
-                          : !a->name     ? "--name NAME (the runs' and files' prefix)"
-                          : !r->dir      ? "--out-dir DIR (the folder of the weights files)"
-                                         : NULL;
-    if (missing) return cli_usage_error(cmd, "%s is required", missing);
     int rc = cli_shared_check(cmd, &a->sh);
     if (rc) return rc;
-    if (!*r->from || !*r->dir) return cli_usage_error(cmd, "--%s wants a path", !*r->from ? "from" : "out-dir");
     const char *train_opt = a->hidden >= 0 ? "--hidden" : a->l2 >= 0 ? "--l2" : a->epochs >= 0 ? "--epochs"
                             : a->lambda >= 0 ? "--lambda" : NULL;
     if (!train_opt && r->warm) train_opt = "--warm";
@@ -337,11 +328,16 @@ int cmd_rounds(int argc, char **argv)
     Rounds r = {.seed = 1};
     const CliOpt opts[] = {
         CLI_CONTROL_OPTIONS(&a.ctl),
-        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text},
-        {.name = "--from", .kind = CLI_TEXT, .out = &r.from},
-        CLI_DB_OPTION(&a.sh),
-        {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
-        {.name = "--out-dir", .kind = CLI_TEXT, .out = &r.dir},
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text,
+         .required = "--agent SPEC (the agent whose evaluation is tuned) is required"},
+        {.name = "--from", .kind = CLI_TEXT, .out = &r.from,
+         .required = "--from is required: with --net, --from NET (the starting net file, or builtin); without, "
+                     "--from WEIGHTS (the starting weights file)"},
+        {.name = "--db", .kind = CLI_TEXT, .out = &a.sh.db, .required = "--db PATH is required"},
+        {.name = "--name", .kind = CLI_TEXT, .out = &a.name,
+         .required = "--name NAME (the runs' and files' prefix) is required"},
+        {.name = "--out-dir", .kind = CLI_TEXT, .out = &r.dir,
+         .required = "--out-dir DIR (the folder of the weights files) is required"},
         {.name = "--rounds", .kind = CLI_INT, .out = &a.rounds, .min = 1, .max = ROUNDS_MAX},
         {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = STORE_MAX_GAMES},
         {.name = "--pairs", .kind = CLI_INT, .out = &a.pairs, .min = 1, .max = STORE_MAX_GAMES / 2},

@@ -205,10 +205,7 @@ static void json_summary(const Run *run, uint64_t actions_now, double seconds, i
 {
     const RecordSummary *s = &run->sum;
     Json j;
-    cli_json_begin(&j, "selfplay", argc, argv);
-    json_str(&j, "run", run->row.name);
-    json_str(&j, "db", run->store ? run->db : NULL);
-    json_str(&j, "variant", variant_name(run->plan.variant));
+    cli_json_run_begin(&j, "selfplay", argc, argv, run, run->plan.variant);
     json_str(&j, "white", run->row.white);
     json_str(&j, "black", run->row.black);
     json_u64_text(&j, "seed", run->plan.seed);

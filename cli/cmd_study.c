@@ -8,7 +8,6 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "study/plans/study.h"
-#include "engine/base/file.h"
 #include "engine/base/number.h"
 
 const char USAGE_STUDY[] =
@@ -43,42 +42,6 @@ const char USAGE_STUDY[] =
 /* The `yinsh selfplay` (or, for a ladder's match, `yinsh match`)
  * command that makes the same run (stored with it: it reproduces the run
  * on its own, whatever becomes of the file). */
-/* A study's report folder holds STUDY_MARK, the name of the study that
- * wrote its report, so that a copy of a study file that keeps another
- * study's [report] out (only its name changed) is refused before it
- * plays, not left to write over the other study's report. A folder
- * without the file (none yet, or a report of `yinsh report`) is taken. */
-#define STUDY_MARK ".study"
-
-static int report_owner_check(const char *cmd, const Study *s)
-{
-    char path[4096], had[256] = "";
-    if (snprintf(path, sizeof path, "%s/" STUDY_MARK, s->report_out) >= (int)sizeof path) return 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(had, 1, sizeof had - 1, f);
-    fclose(f);
-    had[n] = 0;
-    had[strcspn(had, "\n")] = 0;
-    if (!strcmp(had, s->name)) return 0;
-    return cli_error(cmd,
-                     "the report folder %s holds the report of study '%.100s' (its " STUDY_MARK " file), not of '%.100s': "
-                     "give [report] out a folder of this study's own (nothing was stored)",
-                     s->report_out, had, s->name);
-}
-
-static int report_owner_mark(const char *cmd, const Study *s)
-{
-    char path[4096], err[ERR_LEN];
-    if (snprintf(path, sizeof path, "%s/" STUDY_MARK, s->report_out) >= (int)sizeof path)
-        return cli_error(cmd, "the report folder's path %.200s is too long", s->report_out);
-    FileOut o;
-    if (file_out_open(&o, path, err)) return cli_error(cmd, "%s", err);
-    fprintf(o.f, "%s\n", s->name);
-    if (file_out_commit(&o, err)) return cli_error(cmd, "%s", err);
-    return 0;
-}
-
 static char *run_command(const StudyRun *r, const char *db)
 {
     char games[16], seed[24], opening[32];
@@ -182,7 +145,10 @@ int cmd_study(int argc, char **argv)
     /* the report's folder against what the study reads, before any run */
     const char *inputs[] = {sh.db, s.path}, *input_opts[] = {"the study's database", "the study file"};
     if ((rc = cli_check_report_out(cmd, "the report folder", s.report_out, inputs, input_opts, 2))) goto done;
-    if ((rc = report_owner_check(cmd, &s))) goto done;
+    if (study_report_owner_check(&s, err)) {
+        rc = cli_error(cmd, "%s", err);
+        goto done;
+    }
     if (!(runs = calloc((size_t)s.nruns, sizeof *runs)) || !(names = calloc((size_t)s.nruns, sizeof *names)) ||
         !(cmdline = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");
@@ -214,7 +180,7 @@ int cmd_study(int argc, char **argv)
     for (int i = 0; i < s.nruns; i++) names[i] = s.runs[i].name;
     CliReport job = {.db = sh.db, .busy = sh.busy, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,
                      .no_plots = !s.plots, .quiet = sh.quiet, .cmdline = cmdline};
-    if (!(rc = cli_report_write(cmd, &job))) rc = report_owner_mark(cmd, &s);
+    if (!(rc = cli_report_write(cmd, &job)) && study_report_owner_mark(&s, err)) rc = cli_error(cmd, "%s", err);
 
 done:
     free(cmdline);

@@ -9,4 +9,8 @@
 /* Counts with bulk counting at the last ply. The position is restored. */
 uint64_t perft(Position *pos, int depth);
 
+/* The same count with every leaf made (no bulk counting): slower, and a
+ * check of movegen_count against movegen_all. The position is restored. */
+uint64_t perft_made(Position *pos, int depth);
+
 #endif

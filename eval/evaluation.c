@@ -94,16 +94,17 @@ void weights_default(Weights *w)
     memcpy(w->w, DEFAULTS, sizeof DEFAULTS);
 }
 
-/* The shipped files (cmake/embed_weights.cmake): names and texts in pairs. */
-extern const char *const YINSH_WEIGHTS_FILES[];
+/* The shipped files (cmake/embed_dir.cmake): names and texts, each text
+ * ended by a 0. */
+extern const char *const YINSH_WEIGHTS_NAMES[], *const YINSH_WEIGHTS_BYTES[];
 
 const char *weights_shipped(const char *path)
 {
     static const char DIR[] = "eval/weights/";
     const char *name = !strncmp(path, DIR, sizeof DIR - 1) ? path + sizeof DIR - 1 : path;
     if (strchr(name, '/')) return NULL;
-    for (int i = 0; YINSH_WEIGHTS_FILES[i]; i += 2)
-        if (!strcmp(YINSH_WEIGHTS_FILES[i], name)) return YINSH_WEIGHTS_FILES[i + 1];
+    for (int i = 0; YINSH_WEIGHTS_NAMES[i]; i++)
+        if (!strcmp(YINSH_WEIGHTS_NAMES[i], name)) return YINSH_WEIGHTS_BYTES[i];
     return NULL;
 }
 

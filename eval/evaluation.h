@@ -53,7 +53,7 @@ void weights_default(Weights *w);
 #define WEIGHT_MAX 1e6
 
 int weights_load(const char *path, Weights *w, char *err);
-/* The files of eval/weights/ are built into yinsh (cmake/embed_weights.cmake):
+/* The files of eval/weights/ are built into yinsh (cmake/embed_dir.cmake):
  * a path that is not there but names one of them, as "eval/weights/NAME.txt"
  * or "NAME.txt", is read from the built-in copy by weights_load, so that a
  * spec naming it plays the same weights (the same content hash) from any

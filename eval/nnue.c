@@ -590,9 +590,17 @@ void nnue_free(const Nnue *net)
 
 static size_t up32(size_t n) { return (n + 31) & ~(size_t)31; }
 
-int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char *err)
+/* What a net file's header says, once checked against the file. */
+typedef struct NetHeader {
+    long hidden, l2, qa, qw, dlen;
+    bool linear, patterns;
+    uint64_t hash;
+} NetHeader;
+
+/* The header of the net file b of len bytes, checked: the magic, the
+ * version, the inputs, the architecture, the sizes and the content hash. */
+static int decode_header(const uint8_t *b, size_t len, const char *name, NetHeader *hd, char *err)
 {
-    *out = NULL;
     if (len < sizeof MAGIC || memcmp(b, MAGIC, sizeof MAGIC))
         return error_set(err, "%s: not a YINSH net file (it does not begin with YINSHNET)", name);
     if (len < NNUE_HEADER_BYTES)
@@ -608,15 +616,19 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
                          "(or %d, with a linear part, or %d, with a linear and a pattern part) of %d",
                          name, (unsigned)set, (unsigned)inputs, (int)NNUE_FEATURE_SET, (int)NNUE_FEATURE_SET_LINEAR,
                          (int)NNUE_FEATURE_SET_PATTERNS, (int)NNUE_FEATURES);
-    bool patterns = set == NNUE_FEATURE_SET_PATTERNS, linear = set == NNUE_FEATURE_SET_LINEAR || patterns;
-    long hidden = rd32(b + 20), l2 = rd32(b + 24), qa = rd32(b + 28), qw = rd32(b + 32), dlen = rd32(b + 36);
-    const char *why = arch_problem(hidden, l2, qa, qw);
+    hd->patterns = set == NNUE_FEATURE_SET_PATTERNS;
+    hd->linear = set == NNUE_FEATURE_SET_LINEAR || hd->patterns;
+    hd->hidden = rd32(b + 20), hd->l2 = rd32(b + 24), hd->qa = rd32(b + 28), hd->qw = rd32(b + 32);
+    hd->dlen = rd32(b + 36);
+    const char *why = arch_problem(hd->hidden, hd->l2, hd->qa, hd->qw);
     if (why)
         return error_set(err, "%s: mismatched architecture: %s (hidden %ld, second layer %ld, scales %ld and %ld)", name,
-                         why, hidden, l2, qa, qw);
-    if (dlen > NNUE_DESC_MAX)
-        return error_set(err, "%s: damaged header: a description of %ld bytes (at most %d)", name, dlen, (int)NNUE_DESC_MAX);
-    uint64_t payload = rd64(b + 40), need = (uint64_t)dlen + params_bytes((int)hidden, (int)l2, linear, patterns);
+                         why, hd->hidden, hd->l2, hd->qa, hd->qw);
+    if (hd->dlen > NNUE_DESC_MAX)
+        return error_set(err, "%s: damaged header: a description of %ld bytes (at most %d)", name, hd->dlen,
+                         (int)NNUE_DESC_MAX);
+    uint64_t payload = rd64(b + 40),
+             need = (uint64_t)hd->dlen + params_bytes((int)hd->hidden, (int)hd->l2, hd->linear, hd->patterns);
     if (payload != need)
         return error_set(err, "%s: mismatched sizes: the header says %llu bytes of contents, its architecture needs %llu",
                          name, (unsigned long long)payload, (unsigned long long)need);
@@ -626,16 +638,23 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     if (len > NNUE_HEADER_BYTES + need)
         return error_set(err, "%s: %zu bytes, %llu more than the header says (not one net file)", name, len,
                          (unsigned long long)(len - NNUE_HEADER_BYTES - need));
-    uint64_t said = rd64(b + HASH_AT), hash = content_hash(b, len);
-    if (said != hash)
+    uint64_t said = rd64(b + HASH_AT);
+    hd->hash = content_hash(b, len);
+    if (said != hd->hash)
         return error_set(err, "%s: damaged: its content hash is %016llx, the header says %016llx", name,
-                         (unsigned long long)hash, (unsigned long long)said);
+                         (unsigned long long)hd->hash, (unsigned long long)said);
+    return 0;
+}
 
+/* A net of the header's architecture, its layers in one aligned block
+ * of zeros, its parameters still to be read. */
+static int net_alloc(const NetHeader *hd, const char *name, Nnue **out, char *err)
+{
     Nnue *net = calloc(1, sizeof *net);
     if (!net) return error_set(err, "%s: out of memory", name);
-    size_t h = (size_t)hidden, n2 = l2 ? (size_t)l2 * 2 * h : 2 * h;
+    size_t h = (size_t)hd->hidden, l2 = (size_t)hd->l2, n2 = l2 ? l2 * 2 * h : 2 * h;
     size_t s_w1 = up32((size_t)NNUE_ROWS * h * 2), s_b1 = up32(h * 2), s_w2 = up32(n2 * 2);
-    size_t s_b2 = up32((l2 ? (size_t)l2 : 1) * 4), s_w3 = up32((size_t)(l2 ? l2 : 1) * 2);
+    size_t s_b2 = up32((l2 ? l2 : 1) * 4), s_w3 = up32((l2 ? l2 : 1) * 2);
     net->mem = aligned_alloc(32, s_w1 + s_b1 + s_w2 + s_b2 + s_w3);
     if (!net->mem) {
         free(net);
@@ -648,19 +667,28 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     net->w2 = (int16_t *)(m + s_w1 + s_b1);
     net->b2 = (int32_t *)(m + s_w1 + s_b1 + s_w2);
     net->w3 = (int16_t *)(m + s_w1 + s_b1 + s_w2 + s_b2);
-    net->hidden = (int)hidden;
-    net->l2 = (int)l2;
-    net->qa = (int)qa;
-    net->qw = (int)qw;
+    net->hidden = (int)hd->hidden;
+    net->l2 = (int)hd->l2;
+    net->qa = (int)hd->qa;
+    net->qw = (int)hd->qw;
     net->qw_shift = -1;
     for (int b = 0; b < 11; b++)
-        if (qw == 1L << b) net->qw_shift = b;
-    net->hash = hash;
-    const uint8_t *q = b + NNUE_HEADER_BYTES;
-    memcpy(net->description, q, (size_t)dlen);
-    net->description[dlen] = 0;
-    q += dlen;
+        if (hd->qw == 1L << b) net->qw_shift = b;
+    net->hash = hd->hash;
+    net->linear = hd->linear;
+    *out = net;
+    return 0;
+}
+
 #define GET16(p) ((int16_t)(uint16_t)((p)[0] | (p)[1] << 8))
+
+/* The layers' parameters from q (after the description); returns the
+ * first byte after them. */
+static const uint8_t *decode_layers(Nnue *net, const uint8_t *q)
+{
+    size_t h = (size_t)net->hidden;
+    long l2 = net->l2;
+    size_t n2 = l2 ? (size_t)l2 * 2 * h : 2 * h;
     /* the file's rows by canonical point go to the rows by point index */
     for (int row = 0; row < NNUE_ROWS; row++) {
         int f = nnue_row_feature(row);
@@ -677,48 +705,67 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
         net->b3 = (int32_t)rd32(q);
         q += 4;
     }
-    net->linear = linear;
-    if (linear) {
-        for (int k = 0; k < FEAT_NB; k++, q += 4) net->lw[k] = (int32_t)rd32(q);
-        /* bounded, so that no sum of the linear part can wrap */
-        for (int k = 0; k < FEAT_NB; k++)
-            if (net->lw[k] > NNUE_LINEAR_MAX * qa * qw || net->lw[k] < -NNUE_LINEAR_MAX * qa * qw) {
-                long w = net->lw[k];
-                free(net->mem);
-                free(net);
-                return error_set(err, "%s: mismatched architecture: the linear part's weight %d is %ld, beyond %d "
-                                 "times the scales", name, k, w, (int)NNUE_LINEAR_MAX);
-            }
-    }
-    if (patterns) {
-        net->pw = malloc((PATTERN_NB + 2 * PATTERN_CODES) * sizeof *net->pw);
-        if (!net->pw) {
-            free(net->mem);
-            free(net);
-            return error_set(err, "%s: out of memory", name);
-        }
-        for (int k = 0; k < PATTERN_NB; k++, q += 4) net->pw[k] = (int32_t)rd32(q);
-        /* bounded as the linear part: 123 windows of them cannot wrap */
-        for (int k = 0; k < PATTERN_NB; k++)
-            if (net->pw[k] > NNUE_LINEAR_MAX * qa * qw || net->pw[k] < -NNUE_LINEAR_MAX * qa * qw) {
-                long w = net->pw[k];
-                free(net->pw);
-                free(net->mem);
-                free(net);
-                return error_set(err, "%s: mismatched architecture: the pattern part's weight %d is %ld, beyond %d "
-                                 "times the scales", name, k, w, (int)NNUE_LINEAR_MAX);
-            }
-        net->pw_code = net->pw + PATTERN_NB;
-        for (int c = 0; c < COLOUR_NB; c++) patterns_expand(net->pw, c, net->pw_code + (size_t)c * PATTERN_CODES);
-    }
+    return q;
+}
+
 #undef GET16
+
+/* The n weights of a linear or pattern part read from *q into w, each
+ * bounded so that no sum of the part can wrap (the pattern part's 123
+ * windows no more than the linear part's features). */
+static int decode_part(const Nnue *net, const uint8_t **q, int32_t *w, int n, const char *part, const char *name,
+                       char *err)
+{
+    for (int k = 0; k < n; k++, *q += 4) w[k] = (int32_t)rd32(*q);
+    long bound = (long)NNUE_LINEAR_MAX * net->qa * net->qw;
+    for (int k = 0; k < n; k++)
+        if (w[k] > bound || w[k] < -bound)
+            return error_set(err, "%s: mismatched architecture: the %s part's weight %d is %ld, beyond %d "
+                             "times the scales", name, part, k, (long)w[k], (int)NNUE_LINEAR_MAX);
+    return 0;
+}
+
+/* A net that decoding gave up on, freed whole. */
+static void net_discard(Nnue *net)
+{
+    free(net->pw);
+    free(net->mem);
+    free(net);
+}
+
+int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char *err)
+{
+    *out = NULL;
+    NetHeader hd;
+    Nnue *net;
+    int rc = decode_header(b, len, name, &hd, err);
+    if (!rc) rc = net_alloc(&hd, name, &net, err);
+    if (rc) return rc;
+    const uint8_t *q = b + NNUE_HEADER_BYTES;
+    memcpy(net->description, q, (size_t)hd.dlen);
+    net->description[hd.dlen] = 0;
+    q = decode_layers(net, q + hd.dlen);
+    if (hd.linear) rc = decode_part(net, &q, net->lw, FEAT_NB, "linear", name, err);
+    if (!rc && hd.patterns) {
+        net->pw = malloc((PATTERN_NB + 2 * PATTERN_CODES) * sizeof *net->pw);
+        rc = net->pw ? decode_part(net, &q, net->pw, PATTERN_NB, "pattern", name, err)
+                     : error_set(err, "%s: out of memory", name);
+        if (!rc) {
+            net->pw_code = net->pw + PATTERN_NB;
+            for (int c = 0; c < COLOUR_NB; c++) patterns_expand(net->pw, c, net->pw_code + (size_t)c * PATTERN_CODES);
+        }
+    }
+    if (rc) {
+        net_discard(net);
+        return rc;
+    }
     net->path = nnue_path_available(NNUE_PATH_AVX2) ? NNUE_PATH_AVX2 : NNUE_PATH_PORTABLE;
     atomic_init(&net->refs, 1);
     *out = net;
     return 0;
 }
 
-/* The nets built into yinsh (CMakeLists.txt, cmake/embed_nets.cmake):
+/* The nets built into yinsh (CMakeLists.txt, cmake/embed_dir.cmake):
  * every file of eval/nets, by name. */
 extern const char *const YINSH_NET_NAMES[], *const YINSH_NET_BYTES[];
 extern const unsigned long YINSH_NET_SIZES[];

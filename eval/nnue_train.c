@@ -121,15 +121,10 @@ static int nnue_visit(void *ctx, const Position *pos, int ply, char *err)
     bool noisy = o->quiet_only && movegen_row_in_reach(pos);
     c->noisy += noisy && ply >= o->min_ply;
     if (ply < o->min_ply || (pos->state != STATE_P && pos->state != STATE_M) || noisy) return 0;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 65536;
-        NnueSample *s = realloc(c->s, cap * sizeof *s);
-        if (s) c->s = s;
-        uint8_t *v = realloc(c->val, cap);
-        if (v) c->val = v;
-        if (!s || !v) return error_set(err, "out of memory for %zu positions", cap);
-        c->cap = cap;
-    }
+    void *arrays[] = {c->s, c->val};
+    int rc = tune_grow(c->n, &c->cap, arrays, (const size_t[]){sizeof *c->s, 1}, 2, err);
+    c->s = arrays[0], c->val = arrays[1];
+    if (rc) return rc;
     int result = g->result;
     float res = result == RESULT_DRAW ? 0.5f : (result == RESULT_WHITE) == (pos->actor == WHITE) ? 1.0f : 0.0f;
     double v = g->values ? g->values[ply] : NAN;

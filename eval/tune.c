@@ -58,6 +58,21 @@ int tune_replay(const char *ident, uint32_t index, int variant, const char *cons
     return 0;
 }
 
+int tune_grow(size_t n, size_t *cap, void **arrays, const size_t *sizes, int count, char *err)
+{
+    if (n < *cap) return 0;
+    size_t want = *cap ? 2 * *cap : 65536;
+    bool grown = true;
+    for (int i = 0; i < count; i++) {
+        void *p = realloc(arrays[i], want * sizes[i]);
+        if (p) arrays[i] = p;
+        grown = grown && p;
+    }
+    if (!grown) return error_set(err, "out of memory for %zu positions", want);
+    *cap = want;
+    return 0;
+}
+
 /* One game's positions into a TuneCollector (tune_replay's visitor). */
 typedef struct TuneVisit {
     TuneCollector *c;
@@ -72,17 +87,10 @@ static int tune_visit(void *ctx, const Position *pos, int ply, char *err)
     TuneCollector *c = g->c;
     const TuneOptions *o = c->o;
     if (ply < o->min_ply || !(o->sample >= 1 || rng_double(&g->rng) < o->sample)) return 0;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 65536;
-        Position *p = realloc(c->pos, cap * sizeof *p);
-        if (p) c->pos = p;
-        float *yy = realloc(c->y, cap * sizeof *yy);
-        if (yy) c->y = yy;
-        uint8_t *v = realloc(c->val, cap);
-        if (v) c->val = v;
-        if (!p || !yy || !v) return error_set(err, "out of memory for %zu positions", cap);
-        c->cap = cap;
-    }
+    void *arrays[] = {c->pos, c->y, c->val};
+    int rc = tune_grow(c->n, &c->cap, arrays, (const size_t[]){sizeof *c->pos, sizeof *c->y, 1}, 3, err);
+    c->pos = arrays[0], c->y = arrays[1], c->val = arrays[2];
+    if (rc) return rc;
     c->pos[c->n] = *pos;
     c->y[c->n] = g->y;
     c->val[c->n] = g->val;

@@ -67,6 +67,12 @@ typedef struct TuneCollector {
  * ERR_FAIL naming the game (ident, index) and the ply; visit's own
  * non-zero return (with its message in err) ends the replay. */
 bool tune_held_out(const char *ident, double val_frac, uint64_t *h);
+/* Room for one more position in a collector's count parallel arrays of
+ * n positions and *cap places: when full, each array is grown to twice
+ * the places (65536 at first), sizes[i] bytes a place, and *cap follows.
+ * An array that could not grow is left as it was, the others grown, and
+ * the result is ERR_FAIL. */
+int tune_grow(size_t n, size_t *cap, void **arrays, const size_t *sizes, int count, char *err);
 int tune_replay(const char *ident, uint32_t index, int variant, const char *const *actions, int nactions,
                 int (*visit)(void *ctx, const Position *pos, int ply, char *err), void *ctx, char *err);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "engine/base/process.h"
 #include "tests/test_proc.h"
 
 #define SKIP_WITHOUT_MPI() \
@@ -193,20 +194,6 @@ static pid_t rank_pid(pid_t mpirun, int rank)
     return found;
 }
 
-/* Whether a process has ended (no such process, or a zombie). */
-static bool gone(pid_t pid)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return true;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    return !p || p[2] == 'Z' || p[2] == 'X';
-}
-
 /* Kills rank `victim` of a 3-rank run once games are stored, checks the
  * job's end and that nothing committed is lost, resumes the run with
  * `resume_ranks` ranks (1: no mpirun), and compares with one process. */
@@ -228,7 +215,7 @@ static void kill_and_resume(int victim, int resume_ranks)
     int rc = yinsh_wait(job);
     /* the launcher may return before its ranks are gone: a user resumes later */
     for (int r = 0; r < 3; r++)
-        for (int i = 0; i < 1000 && ranks[r] > 0 && gone(ranks[r]) == false; i++) usleep(10000);
+        for (int i = 0; i < 1000 && ranks[r] > 0 && process_ended(ranks[r]) == false; i++) usleep(10000);
     err = slurp(path_in(dir, "err"));
     cr_assert_neq(rc, 0, "the job ended well after rank %d was killed: %s", victim, err);
     char rank[32];

@@ -10,6 +10,7 @@
  * statistic uses, provenance, the match report, the views. */
 #include <fcntl.h>
 #include <signal.h>
+#include "engine/base/error.h"
 #include "study/plans/ini.h"
 #include "study/plans/study.h"
 #include "tests/test_proc.h"
@@ -764,4 +765,17 @@ Test(identity, a_study_does_not_store_games_twice)
     sqlite3 *h = db_open(db);
     cr_assert_eq(db_int(h, "SELECT count(*) FROM run"), 1);
     sqlite3_close(h);
+}
+
+/* The mark of a study's report folder in process: no mark is taken, the
+ * study's own is taken, another study's is refused by its name. */
+Test(study, report_owner_mark)
+{
+    char *dir = tmpdir_new(), err[ERR_LEN], main_name[] = "main", copy_name[] = "copy";
+    Study a = {.name = main_name, .report_out = dir}, b = {.name = copy_name, .report_out = dir};
+    cr_assert_eq(study_report_owner_check(&b, err), 0);
+    cr_assert_eq(study_report_owner_mark(&a, err), 0, "%s", err);
+    cr_assert_eq(study_report_owner_check(&a, err), 0, "%s", err);
+    cr_assert_eq(study_report_owner_check(&b, err), ERR_FAIL);
+    cr_expect(strstr(err, "holds the report of study 'main'") && strstr(err, "not of 'copy'"), "%s", err);
 }

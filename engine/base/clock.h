@@ -12,9 +12,6 @@ static inline double clock_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* CPU seconds used by the calling thread: for `bench --parts`, whose
- * figures are nanoseconds of work and should not count the time other
- * processes held the core (on a shared machine, most of the wall clock). */
 /* CPU seconds of the whole process, all its threads. */
 static inline double clock_process_cpu(void)
 {
@@ -23,6 +20,9 @@ static inline double clock_process_cpu(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds used by the calling thread: for `bench --parts`, whose
+ * figures are nanoseconds of work and should not count the time other
+ * processes held the core (on a shared machine, most of the wall clock). */
 static inline double clock_thread_cpu(void)
 {
     struct timespec ts;

@@ -5,6 +5,7 @@ fill."""
 
 import array
 import ctypes
+from typing import Any, Optional, Sequence, Tuple
 
 try:
     import numpy
@@ -12,11 +13,11 @@ except ImportError:
     numpy = None
 
 
-def have_numpy():
+def have_numpy() -> bool:
     return numpy is not None
 
 
-def uint8(n, shape=None, fill=True):
+def uint8(n: int, shape: Optional[Tuple[int, ...]] = None, fill: bool = True) -> Tuple[Any, Any]:
     """n bytes: a numpy uint8 array (of shape, if given) or a bytearray;
     without fill, numpy's is left as it comes (for a call that writes it)."""
     if numpy is not None:
@@ -26,7 +27,7 @@ def uint8(n, shape=None, fill=True):
     return a, (ctypes.c_uint8 * n).from_buffer(a)
 
 
-def float32(n, shape=None, fill=True):
+def float32(n: int, shape: Optional[Tuple[int, ...]] = None, fill: bool = True) -> Tuple[Any, Any]:
     """n floats: a numpy float32 array (of shape, if given) or an array('f')."""
     if numpy is not None:
         a = (numpy.zeros if fill else numpy.empty)(shape or (n,), dtype=numpy.float32)
@@ -36,7 +37,7 @@ def float32(n, shape=None, fill=True):
     return a, ctypes.cast(address, ctypes.POINTER(ctypes.c_float))
 
 
-def column(values, typecode, dtype):
+def column(values: Sequence[float], typecode: str, dtype: Any) -> Any:
     """A list of numbers as one array: numpy's of dtype, or array(typecode)."""
     if numpy is not None:
         return numpy.asarray(values, dtype=dtype)

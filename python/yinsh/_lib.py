@@ -17,6 +17,7 @@ once, and a failing call's code and message become an exception.
 import ctypes
 import operator
 import os
+from typing import Any, Iterator, List, NoReturn, Optional, Tuple, Union
 
 API_VERSION = 2  # the include/yinsh.h this package was written for
 
@@ -31,7 +32,7 @@ class Error(Exception):
     ``name`` its name ("fail", "usage", "not-found", ...), the message says
     what is wrong."""
 
-    def __init__(self, code, message):
+    def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.name = {-1: "fail", -2: "usage", -3: "exists", -4: "not-found", -5: "held", -6: "repeat"}.get(code, "?")
@@ -48,18 +49,18 @@ class NotFoundError(Error, LookupError):
 class ClosedError(Error, ValueError):
     """An Agent or a Database used after close()."""
 
-    def __init__(self, what):
+    def __init__(self, what: str) -> None:
         super().__init__(-1, "%s is closed" % what)
 
 
-def raise_for(code, err):
+def raise_for(code: int, err: Any) -> NoReturn:
     """Raises the exception of a failed call's code and err buffer."""
     message = err.value.decode("utf-8", "replace") if err is not None else ""
     cls = {-2: UsageError, -4: NotFoundError}.get(code, Error)
     raise cls(code, message or "libyinsh: %s" % code)
 
 
-def _candidates():
+def _candidates() -> Iterator[Tuple[str, str]]:
     here = os.path.dirname(os.path.abspath(__file__))
     env = os.environ.get("YINSH_LIB")
     if env:
@@ -70,7 +71,7 @@ def _candidates():
     yield "the system's loader", "libyinsh.so.2"
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, str]:
     tried = []
     for where, path in _candidates():
         if os.sep in path and not os.path.exists(path):
@@ -254,11 +255,11 @@ VIEWS = {"white": 0, "black": 1, "actor": 2}
 VARIANTS = {"standard": 0, "blitz": 1}
 
 
-def err_buffer():
+def err_buffer() -> Any:
     return ctypes.create_string_buffer(ERR_LEN)
 
 
-def call(fn, *args):
+def call(fn: Any, *args: Any) -> int:
     """Calls fn(*args, err); raises on a negative code, returns the code."""
     err = err_buffer()
     rc = fn(*args, err)
@@ -267,14 +268,14 @@ def call(fn, *args):
     return rc
 
 
-def text(b):
+def text(b: Optional[bytes]) -> Optional[str]:
     return b.decode("utf-8", "replace") if b is not None else None
 
 
 # ---- what crosses into C, checked: C sees no NULL for a text, no text cut
 # ---- at a NUL, no integer wrapped to fit its type
 
-def encode(s, what="the text"):
+def encode(s: object, what: str = "the text") -> bytes:
     """A str as C's NUL-terminated UTF-8: TypeError for anything else
     (None included), UsageError for a NUL inside (C would stop there)."""
     if not isinstance(s, str):
@@ -284,12 +285,12 @@ def encode(s, what="the text"):
     return s.encode("utf-8")
 
 
-def encode_opt(s, what="the text"):
+def encode_opt(s: Optional[str], what: str = "the text") -> Optional[bytes]:
     """encode, with None for C's NULL (an option left out)."""
     return None if s is None else encode(s, what)
 
 
-def encode_path(path, what="the path"):
+def encode_path(path: "Union[str, bytes, os.PathLike[Any]]", what: str = "the path") -> bytes:
     """A path (str, bytes or os.PathLike) for C."""
     p = os.fspath(path)  # TypeError for None and for what is no path
     if isinstance(p, bytes):
@@ -299,7 +300,7 @@ def encode_path(path, what="the path"):
     return encode(p, what)
 
 
-def integer(x, what, lo, hi):
+def integer(x: object, what: str, lo: int, hi: int) -> int:
     """x as a Python int in [lo, hi]: TypeError for what is not an integer
     (a float, a bool, a str), UsageError (a ValueError) outside."""
     if isinstance(x, bool) or not hasattr(type(x), "__index__"):
@@ -313,22 +314,22 @@ def integer(x, what, lo, hi):
 INT_MIN, INT_MAX = -2 ** 31, 2 ** 31 - 1
 
 
-def c_int(x, what):
+def c_int(x: object, what: str) -> int:
     """An integer that C's int holds."""
     return integer(x, what, INT_MIN, INT_MAX)
 
 
-def action_of(x):
+def action_of(x: object) -> int:
     """An action index, 0..ACTIONS - 1."""
     return integer(x, "action index", 0, ACTIONS - 1)
 
 
-def count_of(x, what):
+def count_of(x: object, what: str) -> int:
     """A positive count (a chunk's, a batch's size)."""
     return integer(x, what, 1, INT_MAX)
 
 
-def handle(obj, what):
+def handle(obj: object, what: str) -> Any:
     """obj's C handle; ClosedError once it is closed."""
     h = getattr(obj, "_h", None)
     if not h:
@@ -336,21 +337,22 @@ def handle(obj, what):
     return h
 
 
-def view_of(view):
+def view_of(view: str) -> int:
     try:
         return VIEWS[view]
     except KeyError:
         raise UsageError(-2, "view %r: expected 'actor', 'white' or 'black'" % (view,)) from None
 
 
-def variant_of(variant):
+def variant_of(variant: str) -> int:
     try:
         return VARIANTS[variant]
     except KeyError:
         raise UsageError(-2, "variant %r: expected 'standard' or 'blitz'" % (variant,)) from None
 
 
-def selection(runs=None, kind=None, agent=None, variant=None):
+def selection(runs: Union[str, List[str], None] = None, kind: Optional[str] = None, agent: Optional[str] = None,
+              variant: Optional[str] = None) -> Tuple[Any, Any]:
     """A yinsh_selection and what keeps its strings alive."""
     if isinstance(runs, str):
         runs = [runs]

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "engine/base/error.h"
+#include "engine/base/process.h"
 #include "engine/notation.h"
 #include "engine/base/clock.h"
 #include "engine/base/rng.h"
@@ -619,46 +620,12 @@ typedef struct Holder {
     int64_t pid, start;
 } Holder;
 
-static int64_t process_start(int64_t pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%lld/stat", (long long)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    /* the command name (field 2) may hold spaces: count fields after its ')' */
-    char *p = strrchr(buf, ')');
-    if (!p) return -1;
-    long long v = -1;
-    for (int field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
-    if (!p || sscanf(p + 1, "%lld", &v) != 1) return -1;
-    return v;
-}
-
 static void holder_self(Holder *h)
 {
     memset(h, 0, sizeof *h);
     gethostname(h->host, sizeof h->host - 1);
     h->pid = getpid();
     h->start = process_start(h->pid);
-}
-
-/* Whether a process has ended but is not yet reaped (a zombie: state Z or
- * X in /proc/PID/stat), as a killed MPI rank is for a moment after its
- * launcher returns. */
-static bool process_ended(int64_t pid)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%lld/stat", (long long)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return true;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
 }
 
 /* Whether a holder of this host still runs. */

@@ -283,7 +283,7 @@ static int64_t answer_ms(const UyiEngine *e) { return e->env.answer_ms > 0 ? e->
  * reason, with what happened in why (fmt names the engine, then detail). */
 static int fault(UyiEngine *e, int reason, char *why, const char *fmt, const char *detail)
 {
-    snprintf(why, ERR_LEN, fmt, e->desc.name, detail ? detail : "");
+    error_set(why, fmt, e->desc.name, detail ? detail : "");
     uyi_engine_log(e, reason, why);
     uyi_client_kill(e->client);
     e->client = NULL;
@@ -361,7 +361,7 @@ static int start_process(UyiEngine *e, char *why)
     }
     if (uyi_client_start(&e->client, e->desc.cmd, e->desc.dir, log_path, err)) {
         e->client = NULL;
-        snprintf(why, ERR_LEN, "engine %s: %.400s", e->desc.name, err);
+        error_set(why, "engine %s: %.400s", e->desc.name, err);
         uyi_engine_log(e, REASON_ENGINE_DIED, why);
         return REASON_ENGINE_DIED;
     }
@@ -411,7 +411,7 @@ int uyi_engine_go(UyiEngine *e, const UyiTurn *t, Action *best, UyiInfo *info, c
     *best = ACTION_NONE;
     *info = (UyiInfo){0};
     if (!e->client) {
-        snprintf(why, ERR_LEN, "engine %s is not running", e->desc.name);
+        error_set(why, "engine %s is not running", e->desc.name);
         return REASON_ENGINE_DIED;
     }
     /* position startpos [variant blitz] moves ...: at most 1000 actions of 15 characters */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "engine/base/error.h"
+#include "engine/base/file.h"
 #include "study/plans/ini.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
@@ -383,4 +384,34 @@ int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *er
         rc = error_code(err, rc, "%s: %s", s->path, msg);
     }
     return rc;
+}
+
+#define STUDY_MARK ".study"
+
+int study_report_owner_check(const Study *s, char *err)
+{
+    char path[4096], had[256] = "";
+    if (snprintf(path, sizeof path, "%s/" STUDY_MARK, s->report_out) >= (int)sizeof path) return 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(had, 1, sizeof had - 1, f);
+    fclose(f);
+    had[n] = 0;
+    had[strcspn(had, "\n")] = 0;
+    if (!strcmp(had, s->name)) return 0;
+    return error_set(err,
+                     "the report folder %.200s holds the report of study '%.100s' (its " STUDY_MARK " file), not of "
+                     "'%.100s': give [report] out a folder of this study's own (nothing was stored)",
+                     s->report_out, had, s->name);
+}
+
+int study_report_owner_mark(const Study *s, char *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/" STUDY_MARK, s->report_out) >= (int)sizeof path)
+        return error_set(err, "the report folder's path %.200s is too long", s->report_out);
+    FileOut o;
+    if (file_out_open(&o, path, err)) return ERR_FAIL;
+    fprintf(o.f, "%s\n", s->name);
+    return file_out_commit(&o, err) ? ERR_FAIL : 0;
 }

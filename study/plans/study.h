@@ -71,4 +71,15 @@ void study_free(Study *s);
  * agent); ERR_FAIL when the database cannot be read. */
 int study_state(const Study *s, const PlannedOptions *o, Planned *runs, char *err);
 
+/* A study's report folder holds a mark, the file .study with the name of
+ * the study that wrote its report, so that a copy of a study file that
+ * keeps another study's [report] out (only its name changed) is refused
+ * before it plays, not left to write over the other study's report.
+ * study_report_owner_check: ERR_OK when the folder has no mark (none yet,
+ * or a report of `yinsh report`) or this study's; ERR_FAIL naming the
+ * other study. study_report_owner_mark writes this study's mark after its
+ * report: ERR_OK or ERR_FAIL. */
+int study_report_owner_check(const Study *s, char *err);
+int study_report_owner_mark(const Study *s, char *err);
+
 #endif

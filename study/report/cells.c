@@ -2,11 +2,12 @@
  * code spans of every sentence that shows text from the database, and the
  * rows of the first-ring tables that two sections write. The
  * bottom of the report's Markdown: markdown.c, markdown_ladder.c and
- * match.c call these, they call none of them. */
+ * match_report.c call these, they call none of them. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include "engine/base/number.h"
 #include "engine/base/text.h"
 #include "engine/notation.h"
 #include "eval/stats/stats.h"
@@ -85,4 +86,25 @@ void report_md_class_rows(FILE *f, const ReportClass *c)
         fprintf(f, "%.1f%% (%.1f–%.1f)%s |\n", 100 * s.mid, 100 * s.lo, 100 * s.hi,
                 w + d + l < REPORT_MIN_POINT_GAMES ? ", too few games" : "");
     }
+}
+
+void report_md_pair_cell(FILE *f, const ReportPair *p)
+{
+    char label[1100];
+    report_pair_label(p, label, sizeof label);
+    fprintf(f, "| ");
+    report_md_code(f, label);
+}
+
+ReportDiff report_md_diff_cells(FILE *f, const ReportPair *standard, const ReportPair *blitz)
+{
+    ReportScore s = report_score(standard), b = report_score(blitz);
+    ReportDiff d = report_diff(standard, blitz);
+    char pv[32];
+    report_fmt_p(d.p, pv, sizeof pv);
+    fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
+            100 * s.score, (unsigned long long)s.n, number_plural(s.n), 100 * b.score, (unsigned long long)b.n,
+            number_plural(b.n), 100 * d.d.mid + 0.0, 100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv,
+            REPORT_VERDICT_WORD[d.verdict]);
+    return d;
 }

@@ -3,7 +3,7 @@
  * reads figures and labels off it, ladder.c rates a ladder's levels,
  * cells.c writes figures and stored text as Markdown cells, markdown.c
  * and markdown_ladder.c the prose and tables, data.c the data files
- * behind the pictures, plot.c runs gnuplot on them, match.c the match
+ * behind the pictures, plot.c runs gnuplot on them, match_report.c the match
  * report. The public side is report.h. No two of these files call each
  * other (tests/check_layers.sh). */
 #ifndef YINSH_REPORT_INTERNAL_H
@@ -42,6 +42,12 @@ void report_md_code(FILE *f, const char *text);
  * command line), or both whole when their display names would not tell
  * two different specs apart (markdown.c). */
 void report_md_agents(FILE *f, const char *a, const char *sep, const char *b);
+/* A pair's first cell, "| `label`" (report_pair_label), and the cells of
+ * blitz against standard after it: each variant's White's score with its
+ * games, the difference with its interval, p and the verdict, ending the
+ * row; the difference is returned (cells.c). */
+void report_md_pair_cell(FILE *f, const ReportPair *p);
+ReportDiff report_md_diff_cells(FILE *f, const ReportPair *standard, const ReportPair *blitz);
 /* The rows of a first-ring table by class (cells.c). */
 void report_md_class_rows(FILE *f, const ReportClass *c);
 

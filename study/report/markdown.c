@@ -300,17 +300,8 @@ static void write_comparison(const Report *rep, FILE *f)
                        "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p | "
                        "verdict |\n|---|--:|--:|---|--:|---|\n",
                     STATS_EXACT_SPLITS, REPORT_MIN_VERDICT_GAMES);
-        ReportScore s = report_score(st), b = report_score(bl);
-        ReportDiff d = report_diff(st, bl);
-        char label[1100], pv[32];
-        report_pair_label(st, label, sizeof label);
-        report_fmt_p(d.p, pv, sizeof pv);
-        fprintf(f, "| ");
-        report_md_code(f, label);
-        fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
-                100 * s.score, (unsigned long long)s.n, number_plural(s.n), 100 * b.score, (unsigned long long)b.n,
-                number_plural(b.n), 100 * d.d.mid + 0.0,
-                100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv, REPORT_VERDICT_WORD[d.verdict]);
+        report_md_pair_cell(f, st);
+        ReportDiff d = report_md_diff_cells(f, st, bl);
         counts[d.verdict]++;
     }
     if (!rows) {

@@ -318,20 +318,12 @@ static void write_levels_compared(const Report *rep, FILE *f)
                        "own ladder.\n\n"
                        "| level | Elo: standard | Elo: blitz | standard: White's score | blitz: White's score | "
                        "blitz − standard (95%% CI) | p | verdict |\n|---|---|---|--:|--:|---|--:|---|\n");
-        ReportScore s = report_score(a), t = report_score(b);
-        ReportDiff d = report_diff(a, b);
-        char label[1100], pv[32];
-        report_pair_label(a, label, sizeof label);
-        report_fmt_p(d.p, pv, sizeof pv);
-        fprintf(f, "| ");
-        report_md_code(f, label);
+        report_md_pair_cell(f, a);
         fprintf(f, " | ");
         elo_cell(st, k, f);
         fprintf(f, " | ");
         elo_cell(bl, kb, f);
-        fprintf(f, " | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
-                100 * s.score, (unsigned long long)s.n, 100 * t.score, (unsigned long long)t.n, 100 * d.d.mid + 0.0,
-                100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv, REPORT_VERDICT_WORD[d.verdict]);
+        report_md_diff_cells(f, a, b);
     }
     if (rows) fprintf(f, "\n");
 }
