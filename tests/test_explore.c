@@ -156,6 +156,28 @@ Test(explore, noise_and_pcr_are_reproducible_from_the_seed)
     }
 }
 
+/* Leaves scored by the shipped net, children by its priors: without
+ * noise the agent opens every game the same way (the shuffle only breaks
+ * ties); the root noise alone makes the openings differ. */
+static int distinct_openings(const Hashes *h)
+{
+    int n = 0;
+    for (int i = 0; i < GAMES; i++) {
+        int j = 0;
+        while (j < i && memcmp(h->first[i], h->first[j], sizeof h->first[i])) j++;
+        n += j == i;
+    }
+    return n;
+}
+
+Test(explore, noise_varies_the_openings_of_a_prior_agent)
+{
+    Hashes plain = play("mcts:sims=100,rollout=0,prior=1,eval=net:builtin", 21);
+    Hashes noisy = play("mcts:sims=100,rollout=0,prior=1,eval=net:builtin,noise=0.75", 21);
+    cr_assert_eq(distinct_openings(&plain), 1, "the plain agent's openings differ already");
+    cr_assert_gt(distinct_openings(&noisy), 1, "noise=0.75 left every opening the same");
+}
+
 /* ---- the search ------------------------------------------------------- */
 
 /* pcr=P:S: P = 0 runs S simulations, P = 1 the full sims, and a search

@@ -65,7 +65,11 @@
  *   temp=T       0..100 (0: none): for the first tempmoves actions of the
  *   tempmoves=N  game (0..100000; N = 0 or no temp: never), the action is
  *                drawn from the root's visits raised to 1/T (T = 1: in
- *                proportion to the visits), with the agent's rng.
+ *                proportion to the visits), with the agent's rng. The
+ *                actions are those the agent was shown (agent_observe)
+ *                since its game began: all of them in self-play and
+ *                matches; a caller that does not show them (a UYI
+ *                `position` that does not extend the last) gets fewer.
  *   noise=EPS    0..1: Dirichlet noise at the root, weight EPS (0: none).
  *   alpha=A      0 < A <= 100: its concentration, default 0.3.
  *   pcr=P:S      playout cap randomisation: with probability P (0..1) a
