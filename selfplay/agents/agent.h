@@ -73,7 +73,8 @@
  *   noise=EPS    0..1: Dirichlet noise at the root, weight EPS (0: none).
  *   alpha=A      0 < A <= 100: its concentration, default 0.3.
  *   pcr=P:S      playout cap randomisation: with probability P (0..1) a
- *                search runs the full sims, else S (1..10000000).
+ *                search runs the full sims, else S (1..10000000); not
+ *                under a run's own sims limit (`--sims`), which wins.
  *
  * mcts and ab both take movetime=MS (1..86400000, default none): the
  * agent's own time per action, so that one agent can be given more time

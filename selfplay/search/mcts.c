@@ -241,9 +241,9 @@ static MctsNode *select_uct(const Mcts *m, const MctsNode *n)
 
 /* Selection with any of the options: virtual losses (a parallel search),
  * proofs (the solver), priors and the root's noise (noise: the Dirichlet
- * sample of n's children, else NULL; mcts.h has the term). In a parallel search a child's visits
- * count the threads now below it, whose scores are not in yet: visits
- * that scored nothing, the virtual loss. With the solver a child proven
+ * sample of n's children, else NULL; mcts.h has the term). In a parallel
+ * search a child's visits count the threads now below it, whose scores
+ * are not in yet: visits that scored nothing, the virtual loss. With the solver a child proven
  * won for the chooser is taken at once, and children proven lost are
  * passed over while another exists. */
 static MctsNode *select_general(const Mcts *m, const MctsNode *n, const double *noise)
