@@ -114,6 +114,8 @@ static Hashes play(const char *spec, uint64_t seed)
     for (uint32_t i = 0; i < GAMES; i++) idx[i] = i;
     SelfplaySink sink = {.write = hash_write, .ctx = &h, .batch_games = GAMES};
     cr_assert_eq(selfplay_run(&plan, idx, GAMES, &sink, err), 0, "%s", err);
+    agent_spec_release(&plan.white);
+    agent_spec_release(&plan.black);
     return h;
 }
 
