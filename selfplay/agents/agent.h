@@ -60,6 +60,22 @@
  *   policy=rows  playouts prefer actions that make a row (playout.h);
  *                default uniform.
  *
+ * Exploration for self-play data (mcts.h; docs/python.md, "Exploration
+ * for learning"), each off by default and written only when set:
+ *   temp=T       0..100 (0: none): for the first tempmoves actions of the
+ *   tempmoves=N  game (0..100000; N = 0 or no temp: never), the action is
+ *                drawn from the root's visits raised to 1/T (T = 1: in
+ *                proportion to the visits), with the agent's rng. The
+ *                actions are those the agent was shown (agent_observe)
+ *                since its game began: all of them in self-play and
+ *                matches; a caller that does not show them (a UYI
+ *                `position` that does not extend the last) gets fewer.
+ *   noise=EPS    0..1: Dirichlet noise at the root, weight EPS (0: none).
+ *   alpha=A      0 < A <= 100: its concentration, default 0.3.
+ *   pcr=P:S      playout cap randomisation: with probability P (0..1) a
+ *                search runs the full sims, else S (1..10000000); not
+ *                under a run's own sims limit (`--sims`), which wins.
+ *
  * mcts and ab both take movetime=MS (1..86400000, default none): the
  * agent's own time per action, so that one agent can be given more time
   * than another (a strength curve, time odds). It never thinks longer: a
@@ -139,7 +155,7 @@
 #include "selfplay/uyi/engine.h"
 
 enum { ROLLOUT_RANDOM = -1, ROLLOUT_MAX = 1000 };
-enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200 };
+enum { AGENT_PATH_LEN = 200, AGENT_DEFAULT_SIMS = 200, AGENT_MAX_TEMP_MOVES = 100000 };
 /* `best`, an alias: the strongest agent measured (results/strength.md),
  * alpha-beta with the techniques that gained (the deep search's ladder)
  * on the learned evaluation that beat the tuned weights at 100 ms (the
@@ -177,6 +193,12 @@ typedef struct AgentMctsParams {
     bool solver;
     double prior;     /* 0: none */
     int policy;       /* MCTS_POLICY_UNIFORM or _ROWS */
+    double temp;      /* temp=T: 0, none */
+    uint32_t temp_moves; /* tempmoves=N: 0, none */
+    double noise;     /* noise=EPS: 0, none */
+    double alpha;     /* alpha=A: 0, MCTS_DEFAULT_ALPHA (not written) */
+    uint32_t pcr_sims; /* pcr=P:S: S; 0, none */
+    double pcr_p;     /* pcr=P:S: P */
 } AgentMctsParams;
 
 /* An alpha-beta agent's own keys (ab.h). */

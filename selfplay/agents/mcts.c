@@ -15,6 +15,66 @@ static void mcts_defaults(AgentSpec *spec)
     spec->mcts = (AgentMctsParams){.sims = AGENT_DEFAULT_SIMS, .c = 1.0, .rollout = ROLLOUT_RANDOM, .threads = 1};
 }
 
+/* The exploration keys for self-play data (agent.h, mcts.h): temp,
+ * tempmoves, noise, alpha, pcr; temp=0 and noise=0 are none, and as an
+ * option (agent_spec_set) alpha=0 goes back to its default and pcr=0 to
+ * none. */
+static int explore_set(AgentMctsParams *m, const char *key, const char *value, bool option, char *err)
+{
+    bool unset = option && !strcmp(value, "0");
+    if (!strcmp(key, "temp")) {
+        if (number_real(value, 0, 100, &m->temp)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for temp (a number from 0 to 100; 0: none)", value);
+    }
+    if (!strcmp(key, "tempmoves")) {
+        if (agent_parse_u32(value, 0, AGENT_MAX_TEMP_MOVES, &m->temp_moves)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for tempmoves (an integer from 0 to %d)", value,
+                          AGENT_MAX_TEMP_MOVES);
+    }
+    if (!strcmp(key, "noise")) {
+        if (number_real(value, 0, 1, &m->noise)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for noise (a number from 0 to 1)", value);
+    }
+    if (!strcmp(key, "alpha")) {
+        double a;
+        if (unset || (number_real(value, 0, 100, &a) && a > 0)) {
+            m->alpha = unset ? 0 : a;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for alpha (a number above 0, at most 100)", value);
+    }
+    if (!strcmp(key, "pcr")) {
+        /* P:S, the probability of a full search and the sims of the others */
+        char p[64];
+        const char *colon = strchr(value, ':');
+        size_t len = colon ? (size_t)(colon - value) : 0;
+        double pp;
+        uint32_t ss;
+        if (unset) {
+            m->pcr_sims = 0;
+            m->pcr_p = 0;
+            return 0;
+        }
+        if (colon && len < sizeof p) {
+            memcpy(p, value, len);
+            p[len] = '\0';
+            if (number_real(p, 0, 1, &pp) && agent_parse_u32(colon + 1, 1, 10000000, &ss)) {
+                m->pcr_p = pp;
+                m->pcr_sims = ss;
+                return 0;
+            }
+        }
+        return error_code(err, ERR_USAGE,
+                          "bad value '%.64s' for pcr (P:S, the probability P of a full search, 0 to 1, and the "
+                          "simulations S of the others, 1 to 10000000)",
+                          value);
+    }
+    return error_code(err, ERR_USAGE,
+                      "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy, "
+                      "temp, tempmoves, noise, alpha, pcr, movetime)",
+                      key);
+}
+
 static int mcts_set(AgentSpec *spec, const char *key, const char *value, bool option, char *err)
 {
     AgentMctsParams *m = &spec->mcts;
@@ -75,10 +135,7 @@ static int mcts_set(AgentSpec *spec, const char *key, const char *value, bool op
         }
         return error_code(err, ERR_USAGE, "bad value '%.64s' for policy (uniform or rows)", value);
     }
-    return error_code(err, ERR_USAGE,
-                      "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy, "
-                      "movetime)",
-                      key);
+    return explore_set(m, key, value, option, err);
 }
 
 /* The weights of eval are those of the rollouts' evaluation: without
@@ -115,7 +172,28 @@ static void mcts_format(const AgentSpec *spec, char *out)
         n += snprintf(out + n, SPEC_LEN - (size_t)n, ",threads=%u", (unsigned)m->threads);
     if (m->solver && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",solver=1");
     if (m->prior > 0 && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",prior=%s", prior);
-    if (m->policy == MCTS_POLICY_ROWS && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",policy=rows");
+    if (m->policy == MCTS_POLICY_ROWS && n > 0 && n < SPEC_LEN)
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",policy=rows");
+    /* the exploration keys, newer still: each only when set */
+    char v[32];
+    if (m->temp > 0 && n > 0 && n < SPEC_LEN) {
+        agent_shortest_real(m->temp, v);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",temp=%s", v);
+    }
+    if (m->temp_moves && n > 0 && n < SPEC_LEN)
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",tempmoves=%u", (unsigned)m->temp_moves);
+    if (m->noise > 0 && n > 0 && n < SPEC_LEN) {
+        agent_shortest_real(m->noise, v);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",noise=%s", v);
+    }
+    if (m->alpha > 0 && n > 0 && n < SPEC_LEN) {
+        agent_shortest_real(m->alpha, v);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",alpha=%s", v);
+    }
+    if (m->pcr_sims && n > 0 && n < SPEC_LEN) {
+        agent_shortest_real(m->pcr_p, v);
+        snprintf(out + n, SPEC_LEN - (size_t)n, ",pcr=%s:%u", v, (unsigned)m->pcr_sims);
+    }
 }
 
 static int mcts_options(const AgentSpec *spec, AgentOption *out)
@@ -137,7 +215,9 @@ static void config_of(const AgentSpec *spec, MctsConfig *cfg)
     const AgentMctsParams *m = &spec->mcts;
     *cfg = (MctsConfig){.sims = m->sims, .c = m->c, .nodes = m->nodes, .evaluate = m->rollout != ROLLOUT_RANDOM,
                         .rollout = m->rollout, .weights = spec->weights, .net = spec->net, .threads = m->threads,
-                        .solver = m->solver, .prior = m->prior, .policy = m->policy};
+                        .solver = m->solver, .prior = m->prior, .policy = m->policy, .temp = m->temp,
+                        .temp_moves = m->temp_moves, .noise = m->noise, .alpha = m->alpha, .pcr_sims = m->pcr_sims,
+                        .pcr_p = m->pcr_p};
 }
 
 bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
+#include "selfplay/search/dirichlet.h"
 #include "selfplay/search/mcts.h"
 #include "selfplay/search/mcts_tree.h"
 #include "engine/movegen.h"
@@ -17,6 +18,11 @@ struct Mcts {
     uint32_t cap;
     Position root_pos;
     bool valid;              /* root_pos and nodes[0] describe a tree */
+    uint32_t ply;            /* actions mcts_advance was shown since mcts_new or mcts_clear (temp_moves) */
+    /* noise: during a search, the root children's Dirichlet sample (their
+     * order), written by the caller's thread before any simulation */
+    bool noisy;
+    double root_noise[MAX_ACTIONS];
 };
 
 /* Relaxed loads and stores: what one thread's search uses on the atomic
@@ -68,7 +74,11 @@ void mcts_free(Mcts *m)
     free(m);
 }
 
-void mcts_clear(Mcts *m) { m->valid = false; }
+void mcts_clear(Mcts *m)
+{
+    m->valid = false;
+    m->ply = 0;
+}
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) : 0; }
 
 int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err)
@@ -230,12 +240,13 @@ static MctsNode *select_uct(const Mcts *m, const MctsNode *n)
 }
 
 /* Selection with any of the options: virtual losses (a parallel search),
- * proofs (the solver) and priors. In a parallel search a child's visits
- * count the threads now below it, whose scores are not in yet: visits
- * that scored nothing, the virtual loss. With the solver a child proven
+ * proofs (the solver), priors and the root's noise (noise: the Dirichlet
+ * sample of n's children, else NULL; mcts.h has the term). In a parallel
+ * search a child's visits count the threads now below it, whose scores
+ * are not in yet: visits that scored nothing, the virtual loss. With the solver a child proven
  * won for the chooser is taken at once, and children proven lost are
  * passed over while another exists. */
-static MctsNode *select_general(const Mcts *m, const MctsNode *n)
+static MctsNode *select_general(const Mcts *m, const MctsNode *n, const double *noise)
 {
     MctsNode *c = m->nodes + atomic_load_explicit(&n->child, memory_order_acquire);
     int k = n->nchild, chooser = c[0].mover;
@@ -259,6 +270,15 @@ static MctsNode *select_general(const Mcts *m, const MctsNode *n)
         double inv = 1.0 / (vis[i] > 0 ? vis[i] : 1);
         double uct = vis[i] > 0 ? 0.5 * sc[i] * inv + cc * __builtin_sqrt(logn * inv) : fpu;
         u[i] = uct + pri[i] * rootn / (1 + vis[i]) + off[i];
+    }
+    if (noise) {
+        /* the priors p' = (1 - EPS) p + EPS eta: with priors, W p' is W p
+         * (above) plus this; in plain UCT, p = 1/k and W = c */
+        double eps = m->cfg.noise, wn = w > 0 ? w : cc, flat = 1.0 / k;
+        for (int i = 0; i < k; i++) {
+            double p = w > 0 ? c[i].prior / 65535.0 : flat;
+            u[i] += wn * eps * (noise[i] - p) * rootn / (1 + vis[i]);
+        }
     }
     int best = 0;
     double bestu = u[0];
@@ -371,7 +391,8 @@ static void simulate(Mcts *m, Rng *rng, bool parallel)
             }
         }
         if (depth == PATH_MAX_LEN) break;
-        n = general ? select_general(m, n) : select_uct(m, n);
+        if (depth == 1 && m->noisy) n = select_general(m, n, m->root_noise);
+        else n = general ? select_general(m, n, NULL) : select_uct(m, n);
         if (parallel) seen = atomic_fetch_add_explicit(&n->visits, 1, memory_order_relaxed);
         pos_make(&pos, n->action, &u);
         path[depth++] = (uint32_t)(n - m->nodes);
@@ -478,10 +499,55 @@ static void *worker_run(void *arg)
     return NULL;
 }
 
+/* noise: the root expanded now (a fresh tree's first simulation would
+ * have done it), and its children's Dirichlet sample drawn, before any
+ * thread selects. A root the arena cannot expand, or a finished one, gets
+ * none. */
+static void root_noise(Mcts *m, Rng *rng)
+{
+    MctsNode *root = m->nodes;
+    if (!LD(root->child) && !LD(root->terminal) && !expand(m, root, &m->root_pos, rng)) return;
+    if (!LD(root->child)) return;
+    double alpha = m->cfg.alpha > 0 ? m->cfg.alpha : MCTS_DEFAULT_ALPHA;
+    dirichlet_sample(rng, alpha, root->nchild, m->root_noise);
+    m->noisy = true;
+}
+
+/* temp: a visited root child drawn with probability in proportion to
+ * visits^(1/temp), computed as (v / most)^(1/temp) so that a small temp
+ * does not overflow. best is the most visited (best_child): a proven win
+ * is kept, proven losses are left out while best is open. */
+static const MctsNode *sample_child(const Mcts *m, const MctsNode *best, Rng *rng)
+{
+    const MctsNode *root = m->nodes, *c = m->nodes + LD(root->child);
+    int win = c[0].mover == WHITE ? RESULT_WHITE : RESULT_BLACK;
+    uint8_t best_pr = m->cfg.solver ? LD(best->proven) : RESULT_NONE;
+    if (best_pr != RESULT_NONE || !LD(best->visits)) return best;
+    double w[MAX_ACTIONS], sum = 0, most = LD(best->visits), inv = 1.0 / m->cfg.temp;
+    for (int i = 0; i < root->nchild; i++) {
+        uint32_t v = LD(c[i].visits);
+        uint8_t pr = m->cfg.solver ? LD(c[i].proven) : RESULT_NONE;
+        w[i] = v && pr != RESULT_WHITE + RESULT_BLACK - win ? exp(inv * log(v / most)) : 0;
+        sum += w[i];
+    }
+    double x = rng_double(rng) * sum;
+    for (int i = 0; i < root->nchild; i++) {
+        if (w[i] > 0 && x < w[i]) return c + i;
+        x -= w[i];
+    }
+    return best; /* rounding left x at the end */
+}
+
 Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchLimits *lim, MctsResult *res)
 {
     if (!m->valid || !pos_equal(&m->root_pos, pos)) reset_root(m, pos);
     uint32_t sims = lim && lim->until_stop ? UINT32_MAX : lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
+    /* pcr: the configured sims with probability pcr_p, else pcr_sims
+     * (drawn only when both can happen: pcr_p 1 is no pcr at all) */
+    if (m->cfg.pcr_sims && m->cfg.pcr_p < 1 && !(lim && (lim->until_stop || lim->sims)) &&
+        !(m->cfg.pcr_p > 0 && rng_double(rng) < m->cfg.pcr_p))
+        sims = m->cfg.pcr_sims;
+    if (m->cfg.noise > 0) root_noise(m, rng);
     uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
     if (threads == 1) {
         double next = lim && lim->report ? clock_now() + lim->report_s : 0;
@@ -516,7 +582,9 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
 
     MctsNode *root = m->nodes;
     MctsResult r = {.sims = s};
+    m->noisy = false;
     const MctsNode *best = LD(root->child) ? best_child(m, root) : NULL; /* NULL: no child (never, once expanded) */
+    if (best && m->cfg.temp > 0 && m->ply < m->cfg.temp_moves) best = sample_child(m, best, rng);
     if (best) {
         uint32_t bv = LD(best->visits);
         r.action = best->action;
@@ -599,6 +667,7 @@ static void keep_subtree(Mcts *m, uint32_t from)
 
 void mcts_advance(Mcts *m, const Position *before, Action a)
 {
+    m->ply++;
     Position next = *before;
     Undo u;
     pos_make(&next, a, &u);

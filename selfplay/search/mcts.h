@@ -52,6 +52,32 @@
  *     a position where a ring moves, an action that makes a row for the
  *     mover among 3 random legal actions (playout.h).
  *
+  * Exploration for self-play data, each off by default (AlphaZero,
+ * KataGo; docs/python.md, "Exploration for learning"):
+ *   - temp > 0 and temp_moves = N: while fewer than N actions have been
+ *     played in the game (the actions mcts_advance was shown since
+ *     mcts_new or mcts_clear), the action is not the most visited child
+ *     but one drawn from the Rng with probability proportional to
+ *     visits^(1/temp) among the visited children (temp 1: in proportion
+ *     to the visits); a solver's proven win is still taken and proven
+ *     losses avoided when another child is open. MctsResult describes
+ *     the drawn child. The principal variation stays the most visited.
+ *   - noise = EPS > 0: at the start of each search the root is expanded
+ *     and a Dirichlet(alpha) sample eta over its children drawn from the
+ *     Rng (dirichlet.h); the root's selection then scores each child as
+ *     with priors p' = (1 - EPS) p + EPS eta: it adds
+ *     W * EPS * (eta - p) * sqrt(N) / (1 + n) to the child's score, where
+ *     p is the child's prior and W the prior weight (prior > 0), or, in
+ *     plain UCT, p = 1/k and W = c (then the root still tries each child
+ *     once first, and the noise moves later visits among them; c = 0
+ *     makes the noise do nothing). Below the root nothing changes.
+ *   - pcr_sims = S > 0: playout cap randomisation. A search that runs the
+ *     configured sims (no sims or stop limit of its own) draws from the
+ *     Rng (only when 0 < pcr_p < 1): with probability pcr_p it runs the
+ *     full sims, else S. The
+ *     simulations run are MctsResult.sims; which it was is not recorded
+ *     otherwise.
+ *
   * A search is deterministic: it draws all randomness from the Rng it is
  * given and uses a fixed number of simulations. mcts_search_limited adds
  * a deadline and a stop flag for engines that play on a clock (cli's UYI
@@ -85,7 +111,16 @@ typedef struct MctsConfig {
     /* evaluate, prior: NULL, the weights; else this net instead (eval/nnue.h;
      * read-only and shared, it must outlive the Mcts) */
     const Nnue *net;
+    /* Exploration for self-play data (AlphaZero, KataGo), each off at 0: */
+    double temp;         /* > 0 with temp_moves: the choice sampled from visits^(1/temp) */
+    uint32_t temp_moves; /* ... while fewer actions than this were played (mcts_advance counts them) */
+    double noise;        /* root Dirichlet noise's weight EPS, 0..1; 0: none */
+    double alpha;        /* its concentration (> 0; 0: MCTS_DEFAULT_ALPHA) */
+    uint32_t pcr_sims;   /* > 0: playout cap randomisation, pcr_sims simulations ... */
+    double pcr_p;        /* ... except with this probability, the full sims */
 } MctsConfig;
+
+#define MCTS_DEFAULT_ALPHA 0.3
 
 enum { MCTS_POLICY_UNIFORM = 0, MCTS_POLICY_ROWS = 1, MCTS_MAX_THREADS = 64 };
 
