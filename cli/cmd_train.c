@@ -75,7 +75,18 @@ const char USAGE_TRAIN[] =
     "                  same positions (and always that of a constant prediction)\n"
     "  --checkpoint S  seconds between checkpoints (default 60; also after each epoch)\n"
     "  --resume        go on from NET.ckpt (without one: start afresh)\n"
-    "  --quiet         no progress or epoch lines on stderr\n";
+    "  --quiet         no progress or epoch lines on stderr\n"
+    "\n"
+    "usage: yinsh train --policy --db PATH --init NET --out NET2 [--runs LIST]\n"
+    "                   [--seed S] [--epochs E] [--lr X] [--batch B] [--val F]\n"
+    "                   [--positions N] [--quiet]\n"
+    "  Trains the policy head of NET (a net with a linear and a pattern part,\n"
+    "  e.g. eval/nets/patterns32.nnue) for PUCT (mcts:puct=1, docs/nnue.md):\n"
+    "  every stored position with a choice, its target the stored root visits\n"
+    "  where the run stored them (selfplay --store-visits), else the action\n"
+    "  played. Writes NET2: NET's value net unchanged, with the head. Defaults:\n"
+    "  4 epochs, lr 0.003, batch 256, --val 0.1; the summary gives the held-out\n"
+    "  cross-entropy and top-1 agreement with and without the head.\n";
 
 /* The command line, parsed. */
 typedef struct TrainArgs {
@@ -346,6 +357,8 @@ int cmd_train(int argc, char **argv)
     char err[ERR_LEN], what[NNUE_DESC_MAX + 1], desc[NNUE_DESC_MAX + 1];
     int64_t repeats = 0;
     double read_s = 0;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--policy")) return cmd_train_policy(argc, argv);
     int rc = train_parse(argc, argv, &a);
     if (rc || (rc = train_inputs(&a, &in)) || (rc = train_read(&a, &in, &data, &repeats, &read_s))) goto done;
 

@@ -34,6 +34,7 @@ int cmd_sprt(int argc, char **argv); extern const char USAGE_SPRT[];
 int cmd_tournament(int argc, char **argv); extern const char USAGE_TOURNAMENT[];
 int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
 int cmd_train(int argc, char **argv); extern const char USAGE_TRAIN[];
+int cmd_train_policy(int argc, char **argv); /* cmd_train's --policy */
 
 int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
 int cmd_study(int argc, char **argv); extern const char USAGE_STUDY[];

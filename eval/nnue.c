@@ -8,6 +8,7 @@
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/geometry.h"
+#include "engine/encode/encode.h"
 #include "eval/patterns.h"
 #include "eval/evaluation.h"
 #include "eval/nnue.h"
@@ -30,6 +31,9 @@ struct Nnue {
     int32_t lw[FEAT_NB];
     int32_t *pw;           /* feature set 3: the pattern part (PATTERN_NB), or NULL */
     int32_t *pw_code;      /* and by code, White's view then Black's (patterns_expand) */
+    int16_t *ppw;          /* feature set 4: the policy head (ENCODE_ACTIONS rows of 2 * hidden), or NULL */
+    int32_t *ppb;          /* its biases (ENCODE_ACTIONS), in the same block as ppw */
+    int32_t beta;
     void *mem;
     /* the references held (nnue_retain, nnue_free): the one field that
      * changes after the load; every holder's thread writes it */
@@ -444,6 +448,7 @@ int32_t nnue_output_path(const Nnue *net, NnuePath p, const NnueAcc *acc, int ac
 
 int nnue_hidden(const Nnue *net) { return net->hidden; }
 int nnue_l2(const Nnue *net) { return net->l2; }
+int nnue_qa(const Nnue *net) { return net->qa; }
 
 size_t nnue_float_params(const Nnue *net, float *p)
 {
@@ -465,6 +470,26 @@ size_t nnue_float_params(const Nnue *net, float *p)
     return n;
 }
 uint64_t nnue_hash(const Nnue *net) { return net->hash; }
+void nnue_int_params(const Nnue *net, int16_t *w1, NnueParams *p)
+{
+    size_t h = (size_t)net->hidden;
+    for (int row = 0; row < NNUE_ROWS; row++) {
+        int f = nnue_row_feature(row);
+        if (f >= 0) memcpy(w1 + (size_t)f * h, net->w1 + (size_t)row * h, h * sizeof *w1);
+    }
+    *p = (NnueParams){.hidden = net->hidden, .l2 = net->l2, .qa = net->qa, .qw = net->qw, .w1 = w1, .b1 = net->b1,
+                      .w2 = net->w2, .w3 = net->w3, .b2 = net->b2, .b3 = net->b3,
+                      .lw = net->linear ? net->lw : NULL, .pw = net->pw, .description = net->description};
+}
+bool nnue_policy_head(const Nnue *net, const int16_t **ppw, const int32_t **ppb, int32_t *beta)
+{
+    if (!net->ppw) return false;
+    *ppw = net->ppw;
+    *ppb = net->ppb;
+    *beta = net->beta;
+    return true;
+}
+void nnue_hidden_values(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h) { hidden_portable(net, acc, actor, h); }
 const char *nnue_description(const Nnue *net) { return net->description; }
 NnuePath nnue_path(const Nnue *net) { return net->path; }
 
@@ -498,11 +523,15 @@ static void wr64(uint8_t *p, uint64_t v)
     wr32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* Bytes of the policy head: beta, the biases, the weights. */
+static size_t policy_bytes(int hidden) { return 4 + 4 * (size_t)ENCODE_ACTIONS + 2 * (size_t)ENCODE_ACTIONS * 2 * (size_t)hidden; }
+
 /* Bytes of the parameters after the description. */
-static size_t params_bytes(int hidden, int l2, bool linear, bool patterns)
+static size_t params_bytes(int hidden, int l2, bool linear, bool patterns, bool policy)
 {
     size_t h = (size_t)hidden, n = (size_t)NNUE_FEATURES * h + h;
-    size_t lin = (linear ? 4 * (size_t)FEAT_NB : 0) + (patterns ? 4 * (size_t)PATTERN_NB : 0);
+    size_t lin = (linear ? 4 * (size_t)FEAT_NB : 0) + (patterns ? 4 * (size_t)PATTERN_NB : 0) +
+                 (policy ? policy_bytes(hidden) : 0);
     if (l2 == 0) return 2 * (n + 2 * h) + 4 + lin;
     return 2 * (n + (size_t)l2 * 2 * h + (size_t)l2) + 4 * ((size_t)l2 + 1) + lin;
 }
@@ -527,12 +556,22 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
     size_t dlen = p->description ? strlen(p->description) : 0;
     if (dlen > NNUE_DESC_MAX) dlen = NNUE_DESC_MAX;
     if (p->pw && !p->lw) return error_code(err, ERR_USAGE, "cannot write a net: a pattern part needs a linear part");
-    size_t payload = dlen + params_bytes(p->hidden, p->l2, p->lw != NULL, p->pw != NULL), n = NNUE_HEADER_BYTES + payload;
+    if (p->ppw && !p->pw) return error_code(err, ERR_USAGE, "cannot write a net: a policy head needs a pattern part");
+    if (p->ppw)
+        for (size_t i = 0; i < (size_t)ENCODE_ACTIONS * 2 * (size_t)p->hidden; i++)
+            if (p->ppw[i] > NNUE_POLICY_MAX * NNUE_POLICY_Q || p->ppw[i] < -NNUE_POLICY_MAX * NNUE_POLICY_Q)
+                return error_code(err, ERR_USAGE, "cannot write a net: policy weight %zu is %d, beyond %d", i,
+                                  p->ppw[i], NNUE_POLICY_MAX * NNUE_POLICY_Q);
+    size_t payload = dlen + params_bytes(p->hidden, p->l2, p->lw != NULL, p->pw != NULL, p->ppw != NULL),
+           n = NNUE_HEADER_BYTES + payload;
     uint8_t *b = calloc(1, n);
     if (!b) return error_set(err, "out of memory for a net of %zu bytes", n);
     memcpy(b, MAGIC, sizeof MAGIC);
     wr32(b + 8, NNUE_FORMAT_VERSION);
-    wr32(b + 12, p->pw ? NNUE_FEATURE_SET_PATTERNS : p->lw ? NNUE_FEATURE_SET_LINEAR : NNUE_FEATURE_SET);
+    wr32(b + 12, p->ppw  ? NNUE_FEATURE_SET_POLICY
+                 : p->pw ? NNUE_FEATURE_SET_PATTERNS
+                 : p->lw ? NNUE_FEATURE_SET_LINEAR
+                         : NNUE_FEATURE_SET);
     wr32(b + 16, NNUE_FEATURES);
     wr32(b + 20, (uint32_t)p->hidden);
     wr32(b + 24, (uint32_t)p->l2);
@@ -563,6 +602,12 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
         for (int k = 0; k < FEAT_NB; k++, q += 4) wr32(q, (uint32_t)p->lw[k]);
     if (p->pw)
         for (int k = 0; k < PATTERN_NB; k++, q += 4) wr32(q, (uint32_t)p->pw[k]);
+    if (p->ppw) {
+        wr32(q, (uint32_t)p->beta);
+        q += 4;
+        for (int k = 0; k < ENCODE_ACTIONS; k++, q += 4) wr32(q, (uint32_t)p->ppb[k]);
+        PUT16(p->ppw, (size_t)ENCODE_ACTIONS * 2 * h);
+    }
 #undef PUT16
     wr64(b + HASH_AT, content_hash(b, n));
     *bytes = b;
@@ -585,6 +630,7 @@ void nnue_free(const Nnue *net)
     if (atomic_fetch_sub_explicit(&n->refs, 1, memory_order_acq_rel) != 1) return;
     free(n->mem);
     free(n->pw);
+    free(n->ppw);
     free(n);
 }
 
@@ -593,7 +639,7 @@ static size_t up32(size_t n) { return (n + 31) & ~(size_t)31; }
 /* What a net file's header says, once checked against the file. */
 typedef struct NetHeader {
     long hidden, l2, qa, qw, dlen;
-    bool linear, patterns;
+    bool linear, patterns, policy;
     uint64_t hash;
 } NetHeader;
 
@@ -610,13 +656,14 @@ static int decode_header(const uint8_t *b, size_t len, const char *name, NetHead
     if (version != NNUE_FORMAT_VERSION)
         return error_set(err, "%s: net file format version %u; this yinsh reads version %d", name, (unsigned)version,
                          (int)NNUE_FORMAT_VERSION);
-    if ((set != NNUE_FEATURE_SET && set != NNUE_FEATURE_SET_LINEAR && set != NNUE_FEATURE_SET_PATTERNS) ||
-        inputs != NNUE_FEATURES)
+    if (set < NNUE_FEATURE_SET || set > NNUE_FEATURE_SET_POLICY || inputs != NNUE_FEATURES)
         return error_set(err, "%s: mismatched inputs: feature set %u of %u inputs; this yinsh's nets have feature set %d "
-                         "(or %d, with a linear part, or %d, with a linear and a pattern part) of %d",
+                         "(or %d, with a linear part, %d, with a linear and a pattern part, or %d, with those and a "
+                         "policy head) of %d",
                          name, (unsigned)set, (unsigned)inputs, (int)NNUE_FEATURE_SET, (int)NNUE_FEATURE_SET_LINEAR,
-                         (int)NNUE_FEATURE_SET_PATTERNS, (int)NNUE_FEATURES);
-    hd->patterns = set == NNUE_FEATURE_SET_PATTERNS;
+                         (int)NNUE_FEATURE_SET_PATTERNS, (int)NNUE_FEATURE_SET_POLICY, (int)NNUE_FEATURES);
+    hd->policy = set == NNUE_FEATURE_SET_POLICY;
+    hd->patterns = set == NNUE_FEATURE_SET_PATTERNS || hd->policy;
     hd->linear = set == NNUE_FEATURE_SET_LINEAR || hd->patterns;
     hd->hidden = rd32(b + 20), hd->l2 = rd32(b + 24), hd->qa = rd32(b + 28), hd->qw = rd32(b + 32);
     hd->dlen = rd32(b + 36);
@@ -628,7 +675,7 @@ static int decode_header(const uint8_t *b, size_t len, const char *name, NetHead
         return error_set(err, "%s: damaged header: a description of %ld bytes (at most %d)", name, hd->dlen,
                          (int)NNUE_DESC_MAX);
     uint64_t payload = rd64(b + 40),
-             need = (uint64_t)hd->dlen + params_bytes((int)hd->hidden, (int)hd->l2, hd->linear, hd->patterns);
+             need = (uint64_t)hd->dlen + params_bytes((int)hd->hidden, (int)hd->l2, hd->linear, hd->patterns, hd->policy);
     if (payload != need)
         return error_set(err, "%s: mismatched sizes: the header says %llu bytes of contents, its architecture needs %llu",
                          name, (unsigned long long)payload, (unsigned long long)need);
@@ -725,10 +772,33 @@ static int decode_part(const Nnue *net, const uint8_t **q, int32_t *w, int n, co
     return 0;
 }
 
+/* The policy head from q (after the pattern part), its weights bounded
+ * by NNUE_POLICY_MAX (so that a sum of the head cannot wrap: 512 hidden
+ * values of at most 255 times 4096 stay below 2^31). */
+static int decode_policy(Nnue *net, const uint8_t *q, const char *name, char *err)
+{
+    size_t nw = (size_t)ENCODE_ACTIONS * 2 * (size_t)net->hidden;
+    /* the weights first, each row 32-byte aligned (2 * hidden is a multiple of 16) */
+    net->ppw = aligned_alloc(32, up32(nw * 2 + 4 * (size_t)ENCODE_ACTIONS));
+    if (!net->ppw) return error_set(err, "%s: out of memory", name);
+    net->ppb = (int32_t *)(net->ppw + nw);
+    net->beta = (int32_t)rd32(q);
+    q += 4;
+    for (int k = 0; k < ENCODE_ACTIONS; k++, q += 4) net->ppb[k] = (int32_t)rd32(q);
+    for (size_t i = 0; i < nw; i++, q += 2) {
+        net->ppw[i] = (int16_t)(uint16_t)(q[0] | q[1] << 8);
+        if (net->ppw[i] > NNUE_POLICY_MAX * NNUE_POLICY_Q || net->ppw[i] < -NNUE_POLICY_MAX * NNUE_POLICY_Q)
+            return error_set(err, "%s: mismatched architecture: policy weight %zu is %d, beyond %d times the scale",
+                             name, i, net->ppw[i], (int)NNUE_POLICY_MAX);
+    }
+    return 0;
+}
+
 /* A net that decoding gave up on, freed whole. */
 static void net_discard(Nnue *net)
 {
     free(net->pw);
+    free(net->ppw);
     free(net->mem);
     free(net);
 }
@@ -755,6 +825,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
             for (int c = 0; c < COLOUR_NB; c++) patterns_expand(net->pw, c, net->pw_code + (size_t)c * PATTERN_CODES);
         }
     }
+    if (!rc && hd.policy) rc = decode_policy(net, q, name, err);
     if (rc) {
         net_discard(net);
         return rc;
@@ -794,7 +865,7 @@ int nnue_load(Nnue **out, const char *path, char *err)
     /* a net is at most a few hundred KB: a larger file is not one */
     char *buf;
     size_t len;
-    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2, true, true), 0, &buf,
+    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2, true, true, true), 0, &buf,
                        &len, err);
     if (rc) return rc == ERR_NOT_FOUND ? rc : ERR_FAIL;
     rc = nnue_decode(out, (const uint8_t *)buf, len, path, err);

@@ -69,6 +69,7 @@ enum {
     NNUE_FEATURE_SET = 1, /* the inputs above; a file of another set is refused */
     NNUE_FEATURE_SET_LINEAR = 2, /* the inputs above and a linear part (NnueParams.lw) */
     NNUE_FEATURE_SET_PATTERNS = 3, /* the inputs above, a linear part and a pattern part (NnueParams.pw) */
+    NNUE_FEATURE_SET_POLICY = 4, /* set 3 and a policy head (NnueParams.ppw; eval/nnue_policy.h) */
     NNUE_LINEAR_MAX = 8,  /* the largest weight of the linear part, in logits a unit of its feature */
     NNUE_FORMAT_VERSION = 1,
     NNUE_FEATURES = 4 * POINT_NB + 6 + (MARKERS_NB + 1) + 2 * STATE_NB + 1, /* 413 */
@@ -81,6 +82,9 @@ enum {
     NNUE_HEADER_BYTES = 56,
     NNUE_QA = 255,          /* the trainer's scales: an activation of 1 is QA */
     NNUE_QW = 64,           /* a weight of 1 past the first layer is QW */
+    NNUE_POLICY_Q = 512,    /* the policy head's scale: a weight of 1 is 512, a bias of 1 QA * 512 */
+    NNUE_POLICY_MAX = 8,    /* the largest policy weight (so that no sum of one can wrap) */
+    NNUE_BETA_Q = 1024,     /* the policy head's beta: 1 is 1024 */
 };
 
 /* Rows of the first layer in memory (and in the trainer): the pieces by
@@ -150,6 +154,14 @@ typedef struct NnueParams {
      * class, summed over the position's 123 windows seen from the side
      * to act and added to the output. */
     const int32_t *pw;
+    /* NULL: no policy head. Else (with pw; feature set 4) the policy head
+     * of eval/nnue_policy.h: ppw, ENCODE_ACTIONS rows of 2 * hidden
+     * weights times NNUE_POLICY_Q; ppb, ENCODE_ACTIONS biases times
+     * QA * NNUE_POLICY_Q; beta, the children's values' weight times
+     * NNUE_BETA_Q. */
+    const int16_t *ppw;
+    const int32_t *ppb;
+    int32_t beta;
     const char *description; /* at most NNUE_DESC_MAX bytes are written; NULL: none */
 } NnueParams;
 
@@ -182,6 +194,7 @@ void nnue_free(const Nnue *net);
 
 int nnue_hidden(const Nnue *net);
 int nnue_l2(const Nnue *net);
+int nnue_qa(const Nnue *net);
 /* Whether the net has a linear part (feature set 2), and that part of
  * pos's output (in the output's integers, for the side to act; 0 without
  * one): computed from the position, as the linear evaluation is, at each
@@ -203,6 +216,17 @@ int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos);
  * FEAT_NB weights, then with a pattern part its PATTERN_NB weights. Writes into p and returns the count, or (p NULL) only
  * returns it. A warm start begins from these. */
 size_t nnue_float_params(const Nnue *net, float *p);
+/* The net's integers as nnue_encode takes them, for a file of the same
+ * net with another part (a policy head): w1 is copied into the buffer w1
+ * (NNUE_FEATURES * hidden values, in the file's order), the rest point
+ * into the net; the policy head is left out (ppw NULL). */
+void nnue_int_params(const Nnue *net, int16_t *w1, NnueParams *p);
+/* The policy head (feature set 4; eval/nnue_policy.h): false without
+ * one, else its parameters as NnueParams has them (read-only, the net's). */
+bool nnue_policy_head(const Nnue *net, const int16_t **ppw, const int32_t **ppb, int32_t *beta);
+/* The hidden layer of acc for the side `actor` acts: its accumulator then
+ * the other's, each clipped to [0, QA] (2 * hidden values). */
+void nnue_hidden_values(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h);
 /* The content hash of the file (its header says it and the loader checked
  * it): what play depends on, as weights_hash is for a weights file. */
 uint64_t nnue_hash(const Nnue *net);

@@ -76,6 +76,19 @@
  *                search runs the full sims, else S (1..10000000); not
  *                under a run's own sims limit (`--sims`), which wins.
  *
+ * PUCT (mcts.h; docs/python.md, "PUCT and the lab's policy net"), written
+ * only when set:
+ *   puct=1       AlphaZero's search instead of UCT: leaves are evaluated
+ *                by the net of eval=net:FILE (required), its value and
+ *                its priors (eval/nnue_policy.h: a policy head when the
+ *                net has one, else its children's values), no playouts;
+ *                c is PUCT's constant. rollout, prior and policy do not
+ *                apply. Default 0.
+ *   batch=B      leaves evaluated together, with virtual losses between
+ *                them, 1..1024, default 1.
+ *   fpu=F        an unvisited child's value is its parent's less F,
+ *                0..1, default 0.
+ *
  * mcts and ab both take movetime=MS (1..86400000, default none): the
  * agent's own time per action, so that one agent can be given more time
   * than another (a strength curve, time odds). It never thinks longer: a
@@ -199,6 +212,9 @@ typedef struct AgentMctsParams {
     double alpha;     /* alpha=A: 0, MCTS_DEFAULT_ALPHA (not written) */
     uint32_t pcr_sims; /* pcr=P:S: S; 0, none */
     double pcr_p;     /* pcr=P:S: P */
+    bool puct;        /* puct=1: PUCT over the net of eval=net:FILE (mcts.h) */
+    uint32_t batch;   /* batch=B: leaves per evaluation; 0, 1 */
+    double fpu;       /* fpu=F: first-play urgency reduction; 0, none */
 } AgentMctsParams;
 
 /* An alpha-beta agent's own keys (ab.h). */

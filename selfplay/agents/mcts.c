@@ -69,9 +69,29 @@ static int explore_set(AgentMctsParams *m, const char *key, const char *value, b
                           "simulations S of the others, 1 to 10000000)",
                           value);
     }
+    if (!strcmp(key, "puct")) {
+        uint32_t v;
+        if (agent_parse_u32(value, 0, 1, &v)) {
+            m->puct = v;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for puct (0 or 1)", value);
+    }
+    if (!strcmp(key, "batch")) {
+        if ((option && !strcmp(value, "0")) || agent_parse_u32(value, 1, MCTS_MAX_BATCH, &m->batch)) {
+            if (!strcmp(value, "0")) m->batch = 0;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for batch (an integer from 1 to %d)", value,
+                          (int)MCTS_MAX_BATCH);
+    }
+    if (!strcmp(key, "fpu")) {
+        if (number_real(value, 0, 1, &m->fpu)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for fpu (a number from 0 to 1)", value);
+    }
     return error_code(err, ERR_USAGE,
                       "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy, "
-                      "temp, tempmoves, noise, alpha, pcr, movetime)",
+                      "temp, tempmoves, noise, alpha, pcr, puct, batch, fpu, movetime)",
                       key);
 }
 
@@ -142,13 +162,23 @@ static int mcts_set(AgentSpec *spec, const char *key, const char *value, bool op
  * rollout=N they would go unused. */
 static int mcts_check(const AgentSpec *spec, bool option, char *err)
 {
+    const AgentMctsParams *m = &spec->mcts;
+    if (m->puct) {
+        if (strncmp(spec->eval, AGENT_NET_PREFIX, strlen(AGENT_NET_PREFIX)))
+            return error_code(err, ERR_USAGE, "puct=1 needs a net: give eval=net:FILE (its value and priors)");
+        if (m->rollout != ROLLOUT_RANDOM || m->prior > 0 || m->policy != MCTS_POLICY_UNIFORM)
+            return error_code(err, ERR_USAGE, "rollout, prior and policy do not apply to puct=1 (the net scores the leaves)");
+        return 0;
+    }
+    if (m->batch || m->fpu > 0)
+        return error_code(err, ERR_USAGE, "batch and fpu apply only to puct=1");
     if (spec->eval[0] && spec->mcts.rollout == ROLLOUT_RANDOM)
         return error_code(err, ERR_USAGE, "eval=%.64s has no effect with rollout=random (%s)", spec->eval,
                           option ? "set rollout=N first" : "give rollout=N");
     return 0;
 }
 
-static bool mcts_has_eval(const AgentSpec *spec) { return spec->mcts.rollout != ROLLOUT_RANDOM; }
+static bool mcts_has_eval(const AgentSpec *spec) { return spec->mcts.rollout != ROLLOUT_RANDOM || spec->mcts.puct; }
 
 static void rollout_text(const AgentMctsParams *m, char out[16])
 {
@@ -165,7 +195,9 @@ static void mcts_format(const AgentSpec *spec, char *out)
     agent_shortest_real(m->c, c);
     agent_shortest_real(m->prior, prior);
     rollout_text(m, rollout);
-    int n = snprintf(out, SPEC_LEN, "mcts:sims=%u,c=%s,rollout=%s", (unsigned)m->sims, c, rollout);
+    /* a puct spec (newer than the rest) has no rollout to write */
+    int n = m->puct ? snprintf(out, SPEC_LEN, "mcts:sims=%u,c=%s", (unsigned)m->sims, c)
+                    : snprintf(out, SPEC_LEN, "mcts:sims=%u,c=%s,rollout=%s", (unsigned)m->sims, c, rollout);
     if (spec->eval[0] && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
     if (m->nodes && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",nodes=%u", (unsigned)m->nodes);
     if (m->threads > 1 && n > 0 && n < SPEC_LEN)
@@ -192,7 +224,14 @@ static void mcts_format(const AgentSpec *spec, char *out)
     }
     if (m->pcr_sims && n > 0 && n < SPEC_LEN) {
         agent_shortest_real(m->pcr_p, v);
-        snprintf(out + n, SPEC_LEN - (size_t)n, ",pcr=%s:%u", v, (unsigned)m->pcr_sims);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",pcr=%s:%u", v, (unsigned)m->pcr_sims);
+    }
+    /* PUCT's keys, the newest: each only when set */
+    if (m->puct && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",puct=1");
+    if (m->batch && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",batch=%u", (unsigned)m->batch);
+    if (m->fpu > 0 && n > 0 && n < SPEC_LEN) {
+        agent_shortest_real(m->fpu, v);
+        snprintf(out + n, SPEC_LEN - (size_t)n, ",fpu=%s", v);
     }
 }
 
@@ -217,7 +256,7 @@ static void config_of(const AgentSpec *spec, MctsConfig *cfg)
                         .rollout = m->rollout, .weights = spec->weights, .net = spec->net, .threads = m->threads,
                         .solver = m->solver, .prior = m->prior, .policy = m->policy, .temp = m->temp,
                         .temp_moves = m->temp_moves, .noise = m->noise, .alpha = m->alpha, .pcr_sims = m->pcr_sims,
-                        .pcr_p = m->pcr_p};
+                        .pcr_p = m->pcr_p, .puct = m->puct, .batch = m->batch, .fpu = m->fpu};
 }
 
 bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg)

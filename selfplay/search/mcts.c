@@ -5,6 +5,7 @@
 #include <string.h>
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
+#include "eval/nnue_policy.h"
 #include "selfplay/search/dirichlet.h"
 #include "selfplay/search/mcts.h"
 #include "selfplay/search/mcts_tree.h"
@@ -23,7 +24,23 @@ struct Mcts {
      * order), written by the caller's thread before any simulation */
     bool noisy;
     double root_noise[MAX_ACTIONS];
+    /* puct: each thread's batch (threads of them), and the first error of
+     * an evaluation (failed set once, by whichever thread) */
+    struct PuctBatch *batches;
+    _Atomic bool failed;
+    char error[ERR_LEN];
 };
+
+/* One thread's batch of leaves waiting for the evaluator (puct). */
+typedef struct PuctBatch {
+    int n, cap;
+    MctsLeaf *leaf;
+    Position *pos;
+    Action (*legal)[MAX_ACTIONS];
+    float (*prior)[MAX_ACTIONS];
+    uint32_t (*path)[GAME_MAX_ACTIONS + 1];
+    int *depth;
+} PuctBatch;
 
 /* Relaxed loads and stores: what one thread's search uses on the atomic
  * fields (plain moves on x86), and what a parallel search uses where the
@@ -44,6 +61,31 @@ uint32_t mcts_default_nodes(uint32_t sims)
     return n > MCTS_MAX_DEFAULT_NODES ? MCTS_MAX_DEFAULT_NODES : (uint32_t)n;
 }
 
+static void batch_free(PuctBatch *b)
+{
+    free(b->leaf);
+    free(b->pos);
+    free(b->legal);
+    free(b->prior);
+    free(b->path);
+    free(b->depth);
+}
+
+static bool batch_alloc(PuctBatch *b, int cap)
+{
+    *b = (PuctBatch){.cap = cap};
+    b->leaf = calloc((size_t)cap, sizeof *b->leaf);
+    b->pos = calloc((size_t)cap, sizeof *b->pos);
+    b->legal = calloc((size_t)cap, sizeof *b->legal);
+    b->prior = calloc((size_t)cap, sizeof *b->prior);
+    b->path = calloc((size_t)cap, sizeof *b->path);
+    b->depth = calloc((size_t)cap, sizeof *b->depth);
+    return b->leaf && b->pos && b->legal && b->prior && b->path && b->depth;
+}
+
+static uint32_t threads_of(const MctsConfig *cfg) { return cfg->threads > 1 ? cfg->threads : 1; }
+static int batch_of(const MctsConfig *cfg) { return cfg->batch > 1 ? (int)cfg->batch : 1; }
+
 int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
 {
     *out = NULL;
@@ -62,6 +104,24 @@ int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
         return error_set(err, "out of memory for a search tree of %u nodes (two arenas of %zu MiB)", (unsigned)cap,
                          ((size_t)cap * sizeof(MctsNode)) >> 20);
     }
+    if (cfg->puct && !cfg->evaluate_fn && !cfg->net) {
+        mcts_free(m);
+        return error_code(err, ERR_USAGE, "PUCT needs an evaluator: a net or an evaluation function");
+    }
+    if (cfg->puct && cfg->batch > MCTS_MAX_BATCH) {
+        mcts_free(m);
+        return error_code(err, ERR_USAGE, "a batch of %u leaves is more than %d", (unsigned)cfg->batch,
+                          (int)MCTS_MAX_BATCH);
+    }
+    if (cfg->puct) {
+        uint32_t t = threads_of(cfg);
+        bool ok = (m->batches = calloc(t, sizeof *m->batches)) != NULL;
+        for (uint32_t i = 0; ok && i < t; i++) ok = batch_alloc(&m->batches[i], batch_of(cfg));
+        if (!ok) {
+            mcts_free(m);
+            return error_set(err, "out of memory for %u batches of %d leaves", (unsigned)t, batch_of(cfg));
+        }
+    }
     *out = m;
     return 0;
 }
@@ -69,6 +129,8 @@ int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
 void mcts_free(Mcts *m)
 {
     if (!m) return;
+    for (uint32_t i = 0; m->batches && i < threads_of(&m->cfg); i++) batch_free(&m->batches[i]);
+    free(m->batches);
     free(m->nodes);
     free(m->spare);
     free(m);
@@ -80,6 +142,7 @@ void mcts_clear(Mcts *m)
     m->ply = 0;
 }
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) : 0; }
+const char *mcts_error(const Mcts *m) { return atomic_load(&m->failed) ? m->error : NULL; }
 
 int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err)
 {
@@ -440,6 +503,204 @@ Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res)
     return mcts_search_limited(m, pos, rng, NULL, res);
 }
 
+/* ---- PUCT (mcts.h) ---------------------------------------------------- */
+
+/* A visit counted on the way down, and one taken back (a collision). */
+static inline void visit_add(MctsNode *p, bool parallel)
+{
+    if (parallel) atomic_fetch_add_explicit(&p->visits, 1, memory_order_relaxed);
+    else ST(p->visits, LD(p->visits) + 1);
+}
+
+static inline void visit_undo(MctsNode *p, bool parallel)
+{
+    if (parallel) atomic_fetch_sub_explicit(&p->visits, 1, memory_order_relaxed);
+    else ST(p->visits, LD(p->visits) - 1);
+}
+
+/* PUCT's selection (mcts.h): Q + c P sqrt(N) / (1 + n), an unvisited
+ * child's Q the parent's less fpu; the root's priors mixed with its noise
+ * (noise: the sample, else NULL). With the solver, a child proven won for
+ * the chooser is taken at once and proven losses only when every child is
+ * one. Ties go to the first child. */
+static MctsNode *select_puct(const Mcts *m, const MctsNode *n, const double *noise)
+{
+    MctsNode *c = m->nodes + atomic_load_explicit(&n->child, memory_order_acquire);
+    int k = n->nchild, chooser = c[0].mover;
+    int win = chooser == WHITE ? RESULT_WHITE : RESULT_BLACK;
+    bool solver = m->cfg.solver;
+    double nv = LD(n->visits), q = nv > 0 ? 0.5 * LD(n->score2) / nv : 0.5;
+    if (n->mover != chooser) q = 1 - q;
+    double fpu = q - m->cfg.fpu, cc = m->cfg.c * sqrt(nv), eps = noise ? m->cfg.noise : 0;
+    int best = 0;
+    double bestu = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        uint8_t pr = solver ? LD(c[i].proven) : RESULT_NONE;
+        if (pr == win) return c + i;
+        double v = LD(c[i].visits), p = c[i].prior / 65535.0;
+        if (noise) p = (1 - eps) * p + eps * noise[i];
+        double u = (v > 0 ? 0.5 * LD(c[i].score2) / v : fpu) + cc * p / (1 + v) + (pr == RESULT_NONE ? 0 : -1e300);
+        if (u > bestu) {
+            bestu = u;
+            best = i;
+        }
+    }
+    return c + best;
+}
+
+/* Adds a simulation's score to every node of its path (their visits were
+ * counted on the way down): a result, or White's expected score. */
+static void puct_backup(Mcts *m, const uint32_t *path, int depth, int result, double white, bool parallel)
+{
+    for (int i = 0; i < depth; i++) {
+        MctsNode *p = m->nodes + path[i];
+        double s2 = result != RESULT_NONE ? score2_for(result, p->mover) : 2 * (p->mover == WHITE ? white : 1 - white);
+        if (!parallel) {
+            ST(p->score2, LD(p->score2) + s2);
+            continue;
+        }
+        double old = LD(p->score2);
+        while (!atomic_compare_exchange_weak_explicit(&p->score2, &old, old + s2, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+        }
+    }
+    if (m->cfg.solver && result != RESULT_NONE && LD(m->nodes[path[depth - 1]].proven)) prove_path(m, path, depth);
+}
+
+enum { DESCENT_COLLISION, DESCENT_LEAF, DESCENT_RESULT };
+
+/* One simulation's way down: DESCENT_LEAF, a leaf claimed and added to
+ * the batch; DESCENT_RESULT, a position over (or proven) reached and its
+ * result backed up; DESCENT_COLLISION, a leaf already claimed (in this
+ * batch or by another thread) reached, and the visits taken back. */
+static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
+{
+    int slot = b->n, depth = 0, result = RESULT_NONE;
+    uint32_t *path = b->path[slot];
+    Position *pos = &b->pos[slot];
+    *pos = m->root_pos;
+    Undo u;
+    MctsNode *n = m->nodes;
+    path[depth++] = 0;
+    visit_add(n, parallel);
+    for (;;) {
+        uint8_t t = LD(n->terminal);
+        if (t || (m->cfg.solver && depth > 1 && (t = LD(n->proven)))) {
+            result = t;
+            break;
+        }
+        if (!atomic_load_explicit(&n->child, memory_order_acquire)) {
+            uint8_t unclaimed = 0;
+            if (!atomic_compare_exchange_strong_explicit(&n->claim, &unclaimed, 1, memory_order_relaxed,
+                                                         memory_order_relaxed)) {
+                for (int i = 0; i < depth; i++) visit_undo(m->nodes + path[i], parallel);
+                return DESCENT_COLLISION;
+            }
+            int k = movegen_all(pos, b->legal[slot]);
+            if (k == 0) {
+                pos_outcome(pos, &result, NULL);
+                mark_terminal(m, n, result);
+                break;
+            }
+            b->depth[slot] = depth;
+            b->leaf[slot] = (MctsLeaf){.pos = pos, .legal = b->legal[slot], .nlegal = k, .prior = b->prior[slot]};
+            b->n++;
+            return DESCENT_LEAF;
+        }
+        if (depth == PATH_MAX_LEN) break; /* never: a game ends first */
+        n = select_puct(m, n, depth == 1 && m->noisy ? m->root_noise : NULL);
+        visit_add(n, parallel);
+        pos_make(pos, n->action, &u);
+        path[depth++] = (uint32_t)(n - m->nodes);
+    }
+    puct_backup(m, path, depth, result, 0.5, parallel);
+    return DESCENT_RESULT;
+}
+
+/* The lab's net as the evaluator (eval/nnue_policy.h): the softmax of
+ * its priors' logits, and its value. */
+static void net_evaluate(const Nnue *net, MctsLeaf *leaves, int n)
+{
+    for (int l = 0; l < n; l++) {
+        MctsLeaf *f = leaves + l;
+        double z[MAX_ACTIONS], v, top = -INFINITY;
+        nnue_policy_value(net, f->pos, f->legal, f->nlegal, z, &v);
+        for (int i = 0; i < f->nlegal; i++) top = z[i] > top ? z[i] : top;
+        for (int i = 0; i < f->nlegal; i++) f->prior[i] = (float)exp(z[i] - top);
+        f->value = (float)v;
+    }
+}
+
+/* Whether the evaluator's numbers for leaf f are numbers it may give. */
+static const char *leaf_problem(const MctsLeaf *f)
+{
+    if (!(f->value >= 0 && f->value <= 1)) return "a value outside [0, 1]";
+    for (int i = 0; i < f->nlegal; i++)
+        if (!(f->prior[i] >= 0 && isfinite(f->prior[i]))) return "a prior that is not a finite number >= 0";
+    return NULL;
+}
+
+/* The first error of a search, kept (the others are dropped). */
+static void puct_fail(Mcts *m, const char *msg)
+{
+    bool was = false;
+    /* the first to fail writes; the message is read after the threads end */
+    if (atomic_compare_exchange_strong(&m->failed, &was, true)) snprintf(m->error, sizeof m->error, "%s", msg);
+}
+
+/* Evaluates the batch, expands its leaves with the priors and backs up
+ * the values; returns the simulations it completed. An evaluator that
+ * fails (or gives numbers that are not priors and values) completes none:
+ * its leaves are released and their visits taken back, and the search
+ * stops (mcts_error). */
+static uint32_t puct_evaluate(Mcts *m, PuctBatch *b, bool parallel)
+{
+    int n = b->n;
+    b->n = 0;
+    if (!n) return 0;
+    char err[ERR_LEN] = "";
+    int rc = 0;
+    if (m->cfg.evaluate_fn) rc = m->cfg.evaluate_fn(m->cfg.evaluate_ctx, b->leaf, n, err);
+    else net_evaluate(m->cfg.net, b->leaf, n);
+    for (int l = 0; !rc && l < n; l++) {
+        const char *why = leaf_problem(&b->leaf[l]);
+        if (why) rc = error_set(err, "the evaluator gave %s", why);
+    }
+    if (rc && !err[0]) snprintf(err, sizeof err, "the evaluator failed (%d)", rc);
+    for (int l = 0; l < n; l++) {
+        const MctsLeaf *f = &b->leaf[l];
+        uint32_t *path = b->path[l];
+        int depth = b->depth[l];
+        MctsNode *leaf = m->nodes + path[depth - 1];
+        if (rc) {
+            for (int i = 0; i < depth; i++) visit_undo(m->nodes + path[i], parallel);
+            ST(leaf->claim, 0);
+            continue;
+        }
+        int k = f->nlegal;
+        uint32_t at = arena_take(m, (uint32_t)k);
+        if (at) {
+            double sum = 0;
+            for (int i = 0; i < k; i++) sum += f->prior[i];
+            MctsNode *c = m->nodes + at;
+            for (int i = 0; i < k; i++)
+                c[i] = (MctsNode){.action = f->legal[i], .mover = f->pos->actor,
+                                  .prior = (uint16_t)lround(65535.0 * (sum > 0 ? f->prior[i] / sum : 1.0 / k))};
+            leaf->nchild = (uint16_t)k;
+            atomic_store_explicit(&leaf->child, at, memory_order_release);
+        } else {
+            ST(leaf->claim, 0); /* the arena is full: a leaf again, evaluated anew when reached */
+        }
+        double white = f->pos->actor == WHITE ? f->value : 1.0 - f->value;
+        puct_backup(m, path, depth, RESULT_NONE, white, parallel);
+    }
+    if (rc) {
+        puct_fail(m, err);
+        return 0;
+    }
+    return (uint32_t)n;
+}
+
 /* The shared state of one search's threads. Simulations are handed out by
  * a counter, so that together the threads run the configured number. */
 typedef struct Worker {
@@ -451,6 +712,7 @@ typedef struct Worker {
     Rng rng;                /* this thread's own */
     bool parallel;
     bool reporter;          /* the caller's thread (worker 0), which alone reports progress */
+    PuctBatch *batch;       /* puct: this thread's */
 } Worker;
 
 static bool root_proven(const Mcts *m) { return m->cfg.solver && LD(m->nodes[0].proven); }
@@ -484,9 +746,44 @@ static bool report_due(const SearchLimits *lim, double *next)
     return true;
 }
 
+/* PUCT's simulations on one thread: batches gathered (each simulation
+ * handed out by the shared counter; a collision hands its own back) and
+ * evaluated, until the simulations are all handed out, a limit is
+ * reached, the root is proven or an evaluation failed. */
+static void puct_run(Worker *w)
+{
+    Mcts *m = w->m;
+    PuctBatch *b = w->batch;
+    double next = w->reporter ? clock_now() + w->lim->report_s : 0;
+    for (bool last = false; !last;) {
+        int collisions = 0;
+        while (b->n < b->cap && collisions < b->cap) {
+            uint32_t s = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed);
+            if (s >= w->sims || (s && ((w->lim && search_limits_reached(w->lim)) || root_proven(m))) ||
+                atomic_load_explicit(&m->failed, memory_order_relaxed)) {
+                last = true;
+                break;
+            }
+            int r = puct_descend(m, b, w->parallel);
+            if (r == DESCENT_COLLISION) {
+                collisions++;
+                atomic_fetch_sub_explicit(w->next, 1, memory_order_relaxed);
+            } else if (r == DESCENT_RESULT) {
+                atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
+            }
+        }
+        uint32_t done = atomic_fetch_add_explicit(w->done, puct_evaluate(m, b, w->parallel), memory_order_relaxed);
+        if (w->reporter && report_due(w->lim, &next)) report(m, w->lim, done, NULL);
+    }
+}
+
 static void *worker_run(void *arg)
 {
     Worker *w = arg;
+    if (w->m->cfg.puct) {
+        puct_run(w);
+        return NULL;
+    }
     double next = w->reporter ? clock_now() + w->lim->report_s : 0;
     for (;;) {
         uint32_t s = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed);
@@ -506,7 +803,7 @@ static void *worker_run(void *arg)
 static void root_noise(Mcts *m, Rng *rng)
 {
     MctsNode *root = m->nodes;
-    if (!LD(root->child) && !LD(root->terminal) && !expand(m, root, &m->root_pos, rng)) return;
+    if (!LD(root->child) && !LD(root->terminal) && (m->cfg.puct || !expand(m, root, &m->root_pos, rng))) return;
     if (!LD(root->child)) return;
     double alpha = m->cfg.alpha > 0 ? m->cfg.alpha : MCTS_DEFAULT_ALPHA;
     dirichlet_sample(rng, alpha, root->nchild, m->root_noise);
@@ -547,9 +844,23 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
     if (m->cfg.pcr_sims && m->cfg.pcr_p < 1 && !(lim && (lim->until_stop || lim->sims)) &&
         !(m->cfg.pcr_p > 0 && rng_double(rng) < m->cfg.pcr_p))
         sims = m->cfg.pcr_sims;
+    atomic_store(&m->failed, false);
+    /* puct: a fresh root is evaluated first (one simulation), so that the
+     * noise has its children */
+    if (m->cfg.puct && m->cfg.noise > 0 && !LD(m->nodes[0].child) && !LD(m->nodes[0].terminal) && sims) {
+        PuctBatch *b = &m->batches[0];
+        int r = puct_descend(m, b, false);
+        s = r == DESCENT_LEAF ? puct_evaluate(m, b, false) : r == DESCENT_RESULT;
+    }
     if (m->cfg.noise > 0) root_noise(m, rng);
     uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
-    if (threads == 1) {
+    if (m->cfg.puct && threads == 1) {
+        _Atomic uint32_t next = s, done = s;
+        Worker w = {.m = m, .lim = lim, .sims = sims, .next = &next, .done = &done, .rng = *rng,
+                    .reporter = lim && lim->report, .batch = &m->batches[0]};
+        worker_run(&w);
+        s = atomic_load(&done);
+    } else if (threads == 1) {
         double next = lim && lim->report ? clock_now() + lim->report_s : 0;
         for (; s < sims; s++) {
             if (s && ((lim && search_limits_reached(lim)) || root_proven(m))) break;
@@ -560,14 +871,15 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
         /* the caller's thread is worker 0 with the caller's Rng; helpers
          * get streams seeded from it, so a search still follows from the
          * game's seed, though the interleaving makes it irreproducible */
-        _Atomic uint32_t next = 0, done = 0;
+        _Atomic uint32_t next = s, done = s;
         Worker w[MCTS_MAX_THREADS];
         pthread_t tid[MCTS_MAX_THREADS];
         bool started[MCTS_MAX_THREADS] = {false};
         uint64_t seed = (uint64_t)rng_next(rng) << 32 | rng_next(rng);
         for (uint32_t i = 0; i < threads; i++) {
             w[i] = (Worker){.m = m, .lim = lim, .sims = sims, .next = &next, .done = &done, .parallel = true,
-                            .reporter = i == 0 && lim && lim->report};
+                            .reporter = i == 0 && lim && lim->report,
+                            .batch = m->batches ? &m->batches[i] : NULL};
             if (i) rng_seed(&w[i].rng, seed, i);
         }
         w[0].rng = *rng;

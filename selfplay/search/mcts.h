@@ -78,7 +78,39 @@
  *     simulations run are MctsResult.sims; which it was is not recorded
  *     otherwise.
  *
-  * A search is deterministic: it draws all randomness from the Rng it is
+  * PUCT (AlphaZero) instead of UCT, when puct is set: a leaf is not played
+ * out but evaluated, once, by an evaluator that gives priors over its
+ * legal actions and a value (MctsEvaluate below), and it is expanded then,
+ * its children carrying the priors. Selection takes the child maximising
+ *
+ *     Q + c * P * sqrt(N) / (1 + n)
+ *
+ * where N is the node's visits (its own evaluation counts one), n and Q
+ * the child's visits and mean score for the chooser (the child's mover),
+ * P its prior, c the exploration constant; an unvisited child's Q is the
+ * node's own mean for the chooser less fpu (first-play urgency), and ties
+ * go to the first child (children are in the canonical order of actions).
+ * The value v of a leaf, the expected score of its side to act, counts v
+ * for that player and 1 - v for the other at every node of the path; a
+ * position that is over counts its result. Leaves are evaluated in
+ * batches of `batch`: a simulation's visits are counted on the way down,
+ * so that the next simulations of the batch see them as visits that have
+ * not scored (a virtual loss) and go elsewhere; a simulation that reaches
+ * a leaf already in the batch (or being evaluated by another thread) is a
+ * collision, undone and not counted; a batch is evaluated when it is full,
+ * when its simulations are all handed out, or after `batch` collisions.
+ * With one thread the search is a function of the position, the evaluator
+ * and the Rng (noise, temp and pcr draw from it; selection never does),
+ * and an evaluator that gives each leaf the same numbers in a batch as
+ * alone gives the same games at every batch size of one, the same tree
+ * as batch 1 is not (the virtual losses steer it). threads > 1 share the
+ * tree as UCT's threads do, each gathering its own batches. The solver
+ * works as above. Without an evaluator function the net's is used (net,
+ * required: eval/nnue_policy.h, the lab's own, whose priors come from its
+ * policy head and its children's values). prior, policy, evaluate and
+ * rollout do not apply.
+ *
+ * A search is deterministic: it draws all randomness from the Rng it is
  * given and uses a fixed number of simulations. mcts_search_limited adds
  * a deadline and a stop flag for engines that play on a clock (cli's UYI
  * loop), until_stop (no simulation bound) and progress reports
@@ -96,6 +128,26 @@
 #include "selfplay/search/limits.h"
 #include "engine/position.h"
 #include "engine/base/rng.h"
+
+/* A leaf for PUCT's evaluator: a position that is not over and its legal
+ * actions (movegen_all's, the canonical order); the evaluator writes the
+ * priors (nlegal non-negative finite weights, which the search divides by
+ * their sum; all 0: uniform) and the value (the expected score of the
+ * side to act, in [0, 1]). */
+typedef struct MctsLeaf {
+    const Position *pos;
+    const Action *legal;
+    int nlegal;
+    float *prior;
+    float value;
+} MctsLeaf;
+
+/* Evaluates leaves[0 .. n): 0, or non-zero with a message in err (ERR_LEN
+ * bytes), which stops the search (mcts_error). With threads > 1 it is
+ * called from several threads at once. */
+typedef int (*MctsEvaluate)(void *ctx, MctsLeaf *leaves, int n, char *err);
+
+enum { MCTS_MAX_BATCH = 1024 };
 
 typedef struct MctsConfig {
     uint32_t sims;   /* simulations per decision (> 0) */
@@ -118,6 +170,12 @@ typedef struct MctsConfig {
     double alpha;        /* its concentration (> 0; 0: MCTS_DEFAULT_ALPHA) */
     uint32_t pcr_sims;   /* > 0: playout cap randomisation, pcr_sims simulations ... */
     double pcr_p;        /* ... except with this probability, the full sims */
+    /* PUCT (above), off when false: */
+    bool puct;
+    uint32_t batch;        /* leaves per evaluation, 1..MCTS_MAX_BATCH; 0: 1 */
+    double fpu;            /* an unvisited child's Q: the parent's less this */
+    MctsEvaluate evaluate_fn; /* NULL: the net's (eval/nnue_policy.h) */
+    void *evaluate_ctx;       /* handed to evaluate_fn */
 } MctsConfig;
 
 #define MCTS_DEFAULT_ALPHA 0.3
@@ -189,6 +247,12 @@ void mcts_advance(Mcts *m, const Position *before, Action a);
  * root's child for action a after the last search; -1 when the root has
  * no such child (for the tests). */
 int mcts_root_child_proven(const Mcts *m, Action a);
+
+/* Why the last search stopped early: the evaluator's message, or a
+ * prior or value it gave that is not one (PUCT); NULL when it did not. A
+ * search that stopped so chose from what it had (MctsResult.searched
+ * false when that was nothing). */
+const char *mcts_error(const Mcts *m);
 
 /* Nodes in use (for the tests). */
 uint32_t mcts_nodes_used(const Mcts *m);

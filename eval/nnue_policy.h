@@ -1,0 +1,52 @@
+/* The lab's own policy and value net for PUCT (selfplay/search/mcts.h):
+ * a net of eval/nnue.h scores a leaf, and a policy head on its hidden
+ * layer, with the children's values, gives the priors of its actions.
+ *
+ * Value. The leaf's value is the net's for the side to act, settled
+ * through removals: the net was trained on positions in states P and M
+ * (eval/nnue_train.h), which are the ones it judges; a position where a
+ * row or a ring is to be taken off (R, X, r, x) is worth its best child
+ * for the one who takes it off (to at most NNUE_SETTLE_DEPTH removals, as
+ * many as a game can chain), and an ended game is worth its result
+ * (NNUE_TERMINAL_LOGIT for a win).
+ *
+ * Priors. Each legal action a of the leaf has the logit
+ *
+ *   z(a) = beta * L(a) + (b[i] + w[i] . h) / (QA * NNUE_POLICY_Q)
+ *
+ * where L(a) is the settled logit of the position after a for the side
+ * that chose it (the child's value: what a one-ply search sees), i the
+ * action's index (engine/encode/encode.h), h the leaf's hidden layer (the
+ * actor's accumulator then the other's, clipped to [0, QA]: 2 * hidden
+ * integers) and w, b the head's weights and biases, integers. The search
+ * takes the softmax of the logits over the legal actions. A net without
+ * a head (feature sets 1 to 3) has beta 1 and no w and b: its priors are
+ * the softmax of its children's values, so every value net plays PUCT.
+ * The head's sums are integers on every path (int32, which no sum of a
+ * net within NNUE_POLICY_MAX can overflow), L and the value come from the
+ * net's integers, and z is computed in double from those, so a leaf gets
+ * the same priors and value on any machine.
+ *
+ * The head is trained by `yinsh train --policy` (eval/policy_train.h)
+ * from stored visit distributions or the actions played. */
+#ifndef YINSH_NNUE_POLICY_H
+#define YINSH_NNUE_POLICY_H
+
+#include <stdint.h>
+#include "engine/position.h"
+#include "eval/nnue.h"
+
+enum { NNUE_SETTLE_DEPTH = 8 };
+#define NNUE_TERMINAL_LOGIT 12.0
+
+/* The inputs of the head at pos (not over), whose legal actions are
+ * legal[0 .. n): the hidden layer into h (2 * hidden values; NULL: not
+ * wanted), the children's settled logits for the chooser into child, and
+ * the settled logit of pos itself for its actor (the return value). */
+double nnue_policy_inputs(const Nnue *net, const Position *pos, const Action *legal, int n, int16_t *h, double *child);
+
+/* The priors' logits z (n values) and the leaf's value, the expected
+ * score of pos's actor in (0, 1). */
+void nnue_policy_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value);
+
+#endif

@@ -1,0 +1,85 @@
+/* Training the policy head of a net (eval/nnue_policy.h): `yinsh train
+ * --policy`. The value net is fixed; the head learns, on top of its
+ * hidden layer and its children's values, which actions a stronger
+ * search chose.
+ *
+ * 1. Samples (policy_collect, for each stored position study/positions/
+ *    policy_load.c hands over): the position's legal actions, its hidden
+ *    layer and its children's settled logits under the net
+ *    (nnue_policy_inputs), and the target, a distribution over the legal
+ *    actions: the stored root visit shares where the run stored them, the
+ *    action played (all of it) where not. Positions with one legal action
+ *    teach nothing and are left out. A share of the games is held out.
+ * 2. Training: softmax regression, z(a) = beta L(a) + b[i] + w[i] . h
+ *    with h in [0, 1] (the hidden values over QA), minimising the cross-
+ *    entropy against the targets, with Adam on minibatches in an order
+ *    shuffled by the seed each epoch, the step falling from lr to lr / 10;
+ *    weights clipped to NNUE_POLICY_MAX. The loss is convex in the
+ *    parameters, which start at beta 1 and 0 (the children's values
+ *    alone, a head-less net's priors).
+ * 3. Quantisation to the head's integers, and the figures: the held-out
+ *    cross-entropy and top-1 agreement (the most likely action is the one
+ *    the target puts most on) of the quantised head, beside those of the
+ *    children's values alone.
+ * Single-threaded and deterministic: the same samples, options and seed
+ * give the same head, byte for byte. */
+#ifndef YINSH_POLICY_TRAIN_H
+#define YINSH_POLICY_TRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "eval/nnue.h"
+
+typedef struct PolicyTrainOptions {
+    uint64_t seed;    /* default 1 */
+    int epochs;       /* default 4 */
+    double lr;        /* default 0.003 */
+    int batch;        /* default 256 */
+    double val_frac;  /* share of games held out, default 0.1 */
+    size_t max_positions; /* 0: all */
+} PolicyTrainOptions;
+
+void policy_train_options_default(PolicyTrainOptions *o);
+
+/* The samples, packed: sample k has n[k] actions from off[k] in idx
+ * (action indices), child (children's logits) and target, and its
+ * hidden layer at h + k * width. */
+typedef struct PolicyData {
+    const Nnue *net; /* the value net the inputs are of (held, not owned) */
+    int width;       /* 2 * hidden */
+    size_t count, cap, acts, acts_cap;
+    uint8_t *h, *held_out;
+    size_t *off;
+    uint16_t *n, *idx;
+    float *child, *target;
+    uint64_t games, games_val, positions_val, with_visits;
+} PolicyData;
+
+/* Adds one position of game `game` (the games' count so far: what the
+ * hold-out draws from) with its legal actions and target (n shares,
+ * summing to 1): 0, or ERR_FAIL out of memory. */
+int policy_collect(PolicyData *d, const PolicyTrainOptions *o, uint64_t game, const Position *pos,
+                   const Action *legal, int n, const float *target, char *err);
+void policy_data_free(PolicyData *d);
+
+/* One epoch's figures (held out: NAN without held-out positions). */
+typedef struct PolicyEpoch {
+    int epoch;
+    double train_loss, val_loss, val_top1;
+} PolicyEpoch;
+
+/* The figures of the held-out positions under beta, b, w (floats), or
+ * under the children's values alone (b and w NULL, beta 1). */
+void policy_measure(const PolicyData *d, double beta, const float *b, const float *w, double *loss, double *top1);
+
+/* Trains and writes the net's file with the head: the value net's
+ * parameters unchanged and the quantised head (nnue_encode). progress
+ * (NULL: none) is called after each epoch. Baseline figures (the
+ * children's values alone) and the quantised head's go to *base and
+ * *final. */
+int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *description,
+                 void (*progress)(void *ctx, const PolicyEpoch *e), void *ctx, uint8_t **bytes, size_t *len,
+                 PolicyEpoch *base, PolicyEpoch *final, char *err);
+
+#endif

@@ -1,0 +1,37 @@
+#include "engine/base/error.h"
+#include "engine/encode/encode.h"
+#include "engine/movegen.h"
+#include "study/positions/policy_load.h"
+#include "study/positions/samples.h"
+
+int policy_load(Store *s, const StoreSelection *sel, const PolicyTrainOptions *o, PolicyData *d,
+                void (*progress)(void *ctx, uint64_t positions), void *ctx, char *err)
+{
+    SampleReader *r;
+    if (samples_open(&r, s, sel, err)) return ERR_FAIL;
+    float dense[ENCODE_ACTIONS];
+    const Sample *smp;
+    int rc;
+    uint64_t seen = 0;
+    while (!(rc = samples_next(r, &smp, err)) && smp) {
+        Action legal[MAX_ACTIONS];
+        float target[MAX_ACTIONS];
+        int n = movegen_all(&smp->pos, legal), stored = samples_policy(smp, dense, err);
+        if (stored < 0) {
+            rc = stored;
+            break;
+        }
+        for (int i = 0; i < n; i++)
+            target[i] = stored ? dense[encode_action(legal[i])] : legal[i] == smp->action ? 1.0f : 0.0f;
+        size_t before = d->count;
+        if ((rc = policy_collect(d, o, smp->game, &smp->pos, legal, n, target, err))) break;
+        d->with_visits += stored && d->count > before;
+        if (progress && ++seen % 4096 == 0) progress(ctx, seen);
+        if (o->max_positions && d->count >= o->max_positions) break;
+    }
+    d->games = samples_games(r);
+    samples_close(r);
+    if (rc) return rc;
+    if (!d->count) return error_set(err, "no positions with a choice to train the policy on in the selection");
+    return 0;
+}

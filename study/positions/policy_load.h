@@ -1,0 +1,17 @@
+/* The policy trainer's samples from the database (eval/policy_train.h):
+ * every position of the selected stored games (study/positions/samples.h:
+ * repeats left out, games without a result skipped), its target the
+ * stored root visit shares where the run stored them, else the action
+ * played. progress (NULL: none) is called every 4096 positions with the
+ * count so far. An unknown run, no game or no position, or an action
+ * that does not replay, is an error with a message in err. */
+#ifndef YINSH_POLICY_LOAD_H
+#define YINSH_POLICY_LOAD_H
+
+#include "selfplay/store/store.h"
+#include "eval/policy_train.h"
+
+int policy_load(Store *s, const StoreSelection *sel, const PolicyTrainOptions *o, PolicyData *d,
+                void (*progress)(void *ctx, uint64_t positions), void *ctx, char *err);
+
+#endif

@@ -1,0 +1,356 @@
+/* PUCT over a policy and value evaluator (issue 34, item 1;
+ * search/mcts.h, eval/nnue_policy.h, eval/policy_train.h): a hand-worked
+ * tree under a uniform prior and a constant value; the same games from a
+ * batch evaluated in one call or leaf by leaf; an evaluator's failure and
+ * its bad numbers stop the search cleanly; the agent's keys; a net with a
+ * policy head written, read back and refused when damaged; the head's
+ * trainer deterministic and learning what it is shown. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine/base/error.h"
+#include "engine/encode/encode.h"
+#include "engine/movegen.h"
+#include "eval/nnue_policy.h"
+#include "eval/policy_train.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/search/mcts.h"
+
+/* ---- evaluators for the tests ------------------------------------------ */
+
+typedef struct Counting {
+    int calls, leaves, fail_at; /* fail_at > 0: the call of that number fails */
+    float value;                /* the constant value; NAN: the net's (net) */
+    bool bad_value;
+    const Nnue *net;
+} Counting;
+
+/* Uniform priors (all 1) and a constant value, counted. */
+static int constant_eval(void *ctx, MctsLeaf *leaves, int n, char *err)
+{
+    Counting *c = ctx;
+    if (++c->calls == c->fail_at) return error_set(err, "the test's evaluator fails on call %d", c->calls);
+    for (int l = 0; l < n; l++) {
+        for (int i = 0; i < leaves[l].nlegal; i++) leaves[l].prior[i] = 1;
+        leaves[l].value = c->bad_value ? NAN : c->value;
+    }
+    c->leaves += n;
+    return 0;
+}
+
+/* The net's priors and value, leaf by leaf from the last to the first:
+ * what an outside evaluator gives when its batch is the net's numbers. */
+static int net_one_by_one(void *ctx, MctsLeaf *leaves, int n, char *err)
+{
+    (void)err;
+    Counting *c = ctx;
+    c->calls++;
+    for (int l = n - 1; l >= 0; l--) {
+        double z[MAX_ACTIONS], v, top = -INFINITY;
+        MctsLeaf *f = leaves + l;
+        nnue_policy_value(c->net, f->pos, f->legal, f->nlegal, z, &v);
+        for (int i = 0; i < f->nlegal; i++) top = z[i] > top ? z[i] : top;
+        for (int i = 0; i < f->nlegal; i++) f->prior[i] = (float)exp(z[i] - top);
+        f->value = (float)v;
+        c->leaves++;
+    }
+    return 0;
+}
+
+static Position start_position(void)
+{
+    Position p;
+    pos_start(&p, VARIANT_STANDARD);
+    return p;
+}
+
+static const Nnue *shipped(void)
+{
+    static Nnue *net;
+    char err[ERR_LEN];
+    if (!net) cr_assert_eq(nnue_load(&net, "eval/nets/patterns32.nnue", err), 0, "%s", err);
+    return net;
+}
+
+/* ---- the hand-worked tree ------------------------------------------------ */
+
+/* From the start (85 placements), uniform priors and the value 1/2 for
+ * every leaf, c = 1, fpu 0, one leaf a batch. Simulation 1 evaluates the
+ * root. After it every unvisited child scores Q = the root's 1/2 plus
+ * c (1/85) sqrt(N) / 1, a visited one 1/2 + c (1/85) sqrt(N) / 2: each
+ * simulation takes the first unvisited child (ties go to the first), so
+ * simulations 2 to 86 evaluate the 85 children in order, one visit each.
+ * Simulation 87 finds them all at 1 visit, equal: the first child again,
+ * whose first child (of 84) it evaluates. Every evaluated node was
+ * expanded: 1 + 85 + 85 * 84 + 83 nodes... and the root's mean is 1/2. */
+Test(puct, hand_worked_tree)
+{
+    Counting c = {.value = 0.5f};
+    MctsConfig cfg = {.sims = 87, .c = 1, .puct = true, .evaluate_fn = constant_eval, .evaluate_ctx = &c};
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, 1, 0);
+    MctsResult r;
+    mcts_search(m, &p, &rng, &r);
+    cr_assert_eq(c.leaves, 87);
+    cr_assert_eq(c.calls, 87, "one leaf a batch");
+    cr_assert_eq(r.sims, 87);
+    cr_assert_eq(r.root_visits, 87);
+    cr_assert_eq(r.legal, 85);
+    Action acts[MAX_ACTIONS], legal[MAX_ACTIONS];
+    uint32_t visits[MAX_ACTIONS];
+    int k = mcts_root_children(m, acts, visits, MAX_ACTIONS);
+    cr_assert_eq(k, 85);
+    cr_assert_eq(movegen_all(&p, legal), 85);
+    for (int i = 0; i < k; i++) {
+        cr_assert_eq(acts[i], legal[i], "children in the canonical order");
+        cr_assert_eq(visits[i], i == 0 ? 2u : 1u, "child %d", i);
+    }
+    cr_assert_eq(r.action, legal[0], "the most visited");
+    cr_assert_eq(r.chosen_visits, 2);
+    cr_assert_float_eq(r.root_value, 0.5, 1e-12);
+    cr_assert_float_eq(r.value, 0.5, 1e-12);
+    cr_assert_eq(mcts_nodes_used(m), 1u + 85 + 85 * 84 + 83);
+    Action pv[4];
+    cr_assert_eq(mcts_pv(m, pv, 4), 2, "the first child, then its first child");
+    cr_assert_eq(mcts_tree_check(m, err), 0, "%s", err);
+    mcts_free(m);
+}
+
+/* A value that is not 1/2 is counted for the leaf's actor and against the
+ * other: with value 1 for whoever acts, the root's actor (White) sees
+ * each child (where Black acts) at 0, and the root's own visit at 1. */
+Test(puct, values_count_for_the_actor)
+{
+    Counting c = {.value = 1.0f};
+    MctsConfig cfg = {.sims = 3, .c = 1, .puct = true, .evaluate_fn = constant_eval, .evaluate_ctx = &c};
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, 1, 0);
+    MctsResult r;
+    mcts_search(m, &p, &rng, &r);
+    /* visits: the root's evaluation (White 1), children 1 and 2 (Black to act: White 0) */
+    cr_assert_float_eq(r.root_value, 1.0 / 3, 1e-12);
+    cr_assert_float_eq(r.value, 0.0, 1e-12);
+    mcts_free(m);
+}
+
+/* ---- batches ------------------------------------------------------------ */
+
+/* A game of PUCT self-play: its actions and each search's root visits. */
+static int play(MctsConfig cfg, uint64_t seed, int max, Action *acts, uint32_t *visits)
+{
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, seed, 0);
+    int n = 0;
+    while (n < max && !pos_outcome(&p, NULL, NULL)) {
+        MctsResult r;
+        Action a = mcts_search(m, &p, &rng, &r);
+        cr_assert_null(mcts_error(m));
+        acts[n] = a;
+        visits[n++] = r.chosen_visits;
+        mcts_advance(m, &p, a);
+        Undo u;
+        pos_make(&p, a, &u);
+    }
+    mcts_free(m);
+    return n;
+}
+
+Test(puct, batch_in_one_call_equals_leaf_by_leaf)
+{
+    Counting c = {.net = shipped()};
+    MctsConfig own = {.sims = 64, .c = 1.5, .puct = true, .batch = 8, .net = shipped(), .noise = 0.25, .temp = 1,
+                      .temp_moves = 6};
+    MctsConfig outside = own;
+    outside.net = NULL;
+    outside.evaluate_fn = net_one_by_one;
+    outside.evaluate_ctx = &c;
+    Action a1[40], a2[40];
+    uint32_t v1[40], v2[40];
+    int n1 = play(own, 9, 40, a1, v1), n2 = play(outside, 9, 40, a2, v2);
+    cr_assert_eq(n1, n2);
+    for (int i = 0; i < n1; i++) {
+        cr_assert_eq(a1[i], a2[i], "action %d", i);
+        cr_assert_eq(v1[i], v2[i], "visits at action %d", i);
+    }
+    cr_assert(c.leaves > 8 * c.calls / 2, "batches were gathered (%d leaves in %d calls)", c.leaves, c.calls);
+    /* and a search follows from its seed */
+    int n3 = play(own, 9, 40, a2, v2);
+    cr_assert_eq(n3, n1);
+    for (int i = 0; i < n1; i++) cr_assert_eq(a1[i], a2[i]);
+}
+
+Test(puct, tree_parallel_keeps_its_invariants)
+{
+    MctsConfig cfg = {.sims = 400, .c = 1.5, .puct = true, .batch = 4, .threads = 2, .net = shipped()};
+    Action a[12];
+    uint32_t v[12];
+    cr_assert_eq(play(cfg, 3, 12, a, v), 12);
+}
+
+/* ---- failures ------------------------------------------------------------ */
+
+Test(puct, a_failing_evaluator_stops_the_search)
+{
+    Counting c = {.value = 0.5f, .fail_at = 3};
+    MctsConfig cfg = {.sims = 50, .c = 1, .puct = true, .batch = 2, .evaluate_fn = constant_eval, .evaluate_ctx = &c};
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, 1, 0);
+    MctsResult r;
+    mcts_search(m, &p, &rng, &r);
+    cr_assert_not_null(mcts_error(m));
+    cr_assert(strstr(mcts_error(m), "fails on call 3"), "%s", mcts_error(m));
+    cr_assert(r.sims < 50);
+    cr_assert_eq(mcts_tree_check(m, err), 0, "%s", err);
+    /* the next search starts clean */
+    c.fail_at = 0;
+    mcts_search(m, &p, &rng, &r);
+    cr_assert_null(mcts_error(m));
+    mcts_free(m);
+
+    Counting bad = {.bad_value = true};
+    cfg.evaluate_ctx = &bad;
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    mcts_search(m, &p, &rng, &r);
+    cr_assert_not_null(mcts_error(m));
+    cr_assert(strstr(mcts_error(m), "value outside [0, 1]"), "%s", mcts_error(m));
+    cr_assert_eq(r.searched, false, "nothing was searched");
+    mcts_free(m);
+
+    MctsConfig none = {.sims = 5, .puct = true};
+    cr_assert_eq(mcts_new(&m, &none, err), ERR_USAGE);
+    cr_assert(strstr(err, "needs an evaluator"), "%s", err);
+}
+
+/* ---- the agent's keys ------------------------------------------------------ */
+
+Test(puct, spec_keys)
+{
+    AgentSpec s, back;
+    char err[ERR_LEN], text[SPEC_LEN], again[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("mcts:sims=300,c=1.5,eval=net:eval/nets/patterns32.nnue,puct=1,batch=8,fpu=0.1", &s,
+                                  err),
+                 0, "%s", err);
+    cr_assert_str_eq(agent_spec_format(&s, text),
+                     "mcts:sims=300,c=1.5,eval=net:eval/nets/patterns32.nnue,puct=1,batch=8,fpu=0.1");
+    cr_assert_eq(agent_spec_parse(text, &back, err), 0, "%s", err);
+    cr_assert_str_eq(agent_spec_format(&back, again), text);
+    agent_spec_release(&s);
+    agent_spec_release(&back);
+    const char *bad[][2] = {
+        {"mcts:puct=1", "needs a net"},
+        {"mcts:puct=1,rollout=4,eval=net:eval/nets/patterns32.nnue", "do not apply"},
+        {"mcts:puct=1,eval=eval/weights/tuned.txt", "needs a net"},
+        {"mcts:batch=4", "only to puct=1"},
+        {"mcts:puct=2", "bad value '2' for puct"},
+        {"mcts:puct=1,batch=0,eval=net:eval/nets/patterns32.nnue", "bad value '0' for batch"},
+        {"mcts:puct=1,batch=1025,eval=net:eval/nets/patterns32.nnue", "bad value '1025' for batch"},
+        {"mcts:puct=1,fpu=2,eval=net:eval/nets/patterns32.nnue", "bad value '2' for fpu"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_assert_neq(agent_spec_parse(bad[i][0], &s, err), 0, "%s was accepted", bad[i][0]);
+        cr_assert(strstr(err, bad[i][1]), "%s: %s", bad[i][0], err);
+        agent_spec_release(&s);
+    }
+}
+
+/* ---- the head: the file, the trainer ---------------------------------------- */
+
+/* Samples from a few random games' positions: target the first legal action. */
+static void collect(PolicyData *d, const PolicyTrainOptions *o, int games)
+{
+    char err[ERR_LEN];
+    Rng rng;
+    rng_seed(&rng, 5, 0);
+    for (int g = 0; g < games; g++) {
+        Position p = start_position();
+        for (int ply = 0; ply < 60 && !pos_outcome(&p, NULL, NULL); ply++) {
+            Action legal[MAX_ACTIONS];
+            float t[MAX_ACTIONS] = {0};
+            int n = movegen_all(&p, legal);
+            t[0] = 1;
+            cr_assert_eq(policy_collect(d, o, (uint64_t)g, &p, legal, n, t, err), 0, "%s", err);
+            Undo u;
+            pos_make(&p, legal[rng_below(&rng, (uint32_t)n)], &u);
+        }
+    }
+}
+
+static void train(PolicyData *d, const PolicyTrainOptions *o, uint8_t **bytes, size_t *len, PolicyEpoch *base,
+                  PolicyEpoch *final)
+{
+    char err[ERR_LEN];
+    cr_assert_eq(policy_train(d, o, "test head", NULL, NULL, bytes, len, base, final, err), 0, "%s", err);
+}
+
+Test(puct, head_trains_round_trips_and_is_refused_damaged, .timeout = 120)
+{
+    PolicyTrainOptions o;
+    policy_train_options_default(&o);
+    o.epochs = 6;
+    o.lr = 0.02;
+    o.val_frac = 0.3;
+    PolicyData d = {.net = shipped(), .width = 2 * nnue_hidden(shipped())};
+    collect(&d, &o, 30);
+    cr_assert(d.positions_val > 0 && d.positions_val < d.count);
+    uint8_t *b1, *b2;
+    size_t l1, l2;
+    PolicyEpoch base, final, base2, final2;
+    train(&d, &o, &b1, &l1, &base, &final);
+    /* "the first legal action" is a rule the head can learn: it does */
+    cr_assert(final.val_top1 > base.val_top1 + 0.2, "top-1 %.3f against %.3f without the head", final.val_top1,
+              base.val_top1);
+    cr_assert(final.val_loss < base.val_loss);
+    train(&d, &o, &b2, &l2, &base2, &final2);
+    cr_assert(l1 == l2 && !memcmp(b1, b2, l1), "the same samples and seed, the same file");
+
+    /* read back: feature set 4, and the numbers the trainer measured */
+    Nnue *net;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_decode(&net, b1, l1, "head", err), 0, "%s", err);
+    const int16_t *ppw;
+    const int32_t *ppb;
+    int32_t beta;
+    cr_assert(nnue_policy_head(net, &ppw, &ppb, &beta));
+    cr_assert(!nnue_policy_head(shipped(), &ppw, &ppb, &beta));
+    Position p = start_position();
+    cr_assert_eq(nnue_evaluate(net, &p), nnue_evaluate(shipped(), &p), "the value net is unchanged");
+    /* a search with it */
+    MctsConfig cfg = {.sims = 50, .c = 1.5, .puct = true, .net = net};
+    Action a[4];
+    uint32_t v[4];
+    cr_assert_eq(play(cfg, 1, 4, a, v), 4);
+
+    /* damaged: a byte of the head, the file cut, a byte more */
+    b1[l1 - 7] ^= 0x40;
+    Nnue *x;
+    cr_assert_neq(nnue_decode(&x, b1, l1, "head", err), 0);
+    cr_assert(strstr(err, "damaged"), "%s", err);
+    b1[l1 - 7] ^= 0x40;
+    cr_assert_neq(nnue_decode(&x, b1, l1 - 100, "head", err), 0);
+    cr_assert(strstr(err, "truncated"), "%s", err);
+    /* another shape: a set-3 header over a set-4 body */
+    b1[12] = 3;
+    cr_assert_neq(nnue_decode(&x, b1, l1, "head", err), 0);
+    cr_assert(strstr(err, "mismatched sizes"), "%s", err);
+    nnue_free(net);
+    free(b1);
+    free(b2);
+    policy_data_free(&d);
+}
