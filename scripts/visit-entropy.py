@@ -4,8 +4,9 @@ searched action with two legal actions or more whose run stored its
 visits (`yinsh selfplay --store-visits`), the entropy H of the visit
 shares (nats), ln(legal) (uniform's), H / ln(legal) and the most visited
 child's share, averaged over the positions of each phase: ring
-placements (state P), moves (M), removals (R, X, r, x). Standard library
-only (sqlite3).
+placements (state P), moves (M), removals (R, X, r, x); and the opening
+diversity: distinct games and distinct first 10, 20 and 30 actions.
+Standard library only (sqlite3).
 
     python3 scripts/visit-entropy.py DB [RUN]
 """
@@ -52,6 +53,17 @@ def main(argv):
             current, visits, state, legal = (game, ply), [], st, lg
         visits.append(v)
     flush()
+    # opening diversity: distinct games, and distinct first 10 and 20 actions
+    seqs = {}
+    for game, ply, action in con.execute(
+            "SELECT a.game_id, a.ply, a.action FROM action a JOIN game g ON g.id = a.game_id WHERE 1" + where +
+            " ORDER BY a.game_id, a.ply", args):
+        seqs.setdefault(game, []).append(action)
+    if seqs:
+        games = list(seqs.values())
+        print("games %d: distinct %d; distinct first 10 actions %d, first 20 %d, first 30 %d" % (
+            len(games), len(set(map(tuple, games))), len(set(tuple(g[:10]) for g in games)),
+            len(set(tuple(g[:20]) for g in games)), len(set(tuple(g[:30]) for g in games))))
     print("| phase | positions | legal (mean) | H | ln(legal) | H / ln(legal) | top share |")
     print("|---|--:|--:|--:|--:|--:|--:|")
     for name, _ in PHASES:

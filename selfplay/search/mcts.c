@@ -800,7 +800,7 @@ static void *worker_run(void *arg)
  * have done it), and its children's Dirichlet sample drawn, before any
  * thread selects. A root the arena cannot expand, or a finished one, gets
  * none. */
-static void root_noise(Mcts *m, Rng *rng)
+static void draw_root_noise(Mcts *m, Rng *rng)
 {
     MctsNode *root = m->nodes;
     if (!LD(root->child) && !LD(root->terminal) && (m->cfg.puct || !expand(m, root, &m->root_pos, rng))) return;
@@ -852,7 +852,7 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
         int r = puct_descend(m, b, false);
         s = r == DESCENT_LEAF ? puct_evaluate(m, b, false) : r == DESCENT_RESULT;
     }
-    if (m->cfg.noise > 0) root_noise(m, rng);
+    if (m->cfg.noise > 0) draw_root_noise(m, rng);
     uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
     if (m->cfg.puct && threads == 1) {
         _Atomic uint32_t next = s, done = s;
