@@ -92,8 +92,9 @@ int cmd_train_policy(int argc, char **argv)
     }
     double read_s = clock_now() - t0;
     char desc[NNUE_DESC_MAX + 1];
-    snprintf(desc, sizeof desc, "%s + policy head (yinsh train --policy: %zu positions, seed %llu, %d epochs)",
-             nnue_description(net), d.count, (unsigned long long)o.seed, o.epochs);
+    /* the head first: the description is cut at NNUE_DESC_MAX bytes */
+    snprintf(desc, sizeof desc, "policy head: yinsh train --policy, %zu positions, seed %llu, %d epochs; on: %s",
+             d.count, (unsigned long long)o.seed, o.epochs, nnue_description(net));
     PolicyEpoch base, final;
     t0 = clock_now();
     if (policy_train(&d, &o, desc, show_epoch, &quiet, &bytes, &len, &base, &final, err) ||
