@@ -4,6 +4,20 @@
 #include "engine/movegen.h"
 #include "eval/nnue_policy.h"
 
+static double settled_white(const Nnue *net, const NnueAcc *acc, const Position *pos, int depth);
+
+/* White's settled logit of the position after action a from pos (acc its
+ * accumulators). */
+static double child_white(const Nnue *net, const NnueAcc *acc, const Position *pos, Action a, int depth)
+{
+    Position next = *pos;
+    Undo u;
+    NnueAcc child;
+    pos_make(&next, a, &u);
+    nnue_make(net, acc, &child, &next, a, &u);
+    return settled_white(net, &child, &next, depth);
+}
+
 /* White's logit of pos, removals settled (nnue_policy.h): acc is pos's
  * accumulator pair. The one who removes picks the removal best for them,
  * to at most depth removals; then (or in P and M) the net judges. */
@@ -20,12 +34,7 @@ static double settled_white(const Nnue *net, const NnueAcc *acc, const Position 
     int k = movegen_all(pos, list);
     double sign = pos->actor == WHITE ? 1 : -1, best = -INFINITY;
     for (int i = 0; i < k; i++) {
-        Position next = *pos;
-        Undo u;
-        NnueAcc child;
-        pos_make(&next, list[i], &u);
-        nnue_make(net, acc, &child, &next, list[i], &u);
-        double v = sign * settled_white(net, &child, &next, depth - 1);
+        double v = sign * child_white(net, acc, pos, list[i], depth - 1);
         if (v > best) best = v;
     }
     return sign * best;
@@ -38,12 +47,7 @@ double nnue_policy_inputs(const Nnue *net, const Position *pos, const Action *le
     if (h) nnue_hidden_values(net, &acc, pos->actor, h);
     double sign = pos->actor == WHITE ? 1 : -1, best = -INFINITY;
     for (int i = 0; i < n; i++) {
-        Position next = *pos;
-        Undo u;
-        NnueAcc ca;
-        pos_make(&next, legal[i], &u);
-        nnue_make(net, &acc, &ca, &next, legal[i], &u);
-        child[i] = sign * settled_white(net, &ca, &next, NNUE_SETTLE_DEPTH - 1);
+        child[i] = sign * child_white(net, &acc, pos, legal[i], NNUE_SETTLE_DEPTH - 1);
         if (child[i] > best) best = child[i];
     }
     if (pos->state == STATE_P || pos->state == STATE_M || n == 0)

@@ -73,6 +73,20 @@ static const Nnue *shipped(void)
     return net;
 }
 
+/* A PUCT search of cfg from the start (seed 1): its Mcts, kept for the
+ * test to look at (and free), and its result. */
+static Mcts *search_start(MctsConfig cfg, MctsResult *r)
+{
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, 1, 0);
+    mcts_search(m, &p, &rng, r);
+    return m;
+}
+
 /* ---- the hand-worked tree ------------------------------------------------ */
 
 /* From the start (85 placements), uniform priors and the value 1/2 for
@@ -87,15 +101,12 @@ static const Nnue *shipped(void)
 Test(puct, hand_worked_tree)
 {
     Counting c = {.value = 0.5f};
-    MctsConfig cfg = {.sims = 87, .c = 1, .puct = true, .evaluate_fn = constant_eval, .evaluate_ctx = &c};
-    Mcts *m;
-    char err[ERR_LEN];
-    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
-    Position p = start_position();
-    Rng rng;
-    rng_seed(&rng, 1, 0);
     MctsResult r;
-    mcts_search(m, &p, &rng, &r);
+    Mcts *m = search_start((MctsConfig){.sims = 87, .c = 1, .puct = true, .evaluate_fn = constant_eval,
+                                        .evaluate_ctx = &c},
+                           &r);
+    Position p = start_position();
+    char err[ERR_LEN];
     cr_assert_eq(c.leaves, 87);
     cr_assert_eq(c.calls, 87, "one leaf a batch");
     cr_assert_eq(r.sims, 87);
@@ -127,15 +138,10 @@ Test(puct, hand_worked_tree)
 Test(puct, values_count_for_the_actor)
 {
     Counting c = {.value = 1.0f};
-    MctsConfig cfg = {.sims = 3, .c = 1, .puct = true, .evaluate_fn = constant_eval, .evaluate_ctx = &c};
-    Mcts *m;
-    char err[ERR_LEN];
-    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
-    Position p = start_position();
-    Rng rng;
-    rng_seed(&rng, 1, 0);
     MctsResult r;
-    mcts_search(m, &p, &rng, &r);
+    Mcts *m = search_start((MctsConfig){.sims = 3, .c = 1, .puct = true, .evaluate_fn = constant_eval,
+                                        .evaluate_ctx = &c},
+                           &r);
     /* visits: the root's evaluation (White 1), children 1 and 2 (Black to act: White 0) */
     cr_assert_float_eq(r.root_value, 1.0 / 3, 1e-12);
     cr_assert_float_eq(r.value, 0.0, 1e-12);
