@@ -81,4 +81,10 @@ expect "hybrid32's best, first 4 games, 2 threads" "hash         22579c6bec2015b
 expect "best, first 4 games, 2 threads" "hash         78c795f6f17925c3" "$(sp --games 4 --agent best --seed 2950)"
 expect "best, first 4 games, 1 thread" "hash         78c795f6f17925c3" \
     "$("$yinsh" selfplay --games 4 --agent best --seed 2950 --no-db --quiet --threads 1)"
+# PUCT on the shipped policy net (issue 34) with its exploration keys, a
+# batch of 4: the same games on 1 and 2 game threads
+puct=mcts:sims=100,c=1,eval=net:eval/nets/pv32.nnue,puct=1,batch=4,temp=1,tempmoves=10,noise=0.25
+expect "PUCT self-play, first 4 games, 2 threads" "hash         fbd237156f2d88ab" "$(sp --games 4 --agent "$puct" --seed 3410)"
+expect "PUCT self-play, first 4 games, 1 thread" "hash         fbd237156f2d88ab" \
+    "$("$yinsh" selfplay --games 4 --agent "$puct" --seed 3410 --no-db --quiet --threads 1)"
 exit $fail
