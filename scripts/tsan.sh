@@ -45,6 +45,9 @@ echo "tsan: tree-parallel search, threads=2 in games on 2 OpenMP threads"
 # Lazy SMP alpha-beta inside one game (ab:threads=3): the helpers share
 # the transposition table without locks (selfplay/search/ab.c) and stop
 # with the caller's search.
+echo "tsan: tree-parallel PUCT, threads=2 and batches of 4, in games on 2 OpenMP threads"
+"$yinsh" selfplay --games 2 --agent mcts:sims=200,c=1,eval=net:eval/nets/pv32.nnue,puct=1,threads=2,batch=4,noise=0.25 \
+    --threads 2 --seed 7 --no-db --quiet >/dev/null
 echo "tsan: Lazy SMP alpha-beta, threads=3 in games on 2 OpenMP threads"
 "$yinsh" selfplay --games 2 --white ab:depth=4,threads=3,tech=killers+asp+lmr+nmp+fut+qs --black random \
     --threads 2 --seed 6 --no-db --quiet >/dev/null
