@@ -95,9 +95,9 @@ int cmd_train_policy(int argc, char **argv)
     /* the head first: the description is cut at NNUE_DESC_MAX bytes */
     snprintf(desc, sizeof desc, "policy head: yinsh train --policy, %zu positions, seed %llu, %d epochs; on: %s",
              d.count, (unsigned long long)o.seed, o.epochs, nnue_description(net));
-    PolicyEpoch base, final;
+    PolicyEpoch base, start, final;
     t0 = clock_now();
-    if (policy_train(&d, &o, desc, show_epoch, &quiet, &bytes, &len, &base, &final, err) ||
+    if (policy_train(&d, &o, desc, show_epoch, &quiet, &bytes, &len, &base, &start, &final, err) ||
         nnue_save(out, bytes, len, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
@@ -111,6 +111,7 @@ int cmd_train_policy(int argc, char **argv)
             nnue_hidden(net), (unsigned long long)o.seed, o.epochs, o.batch, o.lr, clock_now() - t0);
     fprintf(sum, "held-out positions:\n");
     print_figure(sum, "  children's values alone (no head)", &base);
+    if (!isnan(start.val_loss)) print_figure(sum, "  the net's head before (warm start)", &start);
     print_figure(sum, "  the quantised head", &final);
     fprintf(sum, "wrote %s: %zu bytes\n", out, len);
 done:

@@ -148,7 +148,7 @@ static void adam(float *x, float *g, float *m1, float *m2, size_t n, double lr, 
 
 int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *description,
                  void (*progress)(void *ctx, const PolicyEpoch *e), void *ctx, uint8_t **bytes, size_t *len,
-                 PolicyEpoch *base, PolicyEpoch *final, char *err)
+                 PolicyEpoch *base, PolicyEpoch *start, PolicyEpoch *final, char *err)
 {
     size_t width = (size_t)d->width, nw = (size_t)ENCODE_ACTIONS * width, ntrain = 0;
     for (size_t k = 0; k < d->count; k++) ntrain += !d->held_out[k];
@@ -173,11 +173,23 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
     float beta = 1, gbeta = 0, mbeta = 0, vbeta = 0;
     *base = (PolicyEpoch){0};
     policy_measure(d, 1.0, NULL, NULL, &base->val_loss, &base->val_top1);
+    /* a net with a head: training goes on from it (a warm start), and its
+     * figures before are measured */
+    const int16_t *ppw0;
+    const int32_t *ppb0;
+    int32_t beta0;
+    double qa = nnue_qa(d->net);
+    *start = (PolicyEpoch){.val_loss = NAN, .val_top1 = NAN};
+    if (nnue_policy_head(d->net, &ppw0, &ppb0, &beta0)) {
+        beta = (float)beta0 / NNUE_BETA_Q;
+        for (size_t i = 0; i < nw; i++) w[i] = (float)ppw0[i] / NNUE_POLICY_Q;
+        for (int i = 0; i < ENCODE_ACTIONS; i++) b[i] = (float)(ppb0[i] / (qa * NNUE_POLICY_Q));
+        policy_measure(d, beta, b, w, &start->val_loss, &start->val_top1);
+    }
     for (size_t k = 0, j = 0; k < d->count; k++)
         if (!d->held_out[k]) order[j++] = k;
     Rng rng;
     rng_seed(&rng, o->seed, 77);
-    double qa = nnue_qa(d->net);
     int t = 0;
     for (int e = 0; e < o->epochs; e++) {
         for (size_t i = ntrain - 1; i > 0; i--) {

@@ -15,8 +15,8 @@
  *    entropy against the targets, with Adam on minibatches in an order
  *    shuffled by the seed each epoch, the step falling from lr to lr / 10;
  *    weights clipped to NNUE_POLICY_MAX. The loss is convex in the
- *    parameters, which start at beta 1 and 0 (the children's values
- *    alone, a head-less net's priors).
+ *    parameters, which start at the net's head when it has one, else at
+ *    beta 1 and 0 (the children's values alone, a head-less net's priors).
  * 3. Quantisation to the head's integers, and the figures: the held-out
  *    cross-entropy and top-1 agreement (the most likely action is the one
  *    the target puts most on) of the quantised head, beside those of the
@@ -74,12 +74,14 @@ typedef struct PolicyEpoch {
 void policy_measure(const PolicyData *d, double beta, const float *b, const float *w, double *loss, double *top1);
 
 /* Trains and writes the net's file with the head: the value net's
- * parameters unchanged and the quantised head (nnue_encode). progress
- * (NULL: none) is called after each epoch. Baseline figures (the
- * children's values alone) and the quantised head's go to *base and
- * *final. */
+ * parameters unchanged and the quantised head (nnue_encode). A net that
+ * has a head already is trained on from it (a warm start: the loop's
+ * next round), else from beta 1 and zeros. progress (NULL: none) is
+ * called after each epoch. The held-out figures of the children's values
+ * alone go to *base, of the net's own head before training to *start
+ * (NAN without one), of the quantised head to *final. */
 int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *description,
                  void (*progress)(void *ctx, const PolicyEpoch *e), void *ctx, uint8_t **bytes, size_t *len,
-                 PolicyEpoch *base, PolicyEpoch *final, char *err);
+                 PolicyEpoch *base, PolicyEpoch *start, PolicyEpoch *final, char *err);
 
 #endif

@@ -2,8 +2,8 @@
 # The AlphaZero-style loop of issue 34 at small scale, on the lab's own
 # policy and value net (docs/python.md, "PUCT and the AlphaZero loop"):
 # round k plays self-play games with net k (PUCT, exploration, root
-# visits stored), trains net k's policy head on them (`yinsh train
-# --policy`, the value net kept), and tests the new net against net k by
+# visits stored), trains net k's policy head on on them (`yinsh train
+# --policy`, from net k's head, the value net kept), and tests the new net against net k by
 # SPRT at equal simulations; the new net is net k+1 when H1 is accepted,
 # else net k plays the next round too (its games are added). Each step
 # is skipped when its output is there, so a stopped loop resumes where it
@@ -45,7 +45,7 @@ done
 mkdir -p "$dir"
 cp -n "$net" "$dir/net0.nnue"
 log=$dir/loop.md
-[ -f "$log" ] || printf '| round | net | games | positions | self-play s | train s | SPRT s | head: held-out CE / top-1 (no head) | SPRT |\n|---|---|--:|--:|--:|--:|--:|---|---|\n' > "$log"
+[ -f "$log" ] || printf '| round | net | games | positions | self-play s | train s | SPRT s | head: held-out CE / top-1 (no head; the head before) | SPRT |\n|---|---|--:|--:|--:|--:|--:|---|---|\n' > "$log"
 best=0
 spec() { echo "mcts:sims=$sims,c=$c,eval=net:$1,puct=1"; }
 for ((k = 0; k < rounds; k++)); do
@@ -70,11 +70,13 @@ for ((k = 0; k < rounds; k++)); do
     positions=$(sed -n 's/.*games, \([0-9]*\) positions.*/\1/p' "$dir/train$k.txt")
     head=$(sed -n 's/.*the quantised head *cross-entropy \([0-9.]*\), top-1 \([0-9.%]*\).*/\1 \/ \2/p' "$dir/train$k.txt")
     base=$(sed -n 's/.*no head) *cross-entropy \([0-9.]*\), top-1 \([0-9.%]*\).*/\1 \/ \2/p' "$dir/train$k.txt")
+    before=$(sed -n 's/.*warm start) *cross-entropy \([0-9.]*\), top-1 \([0-9.%]*\).*/\1 \/ \2/p' "$dir/train$k.txt")
     if grep -q "H1 accepted" <<<"$verdict"; then
         best=$((k + 1))
         cp "$new" "$dir/net$best.nnue"
     fi
-    echo "| $k | net$best after | $games | $positions | $((t1 - t0)) | $((t2 - t1)) | $((t3 - t2)) | $head ($base) | $verdict |" >> "$log"
+    grep -q "^| $k |" "$log" ||
+        echo "| $k | net$best after | $games | $positions | $((t1 - t0)) | $((t2 - t1)) | $((t3 - t2)) | $head ($base; before: $before) | $verdict |" >> "$log"
     python3 "$root/scripts/visit-entropy.py" "$db" "$run" > "$dir/entropy$k.md"
 done
 cat "$log"

@@ -302,7 +302,11 @@ static void train(PolicyData *d, const PolicyTrainOptions *o, uint8_t **bytes, s
                   PolicyEpoch *final)
 {
     char err[ERR_LEN];
-    cr_assert_eq(policy_train(d, o, "test head", NULL, NULL, bytes, len, base, final, err), 0, "%s", err);
+    PolicyEpoch start;
+    cr_assert_eq(policy_train(d, o, "test head", NULL, NULL, bytes, len, base, &start, final, err), 0, "%s", err);
+    cr_assert_eq(isnan(start.val_loss), !nnue_policy_head(d->net, &(const int16_t *){0}, &(const int32_t *){0},
+                                                           &(int32_t){0}),
+                 "the head before is measured when there is one");
 }
 
 Test(puct, head_trains_round_trips_and_is_refused_damaged, .timeout = 120)
@@ -337,6 +341,19 @@ Test(puct, head_trains_round_trips_and_is_refused_damaged, .timeout = 120)
     cr_assert(!nnue_policy_head(shipped(), &ppw, &ppb, &beta));
     Position p = start_position();
     cr_assert_eq(nnue_evaluate(net, &p), nnue_evaluate(shipped(), &p), "the value net is unchanged");
+    /* a warm start begins at the head it starts from: no epoch, the same head */
+    PolicyData warm = d;
+    warm.net = net;
+    PolicyTrainOptions none = o;
+    none.epochs = 0;
+    uint8_t *b3;
+    size_t l3;
+    PolicyEpoch base3, final3;
+    train(&warm, &none, &b3, &l3, &base3, &final3);
+    size_t tail = 4 + 4 * (size_t)ENCODE_ACTIONS + 2 * (size_t)ENCODE_ACTIONS * (size_t)warm.width;
+    cr_assert(l3 >= tail && !memcmp(b3 + l3 - tail, b1 + l1 - tail, tail), "a warm start moved the head");
+    cr_assert_float_eq(final3.val_loss, final.val_loss, 1e-9);
+    free(b3);
     /* a search with it */
     MctsConfig cfg = {.sims = 50, .c = 1.5, .puct = true, .net = net};
     Action a[4];
