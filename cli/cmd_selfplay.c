@@ -25,7 +25,7 @@ const char USAGE_SELFPLAY[] =
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
     "                      [--opening none|rings|random:K | --book FILE]\n"
     "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--shard K/N] [--quiet]\n"
-    "                      [--store-visits]\n"
+    "                      [--store-visits] [--resign V[:N] [--resign-check F]]\n"
     "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--shard K/N] [--quiet]\n"
     "  (both forms: [--json])\n"
     "  Plays N games between two agents on T threads (default: all cores) and\n"
@@ -79,6 +79,17 @@ const char USAGE_SELFPLAY[] =
     "  --db PATH       the SQLite database (created if missing)\n"
     "  --no-db         store nothing (to measure the cost of storing)\n"
     CLI_STORE_VISITS_USAGE
+    "  --resign V[:N]  a player resigns when its search's value for itself (MCTS's\n"
+    "                  root mean, alpha-beta's score) is below V (0 < V < 1) at N\n"
+    "                  consecutive searched decisions of its own (default 1), as\n"
+    "                  AlphaZero and KataGo do: the game ends there, lost by the\n"
+    "                  resigner (reason resign). Default: every game played out\n"
+    "  --resign-check F  with --resign: the fraction F (0..1, default 0.1) of the\n"
+    "                  games, drawn from each game's seed, in which nobody resigns;\n"
+    "                  the summary gives the false-resignation rate over them (the\n"
+    "                  player the rule fired for won or drew) with its exact 95%\n"
+    "                  interval, and the actions resigning saved (docs/python.md,\n"
+    "                  \"Exploration for learning\")\n"
     "  --run NAME      the run's name (default: made from the date and the run id);\n"
     "                  it must be new in the database\n"
     "  --resume RUN    finish an interrupted run: play only the games it lacks,\n"
@@ -134,6 +145,29 @@ static void print_rate(const char *cmd, uint64_t actions, double seconds, int th
     double rate = seconds > 0 ? (double)actions / seconds : 0;
     fprintf(stderr, "yinsh %s: %.0f actions/s, %.0f a thread (%" PRIu64 " actions in %.1f s on %d thread%s)\n",
             cmd, rate, rate / threads, actions, seconds, threads, number_plural((uint64_t)threads));
+}
+
+/* The resignations of the games played now (run.h): the false-resignation
+ * rate over the checked games the rule fired in, and the actions saved. */
+static void print_resign(const ResignRule *rule, const ResignSummary *r, const RecordSummary *s)
+{
+    char text[96];
+    Interval rate = resign_false_rate(r);
+    printf("resignation  %s: %" PRIu64 " game%s resigned\n", resign_format(rule, text, sizeof text), r->resigned,
+           number_plural(r->resigned));
+    printf("  checked    %" PRIu64 " game%s played out, the rule fired in %" PRIu64 "\n", r->checked,
+           number_plural(r->checked), r->fired);
+    if (r->fired)
+        printf("  false      %" PRIu64 " of %" PRIu64 " (%" PRIu64 " drawn): rate %.3f (exact 95%% CI %.3f to %.3f)\n",
+               r->wrong, r->fired, r->wrong_draw, rate.mid, rate.lo, rate.hi);
+    else
+        printf("  false      - (no checked game to measure it)\n");
+    double saved = resign_saved_actions(r);
+    if (r->fired)
+        printf("  saved      ~%.0f actions (%.1f%% of those played), %.1f actions a resigned game\n", saved,
+               s->actions ? 100 * saved / (double)s->actions : 0.0, (double)r->left / (double)r->fired);
+    else
+        printf("  saved      -\n");
 }
 
 static void print_summary(const char *name, const RecordSummary *s)
@@ -237,6 +271,19 @@ static void json_summary(const Run *run, uint64_t actions_now, double seconds, i
     cli_json_faults(&j, sides, s);
     char controls[CONTROLS_TEXT_LEN];
     json_str(&j, "controls", controls_format(&run->plan.controls, controls));
+    if (run->plan.controls.resign.value > 0) {
+        const ResignSummary *r = &run->resign;
+        json_open(&j, "resign", '{', true);
+        json_uint(&j, "resigned", r->resigned);
+        json_uint(&j, "checked", r->checked);
+        json_uint(&j, "fired", r->fired);
+        json_uint(&j, "false", r->wrong);
+        json_uint(&j, "false_drawn", r->wrong_draw);
+        cli_json_interval(&j, "false_rate", resign_false_rate(r));
+        json_uint(&j, "actions_left", r->left);
+        json_num(&j, "actions_saved", resign_saved_actions(r));
+        json_close(&j);
+    }
     json_int(&j, "threads", parallel_threads(run->plan.threads));
     json_uint(&j, "games_played_now", run->done);
     json_uint(&j, "actions_played_now", actions_now);
@@ -248,6 +295,7 @@ int cmd_selfplay(int argc, char **argv)
 {
     const char *cmd = "selfplay";
     const char *variant_text = NULL, *white = NULL, *black = NULL, *agent = NULL, *opening = NULL, *book_path = NULL;
+    const char *resign = NULL, *resign_check = NULL;
     bool have_games = false, json = false;
     long games = 0;
     CliRun r = CLI_RUN_DEFAULTS("selfplay");
@@ -265,6 +313,8 @@ int cmd_selfplay(int argc, char **argv)
         {.name = "--resume", .kind = CLI_TEXT, .out = &o->resume},
         {.name = "--take-over", .kind = CLI_FLAG, .out = &o->take_over},
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
+        {.name = "--resign", .kind = CLI_TEXT, .out = &resign},
+        {.name = "--resign-check", .kind = CLI_TEXT, .out = &resign_check},
         CLI_RUN_OPTIONS(&r),
     };
     int npos;
@@ -275,7 +325,7 @@ int cmd_selfplay(int argc, char **argv)
     o->plan.variant = VARIANT_STANDARD;
     if (o->resume) {
         if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db ||
-            opening || book_path || o->plan.store_visits || cli_controls_plan_given(&ctl))
+            opening || book_path || o->plan.store_visits || cli_controls_plan_given(&ctl) || resign || resign_check)
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
                                         "--busy-timeout, --take-over, --shard, --engine-logs, --engine-timeout "
                                         "and --quiet go with it");
@@ -283,6 +333,7 @@ int cmd_selfplay(int argc, char **argv)
         if (!have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
         if (o->take_over) return cli_usage_error(cmd, "--take-over goes with --resume");
         if (agent && (white || black)) return cli_usage_error(cmd, "--agent sets both sides: use it or --white/--black");
+        if (resign_check && !resign) return cli_usage_error(cmd, "--resign-check goes with --resign");
         if (!white != !black)
             return cli_usage_error(cmd, "--%s without --%s: give both sides, or --agent for both", white ? "white" : "black",
                                    white ? "black" : "white");
@@ -308,6 +359,15 @@ int cmd_selfplay(int argc, char **argv)
         return rc;
     }
     o->plan.games = (uint32_t)games;
+    if (resign) {
+        char err[ERR_LEN];
+        ResignRule *rule = &o->plan.controls.resign;
+        rule->check = RESIGN_DEFAULT_CHECK;
+        if (resign_parse(resign, rule, err) || (resign_check && resign_parse_check(resign_check, rule, err))) {
+            run_plan_release(&o->plan);
+            return cli_usage_error(cmd, "%s", err);
+        }
+    }
 
     Book book = {0};
     if (book_path) {
@@ -330,7 +390,10 @@ int cmd_selfplay(int argc, char **argv)
     if (run.worker) goto done; /* rank 0 sums up */
     double seconds = clock_now() - t0;
     if (!rc && json) json_summary(&run, run.sum.actions - actions0, seconds, argc, argv);
-    else if (!rc) print_summary(run.row.name, &run.sum);
+    else if (!rc) {
+        print_summary(run.row.name, &run.sum);
+        if (run.plan.controls.resign.value > 0) print_resign(&run.plan.controls.resign, &run.resign, &run.sum);
+    }
     /* the rate also after an interruption: a data job is often stopped */
     if (!r.sh.quiet && (!rc || rc > 128))
         print_rate(cmd, run.sum.actions - actions0, seconds, parallel_threads(run.plan.threads) * dist_ranks());

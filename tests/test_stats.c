@@ -85,6 +85,31 @@ Test(stats, difference_of_scores)
 
 /* ---- exact tests, for the small samples and the edges (#22) ------------ */
 
+Test(stats, clopper_pearson)
+{
+    /* 0 of n: hi solves (1 - p)^n = 0.025, 1 - 0.025^(1/n); 10 of 10 mirrors it */
+    Interval r = stats_clopper_pearson(0, 10, 0.05);
+    NEAR(r.lo, 0, 1e-12);
+    NEAR(r.mid, 0, 1e-12);
+    NEAR(r.hi, 1 - pow(0.025, 0.1), 1e-9); /* 0.308497 */
+    r = stats_clopper_pearson(10, 10, 0.05);
+    NEAR(r.lo, pow(0.025, 0.1), 1e-9);
+    NEAR(r.hi, 1, 1e-12);
+    NEAR(stats_clopper_pearson(0, 40, 0.05).hi, 1 - pow(0.025, 1.0 / 40), 1e-9); /* 0.088097 */
+    /* 1 of 10: lo solves 1 - (1 - p)^10 = 0.025, 1 - 0.975^(1/10) = 0.0025286;
+     * hi solves (1 - p)^10 + 10 p (1 - p)^9 = 0.025, 0.445016 (tables) */
+    r = stats_clopper_pearson(1, 10, 0.05);
+    NEAR(r.lo, 1 - pow(0.975, 0.1), 1e-9);
+    NEAR(r.mid, 0.1, 1e-12);
+    NEAR(r.hi, 0.445016, 1e-6);
+    /* 5 of 10, symmetric: 0.187086 to 0.812914 */
+    r = stats_clopper_pearson(5, 10, 0.05);
+    NEAR(r.lo, 0.187086, 1e-6);
+    NEAR(r.lo + r.hi, 1, 1e-9);
+    r = stats_clopper_pearson(0, 0, 0.05);
+    cr_expect(r.lo == 0 && r.hi == 1);
+}
+
 Test(stats, exact_binomial)
 {
     /* 3 of 3: P(X <= 0) = 1/8, twice that = 0.25 (the normal test said 0) */

@@ -139,6 +139,42 @@ double stats_sweep_lower(uint64_t n, double alpha)
     return n ? pow(alpha, 1.0 / (double)n) : 0;
 }
 
+/* P(X <= k) for X ~ Binomial(n, p), 0 < p < 1, summed term by term. */
+static double binomial_cdf(uint64_t k, uint64_t n, double p)
+{
+    double sum = 0, lp = log(p), lq = log1p(-p);
+    for (uint64_t j = 0; j <= k && j <= n; j++)
+        sum += exp(log_choose(n, j) + (double)j * lp + (double)(n - j) * lq);
+    return fmin(1, sum);
+}
+
+Interval stats_clopper_pearson(uint64_t k, uint64_t n, double alpha)
+{
+    if (n == 0) return (Interval){0, 0, 1};
+    if (k > n) k = n;
+    Interval r = {0, (double)k / (double)n, 1};
+    /* P(X >= k) rises with p, P(X <= k) falls: 100 halvings of [0, 1] */
+    if (k > 0) {
+        double a = 0, b = 1;
+        for (int i = 0; i < 100; i++) {
+            double m = (a + b) / 2;
+            if (1 - binomial_cdf(k - 1, n, m) < alpha / 2) a = m;
+            else b = m;
+        }
+        r.lo = (a + b) / 2;
+    }
+    if (k < n) {
+        double a = 0, b = 1;
+        for (int i = 0; i < 100; i++) {
+            double m = (a + b) / 2;
+            if (binomial_cdf(k, n, m) > alpha / 2) a = m;
+            else b = m;
+        }
+        r.hi = (a + b) / 2;
+    }
+    return r;
+}
+
 double stats_score_of_elo(double elo) { return 1 / (1 + pow(10, -elo / 400)); }
 
 /* The Elo interval of a mean score m whose sampling variance is var/n; the

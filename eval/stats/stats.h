@@ -65,6 +65,16 @@ Interval stats_elo_pentanomial(const uint64_t n[5]);
  * on the Elo scale as stats_elo of it. 0 when n = 0 (nothing is known). */
 double stats_sweep_lower(uint64_t n, double alpha);
 
+/* The exact (Clopper-Pearson) two-sided interval, at level 1 - alpha, of
+ * a success probability from k successes in n trials: lo is the p at
+ * which P(X >= k) = alpha/2 and hi the p at which P(X <= k) = alpha/2,
+ * X ~ Binomial(n, p) (lo 0 when k = 0, hi 1 when k = n), found by
+ * bisection on the binomial tails; mid is k/n. Conservative (it covers
+ * at least 1 - alpha at every p), and sound for rare events, where a
+ * normal interval is not: a false-resignation rate of 0 in 40 checked
+ * games is 0 (0 to 0.088). {0, 0, 1} when n = 0. */
+Interval stats_clopper_pearson(uint64_t k, uint64_t n, double alpha);
+
 /* Likelihood of superiority: P(A stronger than B) from wins and losses. */
 double stats_los(uint64_t wins, uint64_t losses);
 

@@ -378,7 +378,10 @@ static int open_here(Run *r, const RunOptions *o, char *err)
 int run_store(Run *r, GameRecord *const *games, int n, char *err)
 {
     if (r->store && store_write_games(r->store, &r->row, games, n, err)) return -1;
-    for (int i = 0; i < n; i++) record_summary_add(&r->sum, games[i]);
+    for (int i = 0; i < n; i++) {
+        record_summary_add(&r->sum, games[i]);
+        resign_summary_add(&r->resign, &r->plan.controls.resign, games[i]);
+    }
     r->done += (uint64_t)n;
     return 0;
 }

@@ -52,6 +52,7 @@ typedef struct Run {
     uint32_t ntodo;
     RecordSummary sum;   /* games stored so far (a resumed run's earlier ones too) */
     uint64_t done;       /* games stored by this process */
+    ResignSummary resign; /* the resignations of the games stored by this process (resign.h) */
     bool leased;         /* this process holds the run's lease */
     bool worker;         /* an MPI rank other than 0: plays what rank 0 hands out, stores nothing */
     Book book;           /* a resumed book run's book, read from its stored path (plan.book may point here) */

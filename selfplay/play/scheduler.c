@@ -46,7 +46,11 @@ char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
 {
     size_t n = 0;
     out[0] = '\0';
-#define PUT(...) n += (size_t)snprintf(out + n, CONTROLS_TEXT_LEN - n, __VA_ARGS__)
+    /* a text that would not fit stops where it fills the buffer */
+#define PUT(...)                                                                          \
+    do {                                                                                  \
+        if (n < CONTROLS_TEXT_LEN) n += (size_t)snprintf(out + n, CONTROLS_TEXT_LEN - n, __VA_ARGS__); \
+    } while (0)
     if (c->sims) PUT("%ssims=%u", n ? "," : "", (unsigned)c->sims);
     if (c->movetime_ms) PUT("%smovetime=%lld", n ? "," : "", (long long)c->movetime_ms);
     if (c->base_ms) PUT("%stc=%g+%g", n ? "," : "", (double)c->base_ms / 1e3, (double)c->inc_ms / 1e3);
@@ -56,6 +60,8 @@ char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN])
         static const char *const SIDES[] = {"", "white", "black", "both"};
         PUT("%suncapped=%s", n ? "," : "", SIDES[c->uncapped & 3]);
     }
+    char resign[96];
+    if (c->resign.value > 0) PUT("%s%s", n ? "," : "", resign_format(&c->resign, resign, sizeof resign));
 #undef PUT
     return out;
 }
@@ -100,6 +106,8 @@ int controls_parse(const char *text, PlayControls *c, char *err)
         else if (!strcmp(kv, "margin") && number_long(eq, 0, 86400000, &v)) c->margin_ms = v;
         else if (!strcmp(kv, "tc") && !controls_parse_tc(eq, c, err)) continue;
         else if (!strcmp(kv, "streams") && !strcmp(eq, "agent")) c->agent_streams = true;
+        else if (!strcmp(kv, "resign") && !resign_parse(eq, &c->resign, err)) continue;
+        else if (!strcmp(kv, "resigncheck") && !resign_parse_check(eq, &c->resign, err)) continue;
         else if (!strcmp(kv, "uncapped") && !strcmp(eq, "white")) c->uncapped = CONTROLS_UNCAPPED_WHITE;
         else if (!strcmp(kv, "uncapped") && !strcmp(eq, "black")) c->uncapped = CONTROLS_UNCAPPED_BLACK;
         else if (!strcmp(kv, "uncapped") && !strcmp(eq, "both"))
@@ -109,7 +117,7 @@ int controls_parse(const char *text, PlayControls *c, char *err)
     return 0;
 bad:
     return error_set(err, "bad controls '%.64s' (sims=N,movetime=MS,tc=BASE+INC,margin=MS,streams=agent,"
-                          "uncapped=white|black|both)", text);
+                          "uncapped=white|black|both,resign=V:N,resigncheck=F)", text);
 }
 
 int selfplay_play_game(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index, GameRecord *rec)
@@ -138,6 +146,8 @@ typedef struct Game {
     int child_cap;                 /* RootChild entries rec->children has room for */
     AgentLimits lim;
     int64_t clock_us[COLOUR_NB];
+    bool resign;                   /* the rule holds in this game (not checked, resign.h) */
+    ResignWatch watch;
     Position pos;
     char why[ERR_LEN];
 } Game;
@@ -185,6 +195,7 @@ static int game_start(Game *g, const SelfplayPlan *plan, Agent *white, Agent *bl
                            .clock_ms = {pc->base_ms, pc->base_ms}, .inc_ms = pc->inc_ms, .margin_ms = pc->margin_ms};
     g->limited = pc->sims || pc->movetime_ms || g->timed;
     g->clock_us[WHITE] = g->clock_us[BLACK] = pc->base_ms * 1000;
+    g->resign = pc->resign.value > 0 && !resign_checked(&pc->resign, rec->seed);
     /* the pair's opening: its own stream, so both games of the pair agree */
     uint32_t pair = plan->pairs ? index / 2 : index;
     rng_stream(&g->opening, plan->seed ^ OPENING_SALT, pair);
@@ -292,6 +303,11 @@ static int game_step(Game *g, int *result)
     if (st.fault) {
         *result = fault_result(actor);
         return st.fault;
+    }
+    /* resigning instead of playing the action (resign.h) */
+    if (g->resign && resign_watch(&g->watch, &g->pc->resign, actor, st.searched, st.root_value)) {
+        *result = fault_result(actor);
+        return REASON_RESIGN;
     }
     ActionRecord *r = &rec->actions[rec->nactions];
     *r = (ActionRecord){

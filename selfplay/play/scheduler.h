@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include "selfplay/agents/agent.h"
 #include "selfplay/play/book.h"
+#include "selfplay/play/resign.h"
 #include "selfplay/records/record.h"
 
 
@@ -56,6 +57,9 @@ typedef struct PlayControls {
      * selfplay_plan_settle from the specs, read back from a stored text
      * (a canonical spec always writes sims): one bit a side */
     uint8_t uncapped;
+    /* resignation (play/resign.h; `--resign`, `--resign-check`): value 0,
+     * the default, is none, and every game is played out */
+    ResignRule resign;
     /* not part of the plan (they decide no game of a well-behaved engine) */
     int64_t answer_ms;     /* external engines: the wait without a time limit; 0: UYI_ENGINE_ANSWER_MS */
     const char *engine_logs; /* folder of the engines' stderr logs; NULL: discarded */
@@ -68,7 +72,8 @@ enum { CONTROLS_UNCAPPED_WHITE = 1, CONTROLS_UNCAPPED_BLACK = 2 };
 /* The canonical text of the controls that decide games (stored as
  * run.controls): "" when none, else comma-separated `sims=N`,
  * `movetime=MS`, `tc=BASE+INC` (seconds), `margin=MS` (with a time limit),
- * `streams=agent`, `uncapped=white|black|both`. controls_parse reads it
+ * `streams=agent`, `uncapped=white|black|both`, `resign=V:N` with
+ * `resigncheck=F` (resign.h). controls_parse reads it
  * back (a resumed run). Each part is written only when set, so that a
  * run's text stays what it was before the part existed. */
 char *controls_format(const PlayControls *c, char out[CONTROLS_TEXT_LEN]);
