@@ -3,7 +3,8 @@
  * Positions (YPN in and out, legal actions as text and as indices, apply,
  * the outcome), observation planes and a fixed action index space for
  * learning, agents by spec (`best`, MCTS, alpha-beta, random, external
- * UYI engines) that choose an action with their search's figures, and
+ * UYI engines) that choose an action with their search's figures, PUCT
+ * over an evaluator the caller gives as a callback (a net), and
  * the games and training positions of a Yinsh Lab database, read-only.
  * The rules are docs/rules.md, the notations docs/notation.md, the
  * database docs/schema.md; docs/python.md describes this API, the planes

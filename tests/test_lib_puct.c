@@ -226,6 +226,7 @@ Test(lib_puct, bad_settings_and_silent_failures)
 {
     yinsh_puct *s = (yinsh_puct *)1;
     char err[YINSH_ERR_LEN];
+    cr_assert_eq(yinsh_constant("PUCT_MAX_BATCH"), YINSH_PUCT_MAX_BATCH);
     yinsh_puct_config cfg = {.sims = 0, .c = 1};
     cr_assert_eq(yinsh_puct_new(&s, &cfg, lib_callback, NULL, err), YINSH_ERR_USAGE);
     cr_assert_null(s);

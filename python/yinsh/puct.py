@@ -52,7 +52,9 @@ for _name, _res, _args in (
     getattr(lib, _name).restype = _res
     getattr(lib, _name).argtypes = _args
 
-MAX_BATCH = 1024  # YINSH_PUCT_MAX_BATCH
+MAX_BATCH = _lib.lib.yinsh_constant(b"PUCT_MAX_BATCH")  # the most leaves of one evaluation
+if MAX_BATCH < 1:
+    raise ImportError("libyinsh at %s is older than this package: it has no PUCT_MAX_BATCH" % _lib.path)
 
 SearchResult = collections.namedtuple("SearchResult", "action stats visits")
 SearchResult.__doc__ = """One search: the chosen action's index, its
