@@ -3,7 +3,8 @@
  * Positions (YPN in and out, legal actions as text and as indices, apply,
  * the outcome), observation planes and a fixed action index space for
  * learning, agents by spec (`best`, MCTS, alpha-beta, random, external
- * UYI engines) that choose an action with their search's figures, and
+ * UYI engines) that choose an action with their search's figures, PUCT
+ * over an evaluator the caller gives as a callback (a net), and
  * the games and training positions of a Yinsh Lab database, read-only.
  * The rules are docs/rules.md, the notations docs/notation.md, the
  * database docs/schema.md; docs/python.md describes this API, the planes
@@ -351,6 +352,79 @@ YINSH_API int yinsh_agent_observe(yinsh_agent *a, const yinsh_position *before, 
  * err). */
 YINSH_API int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yinsh_move_stats *stats,
                                  char *err);
+
+/* ---- PUCT with an outside evaluator --------------------------------- */
+
+/* PUCT (AlphaZero's search; selfplay/search/mcts.h has it in full) whose
+ * leaves a caller's function evaluates, a batch at a time: a policy+value
+ * net in Python or C (API version 2, an addition; docs/python.md, "PUCT
+ * with your own net").
+ *
+ * The evaluator gets n leaves (1 <= n <= batch), positions that are not
+ * over, as plain arrays:
+ *
+ *   planes  n x YINSH_OBSERVATION floats: each leaf's observation planes
+ *           in the actor's view (YINSH_VIEW_ACTOR, values in [0, 1]: what
+ *           yinsh_position_planes gives), shape [n][17][11][11]
+ *   mask    n x YINSH_ACTIONS bytes: 1 for each legal action's index
+ *   priors  n x YINSH_ACTIONS floats to write, 0 on entry: a leaf's
+ *           weights over its legal actions (non-negative, finite; the
+ *           search divides them by their sum; all 0: uniform). Only legal
+ *           entries are read, so a net's softmax over all 2142 logits
+ *           serves as it is.
+ *   values  n floats to write: the expected score of each leaf's side to
+ *           act, in [0, 1] (1 a win, 1/2 a draw, 0 a loss).
+ *
+ * It returns 0, or non-zero with a message in err (YINSH_ERR_LEN bytes):
+ * the search stops, and yinsh_puct_search fails with that message. A
+ * prior or value that is not one (negative, NaN, a value outside [0, 1])
+ * stops it too. With threads > 1 it is called from several threads at
+ * once, each call with its own arrays. */
+typedef int (*yinsh_eval_fn)(void *ctx, int n, const float *planes, const uint8_t *mask, float *priors,
+                             float *values, char *err);
+
+enum { YINSH_PUCT_MAX_BATCH = 1024 };
+
+/* The search's settings (zeroed: the defaults noted). The selection, the
+ * batches with their virtual loss, fpu, the exploration for self-play
+ * (noise, temp) and the threads mean what the `mcts` agent's keys mean
+ * (docs/uyi.md: c, batch, fpu, noise, alpha, temp, tempmoves, threads). */
+typedef struct yinsh_puct_config {
+    uint32_t sims;       /* simulations per search, > 0 */
+    double c;            /* the exploration constant (0: none) */
+    uint32_t batch;      /* leaves per evaluation, 1..YINSH_PUCT_MAX_BATCH; 0: 1 */
+    double fpu;          /* an unvisited child's Q: its parent's less this */
+    uint32_t threads;    /* search threads sharing the tree; 0 or 1: the caller's alone */
+    double noise;        /* the root's Dirichlet noise weight, 0..1; 0: none */
+    double alpha;        /* its concentration; 0: 0.3 */
+    double temp;         /* > 0 with temp_moves: the choice drawn from visits^(1/temp) ... */
+    uint32_t temp_moves; /* ... while fewer actions than this were played (yinsh_puct_advance counts them) */
+    int solver;          /* 1: prove wins and losses */
+    uint32_t nodes;      /* the tree's bound in nodes; 0: enough for sims */
+    uint64_t seed;       /* the random stream of noise and temp */
+} yinsh_puct_config;
+
+typedef struct yinsh_puct yinsh_puct;
+
+/* A search over fn (called with ctx). YINSH_ERR_USAGE for a setting out
+ * of range or no fn, YINSH_ERR_FAIL when its memory cannot be had. */
+YINSH_API int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn fn, void *ctx, char *err);
+YINSH_API void yinsh_puct_free(yinsh_puct *s);
+/* A new game: the tree and the count of actions played are forgotten. */
+YINSH_API void yinsh_puct_new_game(yinsh_puct *s);
+/* Searches p (not over) and chooses: the action's index into *index,
+ * the figures into stats (may be NULL; as an agent's), and the root's
+ * visit distribution: its children with at least one visit, ascending by
+ * action index, into children and visits (YINSH_MAX_ACTIONS entries
+ * each; either may be NULL) and their number into *nchildren (may be
+ * NULL). A forced action is searched too. YINSH_ERR_USAGE for a position
+ * that is over; YINSH_ERR_FAIL, with the evaluator's message, when the
+ * evaluator failed (the search stopped). */
+YINSH_API int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_move_stats *stats,
+                                int *children, uint32_t *visits, int *nchildren, char *err);
+/* An action was played from before (by either side): the search keeps
+ * the subtree under it. YINSH_ERR_USAGE when it is not legal there. */
+YINSH_API int yinsh_puct_advance(yinsh_puct *s, const yinsh_position *before, int index, char *err);
 
 /* ---- databases (read-only) ------------------------------------------ */
 

@@ -5,6 +5,7 @@
     p.apply("e5")                             # an action by text, or by index
     p.legal_actions()[:3]                     # ['a2', 'a3', 'a4']
     action, stats = yinsh.Agent("best").choose(p)
+    yinsh.PuctAgent(evaluate, sims=800, batch=64)  # PUCT over your own net
     game = yinsh.Game()                       # OpenSpiel's shape
     state = game.new_initial_state()
     state.legal_actions_mask()                # 2142 values
@@ -22,6 +23,7 @@ from ._lib import path as library_path
 from .agent import Agent, MoveStats, play
 from .db import ActionRow, Database, Sample, StoredGame, load_positions
 from .game import TERMINAL, Game, State
+from .puct import PuctAgent, SearchResult, visit_policy
 from .position import BLACK, WHITE, Action, FrozenError, Position, action_index, action_text
 from .symmetry import ActionLayout, Symmetries, action_layout, symmetric_indices, symmetries
 
@@ -35,6 +37,6 @@ PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "vali
 __all__ = ["ACTIONS", "API_VERSION", "Action", "ActionLayout", "ActionRow", "Agent", "BLACK", "CELLS", "CHANNELS",
            "CHANNEL_MOVE0", "CHANNEL_PASS", "CHANNEL_PLACE", "CHANNEL_RING", "CHANNEL_ROW0", "ClosedError", "Database",
            "Error", "FrozenError", "GAME_MAX", "GRID", "Game", "MOVE0", "MOVE_SPAN", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
-           "PLANE_NAMES", "PLANE_SCALE", "Position", "RING0", "ROW0", "SYMMETRIES", "Sample", "State", "StoredGame",
+           "PLANE_NAMES", "PLANE_SCALE", "Position", "PuctAgent", "RING0", "ROW0", "SYMMETRIES", "Sample", "SearchResult", "State", "StoredGame",
            "Symmetries", "TERMINAL", "UsageError", "WHITE", "action_index", "action_layout", "action_text",
-           "library_path", "load_positions", "play", "symmetric_indices", "symmetries"]
+           "library_path", "load_positions", "play", "symmetric_indices", "symmetries", "visit_policy"]

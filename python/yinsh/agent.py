@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import collections
 import ctypes
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 from . import _lib
 from ._lib import lib
@@ -81,10 +81,7 @@ class Agent:
         i = ctypes.c_int()
         st = _lib.MoveStatsC()
         _lib.call(lib.yinsh_agent_choose, h, position._h, ctypes.byref(i), ctypes.byref(st))
-        proven = {1: "white", 2: "black"}.get(st.proven)
-        stats = MoveStats(st.legal, bool(st.searched), st.root_visits, st.chosen_visits, st.value, st.sims,
-                          st.depth, proven, [action_text(a) for a in st.pv[:st.npv]], st.root_value)
-        return i.value, stats
+        return i.value, move_stats(st)
 
     def choose(self, position: Position) -> Tuple[str, MoveStats]:
         """(the chosen action's text, MoveStats)."""
@@ -92,9 +89,17 @@ class Agent:
         return action_text(i), stats
 
 
-def play(white: Agent, black: Agent, variant: str = "standard",
+def move_stats(st: _lib.MoveStatsC) -> MoveStats:
+    """A yinsh_move_stats as MoveStats."""
+    proven = {1: "white", 2: "black"}.get(st.proven)
+    return MoveStats(st.legal, bool(st.searched), st.root_visits, st.chosen_visits, st.value, st.sims, st.depth,
+                     proven, [action_text(a) for a in st.pv[:st.npv]], st.root_value)
+
+
+def play(white: Any, black: Any, variant: str = "standard",
          position: Optional[Position] = None) -> Tuple[List[str], List[MoveStats], Position]:
-    """Plays a game between two agents (the same one may play both sides)
+    """Plays a game between two agents (an Agent or a PuctAgent, or anything
+    with their new_game, observe and choose; the same one may play both sides)
     from the variant's start or a given position, showing each action to
     both. Returns (actions as text, the MoveStats of each, the final
     Position)."""
