@@ -32,11 +32,17 @@ static void fmt_p_sentence(double p, char *out, size_t len)
 
 
 /* The sentence on White's score in a pair: what its test and interval
- * allow together (report_verdict), never more. */
+ * allow together (report_verdict), read with the p corrected for the
+ * family of every pair's test (report_families), never more. */
 static void write_verdict(FILE *f, const ReportPair *p, const ReportScore *s)
 {
-    char pv[40];
-    fmt_p_sentence(s->p, pv, sizeof pv);
+    char pv[160], raw[40], adj[32];
+    fmt_p_sentence(s->p, raw, sizeof raw);
+    report_fmt_p(s->p_holm, adj, sizeof adj);
+    if (s->family > 1)
+        snprintf(pv, sizeof pv, "%s, %s%s after Holm's correction for the %d tests of White's score in this report",
+                 raw, adj[0] == '<' ? "" : "p = ", adj, s->family);
+    else snprintf(pv, sizeof pv, "%s", raw);
     bool same = !strcmp(p->white, p->black);
     const char *side = s->score > 0.5 ? "White" : "Black";
     switch (s->verdict) {
@@ -60,6 +66,10 @@ static void write_verdict(FILE *f, const ReportPair *p, const ReportScore *s)
     case REPORT_SPLIT:
         fprintf(f, "%s, yet the interval %.1f–%.1f%% %s 50%%: on the edge of chance, no verdict until more games "
                    "tell.", pv, 100 * s->lo, 100 * s->hi, s->p < 0.05 ? "holds" : "excludes");
+        break;
+    case REPORT_QUESTION:
+        fprintf(f, "%s: does %s have an edge? Beyond chance as one test, not as one of %d: a question for more games, "
+                   "not a verdict.", pv, side, s->family);
         break;
     }
 }
@@ -180,28 +190,34 @@ static void write_tables(const Report *rep, FILE *f)
                "the score on the logistic Elo scale (+35 Elo ≈ 55%%), its interval the score's interval read on "
                "that scale. A verdict needs at least %d distinct games, and p and the interval to agree (p < 0.05 "
                "with an interval that excludes 50%%, or p ≥ 0.05 with one that holds it); where they disagree the "
-               "report says so and concludes nothing. Lengths count actions (placements, moves and removals of "
+               "report says so and concludes nothing. The tests of White's score of every pair with enough games, "
+               "both variants, are one family: a report that reads the smallest of many p-values has made many "
+               "tests. \"p (Holm)\" is each p adjusted by Holm's step-down over that family (the k-th smallest p "
+               "times the tests less k − 1, never below the one before it, at most 1), and an edge is claimed "
+               "only when the adjusted p is below 0.05 too; one whose raw p alone is below it is a question, not "
+               "a verdict. Lengths count actions (placements, moves and removals of "
                "both players).\n\n", REPORT_MIN_VERDICT_GAMES);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
         fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
         fprintf(f, "| White | Black | games | copies | White wins | Black wins | draws | White's score (95%% CI) | p | "
-                   "Elo (95%% CI) | mean length | median length | end reasons |\n"
-                   "|---|---|--:|--:|--:|--:|--:|---|--:|---|--:|--:|---|\n");
+                   "p (Holm) | Elo (95%% CI) | mean length | median length | end reasons |\n"
+                   "|---|---|--:|--:|--:|--:|--:|---|--:|--:|---|--:|--:|---|\n");
         for (int i = 0; i < rep->npairs; i++) {
             const ReportPair *p = &rep->pairs[i];
             if (p->variant != v) continue;
             ReportScore s = report_score(p);
-            char pv[32], elo[32], lo[32], hi[32];
+            char pv[32], ph[32], elo[32], lo[32], hi[32];
             report_fmt_p(s.p, pv, sizeof pv);
+            report_fmt_holm(s.p_holm, s.family, ph, sizeof ph);
             report_fmt_elo(s.elo, elo, sizeof elo);
             report_fmt_elo(s.elo_lo, lo, sizeof lo);
             report_fmt_elo(s.elo_hi, hi, sizeof hi);
             write_agents_cells(p, f);
-            fprintf(f, "%llu | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s (%s to %s) | %.1f | %.1f | ",
+            fprintf(f, "%llu | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s | %s (%s to %s) | %.1f | %.1f | ",
                     (unsigned long long)p->games, (unsigned long long)p->copies, (unsigned long long)s.wins,
                     (unsigned long long)s.losses, (unsigned long long)s.draws, 100 * s.score, 100 * s.lo,
-                    100 * s.hi, pv, elo, lo, hi, report_mean_length(p), report_median_length(p));
+                    100 * s.hi, pv, ph, elo, lo, hi, report_mean_length(p), report_median_length(p));
             write_reasons(p, f);
             fprintf(f, " |\n");
         }
@@ -271,17 +287,18 @@ static void write_measures(const Report *rep, FILE *f)
     }
 }
 
-const char *const REPORT_VERDICT_WORD[4] = {
+const char *const REPORT_VERDICT_WORD[REPORT_VERDICT_NB] = {
     [REPORT_TOO_FEW] = "too few games",
     [REPORT_CHANCE] = "none told from chance",
     [REPORT_EDGE] = "too large to be chance",
     [REPORT_SPLIT] = "on the edge: p and the interval disagree",
+    [REPORT_QUESTION] = "a question: p < 0.05 alone, not after Holm's correction",
 };
 
 static void write_comparison(const Report *rep, FILE *f)
 {
     fprintf(f, "## Blitz against standard\n\n");
-    int rows = 0, counts[4] = {0};
+    int rows = 0, counts[REPORT_VERDICT_NB] = {0};
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
         int at = report_blitz_twin(rep, st);
@@ -294,12 +311,15 @@ static void write_comparison(const Report *rep, FILE *f)
                        "and 100%%, where the normal approximation's has no width), and the p-value of \"the "
                        "variant does not change the results\" by the exact permutation test (every split of the "
                        "pooled games into the two variants' numbers weighed by its probability; the normal "
-                       "approximation of the same test beyond %d splits, marked ≈). A difference is too large to "
-                       "be chance only when p < 0.05 and the interval excludes 0, with at least %d distinct games "
-                       "in each variant.\n\n"
+                       "approximation of the same test beyond %d splits, marked ≈). The comparisons of every pair "
+                       "with enough games in both variants are one family, %d test%s: \"p (Holm)\" is each p "
+                       "adjusted by Holm's step-down over it. A difference is too large to be chance only when "
+                       "the adjusted p < 0.05 and the interval excludes 0, with at least %d distinct games in each "
+                       "variant; a raw p alone below 0.05 makes a question, not a verdict.\n\n"
                        "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p | "
-                       "verdict |\n|---|--:|--:|---|--:|---|\n",
-                    STATS_EXACT_SPLITS, REPORT_MIN_VERDICT_GAMES);
+                       "p (Holm) | verdict |\n|---|--:|--:|---|--:|--:|---|\n",
+                    STATS_EXACT_SPLITS, report_diff_family(rep), number_plural((uint64_t)report_diff_family(rep)),
+                    REPORT_MIN_VERDICT_GAMES);
         report_md_pair_cell(f, st);
         ReportDiff d = report_md_diff_cells(f, st, bl);
         counts[d.verdict]++;
@@ -308,8 +328,12 @@ static void write_comparison(const Report *rep, FILE *f)
         fprintf(f, "No pair of agents played both variants in this selection: nothing to compare.\n\n");
         return;
     }
-    fprintf(f, "\n%d of %d pair%s show a difference too large to be chance (p < 0.05 and an interval without 0)",
+    fprintf(f, "\n%d of %d pair%s show a difference too large to be chance (Holm's adjusted p < 0.05 and an interval "
+               "without 0)",
             counts[REPORT_EDGE], rows, number_plural((uint64_t)rows));
+    if (counts[REPORT_QUESTION])
+        fprintf(f, "; %d %s a question: p < 0.05 alone, not after Holm's correction", counts[REPORT_QUESTION],
+                counts[REPORT_QUESTION] == 1 ? "is" : "are");
     if (counts[REPORT_SPLIT]) fprintf(f, "; %d %s on the edge", counts[REPORT_SPLIT], counts[REPORT_SPLIT] == 1 ? "is" : "are");
     if (counts[REPORT_TOO_FEW])
         fprintf(f, "; %d %s too few games to tell", counts[REPORT_TOO_FEW], counts[REPORT_TOO_FEW] == 1 ? "has" : "have");
