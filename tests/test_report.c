@@ -811,13 +811,28 @@ Test(report, holm_turns_a_lone_edge_into_a_question)
     char *md = markdown_of(&rep);
     char *summary = section(md, "## Summary");
     cr_expect(!strstr(md, "too large to be chance.") && !strstr(md, "White's edge is"), "%s", summary);
-    cr_expect(strstr(summary, "p = 0.041, p = 0.083 after Holm's correction for the 2 tests of White's score in this "
-                              "report: does White have an edge? Beyond chance as one test, not as one of 2"),
+    cr_expect(strstr(summary, "p = 0.041, p = 0.083 after Holm's correction for the 2 tests of White's score in its "
+                              "family: does White have an edge? Beyond chance as one test, not as one of 2"),
               "%s", summary);
     cr_expect(strstr(md, "| 75.0% (53.1–88.8) | 0.041 | 0.083 |"), "%s", section(md, "## Results"));
     char *sec = section(md, "## Blitz against standard");
-    cr_expect(strstr(sec, "one family, 1 test:"), "%s", sec);
+    cr_expect(strstr(sec, "one family, 1 test, and those of pairs of two agents another"), "%s", sec);
     cr_expect(!rep.opening_p_holm && !rep.opening_family, "no openings compared");
+
+    /* a pair of two agents asks another question (the first move mixed
+     * with their strength): a family of its own, here of one, its p as
+     * it is and its edge a verdict */
+    ReportPair three[3] = {hand_pair(VARIANT_STANDARD, "random", 15, 5, 0),
+                           hand_pair(VARIANT_BLITZ, "random", 10, 10, 0),
+                           hand_pair(VARIANT_STANDARD, "random", 15, 5, 0)};
+    three[2].black = "mcts:sims=10";
+    Report rep3 = {.db = "hand.db", .pairs = three, .npairs = 3, .games = 60};
+    cr_assert_eq(report_families(&rep3), 0);
+    cr_expect_eq(three[0].score_family, 2);
+    cr_expect_eq(three[2].score_family, 1);
+    cr_expect_float_eq(three[2].score_p_holm, 43400.0 / 1048576, 1e-12);
+    cr_expect_eq(report_score(&three[2]).verdict, REPORT_EDGE);
+    cr_expect_eq(report_score(&three[0]).verdict, REPORT_QUESTION);
 }
 
 /* A one-game import (a game played elsewhere, Black's win): p = 1, no
@@ -948,6 +963,15 @@ Test(report, pair_measures_by_hand)
     p.lead_changes = 7;
     p.legal[REPORT_MOVE] = 300;
     p.decisions[REPORT_MOVE] = 8;
+    /* the reference evaluator's: 3 decided games at 0.9 in sum, 2 lead
+     * changes over 6 games */
+    cr_expect(isnan(report_ref_decided_at(&p)) && isnan(report_ref_lead_changes(&p)));
+    p.ref_decided = 3;
+    p.ref_decided_at = 0.9;
+    p.ref_valued = 6;
+    p.ref_lead_changes = 2;
+    cr_expect_float_eq(report_ref_decided_at(&p), 0.3, 1e-12);
+    cr_expect_float_eq(report_ref_lead_changes(&p), 1.0 / 3, 1e-12);
     cr_expect_float_eq(report_decided_at(&p), 0.5, 1e-12);
     cr_expect_float_eq(report_lead_changes(&p), 1.4, 1e-12);
     cr_expect_float_eq(report_branching(&p, REPORT_MOVE), 37.5, 1e-12);
@@ -956,7 +980,7 @@ Test(report, pair_measures_by_hand)
     char *sec = section(markdown_of(&rep), "## Beyond the win rate");
     char want[256];
     snprintf(want, sizeof want, "| `random` | `random` | 10 | 20.0%% (%.1f–%.1f) | 0.600 | 38.0, 30.0 | 10, 20–50, 90 | "
-                                "0.50 (4) | 1.40 (5) | –, 37.5, – |", 100 * w.lo, 100 * w.hi);
+                                "0.50 (4) | 1.40 (5) | 0.30 (3) | 0.33 (6) | –, 37.5, – |", 100 * w.lo, 100 * w.hi);
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 

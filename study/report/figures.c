@@ -77,14 +77,16 @@ ReportDiff report_diff_corrected(ReportDiff d, double p_holm, int family)
 int report_diff_family(const Report *rep)
 {
     for (int i = 0; i < rep->npairs; i++)
-        if (rep->pairs[i].diff_family) return rep->pairs[i].diff_family;
+        if (rep->pairs[i].diff_family && !strcmp(rep->pairs[i].white, rep->pairs[i].black))
+            return rep->pairs[i].diff_family;
     return 0;
 }
 
 int report_score_family(const Report *rep)
 {
     for (int i = 0; i < rep->npairs; i++)
-        if (rep->pairs[i].score_family) return rep->pairs[i].score_family;
+        if (rep->pairs[i].score_family && !strcmp(rep->pairs[i].white, rep->pairs[i].black))
+            return rep->pairs[i].score_family;
     return 0;
 }
 
@@ -103,29 +105,37 @@ int report_families(Report *rep)
     double p[STATS_HOLM_MAX];
     int at[STATS_HOLM_MAX];
 
-    /* White's score, every pair that allows a verdict */
-    for (int i = 0; i < n; i++) {
-        ReportScore s = report_score(&rep->pairs[i]);
-        if (s.verdict != REPORT_TOO_FEW) at[m] = i, p[m++] = s.p;
-    }
-    holm_family(p, m);
-    for (int k = 0; k < m; k++) {
-        rep->pairs[at[k]].score_family = m;
-        rep->pairs[at[k]].score_p_holm = p[k];
-    }
-
-    /* blitz - standard, on the standard pair */
-    m = 0;
-    for (int i = 0; i < n; i++) {
-        int tw = report_blitz_twin(rep, &rep->pairs[i]);
-        if (tw < 0) continue;
-        ReportDiff d = report_diff(&rep->pairs[i], &rep->pairs[tw]);
-        if (d.verdict != REPORT_TOO_FEW) at[m] = i, p[m++] = d.p;
-    }
-    holm_family(p, m);
-    for (int k = 0; k < m; k++) {
-        rep->pairs[at[k]].diff_family = m;
-        rep->pairs[at[k]].diff_p_holm = p[k];
+    /* an agent against itself (the first move's edge) and two agents (the
+       first move mixed with their strength) ask different questions: a
+       family each */
+    for (int same = 0; same < 2; same++) {
+        bool self[STATS_HOLM_MAX];
+        for (int i = 0; i < n; i++) self[i] = !strcmp(rep->pairs[i].white, rep->pairs[i].black);
+        /* White's score, every pair that allows a verdict */
+        m = 0;
+        for (int i = 0; i < n; i++) {
+            ReportScore s = report_score(&rep->pairs[i]);
+            if (self[i] == (bool)same && s.verdict != REPORT_TOO_FEW)
+                at[m] = i, p[m++] = s.p;
+        }
+        holm_family(p, m);
+        for (int k = 0; k < m; k++) {
+            rep->pairs[at[k]].score_family = m;
+            rep->pairs[at[k]].score_p_holm = p[k];
+        }
+        /* blitz - standard, on the standard pair */
+        m = 0;
+        for (int i = 0; i < n; i++) {
+            int tw = report_blitz_twin(rep, &rep->pairs[i]);
+            if (tw < 0 || self[i] != (bool)same) continue;
+            ReportDiff d = report_diff(&rep->pairs[i], &rep->pairs[tw]);
+            if (d.verdict != REPORT_TOO_FEW) at[m] = i, p[m++] = d.p;
+        }
+        holm_family(p, m);
+        for (int k = 0; k < m; k++) {
+            rep->pairs[at[k]].diff_family = m;
+            rep->pairs[at[k]].diff_p_holm = p[k];
+        }
     }
 
     /* the same agent from two openings: by (i, j), as the report compares them */

@@ -24,9 +24,10 @@ void report_fmt_holm(double p_holm, int family, char *out, size_t len);
 /* A difference's verdict in words, by ReportVerdict. */
 extern const char *const REPORT_VERDICT_WORD[REPORT_VERDICT_NB];
 /* The tests of blitz against standard corrected together (figures.c):
- * the diff_family of the pairs (0: none). */
+ * the diff_family of the pairs of an agent against itself (0: none). */
 int report_diff_family(const Report *rep);
-/* The tests of White's score corrected together: the pairs' score_family (0: none). */
+/* The tests of White's score corrected together: the score_family of
+ * the pairs of an agent against itself (0: none). */
 int report_score_family(const Report *rep);
 
 /* The sections of the ladder (markdown_ladder.c): the levels' Elo and

@@ -114,6 +114,14 @@ static void json_pair(Json *j, const Report *rep, const ReportPair *p)
     json_num(j, "mean", report_lead_changes(p));
     json_uint(j, "games", p->valued);
     json_close(j);
+    json_open(j, "reference", '{', true);
+    json_str(j, "evaluator", REPORT_REFERENCE);
+    json_num(j, "band", REPORT_LEAD_BAND);
+    json_num(j, "decided_at", report_ref_decided_at(p));
+    json_uint(j, "decided_games", p->ref_decided);
+    json_num(j, "lead_changes", report_ref_lead_changes(p));
+    json_uint(j, "games", p->ref_valued);
+    json_close(j);
     static const char *const PHASES[REPORT_PHASE_NB] = {"placement", "move", "removal"};
     json_open(j, "legal_actions", '{', true);
     for (int k = 0; k < REPORT_PHASE_NB; k++) json_num(j, PHASES[k], report_branching(p, k));

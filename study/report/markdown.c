@@ -40,7 +40,7 @@ static void write_verdict(FILE *f, const ReportPair *p, const ReportScore *s)
     fmt_p_sentence(s->p, raw, sizeof raw);
     report_fmt_p(s->p_holm, adj, sizeof adj);
     if (s->family > 1)
-        snprintf(pv, sizeof pv, "%s, %s%s after Holm's correction for the %d tests of White's score in this report",
+        snprintf(pv, sizeof pv, "%s, %s%s after Holm's correction for the %d tests of White's score in its family",
                  raw, adj[0] == '<' ? "" : "p = ", adj, s->family);
     else snprintf(pv, sizeof pv, "%s", raw);
     bool same = !strcmp(p->white, p->black);
@@ -190,9 +190,9 @@ static void write_tables(const Report *rep, FILE *f)
                "the score on the logistic Elo scale (+35 Elo ≈ 55%%), its interval the score's interval read on "
                "that scale. A verdict needs at least %d distinct games, and p and the interval to agree (p < 0.05 "
                "with an interval that excludes 50%%, or p ≥ 0.05 with one that holds it); where they disagree the "
-               "report says so and concludes nothing. The tests of White's score of every pair with enough games, "
-               "both variants, are one family: a report that reads the smallest of many p-values has made many "
-               "tests. \"p (Holm)\" is each p adjusted by Holm's step-down over that family (the k-th smallest p "
+               "report says so and concludes nothing. The tests of White's score of every pair of an agent "
+               "against itself with enough games, both variants, are one family, and those of every pair of two "
+               "agents another: a report that reads the smallest of many p-values has made many tests. \"p (Holm)\" is each p adjusted by Holm's step-down over that family (the k-th smallest p "
                "times the tests less k − 1, never below the one before it, at most 1), and an edge is claimed "
                "only when the adjusted p is below 0.05 too; one whose raw p alone is below it is a question, not "
                "a verdict. Lengths count actions (placements, moves and removals of "
@@ -256,32 +256,44 @@ static void write_measures(const Report *rep, FILE *f)
                "value is above ½, turned as above) changes from one searched action to the next that has a side "
                "ahead; the mean over those games (their number in brackets). The values are each searcher's own "
                "estimates: a weak search that finds a win for itself everywhere changes the lead at nearly every "
-               "action.\n"
+               "action, and two searchers that disagree change it at every other one.\n"
+               "- **decided at, lead changes (reference)**: the same two by one reference evaluator, the same for "
+               "every pair, so that they measure the game and not how far two searchers disagree: every game is "
+               "replayed from its stored actions and each position scored by the linear evaluation with the "
+               "weights `" REPORT_REFERENCE "` (White's expected score; after the last action the result itself), "
+               "with a dead band of ±%.2f about ½: the lead changes only when the value crosses from above %.2f to "
+               "below %.2f or back, and the game is decided at the first ply after which the value stays outside "
+               "the band on the winner's side, as a share of the game's actions. Random play has them too.\n"
                "- **legal actions**: the branching factor by phase, the mean number of legal actions at a "
                "decision of that phase, forced ones included: placements (state P), moves (M, a pass included) "
-               "and removals (rows and rings: R, X, r, x).\n\n");
+               "and removals (rows and rings: R, X, r, x).\n\n",
+            REPORT_LEAD_BAND, 0.5 + REPORT_LEAD_BAND, 0.5 - REPORT_LEAD_BAND);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
         fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
         fprintf(f, "| White | Black | games | draws (95%% CI) | balance | length: mean, median | shortest, "
-                   "quartiles, longest | decided at | lead changes | legal actions: placement, move, removal |\n"
-                   "|---|---|--:|---|--:|--:|--:|--:|--:|--:|\n");
+                   "quartiles, longest | decided at | lead changes | decided at (reference) | lead changes (reference) | "
+                   "legal actions: placement, move, removal |\n"
+                   "|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (int i = 0; i < rep->npairs; i++) {
             const ReportPair *p = &rep->pairs[i];
             if (p->variant != v) continue;
             Interval d = report_draw_rate(p);
-            char bal[32], at[32], lead[32], br[REPORT_PHASE_NB][32];
+            char bal[32], at[32], lead[32], rat[32], rlead[32], br[REPORT_PHASE_NB][32];
+            report_fmt_opt(report_ref_decided_at(p), "%.2f", rat, sizeof rat);
+            report_fmt_opt(report_ref_lead_changes(p), "%.2f", rlead, sizeof rlead);
             report_fmt_opt(report_balance(p), "%.3f", bal, sizeof bal);
             report_fmt_opt(report_decided_at(p), "%.2f", at, sizeof at);
             report_fmt_opt(report_lead_changes(p), "%.2f", lead, sizeof lead);
             for (int k = 0; k < REPORT_PHASE_NB; k++) report_fmt_opt(report_branching(p, k), "%.1f", br[k], sizeof br[k]);
             write_agents_cells(p, f);
             fprintf(f, "%llu | %.1f%% (%.1f–%.1f) | %s | %.1f, %.1f | %d, %d–%d, %d | %s (%llu) | %s (%llu) | "
-                       "%s, %s, %s |\n",
+                       "%s (%llu) | %s (%llu) | %s, %s, %s |\n",
                     (unsigned long long)p->games, 100 * d.mid, 100 * d.lo, 100 * d.hi, bal, report_mean_length(p),
                     report_median_length(p), report_length_quantile(p, 0), report_length_quantile(p, 0.25),
                     report_length_quantile(p, 0.75), report_length_quantile(p, 1), at,
-                    (unsigned long long)p->decided, lead, (unsigned long long)p->valued, br[0], br[1], br[2]);
+                    (unsigned long long)p->decided, lead, (unsigned long long)p->valued, rat,
+                    (unsigned long long)p->ref_decided, rlead, (unsigned long long)p->ref_valued, br[0], br[1], br[2]);
         }
         fprintf(f, "\n");
     }
@@ -311,9 +323,10 @@ static void write_comparison(const Report *rep, FILE *f)
                        "and 100%%, where the normal approximation's has no width), and the p-value of \"the "
                        "variant does not change the results\" by the exact permutation test (every split of the "
                        "pooled games into the two variants' numbers weighed by its probability; the normal "
-                       "approximation of the same test beyond %d splits, marked ≈). The comparisons of every pair "
-                       "with enough games in both variants are one family, %d test%s: \"p (Holm)\" is each p "
-                       "adjusted by Holm's step-down over it. A difference is too large to be chance only when "
+                       "approximation of the same test beyond %d splits, marked ≈). The comparisons of every agent "
+                       "against itself with enough games in both variants are one family, %d test%s, and those of "
+                       "pairs of two agents another: \"p (Holm)\" is each p adjusted by Holm's step-down over its "
+                       "family. A difference is too large to be chance only when "
                        "the adjusted p < 0.05 and the interval excludes 0, with at least %d distinct games in each "
                        "variant; a raw p alone below 0.05 makes a question, not a verdict.\n\n"
                        "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p | "

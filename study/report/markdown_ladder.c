@@ -260,7 +260,9 @@ static void write_level_row(const ReportLadder *lad, int k, const ReportPair *p,
 {
     ReportScore s = report_score(p);
     Interval d = report_draw_rate(p);
-    char label[1100], pv[32], ph[32], at[32], lead[32], bal[32], br[REPORT_PHASE_NB][32];
+    char label[1100], pv[32], ph[32], at[32], lead[32], rat[32], rlead[32], bal[32], br[REPORT_PHASE_NB][32];
+    report_fmt_opt(report_ref_decided_at(p), "%.2f", rat, sizeof rat);
+    report_fmt_opt(report_ref_lead_changes(p), "%.2f", rlead, sizeof rlead);
     report_pair_label(p, label, sizeof label);
     report_fmt_p(s.p, pv, sizeof pv);
     report_fmt_holm(s.p_holm, s.family, ph, sizeof ph);
@@ -278,12 +280,14 @@ static void write_level_row(const ReportLadder *lad, int k, const ReportPair *p,
     report_md_code(f, label);
     fprintf(f, " | ");
     elo_cell(lad, k, f);
-    fprintf(f, " | %llu | %.1f%% (%.1f–%.1f) | %s | %s | %s | %.1f%% (%.1f–%.1f) | %.1f, %.1f | %s | %s | %s | %s, %s, %s |\n",
+    fprintf(f, " | %llu | %.1f%% (%.1f–%.1f) | %s | %s | %s | %.1f%% (%.1f–%.1f) | %.1f, %.1f | %s | %s | %s | %s | %s | "
+               "%s, %s, %s |\n",
             (unsigned long long)p->games, 100 * s.score, 100 * s.lo, 100 * s.hi, pv, ph,
             s.verdict == REPORT_EDGE ? (s.score > 0.5 ? "White's edge, too large to be chance"
                                                       : "Black's edge, too large to be chance")
                                      : VERDICT[s.verdict],
-            100 * d.mid, 100 * d.lo, 100 * d.hi, report_mean_length(p), report_median_length(p), at, lead, bal, br[0],
+            100 * d.mid, 100 * d.lo, 100 * d.hi, report_mean_length(p), report_median_length(p), at, lead, rat, rlead,
+            bal, br[0],
             br[1], br[2]);
 }
 
@@ -318,8 +322,8 @@ static void write_levels_compared(const Report *rep, FILE *f)
             fprintf(f, "### Blitz against standard at every level\n\n"
                        "White's score, blitz minus standard, in percentage points, with Newcombe's interval and the "
                        "exact permutation test, as in \"Blitz against standard\" below; each variant's Elo from its "
-                       "own ladder. \"p (Holm)\" is p adjusted over the family of every pair's comparison of "
-                       "the variants (%d tests), and the verdict is worded by it.\n\n"
+                       "own ladder. \"p (Holm)\" is p adjusted over the family of every agent's comparison of "
+                       "the variants against itself (%d tests), and the verdict is worded by it.\n\n"
                        "| level | Elo: standard | Elo: blitz | standard: White's score | blitz: White's score | "
                        "blitz − standard (95%% CI) | p | p (Holm) | verdict |\n|---|---|---|--:|--:|---|--:|--:|---|\n",
                     report_diff_family(rep));
@@ -374,12 +378,12 @@ void report_md_by_elo(const Report *rep, FILE *f)
     fprintf(f, "## White's score against Elo\n\n"
                "Each level's self-play games (the same agent on both sides) beside its Elo from the ladder: "
                "White's score (a win 1, a draw ½) with its 95%% Wilson interval, the exact sign test's p of \"no "
-               "first-player advantage\" with its Holm-adjusted p over the family of every pair's test of White's "
-               "score in this report (%d tests), and the verdict they allow together (as in the results below: at "
+               "first-player advantage\" with its Holm-adjusted p over the family of every test of White's "
+               "score of an agent against itself in this report (%d tests), and the verdict they allow together (as in the results below: at "
                "least %d distinct games, p and the interval agreeing, and the adjusted p below 0.05 for an edge; "
                "a raw p alone below it is a question), the draws' share with its Wilson "
                "interval, the length in actions (mean, median), when the winner leads for good (decided at), "
-               "the lead changes, Ludii's balance and the legal actions by phase, each as \"Beyond the win "
+               "the lead changes, both by the searchers' own values and by the reference evaluator, Ludii's balance and the legal actions by phase, each as \"Beyond the win "
                "rate\" defines it. A level that played itself from two openings has a row for each.\n\n",
             report_score_family(rep), REPORT_MIN_VERDICT_GAMES);
     write_published(f);
@@ -387,8 +391,9 @@ void report_md_by_elo(const Report *rep, FILE *f)
         const ReportLadder *lad = &rep->ladder[v];
         if (!report_ladder_rated(lad)) continue;
         fprintf(f, "### %s\n\n| level | Elo (95%% CI) | games | White's score (95%% CI) | p | p (Holm) | verdict | "
-                   "draws (95%% CI) | length: mean, median | decided at | lead changes | balance | legal actions: "
-                   "placement, move, removal |\n|---|---|--:|---|--:|--:|---|---|--:|--:|--:|--:|--:|\n",
+                   "draws (95%% CI) | length: mean, median | decided at | lead changes | decided at (reference) | "
+                   "lead changes (reference) | balance | legal actions: placement, move, removal |\n"
+                   "|---|---|--:|---|--:|--:|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
                 TITLE[v]);
         for (int k = 0; k < lad->nlevels; k++) {
             const ReportPair *main = &rep->pairs[lad->level[k].pair];

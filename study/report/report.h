@@ -222,9 +222,12 @@ ReportVerdict report_verdict_corrected(ReportVerdict raw, double p_holm);
 /* The families of tests the report corrects for together (Holm's
  * step-down, stats_holm), each the tests of one question asked of every
  * pair that allows a verdict (at least REPORT_MIN_VERDICT_GAMES distinct
- * games): "White's score is 50%" of every pair, both variants; "blitz -
- * standard is 0" of every pair that played both; "the opening does not
- * change White's score" of every agent compared from two openings. A
+ * games): "White's score is 50%" of every pair of an agent against
+ * itself, both variants, and apart those of every pair of two agents
+ * (the first move mixed with their strength: another question);
+ * "blitz - standard is 0" so, of every pair that played both; "the
+ * opening does not change White's score" of every agent compared from
+ * two openings. A
  * report that singles out the smallest p of twelve has made twelve
  * tests, and its verdicts are worded by the adjusted p. Fills the pairs'
  * and the Report's fields; report_load calls it once the pairs are
