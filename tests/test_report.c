@@ -696,7 +696,7 @@ Test(report, exact_p_and_verdicts)
                               "games: too few for a verdict"),
               "%s", summary);
     cr_expect(strstr(summary, "(p = 0.250)"), "%s", summary);
-    cr_expect(strstr(md, "| 100.0% (43.9–100.0) | 0.250 | +∞ (-43 to +∞) |"), "%s", section(md, "## Results"));
+    cr_expect(strstr(md, "| 100.0% (43.9–100.0) | 0.250 | – | +∞ (-43 to +∞) |"), "%s", section(md, "## Results"));
 
     /* 20 of 20: p = 2 / 2^20; 15 of 20: p = 43400 / 2^20 (test_stats), the
      * interval 53.1-88.8% without 50%: an edge */
@@ -739,6 +739,102 @@ Test(report, exact_p_and_verdicts)
             }
 }
 
+/* The reference evaluator's lead with its dead band of 0.05 (issue 31),
+ * on White's values made by hand. */
+Test(report, lead_with_a_dead_band)
+{
+    /* noise about an even game: .52 .47 .54 .46 .5 .53, all inside
+     * .45-.55: nobody is ever ahead, no lead change; White won, the last
+     * value inside the band: decided at the end, 6 of 6 */
+    double noise[] = {0.52, 0.47, 0.54, 0.46, 0.5, 0.53};
+    ReportLead r = report_lead(noise, 6, RESULT_WHITE, REPORT_LEAD_BAND);
+    cr_expect(r.valued);
+    cr_expect_eq(r.lead_changes, 0);
+    cr_expect_eq(r.decided_ply, 6);
+    cr_expect_float_eq(r.decided_at, 1, 1e-12);
+    /* the same noise read without a band: ahead W B W B - W, four changes */
+    cr_expect_eq(report_lead(noise, 6, RESULT_WHITE, 0).lead_changes, 4);
+    /* a known game of 10 actions, White's values
+     *   .60 .50 .40 .52 .44 .58 .70 .54 .65 1
+     * sides W - B - B W W - W W (inside the band the side before holds):
+     * W to B at action 3, B to W at action 6: two changes. Black's .44 at
+     * action 5 is the last value not outside the band on White's side;
+     * from action 6 on (.58 .70 .54 ...) .54 at action 8 is inside it, so
+     * White leads for good from action 9 (.65): decided at ply 9, 0.9 */
+    double game[] = {0.60, 0.50, 0.40, 0.52, 0.44, 0.58, 0.70, 0.54, 0.65, 1};
+    r = report_lead(game, 10, RESULT_WHITE, REPORT_LEAD_BAND);
+    cr_expect_eq(r.lead_changes, 2);
+    cr_expect_eq(r.decided_ply, 9);
+    cr_expect_float_eq(r.decided_at, 0.9, 1e-12);
+    /* the same values with Black the winner: Black's side last at action
+     * 5, never for good: decided at the end */
+    r = report_lead(game, 10, RESULT_BLACK, REPORT_LEAD_BAND);
+    cr_expect_eq(r.decided_ply, 10);
+    /* ahead from the first action on, a value missing (NaN) in between:
+     * decided at ply 1 */
+    double early[] = {0.1, NAN, 0.3, 0.2, 0};
+    r = report_lead(early, 5, RESULT_BLACK, REPORT_LEAD_BAND);
+    cr_expect_eq(r.lead_changes, 0);
+    cr_expect_eq(r.decided_ply, 1);
+    cr_expect_float_eq(r.decided_at, 0.2, 1e-12);
+    /* a draw has no decision point; no values, nothing */
+    r = report_lead(game, 10, RESULT_DRAW, REPORT_LEAD_BAND);
+    cr_expect(r.valued && r.lead_changes == 2 && r.decided_ply == -1 && r.decided_at == -1);
+    double none[] = {NAN, NAN};
+    r = report_lead(none, 2, RESULT_WHITE, REPORT_LEAD_BAND);
+    cr_expect(!r.valued && r.lead_changes == 0 && r.decided_ply == -1);
+}
+
+/* Holm's correction in the report (issue 31): 15 White wins and 5 Black
+ * wins in standard, p = 43400 / 2^20 = 0.0414 and the interval 53.1-88.8%
+ * without 50%, an edge as one test; beside it 10 and 10 in blitz, p = 1.
+ * The family of White's score is both pairs' tests: the smaller p times
+ * 2 is 0.0828, the larger max(0.0828, 1 x 1) = 1. The edge is then a
+ * question, worded as one; the comparison of the variants is a family
+ * of one, its p unchanged. */
+Test(report, holm_turns_a_lone_edge_into_a_question)
+{
+    ReportPair pairs[2] = {hand_pair(VARIANT_STANDARD, "random", 15, 5, 0), hand_pair(VARIANT_BLITZ, "random", 10, 10, 0)};
+    Report rep = {.db = "hand.db", .pairs = pairs, .npairs = 2, .games = 40};
+    cr_expect_eq(report_score(&pairs[0]).verdict, REPORT_EDGE, "a report made by hand: no family, the raw p");
+    cr_assert_eq(report_families(&rep), 0);
+    ReportScore s = report_score(&pairs[0]);
+    cr_expect_eq(s.family, 2);
+    cr_expect_float_eq(s.p, 43400.0 / 1048576, 1e-12);
+    cr_expect_float_eq(s.p_holm, 2 * 43400.0 / 1048576, 1e-12);
+    cr_expect_eq(s.verdict, REPORT_QUESTION);
+    cr_expect_float_eq(report_score(&pairs[1]).p_holm, 1, 1e-12);
+    cr_expect_eq(pairs[0].diff_family, 1);
+    ReportDiff d = report_diff(&pairs[0], &pairs[1]);
+    cr_expect_float_eq(pairs[0].diff_p_holm, d.p, 1e-15);
+
+    char *md = markdown_of(&rep);
+    char *summary = section(md, "## Summary");
+    cr_expect(!strstr(md, "too large to be chance.") && !strstr(md, "White's edge is"), "%s", summary);
+    cr_expect(strstr(summary, "p = 0.041, p = 0.083 after Holm's correction for the 2 tests of White's score in its "
+                              "family: does White have an edge? Beyond chance as one test, not as one of 2"),
+              "%s", summary);
+    cr_expect(strstr(md, "| 75.0% (53.1–88.8) | 0.041 | 0.083 |"), "%s", section(md, "## Results"));
+    char *sec = section(md, "## Blitz against standard");
+    cr_expect(strstr(sec, "one family, 1 test, and those of pairs of two agents another"), "%s", sec);
+    cr_expect(!rep.opening_p_holm && !rep.opening_family, "no openings compared");
+
+    /* a pair of two agents asks another question (the first move mixed
+     * with their strength): a family of its own, here of one, its p as
+     * it is and its edge a verdict */
+    ReportPair three[3] = {hand_pair(VARIANT_STANDARD, "random", 15, 5, 0),
+                           hand_pair(VARIANT_BLITZ, "random", 10, 10, 0),
+                           hand_pair(VARIANT_STANDARD, "random", 15, 5, 0)};
+    three[2].black = "mcts:sims=10";
+    Report rep3 = {.db = "hand.db", .pairs = three, .npairs = 3, .games = 60};
+    cr_assert_eq(report_families(&rep3), 0);
+    cr_expect_eq(three[0].score_family, 2);
+    cr_expect_eq(three[2].score_family, 1);
+    cr_expect_float_eq(three[2].score_p_holm, 43400.0 / 1048576, 1e-12);
+    cr_expect_eq(report_score(&three[2]).verdict, REPORT_EDGE);
+    cr_expect_eq(report_score(&three[0]).verdict, REPORT_QUESTION);
+}
+
 /* A one-game import (a game played elsewhere, Black's win): p = 1, no
  * verdict; the normal approximation said "p < 0.001" and "too large to
  * be chance". */
@@ -774,8 +870,8 @@ Test(report, blitz_against_standard_at_the_edges)
     cr_expect_eq(d.verdict, REPORT_TOO_FEW);
     Report rep = {.db = "hand.db", .pairs = pairs, .npairs = 2, .games = 6};
     char *sec = section(markdown_of(&rep), "## Blitz against standard");
-    cr_expect(strstr(sec, "| `random` | 100.0% (3 games) | 0.0% (3 games) | -100.0 (-100.0 to -20.6) | 0.100 | too few "
-                          "games |"),
+    cr_expect(strstr(sec, "| `random` | 100.0% (3 games) | 0.0% (3 games) | -100.0 (-100.0 to -20.6) | 0.100 | – | too "
+                          "few games |"),
               "%s", sec);
     cr_expect(strstr(sec, "0 of 1 pair show a difference too large to be chance") && strstr(sec, "1 has too few games"),
               "%s", sec);
@@ -867,6 +963,15 @@ Test(report, pair_measures_by_hand)
     p.lead_changes = 7;
     p.legal[REPORT_MOVE] = 300;
     p.decisions[REPORT_MOVE] = 8;
+    /* the reference evaluator's: 3 decided games at 0.9 in sum, 2 lead
+     * changes over 6 games */
+    cr_expect(isnan(report_ref_decided_at(&p)) && isnan(report_ref_lead_changes(&p)));
+    p.ref_decided = 3;
+    p.ref_decided_at = 0.9;
+    p.ref_valued = 6;
+    p.ref_lead_changes = 2;
+    cr_expect_float_eq(report_ref_decided_at(&p), 0.3, 1e-12);
+    cr_expect_float_eq(report_ref_lead_changes(&p), 1.0 / 3, 1e-12);
     cr_expect_float_eq(report_decided_at(&p), 0.5, 1e-12);
     cr_expect_float_eq(report_lead_changes(&p), 1.4, 1e-12);
     cr_expect_float_eq(report_branching(&p, REPORT_MOVE), 37.5, 1e-12);
@@ -875,7 +980,7 @@ Test(report, pair_measures_by_hand)
     char *sec = section(markdown_of(&rep), "## Beyond the win rate");
     char want[256];
     snprintf(want, sizeof want, "| `random` | `random` | 10 | 20.0%% (%.1f–%.1f) | 0.600 | 38.0, 30.0 | 10, 20–50, 90 | "
-                                "0.50 (4) | 1.40 (5) | –, 37.5, – |", 100 * w.lo, 100 * w.hi);
+                                "0.50 (4) | 1.40 (5) | 0.30 (3) | 0.33 (6) | –, 37.5, – |", 100 * w.lo, 100 * w.hi);
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 

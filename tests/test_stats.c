@@ -324,3 +324,67 @@ Test(stats, sweep_bound)
     NEAR(stats_sweep_lower(1, 0.05), 0.05, 1e-12);
     NEAR(stats_sweep_lower(0, 0.05), 0, 1e-12);
 }
+
+/* Holm's step-down on a textbook family: p = .01 .04 .03 .005, sorted
+ * .005 .01 .03 .04, multiplied by 4 3 2 1: .02 .03 .06 .04; the running
+ * maximum .02 .03 .06 .06; back in the given order .03 .06 .06 .02. */
+Test(stats, holm_by_hand)
+{
+    double p[] = {0.01, 0.04, 0.03, 0.005}, a[4];
+    stats_holm(p, 4, a);
+    NEAR(a[0], 0.03, 1e-12);
+    NEAR(a[1], 0.06, 1e-12);
+    NEAR(a[2], 0.06, 1e-12);
+    NEAR(a[3], 0.02, 1e-12);
+    /* in place: adjusted may be the p-values themselves */
+    stats_holm(p, 4, p);
+    NEAR(p[0], 0.03, 1e-12);
+    NEAR(p[3], 0.02, 1e-12);
+    /* the balance report's case (issue 31): twelve comparisons of blitz
+     * with standard, the smallest p .015: 12 x .015 = .18, no longer
+     * below .05 (Holm's first threshold is .05 / 12 = .0042) */
+    double q[12] = {0.015, 0.11, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.2, 0.25}, b[12];
+    stats_holm(q, 12, b);
+    NEAR(b[0], 0.18, 1e-12);
+    /* .11 is second: max(.18, 11 x .11 = 1.21) capped at 1 */
+    NEAR(b[1], 1, 1e-12);
+}
+
+/* The adjusted values keep the p-values' order, are never below them,
+ * reach at most 1, give ties one value, and leave a family of one as it
+ * is. */
+Test(stats, holm_properties)
+{
+    /* ties: .02 .02 .02 .5 sorted, times 4 3 2 1: .08 .06 .04 .5, running
+     * maximum .08 .08 .08 .5 */
+    double t[] = {0.02, 0.5, 0.02, 0.02}, a[4];
+    stats_holm(t, 4, a);
+    NEAR(a[0], 0.08, 1e-12);
+    NEAR(a[2], 0.08, 1e-12);
+    NEAR(a[3], 0.08, 1e-12);
+    NEAR(a[1], 0.5, 1e-12);
+    /* the cap: .6 .9 times 2 1 is 1.2 .9, running maximum 1.2 1.2, capped 1 1 */
+    double c[] = {0.6, 0.9}, b[2];
+    stats_holm(c, 2, b);
+    NEAR(b[0], 1, 1e-12);
+    NEAR(b[1], 1, 1e-12);
+    /* a family of one: p itself; none: nothing written */
+    double one = 0.037, o;
+    stats_holm(&one, 1, &o);
+    NEAR(o, 0.037, 1e-15);
+    stats_holm(NULL, 0, NULL);
+    /* a family of many: monotone in p, never below p, at most 1 */
+    enum { N = 200 };
+    double p[N], adj[N];
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p[i] = (double)(x >> 11) / 9007199254740992.0 * (i % 3 ? 1 : 0.001);
+    }
+    stats_holm(p, N, adj);
+    for (int i = 0; i < N; i++) {
+        cr_expect(adj[i] >= p[i] && adj[i] <= 1, "p %g adjusted %g", p[i], adj[i]);
+        for (int j = 0; j < N; j++)
+            if (p[i] <= p[j]) cr_expect(adj[i] <= adj[j], "p %g <= %g but %g > %g", p[i], p[j], adj[i], adj[j]);
+    }
+}

@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -377,4 +378,25 @@ int stats_bt_fit(int n, const double *games, const double *score, int anchor, co
     }
     for (int a = 0; a < m; a++) se[free_[a]] = sqrt(inv[a][a]) * BT_UNIT;
     return 0;
+}
+
+void stats_holm(const double *p, int n, double *adjusted)
+{
+    assert(n >= 0 && n <= STATS_HOLM_MAX);
+    /* the places in ascending order of p (insertion sort: stable, so ties
+       keep the order they came in, which the running maximum evens out) */
+    double v[STATS_HOLM_MAX];
+    int at[STATS_HOLM_MAX];
+    for (int i = 0; i < n; i++) {
+        v[i] = p[i];
+        int k = i;
+        for (; k > 0 && p[at[k - 1]] > p[i]; k--) at[k] = at[k - 1];
+        at[k] = i;
+    }
+    double running = 0;
+    for (int k = 0; k < n; k++) {
+        double s = (double)(n - k) * v[at[k]];
+        if (s > running) running = s;
+        adjusted[at[k]] = running < 1 ? running : 1;
+    }
 }

@@ -107,6 +107,21 @@ Interval stats_diff_newcombe(Interval a, Interval b);
 enum { STATS_EXACT_SPLITS = 200000 };
 double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exact);
 
+/* Holm's step-down correction of a family of n tests (Holm 1979): the
+ * p-values sorted, p(1) <= ... <= p(n), the k-th adjusted is
+ * max over j <= k of min(1, (n - j + 1) p(j)), written into adjusted[i]
+ * for p[i] (adjusted may be p). A verdict "adjusted < alpha" rejects
+ * with a chance of alpha or less that any of the n true "none"s is
+ * rejected, whatever the tests' dependence: the claim a report makes
+ * from the smallest of twelve p-values is the claim of the family, not
+ * of one test. The adjusted values are never below the raw ones, keep
+ * their order, reach at most 1, and tied p-values get one adjusted
+ * value; a family of one is left as it is. n <= STATS_HOLM_MAX; no
+ * allocation, the sort an insertion sort: the families a report prints
+ * are tens of tests. */
+enum { STATS_HOLM_MAX = 4096 };
+void stats_holm(const double *p, int n, double *adjusted);
+
 /* The SPRT is eval/stats/sprt.h. */
 
 /* Ratings of n players from all their games at once: the maximum-

@@ -20,6 +20,13 @@ void report_fmt_p(double p, char *out, size_t len)
     else snprintf(out, len, "%.3f", p);
 }
 
+/* "–" for a test in no family (too few games), else its adjusted p */
+void report_fmt_holm(double p_holm, int family, char *out, size_t len)
+{
+    if (!family) snprintf(out, len, "–");
+    else report_fmt_p(p_holm, out, len);
+}
+
 void report_fmt_elo(double e, char *out, size_t len)
 {
     if (isinf(e)) snprintf(out, len, "%s∞", e > 0 ? "+" : "−");
@@ -100,11 +107,13 @@ ReportDiff report_md_diff_cells(FILE *f, const ReportPair *standard, const Repor
 {
     ReportScore s = report_score(standard), b = report_score(blitz);
     ReportDiff d = report_diff(standard, blitz);
-    char pv[32];
+    if (standard->diff_family) d = report_diff_corrected(d, standard->diff_p_holm, standard->diff_family);
+    char pv[32], ph[32];
     report_fmt_p(d.p, pv, sizeof pv);
-    fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n",
+    report_fmt_holm(d.p_holm, d.family, ph, sizeof ph);
+    fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n",
             100 * s.score, (unsigned long long)s.n, number_plural(s.n), 100 * b.score, (unsigned long long)b.n,
             number_plural(b.n), 100 * d.d.mid + 0.0, 100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv,
-            REPORT_VERDICT_WORD[d.verdict]);
+            ph, REPORT_VERDICT_WORD[d.verdict]);
     return d;
 }

@@ -20,6 +20,11 @@ ReportVerdict report_verdict(uint64_t games, double p, Interval interval, double
     return REPORT_SPLIT;
 }
 
+ReportVerdict report_verdict_corrected(ReportVerdict raw, double p_holm)
+{
+    return raw == REPORT_EDGE && !(p_holm < 0.05) ? REPORT_QUESTION : raw;
+}
+
 /* The Elo interval is the score's interval read on the Elo scale (a
  * monotone map), so that it holds 0 exactly when the score's holds 50%:
  * an interval from the games' variance by the normal approximation has
@@ -43,7 +48,9 @@ ReportScore report_score(const ReportPair *pair)
     s.elo = stats_elo(score.mid);
     s.elo_lo = stats_elo(score.lo);
     s.elo_hi = stats_elo(score.hi);
-    s.verdict = report_verdict(s.n, s.p, score, 0.5);
+    s.family = pair->score_family;
+    s.p_holm = s.family ? pair->score_p_holm : s.p;
+    s.verdict = report_verdict_corrected(report_verdict(s.n, s.p, score, 0.5), s.p_holm);
     return s;
 }
 
@@ -54,8 +61,102 @@ ReportDiff report_diff(const ReportPair *standard, const ReportPair *blitz)
     ReportDiff d = {.d = stats_diff_newcombe((Interval){b.lo, b.score, b.hi}, (Interval){s.lo, s.score, s.hi})};
     const uint64_t st[3] = {s.losses, s.draws, s.wins}, bl[3] = {b.losses, b.draws, b.wins};
     d.p = stats_p_scores_differ(bl, st, &d.exact);
+    d.p_holm = d.p;
     d.verdict = report_verdict(s.n < b.n ? s.n : b.n, d.p, d.d, 0);
     return d;
+}
+
+ReportDiff report_diff_corrected(ReportDiff d, double p_holm, int family)
+{
+    d.family = family;
+    d.p_holm = p_holm;
+    d.verdict = report_verdict_corrected(d.verdict, p_holm);
+    return d;
+}
+
+int report_diff_family(const Report *rep)
+{
+    for (int i = 0; i < rep->npairs; i++)
+        if (rep->pairs[i].diff_family && !strcmp(rep->pairs[i].white, rep->pairs[i].black))
+            return rep->pairs[i].diff_family;
+    return 0;
+}
+
+int report_score_family(const Report *rep)
+{
+    for (int i = 0; i < rep->npairs; i++)
+        if (rep->pairs[i].score_family && !strcmp(rep->pairs[i].white, rep->pairs[i].black))
+            return rep->pairs[i].score_family;
+    return 0;
+}
+
+/* One family: the p-values of its tests in the order they were found,
+ * adjusted in place; the size is the family's. */
+static int holm_family(double *p, int n)
+{
+    stats_holm(p, n, p);
+    return n;
+}
+
+int report_families(Report *rep)
+{
+    int n = rep->npairs, m = 0;
+    if (n > STATS_HOLM_MAX) return -1;
+    double p[STATS_HOLM_MAX];
+    int at[STATS_HOLM_MAX];
+
+    /* an agent against itself (the first move's edge) and two agents (the
+       first move mixed with their strength) ask different questions: a
+       family each */
+    for (int same = 0; same < 2; same++) {
+        bool self[STATS_HOLM_MAX];
+        for (int i = 0; i < n; i++) self[i] = !strcmp(rep->pairs[i].white, rep->pairs[i].black);
+        /* White's score, every pair that allows a verdict */
+        m = 0;
+        for (int i = 0; i < n; i++) {
+            ReportScore s = report_score(&rep->pairs[i]);
+            if (self[i] == (bool)same && s.verdict != REPORT_TOO_FEW)
+                at[m] = i, p[m++] = s.p;
+        }
+        holm_family(p, m);
+        for (int k = 0; k < m; k++) {
+            rep->pairs[at[k]].score_family = m;
+            rep->pairs[at[k]].score_p_holm = p[k];
+        }
+        /* blitz - standard, on the standard pair */
+        m = 0;
+        for (int i = 0; i < n; i++) {
+            int tw = report_blitz_twin(rep, &rep->pairs[i]);
+            if (tw < 0 || self[i] != (bool)same) continue;
+            ReportDiff d = report_diff(&rep->pairs[i], &rep->pairs[tw]);
+            if (d.verdict != REPORT_TOO_FEW) at[m] = i, p[m++] = d.p;
+        }
+        holm_family(p, m);
+        for (int k = 0; k < m; k++) {
+            rep->pairs[at[k]].diff_family = m;
+            rep->pairs[at[k]].diff_p_holm = p[k];
+        }
+    }
+
+    /* the same agent from two openings: by (i, j), as the report compares them */
+    m = 0;
+    int ij[STATS_HOLM_MAX];
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n && m < STATS_HOLM_MAX; j++) {
+            const ReportPair *a, *b;
+            if (!report_openings_compared(&rep->pairs[i], &rep->pairs[j], &a, &b)) continue;
+            ReportDiff d = report_diff(b, a);
+            if (d.verdict != REPORT_TOO_FEW) ij[m] = i * n + j, p[m++] = d.p;
+        }
+    free(rep->opening_p_holm);
+    rep->opening_p_holm = NULL;
+    rep->opening_family = 0;
+    if (!m) return 0;
+    if (!(rep->opening_p_holm = malloc((size_t)n * (size_t)n * sizeof *rep->opening_p_holm))) return -1;
+    for (int k = 0; k < n * n; k++) rep->opening_p_holm[k] = NAN;
+    rep->opening_family = holm_family(p, m);
+    for (int k = 0; k < m; k++) rep->opening_p_holm[ij[k]] = p[k];
+    return 0;
 }
 
 double report_mean_length(const ReportPair *pair)
@@ -114,6 +215,38 @@ double report_decided_at(const ReportPair *pair)
 double report_lead_changes(const ReportPair *pair)
 {
     return pair->valued ? (double)pair->lead_changes / (double)pair->valued : NAN;
+}
+
+double report_ref_decided_at(const ReportPair *pair)
+{
+    return pair->ref_decided ? pair->ref_decided_at / (double)pair->ref_decided : NAN;
+}
+
+double report_ref_lead_changes(const ReportPair *pair)
+{
+    return pair->ref_valued ? (double)pair->ref_lead_changes / (double)pair->ref_valued : NAN;
+}
+
+ReportLead report_lead(const double *white, int n, int result, double band)
+{
+    ReportLead g = {.decided_ply = -1, .decided_at = -1};
+    int ahead = 0, winner = result == RESULT_WHITE ? 1 : result == RESULT_BLACK ? -1 : 0;
+    int from = -1; /* the first valued action of the winner's last run outside the band */
+    bool last_favours = false;
+    for (int i = 0; i < n; i++) {
+        if (isnan(white[i])) continue;
+        g.valued = true;
+        int side = white[i] > 0.5 + band ? 1 : white[i] < 0.5 - band ? -1 : 0;
+        if (side && ahead && side != ahead) g.lead_changes++;
+        if (side) ahead = side;
+        bool favours = winner && side == winner;
+        if (favours && !last_favours) from = i;
+        last_favours = favours;
+    }
+    if (!g.valued || !winner) return g;
+    g.decided_ply = last_favours ? from + 1 : n;
+    g.decided_at = (double)g.decided_ply / (double)n;
+    return g;
 }
 
 double report_branching(const ReportPair *pair, int phase)

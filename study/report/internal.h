@@ -19,8 +19,16 @@
 void report_fmt_p(double p, char *out, size_t len);
 void report_fmt_elo(double e, char *out, size_t len);
 void report_fmt_opt(double x, const char *fmt, char *out, size_t len);
+/* A Holm-adjusted p as a cell: "–" for a test in no family (family 0). */
+void report_fmt_holm(double p_holm, int family, char *out, size_t len);
 /* A difference's verdict in words, by ReportVerdict. */
-extern const char *const REPORT_VERDICT_WORD[4];
+extern const char *const REPORT_VERDICT_WORD[REPORT_VERDICT_NB];
+/* The tests of blitz against standard corrected together (figures.c):
+ * the diff_family of the pairs of an agent against itself (0: none). */
+int report_diff_family(const Report *rep);
+/* The tests of White's score corrected together: the score_family of
+ * the pairs of an agent against itself (0: none). */
+int report_score_family(const Report *rep);
 
 /* The sections of the ladder (markdown_ladder.c): the levels' Elo and
  * the links; White's score and the other measures against Elo, with the

@@ -2,6 +2,7 @@
  * the runs used, each pair of agents per variant, blitz against standard,
  * the first ring's classes, the ladders, the openings compared, the
  * published figures and the pictures. */
+#include <math.h>
 #include <string.h>
 #include "engine/base/json.h"
 #include "engine/notation.h"
@@ -12,7 +13,8 @@ static void json_interval(Json *j, const char *key, Interval v) { json_estimate(
 
 /* A verdict as a word (docs/json.md): for White's score "white" or
  * "black" (whose edge is too large to be chance), for a difference
- * "differ"; "chance", "undecided" (p and the interval disagree) or
+ * "differ"; "chance", "undecided" (p and the interval disagree),
+ * "question" (p < 0.05 alone, not after Holm's correction) or
  * "too_few_games". */
 static const char *verdict_word(ReportVerdict v, const char *edge)
 {
@@ -21,6 +23,7 @@ static const char *verdict_word(ReportVerdict v, const char *edge)
     case REPORT_CHANCE: return "chance";
     case REPORT_EDGE: return edge;
     case REPORT_SPLIT: return "undecided";
+    case REPORT_QUESTION: return "question";
     }
     return NULL;
 }
@@ -75,6 +78,9 @@ static void json_pair(Json *j, const Report *rep, const ReportPair *p)
     json_close(j);
     json_interval(j, "white_score", (Interval){.lo = s.lo, .mid = s.score, .hi = s.hi});
     json_num(j, "p_value", s.p);
+    if (s.family) json_num(j, "p_holm", s.p_holm);
+    else json_null(j, "p_holm");
+    json_int(j, "holm_family", s.family);
     json_interval(j, "white_advantage_elo", (Interval){.lo = s.elo_lo, .mid = s.elo, .hi = s.elo_hi});
     json_str(j, "verdict", verdict_word(s.verdict, s.score > 0.5 ? "white" : "black"));
     json_num(j, "mean_length_actions", report_mean_length(p));
@@ -107,6 +113,14 @@ static void json_pair(Json *j, const Report *rep, const ReportPair *p)
     json_open(j, "lead_changes", '{', true);
     json_num(j, "mean", report_lead_changes(p));
     json_uint(j, "games", p->valued);
+    json_close(j);
+    json_open(j, "reference", '{', true);
+    json_str(j, "evaluator", REPORT_REFERENCE);
+    json_num(j, "band", REPORT_LEAD_BAND);
+    json_num(j, "decided_at", report_ref_decided_at(p));
+    json_uint(j, "decided_games", p->ref_decided);
+    json_num(j, "lead_changes", report_ref_lead_changes(p));
+    json_uint(j, "games", p->ref_valued);
     json_close(j);
     static const char *const PHASES[REPORT_PHASE_NB] = {"placement", "move", "removal"};
     json_open(j, "legal_actions", '{', true);
@@ -224,6 +238,9 @@ static void json_diff(Json *j, const ReportDiff *d)
     json_interval(j, "difference", d->d);
     json_num(j, "p_value", d->p);
     json_bool(j, "p_exact", d->exact);
+    if (d->family) json_num(j, "p_holm", d->p_holm);
+    else json_null(j, "p_holm");
+    json_int(j, "holm_family", d->family);
     json_str(j, "verdict", verdict_word(d->verdict, "differ"));
 }
 
@@ -270,6 +287,7 @@ static void json_blitz(Json *j, const Report *rep)
         const ReportPair *bl = &rep->pairs[at];
         ReportScore a = report_score(st), b = report_score(bl);
         ReportDiff d = report_diff(st, bl);
+        if (st->diff_family) d = report_diff_corrected(d, st->diff_p_holm, st->diff_family);
         json_open(j, NULL, '{', false);
         json_str(j, "white", st->white);
         json_str(j, "black", st->black);
@@ -293,6 +311,8 @@ static void json_openings_compared(Json *j, const Report *rep)
             const ReportPair *a, *b;
             if (!report_openings_compared(&rep->pairs[i], &rep->pairs[k], &a, &b)) continue;
             ReportDiff d = report_diff(b, a);
+            if (rep->opening_p_holm && !isnan(rep->opening_p_holm[i * rep->npairs + k]))
+                d = report_diff_corrected(d, rep->opening_p_holm[i * rep->npairs + k], rep->opening_family);
             json_open(j, NULL, '{', false);
             json_str(j, "variant", variant_name(a->variant));
             json_str(j, "agent", a->white);

@@ -9,6 +9,8 @@
 #include "engine/base/error.h"
 #include "selfplay/agents/agent.h"
 #include "engine/notation.h"
+#include "engine/position.h"
+#include "eval/evaluation.h"
 #include "study/report/internal.h"
 #include "selfplay/store/store.h"
 
@@ -18,6 +20,9 @@ typedef struct LoadCtx {
     int cap;
     int run;   /* the run of the last game */
     char *err;
+    Weights ref;      /* the reference evaluator's weights (REPORT_REFERENCE) */
+    double *white;    /* its values of the game in hand, white_cap of them */
+    int white_cap;
 } LoadCtx;
 
 static int oom(char *err)
@@ -124,6 +129,28 @@ static ReportRun *run_of(LoadCtx *c, const char *name)
     return NULL;
 }
 
+/* The reference evaluator's values of a game (report_lead): its actions
+ * replayed from the variant's start, White's expected score after each
+ * by the linear evaluation, the result after the last. False when an
+ * action does not replay (a record from another start): no values then.
+ * c->white holds at least n values (the caller grew it). */
+static bool reference_values(LoadCtx *c, const StoreGameActions *g, int variant, int result)
+{
+    Position pos;
+    pos_start(&pos, variant);
+    char err[ERR_LEN];
+    for (int i = 0; i < g->nactions; i++) {
+        Action a;
+        Undo u;
+        if (action_parse(&pos, g->actions[i].action, &a, err)) return false;
+        pos_make(&pos, a, &u);
+        c->white[i] = eval_white(&c->ref, &pos);
+    }
+    if (g->nactions)
+        c->white[g->nactions - 1] = result == RESULT_WHITE ? 1 : result == RESULT_BLACK ? 0 : 0.5;
+    return g->nactions > 0;
+}
+
 /* One stored game: counted in its run's distinct games, then, unless it
  * is a copy of a game its pair has already, into every figure. */
 static int on_game(void *ctx, const StoreGameActions *g)
@@ -182,6 +209,21 @@ static int on_game(void *ctx, const StoreGameActions *g)
     if (v.decided_at >= 0) {
         p->decided++;
         p->decided_at += v.decided_at;
+    }
+    if (g->nactions > c->white_cap) {
+        double *grown = realloc(c->white, (size_t)g->nactions * sizeof *grown);
+        if (!grown) return oom(c->err);
+        c->white = grown;
+        c->white_cap = g->nactions;
+    }
+    if (reference_values(c, g, variant, result)) {
+        ReportLead r = report_lead(c->white, g->nactions, result, REPORT_LEAD_BAND);
+        p->ref_valued++;
+        p->ref_lead_changes += (uint64_t)r.lead_changes;
+        if (r.decided_at >= 0) {
+            p->ref_decided++;
+            p->ref_decided_at += r.decided_at;
+        }
     }
     return 0;
 }
@@ -296,6 +338,8 @@ int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *
         if (!(rep->runs[i] = strdup(sel.runs[i]))) return oom(err);
     if (!copy_opt(&rep->kind, sel.kind) || !copy_opt(&rep->agent, sel.agent) || !copy_opt(&rep->variant, sel.variant))
         return oom(err);
+    /* built into yinsh: read from the built-in copy wherever the report runs */
+    if (weights_load(REPORT_REFERENCE, &ctx.ref, err)) return -1;
 
     if ((rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
         (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
@@ -304,9 +348,11 @@ int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *
         (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {
         error_set(err, "%s", serr);
         store_close(reader);
+        free(ctx.white);
         return rc;
     }
     store_close(reader);
+    free(ctx.white);
     for (int i = 0; i < rep->npairs; i++)
         rep->pairs[i].strength = strength_of(rep->pairs[i].white, rep->pairs[i].black);
     if (rep->npairs) qsort(rep->pairs, (size_t)rep->npairs, sizeof *rep->pairs, pair_order);
@@ -318,6 +364,7 @@ int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *
                 p->opening_shown = q->opening_shown = true;
         }
     for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_build(rep, v, &rep->ladder[v]);
+    if (report_families(rep)) return oom(err);
     return 0;
 }
 
@@ -338,6 +385,7 @@ void report_free(Report *rep)
         free(rep->matches[i].opening);
     }
     free(rep->matches);
+    free(rep->opening_p_holm);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_free(&rep->ladder[v]);
     for (int i = 0; i < rep->nrun_rows; i++) {
         ReportRun *r = &rep->run_rows[i];

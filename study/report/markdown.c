@@ -32,11 +32,17 @@ static void fmt_p_sentence(double p, char *out, size_t len)
 
 
 /* The sentence on White's score in a pair: what its test and interval
- * allow together (report_verdict), never more. */
+ * allow together (report_verdict), read with the p corrected for the
+ * family of every pair's test (report_families), never more. */
 static void write_verdict(FILE *f, const ReportPair *p, const ReportScore *s)
 {
-    char pv[40];
-    fmt_p_sentence(s->p, pv, sizeof pv);
+    char pv[160], raw[40], adj[32];
+    fmt_p_sentence(s->p, raw, sizeof raw);
+    report_fmt_p(s->p_holm, adj, sizeof adj);
+    if (s->family > 1)
+        snprintf(pv, sizeof pv, "%s, %s%s after Holm's correction for the %d tests of White's score in its family",
+                 raw, adj[0] == '<' ? "" : "p = ", adj, s->family);
+    else snprintf(pv, sizeof pv, "%s", raw);
     bool same = !strcmp(p->white, p->black);
     const char *side = s->score > 0.5 ? "White" : "Black";
     switch (s->verdict) {
@@ -60,6 +66,10 @@ static void write_verdict(FILE *f, const ReportPair *p, const ReportScore *s)
     case REPORT_SPLIT:
         fprintf(f, "%s, yet the interval %.1f–%.1f%% %s 50%%: on the edge of chance, no verdict until more games "
                    "tell.", pv, 100 * s->lo, 100 * s->hi, s->p < 0.05 ? "holds" : "excludes");
+        break;
+    case REPORT_QUESTION:
+        fprintf(f, "%s: does %s have an edge? Beyond chance as one test, not as one of %d: a question for more games, "
+                   "not a verdict.", pv, side, s->family);
         break;
     }
 }
@@ -180,28 +190,34 @@ static void write_tables(const Report *rep, FILE *f)
                "the score on the logistic Elo scale (+35 Elo ≈ 55%%), its interval the score's interval read on "
                "that scale. A verdict needs at least %d distinct games, and p and the interval to agree (p < 0.05 "
                "with an interval that excludes 50%%, or p ≥ 0.05 with one that holds it); where they disagree the "
-               "report says so and concludes nothing. Lengths count actions (placements, moves and removals of "
+               "report says so and concludes nothing. The tests of White's score of every pair of an agent "
+               "against itself with enough games, both variants, are one family, and those of every pair of two "
+               "agents another: a report that reads the smallest of many p-values has made many tests. \"p (Holm)\" is each p adjusted by Holm's step-down over that family (the k-th smallest p "
+               "times the tests less k − 1, never below the one before it, at most 1), and an edge is claimed "
+               "only when the adjusted p is below 0.05 too; one whose raw p alone is below it is a question, not "
+               "a verdict. Lengths count actions (placements, moves and removals of "
                "both players).\n\n", REPORT_MIN_VERDICT_GAMES);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
         fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
         fprintf(f, "| White | Black | games | copies | White wins | Black wins | draws | White's score (95%% CI) | p | "
-                   "Elo (95%% CI) | mean length | median length | end reasons |\n"
-                   "|---|---|--:|--:|--:|--:|--:|---|--:|---|--:|--:|---|\n");
+                   "p (Holm) | Elo (95%% CI) | mean length | median length | end reasons |\n"
+                   "|---|---|--:|--:|--:|--:|--:|---|--:|--:|---|--:|--:|---|\n");
         for (int i = 0; i < rep->npairs; i++) {
             const ReportPair *p = &rep->pairs[i];
             if (p->variant != v) continue;
             ReportScore s = report_score(p);
-            char pv[32], elo[32], lo[32], hi[32];
+            char pv[32], ph[32], elo[32], lo[32], hi[32];
             report_fmt_p(s.p, pv, sizeof pv);
+            report_fmt_holm(s.p_holm, s.family, ph, sizeof ph);
             report_fmt_elo(s.elo, elo, sizeof elo);
             report_fmt_elo(s.elo_lo, lo, sizeof lo);
             report_fmt_elo(s.elo_hi, hi, sizeof hi);
             write_agents_cells(p, f);
-            fprintf(f, "%llu | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s (%s to %s) | %.1f | %.1f | ",
+            fprintf(f, "%llu | %llu | %llu | %llu | %llu | %.1f%% (%.1f–%.1f) | %s | %s | %s (%s to %s) | %.1f | %.1f | ",
                     (unsigned long long)p->games, (unsigned long long)p->copies, (unsigned long long)s.wins,
                     (unsigned long long)s.losses, (unsigned long long)s.draws, 100 * s.score, 100 * s.lo,
-                    100 * s.hi, pv, elo, lo, hi, report_mean_length(p), report_median_length(p));
+                    100 * s.hi, pv, ph, elo, lo, hi, report_mean_length(p), report_median_length(p));
             write_reasons(p, f);
             fprintf(f, " |\n");
         }
@@ -240,48 +256,61 @@ static void write_measures(const Report *rep, FILE *f)
                "value is above ½, turned as above) changes from one searched action to the next that has a side "
                "ahead; the mean over those games (their number in brackets). The values are each searcher's own "
                "estimates: a weak search that finds a win for itself everywhere changes the lead at nearly every "
-               "action.\n"
+               "action, and two searchers that disagree change it at every other one.\n"
+               "- **decided at, lead changes (reference)**: the same two by one reference evaluator, the same for "
+               "every pair, so that they measure the game and not how far two searchers disagree: every game is "
+               "replayed from its stored actions and each position scored by the linear evaluation with the "
+               "weights `" REPORT_REFERENCE "` (White's expected score; after the last action the result itself), "
+               "with a dead band of ±%.2f about ½: the lead changes only when the value crosses from above %.2f to "
+               "below %.2f or back, and the game is decided at the first ply after which the value stays outside "
+               "the band on the winner's side, as a share of the game's actions. Random play has them too.\n"
                "- **legal actions**: the branching factor by phase, the mean number of legal actions at a "
                "decision of that phase, forced ones included: placements (state P), moves (M, a pass included) "
-               "and removals (rows and rings: R, X, r, x).\n\n");
+               "and removals (rows and rings: R, X, r, x).\n\n",
+            REPORT_LEAD_BAND, 0.5 + REPORT_LEAD_BAND, 0.5 - REPORT_LEAD_BAND);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
         fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
         fprintf(f, "| White | Black | games | draws (95%% CI) | balance | length: mean, median | shortest, "
-                   "quartiles, longest | decided at | lead changes | legal actions: placement, move, removal |\n"
-                   "|---|---|--:|---|--:|--:|--:|--:|--:|--:|\n");
+                   "quartiles, longest | decided at | lead changes | decided at (reference) | lead changes (reference) | "
+                   "legal actions: placement, move, removal |\n"
+                   "|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (int i = 0; i < rep->npairs; i++) {
             const ReportPair *p = &rep->pairs[i];
             if (p->variant != v) continue;
             Interval d = report_draw_rate(p);
-            char bal[32], at[32], lead[32], br[REPORT_PHASE_NB][32];
+            char bal[32], at[32], lead[32], rat[32], rlead[32], br[REPORT_PHASE_NB][32];
+            report_fmt_opt(report_ref_decided_at(p), "%.2f", rat, sizeof rat);
+            report_fmt_opt(report_ref_lead_changes(p), "%.2f", rlead, sizeof rlead);
             report_fmt_opt(report_balance(p), "%.3f", bal, sizeof bal);
             report_fmt_opt(report_decided_at(p), "%.2f", at, sizeof at);
             report_fmt_opt(report_lead_changes(p), "%.2f", lead, sizeof lead);
             for (int k = 0; k < REPORT_PHASE_NB; k++) report_fmt_opt(report_branching(p, k), "%.1f", br[k], sizeof br[k]);
             write_agents_cells(p, f);
             fprintf(f, "%llu | %.1f%% (%.1f–%.1f) | %s | %.1f, %.1f | %d, %d–%d, %d | %s (%llu) | %s (%llu) | "
-                       "%s, %s, %s |\n",
+                       "%s (%llu) | %s (%llu) | %s, %s, %s |\n",
                     (unsigned long long)p->games, 100 * d.mid, 100 * d.lo, 100 * d.hi, bal, report_mean_length(p),
                     report_median_length(p), report_length_quantile(p, 0), report_length_quantile(p, 0.25),
                     report_length_quantile(p, 0.75), report_length_quantile(p, 1), at,
-                    (unsigned long long)p->decided, lead, (unsigned long long)p->valued, br[0], br[1], br[2]);
+                    (unsigned long long)p->decided, lead, (unsigned long long)p->valued, rat,
+                    (unsigned long long)p->ref_decided, rlead, (unsigned long long)p->ref_valued, br[0], br[1], br[2]);
         }
         fprintf(f, "\n");
     }
 }
 
-const char *const REPORT_VERDICT_WORD[4] = {
+const char *const REPORT_VERDICT_WORD[REPORT_VERDICT_NB] = {
     [REPORT_TOO_FEW] = "too few games",
     [REPORT_CHANCE] = "none told from chance",
     [REPORT_EDGE] = "too large to be chance",
     [REPORT_SPLIT] = "on the edge: p and the interval disagree",
+    [REPORT_QUESTION] = "a question: p < 0.05 alone, not after Holm's correction",
 };
 
 static void write_comparison(const Report *rep, FILE *f)
 {
     fprintf(f, "## Blitz against standard\n\n");
-    int rows = 0, counts[4] = {0};
+    int rows = 0, counts[REPORT_VERDICT_NB] = {0};
     for (int i = 0; i < rep->npairs; i++) {
         const ReportPair *st = &rep->pairs[i];
         int at = report_blitz_twin(rep, st);
@@ -294,12 +323,16 @@ static void write_comparison(const Report *rep, FILE *f)
                        "and 100%%, where the normal approximation's has no width), and the p-value of \"the "
                        "variant does not change the results\" by the exact permutation test (every split of the "
                        "pooled games into the two variants' numbers weighed by its probability; the normal "
-                       "approximation of the same test beyond %d splits, marked ≈). A difference is too large to "
-                       "be chance only when p < 0.05 and the interval excludes 0, with at least %d distinct games "
-                       "in each variant.\n\n"
+                       "approximation of the same test beyond %d splits, marked ≈). The comparisons of every agent "
+                       "against itself with enough games in both variants are one family, %d test%s, and those of "
+                       "pairs of two agents another: \"p (Holm)\" is each p adjusted by Holm's step-down over its "
+                       "family. A difference is too large to be chance only when "
+                       "the adjusted p < 0.05 and the interval excludes 0, with at least %d distinct games in each "
+                       "variant; a raw p alone below 0.05 makes a question, not a verdict.\n\n"
                        "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p | "
-                       "verdict |\n|---|--:|--:|---|--:|---|\n",
-                    STATS_EXACT_SPLITS, REPORT_MIN_VERDICT_GAMES);
+                       "p (Holm) | verdict |\n|---|--:|--:|---|--:|--:|---|\n",
+                    STATS_EXACT_SPLITS, report_diff_family(rep), number_plural((uint64_t)report_diff_family(rep)),
+                    REPORT_MIN_VERDICT_GAMES);
         report_md_pair_cell(f, st);
         ReportDiff d = report_md_diff_cells(f, st, bl);
         counts[d.verdict]++;
@@ -308,8 +341,12 @@ static void write_comparison(const Report *rep, FILE *f)
         fprintf(f, "No pair of agents played both variants in this selection: nothing to compare.\n\n");
         return;
     }
-    fprintf(f, "\n%d of %d pair%s show a difference too large to be chance (p < 0.05 and an interval without 0)",
+    fprintf(f, "\n%d of %d pair%s show a difference too large to be chance (Holm's adjusted p < 0.05 and an interval "
+               "without 0)",
             counts[REPORT_EDGE], rows, number_plural((uint64_t)rows));
+    if (counts[REPORT_QUESTION])
+        fprintf(f, "; %d %s a question: p < 0.05 alone, not after Holm's correction", counts[REPORT_QUESTION],
+                counts[REPORT_QUESTION] == 1 ? "is" : "are");
     if (counts[REPORT_SPLIT]) fprintf(f, "; %d %s on the edge", counts[REPORT_SPLIT], counts[REPORT_SPLIT] == 1 ? "is" : "are");
     if (counts[REPORT_TOO_FEW])
         fprintf(f, "; %d %s too few games to tell", counts[REPORT_TOO_FEW], counts[REPORT_TOO_FEW] == 1 ? "has" : "have");

@@ -10,6 +10,7 @@
 #include "engine/notation.h"
 #include "study/report/internal.h"
 #include "eval/stats/stats.h"
+#include "engine/base/number.h"
 
 static const char *const TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
 
@@ -259,9 +260,12 @@ static void write_level_row(const ReportLadder *lad, int k, const ReportPair *p,
 {
     ReportScore s = report_score(p);
     Interval d = report_draw_rate(p);
-    char label[1100], pv[32], at[32], lead[32], bal[32], br[REPORT_PHASE_NB][32];
+    char label[1100], pv[32], ph[32], at[32], lead[32], rat[32], rlead[32], bal[32], br[REPORT_PHASE_NB][32];
+    report_fmt_opt(report_ref_decided_at(p), "%.2f", rat, sizeof rat);
+    report_fmt_opt(report_ref_lead_changes(p), "%.2f", rlead, sizeof rlead);
     report_pair_label(p, label, sizeof label);
     report_fmt_p(s.p, pv, sizeof pv);
+    report_fmt_holm(s.p_holm, s.family, ph, sizeof ph);
     report_fmt_opt(report_decided_at(p), "%.2f", at, sizeof at);
     report_fmt_opt(report_lead_changes(p), "%.2f", lead, sizeof lead);
     report_fmt_opt(report_balance(p), "%.3f", bal, sizeof bal);
@@ -270,17 +274,20 @@ static void write_level_row(const ReportLadder *lad, int k, const ReportPair *p,
         [REPORT_TOO_FEW] = "too few games",
         [REPORT_CHANCE] = "none told from chance",
         [REPORT_SPLIT] = "on the edge: no verdict",
+        [REPORT_QUESTION] = "a question: p < 0.05 alone, not after Holm's correction",
     };
     fprintf(f, "| ");
     report_md_code(f, label);
     fprintf(f, " | ");
     elo_cell(lad, k, f);
-    fprintf(f, " | %llu | %.1f%% (%.1f–%.1f) | %s | %s | %.1f%% (%.1f–%.1f) | %.1f, %.1f | %s | %s | %s | %s, %s, %s |\n",
-            (unsigned long long)p->games, 100 * s.score, 100 * s.lo, 100 * s.hi, pv,
+    fprintf(f, " | %llu | %.1f%% (%.1f–%.1f) | %s | %s | %s | %.1f%% (%.1f–%.1f) | %.1f, %.1f | %s | %s | %s | %s | %s | "
+               "%s, %s, %s |\n",
+            (unsigned long long)p->games, 100 * s.score, 100 * s.lo, 100 * s.hi, pv, ph,
             s.verdict == REPORT_EDGE ? (s.score > 0.5 ? "White's edge, too large to be chance"
                                                       : "Black's edge, too large to be chance")
                                      : VERDICT[s.verdict],
-            100 * d.mid, 100 * d.lo, 100 * d.hi, report_mean_length(p), report_median_length(p), at, lead, bal, br[0],
+            100 * d.mid, 100 * d.lo, 100 * d.hi, report_mean_length(p), report_median_length(p), at, lead, rat, rlead,
+            bal, br[0],
             br[1], br[2]);
 }
 
@@ -315,9 +322,11 @@ static void write_levels_compared(const Report *rep, FILE *f)
             fprintf(f, "### Blitz against standard at every level\n\n"
                        "White's score, blitz minus standard, in percentage points, with Newcombe's interval and the "
                        "exact permutation test, as in \"Blitz against standard\" below; each variant's Elo from its "
-                       "own ladder.\n\n"
+                       "own ladder. \"p (Holm)\" is p adjusted over the family of every agent's comparison of "
+                       "the variants against itself (%d tests), and the verdict is worded by it.\n\n"
                        "| level | Elo: standard | Elo: blitz | standard: White's score | blitz: White's score | "
-                       "blitz − standard (95%% CI) | p | verdict |\n|---|---|---|--:|--:|---|--:|---|\n");
+                       "blitz − standard (95%% CI) | p | p (Holm) | verdict |\n|---|---|---|--:|--:|---|--:|--:|---|\n",
+                    report_diff_family(rep));
         report_md_pair_cell(f, a);
         fprintf(f, " | ");
         elo_cell(st, k, f);
@@ -369,19 +378,22 @@ void report_md_by_elo(const Report *rep, FILE *f)
     fprintf(f, "## White's score against Elo\n\n"
                "Each level's self-play games (the same agent on both sides) beside its Elo from the ladder: "
                "White's score (a win 1, a draw ½) with its 95%% Wilson interval, the exact sign test's p of \"no "
-               "first-player advantage\" and the verdict the two allow together (as in the results below: at "
-               "least %d distinct games, p and the interval agreeing), the draws' share with its Wilson "
+               "first-player advantage\" with its Holm-adjusted p over the family of every test of White's "
+               "score of an agent against itself in this report (%d tests), and the verdict they allow together (as in the results below: at "
+               "least %d distinct games, p and the interval agreeing, and the adjusted p below 0.05 for an edge; "
+               "a raw p alone below it is a question), the draws' share with its Wilson "
                "interval, the length in actions (mean, median), when the winner leads for good (decided at), "
-               "the lead changes, Ludii's balance and the legal actions by phase, each as \"Beyond the win "
+               "the lead changes, both by the searchers' own values and by the reference evaluator, Ludii's balance and the legal actions by phase, each as \"Beyond the win "
                "rate\" defines it. A level that played itself from two openings has a row for each.\n\n",
-            REPORT_MIN_VERDICT_GAMES);
+            report_score_family(rep), REPORT_MIN_VERDICT_GAMES);
     write_published(f);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         const ReportLadder *lad = &rep->ladder[v];
         if (!report_ladder_rated(lad)) continue;
-        fprintf(f, "### %s\n\n| level | Elo (95%% CI) | games | White's score (95%% CI) | p | verdict | draws "
-                   "(95%% CI) | length: mean, median | decided at | lead changes | balance | legal actions: "
-                   "placement, move, removal |\n|---|---|--:|---|--:|---|---|--:|--:|--:|--:|--:|\n",
+        fprintf(f, "### %s\n\n| level | Elo (95%% CI) | games | White's score (95%% CI) | p | p (Holm) | verdict | "
+                   "draws (95%% CI) | length: mean, median | decided at | lead changes | decided at (reference) | "
+                   "lead changes (reference) | balance | legal actions: placement, move, removal |\n"
+                   "|---|---|--:|---|--:|--:|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
                 TITLE[v]);
         for (int k = 0; k < lad->nlevels; k++) {
             const ReportPair *main = &rep->pairs[lad->level[k].pair];
@@ -411,26 +423,31 @@ void report_md_openings(const Report *rep, FILE *f)
                            "opening minus White's score from the second (a prefix of random actions, or none, "
                            "minus all ten rings placed at random), in percentage points, with Newcombe's "
                            "interval and the exact permutation test's p, as blitz against standard: what the "
-                           "placements the agent makes itself change in the balance. A difference is too large "
-                           "to be chance only when p < 0.05 and the interval excludes 0, with at least %d "
-                           "distinct games from each opening.\n\n"
+                           "placements the agent makes itself change in the balance. The comparisons are one family "
+                           "(%d test%s): \"p (Holm)\" is each p adjusted by Holm's step-down over it. A "
+                           "difference is too large to be chance only when the adjusted p < 0.05 and the interval "
+                           "excludes 0, with at least %d distinct games from each opening; a raw p alone below "
+                           "0.05 makes a question, not a verdict.\n\n"
                            "| variant | agent | first opening: White's score | second opening: White's score | "
-                           "first − second (95%% CI) | p | verdict |\n|---|---|--:|--:|---|--:|---|\n",
-                        REPORT_MIN_VERDICT_GAMES);
+                           "first − second (95%% CI) | p | p (Holm) | verdict |\n|---|---|--:|--:|---|--:|--:|---|\n",
+                        rep->opening_family, number_plural((uint64_t)rep->opening_family), REPORT_MIN_VERDICT_GAMES);
             ReportScore sa = report_score(a), sb = report_score(b);
             ReportDiff d = report_diff(b, a);
-            char label[1100], pv[32];
+            if (rep->opening_p_holm && !isnan(rep->opening_p_holm[i * rep->npairs + j]))
+                d = report_diff_corrected(d, rep->opening_p_holm[i * rep->npairs + j], rep->opening_family);
+            char label[1100], pv[32], ph[32];
             report_agent_label(a->white, label, sizeof label);
             report_fmt_p(d.p, pv, sizeof pv);
+            report_fmt_holm(d.p_holm, d.family, ph, sizeof ph);
             fprintf(f, "| %s | ", variant_name(a->variant));
             report_md_code(f, label);
             fprintf(f, " | ");
             report_md_code(f, a->opening);
             fprintf(f, ": %.1f%% (%llu games) | ", 100 * sa.score, (unsigned long long)sa.n);
             report_md_code(f, b->opening);
-            fprintf(f, ": %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s |\n", 100 * sb.score,
+            fprintf(f, ": %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n", 100 * sb.score,
                     (unsigned long long)sb.n, 100 * d.d.mid + 0.0, 100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0,
-                    d.exact ? "" : "≈ ", pv, REPORT_VERDICT_WORD[d.verdict]);
+                    d.exact ? "" : "≈ ", pv, ph, REPORT_VERDICT_WORD[d.verdict]);
         }
     if (rows) fprintf(f, "\n");
 }

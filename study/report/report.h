@@ -80,6 +80,17 @@ typedef struct ReportPair {
     uint64_t legal[REPORT_PHASE_NB], decisions[REPORT_PHASE_NB];
     uint64_t (*first)[RESULT_NB];         /* first[p][r]: distinct games by White's first ring (SQUARE_NB) */
     ReportKeys keys;                      /* the distinct games' keys */
+    /* Holm's correction (report_families): the p of White's score adjusted
+       in the family of every pair's, and, on a standard pair with a blitz
+       twin, the p of blitz - standard adjusted in the family of those; a
+       family of 0: in none (a Report made by hand), the raw p stands */
+    int score_family, diff_family;
+    double score_p_holm, diff_p_holm;
+    /* from the reference evaluator (report_lead over REPORT_REFERENCE's values) */
+    uint64_t ref_valued;                  /* games it scored (every action replayed) */
+    uint64_t ref_lead_changes;            /* their lead changes, summed */
+    uint64_t ref_decided;                 /* decisive games among them */
+    double ref_decided_at;                /* their decision points, summed */
 } ReportPair;
 
 /* A match run of the selection (kind "match"), tallied pair by pair as
@@ -175,6 +186,8 @@ typedef struct Report {
     ReportMatch *matches;       /* the selected match runs, in the order they were made */
     int nmatches;
     ReportLadder ladder[REPORT_VARIANT_NB]; /* built from the pairs and the matches when loading */
+    int opening_family;         /* the comparisons of openings corrected together (report_families) */
+    double *opening_p_holm;     /* [i * npairs + j]: their adjusted p, by the pairs i < j compared; NULL: none */
 } Report;
 
 /* Loads the games of the named runs (nruns 0: all runs) of the database,
@@ -196,8 +209,30 @@ typedef enum ReportVerdict {
     REPORT_CHANCE,    /* p >= 0.05 and the interval holds "none": nothing told from chance */
     REPORT_EDGE,      /* p < 0.05 and the interval excludes "none": too large to be chance */
     REPORT_SPLIT,     /* the test and the interval disagree: on the edge, no verdict */
+    REPORT_QUESTION,  /* p < 0.05 and the interval agree, but not p once corrected for its family (Holm):
+                         beyond chance as one test, not as one of many; a question, no verdict */
 } ReportVerdict;
+enum { REPORT_VERDICT_NB = REPORT_QUESTION + 1 };
 ReportVerdict report_verdict(uint64_t games, double p, Interval interval, double none);
+/* A verdict read with the test's Holm-adjusted p: an edge whose adjusted
+ * p is not below 0.05 is a question (REPORT_QUESTION); every other
+ * verdict stands (correction only ever takes a claim away). */
+ReportVerdict report_verdict_corrected(ReportVerdict raw, double p_holm);
+
+/* The families of tests the report corrects for together (Holm's
+ * step-down, stats_holm), each the tests of one question asked of every
+ * pair that allows a verdict (at least REPORT_MIN_VERDICT_GAMES distinct
+ * games): "White's score is 50%" of every pair of an agent against
+ * itself, both variants, and apart those of every pair of two agents
+ * (the first move mixed with their strength: another question);
+ * "blitz - standard is 0" so, of every pair that played both; "the
+ * opening does not change White's score" of every agent compared from
+ * two openings. A
+ * report that singles out the smallest p of twelve has made twelve
+ * tests, and its verdicts are worded by the adjusted p. Fills the pairs'
+ * and the Report's fields; report_load calls it once the pairs are
+ * sorted. 0, or -1 when out of memory (no correction then). */
+int report_families(Report *rep);
 
 /* White's results in a pair as stats.h counts them. */
 typedef struct ReportScore {
@@ -206,7 +241,9 @@ typedef struct ReportScore {
     double lo, hi;              /* Wilson 95% interval of the score */
     double p;                   /* two-sided p-value of "score = 1/2": the exact sign test (stats_p_sign) */
     double elo, elo_lo, elo_hi; /* the advantage in Elo, its interval the score's read on the Elo scale */
-    ReportVerdict verdict;      /* of p and the score's interval */
+    int family;                 /* the tests of White's score corrected together (0: none, p_holm = p) */
+    double p_holm;              /* p adjusted by Holm's step-down in that family */
+    ReportVerdict verdict;      /* of p and the score's interval, then read with p_holm */
 } ReportScore;
 ReportScore report_score(const ReportPair *pair);
 
@@ -220,9 +257,13 @@ typedef struct ReportDiff {
     Interval d;
     double p;
     bool exact;
+    int family;                 /* 0 from report_diff: p_holm = p */
+    double p_holm;
     ReportVerdict verdict;
 } ReportDiff;
 ReportDiff report_diff(const ReportPair *standard, const ReportPair *blitz);
+/* The difference read in its family: p_holm and the verdict with it. */
+ReportDiff report_diff_corrected(ReportDiff d, double p_holm, int family);
 
 /* Two pairs of one agent against itself in one variant from different
  * openings are compared as *a minus *b: a prefix of random actions (or
@@ -248,6 +289,10 @@ Interval report_draw_rate(const ReportPair *pair);
 double report_balance(const ReportPair *pair);
 double report_decided_at(const ReportPair *pair);
 double report_lead_changes(const ReportPair *pair);
+/* The same two by the reference evaluator (report_lead); NaN where no
+ * game has them. */
+double report_ref_decided_at(const ReportPair *pair);
+double report_ref_lead_changes(const ReportPair *pair);
 double report_branching(const ReportPair *pair, int phase);
 
 /* What a game's stored values tell, from the searched actions alone (an
@@ -266,6 +311,37 @@ typedef struct ReportGameValues {
     double decided_at;
 } ReportGameValues;
 ReportGameValues report_game_values(const StoreActionRow *actions, int n, int result);
+
+/* "Decided at" and "lead changes" by one reference evaluator, the same
+ * for every level: the searchers' own values measure two searchers
+ * disagreeing as much as the game (at depth 5, 13.8 lead changes a game
+ * from both sides' values, 3.2 from White's own). Every game is replayed
+ * from its stored actions and the position after each action scored by
+ * the linear evaluation with the weights REPORT_REFERENCE (those of the
+ * ladder's alpha-beta levels, eval/weights/, built into yinsh): White's
+ * expected score, eval_white; after the last action the game's result
+ * itself (1, 0, 1/2). A value within REPORT_LEAD_BAND of 1/2 leaves the
+ * lead where it was: noise about an even position changes nothing. */
+#define REPORT_REFERENCE "eval/weights/tuned3.txt"
+#define REPORT_LEAD_BAND 0.05
+
+/* What a sequence of White's values (white[i] after action i of n; NaN:
+ * none) tells with a dead band: the side ahead is White above 1/2 +
+ * band, Black below 1/2 - band, and inside the band the side ahead
+ * before. lead_changes: how often the side ahead turns from one side to
+ * the other (the first side ahead is no change). For a decisive result:
+ * decided_ply, the actions played when the value leaves the band on the
+ * winner's side for good (j + 1 for the first valued action j from
+ * which on every value is outside the band on the winner's side; n
+ * when the last value is not), and decided_at = decided_ply / n; for a
+ * draw or no values -1 both. */
+typedef struct ReportLead {
+    bool valued;
+    int lead_changes;
+    int decided_ply;
+    double decided_at;
+} ReportLead;
+ReportLead report_lead(const double *white, int n, int result, double band);
 
 /* The phase (REPORT_PLACEMENT...) of a state's text ("P", "M", "R", ...);
  * -1 for any other. */
