@@ -467,7 +467,7 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
     sel->kind = kind;
     int v;
     if (variant && !variant_parse(variant, &v))
-        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant);
+        return cli_usage_error(cmd, "unknown variant '%s' (" VARIANT_EXPECTED ")", variant);
     sel->variant = variant;
     if (agent_text) {
         AgentSpec spec;

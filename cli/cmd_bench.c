@@ -331,7 +331,7 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
     weights_default(&w);
     int variant = VARIANT_STANDARD;
     if (variant_text && !variant_parse(variant_text, &variant))
-        return cli_usage_error("bench", "--variant '%s': standard or blitz", variant_text);
+        return cli_usage_error("bench", "--variant '%s': " VARIANT_EXPECTED, variant_text);
     if (weights && weights_load(weights, &w, err)) return cli_error("bench", "%s", err);
     Nnue *net;
     if (!strcmp(path, "builtin") ? nnue_load_builtin(&net, err) : nnue_load(&net, path, err))
@@ -348,7 +348,7 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
             uint64_t n = d.wins + d.draws + d.losses;
             printf("duel: ab depth %ld, net %s against weights %s, %s, %" PRIu64 " pairs from 4 random actions "
                    "(seed %" PRIu64 "): hash %016" PRIx64 "\n",
-                   depth, path, wname, variant == VARIANT_BLITZ ? "blitz" : "standard", d.pairs, seed, d.hash);
+                   depth, path, wname, variant_name(variant), d.pairs, seed, d.hash);
             printf("duel: net +%" PRIu64 " =%" PRIu64 " -%" PRIu64 ", score %.1f%%, Elo %+.0f [%+.0f, %+.0f] (95%%, "
                    "pentanomial %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 ")\n",
                    d.wins, d.draws, d.losses, n ? 100.0 * (d.wins + 0.5 * d.draws) / n : 0, elo.mid, elo.lo, elo.hi,

@@ -43,7 +43,7 @@ const char USAGE_REPLAY[] =
     "  Prints each record's final YPN and `actions N result R reason Q`; for a\n"
     "  stream or tagged records, a last line with the records checked.\n";
 const char USAGE_RANDGAME[] =
-    "usage: yinsh randgame --seed S [--variant standard|blitz]\n"
+    "usage: yinsh randgame --seed S [--variant V]\n"
     "  Plays a uniformly random game from the empty start and prints its record:\n"
     "  the start YPN, then the actions, ten per line.\n";
 
@@ -375,7 +375,7 @@ int cmd_randgame(int argc, char **argv)
     int rc = cli_parse("randgame", argc, argv, opts, 2, NULL, 0, &npos);
     if (rc) return rc;
     if (variant_text && !variant_parse(variant_text, &variant))
-        return cli_usage_error("randgame", "--variant must be standard or blitz, not '%s'", variant_text);
+        return cli_usage_error("randgame", "--variant must be " VARIANT_EXPECTED ", not '%s'", variant_text);
     Rng rng;
     rng_seed(&rng, seed, 0);
     Position pos;

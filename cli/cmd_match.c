@@ -20,7 +20,7 @@
 
 
 const char USAGE_MATCH[] =
-    "usage: yinsh match --a SPEC --b SPEC --games N [--variant standard|blitz]\n"
+    "usage: yinsh match --a SPEC --b SPEC --games N [--variant V]\n"
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
     "                   [--opening none|rings|random:K | --book FILE] [--db PATH | --no-db]\n"
     "                   [--run NAME] [--quiet] [--shard K/N]\n"
@@ -43,7 +43,8 @@ const char USAGE_MATCH[] =
     "                  that crashes, hangs, answers an illegal action or loses on\n"
     "                  time loses the game (its reason says which); the match goes on\n"
     "  --games N       games, an even number (N/2 pairs)\n"
-    "  --variant V     standard (default) or blitz\n"
+    "  --variant V     standard (default) or blitz, each with the rule options\n"
+    "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
     "  --seed S        the run seed (default: from the clock; printed and stored)\n"
     "  --sprt E0,E1,ALPHA,BETA[,MODEL]  sequential test of H0: elo = E0 against\n"
@@ -232,7 +233,7 @@ static int check_args(const char *cmd, MatchArgs *m, MatchPlan *mp, Book *book)
     if (m->games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", m->games);
     if ((rc = cli_run_check(cmd, &m->r))) return rc;
     if (m->variant_text && !variant_parse(m->variant_text, &plan->variant))
-        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", m->variant_text);
+        return cli_usage_error(cmd, "unknown variant '%s' (" VARIANT_EXPECTED ")", m->variant_text);
     if ((rc = cli_opening(cmd, m->opening, m->book_path, OPENING_RINGS, &plan->opening, &plan->opening_actions)))
         return rc;
     if ((rc = cli_agent_in(cmd, "agent A", m->a, m->ctl.engines, &plan->white)) ||

@@ -21,7 +21,7 @@
 #define SELFPLAY_DEFAULT_AGENT "mcts"
 
 const char USAGE_SELFPLAY[] =
-    "usage: yinsh selfplay --games N [--variant standard|blitz]\n"
+    "usage: yinsh selfplay --games N [--variant V]\n"
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
     "                      [--opening none|rings|random:K | --book FILE]\n"
     "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--shard K/N] [--quiet]\n"
@@ -35,7 +35,8 @@ const char USAGE_SELFPLAY[] =
     "  Progress goes to stderr, a summary to stdout.\n"
     "\n"
     "  --games N       games in the run\n"
-    "  --variant V     standard (default) or blitz\n"
+    "  --variant V     standard (default) or blitz, each with the rule options\n"
+    "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
     "  --agent SPEC    both sides' agent (default " SELFPLAY_DEFAULT_AGENT ")\n"
     "  --white SPEC    White's agent; --black SPEC: Black's. A SPEC is `random`\n"
     "                  or `mcts[:key=value,...]` with keys sims (default 200),\n"
@@ -341,7 +342,7 @@ int cmd_selfplay(int argc, char **argv)
     if ((rc = cli_run_check(cmd, &r))) return rc;
     if (!o->resume) {
         if (variant_text && !variant_parse(variant_text, &o->plan.variant))
-            return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", variant_text);
+            return cli_usage_error(cmd, "unknown variant '%s' (" VARIANT_EXPECTED ")", variant_text);
         if ((rc = cli_opening(cmd, opening, book_path, OPENING_NONE, &o->plan.opening, &o->plan.opening_actions)))
             return rc;
         if ((rc = cli_agent_in(cmd, white ? "white agent" : "the agent",

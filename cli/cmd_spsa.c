@@ -49,7 +49,8 @@ const char USAGE_SPSA[] =
     "  --seed S        the seed of the signs and the games (default 1)\n"
     "  --a, --c, --A, --alpha, --gamma  the gains (defaults 0.02, 0.1, a tenth of\n"
     "                  the iterations, 0.602, 0.101)\n"
-    "  --variant V     standard (default) or blitz\n"
+    "  --variant V     standard (default) or blitz, each with the rule options\n"
+    "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
     "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
     CLI_CONTROL_USAGE
@@ -105,7 +106,7 @@ static int check_args(const char *cmd, SpsaArgs *a, SpsaRun *s)
     int rc;
     if ((rc = cli_shared_check(cmd, &a->sh))) return rc;
     if (a->variant_text && !variant_parse(a->variant_text, &s->variant))
-        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", a->variant_text);
+        return cli_usage_error(cmd, "unknown variant '%s' (" VARIANT_EXPECTED ")", a->variant_text);
     if ((rc = cli_agent(cmd, "the agent", a->agent_text, &s->agent))) return rc;
     const AgentSpec *agents[] = {&s->agent};
     if ((rc = cli_controls_check(cmd, &a->ctl, a->sh.db, agents, 1, &s->controls))) return rc;

@@ -49,7 +49,8 @@ const char USAGE_TOURNAMENT[] =
     "  --name T        the tournament's name, the runs' prefix (default tournament)\n"
     "  --seed S        the tournament seed (default 1): pairing T/A-vs-B has the\n"
     "                  seed mix(S, hash of its run name)\n"
-    "  --variant V     standard (default) or blitz\n"
+    "  --variant V     standard (default) or blitz, each with the rule options\n"
+    "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
     CLI_OPENING_USAGE("rings (shared by both games of a pair)")
     "  --anchor NAME   the participant rated 0 (default the first; when it won or\n"
     "                  lost every game, the first of those the games rate)\n"
@@ -267,7 +268,7 @@ static int check_options(const char *cmd, TourArgs *a, Tournament *t)
         return cli_usage_error(cmd, "--name: 1 to %d " PLANNED_WORD, TOURNAMENT_NAME_LEN - 1);
     snprintf(t->name, sizeof t->name, "%s", a->name);
     if (a->variant_text && !variant_parse(a->variant_text, &t->variant))
-        return cli_usage_error(cmd, "unknown variant '%s' (standard or blitz)", a->variant_text);
+        return cli_usage_error(cmd, "unknown variant '%s' (" VARIANT_EXPECTED ")", a->variant_text);
     if ((rc = cli_opening(cmd, a->opening, a->book_path, OPENING_RINGS, &t->opening, &t->opening_actions))) return rc;
     return 0;
 }

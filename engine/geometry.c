@@ -58,6 +58,8 @@ __attribute__((constructor)) static void geometry_build(void)
     g->z_actor = KEY();
     for (int s = 0; s < STATE_NB; s++) g->z_state[s] = KEY();
     g->z_variant = KEY();
+    g->z_swap = KEY(); /* after every older key, which therefore keep their values */
+    g->z_draw_odds = KEY();
 #undef KEY
     /* up each line from its first point (no point behind it on the axis) */
     for (int a = 0; a < AXIS_NB; a++)

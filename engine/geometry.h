@@ -27,6 +27,7 @@ typedef struct Geometry {
     Key z_actor;                          /* xor'ed in when Black acts */
     Key z_state[STATE_NB];
     Key z_variant;                        /* xor'ed in for blitz */
+    Key z_swap, z_draw_odds;              /* xor'ed in for those rule options */
     int8_t point_of[POINT_NB];            /* n-th point in canonical order */
     /* The direction from p to q on one line, by q - p: dir_by_diff[q - p +
      * SQUARE_NB - 1]. A step count names one direction: a line has at most

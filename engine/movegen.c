@@ -12,6 +12,13 @@ static inline bool can_move(const Position *pos, int colour)
     return targets_any(&b);
 }
 
+/* Whether swap is legal (docs/rules.md §9.1): Black answers White's first
+ * ring. One white ring and none black tells that no swap came before. */
+static inline int can_swap(const Position *pos)
+{
+    return (pos->variant & VARIANT_SWAP) && pos->placed == 1 && pos->actor == BLACK && pos->rings[WHITE];
+}
+
 #define FOR_EACH_DIR(X) X(0) X(1) X(2) X(3) X(4) X(5)
 
 static int gen_moves(const Position *pos, int colour, Action *list)
@@ -73,8 +80,9 @@ Action movegen_random(const Position *pos, Rng *rng)
     switch (pos->state) {
     case STATE_P: {
         Bitboard empty = GEO->valid & ~(pos->rings[WHITE] | pos->rings[BLACK]);
-        int k = (int)rng_below(rng, (uint32_t)(POINT_NB - pos->placed));
-        return ACTION_MAKE(ACT_PLACE, bb_select(empty, k), 0);
+        int n = POINT_NB - pos->placed, swap = can_swap(pos);
+        int k = (int)rng_below(rng, (uint32_t)(n + swap));
+        return k == n ? ACTION_SWAP : ACTION_MAKE(ACT_PLACE, bb_select(empty, k), 0);
     }
     case STATE_M: {
         if (pos->pool == 0) return ACTION_NONE;
@@ -137,6 +145,7 @@ int movegen_all(const Position *pos, Action *list)
     case STATE_P: {
         Bitboard empty = GEO->valid & ~(pos->rings[WHITE] | pos->rings[BLACK]);
         for (; empty; empty &= empty - 1) list[n++] = ACTION_MAKE(ACT_PLACE, bb_lsb(empty), 0);
+        if (can_swap(pos)) list[n++] = ACTION_SWAP;
         return n;
     }
     case STATE_M:
@@ -161,7 +170,7 @@ int movegen_count(const Position *pos)
 {
     switch (pos->state) {
     case STATE_P:
-        return POINT_NB - pos->placed;
+        return POINT_NB - pos->placed + can_swap(pos);
     case STATE_M: {
         if (pos->pool == 0) return 0;
         int n = movegen_count_moves(pos, pos->actor);
@@ -178,9 +187,12 @@ int movegen_count(const Position *pos)
     }
 }
 
+/* Swap, which has no point, comes after every placement (docs/notation.md
+ * §4), as its index does (engine/encode/encode.h). */
 static uint32_t canonical_key(Action a)
 {
-    return (uint32_t)ACTION_FROM(a) << 10 | (uint32_t)ACTION_TO(a) << 3 | (uint32_t)ACTION_KIND(a);
+    uint32_t swap = ACTION_KIND(a) == ACT_SWAP;
+    return swap << 17 | (uint32_t)ACTION_FROM(a) << 10 | (uint32_t)ACTION_TO(a) << 3 | (uint32_t)ACTION_KIND(a);
 }
 
 /* Insertion sort: lists are short (MAX_ACTIONS at most), movegen_all's are

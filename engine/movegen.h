@@ -8,7 +8,7 @@
 
 /* Writes the legal actions to list (MAX_ACTIONS entries) and returns their
  * number; 0 exactly when the game is over. Order: placements and removals
- * by point in canonical order; moves by direction (0..5, geometry.h), then
+ * by point in canonical order (then swap, where it is legal); moves by direction (0..5, geometry.h), then
  * by destination in canonical order. */
 int movegen_all(const Position *pos, Action *list);
 
@@ -17,7 +17,8 @@ int movegen_all(const Position *pos, Action *list);
  * point, each in the canonical point order of docs/rules.md §1 (ascending Point);
  * the first point is the placement point, move origin, lower row end or
  * removed ring, the second the destination or higher row end (none: a
- * placement, a ring removal or pass). One position never offers two kinds
+ * placement, a ring removal or pass); swap, which has no point, comes
+ * last. One position never offers two kinds
  * of action at one pair of points; the kind breaks such ties in any other
  * list, so the order is total. */
 void movegen_sort(Action *list, int n);

@@ -86,21 +86,31 @@ static int validate(Position *pos, char *err)
     if (rw > RINGS_PER_SIDE) return error_set(err, "board: %d white rings, at most 5", rw);
     if (rb > RINGS_PER_SIDE) return error_set(err, "board: %d black rings, at most 5", rb);
     if (markers > MARKERS_NB) return error_set(err, "board: %d markers, at most 51", markers);
-    if (pos->variant == VARIANT_BLITZ && (st == STATE_R || st == STATE_X || st == STATE_r || st == STATE_x))
+    if ((pos->variant & VARIANT_BLITZ) && (st == STATE_R || st == STATE_X || st == STATE_r || st == STATE_x))
         return error_set(err, "state: '%c' exists only in the standard variant", STATE_CHARS[st]);
 
     if (st == STATE_P) {
         if (markers) return error_set(err, "state: P (placement) with markers on the board");
         if (rw + rb >= 2 * RINGS_PER_SIDE)
             return error_set(err, "state: P with %d rings on the board; all 10 are placed, so the state must be M", rw + rb);
-        if (rw == rb && me != WHITE) return error_set(err, "actor: with %d rings each, White places next, not Black", rw);
-        if (rw == rb + 1 && me != BLACK) return error_set(err, "actor: with one more white ring than black, Black places next");
-        if (rw != rb && rw != rb + 1)
-            return error_set(err, "state: P with %d white and %d black rings (White places first, so W = B or W = B + 1)", rw, rb);
+        /* after a swap Black holds the first ring and White places next
+         * (docs/rules.md §9.1): B = W + 1 with White to place, or B = W
+         * with Black to place */
+        bool swapped = (pos->variant & VARIANT_SWAP) && (rb == rw + 1 || (rb == rw && rw > 0 && me == BLACK));
+        if (swapped) {
+            if (rb == rw + 1 && me != WHITE)
+                return error_set(err, "actor: with one more black ring than white after a swap, White places next");
+        } else {
+            if (rw == rb && me != WHITE) return error_set(err, "actor: with %d rings each, White places next, not Black", rw);
+            if (rw == rb + 1 && me != BLACK) return error_set(err, "actor: with one more white ring than black, Black places next");
+            if (rw != rb && rw != rb + 1)
+                return error_set(err, "state: P with %d white and %d black rings (White places first, so W = B or W = B + 1%s)", rw,
+                                 rb, pos->variant & VARIANT_SWAP ? ", or B = W + 1 after a swap" : "");
+        }
         pos->placed = (uint8_t)(rw + rb);
     } else {
-        int min = pos->variant == VARIANT_BLITZ ? RINGS_PER_SIDE : RINGS_PER_SIDE - RINGS_TO_WIN + 1;
-        if (st == STATE_END && pos->variant == VARIANT_STANDARD) {
+        int min = pos->variant & VARIANT_BLITZ ? RINGS_PER_SIDE : RINGS_PER_SIDE - RINGS_TO_WIN + 1;
+        if (st == STATE_END && !(pos->variant & VARIANT_BLITZ)) {
             int mine = me == WHITE ? rw : rb, theirs = me == WHITE ? rb : rw;
             if (mine != RINGS_PER_SIDE - RINGS_TO_WIN)
                 return error_set(err, "state: '-' in standard means %s just removed a third ring, but %s has %d rings", who, who, mine);
@@ -108,7 +118,7 @@ static int validate(Position *pos, char *err)
                 return error_set(err, "board: the opponent has %d rings; a game ends at the third removed ring", theirs);
         } else {
             if (rw < min || rb < min) {
-                if (pos->variant == VARIANT_BLITZ)
+                if (pos->variant & VARIANT_BLITZ)
                     return error_set(err, "board: %d white and %d black rings; in blitz every ring stays on the board after placement", rw, rb);
                 return error_set(err, "board: %d white and %d black rings; after placement each side has 3 to 5 (fewer means the game is over or rings are still to be placed)", rw, rb);
             }
@@ -122,9 +132,9 @@ static int validate(Position *pos, char *err)
             return error_set(err, "state: %c but %s has no row of 5 to remove", STATE_CHARS[st], who);
         if ((st == STATE_r || st == STATE_x) && row_opp)
             return error_set(err, "state: %c while the other player also has a row (the mover removes theirs first)", STATE_CHARS[st]);
-        if (st == STATE_END && pos->variant == VARIANT_BLITZ && !row_w && !row_b)
+        if (st == STATE_END && (pos->variant & VARIANT_BLITZ) && !row_w && !row_b)
             return error_set(err, "state: '-' in blitz needs the row that ended the game on the board");
-        if (st == STATE_END && pos->variant == VARIANT_BLITZ && markers == 0)
+        if (st == STATE_END && (pos->variant & VARIANT_BLITZ) && markers == 0)
             return error_set(err, "board: no markers");
     }
     pos->pool = (uint8_t)(MARKERS_NB - markers);
@@ -166,9 +176,9 @@ int ypn_parse(const char *text, Position *pos, char *err)
     if (!sc || !*sc)
         return error_set(err, "state: '%.*s', expected one of P M R X r x -", (int)(flen[2] > 8 ? 8 : flen[2]), field[2]);
     pos->state = (uint8_t)(sc - STATE_CHARS);
-    if (flen[3] == 8 && !memcmp(field[3], "standard", 8)) pos->variant = VARIANT_STANDARD;
-    else if (flen[3] == 5 && !memcmp(field[3], "blitz", 5)) pos->variant = VARIANT_BLITZ;
-    else return error_set(err, "variant: '%.*s', expected standard or blitz", (int)(flen[3] > 16 ? 16 : flen[3]), field[3]);
+    int variant;
+    if (variant_read(field[3], flen[3], &variant, err)) return -1;
+    pos->variant = (uint8_t)variant;
     return validate(pos, err);
 }
 
@@ -228,6 +238,7 @@ char *action_format(Action a, char *out)
     case ACT_PLACE: return point_format(ACTION_FROM(a), out);
     case ACT_MOVE: sprintf(out, "%s-%s", point_format(ACTION_FROM(a), p), point_format(ACTION_TO(a), q)); break;
     case ACT_PASS: strcpy(out, "pass"); break;
+    case ACT_SWAP: strcpy(out, "swap"); break;
     case ACT_ROW: sprintf(out, "x%s-%s", point_format(ACTION_FROM(a), p), point_format(ACTION_TO(a), q)); break;
     case ACT_RING: sprintf(out, "x%s", point_format(ACTION_FROM(a), p)); break;
     default: strcpy(out, "?"); break;
@@ -238,7 +249,7 @@ char *action_format(Action a, char *out)
 static const char *state_needs(int state)
 {
     switch (state) {
-    case STATE_P: return "a ring placement like e5";
+    case STATE_P: return "a ring placement like e5 (or swap, §9.1)";
     case STATE_M: return "a move like e5-e8, or pass";
     case STATE_R: case STATE_r: return "a row removal like xe2-e6";
     case STATE_X: case STATE_x: return "a ring removal like xe5";
@@ -264,6 +275,8 @@ int action_parse_form(const char *text, Action *out, char *err)
     const char *dash = memchr(text, '-', len);
     if (len == 4 && !strncasecmp(text, "pass", 4)) {
         a = ACTION_MAKE(ACT_PASS, 0, 0);
+    } else if (len == 4 && !strncasecmp(text, "swap", 4)) {
+        a = ACTION_SWAP;
     } else if (len > 0 && (text[0] == 'x' || text[0] == 'X')) {
         if (dash) {
             if (!point_parse(text + 1, (size_t)(dash - text - 1), &p) ||
@@ -282,7 +295,7 @@ int action_parse_form(const char *text, Action *out, char *err)
         a = ACTION_MAKE(ACT_MOVE, p, q);
     } else {
         if (!point_parse(text, len, &p))
-            return error_set(err, "'%s': not an action (expected e5, e5-e8, pass, xe2-e6 or xe5, on the board's 85 points)", shown);
+            return error_set(err, "'%s': not an action (expected e5, e5-e8, pass, swap, xe2-e6 or xe5, on the board's 85 points)", shown);
         a = ACTION_MAKE(ACT_PLACE, p, 0);
     }
     *out = a;
@@ -300,6 +313,12 @@ int action_parse(const Position *pos, const char *text, Action *out, char *err)
         static const int state_kind[STATE_NB] = {ACT_PLACE, ACT_MOVE, ACT_ROW, ACT_RING, ACT_ROW, ACT_RING, 0};
         int k = ACTION_KIND(a);
         if (pos->state == STATE_END) return error_set(err, "'%s': illegal: the game is over", shown);
+        if (k == ACT_SWAP) {
+            if (!(pos->variant & VARIANT_SWAP))
+                return error_set(err, "'%s': illegal: swap is a rule of the +swap variants, this game is %s", shown,
+                                 variant_name(pos->variant));
+            return error_set(err, "'%s': illegal: swap is Black's answer to White's first ring, and only then", shown);
+        }
         if (k != state_kind[pos->state] && !(k == ACT_PASS && pos->state == STATE_M))
             return error_set(err, "'%s': illegal in state %c: %s acts with %s", shown, STATE_CHARS[pos->state],
                         pos->actor == WHITE ? "White" : "Black", state_needs(pos->state));
@@ -570,12 +589,41 @@ const char *reason_name(int reason)
     return reason >= 0 && reason < REASON_NB ? n[reason] : "?";
 }
 
-const char *variant_name(int variant) { return variant == VARIANT_BLITZ ? "blitz" : "standard"; }
+/* Every combination's name: the base game, then the options in this order. */
+static const char *const VARIANT_NAMES[VARIANT_NB] = {
+    "standard",           "blitz",           "standard+swap",           "blitz+swap",
+    "standard+draw-odds", "blitz+draw-odds", "standard+swap+draw-odds", "blitz+swap+draw-odds",
+};
 
-bool variant_parse(const char *text, int *variant)
+const char *variant_name(int variant) { return variant >= 0 && variant < VARIANT_NB ? VARIANT_NAMES[variant] : "?"; }
+
+int variant_read(const char *text, size_t len, int *variant, char *err)
 {
-    if (!strcmp(text, "standard")) *variant = VARIANT_STANDARD;
-    else if (!strcmp(text, "blitz")) *variant = VARIANT_BLITZ;
-    else return false;
-    return true;
+    const char *end = text + len, *plus = memchr(text, '+', len);
+    size_t n = plus ? (size_t)(plus - text) : len;
+    int v;
+    if (n == 8 && !memcmp(text, "standard", 8)) v = VARIANT_STANDARD;
+    else if (n == 5 && !memcmp(text, "blitz", 5)) v = VARIANT_BLITZ;
+    else return error_set(err, "variant: '%.*s', expected standard or blitz (then +swap, +draw-odds)", (int)(n > 16 ? 16 : n), text);
+    /* the options in canonical order, each once, so that one game has one name */
+    static const struct { const char *name; int bit; } OPTION[] = {{"swap", VARIANT_SWAP}, {"draw-odds", VARIANT_DRAW_ODDS}};
+    int next = 0;
+    for (const char *p = plus; p; p = plus) {
+        const char *o = p + 1;
+        plus = memchr(o, '+', (size_t)(end - o));
+        size_t m = (size_t)((plus ? plus : end) - o);
+        int k = 0;
+        while (k < 2 && !(strlen(OPTION[k].name) == m && !memcmp(o, OPTION[k].name, m))) k++;
+        if (k == 2)
+            return error_set(err, "variant: unknown rule option '%.*s' (the options are +swap and +draw-odds)", (int)(m > 16 ? 16 : m), o);
+        if (k < next)
+            return error_set(err, "variant: option '+%s' %s (options come once each, +swap before +draw-odds)", OPTION[k].name,
+                             v & OPTION[k].bit ? "given twice" : "out of order");
+        v |= OPTION[k].bit;
+        next = k + 1;
+    }
+    *variant = v;
+    return 0;
 }
+
+bool variant_parse(const char *text, int *variant) { return variant_read(text, strlen(text), variant, NULL) == 0; }

@@ -84,7 +84,14 @@ const char *result_name(int result);
  * RESULT_NONE for any other text and for NULL. */
 int result_parse(const char *text);
 const char *reason_name(int reason);
+/* A variant's name (docs/notation.md §2): standard or blitz, then the rule
+ * options that apply, "+swap" before "+draw-odds" ("blitz+swap"). */
 const char *variant_name(int variant);
 bool variant_parse(const char *text, int *variant);
+/* variant_parse for len bytes of text, with a message that names the part
+ * that is wrong (the base game, an unknown option, one given twice). */
+int variant_read(const char *text, size_t len, int *variant, char *err);
+/* What a message about a bad variant name lists as the choices. */
+#define VARIANT_EXPECTED "standard or blitz, optionally +swap and/or +draw-odds, e.g. standard+swap"
 
 #endif

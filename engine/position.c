@@ -23,7 +23,9 @@ Key pos_compute_key(const Position *pos)
     }
     if (pos->actor == BLACK) k ^= GEO->z_actor;
     k ^= GEO->z_state[pos->state];
-    if (pos->variant == VARIANT_BLITZ) k ^= GEO->z_variant;
+    if (pos->variant & VARIANT_BLITZ) k ^= GEO->z_variant;
+    if (pos->variant & VARIANT_SWAP) k ^= GEO->z_swap;
+    if (pos->variant & VARIANT_DRAW_ODDS) k ^= GEO->z_draw_odds;
     return k;
 }
 
@@ -57,7 +59,7 @@ static inline void after_move(Position *pos, int mover, Bitboard flips)
     int opp = mover ^ 1;
     bool own = pos_has_row(pos, mover);
     bool theirs = (flips & pos->markers[opp]) && pos_has_row(pos, opp);
-    if (pos->variant == VARIANT_BLITZ)
+    if (pos->variant & VARIANT_BLITZ)
         set_turn(pos, own || theirs ? mover : opp, own || theirs ? STATE_END : STATE_M);
     else if (own)
         set_turn(pos, mover, STATE_R);
@@ -88,10 +90,10 @@ void pos_make(Position *pos, Action a, Undo *u)
         pos->rings[me] |= bb_bit(from);
         pos->key ^= GEO->z_ring[me][from];
         pos->placed++;
-        if (pos->placed == 2 * RINGS_PER_SIDE)
-            set_turn(pos, WHITE, STATE_M);
-        else
-            set_turn(pos, me ^ 1, STATE_P);
+        /* the player who placed first moves first: the other one places
+         * the tenth ring (White in the standard order; Black after a swap,
+         * docs/rules.md §9.1) */
+        set_turn(pos, me ^ 1, pos->placed == 2 * RINGS_PER_SIDE ? STATE_M : STATE_P);
         break;
     case ACT_MOVE: {
         int d = dir_of(from, to), axis = d < 3 ? d : d - 3;
@@ -120,6 +122,15 @@ void pos_make(Position *pos, Action a, Undo *u)
     case ACT_PASS:
         set_turn(pos, me ^ 1, STATE_M);
         break;
+    case ACT_SWAP: {
+        /* White's one ring becomes Black's; White places next (§9.1) */
+        Bitboard ring = pos->rings[WHITE];
+        pos->rings[WHITE] = 0;
+        pos->rings[BLACK] = ring;
+        pos->key ^= GEO->z_ring[WHITE][bb_lsb(ring)] ^ GEO->z_ring[BLACK][bb_lsb(ring)];
+        set_turn(pos, WHITE, STATE_P);
+        break;
+    }
     case ACT_ROW: {
         Bitboard row = GEO->row5[from][dir_of(from, to)];
         u->flips = row;
@@ -167,6 +178,10 @@ void pos_unmake(Position *pos, Action a, const Undo *u)
         break;
     case ACT_RING:
         pos->rings[me] |= bb_bit(from);
+        break;
+    case ACT_SWAP:
+        pos->rings[WHITE] = pos->rings[BLACK];
+        pos->rings[BLACK] = 0;
         break;
     }
     pos->key = u->key;
@@ -218,7 +233,7 @@ bool pos_outcome(const Position *pos, int *result, int *reason)
 {
     int res = RESULT_NONE, why = REASON_NONE;
     if (pos->state == STATE_END) {
-        if (pos->variant == VARIANT_BLITZ) {
+        if (pos->variant & VARIANT_BLITZ) {
             why = REASON_BLITZ_ROW;
             int winner = pos_has_row(pos, pos->actor) ? pos->actor : pos->actor ^ 1;
             res = winner == WHITE ? RESULT_WHITE : RESULT_BLACK;
@@ -232,6 +247,7 @@ bool pos_outcome(const Position *pos, int *result, int *reason)
         why = pos->pool == 0 ? REASON_POOL_EMPTY : REASON_NO_MOVES;
         res = pos->removed[WHITE] > pos->removed[BLACK]   ? RESULT_WHITE
               : pos->removed[BLACK] > pos->removed[WHITE] ? RESULT_BLACK
+              : pos->variant & VARIANT_DRAW_ODDS          ? RESULT_BLACK /* §9.2 */
                                                           : RESULT_DRAW;
     }
     if (result) *result = res;

@@ -14,7 +14,7 @@ typedef struct Position {
     Key key;
     uint8_t actor;              /* WHITE or BLACK: who acts (STATE_END: who acted last) */
     uint8_t state;              /* STATE_P .. STATE_END */
-    uint8_t variant;            /* VARIANT_STANDARD or VARIANT_BLITZ */
+    uint8_t variant;            /* VARIANT_STANDARD or VARIANT_BLITZ, | VARIANT_SWAP, VARIANT_DRAW_ODDS */
     uint8_t removed[COLOUR_NB]; /* rings removed by each side */
     uint8_t placed;             /* rings placed so far, 0..10 */
     uint8_t pool;               /* markers in the pool, 0..51 */

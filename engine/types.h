@@ -24,12 +24,15 @@ typedef uint64_t Key;
  *   bits  0..6   from   point: placement point, move origin, row start
  *                       (lower canonical end), removed ring
  *   bits  7..13  to     point: move destination, row end (higher end)
- *   bits 14..16  kind   ACT_PLACE .. ACT_RING
+ *   bits 14..16  kind   ACT_PLACE .. ACT_SWAP
  *
- * ACTION_NONE (0) is never a legal action. */
+ * Pass and swap have no point (from = to = 0). ACTION_NONE (0) is never a
+ * legal action. */
 typedef uint32_t Action;
 
-enum { ACT_PLACE = 1, ACT_MOVE = 2, ACT_PASS = 3, ACT_ROW = 4, ACT_RING = 5 };
+enum { ACT_PLACE = 1, ACT_MOVE = 2, ACT_PASS = 3, ACT_ROW = 4, ACT_RING = 5, ACT_SWAP = 6 };
+
+#define ACTION_SWAP ACTION_MAKE(ACT_SWAP, 0, 0)
 
 #define ACTION_NONE ((Action)0)
 #define ACTION_MAKE(kind, from, to) \
@@ -43,7 +46,17 @@ enum { WHITE = 0, BLACK = 1, COLOUR_NB = 2 };
 /* The state of a position (docs/rules.md §3); STATE_END is the '-' of YPN. */
 enum { STATE_P, STATE_M, STATE_R, STATE_X, STATE_r, STATE_x, STATE_END, STATE_NB };
 
-enum { VARIANT_STANDARD = 0, VARIANT_BLITZ = 1 };
+/* A variant is the base game, standard or blitz (bit 0), and a set of rule
+ * options on top (docs/rules.md §9): the swap after White's first ring and
+ * draw odds for Black. Standard is 0 and blitz 1, as they always were, so
+ * a stored game keeps its meaning; VARIANT_NB bounds every combination. */
+enum {
+    VARIANT_STANDARD = 0,
+    VARIANT_BLITZ = 1,
+    VARIANT_SWAP = 2,      /* §9.1: Black may answer White's first ring with swap */
+    VARIANT_DRAW_ODDS = 4, /* §9.2: a game the rules call a draw is Black's */
+    VARIANT_NB = 8,
+};
 
 enum {
     POINT_NB = 85,      /* points on the board */

@@ -53,7 +53,7 @@ static int state_rows(int c, int actor, int state, const uint8_t removed[COLOUR_
     for (int i = 0; i < theirs; i++) rows[n++] = (uint16_t)(NNUE_ROW_REMOVED + 3 + i);
     rows[n++] = (uint16_t)(NNUE_ROW_POOL + pool);
     rows[n++] = (uint16_t)(NNUE_ROW_STATE + 2 * state + (actor != c));
-    if (variant == VARIANT_BLITZ) rows[n++] = NNUE_ROW_BLITZ;
+    if (variant & VARIANT_BLITZ) rows[n++] = NNUE_ROW_BLITZ;
     return n;
 }
 
@@ -113,6 +113,12 @@ void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
     case ACT_RING:
         piece(d, true, me, from, false);
         break;
+    case ACT_SWAP: {
+        Point p = bb_lsb(pos->rings[BLACK]);
+        piece(d, true, WHITE, p, false);
+        piece(d, true, BLACK, p, true);
+        break;
+    }
     }
     /* the other inputs before (the Undo) and after (the position): only
      * those that changed (state_rows' rows, compared part by part) */

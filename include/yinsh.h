@@ -154,7 +154,9 @@ typedef enum yinsh_error {
 } yinsh_error;
 
 enum { YINSH_WHITE = 0, YINSH_BLACK = 1 };
-enum { YINSH_STANDARD = 0, YINSH_BLITZ = 1 };
+/* A variant: YINSH_STANDARD or YINSH_BLITZ, with the rule options
+ * YINSH_SWAP and YINSH_DRAW_ODDS or'ed in (docs/rules.md §9). */
+enum { YINSH_STANDARD = 0, YINSH_BLITZ = 1, YINSH_SWAP = 2, YINSH_DRAW_ODDS = 4 };
 /* The states; YINSH_STATE_END is YPN's '-'. */
 enum { YINSH_STATE_P, YINSH_STATE_M, YINSH_STATE_R, YINSH_STATE_X, YINSH_STATE_r, YINSH_STATE_x, YINSH_STATE_END };
 enum { YINSH_RESULT_NONE, YINSH_RESULT_WHITE, YINSH_RESULT_BLACK, YINSH_RESULT_DRAW };
@@ -241,7 +243,8 @@ YINSH_API int yinsh_symmetry_inverse(int s);
 
 typedef struct yinsh_position yinsh_position;
 
-/* The empty start of a variant (YINSH_STANDARD or YINSH_BLITZ). */
+/* The empty start of a variant (YINSH_STANDARD or YINSH_BLITZ, | YINSH_SWAP,
+ * YINSH_DRAW_ODDS). */
 YINSH_API int yinsh_position_new(yinsh_position **out, int variant, char *err);
 /* A position from its YPN: YINSH_ERR_USAGE with the field and the problem. */
 YINSH_API int yinsh_position_from_ypn(yinsh_position **out, const char *ypn, char *err);

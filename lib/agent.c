@@ -60,9 +60,9 @@ void yinsh_agent_spec(const yinsh_agent *a, char out[YINSH_SPEC_LEN]) { agent_sp
 
 int yinsh_agent_new_game(yinsh_agent *a, int variant, char *err)
 {
-    if (variant != VARIANT_STANDARD && variant != VARIANT_BLITZ)
-        return error_code(err, ERR_USAGE, "variant %d: expected %d (standard) or %d (blitz)", variant,
-                          VARIANT_STANDARD, VARIANT_BLITZ);
+    if (variant < 0 || variant >= VARIANT_NB)
+        return error_code(err, ERR_USAGE, "variant %d: expected %d (standard) or %d (blitz), plus %d (swap) and/or %d (draw odds)",
+                          variant, VARIANT_STANDARD, VARIANT_BLITZ, VARIANT_SWAP, VARIANT_DRAW_ODDS);
     char why[ERR_LEN];
     int fault = agent_new_game(a->agent, NULL, true, a->seed, why);
     if (fault != REASON_NONE) return error_set(err, "%s: %s", reason_name(fault), why);
@@ -73,7 +73,7 @@ int yinsh_agent_new_game(yinsh_agent *a, int variant, char *err)
 
 int yinsh_agent_observe(yinsh_agent *a, const yinsh_position *before, int index, char *err)
 {
-    Action act = encode_action_at(index);
+    Action act = encode_action_in(&before->pos, index);
     if (act == ACTION_NONE || !movegen_is_legal(&before->pos, act))
         return error_code(err, ERR_USAGE, "action index %d is not legal in the position observed", index);
     agent_observe(a->agent, &before->pos, act);

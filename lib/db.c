@@ -49,7 +49,7 @@ static int selection(const yinsh_selection *sel, StoreSelection *out, char *agen
         return error_code(err, ERR_USAGE, "kind '%.64s': expected selfplay, match or import", sel->kind);
     int variant;
     if (sel->variant && !variant_parse(sel->variant, &variant))
-        return error_code(err, ERR_USAGE, "variant '%.64s': expected standard or blitz", sel->variant);
+        return error_code(err, ERR_USAGE, "variant '%.64s': expected " VARIANT_EXPECTED, sel->variant);
     *out = (StoreSelection){.runs = sel->runs, .nruns = sel->nruns, .kind = sel->kind, .variant = sel->variant};
     if (sel->agent) {
         AgentSpec spec;

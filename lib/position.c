@@ -36,7 +36,8 @@ _Static_assert(SAME(YINSH_CHANNELS, ENCODE_CHANNELS) && SAME(YINSH_CHANNEL_PLACE
                    SAME(YINSH_MOVE_SPAN, ENCODE_MOVE_SPAN) && SAME(YINSH_SYMMETRIES, ENCODE_SYMMETRIES),
                "the layout and the symmetries");
 _Static_assert(SAME(YINSH_STATE_END, STATE_END) && SAME(YINSH_STATE_r, STATE_r) && SAME(YINSH_RESULT_DRAW, RESULT_DRAW) &&
-                   SAME(YINSH_REASON_ENGINE_ERROR, REASON_ENGINE_ERROR) && SAME(YINSH_BLITZ, VARIANT_BLITZ),
+                   SAME(YINSH_REASON_ENGINE_ERROR, REASON_ENGINE_ERROR) && SAME(YINSH_BLITZ, VARIANT_BLITZ) &&
+                   SAME(YINSH_SWAP, VARIANT_SWAP) && SAME(YINSH_DRAW_ODDS, VARIANT_DRAW_ODDS),
                "enums");
 _Static_assert(SAME(YINSH_VIEW_ACTOR, ENCODE_VIEW_ACTOR) && SAME(YINSH_PLANE_OVER, PLANE_OVER) &&
                    SAME(YINSH_PLANE_BLITZ, PLANE_BLITZ),
@@ -55,10 +56,7 @@ const char *yinsh_error_name(int code)
 const char *yinsh_result_name(int result) { return result_name(result); }
 const char *yinsh_reason_name(int reason) { return reason_name(reason); }
 
-const char *yinsh_variant_name(int variant)
-{
-    return variant == VARIANT_STANDARD || variant == VARIANT_BLITZ ? variant_name(variant) : "?";
-}
+const char *yinsh_variant_name(int variant) { return variant_name(variant); }
 
 void yinsh_free(void *p) { free(p); }
 
@@ -149,9 +147,9 @@ static int position_alloc(yinsh_position **out, char *err)
 int yinsh_position_new(yinsh_position **out, int variant, char *err)
 {
     *out = NULL;
-    if (variant != VARIANT_STANDARD && variant != VARIANT_BLITZ)
-        return error_code(err, ERR_USAGE, "variant %d: expected %d (standard) or %d (blitz)", variant,
-                          VARIANT_STANDARD, VARIANT_BLITZ);
+    if (variant < 0 || variant >= VARIANT_NB)
+        return error_code(err, ERR_USAGE, "variant %d: expected %d (standard) or %d (blitz), plus %d (swap) and/or %d (draw odds)",
+                          variant, VARIANT_STANDARD, VARIANT_BLITZ, VARIANT_SWAP, VARIANT_DRAW_ODDS);
     int rc = position_alloc(out, err);
     if (!rc) pos_start(&(*out)->pos, variant);
     return rc;
@@ -222,7 +220,7 @@ int yinsh_position_legal_text(const yinsh_position *p, char *out, size_t size)
     out[0] = '\0';
     for (int k = 0; k < n; k++) {
         char text[ACTION_MAX_LEN];
-        action_format(encode_action_at(idx[k]), text);
+        action_format(encode_action_in(&p->pos, idx[k]), text);
         size_t len = strlen(text);
         if (at + (k > 0) + len + 1 > size) {
             out[0] = '\0';
@@ -247,7 +245,7 @@ int yinsh_position_action_index(const yinsh_position *p, const char *action, int
 
 int yinsh_position_apply(yinsh_position *p, int index, char *err)
 {
-    Action a = encode_action_at(index);
+    Action a = encode_action_in(&p->pos, index);
     if (a == ACTION_NONE)
         return error_code(err, ERR_USAGE, "action index %d: outside 0..%d", index, ENCODE_ACTIONS - 1);
     if (!movegen_is_legal(&p->pos, a)) {

@@ -1,5 +1,5 @@
 /* The rules of docs/rules.md as data: every case in tests/data/{placement,moves,
- * rows,end,blitz}.txt runs as its own Criterion test (a parameterized test
+ * rows,end,blitz,variants}.txt runs as its own Criterion test (a parameterized test
  * over the cases; a failure names the case, its file and line). The format
  * is described at the top of tests/data/placement.txt and in run_case below.
  * Also replays the real game of tests/data (the .rec file). */
@@ -13,7 +13,7 @@
 #include "engine/notation.h"
 #include "engine/position.h"
 
-static const char *const CASE_FILES[] = {"placement.txt", "moves.txt", "rows.txt", "end.txt", "blitz.txt"};
+static const char *const CASE_FILES[] = {"placement.txt", "moves.txt", "rows.txt", "end.txt", "blitz.txt", "variants.txt"};
 enum { CASE_FILE_NB = sizeof CASE_FILES / sizeof CASE_FILES[0], MAX_CASES = 512, DIRECTIVE_LEN = 8192 };
 
 /* A case: which file, and the line of its "case" directive. Plain data, so

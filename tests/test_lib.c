@@ -114,7 +114,13 @@ Test(lib, positions_from_and_to_ypn)
     yinsh_position_ypn(p, ypn);
     cr_expect_str_eq(ypn, START);
     yinsh_position_free(p);
-    cr_expect_eq(yinsh_position_new(&p, 5, err), YINSH_ERR_USAGE);
+    /* the rule options or'ed in (docs/rules.md §9); 8 is no variant */
+    cr_assert_eq(yinsh_position_new(&p, YINSH_BLITZ | YINSH_SWAP | YINSH_DRAW_ODDS, err), YINSH_OK);
+    yinsh_position_ypn(p, ypn);
+    cr_expect_str_eq(ypn, "4/7/8/9/10/9/10/9/8/7/4 w P blitz+swap+draw-odds");
+    cr_expect_str_eq(yinsh_variant_name(yinsh_position_variant(p)), "blitz+swap+draw-odds");
+    yinsh_position_free(p);
+    cr_expect_eq(yinsh_position_new(&p, 8, err), YINSH_ERR_USAGE);
     cr_expect_null(p);
     cr_expect_eq(yinsh_position_from_ypn(&p, "4/7/8/9/10/9/10/9/8/7/4 b P standard", err), YINSH_ERR_USAGE);
     cr_expect(strstr(err, "actor") != NULL, "message: %s", err);

@@ -213,6 +213,7 @@ int encode_action(Action a)
     case ACT_RING:
         return on && q == 0 ? ENCODE_RING0 + tables.canon[p] : -1;
     case ACT_PASS:
+    case ACT_SWAP: /* the slot without a point: pass in M, swap in P */
         return p == 0 && q == 0 ? ENCODE_PASS : -1;
     case ACT_MOVE:
         return on && q < SQUARE_NB ? tables.move[p][q] : -1;
@@ -229,6 +230,11 @@ int encode_action(Action a)
 Action encode_action_at(int index)
 {
     return index >= 0 && index < ENCODE_ACTIONS ? tables.action[index] : ACTION_NONE;
+}
+
+Action encode_action_in(const Position *pos, int index)
+{
+    return index == ENCODE_PASS && pos->state == STATE_P ? ACTION_SWAP : encode_action_at(index);
 }
 
 int encode_mask(const Position *pos, uint8_t *mask)
@@ -288,7 +294,7 @@ void encode_planes_raw(const Position *pos, int view, uint8_t *out)
     put_all(out + PLANE_OWN_REMOVED * ENCODE_CELLS, pos->removed[own]);
     put_all(out + PLANE_OTHER_REMOVED * ENCODE_CELLS, pos->removed[other]);
     put_all(out + PLANE_POOL * ENCODE_CELLS, pos->pool);
-    put_all(out + PLANE_BLITZ * ENCODE_CELLS, pos->variant == VARIANT_BLITZ);
+    put_all(out + PLANE_BLITZ * ENCODE_CELLS, pos->variant & VARIANT_BLITZ);
 }
 
 void encode_planes(const Position *pos, int view, float *out)

@@ -24,7 +24,8 @@
  *   13 own removed        rings the view's colour took off, 0..3
  *   14 other removed      the other colour's, 0..3
  *   15 pool               markers left in the pool, 0..51
- *   16 blitz              1 in the blitz variant
+ *   16 blitz              1 in the blitz variant (any of its options; the
+ *                         planes do not show +swap or +draw-odds)
  *
  * The view says whose pieces are "own": White's (ENCODE_VIEW_WHITE, the
  * absolute board), Black's, or the actor's (ENCODE_VIEW_ACTOR, the side to
@@ -41,10 +42,17 @@
  *                       lines, any distance (the board's lines have no
  *                       gaps, so every such pair is a move of some
  *                       position)                                     1848
- *   ENCODE_PASS         pass                                             1
+ *   ENCODE_PASS         pass; in state P, swap (docs/rules.md §9.1)      1
  *   ENCODE_ROW0 + r     a row taken off, by its two ends (5 points on a
  *                       line)                                          123
  *   ENCODE_RING0 + n    a ring taken off at the n-th point              85
+ *
+ * Pass and swap share one index: neither has a point, pass is legal only
+ * in state M and swap only in state P, so a position offers at most one
+ * of them, and the slot (the centre, which every symmetry keeps) suits
+ * both. encode_action_at, which has no position, gives pass for it;
+ * encode_action_in reads it in a position. The space keeps its size, so
+ * nets and sample files of the standard game read as before.
  *
  * Within a kind the indices ascend in the canonical order of actions
  * (docs/notation.md §4: by first point, then second point), so a sorted
@@ -57,7 +65,7 @@
  *   channel 0          placement, at its point
  *   channel 1 + 9d + k - 1   a move in direction d (geometry.h's 0..5)
  *                      over k points (1..9), at its origin
- *   channel 55         pass, at the centre f6 (cell 60)
+ *   channel 55         pass (or swap), at the centre f6 (cell 60)
  *   channel 56 + axis  a row along axis 0..2, at its middle (third) point
  *   channel 59         ring taken off, at its point
  *
@@ -147,6 +155,10 @@ int encode_action(Action a);
 /* The action of an index, ACTION_NONE when index is outside
  * [0, ENCODE_ACTIONS). encode_action(encode_action_at(i)) == i. */
 Action encode_action_at(int index);
+
+/* The action of an index in pos: encode_action_at, except that
+ * ENCODE_PASS is swap in state P. For a legal index, the legal action. */
+Action encode_action_in(const Position *pos, int index);
 
 /* The legal actions of pos as a mask: mask[i] is 1 when action i is legal,
  * else 0 (ENCODE_ACTIONS bytes). Returns the number of legal actions. */

@@ -167,3 +167,25 @@ class Pictures(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Variants(unittest.TestCase):
+    """The rule options of docs/rules.md §9: swap shares the index of pass."""
+
+    def test_swap_after_the_first_ring(self):
+        p = yinsh.Position(variant="standard+swap")
+        self.assertEqual(p.variant, "standard+swap")
+        p.apply("e7")
+        self.assertEqual(p.legal_actions()[-1], "swap")
+        self.assertEqual(len(p.legal_indices()), 85)
+        self.assertEqual(p.index("swap"), yinsh.PASS)
+        self.assertEqual(yinsh.action_text(yinsh.PASS, p), "swap")
+        self.assertEqual(yinsh.action_text(yinsh.PASS), "pass")
+        p.apply("swap")
+        self.assertEqual(p.ypn, "4/7/8/9/6B3/9/10/9/8/7/4 w P standard+swap")
+        self.assertNotIn("swap", p.legal_actions())
+
+    def test_names(self):
+        self.assertEqual(yinsh.Position(variant="blitz+swap+draw-odds").variant, "blitz+swap+draw-odds")
+        self.assertEqual(yinsh.Position(variant="blitz").variant, "blitz")
+        self.assertRaises(yinsh.UsageError, yinsh.Position, variant="standard+swop")

@@ -252,7 +252,8 @@ PLANE_SCALE = tuple(lib.yinsh_plane_scale(p) for p in range(PLANES))
 
 STATES = "PMRXrx-"
 VIEWS = {"white": 0, "black": 1, "actor": 2}
-VARIANTS = {"standard": 0, "blitz": 1}
+VARIANTS = {"standard": 0, "blitz": 1, "standard+swap": 2, "blitz+swap": 3, "standard+draw-odds": 4,
+            "blitz+draw-odds": 5, "standard+swap+draw-odds": 6, "blitz+swap+draw-odds": 7}
 
 
 def err_buffer() -> Any:
@@ -348,7 +349,8 @@ def variant_of(variant: str) -> int:
     try:
         return VARIANTS[variant]
     except KeyError:
-        raise UsageError(-2, "variant %r: expected 'standard' or 'blitz'" % (variant,)) from None
+        raise UsageError(-2, "variant %r: expected 'standard' or 'blitz', optionally with '+swap' and/or '+draw-odds'"
+                         % (variant,)) from None
 
 
 def selection(runs: Union[str, List[str], None] = None, kind: Optional[str] = None, agent: Optional[str] = None,

@@ -86,7 +86,7 @@ class Agent:
     def choose(self, position: Position) -> Tuple[str, MoveStats]:
         """(the chosen action's text, MoveStats)."""
         i, stats = self.choose_index(position)
-        return action_text(i), stats
+        return action_text(i, position), stats
 
 
 def move_stats(st: _lib.MoveStatsC) -> MoveStats:

@@ -26,8 +26,12 @@ class FrozenError(_lib.Error, TypeError):
                              "apply to a copy(), or take child(action)")
 
 
-def action_text(index: int) -> str:
-    """The text of an action index: 'e5', 'e5-e8', 'pass', 'xe2-e6', 'xe5'."""
+def action_text(index: int, position: "Optional[Position]" = None) -> str:
+    """The text of an action index: 'e5', 'e5-e8', 'pass', 'xe2-e6', 'xe5'.
+    Pass and swap share an index (docs/python.md): given the position it
+    is played in, the index of pass reads 'swap' in state P."""
+    if position is not None and index == _lib.PASS and position.state == "P":
+        return "swap"
     out = ctypes.create_string_buffer(_lib.ACTION_LEN)
     if lib.yinsh_action_text(_lib.action_of(index), out) < 0:
         raise _lib.UsageError(-2, "action index %r: outside 0..%d" % (index, _lib.ACTIONS - 1))
@@ -132,7 +136,8 @@ class Position:
 
     @property
     def variant(self) -> str:
-        return "blitz" if lib.yinsh_position_variant(self._h) else "standard"
+        """'standard' or 'blitz', then '+swap', '+draw-odds' where they apply."""
+        return lib.yinsh_variant_name(lib.yinsh_position_variant(self._h)).decode()
 
     @property
     def removed(self) -> Tuple[int, int]:

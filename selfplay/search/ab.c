@@ -549,7 +549,7 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     for (int i = 0; i < n; i++) {
         Action a = list[i];
         int kind = ACTION_KIND(a);
-        bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS;
+        bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
         int d = depth - costs;
         Undo u;
         make(ab, a, &u, ply);

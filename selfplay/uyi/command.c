@@ -91,9 +91,9 @@ static int parse_position(const Tokens *t, UyiCommand *cmd, char *err)
     if (tok_is(t, 1, "startpos")) {
         int variant = VARIANT_STANDARD;
         if (tok_is(t, 2, "variant")) {
-            char name[16];
+            char name[32];
             if (t->n < 4 || !tok_copy(t, 3, name, sizeof name) || !variant_parse(name, &variant)) {
-                return error_set(err, "position startpos variant: expected standard or blitz");
+                return error_set(err, "position startpos variant: expected " VARIANT_EXPECTED);
             }
             i = 4;
         }

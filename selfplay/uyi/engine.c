@@ -414,12 +414,12 @@ int uyi_engine_go(UyiEngine *e, const UyiTurn *t, Action *best, UyiInfo *info, c
         error_set(why, "engine %s is not running", e->desc.name);
         return REASON_ENGINE_DIED;
     }
-    /* position startpos [variant blitz] moves ...: at most 1000 actions of 15 characters */
+    /* position startpos [variant V] moves ...: at most 1000 actions of 15 characters */
     size_t cap = 64 + (size_t)t->nmoves * ACTION_MAX_LEN, n;
     char *line = malloc(cap);
     if (!line) return fault(e, REASON_ENGINE_ERROR, why, "engine %s: out of memory%s", NULL);
-    n = (size_t)snprintf(line, cap, "position startpos%s%s", t->pos->variant == VARIANT_BLITZ ? " variant blitz" : "",
-                         t->nmoves ? " moves" : "");
+    n = (size_t)snprintf(line, cap, "position startpos%s%s%s", t->pos->variant ? " variant " : "",
+                         t->pos->variant ? variant_name(t->pos->variant) : "", t->nmoves ? " moves" : "");
     for (int i = 0; i < t->nmoves; i++) {
         char a[ACTION_MAX_LEN];
         n += (size_t)snprintf(line + n, cap - n, " %s", action_format(t->moves[i], a));

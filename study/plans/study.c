@@ -97,7 +97,7 @@ static int check_folder_of(const Ctx *c, int line, const char *what, const char 
 }
 
 static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, long *games, Opening *opening,
-                              int variants[2], int *nvariants)
+                              int variants[VARIANT_NB], int *nvariants)
 {
     int rc = check_keys(c, sec, STUDY_KEYS);
     if (rc) return rc;
@@ -127,11 +127,11 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
     for (const char *p = k->value; *p;) {
         size_t len = strcspn(p, ", \t");
         if (len) {
-            char word[16];
+            char word[32];
             int v;
-            snprintf(word, sizeof word, "%.*s", (int)(len < 15 ? len : 15), p);
+            snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), p);
             if (len >= sizeof word || !variant_parse(word, &v))
-                return bad(c, k->line, "unknown variant '%.*s' (standard or blitz)", (int)(len < 60 ? len : 60), p);
+                return bad(c, k->line, "unknown variant '%.*s' (" VARIANT_EXPECTED ")", (int)(len < 60 ? len : 60), p);
             for (int i = 0; i < *nvariants; i++)
                 if (variants[i] == v) return bad(c, k->line, "variant '%s' is listed twice", word);
             variants[(*nvariants)++] = v;
@@ -139,7 +139,7 @@ static int load_study_section(const Ctx *c, const IniSection *sec, Study *s, lon
         p += len;
         p += strspn(p, ", \t");
     }
-    if (*nvariants == 0) return bad(c, k->line, "variants wants standard, blitz or both");
+    if (*nvariants == 0) return bad(c, k->line, "variants wants standard, blitz or both (or their options, docs/rules.md §9.3)");
 
     if (!(k = ini_key(sec, "db"))) return ERR_OK;
     if ((rc = nonempty(c, k))) return rc;
@@ -324,7 +324,7 @@ int study_load(Study *s, const char *path, char *err)
     if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents, &ladder))) goto done;
     long games = 0;
     Opening opening = {.kind = OPENING_NONE};
-    int variants[2], nvariants = 0;
+    int variants[VARIANT_NB], nvariants = 0;
     if ((rc = load_study_section(&c, study, s, &games, &opening, variants, &nvariants))) goto done;
     if (!s->report_out && asprintf(&s->report_out, STUDY_DEFAULT_OUT, s->name) < 0) {
         s->report_out = NULL;

@@ -21,7 +21,10 @@
 #include "eval/stats/stats.h"
 #include "engine/base/number.h"
 
-static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
+static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {
+    "Standard",           "Blitz",           "Standard+swap",           "Blitz+swap",
+    "Standard+draw-odds", "Blitz+draw-odds", "Standard+swap+draw-odds", "Blitz+swap+draw-odds",
+};
 
 static void fmt_p_sentence(double p, char *out, size_t len)
 {
@@ -661,7 +664,8 @@ static void write_selection(const Report *rep, FILE *f)
         fprintf(f, " with the agent ");
         report_md_code(f, rep->agent);
     }
-    if (rep->variant) fprintf(f, ", %s only", !strcmp(rep->variant, "blitz") ? "blitz" : "standard");
+    int only;
+    if (rep->variant) fprintf(f, ", %s only", variant_parse(rep->variant, &only) ? variant_name(only) : "standard");
     fprintf(f, "; %llu %sgame%s", (unsigned long long)rep->games, rep->copies ? "distinct " : "",
             number_plural(rep->games));
     if (rep->copies)

@@ -12,7 +12,10 @@
 #include "eval/stats/stats.h"
 #include "engine/base/number.h"
 
-static const char *const TITLE[REPORT_VARIANT_NB] = {"Standard", "Blitz"};
+static const char *const TITLE[REPORT_VARIANT_NB] = {
+    "Standard",           "Blitz",           "Standard+swap",           "Blitz+swap",
+    "Standard+draw-odds", "Blitz+draw-odds", "Standard+swap+draw-odds", "Blitz+swap+draw-odds",
+};
 
 /* A level's agent, short, as code. */
 static void level_code(const ReportLadder *lad, int k, FILE *f)

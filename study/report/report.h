@@ -34,7 +34,7 @@
 enum {
     REPORT_MAX_LENGTH = 1000,         /* lengths at or above it are counted there */
     REPORT_REASON_NB = REASON_NB + 1, /* REASON_* and one for names this yinsh does not know */
-    REPORT_VARIANT_NB = 2,            /* VARIANT_STANDARD, VARIANT_BLITZ */
+    REPORT_VARIANT_NB = VARIANT_NB,   /* VARIANT_STANDARD, VARIANT_BLITZ and their options */
     REPORT_MIN_POINT_GAMES = 20,      /* the first-ring map greys points (and classes) with fewer games */
     REPORT_MIN_VERDICT_GAMES = 20,    /* fewer distinct games than this give no verdict, whatever p */
     REPORT_CLASS_NB = 11,             /* classes of the 85 points under the hexagon's 12 symmetries */
