@@ -111,7 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 7: {
             yinsh_position *other = NULL;
             if (yinsh_position_new(&other, v, err) == 0) {
-                if (v != YINSH_STANDARD && v != YINSH_BLITZ) abort();
+                /* a variant: the base game with any rule options or'ed in */
+                if (v < 0 || v > (YINSH_BLITZ | YINSH_SWAP | YINSH_DRAW_ODDS)) abort();
                 yinsh_position_free(other);
             } else if (other) {
                 abort();
