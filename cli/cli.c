@@ -194,6 +194,21 @@ PlannedOptions cli_planned_options(const CliShared *s)
     return (PlannedOptions){.db = s->db, .busy_ms = (int)s->busy, .threads = (int)s->threads};
 }
 
+int cli_shard(const char *cmd, const char *text, uint32_t *shard, uint32_t *shards)
+{
+    const char *slash = strchr(text, '/');
+    char k[32];
+    long kv, nv;
+    if (!slash || (size_t)(slash - text) >= sizeof k)
+        return cli_usage_error(cmd, "--shard wants K/N (shard K of N, 1 <= K <= N), not '%s'", text);
+    snprintf(k, sizeof k, "%.*s", (int)(slash - text), text);
+    if (!number_long(slash + 1, 1, 1000000, &nv) || !number_long(k, 1, nv, &kv))
+        return cli_usage_error(cmd, "--shard wants K/N (shard K of N, 1 <= K <= N <= 1000000), not '%s'", text);
+    *shard = (uint32_t)kv;
+    *shards = (uint32_t)nv;
+    return 0;
+}
+
 int cli_run_check(const char *cmd, CliRun *r)
 {
     RunOptions *o = &r->o;
@@ -211,21 +226,11 @@ int cli_run_check(const char *cmd, CliRun *r)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             return cli_usage_error(cmd, "--run: a run name holds no control characters (a newline, a tab)");
     if (r->shard) {
-        const char *slash = strchr(r->shard, '/');
-        char k[32];
-        long kv, nv;
-        if (!slash || (size_t)(slash - r->shard) >= sizeof k)
-            return cli_usage_error(cmd, "--shard wants K/N (shard K of N, 1 <= K <= N), not '%s'", r->shard);
-        snprintf(k, sizeof k, "%.*s", (int)(slash - r->shard), r->shard);
-        if (!number_long(slash + 1, 1, 1000000, &nv) || !number_long(k, 1, nv, &kv))
-            return cli_usage_error(cmd, "--shard wants K/N (shard K of N, 1 <= K <= N <= 1000000), not '%s'",
-                                   r->shard);
+        if ((rc = cli_shard(cmd, r->shard, &o->shard, &o->shards))) return rc;
         if (o->no_db) return cli_usage_error(cmd, "--shard plays a slice into its own database: not with --no-db");
         if (!o->resume && !o->have_seed)
             return cli_usage_error(cmd, "--shard needs --seed S: every shard must play the same run, so the seed "
                                         "cannot come from the clock");
-        o->shard = (uint32_t)kv;
-        o->shards = (uint32_t)nv;
     }
     return 0;
 }

@@ -161,6 +161,10 @@ typedef struct CliRun {
     "                  for policy targets (`yinsh positions --policy`); the games are\n"         \
     "                  the same with or without it. A resumed run keeps its choice\n"
 int cli_run_check(const char *cmd, CliRun *r);
+
+/* --shard K/N: 0 with *shard = K and *shards = N (1 <= K <= N <= 10^6),
+ * or the usage error's status, naming the text. */
+int cli_shard(const char *cmd, const char *text, uint32_t *shard, uint32_t *shards);
 /* Joins the command line, joins the MPI job when started by mpirun
  * (selfplay/play/distribute.h) and opens the run (run.h); 0, or 1 after
  * printing why (a rank other than 0 says nothing when rank 0 failed: rank

@@ -15,6 +15,7 @@ const char CLI_TOURNAMENT_REFUSED[] =
 
 typedef struct Show {
     const CliPlay *c;
+    bool shard; /* a slice of the run (PlannedOptions' shards): its end is not the run's */
     Progress progress;
     char label[STORE_NAME_LEN + 32];
 } Show;
@@ -60,24 +61,24 @@ static void on_finished(void *ctx, const Planned *p, const Run *run, const Plann
     if (is_match(p)) {
         match_tail(&res->match.tally, tail, sizeof tail);
         progress_finish(&s->progress, 2 * res->match.tally.pairs, tail);
-        if (!s->c->quiet) fprintf(stderr, "yinsh %s: run %s complete: hash %016" PRIx64 "\n", cmd, p->name,
-                                  res->match.hash);
+        if (!s->c->quiet) fprintf(stderr, "yinsh %s: %s %s complete: hash %016" PRIx64 "\n", cmd,
+                                  s->shard ? "the shard of run" : "run", p->name, res->match.hash);
         return;
     }
     run_tally(sum, tail, sizeof tail);
     progress_finish(&s->progress, res->done, tail);
     if (s->c->summary && !s->c->quiet)
         fprintf(stderr,
-                "yinsh %s: run %s complete: %" PRIu64 " game%s, White %" PRIu64 ", Black %" PRIu64
+                "yinsh %s: %s %s complete: %" PRIu64 " game%s, White %" PRIu64 ", Black %" PRIu64
                 ", draws %" PRIu64 ", hash %016" PRIx64 "\n",
-                cmd, p->name, sum->games, number_plural(sum->games), sum->wins[RESULT_WHITE], sum->wins[RESULT_BLACK],
+                cmd, s->shard ? "the shard of run" : "run", p->name, sum->games, number_plural(sum->games), sum->wins[RESULT_WHITE], sum->wins[RESULT_BLACK],
                 sum->wins[RESULT_DRAW],
                 sum->hash);
 }
 
 int cli_play_planned(const CliPlay *c, const Planned *p, const PlannedOptions *o)
 {
-    Show s = {.c = c};
+    Show s = {.c = c, .shard = o->shards > 0};
     PlannedHooks h = {.start = on_start, .progress = on_progress, .finished = on_finished, .ctx = &s,
                       .interrupt = cli_catch_signals()};
     PlannedResult res;

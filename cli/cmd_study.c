@@ -12,6 +12,7 @@
 
 const char USAGE_STUDY[] =
     "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS]\n"
+    "       yinsh study FILE --shard K/N --db SHARD.db [--threads T] [--quiet]\n"
     "  Runs the study that FILE describes (an INI file: docs/study.md): a\n"
     "  self-play run for each agent and variant, the same agent on both sides,\n"
     "  into the study's database, then the report of those runs (as `yinsh\n"
@@ -35,6 +36,14 @@ const char USAGE_STUDY[] =
     "                     its state (complete, unfinished, missing); play nothing\n"
     "  --quiet            no progress or run lines, no report on stdout\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
+    "  --shard K/N        play only shard K of N of every run (games i with\n"
+    "                     i mod N = K-1, a match's by pairs, as `yinsh selfplay\n"
+    "                     --shard`) into the database --db names, a shard's own;\n"
+    "                     no report. Run again, it resumes the shard. Once every\n"
+    "                     shard is played: `yinsh merge --db DB SHARD.db...` (DB\n"
+    "                     the study's), then `yinsh study FILE` plays nothing and\n"
+    "                     writes the report (docs/cluster.md, scripts/cluster/)\n"
+    "  --db PATH          the shard's database (with --shard only)\n"
     "  Exit status: 2 for a mistake in the file or the options, 1 when the\n"
     "  file or the database cannot be read, a stored run differs from the\n"
     "  study's, or a run fails; 130 (143) after Ctrl-C (SIGTERM).\n";
@@ -42,7 +51,7 @@ const char USAGE_STUDY[] =
 /* The `yinsh selfplay` (or, for a ladder's match, `yinsh match`)
  * command that makes the same run (stored with it: it reproduces the run
  * on its own, whatever becomes of the file). */
-static char *run_command(const StudyRun *r, const char *db)
+static char *run_command(const StudyRun *r, const char *db, const char *shard)
 {
     char games[16], seed[24], opening[32];
     snprintf(games, sizeof games, "%u", r->plan.games);
@@ -51,14 +60,21 @@ static char *run_command(const StudyRun *r, const char *db)
     if (!strcmp(r->kind, "match")) {
         char *argv[] = {"match", "--a", (char *)r->spec, "--b", (char *)r->spec_b, "--games", games, "--variant",
                         (char *)variant_name(r->plan.variant), "--seed", seed, "--run", (char *)r->name, "--db",
-                        (char *)db, "--opening", opening};
-        return cli_join_args(sizeof argv / sizeof *argv, argv);
+                        (char *)db, "--opening", opening, "--shard", (char *)shard};
+        return cli_join_args(sizeof argv / sizeof *argv - (shard ? 0 : 2), argv);
     }
-    char *argv[] = {"selfplay", "--games", games, "--variant", (char *)variant_name(r->plan.variant),
-                    "--agent", (char *)r->spec, "--seed", seed, "--run", (char *)r->name, "--db", (char *)db,
-                    "--opening", opening};
+    char *argv[18] = {"selfplay", "--games", games, "--variant", (char *)variant_name(r->plan.variant),
+                      "--agent", (char *)r->spec, "--seed", seed, "--run", (char *)r->name, "--db", (char *)db};
+    int argc = 13;
     /* the opening only when there is one: older studies' commands stay as they were */
-    int argc = sizeof argv / sizeof *argv - (r->plan.opening == OPENING_NONE ? 2 : 0);
+    if (r->plan.opening != OPENING_NONE) {
+        argv[argc++] = "--opening";
+        argv[argc++] = opening;
+    }
+    if (shard) {
+        argv[argc++] = "--shard";
+        argv[argc++] = (char *)shard;
+    }
     return cli_join_args(argc, argv);
 }
 
@@ -76,7 +92,8 @@ static void print_plan(const Study *s, const Planned *runs)
 }
 
 /* Plays the runs not complete yet, in order: 0, or the exit status. */
-static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliShared *sh)
+static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliShared *sh, const PlannedOptions *o,
+                     const char *shard)
 {
     int count[PLANNED_STATES] = {0};
     for (int i = 0; i < s->nruns; i++) count[runs[i].state]++;
@@ -85,7 +102,6 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
                 s->path, s->name, s->nruns, number_plural((uint64_t)s->nruns), sh->db, count[PLANNED_COMPLETE],
                 count[PLANNED_UNFINISHED],
                 count[PLANNED_MISSING]);
-    PlannedOptions o = cli_planned_options(sh);
     CliPlay show = {.cmd = cmd, .quiet = sh->quiet, .summary = true,
                     .repeat = "a study's runs are new games: give the study another database (db =) or another "
                               "seed, or report the run that holds them"};
@@ -96,10 +112,12 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
                                     r->plan.games, number_plural(r->plan.games));
             continue;
         }
-        char *command = run_command(r, sh->db);
+        char *command = run_command(r, sh->db, shard);
         if (!command) return cli_error(cmd, "out of memory");
         runs[i].command = command;
-        int rc = cli_play_planned(&show, &runs[i], &o);
+        show.k = i;
+        show.n = s->nruns;
+        int rc = cli_play_planned(&show, &runs[i], o);
         runs[i].command = NULL;
         free(command);
         if (rc > 128) fprintf(stderr, "yinsh %s: `yinsh study %s` picks up where the study stopped\n", cmd, s->path);
@@ -108,12 +126,26 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     return 0;
 }
 
+/* --shard and --db together, and the shard's database not the study's. */
+static int shard_check(const char *cmd, const Study *s, const char *shard, const char *db)
+{
+    if (!shard && db) return cli_usage_error(cmd, "--db names a shard's database: with --shard K/N only (the "
+                                                  "study's database is the file's db)");
+    if (shard && !db) return cli_usage_error(cmd, "--shard plays a slice into a database of its own: give it with --db");
+    if (shard && !strcmp(db, s->db))
+        return cli_usage_error(cmd, "--db %s is the study's database: a shard plays into its own, merged later", db);
+    return 0;
+}
+
 int cmd_study(int argc, char **argv)
 {
     const char *cmd = "study";
     CliShared sh = CLI_SHARED_DEFAULTS;
     bool check = false;
+    const char *shard = NULL, *shard_db = NULL;
     const CliOpt opts[] = {
+        {.name = "--shard", .kind = CLI_TEXT, .out = &shard},
+        {.name = "--db", .kind = CLI_TEXT, .out = &shard_db},
         CLI_THREADS_OPTION(&sh.threads),
         {.name = "--check", .kind = CLI_FLAG, .out = &check},
         CLI_QUIET_OPTION(&sh),
@@ -140,7 +172,10 @@ int cmd_study(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    sh.db = s.db;
+    PlannedOptions o = {0};
+    if (shard && (rc = cli_shard(cmd, shard, &o.shard, &o.shards))) goto done;
+    if ((rc = shard_check(cmd, &s, shard, shard_db))) goto done;
+    sh.db = shard ? shard_db : s.db;
     if ((rc = cli_shared_check(cmd, &sh))) goto done;
     /* the report's folder against what the study reads, before any run */
     const char *inputs[] = {sh.db, s.path}, *input_opts[] = {"the study's database", "the study file"};
@@ -154,7 +189,10 @@ int cmd_study(int argc, char **argv)
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    PlannedOptions o = cli_planned_options(&sh);
+    uint32_t k = o.shard, n = o.shards;
+    o = cli_planned_options(&sh);
+    o.shard = k;
+    o.shards = n;
     if (study_state(&s, &o, runs, err)) {
         rc = cli_error(cmd, "%s (nothing was stored)", err);
         goto done;
@@ -175,7 +213,16 @@ int cmd_study(int argc, char **argv)
         print_plan(&s, runs);
         goto done;
     }
-    if ((rc = play_runs(cmd, &s, runs, &sh))) goto done;
+    if ((rc = play_runs(cmd, &s, runs, &sh, &o, shard))) goto done;
+    if (shard) {
+        /* a slice of the games: the report waits for all of them */
+        if (!sh.quiet)
+            fprintf(stderr,
+                    "yinsh %s: shard %s of study %s is in %s. Once every shard is played: `yinsh merge --db %s "
+                    "SHARD.db...`, then `yinsh study %s` writes the report\n",
+                    cmd, shard, s.name, sh.db, s.db, s.path);
+        goto done;
+    }
 
     for (int i = 0; i < s.nruns; i++) names[i] = s.runs[i].name;
     CliReport job = {.db = sh.db, .busy = sh.busy, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,

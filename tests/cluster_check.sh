@@ -201,4 +201,59 @@ PATH="$tmp/bin:$PATH" bash "$src/scripts/cluster/submit-array.sh" 3 -p part -A a
 sed -n 1p "$TOOLS_LOG" | grep -q -- "--array=1-3 -p part -A acct .*/selfplay-array.sbatch$" &&
   sed -n 2p "$TOOLS_LOG" | grep -q -- "--dependency=afterany:4242 -p part -A acct .*/merge.sbatch$" ||
   { echo "cluster_check: submit-array.sh 3 -p part -A acct: not the sbatch calls wanted:" >&2; cat "$TOOLS_LOG" >&2; exit 1; }
-echo "cluster_check: BUILD=1 (portable and native) after MODULES, HOME_DB copied home (success, failure, signal, resumed), LOCAL=1, submit-array.sh's options"
+
+# A whole study as a job array (study-array.sbatch, merge.sbatch,
+# study-report.sbatch): three tasks, one run again (it resumes its shard),
+# the merge, then the report job, which plays nothing; the games are those
+# of the study played whole by one process. Then submit-study.sh's sbatch
+# calls, and its refusal of a missing file.
+mkdir -p "$tmp/st" "$tmp/whole"
+cat >"$tmp/st/s.ini" <<'INI'
+[study]
+name = cs
+db = cs.db
+seed = 40
+games = 6
+variants = standard, blitz
+opening = random:4
+[agent random]
+spec = random
+[agent s20]
+spec = mcts:sims=20
+games = 4
+[ladder]
+levels = random, s20
+games = 4
+[report]
+out = report
+plots = no
+INI
+cp "$tmp/st/s.ini" "$tmp/whole/s.ini"
+(
+  cd "$tmp/st"
+  for k in 1 2 3 2; do
+    SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 STUDY=s.ini SHARDS=sh bash "$src/scripts/cluster/study-array.sbatch" \
+      >task.out 2>&1 || { echo "cluster_check: study array task $k failed:" >&2; cat task.out >&2; exit 1; }
+  done
+  SHARDS=sh DB=cs.db bash "$src/scripts/cluster/merge.sbatch" >merge.out 2>&1 || { cat merge.out >&2; exit 1; }
+  STUDY=s.ini bash "$src/scripts/cluster/study-report.sbatch" >report.out 2>&1 || { cat report.out >&2; exit 1; }
+  grep -q "6 complete, 0 unfinished, 0 to play" report.out && [ -f report/report.md ] ||
+    { echo "cluster_check: the study's report job did not find every run merged:" >&2; cat merge.out report.out >&2; exit 1; }
+) || exit 1
+(cd "$tmp/whole" && "$yinsh" study s.ini --quiet) || exit 1
+for r in cs-standard-random cs-blitz-s20 cs-standard-s20-vs-random; do
+  [ "$(hash_of "$tmp/st/cs.db" $r)" = "$(hash_of "$tmp/whole/cs.db" $r)" ] ||
+    { echo "cluster_check: the study's run $r from shards is not the run of one process" >&2; exit 1; }
+done
+: >"$TOOLS_LOG"
+PATH="$tmp/bin:$PATH" bash "$src/scripts/cluster/submit-study.sh" "$tmp/st/s.ini" 3 -p part >submit.out 2>&1 ||
+  { cat submit.out >&2; exit 1; }
+sed -n 1p "$TOOLS_LOG" | grep -q -- "--array=1-3 -p part .*/study-array.sbatch$" &&
+  sed -n 2p "$TOOLS_LOG" | grep -q -- "--dependency=afterany:4242 -p part .*/merge.sbatch$" &&
+  sed -n 3p "$TOOLS_LOG" | grep -q -- "--dependency=afterok:4242 -p part .*/study-report.sbatch$" &&
+  grep -q "as 3 shards into $tmp/shards, merged into cs.db" submit.out ||
+  { echo "cluster_check: submit-study.sh s.ini 3 -p part: not the sbatch calls wanted:" >&2; cat "$TOOLS_LOG" submit.out >&2; exit 1; }
+if PATH="$tmp/bin:$PATH" bash "$src/scripts/cluster/submit-study.sh" "$tmp/st/none.ini" >submit.out 2>&1; then
+  echo "cluster_check: submit-study.sh took a missing study file" >&2; exit 1
+fi
+echo "cluster_check: BUILD=1 (portable and native) after MODULES, HOME_DB copied home (success, failure, signal, resumed), LOCAL=1, submit-array.sh's options; a study as an array, merged and reported, and submit-study.sh"

@@ -15,6 +15,8 @@
 #include "study/plans/study.h"
 #include "tests/test_proc.h"
 
+static char *figures(const char *md);
+
 /* Every stored game of every run with its actions, and the runs' rows
  * (but their uid and dates): equal dumps, equal studies. */
 static char *db_dump(const char *path)
@@ -434,6 +436,85 @@ Test(study, stored_command_reproduces_the_run)
     sqlite3_close(b);
     cr_assert(strlen(ga) > 100);
     cr_assert_str_eq(ga, gb);
+}
+
+/* A study played as shards (`--shard K/N --db`), each into its own
+ * database, then merged: the study finds every run complete, plays
+ * nothing, and its games and figures are those of the study played
+ * whole; a shard writes no report, and its options are checked. */
+static const char LADDER[] = "[study]\nname = small\ndb = s.db\nseed = 40\ngames = 6\nvariants = standard, blitz\n"
+                             "opening = random:4\n[agent random]\nspec = random\n[agent s20]\nspec = mcts:sims=20\n"
+                             "games = 4\n[ladder]\nlevels = random, s20\ngames = 4\n[report]\nout = report\n"
+                             "plots = no\n";
+
+static char *games_of(const char *db)
+{
+    sqlite3 *h = db_open(db);
+    char *s = db_text(h, "SELECT group_concat(line, char(10)) FROM (SELECT r.name || ' ' || g.idx || ' ' || g.result ||"
+                         " ' ' || (SELECT group_concat(action, ' ') FROM (SELECT action FROM action WHERE game_id = g.id"
+                         " ORDER BY ply)) AS line FROM game g JOIN run r ON r.id = g.run_id ORDER BY r.name, g.idx)");
+    sqlite3_close(h);
+    return s;
+}
+
+Test(study, shards_merged_equal_the_whole)
+{
+    char *dir = tmpdir_new(), *file = write_in(dir, "s.ini", LADDER), *err, *out;
+    char *shards[3];
+    for (int k = 1; k <= 3; k++) {
+        char slice[8], name[16];
+        snprintf(slice, sizeof slice, "%d/3", k);
+        snprintf(name, sizeof name, "sh%d.db", k);
+        const char *args[] = {"study", file, "--shard", slice, "--db", name, "--threads", "1", NULL};
+        cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+        cr_assert_str_eq(out, "", "a shard wrote a report: %s", out);
+        cr_assert(strstr(err, "the shard of run small-blitz-s20-vs-random complete"), "%s", err);
+        cr_assert(strstr(err, "yinsh merge --db s.db SHARD.db"), "%s", err);
+        shards[k - 1] = path_in(dir, name);
+    }
+    cr_assert_not(file_exists(path_in(dir, "report/report.md")), "a shard wrote the report");
+    cr_assert_not(file_exists(path_in(dir, "s.db")), "a shard wrote the study's database");
+    /* a shard again resumes it: nothing to play */
+    const char *again[] = {"study", file, "--shard", "2/3", "--db", "sh2.db", "--quiet", NULL};
+    char *before = games_of(shards[1]);
+    cr_assert_eq(yinsh_run(dir, again, NULL, &err), 0, "%s", err);
+    cr_assert_str_eq(games_of(shards[1]), before);
+    sqlite3 *h = db_open(shards[1]);
+    cr_assert_str_eq(db_text(h, "SELECT command FROM run WHERE name = 'small-standard-s20'"),
+                     "yinsh selfplay --games 4 --variant standard --agent mcts:sims=20 --seed 42 --run "
+                     "small-standard-s20 --db sh2.db --opening random:4 --shard 2/3");
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE finished_at IS NOT NULL"), 0);
+    sqlite3_close(h);
+
+    const char *merge[] = {"merge", "--db", "s.db", shards[0], shards[1], shards[2], "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, merge, NULL, &err), 0, "%s", err);
+    const char *study[] = {"study", file, NULL};
+    cr_assert_eq(yinsh_run(dir, study, &out, &err), 0, "%s", err);
+    cr_assert(strstr(err, "6 complete, 0 unfinished, 0 to play"), "%s", err);
+
+    char *whole = tmpdir_new(), *wfile = write_in(whole, "s.ini", LADDER), *wout;
+    const char *args[] = {"study", wfile, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(whole, args, &wout, &err), 0, "%s", err);
+    char *gw = games_of(path_in(whole, "s.db"));
+    cr_assert(strlen(gw) > 1000);
+    cr_assert_str_eq(games_of(path_in(dir, "s.db")), gw);
+    cr_assert_str_eq(figures(out), figures(slurp(path_in(whole, "report/report.md"))));
+    cr_assert_str_eq(wout, "");
+
+    /* the options */
+    const char *no_db[] = {"study", file, "--shard", "1/3", NULL};
+    cr_assert_eq(yinsh_run(dir, no_db, NULL, &err), 2);
+    cr_assert(strstr(err, "give it with --db"), "%s", err);
+    const char *db_alone[] = {"study", file, "--db", "x.db", NULL};
+    cr_assert_eq(yinsh_run(dir, db_alone, NULL, &err), 2);
+    cr_assert(strstr(err, "with --shard K/N only"), "%s", err);
+    const char *own[] = {"study", file, "--shard", "1/3", "--db", "s.db", NULL};
+    cr_assert_eq(yinsh_run(dir, own, NULL, &err), 2);
+    cr_assert(strstr(err, "is the study's database"), "%s", err);
+    const char *bad[] = {"study", file, "--shard", "4/3", "--db", "x.db", NULL};
+    cr_assert_eq(yinsh_run(dir, bad, NULL, &err), 2);
+    cr_assert(strstr(err, "--shard wants K/N"), "%s", err);
+    cr_assert_not(file_exists(path_in(dir, "x.db")));
 }
 
 /* The repository's studies keep the runs of the scripts they replaced

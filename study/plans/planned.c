@@ -104,7 +104,7 @@ int planned_play(const Planned *p, const PlannedOptions *o, const PlannedHooks *
     *res = (PlannedResult){0};
     /* the plan's own seed: a planned run is fixed by its plan */
     RunOptions ro = {.kind = p->kind, .db = o->db, .busy_ms = o->busy_ms, .plan = p->plan, .have_seed = true,
-                     .command = p->command};
+                     .command = p->command, .shard = o->shard, .shards = o->shards};
     ro.plan.threads = o->threads;
     if (p->state == PLANNED_UNFINISHED) ro.resume = p->name;
     else ro.name = p->name;

@@ -40,6 +40,11 @@ typedef struct PlannedOptions {
     const char *db; /* the database (run_open makes the default one's folder) */
     int busy_ms;    /* how long every reader and writer waits for another process's lock */
     int threads;    /* the games' OpenMP threads (<= 0: all cores) */
+    /* A slice of every run (shards > 0): only the games of shard `shard`
+     * (1..shards), as `yinsh selfplay --shard` plays them (run_in_shard),
+     * into a database of the slice's own; `yinsh merge` joins the slices.
+     * A slice's run is never complete in its own database. */
+    uint32_t shard, shards;
 } PlannedOptions;
 
 typedef struct Planned {
