@@ -74,7 +74,8 @@ static bool plays_random(const ReportPair *p)
     return !strcmp(p->white, p->black) && !agent_spec_parse_text(p->white, &spec, err) && agent_spec_random(&spec);
 }
 
-/* strength.dat: one block per variant with same-agent pairs (the variants
+/* strength.dat, written only without a ladder (score-elo takes its
+ * place): one block per variant with same-agent pairs (the variants
  * listed in `variants`), rows "sims score lo hi games agent", sims 0 for
  * random play: it is no point of the simulations scale, and the script
  * draws it as a separate marker instead of joining it to the first MCTS
