@@ -158,31 +158,43 @@ static void check_comparison(sqlite3 *db, const char *md)
     cr_expect(strstr(sec, want), "want '%s' in:\n%s", want, sec);
 }
 
-/* The thin points of a variant's first-ring map as SQL counts them: the
- * board's points with fewer than REPORT_MIN_POINT_GAMES first rings
- * (*empty: with none). */
-static long long sql_thin_points(sqlite3 *h, const char *variant, long long *empty)
+/* The thin classes of a variant's first-ring map as SQL counts them,
+ * for a database whose variant holds one pair (the map's top pair): the
+ * classes (report_point_class) of the board's points with fewer than
+ * REPORT_MIN_POINT_GAMES first rings on their points together (*empty:
+ * with none). */
+static int sql_thin_classes(sqlite3 *h, const char *variant, int *empty)
 {
     char sql[512];
     snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM (SELECT action.action FROM game JOIN action ON action.game_id = game.id "
-             "AND action.ply = 0 WHERE game.variant = '%s' GROUP BY action.action HAVING count(*) >= %d)",
-             variant, REPORT_MIN_POINT_GAMES);
-    long long enough = db_int(h, sql);
-    snprintf(sql, sizeof sql,
-             "SELECT count(DISTINCT action.action) FROM game JOIN action ON action.game_id = game.id "
-             "AND action.ply = 0 WHERE game.variant = '%s'", variant);
-    *empty = 85 - db_int(h, sql);
-    return 85 - enough;
+             "SELECT action.action, count(*) FROM game JOIN action ON action.game_id = game.id AND action.ply = 0 "
+             "WHERE game.variant = '%s' GROUP BY action.action", variant);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    long long games[REPORT_CLASS_NB] = {0};
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        Point pt;
+        cr_assert(point_parse(name, strlen(name), &pt), "a first ring at '%s'", name);
+        games[report_point_class(pt)] += sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    int thin = 0;
+    *empty = 0;
+    for (int k = 0; k < REPORT_CLASS_NB; k++) {
+        thin += games[k] < REPORT_MIN_POINT_GAMES;
+        *empty += games[k] == 0;
+    }
+    return thin;
 }
 
 /* The note of the first-ring map in the Markdown, as the report should
- * write it for a variant with thin points out of 85, empty of them empty. */
-static char *thin_note(const char *title, long long thin, long long empty)
+ * write it for a variant with thin classes of 11, empty of them empty. */
+static char *thin_note(const char *title, int thin, int empty)
 {
     char *want = gc(malloc(256));
-    snprintf(want, 256, "**%s: too few games at %lld of the 85 points** (fewer than %d games each; %lld with none).",
-             title, thin, REPORT_MIN_POINT_GAMES, empty);
+    snprintf(want, 256, "**%s: too few games in %d of the %d classes** (fewer than %d games each; %d with none).",
+             title, thin, REPORT_CLASS_NB, REPORT_MIN_POINT_GAMES, empty);
     return want;
 }
 
@@ -250,17 +262,21 @@ Test(report, pictures)
         if (!strchr(c, '\n')) break;
     }
     cr_expect_eq(points, 85, "the board's 85 points");
+    /* without a ladder: no ladder data */
+    cr_expect(!file_exists(path_in(out, "ladder.dat")) && !file_exists(path_in(out, "ladder-levels.dat")));
     /* the pictures */
     cr_expect(file_nonempty(path_in(out, "strength.png")), "%s", slurp(path_in(out, "gnuplot.log")));
     cr_expect(file_nonempty(path_in(out, "lengths.png")), "%s", slurp(path_in(out, "gnuplot.log")));
     cr_expect(file_nonempty(path_in(out, "first-ring.png")), "%s", slurp(path_in(out, "gnuplot.log")));
-    cr_expect(strstr(md, "![White's score against strength](strength.png)"));
+    cr_expect(strstr(md, "![White's score against MCTS simulations](strength.png)"));
+    cr_expect(strstr(md, "](lengths.png)") && strstr(md, "Each variant every pair of agents, side by side."), "%s",
+              section(md, "## Pictures"));
     cr_expect(strstr(md, "](first-ring.png)") && !strstr(md, "pictures failed"), "%s",
               slurp(path_in(out, "gnuplot.log")));
-    /* 100 and 50 games over 85 points: the map says its points are thin */
+    /* 100 games over 11 classes: the map says some are thin (the centre's, of one point, surely) */
     sqlite3 *h = db_open(db);
-    long long empty, thin = sql_thin_points(h, "standard", &empty);
-    cr_expect_eq(thin, 85);
+    int empty, thin = sql_thin_classes(h, "standard", &empty);
+    cr_expect_gt(thin, 0);
     cr_expect(strstr(md, thin_note("Standard", thin, empty)), "%s", section(md, "## Pictures"));
     sqlite3_close(h);
     /* without gnuplot: the Markdown, exit 0, and a note that says so */
@@ -273,10 +289,19 @@ Test(report, pictures)
     cr_expect(!file_nonempty(path_in(out2, "strength.png")));
 }
 
-/* lengths-VARIANT.dat bins by the lengths that occur: a row for each and
- * no other (no empty bin), with its share of the pair's games and the
- * games, as SQL counts them; the block is headed by the pair and its
- * games, the picture's key. */
+/* The n-th shortest game (0-based) of a variant, by SQL. */
+static long long sql_nth_length(sqlite3 *h, const char *variant, long long n)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT actions FROM game WHERE variant = '%s' ORDER BY actions LIMIT 1 OFFSET %lld",
+             variant, n);
+    return db_int(h, sql);
+}
+
+/* lengths-VARIANT.dat without a ladder: a row per pair (here one,
+ * random against itself), "x elo q10 q25 median q75 q90 mean games main
+ * label", the quantiles by nearest rank (the ceil(q n)-th shortest game)
+ * and the median as SQL orders the games' lengths. */
 Test(report, lengths_data)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
@@ -286,33 +311,21 @@ Test(report, lengths_data)
     sqlite3 *h = db_open(db);
     const char *const VARIANTS[] = {"standard", "blitz"};
     for (int v = 0; v < 2; v++) {
-        char name[64], sql[256], head[64];
+        char name[64], sql[256];
         snprintf(name, sizeof name, "lengths-%s.dat", VARIANTS[v]);
-        const char *text = slurp(path_in(out, name));
+        const char *text = slurp(path_in(out, name)), *row = text;
+        while (*row == '#') row = strchr(row, '\n') + 1;
         snprintf(sql, sizeof sql, "SELECT count(*) FROM game WHERE variant = '%s'", VARIANTS[v]);
-        long long games = db_int(h, sql);
-        snprintf(head, sizeof head, "\"random (%lld games)\"\n", games);
-        cr_assert(!strncmp(text, head, strlen(head)), "want the header '%s' in %s:\n%s", head, name, text);
-        long long rows = 0, sum = 0;
-        for (const char *line = text + strlen(head); *line;) {
-            int len;
-            double pct;
-            long long n;
-            cr_assert_eq(sscanf(line, "%d %lf %lld", &len, &pct, &n), 3, "%s row: %.60s", name, line);
-            snprintf(sql, sizeof sql, "SELECT count(*) FROM game WHERE variant = '%s' AND actions = %d", VARIANTS[v],
-                     len);
-            cr_expect_eq(n, db_int(h, sql), "%s: %lld games of %d actions", name, n, len);
-            cr_expect_gt(n, 0, "%s: an empty bin at %d", name, len);
-            cr_expect_float_eq(pct, 100.0 * (double)n / (double)games, 1e-4, "%s: share at %d", name, len);
-            rows++;
-            sum += n;
-            const char *eol = strchr(line, '\n');
-            if (!eol) break;
-            line = eol + 1;
-        }
-        snprintf(sql, sizeof sql, "SELECT count(DISTINCT actions) FROM game WHERE variant = '%s'", VARIANTS[v]);
-        cr_expect_eq(rows, db_int(h, sql), "%s: a row for each length that occurs", name);
-        cr_expect_eq(sum, games, "%s: every game in a row", name);
+        long long n = db_int(h, sql);
+        long long q[5];
+        const double QS[5] = {0.1, 0.25, 0.5, 0.75, 0.9};
+        for (int k = 0; k < 5; k++) q[k] = sql_nth_length(h, VARIANTS[v], (long long)ceil(QS[k] * (double)n) - 1);
+        double median = 0.5 * (double)(sql_nth_length(h, VARIANTS[v], (n - 1) / 2) + sql_nth_length(h, VARIANTS[v], n / 2));
+        snprintf(sql, sizeof sql, "SELECT avg(actions) FROM game WHERE variant = '%s'", VARIANTS[v]);
+        char want[256];
+        snprintf(want, sizeof want, "1.00 NaN %lld %lld %.1f %lld %lld %.2f %lld 1 \"random\"\n", q[0], q[1], median, q[3],
+                 q[4], db_double(h, sql), n);
+        cr_expect_str_eq(row, want, "%s:\n%s", name, text);
     }
     sqlite3_close(h);
 }
@@ -357,9 +370,9 @@ Test(report, strength_data)
     sqlite3_close(h);
 }
 
-/* The Markdown says how many points of the first-ring map have too few
- * games, per variant, as SQL counts them; once every point has enough, it
- * says that instead. */
+/* The Markdown says how many classes of the first-ring map (the top
+ * pair's games, pooled by class) have too few games, per variant, as SQL
+ * counts them; once every class has enough, it says that instead. */
 Test(report, first_ring_note)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir);
@@ -374,37 +387,46 @@ Test(report, first_ring_note)
     fclose(f);
     gc(md);
     sqlite3 *h = db_open(db);
-    long long thin, empty;
-    thin = sql_thin_points(h, "standard", &empty);
+    int thin, empty;
+    thin = sql_thin_classes(h, "standard", &empty);
     cr_expect(strstr(md, thin_note("Standard", thin, empty)), "want '%s' in:\n%s", thin_note("Standard", thin, empty),
               section(md, "## Pictures"));
-    thin = sql_thin_points(h, "blitz", &empty);
+    thin = sql_thin_classes(h, "blitz", &empty);
     cr_expect(strstr(md, thin_note("Blitz", thin, empty)), "want '%s' in:\n%s", thin_note("Blitz", thin, empty),
               section(md, "## Pictures"));
     sqlite3_close(h);
 
-    /* enough games at every point of standard (the other 36 squares of the
-     * embedding are no points: what they hold must not count) */
-    for (int pt = 0; pt < SQUARE_NB; pt++) rep.first[VARIANT_STANDARD][pt][RESULT_DRAW] += REPORT_MIN_POINT_GAMES;
+    /* enough games in every class of standard's top pair (the other 36
+     * squares of the embedding are no points: what they hold must not
+     * count) */
+    ReportPair *top = (ReportPair *)report_headline(&rep, VARIANT_STANDARD);
+    cr_assert(top);
+    for (int pt = 0; pt < SQUARE_NB; pt++) top->first[pt][RESULT_DRAW] += REPORT_MIN_POINT_GAMES;
     f = open_memstream(&md, &len);
     report_write_markdown(&rep, "yinsh report", &pics, f);
     fclose(f);
     gc(md);
     char want[128];
-    snprintf(want, sizeof want, "Standard: every point has at least %d games.", REPORT_MIN_POINT_GAMES);
+    snprintf(want, sizeof want, "Standard: every class has at least %d games.", REPORT_MIN_POINT_GAMES);
     cr_expect(strstr(md, want), "want '%s' in:\n%s", want, section(md, "## Pictures"));
     cr_expect(!strstr(md, "**Standard: too few"), "%s", section(md, "## Pictures"));
-    /* and at none but one point: 84 thin, none empty */
-    memset(rep.first[VARIANT_STANDARD], 0, sizeof rep.first[VARIANT_STANDARD]);
-    for (int pt = 0; pt < SQUARE_NB; pt++) rep.first[VARIANT_STANDARD][pt][RESULT_WHITE] = 1;
-    Point e5;
-    cr_assert(point_parse("e5", 2, &e5));
-    rep.first[VARIANT_STANDARD][e5][RESULT_BLACK] = REPORT_MIN_POINT_GAMES;
+    /* a game at every point: classes of 1, 6 and 12 games, all thin;
+     * then e5's class (6 points) has 6 + 20 */
+    memset(top->first, 0, SQUARE_NB * sizeof *top->first);
+    for (int pt = 0; pt < SQUARE_NB; pt++) top->first[pt][RESULT_WHITE] = 1;
     f = open_memstream(&md, &len);
     report_write_markdown(&rep, "yinsh report", &pics, f);
     fclose(f);
     gc(md);
-    cr_expect(strstr(md, thin_note("Standard", 84, 0)), "%s", section(md, "## Pictures"));
+    cr_expect(strstr(md, thin_note("Standard", 11, 0)), "%s", section(md, "## Pictures"));
+    Point e5;
+    cr_assert(point_parse("e5", 2, &e5));
+    top->first[e5][RESULT_BLACK] = REPORT_MIN_POINT_GAMES;
+    f = open_memstream(&md, &len);
+    report_write_markdown(&rep, "yinsh report", &pics, f);
+    fclose(f);
+    gc(md);
+    cr_expect(strstr(md, thin_note("Standard", 10, 0)), "%s", section(md, "## Pictures"));
     report_free(&rep);
 }
 
@@ -1024,6 +1046,77 @@ Test(report, first_ring_classes)
     cr_expect_eq(c[0].results[RESULT_WHITE], 5);
     cr_expect_eq(c[9].results[RESULT_DRAW], 12);
     cr_expect_eq(c[10].results[RESULT_WHITE] + c[10].results[RESULT_DRAW], 0);
+}
+
+/* The row of a point in first-ring-VARIANT.dat: the text after its x and
+ * y, "score games point class class_score class_games first". */
+static const char *ring_row(const char *text, const char *point)
+{
+    char key[16];
+    snprintf(key, sizeof key, " %s ", point);
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+        const char *eol = strchr(line, '\n');
+        const char *at = strstr(line, key);
+        if (line[0] != '#' && at && at < eol) {
+            /* skip x and y */
+            const char *c = strchr(strchr(line, ' ') + 1, ' ') + 1;
+            return gc(strndup(c, (size_t)(eol - c)));
+        }
+        if (!eol) break;
+    }
+    cr_assert_fail("no row for %s in:\n%s", point, text);
+    return NULL;
+}
+
+/* The picture data of a report made by hand, with no ladder: the first
+ * ring at the top pair alone (the strongest by simulations, here
+ * mcts:sims=100; random play's first rings must not count), pooled by
+ * class: a2, e1 and j5 are one class (first_ring_classes), so its games
+ * and score add theirs up and every point of it, b1 with no game of its
+ * own too, carries them; the game lengths' quantiles by nearest rank. */
+Test(report, picture_data_by_hand)
+{
+    ReportPair p[2] = {hand_pair(VARIANT_STANDARD, "random", 0, 50, 0),
+                       hand_pair(VARIANT_STANDARD, "mcts:sims=100", 6, 3, 2)};
+    p[0].strength = 1;
+    p[1].strength = 100;
+    Point pt;
+    cr_assert(point_parse("a2", 2, &pt));
+    p[0].first[pt][RESULT_BLACK] = 50;
+    p[1].first[pt][RESULT_WHITE] = 5;
+    cr_assert(point_parse("e1", 2, &pt));
+    p[1].first[pt][RESULT_BLACK] = 3;
+    cr_assert(point_parse("j5", 2, &pt));
+    p[1].first[pt][RESULT_DRAW] = 2;
+    cr_assert(point_parse("f6", 2, &pt));
+    p[1].first[pt][RESULT_WHITE] = 1;
+    /* 11 games of 10 20 20 30 30 30 40 50 60 90 100 actions: the 2nd, 3rd,
+     * 6th, 9th and 10th shortest */
+    memset(p[1].lengths, 0, (REPORT_MAX_LENGTH + 1) * sizeof *p[1].lengths);
+    const int LENS[11] = {10, 20, 20, 30, 30, 30, 40, 50, 60, 90, 100};
+    for (int i = 0; i < 11; i++) p[1].lengths[LENS[i]]++;
+    Report rep = {.db = "hand.db", .pairs = p, .npairs = 2, .games = 61};
+    char *dir = tmpdir_new(), err[ERR_LEN];
+    ReportPictures pics;
+    cr_assert_eq(report_draw(&rep, dir, NULL, &pics, err), 0, "%s", err);
+
+    const char *ring = slurp(path_in(dir, "first-ring-standard.dat"));
+    cr_expect(strstr(ring, "at the top: mcts:sims=100, 11 games"), "%s", ring);
+    /* a2's class: 5 + 3 + 2 games, White's score (5 + 1) / 10 */
+    cr_expect_str_eq(ring_row(ring, "a2"), "1.00000 5 a2 a2 0.60000 10 1");
+    cr_expect_str_eq(ring_row(ring, "e1"), "0.00000 3 e1 a2 0.60000 10 0");
+    cr_expect_str_eq(ring_row(ring, "j5"), "0.50000 2 j5 a2 0.60000 10 0");
+    cr_expect_str_eq(ring_row(ring, "b1"), "NaN 0 b1 a2 0.60000 10 0");
+    cr_expect_str_eq(ring_row(ring, "f6"), "1.00000 1 f6 f6 1.00000 1 1");
+    cr_expect_str_eq(ring_row(ring, "e5"), "NaN 0 e5 e5 NaN 0 1");
+    cr_expect_str_eq(ring_row(ring, "g7"), "NaN 0 g7 e5 NaN 0 0");
+
+    const char *len = slurp(path_in(dir, "lengths-standard.dat"));
+    cr_expect(strstr(len, "\n1.00 NaN 60 60 60.0 60 60 60.00 50 1 \"random\"\n"
+                          "2.00 NaN 20 20 30.0 60 90 43.64 11 1 \"mcts:sims=100\"\n"),
+              "%s", len);
+    /* no ladder: White's score against simulations in its place */
+    cr_expect(file_exists(path_in(dir, "strength.dat")) && !file_exists(path_in(dir, "ladder.dat")));
 }
 
 /* ---- reproduce commands that reproduce, and a shell block that runs
@@ -1731,11 +1824,25 @@ Test(report, ladder_from_a_study)
     cr_expect(file_nonempty(path_in(out, "score-elo.png")), "%s", slurp(path_in(out, "gnuplot.log")));
     cr_expect(file_nonempty(path_in(out, "draws-length-elo.png")), "%s", slurp(path_in(out, "gnuplot.log")));
     cr_expect(!file_exists(path_in(out, "gnuplot.log")), "%s", slurp(path_in(out, "gnuplot.log")));
-    cr_expect(!file_exists(path_in(out, "strength.png")));
+    cr_expect(!file_exists(path_in(out, "strength.png")) && !file_exists(path_in(out, "strength.dat")),
+              "with a ladder, no picture against simulations");
+    /* the key of the numbered levels, and each main row's number in it */
+    cr_expect_str_eq(slurp(path_in(out, "ladder-levels.dat")),
+                     "# The levels numbered in the pictures against Elo (yinsh report)\n# level label\n"
+                     "1 \"random\"\n2 \"mcts:sims=2\"\n3 \"mcts:sims=8\"\n");
+    cr_expect(strstr(dat, " 1 \"random\" 1\n") && strstr(dat, " 1 \"mcts:sims=8 (opening random:4)\" 3\n") &&
+                  strstr(dat, " 0 \"mcts:sims=8 (opening rings)\" 3\n"),
+              "%s", dat);
+    /* the lengths against Elo: ladder.dat's rows, x the level's Elo */
+    const char *lens = slurp(path_in(out, "lengths-standard.dat"));
+    cr_expect(strstr(lens, "the ladder's levels against their Elo") && strstr(lens, "\n0.00 0.00 ") &&
+                  strstr(lens, " 40 1 \"random\"\n") && strstr(lens, " 40 0 \"mcts:sims=8 (opening rings)\"\n"),
+              "%s", lens);
     char *pics = section(md, "## Pictures");
     cr_expect(strstr(pics, "![White's score against Elo](score-elo.png)") &&
                   strstr(pics, "![Draws and game length against Elo](draws-length-elo.png)") &&
-                  !strstr(pics, "](strength.png)"),
+                  strstr(pics, "](lengths.png)") && strstr(pics, "](first-ring.png)") &&
+                  strstr(pics, "Each variant at each level of its ladder") && !strstr(pics, "](strength.png)"),
               "%s", pics);
 
     /* the JSON says the same: two ladders of one block, depth, the comparison of openings */

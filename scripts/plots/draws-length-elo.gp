@@ -1,7 +1,10 @@
 # How games go at each level of the ladder: the draws' share (with its
 # 95% Wilson interval) and the game length (the median, with the middle
 # half of the games, first to third quartile, as the bar) against the
-# ladder's Elo, one line per variant; the two panels share the Elo axis.
+# ladder's Elo, one line per variant; the two panels share the Elo axis,
+# and the variants one axis with a note in the picture: each variant's
+# Elo is its own ladder's fit, anchored at its own anchor (score-elo.gp
+# and lengths.gp give each variant its own axis).
 # Drawn by `yinsh report`: plots (these scripts' directory), dir (reads
 # ladder.dat, writes draws-length-elo.png) and variants ("standard
 # blitz"). ladder.dat's columns are those of score-elo.gp.
@@ -42,7 +45,7 @@ ymin = STATS_min
 stats [*:*][*:*] f using 13 nooutput
 ymax = STATS_max
 set yrange [ymin - 0.1*(ymax - ymin) - 1 : ymax + 0.1*(ymax - ymin) + 1]
-set xlabel "Elo from the ladder's matches (the ladder's anchor, random play where it is a level, = 0)"
+set xlabel "Elo from each variant's own ladder (its anchor = 0): one axis drawn, but two scales, one per variant's fit"
 set ylabel "game length (actions)"
 set title "Game length: median, and the middle half of the games (first to third quartile)" font ",10"
 plot for [i=1:nv] f index (i-1) using ($15 > 0 ? $1 : 1/0):11:12:13 \

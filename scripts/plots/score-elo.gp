@@ -1,28 +1,50 @@
-# White's score against the ladder's Elo: one line per variant through the
-# levels rated against the anchor, with the score's 95% Wilson interval
-# as the vertical bar and the joint fit's 95% interval of the Elo as the
-# horizontal one; the 50% line; and, in a panel beside it on the same
+# White's score against the ladder's Elo: a panel per variant, each on
+# its own Elo axis (each variant's ladder is its own fit, anchored at its
+# own anchor: the two scales are not one), through the levels rated
+# against the anchor, with the score's 95% Wilson interval as the
+# vertical bar and the joint fit's 95% interval of the Elo as the
+# horizontal one; the 50% line; and, in a panel beside them on the same
 # score scale, the figures published elsewhere as reference marks (they
-# have no place on this Elo axis), each labelled with its source and
-# games. Drawn by `yinsh report`, which writes the data and gives the
+# have no place on an Elo axis), each labelled with its source and games.
+# The levels are numbered at their points (alternately above and below,
+# so that neighbours' numbers do not meet) and named in a key under the
+# panels: names beside the points collided where two levels' Elo are
+# close. Drawn by `yinsh report`, which writes the data and gives the
 # variables (and plots, the directory of these scripts):
-#   dir       the report's directory: reads ladder.dat and published.dat,
-#             writes score-elo.png
+#   dir       the report's directory: reads ladder.dat, ladder-levels.dat
+#             and published.dat, writes score-elo.png
 #   variants  the variants of ladder.dat's blocks, in order ("standard blitz")
+#   anchor1, anchor2, ...  each variant's anchor ("random")
 # ladder.dat rows: elo elo_lo elo_hi score lo hi draws draws_lo draws_hi
-# mean_length median q1 q3 games main label; in each block the levels'
-# self-play from the opening of their matches (main 1) in Elo order, then,
-# after one blank line, their games from other openings (main 0).
+# mean_length median q1 q3 games main label level; in each block the
+# levels' self-play from the opening of their matches (main 1) in Elo
+# order, then, after one blank line, their games from other openings
+# (main 0). ladder-levels.dat rows: level label.
 # published.dat rows: k score lo hi games source who share games_text.
-call plots."/common.gp" "1200" "680" dir."/score-elo.png"
 f = dir."/ladder.dat"
 g = dir."/published.dat"
+lv = dir."/ladder-levels.dat"
 nv = words(variants)
-# rows from another opening than a level's matches (main 0): open circles, in the key only when there are some
-stats [*:*][*:*] f using ($15 > 0 ? 0 : 1) nooutput
-other = STATS_sum > 0 ? "open circle: a level's games from another opening" : ""
+# a tic step that gives a narrow panel at most 5 Elo tics (auto tics crowd it)
+elo_step(range) = range <= 250 ? 50 : range <= 500 ? 100 : range <= 1000 ? 200 : range <= 1250 ? 250 : \
+    range <= 2500 ? 500 : 1000 * ceil(range / 5000.0)
+stats [*:*][*:*] lv using 1 nooutput
+nlevels = int(STATS_records)
+# the key of levels under the panels: up to 3 columns
+kcols = nlevels > 8 ? 3 : (nlevels > 4 ? 2 : 1)
+krows = int(ceil(nlevels / (kcols * 1.0)))
+# pixels: 110 above (the titles), the panels 460 high, 115 for the axes' labels, the key 22 a row
+H = 110 + 460 + 115 + 22*krows + 20
+call plots."/common.gp" "1200" sprintf("%d", H) dir."/score-elo.png"
+ktop = (22.0*krows + 30) / H             # the key's top, in screen units
+pbot = ktop + 115.0/H                    # the panels' bottom
+ptop = 1 - 110.0/H
 
-# one score scale for both panels: every bar in sight, and 50%
+# rows from another opening than a level's matches (main 0): open circles, in the note only when there are some
+stats [*:*][*:*] f using ($15 > 0 ? 0 : 1) nooutput
+other = STATS_sum > 0 ? "; open circle: a level's games from another opening" : ""
+
+# one score scale for every panel: every bar in sight, and 50%
 stats [*:*][*:*] f using ($5*100) nooutput
 ylo = STATS_min
 stats [*:*][*:*] f using ($6*100) nooutput
@@ -34,60 +56,80 @@ yhi = STATS_max > yhi ? STATS_max : yhi
 ylo = ylo < 50 ? ylo : 50
 yhi = yhi > 50 ? yhi : 50
 pad = 0.08*(yhi - ylo) + 1
-# more room below: the second variant's labels hang under its bars
-ylo = ylo - 2*pad > 0 ? ylo - 2*pad : 0
-yhi = yhi + pad < 100 ? yhi + pad : 100
-stats [*:*][*:*] f using 2 nooutput
-xlo = STATS_min
-stats [*:*][*:*] f using 3 nooutput
-xhi = STATS_max
-xpad = 0.06*(xhi - xlo) + 20
+# room for the numbers above and below the bars
+ylo = ylo - 1.5*pad > 0 ? ylo - 1.5*pad : 0
+yhi = yhi + 1.5*pad < 100 ? yhi + 1.5*pad : 100
 
 set multiplot
-set label 1 "First-player advantage against playing strength: White's score at each level of the ladder (95% intervals)" \
-    at screen 0.365, screen 0.96 center font ",12"
+set label 1 "First-player advantage against playing strength: White's score at each level of each variant's ladder" \
+    at screen 0.5, screen 1 - 28.0/H center font ",13"
+set label 2 sprintf("bars: 95%% intervals (vertical: the score's; horizontal: the level's Elo); dashed: 50%%, no advantage%s", other) \
+    at screen 0.5, screen 1 - 52.0/H center font ",10"
 set yrange [ylo:yhi]
 set ytics nomirror
 set grid ytics xtics
-set key bottom right samplen 2 opaque
+unset key
+set tmargin at screen ptop
+set bmargin at screen pbot
 
-# the ladder
-set lmargin at screen 0.06
-set rmargin at screen 0.67
-set tmargin at screen 0.90
-set bmargin at screen 0.17
-set xrange [xlo - xpad : xhi + xpad]
-set xlabel "Elo from the ladder's matches (the ladder's anchor, random play where it is a level, = 0)"
-set ylabel "White's score (%)"
-# labels: the first variant's above its point, the second's below, so that neighbours do not overlap
-plot 50 with lines dt 2 lw 1.5 lc "gray40" title "no advantage (50%)", \
-     for [i=1:nv] f index (i-1) \
-         using ($15 > 0 ? $1 : 1/0):($4*100):2:3:($5*100):($6*100) \
-         with xyerrorlines lw 2 pt 7 ps 1.1 lc i title word(variants, i), \
-     for [i=1:nv] f index (i-1) \
-         using ($15 > 0 ? 1/0 : $1):($4*100):2:3:($5*100):($6*100) \
-         with xyerrorbars lw 1.5 pt 6 ps 1.4 lc i notitle, \
-     NaN with points pt 6 ps 1.4 lc "gray30" title other, \
-     for [i=1:nv:2] f index (i-1) using ($15 > 0 ? $1 : 1/0):($6*100):16 \
-         with labels rotate by 35 left offset 0.2, 0.4 font ",8" tc lt i notitle, \
-     for [i=2:nv:2] f index (i-1) using ($15 > 0 ? $1 : 1/0):($5*100):16 \
-         with labels rotate by 35 right offset -0.2, -0.4 font ",8" tc lt i notitle
-
+# a panel per variant, side by side in the left two thirds, each its own Elo axis
+pw = (0.65 - 0.06) / nv
+do for [i=1:nv] {
+    v = word(variants, i)
+    a = value(sprintf("anchor%d", i))
+    set lmargin at screen 0.06 + (i - 1)*pw + (i > 1 ? 0.025 : 0)
+    set rmargin at screen 0.06 + i*pw - 0.015
+    stats [*:*][*:*] f index (i-1) using 2 nooutput
+    xlo = STATS_min
+    stats [*:*][*:*] f index (i-1) using 3 nooutput
+    xhi = STATS_max
+    xpad = 0.06*(xhi - xlo) + 20
+    set xrange [xlo - xpad : xhi + xpad]
+    set xtics elo_step(xhi - xlo + 2*xpad)
+    set title v font ",12"
+    set xlabel sprintf("Elo (%s ladder, %s = 0)", v, a eq "random" ? "random play" : a)
+    if (i == 1) { set ylabel "White's score (%)"; set format y "%g" } else { unset ylabel; set format y "" }
+    plot 50 with lines dt 2 lw 1.5 lc "gray40", \
+         f index (i-1) using ($15 > 0 ? $1 : 1/0):($4*100):2:3:($5*100):($6*100) \
+             with xyerrorlines lw 2 pt 7 ps 1.1 lc i, \
+         f index (i-1) using ($15 > 0 ? 1/0 : $1):($4*100):2:3:($5*100):($6*100) \
+             with xyerrorbars lw 1.5 pt 6 ps 1.4 lc i, \
+         f index (i-1) using ($15 > 0 && int($0) % 2 == 0 ? $1 : 1/0):($6*100):(sprintf("%d", $17)) \
+             with labels offset 0, 0.7 font ",10" tc lt i, \
+         f index (i-1) using ($15 > 0 && int($0) % 2 == 1 ? $1 : 1/0):($5*100):(sprintf("%d", $17)) \
+             with labels offset 0, -0.7 font ",10" tc lt i
+}
 unset label 1
-# the published figures beside it, on the same score scale
+unset label 2
+
+# the published figures beside them, on the same score scale
 # (each mark's label under the axis: its source, who played, White's share and the games)
-set lmargin at screen 0.69
+set lmargin at screen 0.695
 set rmargin at screen 0.985
 unset ylabel
 set format y ""
 set xrange [0.5 : 3.5]
-set xtics scale 0 font ",8"
+set xtics autofreq scale 0 font ",8"
 unset grid
 set grid ytics
 unset xlabel
-set title "published elsewhere (no Elo on this scale)" font ",10"
-unset key
-plot 50 with lines dt 2 lw 1.5 lc "gray40" notitle, \
+set title "published elsewhere\n(no Elo on these scales)" font ",10"
+plot 50 with lines dt 2 lw 1.5 lc "gray40", \
      g using 1:($2*100):($3*100):($4*100):xticlabels(stringcolumn(6)."\n".stringcolumn(7)."\n".stringcolumn(8). \
-         "\nof ".stringcolumn(9)." games") with yerrorbars lw 2 pt 9 ps 1.4 lc "black" notitle
+         "\nof ".stringcolumn(9)." games") with yerrorbars lw 2 pt 9 ps 1.4 lc "black"
+
+# the key of the levels' numbers
+unset title
+unset border
+unset tics
+unset grid
+set lmargin at screen 0.06
+set rmargin at screen 0.985
+set tmargin at screen ktop
+set bmargin at screen 0.01
+set xrange [0 : 3]
+set yrange [krows - 0.5 : -0.5]
+set label 3 "levels:" at screen 0.01, screen ktop - 11.0/H left font ",10"
+plot lv using (int($1 - 1) / krows + 0.02):(int($1 - 1) % krows):(sprintf("%2d  %s", $1, stringcolumn(2))) \
+    with labels left font ",10"
 unset multiplot

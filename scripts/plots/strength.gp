@@ -1,5 +1,9 @@
-# White's score against the agents' strength: one line per variant through
-# the MCTS levels, with 95% interval bars and the games (n) at each point.
+# White's score against MCTS simulations per move: one line per variant
+# through the MCTS levels (agents against themselves) and random play
+# apart, with 95% interval bars and the games (n) at each point. Other
+# agents (alpha-beta by depth) have no simulations and no place here: the
+# title says so, since a picture titled as the answer must show every
+# level. Drawn only without a ladder (score-elo.gp takes its place).
 # Drawn by `yinsh report`, which writes the data and gives the variables
 # (and plots, the directory of these scripts):
 #   dir       the report's directory: reads strength.dat, writes strength.png
@@ -67,7 +71,7 @@ do for [e=int(ceil(elo_lo/step))*step : int(floor(elo_hi/step))*step : step] {
 set xlabel "strength: MCTS simulations per move (log scale); random play apart at the left"
 set ylabel "White's score (%)"
 set y2label "White's advantage (Elo): the same points and bars"
-set title "First-player advantage: White's score against agent strength (95% intervals; n: games)"
+set title "White's score against MCTS simulations per move: the MCTS levels and random play only\n(each agent against itself; 95% intervals; n: games)"
 set grid ytics
 set key bmargin center horizontal samplen 2
 set bmargin 5.5

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/geometry.h"
+#include "engine/encode/encode.h"
 #include "study/report/internal.h"
 #include "selfplay/agents/agent.h"
 #include "selfplay/search/ab.h"
@@ -290,36 +291,16 @@ ReportGameValues report_game_values(const StoreActionRow *a, int n, int result)
     return g;
 }
 
-/* The board's points as (x, y) = (column - 5, row - 6), the centre f6 at
- * (0, 0): the three line directions are (0, 1), (1, 0) and (1, 1), and
- * the turn by 60 degrees (x, y) -> (x - y, x) and the reflection (x, y)
- * -> (y, x) map them, the hexagon and its six missing corners onto
- * themselves (docs/rules.md §1). */
-static Point point_turned(Point p, int turns, bool reflect)
-{
-    int x = point_col(p) - 5, y = point_row(p) - 6;
-    for (int t = 0; t < turns; t++) {
-        int nx = x - y, ny = x;
-        x = nx;
-        y = ny;
-    }
-    if (reflect) {
-        int t = x;
-        x = y;
-        y = t;
-    }
-    return point_make(x + 5, y + 6);
-}
-
-/* The first point in canonical order (the lowest index) of p's class. */
+/* The first point in canonical order (the lowest index) of p's class:
+ * its images under the board's 12 symmetries (engine/encode's table, the
+ * one the learning code turns positions by; docs/rules.md §1). */
 static Point class_first(Point p)
 {
     Point first = p;
-    for (int t = 0; t < 6; t++)
-        for (int r = 0; r < 2; r++) {
-            Point q = point_turned(p, t, r);
-            if (q < first) first = q;
-        }
+    for (int s = 1; s < ENCODE_SYMMETRIES; s++) {
+        Point q = (Point)encode_sym_cell(s, p);
+        if (q < first) first = q;
+    }
     return first;
 }
 

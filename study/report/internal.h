@@ -68,16 +68,21 @@ void report_agent_label(const char *spec, char *out, size_t len);
 
 /* The variants each picture's script loops over, space-separated: those
  * with games, those with a same-agent pair (strength.dat), those whose
- * ladder rates a level against its anchor (ladder.dat). */
+ * ladder rates a level against its anchor (ladder.dat); and for each
+ * variant with games the pair its first-ring map is drawn for with its
+ * games ("ab:depth=5, 2400 games"), and where its ladder is rated the
+ * anchor's name ("random"), for the pictures' titles and axes. */
 typedef struct ReportDataLists {
     char variants[64], strength[64], ladder[64];
+    char top[REPORT_VARIANT_NB][1200];
+    char anchor[REPORT_VARIANT_NB][1100];
 } ReportDataLists;
 
 /* Writes the data files into dir: lengths-VARIANT.dat and
- * first-ring-VARIANT.dat for each variant with games, strength.dat, and
- * with a ladder ladder.dat and published.dat (data.c, each file's layout
- * above the function that writes it). 0, or -1 with a message in err
- * (ERR_LEN bytes). */
+ * first-ring-VARIANT.dat for each variant with games; with a ladder
+ * ladder.dat, ladder-levels.dat and published.dat, else strength.dat
+ * (data.c, each file's layout above the function that writes it). 0, or
+ * -1 with a message in err (ERR_LEN bytes). */
 int report_write_data(const Report *rep, const char *dir, ReportDataLists *lists, char *err);
 
 #endif

@@ -247,7 +247,7 @@ static void write_measures(const Report *rep, FILE *f)
                "equally often (draws count among the games), 0 when one side wins every game.\n"
                "- **length**: the mean and median in actions, then the distribution: the shortest game, the "
                "first quartile, the third quartile and the longest (nearest-rank); every length with its games "
-               "is in the lengths picture, `lengths-VARIANT.dat` and `--json`.\n"
+               "is in `--json`, the spread of each pair in `lengths-VARIANT.dat` and the lengths picture.\n"
                "- **decided at**: how early the eventual winner leads for good, from the stored values. Each "
                "searched action's value (the chosen action's mean score for the side that played it) is turned "
                "to the winner's point of view; the game is decided at the first searched action from which on "
@@ -366,7 +366,8 @@ static void write_classes(const Report *rep, FILE *f)
                "turned. A class pools 6 or 12 points (the centre f6 is one), so its score rests on that many "
                "times a point's games: a few thousand games are enough to read it. A class is named by its first "
                "point in the canonical order, with its distance from the centre in steps along the lines; all "
-               "pairs of agents of the variant together, as in the first-ring picture. Classes with fewer than %d "
+               "pairs of agents of the variant together (the first-ring picture shows the top level's alone). "
+               "Classes with fewer than %d "
                "games are marked: too few to read a score.\n\n",
             REPORT_CLASS_NB, REPORT_MIN_POINT_GAMES);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
@@ -380,76 +381,99 @@ static void write_classes(const Report *rep, FILE *f)
     }
 }
 
-/* The points of the board with fewer than REPORT_MIN_POINT_GAMES games
- * of a variant in the first-ring map (*empty: those with none). */
-static int thin_points(const Report *rep, int v, int *empty)
+/* The classes of a variant's first-ring map (the top pair's games,
+ * pooled by class) with fewer than REPORT_MIN_POINT_GAMES games (*empty:
+ * those with none). */
+static int thin_classes(const Report *rep, int v, int *empty)
 {
+    ReportClass c[REPORT_CLASS_NB];
+    report_classes(rep, v, report_headline(rep, v), c);
     int thin = 0;
     *empty = 0;
-    for (int col = 0; col <= 10; col++)
-        for (int row = 1; row <= 11; row++) {
-            if (!point_valid(col, row)) continue;
-            const uint64_t *c = rep->first[v][point_make(col, row)];
-            uint64_t n = c[RESULT_WHITE] + c[RESULT_BLACK] + c[RESULT_DRAW];
-            thin += n < REPORT_MIN_POINT_GAMES;
-            *empty += n == 0;
-        }
+    for (int k = 0; k < REPORT_CLASS_NB; k++) {
+        uint64_t n = c[k].results[RESULT_WHITE] + c[k].results[RESULT_BLACK] + c[k].results[RESULT_DRAW];
+        thin += n < REPORT_MIN_POINT_GAMES;
+        *empty += n == 0;
+    }
     return thin;
 }
 
+/* Each picture drawn, cited where it stands with what it shows: a
+ * picture in the folder that the report does not cite would be read
+ * without its caption. */
 static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *f)
 {
     fprintf(f, "## Pictures\n\n");
     if (pics && pics->score_elo) {
         fprintf(f, "![White's score against Elo](score-elo.png)\n\n"
-                   "White's score at each level of the ladder against the level's Elo (the joint fit of the "
-                   "ladder's matches, the anchor at 0), one line per variant, levels in Elo order: the vertical "
-                   "bar is the score's 95%% Wilson interval, the horizontal one the Elo's 95%% interval from the "
-                   "fit; open circles are a level's games from another opening (its games from the opening of "
-                   "its matches are on the line). The dashed line is 50%%, no advantage. Levels with no finite "
-                   "Elo from the anchor (above a match won game for game) have no place on the axis and are not "
-                   "drawn. Beside it, on the same score scale, the figures published elsewhere as reference "
-                   "marks, each labelled with who played, the source and the games, as in the table of "
-                   "published figures (their bars are our Wilson intervals of the published share; they have "
-                   "no Elo on this scale, so their places left to right mean nothing).\n\n");
+                   "White's score at each level of the ladder against the level's Elo, a panel per variant, each "
+                   "on its own Elo axis: each variant's ladder is its own fit (the joint fit of its matches), with "
+                   "its own anchor at 0, so the two axes are two scales and a level's places on them are not to be "
+                   "compared. The levels are in Elo order, numbered at their points and named in the key under "
+                   "the panels; the vertical bar is the score's 95%% Wilson interval, the horizontal one the Elo's "
+                   "95%% interval from the fit; open circles are a level's games from another opening (its games "
+                   "from the opening of its matches are on the line). The dashed line is 50%%, no advantage. "
+                   "Levels with no finite Elo from the anchor (above a match won game for game) have no place on "
+                   "the axis and are not drawn. Beside them, on the same score scale, the figures published "
+                   "elsewhere as reference marks, each labelled with who played, the source and the games, as in "
+                   "the table of published figures (their bars are our Wilson intervals of the published share; "
+                   "they have no Elo on these scales, so their places left to right mean nothing).\n\n");
     }
     if (pics && pics->draws_length_elo)
         fprintf(f, "![Draws and game length against Elo](draws-length-elo.png)\n\n"
-                   "The levels of the ladder rated against its anchor, on the same Elo axis, one line per "
-                   "variant: above, the draws' share with its 95%% Wilson interval; below, the game length in "
-                   "actions, the median with the middle half of the games (first to third quartile) as the "
-                   "bar.\n\n");
+                   "The levels of the ladder rated against its anchor, one line per variant: above, the draws' "
+                   "share with its 95%% Wilson interval; below, the game length in actions, the median with the "
+                   "middle half of the games (first to third quartile) as the bar. Both variants are drawn on one "
+                   "Elo axis, as the picture says: each variant's Elo is its own ladder's, so read each line "
+                   "along its own scale.\n\n");
     if (pics && pics->strength)
-        fprintf(f, "![White's score against strength](strength.png)\n\n"
-                   "White's score against the agents' strength (MCTS simulations per move, logarithmic), one line "
-                   "per variant through the MCTS levels, with 95%% intervals and the games (n) at each point. "
-                   "Random play has no simulations, so it is no point of that scale: it is drawn apart at the left, "
-                   "a square joined to no level. The right axis is the same scale read as White's advantage in Elo "
-                   "(logistic), so a bar read there is the score's own interval in Elo, as the tables give it. "
-                   "Only pairs in which both sides are the same agent are drawn; blitz is shifted slightly right so "
-                   "that the bars do not overlap.\n\n");
-    if (pics && pics->lengths)
+        fprintf(f, "![White's score against MCTS simulations](strength.png)\n\n"
+                   "White's score against MCTS simulations per move (logarithmic), one line per variant through "
+                   "the MCTS levels only, with 95%% intervals and the games (n) at each point: agents that search "
+                   "by depth (alpha-beta) have no simulations and are not drawn (the tables above have them). "
+                   "Random play has no simulations either: it is drawn apart at the left, a square joined to no "
+                   "level. The right axis is the same scale read as White's advantage in Elo (logistic), so a bar "
+                   "read there is the score's own interval in Elo, as the tables give it. Only pairs in which both "
+                   "sides are the same agent are drawn; blitz is shifted slightly right so that the bars do not "
+                   "overlap.\n\n");
+    if (pics && pics->lengths) {
         fprintf(f, "![Game lengths](lengths.png)\n\n"
-                   "How long games last, in actions: a column per variant (its games in the title), a panel per "
-                   "pair of agents (its games in the key), a needle for each length that occurs with its share of "
-                   "the pair's games. Lengths are not binned: they fall on a lattice of their own (random "
-                   "standard games come in steps of 7 actions), which bins would blur into false peaks and "
-                   "dips.\n\n");
+                   "How long games last, in actions, a panel per variant: the median, the middle half of the games "
+                   "(first to third quartile) and 80%% of them (10th to 90th percentile), nearest-rank, as "
+                   "`lengths-VARIANT.dat` gives them.");
+        int shown = 0, rated = 0;
+        for (int v = 0; v < REPORT_VARIANT_NB; v++)
+            if (report_has_variant(rep, v)) shown++, rated += report_ladder_rated(&rep->ladder[v]);
+        static const char BY_ELO[] = "at each level of its ladder against the level's Elo, on the variant's own "
+                                     "Elo axis (a level's games from another opening as an open circle with its "
+                                     "middle half); the ladder's matches are not drawn",
+                          BY_PAIR[] = "every pair of agents, side by side";
+        if (rated == shown || !rated) fprintf(f, " Each variant %s.", rated ? BY_ELO : BY_PAIR);
+        else
+            for (int v = 0; v < REPORT_VARIANT_NB; v++)
+                if (report_has_variant(rep, v))
+                    fprintf(f, " %s: %s.", VARIANT_TITLE[v], report_ladder_rated(&rep->ladder[v]) ? BY_ELO : BY_PAIR);
+        fprintf(f, "\n\n");
+    }
     if (pics && pics->first_ring) {
         fprintf(f, "![White's score by White's first ring](first-ring.png)\n\n"
-                   "The board, one panel per variant: each point is coloured by White's score in the games "
-                   "whose first action (White's first ring) was placed there, all pairs of agents in this "
-                   "report together; the number is the games. Points with fewer than %d games are grey: too few "
-                   "to read a score (the classes above pool the points a symmetry maps onto each other).",
+                   "The board, one panel per variant, for the games of the variant's top pair alone (named in "
+                   "the panel: the ladder's strongest level, else the strongest MCTS level, else the agent "
+                   "against itself with the most games), as in the table of the strongest level's first rings: "
+                   "each point is coloured by White's score in the games whose first action (White's first ring) "
+                   "was placed on any point of its class under the board's 12 symmetries (\"White's first ring "
+                   "by class\"), so the points of a class share a colour, and the class's games are written at "
+                   "its first point. One colour scale, centred at 50%%, serves both panels. Classes with fewer "
+                   "than %d games are grey: too few to read a score.",
                 REPORT_MIN_POINT_GAMES);
         for (int v = 0; v < REPORT_VARIANT_NB; v++) {
             if (!report_has_variant(rep, v)) continue;
-            int empty, thin = thin_points(rep, v, &empty);
+            int empty, thin = thin_classes(rep, v, &empty);
             if (thin)
-                fprintf(f, " **%s: too few games at %d of the %d points** (fewer than %d games each; %d with "
-                           "none).", VARIANT_TITLE[v], thin, POINT_NB, REPORT_MIN_POINT_GAMES, empty);
+                fprintf(f, " **%s: too few games in %d of the %d classes** (fewer than %d games each; %d with "
+                           "none).", VARIANT_TITLE[v], thin, REPORT_CLASS_NB, REPORT_MIN_POINT_GAMES, empty);
             else
-                fprintf(f, " %s: every point has at least %d games.", VARIANT_TITLE[v], REPORT_MIN_POINT_GAMES);
+                fprintf(f, " %s: every class has at least %d games.", VARIANT_TITLE[v], REPORT_MIN_POINT_GAMES);
         }
         fprintf(f, "\n\n");
     }

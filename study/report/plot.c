@@ -1,4 +1,4 @@
-/* Drawing the pictures: the data files written (report_data.c), then each
+/* Drawing the pictures: the data files written (data.c), then each
  * gnuplot script of scripts/plots/ run on them in a child process. A
  * picture that cannot be drawn is a note in the report, not an error. */
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "engine/notation.h"
 #include "study/report/internal.h"
 
 extern char **environ;
@@ -53,12 +54,35 @@ static void gp_quote(const char *s, char *out, size_t len)
     out[at] = '\0';
 }
 
+/* The variables a script reads besides dir and plots: its variants
+ * ("standard blitz"), the variants whose ladder is rated (the axes
+ * against Elo), and for the i-th of its variants (1, 2, ...) top<i>, the
+ * pair its first-ring map is drawn for, and anchor<i>, its ladder's
+ * anchor ("" without a ladder). */
+static void script_vars(const ReportDataLists *lists, const char *list, char *out, size_t len)
+{
+    char words[64], q[2600];
+    size_t at = strlen(out);
+    snprintf(words, sizeof words, "%s", list);
+    at += (size_t)snprintf(out + at, at < len ? len - at : 0, "; variants='%s'; ladder='%s'", list, lists->ladder);
+    int i = 0;
+    char *rest;
+    for (char *w = strtok_r(words, " ", &rest); w && at < len; w = strtok_r(NULL, " ", &rest)) {
+        int v;
+        if (!variant_parse(w, &v)) continue;
+        i++;
+        gp_quote(lists->top[v], q, sizeof q);
+        at += (size_t)snprintf(out + at, at < len ? len - at : 0, "; top%d=%s", i, q);
+        gp_quote(lists->anchor[v], q, sizeof q);
+        at += (size_t)snprintf(out + at, at < len ? len - at : 0, "; anchor%d=%s", i, q);
+    }
+}
+
 int report_draw(const Report *rep, const char *dir, const char *plots_dir, ReportPictures *pics, char *err)
 {
     ReportDataLists lists;
     *pics = (ReportPictures){0};
     if (report_write_data(rep, dir, &lists, err)) return -1;
-    /* with a ladder, White's score against Elo takes the place of White's score against simulations */
     bool ladder = lists.ladder[0];
 
     if (!plots_dir) {
@@ -66,7 +90,7 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
                  "Pictures skipped: the gnuplot scripts (scripts/plots/) were not found; give --plots DIR.");
         return 0;
     }
-    char log[4096], qdir[4200], qplots[4200], vars[8600], script[4096];
+    char log[4096], qdir[4200], qplots[4200], vars[20000], script[4096];
     snprintf(log, sizeof log, "%s/gnuplot.log", dir);
     unlink(log);
     gp_quote(dir, qdir, sizeof qdir);
@@ -75,7 +99,7 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
         const char *script, *variants;
         bool *drawn;
     } const PICTURES[] = {
-        {"strength.gp", ladder ? "" : lists.strength, &pics->strength},
+        {"strength.gp", lists.strength, &pics->strength},
         {"score-elo.gp", lists.ladder, &pics->score_elo},
         {"draws-length-elo.gp", lists.ladder, &pics->draws_length_elo},
         {"lengths.gp", lists.variants, &pics->lengths},
@@ -85,8 +109,8 @@ int report_draw(const Report *rep, const char *dir, const char *plots_dir, Repor
     char failed[256] = "";
     for (size_t i = 0; i < sizeof PICTURES / sizeof PICTURES[0] && !unstarted; i++) {
         if (!PICTURES[i].variants[0]) continue; /* nothing to draw */
-        snprintf(vars, sizeof vars, "dir=%s; plots=%s; variants='%s'; min_games=%d", qdir, qplots,
-                 PICTURES[i].variants, REPORT_MIN_POINT_GAMES);
+        snprintf(vars, sizeof vars, "dir=%s; plots=%s; min_games=%d", qdir, qplots, REPORT_MIN_POINT_GAMES);
+        script_vars(&lists, PICTURES[i].variants, vars, sizeof vars);
         snprintf(script, sizeof script, "%s/%s", plots_dir, PICTURES[i].script);
         *PICTURES[i].drawn = run_gnuplot(vars, script, log, &unstarted);
         if (!*PICTURES[i].drawn && !unstarted) {
