@@ -1871,3 +1871,71 @@ Test(report, ladder_from_a_study)
     char *md3 = slurp(path_in(dir, "r3/report.md"));
     cr_expect(!strstr(md3, "## The ladder") && strstr(md3, "](strength.png)"), "%s", section(md3, "## Pictures"));
 }
+
+/* ---- swaps (issue 31, item 5) -------------------------------------------- */
+
+/* A +swap variant's swaps: the loader counts the games whose second
+ * action is `swap` by result, as SQL counts them; the Markdown says how
+ * often Black swapped and White's score with and without a swap, and the
+ * JSON gives `swapped` (null in a variant without the option). */
+Test(report, swaps_counted_and_written)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "swap.db"), *err;
+    const char *args[] = {"selfplay", "--games", "40", "--variant", "standard+swap", "--agent", "mcts:sims=100,rollout=4",
+                          "--opening", "random:1", "--seed", "5", "--run", "sw", "--db", db, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    Report rep;
+    char rerr[ERR_LEN];
+    StoreSelection sel = {0};
+    cr_assert_eq(report_load(&rep, db, STORE_BUSY_MS, &sel, rerr), 0, "%s", rerr);
+    cr_assert_eq(rep.npairs, 1);
+    const ReportPair *p = &rep.pairs[0];
+    sqlite3 *h = db_open(db);
+    const char *results[] = {"white", "black", "draw"};
+    const int index[] = {RESULT_WHITE, RESULT_BLACK, RESULT_DRAW};
+    uint64_t swaps = 0;
+    for (int r = 0; r < 3; r++) {
+        char q[512];
+        /* distinct games (the report counts a copy once) whose second action is swap */
+        snprintf(q, sizeof q,
+                 "SELECT count(*) FROM (SELECT DISTINCT (SELECT group_concat(action, ' ') FROM (SELECT action FROM "
+                 "action WHERE game_id = g.id ORDER BY ply)) FROM game g WHERE g.result = '%s' AND (SELECT action "
+                 "FROM action WHERE game_id = g.id AND ply = 1) = 'swap')",
+                 results[r]);
+        cr_expect_eq(p->swapped[index[r]], (uint64_t)db_int(h, q), "%s", results[r]);
+        swaps += p->swapped[index[r]];
+    }
+    sqlite3_close(h);
+    cr_assert(swaps > 0 && swaps < p->games, "a run with and without swaps: %llu of %llu", (unsigned long long)swaps,
+              (unsigned long long)p->games);
+    char *md = markdown_of(&rep);
+    char want[128];
+    snprintf(want, sizeof want, "Black swapped in %llu of %llu games (", (unsigned long long)swaps,
+             (unsigned long long)p->games);
+    cr_expect(strstr(md, want), "no '%s' in:\n%s", want, md);
+    report_free(&rep);
+
+    /* by hand: 10 games, 4 swapped (3 White wins), 6 kept (1 White win, 1 draw) */
+    ReportPair q[2] = {hand_pair(VARIANT_STANDARD | VARIANT_SWAP, "ab:depth=3", 4, 5, 1),
+                       hand_pair(VARIANT_STANDARD, "ab:depth=3", 5, 5, 0)};
+    q[0].swapped[RESULT_WHITE] = 3;
+    q[0].swapped[RESULT_BLACK] = 1;
+    Report hand = {.db = "hand.db", .pairs = q, .npairs = 2, .games = 20};
+    md = markdown_of(&hand);
+    cr_expect(strstr(md, "Black swapped in 4 of 10 games (40.0%, 16.8–68.7); White's score after a swap: 75.0% "
+                         "(30.1–95.4, 4 games), without one: 25.0% (6.0–63.5, 6 games)."),
+              "%s", md);
+    const char *first = strstr(md, "Black swapped in");
+    cr_expect(first && !strstr(first + 1, "Black swapped in"), "only the +swap variant has swaps:\n%s", md);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    Json j;
+    json_begin(&j, f);
+    report_write_json(&j, &hand, "OUT", NULL);
+    json_end(&j);
+    fclose(f);
+    cr_expect(strstr(text, "\"swapped\": {\"white\": 3, \"black\": 1, \"draw\": 0}"), "%s", text);
+    cr_expect(strstr(text, "\"swapped\": null"), "%s", text);
+    free(text);
+}

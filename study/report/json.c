@@ -76,6 +76,15 @@ static void json_pair(Json *j, const Report *rep, const ReportPair *p)
     json_uint(j, "black", s.losses);
     json_uint(j, "draw", s.draws);
     json_close(j);
+    if (p->variant & VARIANT_SWAP) {
+        json_open(j, "swapped", '{', true);
+        json_uint(j, "white", p->swapped[RESULT_WHITE]);
+        json_uint(j, "black", p->swapped[RESULT_BLACK]);
+        json_uint(j, "draw", p->swapped[RESULT_DRAW]);
+        json_close(j);
+    } else {
+        json_null(j, "swapped");
+    }
     json_interval(j, "white_score", (Interval){.lo = s.lo, .mid = s.score, .hi = s.hi});
     json_num(j, "p_value", s.p);
     if (s.family) json_num(j, "p_holm", s.p_holm);

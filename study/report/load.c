@@ -195,6 +195,7 @@ static int on_game(void *ctx, const StoreGameActions *g)
         rep->first[variant][pt][result]++;
         p->first[pt][result]++;
     }
+    if (g->nactions > 1 && !strcmp(g->actions[1].action, "swap")) p->swapped[result]++;
     for (int i = 0; i < g->nactions; i++) {
         int phase = report_phase(g->actions[i].state);
         if (phase < 0) continue;

@@ -180,6 +180,43 @@ static void write_agents_cells(const ReportPair *p, FILE *f)
     fprintf(f, " | ");
 }
 
+/* A +swap variant's swaps (docs/rules.md §9.1): how often Black took
+ * White's first ring, and White's score (the colour's: after a swap
+ * Black moves first) in the games with and without a swap. */
+static void write_swaps(const Report *rep, int v, FILE *f)
+{
+    fprintf(f, "Swaps (Black takes White's first ring and moves first; White's score is the colour's, "
+               "95%% Wilson intervals):\n\n");
+    for (int i = 0; i < rep->npairs; i++) {
+        const ReportPair *p = &rep->pairs[i];
+        if (p->variant != v || !p->games) continue;
+        const uint64_t *sw = p->swapped;
+        uint64_t swaps = sw[RESULT_WHITE] + sw[RESULT_BLACK] + sw[RESULT_DRAW];
+        uint64_t kept[RESULT_NB];
+        for (int r = 0; r < RESULT_NB; r++) kept[r] = p->results[r] - sw[r];
+        Interval share = stats_wilson((double)swaps / (double)p->games, (double)p->games, STATS_Z95);
+        fprintf(f, "- ");
+        report_md_agents(f, p->white, " against ", p->black);
+        fprintf(f, ": Black swapped in %llu of %llu games (%.1f%%, %.1f–%.1f)", (unsigned long long)swaps,
+                (unsigned long long)p->games, 100 * share.mid, 100 * share.lo, 100 * share.hi);
+        const uint64_t *part[2] = {sw, kept};
+        const char *name[2] = {"; White's score after a swap", ", without one"};
+        for (int k = 0; k < 2; k++) {
+            const uint64_t *c = part[k];
+            uint64_t n = c[RESULT_WHITE] + c[RESULT_BLACK] + c[RESULT_DRAW];
+            if (!n) {
+                fprintf(f, "%s: no games", name[k]);
+                continue;
+            }
+            Interval s = stats_score(c[RESULT_WHITE], c[RESULT_DRAW], c[RESULT_BLACK]);
+            fprintf(f, "%s: %.1f%% (%.1f–%.1f, %llu games)", name[k], 100 * s.mid, 100 * s.lo, 100 * s.hi,
+                    (unsigned long long)n);
+        }
+        fprintf(f, ".\n");
+    }
+    fprintf(f, "\n");
+}
+
 static void write_tables(const Report *rep, FILE *f)
 {
     fprintf(f, "## Results by variant and agents\n\n"
@@ -225,6 +262,7 @@ static void write_tables(const Report *rep, FILE *f)
             fprintf(f, " |\n");
         }
         fprintf(f, "\n");
+        if (v & VARIANT_SWAP) write_swaps(rep, v, f);
     }
     if (rep->copies)
         fprintf(f, "**%llu stored %s left out as copies**: %s the same actions to the same end as another game of "

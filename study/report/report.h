@@ -79,6 +79,8 @@ typedef struct ReportPair {
     /* from the stored legal counts: legal actions summed, and decisions, by phase */
     uint64_t legal[REPORT_PHASE_NB], decisions[REPORT_PHASE_NB];
     uint64_t (*first)[RESULT_NB];         /* first[p][r]: distinct games by White's first ring (SQUARE_NB) */
+    uint64_t swapped[RESULT_NB];          /* a +swap variant's games in which Black took White's first ring
+                                             (`swap` the second action), by result */
     ReportKeys keys;                      /* the distinct games' keys */
     /* Holm's correction (report_families): the p of White's score adjusted
        in the family of every pair's, and, on a standard pair with a blitz
