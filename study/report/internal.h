@@ -45,6 +45,9 @@ bool report_has_level(const Report *rep);
 /* Text from the database in Markdown, as a code span: the one escaping
  * of every table cell and sentence that shows such text (cells.c). */
 void report_md_code(FILE *f, const char *text);
+
+/* A variant's title in the report's headings: "Standard", "Blitz+swap", ... (VARIANT_*). */
+const char *report_variant_title(int variant);
 /* Two agents' spec texts as two cells' code spans: each by its display
  * name (agent_spec_display: an external engine's `uyi:NAME`, without its
  * command line), or both whole when their display names would not tell

@@ -21,10 +21,14 @@
 #include "eval/stats/stats.h"
 #include "engine/base/number.h"
 
-static const char *const VARIANT_TITLE[REPORT_VARIANT_NB] = {
-    "Standard",           "Blitz",           "Standard+swap",           "Blitz+swap",
-    "Standard+draw-odds", "Blitz+draw-odds", "Standard+swap+draw-odds", "Blitz+swap+draw-odds",
-};
+const char *report_variant_title(int variant)
+{
+    static const char *const TITLE[REPORT_VARIANT_NB] = {
+        "Standard",           "Blitz",           "Standard+swap",           "Blitz+swap",
+        "Standard+draw-odds", "Blitz+draw-odds", "Standard+swap+draw-odds", "Blitz+swap+draw-odds",
+    };
+    return TITLE[variant];
+}
 
 static void fmt_p_sentence(double p, char *out, size_t len)
 {
@@ -102,7 +106,7 @@ static void write_summary(const Report *rep, FILE *f)
         const ReportLadder *lad = &rep->ladder[v];
         int top = report_ladder_top(lad);
         bool laddered = top >= 0 && &rep->pairs[lad->level[top].pair] == best;
-        fprintf(f, "- **%s.** %s ", VARIANT_TITLE[v],
+        fprintf(f, "- **%s.** %s ", report_variant_title(v),
                 laddered ? "Strongest level of the ladder here (by its Elo)," : best->strength > 0 ? "Strongest agent here (by simulations per move),"
                 : same ? "Most-played agent against itself," : "Most-played pair,");
         report_md_code(f, label);
@@ -239,7 +243,7 @@ static void write_tables(const Report *rep, FILE *f)
                "both players).\n\n", REPORT_MIN_VERDICT_GAMES);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
-        fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
+        fprintf(f, "### %s\n\n", report_variant_title(v));
         fprintf(f, "| White | Black | games | copies | White wins | Black wins | draws | White's score (95%% CI) | p | "
                    "p (Holm) | Elo (95%% CI) | mean length | median length | end reasons |\n"
                    "|---|---|--:|--:|--:|--:|--:|---|--:|--:|---|--:|--:|---|\n");
@@ -311,7 +315,7 @@ static void write_measures(const Report *rep, FILE *f)
             REPORT_LEAD_BAND, 0.5 + REPORT_LEAD_BAND, 0.5 - REPORT_LEAD_BAND);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;
-        fprintf(f, "### %s\n\n", VARIANT_TITLE[v]);
+        fprintf(f, "### %s\n\n", report_variant_title(v));
         fprintf(f, "| White | Black | games | draws (95%% CI) | balance | length: mean, median | shortest, "
                    "quartiles, longest | decided at | lead changes | decided at (reference) | lead changes (reference) | "
                    "legal actions: placement, move, removal |\n"
@@ -413,7 +417,7 @@ static void write_classes(const Report *rep, FILE *f)
         ReportClass c[REPORT_CLASS_NB];
         report_classes(rep, v, NULL, c);
         fprintf(f, "### %s\n\n| class | points | from f6 | games | White's score (95%% CI) |\n|---|--:|--:|--:|---|\n",
-                VARIANT_TITLE[v]);
+                report_variant_title(v));
         report_md_class_rows(f, c);
         fprintf(f, "\n");
     }
@@ -490,7 +494,7 @@ static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *
         else
             for (int v = 0; v < REPORT_VARIANT_NB; v++)
                 if (report_has_variant(rep, v))
-                    fprintf(f, " %s: %s.", VARIANT_TITLE[v], report_ladder_rated(&rep->ladder[v]) ? BY_ELO : BY_PAIR);
+                    fprintf(f, " %s: %s.", report_variant_title(v), report_ladder_rated(&rep->ladder[v]) ? BY_ELO : BY_PAIR);
         fprintf(f, "\n\n");
     }
     if (pics && pics->first_ring) {
@@ -509,9 +513,9 @@ static void write_pictures(const Report *rep, const ReportPictures *pics, FILE *
             int empty, thin = thin_classes(rep, v, &empty);
             if (thin)
                 fprintf(f, " **%s: too few games in %d of the %d classes** (fewer than %d games each; %d with "
-                           "none).", VARIANT_TITLE[v], thin, REPORT_CLASS_NB, REPORT_MIN_POINT_GAMES, empty);
+                           "none).", report_variant_title(v), thin, REPORT_CLASS_NB, REPORT_MIN_POINT_GAMES, empty);
             else
-                fprintf(f, " %s: every class has at least %d games.", VARIANT_TITLE[v], REPORT_MIN_POINT_GAMES);
+                fprintf(f, " %s: every class has at least %d games.", report_variant_title(v), REPORT_MIN_POINT_GAMES);
         }
         fprintf(f, "\n\n");
     }

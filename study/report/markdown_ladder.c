@@ -12,11 +12,6 @@
 #include "eval/stats/stats.h"
 #include "engine/base/number.h"
 
-static const char *const TITLE[REPORT_VARIANT_NB] = {
-    "Standard",           "Blitz",           "Standard+swap",           "Blitz+swap",
-    "Standard+draw-odds", "Blitz+draw-odds", "Standard+swap+draw-odds", "Blitz+swap+draw-odds",
-};
-
 /* A level's agent, short, as code. */
 static void level_code(const ReportLadder *lad, int k, FILE *f)
 {
@@ -214,7 +209,7 @@ static void write_left_out(const Report *rep, const ReportLadder *lad, int v, FI
 static void write_variant_ladder(const Report *rep, int v, FILE *f)
 {
     const ReportLadder *lad = &rep->ladder[v];
-    fprintf(f, "### %s\n\n", TITLE[v]);
+    fprintf(f, "### %s\n\n", report_variant_title(v));
     if (lad->why[0]) {
         fprintf(f, "No level is rated: %s.\n\n", lad->why);
         return;
@@ -361,7 +356,7 @@ static void write_top_classes(const Report *rep, FILE *f)
         head = true;
         char label[1100];
         report_pair_label(p, label, sizeof label);
-        fprintf(f, "%s: ", TITLE[v]);
+        fprintf(f, "%s: ", report_variant_title(v));
         report_md_code(f, label);
         fprintf(f, ", opening ");
         report_md_code(f, p->opening[0] ? p->opening : "not stored");
@@ -397,7 +392,7 @@ void report_md_by_elo(const Report *rep, FILE *f)
                    "draws (95%% CI) | length: mean, median | decided at | lead changes | decided at (reference) | "
                    "lead changes (reference) | balance | legal actions: placement, move, removal |\n"
                    "|---|---|--:|---|--:|--:|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
-                TITLE[v]);
+                report_variant_title(v));
         for (int k = 0; k < lad->nlevels; k++) {
             const ReportPair *main = &rep->pairs[lad->level[k].pair];
             write_level_row(lad, k, main, f);
