@@ -26,7 +26,8 @@ const char USAGE_EXPORT[] =
     "  action, and the stored result against the replayed one.\n"
     "\n"
     "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
-    "  --run NAME    only this run's games (default: every run's)\n"
+    "  --run NAME    only this run's games (default: every run's); with --format\n"
+    "                games, repeated for several runs\n"
     "  --game I      only game I of the run (its index, from 0)\n"
     "  --format F    records (default), or boardspace: boardspace.net's YINSH SGF,\n"
     "                one game per file (docs/boardspace.md), standard games only;\n"
@@ -165,7 +166,7 @@ static int export_games(Store *store, const CliList *runs, FILE *f, GamesOut *o,
     *o = (GamesOut){.f = f};
     GamesRows to = {.on_run = games_on_run, .on_game = games_on_game, .ctx = o};
     games_write_head(f);
-    int rc = store_rows_each(store, (const char *const *)runs->items, runs->n, &to, err);
+    int rc = store_rows_each(store, runs ? (const char *const *)runs->items : NULL, runs ? runs->n : 0, &to, err);
     if (rc) return rc;
     games_close_run(o);
     games_write_tail(f, o->runs);
@@ -257,9 +258,8 @@ static int export_checked(const char *cmd, const char *db, const char *run, cons
         c.stream = stdout;
     }
     GamesOut go;
-    CliList none = {.n = 0};
     if (games) {
-        if (export_games(store, runs ? runs : &none, c.stream, &go, err)) {
+        if (export_games(store, runs, c.stream, &go, err)) {
             rc = cli_error(cmd, "%s", err);
             goto done;
         }

@@ -231,7 +231,7 @@ static int end_header(Reader *rd, char *err)
     if (!variant_parse(games_column(rd->cols, rd->ncols, "variant"), &rd->variant))
         return fail_at(rd, -1, err, "variant '%.60s' is not one this yinsh plays",
                        games_column(rd->cols, rd->ncols, "variant"));
-    if (!number_long(games_column(rd->cols, rd->ncols, "games"), 0, 100000000, &games) ||
+    if (!number_long(games_column(rd->cols, rd->ncols, "games"), 0, 100000000 /* STORE_MAX_GAMES */, &games) ||
         !number_long(games_column(rd->cols, rd->ncols, "pairs"), 0, 1, &pairs))
         return fail_at(rd, -1, err, "the run's games or pairs is not a number it can be");
     rd->games = (uint32_t)games;
@@ -242,13 +242,11 @@ static int end_header(Reader *rd, char *err)
 
 static bool is_integer(const char *s)
 {
-    long long v;
     char *end;
     if (!s || !*s || (*s != '-' && (*s < '0' || *s > '9'))) return false;
     errno = 0;
-    v = strtoll(s, &end, 10);
-    (void)v;
-    return !errno && !*end;
+    long long v = strtoll(s, &end, 10);
+    return !errno && !*end && (v || *s != '-');
 }
 
 static bool is_real(const char *s)
