@@ -141,6 +141,7 @@ static int games_on_run(void *ctx, const GamesColumn *cols, int ncols, char *err
 {
     (void)err;
     GamesOut *o = ctx;
+    if (o->runs == 0) games_write_head(o->f); /* nothing written before the selection is found */
     games_close_run(o);
     const char *games = games_column(cols, ncols, "games");
     *o = (GamesOut){.f = o->f, .open = true, .games = games ? (uint32_t)strtoul(games, NULL, 10) : 0,
@@ -165,11 +166,10 @@ static int export_games(Store *store, const CliList *runs, FILE *f, GamesOut *o,
 {
     *o = (GamesOut){.f = f};
     GamesRows to = {.on_run = games_on_run, .on_game = games_on_game, .ctx = o};
-    games_write_head(f);
     int rc = store_rows_each(store, runs ? (const char *const *)runs->items : NULL, runs ? runs->n : 0, &to, err);
     if (rc) return rc;
     games_close_run(o);
-    games_write_tail(f, o->runs);
+    if (o->runs) games_write_tail(f, o->runs);
     return 0;
 }
 

@@ -236,11 +236,12 @@ Test(games, outputs_and_inputs)
     cr_expect(strstr(err, "--out 'folder' is a directory: --format games writes one file"), "%s", err);
     cr_expect_eq(yinsh_run(dir, ARGS("export", "--format", "games", "--db", "s.db", "--out", "s.db"), NULL, &err), 2);
     cr_expect(strstr(err, "is the same file as --db"), "%s", err);
-    cr_expect_eq(yinsh_run(dir, ARGS("export", "--format", "games", "--db", "s.db", "--run", "nope"), NULL, &err), 1);
+    char *out;
+    cr_expect_eq(yinsh_run(dir, ARGS("export", "--format", "games", "--db", "s.db", "--run", "nope"), &out, &err), 1);
     cr_expect(strstr(err, "nope"), "%s", err);
+    cr_expect_str_eq(out, "", "nothing written for a run that is not there");
 
     /* one run of two, to standard output; a gzip'd file is named as such */
-    char *out;
     cr_assert_eq(yinsh_run(dir, ARGS("export", "--format", "games", "--db", "s.db", "--run", "t-standard-m"), &out,
                            &err),
                  0, "%s", err);
