@@ -698,3 +698,13 @@ int cli_check_db_out(const char *cmd, const char **db, const char *out)
     if (!rc && !*out) rc = cli_usage_error(cmd, "--out wants a directory");
     return rc;
 }
+
+void cli_remove_db(const char *db)
+{
+    char side[4096];
+    unlink(db);
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
+}

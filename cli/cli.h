@@ -122,6 +122,9 @@ typedef struct CliShared {
 /* --threads T: the OpenMP threads of a command's games or fit, capped
  * where parallel_threads caps them. */
 #define CLI_THREADS_OPTION(target) {.name = "--threads", .kind = CLI_INT, .out = (target), .min = 1, .max = THREADS_MAX}
+/* Removes a database file and its -wal and -shm files: one this command
+ * made and left empty by a failure, or a temporary one. */
+void cli_remove_db(const char *db);
 /* --db: a path when given (an empty one is a usage error), else
  * RUN_DEFAULT_DB, said on stderr (with the working folder) when that
  * folder has no results/ yet: it is made there, not where the user may

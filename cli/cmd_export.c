@@ -13,9 +13,11 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "selfplay/store/store.h"
+#include "engine/base/number.h"
 
 const char USAGE_EXPORT[] =
     "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/] [--format F]\n"
+    "       yinsh export --format games [--db PATH] [--run NAME]... [--out FILE]\n"
     "  Writes stored games as game records: tag lines ([Run \"...\"], [Index \"...\"],\n"
     "  the variant, the agents, the seed, the result and its reason, the date\n"
     "  (when it was stored; an imported game's, the record's own), the\n"
@@ -24,11 +26,19 @@ const char USAGE_EXPORT[] =
     "  action, and the stored result against the replayed one.\n"
     "\n"
     "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
-    "  --run NAME    only this run's games (default: every run's)\n"
+    "  --run NAME    only this run's games (default: every run's); with --format\n"
+    "                games, repeated for several runs\n"
     "  --game I      only game I of the run (its index, from 0)\n"
     "  --format F    records (default), or boardspace: boardspace.net's YINSH SGF,\n"
     "                one game per file (docs/boardspace.md), standard games only;\n"
-    "                `yinsh import --format boardspace` reads them back\n"
+    "                `yinsh import --format boardspace` reads them back; or games:\n"
+    "                the compact form of a study's games (docs/records.md): every\n"
+    "                row of the runs (--run, repeated, or every run) as one text,\n"
+    "                each run's row, then a line per game with every action's\n"
+    "                stored figures and root visits, a hash line every 100 games\n"
+    "                and the run's hash (as `yinsh selfplay` prints it) at its\n"
+    "                end; `yinsh import --format games` rebuilds the database from\n"
+    "                it, the same rows. Compress it with `gzip -n -9`\n"
     "  --out FILE    one stream of records, a blank line between two (default:\n"
     "                standard output)\n"
     "  --out DIR/    one file per game, DIR/RUN-INDEX.rec (an existing directory,\n"
@@ -63,6 +73,9 @@ static void file_name(const StoreGameText *g, const char *ext, char *out, size_t
     if (changed) snprintf(out, len, "%s-%.8s-%06" PRIu32 ".%s", safe, g->run_uid, g->index, ext);
     else snprintf(out, len, "%s-%06" PRIu32 ".%s", safe, g->index, ext);
 }
+
+static int export_checked(const char *cmd, const char *db, const char *run, const CliList *runs, const char *out,
+                          const char *format, long game);
 
 static int export_game(void *ctx, const StoreGameText *stored)
 {
@@ -108,32 +121,114 @@ static int nothing_to_export(const char *cmd, const char *db, const char *run, l
     return cli_error(cmd, "database '%s' holds no games: nothing to export", db);
 }
 
+/* --format games: the rows of the runs, the hash lines kept as they go
+ * (selfplay/records/games.h). */
+typedef struct GamesOut {
+    FILE *f;
+    bool open;            /* a run's end is due */
+    uint32_t games, next; /* the run's size; its next hash line */
+    uint64_t sum, stored; /* its games so far */
+    uint64_t runs, all;   /* runs and games written */
+} GamesOut;
+
+static void games_close_run(GamesOut *o)
+{
+    if (o->open) games_write_end(o->f, o->games, o->stored, o->sum, o->next);
+    o->open = false;
+}
+
+static int games_on_run(void *ctx, const GamesColumn *cols, int ncols, char *err)
+{
+    (void)err;
+    GamesOut *o = ctx;
+    if (o->runs == 0) games_write_head(o->f); /* nothing written before the selection is found */
+    games_close_run(o);
+    const char *games = games_column(cols, ncols, "games");
+    *o = (GamesOut){.f = o->f, .open = true, .games = games ? (uint32_t)strtoul(games, NULL, 10) : 0,
+                    .next = GAMES_PREFIX, .runs = o->runs + 1, .all = o->all};
+    games_write_run(o->f, cols, ncols);
+    return 0;
+}
+
+static int games_on_game(void *ctx, const GamesGame *g, char *err)
+{
+    (void)err;
+    GamesOut *o = ctx;
+    games_write_game(o->f, g, o->games, o->sum, &o->next);
+    o->sum += games_game_hash(g);
+    o->stored++;
+    o->all++;
+    return 0;
+}
+
+/* The compact form of the runs (all when there are none) into f. */
+static int export_games(Store *store, const CliList *runs, FILE *f, GamesOut *o, char *err)
+{
+    *o = (GamesOut){.f = f};
+    GamesRows to = {.on_run = games_on_run, .on_game = games_on_game, .ctx = o};
+    int rc = store_rows_each(store, runs ? (const char *const *)runs->items : NULL, runs ? runs->n : 0, &to, err);
+    if (rc) return rc;
+    games_close_run(o);
+    if (o->runs) games_write_tail(f, o->runs);
+    return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
     const char *cmd = "export";
     const char *db = NULL, *run = NULL, *out = NULL, *format = "records";
+    CliList runs = {.n = 0};
     long game = -1;
     bool have_game = false;
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--run", .kind = CLI_TEXT, .out = &run},
+        {.name = "--run", .kind = CLI_TEXTS, .out = &runs},
         {.name = "--game", .kind = CLI_INT, .out = &game, .min = 0, .max = STORE_MAX_GAMES - 1, .seen = &have_game},
         {.name = "--out", .kind = CLI_TEXT, .out = &out},
         {.name = "--format", .kind = CLI_TEXT, .out = &format},
     };
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) return rc;
+    if (rc) goto done_args;
+    bool games = !strcmp(format, "games");
+    rc = EXIT_USAGE;
+    if (runs.n > 1 && !games) {
+        cli_usage_error(cmd, "--run is given once, except with --format games");
+        goto done_args;
+    }
+    for (int i = 0; i < runs.n; i++)
+        if (!runs.items[i][0]) {
+            cli_usage_error(cmd, "--run wants a name");
+            goto done_args;
+        }
+    if (have_game && games) {
+        cli_usage_error(cmd, "--game: --format games writes whole runs");
+        goto done_args;
+    }
+    run = runs.n ? runs.items[0] : NULL;
+    rc = export_checked(cmd, db, run, runs.n ? &runs : NULL, out, format, have_game ? game : -1);
+done_args:
+    cli_list_free(&runs);
+    return rc;
+}
+
+/* The export, its options read: runs is the --run list (NULL: none). */
+static int export_checked(const char *cmd, const char *db, const char *run, const CliList *runs, const char *out,
+                          const char *format, long game)
+{
+    bool have_game = game >= 0, games = !strcmp(format, "games");
+    int rc;
     if ((rc = cli_db(cmd, &db))) return rc;
-    if (run && !*run) return cli_usage_error(cmd, "--run wants a name");
     if (have_game && !run) return cli_usage_error(cmd, "--game I goes with --run NAME (game I of which run?)");
     if (out && !*out) return cli_usage_error(cmd, "--out wants a file or a directory");
-    if (strcmp(format, "records") && strcmp(format, "boardspace"))
-        return cli_usage_error(cmd, "--format '%s': records or boardspace", format);
+    if (strcmp(format, "records") && strcmp(format, "boardspace") && !games)
+        return cli_usage_error(cmd, "--format '%s': records, boardspace or games", format);
 
     /* --out: a directory when it is one or ends in '/', else a file */
     struct stat sb;
     size_t olen = out ? strlen(out) : 0;
     bool to_dir = out && ((stat(out, &sb) == 0 && S_ISDIR(sb.st_mode)) || out[olen - 1] == '/');
+    if (to_dir && games)
+        return cli_usage_error(cmd, "--out '%s' is a directory: --format games writes one file, --out FILE", out);
     const char *inputs[] = {db}, *input_opts[] = {"--db"};
     if (out && !to_dir && (rc = cli_check_output(cmd, "--out", out, inputs, input_opts, 1))) return rc;
     FolderWrites w = {.dir = out, .writes = writes_record, .ctx = format};
@@ -162,12 +257,23 @@ int cmd_export(int argc, char **argv)
     } else {
         c.stream = stdout;
     }
-    /* a message of export_game's own, else the store's */
-    if (store_query_game_texts(store, run, game, export_game, &c, err)) {
+    GamesOut go;
+    if (games) {
+        if (export_games(store, runs, c.stream, &go, err)) {
+            rc = cli_error(cmd, "%s", err);
+            goto done;
+        }
+        c.games = go.all;
+        if (go.runs == 0) {
+            rc = cli_error(cmd, "database '%s' holds no runs: nothing to export", db);
+            goto done;
+        }
+    } else if (store_query_game_texts(store, run, game, export_game, &c, err)) {
+        /* a message of export_game's own, else the store's */
         rc = cli_error(cmd, "%s", c.err[0] ? c.err : err);
         goto done;
     }
-    if (c.games == 0) {
+    if (c.games == 0 && !games) {
         rc = nothing_to_export(cmd, db, run, have_game ? game : -1);
         goto done;
     }
@@ -175,7 +281,11 @@ int cmd_export(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    if (out) fprintf(stderr, "yinsh export: wrote %" PRIu64 " record%s to %s\n", c.games, c.games == 1 ? "" : "s", out);
+    if (out && games)
+        fprintf(stderr, "yinsh export: wrote %" PRIu64 " run%s, %" PRIu64 " game%s to %s\n", go.runs,
+                number_plural(go.runs), c.games, number_plural(c.games), out);
+    else if (out)
+        fprintf(stderr, "yinsh export: wrote %" PRIu64 " record%s to %s\n", c.games, c.games == 1 ? "" : "s", out);
 
 done:
     file_out_abandon(&file);

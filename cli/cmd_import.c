@@ -1,9 +1,12 @@
 /* yinsh import: games played elsewhere (boardspace.net's YINSH records)
  * into the database, one run of kind "import" per file (docs/boardspace.md). */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/base/text.h"
@@ -16,6 +19,7 @@
 
 const char USAGE_IMPORT[] =
     "usage: yinsh import --format boardspace FILE.sgf... [--db PATH] [--repeat]\n"
+    "       yinsh import --format games FILE [--db PATH]\n"
     "  Reads boardspace.net YINSH records (SGF), checks every action with the\n"
     "  engine, and stores each file's game as a run of kind `import` holding\n"
     "  that one game (docs/boardspace.md): the run is named import-GAME (GAME:\n"
@@ -26,7 +30,19 @@ const char USAGE_IMPORT[] =
     "  or holds an illegal action, is refused with its move number and why,\n"
     "  and the other files are still imported (exit status 1 if any failed).\n"
     "\n"
-    "  --format F    the records' format: boardspace (the only one)\n"
+    "  --format games reads the compact form of a study's games that `yinsh\n"
+    "  export --format games` writes (docs/records.md; FILE '-': standard\n"
+    "  input, so a gzip'd file reads as `gzip -dc FILE.gz | yinsh import\n"
+    "  --format games - --db DB`) and rebuilds its runs, the same rows: every\n"
+    "  action is replayed and must be legal, every stored result must be the\n"
+    "  replay's, and every 100-game prefix hash and run hash must be the\n"
+    "  games'. Then its runs are merged into the database as `yinsh merge`\n"
+    "  merges (one transaction): a run the database holds already (same uid)\n"
+    "  must hold the same games, which are then skipped; a different game, or\n"
+    "  another run of the same name, refuses the file. Any fault refuses the\n"
+    "  whole file, naming its line, run and game, and writes nothing.\n"
+    "\n"
+    "  --format F    the records' format: boardspace, or games\n"
     "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
     "  --repeat      store a game the database holds already (same players and\n"
     "                actions) again, as a repeat that every statistic skips\n";
@@ -103,6 +119,98 @@ static int import_file(Store *store, const char *path, bool repeat, char *err)
     return rc;
 }
 
+/* --format games: the file's runs written into a database of their own
+ * (tmp) as the reader checks them, for the merge. */
+typedef struct GamesIn {
+    Store *tmp;
+    int64_t run_id;
+    char plan_ident[STORE_HASH_LEN];
+    bool has_plan;
+} GamesIn;
+
+static int games_in_run(void *ctx, const GamesColumn *cols, int ncols, char *err)
+{
+    GamesIn *in = ctx;
+    const char *plan = games_column(cols, ncols, "plan_ident");
+    in->has_plan = plan != NULL;
+    snprintf(in->plan_ident, sizeof in->plan_ident, "%s", plan ? plan : "");
+    return store_rows_add_run(in->tmp, cols, ncols, &in->run_id, err);
+}
+
+static int games_in_game(void *ctx, const GamesGame *g, char *err)
+{
+    GamesIn *in = ctx;
+    return store_rows_add_game(in->tmp, in->run_id, in->has_plan ? in->plan_ident : NULL, g, err);
+}
+
+/* The file read (and checked) into the new database tmp: 0, or the
+ * reader's or the store's code with why in err. */
+static int games_to_db(const char *file, const char *tmp, GamesTotals *totals, char *err)
+{
+    FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+    if (!f) return error_set(err, "cannot open '%s': %s", file, strerror(errno));
+    GamesIn in = {0};
+    GamesRows to = {.on_run = games_in_run, .on_game = games_in_game, .ctx = &in};
+    int rc = store_open(&in.tmp, tmp, STORE_CREATE, STORE_BUSY_MS, err);
+    if (!rc) rc = store_transaction_begin(in.tmp, err);
+    if (!rc) {
+        rc = games_read(f, strcmp(file, "-") ? file : "standard input", &to, totals, err);
+        if (!rc) rc = store_transaction_commit(in.tmp, err);
+        else store_transaction_rollback(in.tmp);
+    }
+    store_close(in.tmp);
+    if (f != stdin) fclose(f);
+    return rc;
+}
+
+/* yinsh import --format games FILE: read into a database of its own in
+ * the temporary folder, then merged (store_merge, naming FILE), so that
+ * the database receives all of it in one transaction or nothing. */
+static int import_games(const char *cmd, const char *file, const char *db)
+{
+    const char *folder = getenv("TMPDIR");
+    char tmp[4096], err[ERR_LEN];
+    snprintf(tmp, sizeof tmp, "%s/yinsh-import-XXXXXX", folder && *folder ? folder : "/tmp");
+    int fd = mkstemp(tmp);
+    if (fd < 0) return cli_error(cmd, "cannot make a file in '%s': %s", folder && *folder ? folder : "/tmp", strerror(errno));
+    close(fd);
+    GamesTotals totals;
+    int rc = games_to_db(file, tmp, &totals, err);
+    if (rc) {
+        cli_remove_db(tmp);
+        cli_error(cmd, "%s", err);
+        fprintf(stderr, "yinsh import: %s refused: nothing was written to '%s'\n", file, db);
+        return 1;
+    }
+    struct stat sb;
+    bool existed = stat(db, &sb) == 0;
+    Store *s = NULL;
+    StoreMergeRun *runs = NULL;
+    int nruns = 0;
+    const char *paths[] = {tmp}, *names[] = {strcmp(file, "-") ? file : "standard input"};
+    if (run_db_folder(db, err) || store_open(&s, db, STORE_CREATE, STORE_BUSY_MS, err) ||
+        store_merge(s, paths, names, 1, &runs, &nruns, err)) {
+        store_close(s);
+        if (!existed) cli_remove_db(db);
+        cli_remove_db(tmp);
+        cli_error(cmd, "%s", err);
+        fprintf(stderr, "yinsh import: nothing was written to '%s'\n", db);
+        return 1;
+    }
+    store_close(s);
+    cli_remove_db(tmp);
+    for (int i = 0; i < nruns; i++) {
+        const StoreMergeRun *r = &runs[i];
+        printf("run %s: %" PRIu64 " game%s imported, %" PRIu64 " held already (identical); %" PRIu64 "/%u game%s%s\n",
+               r->name, r->added, number_plural(r->added), r->duplicates, r->stored, r->games,
+               number_plural(r->games), r->finished ? ", finished" : "");
+    }
+    printf("%s: %" PRIu64 " run%s, %" PRIu64 " game%s: every action legal, every result and hash as the file says\n",
+           names[0], totals.runs, number_plural(totals.runs), totals.games, number_plural(totals.games));
+    free(runs);
+    return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
     const char *cmd = "import";
@@ -116,14 +224,20 @@ int cmd_import(int argc, char **argv)
     };
     int nfiles, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, files, IMPORT_MAX_FILES, &nfiles);
     if (rc) return rc;
-    if (!format) return cli_usage_error(cmd, "--format wants the records' format (boardspace)");
-    if (strcmp(format, "boardspace")) return cli_usage_error(cmd, "--format '%s': the one format read is boardspace", format);
+    if (!format) return cli_usage_error(cmd, "--format wants the records' format (boardspace or games)");
+    bool games = !strcmp(format, "games");
+    if (strcmp(format, "boardspace") && !games)
+        return cli_usage_error(cmd, "--format '%s': the formats read are boardspace and games", format);
     if ((rc = cli_db(cmd, &db))) return rc;
     if (nfiles == 0) return cli_usage_error(cmd, "no record files given");
+    if (games && nfiles > 1) return cli_usage_error(cmd, "--format games reads one file (or '-')");
+    if (games && repeat) return cli_usage_error(cmd, "--repeat: --format games keeps the runs' own repeat marks");
     for (int i = 0; i < nfiles; i++) {
         const char *input_opts[] = {"the record file"};
         if ((rc = cli_check_same(cmd, "--db", db, &files[i], input_opts, 1))) return rc;
     }
+
+    if (games) return import_games(cmd, files[0], db);
 
     Store *store = NULL;
     char err[ERR_LEN];

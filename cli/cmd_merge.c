@@ -73,16 +73,9 @@ int cmd_merge(int argc, char **argv)
     Store *s = NULL;
     StoreMergeRun *runs = NULL;
     int nruns = 0;
-    if (store_open(&s, db, STORE_CREATE, (int)busy, err) || store_merge(s, files, n, &runs, &nruns, err)) {
+    if (store_open(&s, db, STORE_CREATE, (int)busy, err) || store_merge(s, files, NULL, n, &runs, &nruns, err)) {
         store_close(s);
-        if (!existed) {
-            char side[4096];
-            unlink(db);
-            snprintf(side, sizeof side, "%s-wal", db);
-            unlink(side);
-            snprintf(side, sizeof side, "%s-shm", db);
-            unlink(side);
-        }
+        if (!existed) cli_remove_db(db);
         rc = cli_error(cmd, "%s", err);
         fprintf(stderr, "yinsh merge: nothing was written to '%s'\n", db);
         goto done;

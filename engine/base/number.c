@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "engine/base/number.h"
 
@@ -41,6 +42,15 @@ bool number_real(const char *s, double min, double max, double *out)
     if (errno || *end || !isfinite(v) || v < min || v > max) return false;
     *out = v;
     return true;
+}
+
+char *number_real_text(double v, char out[NUMBER_REAL_LEN])
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(out, NUMBER_REAL_LEN, "%.*g", digits, v);
+        if (strtod(out, NULL) == v || v != v) break;
+    }
+    return out;
 }
 
 const char *number_plural(uint64_t n) { return n == 1 ? "" : "s"; }

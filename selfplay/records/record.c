@@ -55,6 +55,16 @@ void record_final_counts(GameRecord *rec, const Position *pos)
     }
 }
 
+int record_result_check(int result, int reason, int end_result, int end_reason)
+{
+    bool stopped = reason >= REASON_RESIGN; /* a resignation or a fault: no replay decides it */
+    if (stopped ? (result != RESULT_WHITE && result != RESULT_BLACK) || end_result != RESULT_NONE
+                : result != RESULT_NONE && (result != end_result || reason != end_reason))
+        return RECORD_RESULT_DIFFERS;
+    if (result == RESULT_NONE && (reason != REASON_NONE || end_result != RESULT_NONE)) return RECORD_RESULT_ENDED;
+    return RECORD_RESULT_OK;
+}
+
 uint64_t record_hash_action(uint64_t h, const char *action, uint32_t root_visits, uint32_t chosen_visits)
 {
     return rng_mix(rng_hash_text_from(h, action), ((uint64_t)root_visits << 32) | chosen_visits);

@@ -89,6 +89,16 @@ void record_free(GameRecord *rec);
  * the markers each has on the board. */
 void record_final_counts(GameRecord *rec, const Position *pos);
 
+/* Whether a stored result and reason (RESULT_*, REASON_*) are what the
+ * replay of the game's actions gives (end_result and end_reason of its
+ * final position): RECORD_RESULT_OK; RECORD_RESULT_DIFFERS when they are
+ * not (a game a resignation or a fault ended must be won by a side and
+ * not over on the board: no replay decides those); RECORD_RESULT_ENDED
+ * for a game stored without a result whose actions end it. The one rule
+ * of `yinsh merge` and of the compact form's reader. */
+enum { RECORD_RESULT_OK, RECORD_RESULT_DIFFERS, RECORD_RESULT_ENDED };
+int record_result_check(int result, int reason, int end_result, int end_reason);
+
 /* A hash of what a game's agents chose and saw: every action's text and
  * its root and chosen visit counts (0 when not searched), mixed with the
  * game's index. Summed over a run's games (wrapping), it is the same in

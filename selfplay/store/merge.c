@@ -114,33 +114,33 @@ static int game_digest(Store *s, sqlite3_stmt *st, sqlite3_stmt *visits, int64_t
 
 /* Checks an input before the merge writes anything: a Yinsh Lab database
  * of this schema version, undamaged, and not the output itself. */
-static int check_input(Store *out, const char *path, char *err)
+static int check_input(Store *out, const char *path, const char *name, char *err)
 {
     struct stat a, b;
     if (stat(path, &a) == 0 && stat(out->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-        return error_set(err, "'%s' is the database merged into: name it once", path);
+        return error_set(err, "'%s' is the database merged into: name it once", name);
     }
     Store *in = NULL;
     char oerr[ERR_LEN];
     int rc = store_open(&in, path, STORE_READ, out->busy_ms, oerr);
     if (rc) {
-        return error_set(err, "cannot merge '%s': %s", path, oerr);
+        return error_set(err, "cannot merge '%s': %s", name, oerr);
     }
     if (in->version != STORE_SCHEMA_VERSION) {
         rc = error_set(err,
                        "cannot merge '%s': its schema version is %d, this yinsh merges version %d (any command of this "
                        "yinsh that writes to it upgrades it)",
-                       path, in->version, STORE_SCHEMA_VERSION);
+                       name, in->version, STORE_SCHEMA_VERSION);
     }
     sqlite3_stmt *st = NULL;
     if (!rc && sqlite3_prepare_v2(in->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) rc = ERR_FAIL;
     if (!rc && sqlite3_step(st) != SQLITE_ROW) rc = ERR_FAIL;
     if (!rc && strcmp(text_or(st, 0, ""), "ok")) {
         rc = error_set(err, "cannot merge '%s': the database is damaged (%.200s): a truncated or broken copy? "
-                 "copy it again from where it was played", path, text_or(st, 0, ""));
+                 "copy it again from where it was played", name, text_or(st, 0, ""));
     } else if (rc && !err[0]) {
         error_set(err, "cannot merge '%s': the database is damaged (%s): a truncated or broken copy? copy "
-                  "it again from where it was played", path, sqlite3_errmsg(in->db));
+                  "it again from where it was played", name, sqlite3_errmsg(in->db));
     }
     sqlite3_finalize(st);
     store_close(in);
@@ -150,13 +150,14 @@ static int check_input(Store *out, const char *path, char *err)
 /* The statements of one input and of the output. */
 typedef struct Merge {
     Store *out, *in;
-    const char *const *paths;
+    const char *const *paths, *const *names; /* names: for messages */
     int file;                   /* the input's number in paths */
     Origins origins;
     StoreMergeRun *runs;        /* the runs met, with their ids here */
     int64_t *run_ids;
     int nruns, cap;
     int *run_file;              /* the input that brought each run (-1: it was here before) */
+    char **finished_at;         /* a run new here: its input's finished_at (NULL: none) */
     sqlite3_stmt *in_games, *in_actions, *in_digest, *in_visits, *out_run, *out_name, *ins_run, *out_game,
         *ins_game, *ins_action, *ins_visits, *out_digest, *out_visits;
 } Merge;
@@ -167,7 +168,7 @@ static int prepare(Store *s, const char *sql, sqlite3_stmt **st, char *err)
     return ERR_OK;
 }
 
-static const char *file_name(const Merge *m, int file) { return file < 0 ? m->out->path : m->paths[file]; }
+static const char *file_name(const Merge *m, int file) { return file < 0 ? m->out->path : m->names[file]; }
 
 /* The run of `in` (its row in st) here: found by uid and checked, or
  * created. Its index in m->runs goes to *slot. */
@@ -194,7 +195,7 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                                "'%s' and '%s' hold run '%.100s' (uid %s) with different plans: %s %.120s in one, "
                                "%.120s in the other; they are not shards of one run (the same seed, agents, number "
                                "of games and yinsh give the same run)",
-                               file_name(m, from), m->paths[m->file], text_or(src, C_NAME, ""), uid, PLAN[k].what,
+                               file_name(m, from), file_name(m, m->file), text_or(src, C_NAME, ""), uid, PLAN[k].what,
                                here, there);
                 break;
             }
@@ -209,7 +210,7 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                            "'%s' holds run '%.100s' (uid %s), and '%s' holds another run of that name (uid %s): "
                            "rename one (`sqlite3 FILE \"UPDATE run SET name = 'NEW' WHERE uid = 'UID'\"`) and merge "
                            "again",
-                           m->paths[m->file], text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
+                           file_name(m, m->file), text_or(src, C_NAME, ""), uid, m->out->path, text_or(nm, 0, ""));
         }
         sqlite3_reset(nm);
         if (!rc) {
@@ -232,7 +233,9 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
             if (ids) m->run_ids = ids;
             int *files = realloc(m->run_file, (size_t)cap * sizeof *files);
             if (files) m->run_file = files;
-            if (!r || !ids || !files) {
+            char **fin = realloc(m->finished_at, (size_t)cap * sizeof *fin);
+            if (fin) m->finished_at = fin;
+            if (!r || !ids || !files || !fin) {
                 sqlite3_reset(st);
                 return error_set(err, "out of memory");
             }
@@ -246,6 +249,8 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
         r->games = (uint32_t)sqlite3_column_int64(src, C_GAMES);
         m->run_ids[*slot] = id;
         m->run_file[*slot] = step == SQLITE_ROW ? -1 : m->file;
+        const char *fin = step == SQLITE_ROW ? NULL : (const char *)sqlite3_column_text(src, C_NB + 1);
+        m->finished_at[*slot] = fin ? strdup(fin) : NULL;
     }
     sqlite3_reset(st);
     return rc;
@@ -317,26 +322,25 @@ static int check_game(Merge *m, sqlite3_stmt *run, sqlite3_stmt *g, int64_t in_i
     sqlite3_reset(a);
     if (why[0]) goto refuse;
     if (step != SQLITE_DONE) {
-        return error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
+        return error_set(err, "cannot merge '%s': reading a game's actions: %s", file_name(m, m->file),
                          sqlite3_errmsg(m->in->db));
     }
     int end_result, end_reason;
     pos_outcome(&pos, &end_result, &end_reason);
-    bool stopped = reason >= REASON_RESIGN; /* a resignation or a fault: no replay decides it */
+    int agrees = record_result_check(result, reason, end_result, end_reason);
     if (sqlite3_column_int64(g, G_ACTIONS) != n)
         snprintf(why, sizeof why, "it says %lld action%s and holds %d", (long long)sqlite3_column_int64(g, G_ACTIONS),
                  number_plural((uint64_t)sqlite3_column_int64(g, G_ACTIONS)), n);
-    else if (stopped ? (result != RESULT_WHITE && result != RESULT_BLACK) || end_result != RESULT_NONE
-                     : result != RESULT_NONE && (result != end_result || reason != end_reason))
+    else if (agrees == RECORD_RESULT_DIFFERS)
         snprintf(why, sizeof why, "its result (%s, %s) is not what its actions give (%s, %s)", result_text, reason_text,
                  result_name(end_result), reason_name(end_reason));
-    else if (result == RESULT_NONE && (reason != REASON_NONE || end_result != RESULT_NONE))
+    else if (agrees == RECORD_RESULT_ENDED)
         snprintf(why, sizeof why, "it has no result, and its actions end the game");
     if (!why[0]) return ERR_OK;
 refuse:
     return error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' is not a game of that run: %s; the "
                      "file was altered, or is not the run's: nothing merged",
-                     m->paths[m->file], idx, name, why);
+                     file_name(m, m->file), idx, name, why);
 }
 
 /* A game of the input (its row in g) that run slot r holds here already
@@ -359,7 +363,7 @@ static int same_game(Merge *m, sqlite3_stmt *f, sqlite3_stmt *g, int64_t in_id, 
                          "'%s' and '%s' hold different games as game %" PRId64 " of run '%.100s' (uid %s): "
                          "other actions, visit counts, root visit distributions or result; one of them was "
                          "not played by this run's plan (another yinsh build?): nothing merged",
-                         file_name(m, origin_of(&m->origins, here_id)), m->paths[m->file], idx, r->name, r->uid);
+                         file_name(m, origin_of(&m->origins, here_id)), file_name(m, m->file), idx, r->name, r->uid);
     return ERR_OK;
 }
 
@@ -382,7 +386,7 @@ static int copy_actions(Merge *m, int64_t in_id, int64_t here_id, char *err)
     }
     sqlite3_reset(ia);
     if (!rc && astep != SQLITE_DONE) {
-        rc = error_set(err, "cannot merge '%s': reading a game's actions: %s", m->paths[m->file],
+        rc = error_set(err, "cannot merge '%s': reading a game's actions: %s", file_name(m, m->file),
                        sqlite3_errmsg(m->in->db));
     }
     sqlite3_reset(a);
@@ -405,7 +409,7 @@ static int copy_visits(Merge *m, sqlite3_stmt *g, int64_t in_id, int64_t here_id
         if (ply < 0 || ply >= length || sqlite3_column_int64(v, 2) < 1) {
             rc = error_set(err, "cannot merge '%s': game %" PRId64 " of run '%.100s' has a root visit row on ply "
                            "%" PRId64 " that is not one of its actions, or without visits: the file was altered: "
-                           "nothing merged", m->paths[m->file], idx, r->name, ply);
+                           "nothing merged", file_name(m, m->file), idx, r->name, ply);
             break;
         }
         sqlite3_reset(iv);
@@ -415,7 +419,7 @@ static int copy_visits(Merge *m, sqlite3_stmt *g, int64_t in_id, int64_t here_id
     }
     sqlite3_reset(iv);
     if (!rc && astep != SQLITE_DONE) {
-        rc = error_set(err, "cannot merge '%s': reading a game's visits: %s", m->paths[m->file],
+        rc = error_set(err, "cannot merge '%s': reading a game's visits: %s", file_name(m, m->file),
                        sqlite3_errmsg(m->in->db));
     }
     sqlite3_reset(v);
@@ -470,7 +474,7 @@ static int merge_games(Merge *m, sqlite3_stmt *run, int slot, char *err)
         r->added++;
     }
     if (!rc && step != SQLITE_DONE) {
-        rc = error_set(err, "cannot merge '%s': reading its games: %s", m->paths[m->file], sqlite3_errmsg(m->in->db));
+        rc = error_set(err, "cannot merge '%s': reading its games: %s", file_name(m, m->file), sqlite3_errmsg(m->in->db));
     }
     sqlite3_reset(g);
     return rc;
@@ -482,7 +486,7 @@ static int merge_one(Merge *m, char *err)
     int rc, step;
     sqlite3_stmt *runs = NULL;
     Store *in = m->in;
-    if ((rc = prepare(in, "SELECT " RUN_COLS ", id FROM run ORDER BY id", &runs, err)) ||
+    if ((rc = prepare(in, "SELECT " RUN_COLS ", id, finished_at FROM run ORDER BY id", &runs, err)) ||
         (rc = prepare(in, "SELECT " GAME_COLS ", id FROM game WHERE run_id = ? ORDER BY idx", &m->in_games, err)) ||
         (rc = prepare(in,
                       "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us, clock_us, "
@@ -499,7 +503,7 @@ static int merge_one(Merge *m, char *err)
         rc = merge_games(m, runs, slot, err);
     }
     if (!rc && step != SQLITE_DONE) {
-        rc = error_set(err, "cannot merge '%s': reading its runs: %s", m->paths[m->file], sqlite3_errmsg(in->db));
+        rc = error_set(err, "cannot merge '%s': reading its runs: %s", file_name(m, m->file), sqlite3_errmsg(in->db));
     }
 done:
     sqlite3_finalize(runs);
@@ -531,6 +535,20 @@ static void ranges(const uint32_t *idx, uint32_t n, char *out, size_t len)
     }
 }
 
+/* A run new here whose input had it finished: its finished_at as the
+ * input has it (a copy of a finished run is the run as it was). */
+static int keep_finished_at(Merge *m, int i, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(m->out, "UPDATE run SET finished_at = ?1 WHERE id = ?2 AND finished_at IS NULL", &st, err);
+    if (rc) return rc;
+    sqlite3_bind_text(st, 1, m->finished_at[i], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, m->run_ids[i]);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(m->out, err, "finishing a run");
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* After the last input: each run met, finished when it holds every game,
  * else what it lacks. */
 static int merge_finish(Merge *m, char *err)
@@ -546,20 +564,22 @@ static int merge_finish(Merge *m, char *err)
         r->finished = nmissing == 0;
         ranges(missing, nmissing, r->missing, sizeof r->missing);
         free(missing);
-        if (r->finished) rc = store_run_finish(m->out, &row, err);
+        if (r->finished && m->finished_at[i]) rc = keep_finished_at(m, i, err);
+        else if (r->finished) rc = store_run_finish(m->out, &row, err);
     }
     return rc;
 }
 
-int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs, int *nruns, char *err)
+int store_merge(Store *s, const char *const *paths, const char *const *names, int n, StoreMergeRun **runs,
+                int *nruns, char *err)
 {
     int rc = ERR_OK;
-    Merge m = {.out = s, .paths = paths};
+    Merge m = {.out = s, .paths = paths, .names = names ? names : paths};
     *runs = NULL;
     *nruns = 0;
     err[0] = '\0';
     for (int i = 0; i < n; i++)
-        if ((rc = check_input(s, paths[i], err))) return rc;
+        if ((rc = check_input(s, paths[i], m.names[i], err))) return rc;
 
     if ((rc = store_transaction_begin(s, err))) return rc;
     if ((rc = store_ensure_schema(s, err)) ||
@@ -592,7 +612,7 @@ int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs,
         char oerr[ERR_LEN];
         m.file = i;
         if (store_open(&m.in, paths[i], STORE_READ, s->busy_ms, oerr)) {
-            rc = error_set(err, "cannot merge '%s': %s", paths[i], oerr);
+            rc = error_set(err, "cannot merge '%s': %s", m.names[i], oerr);
             break;
         }
         rc = merge_one(&m, err);
@@ -617,6 +637,8 @@ done:
     free(m.origins.file);
     free(m.run_ids);
     free(m.run_file);
+    for (int i = 0; i < m.nruns; i++) free(m.finished_at[i]);
+    free(m.finished_at);
     if (rc) {
         free(m.runs);
         return rc;

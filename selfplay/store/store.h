@@ -29,6 +29,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "selfplay/records/games.h"
 #include "selfplay/records/record.h"
 #include "selfplay/records/text.h"
 
@@ -210,10 +211,36 @@ typedef struct StoreMergeRun {
 /* Merges the databases paths[0..n-1] into s (opened STORE_CREATE or
  * STORE_WRITE). Each input is checked before anything is written: a file
  * that is not a Yinsh Lab database, of a newer or older schema, damaged
- * (a truncated copy), or this very database, is refused by name. On
- * success *runs (malloc'ed; free it) holds what happened to each run met,
- * *nruns of them. */
-int store_merge(Store *s, const char *const *paths, int n, StoreMergeRun **runs, int *nruns, char *err);
+ * (a truncated copy), or this very database, is refused by name. Messages
+ * name input i names[i] (names NULL: its path; `yinsh import` merges from
+ * a database it made of a file, and names the file). On success *runs
+ * (malloc'ed; free it) holds what happened to each run met, *nruns of
+ * them. A run new here that arrives finished keeps its finished_at; one
+ * that a merge completes gets the merge's time. */
+int store_merge(Store *s, const char *const *paths, const char *const *names, int n, StoreMergeRun **runs,
+                int *nruns, char *err);
+
+/* ---- rows as stored (rows.c) -----------------------------------------
+ *
+ * The compact form of a study's games (selfplay/records/games.h; `yinsh
+ * export --format games` and `yinsh import --format games`): every row of
+ * a run as text, and back. */
+
+/* Calls to->on_run with each run's row (the runs named, every run when
+ * nruns is 0; in the order they were stored), then to->on_game with each
+ * of its games in index order, every action's figures and root visits
+ * with it: text valid during the call, reals in their shortest exact
+ * form. A name that is no run is ERR_NOT_FOUND before any call; a
+ * database of an older schema is refused (its rows lack columns). */
+int store_rows_each(Store *s, const char *const *runs, int nruns, const GamesRows *to, char *err);
+/* Writes a run's row as the columns say (names of the run table; a name
+ * this yinsh does not store is an error), its local id into *run_id, and
+ * then one game with its actions (actor, state and legal as the reader's
+ * replay gave them) and root visits, the game's identity made from the
+ * run's plan_ident (NULL: none). For a database of its own, made to be
+ * merged: no check of a plan, a repeat or a lease here. */
+int store_rows_add_run(Store *s, const GamesColumn *cols, int ncols, int64_t *run_id, char *err);
+int store_rows_add_game(Store *s, int64_t run_id, const char *plan_ident, const GamesGame *g, char *err);
 
 /* ---- reading games (store.c) ---------------------------------------- */
 
