@@ -584,6 +584,20 @@ static char *sgf_with(const char *from, const char *to)
  * it leaves, with the table row of random against itself; the JSON the
  * figures of the same selection; the match report of no matches is an
  * error, with report.md left unwritten. */
+/* The report's JSON, with "OUT" as its folder (freed by gc). */
+static char *json_of(const Report *rep)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    Json j;
+    json_begin(&j, f);
+    report_write_json(&j, rep, "OUT", NULL);
+    json_end(&j);
+    fclose(f);
+    return gc(text);
+}
+
 Test(report, folder_and_json_in_process)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "folder");
@@ -605,18 +619,10 @@ Test(report, folder_and_json_in_process)
     random_row(md, "### Standard");
     free(md);
 
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    Json j;
-    json_begin(&j, f);
-    report_write_json(&j, &rep, "OUT", NULL);
-    json_end(&j);
-    fclose(f);
+    char *text = json_of(&rep);
     cr_expect(strstr(text, "\n  \"out\": \"OUT\",\n  \"games\": 100,\n"), "%s", text);
     cr_expect(strstr(text, "\"white\": \"random\""), "%s", text);
     cr_expect(strstr(text, "\n  \"pictures\": null\n}"), "%s", text);
-    free(text);
     report_free(&rep);
 
     char *empty = path_in(dir, "no-match");
@@ -1927,15 +1933,7 @@ Test(report, swaps_counted_and_written)
               "%s", md);
     const char *first = strstr(md, "Black swapped in");
     cr_expect(first && !strstr(first + 1, "Black swapped in"), "only the +swap variant has swaps:\n%s", md);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    Json j;
-    json_begin(&j, f);
-    report_write_json(&j, &hand, "OUT", NULL);
-    json_end(&j);
-    fclose(f);
+    char *text = json_of(&hand);
     cr_expect(strstr(text, "\"swapped\": {\"white\": 3, \"black\": 1, \"draw\": 0}"), "%s", text);
     cr_expect(strstr(text, "\"swapped\": null"), "%s", text);
-    free(text);
 }
