@@ -117,3 +117,12 @@ ReportDiff report_md_diff_cells(FILE *f, const ReportPair *standard, const Repor
             ph, REPORT_VERDICT_WORD[d.verdict]);
     return d;
 }
+
+const char *report_variant_title(int variant)
+{
+    static const char *const TITLE[REPORT_VARIANT_NB] = {
+        "Standard",           "Blitz",           "Standard+swap",           "Blitz+swap",
+        "Standard+draw-odds", "Blitz+draw-odds", "Standard+swap+draw-odds", "Blitz+swap+draw-odds",
+    };
+    return TITLE[variant];
+}

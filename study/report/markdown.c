@@ -21,15 +21,6 @@
 #include "eval/stats/stats.h"
 #include "engine/base/number.h"
 
-const char *report_variant_title(int variant)
-{
-    static const char *const TITLE[REPORT_VARIANT_NB] = {
-        "Standard",           "Blitz",           "Standard+swap",           "Blitz+swap",
-        "Standard+draw-odds", "Blitz+draw-odds", "Standard+swap+draw-odds", "Blitz+swap+draw-odds",
-    };
-    return TITLE[variant];
-}
-
 static void fmt_p_sentence(double p, char *out, size_t len)
 {
     char v[32];
