@@ -42,18 +42,7 @@ bool agent_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
     return true;
 }
 
-void agent_shortest_real(double v, char *out)
-{
-    snprintf(out, 32, "%.17g", v);
-    for (int prec = 1; prec < 17; prec++) {
-        char tmp[32];
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        if (strtod(tmp, NULL) == v) {
-            memcpy(out, tmp, sizeof tmp);
-            return;
-        }
-    }
-}
+void agent_shortest_real(double v, char *out) { number_real_text(v, out); }
 
 void agent_option(AgentOption *o, const char *name, long long min, long long max, const char *fmt, ...)
 {

@@ -42,22 +42,13 @@ int resign_parse_check(const char *text, ResignRule *rule, char *err)
                       text);
 }
 
-/* The shortest %g text that reads back as v (%.17g always does). */
-static void shortest(double v, char out[32])
-{
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(out, 32, "%.*g", digits, v);
-        if (strtod(out, NULL) == v) return;
-    }
-}
-
 char *resign_format(const ResignRule *rule, char *out, size_t len)
 {
     char v[32], f[32];
     out[0] = '\0';
     if (!(rule->value > 0)) return out;
-    shortest(rule->value, v);
-    shortest(rule->check, f);
+    number_real_text(rule->value, v);
+    number_real_text(rule->check, f);
     snprintf(out, len, "resign=%s:%u,resigncheck=%s", v, (unsigned)rule->decisions, f);
     return out;
 }
