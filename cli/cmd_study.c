@@ -32,8 +32,9 @@ const char USAGE_STUDY[] =
     "  ending with the same games as one that was never stopped.\n"
     "\n"
     "  --threads T        OpenMP threads (default: the number of cores)\n"
-    "  --check            check the file and the database, print each run and\n"
-    "                     its state (complete, unfinished, missing); play nothing\n"
+    "  --check            check the file and the database, print each run, its\n"
+    "                     state (complete, unfinished, missing) and its games\n"
+    "                     stored (stored/planned); play nothing\n"
     "  --quiet            no progress or run lines, no report on stdout\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --shard K/N        play only shard K of N of every run (games i with\n"
@@ -80,14 +81,29 @@ static char *run_command(const StudyRun *r, const char *db, const char *shard)
 
 static void print_plan(const Study *s, const Planned *runs)
 {
-    printf("%-40s %-8s %-24s %9s %20s  %s\n", "run", "variant", "agent", "games", "seed", "state");
+    /* each column as wide as its widest entry; the agents, the widest, last */
+    int wname = (int)strlen("run"), wvariant = (int)strlen("variant"), wgames = (int)strlen("games"),
+        wseed = (int)strlen("seed");
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
-        char agents[2 * SPEC_LEN + 8];
+        char games[32];
+        int len = snprintf(games, sizeof games, "%u/%u", runs[i].stored, r->plan.games);
+        if ((int)strlen(r->name) > wname) wname = (int)strlen(r->name);
+        if ((int)strlen(variant_name(r->plan.variant)) > wvariant) wvariant = (int)strlen(variant_name(r->plan.variant));
+        if (len > wgames) wgames = len;
+        len = snprintf(games, sizeof games, "%" PRIu64, r->plan.seed);
+        if (len > wseed) wseed = len;
+    }
+    printf("%-*s  %-*s  %-10s  %*s  %*s  %s\n", wname, "run", wvariant, "variant", "state", wgames, "games", wseed,
+           "seed", "agent");
+    for (int i = 0; i < s->nruns; i++) {
+        const StudyRun *r = &s->runs[i];
+        char agents[2 * SPEC_LEN + 8], games[32];
         if (!strcmp(r->kind, "match")) snprintf(agents, sizeof agents, "%s vs %s", r->spec, r->spec_b);
         else snprintf(agents, sizeof agents, "%s", r->spec);
-        printf("%-40s %-8s %-24s %9u %20" PRIu64 "  %s\n", r->name, variant_name(r->plan.variant), agents,
-               r->plan.games, r->plan.seed, planned_state_name(runs[i].state));
+        snprintf(games, sizeof games, "%u/%u", runs[i].stored, r->plan.games);
+        printf("%-*s  %-*s  %-10s  %*s  %*" PRIu64 "  %s\n", wname, r->name, wvariant, variant_name(r->plan.variant),
+               planned_state_name(runs[i].state), wgames, games, wseed, r->plan.seed, agents);
     }
 }
 

@@ -457,6 +457,50 @@ static char *games_of(const char *db)
     return s;
 }
 
+/* The text with every run of spaces one space: --check's rows, whatever
+ * their columns' widths. */
+static char *squeezed(const char *text)
+{
+    char *s = strdup(text), *w = s;
+    cr_assert(s);
+    for (const char *r = text; *r; r++)
+        if (*r != ' ' || w == s || w[-1] != ' ') *w++ = *r;
+    *w = '\0';
+    return s;
+}
+
+/* --check counts each run's stored games: after one shard of two is
+ * merged, every run holds its half (a match's by pairs), unfinished. */
+Test(study, check_counts_the_games_stored)
+{
+    char *dir = tmpdir_new(), *file = write_in(dir, "s.ini", LADDER), *err, *out;
+    const char *shard[] = {"study", file, "--shard", "1/2", "--db", "sh1.db", "--threads", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, shard, NULL, &err), 0, "%s", err);
+    const char *merge[] = {"merge", "--db", "s.db", "sh1.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, merge, NULL, &err), 0, "%s", err);
+    const char *check[] = {"study", file, "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, check, &out, &err), 0, "%s", err);
+    out = squeezed(out);
+    /* games 0, 2, 4 of 6; 0, 2 of 4; a match's pairs 0 (games 0 and 1) of 2 */
+    const char *rows[] = {"small-standard-random standard unfinished 3/6 40 random\n",
+                          "small-blitz-random blitz unfinished 3/6 41 random\n",
+                          "small-standard-s20 standard unfinished 2/4 42 mcts:sims=20\n",
+                          "small-blitz-s20 blitz unfinished 2/4 43 mcts:sims=20\n",
+                          /* a match's seed is drawn from the study's */
+                          "small-standard-s20-vs-random standard unfinished 2/4 ",
+                          "small-blitz-s20-vs-random blitz unfinished 2/4 "};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) cr_expect(strstr(out, rows[i]), "no '%s' in:\n%s", rows[i], out);
+    cr_assert(strstr(out, "run variant state games seed agent\n"), "%s", out);
+
+    /* the study played to the end: every run complete, all its games */
+    const char *study[] = {"study", file, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, study, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, check, &out, &err), 0, "%s", err);
+    out = squeezed(out);
+    cr_expect(strstr(out, "small-blitz-random blitz complete 6/6 41 random\n"), "%s", out);
+    cr_expect(strstr(out, "small-blitz-s20-vs-random blitz complete 4/4 "), "%s", out);
+}
+
 Test(study, shards_merged_equal_the_whole)
 {
     char *dir = tmpdir_new(), *file = write_in(dir, "s.ini", LADDER), *err, *out;
@@ -533,10 +577,11 @@ Test(study, repository_studies_keep_their_runs)
                                  "mcts:sims=300"};
     const char *args[] = {"study", YINSH_SOURCE_DIR "/studies/main.ini", "--check", NULL};
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
+    out = squeezed(out);
     for (int i = 0; i < 6; i++) {
         char line[256];
-        snprintf(line, sizeof line, "%-40s %-8s %-24s %9s %20s  missing\n", main_runs[i][0], main_runs[i][1],
-                 main_agents[i], main_runs[i][2], main_runs[i][3]);
+        snprintf(line, sizeof line, "%s %s missing 0/%s %s %s\n", main_runs[i][0], main_runs[i][1], main_runs[i][2],
+                 main_runs[i][3], main_agents[i]);
         cr_assert(strstr(out, line), "no '%s' in:\n%s", line, out);
     }
 
@@ -554,10 +599,11 @@ Test(study, repository_studies_keep_their_runs)
     };
     const char *bargs[] = {"study", YINSH_SOURCE_DIR "/studies/balance.ini", "--check", NULL};
     cr_assert_eq(yinsh_run(dir, bargs, &out, &err), 0, "%s", err);
+    out = squeezed(out);
     for (int i = 0; i < 10; i++) {
         char name[64], variant[16], agent[32], games[16], seed[16], line[256];
         cr_assert_eq(sscanf(balance[i], "%63s %15s %31s %15s %15s", name, variant, agent, games, seed), 5);
-        snprintf(line, sizeof line, "%-40s %-8s %-24s %9s %20s  missing\n", name, variant, agent, games, seed);
+        snprintf(line, sizeof line, "%s %s missing 0/%s %s %s\n", name, variant, games, seed, agent);
         cr_assert(strstr(out, line), "no '%s' in:\n%s", line, out);
     }
     cr_assert(!file_exists(path_in(dir, "results/yinsh.db")), "--check made the database");

@@ -2,6 +2,7 @@
  * them (planned.h). */
 #include <assert.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "engine/base/error.h"
@@ -44,6 +45,13 @@ static int read_states(const PlannedOptions *o, int mode, Planned *runs, int n, 
             rc = error_code(err, ERR_EXISTS, "database '%s': %s", o->db, serr);
         } else {
             runs[i].state = row.finished ? PLANNED_COMPLETE : PLANNED_UNFINISHED;
+            runs[i].stored = row.games;
+            if (!row.finished) {
+                uint32_t *missing, nmissing;
+                if (store_run_missing(store, &row, &missing, &nmissing, err)) rc = ERR_FAIL;
+                else runs[i].stored = row.games - nmissing;
+                free(missing);
+            }
         }
     }
     store_close(store);
@@ -52,7 +60,10 @@ static int read_states(const PlannedOptions *o, int mode, Planned *runs, int n, 
 
 int planned_read(const PlannedOptions *o, Planned *runs, int n, int *refused, char *err)
 {
-    for (int i = 0; i < n; i++) runs[i].state = PLANNED_MISSING;
+    for (int i = 0; i < n; i++) {
+        runs[i].state = PLANNED_MISSING;
+        runs[i].stored = 0;
+    }
     struct stat sb;
     if (stat(o->db, &sb) != 0 && errno == ENOENT) return ERR_OK;
     /* read only: a complete plan changes nothing, not even the file's journal mode */

@@ -53,9 +53,10 @@ typedef struct Planned {
     SelfplayPlan plan;   /* a match's: white A, black B, pairs; its threads are PlannedOptions' */
     const char *command; /* stored with the run when it is created */
     PlannedState state;  /* set by planned_read */
+    uint32_t stored;     /* set by planned_read: the games of the run stored (all of a complete one's) */
 } Planned;
 
-/* Each run's state in the database; a database that does not exist yet,
+/* Each run's state in the database, and its games stored; a database that does not exist yet,
  * or holds no schema, holds none. The database is opened for reading
  * only, unless its schema is older than this yinsh's: then it is opened
  * for writing, which upgrades it in place (as any command that writes to
