@@ -15,7 +15,6 @@
 #include "selfplay/records/text.h"
 #include "tests/test_proc.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* Three runs: "self" (12 standard games), "odd/name x" (4 blitz games; a
  * name that is no file name), "m" (a match of 2 pairs, A with a weights

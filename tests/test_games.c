@@ -8,7 +8,6 @@
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include "tests/test_proc.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* A study of two runs in dir/s.db: 30 games of ab:depth=1 from 4 random
  * actions, and 6 of mcts:sims=20 that store their root visits. */

@@ -8,7 +8,6 @@
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include "tests/test_proc.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define SGF YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf"
 #define REC YINSH_SOURCE_DIR "/tests/data/boardspace-2026-02-20-DrMih-Dumbot.rec"
 

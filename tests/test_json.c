@@ -7,7 +7,6 @@
 #include "engine/base/json.h"
 #include "tests/test_proc.h"
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* Runs python3 with args (NULL-terminated), its stdout thrown away (what
  * fails is said on stderr); its exit status. Skips the test when the

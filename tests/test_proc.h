@@ -146,6 +146,9 @@ TEST_HELPER int yinsh_wait(pid_t pid)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* A command line as yinsh_run takes it: ARGS("report", "--db", db). */
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
 /* Runs yinsh to the end; *out and *err (if not NULL) receive its output. */
 TEST_HELPER int yinsh_run_env(const char *dir, const char *path_env, const char *const *args, char **out, char **err)
 {

@@ -200,6 +200,21 @@ static char *thin_note(const char *title, int thin, int empty)
 
 /* ---- the report as a process ---------------------------------------- */
 
+/* A report written without pictures leaves no earlier drawing's
+ * gnuplot.log beside it (its messages are not this report's). */
+Test(report, no_plots_removes_an_old_gnuplot_log)
+{
+    char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
+    cr_assert_eq(mkdir(out, 0777), 0);
+    write_in(out, "gnuplot.log", "line 3: an old drawing's error\n");
+    write_in(out, "notes.txt", "the user's own\n");
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", db, "--out", out, "--no-plots", "--quiet"), NULL, &se), 0,
+                 "%s", se);
+    cr_expect_not(file_exists(path_in(out, "gnuplot.log")));
+    cr_expect(file_exists(path_in(out, "notes.txt")), "a file the report does not write was removed");
+    cr_expect(file_exists(path_in(out, "report.md")));
+}
+
 Test(report, tables_match_sql)
 {
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *so, *se;
@@ -566,7 +581,6 @@ Test(report, load_and_figures)
 
 /* ---- nothing the report prints may run code or break its tables (#22) --- */
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define SHARED_SGF YINSH_SOURCE_DIR "/tests/data/Y-DrMih-Dumbot-2026-02-20-0858.sgf"
 
 /* The shared boardspace record with `from` replaced by `to` (once). */

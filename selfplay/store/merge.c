@@ -251,6 +251,8 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
         m->run_file[*slot] = step == SQLITE_ROW ? -1 : m->file;
         const char *fin = step == SQLITE_ROW ? NULL : (const char *)sqlite3_column_text(src, C_NB + 1);
         m->finished_at[*slot] = fin ? strdup(fin) : NULL;
+        /* a finished run's time lost would leave it unfinished here */
+        if (fin && !m->finished_at[*slot]) rc = error_set(err, "out of memory");
     }
     sqlite3_reset(st);
     return rc;

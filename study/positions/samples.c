@@ -6,6 +6,7 @@
 #include <string.h>
 #include "engine/base/error.h"
 #include "engine/base/file.h"
+#include "engine/base/number.h"
 #include "engine/encode/encode.h"
 #include "engine/notation.h"
 #include "study/positions/samples.h"
@@ -265,28 +266,20 @@ static void npy_record(const Sample *s, int view, unsigned char out[SAMPLES_RECO
     put16(p, (uint16_t)s->ply);
 }
 
-/* The shortest of %.15g and %.17g that reads back as v: 0.5 stays 0.5,
- * and no stored value is changed by the text. */
-static void real_text(double v, char out[32])
-{
-    snprintf(out, 32, "%.15g", v);
-    if (strtod(out, NULL) != v) snprintf(out, 32, "%.17g", v);
-}
-
 /* One text line: ypn (tab-separated) or csv. */
 static void text_line(FILE *f, const Sample *s, int format)
 {
     const StoreActionRow *row = s->row;
-    char ypn[YPN_MAX_LEN], action[ACTION_MAX_LEN], value[32] = "", root[16] = "", chosen[16] = "",
-        root_value[32] = "";
+    char ypn[YPN_MAX_LEN], action[ACTION_MAX_LEN], value[NUMBER_REAL_LEN] = "", root[16] = "", chosen[16] = "",
+        root_value[NUMBER_REAL_LEN] = "";
     ypn_format(&s->pos, ypn);
     action_format(s->action, action);
     if (row->searched) {
-        real_text(row->value, value);
+        number_real_text(row->value, value);
         snprintf(root, sizeof root, "%" PRId64, row->root_visits);
         snprintf(chosen, sizeof chosen, "%" PRId64, row->chosen_visits);
     }
-    if (!isnan(row->root_value)) real_text(row->root_value, root_value);
+    if (!isnan(row->root_value)) number_real_text(row->root_value, root_value);
     if (format == SAMPLES_YPN) {
         fprintf(f, "%s\t%s\t%d\t%s\t%s\t%s\t", ypn, action, s->z, value, root, chosen);
     } else {
