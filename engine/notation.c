@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "engine/base/error.h"
+#include "engine/base/text.h"
 #include "engine/notation.h"
 #include "engine/movegen.h"
 
@@ -358,14 +359,8 @@ int record_tag_format(const char *key, const char *value, char *out, size_t size
     if (n < 0 || (size_t)n >= size) return -1;
     at = (size_t)n;
     for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
-        char esc[8];
-        size_t len;
-        if (*p == '\\' || *p == '"') len = (size_t)snprintf(esc, sizeof esc, "\\%c", *p);
-        else if (*p == '\n') len = (size_t)snprintf(esc, sizeof esc, "\\n");
-        else if (*p == '\r') len = (size_t)snprintf(esc, sizeof esc, "\\r");
-        else if (*p == '\t') len = (size_t)snprintf(esc, sizeof esc, "\\t");
-        else if (*p < 0x20 || *p == 0x7f) len = (size_t)snprintf(esc, sizeof esc, "\\x%02x", *p);
-        else esc[0] = (char)*p, esc[1] = 0, len = 1;
+        char esc[TEXT_ESCAPE_LEN];
+        size_t len = (size_t)text_escape(*p, '"', esc);
         if (at + len + 3 > size) return -1;
         memcpy(out + at, esc, len);
         at += len;
@@ -379,11 +374,6 @@ const char *record_tag(const RecordTags *tags, const char *key)
     for (int i = 0; i < tags->n; i++)
         if (!strcmp(tags->key[i], key)) return tags->value[i];
     return NULL;
-}
-
-static int hex_digit(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
 /* One tag line, text[0..len) without its line end: `[Key "value"]`, the
@@ -408,19 +398,12 @@ static int parse_tag(const char *s, size_t len, RecordTags *tags, int line, char
         if (c == '"') break;
         if (c == '\\') {
             if (++i >= len) return error_set(err, "record: line %d: tag %s: a backslash ends the line", line, key);
-            c = s[i];
-            if (c == 'n') c = '\n';
-            else if (c == 'r') c = '\r';
-            else if (c == 't') c = '\t';
-            else if (c == 'x') {
-                int hi = i + 1 < len ? hex_digit(s[i + 1]) : -1, lo = i + 2 < len ? hex_digit(s[i + 2]) : -1;
-                if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
-                    return error_set(err, "record: line %d: tag %s: \\x wants two hex digits (not 00)", line, key);
-                c = (char)(hi * 16 + lo);
-                i += 2;
-            } else if (c != '\\' && c != '"') {
-                return error_set(err, "record: line %d: tag %s: unknown escape '\\%c'", line, key, c);
-            }
+            int used, byte = text_unescape(s + i, len - i, '"', &used);
+            if (byte < 0 && s[i] == 'x')
+                return error_set(err, "record: line %d: tag %s: \\x wants two hex digits (not 00)", line, key);
+            if (byte < 0) return error_set(err, "record: line %d: tag %s: unknown escape '\\%c'", line, key, s[i]);
+            c = (char)byte;
+            i += (size_t)used - 1;
         } else if (c == '\0') {
             return error_set(err, "record: line %d: tag %s: NUL byte in the value", line, key);
         }

@@ -18,6 +18,7 @@
 #include "engine/base/error.h"
 #include "engine/base/file.h"
 #include "engine/base/folder.h"
+#include "engine/base/text.h"
 
 static char dir[64];
 
@@ -245,4 +246,41 @@ Test(path, a_stage_moves_in_whole_and_last_comes_last)
     cr_expect_eq(folder_stage_open(in_dir(0, "file/sub"), "view", stage, sizeof stage, err), ERR_FAIL);
     cr_expect(strstr(err, "cannot create the directory"), "%s", err);
     cr_expect_str_eq(stage, "");
+}
+
+/* The one escaping of records' tags and the compact games format: every
+ * byte but NUL reads back as itself, with a quote byte or none; a
+ * control character and the quote never appear bare; an escape that is
+ * never written is refused. */
+Test(text, every_byte_escaped_reads_back_as_itself)
+{
+    for (int quote = 0; quote <= '"'; quote += '"') {
+        for (int c = 1; c < 256; c++) {
+            char esc[TEXT_ESCAPE_LEN];
+            int n = text_escape((unsigned char)c, (unsigned char)quote, esc);
+            cr_assert(n >= 1 && n < TEXT_ESCAPE_LEN && esc[n] == '\0', "byte %d", c);
+            cr_assert_eq((int)strlen(esc), n);
+            if (n == 1) {
+                cr_assert(!text_control((unsigned char)c) && c != '\\' && c != quote, "byte %d bare", c);
+                cr_assert_eq((unsigned char)esc[0], c);
+                continue;
+            }
+            cr_assert_eq(esc[0], '\\');
+            int used, back = text_unescape(esc + 1, (size_t)n - 1, (unsigned char)quote, &used);
+            cr_assert_eq(back, c, "byte %d: '%s' reads back as %d", c, esc, back);
+            cr_assert_eq(used, n - 1, "byte %d", c);
+        }
+    }
+    char esc[TEXT_ESCAPE_LEN];
+    cr_assert_str_eq((text_escape('\n', 0, esc), esc), "\\n");
+    cr_assert_str_eq((text_escape(0x1b, 0, esc), esc), "\\x1b");
+    cr_assert_str_eq((text_escape('"', 0, esc), esc), "\"");
+    cr_assert_str_eq((text_escape('"', '"', esc), esc), "\\\"");
+    int used;
+    const char *bad[] = {"q", "x0", "xg1", "x00", "\"", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_assert_eq(text_unescape(bad[i], strlen(bad[i]), 0, &used), -1, "'\\%s' was read", bad[i]);
+    cr_assert_eq(text_unescape("\"", 1, '"', &used), '"');
+    cr_assert_eq(text_unescape("x7Fz", 4, 0, &used), 0x7f);
+    cr_assert_eq(used, 3);
 }

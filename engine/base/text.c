@@ -45,3 +45,47 @@ void text_cut(char *s)
     size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
     if (len - (at - 1) < need) s[at - 1] = '\0';
 }
+
+int text_escape(unsigned char c, unsigned char quote, char esc[TEXT_ESCAPE_LEN])
+{
+    static const char HEX[] = "0123456789abcdef";
+    const char *named = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+    if (named) {
+        memcpy(esc, named, 3);
+        return 2;
+    }
+    if (text_control(c)) {
+        esc[0] = '\\', esc[1] = 'x', esc[2] = HEX[c >> 4], esc[3] = HEX[c & 15], esc[4] = 0;
+        return 4;
+    }
+    if (quote && c == quote) {
+        esc[0] = '\\', esc[1] = (char)c, esc[2] = 0;
+        return 2;
+    }
+    esc[0] = (char)c, esc[1] = 0;
+    return 1;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int text_unescape(const char *s, size_t len, unsigned char quote, int *used)
+{
+    *used = 1;
+    if (len == 0) return -1;
+    switch (s[0]) {
+    case '\\': return '\\';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'x': {
+        int hi = len > 1 ? hex_digit(s[1]) : -1, lo = len > 2 ? hex_digit(s[2]) : -1;
+        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) return -1;
+        *used = 3;
+        return hi * 16 + lo;
+    }
+    default: return quote && (unsigned char)s[0] == quote ? quote : -1;
+    }
+}

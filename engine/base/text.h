@@ -8,6 +8,7 @@
 #define YINSH_TEXT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the
  * bytes there are not one: a stray continuation byte, an overlong form, a
@@ -26,5 +27,19 @@ long text_bad_byte(const char *s);
  * lead byte without all its continuation bytes): text cut to fit a buffer
  * stays as valid as it was. */
 void text_cut(char *s);
+
+/* Values written on one line (a record's tags, the compact games format)
+ * escape their bytes one by one: a backslash, a newline, a return and a
+ * tab as \\ \n \r \t, another control character as \xHH, the byte
+ * `quote` (one the format also escapes: '"' in a tag; 0 for none) as a
+ * backslash and itself, and any other byte as itself. text_escape writes
+ * c's text into esc (TEXT_ESCAPE_LEN bytes) and returns its length. */
+enum { TEXT_ESCAPE_LEN = 5 };
+int text_escape(unsigned char c, unsigned char quote, char esc[TEXT_ESCAPE_LEN]);
+/* The byte an escape stands for, from s, the len bytes after its
+ * backslash; *used: the bytes of s it takes. -1 for an escape that
+ * text_escape never writes (a letter unknown, \x without two hex digits,
+ * or \x00: no value holds a NUL). */
+int text_unescape(const char *s, size_t len, unsigned char quote, int *used);
 
 #endif

@@ -7,6 +7,7 @@
 #include "engine/base/error.h"
 #include "engine/base/number.h"
 #include "engine/base/rng.h"
+#include "engine/base/text.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "selfplay/records/games.h"
@@ -36,14 +37,8 @@ void games_write_head(FILE *f) { fprintf(f, "%s %d\n", GAMES_MAGIC, GAMES_FORMAT
  * the tab, and \xHH any other control byte. */
 static void write_escaped(FILE *f, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\\') fputs("\\\\", f);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p == '\r') fputs("\\r", f);
-        else if (*p == '\t') fputs("\\t", f);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
-        else fputc(*p, f);
-    }
+    char esc[TEXT_ESCAPE_LEN];
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) fwrite(esc, 1, (size_t)text_escape(*p, 0, esc), f);
 }
 
 void games_write_run(FILE *f, const GamesColumn *cols, int ncols)
@@ -152,24 +147,16 @@ static int fail_at(const Reader *rd, int64_t game, char *err, const char *fmt, .
 static bool unescape(char *s)
 {
     char *w = s;
-    for (char *p = s; *p; p++) {
-        if (*p != '\\') {
-            *w++ = *p;
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '\\') {
+            *w++ = s[i];
             continue;
         }
-        p++;
-        if (*p == '\\') *w++ = '\\';
-        else if (*p == 'n') *w++ = '\n';
-        else if (*p == 'r') *w++ = '\r';
-        else if (*p == 't') *w++ = '\t';
-        else if (*p == 'x' && p[1] && p[2]) {
-            char hex[3] = {p[1], p[2], 0}, *end;
-            long v = strtol(hex, &end, 16);
-            if (*end || v <= 0) return false;
-            *w++ = (char)v;
-            p += 2;
-        } else
-            return false;
+        int used, byte = text_unescape(s + i + 1, len - i - 1, 0, &used);
+        if (byte < 0) return false;
+        *w++ = (char)byte;
+        i += (size_t)used;
     }
     *w = 0;
     return true;
