@@ -188,8 +188,8 @@ int cmd_study(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    PlannedOptions o = {0};
-    if (shard && (rc = cli_shard(cmd, shard, &o.shard, &o.shards))) goto done;
+    uint32_t shard_k = 0, shard_n = 0; /* --shard K/N; 0/0: every game */
+    if (shard && (rc = cli_shard(cmd, shard, &shard_k, &shard_n))) goto done;
     if ((rc = shard_check(cmd, &s, shard, shard_db))) goto done;
     sh.db = shard ? shard_db : s.db;
     if ((rc = cli_shared_check(cmd, &sh))) goto done;
@@ -205,10 +205,9 @@ int cmd_study(int argc, char **argv)
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    uint32_t k = o.shard, n = o.shards;
-    o = cli_planned_options(&sh);
-    o.shard = k;
-    o.shards = n;
+    PlannedOptions o = cli_planned_options(&sh);
+    o.shard = shard_k;
+    o.shards = shard_n;
     if (study_state(&s, &o, runs, err)) {
         rc = cli_error(cmd, "%s (nothing was stored)", err);
         goto done;
