@@ -86,13 +86,13 @@ static void print_plan(const Study *s, const Planned *runs)
         wseed = (int)strlen("seed");
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
-        char games[32];
-        int len = snprintf(games, sizeof games, "%u/%u", runs[i].stored, r->plan.games);
-        if ((int)strlen(r->name) > wname) wname = (int)strlen(r->name);
-        if ((int)strlen(variant_name(r->plan.variant)) > wvariant) wvariant = (int)strlen(variant_name(r->plan.variant));
-        if (len > wgames) wgames = len;
-        len = snprintf(games, sizeof games, "%" PRIu64, r->plan.seed);
-        if (len > wseed) wseed = len;
+        int name = (int)strlen(r->name), variant = (int)strlen(variant_name(r->plan.variant)),
+            games = snprintf(NULL, 0, "%u/%u", runs[i].stored, r->plan.games),
+            seed = snprintf(NULL, 0, "%" PRIu64, r->plan.seed);
+        if (name > wname) wname = name;
+        if (variant > wvariant) wvariant = variant;
+        if (games > wgames) wgames = games;
+        if (seed > wseed) wseed = seed;
     }
     printf("%-*s  %-*s  %-10s  %*s  %*s  %s\n", wname, "run", wvariant, "variant", "state", wgames, "games", wseed,
            "seed", "agent");

@@ -56,8 +56,8 @@ typedef struct Planned {
     uint32_t stored;     /* set by planned_read: the games of the run stored (all of a complete one's) */
 } Planned;
 
-/* Each run's state in the database, and its games stored; a database that does not exist yet,
- * or holds no schema, holds none. The database is opened for reading
+/* Each run's state in the database, and its games stored; a database
+ * that does not exist yet, or holds no schema, holds none. The database is opened for reading
  * only, unless its schema is older than this yinsh's: then it is opened
  * for writing, which upgrades it in place (as any command that writes to
  * it would), and read so. ERR_OK; ERR_EXISTS when the database holds a
