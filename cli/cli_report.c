@@ -80,17 +80,13 @@ int cli_report_write(const char *cmd, const CliReport *job)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    /* gnuplot's messages, when this drawing had any: an earlier one's
-     * gnuplot.log is not this report's and goes */
-    char log[4200];
-    snprintf(log, sizeof log, "%s/gnuplot.log", stage);
-    bool logged = access(log, F_OK) == 0;
-    if (folder_stage_commit(stage, out, NULL) != 0) {
+    /* the folder's pictures, their data and gnuplot.log are this report's:
+     * an earlier report's that this one did not write again go (a report
+     * without pictures leaves none beside it) */
+    if (folder_stage_commit(stage, out, NULL, report_folder_writes, NULL) != 0) {
         rc = cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
         goto done;
     }
-    snprintf(log, sizeof log, "%s/gnuplot.log", out);
-    if (!logged) unlink(log);
     if (!job->quiet && !job->json) fwrite(md, 1, md_len, stdout);
     fprintf(stderr, "yinsh %s: wrote %s/report.md\n", cmd, out);
     /* the match report has no pictures and no JSON */

@@ -85,7 +85,7 @@ int cmd_view(int argc, char **argv)
         goto done;
     }
     /* the index last: it never links a page that is not there yet */
-    if (folder_stage_commit(stage, out, "index.html") != 0) {
+    if (folder_stage_commit(stage, out, "index.html", NULL, NULL) != 0) {
         rc = cli_error(cmd, "cannot move the site into '%s': %s", out, strerror(errno));
         goto done;
     }

@@ -234,7 +234,7 @@ Test(path, a_stage_moves_in_whole_and_last_comes_last)
     file_of(sub, "new", 3);
     snprintf(sub, sizeof sub, "%s/index.html", stage + strlen(dir) + 1);
     file_of(sub, "index", 5);
-    cr_assert_eq(folder_stage_commit(stage, in_dir(0, "site"), "index.html"), 0);
+    cr_assert_eq(folder_stage_commit(stage, in_dir(0, "site"), "index.html", NULL, NULL), 0);
     struct stat sb;
     cr_expect_eq(stat(in_dir(0, "site/games/new.html"), &sb), 0);
     cr_expect_neq(stat(in_dir(0, "site/games/old.html"), &sb), 0);

@@ -202,17 +202,31 @@ static char *thin_note(const char *title, int thin, int empty)
 
 /* A report written without pictures leaves no earlier drawing's
  * gnuplot.log beside it (its messages are not this report's). */
-Test(report, no_plots_removes_an_old_gnuplot_log)
+Test(report, no_plots_removes_an_old_drawing)
 {
+    /* a report without pictures leaves none of an earlier report's beside
+     * it: its pictures, their data and gnuplot's messages go; a file the
+     * report never writes, and a link, stay */
     char *dir = tmpdir_new(), *db = tiny_db(dir), *out = path_in(dir, "rep"), *se;
     cr_assert_eq(mkdir(out, 0777), 0);
     write_in(out, "gnuplot.log", "line 3: an old drawing's error\n");
+    write_in(out, "lengths.png", "an old picture\n");
+    write_in(out, "lengths-blitz.dat", "1 2\n");
     write_in(out, "notes.txt", "the user's own\n");
+    write_in(dir, "kept.png", "the user's own picture\n");
+    cr_assert_eq(symlink(path_in(dir, "kept.png"), path_in(out, "linked.png")), 0);
     cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", db, "--out", out, "--no-plots", "--quiet"), NULL, &se), 0,
                  "%s", se);
     cr_expect_not(file_exists(path_in(out, "gnuplot.log")));
+    cr_expect_not(file_exists(path_in(out, "lengths.png")), "an old picture stayed beside a report without one");
+    cr_expect_not(file_exists(path_in(out, "lengths-blitz.dat")));
     cr_expect(file_exists(path_in(out, "notes.txt")), "a file the report does not write was removed");
+    struct stat sb;
+    cr_expect(lstat(path_in(out, "linked.png"), &sb) == 0 && S_ISLNK(sb.st_mode), "a link was removed");
+    cr_expect(file_exists(path_in(dir, "kept.png")));
     cr_expect(file_exists(path_in(out, "report.md")));
+    char *md = slurp(path_in(out, "report.md"));
+    cr_expect_not(strstr(md, ".png)"), "a report without pictures links one");
 }
 
 Test(report, tables_match_sql)

@@ -124,10 +124,47 @@ int folder_stage_open(const char *dir, const char *prefix, char *stage, size_t l
     return 0;
 }
 
-int folder_stage_commit(const char *stage, const char *dir, const char *last)
+/* The names of dir's plain files that owns names and the stage does not
+ * hold, as one allocation of NUL-separated names ended by an empty one;
+ * NULL when out of memory or dir cannot be read. */
+static char *stale_files(const char *stage, const char *dir, bool (*owns)(const char *, const void *),
+                         const void *ctx)
 {
+    DIR *d = opendir(dir);
+    if (!d) return NULL;
+    char *list = NULL, path[8400];
+    size_t len = 0;
+    FILE *f = open_memstream(&list, &len);
+    struct dirent *e;
+    struct stat sb;
+    while (f && (e = readdir(d))) {
+        if (e->d_name[0] == '.' || !owns(e->d_name, ctx)) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) continue;
+        snprintf(path, sizeof path, "%s/%s", stage, e->d_name);
+        if (lstat(path, &sb) == 0 || errno != ENOENT) continue;
+        fwrite(e->d_name, 1, strlen(e->d_name) + 1, f);
+    }
+    closedir(d);
+    if (f) {
+        fputc('\0', f);
+        if (fclose(f) != 0) {
+            free(list);
+            list = NULL;
+        }
+    }
+    return list;
+}
+
+int folder_stage_commit(const char *stage, const char *dir, const char *last,
+                        bool (*owns)(const char *name, const void *ctx), const void *ctx)
+{
+    char *stale = owns ? stale_files(stage, dir, owns, ctx) : NULL;
     DIR *d = opendir(stage);
-    if (!d) return -1;
+    if (!d) {
+        free(stale);
+        return -1;
+    }
     struct dirent *e;
     int rc = 0;
     while (!rc && (e = readdir(d))) {
@@ -136,6 +173,12 @@ int folder_stage_commit(const char *stage, const char *dir, const char *last)
     }
     closedir(d);
     if (!rc && last) rc = stage_move(stage, dir, last);
+    char path[8400];
+    for (const char *name = stale; !rc && name && *name; name += strlen(name) + 1) {
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        unlink(path);
+    }
+    free(stale);
     return rc;
 }
 

@@ -39,8 +39,12 @@ int folder_stage_open(const char *dir, const char *prefix, char *stage, size_t l
  * into dir: a file by rename, each whole; a folder in place of dir's
  * folder of that name at once (the old one is left in the stage); `last`,
  * if not NULL, after all the others (an index after the pages it links).
- * 0, or -1 with errno. */
-int folder_stage_commit(const char *stage, const char *dir, const char *last);
+ * With `owns` (ctx passed to it), the names are the command's: once all
+ * is moved, each plain file of dir that owns names and the stage did not
+ * hold (an earlier run's, which this one did not write again) is removed;
+ * anything else in dir is left as it is. 0, or -1 with errno. */
+int folder_stage_commit(const char *stage, const char *dir, const char *last,
+                        bool (*owns)(const char *name, const void *ctx), const void *ctx);
 /* Removes the stage with what is left in it. */
 void folder_stage_remove(const char *stage);
 
