@@ -101,3 +101,127 @@ line("both, blitz", *both_blitz)
 diff("both, blitz minus standard", both_blitz, both_std)
 diff("standard, replication minus ladder", rep_std, ladder_std)
 diff("blitz, replication minus ladder", rep_blitz, ladder_blitz)
+
+# White's score against strength along the ladder (results/ladder/report.md,
+# 2026-12-02): each level's self-play (White wins, Black wins, draws) and
+# its Elo with the 95% interval from the ladder's table, rounded as printed.
+# The tests are those `yinsh report` now prints below each variant's table
+# and in "Blitz against standard at matched strength" (stats_score_trend,
+# report_matched): whether the levels' scores differ (chi-squared with the
+# pooled variance of a game's score, draws counted), their linear trend in
+# Elo (Cochran-Armitage), the four one Holm family; and each blitz level
+# beside the standard level nearest it in Elo where the intervals overlap,
+# blitz minus standard by the normal approximation of the permutation test
+# (as the report computes it at these sizes), Holm over the rows.
+LEVELS = ["random", "mcts10", "mcts30", "mcts100", "mcts300", "mcts1000", "ab1", "ab2", "ab3", "ab4", "ab5"]
+LADDER = {
+    "standard": [((358, 322, 420), 0, 0, 0), ((482, 498, 120), 317, 268, 366), ((553, 530, 17), 502, 439, 565),
+                 ((539, 557, 4), 781, 703, 858), ((530, 567, 3), 1020, 932, 1109), ((559, 541, 0), 1268, 1170, 1366),
+                 ((564, 536, 0), 1294, 1190, 1398), ((504, 550, 45), 1750, 1626, 1875),
+                 ((555, 545, 0), 2155, 2017, 2293), ((542, 505, 53), 2472, 2325, 2618),
+                 ((1280, 1119, 1), 2818, 2663, 2974)],
+    "blitz": [((423, 429, 248), 0, 0, 0), ((516, 570, 14), 201, 162, 241), ((527, 573, 0), 292, 239, 345),
+              ((561, 539, 0), 634, 560, 708), ((544, 556, 0), 851, 767, 936), ((564, 536, 0), 1015, 923, 1108),
+              ((544, 556, 0), 998, 899, 1097), ((529, 567, 4), 1280, 1171, 1389), ((575, 525, 0), 1595, 1475, 1715),
+              ((602, 491, 7), 1772, 1647, 1898), ((1365, 1035, 0), 2039, 1905, 2172)],
+}
+
+
+def chi2_upper(x, df):
+    """P(X >= x), X chi-squared on df: the regularized upper incomplete gamma."""
+    a, h = df / 2, x / 2
+    if h <= 0:
+        return 1.0
+    if h < a + 1:
+        term = s = 1 / a
+        for n in range(1, 10000):
+            term *= h / (a + n)
+            s += term
+            if term < s * 1e-16:
+                break
+        return 1 - s * math.exp(-h + a * math.log(h) - math.lgamma(a))
+    tiny = 1e-300
+    b, c = h + 1 - a, 1 / tiny
+    d = 1 / b
+    f = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = d if abs(d) > tiny else tiny
+        c = b + an / c
+        c = c if abs(c) > tiny else tiny
+        d = 1 / d
+        f *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return math.exp(-h + a * math.log(h) - math.lgamma(a)) * f
+
+
+def holm(ps):
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    out, run = [0.0] * len(ps), 0.0
+    for r, i in enumerate(order):
+        run = max(run, min(1.0, (len(ps) - r) * ps[i]))
+        out[i] = run
+    return out
+
+
+def fmt_p(p):
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def trend(rows):
+    n = sum(w + b + d for (w, b, d), *_ in rows)
+    mean = sum(w + d / 2 for (w, b, d), *_ in rows) / n
+    var = sum(w + d / 4 for (w, b, d), *_ in rows) / n - mean * mean
+    xm = sum((w + b + d) * e for (w, b, d), e, *_ in rows) / n
+    chi = sxx = sxy = 0.0
+    for (w, b, d), e, *_ in rows:
+        ni, si = w + b + d, (w + d / 2) / (w + b + d)
+        chi += ni * (si - mean) ** 2 / var
+        sxx += ni * (e - xm) ** 2
+        sxy += ni * (e - xm) * (si - mean)
+    slope, se = sxy / sxx, math.sqrt(var / sxx)
+    z = slope / se
+    k = len(rows)
+    return chi, chi2_upper(chi, k - 1), slope, se, math.erfc(abs(z) / math.sqrt(2)), chi - z * z, chi2_upper(chi - z * z, k - 2)
+
+
+print("== White's score along the ladder (the 4 tests one Holm family)")
+res = {v: trend(rows) for v, rows in LADDER.items()}
+adj = holm([p for v in res for p in (res[v][1], res[v][4])])
+for i, (v, (chi, p, slope, se, ps, dev, pd)) in enumerate(res.items()):
+    print(f"{v}: the levels differ: chi2 {chi:.1f} on {len(LADDER[v]) - 1} df, p {fmt_p(p)} (Holm {fmt_p(adj[2 * i])}); "
+          f"trend {1e5 * slope:+.1f} points per 1,000 Elo ({1e5 * (slope - Z * se):+.1f} to {1e5 * (slope + Z * se):+.1f}), "
+          f"p {fmt_p(ps)} (Holm {fmt_p(adj[2 * i + 1])}); off the line: chi2 {dev:.1f} on {len(LADDER[v]) - 2} df, p {fmt_p(pd)}")
+
+
+def perm_normal_p(a, b):
+    """Blitz minus standard by the normal approximation of the permutation test."""
+    (wa, ba, da), (wb, bb, db) = a, b
+    na, nb = wa + ba + da, wb + bb + db
+    n = na + nb
+    mean = (wa + wb + (da + db) / 2) / n
+    ss = (wa + wb) * (1 - mean) ** 2 + (da + db) * (0.5 - mean) ** 2 + (ba + bb) * mean ** 2
+    var_sum = na * nb / (n * (n - 1)) * ss
+    sd = (1 / na + 1 / nb) * math.sqrt(var_sum)
+    d = (wa + da / 2) / na - (wb + db / 2) / nb
+    return math.erfc(abs(d) / sd / math.sqrt(2))
+
+
+print("== blitz against standard at matched strength (each blitz level beside the nearest standard one)")
+rows = []
+for kb, (cb, eb, lob, hib) in enumerate(LADDER["blitz"]):
+    ks = min(range(len(LADDER["standard"])), key=lambda k: abs(LADDER["standard"][k][1] - eb))
+    cs, es, los, his = LADDER["standard"][ks]
+    if hib < los or his < lob:
+        print(f"blitz {LEVELS[kb]} ({eb:+d}): no standard level whose interval meets its own")
+        continue
+    rows.append((kb, ks, cb, cs))
+adj = holm([perm_normal_p(cb, cs) for kb, ks, cb, cs in rows])
+for (kb, ks, cb, cs), a in zip(rows, adj):
+    d, lo, hi = newcombe(cb[0] + cb[2] / 2, sum(cb), cs[0] + cs[2] / 2, sum(cs))
+    print(f"blitz {LEVELS[kb]} ({LADDER['blitz'][kb][1]:+d}) {100 * score(*cb)[0]:.1f}% beside standard {LEVELS[ks]} "
+          f"({LADDER['standard'][ks][1]:+d}) {100 * score(*cs)[0]:.1f}%: {pts(d)} ({pts(lo)} to {pts(hi)}), "
+          f"p {fmt_p(perm_normal_p(cb, cs))}, Holm {fmt_p(a)} of {len(rows)}")

@@ -1684,6 +1684,113 @@ Test(report, ladder_by_hand)
     for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_free(&rep.ladder[v]);
 }
 
+/* White's score against strength, by hand. Standard: random < A < B,
+ * A over random 60:20 (40 pairs), B over A 60:40 (50 pairs): A +190.8
+ * (se 44.9), B +261.3 (se 57.2). Blitz: random < A < B < C, A over random
+ * 44:36 (40 pairs), B over A 60:20, C over B 36:4 (20 pairs): A +34.9 (se
+ * 39.0), B +225.7 (se 59.5), C +607.4 (se 109.2). Each blitz level beside
+ * the standard level nearest it in Elo: random beside random, A (34.9)
+ * beside random (0, not A's 190.8), B (225.7) beside A (190.8, not B's
+ * 261.3); C (its interval 393 to 821) has none whose interval meets its
+ * own (B's: 149 to 373). The trend of each ladder is stats_score_trend's
+ * on the levels' self-play at their Elo, the four tests one family. */
+Test(report, strength_along_and_matched_by_hand)
+{
+    const char *L[] = {"random", "mcts:sims=10", "mcts:sims=30", "ab:depth=1"};
+    ReportPair pairs[7] = {
+        hand_pair(VARIANT_STANDARD, L[0], 15, 15, 0), hand_pair(VARIANT_STANDARD, L[1], 18, 12, 0),
+        hand_pair(VARIANT_STANDARD, L[2], 24, 6, 0),  hand_pair(VARIANT_BLITZ, L[0], 10, 10, 0),
+        hand_pair(VARIANT_BLITZ, L[1], 20, 20, 0),    hand_pair(VARIANT_BLITZ, L[2], 28, 12, 0),
+        hand_pair(VARIANT_BLITZ, L[3], 30, 10, 0),
+    };
+    ReportMatch matches[] = {
+        hand_match(VARIANT_STANDARD, "s-a", L[1], L[0], 60, 0, 20, (uint64_t[5]){0, 0, 20, 0, 20}),
+        hand_match(VARIANT_STANDARD, "s-b", L[2], L[1], 60, 0, 40, (uint64_t[5]){0, 0, 40, 0, 10}),
+        hand_match(VARIANT_BLITZ, "b-a", L[1], L[0], 44, 0, 36, (uint64_t[5]){0, 0, 36, 0, 4}),
+        hand_match(VARIANT_BLITZ, "b-b", L[2], L[1], 60, 0, 20, (uint64_t[5]){0, 0, 20, 0, 20}),
+        hand_match(VARIANT_BLITZ, "b-c", L[3], L[2], 36, 0, 4, (uint64_t[5]){0, 0, 4, 0, 16}),
+    };
+    Report rep = {.db = "hand.db", .pairs = pairs, .npairs = 7, .matches = matches, .nmatches = 5, .games = 230};
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_build(&rep, v, &rep.ladder[v]);
+    const ReportLadder *s = &rep.ladder[VARIANT_STANDARD], *b = &rep.ladder[VARIANT_BLITZ];
+    cr_assert(report_ladder_rated(s) && report_ladder_rated(b));
+    cr_assert_eq(s->nlevels, 3);
+    cr_assert_eq(b->nlevels, 4);
+    cr_expect_float_eq(s->level[1].elo, 400 * log10(3), 1e-6);
+    cr_expect_float_eq(b->level[1].elo, 400 * log10(44 / 36.0), 1e-6);
+    cr_expect_float_eq(b->level[3].elo, 400 * (log10(44 / 36.0) + log10(3) + log10(9)), 1e-6);
+
+    ReportAlong along[REPORT_VARIANT_NB];
+    report_along(&rep, along);
+    const uint64_t sc[3][3] = {{15, 0, 15}, {12, 0, 18}, {6, 0, 24}};
+    const uint64_t bc[4][3] = {{10, 0, 10}, {20, 0, 20}, {12, 0, 28}, {10, 0, 30}};
+    double sx[3], bx[4];
+    for (int k = 0; k < 3; k++) sx[k] = s->level[k].elo;
+    for (int k = 0; k < 4; k++) bx[k] = b->level[k].elo;
+    StatsTrend ts, tb;
+    cr_assert_eq(stats_score_trend(sc, sx, 3, &ts), 0);
+    cr_assert_eq(stats_score_trend(bc, bx, 4, &tb), 0);
+    cr_assert(along[VARIANT_STANDARD].ok && along[VARIANT_BLITZ].ok);
+    cr_expect_eq(along[VARIANT_STANDARD].nlevels, 3);
+    cr_expect_eq(along[VARIANT_BLITZ].nlevels, 4);
+    cr_expect_float_eq(along[VARIANT_STANDARD].t.chi2, ts.chi2, 1e-12);
+    cr_expect_float_eq(along[VARIANT_STANDARD].t.slope, ts.slope, 1e-15);
+    cr_expect_float_eq(along[VARIANT_BLITZ].t.slope, tb.slope, 1e-15);
+    cr_expect(ts.slope > 0 && tb.slope > 0);
+    double fam[4] = {ts.p, ts.p_slope, tb.p, tb.p_slope};
+    stats_holm(fam, 4, fam);
+    cr_expect_eq(along[VARIANT_STANDARD].family, 4);
+    cr_expect_float_eq(along[VARIANT_STANDARD].p_holm, fam[0], 1e-15);
+    cr_expect_float_eq(along[VARIANT_STANDARD].p_slope_holm, fam[1], 1e-15);
+    cr_expect_float_eq(along[VARIANT_BLITZ].p_holm, fam[2], 1e-15);
+    cr_expect_float_eq(along[VARIANT_BLITZ].p_slope_holm, fam[3], 1e-15);
+    cr_expect(!along[VARIANT_SWAP].ok, "no ladder: no trend");
+
+    ReportMatched rows[REPORT_LEVEL_MAX];
+    cr_assert_eq(report_matched(&rep, rows), 3);
+    const int WANT[3][2] = {{0, 0}, {0, 1}, {1, 2}}; /* standard level, blitz level */
+    double p[3];
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(rows[i].standard, WANT[i][0], "row %d", i);
+        cr_expect_eq(rows[i].blitz, WANT[i][1], "row %d", i);
+        p[i] = report_diff(&pairs[WANT[i][0]], &pairs[3 + WANT[i][1]]).p;
+        cr_expect_float_eq(rows[i].d.p, p[i], 1e-15);
+        cr_expect_eq(rows[i].d.family, 3);
+    }
+    stats_holm(p, 3, p);
+    for (int i = 0; i < 3; i++) cr_expect_float_eq(rows[i].d.p_holm, p[i], 1e-15, "row %d", i);
+    /* B (70.0%) beside A (60.0%): +10 points */
+    cr_expect_float_eq(rows[2].d.d.mid, 0.10, 1e-12);
+
+    char *by = section(markdown_of(&rep), "## White's score against Elo");
+    char want[512];
+    snprintf(want, sizeof want,
+             "**Along the ladder** (Standard: the 3 levels above, rated against the anchor, each level's self-play "
+             "from its ladder opening, its Elo taken as exact): %s, χ² = %.1f on 2 df, ",
+             fam[0] < 0.05 ? "the levels' White's scores differ beyond chance"
+                           : "no difference between the levels' White's scores is told from chance",
+             ts.chi2);
+    cr_expect(strstr(by, want), "want '%s' in\n%s", want, by);
+    snprintf(want, sizeof want, "its linear trend in Elo is %+.1f points per 1,000 Elo", 1e5 * tb.slope);
+    cr_expect(strstr(by, want), "want '%s' in\n%s", want, by);
+    cr_expect(strstr(by, "after Holm's correction over the 4 tests along the ladders"), "%s", by);
+    cr_expect(strstr(by, "### Blitz against standard at matched strength") && strstr(by, "one family (3 tests, Holm)"),
+              "%s", by);
+    cr_expect(strstr(by, "| `random` | 0 (the anchor) | `random` | 0 (the anchor) | 50.0% (30 games) | 50.0% (20 "
+                         "games) | +0.0 ("),
+              "%s", by);
+    snprintf(want, sizeof want, "| `mcts:sims=30` | %s | `mcts:sims=10` | %s | 60.0%% (30 games) | 70.0%% (40 games) | "
+                                "+10.0 (",
+             elo_text(b->level[2].elo, b->level[2].se), elo_text(s->level[1].elo, s->level[1].se));
+    cr_expect(strstr(by, want), "want '%s' in\n%s", want, by);
+    char *matched = gc(strdup(strstr(by, "### Blitz against standard at matched strength")));
+    char *after = strstr(matched, "\n### ");
+    if (after) *after = '\0';
+    cr_expect_not(strstr(matched, "| `ab:depth=1` | "), "C has no standard level of matched strength:\n%s", matched);
+    cr_expect(strstr(by, "what the line leaves, the levels' departure from it: χ² = "), "%s", by);
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_free(&rep.ladder[v]);
+}
+
 /* A match run's first agent's results by SQL: game 2k has A as White,
  * game 2k+1 has B as White. */
 static void sql_match(sqlite3 *h, const char *run, long long *w, long long *d, long long *l)
@@ -1884,9 +1991,14 @@ Test(report, ladder_from_a_study)
                            &so, &se),
                  0, "%s", se);
     write_in(dir, "r.json", so);
-    char check[1024];
+    char check[2048];
     snprintf(check, sizeof check,
              "cd %s && python3 -c \"import json; d = json.load(open('r.json')); L = d['ladders']; "
+             "assert all(len(x['along']['levels']) == 3 and x['along']['df'] == 2 and x['along']['holm_family'] == 4 "
+             "and x['along']['games'] == 120 for x in L); "
+             "M = d['matched_strength']; "
+             "assert M and M[0]['blitz_level'] == 'random' and M[0]['standard_level'] == 'random'; "
+             "assert all(r['holm_family'] == len(M) and r['p_holm'] >= r['p_value'] for r in M); "
              "assert [x['variant'] for x in L] == ['standard', 'blitz']; "
              "assert all(x['anchor'] == 'random' and x['anchor_random'] and x['blocks'] == 1 for x in L); "
              "assert all(len(x['levels']) == 3 and len(x['links']) == 2 for x in L); "

@@ -388,3 +388,97 @@ Test(stats, holm_properties)
             if (p[i] <= p[j]) cr_expect(adj[i] <= adj[j], "p %g <= %g but %g > %g", p[i], p[j], adj[i], adj[j]);
     }
 }
+
+Test(stats, chi2_upper_tail)
+{
+    /* the 5% points of the tables: 3.841459 (1 df), 5.991465 (2),
+     * 18.307038 (10), 124.342113 (100) */
+    NEAR(stats_chi2_upper(3.841459, 1), 0.05, 1e-6);
+    NEAR(stats_chi2_upper(5.991465, 2), 0.05, 1e-6);
+    NEAR(stats_chi2_upper(18.307038, 10), 0.05, 1e-6);
+    NEAR(stats_chi2_upper(124.342113, 100), 0.05, 1e-6);
+    /* an even df has a closed form, Q = e^(-x/2) sum_{i < df/2} (x/2)^i / i!:
+     * df 2, x 0.8: e^-0.4 = 0.670320 (the series side); df 4, x 10:
+     * e^-5 (1 + 5) = 0.040428 (the fraction side); df 10, x 2: e^-1 (1 + 1
+     * + 1/2 + 1/6 + 1/24) = 0.996340 */
+    NEAR(stats_chi2_upper(0.8, 2), exp(-0.4), 1e-12);
+    NEAR(stats_chi2_upper(10, 4), 6 * exp(-5), 1e-12);
+    NEAR(stats_chi2_upper(2, 10), exp(-1) * (1 + 1 + 0.5 + 1 / 6.0 + 1 / 24.0), 1e-12);
+    /* 1 df is a squared normal: P(X >= 4) = P(|Z| >= 2) = erfc(2 / sqrt 2) */
+    NEAR(stats_chi2_upper(4, 1), erfc(2 / sqrt(2.0)), 1e-12);
+    cr_expect_eq(stats_chi2_upper(0, 3), 1);
+    NEAR(stats_chi2_upper(400, 10), 0, 1e-60);
+    cr_expect(isnan(stats_chi2_upper(1, 0)));
+}
+
+Test(stats, trend_by_hand)
+{
+    /* three groups at x = 0, 1, 2 scoring 0.4, 0.5, 0.6 over 10 games each
+     * (losses, draws, wins): pooled 0.5, a game's variance 0.25; chi2 =
+     * 10 (0.01 + 0 + 0.01) / 0.25 = 0.8 on 2 df, p = e^-0.4; sxx = 20, sxy
+     * = 10 (-1)(-0.1) + 10 (1)(0.1) = 2: slope 0.1, se sqrt(0.25 / 20) =
+     * 0.111803, z^2 = 0.8 = chi2: the line leaves nothing */
+    const uint64_t a[3][3] = {{6, 0, 4}, {5, 0, 5}, {4, 0, 6}};
+    const double x[3] = {0, 1, 2};
+    StatsTrend t;
+    cr_assert_eq(stats_score_trend(a, x, 3, &t), 0);
+    cr_expect_eq(t.k, 3);
+    cr_expect_eq(t.n, 30);
+    NEAR(t.mean, 0.5, 1e-12);
+    NEAR(t.var, 0.25, 1e-12);
+    NEAR(t.chi2, 0.8, 1e-12);
+    NEAR(t.p, exp(-0.4), 1e-12);
+    NEAR(t.slope, 0.1, 1e-12);
+    NEAR(t.se, sqrt(0.25 / 20), 1e-12);
+    NEAR(t.slope_ci.lo, 0.1 - STATS_Z95 * sqrt(0.25 / 20), 1e-12);
+    NEAR(t.p_slope, erfc(0.1 / sqrt(0.25 / 20) / sqrt(2.0)), 1e-12);
+    NEAR(t.chi2_dev, 0, 1e-12);
+    NEAR(t.p_dev, 1, 1e-12);
+
+    /* draws count in the variance: (1, 2, 1) at x = 0 and (0, 0, 4) at x =
+     * 1: pooled 6 / 8 = 0.75, E[s^2] = (2 / 4 + 1 + 4) / 8 = 0.6875, var
+     * 0.125; chi2 = (4 (0.0625) + 4 (0.0625)) / 0.125 = 4 on 1 df; slope
+     * (4 (-0.5)(-0.25) + 4 (0.5)(0.25)) / 2 = 0.5, se sqrt(0.125 / 2) =
+     * 0.25, z = 2; two groups leave no departure to test */
+    const uint64_t b[2][3] = {{1, 2, 1}, {0, 0, 4}};
+    cr_assert_eq(stats_score_trend(b, x, 2, &t), 0);
+    NEAR(t.var, 0.125, 1e-12);
+    NEAR(t.chi2, 4, 1e-12);
+    NEAR(t.p, erfc(2 / sqrt(2.0)), 1e-12);
+    NEAR(t.slope, 0.5, 1e-12);
+    NEAR(t.se, 0.25, 1e-12);
+    NEAR(t.p_slope, erfc(2 / sqrt(2.0)), 1e-12);
+    cr_expect(isnan(t.chi2_dev) && isnan(t.p_dev));
+
+    /* nothing to test: one group, a group without games, results that do
+     * not vary, one x for all */
+    cr_expect_eq(stats_score_trend(a, x, 1, &t), -1);
+    const uint64_t empty[2][3] = {{6, 0, 4}, {0, 0, 0}}, same[2][3] = {{0, 3, 0}, {0, 5, 0}};
+    cr_expect_eq(stats_score_trend(empty, x, 2, &t), -1);
+    cr_expect_eq(stats_score_trend(same, x, 2, &t), -1);
+    const double flat[3] = {7, 7, 7};
+    cr_expect_eq(stats_score_trend(a, flat, 3, &t), -1);
+    NEAR(t.chi2, 0.8, 1e-12); /* the groups still differ, as much as they do */
+}
+
+Test(stats, trend_of_the_ladder)
+{
+    /* the 2,400-game ladder (results/ladder/report.md, 2026-12-02), blitz:
+     * each level's self-play (losses, draws, wins) at its Elo. A reviewer
+     * found chi2 55.8 on 10 df (binomial variance) and +4.0 points per
+     * 1,000 Elo; with a game's variance from its results (draws counted)
+     * the figures, redone in Python from the same counts, are 57.006 and
+     * +4.016 (se 0.630), and the levels leave 16.320 on 9 df off the line */
+    const uint64_t a[11][3] = {{429, 248, 423}, {570, 14, 516}, {573, 0, 527}, {539, 0, 561},
+                               {556, 0, 544},   {536, 0, 564},  {556, 0, 544}, {567, 4, 529},
+                               {525, 0, 575},   {491, 7, 602},  {1035, 0, 1365}};
+    const double elo[11] = {0, 201, 292, 634, 851, 1015, 998, 1280, 1595, 1772, 2039};
+    StatsTrend t;
+    cr_assert_eq(stats_score_trend(a, elo, 11, &t), 0);
+    NEAR(t.chi2, 57.0060, 1e-3);
+    NEAR(100 * 1000 * t.slope, 4.0158, 1e-3);
+    NEAR(100 * 1000 * t.se, 0.6296, 1e-3);
+    NEAR(t.chi2_dev, 16.3200, 1e-3);
+    cr_expect(t.p < 1e-7 && t.p_slope < 1e-8, "p %g, p_slope %g", t.p, t.p_slope);
+    cr_expect(t.p_dev > 0.05 && t.p_dev < 0.07, "p_dev %g", t.p_dev);
+}

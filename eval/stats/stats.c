@@ -400,3 +400,87 @@ void stats_holm(const double *p, int n, double *adjusted)
         adjusted[at[k]] = running < 1 ? running : 1;
     }
 }
+
+/* ---- chi-squared and the trend of a score ---------------------------- */
+
+/* P(a, x), the regularized lower incomplete gamma, by its series: for x
+ * below a + 1, where it converges fast. */
+static double gamma_p_series(double a, double x)
+{
+    double term = 1 / a, sum = term;
+    for (int n = 1; n < 10000; n++) {
+        term *= x / (a + n);
+        sum += term;
+        if (fabs(term) < fabs(sum) * 1e-16) break;
+    }
+    return sum * exp(-x + a * log(x) - lgamma(a));
+}
+
+/* Q(a, x) = 1 - P(a, x) by its continued fraction (modified Lentz): for
+ * x above a + 1. */
+static double gamma_q_fraction(double a, double x)
+{
+    const double tiny = 1e-300;
+    double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+    for (int i = 1; i < 10000; i++) {
+        double an = -i * (i - a);
+        b += 2;
+        d = an * d + b;
+        if (fabs(d) < tiny) d = tiny;
+        c = b + an / c;
+        if (fabs(c) < tiny) c = tiny;
+        d = 1 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-16) break;
+    }
+    return exp(-x + a * log(x) - lgamma(a)) * h;
+}
+
+double stats_chi2_upper(double x, int df)
+{
+    if (df < 1) return NAN;
+    if (!(x > 0)) return 1;
+    double a = df / 2.0, h = x / 2;
+    return h < a + 1 ? 1 - gamma_p_series(a, h) : gamma_q_fraction(a, h);
+}
+
+int stats_score_trend(const uint64_t (*a)[3], const double *x, int k, StatsTrend *t)
+{
+    *t = (StatsTrend){.k = k, .chi2 = NAN, .p = NAN, .slope = NAN, .se = NAN, .p_slope = NAN, .chi2_dev = NAN,
+                      .p_dev = NAN};
+    if (k < 2) return -1;
+    double n = 0, pts = 0, sq = 0, xs = 0;
+    for (int i = 0; i < k; i++) {
+        double ni = (double)(a[i][0] + a[i][1] + a[i][2]);
+        if (ni == 0) return -1;
+        n += ni;
+        pts += a[i][1] * 0.5 + a[i][2];
+        sq += a[i][1] * 0.25 + a[i][2];
+        xs += ni * x[i];
+    }
+    t->n = (uint64_t)n;
+    t->mean = pts / n;
+    t->var = sq / n - t->mean * t->mean;
+    if (!(t->var > 0)) return -1;
+    double xm = xs / n, sxx = 0, sxy = 0, chi2 = 0;
+    for (int i = 0; i < k; i++) {
+        double ni = (double)(a[i][0] + a[i][1] + a[i][2]), si = (a[i][1] * 0.5 + a[i][2]) / ni;
+        chi2 += ni * (si - t->mean) * (si - t->mean) / t->var;
+        sxx += ni * (x[i] - xm) * (x[i] - xm);
+        sxy += ni * (x[i] - xm) * (si - t->mean);
+    }
+    t->chi2 = chi2;
+    t->p = stats_chi2_upper(chi2, k - 1);
+    if (!(sxx > 0)) return -1;
+    t->slope = sxy / sxx;
+    t->se = sqrt(t->var / sxx);
+    t->slope_ci = (Interval){t->slope - STATS_Z95 * t->se, t->slope, t->slope + STATS_Z95 * t->se};
+    double z = t->slope / t->se;
+    t->p_slope = erfc(fabs(z) / sqrt(2.0));
+    if (k >= 3) {
+        t->chi2_dev = fmax(0, chi2 - z * z);
+        t->p_dev = stats_chi2_upper(t->chi2_dev, k - 2);
+    }
+    return 0;
+}

@@ -122,6 +122,40 @@ double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exa
 enum { STATS_HOLM_MAX = 4096 };
 void stats_holm(const double *p, int n, double *adjusted);
 
+/* The upper tail of the chi-squared distribution with df degrees of
+ * freedom, P(X >= x): the regularized upper incomplete gamma function
+ * Q(df/2, x/2), by its series below x/2 = df/2 + 1 and its continued
+ * fraction above, each to about 1e-14 relative. 1 for x <= 0; NaN for df
+ * < 1. */
+double stats_chi2_upper(double x, int df);
+
+/* White's score across k groups (the levels of a ladder) against a
+ * strength x[i] of each (its Elo): a[i][3] counts losses, draws and wins
+ * (scores 0, 1/2, 1) as stats_p_scores_differ does. Under "the groups'
+ * results are one distribution" each group's mean score is the pooled
+ * mean with the pooled variance of a game's score (draws counted) over
+ * its games, so
+ *   chi2 = sum n_i (s_i - s)^2 / v         on k - 1 df (the groups differ),
+ * and the weighted least-squares line of s_i on x_i, weights n_i, has the
+ *   slope b = sum n_i (x_i - xm)(s_i - s) / sxx,  se = sqrt(v / sxx),
+ * sxx = sum n_i (x_i - xm)^2, tested by z = b / se (the Cochran-Armitage
+ * test for trend, with scores of 0, 1/2 and 1); what the line leaves,
+ * chi2 - z^2 on k - 2 df, is the groups' departure from it. Large-sample
+ * tests (each group's games many); the x are taken as exact. */
+typedef struct StatsTrend {
+    int k;                  /* the groups */
+    uint64_t n;             /* their games */
+    double mean, var;       /* the pooled score and a game's pooled variance */
+    double chi2, p;         /* the groups differ: chi2 on k - 1 df and its p */
+    double slope, se;       /* the score's change per unit of x, and its standard error */
+    Interval slope_ci;      /* slope +- 1.96 se */
+    double p_slope;         /* two-sided p of "no slope" (normal) */
+    double chi2_dev, p_dev; /* the departure from the line: chi2 - z^2 on k - 2 df (NaN for k < 3) */
+} StatsTrend;
+/* 0, or -1 when there is nothing to test (k < 2, a group without games,
+ * results that do not vary, or one x for all: no slope). */
+int stats_score_trend(const uint64_t (*a)[3], const double *x, int k, StatsTrend *t);
+
 /* The SPRT is eval/stats/sprt.h. */
 
 /* Ratings of n players from all their games at once: the maximum-

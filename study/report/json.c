@@ -169,9 +169,47 @@ static void json_classes(Json *j, const Report *rep)
     json_close(j);
 }
 
+/* White's score along a ladder (report_along): null when untested; the
+ * slope per 1,000 Elo in points of score (percentage points). */
+static void json_along(Json *j, const ReportLadder *lad, const ReportAlong *a)
+{
+    if (!a->ok) {
+        json_null(j, "along");
+        return;
+    }
+    const StatsTrend *t = &a->t;
+    json_open(j, "along", '{', false);
+    json_array(j, "levels");
+    for (int i = 0; i < a->nlevels; i++) json_str(j, NULL, lad->level[a->level[i]].agent);
+    json_close(j);
+    json_uint(j, "games", t->n);
+    json_num(j, "chi2", t->chi2);
+    json_int(j, "df", t->k - 1);
+    json_num(j, "p_value", t->p);
+    json_num(j, "p_holm", a->p_holm);
+    json_open(j, "slope_points_per_1000_elo", '{', true);
+    json_num(j, "value", 1e5 * t->slope);
+    json_open(j, "ci95", '[', true);
+    json_num(j, NULL, 1e5 * t->slope_ci.lo);
+    json_num(j, NULL, 1e5 * t->slope_ci.hi);
+    json_close(j);
+    json_close(j);
+    json_num(j, "slope_p_value", t->p_slope);
+    json_num(j, "slope_p_holm", a->p_slope_holm);
+    json_int(j, "holm_family", a->family);
+    if (isnan(t->chi2_dev)) {
+        json_null(j, "departure_chi2");
+        json_null(j, "departure_p_value");
+    } else {
+        json_num(j, "departure_chi2", t->chi2_dev);
+        json_num(j, "departure_p_value", t->p_dev);
+    }
+    json_close(j);
+}
+
 /* A variant's ladder: the levels with their Elo, the links with their
  * own figures (or the bound a sweep allows), the depth. */
-static void json_ladder(Json *j, const Report *rep, int v)
+static void json_ladder(Json *j, const Report *rep, int v, const ReportAlong *along)
 {
     const ReportLadder *lad = &rep->ladder[v];
     json_open(j, NULL, '{', false);
@@ -228,6 +266,7 @@ static void json_ladder(Json *j, const Report *rep, int v)
     json_int(j, "interval_at_least", surely);
     json_close(j);
     json_int(j, "matches_left_out", lad->left_out);
+    json_along(j, lad, along);
     int top = report_ladder_top(lad);
     if (top >= 0) {
         json_open(j, "strongest", '{', false);
@@ -311,6 +350,31 @@ static void json_blitz(Json *j, const Report *rep)
     json_close(j);
 }
 
+/* Blitz against standard at matched strength (report_matched). */
+static void json_matched(Json *j, const Report *rep)
+{
+    ReportMatched rows[REPORT_LEVEL_MAX];
+    int n = report_matched(rep, rows);
+    const ReportLadder *st = &rep->ladder[VARIANT_STANDARD], *bl = &rep->ladder[VARIANT_BLITZ];
+    json_array(j, "matched_strength");
+    for (int i = 0; i < n; i++) {
+        const ReportPair *a = &rep->pairs[st->level[rows[i].standard].pair],
+                         *b = &rep->pairs[bl->level[rows[i].blitz].pair];
+        json_open(j, NULL, '{', false);
+        json_str(j, "blitz_level", b->white);
+        json_level_elo(j, "blitz_elo", bl, rows[i].blitz);
+        json_str(j, "standard_level", a->white);
+        json_level_elo(j, "standard_elo", st, rows[i].standard);
+        json_num(j, "standard_white_score", report_score(a).score);
+        json_uint(j, "standard_games", report_score(a).n);
+        json_num(j, "blitz_white_score", report_score(b).score);
+        json_uint(j, "blitz_games", report_score(b).n);
+        json_diff(j, &rows[i].d);
+        json_close(j);
+    }
+    json_close(j);
+}
+
 /* The same agent from two openings, compared. */
 static void json_openings_compared(Json *j, const Report *rep)
 {
@@ -374,10 +438,13 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
     json_close(j);
     json_blitz(j, rep);
     json_classes(j, rep);
+    ReportAlong along[REPORT_VARIANT_NB];
+    report_along(rep, along);
     json_array(j, "ladders");
     for (int v = 0; v < REPORT_VARIANT_NB; v++)
-        if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) json_ladder(j, rep, v);
+        if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) json_ladder(j, rep, v, &along[v]);
     json_close(j);
+    json_matched(j, rep);
     json_openings_compared(j, rep);
     json_published(j);
     if (pics) {

@@ -335,6 +335,88 @@ static void write_levels_compared(const Report *rep, FILE *f)
     if (rows) fprintf(f, "\n");
 }
 
+/* A test's p and its Holm-adjusted p in words: "p = 0.012 (0.048 after
+ * Holm's correction over the 4 tests along the ladders)". */
+static void p_words(double p, double p_holm, int family, FILE *f)
+{
+    char pv[32], ph[32];
+    report_fmt_p(p, pv, sizeof pv);
+    report_fmt_p(p_holm, ph, sizeof ph);
+    fprintf(f, "p %s%s (%s after Holm's correction over the %d test%s along the ladders)", pv[0] == '<' ? "" : "= ",
+            pv, ph, family, number_plural((uint64_t)family));
+}
+
+/* White's score along a variant's ladder: whether the levels differ, the
+ * linear trend in Elo, and what the line leaves. */
+static void write_along(const ReportAlong *a, int v, FILE *f)
+{
+    if (!a->ok) return;
+    const StatsTrend *t = &a->t;
+    bool differ = a->p_holm < 0.05, slope = a->p_slope_holm < 0.05;
+    fprintf(f, "**Along the ladder** (%s: the %d levels above, rated against the anchor, each level's self-play "
+               "from its ladder opening, its Elo taken as exact): %s, χ² = %.1f on %d df, ",
+            report_variant_title(v), a->nlevels,
+            differ ? "the levels' White's scores differ beyond chance"
+                   : "no difference between the levels' White's scores is told from chance",
+            t->chi2, t->k - 1);
+    p_words(t->p, a->p_holm, a->family, f);
+    fprintf(f, "; its linear trend in Elo is %+.1f points per 1,000 Elo (95%% CI %+.1f to %+.1f), ",
+            1e5 * t->slope + 0.0, 1e5 * t->slope_ci.lo + 0.0, 1e5 * t->slope_ci.hi + 0.0);
+    p_words(t->p_slope, a->p_slope_holm, a->family, f);
+    fprintf(f, "%s", slope ? (t->slope > 0 ? ": White's score grows with strength beyond chance"
+                                            : ": White's score falls with strength beyond chance")
+                           : ": no trend told from chance");
+    if (!isnan(t->chi2_dev)) {
+        char pd[32];
+        report_fmt_p(t->p_dev, pd, sizeof pd);
+        fprintf(f, "; what the line leaves, the levels' departure from it: χ² = %.1f on %d df (p %s%s)",
+                t->chi2_dev, t->k - 2, pd[0] == '<' ? "" : "= ", pd);
+    }
+    fprintf(f, ".\n\n");
+}
+
+/* Blitz against standard at matched strength. */
+static void write_matched(const Report *rep, FILE *f)
+{
+    ReportMatched rows[REPORT_LEVEL_MAX];
+    int n = report_matched(rep, rows);
+    if (!n) return;
+    const ReportLadder *st = &rep->ladder[VARIANT_STANDARD], *bl = &rep->ladder[VARIANT_BLITZ];
+    fprintf(f, "### Blitz against standard at matched strength\n\n"
+               "Each blitz level beside the standard level nearest it in Elo, where the two levels' 95%% intervals "
+               "of Elo overlap: White's score, blitz minus standard, with Newcombe's interval and the exact "
+               "permutation test, as in \"Blitz against standard\" below. The comparisons are one family (%d "
+               "test%s, Holm), and a standard level may serve more than one blitz level. Each Elo is above its own "
+               "variant's anchor: the same Elo in two variants says that each level wins as often against its own "
+               "variant's weaker levels, which is this table's meaning of matched strength, not a proof that the "
+               "two play equally well.\n\n"
+               "| blitz level | its Elo | standard level | its Elo | standard: White's score | blitz: White's score | "
+               "blitz − standard (95%% CI) | p | p (Holm) | verdict |\n|---|---|---|---|--:|--:|---|--:|--:|---|\n",
+            rows[0].d.family, number_plural((uint64_t)rows[0].d.family));
+    for (int i = 0; i < n; i++) {
+        const ReportPair *a = &rep->pairs[st->level[rows[i].standard].pair],
+                         *b = &rep->pairs[bl->level[rows[i].blitz].pair];
+        ReportScore ss = report_score(a), sb = report_score(b);
+        const ReportDiff *d = &rows[i].d;
+        char pv[32], ph[32];
+        report_fmt_p(d->p, pv, sizeof pv);
+        report_fmt_holm(d->p_holm, d->family, ph, sizeof ph);
+        fprintf(f, "| ");
+        level_code(bl, rows[i].blitz, f);
+        fprintf(f, " | ");
+        elo_cell(bl, rows[i].blitz, f);
+        fprintf(f, " | ");
+        level_code(st, rows[i].standard, f);
+        fprintf(f, " | ");
+        elo_cell(st, rows[i].standard, f);
+        fprintf(f, " | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n",
+                100 * ss.score, (unsigned long long)ss.n, 100 * sb.score, (unsigned long long)sb.n,
+                100 * d->d.mid + 0.0, 100 * d->d.lo + 0.0, 100 * d->d.hi + 0.0, d->exact ? "" : "≈ ", pv, ph,
+                REPORT_VERDICT_WORD[d->verdict]);
+    }
+    fprintf(f, "\n");
+}
+
 /* White's score by the first ring's class at a variant's strongest level. */
 static void write_top_classes(const Report *rep, FILE *f)
 {
@@ -382,9 +464,16 @@ void report_md_by_elo(const Report *rep, FILE *f)
                "a raw p alone below it is a question), the draws' share with its Wilson "
                "interval, the length in actions (mean, median), when the winner leads for good (decided at), "
                "the lead changes, both by the searchers' own values and by the reference evaluator, Ludii's balance and the legal actions by phase, each as \"Beyond the win "
-               "rate\" defines it. A level that played itself from two openings has a row for each.\n\n",
+               "rate\" defines it. A level that played itself from two openings has a row for each. Below each "
+               "table, the levels tested together along the ladder: whether their White's scores differ (each "
+               "level's score against the pooled one, with the pooled variance of a game's score: χ² on levels − 1 "
+               "df), the score's linear trend in Elo (the Cochran-Armitage test for trend, scores 0, ½ and 1) and "
+               "what the line leaves; large-sample tests, each level's Elo taken as exact, the two tests of every "
+               "ladder one family (Holm).\n\n",
             report_score_family(rep), REPORT_MIN_VERDICT_GAMES);
     write_published(f);
+    ReportAlong along[REPORT_VARIANT_NB];
+    report_along(rep, along);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         const ReportLadder *lad = &rep->ladder[v];
         if (!report_ladder_rated(lad)) continue;
@@ -403,8 +492,10 @@ void report_md_by_elo(const Report *rep, FILE *f)
             }
         }
         fprintf(f, "\n");
+        write_along(&along[v], v, f);
     }
     write_levels_compared(rep, f);
+    write_matched(rep, f);
     write_top_classes(rep, f);
 }
 

@@ -406,6 +406,35 @@ int report_ladder_top(const ReportLadder *lad);
 /* A level's Elo with its 95% interval (elo +- 1.96 se; no width for the
  * base), relative to its base. */
 Interval report_level_elo(const ReportLevel *level);
+/* White's score against strength (strength.c). Along a variant's ladder:
+ * its levels rated against the anchor (block 0) whose self-play (the
+ * level's pair) allows a verdict, each at its Elo, tested together
+ * (stats_score_trend): whether White's score differs between the levels,
+ * its linear trend in Elo and the levels' departure from that line. The
+ * two tests of every variant's ladder are one family (Holm): the question
+ * "does White's edge change with strength" asked of each ladder. */
+typedef struct ReportAlong {
+    bool ok;                         /* tested: at least two levels, results that vary, two Elos */
+    int nlevels;
+    int level[REPORT_LEVEL_MAX];     /* the levels used (indices in the ladder) */
+    StatsTrend t;                    /* the slope per Elo point */
+    int family;                      /* the tests corrected together (0: none) */
+    double p_holm, p_slope_holm;     /* t.p and t.p_slope adjusted in that family */
+} ReportAlong;
+void report_along(const Report *rep, ReportAlong along[REPORT_VARIANT_NB]);
+
+/* Blitz against standard at matched strength: each blitz level (as
+ * report_along takes them) beside the standard level whose Elo is
+ * nearest its own, each Elo above its own variant's anchor, where the two
+ * levels' 95% intervals of Elo overlap; the difference blitz - standard
+ * (report_diff), the rows that allow a verdict one family (Holm). Writes
+ * at most REPORT_LEVEL_MAX rows; their number. */
+typedef struct ReportMatched {
+    int standard, blitz;             /* the levels, in the standard and the blitz ladder */
+    ReportDiff d;
+} ReportMatched;
+int report_matched(const Report *rep, ReportMatched *rows);
+
 /* The Ai Ai depth of a ladder: the links whose upper level scored at
  * least 60% against the lower (*surely: of those, the links whose
  * score's interval lies at or above 60% too). */
