@@ -1153,6 +1153,33 @@ Test(report, picture_data_by_hand)
     cr_expect(file_exists(path_in(dir, "strength.dat")) && !file_exists(path_in(dir, "ladder.dat")));
 }
 
+/* Every variant's name reaches the pictures whole: the four rules of
+ * studies/rules.ini list 64 bytes of names ("standard standard+swap
+ * standard+draw-odds standard+swap+draw-odds"), which a 64-byte list cut
+ * to "standard+swap+draw-od": its data file was not found and the lengths
+ * and first-ring pictures failed. */
+Test(report, pictures_of_every_rule_variant)
+{
+    cr_assert_eq(system("command -v gnuplot >/dev/null 2>&1"), 0,
+                 "gnuplot is not installed: run scripts/setup.sh (it installs gnuplot-nox) to test the pictures");
+    const int V[4] = {VARIANT_STANDARD, VARIANT_STANDARD | VARIANT_SWAP, VARIANT_STANDARD | VARIANT_DRAW_ODDS,
+                      VARIANT_STANDARD | VARIANT_SWAP | VARIANT_DRAW_ODDS};
+    ReportPair p[4];
+    for (int i = 0; i < 4; i++) {
+        p[i] = hand_pair(V[i], "mcts:sims=100", 12, 10, V[i] & VARIANT_DRAW_ODDS ? 0 : 2);
+        p[i].strength = 100;
+        p[i].first[0][RESULT_WHITE] = p[i].results[RESULT_WHITE];
+    }
+    Report rep = {.db = "hand.db", .pairs = p, .npairs = 4, .games = 94};
+    char *dir = tmpdir_new(), err[ERR_LEN];
+    ReportPictures pics;
+    cr_assert_eq(report_draw(&rep, dir, YINSH_SOURCE_DIR "/scripts/plots", &pics, err), 0, "%s", err);
+    cr_expect(file_exists(path_in(dir, "lengths-standard+swap+draw-odds.dat")));
+    cr_expect(pics.lengths && pics.first_ring, "%s\n%s", pics.note,
+              file_exists(path_in(dir, "gnuplot.log")) ? slurp(path_in(dir, "gnuplot.log")) : "");
+    cr_expect_str_eq(pics.note, "");
+}
+
 /* ---- reproduce commands that reproduce, and a shell block that runs
  * nothing else (#22) ----------------------------------------------------- */
 

@@ -76,7 +76,9 @@ void report_agent_label(const char *spec, char *out, size_t len);
  * games ("ab:depth=5, 2400 games"), and where its ladder is rated the
  * anchor's name ("random"), for the pictures' titles and axes. */
 typedef struct ReportDataLists {
-    char variants[64], strength[64], ladder[64];
+    /* space-separated variant names: every one of the REPORT_VARIANT_NB
+       fits (standard+swap+draw-odds and the rest, 119 bytes) */
+    char variants[256], strength[256], ladder[256];
     char top[REPORT_VARIANT_NB][1200];
     char anchor[REPORT_VARIANT_NB][1100];
 } ReportDataLists;

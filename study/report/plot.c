@@ -61,7 +61,7 @@ static void gp_quote(const char *s, char *out, size_t len)
  * anchor ("" without a ladder). */
 static void script_vars(const ReportDataLists *lists, const char *list, char *out, size_t len)
 {
-    char words[64], q[2600];
+    char words[sizeof lists->variants], q[2600];
     size_t at = strlen(out);
     snprintf(words, sizeof words, "%s", list);
     at += (size_t)snprintf(out + at, at < len ? len - at : 0, "; variants='%s'; ladder='%s'", list, lists->ladder);
