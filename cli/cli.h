@@ -13,6 +13,7 @@
 #include "engine/base/parallel.h"
 #include "selfplay/play/run.h"
 #include "study/plans/planned.h"
+#include "study/report/report.h"
 
 /* Exit statuses: 0 success, 1 failure (bad data, illegal action, I/O), 2 usage. */
 enum { EXIT_USAGE = 2 };
@@ -279,6 +280,8 @@ typedef struct CliReport {
     bool json;               /* the figures as JSON on stdout (docs/json.md) instead of the Markdown */
     int argc;                /* the command line, for the JSON document */
     char **argv;
+    const ReportComparison *declared; /* the comparisons declared before the games (report_compare) */
+    int ndeclared;
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);

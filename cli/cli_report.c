@@ -65,6 +65,10 @@ int cli_report_write(const char *cmd, const CliReport *job)
                                db, sel->kind || sel->agent || sel->variant ? " in this selection" : "");
             goto done;
         }
+        if (report_compare(&rep, job->declared, job->ndeclared)) {
+            rc = cli_error(cmd, "out of memory");
+            goto done;
+        }
     }
     /* Everything is written into a staging folder inside DIR first and
      * moved into DIR only when all of it was written: a full disk leaves

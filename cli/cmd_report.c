@@ -1,6 +1,7 @@
 /* yinsh report: the balance report of stored games, as Markdown and PNG
  * pictures in a directory, the Markdown also on stdout. */
 #include <stdlib.h>
+#include <string.h>
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "selfplay/play/run.h"
@@ -10,7 +11,8 @@
 const char USAGE_REPORT[] =
     "usage: yinsh report [--db PATH] [--runs NAME[,NAME...]] [--kind selfplay|match|import|all]\n"
     "                    [--agent SPEC] [--variant V] [--out DIR]\n"
-    "                    [--plots DIR | --no-plots] [--quiet] [--json]\n"
+    "                    [--plots DIR | --no-plots] [--compare 'SPEC vs SPEC']...\n"
+    "                    [--quiet] [--json]\n"
     "  Reads the stored games and writes the balance report: for each variant\n"
     "  and pair of agents, the games, wins, draws, White's score with its 95%\n"
     "  Wilson interval, the p-value of no first-player advantage (exact, and\n"
@@ -48,11 +50,43 @@ const char USAGE_REPORT[] =
     "  --plots DIR   the gnuplot scripts (default: scripts/plots/ of the source\n"
     "                tree this binary was built from, else ./scripts/plots)\n"
     "  --no-plots    write the Markdown only\n"
+    "  --compare 'A vs B'\n"
+    "                a comparison declared before the games: White's score in\n"
+    "                A's self-play minus B's, in every variant, with its test;\n"
+    "                every --compare (may be repeated) is one Holm family\n"
     "  --quiet       do not print the report on stdout\n"
     "  --json        print its figures on stdout as one JSON document instead\n"
     "                of the Markdown (docs/json.md); the files are written the same\n"
     "  Without gnuplot the Markdown is still written and says so. An empty\n"
     "  database, an unknown run or a selection without games is an error (1).\n";
+
+/* Each --compare 'A vs B': the two agents' canonical specs, as stored
+ * (any spelling is taken), named as given. */
+static int parse_compare(const char *cmd, CliList *compare, ReportComparison *declared, char (*specs)[2][SPEC_LEN])
+{
+    for (int i = 0; i < compare->n; i++) {
+        char *text = compare->items[i], *vs = strstr(text, " vs ");
+        if (!vs || strstr(vs + 4, " vs "))
+            return cli_usage_error(cmd, "--compare wants 'SPEC vs SPEC' (two agents), not '%s'", text);
+        *vs = '\0';
+        char *side[2] = {text, vs + 4};
+        for (int k = 0; k < 2; k++) {
+            side[k] += strspn(side[k], " ");
+            char *end = side[k] + strlen(side[k]);
+            while (end > side[k] && end[-1] == ' ') *--end = '\0';
+            AgentSpec spec;
+            char err[ERR_LEN];
+            if (!side[k][0]) return cli_usage_error(cmd, "--compare: an agent is missing beside ' vs '");
+            if (agent_spec_parse_text(side[k], &spec, err))
+                return cli_usage_error(cmd, "--compare: %s", err);
+            agent_spec_format(&spec, specs[i][k]);
+        }
+        if (!strcmp(specs[i][0], specs[i][1]))
+            return cli_usage_error(cmd, "--compare '%s vs %s' compares an agent with itself", side[0], side[1]);
+        declared[i] = (ReportComparison){.a = specs[i][0], .b = specs[i][1], .name_a = side[0], .name_b = side[1]};
+    }
+    return 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -60,7 +94,9 @@ int cmd_report(int argc, char **argv)
     const char *db = NULL, *out = REPORT_DEFAULT_OUT, *plots = NULL;
     const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL;
     bool no_plots = false, quiet = false, json = false;
-    CliList runs = {0};
+    CliList runs = {0}, compare = {0};
+    ReportComparison declared[CLI_LIST_MAX];
+    char specs[CLI_LIST_MAX][2][SPEC_LEN];
     const CliOpt opts[] = {
         {.name = "--db", .kind = CLI_TEXT, .out = &db},
         {.name = "--runs", .kind = CLI_LIST, .out = &runs},
@@ -70,6 +106,7 @@ int cmd_report(int argc, char **argv)
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
+        {.name = "--compare", .kind = CLI_TEXTS, .out = &compare},
     };
     int npos;
     char *cmdline = NULL, agent[SPEC_LEN];
@@ -77,6 +114,11 @@ int cmd_report(int argc, char **argv)
     if (rc) goto done;
     if (plots && no_plots) {
         rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
+        goto done;
+    }
+    if ((rc = parse_compare(cmd, &compare, declared, specs))) goto done;
+    if (compare.n && kind && !strcmp(kind, "match")) {
+        rc = cli_usage_error(cmd, "--compare compares self-play; the match report (--kind match) has none");
         goto done;
     }
     if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
@@ -94,10 +136,13 @@ int cmd_report(int argc, char **argv)
         goto done;
     }
     job.cmdline = cmdline;
+    job.declared = declared;
+    job.ndeclared = compare.n;
     rc = cli_report_write(cmd, &job);
 
 done:
     cli_list_free(&runs);
+    cli_list_free(&compare);
     free(cmdline);
     return rc;
 }

@@ -240,8 +240,15 @@ int cmd_study(int argc, char **argv)
     }
 
     for (int i = 0; i < s.nruns; i++) names[i] = s.runs[i].name;
+    ReportComparison declared[STUDY_MAX_COMPARE];
+    for (int i = 0; i < s.ncompare; i++) {
+        const StudyCompare *c = &s.compare[i];
+        declared[i] = (ReportComparison){.a = c->spec[0], .b = c->spec[1], .name_a = c->label[0], .name_b = c->label[1],
+                                       .opening_a = c->opening[0], .opening_b = c->opening[1]};
+    }
     CliReport job = {.db = sh.db, .busy = sh.busy, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,
-                     .no_plots = !s.plots, .quiet = sh.quiet, .cmdline = cmdline};
+                     .no_plots = !s.plots, .quiet = sh.quiet, .cmdline = cmdline, .declared = declared,
+                     .ndeclared = s.ncompare};
     if (!(rc = cli_report_write(cmd, &job)) && study_report_owner_mark(&s, err)) rc = cli_error(cmd, "%s", err);
 
 done:

@@ -2104,3 +2104,76 @@ Test(report, swaps_counted_and_written)
     cr_expect(strstr(text, "\"swapped\": {\"white\": 3, \"black\": 1, \"draw\": 0}"), "%s", text);
     cr_expect(strstr(text, "\"swapped\": null"), "%s", text);
 }
+
+/* Declared comparisons (report_compare): A − B of the two agents'
+ * self-play in every variant with games, from the declared opening where
+ * one is given; the rows with both sides one Holm family; a side not
+ * played is said so, and tested in no family. */
+Test(report, declared_comparisons_by_hand)
+{
+    const char *A = "ab:depth=2", *B = "ab:depth=1";
+    ReportPair pairs[4] = {
+        hand_pair(VARIANT_STANDARD, A, 30, 10, 0), hand_pair(VARIANT_STANDARD, B, 20, 20, 0),
+        hand_pair(VARIANT_STANDARD, A, 12, 28, 0), hand_pair(VARIANT_BLITZ, A, 25, 15, 0),
+    };
+    pairs[2].opening = "rings";
+    pairs[0].opening_shown = pairs[2].opening_shown = true;
+    Report rep = {.db = "hand.db", .pairs = pairs, .npairs = 4, .games = 160};
+    const ReportComparison decl[] = {
+        {.a = A, .b = B, .name_a = "d2", .name_b = "d1"},
+        {.a = A, .b = A, .name_a = "d2-rings", .name_b = "d2", .opening_a = "rings", .opening_b = "none"},
+    };
+    cr_assert_eq(report_compare(&rep, decl, 2), 0);
+    cr_assert_eq(rep.ndeclared, 2);
+    cr_assert_eq(rep.ncompared, 4, "two declarations in two variants");
+    const ReportCompared *r = rep.compared;
+    cr_expect(r[0].variant == VARIANT_STANDARD && r[0].pa == 0 && r[0].pb == 1);
+    cr_expect(r[1].variant == VARIANT_BLITZ && r[1].pa == 3 && r[1].pb == -1, "blitz: B not played");
+    cr_expect(r[2].variant == VARIANT_STANDARD && r[2].pa == 2 && r[2].pb == 0, "the declared openings");
+    cr_expect(r[3].variant == VARIANT_BLITZ && r[3].pa == -1 && r[3].pb == 3, "no blitz pair from rings");
+    double p[2] = {report_diff(&pairs[1], &pairs[0]).p, report_diff(&pairs[0], &pairs[2]).p};
+    cr_expect_float_eq(r[0].d.d.mid, 0.25, 1e-12);
+    cr_expect_float_eq(r[2].d.d.mid, 0.30 - 0.75, 1e-12);
+    cr_expect_float_eq(r[0].d.p, p[0], 1e-15);
+    stats_holm(p, 2, p);
+    cr_expect_eq(r[0].d.family, 2);
+    cr_expect_eq(r[2].d.family, 2);
+    cr_expect_float_eq(r[0].d.p_holm, p[0], 1e-15);
+    cr_expect_float_eq(r[2].d.p_holm, p[1], 1e-15);
+    cr_expect_eq(r[1].d.family, 0);
+
+    char *md = section(markdown_of(&rep), "## Declared comparisons");
+    cr_expect(strstr(md, "one family (2 tests)"), "%s", md);
+    cr_expect(strstr(md, "| 1. `d2` vs `d1` | blitz | played | not played yet | not played yet |"), "%s", md);
+    cr_expect(strstr(md, "| 1. `d2` vs `d1` | standard | 75.0% (40 games) | 50.0% (40 games) | +25.0 ("), "%s", md);
+    cr_expect(strstr(md, "`ab:depth=2` from `rings` against `ab:depth=2` from `none`"), "%s", md);
+    char *js = json_of(&rep);
+    cr_expect(strstr(js, "\"verdict\": \"not_played\""), "%s", js);
+    cr_expect(strstr(js, "\"a\": \"d2-rings\""), "%s", js);
+    cr_assert_eq(report_compare(&rep, NULL, 0), 0);
+    cr_expect(!rep.declared && !rep.compared && !rep.ncompared);
+}
+
+/* --compare: 'SPEC vs SPEC', two different agents in any spelling; a
+ * mistake is a usage error that names it, before the database is read. */
+Test(report, compare_option_mistakes)
+{
+    char *dir = tmpdir_new(), *err;
+    const struct {
+        const char *arg, *says;
+    } cases[] = {
+        {"random", "--compare wants 'SPEC vs SPEC'"},
+        {"random vs mcts:sims=5 vs ab:depth=1", "--compare wants 'SPEC vs SPEC'"},
+        {" vs random", "an agent is missing"},
+        {"random vs mcts:simz=5", "unknown mcts key 'simz'"},
+        {"mcts:sims=5 vs mcts:sims=5,c=1", "compares an agent with itself"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *args[] = {"report", "--db", "none.db", "--out", "r", "--compare", cases[i].arg, NULL};
+        cr_assert_eq(yinsh_run(dir, args, NULL, &err), 2, "case %zu: %s", i, err);
+        cr_expect(strstr(err, cases[i].says), "case %zu: '%s' lacks '%s'", i, err, cases[i].says);
+    }
+    const char *match[] = {"report", "--db", "none.db", "--kind", "match", "--compare", "random vs ab:depth=1", NULL};
+    cr_assert_eq(yinsh_run(dir, match, NULL, &err), 2, "%s", err);
+    cr_expect(strstr(err, "the match report (--kind match) has none"), "%s", err);
+}

@@ -153,6 +153,16 @@ static const struct {
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nplots = maybe\n", 10, "plots wants yes or no"},
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nout = w.txt\n", 10, "is a file, not a folder"},
     {STUDY_HEAD "[agent a]\nspec = random\n[report x]\n", 9, "[report] takes no label"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = mcts:sims=5\n[report]\ncompare = a vs c\n", 12,
+     "compare: 'c' is no agent of the study"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = mcts:sims=5\n[report]\ncompare = a b\n", 12,
+     "compare wants 'LABEL vs LABEL'"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = mcts:sims=5\n[report]\ncompare = a vs b vs a\n", 12,
+     "compare wants 'LABEL vs LABEL'"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = mcts:sims=5\n[report]\ncompare = a vs b,\n", 12,
+     "compare wants 'LABEL vs LABEL'"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = random\n[report]\ncompare = b vs a\n", 12,
+     "the same agent from the same opening"},
 };
 
 Test(study, mistakes_name_their_line_and_store_nothing)
@@ -905,4 +915,41 @@ Test(study, report_owner_mark)
     cr_assert_eq(study_report_owner_check(&a, err), 0, "%s", err);
     cr_assert_eq(study_report_owner_check(&b, err), ERR_FAIL);
     cr_expect(strstr(err, "holds the report of study 'main'") && strstr(err, "not of 'copy'"), "%s", err);
+}
+
+/* [report] compare: the declared comparisons reach the report by the
+ * agents' stored specs and openings (an agent from two openings is two
+ * sides), in one Holm family over the variants. */
+Test(study, declared_comparisons_reach_the_report)
+{
+    static const char TEXT[] = "[study]\nname = cmp\ndb = s.db\nseed = 9\ngames = 24\nvariants = standard, blitz\n"
+                               "opening = random:2\n"
+                               "[agent random]\nspec = random\n"
+                               "[agent s5]\nspec = mcts:sims=5\n"
+                               "[agent s5-rings]\nspec = mcts:sims=5\nopening = rings\n"
+                               "[report]\nout = report\nplots = no\ncompare = s5 vs random, s5-rings vs s5\n";
+    char *dir = tmpdir_new(), *file = write_in(dir, "s.ini", TEXT), *err, out[8192];
+    Study s;
+    char e[ERR_LEN];
+    cr_assert_eq(study_load(&s, file, e), ERR_OK, "%s", e);
+    cr_assert_eq(s.ncompare, 2);
+    cr_expect_str_eq(s.compare[0].label[0], "s5");
+    cr_expect_str_eq(s.compare[0].spec[0], "mcts:sims=5,c=1,rollout=random");
+    cr_expect_str_eq(s.compare[0].spec[1], "random");
+    cr_expect_str_eq(s.compare[0].opening[1], "random:2");
+    cr_expect_str_eq(s.compare[1].opening[0], "rings");
+    cr_expect_str_eq(s.compare[1].opening[1], "random:2");
+    study_free(&s);
+
+    const char *study[] = {"study", file, "--quiet", "--threads", "1", NULL};
+    cr_assert_eq(yinsh_run(dir, study, NULL, &err), 0, "%s", err);
+    char *md = slurp(path_in(dir, "report/report.md"));
+    cr_assert(md);
+    cr_assert(strstr(md, "## Declared comparisons"), "%s", md);
+    cr_expect(strstr(md, "one family (4 tests)"), "%s", md);
+    snprintf(out, sizeof out, "2. `s5-rings` vs `s5`: `mcts:sims=5,c=1,rollout=random` from `rings` against "
+                              "`mcts:sims=5,c=1,rollout=random` from `random:2`");
+    cr_expect(strstr(md, out), "no '%s' in\n%s", out, md);
+    cr_expect(strstr(md, "| 1. `s5` vs `random` | standard | "), "%s", md);
+    cr_expect(strstr(md, "| 2. `s5-rings` vs `s5` | blitz | "), "%s", md);
 }

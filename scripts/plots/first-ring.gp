@@ -31,6 +31,9 @@ set palette defined (0 "#2166ac", 0.5 "#f7f7f7", 1 "#b2182b")
 set cblabel "White's score (%), one scale for every panel"
 
 W = 60 + 600*nv + 110
+# a panel's title: its variant, then its pair wrapped at the spec's commas (a long spec would run into the next panel's)
+lastc(s, i) = i < 1 ? 0 : (s[i:i] eq "," ? i : lastc(s, i - 1))
+wrap(s, n) = strlen(s) <= n ? s : (lastc(s, n) > 0 ? s[1:lastc(s, n)]."\n".wrap(s[lastc(s, n) + 1:*], n) : s)
 set multiplot title "White's score by White's first ring at the top level, the points pooled by their class under the board's 12 symmetries\n(number under a point: its class's games, at the class's first point; grey: a class with fewer than ".min_games.")" font ",12"
 set size ratio -1
 unset xtics
@@ -45,7 +48,7 @@ do for [i=1:nv] {
     f = dir."/first-ring-".v.".dat"
     set lmargin at screen (30.0 + 600*(i - 1)) / W
     set rmargin at screen (30.0 + 600*i) / W
-    set tmargin at screen 1 - 90.0/720
+    set tmargin at screen 1 - 130.0/720
     set bmargin at screen 20.0/720
     # with no class to colour, a colour scale would only mislead
     if (i == nv && coloured > 0) {
@@ -66,7 +69,7 @@ do for [i=1:nv] {
     }
     set xrange [-0.9:9.5]
     set yrange [-4.2:8.3]
-    set title sprintf("%s: %s", v, value(sprintf("top%d", i))) font ",11"
+    set title v."\n".wrap(value(sprintf("top%d", i)), 64) font ",11"
     plot f using 1:2 with points pt 6 ps 4.2 lc "gray75" notitle, \
          f using 1:2:($8 >= min_games ? 100*$7 : 1/0) with points pt 7 ps 4 lc palette notitle, \
          f using 1:($8 > 0 && $8 < min_games ? $2 : 1/0) with points pt 7 ps 4 lc "gray85" notitle, \

@@ -21,7 +21,7 @@
 /* The keys each section may hold; anything else is a typo to report. */
 static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", "visits", NULL};
 static const char *const AGENT_KEYS[] = {"spec", "games", "opening", NULL};
-static const char *const REPORT_KEYS[] = {"out", "plots", NULL};
+static const char *const REPORT_KEYS[] = {"out", "plots", "compare", NULL};
 static const char *const LADDER_KEYS[] = {"levels", "games", "opening", NULL};
 
 typedef struct Ctx {
@@ -173,10 +173,11 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
 /* The sections: one [study], [agent LABEL] ones, at most one [report]
  * (read here). */
 static int find_sections(const Ctx *c, const Ini *ini, Study *s, const IniSection **study,
-                         const IniSection **agents, int *nagents, const IniSection **ladder)
+                         const IniSection **agents, int *nagents, const IniSection **ladder,
+                         const IniSection **report)
 {
     int rc;
-    *study = *ladder = NULL;
+    *study = *ladder = *report = NULL;
     *nagents = 0;
     for (int i = 0; i < ini->nsections; i++) {
         const IniSection *sec = &ini->sections[i];
@@ -187,6 +188,7 @@ static int find_sections(const Ctx *c, const Ini *ini, Study *s, const IniSectio
             if (!strcmp(sec->name, "study")) *study = sec;
             else if (!strcmp(sec->name, "ladder")) *ladder = sec;
             else if ((rc = load_report_section(c, sec, s))) return rc;
+            else *report = sec;
         } else if (!strcmp(sec->name, "agent")) {
             if (*nagents == STUDY_MAX_AGENTS) return bad(c, sec->line, "a study has at most %d agents", STUDY_MAX_AGENTS);
             agents[(*nagents)++] = sec;
@@ -295,8 +297,8 @@ static int load_ladder(const Ctx *c, const IniSection *sec, Study *s, const Open
                 return bad(c, levels->line, "the run name '%s-%s-%s-vs-%s' is longer than %d characters", s->name,
                            variant_name(variants[v]), a->label, b->label, STORE_NAME_LEN - 1);
             r->kind = "match";
-            snprintf(r->label, sizeof r->label, "%s", a->label);
-            snprintf(r->spec, sizeof r->spec, "%s", a->spec);
+            memcpy(r->label, a->label, sizeof r->label); /* runs of one array: gcc cannot tell r from a */
+            memcpy(r->spec, a->spec, sizeof r->spec);
             snprintf(r->spec_b, sizeof r->spec_b, "%s", b->spec);
             r->line = levels->line;
             r->plan = (SelfplayPlan){.variant = variants[v], .seed = rng_mix(s->seed, rng_hash_text(r->name)),
@@ -305,6 +307,54 @@ static int load_ladder(const Ctx *c, const IniSection *sec, Study *s, const Open
             agent_spec_copy(&r->plan.white, &a->plan.white);
             agent_spec_copy(&r->plan.black, &b->plan.white);
         }
+    return ERR_OK;
+}
+
+/* [report] compare: comparisons declared before the games, "A vs B" with
+ * A and B agent labels, separated by commas; each becomes the specs and
+ * openings of the two agents' self-play (of the first variant's run: the
+ * others have the same). */
+static int load_compare(const Ctx *c, const IniKey *k, Study *s, int nagents, int nvariants)
+{
+    int rc;
+    if ((rc = nonempty(c, k))) return rc;
+    const char *p = k->value;
+    size_t end = strlen(p);
+    while (end && (p[end - 1] == ' ' || p[end - 1] == '\t')) end--;
+    if (end && p[end - 1] == ',')
+        return bad(c, k->line, "compare wants 'LABEL vs LABEL' after its last comma, not nothing");
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        char item[256], label[2][STUDY_LABEL_LEN];
+        if (len >= sizeof item) return bad(c, k->line, "compare: '%.60s...' is too long", p);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        p += len + (p[len] == ',');
+        int n = 0, pos = 0;
+        char vs[8] = "", extra[2] = "";
+        n = sscanf(item, " %47[^ \t] %7s %47[^ \t] %1s%n", label[0], vs, label[1], extra, &pos);
+        if (n != 3 || strcmp(vs, "vs"))
+            return bad(c, k->line, "compare wants 'LABEL vs LABEL' (agents of the study), separated by commas, not "
+                       "'%.100s'", item);
+        if (s->ncompare == STUDY_MAX_COMPARE)
+            return bad(c, k->line, "compare holds at most %d comparisons", STUDY_MAX_COMPARE);
+        StudyCompare *cmp = &s->compare[s->ncompare];
+        for (int side = 0; side < 2; side++) {
+            int a = -1;
+            for (int i = 0; i < nagents; i++)
+                if (!strcmp(s->runs[i * nvariants].label, label[side])) a = i;
+            if (a < 0) return bad(c, k->line, "compare: '%.60s' is no agent of the study", label[side]);
+            const StudyRun *r = &s->runs[a * nvariants];
+            snprintf(cmp->label[side], sizeof cmp->label[side], "%s", label[side]);
+            agent_spec_format(&r->plan.white, cmp->spec[side]);
+            opening_format(r->plan.opening, r->plan.opening_actions, cmp->opening[side], sizeof cmp->opening[side]);
+        }
+        if (!strcmp(cmp->spec[0], cmp->spec[1]) && !strcmp(cmp->opening[0], cmp->opening[1]))
+            return bad(c, k->line, "compare: '%s' and '%s' are the same agent from the same opening: the same games",
+                       label[0], label[1]);
+        s->ncompare++;
+    }
+    if (!s->ncompare) return bad(c, k->line, "compare wants 'LABEL vs LABEL', separated by commas");
     return ERR_OK;
 }
 
@@ -321,7 +371,8 @@ int study_load(Study *s, const char *path, char *err)
     }
     const IniSection *study, *agents[STUDY_MAX_AGENTS], *ladder;
     int nagents;
-    if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents, &ladder))) goto done;
+    const IniSection *report;
+    if ((rc = find_sections(&c, &ini, s, &study, agents, &nagents, &ladder, &report))) goto done;
     long games = 0;
     Opening opening = {.kind = OPENING_NONE};
     int variants[VARIANT_NB], nvariants = 0;
@@ -349,6 +400,8 @@ int study_load(Study *s, const char *path, char *err)
     if (!rc) s->nruns = nagents * nvariants;
     if (!rc && ladder) rc = load_ladder(&c, ladder, s, &opening, variants, nvariants, nagents);
     if (!rc) s->nruns += s->nladder;
+    const IniKey *compare = report ? ini_key(report, "compare") : NULL;
+    if (!rc && compare) rc = load_compare(&c, compare, s, nagents, nvariants);
     for (int i = 0; !rc && i < s->nruns; i++) s->runs[i].plan.store_visits = s->visits;
 done:
     ini_free(&ini);

@@ -30,7 +30,17 @@
 enum {
     STUDY_MAX_AGENTS = 64,
     STUDY_LABEL_LEN = 48,
+    STUDY_MAX_COMPARE = 16,
 };
+
+/* A comparison declared in [report] compare, "A vs B": the two agents'
+ * labels, their specs as stored (canonical) and the openings of their
+ * self-play ("random:4"), [0] for A and [1] for B. */
+typedef struct StudyCompare {
+    char label[2][STUDY_LABEL_LEN];
+    char spec[2][SPEC_LEN];
+    char opening[2][32];
+} StudyCompare;
 
 
 typedef struct StudyRun {
@@ -51,6 +61,8 @@ typedef struct Study {
     bool visits;         /* [study] visits: every run stores its root visit distributions */
     char *report_out;    /* [report] out; default results/NAME */
     bool plots;          /* [report] plots */
+    StudyCompare compare[STUDY_MAX_COMPARE]; /* [report] compare, in the order written */
+    int ncompare;
     StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's; each
                           * plan holds its own references to its agents' nets */
     int nruns;

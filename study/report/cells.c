@@ -103,18 +103,23 @@ void report_md_pair_cell(FILE *f, const ReportPair *p)
     report_md_code(f, label);
 }
 
+void report_md_scores_diff(FILE *f, const ReportPair *x, const ReportPair *y, const ReportDiff *d)
+{
+    ReportScore sx = report_score(x), sy = report_score(y);
+    char pv[32], ph[32];
+    report_fmt_p(d->p, pv, sizeof pv);
+    report_fmt_holm(d->p_holm, d->family, ph, sizeof ph);
+    fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n",
+            100 * sx.score, (unsigned long long)sx.n, number_plural(sx.n), 100 * sy.score, (unsigned long long)sy.n,
+            number_plural(sy.n), 100 * d->d.mid + 0.0, 100 * d->d.lo + 0.0, 100 * d->d.hi + 0.0, d->exact ? "" : "≈ ",
+            pv, ph, REPORT_VERDICT_WORD[d->verdict]);
+}
+
 ReportDiff report_md_diff_cells(FILE *f, const ReportPair *standard, const ReportPair *blitz)
 {
-    ReportScore s = report_score(standard), b = report_score(blitz);
     ReportDiff d = report_diff(standard, blitz);
     if (standard->diff_family) d = report_diff_corrected(d, standard->diff_p_holm, standard->diff_family);
-    char pv[32], ph[32];
-    report_fmt_p(d.p, pv, sizeof pv);
-    report_fmt_holm(d.p_holm, d.family, ph, sizeof ph);
-    fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n",
-            100 * s.score, (unsigned long long)s.n, number_plural(s.n), 100 * b.score, (unsigned long long)b.n,
-            number_plural(b.n), 100 * d.d.mid + 0.0, 100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0, d.exact ? "" : "≈ ", pv,
-            ph, REPORT_VERDICT_WORD[d.verdict]);
+    report_md_scores_diff(f, standard, blitz, &d);
     return d;
 }
 

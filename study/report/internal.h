@@ -38,6 +38,8 @@ int report_score_family(const Report *rep);
 void report_md_ladder(const Report *rep, FILE *f);
 void report_md_by_elo(const Report *rep, FILE *f);
 void report_md_openings(const Report *rep, FILE *f);
+/* The comparisons declared before the games (rep->compared). */
+void report_md_compared(const Report *rep, FILE *f);
 
 /* Whether any pair is an agent against itself. */
 bool report_has_level(const Report *rep);
@@ -59,6 +61,10 @@ void report_md_agents(FILE *f, const char *a, const char *sep, const char *b);
  * row; the difference is returned (cells.c). */
 void report_md_pair_cell(FILE *f, const ReportPair *p);
 ReportDiff report_md_diff_cells(FILE *f, const ReportPair *standard, const ReportPair *blitz);
+/* The cells of two pairs' White's scores and a difference of them: each
+ * score with its games, the difference with its interval, p, its Holm
+ * p and the verdict, ending the row (cells.c). */
+void report_md_scores_diff(FILE *f, const ReportPair *x, const ReportPair *y, const ReportDiff *d);
 /* The rows of a first-ring table by class (cells.c). */
 void report_md_class_rows(FILE *f, const ReportClass *c);
 

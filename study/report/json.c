@@ -375,6 +375,49 @@ static void json_matched(Json *j, const Report *rep)
     json_close(j);
 }
 
+/* The comparisons declared before the games (rep->compared): one object
+ * per row; a side not played yet has a null score, and the row no test. */
+static void json_compared(Json *j, const Report *rep)
+{
+    json_array(j, "declared_comparisons");
+    for (int i = 0; i < rep->ncompared; i++) {
+        const ReportCompared *r = &rep->compared[i];
+        const ReportDeclared *d = &rep->declared[r->declared];
+        json_open(j, NULL, '{', false);
+        json_int(j, "declared", r->declared + 1);
+        json_str(j, "a", d->name_a);
+        json_str(j, "a_spec", d->a);
+        json_str(j, "b", d->name_b);
+        json_str(j, "b_spec", d->b);
+        json_str(j, "a_opening", d->opening_a);
+        json_str(j, "b_opening", d->opening_b);
+        json_str(j, "variant", variant_name(r->variant));
+        const int side[2] = {r->pa, r->pb};
+        const char *const score[2] = {"a_white_score", "b_white_score"}, *const games[2] = {"a_games", "b_games"};
+        for (int k = 0; k < 2; k++) {
+            if (side[k] < 0) {
+                json_null(j, score[k]);
+                json_uint(j, games[k], 0);
+                continue;
+            }
+            ReportScore sc = report_score(&rep->pairs[side[k]]);
+            json_num(j, score[k], sc.score);
+            json_uint(j, games[k], sc.n);
+        }
+        if (r->pa >= 0 && r->pb >= 0) {
+            json_diff(j, &r->d);
+        } else {
+            json_null(j, "difference");
+            json_null(j, "p_value");
+            json_null(j, "p_holm");
+            json_int(j, "holm_family", 0);
+            json_str(j, "verdict", "not_played");
+        }
+        json_close(j);
+    }
+    json_close(j);
+}
+
 /* The same agent from two openings, compared. */
 static void json_openings_compared(Json *j, const Report *rep)
 {
@@ -445,6 +488,7 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
         if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) json_ladder(j, rep, v, &along[v]);
     json_close(j);
     json_matched(j, rep);
+    json_compared(j, rep);
     json_openings_compared(j, rep);
     json_published(j);
     if (pics) {

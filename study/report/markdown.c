@@ -773,6 +773,7 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     fprintf(f, "\n\n");
     write_selection(rep, f);
     write_summary(rep, f);
+    report_md_compared(rep, f);
     report_md_ladder(rep, f);
     report_md_by_elo(rep, f);
     report_md_openings(rep, f);

@@ -396,11 +396,6 @@ static void write_matched(const Report *rep, FILE *f)
     for (int i = 0; i < n; i++) {
         const ReportPair *a = &rep->pairs[st->level[rows[i].standard].pair],
                          *b = &rep->pairs[bl->level[rows[i].blitz].pair];
-        ReportScore ss = report_score(a), sb = report_score(b);
-        const ReportDiff *d = &rows[i].d;
-        char pv[32], ph[32];
-        report_fmt_p(d->p, pv, sizeof pv);
-        report_fmt_holm(d->p_holm, d->family, ph, sizeof ph);
         fprintf(f, "| ");
         level_code(bl, rows[i].blitz, f);
         fprintf(f, " | ");
@@ -409,10 +404,7 @@ static void write_matched(const Report *rep, FILE *f)
         level_code(st, rows[i].standard, f);
         fprintf(f, " | ");
         elo_cell(st, rows[i].standard, f);
-        fprintf(f, " | %.1f%% (%llu games) | %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n",
-                100 * ss.score, (unsigned long long)ss.n, 100 * sb.score, (unsigned long long)sb.n,
-                100 * d->d.mid + 0.0, 100 * d->d.lo + 0.0, 100 * d->d.hi + 0.0, d->exact ? "" : "≈ ", pv, ph,
-                REPORT_VERDICT_WORD[d->verdict]);
+        report_md_scores_diff(f, a, b, &rows[i].d);
     }
     fprintf(f, "\n");
 }
@@ -539,4 +531,60 @@ void report_md_openings(const Report *rep, FILE *f)
                     d.exact ? "" : "≈ ", pv, ph, REPORT_VERDICT_WORD[d.verdict]);
         }
     if (rows) fprintf(f, "\n");
+}
+
+void report_md_compared(const Report *rep, FILE *f)
+{
+    if (!rep->ndeclared) return;
+    int family = 0;
+    for (int i = 0; i < rep->ncompared; i++)
+        if (rep->compared[i].d.family) family = rep->compared[i].d.family;
+    fprintf(f, "## Declared comparisons\n\n"
+               "The comparisons declared before the games were played (a study's `[report] compare`, or "
+               "`yinsh report --compare`), each asked in every variant of the selection: White's score in agent "
+               "A's self-play minus agent B's, in percentage points, with Newcombe's interval and the exact "
+               "permutation test's p (an agent's self-play is its ladder level's games where it is a level, else "
+               "its most-played self-play). The rows that allow a test are one family (%d test%s): \"p (Holm)\" "
+               "is each p adjusted by Holm's step-down over it, and a difference is too large to be chance only "
+               "when the adjusted p < 0.05 and the interval excludes 0, with at least %d distinct games on each "
+               "side. A row that is not played yet says which side is missing.\n\n",
+            family, number_plural((uint64_t)family), REPORT_MIN_VERDICT_GAMES);
+    for (int i = 0; i < rep->ndeclared; i++) {
+        const ReportDeclared *d = &rep->declared[i];
+        fprintf(f, "%d. ", i + 1);
+        report_md_code(f, d->name_a);
+        fprintf(f, " vs ");
+        report_md_code(f, d->name_b);
+        fprintf(f, ": ");
+        report_md_code(f, d->a);
+        if (d->opening_a) {
+            fprintf(f, " from ");
+            report_md_code(f, d->opening_a);
+        }
+        fprintf(f, " against ");
+        report_md_code(f, d->b);
+        if (d->opening_b) {
+            fprintf(f, " from ");
+            report_md_code(f, d->opening_b);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n| comparison | variant | A: White's score | B: White's score | A − B (95%% CI) | p | p (Holm) | "
+               "verdict |\n|---|---|--:|--:|---|--:|--:|---|\n");
+    for (int i = 0; i < rep->ncompared; i++) {
+        const ReportCompared *r = &rep->compared[i];
+        const ReportDeclared *d = &rep->declared[r->declared];
+        fprintf(f, "| %d. ", r->declared + 1);
+        report_md_code(f, d->name_a);
+        fprintf(f, " vs ");
+        report_md_code(f, d->name_b);
+        fprintf(f, " | %s", variant_name(r->variant));
+        if (r->pa >= 0 && r->pb >= 0) {
+            report_md_scores_diff(f, &rep->pairs[r->pa], &rep->pairs[r->pb], &r->d);
+            continue;
+        }
+        fprintf(f, " | %s | %s | not played yet | – | – | – |\n", r->pa >= 0 ? "played" : "not played yet",
+                r->pb >= 0 ? "played" : "not played yet");
+    }
+    fprintf(f, "\n");
 }

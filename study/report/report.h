@@ -190,6 +190,10 @@ typedef struct Report {
     ReportLadder ladder[REPORT_VARIANT_NB]; /* built from the pairs and the matches when loading */
     int opening_family;         /* the comparisons of openings corrected together (report_families) */
     double *opening_p_holm;     /* [i * npairs + j]: their adjusted p, by the pairs i < j compared; NULL: none */
+    struct ReportDeclared *declared; /* the comparisons declared before the games (report_compare) */
+    int ndeclared;
+    struct ReportCompared *compared; /* their rows, by declaration then variant */
+    int ncompared;
 } Report;
 
 /* Loads the games of the named runs (nruns 0: all runs) of the database,
@@ -434,6 +438,38 @@ typedef struct ReportMatched {
     ReportDiff d;
 } ReportMatched;
 int report_matched(const Report *rep, ReportMatched *rows);
+
+/* Comparisons declared before the games were played (a study's `[report]
+ * compare`, `yinsh report --compare`): White's score of agent A's
+ * self-play minus agent B's, in each variant the selection has games of,
+ * so that a question fixed in advance ("does White's edge grow from
+ * depth 5 to depth 7", "does PUCT's equal depth 7's") is answered by the
+ * test declared for it and not by one picked from the tables afterwards.
+ * An agent's self-play in a variant is its pair from the declared
+ * opening, else its ladder level's pair where it is a level, else its
+ * most-played self-play pair there. Every row whose
+ * two sides allow a verdict is one family (Holm), whatever the variant. */
+typedef struct ReportDeclared {
+    char *a, *b;                 /* the specs as stored (canonical) */
+    char *name_a, *name_b;       /* the names the declaration gave them (a study's labels) */
+    char *opening_a, *opening_b; /* the openings of the self-play compared, as stored ("random:4");
+                                    NULL: the agent's self-play as above */
+} ReportDeclared;
+typedef struct ReportCompared {
+    int declared;                /* the declaration's index in rep->declared */
+    int variant;                 /* VARIANT_* */
+    int pa, pb;                  /* A's and B's self-play in rep->pairs; -1: not played in this variant */
+    ReportDiff d;                /* A - B (report_diff(B, A)) in its family; meaningless unless both played */
+} ReportCompared;
+/* A declaration as given: ReportDeclared's fields, the caller's text
+ * (names NULL: the specs; openings NULL: none given). */
+typedef struct ReportComparison {
+    const char *a, *b, *name_a, *name_b, *opening_a, *opening_b;
+} ReportComparison;
+/* Sets the declared comparisons of rep (a loaded Report; n declarations,
+ * copied) and computes their rows. 0, or -1 when out of memory (rep then
+ * holds none). */
+int report_compare(Report *rep, const ReportComparison *declared, int n);
 
 /* The Ai Ai depth of a ladder: the links whose upper level scored at
  * least 60% against the lower (*surely: of those, the links whose

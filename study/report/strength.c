@@ -3,6 +3,8 @@
  * standard at matched strength (each blitz level beside the standard
  * level nearest it in Elo), each family corrected by Holm's step-down. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "study/report/internal.h"
 
 /* A level that the figures against strength take: rated against the
@@ -78,4 +80,90 @@ int report_matched(const Report *rep, ReportMatched *rows)
     stats_holm(p, m, p);
     for (int i = 0; i < m; i++) rows[at[i]].d = report_diff_corrected(rows[at[i]].d, p[i], m);
     return n;
+}
+
+/* An agent's self-play in a variant: from the opening where one is
+ * given, else its ladder level's pair, else its most-played self-play
+ * pair there; -1 for none. */
+static int self_play(const Report *rep, int v, const char *spec, const char *opening)
+{
+    int k = opening ? -1 : report_level_of(&rep->ladder[v], spec);
+    if (k >= 0) return rep->ladder[v].level[k].pair;
+    int best = -1;
+    for (int i = 0; i < rep->npairs; i++) {
+        const ReportPair *p = &rep->pairs[i];
+        if (p->variant == v && !strcmp(p->white, spec) && !strcmp(p->black, spec) &&
+            (!opening || !strcmp(p->opening, opening)) && (best < 0 || p->games > rep->pairs[best].games))
+            best = i;
+    }
+    return best;
+}
+
+/* A copy of text, NULL staying NULL: false when out of memory. */
+static bool copy_text(char **to, const char *text)
+{
+    *to = text ? strdup(text) : NULL;
+    return !text || *to;
+}
+
+static void declared_free(Report *rep)
+{
+    for (int i = 0; i < rep->ndeclared; i++) {
+        free(rep->declared[i].a);
+        free(rep->declared[i].b);
+        free(rep->declared[i].name_a);
+        free(rep->declared[i].name_b);
+        free(rep->declared[i].opening_a);
+        free(rep->declared[i].opening_b);
+    }
+    free(rep->declared);
+    free(rep->compared);
+    rep->declared = NULL;
+    rep->compared = NULL;
+    rep->ndeclared = rep->ncompared = 0;
+}
+
+int report_compare(Report *rep, const ReportComparison *declared, int n)
+{
+    declared_free(rep);
+    if (n <= 0) return 0;
+    int nv = 0;
+    for (int v = 0; v < REPORT_VARIANT_NB; v++) nv += report_has_variant(rep, v);
+    size_t rows = (size_t)n * (size_t)(nv ? nv : 1);
+    rep->declared = calloc((size_t)n, sizeof *rep->declared);
+    rep->compared = calloc(rows, sizeof *rep->compared);
+    double *p = calloc(rows, sizeof *p);
+    int *at = calloc(rows, sizeof *at);
+    if (!rep->declared || !rep->compared || !p || !at) goto oom;
+    for (int i = 0; i < n; i++) {
+        ReportDeclared *d = &rep->declared[rep->ndeclared++];
+        const ReportComparison *in = &declared[i];
+        if (!copy_text(&d->a, in->a) || !copy_text(&d->b, in->b) ||
+            !copy_text(&d->name_a, in->name_a ? in->name_a : in->a) ||
+            !copy_text(&d->name_b, in->name_b ? in->name_b : in->b) || !copy_text(&d->opening_a, in->opening_a) ||
+            !copy_text(&d->opening_b, in->opening_b))
+            goto oom;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        for (int v = 0; v < REPORT_VARIANT_NB; v++) {
+            if (!report_has_variant(rep, v)) continue;
+            const ReportDeclared *d = &rep->declared[i];
+            ReportCompared *r = &rep->compared[rep->ncompared++];
+            *r = (ReportCompared){.declared = i, .variant = v, .pa = self_play(rep, v, d->a, d->opening_a),
+                                  .pb = self_play(rep, v, d->b, d->opening_b)};
+            if (r->pa < 0 || r->pb < 0) continue;
+            r->d = report_diff(&rep->pairs[r->pb], &rep->pairs[r->pa]);
+            if (r->d.verdict != REPORT_TOO_FEW) at[m] = rep->ncompared - 1, p[m++] = r->d.p;
+        }
+    stats_holm(p, m, p);
+    for (int k = 0; k < m; k++) rep->compared[at[k]].d = report_diff_corrected(rep->compared[at[k]].d, p[k], m);
+    free(p);
+    free(at);
+    return 0;
+oom:
+    free(p);
+    free(at);
+    declared_free(rep);
+    return -1;
 }
