@@ -365,10 +365,11 @@ static void json_matched(Json *j, const Report *rep)
         json_level_elo(j, "blitz_elo", bl, rows[i].blitz);
         json_str(j, "standard_level", a->white);
         json_level_elo(j, "standard_elo", st, rows[i].standard);
-        json_num(j, "standard_white_score", report_score(a).score);
-        json_uint(j, "standard_games", report_score(a).n);
-        json_num(j, "blitz_white_score", report_score(b).score);
-        json_uint(j, "blitz_games", report_score(b).n);
+        ReportScore sa = report_score(a), sb = report_score(b);
+        json_num(j, "standard_white_score", sa.score);
+        json_uint(j, "standard_games", sa.n);
+        json_num(j, "blitz_white_score", sb.score);
+        json_uint(j, "blitz_games", sb.n);
         json_diff(j, &rows[i].d);
         json_close(j);
     }

@@ -387,16 +387,7 @@ void report_free(Report *rep)
     }
     free(rep->matches);
     free(rep->opening_p_holm);
-    for (int i = 0; i < rep->ndeclared; i++) {
-        free(rep->declared[i].a);
-        free(rep->declared[i].b);
-        free(rep->declared[i].name_a);
-        free(rep->declared[i].name_b);
-        free(rep->declared[i].opening_a);
-        free(rep->declared[i].opening_b);
-    }
-    free(rep->declared);
-    free(rep->compared);
+    report_compare(rep, NULL, 0); /* frees the declared comparisons */
     for (int v = 0; v < REPORT_VARIANT_NB; v++) report_ladder_free(&rep->ladder[v]);
     for (int i = 0; i < rep->nrun_rows; i++) {
         ReportRun *r = &rep->run_rows[i];

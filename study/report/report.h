@@ -467,8 +467,8 @@ typedef struct ReportComparison {
     const char *a, *b, *name_a, *name_b, *opening_a, *opening_b;
 } ReportComparison;
 /* Sets the declared comparisons of rep (a loaded Report; n declarations,
- * copied) and computes their rows. 0, or -1 when out of memory (rep then
- * holds none). */
+ * copied) and computes their rows, freeing any it held (n 0: none). 0,
+ * or -1 when out of memory (rep then holds none). */
 int report_compare(Report *rep, const ReportComparison *declared, int n);
 
 /* The Ai Ai depth of a ladder: the links whose upper level scored at
