@@ -12,7 +12,7 @@
 
 const char USAGE_STUDY[] =
     "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS]\n"
-    "       yinsh study FILE --shard K/N --db SHARD.db [--threads T] [--quiet]\n"
+    "       yinsh study FILE --shard K/N --db SHARD.db [--threads T] [--check] [--quiet]\n"
     "  Runs the study that FILE describes (an INI file: docs/study.md): a\n"
     "  self-play run for each agent and variant, the same agent on both sides,\n"
     "  into the study's database, then the report of those runs (as `yinsh\n"
@@ -34,7 +34,8 @@ const char USAGE_STUDY[] =
     "  --threads T        OpenMP threads (default: the number of cores)\n"
     "  --check            check the file and the database, print each run, its\n"
     "                     state (complete, unfinished, missing) and its games\n"
-    "                     stored (stored/planned); play nothing\n"
+    "                     stored (stored/planned; with --shard, of the shard's\n"
+    "                     share), and a total line; play nothing\n"
     "  --quiet            no progress or run lines, no report on stdout\n"
     "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
     "  --shard K/N        play only shard K of N of every run (games i with\n"
@@ -79,15 +80,21 @@ static char *run_command(const StudyRun *r, const char *db, const char *shard)
     return cli_join_args(argc, argv);
 }
 
-static void print_plan(const Study *s, const Planned *runs)
+/* Each run, its state and its games stored of those planned; with
+ * --shard, of the shard's own share (a shard's run is complete in its
+ * database when it holds every game of its slice). */
+static void print_plan(const Study *s, const Planned *runs, uint32_t shard, uint32_t shards)
 {
     /* each column as wide as its widest entry; the agents, the widest, last */
     int wname = (int)strlen("run"), wvariant = (int)strlen("variant"), wgames = (int)strlen("games"),
         wseed = (int)strlen("seed");
+    uint64_t stored = 0, planned = 0;
+    int complete = 0;
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
+        uint32_t share = run_shard_games(r->plan.pairs, r->plan.games, shard, shards);
         int name = (int)strlen(r->name), variant = (int)strlen(variant_name(r->plan.variant)),
-            games = snprintf(NULL, 0, "%u/%u", runs[i].stored, r->plan.games),
+            games = snprintf(NULL, 0, "%u/%u", runs[i].stored, share),
             seed = snprintf(NULL, 0, "%" PRIu64, r->plan.seed);
         if (name > wname) wname = name;
         if (variant > wvariant) wvariant = variant;
@@ -98,13 +105,25 @@ static void print_plan(const Study *s, const Planned *runs)
            "seed", "agent");
     for (int i = 0; i < s->nruns; i++) {
         const StudyRun *r = &s->runs[i];
+        uint32_t share = run_shard_games(r->plan.pairs, r->plan.games, shard, shards);
+        PlannedState state = runs[i].state;
+        if (shards) state = runs[i].stored >= share ? PLANNED_COMPLETE : state;
         char agents[2 * SPEC_LEN + 8], games[32];
         if (!strcmp(r->kind, "match")) snprintf(agents, sizeof agents, "%s vs %s", r->spec, r->spec_b);
         else snprintf(agents, sizeof agents, "%s", r->spec);
-        snprintf(games, sizeof games, "%u/%u", runs[i].stored, r->plan.games);
+        snprintf(games, sizeof games, "%u/%u", runs[i].stored, share);
         printf("%-*s  %-*s  %-10s  %*s  %*" PRIu64 "  %s\n", wname, r->name, wvariant, variant_name(r->plan.variant),
-               planned_state_name(runs[i].state), wgames, games, wseed, r->plan.seed, agents);
+               planned_state_name(state), wgames, games, wseed, r->plan.seed, agents);
+        stored += runs[i].stored;
+        planned += share;
+        complete += state == PLANNED_COMPLETE;
     }
+    if (shards)
+        printf("shard %u/%u: %d of %d runs complete, %" PRIu64 "/%" PRIu64 " games\n", shard, shards, complete,
+               s->nruns, stored, planned);
+    else
+        printf("study %s: %d of %d runs complete, %" PRIu64 "/%" PRIu64 " games\n", s->name, complete, s->nruns, stored,
+               planned);
 }
 
 /* Plays the runs not complete yet, in order: 0, or the exit status. */
@@ -136,7 +155,11 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
         int rc = cli_play_planned(&show, &runs[i], o);
         runs[i].command = NULL;
         free(command);
-        if (rc > 128) fprintf(stderr, "yinsh %s: `yinsh study %s` picks up where the study stopped\n", cmd, s->path);
+        if (rc > 128 && shard)
+            fprintf(stderr, "yinsh %s: `yinsh study %s --shard %s --db %s` picks up where the shard stopped\n", cmd,
+                    s->path, shard, sh->db);
+        else if (rc > 128)
+            fprintf(stderr, "yinsh %s: `yinsh study %s` picks up where the study stopped\n", cmd, s->path);
         if (rc) return rc;
     }
     return 0;
@@ -225,7 +248,7 @@ int cmd_study(int argc, char **argv)
     free(agents);
     if (rc) goto done;
     if (check) {
-        print_plan(&s, runs);
+        print_plan(&s, runs, shard_k, shard_n);
         goto done;
     }
     if ((rc = play_runs(cmd, &s, runs, &sh, &o, shard))) goto done;

@@ -511,6 +511,37 @@ Test(study, check_counts_the_games_stored)
     cr_expect(strstr(out, "small-blitz-s20-vs-random blitz complete 4/4 "), "%s", out);
 }
 
+/* --check with --shard counts a shard's own share: a shard is complete
+ * in its database when it holds every game of its slice (a study across
+ * sessions finds which shards are done by it), and the total line says
+ * how far the whole has come. */
+Test(study, check_counts_a_shards_share)
+{
+    char *dir = tmpdir_new(), *file = write_in(dir, "s.ini", LADDER), *err, *out;
+    const char *check[] = {"study", file, "--shard", "2/3", "--db", "sh2.db", "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, check, &out, &err), 0, "%s", err);
+    out = squeezed(out);
+    /* before: games 1 and 4 of 6, 1 of 4, a match's pair 1 (games 2 and 3) of 2 */
+    cr_expect(strstr(out, "small-standard-random standard missing 0/2 40 random\n"), "%s", out);
+    cr_expect(strstr(out, "small-blitz-s20 blitz missing 0/1 43 mcts:sims=20\n"), "%s", out);
+    cr_expect(strstr(out, "small-blitz-s20-vs-random blitz missing 0/2 "), "%s", out);
+    cr_expect(strstr(out, "shard 2/3: 0 of 6 runs complete, 0/10 games\n"), "%s", out);
+    const char *shard[] = {"study", file, "--shard", "2/3", "--db", "sh2.db", "--threads", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, shard, NULL, &err), 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, check, &out, &err), 0, "%s", err);
+    out = squeezed(out);
+    cr_expect(strstr(out, "small-standard-random standard complete 2/2 40 random\n"), "%s", out);
+    cr_expect(strstr(out, "small-blitz-s20 blitz complete 1/1 43 mcts:sims=20\n"), "%s", out);
+    cr_expect(strstr(out, "small-blitz-s20-vs-random blitz complete 2/2 "), "%s", out);
+    cr_expect(strstr(out, "shard 2/3: 6 of 6 runs complete, 10/10 games\n"), "%s", out);
+    /* the whole study: the shard's games of 28, no run complete */
+    const char *whole[] = {"merge", "--db", "s.db", "sh2.db", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, whole, NULL, &err), 0, "%s", err);
+    const char *all[] = {"study", file, "--check", NULL};
+    cr_assert_eq(yinsh_run(dir, all, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "study small: 0 of 6 runs complete, 10/28 games\n"), "%s", out);
+}
+
 Test(study, shards_merged_equal_the_whole)
 {
     char *dir = tmpdir_new(), *file = write_in(dir, "s.ini", LADDER), *err, *out;

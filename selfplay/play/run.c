@@ -160,6 +160,14 @@ bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards)
     return unit % shards == shard - 1;
 }
 
+uint32_t run_shard_games(bool pairs, uint32_t games, uint32_t shard, uint32_t shards)
+{
+    if (!shards) return games;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < games; i++) n += run_in_shard(pairs, i, shard, shards);
+    return n;
+}
+
 /* Keeps only the games of the shard in r->todo. */
 static void keep_shard(Run *r, const RunOptions *o)
 {

@@ -63,6 +63,10 @@ typedef struct Run {
  * games are dealt round-robin, a match's by pairs (2k and 2k+1 together). */
 bool run_in_shard(bool pairs, uint32_t index, uint32_t shard, uint32_t shards);
 
+/* How many of a run's `games` indices slice `shard` of `shards` holds
+ * (all of them when shards is 0). */
+uint32_t run_shard_games(bool pairs, uint32_t games, uint32_t shard, uint32_t shards);
+
 /* A seed from the clock and the process id. */
 uint64_t run_clock_seed(void);
 
