@@ -76,17 +76,23 @@ ready() {
     fi
 }
 
-# "complete", "partial STORED/SHARE" or "not started", from --check's total line.
-state() {
-    local k=$1 db line stored share
+# "STORED SHARE": the shard's games stored and its share, from --check's
+# total line (a shard not begun: 0 and its share).
+counts() {
+    local k=$1 db line stored
     db=$(db_of "$k")
-    [ -f "$db" ] || { echo "not started"; return; }
+    [ -f "$db" ] || db=$WORK/none-$k.db # read only: a missing database is not created
     line=$("$YINSH" study "$STUDY" --shard "$k/$N" --db "$db" --check | tail -n 1)
     case "$line" in "shard $k/$N: "*) ;; *) die "unexpected --check line for shard $k: $line" ;; esac
     stored=${line##*complete, }
     stored=${stored% games}
-    share=${stored#*/}
-    stored=${stored%/*}
+    echo "${stored%/*} ${stored#*/}"
+}
+
+# "complete", "partial STORED/SHARE" or "not started".
+state() {
+    local stored share
+    read -r stored share <<<"$(counts "$1")"
     if [ "$stored" = "$share" ]; then echo complete
     elif [ "$stored" = 0 ]; then echo "not started"
     else echo "partial $stored/$share"; fi
@@ -119,14 +125,16 @@ save() {
 
 case "$cmd" in
 status)
-    done=0
+    done=0 all=0 planned=0
     for k in $(seq 1 "$N"); do
         ready "$k"
+        read -r stored share <<<"$(counts "$k")"
+        all=$((all + stored)) planned=$((planned + share))
         s=$(state "$k")
         [ "$s" = complete ] && done=$((done + 1))
         printf 'shard %*d/%d  %s\n' "$width" "$k" "$N" "$s"
     done
-    echo "$done of $N shards complete"
+    echo "$done of $N shards complete; $all of $planned games ($((100 * all / planned))%)"
     ;;
 save)
     for k in $(seq 1 "$N"); do save "$k"; done

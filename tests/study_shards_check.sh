@@ -90,7 +90,7 @@ rm -rf "$tmp/work"
 bash "$script" status "$S" 2 >"$tmp/status" 2>&1 || fail "status failed: $(cat "$tmp/status")"
 grep -q '^shard 1/2  partial [0-9]*/' "$tmp/status" || fail "shard 1 not partial after the stop: $(cat "$tmp/status")"
 grep -q '^shard 2/2  not started$' "$tmp/status" || fail "shard 2 not 'not started': $(cat "$tmp/status")"
-grep -q '^0 of 2 shards complete$' "$tmp/status" || fail "$(cat "$tmp/status")"
+grep -q '^0 of 2 shards complete; [1-9][0-9]* of 52 games ([0-9]*%)$' "$tmp/status" || fail "$(cat "$tmp/status")"
 rc=0
 bash "$script" gather "$S" 2 >"$tmp/gather" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] && grep -q "not every shard is complete: 1 (partial .*) 2 (not started)" "$tmp/gather" ||
@@ -100,7 +100,7 @@ bash "$script" gather "$S" 2 >"$tmp/gather" 2>&1 || rc=$?
 rm -rf "$tmp/work"
 bash "$script" play "$S" 2 >"$tmp/play.out" 2>&1 || fail "play failed: $(cat "$tmp/play.out")"
 bash "$script" status "$S" 2 >"$tmp/status" 2>&1
-grep -q '^2 of 2 shards complete$' "$tmp/status" || fail "$(cat "$tmp/status")"
+grep -q '^2 of 2 shards complete; 52 of 52 games (100%)$' "$tmp/status" || fail "$(cat "$tmp/status")"
 # checkpoints are readable by all, as any file of the repository
 [ -r "$tmp/ckpt/shard-2-of-2.games.gz" ] && [ "$(stat -c %a "$tmp/ckpt/shard-2-of-2.games.gz")" = 644 ] ||
   fail "checkpoint mode $(stat -c %a "$tmp/ckpt/shard-2-of-2.games.gz")"
