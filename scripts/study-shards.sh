@@ -56,6 +56,14 @@ if [ -d "$CKPT" ]; then
     done
 fi
 
+# A path the script writes must be a plain file or nothing: a folder, a
+# link or a device in its place is never written over.
+plain() {
+    if [ -L "$1" ] || { [ -e "$1" ] && [ ! -f "$1" ]; }; then
+        die "$1 is not a plain file: move it away (nothing was written)"
+    fi
+}
+
 # The shard's working database: made from its checkpoint when it is
 # missing (a fresh machine has only the checkpoints; the import checks
 # every action and hash). A database already here is at least as far as
@@ -65,6 +73,8 @@ ready() {
     db=$(db_of "$k")
     ck=$(ckpt_of "$k")
     mkdir -p "$WORK"
+    plain "$db"
+    plain "$ck"
     if [ ! -f "$db" ] && [ -f "$ck" ]; then
         gzip -dc "$ck" | "$YINSH" import --format games --db "$db.tmp" - >/dev/null 2>"$db.err" || {
             cat "$db.err" >&2
@@ -105,6 +115,7 @@ save() {
     db=$(db_of "$k")
     ck=$(ckpt_of "$k")
     [ -f "$db" ] || return 0
+    plain "$ck"
     mkdir -p "$CKPT"
     tmp=$(mktemp "$WORK/export.XXXXXX")
     if ! "$YINSH" export --format games --db "$db" --out "$tmp.games" 2>"$tmp.err"; then

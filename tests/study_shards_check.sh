@@ -113,6 +113,21 @@ cmp -s "$tmp/whole.hashes" "$tmp/sharded.hashes" ||
 "$yinsh" study "$S" --check | tail -n 1 | grep -q "^study sm: 6 of 6 runs complete, 52/52 games$" ||
   fail "the gathered study is not complete: $("$yinsh" study "$S" --check)"
 
+# a checkpoint's place taken by a folder or a link: refused, nothing written over
+mkdir -p "$tmp/ck2/shard-1-of-2.games.gz"
+rc=0
+CKPT="$tmp/ck2" bash "$script" status "$S" 2 >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "shard-1-of-2.games.gz is not a plain file" "$tmp/out" ||
+  fail "a folder as the checkpoint: exit $rc: $(cat "$tmp/out")"
+[ -z "$(ls -A "$tmp/ck2/shard-1-of-2.games.gz")" ] || fail "something was written into the folder"
+rm -rf "$tmp/ck2" && mkdir "$tmp/ck2" && echo keep >"$tmp/target"
+ln -s "$tmp/target" "$tmp/ck2/shard-2-of-2.games.gz"
+rc=0
+CKPT="$tmp/ck2" bash "$script" play "$S" 2 2 >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "shard-2-of-2.games.gz is not a plain file" "$tmp/out" ||
+  fail "a link as the checkpoint: exit $rc: $(cat "$tmp/out")"
+[ "$(cat "$tmp/target")" = keep ] && [ -L "$tmp/ck2/shard-2-of-2.games.gz" ] || fail "the link or its file was written over"
+
 # checkpoints of another N are refused
 rc=0
 bash "$script" status "$S" 3 >"$tmp/out" 2>&1 || rc=$?
