@@ -64,4 +64,14 @@ static inline bool pos_has_row(const Position *pos, int colour)
     return bb_has_row(pos->markers[colour]);
 }
 
+/* The markers a ring move (ACT_MOVE) flips, as pos_make flips them: those
+ * on the points it jumps. A searcher's probe of a move reads the markers
+ * after it from these without making it. */
+static inline Bitboard pos_move_flips(const Position *pos, Action a)
+{
+    Point from = ACTION_FROM(a), to = ACTION_TO(a);
+    int d = GEO->dir_by_diff[to - from + SQUARE_NB - 1];
+    return bb_between(from, to, d) & (pos->markers[WHITE] | pos->markers[BLACK]);
+}
+
 #endif

@@ -10,12 +10,14 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "engine/base/file.h"
 #include "engine/base/folder.h"
 #include "engine/base/text.h"
@@ -283,4 +285,21 @@ Test(text, every_byte_escaped_reads_back_as_itself)
     cr_assert_eq(text_unescape("\"", 1, '"', &used), '"');
     cr_assert_eq(text_unescape("x7Fz", 4, 0, &used), 0x7f);
     cr_assert_eq(used, 3);
+}
+
+/* number_round is lround, value for value: halves away from zero, the
+ * doubles next to the halves, negative zero, large values, and a sweep. */
+Test(number, round_is_lround)
+{
+    const double v[] = {0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                        0.5000000000000001, -0.5000000000000001, 1e15 + 0.5, -1e15 - 0.5, 4503599627370495.5,
+                        -4503599627370495.5, 123456.49999999999, 7.0, -7.0, 1e-300, -1e-300};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        cr_expect_eq(number_round(v[i]), lround(v[i]), "%.17g: %ld, lround %ld", v[i], number_round(v[i]), lround(v[i]));
+    for (int i = -200000; i <= 200000; i++) {
+        double x = i / 64.0 + i * 1e-7;
+        cr_expect_eq(number_round(x), lround(x), "%.17g", x);
+        cr_expect_eq(number_round(nextafter(i / 2.0, 1e9)), lround(nextafter(i / 2.0, 1e9)), "%d/2 up", i);
+        cr_expect_eq(number_round(nextafter(i / 2.0, -1e9)), lround(nextafter(i / 2.0, -1e9)), "%d/2 down", i);
+    }
 }

@@ -6,6 +6,7 @@
 #ifndef YINSH_NUMBER_H
 #define YINSH_NUMBER_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,5 +24,15 @@ char *number_real_text(double v, char out[NUMBER_REAL_LEN]);
  * "s" for any other count ("1 game", "0 games", "2 pairs"), the one rule
  * of every count printed. */
 const char *number_plural(uint64_t n);
+
+/* lround(x), halves away from zero, without the call into libm: the
+ * evaluations round on every leaf, and the call was 2.7% of a search.
+ * Exact for |x| < 2^52 (x - trunc(x) is then exact); the callers' values
+ * are capped far below. trunc is one instruction with SSE4.1. */
+static inline long number_round(double x)
+{
+    double t = trunc(x), r = x - t;
+    return (long)t + (r >= 0.5) - (r <= -0.5);
+}
 
 #endif

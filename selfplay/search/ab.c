@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -6,6 +7,7 @@
 #include "selfplay/search/ab.h"
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 
@@ -223,12 +225,12 @@ static int evaluate(const Ab *ab, const Position *pos, int ply)
         double l = nnue_logit(net, nnue_output(net, &ab->acc[ply], pos->actor) + nnue_parts(net, &ab->acc[ply], pos)) * AB_SCALE;
         const double cap = AB_WIN_BOUND / 2;
         l = l > cap ? cap : l < -cap ? -cap : l;
-        return (int)lround(l) + ab->cfg.tempo;
+        return (int)number_round(l) + ab->cfg.tempo;
     }
     double l = eval_logit(&ab->cfg.weights, pos) * AB_SCALE;
     const double cap = AB_WIN_BOUND / 2;
     l = l > cap ? cap : l < -cap ? -cap : l;
-    int s = (int)lround(l);
+    int s = (int)number_round(l);
     return (pos->actor == WHITE ? s : -s) + ab->cfg.tempo;
 }
 
@@ -279,12 +281,13 @@ static void order(Ab *ab, Action *list, int n, Action tt_move, int depth, int pl
         } else {
             int kind = ACTION_KIND(a);
             if (depth >= 2 && kind == ACT_MOVE) {
-                int before = bb_popcount(pos->markers[them]);
-                Undo u;
-                pos_make(pos, a, &u);
-                bool mine = bb_has_row(pos->markers[me]), theirs = bb_has_row(pos->markers[them]);
-                int flipped = before - bb_popcount(pos->markers[them]);
-                pos_unmake(pos, a, &u);
+                /* the markers after the move, as pos_make leaves them, without making it: the
+                 * origin's new marker, then the flips; flipped counts the opponent's markers
+                 * the move takes, less the mover's it gives */
+                Bitboard flips = pos_move_flips(pos, a);
+                bool mine = bb_has_row((pos->markers[me] | bb_bit(ACTION_FROM(a))) ^ flips),
+                     theirs = bb_has_row(pos->markers[them] ^ flips);
+                int flipped = bb_popcount(pos->markers[them] & flips) - bb_popcount(pos->markers[me] & flips);
                 k = (mine ? 1 << 28 : 0) - (theirs && !mine ? 1 << 27 : 0) + flipped * (1 << 20);
             }
             k += ab->history[me][ACTION_FROM(a)][ACTION_TO(a)] >> 4;
@@ -410,20 +413,27 @@ static int quiesce(Ab *ab, int alpha, int beta, int ply)
     if (stand > alpha) alpha = stand;
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list), best = stand;
+    /* a row of the mover's makes the mover remove it (state R) in the
+     * standard game; in blitz it ends the game (state END), searched no
+     * further here */
+    bool rows = !(pos->variant & VARIANT_BLITZ);
     for (int i = 0; i < n && best < beta; i++) {
-        /* the move is made on the board alone; the net's accumulator (and
-         * the path) only for a move that makes a row and is searched: most
-         * are tried and taken back at once, and the update is a net's
-         * dearest part of a leaf */
-        Undo u;
-        pos_make(pos, list[i], &u);
+        /* only a move that makes a row of the mover's is made and searched,
+         * with the net's accumulator and the path: the others are told by
+         * the markers after them (as pos_make leaves them: the origin's new
+         * marker, then the flips) without making them */
+        Action a = list[i];
         int s = best;
-        if (pos->state == STATE_R && pos->actor == me) {
-            if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], pos, list[i], &u);
-            ab->path[ply] = list[i];
+        if (rows && ACTION_KIND(a) == ACT_MOVE &&
+            bb_has_row((pos->markers[me] | bb_bit(ACTION_FROM(a))) ^ pos_move_flips(pos, a))) {
+            Undo u;
+            pos_make(pos, a, &u);
+            assert(pos->state == STATE_R && pos->actor == me);
+            if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], pos, a, &u);
+            ab->path[ply] = a;
             s = search(ab, 0, alpha, beta, ply + 1);
+            pos_unmake(pos, a, &u);
         }
-        pos_unmake(pos, list[i], &u);
         if (ab->stopped) return 0;
         if (s > best) best = s;
         if (s > alpha) alpha = s;
