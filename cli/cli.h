@@ -282,6 +282,7 @@ typedef struct CliReport {
     char **argv;
     const ReportComparison *declared; /* the comparisons declared before the games (report_compare) */
     int ndeclared;
+    const char *reference;   /* the reference evaluator (ReportLoadOptions); NULL: REPORT_REFERENCE */
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);

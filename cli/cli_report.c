@@ -38,6 +38,22 @@ static const char *find_plots(char *buf, size_t len)
     return cli_has_plots(buf) ? buf : NULL;
 }
 
+/* A searched reference's progress: games scored of the selected. */
+typedef struct RefProgress {
+    Progress p;
+    uint64_t done;
+    bool quiet, started;
+} RefProgress;
+
+static void ref_progress(void *ctx, int64_t done, int64_t total)
+{
+    RefProgress *r = ctx;
+    if (!r->started) progress_start(&r->p, "reference games", (uint64_t)total, r->quiet);
+    r->started = true;
+    r->done = (uint64_t)done;
+    progress_update(&r->p, r->done, "");
+}
+
 int cli_report_write(const char *cmd, const CliReport *job)
 {
     const char *db = job->db, *out = job->out, *plots = job->plots;
@@ -50,8 +66,12 @@ int cli_report_write(const char *cmd, const CliReport *job)
     bool matches = sel->kind && !strcmp(sel->kind, "match"), drawn = false;
 
     if (!matches) {
-        if (report_load(&rep, db, (int)job->busy, sel, err)) {
-            rc = cli_error(cmd, "%s", err);
+        RefProgress progress = {.quiet = job->quiet};
+        ReportLoadOptions lo = {.reference = job->reference, .progress = ref_progress, .progress_ctx = &progress};
+        int loaded = report_load_with(&rep, db, (int)job->busy, sel, &lo, err);
+        if (progress.started) progress_finish(&progress.p, progress.done, "(copies and unfinished games are not scored)");
+        if (loaded) {
+            rc = loaded == ERR_USAGE ? cli_usage_error(cmd, "%s", err) : cli_error(cmd, "%s", err);
             goto done;
         }
         if (rep.games == 0) {

@@ -12,6 +12,7 @@ const char USAGE_REPORT[] =
     "usage: yinsh report [--db PATH] [--runs NAME[,NAME...]] [--kind selfplay|match|import|all]\n"
     "                    [--agent SPEC] [--variant V] [--out DIR]\n"
     "                    [--plots DIR | --no-plots] [--compare 'SPEC vs SPEC']...\n"
+    "                    [--reference WEIGHTS|AB_SPEC]\n"
     "                    [--quiet] [--json]\n"
     "  Reads the stored games and writes the balance report: for each variant\n"
     "  and pair of agents, the games, wins, draws, White's score with its 95%\n"
@@ -54,6 +55,12 @@ const char USAGE_REPORT[] =
     "                a comparison declared before the games: White's score in\n"
     "                A's self-play minus B's, in every variant, with its test;\n"
     "                every --compare (may be repeated) is one Holm family\n"
+    "  --reference E the reference evaluator of \"decided at\" and \"lead changes\"\n"
+    "                (reference): a weights file, the linear evaluation (default\n"
+    "                eval/weights/tuned3.txt), or a fixed searcher, an ab: spec at\n"
+    "                a fixed depth on one thread (e.g. ab:depth=2,eval=eval/weights/\n"
+    "                tuned3.txt), whose search values every position (slow: a\n"
+    "                progress line on stderr)\n"
     "  --quiet       do not print the report on stdout\n"
     "  --json        print its figures on stdout as one JSON document instead\n"
     "                of the Markdown (docs/json.md); the files are written the same\n"
@@ -92,7 +99,7 @@ int cmd_report(int argc, char **argv)
 {
     const char *cmd = "report";
     const char *db = NULL, *out = REPORT_DEFAULT_OUT, *plots = NULL;
-    const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL;
+    const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL, *reference = NULL;
     bool no_plots = false, quiet = false, json = false;
     CliList runs = {0}, compare = {0};
     ReportComparison declared[CLI_LIST_MAX];
@@ -107,6 +114,7 @@ int cmd_report(int argc, char **argv)
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
         {.name = "--compare", .kind = CLI_TEXTS, .out = &compare},
+        {.name = "--reference", .kind = CLI_TEXT, .out = &reference},
     };
     int npos;
     char *cmdline = NULL, agent[SPEC_LEN];
@@ -119,6 +127,10 @@ int cmd_report(int argc, char **argv)
     if ((rc = parse_compare(cmd, &compare, declared, specs))) goto done;
     if (compare.n && kind && !strcmp(kind, "match")) {
         rc = cli_usage_error(cmd, "--compare compares self-play; the match report (--kind match) has none");
+        goto done;
+    }
+    if (reference && kind && !strcmp(kind, "match")) {
+        rc = cli_usage_error(cmd, "--reference scores self-play games; the match report (--kind match) has no such measure");
         goto done;
     }
     if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
@@ -138,6 +150,7 @@ int cmd_report(int argc, char **argv)
     job.cmdline = cmdline;
     job.declared = declared;
     job.ndeclared = compare.n;
+    job.reference = reference;
     rc = cli_report_write(cmd, &job);
 
 done:

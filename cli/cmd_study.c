@@ -211,6 +211,13 @@ int cmd_study(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
+    /* the report's reference evaluator, read as the report will read it */
+    if (s.reference && (got = report_reference_check(s.reference, err))) {
+        fprintf(stderr, "yinsh %s: %s:%d: %s\n(docs/study.md describes study files; nothing was stored)\n", cmd, s.path,
+                s.reference_line, err);
+        rc = got == ERR_USAGE ? EXIT_USAGE : 1;
+        goto done;
+    }
     uint32_t shard_k = 0, shard_n = 0; /* --shard K/N; 0/0: every game */
     if (shard && (rc = cli_shard(cmd, shard, &shard_k, &shard_n))) goto done;
     if ((rc = shard_check(cmd, &s, shard, shard_db))) goto done;
@@ -271,7 +278,7 @@ int cmd_study(int argc, char **argv)
     }
     CliReport job = {.db = sh.db, .busy = sh.busy, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,
                      .no_plots = !s.plots, .quiet = sh.quiet, .cmdline = cmdline, .declared = declared,
-                     .ndeclared = s.ncompare};
+                     .ndeclared = s.ncompare, .reference = s.reference};
     if (!(rc = cli_report_write(cmd, &job)) && study_report_owner_mark(&s, err)) rc = cli_error(cmd, "%s", err);
 
 done:

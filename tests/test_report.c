@@ -18,6 +18,8 @@
 #include "engine/base/text.h"
 #include "engine/notation.h"
 #include "study/report/report.h"
+#include "selfplay/search/ab.h"
+#include "eval/evaluation.h"
 #include "eval/stats/stats.h"
 #include "selfplay/store/store.h"
 #include "tests/test_proc.h"
@@ -793,6 +795,119 @@ Test(report, exact_p_and_verdicts)
                 if (s.verdict == REPORT_EDGE) cr_assert(!holds && s.p < 0.05 && s.n >= REPORT_MIN_VERDICT_GAMES);
                 if (s.verdict == REPORT_CHANCE) cr_assert(holds && s.p >= 0.05);
             }
+}
+
+/* The reference measures of stored games, by hand: each game's actions
+ * replayed and every position scored by the linear evaluation (the
+ * default reference) or by a fixed searcher (ab at depth 2, its table
+ * cleared at each game's start), White's values read by report_lead, the
+ * sums against the report's. The searcher's figures are not the linear
+ * evaluation's (the option changes what is measured). */
+static void reference_by_hand(const char *db, const char *spec, uint64_t *valued, uint64_t *changes,
+                              uint64_t *decided, double *decided_at)
+{
+    Weights w;
+    char err[ERR_LEN];
+    cr_assert_eq(weights_load("eval/weights/tuned3.txt", &w, err), 0, "%s", err);
+    Ab *ab = NULL;
+    if (spec) {
+        AbConfig cfg = {.depth = 2, .tt_mb = AB_DEFAULT_TT_MB, .weights = w};
+        cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
+    }
+    sqlite3 *h = db_open(db);
+    sqlite3_stmt *g, *a;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT id, result FROM game ORDER BY id", -1, &g, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT action FROM action WHERE game_id = ? ORDER BY ply", -1, &a, NULL),
+                 SQLITE_OK);
+    *valued = *changes = *decided = 0;
+    *decided_at = 0;
+    while (sqlite3_step(g) == SQLITE_ROW) {
+        int result = result_parse((const char *)sqlite3_column_text(g, 1));
+        double white[1000];
+        int n = 0;
+        Position pos;
+        pos_start(&pos, VARIANT_STANDARD);
+        if (ab) ab_clear(ab);
+        sqlite3_bind_int64(a, 1, sqlite3_column_int64(g, 0));
+        while (sqlite3_step(a) == SQLITE_ROW) {
+            Action act;
+            Undo u;
+            cr_assert_eq(action_parse(&pos, (const char *)sqlite3_column_text(a, 0), &act, err), 0, "%s", err);
+            pos_make(&pos, act, &u);
+            if (!ab) {
+                white[n] = eval_white(&w, &pos);
+            } else {
+                AbResult r;
+                ab_search(ab, &pos, NULL, &r);
+                white[n] = pos.actor == WHITE ? ab_score_value(r.score) : 1 - ab_score_value(r.score);
+            }
+            n++;
+        }
+        sqlite3_reset(a);
+        white[n - 1] = result == RESULT_WHITE ? 1 : result == RESULT_BLACK ? 0 : 0.5;
+        ReportLead r = report_lead(white, n, result, REPORT_LEAD_BAND);
+        (*valued)++;
+        *changes += (uint64_t)r.lead_changes;
+        if (r.decided_at >= 0) {
+            (*decided)++;
+            *decided_at += r.decided_at;
+        }
+    }
+    sqlite3_finalize(g);
+    sqlite3_finalize(a);
+    sqlite3_close(h);
+    if (ab) ab_free(ab);
+}
+
+Test(report, reference_evaluators_by_hand)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "r.db"), *err;
+    const char *args[] = {"selfplay", "--games", "12", "--agent", "ab:depth=1", "--opening", "random:4", "--seed", "3",
+                          "--db", db, "--quiet", "--threads", "1", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "selfplay: %s", err);
+    const char *specs[] = {NULL, "ab:depth=2,eval=eval/weights/tuned3.txt"};
+    double mean_changes[2];
+    for (int k = 0; k < 2; k++) {
+        uint64_t valued, changes, decided;
+        double decided_at;
+        reference_by_hand(db, specs[k], &valued, &changes, &decided, &decided_at);
+        Report rep;
+        char e[ERR_LEN];
+        ReportLoadOptions o = {.reference = specs[k]};
+        cr_assert_eq(report_load_with(&rep, db, STORE_BUSY_MS, &(StoreSelection){0}, &o, e), 0, "%s", e);
+        cr_assert_eq(rep.npairs, 1);
+        const ReportPair *p = &rep.pairs[0];
+        cr_expect_eq(p->games, 12);
+        cr_expect_eq(p->ref_valued, valued, "%s", specs[k] ? specs[k] : "default");
+        cr_expect_eq(p->ref_lead_changes, changes, "%s: %llu by hand %llu", specs[k] ? specs[k] : "default",
+                     (unsigned long long)p->ref_lead_changes, (unsigned long long)changes);
+        cr_expect_eq(p->ref_decided, decided);
+        cr_expect_float_eq(p->ref_decided_at, decided_at, 1e-9);
+        cr_expect_str_eq(rep.reference, specs[k] ? specs[k] : REPORT_REFERENCE);
+        cr_expect_eq(rep.reference_searched, specs[k] != NULL);
+        mean_changes[k] = (double)changes / (double)valued;
+        report_free(&rep);
+    }
+    cr_expect_neq(mean_changes[0], mean_changes[1], "the searcher measured what the evaluation did");
+    /* what is not a reference evaluator is refused, naming it */
+    const char *bad[] = {"mcts:sims=5", "ab:depth=2,movetime=5", "ab:depth=2,threads=2", "ab:depth=2,maxdepth=4",
+                         "nosuch.txt", "ab:dept=2"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        Report rep;
+        char e[ERR_LEN];
+        ReportLoadOptions o = {.reference = bad[i]};
+        cr_expect_eq(report_load_with(&rep, db, STORE_BUSY_MS, &(StoreSelection){0}, &o, e), ERR_USAGE, "%s", bad[i]);
+        cr_expect(strstr(e, bad[i]), "%s: %s", bad[i], e);
+        report_free(&rep);
+        cr_expect_eq(report_reference_check(bad[i], e), ERR_USAGE, "%s", bad[i]);
+    }
+    /* and on the command line: status 2, nothing written */
+    const char *cli[] = {"report", "--db", db, "--out", "o", "--no-plots", "--reference", "mcts:sims=5", NULL};
+    cr_expect_eq(yinsh_run(dir, cli, NULL, &err), 2, "%s", err);
+    cr_expect(strstr(err, "an agent of another kind"), "%s", err);
+    cr_expect(!file_exists(path_in(dir, "o/report.md")));
+    const char *match[] = {"report", "--db", db, "--kind", "match", "--reference", "ab:depth=1", NULL};
+    cr_expect_eq(yinsh_run(dir, match, NULL, &err), 2, "%s", err);
 }
 
 /* The reference evaluator's lead with its dead band of 0.05 (issue 31),

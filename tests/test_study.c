@@ -163,6 +163,11 @@ static const struct {
      "compare wants 'LABEL vs LABEL'"},
     {STUDY_HEAD "[agent a]\nspec = random\n[agent b]\nspec = random\n[report]\ncompare = b vs a\n", 12,
      "the same agent from the same opening"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference = ab:depth=2,movetime=50\n", 10,
+     "must search to a fixed depth on one thread"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference = mcts:sims=5\n", 10, "an agent of another kind"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference = nosuch.txt\n", 10, "nosuch.txt"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference =\n", 10, "'reference' wants a value"},
 };
 
 Test(study, mistakes_name_their_line_and_store_nothing)
@@ -951,6 +956,26 @@ Test(study, report_owner_mark)
 /* [report] compare: the declared comparisons reach the report by the
  * agents' stored specs and openings (an agent from two openings is two
  * sides), in one Holm family over the variants. */
+/* [report] reference names the report's reference evaluator: the report
+ * says it, in the Markdown and the JSON. */
+Test(study, reference_reaches_the_report)
+{
+    static const char TEXT[] = "[study]\nname = ref\ndb = s.db\nseed = 9\ngames = 6\nvariants = blitz\n"
+                               "opening = random:4\n[agent ab1]\nspec = ab:depth=1\n"
+                               "[report]\nout = report\nplots = no\nreference = ab:depth=1,eval=eval/weights/tuned3.txt\n";
+    char *dir = tmpdir_new(), *file = write_in(dir, "s.ini", TEXT), *err;
+    const char *study[] = {"study", file, "--quiet", "--threads", "1", NULL};
+    cr_assert_eq(yinsh_run(dir, study, NULL, &err), 0, "%s", err);
+    char *md = slurp(path_in(dir, "report/report.md"));
+    cr_assert(md);
+    cr_expect(strstr(md, "scored by the fixed searcher `ab:depth=1,eval=eval/weights/tuned3.txt`"), "%s", md);
+    const char *json[] = {"report", "--db", "s.db", "--out", "r2", "--no-plots", "--json", "--reference",
+                          "ab:depth=1,eval=eval/weights/tuned3.txt", NULL};
+    char *out;
+    cr_assert_eq(yinsh_run(dir, json, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "\"evaluator\": \"ab:depth=1,eval=eval/weights/tuned3.txt\""), "%s", out);
+}
+
 Test(study, declared_comparisons_reach_the_report)
 {
     static const char TEXT[] = "[study]\nname = cmp\ndb = s.db\nseed = 9\ngames = 24\nvariants = standard, blitz\n"

@@ -21,7 +21,7 @@
 /* The keys each section may hold; anything else is a typo to report. */
 static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", "visits", NULL};
 static const char *const AGENT_KEYS[] = {"spec", "games", "opening", NULL};
-static const char *const REPORT_KEYS[] = {"out", "plots", "compare", NULL};
+static const char *const REPORT_KEYS[] = {"out", "plots", "compare", "reference", NULL};
 static const char *const LADDER_KEYS[] = {"levels", "games", "opening", NULL};
 
 typedef struct Ctx {
@@ -166,6 +166,13 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
         if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true")) s->plots = true;
         else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false")) s->plots = false;
         else return bad(c, k->line, "plots wants yes or no, not '%.60s'", v);
+    }
+    /* what it names is checked by the report's reader (report_reference_check), before any game */
+    if ((k = ini_key(sec, "reference"))) {
+        if ((rc = nonempty(c, k))) return rc;
+        free(s->reference);
+        if (!(s->reference = strdup(k->value))) return bad(c, k->line, "out of memory");
+        s->reference_line = k->line;
     }
     return ERR_OK;
 }
@@ -414,6 +421,7 @@ void study_free(Study *s)
     free(s->name);
     free(s->db);
     free(s->report_out);
+    free(s->reference);
     for (int i = 0; i < s->cap; i++) run_plan_release(&s->runs[i].plan); /* zeroed past those filled */
     free(s->runs);
     *s = (Study){0};

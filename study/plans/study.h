@@ -61,6 +61,8 @@ typedef struct Study {
     bool visits;         /* [study] visits: every run stores its root visit distributions */
     char *report_out;    /* [report] out; default results/NAME */
     bool plots;          /* [report] plots */
+    char *reference;     /* [report] reference: the report's reference evaluator; NULL: the default */
+    int reference_line;  /* its line in the file */
     StudyCompare compare[STUDY_MAX_COMPARE]; /* [report] compare, in the order written */
     int ncompare;
     StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's; each

@@ -124,7 +124,7 @@ static void json_pair(Json *j, const Report *rep, const ReportPair *p)
     json_uint(j, "games", p->valued);
     json_close(j);
     json_open(j, "reference", '{', true);
-    json_str(j, "evaluator", REPORT_REFERENCE);
+    json_str(j, "evaluator", rep->reference ? rep->reference : REPORT_REFERENCE);
     json_num(j, "band", REPORT_LEAD_BAND);
     json_num(j, "decided_at", report_ref_decided_at(p));
     json_uint(j, "decided_games", p->ref_decided);

@@ -6,11 +6,13 @@
  * so that a change of the reader touches this function only. */
 #include <stdlib.h>
 #include <string.h>
+#include "engine/base/clock.h"
 #include "engine/base/error.h"
 #include "selfplay/agents/agent.h"
 #include "engine/notation.h"
 #include "engine/position.h"
 #include "eval/evaluation.h"
+#include "selfplay/search/ab.h"
 #include "study/report/internal.h"
 #include "selfplay/store/store.h"
 
@@ -20,9 +22,15 @@ typedef struct LoadCtx {
     int cap;
     int run;   /* the run of the last game */
     char *err;
-    Weights ref;      /* the reference evaluator's weights (REPORT_REFERENCE) */
+    Weights ref;      /* the reference evaluator's weights (REPORT_REFERENCE, or the options') */
+    Ab *ref_ab;       /* a searched reference: its search (NULL: the weights alone) */
     double *white;    /* its values of the game in hand, white_cap of them */
     int white_cap;
+    AgentSpec ref_spec; /* its spec, holding the net the search reads */
+    bool ref_spec_held;
+    const ReportLoadOptions *opt;
+    int64_t scored, total; /* games scored by a searched reference, of the selected */
+    double next_progress;
 } LoadCtx;
 
 static int oom(char *err)
@@ -139,12 +147,28 @@ static bool reference_values(LoadCtx *c, const StoreGameActions *g, int variant,
     Position pos;
     pos_start(&pos, variant);
     char err[ERR_LEN];
+    if (c->ref_ab) ab_clear(c->ref_ab);
     for (int i = 0; i < g->nactions; i++) {
         Action a;
         Undo u;
         if (action_parse(&pos, g->actions[i].action, &a, err)) return false;
         pos_make(&pos, a, &u);
-        c->white[i] = eval_white(&c->ref, &pos);
+        if (!c->ref_ab) {
+            c->white[i] = eval_white(&c->ref, &pos);
+        } else if (i < g->nactions - 1) {
+            /* the last position's value is the result, set below: not searched */
+            AbResult r;
+            ab_search(c->ref_ab, &pos, NULL, &r);
+            double v = ab_score_value(r.score);
+            c->white[i] = pos.actor == WHITE ? v : 1 - v;
+        }
+    }
+    if (c->ref_ab) {
+        c->scored++;
+        if (c->opt && c->opt->progress && clock_now() >= c->next_progress) {
+            c->opt->progress(c->opt->progress_ctx, c->scored, c->total);
+            c->next_progress = clock_now() + 2;
+        }
     }
     if (g->nactions)
         c->white[g->nactions - 1] = result == RESULT_WHITE ? 1 : result == RESULT_BLACK ? 0 : 0.5;
@@ -324,12 +348,73 @@ static bool copy_opt(char **to, const char *from)
     return !from || *to;
 }
 
+/* The reference evaluator of o: the linear weights in c->ref, or the
+ * search c->ref_ab of an ab spec at a fixed depth. */
+static int reference_open(LoadCtx *c, Report *rep, const char *text, char *err)
+{
+    char serr[ERR_LEN];
+    if (!(rep->reference = strdup(text))) return oom(err);
+    if (strncmp(text, "ab:", 3)) {
+        AgentSpec other;
+        if (!agent_spec_parse_text(text, &other, serr))
+            return error_code(err, ERR_USAGE,
+                              "the reference evaluator '%s' is an agent of another kind: an ab: spec at a fixed depth, "
+                              "or a weights file",
+                              text);
+        if (weights_load(text, &c->ref, serr))
+            return error_code(err, ERR_USAGE, "the reference evaluator (a weights file or an ab: spec): %s", serr);
+        return 0;
+    }
+    AgentSpec *spec = &c->ref_spec;
+    AbConfig cfg;
+    if (agent_spec_parse(text, spec, serr)) {
+        agent_spec_release(spec);
+        return error_code(err, ERR_USAGE, "the reference evaluator '%s': %s", text, serr);
+    }
+    c->ref_spec_held = true;
+    if (!agent_spec_ab_config(spec, &cfg))
+        return error_code(err, ERR_USAGE, "the reference evaluator '%s' is not an ab: spec (nor a weights file)", text);
+    if (spec->movetime_ms || spec->ab.max_depth || spec->ab.threads > 1)
+        return error_code(err, ERR_USAGE,
+                          "the reference evaluator '%s' must search to a fixed depth on one thread (no movetime, "
+                          "maxdepth or threads): the same values wherever it runs",
+                          text);
+    if (ab_new(&c->ref_ab, &cfg, serr)) return error_code(err, ERR_FAIL, "the reference evaluator '%s': %s", text, serr);
+    rep->reference_searched = true;
+    return 0;
+}
+
+/* The reference's search and the net its spec holds. */
+static void reference_close(LoadCtx *c)
+{
+    if (c->ref_ab) ab_free(c->ref_ab);
+    if (c->ref_spec_held) agent_spec_release(&c->ref_spec);
+    c->ref_ab = NULL;
+    c->ref_spec_held = false;
+}
+
+int report_reference_check(const char *text, char *err)
+{
+    LoadCtx c = {0};
+    Report r = {0};
+    int rc = reference_open(&c, &r, text, err);
+    reference_close(&c);
+    free(r.reference);
+    return rc;
+}
+
 int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *selection, char *err)
+{
+    return report_load_with(rep, db, busy_ms, selection, NULL, err);
+}
+
+int report_load_with(Report *rep, const char *db, int busy_ms, const StoreSelection *selection,
+                     const ReportLoadOptions *o, char *err)
 {
     *rep = (Report){0};
     Store *reader = NULL;
     char serr[ERR_LEN];
-    LoadCtx ctx = {.rep = rep, .err = serr}; /* the rows' own failures too: one message */
+    LoadCtx ctx = {.rep = rep, .err = serr, .opt = o}; /* the rows' own failures too: one message */
     StoreSelection sel = selection ? *selection : (StoreSelection){0};
     int rc = 0, nruns = sel.nruns;
 
@@ -339,21 +424,31 @@ int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *
         if (!(rep->runs[i] = strdup(sel.runs[i]))) return oom(err);
     if (!copy_opt(&rep->kind, sel.kind) || !copy_opt(&rep->agent, sel.agent) || !copy_opt(&rep->variant, sel.variant))
         return oom(err);
-    /* built into yinsh: read from the built-in copy wherever the report runs */
-    if (weights_load(REPORT_REFERENCE, &ctx.ref, err)) return -1;
+    /* REPORT_REFERENCE is built into yinsh: read from the built-in copy wherever the report runs */
+    if ((rc = reference_open(&ctx, rep, o && o->reference ? o->reference : REPORT_REFERENCE, err))) {
+        reference_close(&ctx);
+        return rc;
+    }
 
-    if ((rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) || (rc = store_query_check(reader, &sel, serr)) ||
-        (rc = store_query_runs(reader, &sel, on_run, &ctx, serr)) ||
-        (rc = store_query_game_actions(reader, &sel, on_game, &ctx, serr)) ||
+    if (!(rc = store_open(&reader, db, STORE_READ, busy_ms, serr)) && !(rc = store_query_check(reader, &sel, serr)) &&
+        !(rc = store_query_runs(reader, &sel, on_run, &ctx, serr))) {
+        for (int i = 0; i < rep->nrun_rows; i++) ctx.total += rep->run_rows[i].stored;
+        ctx.next_progress = clock_now() + 2;
+        if (ctx.ref_ab && o && o->progress) o->progress(o->progress_ctx, 0, ctx.total);
+    }
+    if (rc || (rc = store_query_game_actions(reader, &sel, on_game, &ctx, serr)) ||
         (rc = store_query_match_games(reader, &sel, on_match_game, &ctx, serr)) ||
         (rc = store_query_repeats(reader, &sel, &rep->repeats, serr))) {
         error_set(err, "%s", serr);
         store_close(reader);
         free(ctx.white);
+        reference_close(&ctx);
         return rc;
     }
     store_close(reader);
     free(ctx.white);
+    if (ctx.ref_ab && o && o->progress) o->progress(o->progress_ctx, ctx.scored, ctx.total);
+    reference_close(&ctx);
     for (int i = 0; i < rep->npairs; i++)
         rep->pairs[i].strength = strength_of(rep->pairs[i].white, rep->pairs[i].black);
     if (rep->npairs) qsort(rep->pairs, (size_t)rep->npairs, sizeof *rep->pairs, pair_order);
@@ -413,5 +508,6 @@ void report_free(Report *rep)
     free(rep->run_rows);
     free(rep->pairs);
     free(rep->db);
+    free(rep->reference);
     *rep = (Report){0};
 }

@@ -295,14 +295,17 @@ static void write_measures(const Report *rep, FILE *f)
                "action, and two searchers that disagree change it at every other one.\n"
                "- **decided at, lead changes (reference)**: the same two by one reference evaluator, the same for "
                "every pair, so that they measure the game and not how far two searchers disagree: every game is "
-               "replayed from its stored actions and each position scored by the linear evaluation with the "
-               "weights `" REPORT_REFERENCE "` (White's expected score; after the last action the result itself), "
+               "replayed from its stored actions and each position scored by %s `%s` (White's expected score%s; "
+               "after the last action the result itself), "
                "with a dead band of ±%.2f about ½: the lead changes only when the value crosses from above %.2f to "
                "below %.2f or back, and the game is decided at the first ply after which the value stays outside "
                "the band on the winner's side, as a share of the game's actions. Random play has them too.\n"
                "- **legal actions**: the branching factor by phase, the mean number of legal actions at a "
                "decision of that phase, forced ones included: placements (state P), moves (M, a pass included) "
                "and removals (rows and rings: R, X, r, x).\n\n",
+            rep->reference_searched ? "the fixed searcher" : "the linear evaluation with the weights",
+            rep->reference ? rep->reference : REPORT_REFERENCE,
+            rep->reference_searched ? " from its score, the search's table cleared at each game's start" : "",
             REPORT_LEAD_BAND, 0.5 + REPORT_LEAD_BAND, 0.5 - REPORT_LEAD_BAND);
     for (int v = 0; v < REPORT_VARIANT_NB; v++) {
         if (!report_has_variant(rep, v)) continue;

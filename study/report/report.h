@@ -190,6 +190,8 @@ typedef struct Report {
     ReportLadder ladder[REPORT_VARIANT_NB]; /* built from the pairs and the matches when loading */
     int opening_family;         /* the comparisons of openings corrected together (report_families) */
     double *opening_p_holm;     /* [i * npairs + j]: their adjusted p, by the pairs i < j compared; NULL: none */
+    char *reference;            /* the reference evaluator (report_load_with): a weights file or an ab spec */
+    bool reference_searched;    /* it is a search (an ab spec), not the linear evaluation alone */
     struct ReportDeclared *declared; /* the comparisons declared before the games (report_compare) */
     int ndeclared;
     struct ReportCompared *compared; /* their rows, by declaration then variant */
@@ -204,6 +206,31 @@ typedef struct Report {
  * was loaded, whatever the outcome. */
 int report_load(Report *rep, const char *db, int busy_ms, const StoreSelection *sel, char *err);
 void report_free(Report *rep);
+
+/* How report_load_with scores the reference measures, and its progress. */
+typedef struct ReportLoadOptions {
+    /* NULL: REPORT_REFERENCE. Else the linear evaluation with a weights
+     * file, or a fixed searcher, an `ab:` spec at a fixed depth (no
+     * movetime, one thread): each position after an action valued by its
+     * search, White's expected score from its score (ab_score_value), the
+     * table cleared at each game's start, so that a game's values depend
+     * on the game alone. A search costs: progress is told. */
+    const char *reference;
+    /* every few seconds while a searched reference scores games: the
+     * games scored and the games selected; NULL: none */
+    void (*progress)(void *ctx, int64_t done, int64_t total);
+    void *progress_ctx;
+} ReportLoadOptions;
+
+/* report_load with options (o NULL: report_load's). A reference that is
+ * neither a weights file nor an ab spec as above is refused (ERR_USAGE,
+ * err naming it). */
+int report_load_with(Report *rep, const char *db, int busy_ms, const StoreSelection *sel, const ReportLoadOptions *o,
+                     char *err);
+/* Whether text names a reference evaluator report_load_with takes: 0, or
+ * ERR_USAGE / ERR_FAIL with why in err (a study file's, checked before
+ * any game). */
+int report_reference_check(const char *text, char *err);
 
 /* What may be concluded from a test's p-value and the 95% interval
  * printed beside it, of an effect whose "none" is a value (a score of
