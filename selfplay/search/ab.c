@@ -381,6 +381,8 @@ static bool node_stops(Ab *ab)
 static void make(Ab *ab, Action a, Undo *u, int ply)
 {
     pos_make(&ab->pos, a, u);
+    /* the child reads its table entry first: fetched while the net's accumulator is updated */
+    __builtin_prefetch(&ab->tt[ab->pos.key & ab->mask]);
     if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], &ab->pos, a, u);
     ab->path[ply] = a;
 }
