@@ -18,7 +18,8 @@
 # a study's checkpoints: the script refuses checkpoints of another N.
 #
 # Environment: YINSH (default build/yinsh), THREADS (default: all cores),
-# NICE (default 19), WORK (the shards' working databases, default
+# NICE (default 19), SAVE_EVERY (seconds between checkpoints while a
+# shard plays, default 900; 0: at its end only), WORK (the shards' working databases, default
 # results/shards-NAME-of-N, not committed; the Slurm scripts' are
 # results/shards-NAME), CKPT (the checkpoints, default results/NAME.shards).
 set -euo pipefail
@@ -43,6 +44,8 @@ WORK=${WORK:-results/shards-$name-of-$N}
 CKPT=${CKPT:-results/$name.shards}
 THREADS=${THREADS:-$(nproc)}
 NICE=${NICE:-19}
+SAVE_EVERY=${SAVE_EVERY:-900}
+case "$SAVE_EVERY" in '' | *[!0-9]*) echo "study-shards.sh: SAVE_EVERY is seconds, not '$SAVE_EVERY'" >&2; exit 2 ;; esac
 width=${#N}
 
 ckpt_of() { printf '%s/shard-%0*d-of-%d.games.gz' "$CKPT" "$width" "$1" "$N"; }
@@ -159,8 +162,15 @@ play)
         case "$k" in '' | *[!0-9]* | 0*) echo "study-shards.sh: a shard is a number from 1 to $N, not '$k'" >&2; exit 2 ;; esac
         [ "$k" -le "$N" ] || { echo "study-shards.sh: shard $k of $N does not exist" >&2; exit 2; }
     done
-    child=
+    child= saver=
+    # the checkpoint written every SAVE_EVERY seconds while a shard plays
+    # too: a session that ends without `save` still has its last one
+    quit_saver() {
+        if [ -n "$saver" ]; then kill "$saver" 2>/dev/null || true; wait "$saver" 2>/dev/null || true; fi
+        saver=
+    }
     stop() {
+        quit_saver
         [ -n "$child" ] && kill -TERM "$child" 2>/dev/null
         wait "$child" 2>/dev/null || true
         save "$k"
@@ -173,9 +183,14 @@ play)
         echo "study-shards.sh: playing shard $k/$N of $STUDY into $(db_of "$k")" >&2
         nice -n "$NICE" "$YINSH" study "$STUDY" --shard "$k/$N" --db "$(db_of "$k")" --threads "$THREADS" &
         child=$!
+        if [ "$SAVE_EVERY" -gt 0 ]; then
+            (while sleep "$SAVE_EVERY"; do save "$k" 2>/dev/null || true; done) &
+            saver=$!
+        fi
         rc=0
         wait "$child" || rc=$?
         child=
+        quit_saver
         save "$k"
         [ "$rc" -eq 0 ] || die "shard $k/$N stopped with status $rc; its games are kept in $(ckpt_of "$k")"
     done

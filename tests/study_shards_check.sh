@@ -98,7 +98,9 @@ bash "$script" gather "$S" 2 >"$tmp/gather" 2>&1 || rc=$?
 [ ! -e "$tmp/sharded.db" ] || fail "gather wrote the study's database with shards missing"
 
 rm -rf "$tmp/work"
-bash "$script" play "$S" 2 >"$tmp/play.out" 2>&1 || fail "play failed: $(cat "$tmp/play.out")"
+# checkpoints every second as well while a shard plays (and none of them
+# the last word: the one written at the shard's end is)
+SAVE_EVERY=1 bash "$script" play "$S" 2 >"$tmp/play.out" 2>&1 || fail "play failed: $(cat "$tmp/play.out")"
 bash "$script" status "$S" 2 >"$tmp/status" 2>&1
 grep -q '^2 of 2 shards complete; 52 of 52 games (100%)$' "$tmp/status" || fail "$(cat "$tmp/status")"
 # checkpoints are readable by all, as any file of the repository
