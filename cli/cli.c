@@ -609,16 +609,20 @@ const atomic_bool *cli_catch_signals(void)
 int cli_signal(void) { return caught; }
 
 void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
-                     uint32_t games)
+                     uint32_t games, uint32_t shard, uint32_t shards)
 {
+    char slice[48] = "";
+    if (shards) snprintf(slice, sizeof slice, " --shard %u/%u", shard, shards);
     fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " game%s stored (%" PRIu64 " of %u); the stored games are kept, "
-                    "and `yinsh selfplay --resume %s --db %s` finishes the run\n",
-            cmd, name, done, number_plural(done), stored, games, name, db);
+                    "and `yinsh selfplay --resume %s --db %s%s` finishes the %s\n",
+            cmd, name, done, number_plural(done), stored, games, name, db, slice, shards ? "shard" : "run");
 }
 
 void cli_run_hint(const char *cmd, const Run *run)
 {
-    if (run->store) cli_stored_hint(cmd, run->row.name, run->db, run->done, run->sum.games, run->row.games);
+    if (run->store)
+        cli_stored_hint(cmd, run->row.name, run->db, run->done, run->sum.games, run->row.games, run->shard,
+                        run->shards);
 }
 
 void cli_mpi_signal_note(const char *cmd, const Run *run)

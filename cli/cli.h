@@ -310,10 +310,12 @@ int cli_run_work(const char *cmd, Run *run);
 struct DistStats;
 void cli_dist_summary(const char *cmd, const struct DistStats *st, double seconds, bool quiet);
 /* After a run that failed or was interrupted: what is kept and how to go
- * on (stderr): `done` games stored now, `stored` in all, of `games`.
+ * on (stderr): `done` games stored now, `stored` in all, of `games`; a
+ * shard's (shards > 0) resumed with its --shard, which plays its own
+ * missing games only.
  * cli_run_hint says it of an open run (nothing without a database). */
 void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
-                     uint32_t games);
+                     uint32_t games, uint32_t shard, uint32_t shards);
 void cli_run_hint(const char *cmd, const Run *run);
 /* Sets the signal note (cli_signal_note) of rank 0 of an MPI job playing
  * the run, the way to resume it: nothing with one rank. */

@@ -95,6 +95,7 @@ int cli_play_planned(const CliPlay *c, const Planned *p, const PlannedOptions *o
     } else {
         fprintf(stderr, "yinsh %s: interrupted (%s)\n", c->cmd, strsignal(cli_signal()));
     }
-    if (res.opened && !is_match(p)) cli_stored_hint(c->cmd, p->name, o->db, res.done, res.sum.games, p->plan.games);
+    if (res.opened && !is_match(p))
+        cli_stored_hint(c->cmd, p->name, o->db, res.done, res.sum.games, p->plan.games, o->shard, o->shards);
     return rc ? 1 : 128 + cli_signal();
 }

@@ -83,6 +83,12 @@ rc=0
 wait "$pid" || rc=$?
 [ "$rc" -eq 143 ] || fail "play stopped by SIGTERM exited $rc, not 143: $(cat "$tmp/play1.out")"
 [ -f "$tmp/ckpt/shard-1-of-2.games.gz" ] || fail "no checkpoint of the stopped shard: $(cat "$tmp/play1.out")"
+# what the stop says resumes the shard alone, not the whole run (a stop
+# between two runs has no run to name)
+if grep -q "finishes the" "$tmp/play1.out"; then
+  grep -q -- "--db $tmp/work/shard-1-of-2.db --shard 1/2\` finishes the shard" "$tmp/play1.out" ||
+    fail "the stopped shard's hint: $(cat "$tmp/play1.out")"
+fi
 [ ! -e "$tmp/ckpt/shard-2-of-2.games.gz" ] || fail "a checkpoint of shard 2, never played"
 
 # a fresh machine: only the checkpoints

@@ -168,10 +168,12 @@ uint32_t run_shard_games(bool pairs, uint32_t games, uint32_t shard, uint32_t sh
     return n;
 }
 
-/* Keeps only the games of the shard in r->todo. */
+/* Keeps only the games of the shard in r->todo, and the shard in r (what a stopped run says to resume it with). */
 static void keep_shard(Run *r, const RunOptions *o)
 {
     uint32_t k = 0;
+    r->shard = o->shard;
+    r->shards = o->shards;
     if (!o->shards) return;
     for (uint32_t i = 0; i < r->ntodo; i++)
         if (run_in_shard(r->plan.pairs, r->todo[i], o->shard, o->shards)) r->todo[k++] = r->todo[i];

@@ -57,6 +57,7 @@ typedef struct Run {
     bool worker;         /* an MPI rank other than 0: plays what rank 0 hands out, stores nothing */
     Book book;           /* a resumed book run's book, read from its stored path (plan.book may point here) */
     StoreClash clash;    /* when run_open failed with ERR_REPEAT, ERR_EXISTS or ERR_HELD: the other run, the holder */
+    uint32_t shard, shards; /* the slice played (RunOptions'); shards 0: the whole run */
 } Run;
 
 /* Whether game `index` belongs to slice `shard` (1..shards) of a run:
