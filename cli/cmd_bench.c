@@ -21,6 +21,7 @@ const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
     "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--agent SPEC] [--json]\n"
     "       yinsh bench --ab [--agent SPEC] [--depth D] [--movetime MS] [--positions P] [--seed S]\n"
+    "                   [--placement]\n"
     "       yinsh bench --parts [--games N] [--seed S]\n"
     "       yinsh bench --nnue NET [--weights FILE] [--games N] [--seed S]\n"
     "       yinsh bench --nnue NET --duel PAIRS [--depth D] [--variant V] [--weights FILE]\n"
@@ -48,6 +49,9 @@ const char USAGE_BENCH[] =
     "  positions spent on it, the effective branching factor (those over the\n"
     "  depth before's) and the mean |score(d) - score(d-1)| (the odd/even\n"
     "  swing), then the mean depth completed and positions per second.\n"
+    "  --placement: from P placement positions instead (seed S: 2 + k mod 7\n"
+    "  random rings for position k, the search places the rest), where a deep\n"
+    "  agent that places its own rings spends most of its time.\n"
     "  --parts: the cost of a random action by parts (generation, pick, make,\n"
     "  row checks, outcome check), each timed alone over the recorded actions\n"
     "  of N random games (default 1000); nanoseconds of CPU time, fastest of\n"
@@ -94,7 +98,7 @@ static void json_speed(Json *j, const char *key, long threads, uint64_t games, c
 
 /* The options of every mode. */
 typedef struct BenchArgs {
-    bool quick, json;
+    bool quick, json, placement;
     long depth, threads, sims, positions, games;
     uint64_t seed;
     const char *agent;
@@ -185,14 +189,15 @@ static int bench_ab_mode(const BenchArgs *a, long movetime_ms)
     BenchAb b;
     if (!agent_spec_ab_config(&spec, &cfg)) rc = cli_usage_error("bench", "--agent: an ab spec is needed");
     else if (agent_spec_set(&spec, "depth", depth_text, err)) rc = cli_usage_error("bench", "--depth: %s", err);
-    else if (agent_spec_ab_config(&spec, &cfg), bench_ab(&cfg, (int)a->positions, a->seed, movetime_ms / 1000.0, &b, err))
+    else if (agent_spec_ab_config(&spec, &cfg),
+             bench_ab(&cfg, (int)a->positions, a->seed, movetime_ms / 1000.0, a->placement, &b, err))
         rc = cli_error("bench", "%s", err);
     agent_spec_format(&spec, text);
     agent_spec_release(&spec);
     if (rc) return rc;
-    printf("ab: %d position%s (seed %" PRIu64 "), agent %s, %s: %" PRIu64 " positions, hash %016" PRIx64
-           ", %.2f s\n", b.positions, number_plural((uint64_t)b.positions), a->seed, text,
-           movetime_ms ? "on time" : "fixed depth", b.nodes, b.hash, b.seconds);
+    printf("ab: %d %sposition%s (seed %" PRIu64 "), agent %s, %s: %" PRIu64 " positions, hash %016" PRIx64
+           ", %.2f s\n", b.positions, a->placement ? "placement " : "", number_plural((uint64_t)b.positions), a->seed,
+           text, movetime_ms ? "on time" : "fixed depth", b.nodes, b.hash, b.seconds);
     if (movetime_ms) printf("ab: %ld ms a search\n", movetime_ms);
     bench_ab_print(&b);
     return 0;
@@ -414,6 +419,7 @@ int cmd_bench(int argc, char **argv)
         {.name = "--mcts", .kind = CLI_FLAG, .out = &mcts},
         {.name = "--parts", .kind = CLI_FLAG, .out = &parts},
         {.name = "--ab", .kind = CLI_FLAG, .out = &ab},
+        {.name = "--placement", .kind = CLI_FLAG, .out = &a.placement},
         {.name = "--movetime", .kind = CLI_INT, .out = &movetime, .min = 1, .max = 3600000},
         {.name = "--depth", .kind = CLI_INT, .out = &a.depth, .min = 1, .max = AB_MAX_DEPTH},
         {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = 1000000000},
@@ -427,6 +433,7 @@ int cmd_bench(int argc, char **argv)
     if (rc) return rc;
     if (nnue)
         return bench_nnue_cmd(nnue, weights, duel, a.depth < 0 ? 3 : a.depth, variant_text, a.games, a.seed, a.threads);
+    if (a.placement && !ab) return cli_usage_error("bench", "--placement goes with --ab");
     if (ab) {
         if (a.positions < 0) a.positions = 16;
         return bench_ab_mode(&a, movetime);

@@ -79,8 +79,10 @@ void features_compute(const Position *pos, double out[FEAT_NB])
         Bitboard mine = pos->markers[c], theirs = pos->markers[c ^ 1];
         f[c][FEAT_RINGS_REMOVED] = pos->removed[c];
         f[c][FEAT_MARKERS] = bb_popcount(mine);
-        line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
-        f[c][FEAT_FLIPPABLE] = bb_popcount(movegen_flippable(pos, c) & theirs);
+        /* a window of 3 needs 3 markers, and a flip an opponent's marker:
+         * the placements and the first moves skip both (the same counts) */
+        if (f[c][FEAT_MARKERS] >= 3) line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
+        if (theirs) f[c][FEAT_FLIPPABLE] = bb_popcount(movegen_flippable(pos, c) & theirs);
         f[c][FEAT_MOBILITY] = movegen_count_moves(pos, c);
         f[c][FEAT_CENTRE] = reach(pos->rings[c]);
     }

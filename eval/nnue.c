@@ -346,16 +346,23 @@ static void refresh_on(const Nnue *net, NnuePath p, const Position *pos, NnueAcc
         ON_PATH(p, rows_avx2(net, net->b1, rows, n, NULL, 0, acc->v[c]),
                 rows_portable(net, net->b1, rows, n, NULL, 0, acc->v[c]));
     }
-    if (net->pw) patterns_codes(pos, acc->code);
+    if (net->pw) {
+        patterns_codes(pos, acc->code);
+        for (int c = 0; c < COLOUR_NB; c++)
+            acc->psum[c] = patterns_sum_codes(acc->code, net->pw_code + (size_t)c * PATTERN_CODES);
+    }
 }
 
 /* The pattern part's codes after an action: the points whose piece
  * changed, from the piece rows of White's perspective (a row's kind k is
  * White's digit k + 1: White's marker 1, Black's 2, White's ring 3,
  * Black's 4); a point turned over (a row off, another on) changes once. */
-static void patterns_apply(const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
+static void patterns_apply(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
 {
-    if (to != from) memcpy(to->code, from->code, sizeof to->code);
+    if (to != from) {
+        memcpy(to->code, from->code, sizeof to->code);
+        memcpy(to->psum, from->psum, sizeof to->psum);
+    }
     uint8_t pts[2 * NNUE_MAX_DELTA];
     int8_t change[2 * NNUE_MAX_DELTA];
     int n = 0;
@@ -377,7 +384,7 @@ static void patterns_apply(const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
                 change[n++] = c;
             }
         }
-    patterns_update(to->code, pts, change, n);
+    patterns_update_sums(to->code, pts, change, n, net->pw_code, to->psum);
 }
 
 static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
@@ -385,7 +392,7 @@ static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const Nnu
     for (int c = 0; c < COLOUR_NB; c++)
         ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
                 rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
-    if (net->pw) patterns_apply(from, d, to);
+    if (net->pw) patterns_apply(net, from, d, to);
 }
 
 static int32_t output_on(const Nnue *net, NnuePath p, const NnueAcc *acc, int actor)
@@ -439,7 +446,7 @@ int32_t nnue_linear(const Nnue *net, const Position *pos)
 int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos)
 {
     if (!net->linear) return 0;
-    return linear_part(net, pos) + (net->pw ? patterns_sum_codes(acc->code, net->pw_code + (size_t)pos->actor * PATTERN_CODES) : 0);
+    return linear_part(net, pos) + (net->pw ? acc->psum[pos->actor] : 0);
 }
 double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
 

@@ -114,6 +114,9 @@ typedef struct NnueAcc {
      * (patterns.h), kept with the rest along make and unmake; untouched
      * for other nets */
     uint16_t code[PATTERN_WINDOWS];
+    /* and their sum of the pattern weights, for the actor White and the
+     * actor Black (what the evaluation adds, kept along with the codes) */
+    int32_t psum[COLOUR_NB];
 } NnueAcc;
 
 /* The rows an action turns on (add) and off (sub), per perspective. */

@@ -147,10 +147,20 @@ int32_t patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int32_t b
     return sum;
 }
 
-void patterns_update(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n)
+void patterns_update_sums(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n,
+                          const int32_t *by_code, int32_t sum[COLOUR_NB])
 {
+    const int32_t *white = by_code, *black = by_code + PATTERN_CODES;
+    int32_t sw = sum[WHITE], sb = sum[BLACK];
     for (int i = 0; i < n; i++) {
         int p = pts[i];
-        for (int k = 0; k < pt_nwin[p]; k++) code[pt_win[p][k]] = (uint16_t)(code[pt_win[p][k]] + change[i] * pt_mul[p][k]);
+        for (int k = 0; k < pt_nwin[p]; k++) {
+            int w = pt_win[p][k], old = code[w], now = (uint16_t)(old + change[i] * pt_mul[p][k]);
+            code[w] = (uint16_t)now;
+            sw += white[now] - white[old];
+            sb += black[now] - black[old];
+        }
     }
+    sum[WHITE] = sw;
+    sum[BLACK] = sb;
 }

@@ -46,7 +46,12 @@ int32_t patterns_sum(const Position *pos, const int32_t by_code[PATTERN_CODES]);
  * White-view digit changes by change[i] (the new digit less the old). */
 void patterns_codes(const Position *pos, uint16_t code[PATTERN_WINDOWS]);
 int32_t patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int32_t by_code[PATTERN_CODES]);
-void patterns_update(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n);
+/* The update keeps sums too: sum[c] stays patterns_sum_codes of the
+ * codes with the table by_code + c PATTERN_CODES, for each side c (a
+ * net's two expanded tables, White's view then Black's), moved by each
+ * changed window's difference instead of summed over all windows. */
+void patterns_update_sums(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n,
+                          const int32_t *by_code, int32_t sum[COLOUR_NB]);
 /* The class of a code seen from White (digits as above for c = WHITE),
  * for side c: Black's view swaps the colours' digits. */
 int pattern_class(int code, int c);

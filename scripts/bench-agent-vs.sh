@@ -9,7 +9,8 @@
 #
 #   scripts/bench-agent-vs.sh OTHER_BINARY THIS_BINARY [SPEC]
 #     SPEC default mcts:sims=400,rollout=4,eval=eval/weights/tuned.txt
-#   ROUNDS (default 5), GAMES (default 20), SEED (default 7)
+#   ROUNDS (default 5), GAMES (default 20), SEED (default 7), ARGS (more
+#   selfplay options, e.g. "--opening random:2 --variant blitz"; default none)
 #
 # Printed: per build the median CPU seconds (min-max), THIS / OTHER of the
 # speeds (above 1: THIS is faster), the simulations (games' actions times
@@ -18,16 +19,16 @@ set -euo pipefail
 [ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
 other=$1 this=$2
 spec=${3:-mcts:sims=400,rollout=4,eval=eval/weights/tuned.txt}
-ROUNDS=${ROUNDS:-5} GAMES=${GAMES:-20} SEED=${SEED:-7}
+ROUNDS=${ROUNDS:-5} GAMES=${GAMES:-20} SEED=${SEED:-7} ARGS=${ARGS:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "spec: $spec; $GAMES games, seed $SEED, one thread; $ROUNDS rounds"
+echo "spec: $spec; $GAMES games, seed $SEED${ARGS:+, $ARGS}, one thread; $ROUNDS rounds"
 measure() { # NAME BINARY
     /usr/bin/time -f "%U %S" -o "$tmp/t" "$2" selfplay --games "$GAMES" --agent "$spec" --seed "$SEED" \
-        --no-db --quiet --threads 1 | sed -n 's/^hash *\([0-9a-f]*\).*/\1/p' >>"$tmp/$1.hash"
+        --no-db --quiet --threads 1 $ARGS | sed -n 's/^hash *\([0-9a-f]*\).*/\1/p' >>"$tmp/$1.hash"
     awk '{print $1 + $2}' "$tmp/t" >>"$tmp/$1.cpu"
 }
 for r in $(seq 1 "$ROUNDS"); do

@@ -47,6 +47,11 @@ out=$("$yinsh" bench --ab --agent "$best30" --depth 7 --positions 8)
 expect "bench --ab, hybrid32's best, depth 7" "fixed depth: 280849 positions, hash 478367b0c31663f4" "$out"
 out=$("$yinsh" bench --ab --agent best --depth 7 --positions 8)
 expect "bench --ab, best, depth 7" "fixed depth: 263108 positions, hash bbe2f436758425aa" "$out"
+# the placement set (bench --ab --placement): the agent of studies/top.ini
+# placing its own rings, where its games spend most of their time
+top=ab:depth=7,tech=killers+asp+lmr+nmp+fut+qs,eval=net:eval/nets/patterns32.nnue
+out=$("$yinsh" bench --ab --placement --agent "$top" --depth 5 --positions 7)
+expect "bench --ab --placement, top.ini's search, depth 5" "fixed depth: 2323310 positions, hash b65054ad053f1986" "$out"
 
 # selfplay ARGS... -> its hash line, on 2 threads and on 1
 sp() { "$yinsh" selfplay "$@" --no-db --quiet --threads 2; }

@@ -106,7 +106,7 @@ static Nnue *random_pattern_net(uint64_t seed, int hidden)
 static bool acc_equal(const Nnue *net, const NnueAcc *a, const NnueAcc *b)
 {
     int h = nnue_hidden(net);
-    if (nnue_has_patterns(net) && memcmp(a->code, b->code, sizeof a->code))
+    if (nnue_has_patterns(net) && (memcmp(a->code, b->code, sizeof a->code) || memcmp(a->psum, b->psum, sizeof a->psum)))
         return false;
     return !memcmp(a->v[WHITE], b->v[WHITE], (size_t)h * 2) && !memcmp(a->v[BLACK], b->v[BLACK], (size_t)h * 2);
 }

@@ -140,6 +140,15 @@ void bench_ab_position(uint64_t seed, int k, Position *pos)
     *pos = p;
 }
 
+void bench_ab_placement_position(uint64_t seed, int k, Position *pos)
+{
+    Rng rng;
+    rng_stream(&rng, seed, (uint64_t)k);
+    pos_start(pos, VARIANT_STANDARD);
+    Undo u;
+    for (int i = 0, n = 2 + k % 7; i < n; i++) pos_make(pos, movegen_random(pos, &rng), &u);
+}
+
 /* The report of each completed depth: its score and positions so far. */
 typedef struct AbDepths {
     int depth;
@@ -169,7 +178,8 @@ static void ab_depths_add(BenchAb *b, const AbDepths *d)
     if (d->depth > b->depth_max) b->depth_max = d->depth;
 }
 
-int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime_s, BenchAb *out, char *err)
+int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime_s, bool placement, BenchAb *out,
+             char *err)
 {
     Ab *ab;
     AbConfig c = *cfg;
@@ -179,7 +189,8 @@ int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime
     *out = (BenchAb){.hash = RNG_HASH_START};
     for (int k = 0; k < npositions; k++) {
         Position pos;
-        bench_ab_position(seed, k, &pos);
+        if (placement) bench_ab_placement_position(seed, k, &pos);
+        else bench_ab_position(seed, k, &pos);
         ab_clear(ab);
         AbDepths d = {0};
         SearchLimits lim = {.report = ab_depth_seen, .report_ctx = &d, .report_s = 1e9};

@@ -93,7 +93,8 @@ typedef struct BenchAb {
 
 /* Returns 0, or ERR_FAIL with the message in err when the search cannot
  * be allocated. cfg->depth is the fixed depth (movetime_s 0) or the cap. */
-int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime_s, BenchAb *out, char *err);
+int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime_s, bool placement, BenchAb *out,
+             char *err);
 
 /* Position k of the alpha-beta set for seed: ten random ring placements
  * (k's own stream), then 10 + 7k mod 31 actions of the 8f70ac8 search at
@@ -101,6 +102,13 @@ int bench_ab(const AbConfig *cfg, int npositions, uint64_t seed, double movetime
  * there (the same for a given seed and k on every build that keeps that
  * search). */
 void bench_ab_position(uint64_t seed, int k, Position *pos);
+
+/* Position k of the placement set for seed (bench_ab with placement):
+ * 2 + k mod 7 random ring placements on k's own stream, so that the
+ * search places the other 2 to 8 rings, as an agent does from the
+ * openings random:1 to random:4 (the placement search is most of a deep
+ * agent's time in such games). */
+void bench_ab_placement_position(uint64_t seed, int k, Position *pos);
 
 /* The cost of a random action by parts, for finding where the time goes.
  * The actions of `games` random games (seed, as bench_playouts plays them)

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "selfplay/search/ab.h"
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
@@ -71,9 +72,13 @@ struct Ab {
     bool stopped;
     Action root_best;
     /* cfg.net: the accumulators of the positions on the path, acc[ply]
-     * that of the position at ply (make computes acc[ply + 1], unmake
-     * leaves it); NULL for the linear evaluation */
+     * that of the position at ply; NULL for the linear evaluation. make
+     * leaves acc[ply + 1] owed: pending[ply + 1] is the action's undo
+     * record (the action is path[ply]), and the child computes it only
+     * when it evaluates or acts (acc_ready), not when the table or the
+     * game's end settles it first. NULL: acc[ply] is the position's. */
     NnueAcc *acc;
+    const Undo *pending[MAX_PLY];
     /* progress reports (limits.h): the caller's, kept apart from lim so
      * that depth 1 reports too */
     SearchReportFn report;
@@ -145,6 +150,27 @@ static Ab *worker_new(const AbConfig *cfg)
     return ab;
 }
 
+/* The table, zeroed. One of 2 MiB or more is asked for in huge pages
+ * where the system has them on request (Linux's transparent huge pages in
+ * `madvise` mode): its probes, a random slot at each position, then miss
+ * the address cache far less often. The same slots either way. */
+static TtSlot *tt_alloc(uint64_t slots)
+{
+    size_t bytes = (size_t)slots * sizeof(TtSlot);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (bytes >= huge) { /* a power of two: a whole number of huge pages */
+        TtSlot *t = aligned_alloc(huge, bytes);
+        if (t) {
+            madvise(t, bytes, MADV_HUGEPAGE); /* advice: refused, the pages are small */
+            memset(t, 0, bytes);
+            return t;
+        }
+    }
+#endif
+    return calloc(slots, sizeof(TtSlot));
+}
+
 int ab_new(Ab **out, const AbConfig *cfg, char *err)
 {
     *out = NULL;
@@ -154,7 +180,7 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
     if (threads > AB_MAX_THREADS) return error_set(err, "%d threads asked for a search (at most %d)", threads, AB_MAX_THREADS);
     Ab *ab = worker_new(cfg);
     if (!ab) return error_set(err, "out of memory for a search");
-    ab->tt = calloc(slots, sizeof *ab->tt);
+    ab->tt = tt_alloc(slots);
     if (!ab->tt) {
         ab_free(ab);
         return error_set(err, "out of memory for a transposition table of %u MiB", (unsigned)cfg->tt_mb);
@@ -267,10 +293,9 @@ static int32_t killer_key(const Ab *ab, Action a, int ply)
 
 /* Ordering keys (higher first): see ab.h. The probe's make/unmake is worth
  * it only above the last ply. */
-static void order(Ab *ab, Action *list, int n, Action tt_move, int depth, int ply)
+static void order_keys(const Ab *ab, const Action *list, int32_t *key, int n, Action tt_move, int depth, int ply)
 {
-    int32_t key[MAX_ACTIONS];
-    Position *pos = &ab->pos;
+    const Position *pos = &ab->pos;
     int me = pos->actor, them = me ^ 1;
     bool killers = ab->cfg.tech & AB_KILLERS;
     for (int i = 0; i < n; i++) {
@@ -291,16 +316,45 @@ static void order(Ab *ab, Action *list, int n, Action tt_move, int depth, int pl
                 k = (mine ? 1 << 28 : 0) - (theirs && !mine ? 1 << 27 : 0) + flipped * (1 << 20);
             }
             k += ab->history[me][ACTION_FROM(a)][ACTION_TO(a)] >> 4;
-            if (killers) k += killer_key(ab, a, ply);
+            /* the killers and counters hold ring moves only (learn_cutoff) */
+            if (killers && kind == ACT_MOVE) k += killer_key(ab, a, ply);
         }
         key[i] = k;
     }
-    /* insertion sort: stable, so ties keep the canonical order */
-    for (int i = 1; i < n; i++) {
-        Action a = list[i];
-        int32_t k = key[i];
-        int j = i;
-        for (; j > 0 && key[j - 1] < k; j--) {
+}
+
+/* The order is that of a stable sort by key, highest first (ties keep the
+ * canonical order), built as the search goes: the action at i is put in
+ * place just before it is searched. Most nodes are cut by one of their
+ * first actions, so the first LAZY_PICKS are each picked from the rest
+ * (the first highest, and the rest shifted up, keeping its order), and only
+ * a node that gets past them sorts the others, once: the same order as
+ * sorting all at the node's start, without sorting 80 placements for a
+ * node that searches one. */
+enum { LAZY_PICKS = 3 };
+
+static void pick(Action *list, int32_t *key, int i, int n)
+{
+    if (i < LAZY_PICKS) {
+        int best = i;
+        for (int j = i + 1; j < n; j++)
+            if (key[j] > key[best]) best = j;
+        if (best == i) return;
+        Action a = list[best];
+        int32_t k = key[best];
+        memmove(list + i + 1, list + i, (size_t)(best - i) * sizeof *list);
+        memmove(key + i + 1, key + i, (size_t)(best - i) * sizeof *key);
+        list[i] = a;
+        key[i] = k;
+        return;
+    }
+    if (i > LAZY_PICKS) return;
+    /* insertion sort of the rest: stable */
+    for (int m = i + 1; m < n; m++) {
+        Action a = list[m];
+        int32_t k = key[m];
+        int j = m;
+        for (; j > i && key[j - 1] < k; j--) {
             list[j] = list[j - 1];
             key[j] = key[j - 1];
         }
@@ -377,14 +431,25 @@ static bool node_stops(Ab *ab)
     return ab->stopped;
 }
 
-/* make and unmake with the net's accumulator and the line's path in step */
+/* make and unmake with the line's path in step, the net's accumulator
+ * owed to the child (pending): u lives until the child's search ends */
 static void make(Ab *ab, Action a, Undo *u, int ply)
 {
     pos_make(&ab->pos, a, u);
-    /* the child reads its table entry first: fetched while the net's accumulator is updated */
+    /* the child reads its table entry first */
     __builtin_prefetch(&ab->tt[ab->pos.key & ab->mask]);
-    if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], &ab->pos, a, u);
+    ab->pending[ply + 1] = u;
     ab->path[ply] = a;
+}
+
+/* The accumulator of the position at ply, from its parent's and the
+ * action that led here, if it is still owed: the position is the one
+ * make left, as the update needs it. */
+static inline void acc_ready(Ab *ab, int ply)
+{
+    if (!ab->cfg.net || !ab->pending[ply]) return;
+    nnue_make(ab->cfg.net, &ab->acc[ply - 1], &ab->acc[ply], &ab->pos, ab->path[ply - 1], ab->pending[ply]);
+    ab->pending[ply] = NULL;
 }
 
 /* Whether a finished game's score is known: *score set for the actor. */
@@ -431,7 +496,7 @@ static int quiesce(Ab *ab, int alpha, int beta, int ply)
             Undo u;
             pos_make(pos, a, &u);
             assert(pos->state == STATE_R && pos->actor == me);
-            if (ab->cfg.net) nnue_make(ab->cfg.net, &ab->acc[ply], &ab->acc[ply + 1], pos, a, &u);
+            ab->pending[ply + 1] = &u;
             ab->path[ply] = a;
             s = search(ab, 0, alpha, beta, ply + 1);
             pos_unmake(pos, a, &u);
@@ -467,6 +532,7 @@ static bool null_cuts(Ab *ab, int depth, int beta, int ply, int stand)
     pos->actor ^= 1;
     pos->key ^= GEO->z_actor;
     if (ab->cfg.net) ab->acc[ply + 1] = ab->acc[ply];
+    ab->pending[ply + 1] = NULL;
     ab->path[ply] = ACTION_NONE;
     int s = -search(ab, depth - 3 - depth / 6, -beta, -beta + 1, ply + 1);
     pos->actor ^= 1;
@@ -541,11 +607,15 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     int s;
     if (game_over(pos, ply, &s)) return s;
     bool removal = is_removal(pos->state);
-    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) return horizon(ab, alpha, beta, ply);
+    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) {
+        acc_ready(ab, ply);
+        return horizon(ab, alpha, beta, ply);
+    }
     if (depth < 0) depth = 0;
 
     Action tt_move = ACTION_NONE;
     if (tt_probe(ab, pos->key, depth, alpha, beta, ply, &tt_move, &s)) return s;
+    acc_ready(ab, ply);
     uint32_t tech = ab->cfg.tech;
     bool pv = beta - alpha > 1;
     /* the static evaluation, for the pruning that asks it */
@@ -555,10 +625,12 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
 
     Action list[MAX_ACTIONS];
     int n = movegen_all(pos, list);
-    order(ab, list, n, tt_move, depth, ply);
+    int32_t key[MAX_ACTIONS];
+    order_keys(ab, list, key, n, tt_move, depth, ply);
     int alpha0 = alpha, best = -AB_WIN - 1, me = pos->actor, searched = 0;
     Action best_move = ACTION_NONE;
     for (int i = 0; i < n; i++) {
+        pick(list, key, i, n);
         Action a = list[i];
         int kind = ACTION_KIND(a);
         bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
@@ -659,6 +731,7 @@ static void helpers_start(Ab *ab, const Position *pos, int cap, pthread_t *tid, 
         h->helper_cap = cap;
         h->done_depth = 0;
         if (h->cfg.net) nnue_refresh(h->cfg.net, pos, &h->acc[0]);
+        h->pending[0] = NULL;
         /* a helper that cannot be started leaves the work to the others */
         started[i] = pthread_create(&tid[i], NULL, helper_run, h) == 0;
     }
@@ -684,6 +757,7 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
     ab->report_s = ab->lim.report_s;
     ab->gen++;
     if (ab->cfg.net) nnue_refresh(ab->cfg.net, pos, &ab->acc[0]);
+    ab->pending[0] = NULL;
     double start = clock_now();
     ab->next_report = start + ab->report_s;
     Action list[MAX_ACTIONS];
