@@ -53,6 +53,30 @@ Bitboard movegen_flippable(const Position *pos, int colour)
     return l4_lane(f, 0) | l4_lane(f, 1) | l4_lane(f, 2);
 }
 
+void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard flippable[COLOUR_NB])
+{
+    Boards b = targets_boards(pos->rings, pos->markers, WHITE);
+    /* the spans of the empty points and the markers, both ways: either
+     * player's fills run through them, and a flip walks back through the
+     * markers' spans of the other way */
+    Spans e_up = spans(b.empty, true), e_down = spans(b.empty, false);
+    Spans m_up = spans(b.markers, true), m_down = spans(b.markers, false);
+    for (int c = 0; c < COLOUR_NB; c++) {
+        Lanes4 land_up, land_down;
+        Lanes4 up = half_targets_spans(pos->rings[c], &e_up, &m_up, true, &land_up);
+        Lanes4 down = half_targets_spans(pos->rings[c], &e_down, &m_down, false, &land_down);
+        int n = 0;
+        for (int d = 0; d < 3; d++) n += bb_popcount(l4_lane(up, d)) + bb_popcount(l4_lane(down, d));
+        moves[c] = n;
+        if (!b.markers) {
+            flippable[c] = 0; /* no marker to flip: the placements, and the first move */
+            continue;
+        }
+        Lanes4 f = l4_or(flips_back(land_up, &m_down, true), flips_back(land_down, &m_up, false));
+        flippable[c] = l4_lane(f, 0) | l4_lane(f, 1) | l4_lane(f, 2);
+    }
+}
+
 /* The k-th set point of b in ascending order (k < popcount(b)). With BMI2,
  * pdep deposits the k-th bit directly; the loop it replaces runs k times
  * and ends on a mispredicted branch (placements pick among up to 85

@@ -33,6 +33,11 @@ int movegen_count_moves(const Position *pos, int colour);
  * flip, if it were their move. */
 Bitboard movegen_flippable(const Position *pos, int colour);
 
+/* Both at once for both players, as the evaluation's features ask for
+ * them: moves[c] is movegen_count_moves(pos, c) and flippable[c]
+ * movegen_flippable(pos, c), the fills' shared parts computed once. */
+void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard flippable[COLOUR_NB]);
+
 /* Whether pos is not quiet: in state M, one of the actor's moves
  * completes a row of its own (the moves alpha-beta's quiescence step
  * searches, selfplay/search/ab.h). A position in any other state is

@@ -61,14 +61,22 @@ static inline Lanes4 fill(Lanes4 from, const Spans *through, int reach, bool up)
  * points alone also to *land when it is not NULL. A line has at most 10
  * points: a run is at most 9 points long, and a jumped group of markers at
  * most 8. */
+static inline Lanes4 half_targets_spans(Bitboard mine, const Spans *e, const Spans *m, bool up, Lanes4 *land)
+{
+    Lanes4 reach = fill(l4_all(mine), e, 9, up);                          /* the rings and their runs */
+    Lanes4 group = fill(l4_and(l4_step(reach, 1, up), m->one), m, 7, up); /* the markers right after, and their groups */
+    Lanes4 landed = l4_and(l4_step(group, 1, up), e->one);
+    if (land) *land = landed;
+    return l4_or(l4_and(reach, e->one), landed);
+}
+
+/* The same from the boards; the spans of the empty points and of the
+ * markers (e, m) are either player's, and a caller that asks for both
+ * players' moves computes them once (half_targets_spans). */
 static inline Lanes4 half_targets(Bitboard mine, Bitboard empty, Bitboard markers, bool up, Lanes4 *land)
 {
     Spans e = spans(empty, up), m = spans(markers, up);
-    Lanes4 reach = fill(l4_all(mine), &e, 9, up);                         /* the rings and their runs */
-    Lanes4 group = fill(l4_and(l4_step(reach, 1, up), m.one), &m, 7, up); /* the markers right after, and their groups */
-    Lanes4 landed = l4_and(l4_step(group, 1, up), e.one);
-    if (land) *land = landed;
-    return l4_or(l4_and(reach, e.one), landed);
+    return half_targets_spans(mine, &e, &m, up, land);
 }
 
 typedef struct Boards {
@@ -109,12 +117,17 @@ static inline Point origin(Point t, int d, Bitboard rings)
 
 /* The markers jumped by some move: walking back from each landing point
  * through markers, against the move's direction. */
+static inline Lanes4 flips_back(Lanes4 land, const Spans *back, bool up)
+{
+    return fill(l4_and(l4_step(land, 1, !up), back->one), back, 7, !up);
+}
+
 static inline Lanes4 half_flippable(const Boards *b, bool up)
 {
     Lanes4 land;
     half_targets(b->mine, b->empty, b->markers, up, &land);
     Spans back = spans(b->markers, !up);
-    return fill(l4_and(l4_step(land, 1, !up), back.one), &back, 7, !up);
+    return flips_back(land, &back, up);
 }
 
 /* Whether colour has at least one ring move. */

@@ -74,16 +74,18 @@ static int reach(Bitboard rings)
 
 void features_compute(const Position *pos, double out[FEAT_NB])
 {
-    int f[COLOUR_NB][FEAT_NB] = {{0}};
+    int f[COLOUR_NB][FEAT_NB] = {{0}}, moves[COLOUR_NB];
+    Bitboard flippable[COLOUR_NB];
+    movegen_moves_and_flips(pos, moves, flippable);
     for (int c = 0; c < COLOUR_NB; c++) {
         Bitboard mine = pos->markers[c], theirs = pos->markers[c ^ 1];
         f[c][FEAT_RINGS_REMOVED] = pos->removed[c];
         f[c][FEAT_MARKERS] = bb_popcount(mine);
-        /* a window of 3 needs 3 markers, and a flip an opponent's marker:
-         * the placements and the first moves skip both (the same counts) */
+        /* a window of 3 needs 3 markers: the placements and the first
+         * moves skip the count (the same counts) */
         if (f[c][FEAT_MARKERS] >= 3) line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
-        if (theirs) f[c][FEAT_FLIPPABLE] = bb_popcount(movegen_flippable(pos, c) & theirs);
-        f[c][FEAT_MOBILITY] = movegen_count_moves(pos, c);
+        f[c][FEAT_FLIPPABLE] = bb_popcount(flippable[c] & theirs);
+        f[c][FEAT_MOBILITY] = moves[c];
         f[c][FEAT_CENTRE] = reach(pos->rings[c]);
     }
     for (int i = 0; i < FEAT_NB; i++) out[i] = f[WHITE][i] - f[BLACK][i];

@@ -162,7 +162,9 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
 
     /* both colours, whoever acts: the ring moves counted, whether there is
      * one, and the markers some move would flip, against the reference */
-    int board[SQUARE_NB];
+    int board[SQUARE_NB], both_moves[COLOUR_NB];
+    Bitboard both_flips[COLOUR_NB];
+    movegen_moves_and_flips(pos, both_moves, both_flips);
     board_of(pos, board);
     for (int c = 0; c < COLOUR_NB; c++) {
         Action moves[MAX_ACTIONS];
@@ -178,6 +180,10 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
                      movegen_count_moves(pos, c), k, ypn);
         cr_assert_eq(pos_can_move(pos, c), k > 0, "%s: pos_can_move(%d) in %s", where, c, ypn);
         cr_assert(movegen_flippable(pos, c) == flips, "%s: movegen_flippable(%d) differs from the reference in %s",
+                  where, c, ypn);
+        cr_assert_eq(both_moves[c], k, "%s: movegen_moves_and_flips's count (%d) %d, reference %d in %s", where, c,
+                     both_moves[c], k, ypn);
+        cr_assert(both_flips[c] == flips, "%s: movegen_moves_and_flips's flips (%d) differ from the reference in %s",
                   where, c, ypn);
     }
 
