@@ -74,4 +74,14 @@ static inline Bitboard pos_move_flips(const Position *pos, Action a)
     return bb_between(from, to, d) & (pos->markers[WHITE] | pos->markers[BLACK]);
 }
 
+/* The key after a ring placement (ACT_PLACE) as pos_make leaves it: the
+ * ring, the turn to the other player, and after the tenth ring the moves'
+ * state. A searcher fetches the child's table entry early with it. */
+static inline Key pos_key_after_place(const Position *pos, Action a)
+{
+    Key k = pos->key ^ GEO->z_ring[pos->actor][ACTION_FROM(a)] ^ GEO->z_actor;
+    if (pos->placed + 1 == 2 * RINGS_PER_SIDE) k ^= GEO->z_state[pos->state] ^ GEO->z_state[STATE_M];
+    return k;
+}
+
 #endif

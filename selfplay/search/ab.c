@@ -632,6 +632,11 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     for (int i = 0; i < n; i++) {
         pick(list, key, i, n);
         Action a = list[i];
+        /* the next placement's table entry is fetched while this one's
+         * subtree is searched (the actions from LAZY_PICKS on are sorted
+         * by now; a ring move's key after it costs too much to foresee) */
+        if (i >= LAZY_PICKS && i + 1 < n && ACTION_KIND(list[i + 1]) == ACT_PLACE)
+            __builtin_prefetch(&ab->tt[pos_key_after_place(pos, list[i + 1]) & ab->mask]);
         int kind = ACTION_KIND(a);
         bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
         int d = depth - costs;
