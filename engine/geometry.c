@@ -36,6 +36,7 @@ __attribute__((constructor)) static void geometry_build(void)
                 g->ray_pt[p][d][len++] = (int8_t)q;
             }
             g->ray_len[p][d] = (int8_t)len;
+            g->reach[p] = (int8_t)(g->reach[p] + len);
         }
         for (int d = 0; d < DIR_NB; d++)
             for (int k = 0; k < g->ray_len[p][d]; k++)

@@ -53,9 +53,30 @@ Bitboard movegen_flippable(const Position *pos, int colour)
     return l4_lane(f, 0) | l4_lane(f, 1) | l4_lane(f, 2);
 }
 
+/* The points of six directions' targets, counted: a ring's targets in
+ * one direction never overlap another's (targets.h) */
+static inline int lanes_count(Lanes4 up, Lanes4 down)
+{
+    int n = 0;
+    for (int d = 0; d < 3; d++) n += bb_popcount(l4_lane(up, d)) + bb_popcount(l4_lane(down, d));
+    return n;
+}
+
 void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard flippable[COLOUR_NB])
 {
     Boards b = targets_boards(pos->rings, pos->markers, WHITE);
+    if (!b.markers) {
+        /* no marker to jump or flip (the placements, and the first move):
+         * a ring's targets are its runs through the empty points alone */
+        Spans e_up = spans(b.empty, true), e_down = spans(b.empty, false);
+        for (int c = 0; c < COLOUR_NB; c++) {
+            Lanes4 up = l4_and(fill(l4_all(pos->rings[c]), &e_up, 9, true), e_up.one);
+            Lanes4 down = l4_and(fill(l4_all(pos->rings[c]), &e_down, 9, false), e_down.one);
+            moves[c] = lanes_count(up, down);
+            flippable[c] = 0;
+        }
+        return;
+    }
     /* the spans of the empty points and the markers, both ways: either
      * player's fills run through them, and a flip walks back through the
      * markers' spans of the other way */
@@ -65,13 +86,7 @@ void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard
         Lanes4 land_up, land_down;
         Lanes4 up = half_targets_spans(pos->rings[c], &e_up, &m_up, true, &land_up);
         Lanes4 down = half_targets_spans(pos->rings[c], &e_down, &m_down, false, &land_down);
-        int n = 0;
-        for (int d = 0; d < 3; d++) n += bb_popcount(l4_lane(up, d)) + bb_popcount(l4_lane(down, d));
-        moves[c] = n;
-        if (!b.markers) {
-            flippable[c] = 0; /* no marker to flip: the placements, and the first move */
-            continue;
-        }
+        moves[c] = lanes_count(up, down);
         Lanes4 f = l4_or(flips_back(land_up, &m_down, true), flips_back(land_down, &m_up, false));
         flippable[c] = l4_lane(f, 0) | l4_lane(f, 1) | l4_lane(f, 2);
     }

@@ -130,9 +130,13 @@ static inline Lanes4 half_flippable(const Boards *b, bool up)
     return flips_back(land, &back, up);
 }
 
-/* Whether colour has at least one ring move. */
+/* Whether colour has at least one ring move. A ring beside an empty
+ * point can move there, which answers most positions with two steps of
+ * the empty points instead of the six directions' fills. */
 static inline bool targets_any(const Boards *b)
 {
+    Lanes4 e = l4_all(b->empty);
+    if (l4_any(l4_and(l4_all(b->mine), l4_or(l4_step(e, 1, true), l4_step(e, 1, false))))) return true;
     Bitboard t[DIR_NB];
     all_targets(b, t);
     return (t[0] | t[1] | t[2] | t[3] | t[4] | t[5]) != 0;

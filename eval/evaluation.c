@@ -65,14 +65,11 @@ void eval_line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
 static int reach(Bitboard rings)
 {
     int r = 0;
-    for (; rings; rings &= rings - 1) {
-        Point p = bb_lsb(rings);
-        for (int d = 0; d < DIR_NB; d++) r += GEO->ray_len[p][d];
-    }
+    for (; rings; rings &= rings - 1) r += GEO->reach[bb_lsb(rings)];
     return r;
 }
 
-void features_compute(const Position *pos, double out[FEAT_NB])
+void features_int(const Position *pos, int out[FEAT_NB])
 {
     int f[COLOUR_NB][FEAT_NB] = {{0}}, moves[COLOUR_NB];
     Bitboard flippable[COLOUR_NB];
@@ -90,6 +87,13 @@ void features_compute(const Position *pos, double out[FEAT_NB])
     }
     for (int i = 0; i < FEAT_NB; i++) out[i] = f[WHITE][i] - f[BLACK][i];
     out[FEAT_TEMPO] = pos->actor == WHITE ? 1 : -1;
+}
+
+void features_compute(const Position *pos, double out[FEAT_NB])
+{
+    int f[FEAT_NB];
+    features_int(pos, f);
+    for (int i = 0; i < FEAT_NB; i++) out[i] = f[i];
 }
 
 void weights_default(Weights *w)

@@ -33,7 +33,10 @@ extern const char *const FEATURE_NAMES[FEAT_NB];
 void eval_line_counts(Bitboard mine, Bitboard theirs, int *three, int *four);
 void eval_line_counts_slow(Bitboard mine, Bitboard theirs, int *three, int *four);
 
-/* Differences White minus Black of every feature (FEAT_TEMPO: +-1). */
+/* Differences White minus Black of every feature (FEAT_TEMPO: +-1), as
+ * whole numbers (features_int: the net's linear part, without a round
+ * trip through double) or as the linear evaluation's doubles. */
+void features_int(const Position *pos, int out[FEAT_NB]);
 void features_compute(const Position *pos, double out[FEAT_NB]);
 
 typedef struct Weights {

@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include "engine/base/error.h"
 #include "engine/base/file.h"
-#include "engine/base/number.h"
 #include "engine/geometry.h"
 #include "engine/encode/encode.h"
 #include "eval/patterns.h"
@@ -428,10 +427,10 @@ bool nnue_has_patterns(const Nnue *net) { return net->pw != NULL; }
  * the actor's view (the tempo feature then reads +1 for either) */
 static int32_t linear_part(const Nnue *net, const Position *pos)
 {
-    double f[FEAT_NB];
-    features_compute(pos, f);
+    int f[FEAT_NB];
+    features_int(pos, f);
     int32_t s = 0, sign = pos->actor == WHITE ? 1 : -1;
-    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * (int32_t)number_round(f[k]) * sign;
+    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * f[k] * sign;
     return s;
 }
 

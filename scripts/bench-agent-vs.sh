@@ -13,7 +13,8 @@
 #   selfplay options, e.g. "--opening random:2 --variant blitz"; default none)
 #
 # Printed: per build the median CPU seconds (min-max), THIS / OTHER of the
-# speeds (above 1: THIS is faster), the simulations (games' actions times
+# speeds (above 1: THIS is faster; of the medians, of the best runs, and
+# round by round with their median), the simulations (games' actions times
 # sims, less forced actions, are not counted: both builds run the same).
 set -euo pipefail
 [ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -41,6 +42,9 @@ read -r mo lo ho < <(stats "$tmp/other.cpu")
 read -r mt lt ht < <(stats "$tmp/this.cpu")
 printf 'other: median %.3f CPU s (%.3f-%.3f)\nthis:  median %.3f CPU s (%.3f-%.3f)\n' "$mo" "$lo" "$ho" "$mt" "$lt" "$ht"
 awk -v a="$mo" -v b="$mt" -v la="$lo" -v lb="$lt" 'BEGIN {printf "this/other speed: %.3fx (medians), %.3fx (best runs)\n", a / b, la / lb}'
+# each round's pair on its own: drift slower than a round cancels in it
+paste "$tmp/other.cpu" "$tmp/this.cpu" | awk '{printf "%.3f\n", $1 / $2}' >"$tmp/ratio"
+printf 'this/other speed, round by round: %s (median %.3fx)\n' "$(paste -sd' ' "$tmp/ratio")" "$(stats "$tmp/ratio" | cut -d' ' -f1)"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$(sort -u "$tmp/other.hash" "$tmp/this.hash" | wc -l)" = 1 ]; then
     echo "play hashes: identical ($(head -1 "$tmp/this.hash")): the same games, the same simulations"

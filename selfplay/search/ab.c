@@ -55,7 +55,7 @@ struct Ab {
     TtSlot *tt;    /* shared by the helpers; owned by the main thread's Ab */
     uint64_t mask; /* slots - 1 */
     uint8_t gen;   /* the decision's generation, for replacement */
-    int32_t history[COLOUR_NB][128][128]; /* by actor, from, to */
+    int32_t history[COLOUR_NB][128][128]; /* by actor, to, from: a placement's (to 0) side by side */
     /* AB_KILLERS: the last two actions that cut off at each ply, and the
      * action that last refuted each action (by its from and to) */
     Action killer[MAX_PLY][2];
@@ -315,7 +315,7 @@ static void order_keys(const Ab *ab, const Action *list, int32_t *key, int n, Ac
                 int flipped = bb_popcount(pos->markers[them] & flips) - bb_popcount(pos->markers[me] & flips);
                 k = (mine ? 1 << 28 : 0) - (theirs && !mine ? 1 << 27 : 0) + flipped * (1 << 20);
             }
-            k += ab->history[me][ACTION_FROM(a)][ACTION_TO(a)] >> 4;
+            k += ab->history[me][ACTION_TO(a)][ACTION_FROM(a)] >> 4;
             /* the killers and counters hold ring moves only (learn_cutoff) */
             if (killers && kind == ACT_MOVE) k += killer_key(ab, a, ply);
         }
@@ -436,8 +436,6 @@ static bool node_stops(Ab *ab)
 static void make(Ab *ab, Action a, Undo *u, int ply)
 {
     pos_make(&ab->pos, a, u);
-    /* the child reads its table entry first */
-    __builtin_prefetch(&ab->tt[ab->pos.key & ab->mask]);
     ab->pending[ply + 1] = u;
     ab->path[ply] = a;
 }
@@ -544,7 +542,7 @@ static bool null_cuts(Ab *ab, int depth, int beta, int ply, int stand)
  * ply's killers and the counter of the action that led here. */
 static void learn_cutoff(Ab *ab, Action a, int depth, int ply, int me)
 {
-    int32_t *h = &ab->history[me][ACTION_FROM(a)][ACTION_TO(a)];
+    int32_t *h = &ab->history[me][ACTION_TO(a)][ACTION_FROM(a)];
     *h += depth * depth;
     if (*h > (1 << 24)) /* keep the counts bounded and their proportions */
         for (int c = 0; c < COLOUR_NB; c++)
@@ -633,21 +631,27 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
         pick(list, key, i, n);
         Action a = list[i];
         /* the next placement's table entry is fetched while this one's
-         * subtree is searched (the actions from LAZY_PICKS on are sorted
-         * by now; a ring move's key after it costs too much to foresee) */
-        if (i >= LAZY_PICKS && i + 1 < n && ACTION_KIND(list[i + 1]) == ACT_PLACE)
+         * subtree is searched, if that child reads the table (depth left
+         * after it; the actions from LAZY_PICKS on are sorted by now; a
+         * ring move's key after it costs too much to foresee) */
+        if (i >= LAZY_PICKS && depth > 1 && i + 1 < n && ACTION_KIND(list[i + 1]) == ACT_PLACE)
             __builtin_prefetch(&ab->tt[pos_key_after_place(pos, list[i + 1]) & ab->mask]);
         int kind = ACTION_KIND(a);
         bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
         int d = depth - costs;
         Undo u;
         make(ab, a, &u, ply);
-        bool same = pos->actor == me;
-        bool quiet = kind == ACT_MOVE && !is_removal(pos->state) && a != tt_move;
+        bool same = pos->actor == me, removal_next = is_removal(pos->state);
+        bool quiet = kind == ACT_MOVE && !removal_next && a != tt_move;
         if ((tech & AB_FUTILITY) && !pv && quiet && futile(depth, searched, alpha, stand)) {
             pos_unmake(pos, a, &u);
             continue;
         }
+        /* the child reads its table entry first, unless it is a leaf
+         * (no depth left and no removal owed: search goes to the horizon
+         * before the table); the leaves are most nodes, and a fetch for
+         * each would only compete with the ones that are read */
+        if (d > 0 || removal_next) __builtin_prefetch(&ab->tt[pos->key & ab->mask]);
         int r = (tech & AB_LMR) && quiet && d > 1 ? ab->reduction[depth][searched] : 0;
         if (r >= d) r = d - 1;
         s = searched == 0 ? child(ab, d, alpha, beta, ply + 1, same) : later_child(ab, d, r, alpha, beta, ply, same);
