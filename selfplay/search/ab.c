@@ -546,8 +546,8 @@ static void learn_cutoff(Ab *ab, Action a, int depth, int ply, int me)
     *h += depth * depth;
     if (*h > (1 << 24)) /* keep the counts bounded and their proportions */
         for (int c = 0; c < COLOUR_NB; c++)
-            for (int f = 0; f < 128; f++)
-                for (int t = 0; t < 128; t++) ab->history[c][f][t] /= 2;
+            for (int to = 0; to < 128; to++)
+                for (int from = 0; from < 128; from++) ab->history[c][to][from] /= 2;
     if (!(ab->cfg.tech & AB_KILLERS) || ACTION_KIND(a) != ACT_MOVE) return;
     if (ab->killer[ply][0] != a) {
         ab->killer[ply][1] = ab->killer[ply][0];
