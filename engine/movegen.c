@@ -70,8 +70,8 @@ void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard
          * a ring's targets are its runs through the empty points alone */
         Spans e_up = spans(b.empty, true), e_down = spans(b.empty, false);
         for (int c = 0; c < COLOUR_NB; c++) {
-            Lanes4 up = l4_and(fill(l4_all(pos->rings[c]), &e_up, 9, true), e_up.one);
-            Lanes4 down = l4_and(fill(l4_all(pos->rings[c]), &e_down, 9, false), e_down.one);
+            Lanes4 up = l4_and(half_runs(pos->rings[c], &e_up, true), e_up.one);
+            Lanes4 down = l4_and(half_runs(pos->rings[c], &e_down, false), e_down.one);
             moves[c] = lanes_count(up, down);
             flippable[c] = 0;
         }

@@ -57,13 +57,18 @@ static inline Lanes4 fill(Lanes4 from, const Spans *through, int reach, bool up)
     return g;
 }
 
+/* The rings of mine and their runs through the empty points (spans e)
+ * of directions 0..2 (up) or 3..5, lane by lane: where no marker stands,
+ * a ring's targets are the empty points of its runs. */
+static inline Lanes4 half_runs(Bitboard mine, const Spans *e, bool up) { return fill(l4_all(mine), e, 9, up); }
+
 /* The targets of directions 0..2 (up) or 3..5, lane by lane; the landing
  * points alone also to *land when it is not NULL. A line has at most 10
  * points: a run is at most 9 points long, and a jumped group of markers at
  * most 8. */
 static inline Lanes4 half_targets_spans(Bitboard mine, const Spans *e, const Spans *m, bool up, Lanes4 *land)
 {
-    Lanes4 reach = fill(l4_all(mine), e, 9, up);                          /* the rings and their runs */
+    Lanes4 reach = half_runs(mine, e, up);                                /* the rings and their runs */
     Lanes4 group = fill(l4_and(l4_step(reach, 1, up), m->one), m, 7, up); /* the markers right after, and their groups */
     Lanes4 landed = l4_and(l4_step(group, 1, up), e->one);
     if (land) *land = landed;

@@ -598,6 +598,11 @@ static bool tt_probe(const Ab *ab, Key key, int depth, int alpha, int beta, int 
     return e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && s >= beta) || (e.bound == BOUND_UPPER && s <= alpha);
 }
 
+/* A node with no depth left and no removal owed is a leaf: search takes
+ * it to the horizon before the table, so only the others read their
+ * table entry, and only theirs are worth a prefetch. */
+static inline bool is_leaf(int depth, bool removal) { return depth <= 0 && !removal; }
+
 static int search(Ab *ab, int depth, int alpha, int beta, int ply)
 {
     Position *pos = &ab->pos;
@@ -605,7 +610,7 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     int s;
     if (game_over(pos, ply, &s)) return s;
     bool removal = is_removal(pos->state);
-    if ((depth <= 0 && !removal) || ply >= MAX_PLY - 1) {
+    if (is_leaf(depth, removal) || ply >= MAX_PLY - 1) {
         acc_ready(ab, ply);
         return horizon(ab, alpha, beta, ply);
     }
@@ -631,10 +636,11 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
         pick(list, key, i, n);
         Action a = list[i];
         /* the next placement's table entry is fetched while this one's
-         * subtree is searched, if that child reads the table (depth left
-         * after it; the actions from LAZY_PICKS on are sorted by now; a
-         * ring move's key after it costs too much to foresee) */
-        if (i >= LAZY_PICKS && depth > 1 && i + 1 < n && ACTION_KIND(list[i + 1]) == ACT_PLACE)
+         * subtree is searched, if that child reads the table (a placement
+         * costs a depth and owes no removal; the actions from LAZY_PICKS
+         * on are sorted by now; a ring move's key after it costs too much
+         * to foresee) */
+        if (i >= LAZY_PICKS && !is_leaf(depth - 1, false) && i + 1 < n && ACTION_KIND(list[i + 1]) == ACT_PLACE)
             __builtin_prefetch(&ab->tt[pos_key_after_place(pos, list[i + 1]) & ab->mask]);
         int kind = ACTION_KIND(a);
         bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
@@ -647,11 +653,10 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
             pos_unmake(pos, a, &u);
             continue;
         }
-        /* the child reads its table entry first, unless it is a leaf
-         * (no depth left and no removal owed: search goes to the horizon
-         * before the table); the leaves are most nodes, and a fetch for
-         * each would only compete with the ones that are read */
-        if (d > 0 || removal_next) __builtin_prefetch(&ab->tt[pos->key & ab->mask]);
+        /* the child reads its table entry first, unless it is a leaf;
+         * the leaves are most nodes, and a fetch for each would only
+         * compete with the ones that are read */
+        if (!is_leaf(d, removal_next)) __builtin_prefetch(&ab->tt[pos->key & ab->mask]);
         int r = (tech & AB_LMR) && quiet && d > 1 ? ab->reduction[depth][searched] : 0;
         if (r >= d) r = d - 1;
         s = searched == 0 ? child(ab, d, alpha, beta, ply + 1, same) : later_child(ab, d, r, alpha, beta, ply, same);
