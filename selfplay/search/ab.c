@@ -492,10 +492,8 @@ static int quiesce(Ab *ab, int alpha, int beta, int ply)
         if (rows && ACTION_KIND(a) == ACT_MOVE &&
             bb_has_row((pos->markers[me] | bb_bit(ACTION_FROM(a))) ^ pos_move_flips(pos, a))) {
             Undo u;
-            pos_make(pos, a, &u);
+            make(ab, a, &u, ply);
             assert(pos->state == STATE_R && pos->actor == me);
-            ab->pending[ply + 1] = &u;
-            ab->path[ply] = a;
             s = search(ab, 0, alpha, beta, ply + 1);
             pos_unmake(pos, a, &u);
         }
