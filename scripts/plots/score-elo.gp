@@ -30,8 +30,14 @@ elo_step(range) = range <= 250 ? 50 : range <= 500 ? 100 : range <= 1000 ? 200 :
     range <= 2500 ? 500 : 1000 * ceil(range / 5000.0)
 stats [*:*][*:*] lv using 1 nooutput
 nlevels = int(STATS_records)
-# the key of levels under the panels: up to 3 columns
+# the key of levels under the panels: up to 3 columns, as many as the
+# longest name leaves room for (the key is 1110 pixels wide; a character
+# of its font is about 7.3 pixels, an entry "NN  name" and 20 pixels
+# between columns); the top study's names are 64 characters long
+stats [*:*][*:*] lv using (strlen(stringcolumn(2))) nooutput
+kfit = int(1110.0 / ((STATS_max + 4) * 7.4 + 20))
 kcols = nlevels > 8 ? 3 : (nlevels > 4 ? 2 : 1)
+kcols = kcols > kfit ? (kfit > 1 ? kfit : 1) : kcols
 krows = int(ceil(nlevels / (kcols * 1.0)))
 # pixels: 110 above (the titles), the panels 460 high, 115 for the axes' labels, the key 22 a row
 H = 110 + 460 + 115 + 22*krows + 20
@@ -87,7 +93,11 @@ do for [i=1:nv] {
     set xrange [xlo - xpad : xhi + xpad]
     set xtics elo_step(xhi - xlo + 2*xpad)
     set title v font ",12"
-    set xlabel sprintf("Elo (%s ladder, %s = 0)", v, a eq "random" ? "random play" : a)
+    # the anchor by its number in the key when it has one: two panels' names
+    # side by side would meet
+    stats [*:*][*:*] lv using (stringcolumn(2) eq a ? $1 : 0) nooutput
+    an = int(STATS_max)
+    set xlabel sprintf("Elo (%s ladder, %s = 0)", v, a eq "random" ? "random play" : an > 0 ? sprintf("level %d", an) : a)
     if (i == 1) { set ylabel "White's score (%)"; set format y "%g" } else { unset ylabel; set format y "" }
     plot 50 with lines dt 2 lw 1.5 lc "gray40", \
          f index (i-1) using ($15 > 0 ? $1 : 1/0):($4*100):2:3:($5*100):($6*100) \
@@ -98,9 +108,10 @@ do for [i=1:nv] {
              with labels offset 0, 0.7 font ",10" tc lt i, \
          f index (i-1) using ($15 > 0 && int($0) % 2 == 1 ? $1 : 1/0):($5*100):(sprintf("%d", $17)) \
              with labels offset 0, -0.7 font ",10" tc lt i
+    # the title is drawn once, with the first panel
+    unset label 1
+    unset label 2
 }
-unset label 1
-unset label 2
 
 # the published figures beside them, on the same score scale
 # (each mark's label under the axis: its source, who played, White's share and the games)
@@ -130,6 +141,6 @@ set bmargin at screen 0.01
 set xrange [0 : 3]
 set yrange [krows - 0.5 : -0.5]
 set label 3 "levels:" at screen 0.01, screen ktop - 11.0/H left font ",10"
-plot lv using (int($1 - 1) / krows + 0.02):(int($1 - 1) % krows):(sprintf("%2d  %s", $1, stringcolumn(2))) \
+plot lv using (int($1 - 1) / krows * 3.0 / kcols + 0.02):(int($1 - 1) % krows):(sprintf("%2d  %s", $1, stringcolumn(2))) \
     with labels left font ",10"
 unset multiplot
