@@ -412,6 +412,16 @@ void nnue_make(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position
     nnue_delta(pos, a, u, &d);
     apply_on(net, net->path, from, &d, to);
 }
+void nnue_pass(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position *pos)
+{
+    NnueDelta d;
+    for (int c = 0; c < COLOUR_NB; c++) {
+        d.sub[c][0] = (uint16_t)(NNUE_ROW_STATE + 2 * pos->state + ((pos->actor ^ 1) != c));
+        d.add[c][0] = (uint16_t)(NNUE_ROW_STATE + 2 * pos->state + (pos->actor != c));
+        d.nsub[c] = d.nadd[c] = 1;
+    }
+    apply_on(net, net->path, from, &d, to);
+}
 int32_t nnue_output(const Nnue *net, const NnueAcc *acc, int actor) { return output_on(net, net->path, acc, actor); }
 int32_t nnue_evaluate(const Nnue *net, const Position *pos)
 {

@@ -245,6 +245,10 @@ void nnue_refresh(const Nnue *net, const Position *pos, NnueAcc *acc);
 void nnue_apply(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to);
 /* to = from after action a: nnue_delta and nnue_apply (pos, a, u as there). */
 void nnue_make(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position *pos, Action a, const Undo *u);
+/* to = from after the actor passes its turn (a search's null move): pos is
+ * the position after it, the same but for the actor; only the inputs of
+ * who acts change. */
+void nnue_pass(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position *pos);
 /* The raw output for the side `actor` acts (the position's actor):
  * its logit times QA * QW. */
 int32_t nnue_output(const Nnue *net, const NnueAcc *acc, int actor);

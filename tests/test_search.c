@@ -14,6 +14,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/base/clock.h"
+#include "eval/nnue.h"
 
 enum { ALL_TECH = AB_KILLERS | AB_ASPIRATION | AB_LMR | AB_NULL | AB_FUTILITY | AB_QUIESCE };
 
@@ -130,6 +131,48 @@ Test(search, techniques_keep_a_win_and_a_block)
     }
 }
 
+/* A net's accumulators, kept along the search's makes, equal each
+ * position's own (AbConfig.refresh computes every one from its position):
+ * with nmp2 the search is the reference's node for node in each middle
+ * game of tests/data/ab_nodes.txt, each technique on; with nmp, whose null
+ * move keeps the net's inputs of who acts as before the pass (ab.h), the
+ * positions under a null move are evaluated as another position would
+ * be, and some search differs from the reference. */
+static AbResult net_search(const Nnue *net, const Position *pos, uint32_t tech, bool refresh)
+{
+    AbConfig cfg = {.depth = 5, .tt_mb = 2, .tech = tech, .tempo = -100, .net = net, .refresh = refresh};
+    weights_default(&cfg.weights);
+    Ab *ab;
+    char err[ERR_LEN];
+    cr_assert_eq(ab_new(&ab, &cfg, err), 0, "%s", err);
+    AbResult r;
+    ab_search(ab, pos, NULL, &r);
+    ab_free(ab);
+    return r;
+}
+
+Test(search_net, nmp2_keeps_each_positions_own_accumulator)
+{
+    Nnue *net;
+    char err[ERR_LEN];
+    cr_assert_eq(nnue_load(&net, YINSH_SOURCE_DIR "/eval/nets/patterns32.nnue", err), 0, "%s", err);
+    Case cases[64];
+    int n = read_cases(cases, 64), nmp_differs = 0;
+    const uint32_t with_nmp2 = (ALL_TECH & ~(uint32_t)AB_NULL) | AB_NULL2;
+    for (int i = 0; i < n; i += 2) {
+        AbResult inc = net_search(net, &cases[i].pos, with_nmp2, false);
+        AbResult ref = net_search(net, &cases[i].pos, with_nmp2, true);
+        cr_expect(inc.action == ref.action && inc.score == ref.score && inc.nodes == ref.nodes,
+                  "position %d, nmp2: %d %llu positions, from each position's accumulator %d %llu", i, inc.score,
+                  (unsigned long long)inc.nodes, ref.score, (unsigned long long)ref.nodes);
+        inc = net_search(net, &cases[i].pos, ALL_TECH, false);
+        ref = net_search(net, &cases[i].pos, ALL_TECH, true);
+        nmp_differs += inc.score != ref.score || inc.nodes != ref.nodes;
+    }
+    cr_expect_gt(nmp_differs, 0, "nmp's null move kept the accumulator, yet every search equals the reference");
+    nnue_free(net);
+}
+
 Test(search_spec, tech_and_tempo_read_and_write)
 {
     AgentSpec s;
@@ -143,8 +186,15 @@ Test(search_spec, tech_and_tempo_read_and_write)
     /* none is no technique, and an older spec's text is unchanged */
     cr_assert_eq(agent_spec_parse_text("ab:depth=5,tech=none,eval=eval/weights/tuned3.txt", &s, err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,eval=eval/weights/tuned3.txt");
+    /* nmp2 is written where nmp would be; the two null moves are one or the other */
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,tech=qs+nmp2+killers", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,tech=killers+nmp2+qs");
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.tech, AB_KILLERS | AB_NULL2 | AB_QUIESCE);
+    cr_expect_neq(agent_spec_parse_text("ab:tech=nmp+nmp2", &s, err), 0);
+    cr_expect(strstr(err, "nmp and nmp2"), "%s", err);
     const char *bad[] = {"ab:tech=lmr+lmr", "ab:tech=fast", "ab:tech=", "ab:tech=lmr+", "ab:tempo=x",
-                         "ab:tempo=100001"};
+                         "ab:tempo=100001", "ab:tech=nmp3"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cr_expect_neq(agent_spec_parse_text(bad[i], &s, err), 0, "%s was read", bad[i]);
         cr_expect(strstr(err, "tech") || strstr(err, "tempo"), "%s: %s", bad[i], err);

@@ -18,7 +18,8 @@ static const struct {
     uint32_t bit;
 } TECHS[] = {
     {"killers", AB_KILLERS}, {"asp", AB_ASPIRATION}, {"lmr", AB_LMR},
-    {"nmp", AB_NULL},        {"fut", AB_FUTILITY},   {"qs", AB_QUIESCE},
+    {"nmp", AB_NULL},        {"nmp2", AB_NULL2},     {"fut", AB_FUTILITY},
+    {"qs", AB_QUIESCE},
 };
 enum { TECH_NB = sizeof TECHS / sizeof *TECHS };
 
@@ -37,11 +38,14 @@ static int tech_parse(const char *value, bool option, uint32_t *out, char *err)
         while (k < TECH_NB && (strlen(TECHS[k].name) != len || strncmp(TECHS[k].name, p, len))) k++;
         if (k == TECH_NB || (bits & TECHS[k].bit) || (p[len] == '+' && !p[len + 1]))
             return error_code(err, ERR_USAGE, "bad value '%.64s' for tech (names joined by '+', each once: "
-                              "killers, asp, lmr, nmp, fut, qs; or none)", value);
+                              "killers, asp, lmr, nmp, nmp2, fut, qs; or none)", value);
         bits |= TECHS[k].bit;
         p += len + (p[len] == '+');
     }
     if (!bits) return error_code(err, ERR_USAGE, "bad value '%.64s' for tech (no technique named)", value);
+    if ((bits & AB_NULL) && (bits & AB_NULL2))
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for tech (nmp and nmp2 are two null moves: one of "
+                          "them)", value);
     *out = bits;
     return 0;
 }

@@ -32,7 +32,7 @@
  * transposition table in MiB, 1..4096, default 16), eval (the weights
  * file; without it the built-in defaults), tech (the techniques beyond
  * the search of commit 8f70ac8, names joined by '+': killers, asp, lmr,
- * nmp, fut, qs, or none; search/ab.h says what each does; written only
+ * nmp or nmp2, fut, qs, or none; search/ab.h says what each does; written only
  * when set, in that order), tempo (score units added to every evaluation
  * for the side to act, -100000..100000; written only when set), threads
  * (T threads search one position together: Lazy SMP over the shared

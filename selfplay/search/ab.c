@@ -446,7 +446,8 @@ static void make(Ab *ab, Action a, Undo *u, int ply)
 static inline void acc_ready(Ab *ab, int ply)
 {
     if (!ab->cfg.net || !ab->pending[ply]) return;
-    nnue_make(ab->cfg.net, &ab->acc[ply - 1], &ab->acc[ply], &ab->pos, ab->path[ply - 1], ab->pending[ply]);
+    if (ab->cfg.refresh) nnue_refresh(ab->cfg.net, &ab->pos, &ab->acc[ply]);
+    else nnue_make(ab->cfg.net, &ab->acc[ply - 1], &ab->acc[ply], &ab->pos, ab->path[ply - 1], ab->pending[ply]);
     ab->pending[ply] = NULL;
 }
 
@@ -527,7 +528,11 @@ static bool null_cuts(Ab *ab, int depth, int beta, int ply, int stand)
         return false;
     pos->actor ^= 1;
     pos->key ^= GEO->z_actor;
-    if (ab->cfg.net) ab->acc[ply + 1] = ab->acc[ply];
+    /* AB_NULL: the net's inputs as before the pass (ab.h); AB_NULL2: passed */
+    const Nnue *net = ab->cfg.net;
+    if (net && ab->cfg.refresh) nnue_refresh(net, pos, &ab->acc[ply + 1]);
+    else if (net && (ab->cfg.tech & AB_NULL2)) nnue_pass(net, &ab->acc[ply], &ab->acc[ply + 1], pos);
+    else if (net) ab->acc[ply + 1] = ab->acc[ply];
     ab->pending[ply + 1] = NULL;
     ab->path[ply] = ACTION_NONE;
     int s = -search(ab, depth - 3 - depth / 6, -beta, -beta + 1, ply + 1);
@@ -620,8 +625,8 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     uint32_t tech = ab->cfg.tech;
     bool pv = beta - alpha > 1;
     /* the static evaluation, for the pruning that asks it */
-    int stand = !pv && !removal && (tech & (AB_NULL | AB_FUTILITY)) ? evaluate(ab, pos, ply) : 0;
-    if ((tech & AB_NULL) && !pv && null_cuts(ab, depth, beta, ply, stand)) return beta;
+    int stand = !pv && !removal && (tech & (AB_NULL | AB_NULL2 | AB_FUTILITY)) ? evaluate(ab, pos, ply) : 0;
+    if ((tech & (AB_NULL | AB_NULL2)) && !pv && null_cuts(ab, depth, beta, ply, stand)) return beta;
     if (ab->stopped) return 0;
 
     Action list[MAX_ACTIONS];

@@ -106,6 +106,14 @@ enum {
     AB_NULL = 1 << 3,       /* nmp=1: null-move pruning (the actor passes its move) */
     AB_FUTILITY = 1 << 4,   /* fut=1: futility and late-move pruning of quiet moves near the leaves */
     AB_QUIESCE = 1 << 5,    /* qs=1: at the horizon, the moves that complete a row of the mover's are searched */
+    /* nmp2=1: AB_NULL's null move, passed to the net too. With a net, AB_NULL
+     * keeps the net's inputs of who acts as they were before the pass (the
+     * accumulator copied), so the positions under a null move are evaluated
+     * as if the other side acted, and their evaluation depends on the path
+     * to them (tests/test_search.c shows it); AB_NULL2 switches those inputs
+     * (nnue_pass). The same search as AB_NULL with the linear evaluation.
+     * Not with AB_NULL. */
+    AB_NULL2 = 1 << 6,
 };
 
 typedef struct AbConfig {
@@ -124,6 +132,11 @@ typedef struct AbConfig {
      * shared table (ab.c). Not reproducible with more than one: what the
      * helpers leave in the table depends on the interleaving. */
     int threads;
+    /* Tests: every net accumulator computed from its position (nnue_refresh)
+     * instead of from its parent's, the reference that the incremental
+     * updates must equal: the same search, node for node, wherever they
+     * are right. Slow. */
+    bool refresh;
 } AbConfig;
 
 typedef struct AbResult {
