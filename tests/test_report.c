@@ -2058,8 +2058,8 @@ Test(report, ladder_from_a_study)
                  "%+.1f) | %s |",
                  VARIANTS[v], 100 * score[2].mid, 100 * score[3].mid, 100 * diff.mid + 0.0, 100 * diff.lo + 0.0,
                  100 * diff.hi + 0.0, pv);
-        cr_expect(strstr(section(md, "## Prefix against rings"), want), "want '%s' in\n%s", want,
-                  section(md, "## Prefix against rings"));
+        cr_expect(strstr(section(md, "## One agent from two openings"), want), "want '%s' in\n%s", want,
+                  section(md, "## One agent from two openings"));
 
         /* ladder.dat: the block of the variant, the levels in Elo order, then the other opening's row */
         char head[32];

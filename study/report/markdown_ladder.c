@@ -499,10 +499,11 @@ void report_md_openings(const Report *rep, FILE *f)
             const ReportPair *a, *b;
             if (!report_openings_compared(&rep->pairs[i], &rep->pairs[j], &a, &b)) continue;
             if (!rows++)
-                fprintf(f, "## Prefix against rings\n\n"
+                fprintf(f, "## One agent from two openings\n\n"
                            "The same agent against itself from two openings: White's score from the first "
-                           "opening minus White's score from the second (a prefix of random actions, or none, "
-                           "minus all ten rings placed at random), in percentage points, with Newcombe's "
+                           "opening minus White's score from the second (an opening is `random:K`, a prefix of "
+                           "K random actions, or `none`, the agent placing every ring, or `rings`, all ten rings "
+                           "placed at random), in percentage points, with Newcombe's "
                            "interval and the exact permutation test's p, as blitz against standard: what the "
                            "placements the agent makes itself change in the balance. The comparisons are one family "
                            "(%d test%s): \"p (Holm)\" is each p adjusted by Holm's step-down over it. A "
