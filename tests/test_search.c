@@ -170,6 +170,27 @@ Test(search_net, nmp2_keeps_each_positions_own_accumulator)
         nmp_differs += inc.score != ref.score || inc.nodes != ref.nodes;
     }
     cr_expect_gt(nmp_differs, 0, "nmp's null move kept the accumulator, yet every search equals the reference");
+    /* the placements, their last, and a blitz game: random actions from the start */
+    const struct {
+        int variant, actions;
+    } starts[] = {{VARIANT_STANDARD, 3}, {VARIANT_STANDARD, 8}, {VARIANT_BLITZ, 24}, {VARIANT_STANDARD, 40}};
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+        Position p;
+        pos_start(&p, starts[i].variant);
+        Rng rng;
+        rng_seed(&rng, 31 + i, 1);
+        for (int k = 0; k < starts[i].actions; k++) {
+            Undo u;
+            Action a = movegen_random(&p, &rng);
+            cr_assert_neq(a, ACTION_NONE, "start %zu ended early", i);
+            pos_make(&p, a, &u);
+        }
+        AbResult inc = net_search(net, &p, with_nmp2, false), ref = net_search(net, &p, with_nmp2, true);
+        cr_expect(inc.action == ref.action && inc.score == ref.score && inc.nodes == ref.nodes,
+                  "start %zu (%d random actions), nmp2: %d %llu positions, the reference %d %llu", i,
+                  starts[i].actions, inc.score, (unsigned long long)inc.nodes, ref.score,
+                  (unsigned long long)ref.nodes);
+    }
     nnue_free(net);
 }
 
