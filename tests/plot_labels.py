@@ -9,7 +9,8 @@ texts (an axis label along y) are left out.
     plot_labels.py PICTURE.svg...
 
 Prints each collision (both texts, their boxes) and exits 1 if there is
-any, 0 if none; 2 when a file cannot be read as SVG."""
+any, 0 if none; 2 when a file cannot be read as SVG or holds no text
+this checker reads."""
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -71,6 +72,11 @@ def main(argv):
             bs = boxes(path)
         except (OSError, ET.ParseError) as e:
             print(f'plot_labels: {path}: {e}', file=sys.stderr)
+            return 2
+        if not bs:
+            # a picture without one text read is an SVG this checker cannot
+            # read (another gnuplot's form), not a picture without collisions
+            print(f'plot_labels: {path}: no text found to check', file=sys.stderr)
             return 2
         for a, b in collisions(bs):
             bad += 1
