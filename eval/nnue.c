@@ -42,6 +42,10 @@ struct Nnue {
 
 /* ---- inputs --------------------------------------------------------- */
 
+/* The row of perspective c that says the state and who acts in it (own
+ * side or the other): what a make and a null move's pass change. */
+static inline int state_row(int c, int actor, int state) { return NNUE_ROW_STATE + 2 * state + (actor != c); }
+
 /* The inputs of perspective c besides the pieces, from the fields a make
  * saves in its Undo (so that the state before an action is at hand). */
 static int state_rows(int c, int actor, int state, const uint8_t removed[COLOUR_NB], int pool, int variant,
@@ -52,7 +56,7 @@ static int state_rows(int c, int actor, int state, const uint8_t removed[COLOUR_
     for (int i = 0; i < own; i++) rows[n++] = (uint16_t)(NNUE_ROW_REMOVED + i);
     for (int i = 0; i < theirs; i++) rows[n++] = (uint16_t)(NNUE_ROW_REMOVED + 3 + i);
     rows[n++] = (uint16_t)(NNUE_ROW_POOL + pool);
-    rows[n++] = (uint16_t)(NNUE_ROW_STATE + 2 * state + (actor != c));
+    rows[n++] = (uint16_t)state_row(c, actor, state);
     if (variant & VARIANT_BLITZ) rows[n++] = NNUE_ROW_BLITZ;
     return n;
 }
@@ -133,8 +137,7 @@ void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
             d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_POOL + u->pool);
             d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_POOL + pos->pool);
         }
-        int s0 = NNUE_ROW_STATE + 2 * u->state + (u->actor != c);
-        int s1 = NNUE_ROW_STATE + 2 * pos->state + (pos->actor != c);
+        int s0 = state_row(c, u->actor, u->state), s1 = state_row(c, pos->actor, pos->state);
         if (s0 != s1) {
             d->sub[c][d->nsub[c]++] = (uint16_t)s0;
             d->add[c][d->nadd[c]++] = (uint16_t)s1;
@@ -416,8 +419,8 @@ void nnue_pass(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position
 {
     NnueDelta d;
     for (int c = 0; c < COLOUR_NB; c++) {
-        d.sub[c][0] = (uint16_t)(NNUE_ROW_STATE + 2 * pos->state + ((pos->actor ^ 1) != c));
-        d.add[c][0] = (uint16_t)(NNUE_ROW_STATE + 2 * pos->state + (pos->actor != c));
+        d.sub[c][0] = (uint16_t)state_row(c, pos->actor ^ 1, pos->state);
+        d.add[c][0] = (uint16_t)state_row(c, pos->actor, pos->state);
         d.nsub[c] = d.nadd[c] = 1;
     }
     apply_on(net, net->path, from, &d, to);

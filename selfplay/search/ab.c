@@ -625,8 +625,9 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     uint32_t tech = ab->cfg.tech;
     bool pv = beta - alpha > 1;
     /* the static evaluation, for the pruning that asks it */
-    int stand = !pv && !removal && (tech & (AB_NULL | AB_NULL2 | AB_FUTILITY)) ? evaluate(ab, pos, ply) : 0;
-    if ((tech & (AB_NULL | AB_NULL2)) && !pv && null_cuts(ab, depth, beta, ply, stand)) return beta;
+    const uint32_t null_move = AB_NULL | AB_NULL2; /* either null move */
+    int stand = !pv && !removal && (tech & (null_move | AB_FUTILITY)) ? evaluate(ab, pos, ply) : 0;
+    if ((tech & null_move) && !pv && null_cuts(ab, depth, beta, ply, stand)) return beta;
     if (ab->stopped) return 0;
 
     Action list[MAX_ACTIONS];
