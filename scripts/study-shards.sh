@@ -130,9 +130,15 @@ save() {
     fi
     gzip -n -9 <"$tmp.games" >"$tmp"
     chmod 644 "$tmp"
+    # what the checkpoint holds, counted in it: the database may have
+    # stored another game since the export while `play` runs
+    local games share
+    games=$(grep -c '^game ' "$tmp.games" || true)
+    read -r _ share <<<"$(counts "$k")"
     mv "$tmp" "$ck"
     rm -f "$tmp.games" "$tmp.err"
-    echo "study-shards.sh: shard $k/$N: $(state "$k") -> $ck ($(du -k "$ck" | cut -f1) KB)" >&2
+    if [ "$games" = "$share" ]; then games=complete; else games="partial $games/$share"; fi
+    echo "study-shards.sh: shard $k/$N: $games -> $ck ($(du -k "$ck" | cut -f1) KB)" >&2
 }
 
 "$YINSH" study "$STUDY" --check >/dev/null # the file itself, before anything

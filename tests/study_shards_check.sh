@@ -83,6 +83,11 @@ rc=0
 wait "$pid" || rc=$?
 [ "$rc" -eq 143 ] || fail "play stopped by SIGTERM exited $rc, not 143: $(cat "$tmp/play1.out")"
 [ -f "$tmp/ckpt/shard-1-of-2.games.gz" ] || fail "no checkpoint of the stopped shard: $(cat "$tmp/play1.out")"
+# the count a save prints is the one its checkpoint holds
+said=$(sed -n 's|^study-shards.sh: shard 1/2: partial \([0-9]*\)/[0-9]* -> .*|\1|p' "$tmp/play1.out" | tail -n 1)
+held=$(gzip -dc "$tmp/ckpt/shard-1-of-2.games.gz" | grep -c '^game ' || true)
+[ -n "$said" ] && [ "$said" = "$held" ] ||
+  fail "the last save said '$said' games, its checkpoint holds $held: $(cat "$tmp/play1.out")"
 # what the stop says resumes the shard alone, not the whole run (a stop
 # between two runs has no run to name)
 if grep -q "finishes the" "$tmp/play1.out"; then
