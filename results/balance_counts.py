@@ -225,3 +225,77 @@ for (kb, ks, cb, cs), a in zip(rows, adj):
     print(f"blitz {LEVELS[kb]} ({LADDER['blitz'][kb][1]:+d}) {100 * score(*cb)[0]:.1f}% beside standard {LEVELS[ks]} "
           f"({LADDER['standard'][ks][1]:+d}) {100 * score(*cs)[0]:.1f}%: {pts(d)} ({pts(lo)} to {pts(hi)}), "
           f"p {fmt_p(perm_normal_p(cb, cs))}, Holm {fmt_p(a)} of {len(rows)}")
+
+
+# studies/top.ini's ladder matches with the colours split (results/top/report.md,
+# "Results by variant and agents": each match's two rows, White first):
+# (White's level, Black's level, White wins, Black wins, draws). Levels:
+# 0 ab5, 1 d5, 2 d6, 3 puct, 4 d7.
+TOP_LEVELS = ["ab5", "d5", "d6", "puct", "d7"]
+TOP_MATCHES = {
+    "standard": [(0, 1, 43, 154, 3), (1, 0, 167, 33, 0), (1, 2, 45, 152, 3), (2, 1, 152, 45, 3),
+                 (2, 3, 141, 56, 3), (3, 2, 94, 104, 2), (4, 3, 161, 36, 3), (3, 4, 36, 162, 2)],
+    "blitz": [(0, 1, 78, 122, 0), (1, 0, 142, 58, 0), (1, 2, 74, 125, 1), (2, 1, 153, 46, 1),
+              (2, 3, 137, 62, 1), (3, 2, 95, 104, 1), (4, 3, 154, 45, 1), (3, 4, 53, 144, 3)],
+}
+ELO = 400 / math.log(10)
+
+
+def solve(a, b):
+    """a x = b by Gaussian elimination with partial pivoting (a small, dense)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def white_term(matches, levels):
+    """Bradley-Terry with a White term: P(White scores) = 1 / (1 + exp(-(r_w - r_b + h))),
+    a draw half a win, level 0 the anchor. Maximum likelihood by Newton's method;
+    returns h and its standard error (both on the natural scale)."""
+    k = levels  # parameters: r_1 .. r_{levels-1}, then h
+    theta = [0.0] * k
+    for _ in range(100):
+        g = [0.0] * k
+        hess = [[0.0] * k for _ in range(k)]
+        for wl, bl, w, b, d in matches:
+            n, s = w + b + d, w + d / 2
+            r = [0.0] + theta[:-1]
+            p = 1 / (1 + math.exp(-(r[wl] - r[bl] + theta[-1])))
+            x = [0.0] * k  # the logit's gradient in the parameters
+            if wl:
+                x[wl - 1] += 1
+            if bl:
+                x[bl - 1] -= 1
+            x[-1] = 1
+            for i in range(k):
+                g[i] += (s - n * p) * x[i]
+                for j in range(k):
+                    hess[i][j] += n * p * (1 - p) * x[i] * x[j]
+        step = solve(hess, g)
+        theta = [t + s for t, s in zip(theta, step)]
+        if max(abs(s) for s in step) < 1e-12:
+            break
+    cov = solve(hess, [0.0] * (k - 1) + [1.0])  # the last column of the inverse information
+    return theta[-1], math.sqrt(cov[-1])
+
+
+print("== the top's ladder matches, colours split: a White term in the joint fit "
+      "(studies/top.ini; both variants one Holm family)")
+fits = {v: white_term(m, len(TOP_LEVELS)) for v, m in TOP_MATCHES.items()}
+ps = [math.erfc(abs(h / se) / math.sqrt(2)) for h, se in fits.values()]
+for (v, (h, se)), p, a in zip(fits.items(), ps, holm(ps)):
+    w = sum(m[2] for m in TOP_MATCHES[v])
+    b = sum(m[3] for m in TOP_MATCHES[v])
+    d = sum(m[4] for m in TOP_MATCHES[v])
+    s, n = score(w, b, d)
+    lo, hi = wilson(w + d / 2, n)
+    print(f"{v}: White's term {ELO * h:+.0f} Elo ({ELO * (h - Z * se):+.0f} to {ELO * (h + Z * se):+.0f}), "
+          f"Wald p {fmt_p(p)} (Holm {fmt_p(a)}); White's score over the {w + b + d} match games "
+          f"{100 * s:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})")
