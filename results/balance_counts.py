@@ -264,9 +264,9 @@ def white_term(matches, levels):
     for _ in range(100):
         g = [0.0] * k
         hess = [[0.0] * k for _ in range(k)]
+        r = [0.0] + theta[:-1]  # the levels' ratings, the anchor's 0 first
         for wl, bl, w, b, d in matches:
             n, s = w + b + d, w + d / 2
-            r = [0.0] + theta[:-1]
             p = 1 / (1 + math.exp(-(r[wl] - r[bl] + theta[-1])))
             x = [0.0] * k  # the logit's gradient in the parameters
             if wl:
@@ -279,8 +279,8 @@ def white_term(matches, levels):
                 for j in range(k):
                     hess[i][j] += n * p * (1 - p) * x[i] * x[j]
         step = solve(hess, g)
-        theta = [t + s for t, s in zip(theta, step)]
-        if max(abs(s) for s in step) < 1e-12:
+        theta = [t + u for t, u in zip(theta, step)]
+        if max(abs(u) for u in step) < 1e-12:
             break
     cov = solve(hess, [0.0] * (k - 1) + [1.0])  # the last column of the inverse information
     return theta[-1], math.sqrt(cov[-1])
