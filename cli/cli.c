@@ -18,7 +18,7 @@
 #include "engine/base/folder.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
-#include "selfplay/records/text.h"
+#include "selfplay/records/record_text.h"
 #include "study/report/report.h"
 
 static void vmessage(const char *cmd, const char *fmt, va_list ap)

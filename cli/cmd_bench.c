@@ -15,7 +15,7 @@
 #include "engine/base/number.h"
 #include "engine/base/clock.h"
 #include "selfplay/search/ab.h"
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"

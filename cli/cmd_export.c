@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include "engine/base/file.h"
 #include "selfplay/records/boardspace.h"
-#include "selfplay/records/text.h"
+#include "selfplay/records/record_text.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"

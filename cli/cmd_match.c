@@ -14,7 +14,7 @@
 #include "cli/commands.h"
 #include "selfplay/play/distribute.h"
 #include "engine/base/json.h"
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
 

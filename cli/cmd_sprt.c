@@ -1,5 +1,5 @@
 /* yinsh sprt: what an SPRT's bounds cost before a match runs it, and the
- * test's state for counts already played (eval/stats/sprt.h). */
+ * test's state for counts already played (selfplay/match/sprt.h). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,8 +8,8 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/base/number.h"
-#include "eval/stats/sprt.h"
-#include "eval/stats/stats.h"
+#include "selfplay/match/sprt.h"
+#include "selfplay/stats/stats.h"
 
 const char USAGE_SPRT[] =
     "usage: yinsh sprt E0,E1,ALPHA,BETA[,MODEL] [--counts C] [--simulate RUNS] [--seed S]\n"

@@ -12,7 +12,7 @@
 #include "engine/base/error.h"
 #include "engine/notation.h"
 #include "selfplay/records/boardspace.h"
-#include "selfplay/records/text.h"
+#include "selfplay/records/record_text.h"
 #include "tests/test_proc.h"
 
 

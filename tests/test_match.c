@@ -5,7 +5,7 @@
  * `yinsh match` as a process (its output and its bad inputs). */
 #include <math.h>
 #include <sqlite3.h>
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "engine/notation.h"
 #include "tests/test_proc.h"
 

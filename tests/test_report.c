@@ -20,7 +20,7 @@
 #include "study/report/report.h"
 #include "selfplay/search/ab.h"
 #include "eval/evaluation.h"
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 #include "selfplay/store/store.h"
 #include "tests/test_proc.h"
 

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* nftw */
-/* The SPRT (eval/stats/sprt.h): its log-likelihood ratio against a
+/* The SPRT (selfplay/match/sprt.h): its log-likelihood ratio against a
  * brute-force maximization, the small samples that must not decide, and
  * its error rates and length by simulation from pentanomial and trinomial
  * models, where the sample counts are drawn from a known distribution and
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "engine/base/error.h"
-#include "eval/stats/sprt.h"
+#include "selfplay/match/sprt.h"
 #include "tests/test_proc.h"
 
 #define NEAR(x, want, tol) cr_expect(fabs((x) - (want)) < (tol), "%s = %.6f, want %.6f", #x, (double)(x), (double)(want))

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 #include "engine/types.h"
 
 #define NEAR(x, want, tol) cr_expect(fabs((x) - (want)) < (tol), "%s = %.6f, want %.6f", #x, (double)(x), (double)(want))

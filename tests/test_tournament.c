@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
-#include "eval/stats/bt_bounds.h"
+#include "selfplay/stats/bt_bounds.h"
 #include "selfplay/play/book.h"
 #include "engine/notation.h"
 #include "engine/base/rng.h"

@@ -26,7 +26,7 @@ class Databases(unittest.TestCase):
         cls.tmp.remove()
 
     def test_an_imported_game_is_the_exported_one(self):
-        # the Date of an imported game is its record's (records/text.h's one tag list), as `yinsh export` says
+        # the Date of an imported game is its record's (records/record_text.h's one tag list), as `yinsh export` says
         path = os.path.join(self.tmp.path, "imported.db")
         sgf = os.path.join(SOURCE, "tests", "data", "Y-DrMih-Dumbot-2026-02-20-0858.sgf")
         run_yinsh("import", "--format", "boardspace", sgf, "--db", path)

@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 #include "selfplay/records/record.h"
 
 typedef struct ResignRule {

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include "engine/position.h"
 #include "selfplay/records/record.h"
-#include "selfplay/records/text.h"
+#include "selfplay/records/record_text.h"
 
 enum { BOARDSPACE_TEXT_LEN = 128 };
 

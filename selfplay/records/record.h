@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 #include "engine/position.h"
 #include "engine/types.h"
 
@@ -126,7 +126,7 @@ void record_summary_add(RecordSummary *s, const GameRecord *g);
  * the reason is no fault): the loser is the agent at fault. */
 void record_summary_fault(RecordSummary *s, int result, int reason, bool swapped, uint64_t count);
 /* White's score (win 1, draw 1/2) with its 95% Wilson interval
- * (eval/stats/stats.h): sound at 0 and 1 and for few games; with draws, whose
+ * (selfplay/stats/stats.h): sound at 0 and 1 and for few games; with draws, whose
  * per-game variance is below p(1-p), slightly conservative. */
 Interval record_white_score(const RecordSummary *s);
 

@@ -85,7 +85,7 @@ enum {
 };
 
 /* The techniques beyond the search of commit 8f70ac8 (AbConfig.tech), each
- * asked for by name in the spec's tech= key (agents/ab.c) so that a spec
+ * asked for by name in the spec's tech= key (agents/agent_ab.c) so that a spec
  * written before them keeps its search: with no bit set and tempo 0 the
  * search is that one node for node (tests/test_search.c). In brief (ab.c
  * has the why above each): killers and a counter action rank after the

@@ -5,7 +5,7 @@
 #include "engine/base/error.h"
 #include "engine/notation.h"
 #include "selfplay/store/cursor.h"
-#include "selfplay/store/internal.h"
+#include "selfplay/store/store_internal.h"
 
 /* An action row's texts, copied: the statement's own are gone at its
  * next step. */
@@ -227,7 +227,7 @@ int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err)
         .acts = c->rows,
         .visits = sqlite3_column_int(st, 17) != 0,
     };
-    c->game.text.command = (const char *)sqlite3_column_text(st, 18); /* an import's record date (records/text.h) */
+    c->game.text.command = (const char *)sqlite3_column_text(st, 18); /* an import's record date (records/record_text.h) */
     c->game.text.nactions = n;
     c->game.text.actions = c->texts;
     *game = &c->game;

@@ -33,7 +33,7 @@ int store_cursor_next(StoreCursor *c, const StoreCursorGame **game, char *err);
 void store_cursor_close(StoreCursor *c);
 
 /* The tags of a stored game's record (docs/records.md), in the order and
- * spelling `yinsh export` writes them (records/text.h's one list; an
+ * spelling `yinsh export` writes them (records/record_text.h's one list; an
  * imported game's Date is its record's); the values point into g and
  * tags. */
 typedef RecordTextTags StoreGameTags;

@@ -9,7 +9,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/base/rng.h"
-#include "selfplay/store/internal.h"
+#include "selfplay/store/store_internal.h"
 #include "selfplay/store/store.h"
 #include "engine/base/number.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "engine/base/error.h"
 #include "engine/notation.h"
-#include "selfplay/store/internal.h"
+#include "selfplay/store/store_internal.h"
 #include "selfplay/store/store.h"
 
 /* Prepares `head`, then the selection's conditions after `join` ("WHERE"

@@ -9,7 +9,7 @@
 #include "engine/base/number.h"
 #include "engine/notation.h"
 #include "engine/types.h"
-#include "selfplay/store/internal.h"
+#include "selfplay/store/store_internal.h"
 #include "selfplay/store/store.h"
 
 /* The run's columns the compact form carries, in the order it writes

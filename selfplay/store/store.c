@@ -14,7 +14,7 @@
 #include "engine/notation.h"
 #include "engine/base/clock.h"
 #include "engine/base/rng.h"
-#include "selfplay/store/internal.h"
+#include "selfplay/store/store_internal.h"
 #include "selfplay/store/store.h"
 
 #ifndef YINSH_VERSION

@@ -31,7 +31,7 @@
 #include <stdint.h>
 #include "selfplay/records/games.h"
 #include "selfplay/records/record.h"
-#include "selfplay/records/text.h"
+#include "selfplay/records/record_text.h"
 
 enum {
     STORE_SCHEMA_VERSION = 8,
@@ -340,7 +340,7 @@ int store_query_repeats(Store *s, const StoreSelection *sel, int64_t *repeats, c
  * A stored game with what its record's tags say (docs/records.md), for
  * `yinsh export` and `yinsh show`. Text lives until the callback returns. */
 /* A stored game's record fields: the records' own type
- * (selfplay/records/text.h: run, uid, kind, version, commit (NULL for runs
+ * (selfplay/records/record_text.h: run, uid, kind, version, commit (NULL for runs
  * before schema version 5: the record says "?"), variant and agents as
  * this game was played, weights hashes (NULL: none or not stored),
  * result, reason, stored_at, the run's command, seed, index, length and

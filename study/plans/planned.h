@@ -19,7 +19,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "selfplay/play/run.h"
 
 typedef enum { PLANNED_MISSING, PLANNED_UNFINISHED, PLANNED_COMPLETE, PLANNED_STATES } PlannedState;

@@ -42,7 +42,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "selfplay/agents/agent.h"
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "study/plans/planned.h"
 #include "study/plans/tournament.h"
 #include "eval/tune.h"

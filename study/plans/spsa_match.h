@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 #include "selfplay/agents/agent.h"
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "eval/spsa.h"
 #include "study/plans/tournament.h"
 

@@ -1,7 +1,7 @@
 /* Tournaments (`yinsh tournament`, docs/tournament.md): named participants
  * (agent spec texts) in a round robin (every pair of them) or a gauntlet
  * (the first against each of the others), each pairing an ordinary match
- * run (selfplay/play/match.h: colour-swapped pairs from shared openings) in
+ * run (selfplay/match/match.h: colour-swapped pairs from shared openings) in
  * one database, then one rating list fitted over all their games.
  *
  * Nothing but the runs is stored: the pairing of participants A and B of
@@ -22,11 +22,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "selfplay/play/run.h"
 #include "study/plans/planned.h"
-#include "eval/stats/bt_bounds.h"
-#include "eval/stats/stats.h"
+#include "selfplay/stats/bt_bounds.h"
+#include "selfplay/stats/stats.h"
 
 enum {
     TOURNAMENT_MAX_PLAYERS = STATS_BT_MAX,
@@ -108,7 +108,7 @@ typedef struct TournamentResults {
                           * when the one asked for has no finite rating */
     bool rated;          /* some player has a rating or a bound besides the anchor */
     bool partial;        /* rated, but some players only have a bound (above X, below Y) or none */
-    /* per player (eval/stats/bt_bounds.h): RATED with elo and se (se[anchor] = 0), or ABOVE / BELOW
+    /* per player (selfplay/stats/bt_bounds.h): RATED with elo and se (se[anchor] = 0), or ABOVE / BELOW
      * with a one-sided 95% bound, or UNLINKED */
     StatsBtRating rating[TOURNAMENT_MAX_PLAYERS];
     bool linked;         /* when not rated: every participant is linked to the others by games

@@ -10,8 +10,8 @@
 #include "engine/base/number.h"
 #include "engine/base/text.h"
 #include "engine/notation.h"
-#include "eval/stats/stats.h"
-#include "study/report/internal.h"
+#include "selfplay/stats/stats.h"
+#include "study/report/report_internal.h"
 
 /* "p < 0.001" or "p = 0.012" */
 void report_fmt_p(double p, char *out, size_t len)

@@ -11,7 +11,7 @@
 #include "selfplay/agents/agent.h"
 #include "engine/geometry.h"
 #include "engine/notation.h"
-#include "study/report/internal.h"
+#include "study/report/report_internal.h"
 
 static FILE *open_data(const char *dir, const char *name, char *err)
 {

@@ -7,10 +7,10 @@
 #include <string.h>
 #include "engine/geometry.h"
 #include "engine/encode/encode.h"
-#include "study/report/internal.h"
+#include "study/report/report_internal.h"
 #include "selfplay/agents/agent.h"
 #include "selfplay/search/ab.h"
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 
 ReportVerdict report_verdict(uint64_t games, double p, Interval interval, double none)
 {

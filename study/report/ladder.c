@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "selfplay/agents/agent.h"
-#include "study/report/internal.h"
-#include "eval/stats/stats.h"
+#include "study/report/report_internal.h"
+#include "selfplay/stats/stats.h"
 
 /* White's share in games published elsewhere, as published (issue #23). */
 const ReportPublished REPORT_PUBLISHED[REPORT_PUBLISHED_NB] = {

@@ -13,7 +13,7 @@
 #include "engine/position.h"
 #include "eval/evaluation.h"
 #include "selfplay/search/ab.h"
-#include "study/report/internal.h"
+#include "study/report/report_internal.h"
 #include "selfplay/store/store.h"
 
 /* What the row callbacks fill; err gets the first failure. */

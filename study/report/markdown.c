@@ -17,8 +17,8 @@
 #include "engine/notation.h"
 #include "selfplay/agents/agent.h"
 #include "selfplay/play/scheduler.h"
-#include "study/report/internal.h"
-#include "eval/stats/stats.h"
+#include "study/report/report_internal.h"
+#include "selfplay/stats/stats.h"
 #include "engine/base/number.h"
 
 static void fmt_p_sentence(double p, char *out, size_t len)

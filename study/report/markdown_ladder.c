@@ -8,8 +8,8 @@
 #include <string.h>
 #include "engine/geometry.h"
 #include "engine/notation.h"
-#include "study/report/internal.h"
-#include "eval/stats/stats.h"
+#include "study/report/report_internal.h"
+#include "selfplay/stats/stats.h"
 #include "engine/base/number.h"
 
 /* A level's agent, short, as code. */

@@ -1,12 +1,12 @@
 /* The match report: each selected match tallied pair by pair, as `yinsh
- * match` tallies it (selfplay/play/match.h), so that the report and the match's
+ * match` tallies it (selfplay/match/match.h), so that the report and the match's
  * own summary give the same figures. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "engine/notation.h"
-#include "study/report/internal.h"
+#include "study/report/report_internal.h"
 
 typedef struct MatchLine {
     char *run, *a, *b, *variant;

@@ -4,7 +4,7 @@
  * call none of them. */
 #include <stdbool.h>
 #include <string.h>
-#include "study/report/internal.h"
+#include "study/report/report_internal.h"
 
 bool report_has_level(const Report *rep)
 {

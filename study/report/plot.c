@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "engine/notation.h"
-#include "study/report/internal.h"
+#include "study/report/report_internal.h"
 
 extern char **environ;
 

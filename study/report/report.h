@@ -26,8 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "selfplay/play/match.h"
-#include "eval/stats/stats.h"
+#include "selfplay/match/match.h"
+#include "selfplay/stats/stats.h"
 #include "selfplay/store/store.h"
 #include "engine/types.h"
 
@@ -96,7 +96,7 @@ typedef struct ReportPair {
 } ReportPair;
 
 /* A match run of the selection (kind "match"), tallied pair by pair as
- * `yinsh match` tallies it (play/match.h): a pair counts once both its
+ * `yinsh match` tallies it (selfplay/match/match.h): a pair counts once both its
  * games are stored. */
 typedef struct ReportMatch {
     char *run, *a, *b, *opening;  /* A and B as stored; the run's opening */

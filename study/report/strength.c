@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "study/report/internal.h"
+#include "study/report/report_internal.h"
 
 /* A level that the figures against strength take: rated against the
  * anchor, its self-play enough for a verdict. */

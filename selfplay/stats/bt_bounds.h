@@ -29,7 +29,7 @@
 #ifndef YINSH_STATS_BT_BOUNDS_H
 #define YINSH_STATS_BT_BOUNDS_H
 
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 
 typedef enum { STATS_BT_RATED, STATS_BT_ABOVE, STATS_BT_BELOW, STATS_BT_UNLINKED } StatsBtState;
 

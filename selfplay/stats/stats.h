@@ -156,7 +156,7 @@ typedef struct StatsTrend {
  * results that do not vary, or one x for all: no slope). */
 int stats_score_trend(const uint64_t (*a)[3], const double *x, int k, StatsTrend *t);
 
-/* The SPRT is eval/stats/sprt.h. */
+/* The SPRT is selfplay/match/sprt.h. */
 
 /* Ratings of n players from all their games at once: the maximum-
  * likelihood Bradley-Terry model on the Elo scale, P(i beats j) =

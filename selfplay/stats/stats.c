@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "eval/stats/stats.h"
+#include "selfplay/stats/stats.h"
 #include "engine/base/error.h"
 #include "engine/base/number.h"
 

@@ -9,7 +9,7 @@
 #include "engine/encode/encode.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "lib/internal.h"
+#include "lib/lib_internal.h"
 
 /* A program that loads the library: the OpenMP runtime's stale
  * registration removed before its first agent (base/parallel.h). */

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include "selfplay/play/run.h"
 #include "selfplay/play/scheduler.h"
-#include "eval/stats/sprt.h"
-#include "eval/stats/stats.h"
+#include "selfplay/match/sprt.h"
+#include "selfplay/stats/stats.h"
 
 /* A's points in a game, in half points (2 win, 1 draw, 0 loss). */
 int match_points2(int result, bool swapped);
@@ -49,7 +49,7 @@ void match_stored_add(MatchStored *m, const StoreMatchRow *row);
 
 typedef struct MatchSprt {
     bool on;
-    SprtSpec spec; /* the test's bounds and Elo model (eval/stats/sprt.h) */
+    SprtSpec spec; /* the test's bounds and Elo model (selfplay/match/sprt.h) */
 } MatchSprt;
 
 /* Parses "elo0,elo1,alpha,beta[,logistic|normalized]" (sprt_parse); 0, or

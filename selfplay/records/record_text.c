@@ -5,7 +5,7 @@
 #include "engine/base/error.h"
 #include "engine/notation.h"
 #include "engine/position.h"
-#include "selfplay/records/text.h"
+#include "selfplay/records/record_text.h"
 
 /* Room for one tag line: a value of RECORD_VALUE_LEN bytes, each escaped
  * in at most four. */

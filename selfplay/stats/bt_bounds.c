@@ -1,11 +1,11 @@
 /* Ratings of the players the games bound, and bounds for the others
- * (eval/stats/bt_bounds.h). */
+ * (selfplay/stats/bt_bounds.h). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "engine/base/error.h"
-#include "eval/stats/bt_bounds.h"
+#include "selfplay/stats/bt_bounds.h"
 
 /* log P(a player rated x beats one rated r), on the Elo scale. */
 static double log_win(double x, double r) { return -log1p(pow(10, -(x - r) / 400)); }

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "engine/base/error.h"
 #include "selfplay/play/distribute.h"
-#include "selfplay/play/match.h"
+#include "selfplay/match/match.h"
 #include "engine/notation.h"
 
 int match_points2(int result, bool swapped)

@@ -2,7 +2,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "eval/stats/sprt.h"
+#include "selfplay/match/sprt.h"
 #include "engine/base/error.h"
 #include "engine/base/rng.h"
 

@@ -10,7 +10,7 @@
 #include "engine/encode/encode.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "lib/internal.h"
+#include "lib/lib_internal.h"
 #include "selfplay/search/mcts.h"
 
 _Static_assert((int)YINSH_ERR_LEN == (int)ERR_LEN, "the evaluator's err is the search's");

@@ -8,7 +8,7 @@
 #include "engine/base/error.h"
 #include "engine/encode/encode.h"
 #include "engine/notation.h"
-#include "lib/internal.h"
+#include "lib/lib_internal.h"
 #include "study/positions/samples.h"
 #include "selfplay/store/cursor.h"
 

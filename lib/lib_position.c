@@ -9,7 +9,7 @@
 #include "engine/encode/encode.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "lib/internal.h"
+#include "lib/lib_internal.h"
 #include "study/viewer/board_svg.h"
 
 /* The public constants are the engine's: a change of one is a change of

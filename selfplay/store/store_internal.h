@@ -7,7 +7,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "selfplay/records/text.h"
+#include "selfplay/records/record_text.h"
 
 struct Store {
     sqlite3 *db;
