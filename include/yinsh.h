@@ -118,6 +118,7 @@ enum {
     YINSH_YPN_LEN = 128,       /* a YPN's buffer */
     YINSH_ACTION_LEN = 16,     /* an action's text's buffer */
     YINSH_SPEC_LEN = 384,      /* an agent spec's buffer */
+    YINSH_NAME_LEN = 128,      /* a run's name's buffer (an addition of API version 2) */
     YINSH_MAX_ACTIONS = 256,   /* legal actions of a position: a bound well above any */
     YINSH_LEGAL_TEXT_LEN = YINSH_MAX_ACTIONS * YINSH_ACTION_LEN, /* every legal action as text */
     YINSH_POINTS = 85,
@@ -509,6 +510,23 @@ YINSH_API int yinsh_game_visits_stored(const yinsh_games *g);
 YINSH_API int yinsh_game_child_count(const yinsh_games *g, int ply);
 YINSH_API const char *yinsh_game_child(const yinsh_games *g, int ply, int i, int64_t *visits);
 
+/* The runs of a database that a selection picks (NULL: every run), in
+ * the order they were created: into *runs an array of *n of them
+ * (release it with yinsh_free; NULL when there are none).
+ * YINSH_ERR_NOT_FOUND naming a run of the selection that does not exist.
+ * An addition of API version 2. */
+typedef struct yinsh_run_info {
+    char name[YINSH_NAME_LEN];
+    char kind[16];             /* "selfplay", "match", "import" */
+    char variant[32];
+    char white[YINSH_SPEC_LEN], black[YINSH_SPEC_LEN]; /* a match: A and B */
+    uint64_t seed;             /* the run seed */
+    int64_t games;             /* the run's planned games */
+    int64_t stored;            /* its games stored, repeats included */
+    int finished;              /* every game stored and the run marked finished */
+} yinsh_run_info;
+YINSH_API int yinsh_db_runs(yinsh_db *db, const yinsh_selection *sel, yinsh_run_info **runs, int *n, char *err);
+
 /* ---- training positions --------------------------------------------- */
 
 /* Every position of the selected games in which an action was chosen,
@@ -548,15 +566,39 @@ YINSH_API int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_samp
  * distribution. */
 YINSH_API int yinsh_samples_read_policy(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
                                         float *planes, char *ypn, float *policy, int *n, char *err);
+/* Where yinsh_samples_read_arrays writes each sample's arrays (any
+ * field may be NULL: not written): the planes seen by the view as raw
+ * bytes (YINSH_OBSERVATION each) and as values in [0, 1]
+ * (YINSH_OBSERVATION floats each), the YPN (YINSH_YPN_LEN bytes each),
+ * the policy target (YINSH_ACTIONS floats each, as
+ * yinsh_samples_read_policy), and the legal-action mask (YINSH_ACTIONS
+ * bytes each, 1 where legal, as yinsh_position_legal_mask). An addition
+ * of API version 2. */
+typedef struct yinsh_sample_arrays {
+    uint8_t *planes_raw;
+    float *planes;
+    char *ypn;
+    float *policy;
+    uint8_t *mask;
+} yinsh_sample_arrays;
+/* yinsh_samples_read with the arrays of out (NULL: none but rows). */
+YINSH_API int yinsh_samples_read_arrays(yinsh_samples *s, int max, int view, yinsh_sample *rows,
+                                        const yinsh_sample_arrays *out, int *n, char *err);
 YINSH_API void yinsh_samples_close(yinsh_samples *s);
 /* Writes the samples of sel to path, whole or not at all, in format
- * "ypn", "csv", "planes" (a .npy file; docs/python.md has the fields) or
- * "planes+policy" (the same with each record's policy target),
- * the planes seen by view; the numbers of positions and games written
- * into *positions and *games (either may be NULL). The path is never one
- * of the database's files (YINSH_ERR_USAGE); a link is followed (its
- * file replaced, the link kept); "-", standard output, a FIFO or a
- * device is written through (ypn and csv only). */
+ * "ypn", "csv" or "planes" (a .npy file; docs/python.md has the fields),
+ * the planes with options joined by '+': "+policy" (each record's policy
+ * target as 2142 float32; "planes+policy"), "+policy-f16" (as float16),
+ * "+policy-sparse" (the stored children's indices and shares), "+mask"
+ * (the legal actions as 2142 bits), as `yinsh positions --policy-format
+ * F --mask` writes them (the options an addition of API version 2); the
+ * planes seen by view; the numbers of positions and games written into
+ * *positions and *games (either may be NULL). A path ending in ".gz" is
+ * written compressed (gzip, which Python's gzip module and `gzip -d`
+ * read; the planes as two gzip members, the .npy header first). The path
+ * is never one of the database's files (YINSH_ERR_USAGE); a link is
+ * followed (its file replaced, the link kept); "-", standard output, a
+ * FIFO or a device is written through (ypn and csv only). */
 YINSH_API int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char *format, int view,
                                      const char *path, uint64_t *positions, uint64_t *games, char *err);
 

@@ -11,6 +11,7 @@ PACKAGES=(
   llvm                        # llvm-ar: link-time optimisation with clang
   libclang-rt-14-dev          # clang's sanitizer and libFuzzer runtimes
   libsqlite3-dev sqlite3      # the database and its shell
+  zlib1g-dev                  # compressed positions (yinsh positions --out FILE.gz)
   libcriterion-dev            # tests
   libopenmpi-dev openmpi-bin  # MPI: one run on many machines (optional to the build; docs/cluster.md)
   gnuplot-nox                 # report pictures
