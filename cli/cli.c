@@ -414,17 +414,20 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
         logs = c->logs;
     }
     if (logs && external && c->engine_logs) {
-        /* a folder named is one that exists: a mistyped name would
-         * otherwise collect the logs where nobody looks */
+        /* a folder named is made when missing (its parent must exist, so
+         * that a mistyped path fails rather than growing a tree), and the
+         * engines' conversations are written beside their logs: a folder
+         * asked for is a folder to read */
         struct stat sb;
-        if (stat(logs, &sb) != 0)
-            return cli_error(cmd, "the engine log folder '%s' does not exist: make it, or leave out --engine-logs "
-                                  "for the folder engine-logs next to the database (nothing was played)", logs);
-        if (!S_ISDIR(sb.st_mode))
+        if (stat(logs, &sb) != 0 && mkdir(logs, 0777) != 0 && errno != EEXIST)
+            return cli_error(cmd, "cannot make the engine log folder '%s': %s (nothing was played)", logs,
+                             strerror(errno));
+        if (stat(logs, &sb) != 0 || !S_ISDIR(sb.st_mode))
             return cli_error(cmd, "the engine log folder '%s' is not a folder (nothing was played)", logs);
         if (access(logs, W_OK | X_OK) != 0)
             return cli_error(cmd, "cannot write in the engine log folder '%s': %s (nothing was played)", logs,
                              strerror(errno));
+        c->engine_transcript = true;
     } else if (logs && external) {
         char parent[4096];
         snprintf(parent, sizeof parent, "%s", logs);

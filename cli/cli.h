@@ -228,9 +228,11 @@ typedef struct CliControls {
     "  --agent-streams each agent draws from its own random stream (always so with an\n"              \
     "                  external engine; docs/uyi.md)\n"                                                 \
     "  --engines FILE  the engines file that `engine:NAME` agents come from\n"                         \
-    "  --engine-logs DIR  an existing folder where each engine process's stderr is\n"              \
-    "                  logged, 1 MiB each at most (default: the folder engine-logs next\n"            \
-    "                  to the database, made if missing; none with --no-db)\n"                        \
+    "  --engine-logs DIR  a folder (made if missing: its parent must exist) where\n"            \
+    "                  each engine process's stderr is logged and its conversation\n"          \
+    "                  transcribed (--engine-transcript), 1 MiB each at most\n"                \
+    "                  (default: the folder engine-logs next to the database, made\n"          \
+    "                  if missing, stderr only; none with --no-db)\n"                          \
     "  --engine-transcript  also each engine process's conversation, every line\n"             \
     "                  the harness sent (>) and read (<) with its time, beside its\n"           \
     "                  log as NAME-...-PID.uyi, 1 MiB each at most (as cutechess -debug)\n"    \
@@ -239,8 +241,9 @@ typedef struct CliControls {
     "  Each engine is started and shaken hands with before the first game: one\n"                    \
     "  that cannot play stops the command (status 1, nothing stored, its log named).\n"
 /* Checks the controls into pc, once the n agents that play under them
- * are parsed: an external one logs into --engine-logs (a folder that
- * exists), else into the folder engine-logs next to the database db
+ * are parsed: an external one logs into --engine-logs (a folder, made
+ * when missing, with the transcripts too), else into the folder
+ * engine-logs next to the database db
  * (NULL: none, and no log), which is made then; then each external
  * engine is checked (cli_check_engines). 0 or EXIT_USAGE / 1 after
  * printing why. */

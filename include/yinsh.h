@@ -429,6 +429,12 @@ YINSH_API int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *ind
 /* An action was played from before (by either side): the search keeps
  * the subtree under it. YINSH_ERR_USAGE when it is not legal there. */
 YINSH_API int yinsh_puct_advance(yinsh_puct *s, const yinsh_position *before, int index, char *err);
+/* Playout cap randomisation (KataGo; the `mcts` agent's pcr=P:S): from
+ * now on a search runs the configured sims with probability p, else sims
+ * simulations (1 <= sims < the configured sims), drawn from the search's
+ * random stream; p 1 turns it off. YINSH_ERR_USAGE for values out of
+ * range. An addition of API version 2. */
+YINSH_API int yinsh_puct_set_pcr(yinsh_puct *s, double p, uint32_t sims, char *err);
 
 /* ---- databases (read-only) ------------------------------------------ */
 

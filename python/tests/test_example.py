@@ -61,3 +61,30 @@ class Readme(unittest.TestCase):
         finally:
             os.chdir(cwd)
             tmp.remove()
+
+
+class ReadmeVenv(unittest.TestCase):
+    """README.md's virtual environment line gives a Python that imports
+    Debian's numpy: it names Debian's /usr/bin/python3, since the
+    python3 first on PATH may be another (pyenv's, without numpy), whose
+    --system-site-packages are not Debian's (issue 56)."""
+
+    def test_the_venv_line_sees_debians_numpy(self):
+        source = os.path.dirname(os.path.dirname(HERE))
+        with open(os.path.join(source, "README.md")) as f:
+            line = next(l for l in f if "-m venv" in l)
+        command = line.split("&&", 1)[0].split()
+        self.assertEqual(command[0], "/usr/bin/python3", line)
+        have = subprocess.run([command[0], "-c", "import numpy"], capture_output=True).returncode == 0
+        if not have:
+            self.skipTest("Debian's python3-numpy is not installed")
+        tmp = TempDir()
+        try:
+            venv = tmp.join("venv")
+            env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_PRELOAD")}
+            subprocess.run(command[:-1] + [venv], check=True, capture_output=True, env=env)
+            p = subprocess.run([os.path.join(venv, "bin", "python3"), "-c", "import numpy"], capture_output=True,
+                               text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+        finally:
+            tmp.remove()

@@ -21,7 +21,7 @@ from ._lib import (ACTIONS, API_VERSION, CELLS, CHANNEL_MOVE0, CHANNEL_PASS, CHA
                    ROW0, SYMMETRIES, ClosedError, Error, NotFoundError, UsageError)
 from ._lib import lib as _c
 from ._lib import path as library_path
-from .agent import Agent, MoveStats, play
+from .agent import Agent, MoveStats, Played, play
 from .db import ActionRow, Database, RunInfo, Sample, StoredGame, load_positions
 from .game import TERMINAL, Game, State
 from .puct import PuctAgent, SearchResult, visit_policy
@@ -38,6 +38,6 @@ PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "vali
 __all__ = ["ACTIONS", "API_VERSION", "Action", "ActionLayout", "ActionRow", "Agent", "BLACK", "CELLS", "CHANNELS",
            "CHANNEL_MOVE0", "CHANNEL_PASS", "CHANNEL_PLACE", "CHANNEL_RING", "CHANNEL_ROW0", "ClosedError", "Database",
            "Error", "FrozenError", "GAME_MAX", "GRID", "Game", "MOVE0", "MOVE_SPAN", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
-           "PLANE_NAMES", "PLANE_SCALE", "Position", "PuctAgent", "RING0", "ROW0", "SYMMETRIES", "RunInfo", "Sample", "SearchResult", "State", "StoredGame",
+           "PLANE_NAMES", "PLANE_SCALE", "Played", "Position", "PuctAgent", "RING0", "ROW0", "SYMMETRIES", "RunInfo", "Sample", "SearchResult", "State", "StoredGame",
            "Symmetries", "TERMINAL", "UsageError", "WHITE", "action_index", "action_layout", "action_text",
            "library_path", "load_positions", "play", "symmetric_indices", "symmetries", "visit_policy"]
