@@ -119,7 +119,9 @@ def _write_priors(address: int, n: int, priors: Any) -> None:
     np = _arrays.numpy
     rows_are_dicts = isinstance(priors, (list, tuple)) and any(isinstance(r, dict) for r in priors)
     if np is not None and not rows_are_dicts:
-        got = np.asarray(priors, dtype=np.float32)
+        # an array is cast while it is copied (a mask of uint8 as priors: one pass)
+        got = priors if isinstance(priors, np.ndarray) and priors.dtype.kind in "fiub" else \
+            np.asarray(priors, dtype=np.float32)
         if got.size != n * a:
             raise ValueError("priors of shape %s for %d leaves: expected (%d, %d)" % (got.shape, n, n, a))
         _float_view(address, n * a, (n, a))[...] = got.reshape(n, a)

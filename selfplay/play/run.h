@@ -40,6 +40,15 @@ typedef struct RunOptions {
      * is then made from its plan (store_shard_uid), the same in every
      * shard, and a new shard needs have_seed. */
     uint32_t shard, shards;
+    /* The outside evaluator of a run whose agents evaluate with one
+     * (eval=fn:NAME, agents/agent.h): attached to the specs of a resumed
+     * run that name it, whose stored content hash it must have; NULL:
+     * such a run is refused, naming the program that plays it. */
+    const AgentOutside *outside;
+    /* With resume: a worker of the process that holds the run's lease
+     * (libyinsh's self-play in several processes, docs/python.md): the
+     * run is opened to store games into without taking its lease. */
+    bool joined;
 } RunOptions;
 
 typedef struct Run {

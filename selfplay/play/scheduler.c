@@ -580,7 +580,8 @@ int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, con
         Agent *white = NULL, *black = NULL;
         uint32_t index;
         AgentEnv env = {.log_dir = plan->controls.engine_logs, .answer_ms = plan->controls.answer_ms,
-                        .thread = omp_get_thread_num(), .transcript = plan->controls.engine_transcript};
+                        .thread = omp_get_thread_num(), .transcript = plan->controls.engine_transcript,
+                        .visits = plan->store_visits};
         if (agent_new(&white, &plan->white, aerr) || agent_new(&black, &plan->black, aerr)) queue_fail(&q, aerr);
         while (!queue_stopping(&q) && src->next(src->ctx, &index)) {
             GameRecord *g = malloc(sizeof *g);
