@@ -78,7 +78,7 @@ class Selfplay(unittest.TestCase):
         self.assertIn('[White "mcts:sims=16,c=1.5,eval=fn:evaluators:evaluate,temp=1,tempmoves=8,puct=1,batch=8"]',
                       text)
         self.assertRegex(text, r'\[WhiteWeights "[0-9a-f]{16}"\]')
-        report = run_yinsh("report", "--db", db)
+        report = run_yinsh("report", "--db", db, "--out", self.tmp.join("report"))
         self.assertIn("mine", report)
         with yinsh.Database(db) as d:
             runs = d.runs()
