@@ -63,7 +63,7 @@ const char USAGE_MATCH[] =
     "                  normalized (fishtest's nElo). `yinsh sprt` tells how many\n"
     "                  games bounds cost\n"
     CLI_OPENING_USAGE("rings (shared by both games of a pair)")
-    "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB " under the\n"
+    "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB " in the\n"
     "                  working folder, made there, and said so where it is new)\n"
     "  --no-db         store nothing\n"
     CLI_STORE_VISITS_USAGE
