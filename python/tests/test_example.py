@@ -42,7 +42,7 @@ if __name__ == "__main__":
 
 class Readme(unittest.TestCase):
     """README.md's Python lines run as they are, with numpy or without
-    (a pyenv Python), in a folder with results/yinsh.db."""
+    (a pyenv Python), in a folder with yinsh.db (the default database)."""
 
     def test_the_readme_lines_run(self):
         source = os.path.dirname(os.path.dirname(HERE))
@@ -52,8 +52,7 @@ class Readme(unittest.TestCase):
         tmp = TempDir()
         cwd = os.getcwd()
         try:
-            os.makedirs(tmp.join("results"))
-            os.rename(small_db(tmp, games=2), tmp.join("results/yinsh.db"))
+            os.rename(small_db(tmp, games=2), tmp.join("yinsh.db"))
             os.chdir(tmp.path)
             scope = {}
             exec(compile(block, "README.md", "exec"), scope)

@@ -172,6 +172,9 @@ static int mcts_check(const AgentSpec *spec, bool option, char *err)
             return error_code(err, ERR_USAGE, "rollout, prior and policy do not apply to puct=1 (the net scores the leaves)");
         return 0;
     }
+    if (!strncmp(spec->eval, AGENT_FN_PREFIX, strlen(AGENT_FN_PREFIX)))
+        return error_code(err, ERR_USAGE, "eval=%.200s: an outside evaluator scores PUCT's leaves: it goes with "
+                          "mcts:...,puct=1", spec->eval);
     if (m->batch || m->fpu > 0)
         return error_code(err, ERR_USAGE, "batch and fpu apply only to puct=1");
     if (spec->eval[0] && spec->mcts.rollout == ROLLOUT_RANDOM)

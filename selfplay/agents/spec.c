@@ -112,11 +112,11 @@ static int eval_load(AgentSpec *spec, char *err)
     return 0;
 }
 
-/* eval=fn:NAME evaluates PUCT's leaves (puct=1), and nothing else. */
+/* eval=fn:NAME evaluates PUCT's leaves: an mcts spec's (whose check
+ * wants puct=1 with it), no other kind's. */
 static int outside_check(const AgentSpec *spec, char *err)
 {
-    MctsConfig c;
-    if (agent_spec_names_outside(spec) && !(agent_spec_mcts_config(spec, &c) && c.puct))
+    if (agent_spec_names_outside(spec) && spec->kind != AGENT_MCTS)
         return error_code(err, ERR_USAGE, "eval=%.200s: an outside evaluator scores PUCT's leaves: it goes with "
                           "mcts:...,puct=1", spec->eval);
     return 0;
