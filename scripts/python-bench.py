@@ -81,11 +81,13 @@ def searched_sims(db, sims):
 
 
 def summary_of(stderr):
+    """(leaves a second, leaves an evaluation, games a minute, leaves in all) of a run's summary line."""
     line = [l for l in stderr.splitlines() if l.startswith("run ")][-1]
     leaves = float(line.split(" leaves a second")[0].split(", ")[-1])
     per_call = float(line.split(" leaves an evaluation")[0].split(", ")[-1])
     gpm = float(line.split(" games a minute")[0].split(": ")[-1])
-    return leaves, per_call, gpm
+    seconds = float(line.split(" s: ")[0].split(" in ")[-1])
+    return leaves, per_call, gpm, leaves * seconds
 
 
 def main():
@@ -95,6 +97,7 @@ def main():
     ap.add_argument("--torch-games", type=int, default=16)
     ap.add_argument("--sims", type=int, default=100)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--big-batch", type=int, default=256, help="the net alone again at about self-play's calls")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games-at-once", type=int, default=16)
     ap.add_argument("--seconds", type=float, default=10, help="how long the net alone is timed")
@@ -109,7 +112,7 @@ def main():
     subprocess.run([sys.executable, "-c", "import torch_net; torch_net.new('net0.pt', seed=1)"], cwd=tmp, env=env(),
                    check=True)
     w = args.workers
-    rows = {"nothing": [], "lab": [], "alone": [], "torch": []}
+    rows = {"nothing": [], "lab": [], "alone": [], "alone_big": [], "torch": []}
     for k in range(args.rounds):
         seed = args.seed + k
         say("round %d: the do-nothing evaluator" % k)
@@ -118,7 +121,7 @@ def main():
                                 "--run", "r", "--games", str(args.games), "--seed", str(seed), "--sims",
                                 str(args.sims), "--batch", str(args.batch), "--games-at-once",
                                 str(args.games_at_once), "--workers", str(w), "--opening", "random:4"], tmp)
-        leaves, per_call, gpm = summary_of(err)
+        leaves, per_call, gpm, _ = summary_of(err)
         sims = searched_sims(db, args.sims)
         rows["nothing"].append((sims / wall, sims / cpu, leaves, per_call, wall, cpu))
         say("round %d: yinsh selfplay of PUCT on pv32" % k)
@@ -130,11 +133,12 @@ def main():
                                   args.sims, os.path.join(ROOT, "eval/nets/pv32.nnue"), args.batch)], tmp)
         sims = searched_sims(db, args.sims)
         rows["lab"].append((sims / wall, sims / cpu, wall, cpu))
-        say("round %d: the torch net alone, %d processes at once" % (k, w))
-        procs = [subprocess.Popen([sys.executable, "net_alone.py", "net0.pt", str(args.batch), str(args.seconds)],
-                                  cwd=tmp, env=env(), stdout=subprocess.PIPE, text=True) for _ in range(w)]
-        outs = [p.communicate()[0].split() for p in procs]
-        rows["alone"].append((sum(int(n) / float(t) for n, t, _ in outs),
+        for batch, key in ((args.batch, "alone"), (args.big_batch, "alone_big")):
+            say("round %d: the torch net alone at batch %d, %d processes at once" % (k, batch, w))
+            procs = [subprocess.Popen([sys.executable, "net_alone.py", "net0.pt", str(batch), str(args.seconds)],
+                                      cwd=tmp, env=env(), stdout=subprocess.PIPE, text=True) for _ in range(w)]
+            outs = [p.communicate()[0].split() for p in procs]
+            rows[key].append((sum(int(n) / float(t) for n, t, _ in outs),
                               sum(int(n) for n, _, _ in outs) / sum(float(c) for _, _, c in outs)))
         say("round %d: self-play with the torch net" % k)
         db = os.path.join(tmp, "torch-%d.db" % k)
@@ -143,8 +147,8 @@ def main():
                                 str(seed), "--sims", str(args.sims), "--batch", str(args.batch), "--games-at-once",
                                 str(args.games_at_once), "--workers", str(w), "--temp", "1", "--temp-moves", "20"],
                                tmp)
-        leaves, per_call, gpm = summary_of(err)
-        rows["torch"].append((leaves, per_call, gpm, leaves / cpu, wall, cpu))
+        leaves, per_call, gpm, total = summary_of(err)
+        rows["torch"].append((leaves, per_call, gpm, total / cpu, wall, cpu))
     med = lambda xs: statistics.median(xs)
     load = os.getloadavg()
     cpuinfo = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
@@ -169,12 +173,17 @@ def main():
     print("|---|--:|--:|--:|--:|")
     print("| the net alone (what it allows) | %.0f | %.0f | %d | |" % (alone, med([r[1] for r in rows["alone"]]),
                                                                       args.batch))
+    print("| the net alone at larger batches | %.0f | %.0f | %d | |" % (
+        med([r[0] for r in rows["alone_big"]]), med([r[1] for r in rows["alone_big"]]), args.big_batch))
     print("| `python -m yinsh.selfplay` | %.0f | %.0f | %.0f | %.1f |" % (
         torch_leaves, med([r[3] for r in rows["torch"]]), med([r[1] for r in rows["torch"]]),
         med([r[2] for r in rows["torch"]])))
-    print("\nSelf-play's leaves a second are %.0f%% of the net alone's (the rounds: %s)." % (
-        100 * torch_leaves / alone, ", ".join("%.0f%%" % (100 * t[0] / a[0]) for t, a in zip(rows["torch"],
-                                                                                            rows["alone"]))))
+    print("\nSelf-play's leaves a second are %.0f%% of the net alone's at batch %d, and a CPU second's %.0f%% "
+          "(the rounds: %s); against the net alone at batch %d, %.0f%% a CPU second." % (
+              100 * torch_leaves / alone, args.batch,
+              100 * med([r[3] for r in rows["torch"]]) / med([r[1] for r in rows["alone"]]),
+              ", ".join("%.0f%%" % (100 * t[0] / a[0]) for t, a in zip(rows["torch"], rows["alone"])), args.big_batch,
+              100 * med([r[3] for r in rows["torch"]]) / med([r[1] for r in rows["alone_big"]])))
     print("\nRaw rounds: %r" % rows)
 
 

@@ -149,8 +149,9 @@ class Loop:
         row["anchors"] = {}
         for i, anchor in enumerate(a.anchors):
             t0 = time.time()
-            m = self.match(self.engine("net%d" % self.state["best"], self.net(self.state["best"])), anchor,
-                           a.anchor_games, a.seed + 200 + i, os.path.join(self.dir, "anchor%d-%d.json" % (k, i)))
+            m = self.match(self.engine("net%d" % row["best_after"], self.net(row["best_after"])), anchor,
+                           a.anchor_games, a.seed + 1000 * (k + 1) + i,  # new games each round
+                           os.path.join(self.dir, "anchor%d-%d.json" % (k, i)))
             row["anchors"][anchor] = {"score": m["a_score"]["value"], "score_ci95": m["a_score"]["ci95"],
                                       "elo": m["elo_games"]["value"], "elo_ci95": m["elo_games"]["ci95"],
                                       "games": m["games"], "s": round(m.get("time_s", time.time() - t0), 1)}
@@ -176,14 +177,17 @@ class Loop:
             cells = [str(r["round"]), "net%d" % r["net"], str(r.get("selfplay_s", "")), str(r.get("leaves_per_call", "")),
                      str(r.get("leaves_per_s", "")), str(lo.get("positions", "")), str(r.get("train_s", "")),
                      "%s, %s" % (lo.get("policy", ""), lo.get("value", "")), str(r.get("gate_s", "")),
-                     "%s, %s (%s to %s), %s after %s games" % (_f(g.get("score")), _f(g.get("elo")), _f(ci[0]),
-                                                               _f(ci[1]), _f(g.get("llr")), g.get("games")),
+                     "%s, %s (%s to %s), %s after %s games" % (_f(g.get("score")), _f(g.get("elo")),
+                                                               "-inf" if ci[0] is None else _f(ci[0]),
+                                                               "+inf" if ci[1] is None else _f(ci[1]),
+                                                               _f(g.get("llr")), g.get("games")),
                      {"H1": "yes (H1)", "H0": "no (H0)"}.get(g.get("accepted"), "no (no decision)"),
                      "net%s" % r.get("best_after", "")]
             for x in self.a.anchors:
                 m = r.get("anchors", {}).get(x)
-                cells.append("%s (%s to %s), %s games" % (_f(m["elo"]), _f((m["elo_ci95"] or [None])[0]),
-                                                         _f((m["elo_ci95"] or [None, None])[1]), m["games"])
+                lo, hi = m["elo_ci95"] if m and m["elo_ci95"] else (None, None)
+                cells.append("%s (%s to %s), %s games" % (_f(m["elo"]), "-inf" if lo is None else _f(lo),
+                                                         "+inf" if hi is None else _f(hi), m["games"])
                              if m else "")
             lines.append("| " + " | ".join(cells) + " |")
         tmp = os.path.join(self.dir, "loop.md.tmp")
@@ -201,7 +205,9 @@ class Loop:
                 for r in self.state["rounds"]:
                     m = r.get("anchors", {}).get(x)
                     if m and m["elo"] is not None and m["elo_ci95"]:
-                        f.write("%d %g %g %g\n" % (r["round"], m["elo"], m["elo_ci95"][0], m["elo_ci95"][1]))
+                        # an interval open at one end (a score of 0 or 1 within it): the bar stops at the estimate
+                        lo, hi = (m["elo"] if b is None else b for b in m["elo_ci95"])
+                        f.write("%d %g %g %g\n" % (r["round"], m["elo"], lo, hi))
                 f.write("\n\n")
         gnuplot = shutil.which("gnuplot")
         if not gnuplot:
@@ -225,7 +231,9 @@ class _Nothing:
 def _f(x: Any) -> str:
     if x is None:
         return "-"
-    return "%.3g" % x if isinstance(x, float) else str(x)
+    if isinstance(x, float):
+        return "%.0f" % x if abs(x) >= 100 else "%.3g" % x
+    return str(x)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
