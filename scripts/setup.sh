@@ -17,6 +17,7 @@ PACKAGES=(
   gnuplot-nox                 # report pictures
   libxml2-utils               # xmllint: the test that `yinsh svg` is valid SVG
   python3-numpy               # the Python package's numpy arrays, tested with /usr/bin/python3 (python_numpy)
+  python3-torch               # the example net of python/examples/torch_net.py (python_numpy; skipped without it)
   chromium fonts-dejavu-core  # the viewer's test in a real (headless) browser
 )
 # node and npm drive the browser test (tests/browser); Debian's, unless a

@@ -87,3 +87,54 @@ class ReadmeVenv(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
         finally:
             tmp.remove()
+
+
+try:
+    import torch  # noqa: F401
+    HAVE_TORCH = sys.modules.get("numpy", 0) is not None
+except ImportError:
+    HAVE_TORCH = False
+
+
+@unittest.skipUnless(HAVE_TORCH, "python/examples/torch_net.py needs torch and numpy (Debian: python3-torch; "
+                                 "run.py --numpy with /usr/bin/python3)")
+class TorchNet(unittest.TestCase):
+    """python/examples/torch_net.py, the loop's example net: a fresh net's
+    evaluator gives priors over the legal actions and values in [0, 1],
+    it trains on a database's positions, and it plays the lab's
+    self-play into the database (issue 56)."""
+
+    def test_new_load_train_and_selfplay(self):
+        import numpy as np
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+        import torch_net
+        import yinsh
+        import yinsh.selfplay
+        tmp = TempDir()
+        try:
+            net = tmp.join("net0.pt")
+            torch_net.new(net, seed=1)
+            ev = torch_net.load(net)
+            p = yinsh.Position()
+            planes = p.planes("actor").reshape(1, yinsh.PLANES, yinsh.CELLS)
+            mask = p.legal_mask().reshape(1, yinsh.ACTIONS)
+            priors, values = ev(np.ascontiguousarray(planes), np.ascontiguousarray(mask))
+            self.assertAlmostEqual(float(priors[0][mask[0] == 1].sum()), 1.0, places=4)
+            self.assertEqual(float(priors[0][mask[0] == 0].sum()), 0.0)
+            self.assertTrue(0 <= float(values[0]) <= 1)
+            db = tmp.join("t.db")
+            cwd = os.getcwd()
+            os.chdir(os.path.join(os.path.dirname(HERE), "examples"))
+            try:
+                out = yinsh.selfplay.run("torch_net:load", db, "r0", net=net, games=2, seed=3,
+                                         agent=yinsh.selfplay.agent_spec("torch_net:load", 16, batch=8),
+                                         games_at_once=2)
+            finally:
+                os.chdir(cwd)
+            self.assertTrue(out["complete"])
+            losses = torch_net.train(db, ["r0"], net, tmp.join("net1.pt"), epochs=1)
+            self.assertGreater(losses["positions"], 0)
+            self.assertTrue(np.isfinite(losses["policy"]) and np.isfinite(losses["value"]))
+            self.assertTrue(os.path.exists(tmp.join("net1.pt")))
+        finally:
+            tmp.remove()
