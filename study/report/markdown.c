@@ -16,7 +16,9 @@
 #include "engine/geometry.h"
 #include "engine/notation.h"
 #include "selfplay/agents/agent.h"
+#include "selfplay/play/provenance.h"
 #include "selfplay/play/scheduler.h"
+#include "selfplay/store/store.h"
 #include "study/report/report_internal.h"
 #include "selfplay/stats/stats.h"
 #include "engine/base/number.h"
@@ -526,6 +528,21 @@ static void write_variant(FILE *f, const char *text)
     else report_md_code(f, text);
 }
 
+bool report_commits_clean(const char *list)
+{
+    if (!list[0]) return false;
+    char commit[STORE_COMMITS_LEN];
+    for (const char *p = list; *p;) {
+        const char *end = strstr(p, ", ");
+        size_t k = end ? (size_t)(end - p) : strlen(p);
+        snprintf(commit, sizeof commit, "%.*s", (int)k, p);
+        if (!provenance_committed(commit)) return false;
+        if (!end) break;
+        p = end + 2;
+    }
+    return true;
+}
+
 static void write_runs(const Report *rep, FILE *f)
 {
     fprintf(f, "## Runs\n\n"
@@ -551,7 +568,20 @@ static void write_runs(const Report *rep, FILE *f)
     }
     fprintf(f, "\n");
     /* what made each run: the same figures need the same engine */
-    fprintf(f, "### Provenance\n\n| run | yinsh | commit | compiler and flags | machine |\n|---|---|---|---|---|\n");
+    int uncommitted = 0;
+    for (int i = 0; i < rep->nrun_rows; i++) uncommitted += !report_commits_clean(rep->run_rows[i].git_commit);
+    fprintf(f, "### Provenance\n\n"
+               "The builds that played each run: the commit of the one that started it, then of each other build "
+               "that resumed it or played a shard merged into it. A commit that ends in `-dirty` was built from a "
+               "work tree with changes not committed (`yinsh study` plays with such a build only when told, "
+               "`--allow-dirty`); `unknown`, outside a git checkout. ");
+    if (uncommitted)
+        fprintf(f, "**%d of %d run%s played in part by a build of code not committed**: the games replay (\"How "
+                   "to reproduce\"), but no commit holds the code that played them.\n\n",
+                uncommitted, rep->nrun_rows, rep->nrun_rows == 1 ? " was" : "s were");
+    else
+        fprintf(f, "Every run was played by committed code.\n\n");
+    fprintf(f, "| run | yinsh | commits | compiler and flags | machine |\n|---|---|---|---|---|\n");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "| ");
