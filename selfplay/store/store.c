@@ -149,7 +149,7 @@ static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HA
     /* a book's content, not its path; runs without one keep their identity */
     if (r->opening == OPENING_BOOK && len > 0 && (size_t)len < sizeof text)
         snprintf(text + len, sizeof text - (size_t)len, "|book=%016" PRIx64, r->book_hash);
-    if (r->opening == OPENING_RANDOM && len > 0 && (size_t)len < sizeof text)
+    if ((r->opening == OPENING_RANDOM || r->opening == OPENING_PIE) && len > 0 && (size_t)len < sizeof text)
         snprintf(text + len, sizeof text - (size_t)len, "|random=%d", r->opening_actions);
     /* controls came with version 6: a run without keeps its identity */
     if (r->controls[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "|%s", r->controls);

@@ -65,7 +65,7 @@ static int take_games(const Ctx *c, const IniKey *k, long *games)
     return bad(c, k->line, "games wants a number from 1 to %d, not '%.60s'", STORE_MAX_GAMES, k->value);
 }
 
-/* An opening (none, rings or random:K): how every game of a run starts. */
+/* An opening (none, rings, random:K or pie:K): how every game of a run starts. */
 typedef struct Opening {
     int kind, actions;
 } Opening;
@@ -73,7 +73,7 @@ typedef struct Opening {
 static int take_opening(const Ctx *c, const IniKey *k, Opening *o)
 {
     if (opening_parse(k->value, &o->kind, &o->actions)) return ERR_OK;
-    return bad(c, k->line, "opening wants none, rings or random:K (K from 1 to %d), not '%.60s'", OPENING_RANDOM_MAX,
+    return bad(c, k->line, "opening wants none, rings, random:K or pie:K (K from 1 to %d), not '%.60s'", OPENING_RANDOM_MAX,
                k->value);
 }
 
