@@ -348,20 +348,24 @@ static int game_step(Game *g, int *result)
  * how they were found reaches the rest of the game. For deterministic
  * agents under no limits they are the same in every game of a plan's
  * colour assignment (its variant and the specs of White and Black), and
- * found once per process: a game searches them when this memo lacks
- * them, else replays its records (action, figures, the time of the search
- * that found them). The games are the same either way (the replayed
- * figures are the searched ones; only the game's duration differs). A
- * process-wide cache of a pure function, under its own lock. */
+ * found once per process: the first game to need them searches them while
+ * the others that need them wait, then every game replays their records
+ * (action, figures, the time of the search that found them). The games
+ * are the same either way (the replayed figures are the searched ones;
+ * only the games' durations differ). A process-wide cache of a pure
+ * function, under its own lock. */
 enum { PIE_MEMO_MAX = 64 };
+typedef enum { PIE_FREE, PIE_SEARCHING, PIE_READY } PieState;
 static struct {
     int variant;
     char white[SPEC_LEN], black[SPEC_LEN];
     uint64_t white_eval, black_eval;
+    PieState state;
     ActionRecord first[2];
 } pie_memo[PIE_MEMO_MAX]; /* guarded by pie_lock */
 static int pie_memo_n;     /* guarded by pie_lock */
 static pthread_mutex_t pie_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pie_ready = PTHREAD_COND_INITIALIZER; /* an entry became ready, or was given up */
 
 /* The memo's key of a game: false when its first two actions may differ
  * between games (an agent that is not deterministic, or limits). */
@@ -378,14 +382,62 @@ static bool pie_key(const Game *g, const AgentSpec *const spec[COLOUR_NB], char 
     return true;
 }
 
+/* Under pie_lock. */
 static int pie_find(int variant, char text[COLOUR_NB][SPEC_LEN], const uint64_t eval[COLOUR_NB])
 {
     for (int i = 0; i < pie_memo_n; i++)
-        if (pie_memo[i].variant == variant && !strcmp(pie_memo[i].white, text[WHITE]) &&
-            !strcmp(pie_memo[i].black, text[BLACK]) && pie_memo[i].white_eval == eval[WHITE] &&
-            pie_memo[i].black_eval == eval[BLACK])
+        if (pie_memo[i].state != PIE_FREE && pie_memo[i].variant == variant &&
+            !strcmp(pie_memo[i].white, text[WHITE]) && !strcmp(pie_memo[i].black, text[BLACK]) &&
+            pie_memo[i].white_eval == eval[WHITE] && pie_memo[i].black_eval == eval[BLACK])
             return i;
     return -1;
+}
+
+/* The entry of a key, ready (its actions copied into first: true) or
+ * taken to be searched by the caller (*mine set to its index: false);
+ * -1 in *mine when the memo is full. Under pie_lock. */
+static bool pie_take(int variant, char text[COLOUR_NB][SPEC_LEN], const uint64_t eval[COLOUR_NB],
+                     ActionRecord first[2], int *mine)
+{
+    *mine = -1;
+    for (;;) {
+        int at = pie_find(variant, text, eval);
+        if (at >= 0 && pie_memo[at].state == PIE_READY) {
+            memcpy(first, pie_memo[at].first, 2 * sizeof *first);
+            return true;
+        }
+        if (at >= 0) { /* another game searches them */
+            pthread_cond_wait(&pie_ready, &pie_lock);
+            continue;
+        }
+        for (at = 0; at < pie_memo_n && pie_memo[at].state != PIE_FREE; at++) {}
+        if (at == PIE_MEMO_MAX) return false;
+        if (at == pie_memo_n) pie_memo_n++;
+        pie_memo[at].variant = variant;
+        snprintf(pie_memo[at].white, SPEC_LEN, "%s", text[WHITE]);
+        snprintf(pie_memo[at].black, SPEC_LEN, "%s", text[BLACK]);
+        pie_memo[at].white_eval = eval[WHITE];
+        pie_memo[at].black_eval = eval[BLACK];
+        pie_memo[at].state = PIE_SEARCHING;
+        *mine = at;
+        return false;
+    }
+}
+
+/* The searcher's entry: ready with the game's first two actions, or
+ * (the search did not end them) given up, free again, so that another
+ * game searches them. */
+static void pie_give(int mine, const GameRecord *rec, bool found)
+{
+    pthread_mutex_lock(&pie_lock);
+    if (found) {
+        memcpy(pie_memo[mine].first, rec->actions, sizeof pie_memo[mine].first);
+        pie_memo[mine].state = PIE_READY;
+    } else {
+        pie_memo[mine].state = PIE_FREE;
+    }
+    pthread_cond_broadcast(&pie_ready);
+    pthread_mutex_unlock(&pie_lock);
 }
 
 /* Plays the pie opening's first two actions: REASON_NONE, a fault's
@@ -397,16 +449,15 @@ static int game_pie(Game *g, int *result)
     const AgentSpec *spec[COLOUR_NB] = {swapped ? &plan->black : &plan->white, swapped ? &plan->white : &plan->black};
     char text[COLOUR_NB][SPEC_LEN];
     uint64_t eval[COLOUR_NB];
-    bool memo = pie_key(g, spec, text, eval);
     ActionRecord first[2];
-    int at = -1;
-    if (memo) {
+    int mine = -1;
+    bool ready = false;
+    if (pie_key(g, spec, text, eval)) {
         pthread_mutex_lock(&pie_lock);
-        at = pie_find(plan->variant, text, eval);
-        if (at >= 0) memcpy(first, pie_memo[at].first, sizeof first);
+        ready = pie_take(plan->variant, text, eval, first, &mine);
         pthread_mutex_unlock(&pie_lock);
     }
-    if (at >= 0) {
+    if (ready) {
         for (int k = 0; k < 2; k++) {
             Undo u;
             g->rec->actions[g->rec->nactions++] = first[k];
@@ -415,23 +466,10 @@ static int game_pie(Game *g, int *result)
             pos_make(&g->pos, first[k].action, &u);
         }
     } else {
-        for (int k = 0; k < 2; k++) {
-            int reason = game_step(g, result);
-            if (reason) return reason;
-        }
-        if (memo) {
-            pthread_mutex_lock(&pie_lock);
-            if (pie_find(plan->variant, text, eval) < 0 && pie_memo_n < PIE_MEMO_MAX) {
-                at = pie_memo_n++;
-                pie_memo[at].variant = plan->variant;
-                snprintf(pie_memo[at].white, SPEC_LEN, "%s", text[WHITE]);
-                snprintf(pie_memo[at].black, SPEC_LEN, "%s", text[BLACK]);
-                pie_memo[at].white_eval = eval[WHITE];
-                pie_memo[at].black_eval = eval[BLACK];
-                memcpy(pie_memo[at].first, g->rec->actions, sizeof pie_memo[at].first);
-            }
-            pthread_mutex_unlock(&pie_lock);
-        }
+        int reason = REASON_NONE;
+        for (int k = 0; k < 2 && !reason; k++) reason = game_step(g, result);
+        if (mine >= 0) pie_give(mine, g->rec, !reason);
+        if (reason) return reason;
     }
     agent_reset(g->white);
     if (g->black != g->white) agent_reset(g->black);
