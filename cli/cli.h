@@ -285,6 +285,7 @@ typedef struct CliReport {
     const ReportComparison *declared; /* the comparisons declared before the games (report_compare) */
     int ndeclared;
     const char *reference;   /* the reference evaluator (ReportLoadOptions); NULL: REPORT_REFERENCE */
+    double margin;           /* the equivalence margin (Report.margin, a fraction); 0: none */
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);

@@ -311,7 +311,7 @@ int cmd_study(int argc, char **argv)
     }
     CliReport job = {.db = sh.db, .busy = sh.busy, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,
                      .no_plots = !s.plots, .quiet = sh.quiet, .cmdline = cmdline, .declared = declared,
-                     .ndeclared = s.ncompare, .reference = s.reference};
+                     .ndeclared = s.ncompare, .reference = s.reference, .margin = s.margin / 100};
     if (!(rc = cli_report_write(cmd, &job)) && study_report_owner_mark(&s, err)) rc = cli_error(cmd, "%s", err);
 
 done:

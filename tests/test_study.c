@@ -170,6 +170,10 @@ static const struct {
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference = mcts:sims=5\n", 10, "an agent of another kind"},
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference = nosuch.txt\n", 10, "nosuch.txt"},
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference =\n", 10, "'reference' wants a value"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nmargin = 0\n", 10, "margin wants points of White's score"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nmargin = two\n", 10, "margin wants points of White's score"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nmargin = 50\n", 10, "margin wants points of White's score"},
+    {STUDY_HEAD "[agent a]\nspec = random\nopening = pie:0\n", 9, "opening wants none, rings, random:K or pie:K"},
 };
 
 Test(study, mistakes_name_their_line_and_store_nothing)
@@ -426,6 +430,38 @@ Test(study, a_build_of_a_changed_tree_is_refused_unless_told)
     h = db_open(path_in(d2, "a.db"));
     cr_assert_eq(db_int(h, sql), 4, "%s", db_text(h, "SELECT group_concat(git_commit, ' | ') FROM run"));
     sqlite3_close(h);
+}
+
+/* A declared margin: the report tests every agent's self-play for a fair
+ * game (TOST) and says so first; without one, no such section. */
+Test(study, a_declared_margin_reaches_the_report)
+{
+    char *dir = tmpdir_new(), *err, *out;
+    write_in(dir, "m.ini", "[study]\nname = m\ndb = s.db\nseed = 5\ngames = 24\nvariants = standard, blitz+swap\n"
+                           "[agent random]\nspec = random\n[agent s2]\nspec = mcts:sims=2\ngames = 10\n"
+                           "[report]\nout = report\nplots = no\nmargin = 10\n");
+    cr_assert_eq(yinsh_run(dir, ARGS("study", "m.ini", "--quiet"), &out, &err), 0, "%s", err);
+    char *md = slurp(path_in(dir, "report/report.md"));
+    char *eq = strstr(md, "## Equivalence to a fair game");
+    cr_assert(eq, "%s", md);
+    char *next = strstr(eq + 1, "\n## ");
+    cr_assert(next && next < strstr(md, "## Results by variant"), "the designer's table comes first");
+    *next = '\0';
+    cr_assert(strstr(eq, "within ±10.0 points"), "%s", eq);
+    /* the self-play pairs of at least 20 games, one family */
+    cr_assert(strstr(eq, "The 2 rows are one family"), "%s", eq);
+    cr_assert(strstr(eq, "| standard | `random` | `none` | 24 |"), "%s", eq);
+    cr_assert(strstr(eq, "| blitz+swap | `random` | `none` | 24 |"), "%s", eq);
+    cr_assert(!strstr(eq, "mcts:sims=2"), "a pair of 10 games has no row: %s", eq);
+    /* yinsh report --margin writes the same section; without it, none */
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", "s.db", "--out", "r2", "--no-plots", "--quiet", "--margin",
+                                     "10"),
+                           &out, &err),
+                 0, "%s", err);
+    cr_assert(strstr(slurp(path_in(dir, "r2/report.md")), "## Equivalence to a fair game"));
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", "s.db", "--out", "r3", "--no-plots", "--quiet"), &out, &err),
+                 0, "%s", err);
+    cr_assert(!strstr(slurp(path_in(dir, "r3/report.md")), "## Equivalence to a fair game"));
 }
 
 Test(study, an_older_database_is_upgraded_then_read)

@@ -177,6 +177,71 @@ static void write_agents_cells(const ReportPair *p, FILE *f)
     fprintf(f, " | ");
 }
 
+/* Equivalence to a fair game (report_equivalence): the table a game's
+ * designer reads first, each self-play pair's White's score beside the
+ * verdict of the TOST within the declared margin. */
+static void write_equivalence(const Report *rep, FILE *f)
+{
+    ReportEquivalence *rows = rep->margin > 0 ? calloc((size_t)rep->npairs + 1, sizeof *rows) : NULL;
+    int n = rows ? report_equivalence(rep, rows) : 0;
+    if (!n) {
+        free(rows);
+        return;
+    }
+    double m = 100 * rep->margin;
+    fprintf(f, "## Equivalence to a fair game\n\n"
+               "Is the game fair within ±%.1f points, the margin declared before the games (a study's `[report] "
+               "margin`, or `yinsh report --margin`)? An interval that holds 50%% is no evidence of balance; two "
+               "one-sided tests are (TOST), exact at any number of games: on White's share of the decisive games "
+               "(as the sign test reads them, draws apart), the tests of \"at most %.1f%%\" and of \"at least "
+               "%.1f%%\", each at 0.05. Both rejected, the share's exact 90%% interval lies inside %.1f–%.1f%%, and "
+               "so does White's score (its distance from 50%% is the share's times the decisive games' fraction "
+               "of all): **fair within ±%.1f**. The contrary is tested too (\"the share is within the margin\", "
+               "from either side: twice the smaller one-sided p): rejected, the share is **beyond ±%.1f** (the "
+               "score beyond that times the decisive fraction). "
+               "Neither: **inconclusive**, the games allowing both a fair game and an edge of %.1f points. The %d "
+               "rows are one family for each kind of test, corrected by Holm's step-down (\"Holm\"); the verdict "
+               "reads the corrected p's. \"Power at 50%%\" is the chance that the TOST (uncorrected) finds the "
+               "row fair were White's share exactly 50%% with these decisive games. The exact sign test of 50%% and "
+               "its Holm p are the results table's (the family of every agent against itself).\n\n",
+            m, 50 - m, 50 + m, 50 - m, 50 + m, m, m, m, n);
+    fprintf(f, "| variant | agent | opening | games | White's score (95%% CI) | p (Holm) | White's share of decisive "
+               "games (90%% CI) | TOST p (Holm) | beyond p (Holm) | power at 50%% | verdict | Black swapped |\n"
+               "|---|---|---|--:|---|--:|---|--:|--:|--:|---|---|\n");
+    for (int k = 0; k < n; k++) {
+        const ReportEquivalence *r = &rows[k];
+        const ReportPair *p = &rep->pairs[r->pair];
+        ReportScore sc = report_score(p);
+        char ps[16], ph[16], tp[16], th[16], bp[16], bh[16];
+        report_fmt_p(sc.p, ps, sizeof ps);
+        report_fmt_holm(sc.p_holm, sc.family, ph, sizeof ph);
+        report_fmt_p(r->t.p, tp, sizeof tp);
+        report_fmt_p(r->p_holm, th, sizeof th);
+        report_fmt_p(r->t.p_beyond, bp, sizeof bp);
+        report_fmt_p(r->beyond_holm, bh, sizeof bh);
+        fprintf(f, "| %s | ", variant_name(p->variant));
+        report_md_code(f, p->white);
+        fprintf(f, " | ");
+        report_md_code(f, p->opening[0] ? p->opening : "not stored");
+        fprintf(f, " | %llu | %.1f%% (%.1f–%.1f) | %s (%s) | %.1f%% (%.1f–%.1f) | %s (%s) | %s (%s) | %.0f%% | %s | ",
+                (unsigned long long)p->games, 100 * sc.score, 100 * sc.lo, 100 * sc.hi, ps, ph, 100 * r->t.ci.mid,
+                100 * r->t.ci.lo, 100 * r->t.ci.hi, tp, th, bp, bh, 100 * r->power,
+                r->verdict == TOST_EQUIVALENT ? "**fair within the margin**"
+                : r->verdict == TOST_BEYOND   ? "**beyond the margin**"
+                                              : "inconclusive");
+        if (p->variant & VARIANT_SWAP) {
+            uint64_t swaps = p->swapped[RESULT_WHITE] + p->swapped[RESULT_BLACK] + p->swapped[RESULT_DRAW];
+            fprintf(f, "%llu of %llu (%.1f%%)", (unsigned long long)swaps, (unsigned long long)p->games,
+                    100.0 * (double)swaps / (double)p->games);
+        } else {
+            fprintf(f, "–");
+        }
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "\n");
+    free(rows);
+}
+
 /* A +swap variant's swaps (docs/rules.md §9.1): how often Black took
  * White's first ring, and White's score (the colour's: after a swap
  * Black moves first) in the games with and without a swap. */
@@ -806,6 +871,7 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     fprintf(f, "\n\n");
     write_selection(rep, f);
     write_summary(rep, f);
+    write_equivalence(rep, f);
     report_md_compared(rep, f);
     report_md_ladder(rep, f);
     report_md_by_elo(rep, f);
