@@ -108,8 +108,8 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
 
 /* The options many commands share, resolved once (cli_shared_check) and
  * passed down as they are: the database (RUN_DEFAULT_DB when none is
- * named; run_open makes its folder), how long every reader and writer of
- * it waits for another process's lock, the threads, quiet. */
+ * named), how long every reader and writer of it waits for another
+ * process's lock, the threads, quiet. */
 typedef struct CliShared {
     const char *db; /* --db PATH; after cli_shared_check never NULL */
     long busy;      /* --busy-timeout MS */
@@ -127,9 +127,9 @@ typedef struct CliShared {
  * made and left empty by a failure, or a temporary one. */
 void cli_remove_db(const char *db);
 /* --db: a path when given (an empty one is a usage error), else
- * RUN_DEFAULT_DB, said on stderr (with the working folder) when that
- * folder has no results/ yet: it is made there, not where the user may
- * think. 0, or EXIT_USAGE after saying so. */
+ * RUN_DEFAULT_DB, said on stderr (with the working folder) when it does
+ * not exist yet: it is made there, not where the user may think. 0, or
+ * EXIT_USAGE after saying so. */
 int cli_db(const char *cmd, const char **db);
 /* cli_db on s->db. */
 int cli_shared_check(const char *cmd, CliShared *s);

@@ -36,7 +36,7 @@ const char USAGE_REPORT[] =
     "  them) are left out, and the report says how many. The report goes to\n"
     "  DIR/report.md (and stdout), the pictures and their data beside it.\n"
     "\n"
-    "  --db PATH     the database (default " RUN_DEFAULT_DB " under the working\n"
+    "  --db PATH     the database (default " RUN_DEFAULT_DB " in the working\n"
     "                folder)\n"
     "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
     "  --kind K      selfplay (default), match (the match report: A against B,\n"

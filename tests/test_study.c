@@ -791,7 +791,7 @@ Test(study, repository_studies_keep_their_runs)
         snprintf(line, sizeof line, "%s %s missing 0/%s %s %s\n", name, variant, games, seed, agent);
         cr_assert(strstr(out, line), "no '%s' in:\n%s", line, out);
     }
-    cr_assert(!file_exists(path_in(dir, "results/yinsh.db")), "--check made the database");
+    cr_assert(!file_exists(path_in(dir, "yinsh.db")), "--check made the database");
     cr_assert(!file_exists(path_in(dir, "results/balance.db")), "--check made the database");
 }
 

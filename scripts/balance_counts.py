@@ -7,7 +7,7 @@ Wilson intervals, Newcombe's hybrid interval of a difference, the exact
 two-sided binomial (sign) test of White's wins among decisive games, the
 same conventions as `yinsh report`.
 
-    python3 results/balance_counts.py
+    python3 scripts/balance_counts.py
 """
 import math
 
