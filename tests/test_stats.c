@@ -185,12 +185,31 @@ Test(stats, scores_differ_exactly)
     NEAR(stats_p_scores_differ((uint64_t[]){100, 100, 120}, (uint64_t[]){120, 100, 100}, &exact), 0.0630750634,
          1e-9);
     cr_expect(exact);
-    /* 1600 a side: too many splits, the normal approximation:
-     * pooled 1100 L 1000 D 1100 W, mean 1 half point, variance per game
-     * 2200/3200 = 0.6875; the split's variance 1600 * 1600 / (3200 * 3199)
-     * * 2200 = 550.172; A has 1700 half points, 100 above 1600: z =
-     * 100 / sqrt(550.172) = 4.263, p = erfc(4.263 / sqrt 2) = 2.0139e-5 */
-    NEAR(stats_p_scores_differ((uint64_t[]){500, 500, 600}, (uint64_t[]){600, 500, 500}, &exact), 2.0139e-5, 1e-8);
+    /* 1600 a side, about a million splits: exact, 2.188177346e-05 (the
+     * same sum in Python's lgamma); the normal approximation below gives
+     * 2.0139e-5 */
+    NEAR(stats_p_scores_differ((uint64_t[]){500, 500, 600}, (uint64_t[]){600, 500, 500}, &exact), 2.188177346e-05,
+         1e-12);
+    cr_expect(exact);
+    /* the top study's declared comparisons, whose p the report printed as
+     * normal approximations (0.918, 0.032): d7 - d5 in standard (1060 L 75
+     * D 1265 W against 1068 L 66 D 1266 W), 0.9297071327, and puct - d7
+     * (1120 L 101 D 1179 W against d7), 0.03271004917, as the issue's
+     * statistician found them */
+    NEAR(stats_p_scores_differ((uint64_t[]){1060, 75, 1265}, (uint64_t[]){1068, 66, 1266}, &exact), 0.9297071327,
+         1e-9);
+    cr_expect(exact);
+    NEAR(stats_p_scores_differ((uint64_t[]){1120, 101, 1179}, (uint64_t[]){1060, 75, 1265}, &exact),
+         0.03271004917, 1e-10);
+    cr_expect(exact);
+    /* 25,000 a side with 10,000 draws each: more splits than
+     * STATS_EXACT_SPLITS, the normal approximation. Pooled 15000 L 20000 D
+     * 15000 W, mean 1 half point, variance per game 30000/50000 = 0.6; the
+     * split's variance 25000^2 / (50000 * 49999) * 30000 = 7500.15; A has
+     * 25300 half points, 300 above 25000: z = 300 / sqrt(7500.15) =
+     * 3.46401, p = erfc(z / sqrt 2) = 5.3208e-4 */
+    NEAR(stats_p_scores_differ((uint64_t[]){7350, 10000, 7650}, (uint64_t[]){7650, 10000, 7350}, &exact), 5.3208e-4,
+         1e-7);
     cr_expect(!exact);
 }
 

@@ -116,15 +116,24 @@ double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exa
         double z = ((double)observed - (double)na * mean) / sqrt(var);
         return erfc(fabs(z) / sqrt(2));
     }
-    double whole = log_choose(n, na), p = 0;
+    /* log k! for k <= n, looked up rather than recomputed at each of up
+     * to STATS_EXACT_SPLITS terms */
+    double *lf = malloc(((size_t)n + 1) * sizeof *lf);
+    if (lf)
+        for (uint64_t k = 0; k <= n; k++) lf[k] = lgamma((double)k + 1);
+#define LOG_CHOOSE(a, b) (lf ? lf[a] - lf[b] - lf[(a) - (b)] : log_choose(a, b))
+    double whole = LOG_CHOOSE(n, na), p = 0;
     for (uint64_t x2 = lo2; x2 <= hi2; x2++) {
         uint64_t rest = na - x2, lo1 = rest > c[0] ? rest - c[0] : 0, hi1 = c[1] < rest ? c[1] : rest;
+        double wins = LOG_CHOOSE(c[2], x2) - whole;
         for (uint64_t x1 = lo1; x1 <= hi1; x1++) {
             int64_t h = (int64_t)(x1 + 2 * x2);
             if (llabs((int64_t)n * h - (int64_t)na * total) < far) continue;
-            p += exp(log_choose(c[2], x2) + log_choose(c[1], x1) + log_choose(c[0], rest - x1) - whole);
+            p += exp(wins + LOG_CHOOSE(c[1], x1) + LOG_CHOOSE(c[0], rest - x1));
         }
     }
+#undef LOG_CHOOSE
+    free(lf);
     return fmin(1, p);
 }
 

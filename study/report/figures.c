@@ -93,6 +93,8 @@ ReportDiff report_diff(const ReportPair *standard, const ReportPair *blitz)
     ReportDiff d = {.d = stats_diff_newcombe((Interval){b.lo, b.score, b.hi}, (Interval){s.lo, s.score, s.hi})};
     const uint64_t st[3] = {s.losses, s.draws, s.wins}, bl[3] = {b.losses, b.draws, b.wins};
     d.p = stats_p_scores_differ(bl, st, &d.exact);
+    d.se = sqrt((s.n ? s.var / (double)s.n : 0) + (b.n ? b.var / (double)b.n : 0));
+    d.power = d.se > 0 ? stats_power_z(REPORT_POWER_POINTS / 100.0, d.se, 0.05) : NAN;
     d.p_holm = d.p;
     d.verdict = report_verdict(s.n < b.n ? s.n : b.n, d.p, d.d, 0);
     return d;

@@ -434,11 +434,14 @@ static void write_comparison(const Report *rep, FILE *f)
                        "pairs of two agents another: \"p (Holm)\" is each p adjusted by Holm's step-down over its "
                        "family. A difference is too large to be chance only when "
                        "the adjusted p < 0.05 and the interval excludes 0, with at least %d distinct games in each "
-                       "variant; a raw p alone below 0.05 makes a question, not a verdict.\n\n"
+                       "variant; a raw p alone below 0.05 makes a question, not a verdict. A difference not "
+                       "claimed is no evidence of none: its verdict names what the interval excludes and the "
+                       "power the test had to see %d points (two-sided, 0.05, normal approximation with each "
+                       "variant's own variance per game).\n\n"
                        "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p | "
                        "p (Holm) | verdict |\n|---|--:|--:|---|--:|--:|---|\n",
                     STATS_EXACT_SPLITS, report_diff_family(rep), number_plural((uint64_t)report_diff_family(rep)),
-                    REPORT_MIN_VERDICT_GAMES);
+                    REPORT_MIN_VERDICT_GAMES, REPORT_POWER_POINTS);
         report_md_pair_cell(f, st);
         ReportDiff d = report_md_diff_cells(f, st, bl);
         counts[d.verdict]++;

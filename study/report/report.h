@@ -39,6 +39,8 @@ enum {
     REPORT_MIN_VERDICT_GAMES = 20,    /* fewer distinct games than this give no verdict, whatever p */
     REPORT_CLASS_NB = 11,             /* classes of the 85 points under the hexagon's 12 symmetries */
     REPORT_LEVEL_MAX = STATS_BT_MAX,  /* levels of a ladder: the joint fit's players */
+    REPORT_POWER_POINTS = 2,          /* a difference not told from chance says its power to see this many
+                                         points of White's score (the edge the balance studies resolve) */
 };
 
 /* The phases of the legal-action counts: placements (state P), moves
@@ -312,6 +314,8 @@ typedef struct ReportDiff {
     Interval d;
     double p;
     bool exact;
+    double se;                  /* the difference's standard error, from each side's own variance per game */
+    double power;               /* the two-sided test's power at 0.05 to see REPORT_POWER_POINTS (normal) */
     int family;                 /* 0 from report_diff: p_holm = p */
     double p_holm;
     ReportVerdict verdict;

@@ -287,6 +287,8 @@ static void json_diff(Json *j, const ReportDiff *d)
     json_interval(j, "difference", d->d);
     json_num(j, "p_value", d->p);
     json_bool(j, "p_exact", d->exact);
+    json_num(j, "se", d->se);
+    json_num(j, "power_2_points", d->power);
     if (d->family) json_num(j, "p_holm", d->p_holm);
     else json_null(j, "p_holm");
     json_int(j, "holm_family", d->family);
