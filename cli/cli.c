@@ -336,7 +336,7 @@ int cli_opening(const char *cmd, const char *text, bool book, int dflt, int *ope
     if (!text) return 0;
     if (book) return cli_usage_error(cmd, "--opening and --book exclude each other");
     if (!opening_parse(text, opening, actions))
-        return cli_usage_error(cmd, "unknown opening '%s' (none, rings, or random:K with K from 1 to %d)", text,
+        return cli_usage_error(cmd, "unknown opening '%s' (none, rings, random:K or pie:K with K from 1 to %d)", text,
                                OPENING_RANDOM_MAX);
     return 0;
 }

@@ -184,7 +184,9 @@ int cli_opening(const char *cmd, const char *text, bool book, int dflt, int *ope
 #define CLI_OPENING_USAGE(dflt)                                                                        \
     "  --opening O     how every game starts: none (the agents place every ring),\n"                  \
     "                  rings (the ten ring placements random), random:K (the\n"                     \
-    "                  first K actions random, the rest the agents'); default " dflt "\n"            \
+    "                  first K actions random, the rest the agents'), pie:K (the\n"                 \
+    "                  first ring and its answer, a swap too, the agents', the\n"                  \
+    "                  next K actions random, the rest the agents'); default " dflt "\n"           \
     "  --book FILE     openings from a book (docs/tournament.md): game pair k (a\n"                 \
     "                  match's) or game k plays opening k mod (openings in the book)\n"
 
@@ -286,6 +288,7 @@ typedef struct CliReport {
     const ReportComparison *declared; /* the comparisons declared before the games (report_compare) */
     int ndeclared;
     const char *reference;   /* the reference evaluator (ReportLoadOptions); NULL: REPORT_REFERENCE */
+    double margin;           /* the equivalence margin (Report.margin, a fraction); 0: none */
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);

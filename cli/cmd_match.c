@@ -30,7 +30,7 @@ enum { MATCH_DEFAULT_GAMES = 200, MATCH_DEFAULT_SPRT_GAMES = 40000 };
 const char USAGE_MATCH[] =
     "usage: yinsh match --a SPEC --b SPEC [--games N] [--variant V]\n"
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
-    "                   [--opening none|rings|random:K | --book FILE] [--db PATH | --no-db]\n"
+    "                   [--opening none|rings|random:K|pie:K | --book FILE] [--db PATH | --no-db]\n"
     "                   [--run NAME] [--quiet] [--shard K/N]\n"
     "                   [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
     "                   [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"

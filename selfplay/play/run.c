@@ -305,6 +305,8 @@ static int open_resumed(Run *r, const RunOptions *o, char *err)
         if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
         r->leased = true;
     }
+    /* this build plays some of its games: the run names it beside the one that started it */
+    if (store_run_add_commit(r->store, &r->row, YINSH_GIT_COMMIT, err)) return ERR_FAIL;
     r->plan.threads = o->plan.threads;
     /* where logs go and how long engines are waited for: this process's choice */
     r->plan.controls.engine_logs = o->plan.controls.engine_logs;
