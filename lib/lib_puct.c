@@ -199,7 +199,7 @@ int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_
 
 int yinsh_puct_advance(yinsh_puct *s, const yinsh_position *before, int index, char *err)
 {
-    Action act = encode_action_at(index);
+    Action act = encode_action_in(&before->pos, index) /* swap, not pass, in state P */;
     if (act == ACTION_NONE || !movegen_is_legal(&before->pos, act))
         return error_code(err, ERR_USAGE, "action index %d is not legal in the position before", index);
     mcts_advance(s->mcts, &before->pos, act);

@@ -248,3 +248,42 @@ Test(lib_puct, bad_settings_and_silent_failures)
     yinsh_puct_free(s);
     yinsh_puct_free(NULL);
 }
+
+/* Swap shares index 1933 with pass: in state P of a +swap variant the
+ * index is the swap, which the search chooses and advance plays on. */
+static int swap_callback(void *ctx, int n, const float *planes, const uint8_t *mask, float *priors, float *values,
+                         char *err)
+{
+    (void)ctx, (void)planes, (void)err;
+    for (int l = 0; l < n; l++) {
+        for (int i = 0; i < YINSH_ACTIONS; i++)
+            if (mask[(size_t)l * YINSH_ACTIONS + i]) priors[(size_t)l * YINSH_ACTIONS + i] = i == YINSH_PASS ? 1000 : 1;
+        values[l] = 0.5f;
+    }
+    return 0;
+}
+
+Test(lib_puct, swap_is_searched_and_advanced)
+{
+    yinsh_puct_config cfg = {.sims = 30, .c = 1.5, .batch = 4, .seed = 1};
+    yinsh_puct *s;
+    char err[YINSH_ERR_LEN], text[YINSH_ACTION_LEN];
+    cr_assert_eq(yinsh_puct_new(&s, &cfg, swap_callback, NULL, err), YINSH_OK, "%s", err);
+    yinsh_position *p = pos_of("4/7/8/9/6W3/9/10/9/8/7/4 b P standard+swap");
+    int index;
+    yinsh_move_stats st;
+    cr_assert_eq(yinsh_puct_search(s, p, &index, &st, NULL, NULL, NULL, err), YINSH_OK, "%s", err);
+    cr_assert_eq(index, YINSH_PASS, "the heavy prior is the swap's");
+    cr_assert_eq(st.pv[0], YINSH_PASS);
+    cr_assert_eq(yinsh_puct_advance(s, p, index, err), YINSH_OK, "%s", err);
+    cr_assert_eq(yinsh_position_apply(p, index, err), YINSH_OK, "%s", err);
+    char ypn[YINSH_YPN_LEN];
+    yinsh_position_ypn(p, ypn);
+    cr_assert_str_eq(ypn, "4/7/8/9/6B3/9/10/9/8/7/4 w P standard+swap");
+    cr_assert_eq(yinsh_position_action_index(p, "e5", &index, err), YINSH_OK, "%s", err);
+    cr_assert_eq(yinsh_puct_search(s, p, &index, NULL, NULL, NULL, NULL, err), YINSH_OK, "%s", err);
+    yinsh_action_text(YINSH_PASS, text);
+    cr_assert_str_eq(text, "pass", "by index alone");
+    yinsh_position_free(p);
+    yinsh_puct_free(s);
+}

@@ -81,7 +81,7 @@ class Agent:
         i = ctypes.c_int()
         st = _lib.MoveStatsC()
         _lib.call(lib.yinsh_agent_choose, h, position._h, ctypes.byref(i), ctypes.byref(st))
-        return i.value, move_stats(st)
+        return i.value, move_stats(st, position)
 
     def choose(self, position: Position) -> Tuple[str, MoveStats]:
         """(the chosen action's text, MoveStats)."""
@@ -89,11 +89,26 @@ class Agent:
         return action_text(i, position), stats
 
 
-def move_stats(st: _lib.MoveStatsC) -> MoveStats:
-    """A yinsh_move_stats as MoveStats."""
+def move_stats(st: _lib.MoveStatsC, position: Optional[Position] = None) -> MoveStats:
+    """A yinsh_move_stats as MoveStats; the principal variation named
+    along its positions from position (the root searched), so that a swap
+    reads 'swap'."""
     proven = {1: "white", 2: "black"}.get(st.proven)
     return MoveStats(st.legal, bool(st.searched), st.root_visits, st.chosen_visits, st.value, st.sims, st.depth,
-                     proven, [action_text(a) for a in st.pv[:st.npv]], st.root_value)
+                     proven, pv_text(st.pv[:st.npv], position), st.root_value)
+
+
+def pv_text(pv: List[int], position: Optional[Position]) -> List[str]:
+    """Action indices played one after another from position, as text."""
+    out, p = [], position.copy() if position is not None else None
+    for a in pv:
+        out.append(action_text(a, p))
+        if p is not None:
+            try:
+                p.apply(a)
+            except _lib.Error:  # not legal there (never, from a search): the rest by index alone
+                p = None
+    return out
 
 
 def play(white: Any, black: Any, variant: str = "standard",

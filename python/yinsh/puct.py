@@ -221,7 +221,7 @@ class PuctAgent:
             raise exc
         if rc < 0:
             _lib.raise_for(rc, err)
-        return SearchResult(i.value, move_stats(st), {children[j]: visits[j] for j in range(k.value)})
+        return SearchResult(i.value, move_stats(st, position), {children[j]: visits[j] for j in range(k.value)})
 
     def choose_index(self, position: Position) -> Tuple[int, MoveStats]:
         """(the chosen action's index, MoveStats)."""
@@ -231,7 +231,7 @@ class PuctAgent:
     def choose(self, position: Position) -> Tuple[str, MoveStats]:
         """(the chosen action's text, MoveStats)."""
         r = self.search(position)
-        return action_text(r.action), r.stats
+        return action_text(r.action, position), r.stats
 
 
 def visit_policy(visits: Dict[int, int]) -> Dict[int, float]:
