@@ -32,6 +32,16 @@
  * its tables are built when it loads and only read afterwards). A games
  * or samples reader must be closed before its database.
  *
+ * Agents and PUCT searches in use. A call may reach an agent or a PUCT
+ * search while a call of it runs: from another thread, or from the
+ * search's own evaluator (yinsh_eval_fn). Such a call is refused with
+ * YINSH_ERR_BUSY, the handle unchanged: one choice, search, new game or
+ * observed action at a time. Their _free and yinsh_puct_new_game, which
+ * return nothing, are done when the running call returns instead (the
+ * call ends as it would have, then the handle is released, or its tree
+ * forgotten), so that nothing is freed under a search; the handle must
+ * not be used after its _free, as always.
+ *
  * Points and cells. A point is named as in docs/notation.md ("e5"). As a
  * number it is a cell of the engine's 11x11 grid: cell = column * 11 +
  * (row - 1), column a = 0 .. k = 10, row 1 .. 11; 85 of the 121 cells are
@@ -151,6 +161,7 @@ typedef enum yinsh_error {
     YINSH_ERR_NOT_FOUND = -4, /* what was named does not exist: a database, a run */
     YINSH_ERR_HELD = -5,      /* (reserved for writers) */
     YINSH_ERR_REPEAT = -6,    /* (reserved for writers) */
+    YINSH_ERR_BUSY = -7,      /* an agent or a PUCT search asked while a call of it runs (an addition) */
 } yinsh_error;
 
 enum { YINSH_WHITE = 0, YINSH_BLACK = 1 };
@@ -194,7 +205,7 @@ enum {
 
 YINSH_API int yinsh_api_version(void);
 YINSH_API const char *yinsh_version(void);
-/* "ok", "fail", "usage", "exists", "not-found", "held", "repeat"; "?" for another value. */
+/* "ok", "fail", "usage", "exists", "not-found", "held", "repeat", "busy"; "?" for another value. */
 YINSH_API const char *yinsh_error_name(int code);
 /* "none", "white", "black", "draw"; the reasons as the database writes them
  * ("three-rings", ...); "standard", "blitz". "?" outside the enums. */

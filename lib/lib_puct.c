@@ -38,6 +38,7 @@ struct yinsh_puct {
     int batch;
     uint32_t nsets;
     EvalArrays sets[MCTS_MAX_THREADS];
+    LibUse use; /* a search or an advance runs (lib_internal.h) */
 };
 
 static bool arrays_alloc(EvalArrays *a, int batch)
@@ -104,6 +105,33 @@ static int lib_evaluate(void *ctx, MctsLeaf *leaves, int n, char *err)
     return rc ? ERR_FAIL : 0;
 }
 
+static int busy(char *err)
+{
+    return error_code(err, ERR_BUSY, "the PUCT search is busy: a search of it has not returned (this call came from "
+                                     "its evaluator, or from another thread); one search or advance at a time");
+}
+
+static void puct_destroy(yinsh_puct *s)
+{
+    mcts_free(s->mcts);
+    for (uint32_t i = 0; i < s->nsets; i++) arrays_free(&s->sets[i]);
+    free(s);
+}
+
+/* Ends a call of s, doing what was asked during it: the new game's
+ * clearing, or the release of s (which must not be used afterwards). */
+static void puct_end(yinsh_puct *s)
+{
+    for (int asked; (asked = lib_use_end(&s->use));) {
+        if (asked & LIB_FREE) {
+            puct_destroy(s);
+            return;
+        }
+        mcts_clear(s->mcts);
+        atomic_fetch_and(&s->use, ~LIB_CLEAR);
+    }
+}
+
 int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn fn, void *ctx, char *err)
 {
     char scratch[ERR_LEN];
@@ -146,13 +174,20 @@ int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn
 
 void yinsh_puct_free(yinsh_puct *s)
 {
-    if (!s) return;
-    mcts_free(s->mcts);
-    for (uint32_t i = 0; i < s->nsets; i++) arrays_free(&s->sets[i]);
-    free(s);
+    /* during a search, the search releases it when it returns */
+    if (s && lib_use_now_or_later(&s->use, LIB_FREE)) puct_destroy(s);
 }
 
-void yinsh_puct_new_game(yinsh_puct *s) { mcts_clear(s->mcts); }
+void yinsh_puct_new_game(yinsh_puct *s)
+{
+    /* during a search, the tree is forgotten when it returns */
+    if (!lib_use_now_or_later(&s->use, LIB_CLEAR)) return;
+    mcts_clear(s->mcts);
+    puct_end(s);
+}
+
+static int search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_move_stats *stats, int *children,
+                  uint32_t *visits, int *nchildren, char *err);
 
 int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_move_stats *stats, int *children,
                       uint32_t *visits, int *nchildren, char *err)
@@ -162,6 +197,15 @@ int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_
     *index = -1;
     if (stats) memset(stats, 0, sizeof *stats);
     if (nchildren) *nchildren = 0;
+    if (!lib_use_begin(&s->use)) return busy(err);
+    int rc = search(s, p, index, stats, children, visits, nchildren, err);
+    puct_end(s);
+    return rc;
+}
+
+static int search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_move_stats *stats, int *children,
+                  uint32_t *visits, int *nchildren, char *err)
+{
     if (pos_outcome(&p->pos, NULL, NULL)) {
         char ypn[YPN_MAX_LEN];
         return error_code(err, ERR_USAGE, "the game is over in %s: nothing to search", ypn_format(&p->pos, ypn));
@@ -199,9 +243,11 @@ int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_
 
 int yinsh_puct_advance(yinsh_puct *s, const yinsh_position *before, int index, char *err)
 {
-    Action act = encode_action_in(&before->pos, index) /* swap, not pass, in state P */;
+    Action act = encode_action_in(&before->pos, index); /* swap, not pass, in state P */
     if (act == ACTION_NONE || !movegen_is_legal(&before->pos, act))
         return error_code(err, ERR_USAGE, "action index %d is not legal in the position before", index);
+    if (!lib_use_begin(&s->use)) return busy(err);
     mcts_advance(s->mcts, &before->pos, act);
+    puct_end(s);
     return 0;
 }

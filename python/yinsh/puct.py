@@ -21,7 +21,7 @@ import collections
 import ctypes
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from . import _arrays, _lib
+from . import _arrays, _guard, _lib
 from ._lib import lib
 from .agent import MoveStats, move_stats
 from .position import Action, Position, action_text
@@ -122,7 +122,12 @@ class PuctAgent:
     visits^(1/temp) while fewer than temp_moves actions were played;
     solver: prove wins and losses; nodes: the tree's bound (0: enough for
     sims); seed: the random stream of noise and temp. An exception in
-    evaluate stops the search and is raised from the call that searched."""
+    evaluate stops the search and is raised from the call that searched.
+
+    One call at a time: a call while a search runs (from evaluate itself,
+    or from another thread) raises BusyError, and evaluate may not search,
+    observe or start a new game; close() during a search closes the agent
+    at once and releases it when the search returns."""
 
     def __init__(self, evaluate: Callable[[Any, Any], Tuple[Any, Any]], sims: int = 800, c: float = 1.5,
                  batch: int = 64, fpu: float = 0.0, threads: int = 1, noise: float = 0.0, alpha: float = 0.0,
@@ -141,7 +146,7 @@ class PuctAgent:
         self._fn = EvalFn(self._callback)  # kept: C holds only its address
         h = ctypes.c_void_p()
         _lib.call(lib.yinsh_puct_new, ctypes.byref(h), ctypes.byref(cfg), self._fn, None)
-        self._h = h
+        _guard.init(self, h)
         self.settings = {"sims": sims, "c": c, "batch": batch, "fpu": fpu, "threads": threads, "noise": noise,
                          "alpha": alpha, "temp": temp, "temp_moves": temp_moves, "solver": bool(solver),
                          "nodes": nodes, "seed": seed}
@@ -173,10 +178,9 @@ class PuctAgent:
             ctypes.memmove(err, msg + b"\0", len(msg) + 1)
             return 1
 
-    def close(self, _free=lib.yinsh_puct_free) -> None:  # bound now: at exit the module's globals may be gone
-        if getattr(self, "_h", None):
-            _free(self._h)
-            self._h = None
+    # bound now: at exit the module's globals may be gone
+    def close(self, _free=lib.yinsh_puct_free, _close=_guard.close) -> None:
+        _close(self, _free)
 
     __del__ = close
 
@@ -195,28 +199,30 @@ class PuctAgent:
     def new_game(self, variant: str = "standard") -> None:
         """A new game: the tree and the count of actions played are forgotten."""
         _lib.variant_of(variant)
-        lib.yinsh_puct_new_game(self._handle())
+        with _guard.call(self, "the PUCT agent") as h:
+            lib.yinsh_puct_new_game(h)
 
     def observe(self, before: Position, action: Action) -> None:
         """An action (text or index) was played from the position before:
         the subtree under it is kept."""
-        h = self._handle()
+        self._handle()
         i = before.index(action) if isinstance(action, str) else _lib.action_of(action)
-        _lib.call(lib.yinsh_puct_advance, h, before._h, i)
+        with _guard.call(self, "the PUCT agent") as h:
+            _lib.call(lib.yinsh_puct_advance, h, before._h, i)
 
     def search(self, position: Position) -> SearchResult:
         """Searches position (not over): SearchResult(action index,
         MoveStats, {action index: root visits})."""
-        h = self._handle()
         i, k = ctypes.c_int(), ctypes.c_int()
         st = _lib.MoveStatsC()
         children = (ctypes.c_int * _lib.MAX_ACTIONS)()
         visits = (ctypes.c_uint32 * _lib.MAX_ACTIONS)()
-        self._exc = None
         err = _lib.err_buffer()
-        rc = lib.yinsh_puct_search(h, position._h, ctypes.byref(i), ctypes.byref(st), children, visits,
-                                   ctypes.byref(k), err)
-        exc, self._exc = self._exc, None
+        with _guard.call(self, "the PUCT agent") as h:
+            self._exc = None
+            rc = lib.yinsh_puct_search(h, position._h, ctypes.byref(i), ctypes.byref(st), children, visits,
+                                       ctypes.byref(k), err)
+            exc, self._exc = self._exc, None
         if exc is not None:
             raise exc
         if rc < 0:
