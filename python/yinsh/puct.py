@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import numbers
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from . import _arrays, _guard, _lib
@@ -77,6 +78,25 @@ def _byte_view(address: int, count: int, shape: Tuple[int, ...]) -> Any:
     return memoryview((ctypes.c_char * count).from_address(address)).cast("B", shape)
 
 
+def _number(x: Any, what: str) -> float:
+    """A number the evaluator gave: TypeError for what is none (a str, None,
+    a bytes: float() would read "0.5")."""
+    if isinstance(x, (str, bytes)) or not isinstance(x, numbers.Real):
+        raise TypeError("%s must be a number, not %s" % (what, type(x).__name__))
+    return float(x)
+
+
+def _numeric(np: Any, x: Any, what: str) -> Any:
+    """x as a numpy array of numbers: TypeError for None, a str or an array
+    of anything else (numpy would read "0.5", and None as NaN)."""
+    if x is None or isinstance(x, (str, bytes)):
+        raise TypeError("%s must be numbers, not %s" % (what, type(x).__name__))
+    a = np.asarray(x)
+    if a.dtype.kind not in "biuf":
+        raise TypeError("%s must be numbers, not an array of %s" % (what, a.dtype))
+    return a.astype(np.float32)
+
+
 def _write_priors(address: int, n: int, priors: Any) -> None:
     """The evaluator's priors into the library's n x ACTIONS floats (0 on entry)."""
     a = _lib.ACTIONS
@@ -85,7 +105,7 @@ def _write_priors(address: int, n: int, priors: Any) -> None:
     np = _arrays.numpy
     rows_are_dicts = isinstance(priors, (list, tuple)) and any(isinstance(r, dict) for r in priors)
     if np is not None and not rows_are_dicts:
-        got = np.asarray(priors, dtype=np.float32)
+        got = _numeric(np, priors, "priors")
         if got.size != n * a:
             raise ValueError("priors of shape %s for %d leaves: expected (%d, %d)" % (got.shape, n, n, a))
         _float_view(address, n * a, (n, a))[...] = got.reshape(n, a)
@@ -99,13 +119,15 @@ def _write_priors(address: int, n: int, priors: Any) -> None:
             continue
         if isinstance(row, dict):
             for i, w in row.items():
-                flat[base + _lib.action_of(i)] = float(w)
+                flat[base + _lib.action_of(i)] = _number(w, "a prior")
             continue
+        if isinstance(row, (str, bytes)):
+            raise TypeError("a row of priors must be numbers, not %s" % type(row).__name__)
         if len(row) != a:
             raise ValueError("a row of %d priors: expected %d (one per action index)" % (len(row), a))
         for i, w in enumerate(row):
             if w:
-                flat[base + i] = float(w)
+                flat[base + i] = _number(w, "a prior")
 
 
 class PuctAgent:
@@ -162,13 +184,16 @@ class PuctAgent:
                 raise TypeError("evaluate must return (priors, values), not %s" % type(got).__name__)
             _write_priors(priors, n, got[0])
             vals = got[1]
+            if vals is None or isinstance(vals, (str, bytes)) or not hasattr(vals, "__len__"):
+                raise TypeError("evaluate must return values, a sequence of %d numbers, not %s"
+                                % (n, type(vals).__name__))
             if _arrays.numpy is not None:
-                vals = _arrays.numpy.asarray(vals, dtype=_arrays.numpy.float32).reshape(-1)
+                vals = _numeric(_arrays.numpy, vals, "values").reshape(-1)
             if len(vals) != n:
                 raise ValueError("%d values for %d leaves" % (len(vals), n))
             out = (ctypes.c_float * n).from_address(values)
             for i in range(n):
-                out[i] = float(vals[i])
+                out[i] = _number(vals[i], "a value")
             self.leaves += n
             return 0
         except BaseException as e:  # KeyboardInterrupt too: the search stops cleanly
