@@ -405,23 +405,26 @@ enum { YINSH_PUCT_MAX_BATCH = 1024 };
  * (docs/uyi.md: c, batch, fpu, noise, alpha, temp, tempmoves, threads). */
 typedef struct yinsh_puct_config {
     uint32_t sims;       /* simulations per search, > 0 */
-    double c;            /* the exploration constant (0: none) */
+    double c;            /* the exploration constant, 0..100 (0: none) */
     uint32_t batch;      /* leaves per evaluation, 1..YINSH_PUCT_MAX_BATCH; 0: 1 */
     double fpu;          /* an unvisited child's Q: its parent's less this */
     uint32_t threads;    /* search threads sharing the tree; 0 or 1: the caller's alone */
     double noise;        /* the root's Dirichlet noise weight, 0..1; 0: none */
-    double alpha;        /* its concentration; 0: 0.3 */
-    double temp;         /* > 0 with temp_moves: the choice drawn from visits^(1/temp) ... */
+    double alpha;        /* its concentration, 0..100; 0: 0.3 */
+    double temp;         /* 0..100; > 0 with temp_moves: the choice drawn from visits^(1/temp) ... */
     uint32_t temp_moves; /* ... while fewer actions than this were played (yinsh_puct_advance counts them) */
     int solver;          /* 1: prove wins and losses */
-    uint32_t nodes;      /* the tree's bound in nodes; 0: enough for sims */
+    uint32_t nodes;      /* the tree's bound in nodes, from YINSH_MAX_ACTIONS + 1 (room for any root's
+                          * children); 0: enough for sims */
     uint64_t seed;       /* the random stream of noise and temp */
 } yinsh_puct_config;
 
 typedef struct yinsh_puct yinsh_puct;
 
 /* A search over fn (called with ctx). YINSH_ERR_USAGE for a setting out
- * of range or no fn, YINSH_ERR_FAIL when its memory cannot be had. */
+ * of range (those of the mcts agent's keys, docs/uyi.md; a NaN or an
+ * infinity is out of every one) or no fn, YINSH_ERR_FAIL when its memory
+ * cannot be had. */
 YINSH_API int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn fn, void *ctx, char *err);
 YINSH_API void yinsh_puct_free(yinsh_puct *s);
 /* A new game: the tree and the count of actions played are forgotten. */

@@ -11,6 +11,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "lib/lib_internal.h"
+#include "selfplay/agents/agent.h"
 #include "selfplay/search/mcts.h"
 
 _Static_assert((int)YINSH_ERR_LEN == (int)ERR_LEN, "the evaluator's err is the search's");
@@ -140,18 +141,26 @@ int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn
     if (!cfg || !fn) return error_code(err, ERR_USAGE, "PUCT needs its settings and an evaluator function");
     if (cfg->sims == 0 || cfg->sims > 10000000)
         return error_code(err, ERR_USAGE, "sims %u: expected 1..10000000", (unsigned)cfg->sims);
-    if (!(cfg->c >= 0) || !(cfg->fpu >= 0 && cfg->fpu <= 1))
-        return error_code(err, ERR_USAGE, "c %g, fpu %g: expected c >= 0 and fpu in [0, 1]", cfg->c, cfg->fpu);
+    /* the ranges of the mcts agent's keys (selfplay/agents/agent_mcts.c):
+     * beyond them (c or alpha infinite) a search degenerates */
+    if (!(cfg->c >= 0 && cfg->c <= 100) || !(cfg->fpu >= 0 && cfg->fpu <= 1))
+        return error_code(err, ERR_USAGE, "c %g, fpu %g: expected c in [0, 100] and fpu in [0, 1]", cfg->c, cfg->fpu);
     if (cfg->batch > MCTS_MAX_BATCH)
         return error_code(err, ERR_USAGE, "batch %u: expected 1..%d", (unsigned)cfg->batch, (int)MCTS_MAX_BATCH);
     if (cfg->threads > MCTS_MAX_THREADS)
         return error_code(err, ERR_USAGE, "threads %u: expected 1..%d", (unsigned)cfg->threads,
                           (int)MCTS_MAX_THREADS);
-    if (!(cfg->noise >= 0 && cfg->noise <= 1) || !(cfg->alpha >= 0) || !(cfg->temp >= 0))
-        return error_code(err, ERR_USAGE, "noise %g, alpha %g, temp %g: expected noise in [0, 1], alpha and temp >= 0",
-                          cfg->noise, cfg->alpha, cfg->temp);
-    if (cfg->nodes > MCTS_MAX_NODES)
-        return error_code(err, ERR_USAGE, "nodes %u: at most %d", (unsigned)cfg->nodes, (int)MCTS_MAX_NODES);
+    if (!(cfg->noise >= 0 && cfg->noise <= 1) || !(cfg->alpha >= 0 && cfg->alpha <= 100) ||
+        !(cfg->temp >= 0 && cfg->temp <= 100) || cfg->temp_moves > AGENT_MAX_TEMP_MOVES)
+        return error_code(err, ERR_USAGE,
+                          "noise %g, alpha %g, temp %g, temp_moves %u: expected noise in [0, 1], alpha and temp in "
+                          "[0, 100], temp_moves at most %d",
+                          cfg->noise, cfg->alpha, cfg->temp, (unsigned)cfg->temp_moves, (int)AGENT_MAX_TEMP_MOVES);
+    /* a tree without room for the root's children chooses an action it
+     * never visited: 0 (enough for sims), or room for any root's */
+    if (cfg->nodes > MCTS_MAX_NODES || (cfg->nodes && cfg->nodes <= MAX_ACTIONS))
+        return error_code(err, ERR_USAGE, "nodes %u: expected 0 (enough for sims) or %d to %d", (unsigned)cfg->nodes,
+                          MAX_ACTIONS + 1, (int)MCTS_MAX_NODES);
     yinsh_puct *s = calloc(1, sizeof *s);
     if (!s) return error_set(err, "out of memory for a search");
     s->fn = fn;

@@ -242,6 +242,31 @@ Test(lib_puct, bad_settings_and_silent_failures)
     cfg.noise = 2;
     cr_assert_eq(yinsh_puct_new(&s, &cfg, lib_callback, NULL, err), YINSH_ERR_USAGE);
     cfg.noise = 0;
+    /* what the mcts agent's keys refuse, the library refuses: beyond them
+     * a search degenerates (c or alpha infinite: every visit on one
+     * child; a tree without room for the root's children: an action
+     * chosen with no visit) */
+    const struct {
+        double c, alpha, noise, temp, fpu;
+        uint32_t nodes;
+        const char *says;
+    } bad[] = {
+        {INFINITY, 0, 0, 0, 0, 0, "c inf"}, {101, 0, 0, 0, 0, 0, "c 101"}, {NAN, 0, 0, 0, 0, 0, "c nan"},
+        {1, INFINITY, 0.25, 0, 0, 0, "alpha inf"}, {1, 0, 0, INFINITY, 0, 0, "temp inf"},
+        {1, 0, 0, 0, NAN, 0, "fpu nan"}, {1, 0, 0, 0, 0, 1, "nodes 1"}, {1, 0, 0, 0, 0, YINSH_MAX_ACTIONS, "nodes 256"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        yinsh_puct_config b = {.sims = 10, .c = bad[i].c, .alpha = bad[i].alpha, .noise = bad[i].noise,
+                               .temp = bad[i].temp, .fpu = bad[i].fpu, .nodes = bad[i].nodes};
+        s = (yinsh_puct *)1;
+        cr_assert_eq(yinsh_puct_new(&s, &b, lib_callback, NULL, err), YINSH_ERR_USAGE, "%s was taken", bad[i].says);
+        cr_assert_null(s);
+        cr_assert_not_null(strstr(err, bad[i].says), "%s: %s", bad[i].says, err);
+    }
+    yinsh_puct_config fits = {.sims = 10, .c = 100, .alpha = 100, .noise = 1, .temp = 100, .fpu = 1,
+                              .nodes = YINSH_MAX_ACTIONS + 1};
+    cr_assert_eq(yinsh_puct_new(&s, &fits, lib_callback, NULL, err), YINSH_OK, "%s", err);
+    yinsh_puct_free(s);
     cr_assert_eq(yinsh_puct_new(&s, &cfg, silent_failure, NULL, err), YINSH_OK, "%s", err);
     yinsh_position *p = pos_of(START);
     int index;

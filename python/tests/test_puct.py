@@ -132,6 +132,13 @@ class Puct(unittest.TestCase):
                 yinsh.PuctAgent(lambda planes, mask, q=priors: (q, [0.5]), sims=20, batch=1).search(p)
         self.assertRaises(yinsh.UsageError, yinsh.PuctAgent, short, sims=0)
         self.assertRaises(yinsh.UsageError, yinsh.PuctAgent, short, batch=2000)
+        # the mcts agent's ranges: beyond them a search degenerated (every
+        # visit on one child; an action chosen without a visit)
+        inf = float("inf")
+        for bad in ({"c": inf}, {"c": 101}, {"c": float("nan")}, {"alpha": inf, "noise": 0.25}, {"temp": inf},
+                    {"nodes": 10}, {"nodes": 256}):
+            self.assertRaises(yinsh.UsageError, yinsh.PuctAgent, short, sims=20, **bad)
+        yinsh.PuctAgent(short, sims=20, c=100, alpha=100, noise=1, temp=100, nodes=257).close()
         self.assertRaises(TypeError, yinsh.PuctAgent, None)
 
 
