@@ -930,14 +930,18 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
 extern const char *const YINSH_NET_NAMES[], *const YINSH_NET_BYTES[];
 extern const unsigned long YINSH_NET_SIZES[];
 
-/* The built-in copy of a shipped net that path names, or NULL. */
+/* The built-in copy of a shipped net that path names, or NULL: its file
+ * name, with or without eval/nets/ and with or without .nnue ("pv32",
+ * the short name results/ and the docs use). */
 static const char *shipped_net(const char *path, size_t *len)
 {
-    static const char DIR[] = "eval/nets/";
+    static const char DIR[] = "eval/nets/", EXT[] = ".nnue";
     const char *name = !strncmp(path, DIR, sizeof DIR - 1) ? path + sizeof DIR - 1 : path;
     if (strchr(name, '/')) return NULL;
+    size_t n = strlen(name);
     for (int i = 0; YINSH_NET_NAMES[i]; i++)
-        if (!strcmp(YINSH_NET_NAMES[i], name)) {
+        if (!strcmp(YINSH_NET_NAMES[i], name) ||
+            (!strncmp(YINSH_NET_NAMES[i], name, n) && !strcmp(YINSH_NET_NAMES[i] + n, EXT))) {
             *len = YINSH_NET_SIZES[i];
             return YINSH_NET_BYTES[i];
         }

@@ -703,6 +703,38 @@ Test(nnue_file, the_built_in_net_loads)
     nnue_free(net);
 }
 
+/* The shipped nets answer to their short names (results/strength.md's
+ * eval=net:pv32) in any folder, as to their file names; a file of that
+ * name in the folder comes first. */
+Test(nnue_file, shipped_nets_answer_to_their_short_names)
+{
+    char *dir = tmpdir_new(), cwd[4096], err[ERR_LEN];
+    cr_assert(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(dir), 0);
+    const char *names[][2] = {{"pv32", "pv32.nnue"}, {"patterns32", "patterns32.nnue"},
+                              {"eval/nets/hybrid32", "hybrid32.nnue"}, {"default", "default.nnue"}};
+    for (int i = 0; i < 4; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/eval/nets/%s", YINSH_SOURCE_DIR, names[i][1]);
+        Nnue *by_name, *file;
+        cr_assert_eq(nnue_load(&by_name, names[i][0], err), 0, "%s", err);
+        cr_assert_eq(nnue_load(&file, path, err), 0, "%s", err);
+        cr_expect_eq(nnue_hash(by_name), nnue_hash(file), "%s", names[i][0]);
+        nnue_free(by_name);
+        nnue_free(file);
+    }
+    Nnue *none = NULL;
+    cr_expect_eq(nnue_load(&none, "pv3", err), ERR_NOT_FOUND, "%s", err);
+    cr_expect_eq(nnue_load(&none, "nnue", err), ERR_NOT_FOUND, "%s", err);
+    FILE *f = fopen("pv32", "w");
+    fputs("not a net\n", f);
+    fclose(f);
+    cr_expect_neq(nnue_load(&none, "pv32", err), 0, "the folder's file named pv32 was passed over");
+    cr_expect(strstr(err, "not a YINSH net file"), "%s", err);
+    cr_assert_null(none);
+    cr_assert_eq(chdir(cwd), 0);
+}
+
 /* A shipped net's bytes (eval/nets/NAME) to change, with their length. */
 static uint8_t *shipped_bytes(const char *name, size_t *len)
 {
