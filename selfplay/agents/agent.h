@@ -313,6 +313,12 @@ struct AgentEnv;
 int agent_spec_check(const AgentSpec *spec, const struct AgentEnv *env, char *err);
 /* Whether the agent plays uniformly random legal actions (no search). */
 bool agent_spec_random(const AgentSpec *spec);
+/* Whether the agent's action is a function of the position and of what
+ * it searched since its last reset, whatever its random stream: ab at a
+ * fixed depth on one thread with no time of its own (the run's limits
+ * apart). Its searches from one start may be played once and replayed
+ * (play/scheduler.c, the pie opening). */
+bool agent_spec_deterministic(const AgentSpec *spec);
 /* Whether the spec has keys that agent_spec_set can change (mcts, ab). */
 bool agent_spec_has_keys(const AgentSpec *spec);
 /* Whether the agent's play rests on the evaluation, so that tuning its

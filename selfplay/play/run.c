@@ -1,11 +1,9 @@
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "engine/base/error.h"
@@ -264,15 +262,6 @@ int run_work(Run *r, const atomic_bool *interrupt, char *err)
     return dist_play(&r->plan, NULL, 0, &sink, NULL, err);
 }
 
-int run_db_folder(const char *db, char *err)
-{
-    if (strcmp(db, RUN_DEFAULT_DB)) return 0;
-    if (mkdir(RUN_DEFAULT_DIR, 0777) != 0 && errno != EEXIST) {
-        return error_set(err, "cannot create the directory '%s': %s", RUN_DEFAULT_DIR, strerror(errno));
-    }
-    return 0;
-}
-
 /* A stored run found again: its plan from its row, its lease, the games
  * it lacks. */
 static int open_resumed(Run *r, const RunOptions *o, char *err)
@@ -295,6 +284,8 @@ static int open_resumed(Run *r, const RunOptions *o, char *err)
     if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
     if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
     r->leased = true;
+    /* this build plays some of its games: the run names it beside the one that started it */
+    if (store_run_add_commit(r->store, &r->row, YINSH_GIT_COMMIT, err)) return ERR_FAIL;
     r->plan.threads = o->plan.threads;
     /* where logs go and how long engines are waited for: this process's choice */
     r->plan.controls.engine_logs = o->plan.controls.engine_logs;
@@ -377,8 +368,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     if (!o->no_db) {
         assert(o->db);
         r->db = o->db;
-        if ((rc = run_db_folder(r->db, err)) ||
-            (rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
+        if ((rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
                              o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err)))
             return rc;
     }

@@ -18,14 +18,14 @@
 #include "selfplay/play/scheduler.h"
 #include "selfplay/store/store.h"
 
-/* The database of a command not told another: in the folder results/ of
- * the working folder, made by the first command that writes to it. */
-#define RUN_DEFAULT_DB "results/yinsh.db"
-#define RUN_DEFAULT_DIR "results"
+/* The database of a command not told another: yinsh.db in the working
+ * folder, made by the first command that writes to it (outside results/,
+ * which holds reports; the repository's .gitignore covers it). */
+#define RUN_DEFAULT_DB "yinsh.db"
 
 typedef struct RunOptions {
     const char *kind;    /* "selfplay" or "match": the run's kind and its default name's prefix */
-    const char *db;      /* the database (run_db_folder makes the default one's folder) */
+    const char *db;      /* the database */
     bool no_db;          /* store nothing */
     int busy_ms;         /* 0: STORE_BUSY_MS */
     const char *name;    /* NULL: KIND-YYYYmmdd-HHMMSS-<uid prefix> */
@@ -70,12 +70,6 @@ uint32_t run_shard_games(bool pairs, uint32_t games, uint32_t shard, uint32_t sh
 
 /* A seed from the clock and the process id. */
 uint64_t run_clock_seed(void);
-
-/* Makes the folder of the default database when db is it and the folder
- * is missing (any other database's folder must exist): 0, or ERR_FAIL
- * with a message. run_open does it; so does anything else that creates
- * a database. */
-int run_db_folder(const char *db, char *err);
 
 /* Whether the stored run `row` is the run `plan` would make (kind,
  * variant, seed, size, agents as canonical specs with their weights'
