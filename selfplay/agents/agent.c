@@ -7,7 +7,6 @@
 #include "selfplay/agents/kind.h"
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
-#include "engine/base/parallel.h"
 
 struct Agent {
     AgentSpec spec;
@@ -158,15 +157,4 @@ int agent_root_children(const Agent *agent, Action *actions, uint32_t *visits, i
 void agent_observe(Agent *agent, const Position *before, Action a)
 {
     if (agent->kind->observe) agent->kind->observe(agent->self, before, a);
-}
-
-uint32_t agent_spec_threads(const AgentSpec *spec)
-{
-    return spec->kind == AGENT_MCTS ? spec->mcts.threads : spec->kind == AGENT_AB ? spec->ab.threads : 1;
-}
-
-uint32_t agent_search_threads(const AgentSpec *spec)
-{
-    uint32_t asked = agent_spec_threads(spec), cores = (uint32_t)parallel_cores();
-    return asked < 1 ? 1 : asked < cores ? asked : cores;
 }
