@@ -85,8 +85,8 @@ const char USAGE_TRAIN[] =
     "  every stored position with a choice, its target the stored root visits\n"
     "  where the run stored them (selfplay --store-visits), else the action\n"
     "  played. Writes NET2: NET's value net unchanged, with the head. Defaults:\n"
-    "  4 epochs, lr 0.003, batch 256, --val 0.1; the summary gives the held-out\n"
-    "  cross-entropy and top-1 agreement with and without the head.\n";
+    "  4 epochs, lr 0.003, batch 256, --val 0.1 (above 0: the summary gives the\n"
+    "  held-out cross-entropy and top-1 agreement with and without the head).\n";
 
 /* The command line, parsed. */
 typedef struct TrainArgs {

@@ -54,6 +54,11 @@ int cmd_train_policy(int argc, char **argv)
     };
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) return rc;
+    /* the summary's figures are the held-out positions': none held out
+     * would print NaN (and a loop would record it) */
+    if (!(o.val_frac > 0))
+        return cli_usage_error(cmd, "--val 0: the head is measured on the positions held out; give a share above 0 "
+                                    "(default 0.1)");
     o.epochs = (int)epochs;
     o.batch = (int)batch;
     o.max_positions = (size_t)positions;
@@ -109,10 +114,16 @@ int cmd_train_policy(int argc, char **argv)
             (unsigned long long)d.with_visits, read_s);
     fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", init,
             nnue_hidden(net), (unsigned long long)o.seed, o.epochs, o.batch, o.lr, clock_now() - t0);
-    fprintf(sum, "held-out positions:\n");
-    print_figure(sum, "  children's values alone (no head)", &base);
-    if (!isnan(start.val_loss)) print_figure(sum, "  the net's head before (warm start)", &start);
-    print_figure(sum, "  the quantised head", &final);
+    if (d.positions_val == 0) {
+        /* too few games for a game of them to be held out at this share */
+        fprintf(sum, "held-out positions: none (%llu games at --val %g hold none out: no figures)\n",
+                (unsigned long long)d.games, o.val_frac);
+    } else {
+        fprintf(sum, "held-out positions:\n");
+        print_figure(sum, "  children's values alone (no head)", &base);
+        if (!isnan(start.val_loss)) print_figure(sum, "  the net's head before (warm start)", &start);
+        print_figure(sum, "  the quantised head", &final);
+    }
     fprintf(sum, "wrote %s: %zu bytes\n", out, len);
 done:
     free(bytes);

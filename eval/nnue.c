@@ -798,9 +798,65 @@ static int decode_part(const Nnue *net, const uint8_t **q, int32_t *w, int n, co
     return 0;
 }
 
+/* The largest |f| of a feature of the linear part (eval/evaluation.h,
+ * White's minus Black's): 3 rings removed, 51 markers or flippable
+ * markers, 123 windows, and a colour's moves or its rings' reach, at most
+ * 27 points on a ring's three lines for each of 5 rings (135). */
+enum { NNUE_FEATURE_ABS_MAX = 150 };
+
+/* The biases past the first layer (b2, b3) within NNUE_BIAS_MAX logits,
+ * then the largest output the weights can give, with the linear and
+ * pattern parts, within the int32 every search adds them in
+ * (nnue_evaluate, alpha-beta's leaves, the policy head's values): no sum
+ * of a loaded net can overflow, whatever the position. A unit of the
+ * hidden layer or of the second is at most QA; a second-layer sum must
+ * not wrap either. */
+static int decode_sums(const Nnue *net, const char *name, char *err)
+{
+    long long qa = net->qa, bias_max = (long long)NNUE_BIAS_MAX * qa * net->qw;
+    int l2 = net->l2, n = 2 * net->hidden;
+    for (int k = 0; k < (l2 ? l2 : 1); k++)
+        if (llabs((long long)net->b2[k]) > bias_max)
+            return error_set(err, "%s: mismatched architecture: the output's bias b2 %d is %ld, beyond %d times the scales",
+                             name, k, (long)net->b2[k], (int)NNUE_BIAS_MAX);
+    if (l2 && llabs((long long)net->b3) > bias_max)
+        return error_set(err, "%s: mismatched architecture: the output's bias b3 is %ld, beyond %d times the scales",
+                         name, (long)net->b3, (int)NNUE_BIAS_MAX);
+    long long out = 0;
+    for (int k = 0; k < (l2 ? l2 : 1); k++) {
+        long long z = llabs((long long)net->b2[k]);
+        for (int j = 0; j < n; j++) z += qa * abs(net->w2[(size_t)k * (size_t)n + (size_t)j]);
+        if (z > INT32_MAX)
+            return error_set(err, "%s: mismatched architecture: the second layer's weights w2 could sum to %lld in "
+                             "unit %d, beyond the int32 it is summed in", name, z, k);
+        out = z;
+    }
+    if (l2) {
+        out = llabs((long long)net->b3);
+        for (int k = 0; k < l2; k++) out += qa * abs(net->w3[k]);
+    }
+    long long lin = 0, pat = 0;
+    if (net->linear)
+        for (int k = 0; k < FEAT_NB; k++) lin += llabs((long long)net->lw[k]) * NNUE_FEATURE_ABS_MAX;
+    if (net->pw) {
+        for (int k = 0; k < PATTERN_NB; k++)
+            if (llabs((long long)net->pw[k]) > pat) pat = llabs((long long)net->pw[k]);
+        pat *= PATTERN_WINDOWS + 2; /* the kept sums move by a window's difference */
+    }
+    if (out + lin + pat > INT32_MAX)
+        return error_set(err, "%s: mismatched architecture: its output (up to %lld), linear part (%lld) and pattern "
+                         "part (%lld) could sum beyond %ld, the int32 a search adds them in", name, out, lin, pat,
+                         (long)INT32_MAX);
+    return 0;
+}
+
 /* The policy head from q (after the pattern part), its weights bounded
- * by NNUE_POLICY_MAX (so that a sum of the head cannot wrap: 512 hidden
- * values of at most 255 times 4096 stay below 2^31). */
+ * by NNUE_POLICY_MAX and its biases by NNUE_BIAS_MAX logits (so that a
+ * sum of the head cannot wrap: 512 hidden values of at most 255 times
+ * 4096, 535 million, and a bias of at most 131 million stay below 2^31). */
+_Static_assert(2LL * NNUE_MAX_HIDDEN * 255 * NNUE_POLICY_MAX * NNUE_POLICY_Q +
+                   (long long)NNUE_BIAS_MAX * 255 * NNUE_POLICY_Q <= INT32_MAX,
+               "no sum of the policy head can wrap");
 static int decode_policy(Nnue *net, const uint8_t *q, const char *name, char *err)
 {
     size_t nw = (size_t)ENCODE_ACTIONS * 2 * (size_t)net->hidden;
@@ -810,7 +866,13 @@ static int decode_policy(Nnue *net, const uint8_t *q, const char *name, char *er
     net->ppb = (int32_t *)(net->ppw + nw);
     net->beta = (int32_t)rd32(q);
     q += 4;
-    for (int k = 0; k < ENCODE_ACTIONS; k++, q += 4) net->ppb[k] = (int32_t)rd32(q);
+    for (int k = 0; k < ENCODE_ACTIONS; k++, q += 4) {
+        net->ppb[k] = (int32_t)rd32(q);
+        long long bound = (long long)NNUE_BIAS_MAX * net->qa * NNUE_POLICY_Q;
+        if (llabs((long long)net->ppb[k]) > bound)
+            return error_set(err, "%s: mismatched architecture: the policy bias of action %d is %ld, beyond %d times "
+                             "the scale", name, k, (long)net->ppb[k], (int)NNUE_BIAS_MAX);
+    }
     for (size_t i = 0; i < nw; i++, q += 2) {
         net->ppw[i] = (int16_t)(uint16_t)(q[0] | q[1] << 8);
         if (net->ppw[i] > NNUE_POLICY_MAX * NNUE_POLICY_Q || net->ppw[i] < -NNUE_POLICY_MAX * NNUE_POLICY_Q)
@@ -851,6 +913,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
             for (int c = 0; c < COLOUR_NB; c++) patterns_expand(net->pw, c, net->pw_code + (size_t)c * PATTERN_CODES);
         }
     }
+    if (!rc) rc = decode_sums(net, name, err);
     if (!rc && hd.policy) rc = decode_policy(net, q, name, err);
     if (rc) {
         net_discard(net);
@@ -867,14 +930,18 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
 extern const char *const YINSH_NET_NAMES[], *const YINSH_NET_BYTES[];
 extern const unsigned long YINSH_NET_SIZES[];
 
-/* The built-in copy of a shipped net that path names, or NULL. */
+/* The built-in copy of a shipped net that path names, or NULL: its file
+ * name, with or without eval/nets/ and with or without .nnue ("pv32",
+ * the short name results/ and the docs use). */
 static const char *shipped_net(const char *path, size_t *len)
 {
-    static const char DIR[] = "eval/nets/";
+    static const char DIR[] = "eval/nets/", EXT[] = ".nnue";
     const char *name = !strncmp(path, DIR, sizeof DIR - 1) ? path + sizeof DIR - 1 : path;
     if (strchr(name, '/')) return NULL;
+    size_t n = strlen(name);
     for (int i = 0; YINSH_NET_NAMES[i]; i++)
-        if (!strcmp(YINSH_NET_NAMES[i], name)) {
+        if (!strcmp(YINSH_NET_NAMES[i], name) ||
+            (!strncmp(YINSH_NET_NAMES[i], name, n) && !strcmp(YINSH_NET_NAMES[i] + n, EXT))) {
             *len = YINSH_NET_SIZES[i];
             return YINSH_NET_BYTES[i];
         }

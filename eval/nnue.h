@@ -84,6 +84,7 @@ enum {
     NNUE_QW = 64,           /* a weight of 1 past the first layer is QW */
     NNUE_POLICY_Q = 512,    /* the policy head's scale: a weight of 1 is 512, a bias of 1 QA * 512 */
     NNUE_POLICY_MAX = 8,    /* the largest policy weight (so that no sum of one can wrap) */
+    NNUE_BIAS_MAX = 1000,   /* the largest bias past the first layer, in logits (b2, b3, the policy's) */
     NNUE_BETA_Q = 1024,     /* the policy head's beta: 1 is 1024 */
 };
 

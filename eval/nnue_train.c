@@ -267,7 +267,7 @@ static float bound_of(const Layout *L, size_t k)
     if (k < L->w2) return 1.8f;                   /* w1, b1 */
     if (k < L->b2 || (k >= L->w3 && k < L->b3)) return 64.0f; /* w2, w3: 64 QW fits int16 */
     if (k >= L->lw) return NNUE_LINEAR_MAX;       /* the linear and pattern parts (nnue.h) */
-    return 1000.0f;                               /* biases: 1000 QA QW fits int32 */
+    return NNUE_BIAS_MAX;                         /* biases: 1000 QA QW fits int32 */
 }
 
 struct NnueTrainer {

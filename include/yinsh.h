@@ -32,6 +32,16 @@
  * its tables are built when it loads and only read afterwards). A games
  * or samples reader must be closed before its database.
  *
+ * Agents and PUCT searches in use. A call may reach an agent or a PUCT
+ * search while a call of it runs: from another thread, or from the
+ * search's own evaluator (yinsh_eval_fn). Such a call is refused with
+ * YINSH_ERR_BUSY, the handle unchanged: one choice, search, new game or
+ * observed action at a time. Their _free and yinsh_puct_new_game, which
+ * return nothing, are done when the running call returns instead (the
+ * call ends as it would have, then the handle is released, or its tree
+ * forgotten), so that nothing is freed under a search; the handle must
+ * not be used after its _free, as always.
+ *
  * Points and cells. A point is named as in docs/notation.md ("e5"). As a
  * number it is a cell of the engine's 11x11 grid: cell = column * 11 +
  * (row - 1), column a = 0 .. k = 10, row 1 .. 11; 85 of the 121 cells are
@@ -152,6 +162,7 @@ typedef enum yinsh_error {
     YINSH_ERR_NOT_FOUND = -4, /* what was named does not exist: a database, a run */
     YINSH_ERR_HELD = -5,      /* (reserved for writers) */
     YINSH_ERR_REPEAT = -6,    /* (reserved for writers) */
+    YINSH_ERR_BUSY = -7,      /* an agent or a PUCT search asked while a call of it runs (an addition) */
 } yinsh_error;
 
 enum { YINSH_WHITE = 0, YINSH_BLACK = 1 };
@@ -195,7 +206,7 @@ enum {
 
 YINSH_API int yinsh_api_version(void);
 YINSH_API const char *yinsh_version(void);
-/* "ok", "fail", "usage", "exists", "not-found", "held", "repeat"; "?" for another value. */
+/* "ok", "fail", "usage", "exists", "not-found", "held", "repeat", "busy"; "?" for another value. */
 YINSH_API const char *yinsh_error_name(int code);
 /* "none", "white", "black", "draw"; the reasons as the database writes them
  * ("three-rings", ...); "standard", "blitz". "?" outside the enums. */
@@ -395,23 +406,26 @@ enum { YINSH_PUCT_MAX_BATCH = 1024 };
  * (docs/uyi.md: c, batch, fpu, noise, alpha, temp, tempmoves, threads). */
 typedef struct yinsh_puct_config {
     uint32_t sims;       /* simulations per search, > 0 */
-    double c;            /* the exploration constant (0: none) */
+    double c;            /* the exploration constant, 0..100 (0: none) */
     uint32_t batch;      /* leaves per evaluation, 1..YINSH_PUCT_MAX_BATCH; 0: 1 */
     double fpu;          /* an unvisited child's Q: its parent's less this */
     uint32_t threads;    /* search threads sharing the tree; 0 or 1: the caller's alone */
     double noise;        /* the root's Dirichlet noise weight, 0..1; 0: none */
-    double alpha;        /* its concentration; 0: 0.3 */
-    double temp;         /* > 0 with temp_moves: the choice drawn from visits^(1/temp) ... */
+    double alpha;        /* its concentration, 0..100; 0: 0.3 */
+    double temp;         /* 0..100; > 0 with temp_moves: the choice drawn from visits^(1/temp) ... */
     uint32_t temp_moves; /* ... while fewer actions than this were played (yinsh_puct_advance counts them) */
     int solver;          /* 1: prove wins and losses */
-    uint32_t nodes;      /* the tree's bound in nodes; 0: enough for sims */
+    uint32_t nodes;      /* the tree's bound in nodes, from YINSH_MAX_ACTIONS + 1 (room for any root's
+                          * children); 0: enough for sims */
     uint64_t seed;       /* the random stream of noise and temp */
 } yinsh_puct_config;
 
 typedef struct yinsh_puct yinsh_puct;
 
 /* A search over fn (called with ctx). YINSH_ERR_USAGE for a setting out
- * of range or no fn, YINSH_ERR_FAIL when its memory cannot be had. */
+ * of range (those of the mcts agent's keys, docs/uyi.md; a NaN or an
+ * infinity is out of every one) or no fn, YINSH_ERR_FAIL when its memory
+ * cannot be had. */
 YINSH_API int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn fn, void *ctx, char *err);
 YINSH_API void yinsh_puct_free(yinsh_puct *s);
 /* A new game: the tree and the count of actions played are forgotten. */

@@ -21,7 +21,27 @@ struct yinsh_agent {
     uint64_t seed;
     Position game;  /* where the observed actions led from the game's start */
     bool followed;  /* game is the position of the game being played */
+    LibUse use;     /* a call of it runs (lib_internal.h) */
 };
+
+static int busy(char *err)
+{
+    return error_code(err, ERR_BUSY, "the agent is busy: a call of it (from another thread) has not returned; "
+                                     "one choice, new game or observed action at a time");
+}
+
+static void agent_destroy(yinsh_agent *a)
+{
+    agent_free(a->agent);
+    free(a);
+}
+
+/* Ends a call of a: the agent is released here when a free was asked
+ * during the call (a must not be used afterwards). */
+static void agent_end(yinsh_agent *a)
+{
+    if (lib_use_end(&a->use) & LIB_FREE) agent_destroy(a);
+}
 
 int yinsh_agent_new(yinsh_agent **out, const char *spec, uint64_t seed, char *err)
 {
@@ -51,14 +71,13 @@ int yinsh_agent_new(yinsh_agent **out, const char *spec, uint64_t seed, char *er
 
 void yinsh_agent_free(yinsh_agent *a)
 {
-    if (!a) return;
-    agent_free(a->agent);
-    free(a);
+    /* during a call of it, the call releases it when it returns */
+    if (a && lib_use_now_or_later(&a->use, LIB_FREE)) agent_destroy(a);
 }
 
 void yinsh_agent_spec(const yinsh_agent *a, char out[YINSH_SPEC_LEN]) { agent_spec_format(agent_spec(a->agent), out); }
 
-int yinsh_agent_new_game(yinsh_agent *a, int variant, char *err)
+static int new_game(yinsh_agent *a, int variant, char *err)
 {
     if (variant < 0 || variant >= VARIANT_NB)
         return error_code(err, ERR_USAGE, "variant %d: expected %d (standard) or %d (blitz), plus %d (swap) and/or %d (draw odds)",
@@ -71,7 +90,15 @@ int yinsh_agent_new_game(yinsh_agent *a, int variant, char *err)
     return 0;
 }
 
-int yinsh_agent_observe(yinsh_agent *a, const yinsh_position *before, int index, char *err)
+int yinsh_agent_new_game(yinsh_agent *a, int variant, char *err)
+{
+    if (!lib_use_begin(&a->use)) return busy(err);
+    int rc = new_game(a, variant, err);
+    agent_end(a);
+    return rc;
+}
+
+static int observe(yinsh_agent *a, const yinsh_position *before, int index, char *err)
 {
     Action act = encode_action_in(&before->pos, index);
     if (act == ACTION_NONE || !movegen_is_legal(&before->pos, act))
@@ -88,7 +115,15 @@ int yinsh_agent_observe(yinsh_agent *a, const yinsh_position *before, int index,
     return 0;
 }
 
-int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yinsh_move_stats *stats, char *err)
+int yinsh_agent_observe(yinsh_agent *a, const yinsh_position *before, int index, char *err)
+{
+    if (!lib_use_begin(&a->use)) return busy(err);
+    int rc = observe(a, before, index, err);
+    agent_end(a);
+    return rc;
+}
+
+static int choose(yinsh_agent *a, const yinsh_position *p, int *index, yinsh_move_stats *stats, char *err)
 {
     const AgentSpec *spec = agent_spec(a->agent);
     *index = -1;
@@ -124,4 +159,14 @@ int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yins
     };
     for (int k = 0; k < npv; k++) stats->pv[k] = encode_action(pv[k]);
     return 0;
+}
+
+int yinsh_agent_choose(yinsh_agent *a, const yinsh_position *p, int *index, yinsh_move_stats *stats, char *err)
+{
+    *index = -1;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!lib_use_begin(&a->use)) return busy(err);
+    int rc = choose(a, p, index, stats, err);
+    agent_end(a);
+    return rc;
 }

@@ -3,6 +3,8 @@
 #ifndef YINSH_LIB_INTERNAL_H
 #define YINSH_LIB_INTERNAL_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <yinsh.h>
 #include "engine/position.h"
 #include "selfplay/search/mcts.h"
@@ -40,5 +42,43 @@ typedef struct LibOutside {
 } LibOutside;
 int lib_outside_evaluate(void *ctx, MctsLeaf *leaves, int n, char *err);
 void lib_outside_free(LibOutside *o);
+
+/* The use of a handle that a caller can reach again while a call of it
+ * runs (an agent, a PUCT search: from another thread, or from the
+ * search's own evaluator; include/yinsh.h, "Agents and PUCT searches in
+ * use"): 0 while idle, else LIB_BUSY and what was asked meanwhile for the
+ * call to do when it ends (LIB_FREE: release the handle; LIB_CLEAR: the
+ * PUCT search's new game). Written by whichever thread calls, with
+ * atomic compare-and-swaps only. */
+enum { LIB_BUSY = 1, LIB_FREE = 2, LIB_CLEAR = 4 };
+typedef _Atomic int LibUse;
+
+/* Takes the handle for a call: false when a call of it runs. */
+static inline bool lib_use_begin(LibUse *u)
+{
+    int idle = 0;
+    return atomic_compare_exchange_strong(u, &idle, LIB_BUSY);
+}
+
+/* A free or a new game (what, LIB_FREE or LIB_CLEAR): true when the
+ * handle was idle and is now taken, for the caller to do it now (then
+ * lib_use_end); false when it was left for the running call. */
+static inline bool lib_use_now_or_later(LibUse *u, int what)
+{
+    int s = atomic_load(u);
+    for (;;) {
+        if (s == 0 ? atomic_compare_exchange_weak(u, &s, LIB_BUSY) : atomic_compare_exchange_weak(u, &s, s | what))
+            return s == 0;
+    }
+}
+
+/* Ends a call: 0, the handle idle again; or what was asked meanwhile,
+ * the handle still taken, for the caller to do and then end again. */
+static inline int lib_use_end(LibUse *u)
+{
+    int s = LIB_BUSY;
+    if (atomic_compare_exchange_strong(u, &s, 0)) return 0;
+    return s & ~LIB_BUSY;
+}
 
 #endif

@@ -22,7 +22,8 @@ _Static_assert(SAME(YINSH_ERR_LEN, ERR_LEN) && SAME(YINSH_YPN_LEN, YPN_MAX_LEN) 
                "buffer sizes");
 _Static_assert(SAME(YINSH_ERR_FAIL, ERR_FAIL) && SAME(YINSH_ERR_USAGE, ERR_USAGE) &&
                    SAME(YINSH_ERR_EXISTS, ERR_EXISTS) && SAME(YINSH_ERR_NOT_FOUND, ERR_NOT_FOUND) &&
-                   SAME(YINSH_ERR_HELD, ERR_HELD) && SAME(YINSH_ERR_REPEAT, ERR_REPEAT),
+                   SAME(YINSH_ERR_HELD, ERR_HELD) && SAME(YINSH_ERR_REPEAT, ERR_REPEAT) &&
+                   SAME(YINSH_ERR_BUSY, ERR_BUSY),
                "error codes");
 _Static_assert(SAME(YINSH_CELLS, ENCODE_CELLS) && SAME(YINSH_PLANES, ENCODE_PLANES) && SAME(YINSH_POINTS, POINT_NB),
                "planes");
@@ -49,7 +50,7 @@ const char *yinsh_version(void) { return YINSH_VERSION; }
 
 const char *yinsh_error_name(int code)
 {
-    static const char *const names[] = {"ok", "fail", "usage", "exists", "not-found", "held", "repeat"};
+    static const char *const names[] = {"ok", "fail", "usage", "exists", "not-found", "held", "repeat", "busy"};
     return code <= 0 && code > -(int)(sizeof names / sizeof *names) ? names[-code] : "?";
 }
 

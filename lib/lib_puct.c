@@ -11,6 +11,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "lib/lib_internal.h"
+#include "selfplay/agents/agent.h"
 #include "selfplay/search/mcts.h"
 
 _Static_assert((int)YINSH_ERR_LEN == (int)ERR_LEN, "the evaluator's err is the search's");
@@ -38,6 +39,7 @@ struct yinsh_puct {
     int batch;
     uint32_t nsets;
     EvalArrays sets[MCTS_MAX_THREADS];
+    LibUse use; /* a search or an advance runs (lib_internal.h) */
 };
 
 static bool arrays_alloc(EvalArrays *a, int batch)
@@ -104,6 +106,33 @@ static int lib_evaluate(void *ctx, MctsLeaf *leaves, int n, char *err)
     return rc ? ERR_FAIL : 0;
 }
 
+static int busy(char *err)
+{
+    return error_code(err, ERR_BUSY, "the PUCT search is busy: a search of it has not returned (this call came from "
+                                     "its evaluator, or from another thread); one search or advance at a time");
+}
+
+static void puct_destroy(yinsh_puct *s)
+{
+    mcts_free(s->mcts);
+    for (uint32_t i = 0; i < s->nsets; i++) arrays_free(&s->sets[i]);
+    free(s);
+}
+
+/* Ends a call of s, doing what was asked during it: the new game's
+ * clearing, or the release of s (which must not be used afterwards). */
+static void puct_end(yinsh_puct *s)
+{
+    for (int asked; (asked = lib_use_end(&s->use));) {
+        if (asked & LIB_FREE) {
+            puct_destroy(s);
+            return;
+        }
+        mcts_clear(s->mcts);
+        atomic_fetch_and(&s->use, ~LIB_CLEAR);
+    }
+}
+
 int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn fn, void *ctx, char *err)
 {
     char scratch[ERR_LEN];
@@ -112,18 +141,26 @@ int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn
     if (!cfg || !fn) return error_code(err, ERR_USAGE, "PUCT needs its settings and an evaluator function");
     if (cfg->sims == 0 || cfg->sims > 10000000)
         return error_code(err, ERR_USAGE, "sims %u: expected 1..10000000", (unsigned)cfg->sims);
-    if (!(cfg->c >= 0) || !(cfg->fpu >= 0 && cfg->fpu <= 1))
-        return error_code(err, ERR_USAGE, "c %g, fpu %g: expected c >= 0 and fpu in [0, 1]", cfg->c, cfg->fpu);
+    /* the ranges of the mcts agent's keys (selfplay/agents/agent_mcts.c):
+     * beyond them (c or alpha infinite) a search degenerates */
+    if (!(cfg->c >= 0 && cfg->c <= 100) || !(cfg->fpu >= 0 && cfg->fpu <= 1))
+        return error_code(err, ERR_USAGE, "c %g, fpu %g: expected c in [0, 100] and fpu in [0, 1]", cfg->c, cfg->fpu);
     if (cfg->batch > MCTS_MAX_BATCH)
         return error_code(err, ERR_USAGE, "batch %u: expected 1..%d", (unsigned)cfg->batch, (int)MCTS_MAX_BATCH);
     if (cfg->threads > MCTS_MAX_THREADS)
         return error_code(err, ERR_USAGE, "threads %u: expected 1..%d", (unsigned)cfg->threads,
                           (int)MCTS_MAX_THREADS);
-    if (!(cfg->noise >= 0 && cfg->noise <= 1) || !(cfg->alpha >= 0) || !(cfg->temp >= 0))
-        return error_code(err, ERR_USAGE, "noise %g, alpha %g, temp %g: expected noise in [0, 1], alpha and temp >= 0",
-                          cfg->noise, cfg->alpha, cfg->temp);
-    if (cfg->nodes > MCTS_MAX_NODES)
-        return error_code(err, ERR_USAGE, "nodes %u: at most %d", (unsigned)cfg->nodes, (int)MCTS_MAX_NODES);
+    if (!(cfg->noise >= 0 && cfg->noise <= 1) || !(cfg->alpha >= 0 && cfg->alpha <= 100) ||
+        !(cfg->temp >= 0 && cfg->temp <= 100) || cfg->temp_moves > AGENT_MAX_TEMP_MOVES)
+        return error_code(err, ERR_USAGE,
+                          "noise %g, alpha %g, temp %g, temp_moves %u: expected noise in [0, 1], alpha and temp in "
+                          "[0, 100], temp_moves at most %d",
+                          cfg->noise, cfg->alpha, cfg->temp, (unsigned)cfg->temp_moves, (int)AGENT_MAX_TEMP_MOVES);
+    /* a tree without room for the root's children chooses an action it
+     * never visited: 0 (enough for sims), or room for any root's */
+    if (cfg->nodes > MCTS_MAX_NODES || (cfg->nodes && cfg->nodes <= MAX_ACTIONS))
+        return error_code(err, ERR_USAGE, "nodes %u: expected 0 (enough for sims) or %d to %d", (unsigned)cfg->nodes,
+                          MAX_ACTIONS + 1, (int)MCTS_MAX_NODES);
     yinsh_puct *s = calloc(1, sizeof *s);
     if (!s) return error_set(err, "out of memory for a search");
     s->fn = fn;
@@ -146,13 +183,20 @@ int yinsh_puct_new(yinsh_puct **out, const yinsh_puct_config *cfg, yinsh_eval_fn
 
 void yinsh_puct_free(yinsh_puct *s)
 {
-    if (!s) return;
-    mcts_free(s->mcts);
-    for (uint32_t i = 0; i < s->nsets; i++) arrays_free(&s->sets[i]);
-    free(s);
+    /* during a search, the search releases it when it returns */
+    if (s && lib_use_now_or_later(&s->use, LIB_FREE)) puct_destroy(s);
 }
 
-void yinsh_puct_new_game(yinsh_puct *s) { mcts_clear(s->mcts); }
+void yinsh_puct_new_game(yinsh_puct *s)
+{
+    /* during a search, the tree is forgotten when it returns */
+    if (!lib_use_now_or_later(&s->use, LIB_CLEAR)) return;
+    mcts_clear(s->mcts);
+    puct_end(s);
+}
+
+static int search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_move_stats *stats, int *children,
+                  uint32_t *visits, int *nchildren, char *err);
 
 int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_move_stats *stats, int *children,
                       uint32_t *visits, int *nchildren, char *err)
@@ -162,6 +206,15 @@ int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_
     *index = -1;
     if (stats) memset(stats, 0, sizeof *stats);
     if (nchildren) *nchildren = 0;
+    if (!lib_use_begin(&s->use)) return busy(err);
+    int rc = search(s, p, index, stats, children, visits, nchildren, err);
+    puct_end(s);
+    return rc;
+}
+
+static int search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_move_stats *stats, int *children,
+                  uint32_t *visits, int *nchildren, char *err)
+{
     if (pos_outcome(&p->pos, NULL, NULL)) {
         char ypn[YPN_MAX_LEN];
         return error_code(err, ERR_USAGE, "the game is over in %s: nothing to search", ypn_format(&p->pos, ypn));
@@ -199,10 +252,12 @@ int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *index, yinsh_
 
 int yinsh_puct_advance(yinsh_puct *s, const yinsh_position *before, int index, char *err)
 {
-    Action act = encode_action_at(index);
+    Action act = encode_action_in(&before->pos, index); /* swap, not pass, in state P */
     if (act == ACTION_NONE || !movegen_is_legal(&before->pos, act))
         return error_code(err, ERR_USAGE, "action index %d is not legal in the position before", index);
+    if (!lib_use_begin(&s->use)) return busy(err);
     mcts_advance(s->mcts, &before->pos, act);
+    puct_end(s);
     return 0;
 }
 

@@ -190,7 +190,21 @@ play)
         nice -n "$NICE" "$YINSH" study "$STUDY" --shard "$k/$N" --db "$(db_of "$k")" --threads "$THREADS" &
         child=$!
         if [ "$SAVE_EVERY" -gt 0 ]; then
-            (while sleep "$SAVE_EVERY"; do save "$k" 2>/dev/null || true; done) &
+            # its sleep is a process of its own, which held the script's
+            # output open up to SAVE_EVERY seconds after the script ended
+            # (`play ... | tail` waited): it holds none of the script's
+            # streams, and the saver ends it when it is told to end
+            (
+                nap=
+                trap '[ -z "$nap" ] || kill "$nap" 2>/dev/null; exit 0' TERM
+                while :; do
+                    sleep "$SAVE_EVERY" </dev/null >/dev/null 2>&1 &
+                    nap=$!
+                    wait "$nap" || exit 0
+                    nap=
+                    save "$k" 2>/dev/null || true
+                done
+            ) &
             saver=$!
         fi
         rc=0

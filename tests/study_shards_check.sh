@@ -145,4 +145,40 @@ CKPT="$tmp/ck2" bash "$script" play "$S" 2 2 >"$tmp/out" 2>&1 || rc=$?
 rc=0
 bash "$script" status "$S" 3 >"$tmp/out" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] && grep -q "another number of shards than 3" "$tmp/out" || fail "N=3 over N=2 checkpoints: exit $rc: $(cat "$tmp/out")"
+
+# play's output is closed when the script ends: the saver's sleep of
+# SAVE_EVERY seconds once held it, and `play ... | tail` waited up to 900 s
+cat >"$tmp/tiny.ini" <<EOF
+[study]
+name = tiny
+db = $tmp/tiny.db
+seed = 5
+games = 4
+variants = standard
+[agent r]
+spec = random
+EOF
+(
+  {
+    rc=0
+    WORK="$tmp/work-tiny" CKPT="$tmp/ckpt-tiny" SAVE_EVERY=900 bash "$script" play "$tmp/tiny.ini" 1 2>"$tmp/tiny.err" ||
+      rc=$?
+    echo "$rc" >"$tmp/tiny.rc"
+  } | { cat >/dev/null; touch "$tmp/tiny.closed"; }
+) </dev/null >/dev/null 2>&1 &
+i=0
+until [ -f "$tmp/tiny.rc" ]; do
+  i=$((i + 1))
+  [ "$i" -lt 1200 ] || fail "play of a study of 4 random games did not end in 120 s: $(cat "$tmp/tiny.err")"
+  sleep 0.1
+done
+[ "$(cat "$tmp/tiny.rc")" = 0 ] || fail "play of the tiny study: exit $(cat "$tmp/tiny.rc"): $(cat "$tmp/tiny.err")"
+i=0
+until [ -f "$tmp/tiny.closed" ]; do
+  i=$((i + 1))
+  # a hang, not a speed: the output is closed at once, or after SAVE_EVERY
+  [ "$i" -lt 600 ] || fail "play ended, and its output stayed open 60 s after: a process it left holds it"
+  sleep 0.1
+done
+wait
 echo "study_shards_check: ok"

@@ -206,6 +206,11 @@ Test(games, damaged_refused)
         cr_assert(fig && fig < strchr(g0, '\n'), "an ab action with chosen_visits 1: %.300s", g0);
         refused(dir, damaged(dir, file, "game 0 ", ",1,0.", ",2,0.", "visits"),
                 "(run 't-standard-ab1'): the run's games hash to ", exists);
+        /* the run's variant or seed changed, where no game tells (none swapped):
+         * the run's plan identity is not its columns' */
+        refused(dir, damaged(dir, file, "variant ", "standard", "standard+swap", "variant"),
+                "run 't-standard-ab1': its plan_ident ", exists);
+        refused(dir, damaged(dir, file, "seed ", "seed ", "seed 1", "seed"), "were changed", exists);
         /* a prefix hash changed */
         char digit[11], other[11];
         snprintf(digit, sizeof digit, "hash 200 %c", strstr(long_run, "\nhash 200 ")[10]);

@@ -6,6 +6,8 @@
  * binary stored and exports. Nothing here includes an engine header. */
 #define _GNU_SOURCE /* nftw, in test_proc.h */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <yinsh.h>
 #include "tests/test_proc.h"
 
@@ -28,7 +30,9 @@ Test(lib, versions_and_names)
     cr_expect_str_eq(yinsh_version(), YINSH_VERSION);
     cr_expect_str_eq(yinsh_error_name(YINSH_ERR_USAGE), "usage");
     cr_expect_str_eq(yinsh_error_name(YINSH_ERR_NOT_FOUND), "not-found");
+    cr_expect_str_eq(yinsh_error_name(YINSH_ERR_BUSY), "busy");
     cr_expect_str_eq(yinsh_error_name(7), "?");
+    cr_expect_str_eq(yinsh_error_name(-8), "?");
     cr_expect_str_eq(yinsh_result_name(YINSH_RESULT_DRAW), "draw");
     cr_expect_str_eq(yinsh_reason_name(YINSH_REASON_POOL_EMPTY), "pool-empty");
     cr_expect_str_eq(yinsh_variant_name(YINSH_BLITZ), "blitz");
@@ -320,6 +324,56 @@ Test(lib, agents_choose_with_their_figures)
 
 /* `yinsh uyi` as an external engine: it chooses only in the position its
  * game reached through observe. */
+/* An agent choosing in one thread while another calls it: a choice, a
+ * new game or an observed action refused (busy), a free left for the
+ * choice, which answers and then releases the agent (issue 59). */
+typedef struct Chooser {
+    yinsh_agent *a;
+    yinsh_position *p;
+    atomic_int started, done;
+    int rc, index;
+    char err[YINSH_ERR_LEN];
+} Chooser;
+
+static void *choose_thread(void *arg)
+{
+    Chooser *c = arg;
+    atomic_store(&c->started, 1);
+    c->rc = yinsh_agent_choose(c->a, c->p, &c->index, NULL, c->err);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+Test(lib, an_agent_in_use_refuses_and_is_freed_after)
+{
+    Chooser c = {.p = pos_of(MOVES)};
+    char err[YINSH_ERR_LEN];
+    cr_assert_eq(yinsh_agent_new(&c.a, "mcts:sims=100000", 1, err), YINSH_OK, "%s", err);
+    int legal[YINSH_MAX_ACTIONS];
+    cr_assert_gt(yinsh_position_legal(c.p, legal), 0);
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, choose_thread, &c), 0);
+    while (!atomic_load(&c.started)) sched_yield();
+    /* until the choice has begun, an observed action is taken (it moves
+     * nothing the choice needs: a tree from another root is dropped) */
+    int rc;
+    while ((rc = yinsh_agent_observe(c.a, c.p, legal[0], err)) == YINSH_OK && !atomic_load(&c.done)) sched_yield();
+    cr_assert_eq(rc, YINSH_ERR_BUSY, "the choice ended before another call met it: %s", err);
+    cr_assert_not_null(strstr(err, "the agent is busy"), "%s", err);
+    int index;
+    cr_assert_eq(yinsh_agent_choose(c.a, c.p, &index, NULL, err), YINSH_ERR_BUSY, "%s", err);
+    cr_assert_eq(index, -1);
+    cr_assert_eq(yinsh_agent_new_game(c.a, YINSH_STANDARD, err), YINSH_ERR_BUSY, "%s", err);
+    char spec[YINSH_SPEC_LEN];
+    yinsh_agent_spec(c.a, spec); /* reading the spec is no call of the agent's state */
+    cr_assert_str_eq(spec, "mcts:sims=100000,c=1,rollout=random");
+    yinsh_agent_free(c.a); /* left for the choice */
+    pthread_join(t, NULL);
+    cr_assert_eq(c.rc, YINSH_OK, "%s", c.err);
+    cr_assert(c.index >= 0);
+    yinsh_position_free(c.p);
+}
+
 Test(lib, an_external_engine_is_told_its_game)
 {
     char spec[1024], err[YINSH_ERR_LEN];

@@ -2,10 +2,13 @@
  * yinsh_puct_*): the arrays a callback is handed, the same root visits as
  * the search in C (selfplay/search/mcts.h) over the same numbers given as
  * MctsLeaf, a failing callback and bad numbers stopping the search with
- * the callback's message, bad settings refused. It links the shared
- * library and, for the search in C, the static ones. */
+ * the callback's message, bad settings refused, a search in use refusing
+ * another call (busy) and released only when it returns. It links the
+ * shared library and, for the search in C, the static ones. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <yinsh.h>
 #include "engine/base/error.h"
@@ -239,6 +242,31 @@ Test(lib_puct, bad_settings_and_silent_failures)
     cfg.noise = 2;
     cr_assert_eq(yinsh_puct_new(&s, &cfg, lib_callback, NULL, err), YINSH_ERR_USAGE);
     cfg.noise = 0;
+    /* what the mcts agent's keys refuse, the library refuses: beyond them
+     * a search degenerates (c or alpha infinite: every visit on one
+     * child; a tree without room for the root's children: an action
+     * chosen with no visit) */
+    const struct {
+        double c, alpha, noise, temp, fpu;
+        uint32_t nodes;
+        const char *says;
+    } bad[] = {
+        {INFINITY, 0, 0, 0, 0, 0, "c inf"}, {101, 0, 0, 0, 0, 0, "c 101"}, {NAN, 0, 0, 0, 0, 0, "c nan"},
+        {1, INFINITY, 0.25, 0, 0, 0, "alpha inf"}, {1, 0, 0, INFINITY, 0, 0, "temp inf"},
+        {1, 0, 0, 0, NAN, 0, "fpu nan"}, {1, 0, 0, 0, 0, 1, "nodes 1"}, {1, 0, 0, 0, 0, YINSH_MAX_ACTIONS, "nodes 256"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        yinsh_puct_config b = {.sims = 10, .c = bad[i].c, .alpha = bad[i].alpha, .noise = bad[i].noise,
+                               .temp = bad[i].temp, .fpu = bad[i].fpu, .nodes = bad[i].nodes};
+        s = (yinsh_puct *)1;
+        cr_assert_eq(yinsh_puct_new(&s, &b, lib_callback, NULL, err), YINSH_ERR_USAGE, "%s was taken", bad[i].says);
+        cr_assert_null(s);
+        cr_assert_not_null(strstr(err, bad[i].says), "%s: %s", bad[i].says, err);
+    }
+    yinsh_puct_config fits = {.sims = 10, .c = 100, .alpha = 100, .noise = 1, .temp = 100, .fpu = 1,
+                              .nodes = YINSH_MAX_ACTIONS + 1};
+    cr_assert_eq(yinsh_puct_new(&s, &fits, lib_callback, NULL, err), YINSH_OK, "%s", err);
+    yinsh_puct_free(s);
     cr_assert_eq(yinsh_puct_new(&s, &cfg, silent_failure, NULL, err), YINSH_OK, "%s", err);
     yinsh_position *p = pos_of(START);
     int index;
@@ -247,4 +275,158 @@ Test(lib_puct, bad_settings_and_silent_failures)
     yinsh_position_free(p);
     yinsh_puct_free(s);
     yinsh_puct_free(NULL);
+}
+
+/* Swap shares index 1933 with pass: in state P of a +swap variant the
+ * index is the swap, which the search chooses and advance plays on. */
+static int swap_callback(void *ctx, int n, const float *planes, const uint8_t *mask, float *priors, float *values,
+                         char *err)
+{
+    (void)ctx, (void)planes, (void)err;
+    for (int l = 0; l < n; l++) {
+        for (int i = 0; i < YINSH_ACTIONS; i++)
+            if (mask[(size_t)l * YINSH_ACTIONS + i]) priors[(size_t)l * YINSH_ACTIONS + i] = i == YINSH_PASS ? 1000 : 1;
+        values[l] = 0.5f;
+    }
+    return 0;
+}
+
+Test(lib_puct, swap_is_searched_and_advanced)
+{
+    yinsh_puct_config cfg = {.sims = 30, .c = 1.5, .batch = 4, .seed = 1};
+    yinsh_puct *s;
+    char err[YINSH_ERR_LEN], text[YINSH_ACTION_LEN];
+    cr_assert_eq(yinsh_puct_new(&s, &cfg, swap_callback, NULL, err), YINSH_OK, "%s", err);
+    yinsh_position *p = pos_of("4/7/8/9/6W3/9/10/9/8/7/4 b P standard+swap");
+    int index;
+    yinsh_move_stats st;
+    cr_assert_eq(yinsh_puct_search(s, p, &index, &st, NULL, NULL, NULL, err), YINSH_OK, "%s", err);
+    cr_assert_eq(index, YINSH_PASS, "the heavy prior is the swap's");
+    cr_assert_eq(st.pv[0], YINSH_PASS);
+    cr_assert_eq(yinsh_puct_advance(s, p, index, err), YINSH_OK, "%s", err);
+    cr_assert_eq(yinsh_position_apply(p, index, err), YINSH_OK, "%s", err);
+    char ypn[YINSH_YPN_LEN];
+    yinsh_position_ypn(p, ypn);
+    cr_assert_str_eq(ypn, "4/7/8/9/6B3/9/10/9/8/7/4 w P standard+swap");
+    cr_assert_eq(yinsh_position_action_index(p, "e5", &index, err), YINSH_OK, "%s", err);
+    cr_assert_eq(yinsh_puct_search(s, p, &index, NULL, NULL, NULL, NULL, err), YINSH_OK, "%s", err);
+    yinsh_action_text(YINSH_PASS, text);
+    cr_assert_str_eq(text, "pass", "by index alone");
+    yinsh_position_free(p);
+    yinsh_puct_free(s);
+}
+
+/* ---- a search in use (include/yinsh.h, "Agents and PUCT searches in use") */
+
+/* An evaluator that calls back into its own search (what: search,
+ * advance, new game, free) once, recording what the call returned. */
+typedef struct Reentry {
+    yinsh_puct *s;
+    yinsh_position *p;
+    int what, calls, rc;
+    char err[YINSH_ERR_LEN];
+} Reentry;
+
+enum { RE_SEARCH, RE_ADVANCE, RE_NEW_GAME, RE_FREE };
+
+static int reentering(void *ctx, int n, const float *planes, const uint8_t *mask, float *priors, float *values,
+                      char *err)
+{
+    (void)planes, (void)mask, (void)priors, (void)err;
+    Reentry *r = ctx;
+    if (r->calls++ == 1) {
+        int index;
+        if (r->what == RE_SEARCH) r->rc = yinsh_puct_search(r->s, r->p, &index, NULL, NULL, NULL, NULL, r->err);
+        if (r->what == RE_ADVANCE) r->rc = yinsh_puct_advance(r->s, r->p, 0, r->err);
+        if (r->what == RE_NEW_GAME) yinsh_puct_new_game(r->s);
+        if (r->what == RE_FREE) yinsh_puct_free(r->s);
+    }
+    for (int l = 0; l < n; l++) values[l] = 0.5f;
+    return 0;
+}
+
+Test(lib_puct, a_search_refuses_its_own_evaluator)
+{
+    for (int what = RE_SEARCH; what <= RE_FREE; what++) {
+        yinsh_puct_config cfg = {.sims = 60, .c = 1.5, .batch = 4};
+        Reentry r = {.what = what, .rc = 99, .p = pos_of(START)};
+        char err[YINSH_ERR_LEN];
+        cr_assert_eq(yinsh_puct_new(&r.s, &cfg, reentering, &r, err), YINSH_OK, "%s", err);
+        int index;
+        yinsh_move_stats st;
+        /* the search goes on as it would have: the call from inside did nothing */
+        cr_assert_eq(yinsh_puct_search(r.s, r.p, &index, &st, NULL, NULL, NULL, err), YINSH_OK, "%d: %s", what, err);
+        cr_assert_eq(st.sims, 60u);
+        if (what == RE_SEARCH || what == RE_ADVANCE) {
+            cr_assert_eq(r.rc, YINSH_ERR_BUSY, "%d", what);
+            cr_assert_str_eq(yinsh_error_name(r.rc), "busy");
+            cr_assert_not_null(strstr(r.err, "the PUCT search is busy"), "%s", r.err);
+        }
+        if (what == RE_FREE) {
+            /* released when the search returned (ASan's leak check sees it) */
+            yinsh_position_free(r.p);
+            continue;
+        }
+        /* a new game asked during the search forgot the tree after it:
+         * the next search of the same position starts afresh */
+        cr_assert_eq(yinsh_puct_search(r.s, r.p, &index, &st, NULL, NULL, NULL, err), YINSH_OK, "%s", err);
+        if (what == RE_NEW_GAME) cr_assert_eq(st.root_visits, 60u, "the tree was forgotten");
+        else cr_assert_gt(st.root_visits, 60u, "the tree was kept");
+        yinsh_position_free(r.p);
+        yinsh_puct_free(r.s);
+    }
+}
+
+/* An evaluator that holds the search until the test lets it go. */
+typedef struct Held {
+    atomic_int inside, go;
+    yinsh_puct *s;
+    yinsh_position *p;
+    int rc, index;
+    char err[YINSH_ERR_LEN];
+} Held;
+
+static int holding(void *ctx, int n, const float *planes, const uint8_t *mask, float *priors, float *values, char *err)
+{
+    (void)planes, (void)mask, (void)priors, (void)err;
+    Held *h = ctx;
+    atomic_store(&h->inside, 1);
+    while (!atomic_load(&h->go)) sched_yield();
+    for (int l = 0; l < n; l++) values[l] = 0.5f;
+    return 0;
+}
+
+static void *search_thread(void *arg)
+{
+    Held *h = arg;
+    h->rc = yinsh_puct_search(h->s, h->p, &h->index, NULL, NULL, NULL, NULL, h->err);
+    return NULL;
+}
+
+/* Another thread's calls during a search: a search or an advance
+ * refused (busy), a free left for the search, which answers and then
+ * releases it. */
+Test(lib_puct, another_thread_cannot_free_a_search_under_it)
+{
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        yinsh_puct_config cfg = {.sims = 40, .c = 1.5, .threads = threads};
+        Held h = {.p = pos_of(MOVES)};
+        char err[YINSH_ERR_LEN];
+        cr_assert_eq(yinsh_puct_new(&h.s, &cfg, holding, &h, err), YINSH_OK, "%s", err);
+        pthread_t t;
+        cr_assert_eq(pthread_create(&t, NULL, search_thread, &h), 0);
+        while (!atomic_load(&h.inside)) sched_yield();
+        int index;
+        cr_assert_eq(yinsh_puct_search(h.s, h.p, &index, NULL, NULL, NULL, NULL, err), YINSH_ERR_BUSY);
+        cr_assert_not_null(strstr(err, "busy"), "%s", err);
+        int legal[YINSH_MAX_ACTIONS];
+        cr_assert_gt(yinsh_position_legal(h.p, legal), 0);
+        cr_assert_eq(yinsh_puct_advance(h.s, h.p, legal[0], err), YINSH_ERR_BUSY, "%s", err);
+        yinsh_puct_free(h.s); /* left for the search */
+        atomic_store(&h.go, 1);
+        pthread_join(t, NULL);
+        cr_assert_eq(h.rc, YINSH_OK, "%s", h.err);
+        cr_assert(h.index >= 0);
+        yinsh_position_free(h.p);
+    }
 }

@@ -202,6 +202,18 @@ Test(messages, messages_and_figures_say_what_they_mean)
     const char *tune[] = {"tune", "--db", big, "--out", path_in(dir, "w.txt"), "--val", "0", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, tune, &out, &err), 0, "%s", err);
     cr_assert(!strstr(out, "nan"), "%s", out);
+    /* a policy head is measured on held-out positions: --val 0 is refused
+     * (it printed "cross-entropy nan", and the PUCT loop recorded it) */
+    char *net = gc(malloc(strlen(YINSH_SOURCE_DIR) + 32));
+    sprintf(net, "%s/eval/nets/pv32.nnue", YINSH_SOURCE_DIR);
+    char *visits = path_in(dir, "v.db");
+    const char *play[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=8", "--store-visits", "--db", visits,
+                          "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    const char *head[] = {"train", "--policy", "--db", visits, "--init", net, "--out", path_in(dir, "h.nnue"), "--val",
+                          "0", "--quiet", NULL};
+    expect_exit(dir, head, 2, "--val 0: the head is measured on the positions held out");
+    cr_assert(!file_exists(path_in(dir, "h.nnue")));
     /* one pair: no negative zero */
     const char *pair[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "1", "--no-db",
                           "--quiet", NULL};

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <signal.h>
 #include "tests/test_proc.h"
+#include "engine/encode/encode.h"
 #include "engine/movegen.h"
 #include "engine/randgame.h"
 #include "eval/evaluation.h"
@@ -700,6 +701,128 @@ Test(nnue_file, the_built_in_net_loads)
     cr_assert_eq(nnue_hash(file), nnue_hash(net));
     nnue_free(file);
     nnue_free(net);
+}
+
+/* The shipped nets answer to their short names (results/strength.md's
+ * eval=net:pv32) in any folder, as to their file names; a file of that
+ * name in the folder comes first. */
+Test(nnue_file, shipped_nets_answer_to_their_short_names)
+{
+    char *dir = tmpdir_new(), cwd[4096], err[ERR_LEN];
+    cr_assert(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(dir), 0);
+    const char *names[][2] = {{"pv32", "pv32.nnue"}, {"patterns32", "patterns32.nnue"},
+                              {"eval/nets/hybrid32", "hybrid32.nnue"}, {"default", "default.nnue"}};
+    for (int i = 0; i < 4; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/eval/nets/%s", YINSH_SOURCE_DIR, names[i][1]);
+        Nnue *by_name, *file;
+        cr_assert_eq(nnue_load(&by_name, names[i][0], err), 0, "%s", err);
+        cr_assert_eq(nnue_load(&file, path, err), 0, "%s", err);
+        cr_expect_eq(nnue_hash(by_name), nnue_hash(file), "%s", names[i][0]);
+        nnue_free(by_name);
+        nnue_free(file);
+    }
+    Nnue *none = NULL;
+    cr_expect_eq(nnue_load(&none, "pv3", err), ERR_NOT_FOUND, "%s", err);
+    cr_expect_eq(nnue_load(&none, "nnue", err), ERR_NOT_FOUND, "%s", err);
+    FILE *f = fopen("pv32", "w");
+    fputs("not a net\n", f);
+    fclose(f);
+    cr_expect_neq(nnue_load(&none, "pv32", err), 0, "the folder's file named pv32 was passed over");
+    cr_expect(strstr(err, "not a YINSH net file"), "%s", err);
+    cr_assert_null(none);
+    cr_assert_eq(chdir(cwd), 0);
+}
+
+/* A shipped net's bytes (eval/nets/NAME) to change, with their length. */
+static uint8_t *shipped_bytes(const char *name, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/eval/nets/%s", YINSH_SOURCE_DIR, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "%s", path);
+    uint8_t *b = gc(malloc(1 << 20));
+    *len = fread(b, 1, 1 << 20, f);
+    fclose(f);
+    return b;
+}
+
+/* The content hash put right after a change (docs/nnue.md: FNV-1a 64 over
+ * the header before the hash and every byte after the header). */
+static void rehash(uint8_t *b, size_t len)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++) {
+        if (i == 48) i = NNUE_HEADER_BYTES;
+        h = (h ^ b[i]) * 1099511628211ULL;
+    }
+    for (int i = 0; i < 8; i++) b[48 + i] = (uint8_t)(h >> (8 * i));
+}
+
+/* Where the biases of a shipped net of one output (l2 = 0) begin: after
+ * the header, the description, w1, b1 and w2. */
+static size_t b2_at(const uint8_t *b)
+{
+    size_t hidden = b[20], dlen = b[36];
+    return NNUE_HEADER_BYTES + dlen + (size_t)NNUE_FEATURES * hidden * 2 + hidden * 2 + 2 * hidden * 2;
+}
+
+/* Crafted nets with a valid hash whose biases or weights would overflow a
+ * sum of the search (issue 59): refused at the load, naming the part. */
+Test(nnue_file, biases_and_sums_that_would_overflow_are_refused)
+{
+    char *dir = tmpdir_new();
+    size_t len;
+    /* pv32, every policy bias 0x7ffffff0 and every policy weight 4096 */
+    uint8_t *b = shipped_bytes("pv32.nnue", &len);
+    size_t pb = b2_at(b) + 4 + 4 * FEAT_NB + 4 * PATTERN_NB + 4, pw2 = pb + 4 * (size_t)ENCODE_ACTIONS;
+    cr_assert_eq(pw2 + (size_t)ENCODE_ACTIONS * 64 * 2, len, "pv32's layout");
+    for (int k = 0; k < ENCODE_ACTIONS; k++) put32(b + pb + 4 * (size_t)k, 0x7ffffff0);
+    for (size_t i = pw2; i < len; i += 2) b[i] = 0x00, b[i + 1] = 0x10;
+    rehash(b, len);
+    expect_refused(dir, "pb.nnue", b, len, "the policy bias of action 0 is 2147483632, beyond 1000 times the scale");
+    /* just within: the head's sums stay below 2^31 */
+    for (int k = 0; k < ENCODE_ACTIONS; k++) put32(b + pb + 4 * (size_t)k, (uint32_t)(NNUE_BIAS_MAX * 255 * 512));
+    rehash(b, len);
+    char err[ERR_LEN];
+    cr_assert_eq(load_bytes(dir, "pb-max.nnue", b, len, err), 0, "%s", err);
+    /* patterns32, b2 = INT32_MAX, and b2 = INT32_MIN */
+    b = shipped_bytes("patterns32.nnue", &len);
+    put32(b + b2_at(b), INT32_MAX);
+    rehash(b, len);
+    expect_refused(dir, "b2.nnue", b, len, "the output's bias b2 0 is 2147483647, beyond 1000 times the scales");
+    put32(b + b2_at(b), (uint32_t)INT32_MIN);
+    rehash(b, len);
+    expect_refused(dir, "b2-min.nnue", b, len, "the output's bias b2 0 is -2147483648");
+    /* default.nnue (a second layer of 16): b3 = INT32_MAX */
+    b = shipped_bytes("default.nnue", &len);
+    put32(b + len - 4, INT32_MAX);
+    rehash(b, len);
+    expect_refused(dir, "b3.nnue", b, len, "the output's bias b3 is 2147483647");
+
+    /* every bias within its bound, and yet sums beyond int32: the largest
+     * weights at the largest scale */
+    size_t h = 256, n2 = 2 * h;
+    int16_t *w1 = gc(calloc((size_t)NNUE_FEATURES * h, 2)), *b1 = gc(calloc(h, 2)), *w2 = gc(malloc(n2 * 2));
+    for (size_t k = 0; k < n2; k++) w2[k] = 32767;
+    int32_t b2 = 0, lw[FEAT_NB];
+    NnueParams p = {.hidden = 256, .l2 = 0, .qa = 255, .qw = 1024, .w1 = w1, .b1 = b1, .w2 = w2, .b2 = &b2,
+                    .description = "wraps"};
+    uint8_t *bytes;
+    cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
+    expect_refused(dir, "w2.nnue", gc(bytes), len, "the second layer's weights w2 could sum to 4278059520");
+    /* the output fits, and so does each part, but not all of them */
+    for (size_t k = 0; k < n2; k++) w2[k] = 4096;
+    for (int k = 0; k < FEAT_NB; k++) lw[k] = NNUE_LINEAR_MAX * 255 * 1024;
+    p.lw = lw;
+    cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
+    expect_refused(dir, "parts.nnue", gc(bytes), len, "could sum beyond 2147483647");
+    /* the same with the trainer's scale loads */
+    p.qw = NNUE_QW;
+    for (int k = 0; k < FEAT_NB; k++) lw[k] = NNUE_LINEAR_MAX * 255 * NNUE_QW;
+    cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
+    cr_assert_eq(load_bytes(dir, "fits.nnue", gc(bytes), len, err), 0, "%s", err);
 }
 
 /* ---- training -------------------------------------------------------- */

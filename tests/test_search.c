@@ -3,8 +3,10 @@
  * search is that one node for node (tests/data/ab_nodes.txt, written by
  * the 8f70ac8 build); with them on, a fixed depth and a node budget are
  * reproducible; the spec keys tech= and tempo= read and write. */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/base/clock.h"
+#include "engine/base/parallel.h"
 #include "eval/nnue.h"
 
 enum { ALL_TECH = AB_KILLERS | AB_ASPIRATION | AB_LMR | AB_NULL | AB_FUTILITY | AB_QUIESCE };
@@ -358,4 +361,31 @@ Test(search_spec, threads_read_and_write)
     cr_assert_eq(agent_spec_set(&s, "threads", "2", err), 0, "%s", err);
     cr_assert(agent_spec_ab_config(&s, &cfg));
     cr_expect_eq(cfg.threads, 2);
+}
+
+/* An agent searches with at most as many threads as the cores it may run
+ * on (agent_search_threads; docs/uyi.md): more would only take turns on
+ * them and overrun a movetime. The spec keeps what was asked. */
+Test(search_spec, threads_are_capped_at_the_cores)
+{
+    AgentSpec s;
+    char err[ERR_LEN];
+    const char *specs[] = {"ab:depth=5,threads=64", "mcts:sims=100,threads=64", "random"};
+    const uint32_t asked[] = {64, 64, 1};
+    uint32_t cores = (uint32_t)parallel_cores();
+    cpu_set_t all, one;
+    cr_assert_eq(sched_getaffinity(0, sizeof all, &all), 0);
+    cr_assert_eq(cores, (uint32_t)CPU_COUNT(&all));
+    int first = 0;
+    while (!CPU_ISSET(first, &all)) first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(agent_spec_parse_text(specs[i], &s, err), 0, "%s", err);
+        cr_expect_eq(agent_spec_threads(&s), asked[i], "%s", specs[i]);
+        cr_expect_eq(agent_search_threads(&s), asked[i] < cores ? asked[i] : cores, "%s", specs[i]);
+        cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);
+        cr_expect_eq(agent_search_threads(&s), 1u, "%s on one core", specs[i]);
+        cr_assert_eq(sched_setaffinity(0, sizeof all, &all), 0);
+    }
 }

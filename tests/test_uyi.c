@@ -5,9 +5,11 @@
  * answered without dying, quit, an external agent refused; the command
  * reader and the clock policy (selfplay/uyi/command.c) as functions; and
  * the server (selfplay/uyi/server/) in this process on memory streams. */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -600,7 +602,10 @@ Test(uyi, alphabeta_has_a_threads_option)
     }
     cr_assert(announced, "no threads option announced");
     child_send(&c, "setoption name Threads value 3\nisready\n");
-    cr_assert(child_line(&c, line, sizeof line, 5) && !strcmp(line, "readyok"), "Threads 3: %s", line);
+    /* (on fewer than 3 cores the engine says that fewer search) */
+    cr_assert(child_line(&c, line, sizeof line, 5), "Threads 3: no answer");
+    if (!strncmp(line, "info string Threads 3: ", 23)) cr_assert(child_line(&c, line, sizeof line, 5));
+    cr_assert(!strcmp(line, "readyok"), "Threads 3: %s", line);
     child_send(&c, "position ypn " MOVES_YPN "\ngo depth 4\n");
     int depth = 0;
     for (;;) {
@@ -617,6 +622,40 @@ Test(uyi, alphabeta_has_a_threads_option)
     child_send(&c, "uyi\n");
     child_expect(&c, "id name ", line, sizeof line, 10);
     cr_assert(strstr(line, ",threads=3"), "%s", line);
+    cr_assert_eq(child_quit(&c), 0);
+}
+
+/* More threads than the engine's cores are not started: they would only
+ * take turns on the cores, and the search's own thread would read its
+ * clock so late that the answer overran its movetime (64 threads on 2
+ * cores answered `go movetime 50` at 124 ms). The policy, not a time: an
+ * engine that may run on one core searches with one thread, and says
+ * so; the spec keeps the threads asked for. */
+Test(uyi, threads_beyond_the_cores_are_not_started)
+{
+    cpu_set_t all, one;
+    cr_assert_eq(sched_getaffinity(0, sizeof all, &all), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &all)) first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0); /* the engine inherits it */
+    Child c;
+    char line[4096];
+    child_start(&c, "ab:depth=64,tt=1");
+    cr_assert_eq(sched_setaffinity(0, sizeof all, &all), 0);
+    child_send(&c, "uyi\n");
+    child_expect(&c, "uyiok", line, sizeof line, 10);
+    child_send(&c, "setoption name Threads value 64\nisready\n");
+    cr_assert(child_line(&c, line, sizeof line, 5), "no answer to Threads 64");
+    cr_assert_str_eq(line, "info string Threads 64: 1 search, the cores this engine may run on");
+    cr_assert(child_line(&c, line, sizeof line, 5) && !strcmp(line, "readyok"), "%s", line);
+    child_send(&c, "position ypn " MOVES_YPN "\ngo movetime 50\n");
+    child_expect(&c, "bestmove ", line, sizeof line, 30);
+    cr_assert(strcmp(line, "bestmove none"));
+    child_send(&c, "uyi\n");
+    child_expect(&c, "id name ", line, sizeof line, 10);
+    cr_assert(strstr(line, ",threads=64"), "the spec keeps what was asked: %s", line);
     cr_assert_eq(child_quit(&c), 0);
 }
 

@@ -36,12 +36,12 @@ static Bitboard marked(const BoardMark *m, int n, const char *kinds)
 Test(marks, every_action_of_random_games)
 {
     char err[ERR_LEN];
-    int kinds[6] = {0};
+    int kinds[ACT_SWAP + 1] = {0};
     for (uint64_t seed = 1; seed <= 300; seed++) {
         Rng rng;
         rng_seed(&rng, seed, 0);
         Position pos;
-        pos_start(&pos, seed % 3 ? VARIANT_STANDARD : VARIANT_BLITZ);
+        pos_start(&pos, (seed % 3 ? VARIANT_STANDARD : VARIANT_BLITZ) | (seed % 2 ? VARIANT_SWAP : 0));
         Action list[MAX_ACTIONS];
         int n;
         while ((n = movegen_all(&pos, list)) > 0) {
@@ -66,6 +66,7 @@ Test(marks, every_action_of_random_games)
             case ACT_PLACE: cr_assert(nm == 1 && m[0].kind == 'n' && m[0].at == ACTION_FROM(a)); break;
             case ACT_RING: cr_assert(nm == 1 && m[0].kind == 'z' && m[0].at == ACTION_FROM(a)); break;
             case ACT_PASS: cr_assert_eq(nm, 0); break;
+            case ACT_SWAP: cr_assert(nm == 1 && m[0].kind == 'n' && m[0].at == bb_lsb(pos.rings[BLACK])); break;
             }
             /* the slots: one ring per ring removed */
             int before = nm;
@@ -74,6 +75,31 @@ Test(marks, every_action_of_random_games)
         }
     }
     cr_assert(kinds[ACT_MOVE] && kinds[ACT_ROW] && kinds[ACT_RING] && kinds[ACT_PLACE], "every kind of action drawn");
+}
+
+/* A swap after each of White's 85 first rings: the ring, Black's now,
+ * is marked; a swap is refused where none can have been made. */
+Test(marks, swap_after_every_first_ring)
+{
+    char err[ERR_LEN];
+    for (int variant = VARIANT_STANDARD | VARIANT_SWAP; variant <= (VARIANT_BLITZ | VARIANT_SWAP); variant++) {
+        Position start;
+        pos_start(&start, variant);
+        Action list[MAX_ACTIONS];
+        int n = movegen_all(&start, list);
+        cr_assert_eq(n, 85);
+        for (int i = 0; i < n; i++) {
+            Position pos = start;
+            Undo u;
+            pos_make(&pos, list[i], &u);
+            cr_assert(movegen_is_legal(&pos, ACTION_SWAP));
+            pos_make(&pos, ACTION_SWAP, &u);
+            BoardMark m[BOARD_MARKS_MAX];
+            int nm = 0;
+            cr_assert_eq(board_last_marks(&pos, ACTION_SWAP, m, &nm, err), 0, "%s", err);
+            cr_assert(nm == 1 && m[0].kind == 'n' && m[0].at == ACTION_FROM(list[i]));
+        }
+    }
 }
 
 /* The position of a YPN and an action text that cannot have made it. */
@@ -105,6 +131,10 @@ Test(marks, actions_that_do_not_fit)
     refused(moved, "xc2-c7", "not the ends of a row of 5");
     refused(placed, "pass", "other player's move");
     refused("4/7/8/9/10/9/10/9/8/7/4 w P standard", "xe5", "while rings are placed");
+    /* a swap leaves Black one ring and White to place, in a +swap variant */
+    refused(placed, "swap", "a swap leaves Black one ring");
+    refused("4/7/8/9/4W5/9/10/9/8/7/4 b P standard+swap", "swap", "a swap leaves Black one ring");
+    refused("4/7/8/9/4W4B/9/10/9/8/7/4 w P standard+swap", "swap", "a swap leaves Black one ring");
 }
 
 Test(marks, status_lines)
@@ -142,6 +172,10 @@ Test(svg, command)
     expect_exit(dir, none, 2, "missing YPN");
     const char *extra[] = {"svg", "4/7/8/9/4W5/9/10/9/8/7/4 b P standard", "e5", NULL};
     expect_exit(dir, extra, 2, "unexpected argument");
+    /* after a swap: Black's ring marked, White to place */
+    const char *swap[] = {"svg", "4/7/8/9/6B3/9/10/9/8/7/4 w P standard+swap", "--last", "swap", NULL};
+    cr_assert_eq(yinsh_run(dir, swap, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "class=\"placed\"") && strstr(out, ">last: swap<"), "%s", out);
 }
 
 /* ---- yinsh view ----------------------------------------------------------- */
@@ -318,6 +352,26 @@ Test(view, text_stays_data)
                   "%s: the name is not escaped: %s", pages[i], page);
         cr_assert_null(strstr(page, "alert(1)</script>"), "%s", pages[i]);
     }
+}
+
+/* A site of games that swapped: every page written, the swap a step of
+ * its game like any other action. */
+Test(view, games_with_a_swap)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "t.db"), *site = path_in(dir, "site"), *err;
+    const char *play[] = {"selfplay", "--games", "30", "--agent", "random", "--variant", "standard+swap", "--seed", "2",
+                          "--db", db, "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    const char *swapped = db_text(h, "SELECT min(game_id) FROM action WHERE action = 'swap'");
+    cr_assert(swapped && *swapped, "no game of the 30 swapped: the test needs one");
+    char name[64];
+    snprintf(name, sizeof name, "games/%s.html", swapped);
+    sqlite3_close(h);
+    const char *view[] = {"view", "--db", db, "--out", site, NULL};
+    cr_assert_eq(yinsh_run(dir, view, NULL, &err), 0, "%s", err);
+    cr_assert(strstr(err, "30 games"), "%s", err);
+    cr_assert(strstr(slurp(path_in(site, name)), "\"swap\""), "%s does not show the swap", name);
 }
 
 /* ---- the viewer replaces only what it wrote ------------------------------- */

@@ -28,6 +28,7 @@ enum {
     ERR_NOT_FOUND = -4, /* what was named does not exist (a run, a database) */
     ERR_HELD = -5,      /* another live process holds it (a run's lease) */
     ERR_REPEAT = -6,    /* these games are stored already (a run of the same plan) */
+    ERR_BUSY = -7,      /* the handle is in use by a call that has not returned (libyinsh's agents, searches) */
 };
 
 /* Formats the message into err (ERR_LEN bytes; nothing when err is NULL)

@@ -1,4 +1,6 @@
-/* The OpenMP runtime's start (base/parallel.h). */
+/* The OpenMP runtime's start and the cores (base/parallel.h). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,3 +25,13 @@ void parallel_clear_stale_registration(void)
 /* Before main and before any OpenMP call of a program or library that
  * holds this file, whichever reaches it first. */
 __attribute__((constructor)) static void parallel_at_start(void) { parallel_clear_stale_registration(); }
+
+int parallel_cores(void)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}

@@ -22,6 +22,10 @@ enum { THREADS_MAX = 1024 };
  * process's. Nothing on other systems, or where there is no such file. */
 void parallel_clear_stale_registration(void);
 
+/* The cores this process may run on: its CPU affinity's count (taskset,
+ * a cgroup's cpuset), else the online CPUs; at least 1. */
+int parallel_cores(void);
+
 static inline int parallel_threads(int asked)
 {
     if (asked > 0) return asked < THREADS_MAX ? asked : THREADS_MAX;

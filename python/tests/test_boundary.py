@@ -5,12 +5,13 @@ integer; each call that once crashed the interpreter runs in a process
 of its own."""
 
 import os
+import struct
 import subprocess
 import sys
 import unittest
 
 import yinsh
-from helpers import CHILD_ENV, TempDir, small_db
+from helpers import CHILD_ENV, SOURCE, TempDir, small_db
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -144,6 +145,58 @@ class Integers(unittest.TestCase):
         a = yinsh.Agent("random")
         self.assertRaises(ValueError, a.observe, p, 2 ** 32 + 5)
         a.close()
+
+
+def fnv_rehash(b):
+    """A net file's content hash put right (docs/nnue.md: FNV-1a 64 over
+    bytes 0..47 and every byte after the 56 of the header)."""
+    h = 14695981039346656037
+    for x in bytes(b[:48]) + bytes(b[56:]):
+        h = ((h ^ x) * 1099511628211) & (2 ** 64 - 1)
+    b[48:56] = struct.pack("<Q", h)
+
+
+def b2_at(b):
+    """Where the output's bias of a net of one output (l2 = 0) begins:
+    after the header, the description, w1, b1 and w2."""
+    hidden, dlen = struct.unpack_from("<I", b, 20)[0], struct.unpack_from("<I", b, 36)[0]
+    return 56 + dlen + 413 * hidden * 2 + hidden * 2 + 2 * hidden * 2
+
+
+class CraftedNets(unittest.TestCase):
+    """A net whose hash is right but whose biases would overflow the
+    search's sums is refused by name when an agent is made of it (issue
+    59): not searched with undefined arithmetic, not an abort."""
+
+    def test_policy_biases_and_output_biases(self):
+        tmp = TempDir()
+        try:
+            src = os.path.join(SOURCE, "eval", "nets")
+            with open(os.path.join(src, "pv32.nnue"), "rb") as f:
+                b = bytearray(f.read())
+            pb = b2_at(b) + 4 + 4 * 8 + 4 * 1625 + 4
+            for k in range(yinsh.ACTIONS):
+                struct.pack_into("<i", b, pb + 4 * k, 0x7ffffff0)
+            fnv_rehash(b)
+            path = tmp.join("pb.nnue")
+            with open(path, "wb") as f:
+                f.write(b)
+            with self.assertRaises(yinsh.Error) as e:
+                yinsh.Agent("mcts:sims=50,puct=1,eval=net:%s" % path)
+            self.assertIn("the policy bias of action 0 is 2147483632", str(e.exception))
+            with open(os.path.join(src, "patterns32.nnue"), "rb") as f:
+                b = bytearray(f.read())
+            struct.pack_into("<i", b, b2_at(b), 2 ** 31 - 1)
+            fnv_rehash(b)
+            path = tmp.join("b2.nnue")
+            with open(path, "wb") as f:
+                f.write(b)
+            for spec in ("ab:depth=2,eval=net:%s", "mcts:sims=50,rollout=0,eval=net:%s"):
+                with self.assertRaises(yinsh.Error) as e:
+                    yinsh.Agent(spec % path)
+                self.assertIn("the output's bias b2 0 is 2147483647", str(e.exception))
+        finally:
+            tmp.remove()
 
 
 if __name__ == "__main__":

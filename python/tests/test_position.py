@@ -185,6 +185,16 @@ class Variants(unittest.TestCase):
         self.assertEqual(p.ypn, "4/7/8/9/6B3/9/10/9/8/7/4 w P standard+swap")
         self.assertNotIn("swap", p.legal_actions())
 
+    def test_svg_after_a_swap(self):
+        p = yinsh.Position(variant="standard+swap")
+        p.apply("e7")
+        p.apply("swap")
+        want = subprocess.run([BIN, "svg", p.ypn, "--last", "swap"], capture_output=True, text=True, check=True,
+                              env=CHILD_ENV).stdout
+        self.assertIn(">last: swap<", want)
+        self.assertEqual(p.svg(), want)
+        self.assertEqual(p._repr_svg_(), want)
+
     def test_names(self):
         self.assertEqual(yinsh.Position(variant="blitz+swap+draw-odds").variant, "blitz+swap+draw-odds")
         self.assertEqual(yinsh.Position(variant="blitz").variant, "blitz")

@@ -121,8 +121,24 @@ class Puct(unittest.TestCase):
             yinsh.PuctAgent(nan, sims=20).search(p)
         self.assertIn("the evaluator gave", str(e.exception))
         self.assertRaises(TypeError, yinsh.PuctAgent(not_a_pair, sims=20).search, p)
+        # what is no number is refused, with numpy or without: None once
+        # became NaN ("value outside [0, 1]"), the text "0.5" a value
+        for values in (None, "0.5", b"0", ["0.5"], [None]):
+            with self.assertRaises(TypeError, msg=repr(values)) as e:
+                yinsh.PuctAgent(lambda planes, mask, v=values: (None, v), sims=20, batch=1).search(p)
+            self.assertIn("number", str(e.exception))
+        for priors in ("1", [["1"] * yinsh.ACTIONS], [{0: "1"}]):
+            with self.assertRaises(TypeError, msg=repr(priors)):
+                yinsh.PuctAgent(lambda planes, mask, q=priors: (q, [0.5]), sims=20, batch=1).search(p)
         self.assertRaises(yinsh.UsageError, yinsh.PuctAgent, short, sims=0)
         self.assertRaises(yinsh.UsageError, yinsh.PuctAgent, short, batch=2000)
+        # the mcts agent's ranges: beyond them a search degenerated (every
+        # visit on one child; an action chosen without a visit)
+        inf = float("inf")
+        for bad in ({"c": inf}, {"c": 101}, {"c": float("nan")}, {"alpha": inf, "noise": 0.25}, {"temp": inf},
+                    {"nodes": 10}, {"nodes": 256}):
+            self.assertRaises(yinsh.UsageError, yinsh.PuctAgent, short, sims=20, **bad)
+        yinsh.PuctAgent(short, sims=20, c=100, alpha=100, noise=1, temp=100, nodes=257).close()
         self.assertRaises(TypeError, yinsh.PuctAgent, None)
 
 

@@ -18,7 +18,7 @@ serves training batches from a window of runs or shards."""
 
 from ._lib import (ACTIONS, API_VERSION, CELLS, CHANNEL_MOVE0, CHANNEL_PASS, CHANNEL_PLACE, CHANNEL_RING, CHANNEL_ROW0,
                    CHANNELS, GAME_MAX, GRID, MOVE0, MOVE_SPAN, OBSERVATION, PASS, PLACE0, PLANE_SCALE, PLANES, RING0,
-                   ROW0, SYMMETRIES, ClosedError, Error, NotFoundError, UsageError)
+                   ROW0, SYMMETRIES, BusyError, ClosedError, Error, NotFoundError, UsageError)
 from ._lib import lib as _c
 from ._lib import path as library_path
 from .agent import Agent, MoveStats, Played, play
@@ -35,7 +35,7 @@ PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "vali
                "state M", "state R", "state X", "state r", "state x", "over", "own removed", "other removed", "pool",
                "blitz")
 
-__all__ = ["ACTIONS", "API_VERSION", "Action", "ActionLayout", "ActionRow", "Agent", "BLACK", "CELLS", "CHANNELS",
+__all__ = ["ACTIONS", "API_VERSION", "Action", "ActionLayout", "ActionRow", "Agent", "BLACK", "BusyError", "CELLS", "CHANNELS",
            "CHANNEL_MOVE0", "CHANNEL_PASS", "CHANNEL_PLACE", "CHANNEL_RING", "CHANNEL_ROW0", "ClosedError", "Database",
            "Error", "FrozenError", "GAME_MAX", "GRID", "Game", "MOVE0", "MOVE_SPAN", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
            "PLANE_NAMES", "PLANE_SCALE", "Played", "Position", "PuctAgent", "RING0", "ROW0", "SYMMETRIES", "RunInfo", "Sample", "SearchResult", "State", "StoredGame",

@@ -35,7 +35,8 @@ class Error(Exception):
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
-        self.name = {-1: "fail", -2: "usage", -3: "exists", -4: "not-found", -5: "held", -6: "repeat"}.get(code, "?")
+        self.name = {-1: "fail", -2: "usage", -3: "exists", -4: "not-found", -5: "held", -6: "repeat",
+                     -7: "busy"}.get(code, "?")
 
 
 class UsageError(Error, ValueError):
@@ -44,6 +45,11 @@ class UsageError(Error, ValueError):
 
 class NotFoundError(Error, LookupError):
     """What was named does not exist: a database, a run."""
+
+
+class BusyError(Error, RuntimeError):
+    """An Agent or a PuctAgent called while a call of it runs: from another
+    thread, or from a PuctAgent's own evaluate (one call at a time)."""
 
 
 class ClosedError(Error, ValueError):
@@ -56,7 +62,7 @@ class ClosedError(Error, ValueError):
 def raise_for(code: int, err: Any) -> NoReturn:
     """Raises the exception of a failed call's code and err buffer."""
     message = err.value.decode("utf-8", "replace") if err is not None else ""
-    cls = {-2: UsageError, -4: NotFoundError}.get(code, Error)
+    cls = {-2: UsageError, -4: NotFoundError, -7: BusyError}.get(code, Error)
     raise cls(code, message or "libyinsh: %s" % code)
 
 

@@ -6,7 +6,7 @@ import collections
 import ctypes
 from typing import Any, List, Optional, Tuple
 
-from . import _lib
+from . import _guard, _lib
 from ._lib import lib
 from .position import Action, Position, action_text
 
@@ -31,19 +31,24 @@ class Agent:
     choose(position) returns the action (text) and its MoveStats. An MCTS
     agent keeps its tree across a game when shown every action played
     (observe); an external engine needs it: it knows a game only by its
-    actions from the start (new_game)."""
+    actions from the start (new_game). One call at a time: a call while
+    another runs (from another thread) raises BusyError; close() during a
+    choice closes the agent at once and releases it when the choice
+    returns."""
 
     def __init__(self, spec: str = "best", seed: int = 0) -> None:
         spec = _lib.encode(spec, "the agent's spec")
         seed = _lib.integer(seed, "seed", 0, 2 ** 64 - 1)
         h = ctypes.c_void_p()
         _lib.call(lib.yinsh_agent_new, ctypes.byref(h), spec, seed)
-        self._h = h
+        out = ctypes.create_string_buffer(_lib.SPEC_LEN)
+        lib.yinsh_agent_spec(h, out)
+        self._spec = out.value.decode()
+        _guard.init(self, h)
 
-    def close(self, _free=lib.yinsh_agent_free) -> None:  # bound now: at exit the module's globals may be gone
-        if getattr(self, "_h", None):
-            _free(self._h)
-            self._h = None
+    # bound now: at exit the module's globals may be gone
+    def close(self, _free=lib.yinsh_agent_free, _close=_guard.close) -> None:
+        _close(self, _free)
 
     __del__ = close
 
@@ -56,9 +61,8 @@ class Agent:
     @property
     def spec(self) -> str:
         """The canonical spec (`best` is the ab spec it stands for)."""
-        out = ctypes.create_string_buffer(_lib.SPEC_LEN)
-        lib.yinsh_agent_spec(self._handle(), out)
-        return out.value.decode()
+        self._handle()
+        return self._spec
 
     def _handle(self):
         return _lib.handle(self, "the agent")
@@ -67,21 +71,24 @@ class Agent:
         return "yinsh.Agent(%r)" % self.spec if getattr(self, "_h", None) else "<yinsh.Agent, closed>"
 
     def new_game(self, variant: str = "standard") -> None:
-        _lib.call(lib.yinsh_agent_new_game, self._handle(), _lib.variant_of(variant))
+        v = _lib.variant_of(variant)
+        with _guard.call(self, "the agent") as h:
+            _lib.call(lib.yinsh_agent_new_game, h, v)
 
     def observe(self, before: Position, action: Action) -> None:
         """An action (text or index) was played from the position before."""
-        h = self._handle()
+        self._handle()
         i = before.index(action) if isinstance(action, str) else _lib.action_of(action)
-        _lib.call(lib.yinsh_agent_observe, h, before._h, i)
+        with _guard.call(self, "the agent") as h:
+            _lib.call(lib.yinsh_agent_observe, h, before._h, i)
 
     def choose_index(self, position: Position) -> Tuple[int, MoveStats]:
         """(the chosen action's index, MoveStats)."""
-        h = self._handle()
         i = ctypes.c_int()
         st = _lib.MoveStatsC()
-        _lib.call(lib.yinsh_agent_choose, h, position._h, ctypes.byref(i), ctypes.byref(st))
-        return i.value, move_stats(st)
+        with _guard.call(self, "the agent") as h:
+            _lib.call(lib.yinsh_agent_choose, h, position._h, ctypes.byref(i), ctypes.byref(st))
+        return i.value, move_stats(st, position)
 
     def choose(self, position: Position) -> Tuple[str, MoveStats]:
         """(the chosen action's text, MoveStats)."""
@@ -89,11 +96,26 @@ class Agent:
         return action_text(i, position), stats
 
 
-def move_stats(st: _lib.MoveStatsC) -> MoveStats:
-    """A yinsh_move_stats as MoveStats."""
+def move_stats(st: _lib.MoveStatsC, position: Optional[Position] = None) -> MoveStats:
+    """A yinsh_move_stats as MoveStats; the principal variation named
+    along its positions from position (the root searched), so that a swap
+    reads 'swap'."""
     proven = {1: "white", 2: "black"}.get(st.proven)
     return MoveStats(st.legal, bool(st.searched), st.root_visits, st.chosen_visits, st.value, st.sims, st.depth,
-                     proven, [action_text(a) for a in st.pv[:st.npv]], st.root_value)
+                     proven, pv_text(st.pv[:st.npv], position), st.root_value)
+
+
+def pv_text(pv: List[int], position: Optional[Position]) -> List[str]:
+    """Action indices played one after another from position, as text."""
+    out, p = [], position.copy() if position is not None else None
+    for a in pv:
+        out.append(action_text(a, p))
+        if p is not None:
+            try:
+                p.apply(a)
+            except _lib.Error:  # not legal there (never, from a search): the rest by index alone
+                p = None
+    return out
 
 
 class Played(tuple):

@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _arrays, _lib
 from ._lib import lib
-from .position import Position, action_text
+from .position import Position, action_text_in
 
 #: A selection's runs: a name, several, or None for any.
 Runs = Union[str, Sequence[str], None]
@@ -223,7 +223,7 @@ class Database:
                 for k in range(n.value):
                     r = rows[k]
                     text = raw[k * _lib.YPN_LEN:(k + 1) * _lib.YPN_LEN].split(b"\0", 1)[0].decode()
-                    yield Sample(text, action_text(r.action), r.action, r.z, r.value if r.searched else None,
+                    yield Sample(text, action_text_in(r.action, _lib.STATES[r.state]), r.action, r.z, r.value if r.searched else None,
                                  r.root_visits, r.chosen_visits, r.legal, bool(r.searched), r.actor,
                                  _lib.STATES[r.state], r.ply, r.game, r.game_index, _RESULTS[r.result],
                                  _stored(r.root_value))

@@ -141,7 +141,7 @@ class State:
 
     def action_to_string(self, player: int, action: Optional[int] = None) -> str:
         """The text of an action; as pyspiel, (player, action) or (action)."""
-        return action_text(player if action is None else action)
+        return action_text(player if action is None else action, self.position)
 
     def string_to_action(self, player: object, text: Optional[str] = None) -> int:
         """The index of an action's text that is legal here."""

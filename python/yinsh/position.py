@@ -29,8 +29,16 @@ class FrozenError(_lib.Error, TypeError):
 def action_text(index: int, position: "Optional[Position]" = None) -> str:
     """The text of an action index: 'e5', 'e5-e8', 'pass', 'xe2-e6', 'xe5'.
     Pass and swap share an index (docs/python.md): given the position it
-    is played in, the index of pass reads 'swap' in state P."""
-    if position is not None and index == _lib.PASS and position.state == "P":
+    is played in, the index of pass reads 'swap' in state P. Every text of
+    an action played in a known position comes through here with it."""
+    return action_text_in(index, position.state if position is not None else None)
+
+
+def action_text_in(index: int, state: Optional[str]) -> str:
+    """action_text in a position of state ('P', 'M', ...; None: unknown):
+    the index of pass is 'swap' in state P, the only state a swap is
+    played in."""
+    if index == _lib.PASS and state == "P":
         return "swap"
     out = ctypes.create_string_buffer(_lib.ACTION_LEN)
     if lib.yinsh_action_text(_lib.action_of(index), out) < 0:
@@ -205,8 +213,9 @@ class Position:
             self._last = action
         else:
             i = _lib.action_of(action)
+            text = action_text(i, self)  # its name where it is played: swap, not pass, in state P
             _lib.call(lib.yinsh_position_apply, self._h, i)
-            self._last = action_text(i)
+            self._last = text
 
     def child(self, action: Action) -> Position:
         """The position after an action; this one stays as it is."""

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import numbers
 import random
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from . import _arrays, _lib
+from . import _arrays, _guard, _lib
 from ._lib import lib
 from .agent import MoveStats, move_stats
 from .position import Action, Position, action_text
@@ -111,6 +112,26 @@ def _byte_view(address: int, count: int, shape: Tuple[int, ...]) -> Any:
     return memoryview((ctypes.c_char * count).from_address(address)).cast("B", shape)
 
 
+def _number(x: Any, what: str) -> float:
+    """A number the evaluator gave: TypeError for what is none (a str, None,
+    a bytes: float() would read "0.5")."""
+    if isinstance(x, (str, bytes)) or not isinstance(x, numbers.Real):
+        raise TypeError("%s must be a number, not %s" % (what, type(x).__name__))
+    return float(x)
+
+
+def _numeric(np: Any, x: Any, what: str, cast: bool = True) -> Any:
+    """x as a numpy array of numbers (float32, or as it is with cast=False):
+    TypeError for None, a str or an array of anything else (numpy would
+    read "0.5", and None as NaN)."""
+    if x is None or isinstance(x, (str, bytes)):
+        raise TypeError("%s must be numbers, not %s" % (what, type(x).__name__))
+    a = np.asarray(x)
+    if a.dtype.kind not in "biuf":
+        raise TypeError("%s must be numbers, not an array of %s" % (what, a.dtype))
+    return a.astype(np.float32) if cast else a
+
+
 def _write_priors(address: int, n: int, priors: Any) -> None:
     """The evaluator's priors into the library's n x ACTIONS floats (0 on entry)."""
     a = _lib.ACTIONS
@@ -119,9 +140,7 @@ def _write_priors(address: int, n: int, priors: Any) -> None:
     np = _arrays.numpy
     rows_are_dicts = isinstance(priors, (list, tuple)) and any(isinstance(r, dict) for r in priors)
     if np is not None and not rows_are_dicts:
-        # an array is cast while it is copied (a mask of uint8 as priors: one pass)
-        got = priors if isinstance(priors, np.ndarray) and priors.dtype.kind in "fiub" else \
-            np.asarray(priors, dtype=np.float32)
+        got = _numeric(np, priors, "priors", cast=False)  # cast while it is copied below: one pass
         if got.size != n * a:
             raise ValueError("priors of shape %s for %d leaves: expected (%d, %d)" % (got.shape, n, n, a))
         _float_view(address, n * a, (n, a))[...] = got.reshape(n, a)
@@ -135,13 +154,15 @@ def _write_priors(address: int, n: int, priors: Any) -> None:
             continue
         if isinstance(row, dict):
             for i, w in row.items():
-                flat[base + _lib.action_of(i)] = float(w)
+                flat[base + _lib.action_of(i)] = _number(w, "a prior")
             continue
+        if isinstance(row, (str, bytes)):
+            raise TypeError("a row of priors must be numbers, not %s" % type(row).__name__)
         if len(row) != a:
             raise ValueError("a row of %d priors: expected %d (one per action index)" % (len(row), a))
         for i, w in enumerate(row):
             if w:
-                flat[base + i] = float(w)
+                flat[base + i] = _number(w, "a prior")
 
 
 class PuctAgent:
@@ -178,7 +199,12 @@ class PuctAgent:
     went on to win or draw.
 
     An exception in evaluate stops the search and is raised from the call
-    that searched."""
+    that searched.
+
+    One call at a time: a call while a search runs (from evaluate itself,
+    or from another thread) raises BusyError, and evaluate may not search,
+    observe or start a new game; close() during a search closes the agent
+    at once and releases it when the search returns."""
 
     def __init__(self, evaluate: Callable[[Any, Any], Tuple[Any, Any]], sims: int = 800, c: float = 1.5,
                  batch: int = 64, fpu: float = 0.0, threads: int = 1, noise: float = 0.0, alpha: float = 0.3,
@@ -199,7 +225,7 @@ class PuctAgent:
         self._fn = EvalFn(self._callback)  # kept: C holds only its address
         h = ctypes.c_void_p()
         _lib.call(lib.yinsh_puct_new, ctypes.byref(h), ctypes.byref(cfg), self._fn, None)
-        self._h = h
+        _guard.init(self, h)
         self.settings = {"sims": sims, "c": c, "batch": batch, "fpu": fpu, "threads": threads, "noise": noise,
                          "alpha": alpha, "temp": temp, "temp_moves": temp_moves, "solver": bool(solver),
                          "nodes": nodes, "seed": seed}
@@ -227,13 +253,16 @@ class PuctAgent:
                 raise TypeError("evaluate must return (priors, values), not %s" % type(got).__name__)
             _write_priors(priors, n, got[0])
             vals = got[1]
+            if vals is None or isinstance(vals, (str, bytes)) or not hasattr(vals, "__len__"):
+                raise TypeError("evaluate must return values, a sequence of %d numbers, not %s"
+                                % (n, type(vals).__name__))
             if _arrays.numpy is not None:
-                vals = _arrays.numpy.asarray(vals, dtype=_arrays.numpy.float32).reshape(-1)
+                vals = _numeric(_arrays.numpy, vals, "values").reshape(-1)
             if len(vals) != n:
                 raise ValueError("%d values for %d leaves" % (len(vals), n))
             out = (ctypes.c_float * n).from_address(values)
             for i in range(n):
-                out[i] = float(vals[i])
+                out[i] = _number(vals[i], "a value")
             self.leaves += n
             return 0
         except BaseException as e:  # KeyboardInterrupt too: the search stops cleanly
@@ -243,10 +272,9 @@ class PuctAgent:
             ctypes.memmove(err, msg + b"\0", len(msg) + 1)
             return 1
 
-    def close(self, _free=lib.yinsh_puct_free) -> None:  # bound now: at exit the module's globals may be gone
-        if getattr(self, "_h", None):
-            _free(self._h)
-            self._h = None
+    # bound now: at exit the module's globals may be gone
+    def close(self, _free=lib.yinsh_puct_free, _close=_guard.close) -> None:
+        _close(self, _free)
 
     __del__ = close
 
@@ -266,7 +294,8 @@ class PuctAgent:
         """A new game: the tree and the count of actions played are forgotten
         (and, with resign_check, whether this game is played out is drawn)."""
         _lib.variant_of(variant)
-        lib.yinsh_puct_new_game(self._handle())
+        with _guard.call(self, "the PUCT agent") as h:
+            lib.yinsh_puct_new_game(h)
         self._low, self.resigning, self.resign_fired, self._ply = [0, 0], False, None, 0
         self._checked = self._resign[0] > 0 and self._checks.random() < self._resign[2]
 
@@ -288,29 +317,30 @@ class PuctAgent:
     def observe(self, before: Position, action: Action) -> None:
         """An action (text or index) was played from the position before:
         the subtree under it is kept."""
-        h = self._handle()
+        self._handle()
         i = before.index(action) if isinstance(action, str) else _lib.action_of(action)
-        _lib.call(lib.yinsh_puct_advance, h, before._h, i)
+        with _guard.call(self, "the PUCT agent") as h:
+            _lib.call(lib.yinsh_puct_advance, h, before._h, i)
         self._ply += 1
 
     def search(self, position: Position) -> SearchResult:
         """Searches position (not over): SearchResult(action index,
         MoveStats, {action index: root visits})."""
-        h = self._handle()
         i, k = ctypes.c_int(), ctypes.c_int()
         st = _lib.MoveStatsC()
         children = (ctypes.c_int * _lib.MAX_ACTIONS)()
         visits = (ctypes.c_uint32 * _lib.MAX_ACTIONS)()
-        self._exc = None
         err = _lib.err_buffer()
-        rc = lib.yinsh_puct_search(h, position._h, ctypes.byref(i), ctypes.byref(st), children, visits,
-                                   ctypes.byref(k), err)
-        exc, self._exc = self._exc, None
+        with _guard.call(self, "the PUCT agent") as h:
+            self._exc = None
+            rc = lib.yinsh_puct_search(h, position._h, ctypes.byref(i), ctypes.byref(st), children, visits,
+                                       ctypes.byref(k), err)
+            exc, self._exc = self._exc, None
         if exc is not None:
             raise exc
         if rc < 0:
             _lib.raise_for(rc, err)
-        stats = move_stats(st)
+        stats = move_stats(st, position)
         self._watch_resign(position, stats)
         # a full search ran the configured sims (pcr: else its cap), a solver's proof may end one sooner
         full = "pcr" not in self.settings or stats.sims > self.settings["pcr"][1]
@@ -324,7 +354,7 @@ class PuctAgent:
     def choose(self, position: Position) -> Tuple[str, MoveStats]:
         """(the chosen action's text, MoveStats)."""
         r = self.search(position)
-        return action_text(r.action), r.stats
+        return action_text(r.action, position), r.stats
 
 
 def visit_policy(visits: Dict[int, int]) -> Dict[int, float]:

@@ -345,6 +345,16 @@ bool agent_spec_has_keys(const AgentSpec *spec);
 bool agent_spec_has_eval(const AgentSpec *spec);
 /* The simulations of an MCTS agent's decision (sims); 0 for the others. */
 uint32_t agent_spec_sims(const AgentSpec *spec);
+/* The threads the spec asks for (its `threads` key: mcts, ab); 1 for
+ * the other kinds. */
+uint32_t agent_spec_threads(const AgentSpec *spec);
+/* The threads an agent of the spec searches one position with: its
+ * `threads` key (mcts, ab), at most the cores this process may run on
+ * (base/parallel.h): threads beyond them only take turns on the cores,
+ * and the search's own thread then reads its clock so late that the
+ * agent overran its movetime (64 threads on 2 cores: 124 ms for 50).
+ * 1 for the other kinds. */
+uint32_t agent_search_threads(const AgentSpec *spec);
 /* Whether a time limit alone ends the agent's searches: an MCTS spec that
  * does not give sims, whose default (AGENT_DEFAULT_SIMS) bounds only a
  * search without a time limit. A canonical text always writes sims, so a

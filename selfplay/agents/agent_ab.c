@@ -172,6 +172,7 @@ static int ab_create(const AgentSpec *spec, void **self, char *err)
     /* the net is the agent's spec's (agent_new holds a reference for the Ab's life) */
     AbConfig cfg;
     config_of(spec, &cfg);
+    cfg.threads = (int)agent_search_threads(spec);
     Ab *ab;
     int rc = ab_new(&ab, &cfg, err);
     *self = ab;

@@ -288,6 +288,7 @@ static int mcts_create(const AgentSpec *spec, void **self, char *err)
 {
     MctsConfig cfg;
     config_of(spec, &cfg);
+    cfg.threads = agent_search_threads(spec);
     Mcts *m;
     int rc = mcts_new(&m, &cfg, err);
     *self = m;

@@ -13,6 +13,7 @@
 #include "selfplay/agents/kind.h"
 #include "engine/base/error.h"
 #include "engine/base/number.h"
+#include "engine/base/parallel.h"
 #include "selfplay/search/ab.h"
 
 static const AgentKind *const KINDS[AGENT_KINDS] = {
@@ -324,4 +325,15 @@ int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err)
                           spec->eval);
     spec->weights.w[feature] = value;
     return 0;
+}
+
+uint32_t agent_spec_threads(const AgentSpec *spec)
+{
+    return spec->kind == AGENT_MCTS ? spec->mcts.threads : spec->kind == AGENT_AB ? spec->ab.threads : 1;
+}
+
+uint32_t agent_search_threads(const AgentSpec *spec)
+{
+    uint32_t asked = agent_spec_threads(spec), cores = (uint32_t)parallel_cores();
+    return asked < 1 ? 1 : asked < cores ? asked : cores;
 }

@@ -207,6 +207,21 @@ int store_rows_add_run(Store *s, const GamesColumn *cols, int ncols, int64_t *ru
     int rc = store_ensure_schema(s, err);
     if (rc) return rc;
     const char *name = games_column(cols, ncols, "name");
+    /* the plan identity is the plan's hash: a run whose variant, agents,
+     * seed, pairs, opening or controls were changed is not the run it
+     * names (the uid and the identity would claim the games of another) */
+    const char *plan = games_column(cols, ncols, "plan_ident");
+    char want[STORE_HASH_LEN];
+#define COL(n) games_column(cols, ncols, n)
+    if (plan && !store_plan_ident_text(COL("version"), COL("variant"), COL("white"), COL("white_weights"), COL("black"),
+                                       COL("black_weights"), COL("seed"), COL("pairs"), COL("opening"),
+                                       COL("controls"), want))
+        return error_set(err, "run '%.100s': its variant, seed, pairs or opening is none a run can have",
+                         name ? name : "?");
+#undef COL
+    if (plan && strcmp(plan, want))
+        return error_set(err, "run '%.100s': its plan_ident %.20s is not the %s its columns give: its variant, agents, "
+                         "weights, seed, pairs, opening or controls were changed", name ? name : "?", plan, want);
     char sql[1024] = "INSERT INTO run (", values[256] = "";
     int kind[NRUN];
     for (int i = 0; i < ncols; i++) {

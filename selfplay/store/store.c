@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "engine/base/process.h"
 #include "engine/notation.h"
 #include "engine/base/clock.h"
@@ -154,6 +156,26 @@ static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HA
     /* controls came with version 6: a run without keeps its identity */
     if (r->controls[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "|%s", r->controls);
     snprintf(out, STORE_HASH_LEN, "%016" PRIx64, rng_hash_text(text));
+}
+
+bool store_plan_ident_text(const char *version, const char *variant, const char *white, const char *white_weights,
+                           const char *black, const char *black_weights, const char *seed, const char *pairs,
+                           const char *opening, const char *controls, char out[STORE_HASH_LEN])
+{
+    StoreRun r = {0};
+    long s, p; /* the seed as SQLite's int64 holds it: a seed from 2^63 is negative */
+    if (!variant || !variant_parse(variant, &r.variant) || !seed || !number_long(seed, LONG_MIN, LONG_MAX, &s) || !pairs ||
+        !number_long(pairs, 0, 1, &p) || !opening_read(opening, &r))
+        return false;
+    r.seed = (uint64_t)s;
+    r.pairs = p;
+    snprintf(r.white, sizeof r.white, "%s", white ? white : "");
+    snprintf(r.black, sizeof r.black, "%s", black ? black : "");
+    snprintf(r.white_weights, sizeof r.white_weights, "%s", white_weights ? white_weights : "");
+    snprintf(r.black_weights, sizeof r.black_weights, "%s", black_weights ? black_weights : "");
+    snprintf(r.controls, sizeof r.controls, "%s", controls ? controls : "");
+    plan_ident(version ? version : "", &r, out);
+    return true;
 }
 
 void store_game_ident(const char *plan, uint32_t index, char out[STORE_HASH_LEN])

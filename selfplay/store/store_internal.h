@@ -53,6 +53,15 @@ RecordText store_game_text_row(sqlite3_stmt *st);
  * transaction). */
 int store_ensure_schema(struct Store *s, char *err);
 
+/* The plan identity (run.plan_ident, 16 hex digits and a NUL) that a
+ * run's columns as text give (the compact form's, rows.c; NULL for a
+ * column not there): the engine version, variant, agents with their
+ * weights' hashes, seed, pairs, opening and controls. false when the
+ * variant, seed, pairs or opening is none a run can have. */
+bool store_plan_ident_text(const char *version, const char *variant, const char *white, const char *white_weights,
+                           const char *black, const char *black_weights, const char *seed, const char *pairs,
+                           const char *opening, const char *controls, char out[17]);
+
 /* Game `index`'s identity (game.ident, 16 hex digits and a NUL): the plan
  * identity's and the index, mixed. */
 void store_game_ident(const char *plan, uint32_t index, char out[17]);

@@ -275,6 +275,15 @@ int board_last_marks(const Position *pos, Action a, BoardMark *marks, int *n, ch
         if (!bb_test(rings, from)) return error_set(err, "last action %s: there is no ring on %s", act, p1);
         add(marks, n, 'n', from, -1);
         return 0;
+    case ACT_SWAP:
+        /* White's first ring turned Black's: Black holds one ring, White none,
+         * and White places (§9.1); the ring is marked as a placed one */
+        if (!(pos->variant & VARIANT_SWAP) || pos->state != STATE_P || pos->actor != WHITE || pos->rings[WHITE] ||
+            bb_popcount(pos->rings[BLACK]) != 1)
+            return error_set(err, "last action swap: a swap leaves Black one ring and White to place it again "
+                                  "(state P, a +swap variant), not this position");
+        add(marks, n, 'n', bb_lsb(pos->rings[BLACK]), -1);
+        return 0;
     case ACT_PASS:
         if (pos->state != STATE_M)
             return error_set(err, "last action pass: a pass is followed by the other player's move (state M), not state %c",

@@ -52,7 +52,8 @@ typedef struct BoardMark {
 } BoardMark;
 
 /* The highlights of the action that led to pos: a move's path and the
- * markers it flipped, the ring placed, the row or the ring removed. The
+ * markers it flipped, the ring placed, the row or the ring removed, the
+ * ring a swap gave Black (+swap variants, docs/rules.md §9.1). The
  * action is checked against the position (a move ends on a ring and
  * leaves a marker where it began; a removed row or ring leaves its points
  * empty...); when it does not fit, -1 and why in err. Appends to marks. */

@@ -259,6 +259,12 @@ static void set_option(Server *sv, const UyiCommand *c)
     agent_free(sv->agent);
     sv->agent = a;
     sv->seen_valid = false;
+    /* more threads than cores only take turns on them, and the search
+     * would overrun its movetime: the agent caps them, and says so */
+    uint32_t asked = agent_spec_threads(&spec), searching = agent_search_threads(&spec);
+    if (!strcmp(key, "threads") && searching < asked)
+        reply(sv, "info string Threads %u: %u search, the cores this engine may run on", (unsigned)asked,
+              (unsigned)searching);
 }
 
 /* go: the tree follows the game when the new position extends the one it
