@@ -79,14 +79,17 @@ const char USAGE_TRAIN[] =
     "\n"
     "usage: yinsh train --policy --db PATH --init NET --out NET2 [--runs LIST]\n"
     "                   [--seed S] [--epochs E] [--lr X] [--batch B] [--val F]\n"
-    "                   [--positions N] [--quiet]\n"
+    "                   [--positions N] [--direct [--symmetries]] [--quiet]\n"
     "  Trains the policy head of NET (a net with a linear and a pattern part,\n"
     "  e.g. eval/nets/patterns32.nnue) for PUCT (mcts:puct=1, docs/nnue.md):\n"
     "  every stored position with a choice, its target the stored root visits\n"
     "  where the run stored them (selfplay --store-visits), else the action\n"
     "  played. Writes NET2: NET's value net unchanged, with the head. Defaults:\n"
     "  4 epochs, lr 0.003, batch 256, --val 0.1; the summary gives the held-out\n"
-    "  cross-entropy and top-1 agreement with and without the head.\n";
+    "  cross-entropy and top-1 agreement with and without the head.\n"
+    "  --direct: a direct head (feature set 5: the priors from the leaf's own\n"
+    "  hidden layer, no child evaluated; implied by an --init net that has one);\n"
+    "  --symmetries: each epoch sees each position in one of the 12 symmetries.\n";
 
 /* The command line, parsed. */
 typedef struct TrainArgs {
