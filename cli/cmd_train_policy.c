@@ -117,6 +117,8 @@ int cmd_train_policy(int argc, char **argv)
                  "%.1f s\n",
             (unsigned long long)d.games, d.count, (unsigned long long)d.positions_val,
             (unsigned long long)d.with_visits, read_s);
+    if (d.reduced)
+        fprintf(sum, "data: %llu positions of reduced searches (playout cap) left out\n", (unsigned long long)d.reduced);
     fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", init,
             nnue_hidden(net), (unsigned long long)o.seed, o.epochs, o.batch, o.lr, clock_now() - t0);
     fprintf(sum, "held-out positions:\n");

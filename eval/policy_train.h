@@ -68,6 +68,7 @@ typedef struct PolicyData {
     uint16_t *n, *idx;
     float *child, *target;
     uint64_t games, games_val, positions_val, with_visits;
+    uint64_t reduced; /* positions of reduced searches left out (study/positions/policy_load.h) */
 } PolicyData;
 
 /* Adds one position of game `game` (the games' count so far: what the

@@ -79,6 +79,12 @@ double store_column_real(sqlite3_stmt *st, int col)
 }
 
 const char *store_root_value_column(const Store *s) { return s->version >= 8 ? "action.root_value" : "NULL"; }
+const char *store_full_column(const Store *s) { return s->version >= 9 ? "action.full" : "NULL"; }
+uint8_t store_column_budget(sqlite3_stmt *st, int col)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_NULL) return SEARCH_BUDGET_UNKNOWN;
+    return sqlite3_column_int64(st, col) ? SEARCH_BUDGET_FULL : SEARCH_BUDGET_REDUCED;
+}
 
 static const char *text(sqlite3_stmt *st, int col) { return store_column_text(st, col); }
 
@@ -543,9 +549,9 @@ int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx
     char head[512];
     snprintf(head, sizeof head,
              "SELECT action.game_id, action.ply, action.actor, action.state, action.action, action.legal, "
-             "action.root_visits, action.chosen_visits, action.value, action.time_us, %s "
+             "action.root_visits, action.chosen_visits, action.value, action.time_us, %s, %s "
              "FROM game JOIN run ON run.id = game.run_id JOIN action ON action.game_id = game.id",
-             store_root_value_column(r));
+             store_root_value_column(r), store_full_column(r));
     int rc = prepare_selected(r, sel, head, "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     StoreActionRow row;
@@ -562,6 +568,7 @@ int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx
                   .chosen_visits = sqlite3_column_int64(st, 7),
                   .value = sqlite3_column_double(st, 8),
                   .root_value = store_column_real(st, 10),
+                  .budget = store_column_budget(st, 11),
                   .time_us = sqlite3_column_int64(st, 9),
               }),
              fn, ctx, "reading actions", err);
@@ -607,9 +614,9 @@ int store_query_game_actions(Store *r, const StoreSelection *sel, int (*fn)(void
     snprintf(head, sizeof head,
              "SELECT game.id, run.name, game.idx, game.variant, game.white, game.black, game.result, game.reason, "
              "game.actions, action.ply, action.actor, action.state, action.action, action.legal, action.root_visits, "
-             "action.chosen_visits, action.value, action.time_us, %s "
+             "action.chosen_visits, action.value, action.time_us, %s, %s "
              "FROM game JOIN run ON run.id = game.run_id LEFT JOIN action ON action.game_id = game.id",
-             store_root_value_column(r));
+             store_root_value_column(r), store_full_column(r));
     int rc = prepare_selected(r, sel, head, "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     GameBuffer b = {0};
@@ -662,6 +669,7 @@ int store_query_game_actions(Store *r, const StoreSelection *sel, int (*fn)(void
             .chosen_visits = sqlite3_column_int64(st, 15),
             .value = sqlite3_column_double(st, 16),
             .root_value = store_column_real(st, 18),
+            .budget = store_column_budget(st, 19),
             .time_us = sqlite3_column_int64(st, 17),
         };
         for (int k = 0; k < 3; k++)
