@@ -15,7 +15,7 @@
 
 const char USAGE_TRAIN[] =
     "usage: yinsh train --db PATH --out NET [--runs NAME[,NAME...]] [--seed S]\n"
-    "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--lr X]\n"
+    "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--root-value] [--lr X]\n"
     "                   [--batch B] [--val F] [--min-ply N] [--threads T]\n"
     "                   [--positions N] [--only-quiet] [--init NET] [--linear WEIGHTS] [--patterns]\n"
     "                   [--checkpoint SECONDS] [--resume] [--quiet]\n"
@@ -46,6 +46,8 @@ const char USAGE_TRAIN[] =
     "  --l2 N          a second hidden layer of N units, 0 to 32 (default 0: none)\n"
     "  --lambda L      the search value's share of the target, 0 to 1 (default\n"
     "                  0.5; 0: the game's result alone)\n"
+    "  --root-value    the search value is the position's (action.root_value,\n"
+    "                  the root's mean over its visits), not the chosen action's\n"
     "  --lr X          Adam's step size in the first epoch, falling to X/10 in the\n"
     "                  last (default 0.001)\n"
     "  --batch B       positions per step (default 1024)\n"
@@ -125,6 +127,7 @@ static int train_parse(int argc, char **argv, TrainArgs *a)
         {.name = "--linear", .kind = CLI_TEXT, .out = &a->linear},
         {.name = "--patterns", .kind = CLI_FLAG, .out = &a->patterns},
         {.name = "--lambda", .kind = CLI_REAL, .out = &o->lambda, .min = 0, .max = 1},
+        {.name = "--root-value", .kind = CLI_FLAG, .out = &o->root_value},
         {.name = "--lr", .kind = CLI_REAL, .out = &o->lr, .min = 1e-7, .max = 1},
         {.name = "--batch", .kind = CLI_INT, .out = &a->batch, .min = 1, .max = 1 << 20},
         {.name = "--val", .kind = CLI_REAL, .out = &o->val_frac, .min = 0, .max = 0.9},

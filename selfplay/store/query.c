@@ -292,7 +292,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
     size_t tlen = 0, tcap = 0;
     size_t *offs = NULL;
     const char **ptrs = NULL;
-    double *vals = NULL;
+    double *vals = NULL, *roots = NULL;
     int nact = 0, acap = 0;
     int64_t cur = -1;
     StoreGame g = {0};
@@ -306,6 +306,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             g.nactions = nact;
             g.actions = ptrs;
             g.values = vals;
+            g.root_values = roots;
             (*ngames)++;
             if (fn(ctx, &g, err)) {
                 rc = ERR_FAIL;
@@ -344,7 +345,9 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             if (p) ptrs = p;
             double *v = realloc(vals, (size_t)nacap * sizeof *v);
             if (v) vals = v;
-            if (!t || !o || !p || !v) {
+            double *rv = realloc(roots, (size_t)nacap * sizeof *rv);
+            if (rv) roots = rv;
+            if (!t || !o || !p || !v || !rv) {
                 rc = error_set(err, "out of memory reading games");
                 break;
             }
@@ -353,6 +356,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
         }
         memcpy(text + tlen, a ? a : "", len + 1);
         vals[nact] = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
+        roots[nact] = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 7);
         offs[nact++] = tlen;
         tlen += len + 1;
     }
@@ -361,6 +365,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
     free(offs);
     free(ptrs);
     free(vals);
+    free(roots);
     return rc;
 }
 
@@ -371,15 +376,15 @@ int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, c
     *ngames = 0;
     int rc = store_query_check(s, sel, err);
     if (rc || s->version == 0) return rc; /* no schema: no games */
-    /* a game's identity (version 5; before, its run and index) */
-    rc = prepare_selected(s, sel,
-                          s->version >= 5 ? "SELECT game.id, game.ident, game.idx, game.variant, game.result, "
-                                            "action.action, action.value FROM game JOIN run ON run.id = game.run_id JOIN action ON "
-                                            "action.game_id = game.id WHERE game.result != 'none'"
-                                          : "SELECT game.id, run.uid || ':' || game.idx, game.idx, game.variant, "
-                                            "game.result, action.action, action.value FROM game JOIN run ON run.id = game.run_id "
-                                            "JOIN action ON action.game_id = game.id WHERE game.result != 'none'",
-                          "AND", "ORDER BY game.run_id, game.idx, action.ply", true, &st, err);
+    /* a game's identity (version 5; before, its run and index), the root
+     * values (version 8) */
+    char head[512];
+    snprintf(head, sizeof head,
+             "SELECT game.id, %s, game.idx, game.variant, game.result, action.action, action.value, %s "
+             "FROM game JOIN run ON run.id = game.run_id JOIN action ON action.game_id = game.id "
+             "WHERE game.result != 'none'",
+             s->version >= 5 ? "game.ident" : "run.uid || ':' || game.idx", store_root_value_column(s));
+    rc = prepare_selected(s, sel, head, "AND", "ORDER BY game.run_id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     rc = games_each_query(s, st, fn, ctx, ngames, err);
     sqlite3_finalize(st);

@@ -253,6 +253,8 @@ typedef struct StoreGame {
     const char *const *actions; /* action texts in ply order */
     const double *values;       /* each action's stored value (the chosen action's
                                  * score for its actor), NAN where none was stored */
+    const double *root_values;  /* each action's stored root_value (the position's value
+                                 * for its actor), NAN where none was stored (schema 8) */
 } StoreGame;
 
 /* Calls fn for every stored game of the selection (store_query.c; below),
