@@ -224,10 +224,12 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
     int32_t beta0;
     double qa = nnue_qa(d->net);
     *start = (PolicyEpoch){.val_loss = NAN, .val_top1 = NAN};
-    if (nnue_policy_head(d->net, &ppw0, &ppb0, &beta0) && nnue_policy_direct(d->net) == d->direct) {
+    const Nnue *from = o->head_from ? o->head_from : d->net;
+    if (nnue_policy_head(from, &ppw0, &ppb0, &beta0) && nnue_policy_direct(from) == d->direct &&
+        nnue_hidden(from) == nnue_hidden(d->net)) {
         beta = (float)beta0 / NNUE_BETA_Q;
         for (size_t i = 0; i < nw; i++) w[i] = (float)ppw0[i] / NNUE_POLICY_Q;
-        for (int i = 0; i < ENCODE_ACTIONS; i++) b[i] = (float)(ppb0[i] / (qa * NNUE_POLICY_Q));
+        for (int i = 0; i < ENCODE_ACTIONS; i++) b[i] = (float)(ppb0[i] / ((double)nnue_qa(from) * NNUE_POLICY_Q));
         policy_measure(d, beta, b, w, &start->val_loss, &start->val_top1);
     }
     for (size_t k = 0, j = 0; k < d->count; k++)

@@ -50,6 +50,11 @@ typedef struct PolicyTrainOptions {
     double val_frac;  /* share of games held out, default 0.1 */
     size_t max_positions; /* 0: all */
     bool symmetries;  /* a direct head: each epoch sees each sample in a drawn symmetry (above) */
+    /* NULL: the head starts from the value net's own (PolicyData.net) when
+     * it has one of the kind trained, else from zeros; a net: from its
+     * head instead (of the same width and kind), e.g. the previous round's
+     * net when the value net was trained again */
+    const Nnue *head_from;
 } PolicyTrainOptions;
 
 void policy_train_options_default(PolicyTrainOptions *o);

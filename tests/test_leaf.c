@@ -353,6 +353,16 @@ Test(leaf, direct_head_trains_and_round_trips, .timeout = 120)
     cr_assert_float_eq(s3.val_loss, final.val_loss, 1e-9, "the warm start's head before is the trained one");
     size_t tail = 4 * (size_t)ENCODE_ACTIONS + 2 * (size_t)ENCODE_ACTIONS * (size_t)d.width;
     cr_assert(l3 == l1 && !memcmp(b3 + l3 - tail, b1 + l1 - tail, tail), "a warm start moved the head");
+    free(b3);
+    /* the head from another net (head_from: the loop's previous round) on
+     * a value net without one: the same head */
+    PolicyData other = d;
+    other.net = patterns32();
+    none.head_from = net;
+    cr_assert_eq(policy_train(&other, &none, "test", NULL, NULL, &b3, &l3, &base, &s3, &f3, err), 0, "%s", err);
+    cr_assert_float_eq(s3.val_loss, final.val_loss, 1e-9);
+    cr_assert(l3 == l1 && !memcmp(b3 + l3 - tail, b1 + l1 - tail, tail), "head_from did not start the head");
+    none.head_from = NULL;
     /* symmetries without a direct head are refused */
     PolicyData plain = d;
     plain.direct = false;
