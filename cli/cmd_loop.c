@@ -85,6 +85,7 @@ typedef struct LoopCtx {
     PlannedOptions o;
     const char *command;
     int rounds;
+    uint32_t gate_total; /* the gate's most games */
     Progress gate;
     bool gate_shown;
     uint64_t gate_games; /* shown so far */
@@ -130,7 +131,7 @@ static void show_gate(void *ctx, const MatchTally *t, uint64_t games)
     LoopCtx *c = ctx;
     if (c->quiet) return;
     if (!c->gate_shown) {
-        progress_start(&c->gate, "gate games", 0, false);
+        progress_start(&c->gate, "gate games", c->gate_total, false);
         c->gate_shown = true;
     }
     char tail[96];
@@ -235,7 +236,8 @@ int cmd_loop(int argc, char **argv)
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    LoopCtx c = {.cmd = cmd, .quiet = sh.quiet, .o = l.where, .command = command, .rounds = l.rounds};
+    LoopCtx c = {.cmd = cmd, .quiet = sh.quiet, .o = l.where, .command = command, .rounds = l.rounds,
+                 .gate_total = l.gate_games};
     if (!c.quiet)
         fprintf(stderr, "yinsh %s: %s: %d round%s of %u self-play game%s from %s into %s; nets and figures in %s\n", cmd,
                 l.name, l.rounds, number_plural((uint64_t)l.rounds), l.games, number_plural(l.games), l.from, sh.db,
