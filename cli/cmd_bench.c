@@ -6,6 +6,7 @@
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "selfplay/play/bench.h"
 #include "cli/cli.h"
@@ -20,6 +21,8 @@
 const char USAGE_BENCH[] =
     "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
     "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--agent SPEC] [--json]\n"
+    "       yinsh bench --mcts --agent SPEC --vs SPEC2 [--ypn POS] [--rounds R] [--sims N]\n"
+    "                   [--positions P] [--seed S]\n"
     "       yinsh bench --ab [--agent SPEC] [--depth D] [--movetime MS] [--positions P] [--seed S]\n"
     "                   [--placement]\n"
     "       yinsh bench --parts [--games N] [--seed S]\n"
@@ -40,6 +43,11 @@ const char USAGE_BENCH[] =
     "  --agent SPEC: the search of an mcts agent spec instead (its sims replaced\n"
     "  by N), e.g. mcts:rollout=4,eval=eval/weights/tuned.txt or threads=2;\n"
     "  prints simulations/s over the wall clock and per CPU second.\n"
+    "  --vs SPEC2: two mcts agents in one run, R rounds (default 3) alternating\n"
+    "  which goes first, each round P searches (default 40) of each; --ypn POS:\n"
+    "  every search from POS (a fresh tree each; bench: the second position of\n"
+    "  docs/notation.md §6); prints each round's simulations per CPU second and\n"
+    "  SPEC2's over SPEC's, and the median of those ratios.\n"
     "  --ab: alpha-beta from P (default 16) middle-game positions (seed S: ten\n"
     "  random placements, then 10 to 40 actions of depth-2 alpha-beta), one\n"
     "  search each from a fresh table, of the agent SPEC (default best) to depth\n"
@@ -101,8 +109,78 @@ typedef struct BenchArgs {
     bool quick, json, placement;
     long depth, threads, sims, positions, games;
     uint64_t seed;
-    const char *agent;
+    const char *agent, *vs, *ypn;
+    long rounds;
 } BenchArgs;
+
+/* The MCTS configuration of an agent spec with --sims N: its text into
+ * text; the spec is released by the caller (its net is the config's). */
+static int mcts_spec(const char *option, const char *agent, long sims, AgentSpec *spec, MctsConfig *cfg, char *text)
+{
+    char sims_text[32], err[ERR_LEN];
+    int rc = cli_agent("bench", option, agent, spec);
+    if (rc) return rc;
+    snprintf(sims_text, sizeof sims_text, "%ld", sims);
+    if (!agent_spec_mcts_config(spec, cfg)) rc = cli_usage_error("bench", "%s: an mcts spec is needed", option);
+    else if (agent_spec_set(spec, "sims", sims_text, err)) rc = cli_usage_error("bench", "--sims: %s", err);
+    else agent_spec_mcts_config(spec, cfg);
+    agent_spec_format(spec, text);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --mcts --vs: two agents' simulations per second in one run, rounds
+ * alternating which goes first (a loaded machine's drift falls on both). */
+static int bench_mcts_vs(const BenchArgs *a)
+{
+    AgentSpec spec[2];
+    MctsConfig cfg[2];
+    char text[2][SPEC_LEN], err[ERR_LEN];
+    int rc = mcts_spec("--agent", a->agent, a->sims, &spec[0], &cfg[0], text[0]);
+    if (rc) return rc;
+    if ((rc = mcts_spec("--vs", a->vs, a->sims, &spec[1], &cfg[1], text[1]))) {
+        agent_spec_release(&spec[0]);
+        return rc;
+    }
+    Position pos;
+    const char *ypn = a->ypn ? a->ypn : BENCH_PERFT_YPN;
+    if (ypn_parse(ypn, &pos, err)) rc = cli_usage_error("bench", "--ypn: %s", err);
+    else if (pos_outcome(&pos, NULL, NULL)) rc = cli_usage_error("bench", "--ypn: the game is over there");
+    printf("mcts: %ld round%s of %ld search%s of %ld simulations each, one thread, from %s (seed %" PRIu64 ")\n",
+           a->rounds, number_plural((uint64_t)a->rounds), a->positions, a->positions == 1 ? "" : "es", a->sims, ypn,
+           a->seed);
+    printf("mcts: A = %s\nmcts: B = %s\n", text[0], text[1]);
+    double ratio[1000];
+    long nr = 0;
+    for (long r = 0; !rc && r < a->rounds; r++) {
+        BenchMcts b[2];
+        for (int i = 0; !rc && i < 2; i++) {
+            int who = r % 2 ? 1 - i : i;
+            if (bench_mcts_at(&cfg[who], &pos, (int)a->positions, a->seed, &b[who], err))
+                rc = cli_error("bench", "%s", err);
+        }
+        if (rc) break;
+        double ra = b[0].cpu > 0 ? b[0].sims / b[0].cpu : 0, rb = b[1].cpu > 0 ? b[1].sims / b[1].cpu : 0;
+        ratio[nr++] = ra > 0 ? rb / ra : 0;
+        printf("mcts: round %ld: A %.0f simulations per CPU second (%.0f/s wall, hash %016" PRIx64 "), B %.0f (%.0f/s "
+               "wall, hash %016" PRIx64 "): B/A %.3f\n",
+               r + 1, ra, b[0].seconds > 0 ? b[0].sims / b[0].seconds : 0, b[0].hash, rb,
+               b[1].seconds > 0 ? b[1].sims / b[1].seconds : 0, b[1].hash, ratio[nr - 1]);
+    }
+    if (!rc) {
+        qsort(ratio, (size_t)nr, sizeof *ratio, cmp_double);
+        printf("mcts: B/A, median of %ld round%s: %.3f\n", nr, number_plural((uint64_t)nr),
+               nr % 2 ? ratio[nr / 2] : (ratio[nr / 2 - 1] + ratio[nr / 2]) / 2);
+    }
+    agent_spec_release(&spec[0]);
+    agent_spec_release(&spec[1]);
+    return rc;
+}
 
 /* --mcts: simulations per second of fresh searches from fixed positions. */
 static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
@@ -408,9 +486,12 @@ int cmd_bench(int argc, char **argv)
     long movetime = 0;
     const char *nnue = NULL, *weights = NULL, *variant_text = NULL;
     long duel = 0;
-    BenchArgs a = {.depth = -1, .threads = omp_get_num_procs(), .sims = 1000, .positions = -1, .seed = 1};
+    BenchArgs a = {.depth = -1, .threads = omp_get_num_procs(), .sims = 1000, .positions = -1, .seed = 1, .rounds = 3};
     const CliOpt opts[] = {
         {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent},
+        {.name = "--vs", .kind = CLI_TEXT, .out = &a.vs},
+        {.name = "--ypn", .kind = CLI_TEXT, .out = &a.ypn},
+        {.name = "--rounds", .kind = CLI_INT, .out = &a.rounds, .min = 1, .max = 1000},
         {.name = "--nnue", .kind = CLI_TEXT, .out = &nnue},
         {.name = "--weights", .kind = CLI_TEXT, .out = &weights},
         {.name = "--duel", .kind = CLI_INT, .out = &duel, .min = 1, .max = 1000000},
@@ -441,6 +522,9 @@ int cmd_bench(int argc, char **argv)
     if (a.depth > BENCH_PERFT_MAX_DEPTH)
         return cli_usage_error("bench", "--depth %ld: perft goes to depth %d at most", a.depth, BENCH_PERFT_MAX_DEPTH);
     if (a.positions < 0) a.positions = 40;
+    if ((a.vs || a.ypn) && !(mcts && a.agent && a.vs))
+        return cli_usage_error("bench", "--vs and --ypn go with --mcts --agent SPEC --vs SPEC2");
+    if (mcts && a.vs) return bench_mcts_vs(&a);
     if (mcts) return bench_mcts_mode(&a, argc, argv);
     if (parts) return bench_parts_mode(&a);
     if (a.depth < 0) a.depth = a.quick ? 4 : 5;

@@ -15,7 +15,7 @@
 
 const char USAGE_TRAIN[] =
     "usage: yinsh train --db PATH --out NET [--runs NAME[,NAME...]] [--seed S]\n"
-    "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--lr X]\n"
+    "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--root-value] [--lr X]\n"
     "                   [--batch B] [--val F] [--min-ply N] [--threads T]\n"
     "                   [--positions N] [--only-quiet] [--init NET] [--linear WEIGHTS] [--patterns]\n"
     "                   [--checkpoint SECONDS] [--resume] [--quiet]\n"
@@ -46,6 +46,8 @@ const char USAGE_TRAIN[] =
     "  --l2 N          a second hidden layer of N units, 0 to 32 (default 0: none)\n"
     "  --lambda L      the search value's share of the target, 0 to 1 (default\n"
     "                  0.5; 0: the game's result alone)\n"
+    "  --root-value    the search value is the position's (action.root_value,\n"
+    "                  the root's mean over its visits), not the chosen action's\n"
     "  --lr X          Adam's step size in the first epoch, falling to X/10 in the\n"
     "                  last (default 0.001)\n"
     "  --batch B       positions per step (default 1024)\n"
@@ -79,14 +81,17 @@ const char USAGE_TRAIN[] =
     "\n"
     "usage: yinsh train --policy --db PATH --init NET --out NET2 [--runs LIST]\n"
     "                   [--seed S] [--epochs E] [--lr X] [--batch B] [--val F]\n"
-    "                   [--positions N] [--quiet]\n"
+    "                   [--positions N] [--direct [--symmetries]] [--quiet]\n"
     "  Trains the policy head of NET (a net with a linear and a pattern part,\n"
     "  e.g. eval/nets/patterns32.nnue) for PUCT (mcts:puct=1, docs/nnue.md):\n"
     "  every stored position with a choice, its target the stored root visits\n"
     "  where the run stored them (selfplay --store-visits), else the action\n"
     "  played. Writes NET2: NET's value net unchanged, with the head. Defaults:\n"
     "  4 epochs, lr 0.003, batch 256, --val 0.1 (above 0: the summary gives the\n"
-    "  held-out cross-entropy and top-1 agreement with and without the head).\n";
+    "  held-out cross-entropy and top-1 agreement with and without the head).\n"
+    "  --direct: a direct head (feature set 5: the priors from the leaf's own\n"
+    "  hidden layer, no child evaluated; implied by an --init net that has one);\n"
+    "  --symmetries: each epoch sees each position in one of the 12 symmetries.\n";
 
 /* The command line, parsed. */
 typedef struct TrainArgs {
@@ -122,6 +127,7 @@ static int train_parse(int argc, char **argv, TrainArgs *a)
         {.name = "--linear", .kind = CLI_TEXT, .out = &a->linear},
         {.name = "--patterns", .kind = CLI_FLAG, .out = &a->patterns},
         {.name = "--lambda", .kind = CLI_REAL, .out = &o->lambda, .min = 0, .max = 1},
+        {.name = "--root-value", .kind = CLI_FLAG, .out = &o->root_value},
         {.name = "--lr", .kind = CLI_REAL, .out = &o->lr, .min = 1e-7, .max = 1},
         {.name = "--batch", .kind = CLI_INT, .out = &a->batch, .min = 1, .max = 1 << 20},
         {.name = "--val", .kind = CLI_REAL, .out = &o->val_frac, .min = 0, .max = 0.9},

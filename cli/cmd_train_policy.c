@@ -29,7 +29,7 @@ int cmd_train_policy(int argc, char **argv)
 {
     const char *cmd = "train", *db = NULL, *out = NULL, *init = NULL, *kind = NULL, *agent_text = NULL,
                *variant_text = NULL;
-    bool quiet = false, policy = false;
+    bool quiet = false, policy = false, direct = false;
     long epochs, batch, positions = 0;
     CliList runs = {0};
     PolicyTrainOptions o;
@@ -50,6 +50,8 @@ int cmd_train_policy(int argc, char **argv)
         {.name = "--val", .kind = CLI_REAL, .out = &o.val_frac, .min = 0, .max = 0.9},
         {.name = "--positions", .kind = CLI_INT, .out = &positions, .min = 1, .max = 4000000000L},
         {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
+        {.name = "--direct", .kind = CLI_FLAG, .out = &direct},
+        {.name = "--symmetries", .kind = CLI_FLAG, .out = &o.symmetries},
         CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
     };
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
@@ -83,8 +85,15 @@ int cmd_train_policy(int argc, char **argv)
                                   "(feature set 3, e.g. eval/nets/patterns32.nnue)", init);
         goto done;
     }
+    /* a net with a direct head trains it on; --direct makes one */
+    direct = direct || nnue_policy_direct(net);
+    if (o.symmetries && !direct) {
+        rc = cli_usage_error(cmd, "--symmetries goes with a direct head (--direct, or an --init net of feature set 5)");
+        goto done;
+    }
     d.net = net;
     d.width = 2 * nnue_hidden(net);
+    d.direct = direct;
     double t0 = clock_now();
     Progress prog;
     progress_start(&prog, "positions", o.max_positions, quiet);
@@ -98,7 +107,8 @@ int cmd_train_policy(int argc, char **argv)
     double read_s = clock_now() - t0;
     char desc[NNUE_DESC_MAX + 1];
     /* the head first: the description is cut at NNUE_DESC_MAX bytes */
-    snprintf(desc, sizeof desc, "policy head: yinsh train --policy, %zu positions, seed %llu, %d epochs; on: %s",
+    snprintf(desc, sizeof desc, "%s: yinsh train --policy%s%s, %zu positions, seed %llu, %d epochs; on: %s",
+             direct ? "direct policy head" : "policy head", direct ? " --direct" : "", o.symmetries ? " --symmetries" : "",
              d.count, (unsigned long long)o.seed, o.epochs, nnue_description(net));
     PolicyEpoch base, start, final;
     t0 = clock_now();
@@ -112,6 +122,8 @@ int cmd_train_policy(int argc, char **argv)
                  "%.1f s\n",
             (unsigned long long)d.games, d.count, (unsigned long long)d.positions_val,
             (unsigned long long)d.with_visits, read_s);
+    if (d.reduced)
+        fprintf(sum, "data: %llu positions of reduced searches (playout cap) left out\n", (unsigned long long)d.reduced);
     fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", init,
             nnue_hidden(net), (unsigned long long)o.seed, o.epochs, o.batch, o.lr, clock_now() - t0);
     if (d.positions_val == 0) {
@@ -120,7 +132,7 @@ int cmd_train_policy(int argc, char **argv)
                 (unsigned long long)d.games, o.val_frac);
     } else {
         fprintf(sum, "held-out positions:\n");
-        print_figure(sum, "  children's values alone (no head)", &base);
+        print_figure(sum, direct ? "  uniform priors (no head)" : "  children's values alone (no head)", &base);
         if (!isnan(start.val_loss)) print_figure(sum, "  the net's head before (warm start)", &start);
         print_figure(sum, "  the quantised head", &final);
     }

@@ -28,6 +28,7 @@ static const Command COMMANDS[] = {
     {"merge", cmd_merge, "merge the runs of other databases (shards of one run) into one, checked", USAGE_MERGE},
     {"spsa", cmd_spsa, "tune numeric parameters of an agent spec by SPSA over colour-swapped game pairs", USAGE_SPSA},
     {"rounds", cmd_rounds, "self-play, fit and match, round after round while the new weights gain", USAGE_ROUNDS},
+    {"loop", cmd_loop, "PUCT self-play that trains its own net (value and policy) behind an SPRT gate", USAGE_LOOP},
     {"import", cmd_import, "store games played elsewhere (boardspace.net records), one run per file", USAGE_IMPORT},
     {"view", cmd_view, "a static web site to step through stored games in a browser", USAGE_VIEW},
     {"uyi", cmd_uyi, "an agent as a UYI engine on stdin/stdout (docs/uyi.md)", USAGE_UYI},

@@ -46,6 +46,7 @@ int cmd_import(int argc, char **argv); extern const char USAGE_IMPORT[];
 int cmd_merge(int argc, char **argv); extern const char USAGE_MERGE[];
 int cmd_spsa(int argc, char **argv); extern const char USAGE_SPSA[];
 int cmd_rounds(int argc, char **argv); extern const char USAGE_ROUNDS[];
+int cmd_loop(int argc, char **argv); extern const char USAGE_LOOP[];
 int cmd_positions(int argc, char **argv); extern const char USAGE_POSITIONS[];
 
 #endif

@@ -33,7 +33,8 @@ struct Nnue {
     int32_t *pw_code;      /* and by code, White's view then Black's (patterns_expand) */
     int16_t *ppw;          /* feature set 4: the policy head (ENCODE_ACTIONS rows of 2 * hidden), or NULL */
     int32_t *ppb;          /* its biases (ENCODE_ACTIONS), in the same block as ppw */
-    int32_t beta;
+    int32_t beta;          /* feature set 4; 0 in set 5 */
+    bool direct;           /* feature set 5: the head is a direct one (no beta in the file) */
     void *mem;
     /* the references held (nnue_retain, nnue_free): the one field that
      * changes after the load; every holder's thread writes it */
@@ -515,6 +516,7 @@ bool nnue_policy_head(const Nnue *net, const int16_t **ppw, const int32_t **ppb,
     *beta = net->beta;
     return true;
 }
+bool nnue_policy_direct(const Nnue *net) { return net->direct; }
 void nnue_hidden_values(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h) { hidden_portable(net, acc, actor, h); }
 const char *nnue_description(const Nnue *net) { return net->description; }
 NnuePath nnue_path(const Nnue *net) { return net->path; }
@@ -549,15 +551,19 @@ static void wr64(uint8_t *p, uint64_t v)
     wr32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* Bytes of the policy head: beta, the biases, the weights. */
-static size_t policy_bytes(int hidden) { return 4 + 4 * (size_t)ENCODE_ACTIONS + 2 * (size_t)ENCODE_ACTIONS * 2 * (size_t)hidden; }
+/* Bytes of the policy head: beta (not in a direct head), the biases, the
+ * weights. */
+static size_t policy_bytes(int hidden, bool direct)
+{
+    return (direct ? 0 : 4) + 4 * (size_t)ENCODE_ACTIONS + 2 * (size_t)ENCODE_ACTIONS * 2 * (size_t)hidden;
+}
 
 /* Bytes of the parameters after the description. */
-static size_t params_bytes(int hidden, int l2, bool linear, bool patterns, bool policy)
+static size_t params_bytes(int hidden, int l2, bool linear, bool patterns, bool policy, bool direct)
 {
     size_t h = (size_t)hidden, n = (size_t)NNUE_FEATURES * h + h;
     size_t lin = (linear ? 4 * (size_t)FEAT_NB : 0) + (patterns ? 4 * (size_t)PATTERN_NB : 0) +
-                 (policy ? policy_bytes(hidden) : 0);
+                 (policy ? policy_bytes(hidden, direct) : 0);
     if (l2 == 0) return 2 * (n + 2 * h) + 4 + lin;
     return 2 * (n + (size_t)l2 * 2 * h + (size_t)l2) + 4 * ((size_t)l2 + 1) + lin;
 }
@@ -588,13 +594,15 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
             if (p->ppw[i] > NNUE_POLICY_MAX * NNUE_POLICY_Q || p->ppw[i] < -NNUE_POLICY_MAX * NNUE_POLICY_Q)
                 return error_code(err, ERR_USAGE, "cannot write a net: policy weight %zu is %d, beyond %d", i,
                                   p->ppw[i], NNUE_POLICY_MAX * NNUE_POLICY_Q);
-    size_t payload = dlen + params_bytes(p->hidden, p->l2, p->lw != NULL, p->pw != NULL, p->ppw != NULL),
+    size_t payload = dlen + params_bytes(p->hidden, p->l2, p->lw != NULL, p->pw != NULL, p->ppw != NULL,
+                                         p->ppw && p->direct),
            n = NNUE_HEADER_BYTES + payload;
     uint8_t *b = calloc(1, n);
     if (!b) return error_set(err, "out of memory for a net of %zu bytes", n);
     memcpy(b, MAGIC, sizeof MAGIC);
     wr32(b + 8, NNUE_FORMAT_VERSION);
-    wr32(b + 12, p->ppw  ? NNUE_FEATURE_SET_POLICY
+    wr32(b + 12, p->ppw && p->direct ? NNUE_FEATURE_SET_DIRECT
+                 : p->ppw            ? NNUE_FEATURE_SET_POLICY
                  : p->pw ? NNUE_FEATURE_SET_PATTERNS
                  : p->lw ? NNUE_FEATURE_SET_LINEAR
                          : NNUE_FEATURE_SET);
@@ -629,8 +637,10 @@ int nnue_encode(const NnueParams *p, uint8_t **bytes, size_t *len, char *err)
     if (p->pw)
         for (int k = 0; k < PATTERN_NB; k++, q += 4) wr32(q, (uint32_t)p->pw[k]);
     if (p->ppw) {
-        wr32(q, (uint32_t)p->beta);
-        q += 4;
+        if (!p->direct) {
+            wr32(q, (uint32_t)p->beta);
+            q += 4;
+        }
         for (int k = 0; k < ENCODE_ACTIONS; k++, q += 4) wr32(q, (uint32_t)p->ppb[k]);
         PUT16(p->ppw, (size_t)ENCODE_ACTIONS * 2 * h);
     }
@@ -665,7 +675,7 @@ static size_t up32(size_t n) { return (n + 31) & ~(size_t)31; }
 /* What a net file's header says, once checked against the file. */
 typedef struct NetHeader {
     long hidden, l2, qa, qw, dlen;
-    bool linear, patterns, policy;
+    bool linear, patterns, policy, direct;
     uint64_t hash;
 } NetHeader;
 
@@ -682,13 +692,15 @@ static int decode_header(const uint8_t *b, size_t len, const char *name, NetHead
     if (version != NNUE_FORMAT_VERSION)
         return error_set(err, "%s: net file format version %u; this yinsh reads version %d", name, (unsigned)version,
                          (int)NNUE_FORMAT_VERSION);
-    if (set < NNUE_FEATURE_SET || set > NNUE_FEATURE_SET_POLICY || inputs != NNUE_FEATURES)
+    if (set < NNUE_FEATURE_SET || set > NNUE_FEATURE_SET_DIRECT || inputs != NNUE_FEATURES)
         return error_set(err, "%s: mismatched inputs: feature set %u of %u inputs; this yinsh's nets have feature set %d "
-                         "(or %d, with a linear part, %d, with a linear and a pattern part, or %d, with those and a "
-                         "policy head) of %d",
+                         "(or %d, with a linear part, %d, with a linear and a pattern part, %d, with those and a "
+                         "policy head, or %d, with those and a direct policy head) of %d",
                          name, (unsigned)set, (unsigned)inputs, (int)NNUE_FEATURE_SET, (int)NNUE_FEATURE_SET_LINEAR,
-                         (int)NNUE_FEATURE_SET_PATTERNS, (int)NNUE_FEATURE_SET_POLICY, (int)NNUE_FEATURES);
-    hd->policy = set == NNUE_FEATURE_SET_POLICY;
+                         (int)NNUE_FEATURE_SET_PATTERNS, (int)NNUE_FEATURE_SET_POLICY, (int)NNUE_FEATURE_SET_DIRECT,
+                         (int)NNUE_FEATURES);
+    hd->direct = set == NNUE_FEATURE_SET_DIRECT;
+    hd->policy = set == NNUE_FEATURE_SET_POLICY || hd->direct;
     hd->patterns = set == NNUE_FEATURE_SET_PATTERNS || hd->policy;
     hd->linear = set == NNUE_FEATURE_SET_LINEAR || hd->patterns;
     hd->hidden = rd32(b + 20), hd->l2 = rd32(b + 24), hd->qa = rd32(b + 28), hd->qw = rd32(b + 32);
@@ -701,7 +713,8 @@ static int decode_header(const uint8_t *b, size_t len, const char *name, NetHead
         return error_set(err, "%s: damaged header: a description of %ld bytes (at most %d)", name, hd->dlen,
                          (int)NNUE_DESC_MAX);
     uint64_t payload = rd64(b + 40),
-             need = (uint64_t)hd->dlen + params_bytes((int)hd->hidden, (int)hd->l2, hd->linear, hd->patterns, hd->policy);
+             need = (uint64_t)hd->dlen + params_bytes((int)hd->hidden, (int)hd->l2, hd->linear, hd->patterns, hd->policy,
+                                                      hd->direct);
     if (payload != need)
         return error_set(err, "%s: mismatched sizes: the header says %llu bytes of contents, its architecture needs %llu",
                          name, (unsigned long long)payload, (unsigned long long)need);
@@ -864,8 +877,10 @@ static int decode_policy(Nnue *net, const uint8_t *q, const char *name, char *er
     net->ppw = aligned_alloc(32, up32(nw * 2 + 4 * (size_t)ENCODE_ACTIONS));
     if (!net->ppw) return error_set(err, "%s: out of memory", name);
     net->ppb = (int32_t *)(net->ppw + nw);
-    net->beta = (int32_t)rd32(q);
-    q += 4;
+    if (!net->direct) {
+        net->beta = (int32_t)rd32(q);
+        q += 4;
+    }
     for (int k = 0; k < ENCODE_ACTIONS; k++, q += 4) {
         net->ppb[k] = (int32_t)rd32(q);
         long long bound = (long long)NNUE_BIAS_MAX * net->qa * NNUE_POLICY_Q;
@@ -913,6 +928,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
             for (int c = 0; c < COLOUR_NB; c++) patterns_expand(net->pw, c, net->pw_code + (size_t)c * PATTERN_CODES);
         }
     }
+    net->direct = hd.direct;
     if (!rc) rc = decode_sums(net, name, err);
     if (!rc && hd.policy) rc = decode_policy(net, q, name, err);
     if (rc) {
@@ -958,7 +974,7 @@ int nnue_load(Nnue **out, const char *path, char *err)
     /* a net is at most a few hundred KB: a larger file is not one */
     char *buf;
     size_t len;
-    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2, true, true, true), 0, &buf,
+    int rc = file_read(path, NNUE_HEADER_BYTES + NNUE_DESC_MAX + params_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_L2, true, true, true, false), 0, &buf,
                        &len, err);
     if (rc) return rc == ERR_NOT_FOUND ? rc : ERR_FAIL;
     rc = nnue_decode(out, (const uint8_t *)buf, len, path, err);

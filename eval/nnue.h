@@ -70,6 +70,7 @@ enum {
     NNUE_FEATURE_SET_LINEAR = 2, /* the inputs above and a linear part (NnueParams.lw) */
     NNUE_FEATURE_SET_PATTERNS = 3, /* the inputs above, a linear part and a pattern part (NnueParams.pw) */
     NNUE_FEATURE_SET_POLICY = 4, /* set 3 and a policy head (NnueParams.ppw; eval/nnue_policy.h) */
+    NNUE_FEATURE_SET_DIRECT = 5, /* set 3 and a direct policy head: no beta, no child evaluated (nnue_policy.h) */
     NNUE_LINEAR_MAX = 8,  /* the largest weight of the linear part, in logits a unit of its feature */
     NNUE_FORMAT_VERSION = 1,
     NNUE_FEATURES = 4 * POINT_NB + 6 + (MARKERS_NB + 1) + 2 * STATE_NB + 1, /* 413 */
@@ -162,10 +163,12 @@ typedef struct NnueParams {
      * of eval/nnue_policy.h: ppw, ENCODE_ACTIONS rows of 2 * hidden
      * weights times NNUE_POLICY_Q; ppb, ENCODE_ACTIONS biases times
      * QA * NNUE_POLICY_Q; beta, the children's values' weight times
-     * NNUE_BETA_Q. */
+     * NNUE_BETA_Q. direct (feature set 5): the head alone gives the
+     * priors, no child is evaluated; beta is not in the file (0). */
     const int16_t *ppw;
     const int32_t *ppb;
     int32_t beta;
+    bool direct;
     const char *description; /* at most NNUE_DESC_MAX bytes are written; NULL: none */
 } NnueParams;
 
@@ -225,9 +228,13 @@ size_t nnue_float_params(const Nnue *net, float *p);
  * (NNUE_FEATURES * hidden values, in the file's order), the rest point
  * into the net; the policy head is left out (ppw NULL). */
 void nnue_int_params(const Nnue *net, int16_t *w1, NnueParams *p);
-/* The policy head (feature set 4; eval/nnue_policy.h): false without
- * one, else its parameters as NnueParams has them (read-only, the net's). */
+/* The policy head (feature set 4 or 5; eval/nnue_policy.h): false without
+ * one, else its parameters as NnueParams has them (read-only, the net's;
+ * a direct head's beta is 0). */
 bool nnue_policy_head(const Nnue *net, const int16_t **ppw, const int32_t **ppb, int32_t *beta);
+/* Whether the net's head is a direct one (feature set 5): the priors from
+ * the leaf's own hidden layer alone, no child evaluated. */
+bool nnue_policy_direct(const Nnue *net);
 /* The hidden layer of acc for the side `actor` acts: its accumulator then
  * the other's, each clipped to [0, QA] (2 * hidden values). */
 void nnue_hidden_values(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h);

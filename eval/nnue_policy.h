@@ -27,6 +27,21 @@
  * net's integers, and z is computed in double from those, so a leaf gets
  * the same priors and value on any machine.
  *
+ * The direct head (feature set 5): a one-evaluation leaf. The priors'
+ * logits are the head's alone,
+ *
+ *   z(a) = (b[i] + w[i] . h) / (QA * NNUE_POLICY_Q),
+ *
+ * read from the leaf's own hidden layer over the action indices (each
+ * one a slot of the board-shaped layout, engine/encode/encode.h), only
+ * the legal actions' computed: no child is made or evaluated to form
+ * them. The value is the net's one evaluation of the leaf in states P
+ * and M (what the net was trained on, and nearly every leaf); a leaf in
+ * a removal state is still settled through its removals as above (the
+ * one place children are evaluated, for the value, never the priors).
+ * The head's sums run on the net's path (nnue_path): AVX2 and portable
+ * give the same int32 integers (nnue_policy_sums_path).
+ *
  * The head is trained by `yinsh train --policy` (eval/policy_train.h)
  * from stored visit distributions or the actions played. */
 #ifndef YINSH_NNUE_POLICY_H
@@ -45,8 +60,20 @@ enum { NNUE_SETTLE_DEPTH = 8 };
  * the settled logit of pos itself for its actor (the return value). */
 double nnue_policy_inputs(const Nnue *net, const Position *pos, const Action *legal, int n, int16_t *h, double *child);
 
+/* The leaf's hidden layer into h (2 * hidden values): the actor's
+ * accumulator, then the other's, clipped, from scratch; what a direct
+ * head reads. */
+void nnue_policy_hidden(const Nnue *net, const Position *pos, int16_t *h);
+
+/* The head's integer sums b[idx[k]] + w[idx[k]] . h for the action
+ * indices idx[0 .. n) into out, on path p (an available one): the same
+ * integers on every path. The net has a head (nnue_policy_head); h is
+ * 32-byte aligned. */
+void nnue_policy_sums_path(const Nnue *net, NnuePath p, const int16_t *h, const int *idx, int n, int32_t *out);
+
 /* The priors' logits z (n values) and the leaf's value, the expected
- * score of pos's actor in (0, 1). */
+ * score of pos's actor in (0, 1): with a direct head (feature set 5) the
+ * one-evaluation leaf, else the children's values and the head. */
 void nnue_policy_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value);
 
 #endif

@@ -910,6 +910,8 @@ void nnue_train_describe(char *out, size_t len, const NnueTrainOptions *o, const
     char more[96] = "";
     int n = 0;
     if (o->quiet_only) n += snprintf(more + n, sizeof more - (size_t)n, ", quiet only");
+    if (o->root_value && n >= 0 && (size_t)n < sizeof more)
+        n += snprintf(more + n, sizeof more - (size_t)n, ", root values");
     if (o->linear && !o->init && n >= 0 && (size_t)n < sizeof more)
         n += snprintf(more + n, sizeof more - (size_t)n, ", linear from %016llx",
                       (unsigned long long)weights_hash(&o->linear_start));

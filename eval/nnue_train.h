@@ -52,6 +52,10 @@ typedef struct NnueTrainOptions {
     int hidden;      /* accumulator width, default 64 */
     int l2;          /* second layer units, 0 (default): none */
     double lambda;   /* [0, 1]: the search value's share of the target, default 0.5 */
+    /* the search value of the target: false (default), the chosen action's
+     * (action.value); true, the position's (action.root_value, the root's
+     * mean over all its visits: AlphaZero's and KataGo's value target) */
+    bool root_value;
     double lr;       /* Adam's first step, default 0.001 */
     int batch;       /* positions per step, default 1024 */
     double val_frac; /* [0, 1): share of games held out, default 0.1 */

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/base/error.h"
@@ -39,7 +40,8 @@ int policy_collect(PolicyData *d, const PolicyTrainOptions *o, uint64_t game, co
     if (k + 1 > d->cap) {
         size_t c = d->cap ? 2 * d->cap : 4096;
         if (!resize((void **)&d->h, c * w, 1) || !resize((void **)&d->off, c, sizeof *d->off) ||
-            !resize((void **)&d->n, c, sizeof *d->n) || !resize((void **)&d->held_out, c, 1))
+            !resize((void **)&d->n, c, sizeof *d->n) || !resize((void **)&d->held_out, c, 1) ||
+            (o->symmetries && !resize((void **)&d->pos, c, sizeof *d->pos)))
             return error_set(err, "out of memory for %zu policy samples", c);
         d->cap = c;
     }
@@ -51,9 +53,11 @@ int policy_collect(PolicyData *d, const PolicyTrainOptions *o, uint64_t game, co
             return error_set(err, "out of memory for %zu policy samples' actions", c);
         d->acts_cap = c;
     }
-    int16_t h[2 * NNUE_MAX_HIDDEN];
-    double child[MAX_ACTIONS];
-    nnue_policy_inputs(d->net, pos, legal, n, h, child);
+    alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
+    double child[MAX_ACTIONS] = {0};
+    if (d->direct) nnue_policy_hidden(d->net, pos, h);
+    else nnue_policy_inputs(d->net, pos, legal, n, h, child);
+    if (o->symmetries) d->pos[k] = *pos;
     for (size_t j = 0; j < w; j++) d->h[k * w + j] = (uint8_t)h[j];
     d->off[k] = d->acts;
     d->n[k] = (uint16_t)n;
@@ -71,6 +75,7 @@ int policy_collect(PolicyData *d, const PolicyTrainOptions *o, uint64_t game, co
 
 void policy_data_free(PolicyData *d)
 {
+    free(d->pos);
     free(d->h);
     free(d->held_out);
     free(d->off);
@@ -81,20 +86,52 @@ void policy_data_free(PolicyData *d)
     *d = (PolicyData){0};
 }
 
-/* The logits of sample k into z, and the softmax into p; returns the
- * cross-entropy against the target. b and w NULL: beta L alone. */
-static double sample_forward(const PolicyData *d, size_t k, double beta, const float *b, const float *w, double *p)
+void policy_sample_sym(const PolicyData *d, size_t k, int s, int16_t *h, int *idx)
+{
+    Position img;
+    encode_sym_position(&d->pos[k], s, &img);
+    nnue_policy_hidden(d->net, &img, h);
+    for (int i = 0; i < d->n[k]; i++) idx[i] = encode_sym_action(s, d->idx[d->off[k] + (size_t)i]);
+}
+
+/* One sample as a step sees it: its hidden layer (uint8, 0..QA) and its
+ * actions' indices, in symmetry s (0: as stored). */
+static void sample_view(const PolicyData *d, size_t k, int s, uint8_t *h, int *idx)
+{
+    size_t width = (size_t)d->width, at = d->off[k];
+    if (s == 0) {
+        memcpy(h, d->h + k * width, width);
+        for (int i = 0; i < d->n[k]; i++) idx[i] = d->idx[at + (size_t)i];
+        return;
+    }
+    alignas(32) int16_t hv[2 * NNUE_MAX_HIDDEN];
+    policy_sample_sym(d, k, s, hv, idx);
+    for (size_t j = 0; j < width; j++) h[j] = (uint8_t)hv[j];
+}
+
+/* The symmetry sample k is seen in at epoch e (symmetries: drawn from the
+ * seed; else 0). */
+static int sample_symmetry(const PolicyData *d, const PolicyTrainOptions *o, int e, size_t k)
+{
+    if (!o->symmetries || !d->pos) return 0;
+    return (int)(rng_mix(o->seed ^ ((uint64_t)(e + 1) << 40), (uint64_t)k) % ENCODE_SYMMETRIES);
+}
+
+/* The logits of sample k (seen as h, idx: sample_view) into z, and the
+ * softmax into p; returns the cross-entropy against the target. b and w
+ * NULL: beta L alone. */
+static double sample_forward(const PolicyData *d, size_t k, const uint8_t *h, const int *idxs, double beta,
+                             const float *b, const float *w, double *p)
 {
     size_t at = d->off[k], width = (size_t)d->width;
     int n = d->n[k];
-    const uint8_t *h = d->h + k * width;
     float hf[2 * NNUE_MAX_HIDDEN];
     double qa = nnue_qa(d->net), top = -INFINITY, sum = 0, loss = 0;
     for (size_t j = 0; j < width; j++) hf[j] = (float)(h[j] / qa);
     for (int i = 0; i < n; i++) {
         double z = beta * d->child[at + (size_t)i];
         if (b) {
-            int idx = d->idx[at + (size_t)i];
+            int idx = idxs[i];
             const float *wr = w + (size_t)idx * width;
             float s = 0;
             for (size_t j = 0; j < width; j++) s += wr[j] * hf[j];
@@ -116,9 +153,12 @@ void policy_measure(const PolicyData *d, double beta, const float *b, const floa
 {
     double p[MAX_ACTIONS], sl = 0, hits = 0;
     size_t m = 0;
+    uint8_t h[2 * NNUE_MAX_HIDDEN];
+    int idx[MAX_ACTIONS];
     for (size_t k = 0; k < d->count; k++) {
         if (!d->held_out[k]) continue;
-        sl += sample_forward(d, k, beta, b, w, p);
+        sample_view(d, k, 0, h, idx);
+        sl += sample_forward(d, k, h, idx, beta, b, w, p);
         int best = 0, want = 0;
         for (int i = 1; i < d->n[k]; i++) {
             if (p[i] > p[best]) best = i;
@@ -153,6 +193,8 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
     size_t width = (size_t)d->width, nw = (size_t)ENCODE_ACTIONS * width, ntrain = 0;
     for (size_t k = 0; k < d->count; k++) ntrain += !d->held_out[k];
     if (!ntrain) return error_set(err, "no positions to train the policy on (all %zu held out)", d->count);
+    if (o->symmetries && (!d->direct || !d->pos))
+        return error_set(err, "symmetries need a direct head whose samples keep their positions");
     float *w = calloc(nw * 3, sizeof *w), *b = calloc((size_t)ENCODE_ACTIONS * 3, sizeof *b);
     size_t *order = malloc(ntrain * sizeof *order);
     int16_t *ppw = malloc(nw * sizeof *ppw), *w1 = malloc((size_t)NNUE_FEATURES * NNUE_MAX_HIDDEN * sizeof *w1);
@@ -170,9 +212,11 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
         rc = error_set(err, "out of memory for the policy head");
         goto done;
     }
-    float beta = 1, gbeta = 0, mbeta = 0, vbeta = 0;
+    /* a direct head has no children's values: beta 0, never trained, and
+     * its baseline the uniform prior (the zero head) */
+    float beta = d->direct ? 0 : 1, gbeta = 0, mbeta = 0, vbeta = 0;
     *base = (PolicyEpoch){0};
-    policy_measure(d, 1.0, NULL, NULL, &base->val_loss, &base->val_top1);
+    policy_measure(d, beta, d->direct ? b : NULL, d->direct ? w : NULL, &base->val_loss, &base->val_top1);
     /* a net with a head: training goes on from it (a warm start), and its
      * figures before are measured */
     const int16_t *ppw0;
@@ -180,10 +224,12 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
     int32_t beta0;
     double qa = nnue_qa(d->net);
     *start = (PolicyEpoch){.val_loss = NAN, .val_top1 = NAN};
-    if (nnue_policy_head(d->net, &ppw0, &ppb0, &beta0)) {
+    const Nnue *from = o->head_from ? o->head_from : d->net;
+    if (nnue_policy_head(from, &ppw0, &ppb0, &beta0) && nnue_policy_direct(from) == d->direct &&
+        nnue_hidden(from) == nnue_hidden(d->net)) {
         beta = (float)beta0 / NNUE_BETA_Q;
         for (size_t i = 0; i < nw; i++) w[i] = (float)ppw0[i] / NNUE_POLICY_Q;
-        for (int i = 0; i < ENCODE_ACTIONS; i++) b[i] = (float)(ppb0[i] / (qa * NNUE_POLICY_Q));
+        for (int i = 0; i < ENCODE_ACTIONS; i++) b[i] = (float)(ppb0[i] / ((double)nnue_qa(from) * NNUE_POLICY_Q));
         policy_measure(d, beta, b, w, &start->val_loss, &start->val_top1);
     }
     for (size_t k = 0, j = 0; k < d->count; k++)
@@ -206,11 +252,13 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
             for (size_t s = s0; s < s1; s++) {
                 size_t k = order[s], at = d->off[k];
                 double p[MAX_ACTIONS];
-                sum += sample_forward(d, k, beta, b, w, p);
-                const uint8_t *h = d->h + k * width;
+                uint8_t h[2 * NNUE_MAX_HIDDEN];
+                int idxs[MAX_ACTIONS];
+                sample_view(d, k, sample_symmetry(d, o, e, k), h, idxs);
+                sum += sample_forward(d, k, h, idxs, beta, b, w, p);
                 for (int i = 0; i < d->n[k]; i++) {
                     double g = (p[i] - d->target[at + (size_t)i]) * scale;
-                    int idx = d->idx[at + (size_t)i];
+                    int idx = idxs[i];
                     gbeta += (float)(g * d->child[at + (size_t)i]);
                     gb[idx] += (float)g;
                     float *gr = gw + (size_t)idx * width;
@@ -220,7 +268,7 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
             t++;
             adam(w, gw, mw, vw, nw, lr, t, NNUE_POLICY_MAX);
             adam(b, gb, mb, vb, ENCODE_ACTIONS, lr, t, 0);
-            adam(&beta, &gbeta, &mbeta, &vbeta, 1, lr, t, 0);
+            if (!d->direct) adam(&beta, &gbeta, &mbeta, &vbeta, 1, lr, t, 0);
         }
         PolicyEpoch ep = {.epoch = e + 1, .train_loss = sum / (double)ntrain};
         policy_measure(d, beta, b, w, &ep.val_loss, &ep.val_top1);
@@ -238,7 +286,8 @@ int policy_train(const PolicyData *d, const PolicyTrainOptions *o, const char *d
     nnue_int_params(d->net, w1, &np);
     np.ppw = ppw;
     np.ppb = ppb;
-    np.beta = beta_q;
+    np.beta = d->direct ? 0 : beta_q;
+    np.direct = d->direct;
     np.description = description;
     rc = nnue_encode(&np, bytes, len, err);
     free(vw);

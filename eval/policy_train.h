@@ -21,6 +21,17 @@
  *    cross-entropy and top-1 agreement (the most likely action is the one
  *    the target puts most on) of the quantised head, beside those of the
  *    children's values alone.
+ * A direct head (PolicyData.direct; feature set 5, nnue_policy.h) has no
+ * children's values: its samples hold the hidden layer alone (no child is
+ * evaluated to collect them), beta stays 0, the head starts from the
+ * net's direct head when it has one, else from zeros (uniform priors),
+ * and "the children's values alone" is then the uniform prior. With
+ * symmetries (PolicyTrainOptions.symmetries, direct only) each sample
+ * keeps its position, and each epoch sees it in one of the board's 12
+ * symmetries, drawn from the seed, the epoch and the sample: the image
+ * position's hidden layer with each target moved to its action's image
+ * (the planes and the policy target mapped together, policy_sample_sym);
+ * held-out figures are of the positions as they are.
  * Single-threaded and deterministic: the same samples, options and seed
  * give the same head, byte for byte. */
 #ifndef YINSH_POLICY_TRAIN_H
@@ -38,6 +49,12 @@ typedef struct PolicyTrainOptions {
     int batch;        /* default 256 */
     double val_frac;  /* share of games held out, default 0.1 */
     size_t max_positions; /* 0: all */
+    bool symmetries;  /* a direct head: each epoch sees each sample in a drawn symmetry (above) */
+    /* NULL: the head starts from the value net's own (PolicyData.net) when
+     * it has one of the kind trained, else from zeros; a net: from its
+     * head instead (of the same width and kind), e.g. the previous round's
+     * net when the value net was trained again */
+    const Nnue *head_from;
 } PolicyTrainOptions;
 
 void policy_train_options_default(PolicyTrainOptions *o);
@@ -48,12 +65,15 @@ void policy_train_options_default(PolicyTrainOptions *o);
 typedef struct PolicyData {
     const Nnue *net; /* the value net the inputs are of (held, not owned) */
     int width;       /* 2 * hidden */
+    bool direct;     /* a direct head (set before collecting): no children's values, child all 0 */
+    Position *pos;   /* symmetries: sample k's position (else NULL) */
     size_t count, cap, acts, acts_cap;
     uint8_t *h, *held_out;
     size_t *off;
     uint16_t *n, *idx;
     float *child, *target;
     uint64_t games, games_val, positions_val, with_visits;
+    uint64_t reduced; /* positions of reduced searches left out (study/positions/policy_load.h) */
 } PolicyData;
 
 /* Adds one position of game `game` (the games' count so far: what the
@@ -62,6 +82,13 @@ typedef struct PolicyData {
 int policy_collect(PolicyData *d, const PolicyTrainOptions *o, uint64_t game, const Position *pos,
                    const Action *legal, int n, const float *target, char *err);
 void policy_data_free(PolicyData *d);
+
+/* Sample k (with its position: symmetries) seen in symmetry s: the image
+ * position's hidden layer into h (2 * hidden values) and its actions'
+ * indices into idx (d->n[k] of them, in the sample's order, each the
+ * image of the stored one), so that target[i] of the sample is the share
+ * of the image's action idx[i]. */
+void policy_sample_sym(const PolicyData *d, size_t k, int s, int16_t *h, int *idx);
 
 /* One epoch's figures (held out: NAN without held-out positions). */
 typedef struct PolicyEpoch {

@@ -983,6 +983,45 @@ Test(nnue_train, repeated_games_count_once)
     nnue_data_free(&d);
 }
 
+/* --root-value (NnueTrainOptions.root_value): the search value of the
+ * target is the position's (action.root_value), not the chosen action's
+ * (action.value). With lambda 1 the targets of the positions with a value
+ * are those values: the two readings differ, over the positions, by the
+ * stored root values less the chosen actions' values. */
+Test(nnue_train, root_value_targets_are_the_positions_values, .timeout = 240)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "m.db");
+    const char *args[] = {"selfplay", "--agent", "mcts:sims=60", "--games", "12", "--seed", "8", "--db", db,
+                          "--quiet", "--threads", "2", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, NULL), 0, "selfplay");
+    NnueTrainOptions o;
+    nnue_train_options_default(&o);
+    o.lambda = 1;
+    NnueData chosen, root;
+    load_data(db, &o, &chosen);
+    o.root_value = true;
+    load_data(db, &o, &root);
+    cr_assert_eq(chosen.n_train + chosen.n_val, root.n_train + root.n_val);
+    cr_assert_eq(chosen.with_value, root.with_value);
+    cr_assert_neq(chosen.hash, root.hash, "the targets are the same");
+    double diff = 0;
+    for (int v = 0; v < 2; v++) {
+        size_t n = v ? chosen.n_val : chosen.n_train;
+        for (size_t i = 0; i < n; i++)
+            diff += (v ? root.val : root.train)[i].target - (v ? chosen.val : chosen.train)[i].target;
+    }
+    sqlite3 *h = db_open(db);
+    sqlite3_stmt *st = db_row(h, "SELECT total(root_value - value) FROM action WHERE value IS NOT NULL AND state IN "
+                                 "('P', 'M')");
+    double want = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    cr_assert(fabs(want) > 0.1, "the root values differ from the chosen actions' (%f)", want);
+    cr_assert(fabs(diff - want) < 1e-3 * (double)chosen.with_value, "%f against %f", diff, want);
+    nnue_data_free(&chosen);
+    nnue_data_free(&root);
+}
+
 /* A warm start begins where the net it starts from is: the trainer's
  * weights quantised again before any step are that net's, exactly. */
 Test(nnue_train, a_warm_start_begins_at_the_net_it_starts_from, .timeout = 240)

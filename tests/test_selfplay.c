@@ -1140,10 +1140,22 @@ static const char RUN_V3[] = "CREATE TABLE run (id INTEGER PRIMARY KEY, uid TEXT
                              " kind TEXT NOT NULL DEFAULT 'selfplay', pairs INTEGER NOT NULL DEFAULT 0, opening TEXT "
                              "NOT NULL DEFAULT 'none', max_actions INTEGER NOT NULL DEFAULT 1000);";
 
-/* Cuts what schema version 8 added out of the schema's text: the column
- * action.root_value. */
+/* Cuts what schema version 9 added out of the schema's text: the column
+ * action.full. */
+static void strip_v9(char *sql)
+{
+    char *c = strstr(sql, "    full ");
+    cr_assert(c);
+    char *eol = strchr(c, '\n') + 1;
+    memmove(c, eol, strlen(eol) + 1);
+    cr_assert(!strstr(sql, "    full "));
+}
+
+/* Cuts what schema versions 8 and 9 added out of the schema's text: the
+ * columns action.root_value and action.full. */
 static void strip_v8(char *sql)
 {
+    strip_v9(sql);
     char *c = strstr(sql, "    root_value ");
     cr_assert(c);
     char *eol = strchr(c, '\n') + 1;
@@ -1151,9 +1163,9 @@ static void strip_v8(char *sql)
     cr_assert(!strstr(sql, "root_value"));
 }
 
-/* Cuts what schema versions 7 and 8 added out of the schema's text: the
+/* Cuts what schema versions 7 to 9 added out of the schema's text: the
  * column run.visits and the table action_visits (with its comment), then
- * action.root_value. */
+ * action.root_value and action.full. */
 static void strip_v7(char *sql)
 {
     strip_v8(sql);
@@ -1297,7 +1309,7 @@ Test(store, upgrades_version_5)
     c = strstr(sql, "    clock_us");
     cr_assert(c);
     memmove(c, strchr(c, '\n') + 1, strlen(strchr(c, '\n') + 1) + 1);
-    c = strstr(sql, "PRAGMA user_version = 8");
+    c = strstr(sql, "PRAGMA user_version = 9");
     cr_assert(c);
     c[22] = '5';
     sqlite3 *db = db_open(path);
@@ -1464,8 +1476,9 @@ Test(store, version_7_is_upgraded_in_place)
                           "--run", "old", "--quiet", "--store-visits", NULL};
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
     sqlite3 *h = db_open(db);
-    cr_assert_eq(sqlite3_exec(h, "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 7", NULL, NULL,
-                              NULL),
+    cr_assert_eq(sqlite3_exec(h, "ALTER TABLE action DROP COLUMN full; ALTER TABLE action DROP COLUMN root_value; "
+                                 "PRAGMA user_version = 7",
+                              NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(h));
     const char *rows = "SELECT group_concat(x, ' ') FROM (SELECT game_id || '/' || ply || '/' || actor || state || "
                        "action || '/' || legal || '/' || quote(root_visits) || '/' || quote(chosen_visits) || '/' || "
@@ -1495,7 +1508,7 @@ Test(store, version_7_is_upgraded_in_place)
                           "--run", "new", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
     h = db_open(db);
-    cr_expect_eq(db_int(h, "PRAGMA user_version"), 8);
+    cr_expect_eq(db_int(h, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     cr_expect_str_eq(db_text(h, rows), before, "an earlier action row changed");
     cr_expect_eq(db_int(h, "SELECT count(*) FROM action_visits"), visits);
     cr_expect_eq(db_int(h, "SELECT count(root_value) FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON "
@@ -1526,6 +1539,85 @@ Test(store, version_7_is_upgraded_in_place)
         with += !isnan(g->acts[i].root_value);
     }
     cr_expect_gt(with, 20);
+    store_cursor_close(c);
+    store_close(s);
+}
+
+/* A version-8 database (the schema without action.full) is read as it
+ * is (reading never upgrades: every budget unknown) and upgraded in place
+ * by the next writer: every earlier row keeps its values and has NULL,
+ * the action table has a new database's shape, the new run's searched
+ * actions say full (1) or reduced (0) and the others NULL, and a reader
+ * opened before the upgrade reads them. */
+Test(store, version_8_is_upgraded_in_place)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "v8.db"), *err, why[ERR_LEN];
+    const char *args[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=20,pcr=0.5:4", "--seed", "1", "--db", db,
+                          "--run", "old", "--quiet", "--store-visits", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_gt(db_int(h, "SELECT count(*) FROM action WHERE full = 0"), 0);
+    cr_assert_eq(sqlite3_exec(h, "ALTER TABLE action DROP COLUMN full; PRAGMA user_version = 8", NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(h));
+    const char *rows = "SELECT group_concat(x, ' ') FROM (SELECT game_id || '/' || ply || '/' || actor || state || "
+                       "action || '/' || legal || '/' || quote(root_visits) || '/' || quote(chosen_visits) || '/' || "
+                       "CASE WHEN value IS NULL THEN 'NULL' ELSE printf('%.17g', value) END || '/' || "
+                       "CASE WHEN root_value IS NULL THEN 'NULL' ELSE printf('%.17g', root_value) END || '/' || "
+                       "time_us || '/' || quote(clock_us) AS x "
+                       "FROM action WHERE game_id IN (SELECT g.id FROM game g JOIN run r ON r.id = g.run_id WHERE "
+                       "r.name = 'old') ORDER BY game_id, ply)";
+    char *before = db_text(h, rows);
+    cr_assert_gt(strlen(before), 1000);
+    sqlite3_close(h);
+
+    /* a reader of version 8: no budget known */
+    Store *s;
+    cr_assert_eq(store_open(&s, db, STORE_READ, STORE_BUSY_MS, why), 0, "%s", why);
+    StoreCursor *c;
+    const StoreCursorGame *g;
+    cr_assert_eq(store_cursor_open(s, &(StoreSelection){0}, &c, why), 0, "%s", why);
+    cr_assert_eq(store_cursor_next(c, &g, why), 0, "%s", why);
+    cr_assert_not_null(g);
+    for (int i = 0; i < g->text.nactions; i++) cr_expect_eq(g->acts[i].budget, SEARCH_BUDGET_UNKNOWN, "action %d", i);
+    store_cursor_close(c);
+
+    const char *more[] = {"selfplay", "--games", "2", "--agent", "mcts:sims=20,pcr=0.5:4", "--seed", "2", "--db", db,
+                          "--run", "new", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
+    h = db_open(db);
+    cr_expect_eq(db_int(h, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    cr_expect_str_eq(db_text(h, rows), before, "an earlier action row changed");
+    cr_expect_eq(db_int(h, "SELECT count(full) FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON "
+                           "r.id = g.run_id WHERE r.name = 'old'"),
+                 0);
+    const char *new_run = " AND game_id IN (SELECT g.id FROM game g JOIN run r ON r.id = g.run_id WHERE r.name = 'new')";
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM action WHERE (full IS NULL) != (value IS NULL)%s", new_run);
+    cr_expect_eq(db_int(h, sql), 0, "full is stored exactly where the action was searched");
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM action WHERE full = 0%s", new_run);
+    long long reduced = db_int(h, sql);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM action WHERE full = 1%s", new_run);
+    long long full = db_int(h, sql);
+    cr_expect(reduced > 10 && full > 10, "pcr=0.5: both kinds (%lld reduced, %lld full)", reduced, full);
+    char *shape = table_shape(h, "action");
+    sqlite3_close(h);
+    h = db_open(path_in(dir, "fresh.db"));
+    cr_assert_eq(sqlite3_exec(h, store_schema_sql(), NULL, NULL, NULL), SQLITE_OK);
+    cr_expect_str_eq(shape, table_shape(h, "action"));
+    sqlite3_close(h);
+
+    /* the reader opened on version 8 reads the new run's budgets */
+    const char *runs[] = {"new"};
+    StoreSelection sel = {.runs = runs, .nruns = 1};
+    cr_assert_eq(store_cursor_open(s, &sel, &c, why), 0, "%s", why);
+    int seen[3] = {0, 0, 0};
+    while (!store_cursor_next(c, &g, why) && g)
+        for (int i = 0; i < g->text.nactions; i++) {
+            cr_expect_eq(g->acts[i].budget != SEARCH_BUDGET_UNKNOWN, g->acts[i].searched, "action %d", i);
+            seen[g->acts[i].budget]++;
+        }
+    cr_expect_eq(seen[SEARCH_BUDGET_REDUCED], reduced);
+    cr_expect_eq(seen[SEARCH_BUDGET_FULL], full);
     store_cursor_close(c);
     store_close(s);
 }

@@ -478,6 +478,7 @@ Test(study, an_older_database_is_upgraded_then_read)
                                  "ALTER TABLE run DROP COLUMN white_weights; ALTER TABLE run DROP COLUMN black_weights;"
                                  " DROP TABLE lease; ALTER TABLE run DROP COLUMN controls; "
                                  "ALTER TABLE action DROP COLUMN clock_us; DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
+                                 "ALTER TABLE action DROP COLUMN full; "
                                  "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK,
                  "%s", sqlite3_errmsg(h));
     sqlite3_close(h);

@@ -119,7 +119,8 @@ Test(visits, version_6_is_upgraded_in_place)
     sqlite3 *h = db_open(db);
     long long actions = db_int(h, "SELECT count(*) FROM action");
     cr_assert_eq(sqlite3_exec(h, "DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
-                                 "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 6", NULL, NULL, NULL),
+                                 "ALTER TABLE action DROP COLUMN full; ALTER TABLE action DROP COLUMN root_value; "
+                                 "PRAGMA user_version = 6", NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(h));
     sqlite3_close(h);
     /* reading never upgrades */
@@ -134,7 +135,7 @@ Test(visits, version_6_is_upgraded_in_place)
     cr_assert_eq(yinsh_run(dir, more, NULL, &err), 0, "%s", err);
     h = db_open(db);
     cr_expect_eq(db_int(h, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    cr_expect_eq(STORE_SCHEMA_VERSION, 8);
+    cr_expect_eq(STORE_SCHEMA_VERSION, 9);
     cr_expect_eq(db_int(h, "SELECT count(*) FROM action a JOIN game g ON g.id = a.game_id JOIN run r ON "
                            "r.id = g.run_id WHERE r.name = 'old'"),
                  actions);
@@ -446,7 +447,8 @@ Test(visits, a_reader_sees_an_upgrade_made_after_it_opened)
     cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
     sqlite3 *h = db_open(db);
     cr_assert_eq(sqlite3_exec(h, "DROP TABLE action_visits; ALTER TABLE run DROP COLUMN visits; "
-                                 "ALTER TABLE action DROP COLUMN root_value; PRAGMA user_version = 6", NULL, NULL, NULL),
+                                 "ALTER TABLE action DROP COLUMN full; ALTER TABLE action DROP COLUMN root_value; "
+                                 "PRAGMA user_version = 6", NULL, NULL, NULL),
                  SQLITE_OK, "%s", sqlite3_errmsg(h));
     sqlite3_close(h);
     Store *s;
@@ -468,4 +470,67 @@ Test(visits, a_reader_sees_an_upgrade_made_after_it_opened)
     cr_expect_gt(with, 0, "no action read with its root children");
     store_cursor_close(c);
     store_close(s);
+}
+
+/* Playout cap randomisation's flag (action.full, schema 9): MCTS's
+ * searched actions say full (1) or reduced (0), alpha-beta's full, the
+ * actions nobody searched nothing; the planes' policy target is empty for
+ * a reduced search (as where none is stored), and `yinsh train --policy`
+ * leaves its positions out and says how many. */
+Test(visits, only_full_searches_are_policy_targets)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "v.db"), *npy = path_in(dir, "p.npy"), *out, *err, *dict;
+    const char *args[] = {"selfplay", "--games", "3", "--white", "mcts:sims=40,pcr=0.5:6", "--black", "ab:depth=1",
+                          "--opening", "random:2", "--seed", "5", "--threads", "1", "--db", db, "--run", "v",
+                          "--quiet", "--store-visits", NULL};
+    cr_assert_eq(yinsh_run(dir, args, NULL, &err), 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    long long reduced = db_int(h, "SELECT count(*) FROM action WHERE full = 0"),
+              full_w = db_int(h, "SELECT count(*) FROM action WHERE full = 1 AND actor = 'w'");
+    cr_assert(reduced > 5 && full_w > 5, "both kinds: %lld reduced, %lld full", reduced, full_w);
+    cr_expect_eq(db_int(h, "SELECT count(*) FROM action WHERE full = 0 AND actor = 'b'"), 0, "alpha-beta is full");
+    cr_expect_eq(db_int(h, "SELECT count(*) FROM action WHERE (full IS NULL) != (value IS NULL)"), 0);
+    cr_expect_gt(db_int(h, "SELECT count(*) FROM action WHERE full IS NULL"), 0, "unsearched actions");
+    /* a reduced search's root visits are its few simulations (and what its
+     * kept subtree had): below a full search's 40 */
+    cr_expect_eq(db_int(h, "SELECT count(*) FROM action WHERE full = 1 AND actor = 'w' AND root_visits < 40"), 0);
+
+    /* the planes: a policy exactly where a full search stored visits */
+    const char *n[] = {"positions", "--db", db, "--out", npy, "--format", "planes", "--policy", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, n, NULL, &err), 0, "%s", err);
+    enum { DENSE = 2083 + 4 * 2142 + 4 };
+    unsigned char *rec;
+    long records = npy_records(npy, DENSE, &rec, &dict);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h,
+                                    "SELECT coalesce(a.full, -1), (SELECT count(*) FROM action_visits v WHERE "
+                                    "v.game_id = a.game_id AND v.ply = a.ply) FROM action a JOIN game g ON g.id = "
+                                    "a.game_id ORDER BY g.idx, a.ply",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    long r = 0, with = 0;
+    for (; sqlite3_step(st) == SQLITE_ROW; r++) {
+        cr_assert_lt(r, records);
+        int full = sqlite3_column_int(st, 0), children = sqlite3_column_int(st, 1);
+        float sum = 0;
+        for (int i = 0; i < 2142; i++) sum += f32_at(rec + r * DENSE + 2083 + 4 * i);
+        bool want = full == 1 && children > 0;
+        cr_expect_eq(sum > 0, want, "record %ld: full %d, %d children stored, policy sum %f", r, full, children, sum);
+        with += want;
+    }
+    sqlite3_finalize(st);
+    cr_expect_eq(r, records);
+    cr_expect_gt(with, 5);
+
+    /* training: the reduced searches' positions are left out, counted */
+    const char *t[] = {"train", "--policy", "--db", db, "--init", "eval/nets/patterns32.nnue", "--out",
+                       path_in(dir, "p.nnue"), "--epochs", "1", "--quiet", NULL};
+    cr_assert_eq(yinsh_run(dir, t, &out, &err), 0, "%s", err);
+    char want[128];
+    snprintf(want, sizeof want, "data: %lld positions of reduced searches (playout cap) left out", reduced);
+    cr_expect(strstr(out, want), "%s", out);
+    long long choice = db_int(h, "SELECT count(*) FROM action WHERE legal > 1 AND coalesce(full, 1) = 1");
+    snprintf(want, sizeof want, "3 games, %lld positions with a choice", choice);
+    cr_expect(strstr(out, want), "%s", out);
+    sqlite3_close(h);
 }

@@ -419,6 +419,8 @@ typedef struct MoveStats {
                              * the action: MCTS the root's mean (MctsResult), alpha-beta
                              * value (its score is the root's) */
     uint32_t sims;          /* simulations of this search (0: none; ab: positions searched) */
+    uint8_t budget;         /* SEARCH_BUDGET_* (record.h): MCTS full or reduced (pcr), alpha-beta
+                             * full; unknown when not searched or not told */
     int proven;             /* solver: the proven winner (RESULT_WHITE/BLACK), else RESULT_NONE */
     int fault;              /* REASON_* of a fault (an external engine's), else REASON_NONE */
     char why[ERR_LEN];      /* fault: what happened, for the engine's log */

@@ -311,6 +311,7 @@ static Action mcts_choose(void *self, const Position *pos, Rng *rng, const Searc
     st->value = r.value;
     st->root_value = r.root_value;
     st->sims = r.sims;
+    st->budget = !r.searched ? SEARCH_BUDGET_UNKNOWN : r.reduced ? SEARCH_BUDGET_REDUCED : SEARCH_BUDGET_FULL;
     st->proven = r.proven;
     return a;
 }

@@ -90,6 +90,12 @@ int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out, char *er
 
 int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out, char *err)
 {
+    return bench_mcts_at(cfg, NULL, npositions, seed, out, err);
+}
+
+int bench_mcts_at(const MctsConfig *cfg, const Position *at, int npositions, uint64_t seed, BenchMcts *out,
+                  char *err)
+{
     uint64_t h = RNG_HASH_START;
     Mcts *m;
     int rc = mcts_new(&m, cfg, err);
@@ -98,7 +104,8 @@ int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, Benc
     double elapsed = 0, cpu = 0;
     for (int k = 0; k < npositions; k++) {
         Position pos;
-        bench_mcts_position(seed, k, &pos);
+        if (at) pos = *at;
+        else bench_mcts_position(seed, k, &pos);
         Rng rng;
         rng_seed(&rng, seed, (uint64_t)k);
         mcts_clear(m);

@@ -65,6 +65,10 @@ int bench_mcts(int sims, int npositions, uint64_t seed, BenchMcts *out, char *er
 /* The same with any search configuration (cfg->sims per search): an
  * agent's options (agent_spec_mcts_config), e.g. threads or the evaluation. */
 int bench_mcts_config(const MctsConfig *cfg, int npositions, uint64_t seed, BenchMcts *out, char *err);
+/* The same with npositions searches of one position (at; NULL: the fixed
+ * set), each from a fresh tree, search k's Rng seeded from (seed, k). */
+int bench_mcts_at(const MctsConfig *cfg, const Position *at, int npositions, uint64_t seed, BenchMcts *out,
+                  char *err);
 
 /* The fixed benchmark positions: position k of the set for seed, taken
  * from a random game (the same for a given seed and k). */

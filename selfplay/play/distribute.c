@@ -193,6 +193,7 @@ static void pack_games(Bytes *b, GameRecord *const *games, int n)
             PUT(b, a->chosen_visits);
             PUT(b, a->value);
             PUT(b, a->root_value);
+            PUT(b, a->budget);
             PUT(b, a->time_us);
             PUT(b, has_clock);
             PUT(b, a->clock_us);
@@ -233,7 +234,8 @@ static GameRecord *unpack_game(const unsigned char **p, const unsigned char *end
         uint8_t searched, has_clock;
         if (!GET(p, end, a->action) || !GET(p, end, a->actor) || !GET(p, end, a->state) || !GET(p, end, a->legal) ||
             !GET(p, end, searched) || !GET(p, end, a->root_visits) || !GET(p, end, a->chosen_visits) ||
-            !GET(p, end, a->value) || !GET(p, end, a->root_value) || !GET(p, end, a->time_us) || !GET(p, end, has_clock) ||
+            !GET(p, end, a->value) || !GET(p, end, a->root_value) || !GET(p, end, a->budget) ||
+            !GET(p, end, a->time_us) || !GET(p, end, has_clock) ||
             !GET(p, end, a->clock_us)) {
             record_free(g);
             free(g);

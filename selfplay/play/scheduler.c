@@ -322,6 +322,7 @@ static int game_step(Game *g, int *result)
         .chosen_visits = st.chosen_visits,
         .value = st.value,
         .root_value = st.root_value,
+        .budget = st.budget,
         .time_us = (uint32_t)(dt_us > UINT32_MAX ? UINT32_MAX : dt_us),
     };
     int fault = harness ? REASON_NONE : game_clock(g, actor, dt_us);

@@ -242,7 +242,7 @@ static bool is_real(const char *s)
     return number_real(s, -1e308, 1e308, &v);
 }
 
-/* An action token "ACTION,F1,...,F6" into a (pointers into tok). */
+/* An action token "ACTION,F1,...,F7" into a (pointers into tok); fewer figures are NULLs. */
 static int read_action(Reader *rd, int64_t index, int ply, char *tok, GamesAction *a, char *err)
 {
     memset(a, 0, sizeof *a);

@@ -20,7 +20,7 @@
 enum {
     GAMES_FORMAT_VERSION = 1,
     GAMES_PREFIX = 100,      /* a hash line every this many games of a run's indices */
-    GAMES_ACTION_FIELDS = 6, /* time_us, root_visits, chosen_visits, value, root_value, clock_us */
+    GAMES_ACTION_FIELDS = 7, /* time_us, root_visits, chosen_visits, value, root_value, clock_us, full */
     GAMES_NUMBER_LEN = 32,   /* a number's text */
 };
 

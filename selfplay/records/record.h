@@ -48,12 +48,19 @@ char *opening_format(int opening, int actions, char *out, size_t len);
 /* The longest agent spec text, as typed and as stored. */
 enum { SPEC_LEN = 384 };
 
+/* Whether a search ran its full budget (KataGo's playout cap
+ * randomisation: only full searches make policy targets), as a search
+ * tells it and action.full stores it (docs/schema.md): not known (not
+ * searched, an agent that does not say; NULL), full (1), reduced (0). */
+enum { SEARCH_BUDGET_UNKNOWN = 0, SEARCH_BUDGET_FULL = 1, SEARCH_BUDGET_REDUCED = 2 };
+
 /* One action of a game as played. */
 typedef struct ActionRecord {
     Action action;
     uint8_t actor, state;   /* who acted, and the state they acted in */
     uint16_t legal;         /* legal actions in that position */
     bool searched;          /* the next four are meaningful */
+    uint8_t budget;         /* SEARCH_BUDGET_*: whether the search ran its full budget (MoveStats) */
     uint32_t root_visits, chosen_visits;
     double value;           /* chosen action's value estimate for the actor */
     double root_value;      /* the position's value estimate for the actor (MoveStats) */

@@ -852,9 +852,12 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
     uint32_t sims = lim && lim->until_stop ? UINT32_MAX : lim && lim->sims ? lim->sims : m->cfg.sims, s = 0;
     /* pcr: the configured sims with probability pcr_p, else pcr_sims
      * (drawn only when both can happen: pcr_p 1 is no pcr at all) */
+    bool reduced = false;
     if (m->cfg.pcr_sims && m->cfg.pcr_p < 1 && !(lim && (lim->until_stop || lim->sims)) &&
-        !(m->cfg.pcr_p > 0 && rng_double(rng) < m->cfg.pcr_p))
+        !(m->cfg.pcr_p > 0 && rng_double(rng) < m->cfg.pcr_p)) {
         sims = m->cfg.pcr_sims;
+        reduced = true;
+    }
     atomic_store(&m->failed, false);
     /* puct: a fresh root is evaluated first (one simulation), so that the
      * noise has its children */
@@ -904,7 +907,7 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
     }
 
     MctsNode *root = m->nodes;
-    MctsResult r = {.sims = s};
+    MctsResult r = {.sims = s, .reduced = reduced};
     m->noisy = false;
     const MctsNode *best = LD(root->child) ? best_child(m, root) : NULL; /* NULL: no child (never, once expanded) */
     if (best && m->cfg.temp > 0 && m->ply < m->cfg.temp_moves) best = sample_child(m, best, rng);

@@ -75,8 +75,8 @@
  *     configured sims (no sims or stop limit of its own) draws from the
  *     Rng (only when 0 < pcr_p < 1): with probability pcr_p it runs the
  *     full sims, else S. The
- *     simulations run are MctsResult.sims; which it was is not recorded
- *     otherwise.
+ *     simulations run are MctsResult.sims; MctsResult.reduced says
+ *     which it was (stored as action.full, docs/schema.md).
  *
   * PUCT (AlphaZero) instead of UCT, when puct is set: a leaf is not played
  * out but evaluated, once, by an evaluator that gives priors over its
@@ -200,6 +200,7 @@ typedef struct MctsResult {
      * went through the chosen child (root_visits == chosen_visits). */
     double root_value;
     uint32_t sims;          /* simulations run by this search */
+    bool reduced;           /* pcr: this search drew the reduced budget (pcr_sims), not the full sims */
     int proven;             /* solver: the root's proven winner (RESULT_WHITE/BLACK), else RESULT_NONE;
                              * value and root_value are then 1 or 0 */
 } MctsResult;

@@ -85,9 +85,9 @@ int store_cursor_open(Store *s, const StoreSelection *sel, StoreCursor **out, ch
     if ((rc = store_prepare_selected(s, &c->sel, head, "ORDER BY run.id, game.idx", &c->games, err))) goto fail;
     char acts[256];
     snprintf(acts, sizeof acts,
-             "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us, %s "
+             "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us, %s, %s "
              "FROM action WHERE game_id = ? ORDER BY ply",
-             store_root_value_column(s));
+             store_root_value_column(s), store_full_column(s));
     if (sqlite3_prepare_v2(s->db, acts, -1, &c->acts, NULL) != SQLITE_OK) {
         rc = store_fail(s, err, "preparing the actions query");
         goto fail;
@@ -157,6 +157,7 @@ static int read_actions(StoreCursor *c, int64_t id, int *n, char *err)
             .chosen_visits = sqlite3_column_int64(st, 6),
             .value = sqlite3_column_double(st, 7),
             .root_value = store_column_real(st, 9),
+            .budget = store_column_budget(st, 10),
             .time_us = sqlite3_column_int64(st, 8),
         };
         c->texts[k] = copy->action;

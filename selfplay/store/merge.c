@@ -40,7 +40,7 @@ static const struct {
     "black_markers, duration_ms, stored_at, ident"
 enum { G_IDX, G_SEED, G_VARIANT, G_WHITE, G_BLACK, G_RESULT, G_REASON, G_ACTIONS, G_NB = 15, G_IDENT = 14 };
 /* The action columns read from an input, in this order. */
-enum { A_PLY, A_ACTOR, A_STATE, A_ACTION, A_LEGAL, A_NB = 11 };
+enum { A_PLY, A_ACTOR, A_STATE, A_ACTION, A_LEGAL, A_NB = 12 };
 
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 {
@@ -519,7 +519,7 @@ static int merge_one(Merge *m, char *err)
         (rc = prepare(in, "SELECT " GAME_COLS ", id FROM game WHERE run_id = ? ORDER BY idx", &m->in_games, err)) ||
         (rc = prepare(in,
                       "SELECT ply, actor, state, action, legal, root_visits, chosen_visits, value, time_us, clock_us, "
-                      "root_value FROM action WHERE game_id = ? ORDER BY ply",
+                      "root_value, full FROM action WHERE game_id = ? ORDER BY ply",
                       &m->in_actions, err)) ||
         (rc = prepare(in, "SELECT action, root_visits, chosen_visits FROM action WHERE game_id = ? ORDER BY ply",
                       &m->in_digest, err)) ||
@@ -627,8 +627,8 @@ int store_merge(Store *s, const char *const *paths, const char *const *names, in
                       &m.ins_game, err)) ||
         (rc = prepare(s,
                       "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, chosen_visits, "
-                      "value, time_us, clock_us, root_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                      "?12)",
+                      "value, time_us, clock_us, root_value, full) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                      "?10, ?11, ?12, ?13)",
                       &m.ins_action, err)) ||
         (rc = prepare(s, "INSERT INTO action_visits (game_id, ply, action, visits) VALUES (?1, ?2, ?3, ?4)",
                       &m.ins_visits, err)) ||

@@ -79,6 +79,12 @@ double store_column_real(sqlite3_stmt *st, int col)
 }
 
 const char *store_root_value_column(const Store *s) { return s->version >= 8 ? "action.root_value" : "NULL"; }
+const char *store_full_column(const Store *s) { return s->version >= 9 ? "action.full" : "NULL"; }
+uint8_t store_column_budget(sqlite3_stmt *st, int col)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_NULL) return SEARCH_BUDGET_UNKNOWN;
+    return sqlite3_column_int64(st, col) ? SEARCH_BUDGET_FULL : SEARCH_BUDGET_REDUCED;
+}
 
 static const char *text(sqlite3_stmt *st, int col) { return store_column_text(st, col); }
 
@@ -286,7 +292,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
     size_t tlen = 0, tcap = 0;
     size_t *offs = NULL;
     const char **ptrs = NULL;
-    double *vals = NULL;
+    double *vals = NULL, *roots = NULL;
     int nact = 0, acap = 0;
     int64_t cur = -1;
     StoreGame g = {0};
@@ -300,6 +306,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             g.nactions = nact;
             g.actions = ptrs;
             g.values = vals;
+            g.root_values = roots;
             (*ngames)++;
             if (fn(ctx, &g, err)) {
                 rc = ERR_FAIL;
@@ -338,7 +345,9 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
             if (p) ptrs = p;
             double *v = realloc(vals, (size_t)nacap * sizeof *v);
             if (v) vals = v;
-            if (!t || !o || !p || !v) {
+            double *rv = realloc(roots, (size_t)nacap * sizeof *rv);
+            if (rv) roots = rv;
+            if (!t || !o || !p || !v || !rv) {
                 rc = error_set(err, "out of memory reading games");
                 break;
             }
@@ -347,6 +356,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
         }
         memcpy(text + tlen, a ? a : "", len + 1);
         vals[nact] = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
+        roots[nact] = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 7);
         offs[nact++] = tlen;
         tlen += len + 1;
     }
@@ -355,6 +365,7 @@ static int games_each_query(Store *s, sqlite3_stmt *st, int (*fn)(void *, const 
     free(offs);
     free(ptrs);
     free(vals);
+    free(roots);
     return rc;
 }
 
@@ -365,15 +376,15 @@ int store_games_each(Store *s, const StoreSelection *sel, int (*fn)(void *ctx, c
     *ngames = 0;
     int rc = store_query_check(s, sel, err);
     if (rc || s->version == 0) return rc; /* no schema: no games */
-    /* a game's identity (version 5; before, its run and index) */
-    rc = prepare_selected(s, sel,
-                          s->version >= 5 ? "SELECT game.id, game.ident, game.idx, game.variant, game.result, "
-                                            "action.action, action.value FROM game JOIN run ON run.id = game.run_id JOIN action ON "
-                                            "action.game_id = game.id WHERE game.result != 'none'"
-                                          : "SELECT game.id, run.uid || ':' || game.idx, game.idx, game.variant, "
-                                            "game.result, action.action, action.value FROM game JOIN run ON run.id = game.run_id "
-                                            "JOIN action ON action.game_id = game.id WHERE game.result != 'none'",
-                          "AND", "ORDER BY game.run_id, game.idx, action.ply", true, &st, err);
+    /* a game's identity (version 5; before, its run and index), the root
+     * values (version 8) */
+    char head[512];
+    snprintf(head, sizeof head,
+             "SELECT game.id, %s, game.idx, game.variant, game.result, action.action, action.value, %s "
+             "FROM game JOIN run ON run.id = game.run_id JOIN action ON action.game_id = game.id "
+             "WHERE game.result != 'none'",
+             s->version >= 5 ? "game.ident" : "run.uid || ':' || game.idx", store_root_value_column(s));
+    rc = prepare_selected(s, sel, head, "AND", "ORDER BY game.run_id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     rc = games_each_query(s, st, fn, ctx, ngames, err);
     sqlite3_finalize(st);
@@ -543,9 +554,9 @@ int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx
     char head[512];
     snprintf(head, sizeof head,
              "SELECT action.game_id, action.ply, action.actor, action.state, action.action, action.legal, "
-             "action.root_visits, action.chosen_visits, action.value, action.time_us, %s "
+             "action.root_visits, action.chosen_visits, action.value, action.time_us, %s, %s "
              "FROM game JOIN run ON run.id = game.run_id JOIN action ON action.game_id = game.id",
-             store_root_value_column(r));
+             store_root_value_column(r), store_full_column(r));
     int rc = prepare_selected(r, sel, head, "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     StoreActionRow row;
@@ -562,6 +573,7 @@ int store_query_actions(Store *r, const StoreSelection *sel, int (*fn)(void *ctx
                   .chosen_visits = sqlite3_column_int64(st, 7),
                   .value = sqlite3_column_double(st, 8),
                   .root_value = store_column_real(st, 10),
+                  .budget = store_column_budget(st, 11),
                   .time_us = sqlite3_column_int64(st, 9),
               }),
              fn, ctx, "reading actions", err);
@@ -607,9 +619,9 @@ int store_query_game_actions(Store *r, const StoreSelection *sel, int (*fn)(void
     snprintf(head, sizeof head,
              "SELECT game.id, run.name, game.idx, game.variant, game.white, game.black, game.result, game.reason, "
              "game.actions, action.ply, action.actor, action.state, action.action, action.legal, action.root_visits, "
-             "action.chosen_visits, action.value, action.time_us, %s "
+             "action.chosen_visits, action.value, action.time_us, %s, %s "
              "FROM game JOIN run ON run.id = game.run_id LEFT JOIN action ON action.game_id = game.id",
-             store_root_value_column(r));
+             store_root_value_column(r), store_full_column(r));
     int rc = prepare_selected(r, sel, head, "WHERE", "ORDER BY run.id, game.idx, action.ply", true, &st, err);
     if (rc) return rc;
     GameBuffer b = {0};
@@ -662,6 +674,7 @@ int store_query_game_actions(Store *r, const StoreSelection *sel, int (*fn)(void
             .chosen_visits = sqlite3_column_int64(st, 15),
             .value = sqlite3_column_double(st, 16),
             .root_value = store_column_real(st, 18),
+            .budget = store_column_budget(st, 19),
             .time_us = sqlite3_column_int64(st, 17),
         };
         for (int k = 0; k < 3; k++)

@@ -154,7 +154,7 @@ int store_rows_each(Store *s, const char *const *runs, int nruns, const GamesRow
     snprintf(sql + strlen(sql), sizeof sql - strlen(sql), " FROM run ORDER BY id");
     static const char *const game_sql[3] = {
         "SELECT id, idx, seed, result, reason, duration_ms, stored_at FROM game WHERE run_id = ? ORDER BY idx",
-        ("SELECT action, time_us, root_visits, chosen_visits, value, root_value, clock_us FROM action "
+        ("SELECT action, time_us, root_visits, chosen_visits, value, root_value, clock_us, full FROM action "
          "WHERE game_id = ? ORDER BY ply"),
         "SELECT ply, action, visits FROM action_visits WHERE game_id = ? ORDER BY ply, action",
     };
@@ -254,7 +254,7 @@ int store_rows_add_game(Store *s, int64_t run_id, const char *plan_ident, const 
          "black_removed, white_markers, black_markers, duration_ms, stored_at, ident) VALUES (?1, ?2, ?3, ?4, ?5, "
          "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"),
         ("INSERT INTO action (game_id, ply, actor, state, action, legal, time_us, root_visits, chosen_visits, value, "
-         "root_value, clock_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+         "root_value, clock_us, full) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"),
         "INSERT INTO action_visits (game_id, ply, action, visits) VALUES (?1, ?2, ?3, ?4)",
     };
     sqlite3_stmt *st[3] = {NULL, NULL, NULL};
@@ -292,13 +292,14 @@ int store_rows_add_game(Store *s, int64_t run_id, const char *plan_ident, const 
         sqlite3_bind_text(q, 4, state, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(q, 5, a->action, -1, SQLITE_STATIC);
         sqlite3_bind_int(q, 6, a->legal);
-        /* fields: time_us, root_visits, chosen_visits, value, root_value, clock_us */
+        /* fields: time_us, root_visits, chosen_visits, value, root_value, clock_us, full */
         bind_as(q, 7, a->field[0], true);
         bind_as(q, 8, a->field[1], true);
         bind_as(q, 9, a->field[2], true);
         bind_real(q, 10, a->field[3]);
         bind_real(q, 11, a->field[4]);
         bind_as(q, 12, a->field[5], true);
+        bind_as(q, 13, a->field[6], true);
         if (sqlite3_step(q) != SQLITE_DONE) rc = store_fail(s, err, "writing an action");
     }
     for (int i = 0; i < g->nchildren && !rc; i++) {

@@ -1,4 +1,4 @@
--- Yinsh Lab self-play database, schema version 8 (PRAGMA user_version).
+-- Yinsh Lab self-play database, schema version 9 (PRAGMA user_version).
 -- docs/schema.md explains every column. The build embeds this file in the
 -- binary (cmake/embed.cmake): it is the only copy of the schema. A database
 -- of an older version is upgraded in place to exactly this shape
@@ -70,6 +70,7 @@ CREATE TABLE action (
     time_us       INTEGER NOT NULL,
     clock_us      INTEGER,
     root_value    REAL,
+    full          INTEGER,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE INDEX action_by_state ON action (state, actor);
@@ -109,4 +110,4 @@ SELECT r.name AS run, r.kind AS kind, r.variant AS variant, r.white AS white, r.
        r.finished_at IS NOT NULL AS finished, r.command AS command
   FROM run r LEFT JOIN game_score s ON s.run = r.name
  GROUP BY r.id;
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;

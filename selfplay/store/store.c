@@ -218,6 +218,9 @@ static int upgrade_v5(Store *s, char *err);
  * table action_visits (the root visit distributions of MCTS actions).
  * Version 8 adds action.root_value (the searched position's value for the
  * actor, beside the chosen action's; NULL for every earlier action).
+ * Version 9 adds action.full (1 a search that ran its full budget, 0 a
+ * reduced one under playout cap randomisation; NULL for every earlier
+ * action, whose searches did not say).
  * `after` fills in what SQL alone cannot. */
 static const struct {
     const char *sql;
@@ -261,6 +264,8 @@ static const struct {
      NULL},
     /* 7 -> 8 */
     {"ALTER TABLE action ADD COLUMN root_value REAL;", NULL},
+    /* 8 -> 9 */
+    {"ALTER TABLE action ADD COLUMN full INTEGER;", NULL},
 };
 
 /* 4 -> 5, after the columns: the views (from the schema itself, so they
@@ -1002,8 +1007,8 @@ static int prepare_game_inserts(Store *s, char *err)
     }
     if (!s->ins_action) {
         const char *sql = "INSERT INTO action (game_id, ply, actor, state, action, legal, root_visits, "
-                          "chosen_visits, value, time_us, clock_us, root_value) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                          "chosen_visits, value, time_us, clock_us, root_value, full) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins_action, NULL) != SQLITE_OK)
             return store_fail(s, err, "preparing the action insert");
     }
@@ -1064,11 +1069,14 @@ static int insert_actions(Store *s, int64_t game_id, const GameRecord *r, char *
             sqlite3_bind_int64(st, 8, a->chosen_visits);
             sqlite3_bind_double(st, 9, a->value);
             sqlite3_bind_double(st, 12, a->root_value);
+            if (a->budget == SEARCH_BUDGET_UNKNOWN) sqlite3_bind_null(st, 13);
+            else sqlite3_bind_int(st, 13, a->budget == SEARCH_BUDGET_FULL);
         } else {
             sqlite3_bind_null(st, 7);
             sqlite3_bind_null(st, 8);
             sqlite3_bind_null(st, 9);
             sqlite3_bind_null(st, 12);
+            sqlite3_bind_null(st, 13);
         }
         sqlite3_bind_int64(st, 10, a->time_us);
         if (a->has_clock) sqlite3_bind_int64(st, 11, a->clock_us);

@@ -34,7 +34,7 @@
 #include "selfplay/records/record_text.h"
 
 enum {
-    STORE_SCHEMA_VERSION = 8,
+    STORE_SCHEMA_VERSION = 9,
     STORE_NAME_LEN = 128,
     STORE_UID_LEN = 33, /* 32 hex digits */
     STORE_KIND_LEN = 16,
@@ -267,6 +267,8 @@ typedef struct StoreGame {
     const char *const *actions; /* action texts in ply order */
     const double *values;       /* each action's stored value (the chosen action's
                                  * score for its actor), NAN where none was stored */
+    const double *root_values;  /* each action's stored root_value (the position's value
+                                 * for its actor), NAN where none was stored (schema 8) */
 } StoreGame;
 
 /* Calls fn for every stored game of the selection (store_query.c; below),
@@ -399,6 +401,8 @@ typedef struct StoreActionRow {
     double value;  /* the chosen action's mean score for the actor */
     double root_value; /* the searched position's value for the actor (action.root_value);
                         * NAN where none is stored: not searched, or stored before schema 8 */
+    uint8_t budget;    /* action.full as SEARCH_BUDGET_* (record.h): full (1), reduced (0), or
+                        * unknown (NULL: not searched, not told, stored before schema 9) */
     /* its root visit distribution (store/cursor.h reads it; the other
      * readers leave it empty): nchildren rows in the action text's
      * order, none when the run stored none or the action was not an

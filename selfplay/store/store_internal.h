@@ -41,6 +41,10 @@ double store_column_real(sqlite3_stmt *st, int col);
 /* action.root_value in a query's column list: the column from schema
  * version 8 on, NULL before (s->version, after store_version_now). */
 const char *store_root_value_column(const struct Store *s);
+/* action.full likewise: the column from schema version 9 on, NULL before. */
+const char *store_full_column(const struct Store *s);
+/* A full column's value as SEARCH_BUDGET_* (record.h). */
+uint8_t store_column_budget(sqlite3_stmt *st, int col);
 /* The record fields of a game row of the games query (columns 0 to 16:
  * run.name, run.uid, kind, run.version, run.seed, game.id, game.idx,
  * game.variant, game.white, game.black, the two weights, game.result,

@@ -16,6 +16,12 @@ int policy_load(Store *s, const StoreSelection *sel, const PolicyTrainOptions *o
     while (!(rc = samples_next(r, &smp, err)) && smp) {
         Action legal[MAX_ACTIONS];
         float target[MAX_ACTIONS];
+        /* a reduced search (action.full = 0) is no policy target, neither
+         * its visits nor the action it chose */
+        if (smp->row->budget == SEARCH_BUDGET_REDUCED) {
+            d->reduced++;
+            continue;
+        }
         int n = movegen_all(&smp->pos, legal), stored = samples_policy(smp, dense, err);
         if (stored < 0) {
             rc = stored;

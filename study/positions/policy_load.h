@@ -2,7 +2,8 @@
  * every position of the selected stored games (study/positions/samples.h:
  * repeats left out, games without a result skipped), its target the
  * stored root visit shares where the run stored them, else the action
- * played. progress (NULL: none) is called every 4096 positions with the
+ * played; the positions of reduced searches (action.full = 0, playout
+ * cap randomisation) are left out and counted (PolicyData.reduced). progress (NULL: none) is called every 4096 positions with the
  * count so far. An unknown run, no game or no position, or an action
  * that does not replay, is an error with a message in err. */
 #ifndef YINSH_POLICY_LOAD_H

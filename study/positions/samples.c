@@ -249,6 +249,7 @@ int samples_policy(const Sample *s, float *out, char *err)
 {
     const StoreActionRow *row = s->row;
     memset(out, 0, ENCODE_ACTIONS * sizeof *out);
+    if (row->budget == SEARCH_BUDGET_REDUCED) return 0; /* a reduced search teaches no policy */
     double sum = 0;
     for (int i = 0; i < row->nchildren; i++) sum += (double)row->children[i].visits;
     for (int i = 0; i < row->nchildren; i++) {

@@ -48,9 +48,11 @@ void samples_close(SampleReader *r);
 
 /* The policy target of a sample: its stored root visit distribution as
  * visit shares over the action indices (out: ENCODE_ACTIONS floats, each
- * child's visits over their sum; all 0 when none is stored). The number
- * of children, or an error naming the game when a child's action is not
- * legal in the position (a damaged row). */
+ * child's visits over their sum; all 0 when none is stored, and when the
+ * search was a reduced one, action.full = 0: only full searches are
+ * policy targets, KataGo's playout cap randomisation). The number of
+ * children (0 for those), or an error naming the game when a child's
+ * action is not legal in the position (a damaged row). */
 int samples_policy(const Sample *s, float *out, char *err);
 
 /* The file formats: one text line per position (ypn: tab-separated,

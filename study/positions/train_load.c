@@ -3,8 +3,9 @@
 
 static int on_game(void *ctx, const StoreGame *g, char *err)
 {
-    return nnue_collect_game(ctx, g->ident, g->index, g->variant, g->result, g->actions, g->values, g->nactions,
-                             err);
+    const NnueCollector *c = ctx;
+    return nnue_collect_game(ctx, g->ident, g->index, g->variant, g->result, g->actions,
+                             c->o->root_value ? g->root_values : g->values, g->nactions, err);
 }
 
 int train_load(Store *s, const StoreSelection *sel, const NnueTrainOptions *o, NnueData *d, int64_t *repeats,

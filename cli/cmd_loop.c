@@ -1,0 +1,265 @@
+/* yinsh loop: PUCT self-play that trains its own net, value and policy,
+ * behind an SPRT gate, round after round (study/plans/loop.h, docs/loop.md). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "engine/base/clock.h"
+#include "engine/base/number.h"
+#include "study/plans/loop.h"
+
+const char USAGE_LOOP[] =
+    "usage: yinsh loop --agent SPEC --from NET --db PATH --name NAME --out-dir DIR\n"
+    "                  [--rounds R] [--games N] [--window K] [--lambda L]\n"
+    "                  [--value-epochs E] [--value-lr X] [--policy-epochs E] [--policy-lr X]\n"
+    "                  [--gate SPEC] [--sprt E0,E1,ALPHA,BETA] [--gate-games G]\n"
+    "                  [--seed S] [--threads T] [--quiet]\n"
+    "  The learning loop (docs/loop.md): PUCT self-play whose games train its own\n"
+    "  net, value and policy, each new net promoted only when an SPRT against the\n"
+    "  best so far accepts that it is stronger. Round k, best(0) the net --from:\n"
+    "    1. self-play: the agent (mcts:puct=1 with its exploration keys: temp,\n"
+    "       tempmoves, noise, alpha, pcr) with eval=net:best(k-1), N games stored\n"
+    "       as the run NAME.k/selfplay with their root visits and which searches\n"
+    "       were full (action.full);\n"
+    "    2. training on the self-play runs of the last K rounds: the value net\n"
+    "       from best(k-1)'s weights, targets L x the root value + (1 - L) x the\n"
+    "       result; then a direct policy head (the one-evaluation leaf) on it\n"
+    "       from the visits of full searches only; each position seen in one of\n"
+    "       the 12 symmetries an epoch; written to DIR/NAME.k.nnue, its figures\n"
+    "       to DIR/NAME.k.train;\n"
+    "    3. the gate: the gate agent with the new net (A) against best(k-1) (B),\n"
+    "       pairs from two random placements under the SPRT, at most G games;\n"
+    "       the verdict to DIR/NAME.k.gate. H1: the new net is best(k); H0 or no\n"
+    "       decision: the round is rejected, its net and report kept;\n"
+    "    4. DIR/NAME.md, the table of the rounds.\n"
+    "  Every step is whole or absent: the same command again finds its files\n"
+    "  and runs, resumes the unfinished self-play run exactly, and trains or\n"
+    "  gates again what was cut short, so a loop killed anywhere (kill -9) ends\n"
+    "  with the same files as one never stopped (DIR/NAME.costs, each step's\n"
+    "  wall and CPU seconds, excepted). A later command with more --rounds goes\n"
+    "  on from there.\n"
+    "\n"
+    "  --agent SPEC    the self-play agent: mcts:puct=1,... (its eval=, if any,\n"
+    "                  replaced every round)\n"
+    "  --from NET      net 0: a net with a linear and a pattern part (feature set\n"
+    "                  3 to 5), e.g. eval/nets/leaf32.nnue\n"
+    "  --db PATH       the SQLite database of the self-play runs\n"
+    "  --name NAME     the runs' and files' prefix (1 to 20 letters, digits, '.',\n"
+    "                  '_', '+', '-')\n"
+    "  --out-dir DIR   an existing folder for the nets and the loop's files\n"
+    "  --rounds R      rounds in all (default 10)\n"
+    "  --games N       self-play games a round (default 2000)\n"
+    "  --window K      rounds of games the training reads (default 4)\n"
+    "  --lambda L      the root value's share of the value target (default 0.5)\n"
+    "  --value-epochs E, --value-lr X    the value net's training (default 4, 0.0005)\n"
+    "  --policy-epochs E, --policy-lr X  the head's (default 4, 0.01)\n"
+    "  --gate SPEC     the gate's agent (default: --agent without temp, tempmoves,\n"
+    "                  noise and pcr)\n"
+    "  --sprt B        the gate's test (default 0,10,0.05,0.05)\n"
+    "  --gate-games G  at most G gate games, an even number (default 2000)\n"
+    "  --seed S        every run's and training's seed comes from it (default 1)\n"
+    "  --threads T     OpenMP threads (default: the number of cores)\n"
+    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
+    "  --quiet         no progress on stderr\n"
+    "  Exit status: 2 for a mistake on the command line, 1 when a file or the\n"
+    "  database cannot be read or written or a stored run or file was made for\n"
+    "  another plan; 130 (143) after Ctrl-C (SIGTERM): the same command goes on.\n";
+
+/* An agent's text with eval=net:FROM added when it names no eval (the
+ * loop replaces it every round; a PUCT spec needs one to parse). */
+static int loop_agent(const char *cmd, const char *opt, const char *text, const char *from, AgentSpec *spec)
+{
+    char full[SPEC_LEN + AGENT_PATH_LEN + 16];
+    if (strstr(text, "eval=") || snprintf(full, sizeof full, "%s,eval=" AGENT_NET_PREFIX "%s", text, from) >=
+                                        (int)sizeof full)
+        return cli_agent(cmd, opt, text, spec);
+    return cli_agent(cmd, opt, full, spec);
+}
+
+typedef struct LoopCtx {
+    const char *cmd;
+    bool quiet;
+    PlannedOptions o;
+    const char *command;
+    int rounds;
+    uint32_t gate_total; /* the gate's most games */
+    Progress gate;
+    bool gate_shown;
+    uint64_t gate_games; /* shown so far */
+} LoopCtx;
+
+static int play_run(void *ctx, const Planned *run)
+{
+    LoopCtx *c = ctx;
+    Planned p = *run;
+    p.command = c->command;
+    CliPlay show = {.cmd = c->cmd, .quiet = c->quiet, .k = 0, .n = 1,
+                    .repeat = "the loop's runs are new games: give another --name, --seed or --db"};
+    return cli_play_planned(&show, &p, &c->o);
+}
+
+static void show_step(void *ctx, const LoopRow *r, const char *step, bool before)
+{
+    LoopCtx *c = ctx;
+    if (c->quiet) return;
+    if (c->gate_shown) {
+        progress_finish(&c->gate, c->gate_games, NULL);
+        c->gate_shown = false;
+    }
+    const char *again = before ? " (done before)" : "";
+    if (!strcmp(step, "selfplay")) {
+        fprintf(stderr, "yinsh %s: round %d/%d: self-play %s with net %d%s\n", c->cmd, r->k, c->rounds, r->selfplay_run,
+                r->best_before, again);
+    } else if (!strcmp(step, "train")) {
+        fprintf(stderr, "yinsh %s: round %d/%d: %s%s: value log-loss %.5f -> %.5f on %" PRIu64 " positions; policy "
+                        "cross-entropy %.4f (uniform %.4f) on %" PRIu64 " positions, %" PRIu64 " reduced left out\n",
+                c->cmd, r->k, c->rounds, r->net, again, r->value_loss_before, r->value_loss_after, r->value_positions,
+                r->policy_final, r->policy_base, r->policy_positions, r->policy_reduced);
+    } else {
+        fprintf(stderr, "yinsh %s: round %d/%d: gate%s: W %" PRIu64 " D %" PRIu64 " L %" PRIu64 " in %" PRIu64
+                        " pairs, llr %.2f: %s\n",
+                c->cmd, r->k, c->rounds, again, r->tally.wins, r->tally.draws, r->tally.losses, r->tally.pairs, r->llr,
+                r->verdict > 0 ? "H1, promoted" : r->verdict < 0 ? "H0, rejected" : "no decision, rejected");
+    }
+}
+
+static void show_gate(void *ctx, const MatchTally *t, uint64_t games)
+{
+    LoopCtx *c = ctx;
+    if (c->quiet) return;
+    if (!c->gate_shown) {
+        progress_start(&c->gate, "gate games", c->gate_total, false);
+        c->gate_shown = true;
+    }
+    char tail[96];
+    snprintf(tail, sizeof tail, "W %" PRIu64 " D %" PRIu64 " L %" PRIu64, t->wins, t->draws, t->losses);
+    c->gate_games = games;
+    progress_update(&c->gate, games, tail);
+}
+
+/* Whether the loop writes a file of that name into its folder: NAME.md,
+ * NAME.costs, or NAME.k.nnue, .train, .gate of a round k. */
+static bool writes_loop_file(const char *name, const void *ctx)
+{
+    const Loop *l = ctx;
+    size_t n = strlen(l->name);
+    if (strncmp(name, l->name, n) || name[n] != '.') return false;
+    if (!strcmp(name + n, ".md") || !strcmp(name + n, ".costs")) return true;
+    char *end;
+    long k = strtol(name + n + 1, &end, 10);
+    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= l->rounds &&
+           (!strcmp(end, ".nnue") || !strcmp(end, ".train") || !strcmp(end, ".gate"));
+}
+
+int cmd_loop(int argc, char **argv)
+{
+    const char *cmd = "loop", *agent_text = NULL, *gate_text = NULL, *name = NULL, *sprt_text = "0,10,0.05,0.05";
+    long rounds = 10, games = 2000, window = 4, gate_games = 2000, vepochs = 4, pepochs = 4;
+    CliShared sh = CLI_SHARED_DEFAULTS;
+    Loop l = {.seed = 1, .lambda = 0.5};
+    nnue_train_options_default(&l.value);
+    l.value.lr = 0.0005;
+    policy_train_options_default(&l.policy);
+    l.policy.lr = 0.01;
+    const CliOpt opts[] = {
+        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text,
+         .required = "--agent SPEC (the self-play agent, mcts:puct=1,...) is required"},
+        {.name = "--from", .kind = CLI_TEXT, .out = &l.from, .required = "--from NET (net 0) is required"},
+        {.name = "--db", .kind = CLI_TEXT, .out = &sh.db, .required = "--db PATH is required"},
+        {.name = "--name", .kind = CLI_TEXT, .out = &name, .required = "--name NAME is required"},
+        {.name = "--out-dir", .kind = CLI_TEXT, .out = &l.dir, .required = "--out-dir DIR is required"},
+        {.name = "--rounds", .kind = CLI_INT, .out = &rounds, .min = 1, .max = LOOP_MAX_ROUNDS},
+        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = STORE_MAX_GAMES},
+        {.name = "--window", .kind = CLI_INT, .out = &window, .min = 1, .max = LOOP_MAX_WINDOW},
+        {.name = "--lambda", .kind = CLI_REAL, .out = &l.lambda, .min = 0, .max = 1},
+        {.name = "--value-epochs", .kind = CLI_INT, .out = &vepochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
+        {.name = "--value-lr", .kind = CLI_REAL, .out = &l.value.lr, .min = 1e-7, .max = 1},
+        {.name = "--policy-epochs", .kind = CLI_INT, .out = &pepochs, .min = 1, .max = 1000},
+        {.name = "--policy-lr", .kind = CLI_REAL, .out = &l.policy.lr, .min = 1e-7, .max = 1},
+        {.name = "--gate", .kind = CLI_TEXT, .out = &gate_text},
+        {.name = "--sprt", .kind = CLI_TEXT, .out = &sprt_text},
+        {.name = "--gate-games", .kind = CLI_INT, .out = &gate_games, .min = 2, .max = STORE_MAX_GAMES},
+        {.name = "--seed", .kind = CLI_U64, .out = &l.seed},
+        CLI_THREADS_OPTION(&sh.threads),
+        CLI_BUSY_OPTION(&sh),
+        CLI_QUIET_OPTION(&sh),
+    };
+    LoopRow *rows = NULL;
+    char err[ERR_LEN], *command = NULL;
+    bool have_agent = false, have_gate = false;
+    int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    if (rc || (rc = cli_shared_check(cmd, &sh))) goto done;
+    if ((rc = loop_agent(cmd, "--agent", agent_text, l.from, &l.agent))) goto done;
+    have_agent = true;
+    if (gate_text) rc = loop_agent(cmd, "--gate", gate_text, l.from, &l.gate);
+    else if (loop_default_gate(&l.agent, &l.gate, err)) rc = cli_usage_error(cmd, "--agent: %s", err);
+    if (rc) goto done;
+    have_gate = true;
+    if (match_sprt_parse(sprt_text, &l.sprt, err)) {
+        rc = cli_usage_error(cmd, "--sprt: %s", err);
+        goto done;
+    }
+    snprintf(l.name, sizeof l.name, "%s", name);
+    if (strlen(name) > LOOP_NAME_LEN) l.name[0] = '\0'; /* refused by loop_check, naming it */
+    l.rounds = (int)rounds;
+    l.games = (uint32_t)games;
+    l.window = (int)window;
+    l.gate_games = (uint32_t)gate_games;
+    l.value.epochs = (int)vepochs;
+    l.policy.epochs = (int)pepochs;
+    l.where = cli_planned_options(&sh);
+    if (loop_check(&l, err)) {
+        rc = cli_usage_error(cmd, "%s%s%s", err, l.name[0] ? "" : ": ", l.name[0] ? "" : name);
+        goto done;
+    }
+    /* net 0, read now as round 1 will read it */
+    Nnue *net0 = NULL;
+    int lrc = nnue_load(&net0, l.from, err);
+    bool patterns = !lrc && nnue_has_patterns(net0);
+    nnue_free(net0);
+    if (lrc) {
+        rc = cli_error(cmd, "--from: %s", err);
+        goto done;
+    }
+    if (!patterns) {
+        rc = cli_usage_error(cmd, "--from %s: the loop's nets have a linear and a pattern part (feature set 3 to 5, "
+                                  "e.g. eval/nets/leaf32.nnue)", l.from);
+        goto done;
+    }
+    const char *inputs[] = {sh.db, l.from}, *input_opts[] = {"--db", "--from"};
+    FolderWrites w = {.dir = l.dir, .writes = writes_loop_file, .ctx = &l};
+    if ((rc = cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2))) goto done;
+    if (!(rows = calloc((size_t)l.rounds, sizeof *rows)) || !(command = cli_join_args(argc, argv))) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    LoopCtx c = {.cmd = cmd, .quiet = sh.quiet, .o = l.where, .command = command, .rounds = l.rounds,
+                 .gate_total = l.gate_games};
+    if (!c.quiet)
+        fprintf(stderr, "yinsh %s: %s: %d round%s of %u self-play game%s from %s into %s; nets and figures in %s\n", cmd,
+                l.name, l.rounds, number_plural((uint64_t)l.rounds), l.games, number_plural(l.games), l.from, sh.db,
+                l.dir);
+    double t0 = clock_now();
+    LoopHooks hooks = {.play = play_run, .step = show_step, .gate_progress = show_gate, .ctx = &c,
+                       .interrupt = cli_catch_signals()};
+    int best = 0;
+    rc = loop_run(&l, &hooks, rows, &best, err);
+    if (c.gate_shown) progress_finish(&c.gate, c.gate_games, NULL);
+    if (rc < 0) rc = cli_error(cmd, "%s", err);
+    else if (rc == 1 && cli_signal()) {
+        fprintf(stderr, "yinsh %s: interrupted; the same command goes on from there\n", cmd);
+        rc = 128 + cli_signal();
+    }
+    if (rc) goto done;
+    if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
+    loop_table_write(stdout, &l, rows, l.rounds, best);
+done:
+    if (have_agent) agent_spec_release(&l.agent);
+    if (have_gate) agent_spec_release(&l.gate);
+    free(rows);
+    free(command);
+    return rc;
+}
