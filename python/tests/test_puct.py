@@ -135,10 +135,10 @@ class Puct(unittest.TestCase):
         # the mcts agent's ranges: beyond them a search degenerated (every
         # visit on one child; an action chosen without a visit)
         inf = float("inf")
-        for bad in ({"c": inf}, {"c": 101}, {"c": float("nan")}, {"alpha": inf, "noise": 0.25}, {"temp": inf},
+        for bad in ({"c": inf}, {"c": 101}, {"c": float("nan")}, {"alpha": inf, "noise": 0.25}, {"temp": inf, "temp_moves": 20},
                     {"nodes": 10}, {"nodes": 256}):
             self.assertRaises(yinsh.UsageError, yinsh.PuctAgent, short, sims=20, **bad)
-        yinsh.PuctAgent(short, sims=20, c=100, alpha=100, noise=1, temp=100, nodes=257).close()
+        yinsh.PuctAgent(short, sims=20, c=100, alpha=100, noise=1, temp=100, temp_moves=20, nodes=257).close()
         self.assertRaises(TypeError, yinsh.PuctAgent, None)
 
 
