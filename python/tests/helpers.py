@@ -5,6 +5,7 @@ is there."""
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,6 +28,27 @@ def engine_cmd(*args):
     agent spec's cmd), without the preloaded runtime."""
     words = [BIN] + list(args)
     return " ".join((["env", "-u", "LD_PRELOAD"] if "LD_PRELOAD" in os.environ else []) + words)
+
+
+def python_words():
+    """The interpreter as the command of an engine that the yinsh binary
+    starts: the binary's environment has no preloaded runtime, which the
+    library in this interpreter needs, so it is given back."""
+    preload = os.environ.get("LD_PRELOAD")
+    return (["env", "LD_PRELOAD=" + preload] if preload else []) + [sys.executable]
+
+
+def yinsh_wrapper(tmp):
+    """The yinsh binary as a program that a Python tool (python -m
+    yinsh.loop) may start with its own environment: under the preloaded
+    runtime a script in tmp that starts the binary without it."""
+    if "LD_PRELOAD" not in os.environ:
+        return BIN
+    path = tmp.join("yinsh-without-preload")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\nexec env -u LD_PRELOAD "%s" "$@"\n' % BIN)
+    os.chmod(path, 0o755)
+    return path
 
 
 def yinsh(*args, cwd=None, check=True):

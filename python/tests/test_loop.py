@@ -9,7 +9,7 @@ import sys
 import unittest
 
 import yinsh
-from helpers import BIN, HERE, TempDir
+from helpers import HERE, TempDir, python_words, yinsh_wrapper
 
 
 class Loop(unittest.TestCase):
@@ -22,7 +22,8 @@ class Loop(unittest.TestCase):
             cmd = [sys.executable, "-m", "yinsh.loop", "--net-module", "loopnet", "--dir", tmp.join("loop"),
                    "--rounds", "2", "--games", "4", "--sims", "8", "--batch", "4", "--gate-games", "4",
                    "--anchor", "random", "--anchor-games", "2", "--workers", "1", "--games-at-once", "2",
-                   "--threads", "1", "--yinsh", BIN, "--quiet"]
+                   "--threads", "1", "--yinsh", yinsh_wrapper(tmp),
+                   "--python", " ".join(python_words()), "--quiet"]
             p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=HERE, timeout=900)
             self.assertEqual(p.returncode, 0, p.stderr)
             d = tmp.join("loop")

@@ -16,7 +16,7 @@ import time
 import unittest
 
 import yinsh
-from helpers import BIN, CHILD_ENV, HERE, TempDir, yinsh as run_yinsh
+from helpers import BIN, CHILD_ENV, HERE, TempDir, python_words, yinsh as run_yinsh
 
 ENGINE = [sys.executable, "-m", "yinsh.uyi", "--evaluate", "evaluators:evaluate", "--sims", "48", "--batch", "8"]
 
@@ -141,7 +141,7 @@ class Uyi(unittest.TestCase):
     def test_the_lab_plays_it_and_stores_its_visits(self):
         tmp = TempDir()
         try:
-            cmd = " ".join(ENGINE)
+            cmd = " ".join(python_words() + ENGINE[1:])
             spec = "uyi:name=mine;cmd=%s;dir=%s" % (cmd, HERE)
             db = tmp.join("m.db")
             p = subprocess.run([BIN, "match", "--a", spec, "--b", "mcts:sims=40", "--games", "2", "--seed", "1",

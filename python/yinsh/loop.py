@@ -72,7 +72,8 @@ class Loop:
             print("yinsh.loop: " + text, file=sys.stderr, flush=True)
 
     def engine(self, name: str, net: str) -> str:
-        cmd = [sys.executable, "-m", "yinsh.uyi", "--evaluate", "%s:load" % self.a.net_module, "--net", net,
+        cmd = shlex.split(self.a.python) if self.a.python else [sys.executable]
+        cmd += ["-m", "yinsh.uyi", "--evaluate", "%s:load" % self.a.net_module, "--net", net,
                "--sims", str(self.a.sims), "--c", str(self.a.c), "--batch", str(self.a.batch)]
         return "uyi:name=%s;cmd=%s;dir=%s" % (name, " ".join(shlex.quote(w) for w in cmd), os.getcwd())
 
@@ -262,6 +263,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--threads", type=int, default=2, help="games at once in the matches (2)")
     ap.add_argument("--seed", type=int, default=5600)
     ap.add_argument("--yinsh", help="the yinsh binary (default: the build's)")
+    ap.add_argument("--python", metavar="CMD",
+                    help="the command that starts the engines' interpreter, e.g. a virtual environment's python "
+                         "(default: this interpreter)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     args.anchors = args.anchors or ["random", "mcts:sims=50"]
