@@ -69,7 +69,8 @@ static int reach(Bitboard rings)
     return r;
 }
 
-void features_int(const Position *pos, int out[FEAT_NB])
+/* The features; the line counts only when lines is set (0 else). */
+static inline void features_fill(const Position *pos, int out[FEAT_NB], bool lines)
 {
     int f[COLOUR_NB][FEAT_NB] = {{0}}, moves[COLOUR_NB];
     Bitboard flippable[COLOUR_NB];
@@ -80,7 +81,7 @@ void features_int(const Position *pos, int out[FEAT_NB])
         f[c][FEAT_MARKERS] = bb_popcount(mine);
         /* a window of 3 needs 3 markers: the placements and the first
          * moves skip the count (the same counts) */
-        if (f[c][FEAT_MARKERS] >= 3) line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
+        if (lines && f[c][FEAT_MARKERS] >= 3) line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
         f[c][FEAT_FLIPPABLE] = bb_popcount(flippable[c] & theirs);
         f[c][FEAT_MOBILITY] = moves[c];
         f[c][FEAT_CENTRE] = reach(pos->rings[c]);
@@ -88,6 +89,9 @@ void features_int(const Position *pos, int out[FEAT_NB])
     for (int i = 0; i < FEAT_NB; i++) out[i] = f[WHITE][i] - f[BLACK][i];
     out[FEAT_TEMPO] = pos->actor == WHITE ? 1 : -1;
 }
+
+void features_int(const Position *pos, int out[FEAT_NB]) { features_fill(pos, out, true); }
+void features_int_rest(const Position *pos, int out[FEAT_NB]) { features_fill(pos, out, false); }
 
 void features_compute(const Position *pos, double out[FEAT_NB])
 {

@@ -31,6 +31,12 @@ struct Nnue {
     int32_t lw[FEAT_NB];
     int32_t *pw;           /* feature set 3: the pattern part (PATTERN_NB), or NULL */
     int32_t *pw_code;      /* and by code, White's view then Black's (patterns_expand) */
+    /* with a linear part: what a window of each code adds for the actor
+     * White, then for Black (2 PATTERN_CODES): its pattern weight (with
+     * a pattern part) and its share of the linear part's line features,
+     * the windows of 3 and 4 (window_table); the sums the accumulators
+     * keep, NnueAcc.psum */
+    int32_t *win;
     int16_t *ppw;          /* feature set 4: the policy head (ENCODE_ACTIONS rows of 2 * hidden), or NULL */
     int32_t *ppb;          /* its biases (ENCODE_ACTIONS), in the same block as ppw */
     int32_t beta;
@@ -348,10 +354,10 @@ static void refresh_on(const Nnue *net, NnuePath p, const Position *pos, NnueAcc
         ON_PATH(p, rows_avx2(net, net->b1, rows, n, NULL, 0, acc->v[c]),
                 rows_portable(net, net->b1, rows, n, NULL, 0, acc->v[c]));
     }
-    if (net->pw) {
+    if (net->win) {
         patterns_codes(pos, acc->code);
         for (int c = 0; c < COLOUR_NB; c++)
-            acc->psum[c] = patterns_sum_codes(acc->code, net->pw_code + (size_t)c * PATTERN_CODES);
+            acc->psum[c] = patterns_sum_codes(acc->code, net->win + (size_t)c * PATTERN_CODES);
     }
 }
 
@@ -386,7 +392,7 @@ static void patterns_apply(const Nnue *net, const NnueAcc *from, const NnueDelta
                 change[n++] = c;
             }
         }
-    patterns_update_sums(to->code, pts, change, n, net->pw_code, to->psum);
+    patterns_update_sums(to->code, pts, change, n, net->win, to->psum);
 }
 
 static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
@@ -394,7 +400,7 @@ static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const Nnu
     for (int c = 0; c < COLOUR_NB; c++)
         ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
                 rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
-    if (net->pw) patterns_apply(net, from, d, to);
+    if (net->win) patterns_apply(net, from, d, to);
 }
 
 static int32_t output_on(const Nnue *net, NnuePath p, const NnueAcc *acc, int actor)
@@ -436,15 +442,20 @@ int32_t nnue_evaluate(const Nnue *net, const Position *pos)
 bool nnue_has_linear(const Nnue *net) { return net->linear; }
 bool nnue_has_patterns(const Nnue *net) { return net->pw != NULL; }
 
-/* The linear part's features, whole numbers, White's minus Black's, in
- * the actor's view (the tempo feature then reads +1 for either) */
+/* The linear part of features f (whole numbers, White's minus Black's),
+ * in the actor's view (the tempo feature then reads +1 for either) */
+static int32_t linear_sum(const Nnue *net, const int f[FEAT_NB], int actor)
+{
+    int32_t s = 0, sign = actor == WHITE ? 1 : -1;
+    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * f[k] * sign;
+    return s;
+}
+
 static int32_t linear_part(const Nnue *net, const Position *pos)
 {
     int f[FEAT_NB];
     features_int(pos, f);
-    int32_t s = 0, sign = pos->actor == WHITE ? 1 : -1;
-    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * f[k] * sign;
-    return s;
+    return linear_sum(net, f, pos->actor);
 }
 
 int32_t nnue_linear(const Nnue *net, const Position *pos)
@@ -455,10 +466,14 @@ int32_t nnue_linear(const Nnue *net, const Position *pos)
     return s;
 }
 
+/* The windows' part (patterns and line counts) from the accumulators'
+ * sums, the rest of the linear part from the position. */
 int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos)
 {
     if (!net->linear) return 0;
-    return linear_part(net, pos) + (net->pw ? acc->psum[pos->actor] : 0);
+    int f[FEAT_NB];
+    features_int_rest(pos, f);
+    return linear_sum(net, f, pos->actor) + acc->psum[pos->actor];
 }
 double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
 
@@ -656,6 +671,7 @@ void nnue_free(const Nnue *net)
     if (atomic_fetch_sub_explicit(&n->refs, 1, memory_order_acq_rel) != 1) return;
     free(n->mem);
     free(n->pw);
+    free(n->win);
     free(n->ppw);
     free(n);
 }
@@ -820,10 +836,35 @@ static int decode_policy(Nnue *net, const uint8_t *q, const char *name, char *er
     return 0;
 }
 
+/* The windows' table (Nnue.win): a window of code k (White's view, digits
+ * as patterns.h has them: 1 White's marker, 2 Black's) with three of
+ * one colour's markers and none of the other's is one of that colour's
+ * windows of 3 (FEAT_LINES3, as eval/evaluation.c counts them over the
+ * same 123 windows), with four one of its windows of 4; the feature is
+ * White's less Black's, signed for the actor. Integer sums in any order
+ * are the same integers: the accumulators' sum of the table equals the
+ * linear part's line features and the pattern part, to the unit. */
+static int window_table(Nnue *net, const char *name, char *err)
+{
+    net->win = malloc(2 * PATTERN_CODES * sizeof *net->win);
+    if (!net->win) return error_set(err, "%s: out of memory", name);
+    for (int code = 0; code < PATTERN_CODES; code++) {
+        int n[3] = {0, 0, 0}; /* empty or a ring, White's markers, Black's */
+        for (int k = 0, c = code; k < 5; k++, c /= 5) n[c % 5 == 1 ? 1 : c % 5 == 2 ? 2 : 0]++;
+        int three = (n[1] == 3 && !n[2]) - (n[2] == 3 && !n[1]), four = (n[1] == 4 && !n[2]) - (n[2] == 4 && !n[1]);
+        int32_t lines = net->lw[FEAT_LINES3] * three + net->lw[FEAT_LINES4] * four;
+        for (int c = 0; c < COLOUR_NB; c++)
+            net->win[(size_t)c * PATTERN_CODES + code] =
+                (net->pw ? net->pw_code[(size_t)c * PATTERN_CODES + code] : 0) + (c == WHITE ? lines : -lines);
+    }
+    return 0;
+}
+
 /* A net that decoding gave up on, freed whole. */
 static void net_discard(Nnue *net)
 {
     free(net->pw);
+    free(net->win);
     free(net->ppw);
     free(net->mem);
     free(net);
@@ -851,6 +892,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
             for (int c = 0; c < COLOUR_NB; c++) patterns_expand(net->pw, c, net->pw_code + (size_t)c * PATTERN_CODES);
         }
     }
+    if (!rc && hd.linear) rc = window_table(net, name, err);
     if (!rc && hd.policy) rc = decode_policy(net, q, name, err);
     if (rc) {
         net_discard(net);

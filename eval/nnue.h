@@ -110,12 +110,14 @@ typedef struct Nnue Nnue;
  * path; an array of them (a search's stack) keeps every one aligned. */
 typedef struct NnueAcc {
     alignas(32) int16_t v[COLOUR_NB][NNUE_MAX_HIDDEN];
-    /* a net with a pattern part: the windows' codes seen from White
+    /* a net with a linear part: the windows' codes seen from White
      * (patterns.h), kept with the rest along make and unmake; untouched
      * for other nets */
     uint16_t code[PATTERN_WINDOWS];
-    /* and their sum of the pattern weights, for the actor White and the
-     * actor Black (what the evaluation adds, kept along with the codes) */
+    /* and what the windows add to the output for the actor White and the
+     * actor Black, kept along with the codes: the pattern part's weights
+     * (a pattern part) and the linear part's windows of 3 and 4 (its
+     * FEAT_LINES3 and FEAT_LINES4 terms) */
     int32_t psum[COLOUR_NB];
 } NnueAcc;
 
@@ -207,9 +209,11 @@ bool nnue_has_linear(const Nnue *net);
 /* With a pattern part (feature set 3), nnue_linear includes it. */
 bool nnue_has_patterns(const Nnue *net);
 int32_t nnue_linear(const Nnue *net, const Position *pos);
-/* The same with the pattern part summed over the windows' codes of the
- * position's accumulators (acc, as nnue_refresh or nnue_make left it):
- * what a search adds to nnue_output at a leaf; equal to nnue_linear. */
+/* The same from the position's accumulators (acc, as nnue_refresh or
+ * nnue_make left it): the pattern part and the line features from the
+ * windows' sums they keep (NnueAcc.psum), the other features from the
+ * position. What a search adds to nnue_output at a leaf; equal to
+ * nnue_linear. */
 int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos);
 /* The net's parameters as floats, each over its scale (w1 and b1 over
  * QA, w2 and w3 over QW, b2, b3 and the linear part over QA * QW), in
