@@ -256,6 +256,58 @@ bool movegen_is_legal(const Position *pos, Action a)
     return false;
 }
 
+/* Whether ring move a (of the actor's, in state M) leaves a row of five
+ * of the actor's markers: the markers as pos_make leaves them, the
+ * origin's new marker and the flips, without making it. */
+static inline bool move_makes_row(const Position *pos, Action a)
+{
+    return bb_has_row((pos->markers[pos->actor] | bb_bit(ACTION_FROM(a))) ^ pos_move_flips(pos, a));
+}
+
+/* A row after a move is a window of five points that were all markers or
+ * the moving ring before it, so it lies in z, the points of the windows
+ * of markers and the actor's rings; and (unless it stood before the
+ * move) it holds a point the move changed, the origin or a flipped
+ * marker, on the path from the origin to the destination. So only the
+ * destinations that a fill from z along the move's direction reaches,
+ * through the points that are not rings, can be such a move's: those are
+ * checked one by one, in movegen_all's order (by direction, then by
+ * destination). Most positions have no such window, or few. */
+int movegen_row_moves(const Position *pos, Action *list)
+{
+    if (pos->state != STATE_M || pos->pool == 0) return 0;
+    int me = pos->actor, n = 0;
+    if (bb_has_row(pos->markers[me])) {
+        /* a row standing before the move (no position play reaches): every move looked at */
+        Action all[MAX_ACTIONS];
+        int k = movegen_all(pos, all);
+        for (int i = 0; i < k; i++)
+            if (ACTION_KIND(all[i]) == ACT_MOVE && move_makes_row(pos, all[i])) list[n++] = all[i];
+        return n;
+    }
+    Bitboard s = pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me], z = 0;
+    for (int a = 0; a < AXIS_NB; a++) {
+        int k = DIR_STEP[a];
+        Bitboard st = bb_row_starts(s, a);
+        z |= st | st << k | st << 2 * k | st << 3 * k | st << 4 * k;
+    }
+    if (!z) return 0;
+    Boards b = targets_boards(pos->rings, pos->markers, me);
+    Bitboard t[DIR_NB];
+    all_targets(&b, t);
+    Spans up = spans(GEO->valid & ~b.rings, true), down = spans(GEO->valid & ~b.rings, false);
+    Lanes4 reach_up = fill(l4_all(z), &up, 9, true), reach_down = fill(l4_all(z), &down, 9, false);
+    for (int d = 0; d < DIR_NB; d++) {
+        Bitboard cand = t[d] & (d < 3 ? l4_lane(reach_up, d) : l4_lane(reach_down, d - 3));
+        for (; cand; cand &= cand - 1) {
+            Point to = bb_lsb(cand);
+            Action a = ACTION_MAKE(ACT_MOVE, origin(to, d, b.rings), to);
+            if (move_makes_row(pos, a)) list[n++] = a;
+        }
+    }
+    return n;
+}
+
 bool movegen_row_in_reach(const Position *pos)
 {
     int me = pos->actor;

@@ -476,28 +476,24 @@ static int quiesce(Ab *ab, int alpha, int beta, int ply)
     if (pos->state != STATE_M || stand >= beta || ply >= MAX_PLY - 2 ||
         !bb_has_row(pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me]))
         return stand;
-    if (stand > alpha) alpha = stand;
-    Action list[MAX_ACTIONS];
-    int n = movegen_all(pos, list), best = stand;
     /* a row of the mover's makes the mover remove it (state R) in the
      * standard game; in blitz it ends the game (state END), searched no
      * further here */
-    bool rows = !(pos->variant & VARIANT_BLITZ);
+    if (pos->variant & VARIANT_BLITZ) return stand;
+    if (stand > alpha) alpha = stand;
+    /* only the moves that make a row of the mover's are made and searched,
+     * with the net's accumulator and the path, in the order of all moves:
+     * the others are told by the markers after them (as pos_make leaves
+     * them) without making them or listing them (movegen_row_moves) */
+    Action list[MAX_ACTIONS];
+    int n = movegen_row_moves(pos, list), best = stand;
     for (int i = 0; i < n && best < beta; i++) {
-        /* only a move that makes a row of the mover's is made and searched,
-         * with the net's accumulator and the path: the others are told by
-         * the markers after them (as pos_make leaves them: the origin's new
-         * marker, then the flips) without making them */
         Action a = list[i];
-        int s = best;
-        if (rows && ACTION_KIND(a) == ACT_MOVE &&
-            bb_has_row((pos->markers[me] | bb_bit(ACTION_FROM(a))) ^ pos_move_flips(pos, a))) {
-            Undo u;
-            make(ab, a, &u, ply);
-            assert(pos->state == STATE_R && pos->actor == me);
-            s = search(ab, 0, alpha, beta, ply + 1);
-            pos_unmake(pos, a, &u);
-        }
+        Undo u;
+        make(ab, a, &u, ply);
+        assert(pos->state == STATE_R && pos->actor == me);
+        int s = search(ab, 0, alpha, beta, ply + 1);
+        pos_unmake(pos, a, &u);
         if (ab->stopped) return 0;
         if (s > best) best = s;
         if (s > alpha) alpha = s;
