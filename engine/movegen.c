@@ -285,12 +285,7 @@ int movegen_row_moves(const Position *pos, Action *list)
             if (ACTION_KIND(all[i]) == ACT_MOVE && move_makes_row(pos, all[i])) list[n++] = all[i];
         return n;
     }
-    Bitboard s = pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me], z = 0;
-    for (int a = 0; a < AXIS_NB; a++) {
-        int k = DIR_STEP[a];
-        Bitboard st = bb_row_starts(s, a);
-        z |= st | st << k | st << 2 * k | st << 3 * k | st << 4 * k;
-    }
+    Bitboard z = bb_row_points(pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me]);
     if (!z) return 0;
     Boards b = targets_boards(pos->rings, pos->markers, me);
     Bitboard t[DIR_NB];
