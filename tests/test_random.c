@@ -208,6 +208,9 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
         if (ACTION_KIND(list[i]) == ACT_PLACE)
             cr_assert_eq(pos_key_after_place(pos, list[i]), copy.key, "%s: pos_key_after_place of '%s' in %s", where,
                          text, ypn);
+        if (ACTION_KIND(list[i]) == ACT_MOVE && copy.state == STATE_M)
+            cr_assert_eq(pos_key_after_move(pos, list[i]), copy.key, "%s: pos_key_after_move of '%s' in %s", where,
+                         text, ypn);
         pos_unmake(&copy, list[i], &u);
         cr_assert(pos_equal(&copy, &before), "%s: make/unmake of '%s' does not restore %s", where, text, ypn);
     }

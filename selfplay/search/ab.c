@@ -635,13 +635,21 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     for (int i = 0; i < n; i++) {
         pick(list, key, i, n);
         Action a = list[i];
-        /* the next placement's table entry is fetched while this one's
+        /* the next action's table entry is fetched while this one's
          * subtree is searched, if that child reads the table (a placement
-         * costs a depth and owes no removal; the actions from LAZY_PICKS
-         * on are sorted by now; a ring move's key after it costs too much
-         * to foresee) */
-        if (i >= LAZY_PICKS && !is_leaf(depth - 1, false) && i + 1 < n && ACTION_KIND(list[i + 1]) == ACT_PLACE)
-            __builtin_prefetch(&ab->tt[pos_key_after_place(pos, list[i + 1]) & ab->mask]);
+         * or a ring move costs a depth; one that makes a row has another
+         * key, and its fetch is of no use): from the second action on,
+         * when the first did not cut and the node is likely to search
+         * them all. The next action is picked early for it: picking is
+         * the same choice made sooner (pick of a place already picked
+         * keeps it). */
+        if (i >= 1 && i + 1 < n && !is_leaf(depth - 1, false)) {
+            pick(list, key, i + 1, n);
+            Action next = list[i + 1];
+            int next_kind = ACTION_KIND(next);
+            if (next_kind == ACT_PLACE) __builtin_prefetch(&ab->tt[pos_key_after_place(pos, next) & ab->mask]);
+            else if (next_kind == ACT_MOVE) __builtin_prefetch(&ab->tt[pos_key_after_move(pos, next) & ab->mask]);
+        }
         int kind = ACTION_KIND(a);
         bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
         int d = depth - costs;
