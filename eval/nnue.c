@@ -22,7 +22,8 @@ struct Nnue {
     NnuePath path;
     uint64_t hash;
     char description[NNUE_DESC_MAX + 1];
-    /* one 32-byte aligned block: w1 is NNUE_ROWS rows of `hidden`, each row
+    /* one 32-byte aligned block: w1 is NNUE_ROWS_MADE rows of `hidden` (the
+     * file's rows, then the difference rows made from them), each row
      * 32-byte aligned (hidden is a multiple of 16) */
     int16_t *w1, *b1, *w2, *w3;
     int32_t *b2;
@@ -86,7 +87,8 @@ int nnue_row_feature(int row)
     return kind * POINT_NB + bb_popcount(GEO->valid & (bb_bit(p) - 1));
 }
 
-/* A piece of `colour` at p turned on or off, in both perspectives. */
+/* A piece of `colour` at p turned on or off, in both perspectives; the
+ * point's digit in White's view (patterns.h) moves by the piece's. */
 static inline void piece(NnueDelta *d, bool ring, int colour, Point p, bool on)
 {
     for (int c = 0; c < COLOUR_NB; c++) {
@@ -96,42 +98,75 @@ static inline void piece(NnueDelta *d, bool ring, int colour, Point p, bool on)
     }
 }
 
+/* A point whose digit in White's view changed by `change`. */
+static inline void point(NnueDelta *d, Point p, int change)
+{
+    d->pts[d->npts] = (uint8_t)p;
+    d->change[d->npts++] = (int8_t)change;
+}
+
+/* The digit of a piece in White's view: a marker 1 (White's) or 2, a ring
+ * 3 or 4. */
+static inline int digit(bool ring, int colour) { return (ring ? 3 : 1) + colour; }
+
+/* The markers a move turned over, each one row in each perspective: the
+ * difference row of the point (NNUE_ROW_FLIP), added where the marker
+ * went from the perspective's own colour to the other's, subtracted the
+ * other way. */
+static inline void flips(NnueDelta *d, Bitboard flips, const Bitboard markers_after[COLOUR_NB])
+{
+    for (int now = 0; now < COLOUR_NB; now++)
+        for (Bitboard b = flips & markers_after[now]; b; b &= b - 1) {
+            Point p = bb_lsb(b);
+            uint16_t row = (uint16_t)(NNUE_ROW_FLIP + p);
+            /* it was the other colour's: own to theirs in that colour's perspective */
+            d->add[now ^ 1][d->nadd[now ^ 1]++] = row;
+            d->sub[now][d->nsub[now]++] = row;
+            point(d, p, digit(false, now) - digit(false, now ^ 1));
+        }
+}
+
 void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
 {
     int me = u->actor;
     Point from = ACTION_FROM(a), to = ACTION_TO(a);
     d->nadd[0] = d->nadd[1] = d->nsub[0] = d->nsub[1] = 0;
+    d->npts = 0;
     switch (ACTION_KIND(a)) {
     case ACT_PLACE:
         piece(d, true, me, from, true);
+        point(d, from, digit(true, me));
         break;
     case ACT_MOVE:
         piece(d, true, me, from, false);
         piece(d, true, me, to, true);
         piece(d, false, me, from, true);
-        /* a flipped marker has its colour after the move; before, the other */
-        for (Bitboard b = u->flips; b; b &= b - 1) {
-            Point p = bb_lsb(b);
-            int now = bb_test(pos->markers[WHITE], p) ? WHITE : BLACK;
-            piece(d, false, now ^ 1, p, false);
-            piece(d, false, now, p, true);
-        }
+        point(d, from, digit(false, me) - digit(true, me));
+        point(d, to, digit(true, me));
+        flips(d, u->flips, pos->markers);
         break;
     case ACT_ROW:
-        for (Bitboard b = u->flips; b; b &= b - 1) piece(d, false, me, bb_lsb(b), false);
+        for (Bitboard b = u->flips; b; b &= b - 1) {
+            piece(d, false, me, bb_lsb(b), false);
+            point(d, bb_lsb(b), -digit(false, me));
+        }
         break;
     case ACT_RING:
         piece(d, true, me, from, false);
+        point(d, from, -digit(true, me));
         break;
     case ACT_SWAP: {
         Point p = bb_lsb(pos->rings[BLACK]);
         piece(d, true, WHITE, p, false);
         piece(d, true, BLACK, p, true);
+        point(d, p, digit(true, BLACK) - digit(true, WHITE));
         break;
     }
     }
     /* the other inputs before (the Undo) and after (the position): only
-     * those that changed (state_rows' rows, compared part by part) */
+     * those that changed (state_rows' rows, compared part by part); a
+     * move's pool one down and a turn passed in the same state are one
+     * difference row each */
     for (int c = 0; c < COLOUR_NB; c++) {
         for (int side = 0; side < 2; side++) {
             int col = c ^ side, r0 = u->removed[col] < 3 ? u->removed[col] : 3;
@@ -139,12 +174,18 @@ void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
             for (int i = r0; i < r1; i++) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
             for (int i = r1; i < r0; i++) d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
         }
-        if (u->pool != pos->pool) {
+        if (pos->pool + 1 == u->pool) {
+            d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_POOL_DOWN + u->pool);
+        } else if (u->pool != pos->pool) {
             d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_POOL + u->pool);
             d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_POOL + pos->pool);
         }
         int s0 = state_row(c, u->actor, u->state), s1 = state_row(c, pos->actor, pos->state);
-        if (s0 != s1) {
+        if (u->state == pos->state && u->actor != pos->actor) {
+            /* s1 - s0 is the turn's row, or (the other passing it to c) less it */
+            if (u->actor == c) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_TURN + u->state);
+            else d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_TURN + u->state);
+        } else if (s0 != s1) {
             d->sub[c][d->nsub[c]++] = (uint16_t)s0;
             d->add[c][d->nadd[c]++] = (uint16_t)s1;
         }
@@ -361,38 +402,15 @@ static void refresh_on(const Nnue *net, NnuePath p, const Position *pos, NnueAcc
     }
 }
 
-/* The pattern part's codes after an action: the points whose piece
- * changed, from the piece rows of White's perspective (a row's kind k is
- * White's digit k + 1: White's marker 1, Black's 2, White's ring 3,
- * Black's 4); a point turned over (a row off, another on) changes once. */
+/* The windows' codes and sums after an action: the points whose piece
+ * changed, each once (nnue_delta). */
 static void patterns_apply(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
 {
     if (to != from) {
         memcpy(to->code, from->code, sizeof to->code);
         memcpy(to->psum, from->psum, sizeof to->psum);
     }
-    uint8_t pts[2 * NNUE_MAX_DELTA];
-    int8_t change[2 * NNUE_MAX_DELTA];
-    int n = 0;
-    for (int i = 0; i < d->nadd[WHITE]; i++)
-        if (d->add[WHITE][i] < NNUE_ROW_REMOVED) {
-            pts[n] = (uint8_t)(d->add[WHITE][i] % SQUARE_NB);
-            change[n++] = (int8_t)(d->add[WHITE][i] / SQUARE_NB + 1);
-        }
-    int added = n;
-    for (int i = 0; i < d->nsub[WHITE]; i++)
-        if (d->sub[WHITE][i] < NNUE_ROW_REMOVED) {
-            uint8_t p = (uint8_t)(d->sub[WHITE][i] % SQUARE_NB);
-            int8_t c = (int8_t)-(d->sub[WHITE][i] / SQUARE_NB + 1);
-            int k = 0;
-            while (k < added && pts[k] != p) k++;
-            if (k < added) change[k] = (int8_t)(change[k] + c);
-            else {
-                pts[n] = p;
-                change[n++] = c;
-            }
-        }
-    patterns_update_sums(to->code, pts, change, n, net->win, to->psum);
+    patterns_update_sums(to->code, d->pts, d->change, d->npts, net->win, to->psum);
 }
 
 static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
@@ -429,6 +447,7 @@ void nnue_pass(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position
         d.add[c][0] = (uint16_t)state_row(c, pos->actor, pos->state);
         d.nsub[c] = d.nadd[c] = 1;
     }
+    d.npts = 0;
     apply_on(net, net->path, from, &d, to);
 }
 int32_t nnue_output(const Nnue *net, const NnueAcc *acc, int actor) { return output_on(net, net->path, acc, actor); }
@@ -742,7 +761,7 @@ static int net_alloc(const NetHeader *hd, const char *name, Nnue **out, char *er
     Nnue *net = calloc(1, sizeof *net);
     if (!net) return error_set(err, "%s: out of memory", name);
     size_t h = (size_t)hd->hidden, l2 = (size_t)hd->l2, n2 = l2 ? l2 * 2 * h : 2 * h;
-    size_t s_w1 = up32((size_t)NNUE_ROWS * h * 2), s_b1 = up32(h * 2), s_w2 = up32(n2 * 2);
+    size_t s_w1 = up32((size_t)NNUE_ROWS_MADE * h * 2), s_b1 = up32(h * 2), s_w2 = up32(n2 * 2);
     size_t s_b2 = up32((l2 ? l2 : 1) * 4), s_w3 = up32((l2 ? l2 : 1) * 2);
     net->mem = aligned_alloc(32, s_w1 + s_b1 + s_w2 + s_b2 + s_w3);
     if (!net->mem) {
@@ -767,6 +786,24 @@ static int net_alloc(const NetHeader *hd, const char *name, Nnue **out, char *er
     net->linear = hd->linear;
     *out = net;
     return 0;
+}
+
+/* The difference rows (NNUE_ROW_FLIP on, nnue.h), from the rows read:
+ * row a less row b into row `to`, in int16 that wraps. */
+static void difference_row(Nnue *net, int to, int a, int b)
+{
+    size_t h = (size_t)net->hidden;
+    for (size_t j = 0; j < h; j++)
+        net->w1[(size_t)to * h + j] = wrap16(net->w1[(size_t)a * h + j] - net->w1[(size_t)b * h + j]);
+}
+
+static void difference_rows(Nnue *net)
+{
+    for (int p = 0; p < SQUARE_NB; p++)
+        difference_row(net, NNUE_ROW_FLIP + p, NNUE_THEIR_MARKER * SQUARE_NB + p, NNUE_OWN_MARKER * SQUARE_NB + p);
+    for (int k = 1; k <= MARKERS_NB; k++) difference_row(net, NNUE_ROW_POOL_DOWN + k, NNUE_ROW_POOL + k - 1, NNUE_ROW_POOL + k);
+    for (int st = 0; st < STATE_NB; st++)
+        difference_row(net, NNUE_ROW_TURN + st, NNUE_ROW_STATE + 2 * st + 1, NNUE_ROW_STATE + 2 * st);
 }
 
 #define GET16(p) ((int16_t)(uint16_t)((p)[0] | (p)[1] << 8))
@@ -794,6 +831,7 @@ static const uint8_t *decode_layers(Nnue *net, const uint8_t *q)
         net->b3 = (int32_t)rd32(q);
         q += 4;
     }
+    difference_rows(net);
     return q;
 }
 
