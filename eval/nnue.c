@@ -109,19 +109,18 @@ static inline void point(NnueDelta *d, Point p, int change)
  * 3 or 4. */
 static inline int digit(bool ring, int colour) { return (ring ? 3 : 1) + colour; }
 
-/* The markers a move turned over, each one row in each perspective: the
- * difference row of the point (NNUE_ROW_FLIP), added where the marker
- * went from the perspective's own colour to the other's, subtracted the
- * other way. */
+/* The markers a move turned over, each one difference row in each
+ * perspective: NNUE_ROW_FLIP where the marker went from the
+ * perspective's own colour to the other's, NNUE_ROW_UNFLIP the other
+ * way. */
 static inline void flips(NnueDelta *d, Bitboard flips, const Bitboard markers_after[COLOUR_NB])
 {
     for (int now = 0; now < COLOUR_NB; now++)
         for (Bitboard b = flips & markers_after[now]; b; b &= b - 1) {
             Point p = bb_lsb(b);
-            uint16_t row = (uint16_t)(NNUE_ROW_FLIP + p);
             /* it was the other colour's: own to theirs in that colour's perspective */
-            d->add[now ^ 1][d->nadd[now ^ 1]++] = row;
-            d->sub[now][d->nsub[now]++] = row;
+            d->add[now ^ 1][d->nadd[now ^ 1]++] = (uint16_t)(NNUE_ROW_FLIP + p);
+            d->add[now][d->nadd[now]++] = (uint16_t)(NNUE_ROW_UNFLIP + p);
             point(d, p, digit(false, now) - digit(false, now ^ 1));
         }
 }
@@ -138,9 +137,9 @@ void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
         point(d, from, digit(true, me));
         break;
     case ACT_MOVE:
-        piece(d, true, me, from, false);
+        /* the ring left for a marker: one difference row */
+        for (int c = 0; c < COLOUR_NB; c++) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_LEAVE + (me != c) * SQUARE_NB + from);
         piece(d, true, me, to, true);
-        piece(d, false, me, from, true);
         point(d, from, digit(false, me) - digit(true, me));
         point(d, to, digit(true, me));
         flips(d, u->flips, pos->markers);
@@ -182,9 +181,8 @@ void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
         }
         int s0 = state_row(c, u->actor, u->state), s1 = state_row(c, pos->actor, pos->state);
         if (u->state == pos->state && u->actor != pos->actor) {
-            /* s1 - s0 is the turn's row, or (the other passing it to c) less it */
-            if (u->actor == c) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_TURN + u->state);
-            else d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_TURN + u->state);
+            /* s1 - s0: c passed the turn, or was passed it */
+            d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_TURN + 2 * u->state + (u->actor != c));
         } else if (s0 != s1) {
             d->sub[c][d->nsub[c]++] = (uint16_t)s0;
             d->add[c][d->nadd[c]++] = (uint16_t)s1;
@@ -305,6 +303,35 @@ AVX2 static void rows_avx2(const Nnue *net, const int16_t *base, const uint16_t 
     }
 }
 
+/* Both perspectives at once for a net of 32 hidden (the shipped nets of
+ * `best`): two registers each, four sums side by side, one pass over the
+ * rows (nnue_delta lists as many in either perspective). */
+AVX2 static void rows32x2_avx2(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
+{
+    __m256i w0 = _mm256_load_si256((const __m256i *)from->v[WHITE]);
+    __m256i w1 = _mm256_load_si256((const __m256i *)(from->v[WHITE] + 16));
+    __m256i b0 = _mm256_load_si256((const __m256i *)from->v[BLACK]);
+    __m256i b1 = _mm256_load_si256((const __m256i *)(from->v[BLACK] + 16));
+    for (int i = 0; i < d->nadd[WHITE]; i++) {
+        const int16_t *rw = net->w1 + (size_t)d->add[WHITE][i] * 32, *rb = net->w1 + (size_t)d->add[BLACK][i] * 32;
+        w0 = _mm256_add_epi16(w0, _mm256_load_si256((const __m256i *)rw));
+        w1 = _mm256_add_epi16(w1, _mm256_load_si256((const __m256i *)(rw + 16)));
+        b0 = _mm256_add_epi16(b0, _mm256_load_si256((const __m256i *)rb));
+        b1 = _mm256_add_epi16(b1, _mm256_load_si256((const __m256i *)(rb + 16)));
+    }
+    for (int i = 0; i < d->nsub[WHITE]; i++) {
+        const int16_t *rw = net->w1 + (size_t)d->sub[WHITE][i] * 32, *rb = net->w1 + (size_t)d->sub[BLACK][i] * 32;
+        w0 = _mm256_sub_epi16(w0, _mm256_load_si256((const __m256i *)rw));
+        w1 = _mm256_sub_epi16(w1, _mm256_load_si256((const __m256i *)(rw + 16)));
+        b0 = _mm256_sub_epi16(b0, _mm256_load_si256((const __m256i *)rb));
+        b1 = _mm256_sub_epi16(b1, _mm256_load_si256((const __m256i *)(rb + 16)));
+    }
+    _mm256_store_si256((__m256i *)to->v[WHITE], w0);
+    _mm256_store_si256((__m256i *)(to->v[WHITE] + 16), w1);
+    _mm256_store_si256((__m256i *)to->v[BLACK], b0);
+    _mm256_store_si256((__m256i *)(to->v[BLACK] + 16), b1);
+}
+
 AVX2 static void hidden_avx2(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h)
 {
     int n = net->hidden;
@@ -415,9 +442,13 @@ static void patterns_apply(const Nnue *net, const NnueAcc *from, const NnueDelta
 
 static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
 {
-    for (int c = 0; c < COLOUR_NB; c++)
-        ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
-                rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
+#if defined(__x86_64__)
+    if (p == NNUE_PATH_AVX2 && net->hidden == 32) rows32x2_avx2(net, from, d, to);
+    else
+#endif
+        for (int c = 0; c < COLOUR_NB; c++)
+            ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
+                    rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
     if (net->win) patterns_apply(net, from, d, to);
 }
 
@@ -799,11 +830,18 @@ static void difference_row(Nnue *net, int to, int a, int b)
 
 static void difference_rows(Nnue *net)
 {
-    for (int p = 0; p < SQUARE_NB; p++)
-        difference_row(net, NNUE_ROW_FLIP + p, NNUE_THEIR_MARKER * SQUARE_NB + p, NNUE_OWN_MARKER * SQUARE_NB + p);
+    for (int p = 0; p < SQUARE_NB; p++) {
+        int own = NNUE_OWN_MARKER * SQUARE_NB + p, theirs = NNUE_THEIR_MARKER * SQUARE_NB + p;
+        difference_row(net, NNUE_ROW_FLIP + p, theirs, own);
+        difference_row(net, NNUE_ROW_UNFLIP + p, own, theirs);
+        difference_row(net, NNUE_ROW_LEAVE + p, own, NNUE_OWN_RING * SQUARE_NB + p);
+        difference_row(net, NNUE_ROW_LEAVE + SQUARE_NB + p, theirs, NNUE_THEIR_RING * SQUARE_NB + p);
+    }
     for (int k = 1; k <= MARKERS_NB; k++) difference_row(net, NNUE_ROW_POOL_DOWN + k, NNUE_ROW_POOL + k - 1, NNUE_ROW_POOL + k);
-    for (int st = 0; st < STATE_NB; st++)
-        difference_row(net, NNUE_ROW_TURN + st, NNUE_ROW_STATE + 2 * st + 1, NNUE_ROW_STATE + 2 * st);
+    for (int st = 0; st < STATE_NB; st++) {
+        difference_row(net, NNUE_ROW_TURN + 2 * st, NNUE_ROW_STATE + 2 * st + 1, NNUE_ROW_STATE + 2 * st);
+        difference_row(net, NNUE_ROW_TURN + 2 * st + 1, NNUE_ROW_STATE + 2 * st, NNUE_ROW_STATE + 2 * st + 1);
+    }
 }
 
 #define GET16(p) ((int16_t)(uint16_t)((p)[0] | (p)[1] << 8))

@@ -105,15 +105,20 @@ enum {
 
 /* Rows an update adds in one step, made from the file's rows at the load
  * (after NNUE_ROWS in memory; no file holds them): one row for what is
- * otherwise a row off and another on. The int16 sums wrap, so adding a
- * difference computed with wrap-around gives the same integers as the
- * two rows. */
+ * otherwise a row off and another on, each way, so that a ring move only
+ * adds rows, as many in either perspective. The int16 sums wrap, so
+ * adding a difference computed with wrap-around gives the same integers
+ * as the two rows. */
 enum {
-    NNUE_ROW_FLIP = NNUE_ROWS,                       /* + point: the opponent's marker less one's own */
-    NNUE_ROW_POOL_DOWN = NNUE_ROW_FLIP + SQUARE_NB,  /* + k (1..51): the pool of k - 1 markers less that of k */
-    NNUE_ROW_TURN = NNUE_ROW_POOL_DOWN + MARKERS_NB + 1, /* + state: the other to act less oneself to act */
-    NNUE_ROWS_MADE = NNUE_ROW_TURN + STATE_NB,       /* rows in memory */
-    NNUE_MAX_POINTS = 16,                            /* points one action changes: at most 10 */
+    NNUE_ROW_FLIP = NNUE_ROWS,                          /* + point: the opponent's marker less one's own */
+    NNUE_ROW_UNFLIP = NNUE_ROW_FLIP + SQUARE_NB,        /* + point: one's own marker less the opponent's */
+    NNUE_ROW_LEAVE = NNUE_ROW_UNFLIP + SQUARE_NB,       /* + kind (0 own, 1 the opponent's) * SQUARE_NB + point:
+                                                           a ring left for a marker of its colour */
+    NNUE_ROW_POOL_DOWN = NNUE_ROW_LEAVE + 2 * SQUARE_NB, /* + k (1..51): the pool of k - 1 markers less that of k */
+    NNUE_ROW_TURN = NNUE_ROW_POOL_DOWN + MARKERS_NB + 1, /* + 2 * state + 0: the other to act less oneself
+                                                            to act; + 1: the reverse */
+    NNUE_ROWS_MADE = NNUE_ROW_TURN + 2 * STATE_NB,      /* rows in memory */
+    NNUE_MAX_POINTS = 16,                               /* points one action changes: at most 10 */
 };
 
 typedef enum { NNUE_PATH_PORTABLE = 0, NNUE_PATH_AVX2 = 1 } NnuePath;
@@ -138,9 +143,10 @@ typedef struct NnueAcc {
 
 /* What an action changes: the rows to add and to subtract, per
  * perspective (rows of the inputs, and the difference rows above where
- * one row goes off and another on), and the points whose piece changed
- * with the change of each one's digit in White's view (patterns.h: the
- * pattern part's windows). */
+ * one row goes off and another on; as many of each in either
+ * perspective), and the points whose piece changed with the change of
+ * each one's digit in White's view (patterns.h: the pattern part's
+ * windows). */
 typedef struct NnueDelta {
     uint8_t nadd[COLOUR_NB], nsub[COLOUR_NB];
     uint16_t add[COLOUR_NB][NNUE_MAX_DELTA], sub[COLOUR_NB][NNUE_MAX_DELTA];

@@ -151,6 +151,8 @@ static void incremental_over_games(Nnue *net)
             for (int c = 0; c < COLOUR_NB; c++)
                 cr_assert(d.nadd[c] <= 23 && d.nsub[c] <= 23, "game %d ply %d: %d and %d rows", g, ply, d.nadd[c],
                           d.nsub[c]);
+            /* as many rows in either perspective: the kernels pass over both at once */
+            cr_assert(d.nadd[WHITE] == d.nadd[BLACK] && d.nsub[WHITE] == d.nsub[BLACK], "game %d ply %d", g, ply);
             NnueAcc v;
             nnue_apply_path(net, NNUE_PATH_PORTABLE, &stack[ply], &d, &stack[ply + 1]);
             nnue_apply_path(net, vec, &stack[ply], &d, &v);
