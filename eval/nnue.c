@@ -33,11 +33,11 @@ struct Nnue {
     int32_t *pw;           /* feature set 3: the pattern part (PATTERN_NB), or NULL */
     int32_t *pw_code;      /* and by code, White's view then Black's (patterns_expand) */
     /* with a linear part: what a window of each code adds for the actor
-     * White, then for Black (2 PATTERN_CODES): its pattern weight (with
-     * a pattern part) and its share of the linear part's line features,
-     * the windows of 3 and 4 (window_table); the sums the accumulators
-     * keep, NnueAcc.psum */
-    int32_t *win;
+     * White and for Black, as a pair (patterns_pair): its pattern weight
+     * (with a pattern part) and its share of the linear part's line
+     * features, the windows of 3 and 4 (window_table); the sums the
+     * accumulators keep, NnueAcc.psum */
+    int64_t *win;
     int16_t *ppw;          /* feature set 4: the policy head (ENCODE_ACTIONS rows of 2 * hidden), or NULL */
     int32_t *ppb;          /* its biases (ENCODE_ACTIONS), in the same block as ppw */
     int32_t beta;
@@ -424,8 +424,7 @@ static void refresh_on(const Nnue *net, NnuePath p, const Position *pos, NnueAcc
     }
     if (net->win) {
         patterns_codes(pos, acc->code);
-        for (int c = 0; c < COLOUR_NB; c++)
-            acc->psum[c] = patterns_sum_codes(acc->code, net->win + (size_t)c * PATTERN_CODES);
+        patterns_sum_codes(acc->code, net->win, acc->psum);
     }
 }
 
@@ -922,16 +921,16 @@ static int decode_policy(Nnue *net, const uint8_t *q, const char *name, char *er
  * linear part's line features and the pattern part, to the unit. */
 static int window_table(Nnue *net, const char *name, char *err)
 {
-    net->win = malloc(2 * PATTERN_CODES * sizeof *net->win);
+    net->win = malloc(PATTERN_CODES * sizeof *net->win);
     if (!net->win) return error_set(err, "%s: out of memory", name);
     for (int code = 0; code < PATTERN_CODES; code++) {
         int n[3] = {0, 0, 0}; /* empty or a ring, White's markers, Black's */
         for (int k = 0, c = code; k < 5; k++, c /= 5) n[c % 5 == 1 ? 1 : c % 5 == 2 ? 2 : 0]++;
         int three = (n[1] == 3 && !n[2]) - (n[2] == 3 && !n[1]), four = (n[1] == 4 && !n[2]) - (n[2] == 4 && !n[1]);
         int32_t lines = net->lw[FEAT_LINES3] * three + net->lw[FEAT_LINES4] * four;
-        for (int c = 0; c < COLOUR_NB; c++)
-            net->win[(size_t)c * PATTERN_CODES + code] =
-                (net->pw ? net->pw_code[(size_t)c * PATTERN_CODES + code] : 0) + (c == WHITE ? lines : -lines);
+        int32_t white = (net->pw ? net->pw_code[code] : 0) + lines;
+        int32_t black = (net->pw ? net->pw_code[PATTERN_CODES + code] : 0) - lines;
+        net->win[code] = patterns_pair(white, black);
     }
     return 0;
 }
