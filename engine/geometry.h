@@ -21,7 +21,9 @@ typedef struct Geometry {
     Bitboard ray[SQUARE_NB][DIR_NB];      /* points beyond p in direction d */
     Bitboard row5[SQUARE_NB][AXIS_NB];    /* the 5 points from p along axis, or 0 */
     int8_t ray_len[SQUARE_NB][DIR_NB];
-    int8_t reach[SQUARE_NB];              /* ray_len summed over the six directions */
+    int8_t reach[SQUARE_NB];              /* ray_len summed over the six directions (at most 27) */
+    Bitboard reach_bit[5];                /* the points whose reach has bit k: a set's reach summed
+                                             is the sum of 2^k popcount(set & reach_bit[k]) */
     int8_t ray_pt[SQUARE_NB][DIR_NB][10]; /* the points of ray, nearest first */
     Key z_ring[COLOUR_NB][SQUARE_NB];
     Key z_marker[COLOUR_NB][SQUARE_NB];

@@ -62,15 +62,16 @@ void eval_line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
     line_counts(mine, theirs, three, four);
 }
 
-static int reach(Bitboard rings)
+/* A set's reach summed (the centre feature), by the bits of the points'
+ * reach (GEO->reach_bit): no loop whose length the position decides. */
+static inline int reach(Bitboard rings)
 {
     int r = 0;
-    for (; rings; rings &= rings - 1) r += GEO->reach[bb_lsb(rings)];
+    for (int k = 0; k < 5; k++) r += bb_popcount(rings & GEO->reach_bit[k]) << k;
     return r;
 }
 
-/* The features; the line counts only when lines is set (0 else). */
-static inline void features_fill(const Position *pos, int out[FEAT_NB], bool lines)
+void features_int(const Position *pos, int out[FEAT_NB])
 {
     int f[COLOUR_NB][FEAT_NB] = {{0}}, moves[COLOUR_NB];
     Bitboard flippable[COLOUR_NB];
@@ -81,7 +82,7 @@ static inline void features_fill(const Position *pos, int out[FEAT_NB], bool lin
         f[c][FEAT_MARKERS] = bb_popcount(mine);
         /* a window of 3 needs 3 markers: the placements and the first
          * moves skip the count (the same counts) */
-        if (lines && f[c][FEAT_MARKERS] >= 3) line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
+        if (f[c][FEAT_MARKERS] >= 3) line_counts(mine, theirs, &f[c][FEAT_LINES3], &f[c][FEAT_LINES4]);
         f[c][FEAT_FLIPPABLE] = bb_popcount(flippable[c] & theirs);
         f[c][FEAT_MOBILITY] = moves[c];
         f[c][FEAT_CENTRE] = reach(pos->rings[c]);
@@ -90,8 +91,21 @@ static inline void features_fill(const Position *pos, int out[FEAT_NB], bool lin
     out[FEAT_TEMPO] = pos->actor == WHITE ? 1 : -1;
 }
 
-void features_int(const Position *pos, int out[FEAT_NB]) { features_fill(pos, out, true); }
-void features_int_rest(const Position *pos, int out[FEAT_NB]) { features_fill(pos, out, false); }
+int32_t features_dot_rest(const Position *pos, const int32_t w[FEAT_NB])
+{
+    int moves[COLOUR_NB];
+    Bitboard flippable[COLOUR_NB];
+    movegen_moves_and_flips(pos, moves, flippable);
+    const Bitboard *m = pos->markers;
+    int32_t f_rings = pos->removed[WHITE] - pos->removed[BLACK];
+    int32_t f_markers = bb_popcount(m[WHITE]) - bb_popcount(m[BLACK]);
+    int32_t f_flip = bb_popcount(flippable[WHITE] & m[BLACK]) - bb_popcount(flippable[BLACK] & m[WHITE]);
+    int32_t f_mob = moves[WHITE] - moves[BLACK];
+    int32_t f_centre = reach(pos->rings[WHITE]) - reach(pos->rings[BLACK]);
+    int32_t f_tempo = pos->actor == WHITE ? 1 : -1;
+    return w[FEAT_RINGS_REMOVED] * f_rings + w[FEAT_MARKERS] * f_markers + w[FEAT_FLIPPABLE] * f_flip +
+           w[FEAT_MOBILITY] * f_mob + w[FEAT_CENTRE] * f_centre + w[FEAT_TEMPO] * f_tempo;
+}
 
 void features_compute(const Position *pos, double out[FEAT_NB])
 {

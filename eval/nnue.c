@@ -520,9 +520,8 @@ int32_t nnue_linear(const Nnue *net, const Position *pos)
 int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos)
 {
     if (!net->linear) return 0;
-    int f[FEAT_NB];
-    features_int_rest(pos, f);
-    return linear_sum(net, f, pos->actor) + acc->psum[pos->actor];
+    int32_t s = features_dot_rest(pos, net->lw);
+    return (pos->actor == WHITE ? s : -s) + acc->psum[pos->actor];
 }
 double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
 

@@ -262,11 +262,13 @@ Test(nnue, incremental_equals_from_scratch_with_a_linear_part)
     nnue_free(net);
 }
 
-/* The features the accumulators keep for the linear part (the windows
- * of 3 and 4, NnueAcc.psum) equal features_int's, one by one: a net whose
- * linear part is that one feature with weight 1 (and a pattern part of
- * 0s or none) reads it back, signed for the actor, from the accumulators
- * that make kept along random games and along make/unmake walks. */
+/* The features of the linear part at a leaf (nnue_parts: the windows of
+ * 3 and 4 kept by the accumulators, NnueAcc.psum, the others computed
+ * from the position by features_dot_rest) equal features_int's, one by
+ * one: a net whose linear part is that one feature with weight 1 (and a
+ * pattern part of random weights, taken away, or none) reads it back,
+ * signed for the actor, from the accumulators that make kept along
+ * random games and along make/unmake walks. */
 static void one_feature_kept(int k, bool patterns)
 {
     int32_t lw[FEAT_NB] = {0}, none[FEAT_NB] = {0};
@@ -318,10 +320,9 @@ static void one_feature_kept(int k, bool patterns)
     nnue_free(windows);
 }
 
-Test(nnue, the_kept_line_features_equal_features_int)
+Test(nnue, the_leaf_features_equal_features_int)
 {
-    one_feature_kept(FEAT_LINES3, false);
-    one_feature_kept(FEAT_LINES4, false);
+    for (int k = 0; k < FEAT_NB; k++) one_feature_kept(k, false);
     one_feature_kept(FEAT_LINES3, true);
 }
 
