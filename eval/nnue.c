@@ -378,8 +378,29 @@ AVX2 static void dot8_avx2(const int16_t *h, const int16_t *w, int n, uint32_t *
     _mm256_storeu_si256((__m256i *)z, r);
 }
 
+/* The output of a net of 32 hidden and no second layer (`best`'s) in
+ * registers: the four clipped halves and their products with w2, summed
+ * (int32 adds that wrap, in any order: the same integer as dot_avx2's). */
+AVX2 static int32_t output32_avx2(const Nnue *net, const NnueAcc *acc, int actor)
+{
+    __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16((short)net->qa);
+    const int16_t *own = acc->v[actor], *other = acc->v[actor ^ 1];
+    const __m256i *w = (const __m256i *)net->w2;
+#define CLIP(p) _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256((const __m256i *)(p)), zero), top)
+    __m256i s = _mm256_add_epi32(_mm256_madd_epi16(CLIP(own), _mm256_load_si256(w)),
+                                 _mm256_madd_epi16(CLIP(own + 16), _mm256_load_si256(w + 1)));
+    s = _mm256_add_epi32(s, _mm256_add_epi32(_mm256_madd_epi16(CLIP(other), _mm256_load_si256(w + 2)),
+                                             _mm256_madd_epi16(CLIP(other + 16), _mm256_load_si256(w + 3))));
+#undef CLIP
+    __m128i q = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    q = _mm_add_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 0, 3, 2)));
+    q = _mm_add_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (int32_t)((uint32_t)_mm_cvtsi128_si32(q) + (uint32_t)net->b2[0]);
+}
+
 AVX2 static int32_t output_avx2(const Nnue *net, const NnueAcc *acc, int actor)
 {
+    if (net->hidden == 32 && net->l2 == 0) return output32_avx2(net, acc, actor);
     alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
     hidden_avx2(net, acc, actor, h);
     int n = 2 * net->hidden, k = 0;
