@@ -167,19 +167,19 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
     return 0;
 }
 
-/* --db, or the default; the default in a folder that has no results/
- * yet (a command run where no study was made) is said on stderr, with
- * the folder, unless quiet: it is made there. */
+/* --db, or the default; the default where it does not exist yet (a
+ * command run where no study was made) is said on stderr, with the
+ * folder, unless quiet: it is made there. */
 static int db_or_default(const char *cmd, const char **db, bool quiet)
 {
     struct stat sb;
     if (*db && !**db) return cli_usage_error(cmd, "--db wants a path");
     if (*db) return 0;
     *db = RUN_DEFAULT_DB;
-    if (!quiet && stat(RUN_DEFAULT_DIR, &sb) != 0) {
+    if (!quiet && stat(RUN_DEFAULT_DB, &sb) != 0) {
         char *here = getcwd(NULL, 0);
-        fprintf(stderr, "yinsh %s: no --db given: the database is %s in %s, where there is no %s/ yet\n", cmd,
-                RUN_DEFAULT_DB, here ? here : ".", RUN_DEFAULT_DIR);
+        fprintf(stderr, "yinsh %s: no --db given: the database is %s in %s, where there is none yet\n", cmd,
+                RUN_DEFAULT_DB, here ? here : ".");
         free(here);
     }
     return 0;
@@ -336,7 +336,7 @@ int cli_opening(const char *cmd, const char *text, bool book, int dflt, int *ope
     if (!text) return 0;
     if (book) return cli_usage_error(cmd, "--opening and --book exclude each other");
     if (!opening_parse(text, opening, actions))
-        return cli_usage_error(cmd, "unknown opening '%s' (none, rings, or random:K with K from 1 to %d)", text,
+        return cli_usage_error(cmd, "unknown opening '%s' (none, rings, random:K or pie:K with K from 1 to %d)", text,
                                OPENING_RANDOM_MAX);
     return 0;
 }
@@ -414,17 +414,20 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
         logs = c->logs;
     }
     if (logs && external && c->engine_logs) {
-        /* a folder named is one that exists: a mistyped name would
-         * otherwise collect the logs where nobody looks */
+        /* a folder named is made when missing (its parent must exist, so
+         * that a mistyped path fails rather than growing a tree), and the
+         * engines' conversations are written beside their logs: a folder
+         * asked for is a folder to read */
         struct stat sb;
-        if (stat(logs, &sb) != 0)
-            return cli_error(cmd, "the engine log folder '%s' does not exist: make it, or leave out --engine-logs "
-                                  "for the folder engine-logs next to the database (nothing was played)", logs);
-        if (!S_ISDIR(sb.st_mode))
+        if (stat(logs, &sb) != 0 && mkdir(logs, 0777) != 0 && errno != EEXIST)
+            return cli_error(cmd, "cannot make the engine log folder '%s': %s (nothing was played)", logs,
+                             strerror(errno));
+        if (stat(logs, &sb) != 0 || !S_ISDIR(sb.st_mode))
             return cli_error(cmd, "the engine log folder '%s' is not a folder (nothing was played)", logs);
         if (access(logs, W_OK | X_OK) != 0)
             return cli_error(cmd, "cannot write in the engine log folder '%s': %s (nothing was played)", logs,
                              strerror(errno));
+        c->engine_transcript = true;
     } else if (logs && external) {
         char parent[4096];
         snprintf(parent, sizeof parent, "%s", logs);

@@ -108,8 +108,8 @@ int cli_parse(const char *cmd, int argc, char **argv, const CliOpt *opts, int no
 
 /* The options many commands share, resolved once (cli_shared_check) and
  * passed down as they are: the database (RUN_DEFAULT_DB when none is
- * named; run_open makes its folder), how long every reader and writer of
- * it waits for another process's lock, the threads, quiet. */
+ * named), how long every reader and writer of it waits for another
+ * process's lock, the threads, quiet. */
 typedef struct CliShared {
     const char *db; /* --db PATH; after cli_shared_check never NULL */
     long busy;      /* --busy-timeout MS */
@@ -127,9 +127,9 @@ typedef struct CliShared {
  * made and left empty by a failure, or a temporary one. */
 void cli_remove_db(const char *db);
 /* --db: a path when given (an empty one is a usage error), else
- * RUN_DEFAULT_DB, said on stderr (with the working folder) when that
- * folder has no results/ yet: it is made there, not where the user may
- * think. 0, or EXIT_USAGE after saying so. */
+ * RUN_DEFAULT_DB, said on stderr (with the working folder) when it does
+ * not exist yet: it is made there, not where the user may think. 0, or
+ * EXIT_USAGE after saying so. */
 int cli_db(const char *cmd, const char **db);
 /* cli_db on s->db. */
 int cli_shared_check(const char *cmd, CliShared *s);
@@ -184,7 +184,9 @@ int cli_opening(const char *cmd, const char *text, bool book, int dflt, int *ope
 #define CLI_OPENING_USAGE(dflt)                                                                        \
     "  --opening O     how every game starts: none (the agents place every ring),\n"                  \
     "                  rings (the ten ring placements random), random:K (the\n"                     \
-    "                  first K actions random, the rest the agents'); default " dflt "\n"            \
+    "                  first K actions random, the rest the agents'), pie:K (the\n"                 \
+    "                  first ring and its answer, a swap too, the agents', the\n"                  \
+    "                  next K actions random, the rest the agents'); default " dflt "\n"           \
     "  --book FILE     openings from a book (docs/tournament.md): game pair k (a\n"                 \
     "                  match's) or game k plays opening k mod (openings in the book)\n"
 
@@ -228,9 +230,11 @@ typedef struct CliControls {
     "  --agent-streams each agent draws from its own random stream (always so with an\n"              \
     "                  external engine; docs/uyi.md)\n"                                                 \
     "  --engines FILE  the engines file that `engine:NAME` agents come from\n"                         \
-    "  --engine-logs DIR  an existing folder where each engine process's stderr is\n"              \
-    "                  logged, 1 MiB each at most (default: the folder engine-logs next\n"            \
-    "                  to the database, made if missing; none with --no-db)\n"                        \
+    "  --engine-logs DIR  a folder (made if missing: its parent must exist) where\n"            \
+    "                  each engine process's stderr is logged and its conversation\n"          \
+    "                  transcribed (--engine-transcript), 1 MiB each at most\n"                \
+    "                  (default: the folder engine-logs next to the database, made\n"          \
+    "                  if missing, stderr only; none with --no-db)\n"                          \
     "  --engine-transcript  also each engine process's conversation, every line\n"             \
     "                  the harness sent (>) and read (<) with its time, beside its\n"           \
     "                  log as NAME-...-PID.uyi, 1 MiB each at most (as cutechess -debug)\n"    \
@@ -239,8 +243,9 @@ typedef struct CliControls {
     "  Each engine is started and shaken hands with before the first game: one\n"                    \
     "  that cannot play stops the command (status 1, nothing stored, its log named).\n"
 /* Checks the controls into pc, once the n agents that play under them
- * are parsed: an external one logs into --engine-logs (a folder that
- * exists), else into the folder engine-logs next to the database db
+ * are parsed: an external one logs into --engine-logs (a folder, made
+ * when missing, with the transcripts too), else into the folder
+ * engine-logs next to the database db
  * (NULL: none, and no log), which is made then; then each external
  * engine is checked (cli_check_engines). 0 or EXIT_USAGE / 1 after
  * printing why. */
@@ -283,6 +288,7 @@ typedef struct CliReport {
     const ReportComparison *declared; /* the comparisons declared before the games (report_compare) */
     int ndeclared;
     const char *reference;   /* the reference evaluator (ReportLoadOptions); NULL: REPORT_REFERENCE */
+    double margin;           /* the equivalence margin (Report.margin, a fraction); 0: none */
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);

@@ -85,6 +85,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
                                db, sel->kind || sel->agent || sel->variant ? " in this selection" : "");
             goto done;
         }
+        rep.margin = job->margin;
         if (report_compare(&rep, job->declared, job->ndeclared)) {
             rc = cli_error(cmd, "out of memory");
             goto done;

@@ -188,7 +188,7 @@ static int import_games(const char *cmd, const char *file, const char *db)
     StoreMergeRun *runs = NULL;
     int nruns = 0;
     const char *paths[] = {tmp}, *names[] = {strcmp(file, "-") ? file : "standard input"};
-    if (run_db_folder(db, err) || store_open(&s, db, STORE_CREATE, STORE_BUSY_MS, err) ||
+    if (store_open(&s, db, STORE_CREATE, STORE_BUSY_MS, err) ||
         store_merge(s, paths, names, 1, &runs, &nruns, err)) {
         store_close(s);
         if (!existed) cli_remove_db(db);
@@ -241,7 +241,7 @@ int cmd_import(int argc, char **argv)
 
     Store *store = NULL;
     char err[ERR_LEN];
-    if (run_db_folder(db, err) || store_open(&store, db, STORE_CREATE, STORE_BUSY_MS, err))
+    if (store_open(&store, db, STORE_CREATE, STORE_BUSY_MS, err))
         return cli_error(cmd, "%s", err);
     int failed = 0;
     for (int i = 0; i < nfiles; i++) {

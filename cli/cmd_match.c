@@ -19,10 +19,18 @@
 #include "engine/base/number.h"
 
 
+/* A match without --games: 100 colour-swapped pairs (Elo within about
+ * +-50 between agents of like strength), or under an SPRT a cap about
+ * twice what fine bounds expect (`yinsh sprt 0,5,0.05,0.05`: 10,495 pairs
+ * at either hypothesis), so that the test, not the cap, ends it. */
+enum { MATCH_DEFAULT_GAMES = 200, MATCH_DEFAULT_SPRT_GAMES = 40000 };
+#define MATCH_DEFAULT_GAMES_TEXT "200"
+#define MATCH_DEFAULT_SPRT_GAMES_TEXT "40,000"
+
 const char USAGE_MATCH[] =
-    "usage: yinsh match --a SPEC --b SPEC --games N [--variant V]\n"
+    "usage: yinsh match --a SPEC --b SPEC [--games N] [--variant V]\n"
     "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
-    "                   [--opening none|rings|random:K | --book FILE] [--db PATH | --no-db]\n"
+    "                   [--opening none|rings|random:K|pie:K | --book FILE] [--db PATH | --no-db]\n"
     "                   [--run NAME] [--quiet] [--shard K/N]\n"
     "                   [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
     "                   [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
@@ -42,7 +50,8 @@ const char USAGE_MATCH[] =
     "                  or engine:NAME of --engines FILE (docs/uyi.md). An engine\n"
     "                  that crashes, hangs, answers an illegal action or loses on\n"
     "                  time loses the game (its reason says which); the match goes on\n"
-    "  --games N       games, an even number (N/2 pairs)\n"
+    "  --games N       games, an even number (N/2 pairs); default " MATCH_DEFAULT_GAMES_TEXT ", or with\n"
+    "                  --sprt at most " MATCH_DEFAULT_SPRT_GAMES_TEXT " (the test stops it when it decides)\n"
     "  --variant V     standard (default) or blitz, each with the rule options\n"
     "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
     "  --threads T     OpenMP threads (default: the number of cores)\n"
@@ -54,7 +63,7 @@ const char USAGE_MATCH[] =
     "                  normalized (fishtest's nElo). `yinsh sprt` tells how many\n"
     "                  games bounds cost\n"
     CLI_OPENING_USAGE("rings (shared by both games of a pair)")
-    "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB " under the\n"
+    "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB " in the\n"
     "                  working folder, made there, and said so where it is new)\n"
     "  --no-db         store nothing\n"
     CLI_STORE_VISITS_USAGE
@@ -230,6 +239,7 @@ static int check_args(const char *cmd, MatchArgs *m, MatchPlan *mp, Book *book)
     plan->variant = VARIANT_STANDARD;
     plan->opening = OPENING_RINGS;
     plan->pairs = true;
+    if (m->games == 0) m->games = m->sprt_text ? MATCH_DEFAULT_SPRT_GAMES : MATCH_DEFAULT_GAMES;
     if (m->games % 2) return cli_usage_error(cmd, "--games wants an even number (pairs of games), not %ld", m->games);
     if ((rc = cli_run_check(cmd, &m->r))) return rc;
     if (m->variant_text && !variant_parse(m->variant_text, &plan->variant))
@@ -305,8 +315,7 @@ int cmd_match(int argc, char **argv)
         CLI_CONTROL_OPTIONS(&m.ctl),
         {.name = "--a", .kind = CLI_TEXT, .out = &m.a, .required = "--a SPEC and --b SPEC are required"},
         {.name = "--b", .kind = CLI_TEXT, .out = &m.b, .required = "--a SPEC and --b SPEC are required"},
-        {.name = "--games", .kind = CLI_INT, .out = &m.games, .min = 2, .max = 100000000,
-         .required = "--games N is required"},
+        {.name = "--games", .kind = CLI_INT, .out = &m.games, .min = 2, .max = 100000000},
         {.name = "--variant", .kind = CLI_TEXT, .out = &m.variant_text},
         {.name = "--sprt", .kind = CLI_TEXT, .out = &m.sprt_text},
         {.name = "--opening", .kind = CLI_TEXT, .out = &m.opening},

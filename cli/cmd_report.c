@@ -12,7 +12,7 @@ const char USAGE_REPORT[] =
     "usage: yinsh report [--db PATH] [--runs NAME[,NAME...]] [--kind selfplay|match|import|all]\n"
     "                    [--agent SPEC] [--variant V] [--out DIR]\n"
     "                    [--plots DIR | --no-plots] [--compare 'SPEC vs SPEC']...\n"
-    "                    [--reference WEIGHTS|AB_SPEC]\n"
+    "                    [--reference WEIGHTS|AB_SPEC] [--margin POINTS]\n"
     "                    [--quiet] [--json]\n"
     "  Reads the stored games and writes the balance report: for each variant\n"
     "  and pair of agents, the games, wins, draws, White's score with its 95%\n"
@@ -36,7 +36,7 @@ const char USAGE_REPORT[] =
     "  them) are left out, and the report says how many. The report goes to\n"
     "  DIR/report.md (and stdout), the pictures and their data beside it.\n"
     "\n"
-    "  --db PATH     the database (default " RUN_DEFAULT_DB " under the working\n"
+    "  --db PATH     the database (default " RUN_DEFAULT_DB " in the working\n"
     "                folder)\n"
     "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
     "  --kind K      selfplay (default), match (the match report: A against B,\n"
@@ -61,6 +61,10 @@ const char USAGE_REPORT[] =
     "                a fixed depth on one thread (e.g. ab:depth=2,eval=eval/weights/\n"
     "                tuned3.txt), whose search values every position (slow: a\n"
     "                progress line on stderr)\n"
+    "  --margin M    test every agent's self-play for equivalence to a fair\n"
+    "                game within M points of White's score (exact TOST on the\n"
+    "                decisive games, one Holm family): the section \"Equivalence\n"
+    "                to a fair game\"\n"
     "  --quiet       do not print the report on stdout\n"
     "  --json        print its figures on stdout as one JSON document instead\n"
     "                of the Markdown (docs/json.md); the files are written the same\n"
@@ -100,7 +104,8 @@ int cmd_report(int argc, char **argv)
     const char *cmd = "report";
     const char *db = NULL, *out = REPORT_DEFAULT_OUT, *plots = NULL;
     const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL, *reference = NULL;
-    bool no_plots = false, quiet = false, json = false;
+    bool no_plots = false, quiet = false, json = false, have_margin = false;
+    double margin = 0;
     CliList runs = {0}, compare = {0};
     ReportComparison declared[CLI_LIST_MAX];
     char specs[CLI_LIST_MAX][2][SPEC_LEN];
@@ -115,6 +120,7 @@ int cmd_report(int argc, char **argv)
         {.name = "--json", .kind = CLI_FLAG, .out = &json},
         {.name = "--compare", .kind = CLI_TEXTS, .out = &compare},
         {.name = "--reference", .kind = CLI_TEXT, .out = &reference},
+        {.name = "--margin", .kind = CLI_REAL, .out = &margin, .min = 0.001, .max = 49.999, .seen = &have_margin},
     };
     int npos;
     char *cmdline = NULL, agent[SPEC_LEN];
@@ -151,6 +157,7 @@ int cmd_report(int argc, char **argv)
     job.declared = declared;
     job.ndeclared = compare.n;
     job.reference = reference;
+    job.margin = have_margin ? margin / 100 : 0;
     rc = cli_report_write(cmd, &job);
 
 done:

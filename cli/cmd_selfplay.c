@@ -23,7 +23,7 @@
 const char USAGE_SELFPLAY[] =
     "usage: yinsh selfplay --games N [--variant V]\n"
     "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
-    "                      [--opening none|rings|random:K | --book FILE]\n"
+    "                      [--opening none|rings|random:K|pie:K | --book FILE]\n"
     "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--shard K/N] [--quiet]\n"
     "                      [--store-visits] [--resign V[:N] [--resign-check F]]\n"
     "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--shard K/N] [--quiet]\n"

@@ -7,12 +7,13 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
+#include "selfplay/play/provenance.h"
 #include "study/plans/study.h"
 #include "engine/base/number.h"
 
 const char USAGE_STUDY[] =
-    "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS]\n"
-    "       yinsh study FILE --shard K/N --db SHARD.db [--threads T] [--check] [--quiet]\n"
+    "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS] [--allow-dirty]\n"
+    "       yinsh study FILE --shard K/N --db SHARD.db [--threads T] [--check] [--quiet] [--allow-dirty]\n"
     "  Runs the study that FILE describes (an INI file: docs/study.md): a\n"
     "  self-play run for each agent and variant, the same agent on both sides,\n"
     "  into the study's database, then the report of those runs (as `yinsh\n"
@@ -46,6 +47,12 @@ const char USAGE_STUDY[] =
     "                     the study's), then `yinsh study FILE` plays nothing and\n"
     "                     writes the report (docs/cluster.md, scripts/cluster/)\n"
     "  --db PATH          the shard's database (with --shard only)\n"
+    "  --allow-dirty      play even when this yinsh was built from a work tree\n"
+    "                     with changes not committed (or outside git): refused\n"
+    "                     otherwise, so that a study's games are committed\n"
+    "                     code's; each run names the builds that played it\n"
+    "                     (its commit, -dirty). YINSH_ALLOW_DIRTY=1 in the\n"
+    "                     environment is the same (test suites, scripts)\n"
     "  Exit status: 2 for a mistake in the file or the options, 1 when the\n"
     "  file or the database cannot be read, a stored run differs from the\n"
     "  study's, or a run fails; 130 (143) after Ctrl-C (SIGTERM).\n";
@@ -165,6 +172,31 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     return 0;
 }
 
+/* A study's games are cited, so committed code plays them: a build of a
+ * work tree with changes not committed (its commit ends in -dirty), or
+ * of no git checkout, is refused before any game unless --allow-dirty
+ * (or YINSH_ALLOW_DIRTY=1) says otherwise. Either way every run names
+ * the builds that played it (run.git_commit, the report's provenance). */
+static int build_check(const char *cmd, const Study *s, const Planned *runs, bool allow)
+{
+    int to_play = 0;
+    for (int i = 0; i < s->nruns; i++) to_play += runs[i].state != PLANNED_COMPLETE;
+    if (!to_play || provenance_committed(YINSH_GIT_COMMIT)) return 0;
+    const char *env = getenv("YINSH_ALLOW_DIRTY");
+    if (allow || (env && !strcmp(env, "1"))) {
+        fprintf(stderr, "yinsh %s: this yinsh was built from %s (commit %s): playing anyway, as told; each run "
+                        "names it\n", cmd, strcmp(YINSH_GIT_COMMIT, "unknown") ? "a work tree with changes not "
+                        "committed" : "no git checkout", YINSH_GIT_COMMIT);
+        return 0;
+    }
+    return cli_error(cmd,
+                     "this yinsh was built from %s (commit %s), and %d run%s of study %s would be played by it: a "
+                     "study's games are played by committed code. Commit, rebuild and run again, or add "
+                     "--allow-dirty to play anyway (each run names the build). Nothing was stored",
+                     strcmp(YINSH_GIT_COMMIT, "unknown") ? "a work tree with changes not committed" : "no git checkout",
+                     YINSH_GIT_COMMIT, to_play, number_plural((uint64_t)to_play), s->name);
+}
+
 /* --shard and --db together, and the shard's database not the study's. */
 static int shard_check(const char *cmd, const Study *s, const char *shard, const char *db)
 {
@@ -180,13 +212,14 @@ int cmd_study(int argc, char **argv)
 {
     const char *cmd = "study";
     CliShared sh = CLI_SHARED_DEFAULTS;
-    bool check = false;
+    bool check = false, allow_dirty = false;
     const char *shard = NULL, *shard_db = NULL;
     const CliOpt opts[] = {
         {.name = "--shard", .kind = CLI_TEXT, .out = &shard},
         {.name = "--db", .kind = CLI_TEXT, .out = &shard_db},
         CLI_THREADS_OPTION(&sh.threads),
         {.name = "--check", .kind = CLI_FLAG, .out = &check},
+        {.name = "--allow-dirty", .kind = CLI_FLAG, .out = &allow_dirty},
         CLI_QUIET_OPTION(&sh),
         CLI_BUSY_OPTION(&sh),
     };
@@ -258,7 +291,7 @@ int cmd_study(int argc, char **argv)
         print_plan(&s, runs, shard_k, shard_n);
         goto done;
     }
-    if ((rc = play_runs(cmd, &s, runs, &sh, &o, shard))) goto done;
+    if ((rc = build_check(cmd, &s, runs, allow_dirty)) || (rc = play_runs(cmd, &s, runs, &sh, &o, shard))) goto done;
     if (shard) {
         /* a slice of the games: the report waits for all of them */
         if (!sh.quiet)
@@ -278,7 +311,7 @@ int cmd_study(int argc, char **argv)
     }
     CliReport job = {.db = sh.db, .busy = sh.busy, .sel = {.runs = names, .nruns = s.nruns}, .out = s.report_out,
                      .no_plots = !s.plots, .quiet = sh.quiet, .cmdline = cmdline, .declared = declared,
-                     .ndeclared = s.ncompare, .reference = s.reference};
+                     .ndeclared = s.ncompare, .reference = s.reference, .margin = s.margin / 100};
     if (!(rc = cli_report_write(cmd, &job)) && study_report_owner_mark(&s, err)) rc = cli_error(cmd, "%s", err);
 
 done:

@@ -17,7 +17,7 @@
 const char USAGE_TOURNAMENT[] =
     "usage: yinsh tournament --p NAME=SPEC --p NAME=SPEC [--p ...] --games N\n"
     "                        [--gauntlet] [--name T] [--seed S] [--variant V]\n"
-    "                        [--opening none|rings|random:K | --book FILE] [--anchor NAME]\n"
+    "                        [--opening none|rings|random:K|pie:K | --book FILE] [--anchor NAME]\n"
     "                        [--db PATH] [--threads T] [--no-play] [--quiet] [--json]\n"
     "                        [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
     "                        [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"

@@ -1,7 +1,7 @@
 /* Training a net (eval/nnue.h) on positions of stored games: `yinsh train`.
  *
  * 1. Positions (nnue_collect_game, for each stored game that
- *    study/positions/nnue_load.c hands over): each game is replayed once
+ *    study/positions/train_load.c hands over): each game is replayed once
  *    from its actions; a game whose actions (and variant) are those of a
  *    game met before counts once (deterministic agents repeat games). The
  *    positions kept are those before each action from ply min_ply on, in

@@ -118,6 +118,7 @@ enum {
     YINSH_YPN_LEN = 128,       /* a YPN's buffer */
     YINSH_ACTION_LEN = 16,     /* an action's text's buffer */
     YINSH_SPEC_LEN = 384,      /* an agent spec's buffer */
+    YINSH_NAME_LEN = 128,      /* a run's name's buffer (an addition of API version 2) */
     YINSH_MAX_ACTIONS = 256,   /* legal actions of a position: a bound well above any */
     YINSH_LEGAL_TEXT_LEN = YINSH_MAX_ACTIONS * YINSH_ACTION_LEN, /* every legal action as text */
     YINSH_POINTS = 85,
@@ -428,6 +429,123 @@ YINSH_API int yinsh_puct_search(yinsh_puct *s, const yinsh_position *p, int *ind
 /* An action was played from before (by either side): the search keeps
  * the subtree under it. YINSH_ERR_USAGE when it is not legal there. */
 YINSH_API int yinsh_puct_advance(yinsh_puct *s, const yinsh_position *before, int index, char *err);
+/* Playout cap randomisation (KataGo; the `mcts` agent's pcr=P:S): from
+ * now on a search runs the configured sims with probability p, else sims
+ * simulations (1 <= sims < the configured sims), drawn from the search's
+ * random stream; p 1 turns it off. YINSH_ERR_USAGE for values out of
+ * range. An addition of API version 2. */
+YINSH_API int yinsh_puct_set_pcr(yinsh_puct *s, double p, uint32_t sims, char *err);
+
+/* ---- self-play of an outside evaluator, into a database ------------- */
+
+/* Self-play of PUCT over the caller's evaluator (yinsh_eval_fn) into a
+ * Yinsh Lab database, as `yinsh selfplay` plays the lab's own agents: a
+ * run with its seed, plan and provenance (the evaluator's name and
+ * content hash), every game stored whole with its actions, visits, root
+ * values and search figures, so that `yinsh report`, `view`, `positions`
+ * and the exports read it; a killed run resumes; game i of a run is the
+ * same whoever plays it, however many games are played at once (an
+ * evaluator that gives each leaf the same numbers in any batch gives the
+ * same games). `threads` games are played at once, on threads of their
+ * own, and the leaves of their searches are evaluated together: one call
+ * of fn holds up to threads x batch leaves (selfplay/search/batcher.h).
+ * fn is called from one thread at a time, not always the same one.
+ * docs/python.md, "Self-play of your own net"; python -m yinsh.selfplay
+ * drives it. An addition of API version 2.
+ *
+ * The agent is the `mcts` spec of PUCT with eval=fn:NAME, NAME the
+ * evaluator's (docs/uyi.md and selfplay/agents/agent.h have the keys:
+ * sims, c, batch, fpu, temp, tempmoves, noise, alpha, pcr, solver,
+ * nodes): "mcts:sims=100,c=1.5,puct=1,batch=64,eval=fn:mynet:evaluate". */
+typedef struct yinsh_selfplay_config {
+    const char *db;        /* the database, made when missing */
+    const char *run;       /* the run's name */
+    const char *evaluator; /* NAME: the evaluator as the agent's eval=fn:NAME names it */
+    uint64_t net_hash;     /* what the evaluator evaluates with (its net file's content hash): stored with
+                            * the run, and a resumed run's must be the same */
+    int resume;            /* 1: the stored run `run`, to play its missing games under its own plan (the
+                            * fields below are then not read) */
+    const char *agent;     /* a new run: both sides' spec */
+    uint32_t games;        /* a new run: its games */
+    uint64_t seed;         /* a new run: its seed (game i plays from rng_stream(seed, i)) */
+    const char *variant;   /* a new run: NULL or "standard", "blitz", ... */
+    const char *opening;   /* a new run: NULL or "none", "rings" (random placements), "random:K" */
+    const char *resign;    /* a new run: NULL (none), or "V:N", `yinsh selfplay --resign` */
+    double resign_check;   /* with resign: the fraction of games played out whatever (0..1) */
+    const char *command;   /* a new run: stored as its command */
+    /* A worker of a process that opened the run (several processes, one
+     * database): join = 1 opens the stored run `run` without its lease
+     * (its opener holds it) and plays slice `shard` of `shards` (1 ..
+     * shards) of its missing games; the opener calls
+     * yinsh_selfplay_finish once its workers are done. */
+    int join;
+    uint32_t shard, shards;
+} yinsh_selfplay_config;
+
+typedef struct yinsh_selfplay yinsh_selfplay;
+
+/* What a self-play knows: the run's name and agent, seed, games, the
+ * games this process is to play (its todo; a joined worker's slice) and
+ * those stored. Figures of this process's play calls: games stored,
+ * actions, the evaluator's calls (rounds) and their leaves, results by
+ * YINSH_RESULT_*, and with resignation the games resigned, played out
+ * (checked), the checked games the rule fired in and those of them whose
+ * player did not lose (false resignations). */
+typedef struct yinsh_selfplay_info {
+    char name[YINSH_NAME_LEN];
+    char agent[YINSH_SPEC_LEN];
+    uint64_t seed;
+    uint32_t games, todo, stored;
+    uint64_t played, actions, rounds, leaves;
+    uint64_t results[4];
+    uint64_t resigned, checked, fired, wrong;
+} yinsh_selfplay_info;
+
+/* Opens the database and creates the run (its lease taken), finds it to
+ * resume, or joins it (cfg->join). YINSH_ERR_USAGE for a bad setting or
+ * an agent that is not PUCT over fn:evaluator; YINSH_ERR_EXISTS (a run
+ * of that name), YINSH_ERR_REPEAT (a run of this very plan: these games
+ * again), YINSH_ERR_NOT_FOUND (no run to resume), YINSH_ERR_HELD (another
+ * process plays it), YINSH_ERR_FAIL (the evaluator's hash is not the
+ * run's, I/O). Close it whatever the outcome (*out may be NULL). */
+YINSH_API int yinsh_selfplay_open(yinsh_selfplay **out, const yinsh_selfplay_config *cfg, char *err);
+/* Plays this process's missing games, threads at once, over fn (called
+ * with ctx), storing each game as it ends. 0 when every game was played
+ * and stored; YINSH_ERR_FAIL with the evaluator's message when it failed
+ * (or gave a number that is not one: the leaf is named), or when
+ * yinsh_selfplay_stop stopped it: the games stored before stay, those in
+ * play are dropped, and a resume plays them. */
+YINSH_API int yinsh_selfplay_play(yinsh_selfplay *s, uint32_t threads, yinsh_eval_fn fn, void *ctx, char *err);
+/* Asks a play in progress to stop (from another thread, or a signal
+ * handler): no game starts, games in play are dropped. */
+YINSH_API void yinsh_selfplay_stop(yinsh_selfplay *s);
+/* The figures so far; callable from another thread during a play. */
+YINSH_API void yinsh_selfplay_get_info(yinsh_selfplay *s, yinsh_selfplay_info *info);
+/* The opener's end: reads the stored games again (its workers' too), and
+ * marks the run finished when all are there: 1 then, 0 when some are
+ * missing, or a negative yinsh_error. */
+YINSH_API int yinsh_selfplay_finish(yinsh_selfplay *s, char *err);
+/* Gives the lease back (a lease left by a killed process is taken over
+ * by the next resume) and closes the database. */
+YINSH_API void yinsh_selfplay_close(yinsh_selfplay *s);
+
+/* ---- a UYI engine over an outside evaluator -------------------------- */
+
+/* Serves PUCT over the caller's evaluator as a UYI engine, the lab's own
+ * server (`yinsh uyi`, docs/protocol.md and docs/uyi.md: the handshake,
+ * options, isready during a search, stop, the clock policy, the seed):
+ * commands read from the descriptor in_fd, replies written to out_fd, a
+ * line at a time, until `quit` or the end of the input. agent is PUCT's
+ * spec with eval=fn:evaluator (as yinsh_selfplay_config's); net_hash is
+ * what the evaluator evaluates with. fn is called from the engine's
+ * search thread, one call at a time. An MCTS engine announces the option
+ * `visits`: told true, it writes its root visits (`info visits
+ * ACTION:N ...`) before each searched bestmove, which `yinsh match` and
+ * `selfplay` store with --store-visits. 0 after quit or the end of input;
+ * YINSH_ERR_USAGE for a bad spec, YINSH_ERR_FAIL for I/O. python -m
+ * yinsh.uyi drives it. An addition of API version 2. */
+YINSH_API int yinsh_uyi_serve(int in_fd, int out_fd, const char *agent, const char *evaluator, uint64_t net_hash,
+                              yinsh_eval_fn fn, void *ctx, char *err);
 
 /* ---- databases (read-only) ------------------------------------------ */
 
@@ -509,6 +627,23 @@ YINSH_API int yinsh_game_visits_stored(const yinsh_games *g);
 YINSH_API int yinsh_game_child_count(const yinsh_games *g, int ply);
 YINSH_API const char *yinsh_game_child(const yinsh_games *g, int ply, int i, int64_t *visits);
 
+/* The runs of a database that a selection picks (NULL: every run), in
+ * the order they were created: into *runs an array of *n of them
+ * (release it with yinsh_free; NULL when there are none).
+ * YINSH_ERR_NOT_FOUND naming a run of the selection that does not exist.
+ * An addition of API version 2. */
+typedef struct yinsh_run_info {
+    char name[YINSH_NAME_LEN];
+    char kind[16];             /* "selfplay", "match", "import" */
+    char variant[32];
+    char white[YINSH_SPEC_LEN], black[YINSH_SPEC_LEN]; /* a match: A and B */
+    uint64_t seed;             /* the run seed */
+    int64_t games;             /* the run's planned games */
+    int64_t stored;            /* its games stored, repeats included */
+    int finished;              /* every game stored and the run marked finished */
+} yinsh_run_info;
+YINSH_API int yinsh_db_runs(yinsh_db *db, const yinsh_selection *sel, yinsh_run_info **runs, int *n, char *err);
+
 /* ---- training positions --------------------------------------------- */
 
 /* Every position of the selected games in which an action was chosen,
@@ -548,15 +683,39 @@ YINSH_API int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_samp
  * distribution. */
 YINSH_API int yinsh_samples_read_policy(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
                                         float *planes, char *ypn, float *policy, int *n, char *err);
+/* Where yinsh_samples_read_arrays writes each sample's arrays (any
+ * field may be NULL: not written): the planes seen by the view as raw
+ * bytes (YINSH_OBSERVATION each) and as values in [0, 1]
+ * (YINSH_OBSERVATION floats each), the YPN (YINSH_YPN_LEN bytes each),
+ * the policy target (YINSH_ACTIONS floats each, as
+ * yinsh_samples_read_policy), and the legal-action mask (YINSH_ACTIONS
+ * bytes each, 1 where legal, as yinsh_position_legal_mask). An addition
+ * of API version 2. */
+typedef struct yinsh_sample_arrays {
+    uint8_t *planes_raw;
+    float *planes;
+    char *ypn;
+    float *policy;
+    uint8_t *mask;
+} yinsh_sample_arrays;
+/* yinsh_samples_read with the arrays of out (NULL: none but rows). */
+YINSH_API int yinsh_samples_read_arrays(yinsh_samples *s, int max, int view, yinsh_sample *rows,
+                                        const yinsh_sample_arrays *out, int *n, char *err);
 YINSH_API void yinsh_samples_close(yinsh_samples *s);
 /* Writes the samples of sel to path, whole or not at all, in format
- * "ypn", "csv", "planes" (a .npy file; docs/python.md has the fields) or
- * "planes+policy" (the same with each record's policy target),
- * the planes seen by view; the numbers of positions and games written
- * into *positions and *games (either may be NULL). The path is never one
- * of the database's files (YINSH_ERR_USAGE); a link is followed (its
- * file replaced, the link kept); "-", standard output, a FIFO or a
- * device is written through (ypn and csv only). */
+ * "ypn", "csv" or "planes" (a .npy file; docs/python.md has the fields),
+ * the planes with options joined by '+': "+policy" (each record's policy
+ * target as 2142 float32; "planes+policy"), "+policy-f16" (as float16),
+ * "+policy-sparse" (the stored children's indices and shares), "+mask"
+ * (the legal actions as 2142 bits), as `yinsh positions --policy-format
+ * F --mask` writes them (the options an addition of API version 2); the
+ * planes seen by view; the numbers of positions and games written into
+ * *positions and *games (either may be NULL). A path ending in ".gz" is
+ * written compressed (gzip, which Python's gzip module and `gzip -d`
+ * read; the planes as two gzip members, the .npy header first). The path
+ * is never one of the database's files (YINSH_ERR_USAGE); a link is
+ * followed (its file replaced, the link kept); "-", standard output, a
+ * FIFO or a device is written through (ypn and csv only). */
 YINSH_API int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char *format, int view,
                                      const char *path, uint64_t *positions, uint64_t *games, char *err);
 

@@ -209,13 +209,23 @@ int yinsh_samples_open(yinsh_samples **out, yinsh_db *db, const yinsh_selection 
 int yinsh_samples_read(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw, float *planes,
                        char *ypn, int *n, char *err)
 {
-    return yinsh_samples_read_policy(s, max, view, rows, planes_raw, planes, ypn, NULL, n, err);
+    yinsh_sample_arrays out = {.planes_raw = planes_raw, .planes = planes, .ypn = ypn};
+    return yinsh_samples_read_arrays(s, max, view, rows, &out, n, err);
 }
 
 int yinsh_samples_read_policy(yinsh_samples *s, int max, int view, yinsh_sample *rows, uint8_t *planes_raw,
                               float *planes, char *ypn, float *policy, int *n, char *err)
 {
+    yinsh_sample_arrays out = {.planes_raw = planes_raw, .planes = planes, .ypn = ypn, .policy = policy};
+    return yinsh_samples_read_arrays(s, max, view, rows, &out, n, err);
+}
+
+int yinsh_samples_read_arrays(yinsh_samples *s, int max, int view, yinsh_sample *rows, const yinsh_sample_arrays *out,
+                              int *n, char *err)
+{
     char scratch[ERR_LEN];
+    static const yinsh_sample_arrays none = {0};
+    const yinsh_sample_arrays *o = out ? out : &none;
     *n = 0;
     if (view < 0 || view >= ENCODE_VIEW_NB) return error_code(err, ERR_USAGE, "view %d: expected 0, 1 or 2", view);
     if (max < 0) return error_code(err, ERR_USAGE, "max %d: a count cannot be negative", max);
@@ -243,11 +253,13 @@ int yinsh_samples_read_policy(yinsh_samples *s, int max, int view, yinsh_sample 
                 .searched = row->searched,
                 .root_value = (float)row->root_value,
             };
-        if (planes_raw) encode_planes_raw(&x->pos, view, planes_raw + (size_t)k * ENCODE_SIZE);
-        if (planes) encode_planes(&x->pos, view, planes + (size_t)k * ENCODE_SIZE);
-        if (ypn) ypn_format(&x->pos, ypn + (size_t)k * YINSH_YPN_LEN);
-        if (policy && (rc = samples_policy(x, policy + (size_t)k * ENCODE_ACTIONS, ERR_OR_SCRATCH(err, scratch))) < 0)
+        if (o->planes_raw) encode_planes_raw(&x->pos, view, o->planes_raw + (size_t)k * ENCODE_SIZE);
+        if (o->planes) encode_planes(&x->pos, view, o->planes + (size_t)k * ENCODE_SIZE);
+        if (o->ypn) ypn_format(&x->pos, o->ypn + (size_t)k * YINSH_YPN_LEN);
+        if (o->policy &&
+            (rc = samples_policy(x, o->policy + (size_t)k * ENCODE_ACTIONS, ERR_OR_SCRATCH(err, scratch))) < 0)
             return rc;
+        if (o->mask) encode_mask(&x->pos, o->mask + (size_t)k * ENCODE_ACTIONS);
         *n = k + 1;
     }
     return 0;
@@ -265,14 +277,73 @@ int yinsh_export_positions(yinsh_db *db, const yinsh_selection *sel, const char 
 {
     char scratch[ERR_LEN];
     int f;
-    if (!format) return error_code(err, ERR_USAGE, "no format: expected ypn, csv, planes or planes+policy");
+    SamplesExtras x;
+    if (!format) return error_code(err, ERR_USAGE, "no format: expected " SAMPLES_FORMATS_EXPECTED);
     if (!path) return error_code(err, ERR_USAGE, "no path to write");
-    if (!samples_format_parse(format, &f))
-        return error_code(err, ERR_USAGE, "format '%.32s': expected ypn, csv, planes or planes+policy", format);
+    if (!samples_format_extras_parse(format, &f, &x))
+        return error_code(err, ERR_USAGE, "format '%.64s': expected " SAMPLES_FORMATS_EXPECTED, format);
     if (view < 0 || view >= ENCODE_VIEW_NB) return error_code(err, ERR_USAGE, "view %d: expected 0, 1 or 2", view);
     StoreSelection s;
     char agent[SPEC_LEN];
     int rc = selection(sel, &s, agent, err);
     if (rc) return rc;
+    if (f == SAMPLES_PLANES)
+        return samples_export_planes(db->store, &s, &x, view, path, NULL, positions, games,
+                                     ERR_OR_SCRATCH(err, scratch));
     return samples_export(db->store, &s, f, view, path, NULL, positions, games, ERR_OR_SCRATCH(err, scratch));
+}
+
+/* ---- runs ----------------------------------------------------------- */
+
+typedef struct RunList {
+    yinsh_run_info *runs;
+    int n, cap;
+} RunList;
+
+static int run_listed(void *ctx, const StoreRunRow *row)
+{
+    RunList *l = ctx;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        yinsh_run_info *more = realloc(l->runs, (size_t)cap * sizeof *more);
+        if (!more) return ERR_FAIL;
+        l->runs = more, l->cap = cap;
+    }
+    yinsh_run_info *r = &l->runs[l->n++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", row->name);
+    snprintf(r->kind, sizeof r->kind, "%s", row->kind && row->kind[0] ? row->kind : "selfplay");
+    snprintf(r->variant, sizeof r->variant, "%s", row->variant);
+    snprintf(r->white, sizeof r->white, "%s", row->white);
+    snprintf(r->black, sizeof r->black, "%s", row->black);
+    r->seed = row->seed;
+    r->games = row->games;
+    r->stored = row->stored;
+    r->finished = row->finished_at != NULL && row->stored >= row->games;
+    return 0;
+}
+
+int yinsh_db_runs(yinsh_db *db, const yinsh_selection *sel, yinsh_run_info **runs, int *n, char *err)
+{
+    char scratch[ERR_LEN];
+    err = ERR_OR_SCRATCH(err, scratch);
+    err[0] = '\0';
+    *runs = NULL;
+    *n = 0;
+    StoreSelection s;
+    char agent[SPEC_LEN];
+    int rc = selection(sel, &s, agent, err);
+    if (!rc) rc = store_query_check(db->store, &s, err);
+    RunList l = {0};
+    if (!rc) {
+        rc = store_query_runs(db->store, &s, run_listed, &l, err);
+        if (rc == ERR_FAIL && !err[0]) error_set(err, "out of memory for the list of runs");
+    }
+    if (rc) {
+        free(l.runs);
+        return rc;
+    }
+    *runs = l.runs;
+    *n = l.n;
+    return 0;
 }

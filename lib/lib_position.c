@@ -97,7 +97,7 @@ int yinsh_constant(const char *name)
         C(ERR_LEN), C(YPN_LEN), C(ACTION_LEN), C(SPEC_LEN), C(MAX_ACTIONS), C(LEGAL_TEXT_LEN),
         C(POINTS), C(GRID), C(CELLS), C(PLANES), C(OBSERVATION), C(PLACE0), C(MOVE0), C(PASS),
         C(ROW0), C(RING0), C(ACTIONS), C(PV_MAX), C(GAME_MAX), C(CHANNELS), C(CHANNEL_PLACE), C(CHANNEL_MOVE0),
-        C(CHANNEL_PASS), C(CHANNEL_ROW0), C(CHANNEL_RING), C(MOVE_SPAN), C(SYMMETRIES), C(PUCT_MAX_BATCH),
+        C(CHANNEL_PASS), C(CHANNEL_ROW0), C(CHANNEL_RING), C(MOVE_SPAN), C(SYMMETRIES), C(PUCT_MAX_BATCH), C(NAME_LEN),
     };
 #undef C
     for (size_t i = 0; name && i < sizeof constants / sizeof *constants; i++)

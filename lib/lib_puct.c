@@ -205,3 +205,9 @@ int yinsh_puct_advance(yinsh_puct *s, const yinsh_position *before, int index, c
     mcts_advance(s->mcts, &before->pos, act);
     return 0;
 }
+
+int yinsh_puct_set_pcr(yinsh_puct *s, double p, uint32_t sims, char *err)
+{
+    char scratch[ERR_LEN];
+    return mcts_set_pcr(s->mcts, p, sims, ERR_OR_SCRATCH(err, scratch));
+}

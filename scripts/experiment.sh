@@ -2,10 +2,11 @@
 # The main job: installs what is missing, builds Yinsh Lab (Release), then
 # runs the study file studies/main.ini (`yinsh study`): a small version of
 # the balance study (results/balance.md) into the default database
-# results/yinsh.db (self-play in both variants at three strengths, the same
-# agent on both sides, 200 games each), and prints its report (also
-# written, with its pictures, to results/report/). 11 s of play on a
-# 2-core machine, after the build.
+# yinsh.db at the repository's top (self-play in both variants at three
+# strengths, the same agent on both sides, 200 games each; .gitignore
+# covers it), and prints its report (also written, with its pictures, to
+# results/report/, which .gitignore covers too). 11 s of play on a 2-core
+# machine, after the build.
 #
 # The study file fixes every run's name and seed, so running this again
 # plays nothing (each run is already complete) and an interrupted job picks

@@ -25,7 +25,8 @@
 #   --bounds B    the SPRT's bounds (default 0,20,0.05,0.05)
 #   --yinsh BIN   the yinsh binary (default build/yinsh)
 # Each round's figures go to DIR/loop.md: games, positions, seconds of
-# self-play, training and SPRT, the visits' entropy by phase, the head's
+# self-play (its games' own time over the run's threads, whether played
+# now or earlier, at once or resumed), training and SPRT, the visits' entropy by phase, the head's
 # held-out figures and the SPRT's verdict.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +59,11 @@ for ((k = 0; k < rounds; k++)); do
         "$yinsh" selfplay --resume "$run" --db "$db" --threads "$threads" --quiet >/dev/null || true
     fi
     t1=$(date +%s)
+    # the self-play's seconds are its games' own (their summed time over the
+    # run's threads), so that a run played earlier, or stopped and resumed,
+    # counts what it took and not this invocation's few seconds
+    play_s=$(sqlite3 "$db" "select cast(round(sum(g.duration_ms) / 1000.0 / max(r.threads, 1)) as int) from game g \
+        join run r on r.id = g.run_id where r.name = '$run'")
     # the head learns from every round's games so far (a window of all of them)
     runs=$(seq -s, -f 'r%g' 0 "$k")
     [ -f "$new" ] || "$yinsh" train --policy --db "$db" --runs "$runs" --init "$cur" --out "$new" --quiet \
@@ -76,7 +82,7 @@ for ((k = 0; k < rounds; k++)); do
         cp "$new" "$dir/net$best.nnue"
     fi
     grep -q "^| $k |" "$log" ||
-        echo "| $k | net$best after | $games | $positions | $((t1 - t0)) | $((t2 - t1)) | $((t3 - t2)) | $head ($base; before: $before) | $verdict |" >> "$log"
+        echo "| $k | net$best after | $games | $positions | $play_s | $((t2 - t1)) | $((t3 - t2)) | $head ($base; before: $before) | $verdict |" >> "$log"
     python3 "$root/scripts/visit-entropy.py" "$db" "$run" > "$dir/entropy$k.md"
 done
 cat "$log"

@@ -11,11 +11,13 @@ PACKAGES=(
   llvm                        # llvm-ar: link-time optimisation with clang
   libclang-rt-14-dev          # clang's sanitizer and libFuzzer runtimes
   libsqlite3-dev sqlite3      # the database and its shell
+  zlib1g-dev                  # compressed positions (yinsh positions --out FILE.gz)
   libcriterion-dev            # tests
   libopenmpi-dev openmpi-bin  # MPI: one run on many machines (optional to the build; docs/cluster.md)
   gnuplot-nox                 # report pictures
   libxml2-utils               # xmllint: the test that `yinsh svg` is valid SVG
   python3-numpy               # the Python package's numpy arrays, tested with /usr/bin/python3 (python_numpy)
+  python3-torch               # the example net of python/examples/torch_net.py (python_numpy; skipped without it)
   chromium fonts-dejavu-core  # the viewer's test in a real (headless) browser
 )
 # node and npm drive the browser test (tests/browser); Debian's, unless a

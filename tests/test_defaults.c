@@ -12,22 +12,24 @@ Test(defaults, tune_reads_the_default_database)
     char *dir = tmpdir_new(), *err;
     const char *play[] = {"selfplay", "--games", "10", "--agent", "random", "--seed", "3", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, play, NULL, &err), 0, "%s", err);
-    cr_assert(file_exists(path_in(dir, "results/yinsh.db")));
+    cr_assert(file_exists(path_in(dir, "yinsh.db")));
     const char *tune[] = {"tune", "--out", "w.txt", "--quiet", NULL};
     cr_assert_eq(yinsh_run(dir, tune, NULL, &err), 0, "%s", err);
     cr_assert(file_nonempty(path_in(dir, "w.txt")));
 }
 
 /* match (and every command) without --db in a folder that has no
- * results/ yet says where the database goes, the folder named; once it is
- * there, and with --quiet or --no-db, nothing more is said. */
+ * yinsh.db yet says where the database goes, the folder named: yinsh.db
+ * there, and no results/ folder made (results/ holds reports); once it
+ * is there, and with --quiet or --no-db, nothing more is said. */
 Test(defaults, a_default_database_in_a_new_folder_is_named)
 {
     char *dir = tmpdir_new(), *err, *real = gc(realpath(dir, NULL));
     const char *match[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "1", NULL};
     cr_assert_eq(yinsh_run(dir, match, NULL, &err), 0, "%s", err);
-    cr_expect(strstr(err, "no --db given") && strstr(err, real), "not named: %s", err);
-    cr_assert(file_exists(path_in(dir, "results/yinsh.db")));
+    cr_expect(strstr(err, "no --db given") && strstr(err, "yinsh.db") && strstr(err, real), "not named: %s", err);
+    cr_assert(file_exists(path_in(dir, "yinsh.db")));
+    cr_assert(!file_exists(path_in(dir, "results")), "the default database made results/");
     const char *again[] = {"match", "--a", "random", "--b", "random", "--games", "2", "--seed", "2", NULL};
     cr_assert_eq(yinsh_run(dir, again, NULL, &err), 0, "%s", err);
     cr_expect(!strstr(err, "no --db given"), "said again: %s", err);

@@ -471,7 +471,7 @@ Test(engines, a_broken_setup_stops_before_the_first_game)
         {"uyi:name=q;cmd=\"unclosed", {NULL}, 2, {"unclosed quote", NULL}},
         {nohs, {"--engine-timeout", "300", NULL}, 1, {"no-answer", "log"}},
         {ok, {"--engine-logs", "afile", NULL}, 1, {"afile", "not a folder"}},
-        {ok, {"--engine-logs", "missing", NULL}, 1, {"missing", "does not exist"}},
+        {ok, {"--engine-logs", "missing/deeper", NULL}, 1, {"missing/deeper", "cannot make"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *args[24] = {"match", "--a", cases[i].spec, "--b", "random", "--games", "4", "--db", "x.db"};
@@ -522,7 +522,8 @@ Test(engines, illegal_action_restarts_the_engine)
     cr_assert(strstr(out, "faults a     2 (illegal-action 2)"), "%s", out);
     DIR *d = opendir(path_in(dir, "logs"));
     int games = 0;
-    for (struct dirent *e; (e = readdir(d));) games += e->d_name[0] != '.' && !strstr(e->d_name, "-check-");
+    for (struct dirent *e; (e = readdir(d));)
+        games += e->d_name[0] != '.' && !strstr(e->d_name, "-check-") && strstr(e->d_name, ".log"); /* not .uyi */
     closedir(d);
     cr_assert_eq(games, 2, "one engine process per game (the first was ended at its fault)");
     cr_assert_eq(leftover(dir), 0);
@@ -603,6 +604,29 @@ static int files_ending(const char *folder, const char *end, char **last)
     }
     closedir(d);
     return n;
+}
+
+/* --engine-logs DIR: a folder that does not exist is made (its parent
+ * exists), and each engine's conversation is transcribed beside its log
+ * without --engine-transcript: the folder asked for is one to read (issue
+ * 56: it was refused, and held the engine's stderr alone). */
+Test(engines, engine_logs_makes_its_folder_and_transcribes)
+{
+    char *dir = tmpdir_new(), *out, *err, *path = NULL;
+    const char *args[] = {"match", "--a", fake_spec("ok", dir), "--b", "random", "--games", "2", "--seed", "3",
+                          "--threads", "1", "--db", "m.db", "--quiet", "--engine-logs", "new-logs", NULL};
+    cr_assert_eq(run_within(dir, args, 60, &out, &err), 0, "%s", err);
+    char *logs = path_in(dir, "new-logs");
+    cr_assert(files_ending(logs, ".log", NULL) >= 1);
+    cr_assert(files_ending(logs, ".uyi", &path) >= 1);
+    DIR *d = opendir(logs);
+    char *game = NULL;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strstr(e->d_name, ".uyi") && !strstr(e->d_name, "-check-")) game = path_in(logs, e->d_name);
+    closedir(d);
+    cr_assert(game, "a game's transcript");
+    char *t = slurp(game);
+    cr_assert(strstr(t, "] > uyi\n") && strstr(t, "] > go") && strstr(t, "] < bestmove "), "%s", t);
 }
 
 /* --engine-transcript: each engine process's conversation beside its log

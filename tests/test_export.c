@@ -279,7 +279,7 @@ Test(export, bad_requests)
     cr_expect(strstr(err, "same file"), "%s", err);
     cr_expect_eq(yinsh_run(dir, ARGS("export", "--db", path_in(dir, "none.db")), NULL, &err), 1);
     cr_expect_eq(yinsh_run(dir, ARGS("export", "--db", db, "--games", "1"), NULL, &err), 2);
-    cr_expect(!file_exists(path_in(dir, "results")), "no default database made");
+    cr_expect(!file_exists(path_in(dir, "yinsh.db")), "no default database made");
 }
 
 /* show --run R --game I [--ply K]: the position after K actions, by

@@ -150,3 +150,69 @@ Test(openings, a_study_opens_its_runs_as_its_file_says)
     cr_expect_eq(yinsh_run(dir, badrun, NULL, &err), 2, "%s", err);
     cr_expect(strstr(err, "bad.ini:9"), "%s", err);
 }
+
+/* One game's actions with their searched figures, as text. */
+static const char *game_text(sqlite3 *h, const char *run, int idx)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT group_concat(t, ' ') FROM (SELECT a.action || ':' || coalesce(a.root_visits, '-') || ':' || "
+             "coalesce(a.chosen_visits, '-') || ':' || coalesce(a.value, '-') AS t FROM action a JOIN game g ON "
+             "g.id = a.game_id JOIN run ON run.id = g.run_id WHERE run.name = '%s' AND g.idx = %d ORDER BY a.ply)",
+             run, idx);
+    return db_text(h, sql);
+}
+
+/* In a +swap variant Black's first action decides the swap. From random:2
+ * the random opening takes it; from pie:4 the agents place the first ring
+ * and answer it themselves (searched), four random actions follow, and
+ * the rest is theirs again, and a deterministic agent's first two actions,
+ * found once and replayed in the other games of a process, are those a
+ * game searched alone finds. */
+Test(openings, pie_leaves_the_first_ring_and_the_swap_to_the_agents)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "o.db"), *alone = path_in(dir, "alone.db"), *err;
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "12", "--variant", "standard+swap", "--agent",
+                                     "ab:depth=2", "--seed", "4", "--db", db, "--run", "r2", "--opening",
+                                     "random:2", "--threads", "1", "--quiet"),
+                           NULL, &err),
+                 0, "%s", err);
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "12", "--variant", "standard+swap", "--agent",
+                                     "ab:depth=2", "--seed", "4", "--db", db, "--run", "pie", "--opening", "pie:4",
+                                     "--threads", "1", "--quiet"),
+                           NULL, &err),
+                 0, "%s", err);
+    sqlite3 *h = db_open(db);
+    const char *searched = "SELECT count(*) FROM action a JOIN game g ON g.id = a.game_id JOIN run ON run.id = "
+                           "g.run_id WHERE run.name = '%s' AND a.ply = %d AND a.root_visits IS NOT NULL";
+    char sql[512];
+    snprintf(sql, sizeof sql, searched, "r2", 1);
+    cr_expect_eq(db_int(h, sql), 0, "from random:2 the swap decision is the opening's, not the agent's");
+    int want[7] = {12, 12, 0, 0, 0, 0, 12};
+    for (int ply = 0; ply < 7; ply++) {
+        snprintf(sql, sizeof sql, searched, "pie", ply);
+        cr_expect_eq(db_int(h, sql), want[ply], "ply %d: %lld searched", ply, db_int(h, sql));
+    }
+    cr_expect_eq(distinct_games(h, "pie"), 12);
+    cr_expect_str_eq(db_text(h, "SELECT opening FROM run WHERE name = 'pie'"), "pie:4");
+    cr_expect_eq(db_int(h, "SELECT count(DISTINCT a.action) FROM action a JOIN game g ON g.id = a.game_id JOIN run "
+                           "ON run.id = g.run_id WHERE run.name = 'pie' AND a.ply = 1"),
+                 1, "one deterministic agent answers one first ring alike");
+    /* game 7 played alone, in a process of its own, searches its first two
+     * actions: the same game, figure for figure */
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "12", "--variant", "standard+swap", "--agent",
+                                     "ab:depth=2", "--seed", "4", "--db", alone, "--run", "pie", "--opening", "pie:4",
+                                     "--threads", "1", "--shard", "8/12", "--quiet"),
+                           NULL, &err),
+                 0, "%s", err);
+    sqlite3 *a = db_open(alone);
+    cr_expect_str_eq(game_text(a, "pie", 7), game_text(h, "pie", 7));
+    cr_expect_str_eq(db_text(a, "SELECT plan_ident FROM run"), db_text(h, "SELECT plan_ident FROM run WHERE name = 'pie'"));
+    sqlite3_close(a);
+    sqlite3_close(h);
+    /* K from 1 */
+    cr_expect_eq(yinsh_run(dir, ARGS("selfplay", "--games", "2", "--agent", "random", "--opening", "pie:0", "--no-db"),
+                           NULL, &err),
+                 2, "%s", err);
+    cr_expect(strstr(err, "pie:K"), "%s", err);
+}

@@ -14,7 +14,9 @@
 #include "engine/movegen.h"
 #include "eval/nnue_policy.h"
 #include "eval/policy_train.h"
+#include <pthread.h>
 #include "selfplay/agents/agent.h"
+#include "selfplay/search/batcher.h"
 #include "selfplay/search/mcts.h"
 
 /* ---- evaluators for the tests ------------------------------------------ */
@@ -206,6 +208,86 @@ Test(puct, tree_parallel_keeps_its_invariants)
     cr_assert_eq(play(cfg, 3, 12, a, v), 12);
 }
 
+/* ---- leaves of many searches in one evaluation (search/batcher.h) -------- */
+
+typedef struct Game {
+    MctsConfig cfg;
+    Batcher *b;
+    uint64_t seed;
+    Action acts[30];
+    uint32_t visits[30];
+    int n;
+} Game;
+
+static void *game_main(void *arg)
+{
+    Game *g = arg;
+    g->n = play(g->cfg, g->seed, 30, g->acts, g->visits);
+    if (g->b) batcher_leave(g->b);
+    return NULL;
+}
+
+/* Four games on threads of their own, their searches' leaves evaluated
+ * together through one batcher: each game the same as played alone (the
+ * net's numbers leaf by leaf, whatever the round), and the rounds larger
+ * than one search's batch. A failing evaluator fails every search after
+ * it, and the batcher says why. */
+Test(puct, a_batcher_evaluates_many_searches_together)
+{
+    Counting c = {.net = shipped()}, alone = {.net = shipped()};
+    Batcher *b;
+    char err[ERR_LEN];
+    cr_assert_eq(batcher_new(&b, net_one_by_one, &c, 4 * 8, err), 0, "%s", err);
+    Game games[4];
+    pthread_t tid[4];
+    for (int i = 0; i < 4; i++) {
+        games[i] = (Game){.cfg = {.sims = 48, .c = 1.5, .puct = true, .batch = 8, .noise = 0.25, .temp = 1,
+                                  .temp_moves = 6, .evaluate_fn = batcher_evaluate, .evaluate_ctx = b},
+                          .b = b, .seed = 20 + (uint64_t)i};
+        batcher_join(b);
+    }
+    for (int i = 0; i < 4; i++) cr_assert_eq(pthread_create(&tid[i], NULL, game_main, &games[i]), 0);
+    for (int i = 0; i < 4; i++) pthread_join(tid[i], NULL);
+    cr_assert_not(batcher_failed(b, err));
+    uint64_t rounds, leaves;
+    batcher_counts(b, &rounds, &leaves);
+    cr_assert_eq(leaves, (uint64_t)c.leaves);
+    cr_assert(leaves > 8 * rounds, "rounds of more than one batch (%llu leaves in %llu rounds)",
+              (unsigned long long)leaves, (unsigned long long)rounds);
+    for (int i = 0; i < 4; i++) {
+        Game one = games[i];
+        one.cfg.evaluate_fn = net_one_by_one;
+        one.cfg.evaluate_ctx = &alone;
+        one.b = NULL;
+        game_main(&one);
+        cr_assert_eq(one.n, games[i].n);
+        for (int k = 0; k < one.n; k++) {
+            cr_assert_eq(one.acts[k], games[i].acts[k], "game %d action %d", i, k);
+            cr_assert_eq(one.visits[k], games[i].visits[k], "game %d visits at action %d", i, k);
+        }
+    }
+    batcher_free(b);
+
+    /* a failure is every later call's */
+    Counting f = {.value = 0.5f, .fail_at = 2};
+    cr_assert_eq(batcher_new(&b, constant_eval, &f, 8, err), 0, "%s", err);
+    MctsConfig cfg = {.sims = 40, .c = 1, .puct = true, .batch = 4, .evaluate_fn = batcher_evaluate, .evaluate_ctx = b};
+    Mcts *m;
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, 1, 0);
+    MctsResult r;
+    mcts_search(m, &p, &rng, &r);
+    cr_assert(mcts_error(m) && strstr(mcts_error(m), "fails on call 2"), "%s", mcts_error(m));
+    mcts_search(m, &p, &rng, &r);
+    cr_assert(mcts_error(m) && strstr(mcts_error(m), "fails on call 2"), "the next search fails too");
+    cr_assert(batcher_failed(b, err) && strstr(err, "fails on call 2"), "%s", err);
+    cr_assert_eq(f.calls, 2, "the evaluator is not called again");
+    mcts_free(m);
+    batcher_free(b);
+}
+
 /* ---- failures ------------------------------------------------------------ */
 
 Test(puct, a_failing_evaluator_stops_the_search)
@@ -268,12 +350,56 @@ Test(puct, spec_keys)
         {"mcts:puct=1,batch=0,eval=net:eval/nets/patterns32.nnue", "bad value '0' for batch"},
         {"mcts:puct=1,batch=1025,eval=net:eval/nets/patterns32.nnue", "bad value '1025' for batch"},
         {"mcts:puct=1,fpu=2,eval=net:eval/nets/patterns32.nnue", "bad value '2' for fpu"},
+        {"mcts:puct=1,eval=fn:", "fn: wants"},
+        {"mcts:rollout=4,eval=fn:mine", "goes with mcts:...,puct=1"},
+        {"ab:depth=2,eval=fn:mine", "goes with mcts:...,puct=1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cr_assert_neq(agent_spec_parse(bad[i][0], &s, err), 0, "%s was accepted", bad[i][0]);
         cr_assert(strstr(err, bad[i][1]), "%s: %s", bad[i][0], err);
         agent_spec_release(&s);
     }
+}
+
+/* An evaluator outside yinsh (eval=fn:NAME, agents/agent.h): the spec's
+ * text names it; an agent needs it attached (by its name), then plays
+ * with it as a search with the same evaluate_fn; its hash is the spec's. */
+Test(puct, an_outside_evaluator_by_name)
+{
+    AgentSpec s;
+    char err[ERR_LEN], text[SPEC_LEN];
+    cr_assert_eq(agent_spec_parse("mcts:sims=40,c=1,puct=1,batch=4,eval=fn:mynet:evaluate", &s, err), 0, "%s", err);
+    cr_assert_str_eq(agent_spec_format(&s, text), "mcts:sims=40,c=1,eval=fn:mynet:evaluate,puct=1,batch=4");
+    cr_assert(agent_spec_names_outside(&s));
+    uint64_t h;
+    cr_assert_not(agent_spec_eval_hash(&s, &h), "no hash before it is attached");
+    Agent *a;
+    cr_assert_eq(agent_new(&a, &s, err), ERR_USAGE);
+    cr_assert(strstr(err, "outside yinsh"), "%s", err);
+    Counting c = {.value = 0.5f};
+    AgentOutside other = {.fn = constant_eval, .ctx = &c, .name = "theirs:evaluate", .hash = 7};
+    cr_assert_eq(agent_spec_attach(&s, &other, err), ERR_USAGE);
+    AgentOutside mine = {.fn = constant_eval, .ctx = &c, .name = "mynet:evaluate", .hash = 0x1234};
+    cr_assert_eq(agent_spec_attach(&s, &mine, err), 0, "%s", err);
+    cr_assert(agent_spec_eval_hash(&s, &h) && h == 0x1234);
+    cr_assert_null(agent_spec_weights(&s));
+    cr_assert_eq(agent_new(&a, &s, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, 3, 0);
+    MoveStats st;
+    Action got = agent_choose_limited(a, &p, &rng, NULL, &st);
+    cr_assert(st.searched && st.sims == 40 && c.calls > 0);
+    /* the same search as mcts with that evaluate_fn */
+    MctsConfig cfg = {.sims = 40, .c = 1, .puct = true, .batch = 4, .evaluate_fn = constant_eval, .evaluate_ctx = &c};
+    Mcts *m;
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    rng_seed(&rng, 3, 0);
+    MctsResult r;
+    cr_assert_eq(mcts_search(m, &p, &rng, &r), got);
+    mcts_free(m);
+    agent_free(a);
+    agent_spec_release(&s);
 }
 
 /* ---- the head: the file, the trainer ---------------------------------------- */

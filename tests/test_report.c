@@ -2269,6 +2269,34 @@ Test(report, declared_comparisons_by_hand)
     cr_expect(!rep.declared && !rep.compared && !rep.ncompared);
 }
 
+/* The issue's own case (studies/top.ini, d7 - d5 in standard: 1265 W
+ * 1060 L 75 D against 1266 W 1068 L 66 D): the report printed "≈ 0.918"
+ * and "none told from chance", which readers took for "does not grow".
+ * Now the p is exact (0.930, as the statistician found) and the verdict
+ * says what the interval excludes and the power to see two points (each
+ * side's variance per game, se 1.42 points: about 29%; the statistician,
+ * from the interval's width, had 1.44 and 28%). */
+Test(report, a_difference_not_claimed_names_its_bounds_and_power)
+{
+    const char *A = "ab:depth=7", *B = "ab:depth=5";
+    ReportPair pairs[2] = {hand_pair(VARIANT_STANDARD, A, 1265, 1060, 75),
+                           hand_pair(VARIANT_STANDARD, B, 1266, 1068, 66)};
+    Report rep = {.db = "hand.db", .pairs = pairs, .npairs = 2, .games = 4800};
+    const ReportComparison decl[] = {{.a = A, .b = B, .name_a = "d7", .name_b = "d5"}};
+    cr_assert_eq(report_compare(&rep, decl, 1), 0);
+    const ReportDiff *d = &rep.compared[0].d;
+    cr_expect(d->exact);
+    cr_expect_float_eq(d->p, 0.9297071327, 1e-9);
+    cr_expect_float_eq(d->se, 0.0141684352, 1e-9);
+    cr_expect(d->power > 0.28 && d->power < 0.30, "%f", d->power);
+    char *md = section(markdown_of(&rep), "## Declared comparisons");
+    cr_expect(strstr(md, "| +0.1 (-2.7 to +3.0) | 0.930 | 0.930 | none told from chance; excluded: below -2.7 and "
+                         "above +3.0; power to see ±2 points 29% |"),
+              "%s", md);
+    cr_expect(!strstr(md, "≈"), "%s", md);
+    cr_assert_eq(report_compare(&rep, NULL, 0), 0);
+}
+
 /* --compare: 'SPEC vs SPEC', two different agents in any spelling; a
  * mistake is a usage error that names it, before the database is read. */
 Test(report, compare_option_mistakes)

@@ -1022,7 +1022,7 @@ static char *extra_files(const char *dir)
 
 /* --no-db writes no file at all: the folder yinsh runs in keeps only its
  * output. Without --no-db the same command makes the default database,
- * results/yinsh.db, there: that is the file --no-db must not create. */
+ * yinsh.db, there: that is the file --no-db must not create. */
 Test(cli, no_db_plays_and_stores_nothing)
 {
     char *dir = tmpdir_new(), *out, *err;
@@ -1035,8 +1035,8 @@ Test(cli, no_db_plays_and_stores_nothing)
     char *with = tmpdir_new();
     const char *stored[] = {"selfplay", "--games", "5", "--agent", "random", "--seed", "3", "--quiet", NULL};
     cr_assert_eq(yinsh_run(with, stored, NULL, &err), 0, "%s", err);
-    cr_assert(file_nonempty(path_in(with, "results/yinsh.db")), "no default database in %s", with);
-    cr_assert_str_eq(extra_files(with), "results");
+    cr_assert(file_nonempty(path_in(with, "yinsh.db")), "no default database in %s", with);
+    cr_assert_str_eq(extra_files(with), "yinsh.db");
 }
 
 /* ---- evaluated rollouts (issue #4) -------------------------------------- */

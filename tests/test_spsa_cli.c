@@ -137,16 +137,16 @@ Test(spsa_cli, evaluation_weights_by_name)
     cr_assert(strstr(err, "no evaluation"), "%s", err);
 }
 
-/* Without --db the iterations go to the default database,
- * results/yinsh.db, whose folder is made as `yinsh selfplay` and `yinsh
- * tournament` make it: in an empty folder the loop plays and stores. */
+/* Without --db the iterations go to the default database, yinsh.db in
+ * the working folder, made as `yinsh selfplay` and `yinsh tournament`
+ * make it: in an empty folder the loop plays and stores. */
 Test(spsa_cli, default_database_in_an_empty_folder)
 {
     char *dir = tmpdir_new(), *out, *err;
     const char *args[] = {"spsa", "--agent", "ab:depth=1", "--param", "depth=1:1:2", "--iterations", "1",
                           "--out", "p.csv", NULL};
     cr_assert_eq(yinsh_run(dir, args, &out, &err), 0, "%s", err);
-    char *db = path_in(dir, "results/yinsh.db");
+    char *db = path_in(dir, "yinsh.db");
     cr_assert(file_nonempty(db), "no default database: %s", err);
     sqlite3 *h = db_open(db);
     cr_assert_eq(db_int(h, "SELECT count(*) FROM game g JOIN run r ON r.id = g.run_id "

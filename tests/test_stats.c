@@ -185,12 +185,31 @@ Test(stats, scores_differ_exactly)
     NEAR(stats_p_scores_differ((uint64_t[]){100, 100, 120}, (uint64_t[]){120, 100, 100}, &exact), 0.0630750634,
          1e-9);
     cr_expect(exact);
-    /* 1600 a side: too many splits, the normal approximation:
-     * pooled 1100 L 1000 D 1100 W, mean 1 half point, variance per game
-     * 2200/3200 = 0.6875; the split's variance 1600 * 1600 / (3200 * 3199)
-     * * 2200 = 550.172; A has 1700 half points, 100 above 1600: z =
-     * 100 / sqrt(550.172) = 4.263, p = erfc(4.263 / sqrt 2) = 2.0139e-5 */
-    NEAR(stats_p_scores_differ((uint64_t[]){500, 500, 600}, (uint64_t[]){600, 500, 500}, &exact), 2.0139e-5, 1e-8);
+    /* 1600 a side, about a million splits: exact, 2.188177346e-05 (the
+     * same sum in Python's lgamma); the normal approximation below gives
+     * 2.0139e-5 */
+    NEAR(stats_p_scores_differ((uint64_t[]){500, 500, 600}, (uint64_t[]){600, 500, 500}, &exact), 2.188177346e-05,
+         1e-12);
+    cr_expect(exact);
+    /* the top study's declared comparisons, whose p the report printed as
+     * normal approximations (0.918, 0.032): d7 - d5 in standard (1060 L 75
+     * D 1265 W against 1068 L 66 D 1266 W), 0.9297071327, and puct - d7
+     * (1120 L 101 D 1179 W against d7), 0.03271004917, as the issue's
+     * statistician found them */
+    NEAR(stats_p_scores_differ((uint64_t[]){1060, 75, 1265}, (uint64_t[]){1068, 66, 1266}, &exact), 0.9297071327,
+         1e-9);
+    cr_expect(exact);
+    NEAR(stats_p_scores_differ((uint64_t[]){1120, 101, 1179}, (uint64_t[]){1060, 75, 1265}, &exact),
+         0.03271004917, 1e-10);
+    cr_expect(exact);
+    /* 25,000 a side with 10,000 draws each: more splits than
+     * STATS_EXACT_SPLITS, the normal approximation. Pooled 15000 L 20000 D
+     * 15000 W, mean 1 half point, variance per game 30000/50000 = 0.6; the
+     * split's variance 25000^2 / (50000 * 49999) * 30000 = 7500.15; A has
+     * 25300 half points, 300 above 25000: z = 300 / sqrt(7500.15) =
+     * 3.46401, p = erfc(z / sqrt 2) = 5.3208e-4 */
+    NEAR(stats_p_scores_differ((uint64_t[]){7350, 10000, 7650}, (uint64_t[]){7650, 10000, 7350}, &exact), 5.3208e-4,
+         1e-7);
     cr_expect(!exact);
 }
 
@@ -481,4 +500,131 @@ Test(stats, trend_of_the_ladder)
     NEAR(t.chi2_dev, 16.3200, 1e-3);
     cr_expect(t.p < 1e-7 && t.p_slope < 1e-8, "p %g, p_slope %g", t.p, t.p_slope);
     cr_expect(t.p_dev > 0.05 && t.p_dev < 0.07, "p_dev %g", t.p_dev);
+}
+
+Test(stats, binomial_tails_at_any_p)
+{
+    /* Binomial(10, 0.3): P(X <= 2) = 0.7^10 + 10 (0.3) 0.7^9 + 45 (0.09) 0.7^8
+     * = 0.0282475249 + 0.1210608210 + 0.2334744405 = 0.3827827864, and
+     * P(X >= 3) is the rest, 0.6172172136 */
+    NEAR(stats_binomial_cdf(2, 10, 0.3), 0.3827827864, 1e-10);
+    NEAR(stats_binomial_sf(3, 10, 0.3), 0.6172172136, 1e-10);
+    /* far tails keep their digits (exact sums in integers, Python's
+     * fractions): P(X >= 60 | 100, 0.3) = 5.129949815583e-10, P(X <= 5 |
+     * 1000, 0.1) = 2.55654569306e-38 */
+    NEAR(stats_binomial_sf(60, 100, 0.3) / 5.129949815583161e-10, 1, 1e-9);
+    NEAR(stats_binomial_cdf(5, 1000, 0.1) / 2.55654569305999e-38, 1, 1e-9);
+    /* the ends */
+    NEAR(stats_binomial_sf(0, 10, 0.3), 1, 1e-15);
+    NEAR(stats_binomial_sf(11, 10, 0.3), 0, 1e-15);
+    NEAR(stats_binomial_cdf(10, 10, 0.3), 1, 1e-15);
+    /* at p = 1/2 the two-sided test is twice a tail */
+    NEAR(2 * stats_binomial_cdf(4900, 10000, 0.5), stats_binomial_p(5100, 10000), 1e-12);
+}
+
+/* TOST with a margin of two points on made-up games; the expected
+ * p-values are exact binomial sums in integers (Python's fractions). */
+Test(stats, tost_equivalent_beyond_inconclusive)
+{
+    StatsTost t;
+    /* equivalent: 1500 wins and 1500 losses. P(Bin(3000, 0.48) >= 1500) =
+     * 0.0148641873615 on each side (symmetric), below 0.05 */
+    cr_assert_eq(stats_tost_sign(1500, 1500, 0.02, 0.05, &t), 0);
+    NEAR(t.p_low, 0.0148641873615, 1e-11);
+    NEAR(t.p_high, 0.0148641873615, 1e-11);
+    NEAR(t.p, 0.0148641873615, 1e-11);
+    cr_expect_eq(t.verdict, TOST_EQUIVALENT);
+    /* the 90% interval is inside 48-52% exactly when the tests reject */
+    cr_expect(t.ci.lo > 0.48 && t.ci.hi < 0.52, "%f %f", t.ci.lo, t.ci.hi);
+    NEAR(t.ci.lo + t.ci.hi, 1, 1e-9);
+
+    /* beyond: 55% (1650 of 3000). P(Bin(3000, 0.52) >= 1650) =
+     * 0.000530277191443, twice it (either side) 0.00106055438289 */
+    cr_assert_eq(stats_tost_sign(1650, 1350, 0.02, 0.05, &t), 0);
+    NEAR(t.p_above, 0.000530277191443, 1e-12);
+    NEAR(t.p_beyond, 0.00106055438289, 1e-12);
+    NEAR(t.p, 0.99953449392, 1e-10);
+    cr_expect_eq(t.verdict, TOST_BEYOND);
+    cr_expect(t.ci.lo > 0.52);
+
+    /* inconclusive: 52 of 100 allow both a fair game and an edge of two
+     * points (p_low 0.241669986196, p_high 0.539299504612) */
+    cr_assert_eq(stats_tost_sign(52, 48, 0.02, 0.05, &t), 0);
+    NEAR(t.p_low, 0.241669986196, 1e-11);
+    NEAR(t.p_high, 0.539299504612, 1e-11);
+    NEAR(t.p_beyond, 1, 1e-15);
+    cr_expect_eq(t.verdict, TOST_INCONCLUSIVE);
+    /* so are 51.7% of 3000 games: an edge inside the margin, which the
+     * games cannot tell from one at it (p_high 0.3641549559639509; the
+     * edge itself is beyond chance, p_low 3.17e-05) */
+    cr_assert_eq(stats_tost_sign(1550, 1450, 0.02, 0.05, &t), 0);
+    NEAR(t.p_low, 3.172608182243476e-05, 1e-15);
+    NEAR(t.p_high, 0.3641549559639509, 1e-11);
+    NEAR(t.p_above, 0.6494780046793652, 1e-11);
+    cr_expect_eq(t.verdict, TOST_INCONCLUSIVE);
+    /* the draws are left out: 1480 wins of 2960 decisive games
+     * (0.015428647928857576 a side) */
+    cr_assert_eq(stats_tost_sign(1480, 1480, 0.02, 0.05, &t), 0);
+    NEAR(t.p, 0.015428647928857576, 1e-11);
+    NEAR(t.ci.mid, 0.5, 1e-12);
+
+    /* a family: the verdict from adjusted p-values */
+    cr_expect_eq(stats_tost_verdict(0.01, 1, 0.05), TOST_EQUIVALENT);
+    cr_expect_eq(stats_tost_verdict(0.2, 0.01, 0.05), TOST_BEYOND);
+    cr_expect_eq(stats_tost_verdict(0.2, 0.2, 0.05), TOST_INCONCLUSIVE);
+    /* nothing to test */
+    cr_expect_eq(stats_tost_sign(0, 0, 0.02, 0.05, &t), -1);
+    cr_expect_eq(stats_tost_sign(5, 5, 0, 0.05, &t), -1);
+    cr_expect_eq(stats_tost_sign(5, 5, 0.5, 0.05, &t), -1);
+}
+
+Test(stats, power_of_a_difference)
+{
+    /* the statistician's figure: d7 - d5 with a standard error of 1.44
+     * points, power to see 2 points Phi(2/1.44 - 1.96) + Phi(-2/1.44 -
+     * 1.96) = 0.28396 + 0.00042 = 0.28438 */
+    NEAR(stats_normal_upper(0.025), STATS_Z95, 1e-9);
+    NEAR(stats_normal_upper(0.5), 0, 1e-9);
+    NEAR(stats_power_z(2, 1.44, 0.05), 0.2843801041, 1e-8);
+    /* no difference: the power is the level */
+    NEAR(stats_power_z(0, 1, 0.05), 0.05, 1e-9);
+}
+
+/* Cochran's Q on the textbook example of meta-analysis: the 13 BCG
+ * vaccine trials (Colditz et al. 1994; metafor's dat.bcg, Viechtbauer
+ * 2010), log relative risks from the counts, variances 1/a - 1/(a+b) +
+ * 1/c - 1/(c+d). metafor's fixed-effect fit gives -0.4303 (se 0.0405)
+ * and Q(df = 12) = 152.2330, p < 0.0001. */
+Test(stats, cochran_q_on_the_bcg_trials)
+{
+    static const double t[13][4] = {
+        {4, 119, 11, 128},      {6, 300, 29, 274},      {3, 228, 11, 209},      {62, 13536, 248, 12619},
+        {33, 5036, 47, 5761},   {180, 1361, 372, 1079}, {8, 2537, 10, 619},     {505, 87886, 499, 87892},
+        {29, 7470, 45, 7232},   {17, 1699, 65, 1600},   {186, 50448, 141, 27197}, {5, 2493, 3, 2338},
+        {27, 16886, 29, 17825},
+    };
+    double est[13], se[13];
+    for (int i = 0; i < 13; i++) {
+        double a = t[i][0], b = t[i][1], c = t[i][2], d = t[i][3];
+        est[i] = log((a / (a + b)) / (c / (c + d)));
+        se[i] = sqrt(1 / a - 1 / (a + b) + 1 / c - 1 / (c + d));
+    }
+    StatsPooled p;
+    cr_assert_eq(stats_pool(est, se, 13, &p), 0);
+    NEAR(p.mean, -0.4303, 5e-5);
+    NEAR(p.se, 0.0405, 5e-5);
+    NEAR(p.q, 152.2330, 5e-5);
+    cr_expect_eq(p.df, 12);
+    cr_expect(p.p < 1e-20, "%g", p.p);
+    NEAR(p.i2, (152.2330 - 12) / 152.2330, 1e-6);
+    /* estimates that agree: Q below its df, I^2 0, p large */
+    double same[3] = {0.1, 0.11, 0.09}, err[3] = {0.05, 0.05, 0.05};
+    cr_assert_eq(stats_pool(same, err, 3, &p), 0);
+    NEAR(p.mean, 0.1, 1e-12);
+    NEAR(p.q, (0 + 0.0001 + 0.0001) / 0.0025, 1e-12);
+    NEAR(p.i2, 0, 1e-15);
+    cr_expect(p.p > 0.9);
+    cr_expect_eq(stats_pool(same, err, 1, &p), -1);
+    err[1] = 0;
+    cr_expect_eq(stats_pool(same, err, 3, &p), -1);
 }

@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include "engine/base/error.h"
+#include "selfplay/play/provenance.h"
+#include "selfplay/store/store.h"
 #include "study/plans/ini.h"
 #include "study/plans/study.h"
 #include "tests/test_proc.h"
@@ -168,6 +170,10 @@ static const struct {
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference = mcts:sims=5\n", 10, "an agent of another kind"},
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference = nosuch.txt\n", 10, "nosuch.txt"},
     {STUDY_HEAD "[agent a]\nspec = random\n[report]\nreference =\n", 10, "'reference' wants a value"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nmargin = 0\n", 10, "margin wants points of White's score"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nmargin = two\n", 10, "margin wants points of White's score"},
+    {STUDY_HEAD "[agent a]\nspec = random\n[report]\nmargin = 50\n", 10, "margin wants points of White's score"},
+    {STUDY_HEAD "[agent a]\nspec = random\nopening = pie:0\n", 9, "opening wants none, rings, random:K or pie:K"},
 };
 
 Test(study, mistakes_name_their_line_and_store_nothing)
@@ -325,6 +331,139 @@ Test(study, a_changed_file_does_not_touch_the_stored_runs)
 
 /* A database of schema version 3 (before the weights' hashes, the
  * leases) is upgraded in place, then read: its complete runs stay complete. */
+/* ---- who plays a study ---------------------------------------------------- */
+
+Test(study, which_builds_are_committed_code)
+{
+    cr_expect(provenance_committed("9ae7967c6a22"));
+    cr_expect(!provenance_committed("9ae7967c6a22-dirty"));
+    cr_expect(!provenance_committed("unknown"));
+    cr_expect(!provenance_committed(""));
+    /* a run's list of builds: each once, in order, a full list marked */
+    char list[STORE_COMMITS_LEN] = "";
+    cr_expect(store_commits_add(list, sizeof list, "aaa"));
+    cr_expect(!store_commits_add(list, sizeof list, "aaa"));
+    cr_expect(store_commits_add(list, sizeof list, "aaa-dirty"));
+    cr_expect(!store_commits_add(list, sizeof list, ""));
+    cr_expect_str_eq(list, "aaa, aaa-dirty");
+    char small[24] = "aaa, bbb";
+    cr_expect(store_commits_add(small, sizeof small, "ccc"));
+    cr_expect_str_eq(small, "aaa, bbb, ccc");
+    cr_expect(store_commits_add(small, sizeof small, "dddddddd"));
+    cr_expect_str_eq(small, "aaa, bbb, ccc, ...");
+    cr_expect(!store_commits_add(small, sizeof small, "e"));
+}
+
+/* Runs yinsh_dirty (the same objects as yinsh, its commit made up:
+ * 0123456789ab-dirty) in dir, with YINSH_ALLOW_DIRTY as env says (NULL:
+ * unset); *err receives its standard error. */
+static int dirty_run(const char *dir, const char *env, const char *const *args, char **err)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int fo = open(path_in(dir, "out"), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+            fe = open(path_in(dir, "err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        if (chdir(dir) != 0) _exit(126);
+        if (env) setenv("YINSH_ALLOW_DIRTY", env, 1);
+        else unsetenv("YINSH_ALLOW_DIRTY");
+        const char *argv[32];
+        int n = 0;
+        argv[n++] = YINSH_DIRTY_BIN;
+        for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(YINSH_DIRTY_BIN, (char **)argv);
+        _exit(127);
+    }
+    int rc = yinsh_wait(pid);
+    *err = slurp(path_in(dir, "err"));
+    return rc;
+}
+
+Test(study, a_build_of_a_changed_tree_is_refused_unless_told)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "s.db"), *err;
+    write_in(dir, "small.ini", SMALL);
+    /* refused before anything is stored, naming the build and the way on */
+    cr_assert_eq(dirty_run(dir, NULL, ARGS("study", "small.ini", "--quiet"), &err), 1, "%s", err);
+    cr_assert(strstr(err, "yinsh study: this yinsh was built from a work tree with changes not committed (commit "
+                          "0123456789ab-dirty), and 4 runs of study small would be played by it"), "%s", err);
+    cr_assert(strstr(err, "--allow-dirty") && strstr(err, "Nothing was stored"), "%s", err);
+    cr_assert(!file_exists(db), "the refused study made its database");
+    /* YINSH_ALLOW_DIRTY other than 1 tells it nothing */
+    cr_assert_eq(dirty_run(dir, "yes", ARGS("study", "small.ini", "--quiet"), &err), 1, "%s", err);
+    /* --check plays nothing: nothing to refuse */
+    cr_assert_eq(dirty_run(dir, NULL, ARGS("study", "small.ini", "--check"), &err), 0, "%s", err);
+
+    /* told: it plays, and every run names the build */
+    cr_assert_eq(dirty_run(dir, NULL, ARGS("study", "small.ini", "--quiet", "--allow-dirty"), &err), 0, "%s", err);
+    cr_assert(strstr(err, "playing anyway, as told"), "%s", err);
+    sqlite3 *h = db_open(db);
+    cr_assert_eq(db_int(h, "SELECT count(*) FROM run WHERE git_commit = '0123456789ab-dirty'"), 4);
+    sqlite3_close(h);
+    char *md = slurp(path_in(dir, "report/report.md"));
+    cr_assert(strstr(md, "**4 of 4 runs were played in part by a build of code not committed**"), "%s", md);
+    cr_assert(strstr(md, "`0123456789ab-dirty`"), "%s", md);
+    /* every run complete: the report alone is written, nothing refused */
+    cr_assert_eq(dirty_run(dir, NULL, ARGS("study", "small.ini", "--quiet"), &err), 0, "%s", err);
+
+    /* the environment tells it as the flag does; a run resumed by another
+     * build names both, in order, as does a merge of shards played by two */
+    char *d2 = tmpdir_new(), *out;
+    write_in(d2, "small.ini", SMALL);
+    cr_assert_eq(dirty_run(d2, "1", ARGS("study", "small.ini", "--quiet", "--shard", "1/2", "--db", "a.db"), &err), 0,
+                 "%s", err);
+    cr_assert_eq(yinsh_run(d2, ARGS("study", "small.ini", "--quiet", "--shard", "2/2", "--db", "b.db"), &out, &err), 0,
+                 "%s", err);
+    char both[STORE_COMMITS_LEN], sql[512];
+    snprintf(both, sizeof both, "0123456789ab-dirty, %s", YINSH_GIT_COMMIT);
+    cr_assert_eq(yinsh_run(d2, ARGS("merge", "--db", "m.db", "a.db", "b.db"), &out, &err), 0, "%s", err);
+    h = db_open(path_in(d2, "m.db"));
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM run WHERE git_commit = '%s'", both);
+    cr_assert_eq(db_int(h, sql), 4, "%s", db_text(h, "SELECT group_concat(git_commit, ' | ') FROM run"));
+    sqlite3_close(h);
+    /* shard 2 resumed in shard 1's database by this build */
+    cr_assert_eq(yinsh_run(d2, ARGS("study", "small.ini", "--quiet", "--shard", "2/2", "--db", "a.db"), &out, &err),
+                 0, "%s", err);
+    h = db_open(path_in(d2, "a.db"));
+    cr_assert_eq(db_int(h, sql), 4, "%s", db_text(h, "SELECT group_concat(git_commit, ' | ') FROM run"));
+    sqlite3_close(h);
+}
+
+/* A declared margin: the report tests every agent's self-play for a fair
+ * game (TOST) and says so first; without one, no such section. */
+Test(study, a_declared_margin_reaches_the_report)
+{
+    char *dir = tmpdir_new(), *err, *out;
+    write_in(dir, "m.ini", "[study]\nname = m\ndb = s.db\nseed = 5\ngames = 24\nvariants = standard, blitz+swap\n"
+                           "[agent random]\nspec = random\n[agent s2]\nspec = mcts:sims=2\ngames = 10\n"
+                           "[report]\nout = report\nplots = no\nmargin = 10\n");
+    cr_assert_eq(yinsh_run(dir, ARGS("study", "m.ini", "--quiet"), &out, &err), 0, "%s", err);
+    char *md = slurp(path_in(dir, "report/report.md"));
+    char *eq = strstr(md, "## Equivalence to a fair game");
+    cr_assert(eq, "%s", md);
+    char *next = strstr(eq + 1, "\n## ");
+    cr_assert(next && next < strstr(md, "## Results by variant"), "the designer's table comes first");
+    *next = '\0';
+    cr_assert(strstr(eq, "within ±10.0 points"), "%s", eq);
+    /* the self-play pairs of at least 20 games, one family */
+    cr_assert(strstr(eq, "The 2 rows are one family"), "%s", eq);
+    cr_assert(strstr(eq, "| standard | `random` | `none` | 24 |"), "%s", eq);
+    cr_assert(strstr(eq, "| blitz+swap | `random` | `none` | 24 |"), "%s", eq);
+    cr_assert(!strstr(eq, "mcts:sims=2"), "a pair of 10 games has no row: %s", eq);
+    /* yinsh report --margin writes the same section; without it, none */
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", "s.db", "--out", "r2", "--no-plots", "--quiet", "--margin",
+                                     "10"),
+                           &out, &err),
+                 0, "%s", err);
+    cr_assert(strstr(slurp(path_in(dir, "r2/report.md")), "## Equivalence to a fair game"));
+    cr_assert_eq(yinsh_run(dir, ARGS("report", "--db", "s.db", "--out", "r3", "--no-plots", "--quiet"), &out, &err),
+                 0, "%s", err);
+    cr_assert(!strstr(slurp(path_in(dir, "r3/report.md")), "## Equivalence to a fair game"));
+}
+
 Test(study, an_older_database_is_upgraded_then_read)
 {
     char *dir = tmpdir_new(), *file = write_in(dir, "small.ini", SMALL), *db = path_in(dir, "s.db"), *err;
@@ -652,7 +791,7 @@ Test(study, repository_studies_keep_their_runs)
         snprintf(line, sizeof line, "%s %s missing 0/%s %s %s\n", name, variant, games, seed, agent);
         cr_assert(strstr(out, line), "no '%s' in:\n%s", line, out);
     }
-    cr_assert(!file_exists(path_in(dir, "results/yinsh.db")), "--check made the database");
+    cr_assert(!file_exists(path_in(dir, "yinsh.db")), "--check made the database");
     cr_assert(!file_exists(path_in(dir, "results/balance.db")), "--check made the database");
 }
 

@@ -301,7 +301,7 @@ Test(tournament, bad_command_lines_store_nothing)
         cr_assert_eq(rc, cases[i].rc, "case %zu: exit %d (%s)", i, rc, err);
         cr_assert(strstr(err, cases[i].word), "case %zu: '%s' does not name '%s'", i, err, cases[i].word);
     }
-    cr_assert(!file_exists(path_in(dir, "results")), "something was stored");
+    cr_assert(!file_exists(path_in(dir, "yinsh.db")), "something was stored");
 }
 
 /* The match options of time control reach every pairing: stored with each

@@ -133,7 +133,7 @@ Test(cli, tune_bad_inputs)
         const char *word;
     } cases[] = {
         /* no --db: the default database, which this folder lacks */
-        {{"tune", "--out", "w.txt", NULL}, 1, "results/yinsh.db"},
+        {{"tune", "--out", "w.txt", NULL}, 1, "yinsh.db"},
         {{"tune", "--db", "t.db", NULL}, 2, "--out"},
         {{"tune", "--db", "t.db", "--out", "w.txt", "--sample", "0", NULL}, 2, "--sample"},
         {{"tune", "--db", "t.db", "--out", "w.txt", "--val", "x", NULL}, 2, "--val"},

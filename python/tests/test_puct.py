@@ -128,3 +128,68 @@ class Puct(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def white_loses(planes, mask):
+    """Every leaf says White loses: 0.02 for White to act, 0.98 for Black
+    (plane 5, 'black acts', is 1 at every point when Black acts)."""
+    n = len(planes)
+    values = []
+    for p in rows(planes, n, PLANES * CELLS):
+        black = sum(p[5 * CELLS:6 * CELLS]) > 0
+        values.append(0.98 if black else 0.02)
+    return None, values
+
+
+class Settings(unittest.TestCase):
+    """What PuctAgent took silently is refused, and what selfplay has it has
+    too: playout cap randomisation and resignation (issue 56)."""
+
+    def test_silent_settings_are_refused(self):
+        ev = Recorder()
+        for bad in (dict(alpha=0), dict(alpha=-1), dict(temp=1), dict(temp=1, temp_moves=0), dict(temp_moves=10),
+                    dict(noise=1.5), dict(pcr=(0.5, 40)), dict(pcr=(1.5, 5)), dict(pcr=(0.5, 0)),
+                    dict(resign=1.0), dict(resign=0.1, resign_moves=0), dict(resign=0.1, resign_check=2)):
+            with self.assertRaises(ValueError, msg=str(bad)):
+                yinsh.PuctAgent(ev, sims=40, **bad)
+        self.assertRaises(TypeError, yinsh.PuctAgent, ev, pcr=5)
+        agent = yinsh.PuctAgent(ev, sims=40, temp=1, temp_moves=10, noise=0.25)
+        self.assertEqual(agent.settings["alpha"], 0.3)  # the default, said
+
+    def test_playout_cap_randomisation(self):
+        p = yinsh.Position(MOVES)
+        always = yinsh.PuctAgent(Recorder(), sims=40, batch=4, pcr=(0.0, 6), seed=2)
+        r = always.search(p)
+        self.assertEqual((r.stats.sims, r.full), (6, False))
+        never = yinsh.PuctAgent(Recorder(), sims=40, batch=4, pcr=(1.0, 6), seed=2)
+        r = never.search(p)
+        self.assertEqual((r.stats.sims, r.full), (40, True))
+        half = yinsh.PuctAgent(Recorder(), sims=40, batch=4, pcr=(0.5, 6), seed=3)
+        seen = set()
+        for _ in range(12):
+            half.new_game()
+            r = half.search(p)
+            self.assertIn(r.stats.sims, (6, 40))
+            self.assertEqual(r.full, r.stats.sims == 40)
+            seen.add(r.full)
+        self.assertEqual(seen, {True, False})
+        self.assertTrue(yinsh.PuctAgent(Recorder(), sims=40).search(p).full)
+
+    def test_resignation_ends_the_game(self):
+        agent = yinsh.PuctAgent(white_loses, sims=16, batch=4, resign=0.1, resign_moves=3)
+        game = yinsh.play(agent, agent)
+        actions, stats, final = game
+        self.assertEqual(len(actions), 4, "White resigns at its third searched decision")
+        self.assertFalse(final.is_over)
+        self.assertEqual((game.resigned, game.result, game.reason), ("white", "black", "resign"))
+        self.assertEqual(agent.resign_fired, None)
+        # the same rule in a game that the check plays out: it would have fired at ply 4
+        checked = yinsh.PuctAgent(white_loses, sims=16, batch=4, resign=0.1, resign_moves=3, resign_check=1.0)
+        game = yinsh.play(checked, checked, position=yinsh.Position(START))
+        self.assertIsNone(game.resigned)
+        self.assertTrue(game[2].is_over)
+        self.assertEqual(checked.resign_fired, 4)
+        # no rule: the game is played out
+        plain = yinsh.play(yinsh.PuctAgent(white_loses, sims=16, batch=4), yinsh.PuctAgent(white_loses, sims=16))
+        self.assertIsNone(plain.resigned)
+        self.assertEqual(plain.reason, plain[2].outcome[1])

@@ -13,15 +13,16 @@
         data = db.load()                      # every position as arrays
 
 docs/python.md has it all: finding the library, the API, the planes and
-action indices, databases and positions in bulk."""
+action indices, databases and positions in bulk; yinsh.data (with numpy)
+serves training batches from a window of runs or shards."""
 
 from ._lib import (ACTIONS, API_VERSION, CELLS, CHANNEL_MOVE0, CHANNEL_PASS, CHANNEL_PLACE, CHANNEL_RING, CHANNEL_ROW0,
                    CHANNELS, GAME_MAX, GRID, MOVE0, MOVE_SPAN, OBSERVATION, PASS, PLACE0, PLANE_SCALE, PLANES, RING0,
                    ROW0, SYMMETRIES, ClosedError, Error, NotFoundError, UsageError)
 from ._lib import lib as _c
 from ._lib import path as library_path
-from .agent import Agent, MoveStats, play
-from .db import ActionRow, Database, Sample, StoredGame, load_positions
+from .agent import Agent, MoveStats, Played, play
+from .db import ActionRow, Database, RunInfo, Sample, StoredGame, load_positions
 from .game import TERMINAL, Game, State
 from .puct import PuctAgent, SearchResult, visit_policy
 from .position import BLACK, WHITE, Action, FrozenError, Position, action_index, action_text
@@ -37,6 +38,6 @@ PLANE_NAMES = ("own rings", "other rings", "own markers", "other markers", "vali
 __all__ = ["ACTIONS", "API_VERSION", "Action", "ActionLayout", "ActionRow", "Agent", "BLACK", "CELLS", "CHANNELS",
            "CHANNEL_MOVE0", "CHANNEL_PASS", "CHANNEL_PLACE", "CHANNEL_RING", "CHANNEL_ROW0", "ClosedError", "Database",
            "Error", "FrozenError", "GAME_MAX", "GRID", "Game", "MOVE0", "MOVE_SPAN", "MoveStats", "NotFoundError", "OBSERVATION", "PASS", "PLACE0", "PLANES",
-           "PLANE_NAMES", "PLANE_SCALE", "Position", "PuctAgent", "RING0", "ROW0", "SYMMETRIES", "Sample", "SearchResult", "State", "StoredGame",
+           "PLANE_NAMES", "PLANE_SCALE", "Played", "Position", "PuctAgent", "RING0", "ROW0", "SYMMETRIES", "RunInfo", "Sample", "SearchResult", "State", "StoredGame",
            "Symmetries", "TERMINAL", "UsageError", "WHITE", "action_index", "action_layout", "action_text",
            "library_path", "load_positions", "play", "symmetric_indices", "symmetries", "visit_policy"]

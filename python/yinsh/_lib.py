@@ -128,6 +128,23 @@ class SampleC(ctypes.Structure):
 
 assert ctypes.sizeof(SampleC) == 36
 
+
+class SampleArraysC(ctypes.Structure):
+    """yinsh_sample_arrays: where a read writes each sample's arrays."""
+    _fields_ = [("planes_raw", ctypes.c_void_p), ("planes", ctypes.c_void_p), ("ypn", ctypes.c_void_p),
+                ("policy", ctypes.c_void_p), ("mask", ctypes.c_void_p)]
+
+
+# the sizes of yinsh_run_info's texts, part of API_VERSION (checked below)
+NAME_LEN_C, SPEC_LEN_C = 128, 384
+
+
+class RunInfoC(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * NAME_LEN_C), ("kind", ctypes.c_char * 16), ("variant", ctypes.c_char * 32),
+                ("white", ctypes.c_char * SPEC_LEN_C), ("black", ctypes.c_char * SPEC_LEN_C),
+                ("seed", ctypes.c_uint64), ("games", ctypes.c_int64), ("stored", ctypes.c_int64),
+                ("finished", c_int)]
+
 P = ctypes.POINTER
 _PROTOTYPES = {
     # name: (result, argument types)
@@ -200,7 +217,9 @@ _PROTOTYPES = {
                                    c_char_p]),
     "yinsh_samples_read_policy": (c_int, [c_void_p, c_int, c_int, P(SampleC), c_uint8_p, c_float_p, c_char_p,
                                           c_float_p, c_int_p, c_char_p]),
+    "yinsh_samples_read_arrays": (c_int, [c_void_p, c_int, c_int, P(SampleC), P(SampleArraysC), c_int_p, c_char_p]),
     "yinsh_samples_close": (None, [c_void_p]),
+    "yinsh_db_runs": (c_int, [c_void_p, P(SelectionC), P(P(RunInfoC)), c_int_p, c_char_p]),
     "yinsh_export_positions": (c_int, [c_void_p, P(SelectionC), c_char_p, c_int, c_char_p, c_u64_p, c_u64_p,
                                        c_char_p]),
 }
@@ -245,6 +264,8 @@ CHANNEL_PLACE, CHANNEL_MOVE0, CHANNEL_PASS, CHANNEL_ROW0, CHANNEL_RING = (
     _constant(n) for n in ("CHANNEL_PLACE", "CHANNEL_MOVE0", "CHANNEL_PASS", "CHANNEL_ROW0", "CHANNEL_RING"))
 MOVE_SPAN = _constant("MOVE_SPAN")
 SYMMETRIES = _constant("SYMMETRIES")
+if (_constant("NAME_LEN"), _constant("SPEC_LEN")) != (NAME_LEN_C, SPEC_LEN_C):
+    raise ImportError("libyinsh at %s has other text sizes in yinsh_run_info than this package" % path)
 if _constant("PV_MAX") != PV_MAX:
     raise ImportError("libyinsh at %s keeps %d actions of a principal variation; this package %d" %
                       (path, _constant("PV_MAX"), PV_MAX))

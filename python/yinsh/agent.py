@@ -96,24 +96,51 @@ def move_stats(st: _lib.MoveStatsC) -> MoveStats:
                      proven, [action_text(a) for a in st.pv[:st.npv]], st.root_value)
 
 
+class Played(tuple):
+    """What play() returns: (actions, stats, final) as a tuple, and the
+    end: .resigned, the colour that resigned ('white' or 'black'; None when
+    the game was played out), .result ('white', 'black', 'draw') and
+    .reason (the final position's, or 'resign')."""
+
+    resigned: Optional[str] = None
+
+    @property
+    def result(self) -> str:
+        if self.resigned:
+            return "black" if self.resigned == "white" else "white"
+        return self[2].outcome[0]
+
+    @property
+    def reason(self) -> str:
+        return "resign" if self.resigned else self[2].outcome[1]
+
+
 def play(white: Any, black: Any, variant: str = "standard",
          position: Optional[Position] = None) -> Tuple[List[str], List[MoveStats], Position]:
     """Plays a game between two agents (an Agent or a PuctAgent, or anything
     with their new_game, observe and choose; the same one may play both sides)
     from the variant's start or a given position, showing each action to
     both. Returns (actions as text, the MoveStats of each, the final
-    Position)."""
+    Position), a Played tuple. An agent whose choice sets its .resigning
+    (PuctAgent's resign rule) resigns instead of playing it: the game ends
+    there, unfinished on the board, with Played.resigned its colour."""
     pos = position.copy() if position is not None else Position(variant=variant)
     agents = [white] if white is black else [white, black]
     for a in agents:
         a.new_game(pos.variant)
     actions, stats = [], []
+    resigned = None
     while not pos.is_over:
         agent = white if pos.actor == 0 else black
         action, st = agent.choose(pos)
+        if getattr(agent, "resigning", False):
+            resigned = ("white", "black")[pos.actor]
+            break
         for a in agents:
             a.observe(pos, action)
         pos.apply(action)
         actions.append(action)
         stats.append(st)
-    return actions, stats, pos
+    out = Played((actions, stats, pos))
+    out.resigned = resigned
+    return out

@@ -37,6 +37,12 @@ chose), else None; root_value: the position's value for the actor
 before schema version 8)."""
 
 
+RunInfo = collections.namedtuple("RunInfo", "name kind variant white black seed games stored finished")
+RunInfo.__doc__ = """A stored run (Database.runs): its name, kind ('selfplay',
+'match', 'import'), variant, agents (a match: A and B), seed, planned
+games, games stored (repeats included) and whether it is finished."""
+
+
 class StoredGame:
     """A stored game: its record's tags (a dict, in `yinsh export`'s order),
     run, index, variant, result ('white', 'black', 'draw' or 'none'),
@@ -227,7 +233,7 @@ class Database:
 
     def batches(self, batch_size: int = 4096, view: str = "actor", raw: bool = False, runs: Runs = None,
                 kind: Optional[str] = None, agent: Optional[str] = None, variant: Optional[str] = None,
-                policy: bool = False) -> Iterator[Dict[str, Any]]:
+                policy: bool = False, mask: bool = False) -> Iterator[Dict[str, Any]]:
         """The same positions in batches for training, each a dict of arrays
         of one length (batch_size, the last one shorter): 'planes' (N, 17,
         11, 11) float32 in [0, 1], or uint8 raw values with raw=True, seen
@@ -238,56 +244,66 @@ class Database:
         'result', 'variant', 'root_value' (the position's value, NaN
         where none is stored). With policy=True also 'policy' (N, 2142)
         float32: the stored root visits as shares by action index (all 0
-        where no distribution was stored: --store-visits). numpy arrays;
-        without numpy, flat array.array / bytearray buffers."""
+        where no distribution was stored: --store-visits); with mask=True
+        'mask' (N, 2142) uint8, 1 at each legal action's index. numpy
+        arrays; without numpy, flat array.array / bytearray buffers."""
         batch_size = _lib.count_of(batch_size, "batch_size")
         _lib.view_of(view)
-        return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant, policy))
+        return self._open(self._batches(batch_size, view, raw, runs, kind, agent, variant, policy, mask))
 
     def _batches(self, batch_size=4096, view="actor", raw=False, runs=None, kind=None, agent=None, variant=None,
-                 policy=False):
+                 policy=False, mask=False):
         v = _lib.view_of(view)
         h, keep = self._samples(runs, kind, agent, variant)
         try:
             rows = (_lib.SampleC * batch_size)()
             n = ctypes.c_int()
             while True:
-                # a fresh buffer each batch (a batch handed out is the caller's), not zeroed: C fills it
-                target, tptr = _arrays.float32(batch_size * _lib.ACTIONS, fill=False) if policy else (None, None)
+                # fresh buffers each batch (a batch handed out is the caller's), not zeroed: C fills them
+                out = _lib.SampleArraysC()
                 if raw:
                     planes, ptr = _arrays.uint8(batch_size * _lib.OBSERVATION, fill=False)
-                    _lib.call(lib.yinsh_samples_read_policy, h, batch_size, v, rows, ptr, None, None, tptr,
-                              ctypes.byref(n))
+                    out.planes_raw = ctypes.cast(ptr, ctypes.c_void_p)
                 else:
                     planes, ptr = _arrays.float32(batch_size * _lib.OBSERVATION, fill=False)
-                    _lib.call(lib.yinsh_samples_read_policy, h, batch_size, v, rows, None, ptr, None, tptr,
-                              ctypes.byref(n))
+                    out.planes = ctypes.cast(ptr, ctypes.c_void_p)
+                if policy:
+                    target, tptr = _arrays.float32(batch_size * _lib.ACTIONS, fill=False)
+                    out.policy = ctypes.cast(tptr, ctypes.c_void_p)
+                if mask:
+                    legal, mptr = _arrays.uint8(batch_size * _lib.ACTIONS, fill=False)
+                    out.mask = ctypes.cast(mptr, ctypes.c_void_p)
+                _lib.call(lib.yinsh_samples_read_arrays, h, batch_size, v, rows, ctypes.byref(out), ctypes.byref(n))
                 count = n.value
                 if count == 0:
                     return
-                out = _batch(rows, count, planes)
-                if policy:
+                batch = _batch(rows, count, planes)
+                for key, on, arr in (("policy", policy, target if policy else None),
+                                     ("mask", mask, legal if mask else None)):
+                    if not on:
+                        continue
                     if _arrays.have_numpy():
-                        out["policy"] = target.reshape((-1, _lib.ACTIONS))[:count]
+                        batch[key] = arr.reshape((-1, _lib.ACTIONS))[:count]
                     else:
-                        out["policy"] = target[:count * _lib.ACTIONS]
-                yield out
+                        batch[key] = arr[:count * _lib.ACTIONS]
+                yield batch
         finally:
             lib.yinsh_samples_close(h)
             del keep
 
     def load(self, view: str = "actor", raw: bool = False, runs: Runs = None, kind: Optional[str] = None,
              agent: Optional[str] = None, variant: Optional[str] = None, batch_size: int = 65536,
-             policy: bool = False) -> Dict[str, Any]:
+             policy: bool = False, mask: bool = False) -> Dict[str, Any]:
         """Every position of the selection in one dict of arrays, as batches()
         gives them (numpy needed for more than a few: without it the
         buffers are joined in memory as well)."""
-        parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant, policy))
+        parts = list(self.batches(batch_size, view, raw, runs, kind, agent, variant, policy, mask))
         if not parts:
             out = _batch((_lib.SampleC * 1)(), 0, _arrays.uint8(0)[0] if raw else _arrays.float32(0)[0])
-            if policy:
-                empty = _arrays.float32(0)[0]
-                out["policy"] = empty.reshape((0, _lib.ACTIONS)) if _arrays.have_numpy() else empty
+            for key, on, make in (("policy", policy, _arrays.float32), ("mask", mask, _arrays.uint8)):
+                if on:
+                    empty = make(0)[0]
+                    out[key] = empty.reshape((0, _lib.ACTIONS)) if _arrays.have_numpy() else empty
             return out
         if _arrays.have_numpy():
             np = _arrays.numpy
@@ -301,17 +317,48 @@ class Database:
             out[k] = joined
         return out
 
+    def runs(self, runs: Runs = None, kind: Optional[str] = None, agent: Optional[str] = None,
+             variant: Optional[str] = None) -> List[RunInfo]:
+        """The runs of the selection in the order they were created, a
+        RunInfo each (name, kind, variant, white, black, seed, games,
+        stored, finished): what a window over the last runs picks from."""
+        sel, keep = _lib.selection(runs, kind, agent, variant)
+        out = ctypes.POINTER(_lib.RunInfoC)()
+        n = ctypes.c_int()
+        _lib.call(lib.yinsh_db_runs, self._handle(), ctypes.byref(sel), ctypes.byref(out), ctypes.byref(n))
+        del keep
+        try:
+            return [RunInfo(_lib.text(r.name), _lib.text(r.kind), _lib.text(r.variant), _lib.text(r.white),
+                            _lib.text(r.black), r.seed, r.games, r.stored, bool(r.finished))
+                    for r in (out[i] for i in range(n.value))]
+        finally:
+            lib.yinsh_free(out)
+
     def export_positions(self, path: Path, format: str = "planes", view: str = "actor", runs: Runs = None,
                          kind: Optional[str] = None, agent: Optional[str] = None,
-                         variant: Optional[str] = None) -> Tuple[int, int]:
-        """Writes the positions to a file as `yinsh positions` does (format
-        'ypn', 'csv' or 'planes': a .npy that load_positions and np.load
-        read; 'planes+policy': the same with each record's policy target,
-        field policy of 2142 float32), whole or not at all; returns (positions, games) written."""
+                         variant: Optional[str] = None, policy: Optional[str] = None,
+                         mask: bool = False) -> Tuple[int, int]:
+        """Writes the positions to a file as `yinsh positions` does, whole or
+        not at all; returns (positions, games) written. format 'ypn',
+        'csv' or 'planes' (a .npy that load_positions and np.load read);
+        with planes, policy 'f32', 'f16' or 'sparse' adds the policy
+        target as `yinsh positions --policy-format` writes it, and
+        mask=True the legal actions' bits (`--mask`); the library's
+        spelling ('planes+policy-sparse+mask') is taken as well. A path
+        ending in '.gz' is written compressed (gzip; load_positions
+        reads it)."""
         h = self._handle()
+        fmt = _lib.encode(format, "format").decode()
+        if policy is not None:
+            names = {"f32": "policy", "f16": "policy-f16", "sparse": "policy-sparse"}
+            if policy not in names:
+                raise _lib.UsageError(-2, "policy %r: expected 'f32', 'f16' or 'sparse'" % (policy,))
+            fmt += "+" + names[policy]
+        if mask:
+            fmt += "+mask"
         sel, keep = _lib.selection(runs, kind, agent, variant)
         positions, games = ctypes.c_uint64(), ctypes.c_uint64()
-        _lib.call(lib.yinsh_export_positions, h, ctypes.byref(sel), _lib.encode(format, "format"),
+        _lib.call(lib.yinsh_export_positions, h, ctypes.byref(sel), fmt.encode(),
                   _lib.view_of(view), _lib.encode_path(path), ctypes.byref(positions), ctypes.byref(games))
         del keep
         return positions.value, games.value
@@ -336,44 +383,70 @@ def _batch(rows, count, planes):
 
 # ---- the .npy of `yinsh positions --format planes` -------------------------
 
-_NPY_FIELDS = [("planes", "B", 2057), ("action", "h", 1), ("z", "b", 1), ("actor", "B", 1), ("state", "B", 1),
-               ("searched", "B", 1), ("legal", "H", 1), ("value", "f", 1), ("root_visits", "I", 1),
-               ("chosen_visits", "I", 1), ("game", "I", 1), ("ply", "H", 1)]
-_NPY_RECORD = struct.Struct("<" + "".join("%d%s" % (n, c) if n > 1 else c for _, c, n in _NPY_FIELDS))
+# NumPy's type codes of the fields `yinsh positions` writes, as struct's
+_NPY_TYPES = {"|u1": "B", "|i1": "b", "<i2": "h", "<u2": "H", "<u4": "I", "<f4": "f", "<f2": "e"}
+
+
+def _open_positions(path: Path) -> Any:
+    """The file, read through gzip when it is compressed (its first two
+    bytes are gzip's magic, whatever its name)."""
+    f = open(path, "rb")
+    if f.peek(2)[:2] == b"\x1f\x8b":
+        import gzip
+        return gzip.GzipFile(fileobj=f, mode="rb")
+    return f
 
 
 def load_positions(path: Path) -> Any:
     """The positions of a .npy file that `yinsh positions --format planes`
-    (or Database.export_positions) wrote: numpy.load's structured array
-    when numpy is there (fields planes (17, 11, 11) uint8 raw values,
-    action, z, actor, state, searched, legal, value, root_visits,
-    chosen_visits, game, ply, then policy when written, and root_value,
-    each record's last); without numpy a list of dicts of the same fields
-    (planes a bytes of 2057). A file written before root_value has none."""
-    if _arrays.have_numpy():
-        return _arrays.numpy.load(path)
-    with open(path, "rb") as f:
-        magic = f.read(8)
-        if magic[:6] != b"\x93NUMPY":
-            raise _lib.UsageError(-2, "%s: not a .npy file" % path)
-        (hlen,) = struct.unpack("<H", f.read(2))
-        header = ast.literal_eval(f.read(hlen).decode("latin1"))
-        (count,) = header["shape"]
-        if _NPY_RECORD.size != 2083:
-            raise AssertionError("record size")
-        policy = any(field[0] == "policy" for field in header["descr"])
-        root_value = any(field[0] == "root_value" for field in header["descr"])
-        out = []
-        for _ in range(count):
-            values = _NPY_RECORD.unpack(f.read(_NPY_RECORD.size))
-            record = {"planes": bytes(values[:2057])}
-            for (name, _, _), v in zip(_NPY_FIELDS[1:], values[2057:]):
-                record[name] = v
-            if policy:
-                record["policy"] = array.array("f", f.read(4 * _lib.ACTIONS))
-            if root_value:
-                (record["root_value"],) = struct.unpack("<f", f.read(4))
-            if not record["searched"]:
-                record["value"] = math.nan
-            out.append(record)
-        return out
+    (or Database.export_positions) wrote, compressed (.gz) or not:
+    numpy.load's structured array when numpy is there (fields planes (17,
+    11, 11) uint8 raw values, action, z, actor, state, searched, legal,
+    value, root_visits, chosen_visits, game, ply, then those of the
+    options (policy; policy_index and policy_share; legal_mask) when
+    written, and root_value, each record's last); without numpy a list of
+    dicts of the same fields (planes a bytes of 2057, the options' fields
+    array.array or bytes). A file written before root_value has none."""
+    with _open_positions(path) as f:
+        if _arrays.have_numpy():
+            return _arrays.numpy.load(f)
+        return _read_npy(f, path)
+
+
+def _read_npy(f: Any, path: Path) -> List[Dict[str, Any]]:
+    magic = f.read(8)
+    if magic[:6] != b"\x93NUMPY":
+        raise _lib.UsageError(-2, "%s: not a .npy file" % os.fsdecode(path))
+    (hlen,) = struct.unpack("<H", f.read(2))
+    header = ast.literal_eval(f.read(hlen).decode("latin1"))
+    (count,) = header["shape"]
+    fields = []
+    for field in header["descr"]:
+        name, code = field[0], field[1]
+        n = 1
+        for d in (field[2] if len(field) > 2 else ()):
+            n *= d
+        if code not in _NPY_TYPES:
+            raise _lib.UsageError(-2, "%s: field %s of type %s is none `yinsh positions` writes"
+                                  % (os.fsdecode(path), name, code))
+        fields.append((name, _NPY_TYPES[code], n))
+    record = struct.Struct("<" + "".join("%d%s" % (n, c) if n > 1 else c for _, c, n in fields))
+    out = []
+    for _ in range(count):
+        data = f.read(record.size)
+        if len(data) != record.size:
+            raise _lib.UsageError(-2, "%s: cut short after %d of %d records" % (os.fsdecode(path), len(out), count))
+        values = record.unpack(data)
+        rec, at = {}, 0
+        for name, code, n in fields:
+            if n == 1:
+                rec[name] = values[at]
+            elif code == "B":
+                rec[name] = bytes(values[at:at + n])
+            else:
+                rec[name] = array.array("f" if code == "e" else code, values[at:at + n])
+            at += n
+        if not rec.get("searched", 1):
+            rec["value"] = math.nan
+        out.append(rec)
+    return out

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import random
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from . import _arrays, _lib
@@ -46,7 +47,8 @@ for _name, _res, _args in (
         ("yinsh_puct_search", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, _P(ctypes.c_int), _P(_lib.MoveStatsC),
                                              _P(ctypes.c_int), _P(ctypes.c_uint32), _P(ctypes.c_int),
                                              ctypes.c_char_p]),
-        ("yinsh_puct_advance", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p])):
+        ("yinsh_puct_advance", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p]),
+        ("yinsh_puct_set_pcr", ctypes.c_int, [ctypes.c_void_p, ctypes.c_double, ctypes.c_uint32, ctypes.c_char_p])):
     if not hasattr(lib, _name):
         raise ImportError("libyinsh at %s is older than this package: it has no %s" % (_lib.path, _name))
     getattr(lib, _name).restype = _res
@@ -56,10 +58,42 @@ MAX_BATCH = _lib.lib.yinsh_constant(b"PUCT_MAX_BATCH")  # the most leaves of one
 if MAX_BATCH < 1:
     raise ImportError("libyinsh at %s is older than this package: it has no PUCT_MAX_BATCH" % _lib.path)
 
-SearchResult = collections.namedtuple("SearchResult", "action stats visits")
+SearchResult = collections.namedtuple("SearchResult", "action stats visits full", defaults=(True,))
 SearchResult.__doc__ = """One search: the chosen action's index, its
-MoveStats, and the root's visit distribution as {action index: visits}
-(children with a visit, ascending by index): a policy target."""
+MoveStats, the root's visit distribution as {action index: visits}
+(children with a visit, ascending by index): a policy target; and full,
+whether it ran the full sims (False only for a search that playout cap
+randomisation, pcr, cut short)."""
+
+
+def _check_exploration(sims: Any, noise: Any, alpha: Any, temp: Any, temp_moves: Any, pcr: Any, resign: Any,
+                       resign_moves: Any, resign_check: Any) -> None:
+    """What the search would otherwise take silently (issue 56): alpha 0
+    meaning 0.3, a temperature that draws nothing, a cap above sims."""
+    if not float(alpha) > 0:
+        raise _lib.UsageError(-2, "alpha %r: the noise's concentration must be > 0 (AlphaZero's 0.3 is the "
+                              "default)" % (alpha,))
+    if not 0 <= float(noise) <= 1:
+        raise _lib.UsageError(-2, "noise %r: expected a weight in [0, 1] (0: none)" % (noise,))
+    if float(temp) < 0:
+        raise _lib.UsageError(-2, "temp %r: expected >= 0" % (temp,))
+    if float(temp) > 0 and not temp_moves:
+        raise _lib.UsageError(-2, "temp %r with temp_moves 0 draws nothing: give temp_moves, the actions of a "
+                              "game while the choice is drawn (e.g. 20)" % (temp,))
+    if temp_moves and not float(temp) > 0:
+        raise _lib.UsageError(-2, "temp_moves %r without temp draws nothing: give temp (1: in proportion to the "
+                              "visits)" % (temp_moves,))
+    if pcr is not None:
+        if not (isinstance(pcr, (tuple, list)) and len(pcr) == 2):
+            raise TypeError("pcr must be (P, S): the probability of a full search and the cap of the others")
+        if not 0 <= float(pcr[0]) <= 1:
+            raise _lib.UsageError(-2, "pcr probability %r: expected 0..1" % (pcr[0],))
+        _lib.integer(pcr[1], "pcr sims", 1, max(1, int(sims) - 1))
+    if not 0 <= float(resign) < 1:
+        raise _lib.UsageError(-2, "resign %r: expected a value in [0, 1) (0: never)" % (resign,))
+    _lib.integer(resign_moves, "resign_moves", 1, 1000)
+    if not 0 <= float(resign_check) <= 1:
+        raise _lib.UsageError(-2, "resign_check %r: expected a fraction in [0, 1]" % (resign_check,))
 
 
 def _float_view(address: int, count: int, shape: Tuple[int, ...]) -> Any:
@@ -85,7 +119,9 @@ def _write_priors(address: int, n: int, priors: Any) -> None:
     np = _arrays.numpy
     rows_are_dicts = isinstance(priors, (list, tuple)) and any(isinstance(r, dict) for r in priors)
     if np is not None and not rows_are_dicts:
-        got = np.asarray(priors, dtype=np.float32)
+        # an array is cast while it is copied (a mask of uint8 as priors: one pass)
+        got = priors if isinstance(priors, np.ndarray) and priors.dtype.kind in "fiub" else \
+            np.asarray(priors, dtype=np.float32)
         if got.size != n * a:
             raise ValueError("priors of shape %s for %d leaves: expected (%d, %d)" % (got.shape, n, n, a))
         _float_view(address, n * a, (n, a))[...] = got.reshape(n, a)
@@ -118,18 +154,40 @@ class PuctAgent:
     unvisited child's Q is its parent's less fpu; threads: search threads
     sharing the tree (evaluate is then called from each, one at a time
     under the GIL unless it releases it, as torch does); noise, alpha:
-    the root's Dirichlet noise; temp, temp_moves: the choice drawn from
-    visits^(1/temp) while fewer than temp_moves actions were played;
-    solver: prove wins and losses; nodes: the tree's bound (0: enough for
-    sims); seed: the random stream of noise and temp. An exception in
-    evaluate stops the search and is raised from the call that searched."""
+    the root's Dirichlet noise, weight noise (0: none) and concentration
+    alpha (> 0; AlphaZero's 0.3 by default); temp, temp_moves: the choice
+    drawn from visits^(1/temp) while fewer than temp_moves actions of the
+    game were played (observe counts them), then the most visited (both
+    or neither: temp without temp_moves would draw nothing, and is
+    refused); solver: prove wins and losses; nodes: the tree's bound (0:
+    enough for sims); seed: the random stream of noise, temp and pcr.
+
+    pcr=(P, S): playout cap randomisation (KataGo): a search runs the full
+    sims with probability P, else S simulations; SearchResult.full says
+    which (the policy target of the full ones only, KataGo's rule).
+
+    resign=V, resign_moves=N: the lab's resignation (`yinsh selfplay
+    --resign V:N`): a player resigns when its search's value for itself
+    (root_value) was below V at N consecutive searched decisions of its
+    own (a position with one legal action does not count); the search
+    that fires it sets .resigning, and yinsh.play ends the game there,
+    the other side winning. resign_check=F: a fraction F of games (drawn
+    at new_game from the seed) is played out whatever the values say,
+    and .resign_fired then holds the ply at which the rule would have
+    fired (None if it never did): a false resignation is one whose player
+    went on to win or draw.
+
+    An exception in evaluate stops the search and is raised from the call
+    that searched."""
 
     def __init__(self, evaluate: Callable[[Any, Any], Tuple[Any, Any]], sims: int = 800, c: float = 1.5,
-                 batch: int = 64, fpu: float = 0.0, threads: int = 1, noise: float = 0.0, alpha: float = 0.0,
+                 batch: int = 64, fpu: float = 0.0, threads: int = 1, noise: float = 0.0, alpha: float = 0.3,
                  temp: float = 0.0, temp_moves: int = 0, solver: bool = False, nodes: int = 0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, pcr: Optional[Tuple[float, int]] = None, resign: float = 0.0,
+                 resign_moves: int = 1, resign_check: float = 0.0) -> None:
         if not callable(evaluate):
             raise TypeError("evaluate must be callable, not %s" % type(evaluate).__name__)
+        _check_exploration(sims, noise, alpha, temp, temp_moves, pcr, resign, resign_moves, resign_check)
         self.evaluate = evaluate
         self.leaves = 0  # leaves evaluated so far
         self._exc: Optional[BaseException] = None
@@ -145,6 +203,18 @@ class PuctAgent:
         self.settings = {"sims": sims, "c": c, "batch": batch, "fpu": fpu, "threads": threads, "noise": noise,
                          "alpha": alpha, "temp": temp, "temp_moves": temp_moves, "solver": bool(solver),
                          "nodes": nodes, "seed": seed}
+        if pcr is not None:
+            _lib.call(lib.yinsh_puct_set_pcr, h, float(pcr[0]), int(pcr[1]))
+            self.settings["pcr"] = (float(pcr[0]), int(pcr[1]))
+        if resign:
+            self.settings.update(resign=float(resign), resign_moves=resign_moves, resign_check=float(resign_check))
+        self._resign = (float(resign), int(resign_moves), float(resign_check))
+        self._checks = random.Random(seed)  # the games played out (resign_check), a stream of its own
+        self.resigning = False  # the last search fired the resignation rule
+        self.resign_fired: Optional[int] = None  # a checked game: the ply the rule fired at
+        self._low = [0, 0]  # consecutive searched decisions below resign, by colour
+        self._checked = False
+        self._ply = 0  # actions observed in this game
 
     def _callback(self, ctx: Any, n: int, planes: int, mask: int, priors: int, values: int, err: int) -> int:
         # Runs inside the C search: nothing may escape (ctypes would print
@@ -193,9 +263,27 @@ class PuctAgent:
         return _lib.handle(self, "the PUCT agent")
 
     def new_game(self, variant: str = "standard") -> None:
-        """A new game: the tree and the count of actions played are forgotten."""
+        """A new game: the tree and the count of actions played are forgotten
+        (and, with resign_check, whether this game is played out is drawn)."""
         _lib.variant_of(variant)
         lib.yinsh_puct_new_game(self._handle())
+        self._low, self.resigning, self.resign_fired, self._ply = [0, 0], False, None, 0
+        self._checked = self._resign[0] > 0 and self._checks.random() < self._resign[2]
+
+    def _watch_resign(self, position: Position, stats: MoveStats) -> None:
+        """The resignation rule after a search of position (the class's docstring)."""
+        value, moves, _ = self._resign
+        self.resigning = False
+        if value <= 0 or stats.legal < 2 or not stats.searched:
+            return
+        actor = position.actor
+        self._low[actor] = self._low[actor] + 1 if stats.root_value < value else 0
+        if self._low[actor] < moves:
+            return
+        if not self._checked:
+            self.resigning = True
+        elif self.resign_fired is None:
+            self.resign_fired = self._ply
 
     def observe(self, before: Position, action: Action) -> None:
         """An action (text or index) was played from the position before:
@@ -203,6 +291,7 @@ class PuctAgent:
         h = self._handle()
         i = before.index(action) if isinstance(action, str) else _lib.action_of(action)
         _lib.call(lib.yinsh_puct_advance, h, before._h, i)
+        self._ply += 1
 
     def search(self, position: Position) -> SearchResult:
         """Searches position (not over): SearchResult(action index,
@@ -221,7 +310,11 @@ class PuctAgent:
             raise exc
         if rc < 0:
             _lib.raise_for(rc, err)
-        return SearchResult(i.value, move_stats(st), {children[j]: visits[j] for j in range(k.value)})
+        stats = move_stats(st)
+        self._watch_resign(position, stats)
+        # a full search ran the configured sims (pcr: else its cap), a solver's proof may end one sooner
+        full = "pcr" not in self.settings or stats.sims > self.settings["pcr"][1]
+        return SearchResult(i.value, stats, {children[j]: visits[j] for j in range(k.value)}, full)
 
     def choose_index(self, position: Position) -> Tuple[int, MoveStats]:
         """(the chosen action's index, MoveStats)."""

@@ -17,9 +17,9 @@ case "${1:-}" in
   '' | *[!0-9]*) ;;
   *) N=$1; shift ;;
 esac
-# the study's database: its [study] section's db (default results/yinsh.db)
+# the study's database: its [study] section's db (default yinsh.db)
 DB=$(awk '/^\[/ { s = ($0 ~ /^\[study\]/) } s && /^[ \t]*db[ \t]*=/ { sub(/^[^=]*=[ \t]*/, ""); sub(/[ \t]+[#;].*$/, ""); sub(/[ \t]+$/, ""); print; exit }' "$STUDY")
-DB=${DB:-results/yinsh.db}
+DB=${DB:-yinsh.db}
 name=$(basename "$STUDY" .ini)
 export STUDY DB SHARDS=${SHARDS:-results/shards-$name}
 "${YINSH:-build/yinsh}" study "$STUDY" --check >/dev/null # the file, before anything is queued

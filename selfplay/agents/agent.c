@@ -20,6 +20,10 @@ int agent_new(Agent **out, const AgentSpec *spec, char *err)
     if (agent_spec_names_net(spec) && !agent_spec_net(spec))
         return error_set(err, "eval=%.200s: the spec was read without its net (an agent needs it loaded)",
                          agent_spec_eval_file(spec));
+    if (agent_spec_names_outside(spec) && !spec->outside)
+        return error_code(err, ERR_USAGE, "eval=%.200s: an evaluator outside yinsh, which only the program that "
+                          "gives it plays (python -m yinsh.selfplay or yinsh.uyi --evaluate; docs/python.md)",
+                          agent_spec_eval_file(spec));
     Agent *a = calloc(1, sizeof *a);
     if (!a) return error_set(err, "out of memory for an agent");
     agent_spec_copy(&a->spec, spec); /* the agent's own reference to the net */

@@ -193,6 +193,22 @@ enum { AGENT_BEST_DEPTH = 5, AGENT_MAX_MOVETIME_MS = 86400000 };
  * or net file (missing, unreadable or damaged: bad data). */
 #define AGENT_NET_PREFIX "net:"   /* eval=net:FILE */
 #define AGENT_NET_BUILTIN "builtin" /* eval=net:builtin: the net built into the binary */
+#define AGENT_FN_PREFIX "fn:"     /* eval=fn:NAME: an evaluator outside yinsh (AgentOutside) */
+
+/* PUCT's leaves evaluated outside yinsh (puct=1,eval=fn:NAME): a program
+ * that links libyinsh (python -m yinsh.selfplay, python -m yinsh.uyi)
+ * gives the function, a researcher's net. The spec's text names it (the
+ * run stores the name and the content hash, as it does a net file's);
+ * the program attaches it (agent_spec_attach) to every spec that names
+ * it, and keeps it alive while those specs and their agents live. With
+ * threads > 1, or agents on several threads, fn is called from them at
+ * once: it is the caller's to serialise (selfplay/search/batcher.h does). */
+typedef struct AgentOutside {
+    MctsEvaluate fn;
+    void *ctx;
+    char name[AGENT_PATH_LEN]; /* NAME of eval=fn:NAME */
+    uint64_t hash;             /* what it evaluates with (a net file's content hash): stored with a run */
+} AgentOutside;
 
 /* An MCTS agent's own keys (the search's configuration, mcts.h). */
 typedef struct AgentMctsParams {
@@ -239,6 +255,9 @@ typedef struct AgentSpec {
      * shared; agent_spec_release); NULL: the linear weights above. A spec
      * read by agent_spec_parse_text names a net in eval without one. */
     const Nnue *net;
+    /* mcts with eval=fn:NAME: the evaluator attached (agent_spec_attach),
+     * borrowed; NULL until then (a spec parsed from text names one only) */
+    const AgentOutside *outside;
     union {
         UyiEngineDesc external; /* uyi: the engine (the largest first: a zeroed spec zeroes all of it) */
         AgentMctsParams mcts;
@@ -313,6 +332,12 @@ struct AgentEnv;
 int agent_spec_check(const AgentSpec *spec, const struct AgentEnv *env, char *err);
 /* Whether the agent plays uniformly random legal actions (no search). */
 bool agent_spec_random(const AgentSpec *spec);
+/* Whether the agent's action is a function of the position and of what
+ * it searched since its last reset, whatever its random stream: ab at a
+ * fixed depth on one thread with no time of its own (the run's limits
+ * apart). Its searches from one start may be played once and replayed
+ * (play/scheduler.c, the pie opening). */
+bool agent_spec_deterministic(const AgentSpec *spec);
 /* Whether the spec has keys that agent_spec_set can change (mcts, ab). */
 bool agent_spec_has_keys(const AgentSpec *spec);
 /* Whether the agent's play rests on the evaluation, so that tuning its
@@ -332,13 +357,20 @@ void agent_spec_set_uncapped(AgentSpec *spec, bool uncapped);
 const char *agent_spec_eval_file(const AgentSpec *spec);
 /* Whether the spec's eval names a net (eval=net:FILE), loaded or not. */
 bool agent_spec_names_net(const AgentSpec *spec);
+/* Whether the spec's eval names an outside evaluator (eval=fn:NAME),
+ * attached or not. */
+bool agent_spec_names_outside(const AgentSpec *spec);
+/* Attaches the outside evaluator o to a spec whose eval is fn:NAME with
+ * o's name: 0, or ERR_USAGE saying what the spec names instead. */
+int agent_spec_attach(AgentSpec *spec, const AgentOutside *o, char *err);
 /* The net the agent evaluates with; NULL for linear weights, another
  * kind, or a spec read without its files. */
 const Nnue *agent_spec_net(const AgentSpec *spec);
 /* What play depends on of the spec's eval file, as a run stores it: the
- * net file's content hash (nnue_hash) or the weights' hash
- * (weights_hash) into *hash; false when the spec names no file (the
- * built-in weights, a kind without an evaluation). A net spec must hold
+ * net file's content hash (nnue_hash), the weights' hash (weights_hash)
+ * or an outside evaluator's (AgentOutside.hash) into *hash; false when
+ * the spec names no file (the built-in weights, a kind without an
+ * evaluation) or an outside evaluator not attached. A net spec must hold
  * its net. */
 bool agent_spec_eval_hash(const AgentSpec *spec, uint64_t *hash);
 /* The evaluation's linear weights the agent plays with; NULL for a kind
@@ -401,6 +433,7 @@ typedef struct AgentEnv {
     int64_t answer_ms;   /* <= 0: UYI_ENGINE_ANSWER_MS (uyi/engine.h) */
     int thread;          /* the game thread, for the log file's name */
     bool transcript;     /* with log_dir: each engine's conversation beside its log (uyi/engine.h) */
+    bool visits;         /* ask an engine that can for its root visits (the run stores them; uyi/engine.h) */
 } AgentEnv;
 
 typedef struct Agent Agent;

@@ -178,6 +178,11 @@ static int ab_create(const AgentSpec *spec, void **self, char *err)
     return rc;
 }
 
+bool agent_spec_deterministic(const AgentSpec *spec)
+{
+    return spec->kind == AGENT_AB && spec->ab.threads <= 1 && !spec->movetime_ms;
+}
+
 static void ab_destroy(void *self) { ab_free(self); }
 static void ab_reset(void *self) { ab_clear(self); }
 

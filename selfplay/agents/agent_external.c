@@ -156,6 +156,10 @@ typedef struct External {
     UyiEngine *engine;
     int nhistory;
     Action history[GAME_MAX_ACTIONS];
+    /* the root visits of its last answer, when it said them (`info visits`) */
+    int nchildren;
+    Action children[MAX_ACTIONS];
+    uint32_t visits[MAX_ACTIONS];
 } External;
 
 static int external_create(const AgentSpec *spec, void **self, char *err)
@@ -190,7 +194,7 @@ static int external_new_game(void *self, const AgentEnv *env, bool seeded, uint6
     UyiEngineEnv e;
     if (env)
         e = (UyiEngineEnv){.log_dir = env->log_dir, .answer_ms = env->answer_ms, .thread = env->thread,
-                           .transcript = env->transcript};
+                           .transcript = env->transcript, .visits = env->visits};
     return uyi_engine_new_game(x->engine, env ? &e : NULL, seeded, seed, why);
 }
 
@@ -215,9 +219,32 @@ static Action external_act(void *self, const Position *pos, const AgentLimits *l
     st->fault = uyi_engine_go(x->engine, &t, &best, &info, st->why);
     st->sims = info.sims;
     /* the engine's one figure, `winprob` (its expected score); not
-     * stored: an engine's actions are not searched ones (no visits) */
+     * stored: an engine's actions are not searched ones, unless it said
+     * its root visits (`info visits`, asked when the run stores them):
+     * then the action is stored as a search's, with them */
     st->value = st->root_value = info.winprob;
+    x->nchildren = st->fault ? 0 : info.nchildren;
+    if (x->nchildren) {
+        uint64_t total = 0;
+        for (int i = 0; i < info.nchildren; i++) {
+            x->children[i] = info.children[i];
+            x->visits[i] = info.visits[i];
+            total += info.visits[i];
+            if (info.children[i] == best) st->chosen_visits = info.visits[i];
+        }
+        st->searched = true;
+        st->root_visits = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+    }
     return st->fault ? ACTION_NONE : best;
+}
+
+static int external_children(const void *self, Action *actions, uint32_t *visits, int max)
+{
+    const External *x = self;
+    int k = x->nchildren < max ? x->nchildren : max;
+    memcpy(actions, x->children, (size_t)k * sizeof *actions);
+    memcpy(visits, x->visits, (size_t)k * sizeof *visits);
+    return k;
 }
 
 static void external_observe(void *self, const Position *before, Action a)
@@ -249,6 +276,7 @@ const AgentKind AGENT_KIND_UYI = {
     .new_game = external_new_game,
     .act = external_act,
     .observe = external_observe,
+    .children = external_children,
     .log = external_log,
     .pid = external_pid,
 };

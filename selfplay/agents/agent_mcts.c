@@ -164,12 +164,17 @@ static int mcts_check(const AgentSpec *spec, bool option, char *err)
 {
     const AgentMctsParams *m = &spec->mcts;
     if (m->puct) {
-        if (strncmp(spec->eval, AGENT_NET_PREFIX, strlen(AGENT_NET_PREFIX)))
-            return error_code(err, ERR_USAGE, "puct=1 needs a net: give eval=net:FILE (its value and priors)");
+        if (strncmp(spec->eval, AGENT_NET_PREFIX, strlen(AGENT_NET_PREFIX)) &&
+            strncmp(spec->eval, AGENT_FN_PREFIX, strlen(AGENT_FN_PREFIX)))
+            return error_code(err, ERR_USAGE, "puct=1 needs a net: give eval=net:FILE (its value and priors), or "
+                              "eval=fn:NAME (an evaluator a program gives: python -m yinsh.selfplay)");
         if (m->rollout != ROLLOUT_RANDOM || m->prior > 0 || m->policy != MCTS_POLICY_UNIFORM)
             return error_code(err, ERR_USAGE, "rollout, prior and policy do not apply to puct=1 (the net scores the leaves)");
         return 0;
     }
+    if (!strncmp(spec->eval, AGENT_FN_PREFIX, strlen(AGENT_FN_PREFIX)))
+        return error_code(err, ERR_USAGE, "eval=%.200s: an outside evaluator scores PUCT's leaves: it goes with "
+                          "mcts:...,puct=1", spec->eval);
     if (m->batch || m->fpu > 0)
         return error_code(err, ERR_USAGE, "batch and fpu apply only to puct=1");
     if (spec->eval[0] && spec->mcts.rollout == ROLLOUT_RANDOM)
@@ -256,7 +261,9 @@ static void config_of(const AgentSpec *spec, MctsConfig *cfg)
                         .rollout = m->rollout, .weights = spec->weights, .net = spec->net, .threads = m->threads,
                         .solver = m->solver, .prior = m->prior, .policy = m->policy, .temp = m->temp,
                         .temp_moves = m->temp_moves, .noise = m->noise, .alpha = m->alpha, .pcr_sims = m->pcr_sims,
-                        .pcr_p = m->pcr_p, .puct = m->puct, .batch = m->batch, .fpu = m->fpu};
+                        .pcr_p = m->pcr_p, .puct = m->puct, .batch = m->batch, .fpu = m->fpu,
+                        .evaluate_fn = spec->outside ? spec->outside->fn : NULL,
+                        .evaluate_ctx = spec->outside ? spec->outside->ctx : NULL};
 }
 
 bool agent_spec_mcts_config(const AgentSpec *spec, MctsConfig *cfg)

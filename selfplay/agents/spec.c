@@ -86,6 +86,9 @@ static int set_key(AgentSpec *spec, const AgentKind *k, const char *key, const c
         if (!strcmp(value, AGENT_NET_PREFIX))
             return error_code(err, ERR_USAGE, "bad value '%s' for eval: net: wants a net file, net:FILE or net:%s",
                               value, AGENT_NET_BUILTIN);
+        if (!strcmp(value, AGENT_FN_PREFIX))
+            return error_code(err, ERR_USAGE, "bad value '%s' for eval: fn: wants the outside evaluator's name, "
+                              "fn:NAME", value);
         snprintf(spec->eval, sizeof spec->eval, "%s", value);
         return 0;
     }
@@ -98,6 +101,7 @@ static int set_key(AgentSpec *spec, const AgentKind *k, const char *key, const c
 static int eval_load(AgentSpec *spec, char *err)
 {
     spec->net = NULL;
+    if (agent_spec_names_outside(spec)) return 0; /* the program gives it: agent_spec_attach */
     if (!agent_spec_names_net(spec)) return weights_load(spec->eval, &spec->weights, err) ? ERR_FAIL : 0;
     const char *file = spec->eval + strlen(AGENT_NET_PREFIX);
     Nnue *net;
@@ -105,6 +109,16 @@ static int eval_load(AgentSpec *spec, char *err)
     int rc = !strcmp(file, AGENT_NET_BUILTIN) ? nnue_load_builtin(&net, nerr) : nnue_load(&net, file, nerr);
     if (rc) return error_set(err, "eval=%.200s: %.280s", spec->eval, nerr);
     spec->net = net;
+    return 0;
+}
+
+/* eval=fn:NAME evaluates PUCT's leaves: an mcts spec's (whose check
+ * wants puct=1 with it), no other kind's. */
+static int outside_check(const AgentSpec *spec, char *err)
+{
+    if (agent_spec_names_outside(spec) && spec->kind != AGENT_MCTS)
+        return error_code(err, ERR_USAGE, "eval=%.200s: an outside evaluator scores PUCT's leaves: it goes with "
+                          "mcts:...,puct=1", spec->eval);
     return 0;
 }
 
@@ -174,6 +188,7 @@ static int spec_parse(const char *text, AgentSpec *spec, bool load, char *err)
         if ((rc = set_key(spec, k, kv, eq + 1, false, err))) return rc;
     }
     if (k->check && (rc = k->check(spec, false, err))) return rc;
+    if ((rc = outside_check(spec, err))) return rc;
     /* read once here: every agent made from this spec shares the values
      * (a net: the one loaded copy) */
     if (spec->eval[0] && load) return eval_load(spec, err);
@@ -195,9 +210,12 @@ int agent_spec_set(AgentSpec *spec, const char *key, const char *value, char *er
     int rc;
     if ((rc = set_key(&s, k, key, value, true, err))) return rc;
     if (k->check && (rc = k->check(&s, true, err))) return rc;
+    if ((rc = outside_check(&s, err))) return rc;
     if (!strcmp(key, "eval")) {
-        /* the new eval's file, then the old net given back */
+        /* the new eval's file, then the old net given back; an outside
+         * evaluator stays attached only to its own name */
         s.net = NULL;
+        if (strcmp(s.eval, spec->eval)) s.outside = NULL;
         if (s.eval[0] && (rc = eval_load(&s, err))) return rc;
         nnue_free(spec->net);
     }
@@ -261,9 +279,27 @@ bool agent_spec_names_net(const AgentSpec *spec)
 
 const Nnue *agent_spec_net(const AgentSpec *spec) { return agent_spec_has_keys(spec) ? spec->net : NULL; }
 
+bool agent_spec_names_outside(const AgentSpec *spec)
+{
+    return agent_spec_has_keys(spec) && !strncmp(spec->eval, AGENT_FN_PREFIX, strlen(AGENT_FN_PREFIX));
+}
+
+int agent_spec_attach(AgentSpec *spec, const AgentOutside *o, char *err)
+{
+    if (!agent_spec_names_outside(spec) || strcmp(spec->eval + strlen(AGENT_FN_PREFIX), o->name))
+        return error_code(err, ERR_USAGE, "the agent's eval is '%.200s', not the outside evaluator fn:%.200s",
+                          spec->eval, o->name);
+    spec->outside = o;
+    return 0;
+}
+
 bool agent_spec_eval_hash(const AgentSpec *spec, uint64_t *hash)
 {
     if (!agent_spec_has_keys(spec) || !spec->eval[0]) return false;
+    if (agent_spec_names_outside(spec)) {
+        if (spec->outside) *hash = spec->outside->hash;
+        return spec->outside != NULL;
+    }
     if (agent_spec_names_net(spec)) {
         assert(spec->net && "a net spec read without its net has no content hash");
         *hash = nnue_hash(spec->net);
@@ -275,14 +311,15 @@ bool agent_spec_eval_hash(const AgentSpec *spec, uint64_t *hash)
 
 const Weights *agent_spec_weights(const AgentSpec *spec)
 {
-    return agent_spec_has_keys(spec) && !agent_spec_names_net(spec) ? &spec->weights : NULL;
+    return agent_spec_has_keys(spec) && !agent_spec_names_net(spec) && !agent_spec_names_outside(spec) ? &spec->weights
+                                                                                                        : NULL;
 }
 
 int agent_spec_set_weight(AgentSpec *spec, int feature, double value, char *err)
 {
     if (!agent_spec_has_keys(spec))
         return error_code(err, ERR_USAGE, "agent '%s' has no evaluation", agent_spec_kind_name(spec));
-    if (agent_spec_names_net(spec))
+    if (agent_spec_names_net(spec) || agent_spec_names_outside(spec))
         return error_code(err, ERR_USAGE, "the agent evaluates with a net (eval=%.200s): it has no linear weights",
                           spec->eval);
     spec->weights.w[feature] = value;

@@ -5,10 +5,17 @@
 #ifndef YINSH_PROVENANCE_H
 #define YINSH_PROVENANCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 extern const char YINSH_GIT_COMMIT[];
 extern const char YINSH_COMPILER[];
+
+/* Whether a build's commit names committed code: a commit, not one
+ * with -dirty (a work tree with changes not committed), not "unknown"
+ * (no git checkout) and not empty. A study's games are played by such a
+ * build unless told otherwise (`yinsh study --allow-dirty`). */
+bool provenance_committed(const char *commit);
 
 /* "CPU model, N cores" (len bytes). */
 void provenance_machine(char *out, size_t len);

@@ -1,11 +1,9 @@
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "engine/base/error.h"
@@ -36,7 +34,7 @@ static void weights_hex(const AgentSpec *spec, char out[STORE_HASH_LEN])
 /* The agents of a stored run, parsed (their weights files read) here,
  * after the lookup and outside any transaction, and checked against the
  * weights the run was played with. */
-static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
+static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, const AgentOutside *outside, char *err)
 {
     char perr[ERR_LEN];
     *plan = (SelfplayPlan){.variant = row->variant, .seed = row->seed, .games = row->games, .pairs = row->pairs,
@@ -57,6 +55,23 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
     agent_spec_set_uncapped(&plan->white, plan->controls.uncapped & CONTROLS_UNCAPPED_WHITE);
     agent_spec_set_uncapped(&plan->black, plan->controls.uncapped & CONTROLS_UNCAPPED_BLACK);
     for (int i = 0; i < 2; i++) {
+        AgentSpec *spec = i ? &plan->black : &plan->white;
+        if (!agent_spec_names_outside(spec)) continue;
+        /* an evaluator outside yinsh: the program that gives it, and the one the run was played with */
+        if (!outside) {
+            error_set(err, "run '%s': the %s agent evaluates with %.200s, an evaluator outside yinsh: resume it "
+                      "from the program that gives it (python -m yinsh.selfplay --resume; docs/python.md)",
+                      row->name, i ? "black" : "white", agent_spec_eval_file(spec));
+            run_plan_release(plan);
+            return -1;
+        }
+        if (agent_spec_attach(spec, outside, perr)) {
+            error_set(err, "run '%s': the %s agent: %.400s", row->name, i ? "black" : "white", perr);
+            run_plan_release(plan);
+            return -1;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
         const AgentSpec *spec = i ? &plan->black : &plan->white;
         const char *stored = i ? row->black_weights : row->white_weights;
         char now[STORE_HASH_LEN];
@@ -66,7 +81,9 @@ static int plan_of_row(const StoreRun *row, SelfplayPlan *plan, char *err)
                                "run '%s': the %s agent's %s '%.200s' is not the one the run was played with "
                                "(content hash %s, now %s): it changed, or the path names another file from this "
                                "folder%s; restore it, or start a new run",
-                               row->name, i ? "black" : "white", agent_spec_names_net(spec) ? "net" : "weights file",
+                               row->name, i ? "black" : "white",
+                               agent_spec_names_net(spec) ? "net" : agent_spec_names_outside(spec) ? "evaluator"
+                                                                                                  : "weights file",
                                agent_spec_eval_file(spec), stored, now[0] ? now : "none",
                                !strcmp(agent_spec_eval_file(spec), AGENT_NET_PREFIX AGENT_NET_BUILTIN)
                                    ? " (net:builtin: another build's net)" : "");
@@ -231,7 +248,7 @@ int run_open(Run *r, const RunOptions *o, char *err)
             return -1;
         }
         char perr[ERR_LEN];
-        if (plan_of_row(&r->row, &r->plan, perr)) {
+        if (plan_of_row(&r->row, &r->plan, o->outside, perr)) {
             return error_set(err, "rank %d: %s", dist_rank(), perr);
         }
         r->own_plan = true;
@@ -264,15 +281,6 @@ int run_work(Run *r, const atomic_bool *interrupt, char *err)
     return dist_play(&r->plan, NULL, 0, &sink, NULL, err);
 }
 
-int run_db_folder(const char *db, char *err)
-{
-    if (strcmp(db, RUN_DEFAULT_DB)) return 0;
-    if (mkdir(RUN_DEFAULT_DIR, 0777) != 0 && errno != EEXIST) {
-        return error_set(err, "cannot create the directory '%s': %s", RUN_DEFAULT_DIR, strerror(errno));
-    }
-    return 0;
-}
-
 /* A stored run found again: its plan from its row, its lease, the games
  * it lacks. */
 static int open_resumed(Run *r, const RunOptions *o, char *err)
@@ -285,7 +293,7 @@ static int open_resumed(Run *r, const RunOptions *o, char *err)
     if ((rc = store_run_get(r->store, o->resume, &r->row, serr))) {
         return error_code(err, rc, "cannot resume: %s", serr);
     }
-    if (plan_of_row(&r->row, &r->plan, err)) return ERR_FAIL;
+    if (plan_of_row(&r->row, &r->plan, o->outside, err)) return ERR_FAIL;
     r->own_plan = true;
     /* a run stores its root visits throughout, or not at all */
     if (o->plan.store_visits && !r->row.visits) {
@@ -293,8 +301,12 @@ static int open_resumed(Run *r, const RunOptions *o, char *err)
                           "resumed run keeps its choice", r->row.name);
     }
     if (r->row.opening == OPENING_BOOK && book_of_row(r, o->plan.book, err)) return ERR_FAIL;
-    if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
-    r->leased = true;
+    if (!o->joined) {
+        if ((rc = store_run_claim(r->store, &r->row, o->take_over, &r->clash, err))) return rc;
+        r->leased = true;
+    }
+    /* this build plays some of its games: the run names it beside the one that started it */
+    if (store_run_add_commit(r->store, &r->row, YINSH_GIT_COMMIT, err)) return ERR_FAIL;
     r->plan.threads = o->plan.threads;
     /* where logs go and how long engines are waited for: this process's choice */
     r->plan.controls.engine_logs = o->plan.controls.engine_logs;
@@ -377,8 +389,7 @@ static int open_here(Run *r, const RunOptions *o, char *err)
     if (!o->no_db) {
         assert(o->db);
         r->db = o->db;
-        if ((rc = run_db_folder(r->db, err)) ||
-            (rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
+        if ((rc = store_open(&r->store, r->db, o->resume ? STORE_WRITE : STORE_CREATE,
                              o->busy_ms > 0 ? o->busy_ms : STORE_BUSY_MS, err)))
             return rc;
     }

@@ -18,14 +18,14 @@
 #include "selfplay/play/scheduler.h"
 #include "selfplay/store/store.h"
 
-/* The database of a command not told another: in the folder results/ of
- * the working folder, made by the first command that writes to it. */
-#define RUN_DEFAULT_DB "results/yinsh.db"
-#define RUN_DEFAULT_DIR "results"
+/* The database of a command not told another: yinsh.db in the working
+ * folder, made by the first command that writes to it (outside results/,
+ * which holds reports; the repository's .gitignore covers it). */
+#define RUN_DEFAULT_DB "yinsh.db"
 
 typedef struct RunOptions {
     const char *kind;    /* "selfplay" or "match": the run's kind and its default name's prefix */
-    const char *db;      /* the database (run_db_folder makes the default one's folder) */
+    const char *db;      /* the database */
     bool no_db;          /* store nothing */
     int busy_ms;         /* 0: STORE_BUSY_MS */
     const char *name;    /* NULL: KIND-YYYYmmdd-HHMMSS-<uid prefix> */
@@ -40,6 +40,15 @@ typedef struct RunOptions {
      * is then made from its plan (store_shard_uid), the same in every
      * shard, and a new shard needs have_seed. */
     uint32_t shard, shards;
+    /* The outside evaluator of a run whose agents evaluate with one
+     * (eval=fn:NAME, agents/agent.h): attached to the specs of a resumed
+     * run that name it, whose stored content hash it must have; NULL:
+     * such a run is refused, naming the program that plays it. */
+    const AgentOutside *outside;
+    /* With resume: a worker of the process that holds the run's lease
+     * (libyinsh's self-play in several processes, docs/python.md): the
+     * run is opened to store games into without taking its lease. */
+    bool joined;
 } RunOptions;
 
 typedef struct Run {
@@ -70,12 +79,6 @@ uint32_t run_shard_games(bool pairs, uint32_t games, uint32_t shard, uint32_t sh
 
 /* A seed from the clock and the process id. */
 uint64_t run_clock_seed(void);
-
-/* Makes the folder of the default database when db is it and the folder
- * is missing (any other database's folder must exist): 0, or ERR_FAIL
- * with a message. run_open does it; so does anything else that creates
- * a database. */
-int run_db_folder(const char *db, char *err);
 
 /* Whether the stored run `row` is the run `plan` would make (kind,
  * variant, seed, size, agents as canonical specs with their weights'

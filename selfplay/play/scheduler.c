@@ -296,7 +296,9 @@ static int game_step(Game *g, int *result)
     MoveStats st = {0};
     double t = clock_now();
     bool harness = (g->plan->opening == OPENING_RINGS && g->pos.state == STATE_P) ||
-                   (g->plan->opening == OPENING_RANDOM && g->rec->nactions < g->plan->opening_actions);
+                   (g->plan->opening == OPENING_RANDOM && g->rec->nactions < g->plan->opening_actions) ||
+                   (g->plan->opening == OPENING_PIE && g->rec->nactions >= 2 &&
+                    g->rec->nactions < 2 + g->plan->opening_actions);
     Action a = game_choose(g, harness, &st);
     double dt = clock_now() - t;
     int64_t dt_us = (int64_t)(dt * 1e6 + 0.5);
@@ -341,6 +343,139 @@ static int game_step(Game *g, int *result)
     return REASON_NONE;
 }
 
+/* The pie opening's first two actions (record.h, OPENING_PIE): the
+ * agents' own, each game's agents reset after them, so that nothing of
+ * how they were found reaches the rest of the game. For deterministic
+ * agents under no limits they are the same in every game of a plan's
+ * colour assignment (its variant and the specs of White and Black), and
+ * found once per process: the first game to need them searches them while
+ * the others that need them wait, then every game replays their records
+ * (action, figures, the time of the search that found them). The games
+ * are the same either way (the replayed figures are the searched ones;
+ * only the games' durations differ). A process-wide cache of a pure
+ * function, under its own lock. */
+enum { PIE_MEMO_MAX = 64 };
+typedef enum { PIE_FREE, PIE_SEARCHING, PIE_READY } PieState;
+static struct {
+    int variant;
+    char white[SPEC_LEN], black[SPEC_LEN];
+    uint64_t white_eval, black_eval;
+    PieState state;
+    ActionRecord first[2];
+} pie_memo[PIE_MEMO_MAX]; /* guarded by pie_lock */
+static int pie_memo_n;     /* guarded by pie_lock */
+static pthread_mutex_t pie_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pie_ready = PTHREAD_COND_INITIALIZER; /* an entry became ready, or was given up */
+
+/* The memo's key of a game: false when its first two actions may differ
+ * between games (an agent that is not deterministic, or limits). */
+static bool pie_key(const Game *g, const AgentSpec *const spec[COLOUR_NB], char text[COLOUR_NB][SPEC_LEN],
+                    uint64_t eval[COLOUR_NB])
+{
+    if (g->limited) return false;
+    for (int c = 0; c < COLOUR_NB; c++) {
+        if (!agent_spec_deterministic(spec[c])) return false;
+        agent_spec_format(spec[c], text[c]);
+        eval[c] = 0;
+        agent_spec_eval_hash(spec[c], &eval[c]);
+    }
+    return true;
+}
+
+/* Under pie_lock. */
+static int pie_find(int variant, char text[COLOUR_NB][SPEC_LEN], const uint64_t eval[COLOUR_NB])
+{
+    for (int i = 0; i < pie_memo_n; i++)
+        if (pie_memo[i].state != PIE_FREE && pie_memo[i].variant == variant &&
+            !strcmp(pie_memo[i].white, text[WHITE]) && !strcmp(pie_memo[i].black, text[BLACK]) &&
+            pie_memo[i].white_eval == eval[WHITE] && pie_memo[i].black_eval == eval[BLACK])
+            return i;
+    return -1;
+}
+
+/* The entry of a key, ready (its actions copied into first: true) or
+ * taken to be searched by the caller (*mine set to its index: false);
+ * -1 in *mine when the memo is full. Under pie_lock. */
+static bool pie_take(int variant, char text[COLOUR_NB][SPEC_LEN], const uint64_t eval[COLOUR_NB],
+                     ActionRecord first[2], int *mine)
+{
+    *mine = -1;
+    for (;;) {
+        int at = pie_find(variant, text, eval);
+        if (at >= 0 && pie_memo[at].state == PIE_READY) {
+            memcpy(first, pie_memo[at].first, 2 * sizeof *first);
+            return true;
+        }
+        if (at >= 0) { /* another game searches them */
+            pthread_cond_wait(&pie_ready, &pie_lock);
+            continue;
+        }
+        for (at = 0; at < pie_memo_n && pie_memo[at].state != PIE_FREE; at++) {}
+        if (at == PIE_MEMO_MAX) return false;
+        if (at == pie_memo_n) pie_memo_n++;
+        pie_memo[at].variant = variant;
+        snprintf(pie_memo[at].white, SPEC_LEN, "%s", text[WHITE]);
+        snprintf(pie_memo[at].black, SPEC_LEN, "%s", text[BLACK]);
+        pie_memo[at].white_eval = eval[WHITE];
+        pie_memo[at].black_eval = eval[BLACK];
+        pie_memo[at].state = PIE_SEARCHING;
+        *mine = at;
+        return false;
+    }
+}
+
+/* The searcher's entry: ready with the game's first two actions, or
+ * (the search did not end them) given up, free again, so that another
+ * game searches them. */
+static void pie_give(int mine, const GameRecord *rec, bool found)
+{
+    pthread_mutex_lock(&pie_lock);
+    if (found) {
+        memcpy(pie_memo[mine].first, rec->actions, sizeof pie_memo[mine].first);
+        pie_memo[mine].state = PIE_READY;
+    } else {
+        pie_memo[mine].state = PIE_FREE;
+    }
+    pthread_cond_broadcast(&pie_ready);
+    pthread_mutex_unlock(&pie_lock);
+}
+
+/* Plays the pie opening's first two actions: REASON_NONE, a fault's
+ * reason, or -1 out of memory (as game_step). */
+static int game_pie(Game *g, int *result)
+{
+    const SelfplayPlan *plan = g->plan;
+    bool swapped = g->rec->swapped;
+    const AgentSpec *spec[COLOUR_NB] = {swapped ? &plan->black : &plan->white, swapped ? &plan->white : &plan->black};
+    char text[COLOUR_NB][SPEC_LEN];
+    uint64_t eval[COLOUR_NB];
+    ActionRecord first[2];
+    int mine = -1;
+    bool ready = false;
+    if (pie_key(g, spec, text, eval)) {
+        pthread_mutex_lock(&pie_lock);
+        ready = pie_take(plan->variant, text, eval, first, &mine);
+        pthread_mutex_unlock(&pie_lock);
+    }
+    if (ready) {
+        for (int k = 0; k < 2; k++) {
+            Undo u;
+            g->rec->actions[g->rec->nactions++] = first[k];
+            agent_observe(g->white, &g->pos, first[k].action);
+            if (g->black != g->white) agent_observe(g->black, &g->pos, first[k].action);
+            pos_make(&g->pos, first[k].action, &u);
+        }
+    } else {
+        int reason = REASON_NONE;
+        for (int k = 0; k < 2 && !reason; k++) reason = game_step(g, result);
+        if (mine >= 0) pie_give(mine, g->rec, !reason);
+        if (reason) return reason;
+    }
+    agent_reset(g->white);
+    if (g->black != g->white) agent_reset(g->black);
+    return REASON_NONE;
+}
+
 int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black, uint32_t index,
                            const AgentEnv *env, GameRecord *rec)
 {
@@ -348,6 +483,11 @@ int selfplay_play_game_env(const SelfplayPlan *plan, Agent *white, Agent *black,
     if (game_start(&g, plan, white, black, index, rec)) return -1;
     double start = clock_now();
     int result = RESULT_NONE, reason = game_agents_start(&g, env, &result);
+    if (!reason && plan->opening == OPENING_PIE) reason = game_pie(&g, &result);
+    if (reason < 0) {
+        record_free(rec);
+        return -1;
+    }
     while (!reason && !pos_outcome(&g.pos, &result, &reason)) {
         /* never in a legal game (types.h); scored like an empty pool */
         if (rec->nactions == GAME_MAX_ACTIONS) {
@@ -580,7 +720,8 @@ int selfplay_run_source(const SelfplayPlan *plan, const SelfplaySource *src, con
         Agent *white = NULL, *black = NULL;
         uint32_t index;
         AgentEnv env = {.log_dir = plan->controls.engine_logs, .answer_ms = plan->controls.answer_ms,
-                        .thread = omp_get_thread_num(), .transcript = plan->controls.engine_transcript};
+                        .thread = omp_get_thread_num(), .transcript = plan->controls.engine_transcript,
+                        .visits = plan->store_visits};
         if (agent_new(&white, &plan->white, aerr) || agent_new(&black, &plan->black, aerr)) queue_fail(&q, aerr);
         while (!queue_stopping(&q) && src->next(src->ctx, &index)) {
             GameRecord *g = malloc(sizeof *g);

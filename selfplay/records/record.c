@@ -11,6 +11,7 @@ const char *opening_name(int opening)
     return opening == OPENING_BOOK     ? "book"
            : opening == OPENING_RINGS  ? "rings"
            : opening == OPENING_RANDOM ? "random"
+           : opening == OPENING_PIE    ? "pie"
                                        : "none";
 }
 
@@ -24,6 +25,11 @@ bool opening_parse(const char *text, int *opening, int *actions)
         if (!number_long(text + 7, 1, OPENING_RANDOM_MAX, &k)) return false;
         *opening = OPENING_RANDOM;
         *actions = (int)k;
+    } else if (!strncmp(text, "pie:", 4)) {
+        long k;
+        if (!number_long(text + 4, 1, OPENING_RANDOM_MAX, &k)) return false;
+        *opening = OPENING_PIE;
+        *actions = (int)k;
     } else
         return false;
     return true;
@@ -31,7 +37,7 @@ bool opening_parse(const char *text, int *opening, int *actions)
 
 char *opening_format(int opening, int actions, char *out, size_t len)
 {
-    if (opening == OPENING_RANDOM) snprintf(out, len, "random:%d", actions);
+    if (opening == OPENING_RANDOM || opening == OPENING_PIE) snprintf(out, len, "%s:%d", opening_name(opening), actions);
     else snprintf(out, len, "%s", opening_name(opening));
     return out;
 }

@@ -24,18 +24,25 @@
  * are uniformly random legal actions from the same stream, whatever they
  * are (placements first), recorded the same way: the shortest start that
  * sets a deterministic agent's games apart while the agents still place
- * most rings themselves. In self-play (no pairs) every game is its own
- * "pair". */
-enum { OPENING_NONE, OPENING_RINGS, OPENING_BOOK, OPENING_RANDOM };
+ * most rings themselves. OPENING_PIE: the first two actions are the
+ * agents' own (White's first ring, and Black's answer: a ring, or in a
+ * `+swap` variant the swap, docs/rules.md §9.1), the next K are uniformly
+ * random legal actions from the same stream, recorded the same way, the
+ * rest the agents' again: the rings are randomised while the first ring
+ * and the swap decision stay the agents' (random:K would draw both). In a
+ * match the two games of a pair share the stream, not the opening (their
+ * first two actions are different agents'). In self-play (no pairs) every
+ * game is its own "pair". */
+enum { OPENING_NONE, OPENING_RINGS, OPENING_BOOK, OPENING_RANDOM, OPENING_PIE };
 enum { OPENING_RANDOM_MAX = 100 };
-/* "none", "rings", "book" or "random": an opening's name in JSON. */
+/* "none", "rings", "book", "random" or "pie": an opening's name in JSON. */
 const char *opening_name(int opening);
-/* The opening as options and study files write it, "none", "rings" or
- * "random:K" (1 <= K <= OPENING_RANDOM_MAX): true with the kind and K (0
- * unless random), false for any other text. A book is named by its file
- * (--book), not here. */
+/* The opening as options and study files write it, "none", "rings",
+ * "random:K" or "pie:K" (1 <= K <= OPENING_RANDOM_MAX): true with the kind
+ * and K (0 for none and rings), false for any other text. A book is named
+ * by its file (--book), not here. */
 bool opening_parse(const char *text, int *opening, int *actions);
-/* The text opening_parse reads ("random:4"; a book: "book"), into out. */
+/* The text opening_parse reads ("random:4", "pie:4"; a book: "book"), into out. */
 char *opening_format(int opening, int actions, char *out, size_t len);
 
 /* The longest agent spec text, as typed and as stored. */

@@ -141,6 +141,17 @@ void mcts_clear(Mcts *m)
     m->valid = false;
     m->ply = 0;
 }
+int mcts_set_pcr(Mcts *m, double p, uint32_t sims, char *err)
+{
+    if (!(p >= 0 && p <= 1)) return error_code(err, ERR_USAGE, "pcr probability %g: expected 0..1", p);
+    if (p < 1 && (sims == 0 || sims >= m->cfg.sims))
+        return error_code(err, ERR_USAGE, "pcr sims %u: expected 1..%u, fewer than the search's sims",
+                          (unsigned)sims, (unsigned)(m->cfg.sims - 1));
+    m->cfg.pcr_p = p;
+    m->cfg.pcr_sims = p < 1 ? sims : 0;
+    return 0;
+}
+
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) : 0; }
 const char *mcts_error(const Mcts *m) { return atomic_load(&m->failed) ? m->error : NULL; }
 

@@ -219,6 +219,11 @@ void mcts_free(Mcts *m);
 
 /* Forgets the tree (a new game). */
 void mcts_clear(Mcts *m);
+/* Sets playout cap randomisation (MctsConfig's pcr_p and pcr_sims) for
+ * the searches to come: a caller that gives it after mcts_new (the C
+ * API's yinsh_puct_set_pcr). p 1 turns it off; else sims must be fewer
+ * than the configured sims: 0, or ERR_USAGE with why in err. */
+int mcts_set_pcr(Mcts *m, double p, uint32_t sims, char *err);
 
 /* Searches pos, which must not be over, and returns the chosen action. */
 Action mcts_search(Mcts *m, const Position *pos, Rng *rng, MctsResult *res);

@@ -116,15 +116,24 @@ double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exa
         double z = ((double)observed - (double)na * mean) / sqrt(var);
         return erfc(fabs(z) / sqrt(2));
     }
-    double whole = log_choose(n, na), p = 0;
+    /* log k! for k <= n, looked up rather than recomputed at each of up
+     * to STATS_EXACT_SPLITS terms */
+    double *lf = malloc(((size_t)n + 1) * sizeof *lf);
+    if (lf)
+        for (uint64_t k = 0; k <= n; k++) lf[k] = lgamma((double)k + 1);
+#define LOG_CHOOSE(a, b) (lf ? lf[a] - lf[b] - lf[(a) - (b)] : log_choose(a, b))
+    double whole = LOG_CHOOSE(n, na), p = 0;
     for (uint64_t x2 = lo2; x2 <= hi2; x2++) {
         uint64_t rest = na - x2, lo1 = rest > c[0] ? rest - c[0] : 0, hi1 = c[1] < rest ? c[1] : rest;
+        double wins = LOG_CHOOSE(c[2], x2) - whole;
         for (uint64_t x1 = lo1; x1 <= hi1; x1++) {
             int64_t h = (int64_t)(x1 + 2 * x2);
             if (llabs((int64_t)n * h - (int64_t)na * total) < far) continue;
-            p += exp(log_choose(c[2], x2) + log_choose(c[1], x1) + log_choose(c[0], rest - x1) - whole);
+            p += exp(wins + LOG_CHOOSE(c[1], x1) + LOG_CHOOSE(c[0], rest - x1));
         }
     }
+#undef LOG_CHOOSE
+    free(lf);
     return fmin(1, p);
 }
 
@@ -147,6 +156,106 @@ static double binomial_cdf(uint64_t k, uint64_t n, double p)
     for (uint64_t j = 0; j <= k && j <= n; j++)
         sum += exp(log_choose(n, j) + (double)j * lp + (double)(n - j) * lq);
     return fmin(1, sum);
+}
+
+/* The binomial's terms from j outwards, away from the mean: t(j) first,
+ * then t(j + 1) = t(j) (n - j)/(j + 1) p/q upwards or t(j - 1) = t(j)
+ * j/(n - j + 1) q/p downwards, while they still count. */
+static double binomial_tail_from(uint64_t j, uint64_t n, double p, bool up)
+{
+    double lp = log(p), lq = log1p(-p), nd = (double)n;
+    double t = exp(log_choose(n, j) + (double)j * lp + (nd - (double)j) * lq), sum = 0, r = p / (1 - p);
+    for (;;) {
+        sum += t;
+        if (t <= sum * 1e-17 || (up ? j == n : j == 0)) break;
+        if (up) {
+            t *= (nd - (double)j) / ((double)j + 1) * r;
+            j++;
+        } else {
+            t *= (double)j / (nd - (double)j + 1) / r;
+            j--;
+        }
+    }
+    return fmin(1, sum);
+}
+
+double stats_binomial_sf(uint64_t k, uint64_t n, double p)
+{
+    if (k == 0) return 1;
+    if (k > n || p <= 0) return 0;
+    if (p >= 1) return 1;
+    if ((double)k > (double)n * p) return binomial_tail_from(k, n, p, true);
+    return 1 - stats_binomial_cdf(k - 1, n, p);
+}
+
+double stats_binomial_cdf(uint64_t k, uint64_t n, double p)
+{
+    if (k >= n || p <= 0) return 1;
+    if (p >= 1) return 0;
+    if ((double)k < (double)n * p) return binomial_tail_from(k, n, p, false);
+    return 1 - stats_binomial_sf(k + 1, n, p);
+}
+
+TostVerdict stats_tost_verdict(double p, double p_beyond, double alpha)
+{
+    return p < alpha ? TOST_EQUIVALENT : p_beyond < alpha ? TOST_BEYOND : TOST_INCONCLUSIVE;
+}
+
+int stats_tost_sign(uint64_t wins, uint64_t losses, double margin, double alpha, StatsTost *t)
+{
+    uint64_t n = wins + losses;
+    *t = (StatsTost){.margin = margin, .alpha = alpha, .p_low = NAN, .p_high = NAN, .p = NAN, .p_above = NAN,
+                     .p_below = NAN, .p_beyond = NAN, .verdict = TOST_INCONCLUSIVE};
+    if (!n || !(margin > 0 && margin < 0.5) || !(alpha > 0 && alpha < 0.5)) return -1;
+    double lo = 0.5 - margin, hi = 0.5 + margin;
+    t->p_low = stats_binomial_sf(wins, n, lo);
+    t->p_high = stats_binomial_cdf(wins, n, hi);
+    t->p = fmax(t->p_low, t->p_high);
+    t->p_above = stats_binomial_sf(wins, n, hi);
+    t->p_below = stats_binomial_cdf(wins, n, lo);
+    t->p_beyond = fmin(1, 2 * fmin(t->p_above, t->p_below));
+    t->ci = stats_clopper_pearson(wins, n, 2 * alpha);
+    t->verdict = stats_tost_verdict(t->p, t->p_beyond, alpha);
+    return 0;
+}
+
+double stats_normal_upper(double q)
+{
+    double a = -40, b = 40; /* P(Z > z) = erfc(z / sqrt 2) / 2 falls with z */
+    for (int i = 0; i < 200 && b - a > 1e-12; i++) {
+        double m = (a + b) / 2;
+        if (0.5 * erfc(m / sqrt(2.0)) > q) a = m;
+        else b = m;
+    }
+    return (a + b) / 2;
+}
+
+double stats_power_z(double delta, double se, double alpha)
+{
+    double z = stats_normal_upper(alpha / 2), d = delta / se;
+    return 0.5 * erfc((z - d) / sqrt(2.0)) + 0.5 * erfc((z + d) / sqrt(2.0));
+}
+
+int stats_pool(const double *est, const double *se, int k, StatsPooled *out)
+{
+    *out = (StatsPooled){.k = k, .df = k - 1, .mean = NAN, .se = NAN, .q = NAN, .p = NAN, .i2 = NAN};
+    if (k < 2) return -1;
+    double sw = 0, swx = 0;
+    for (int i = 0; i < k; i++) {
+        if (!(se[i] > 0)) return -1;
+        double w = 1 / (se[i] * se[i]);
+        sw += w;
+        swx += w * est[i];
+    }
+    out->mean = swx / sw;
+    out->se = 1 / sqrt(sw);
+    out->ci = (Interval){out->mean - STATS_Z95 * out->se, out->mean, out->mean + STATS_Z95 * out->se};
+    double q = 0;
+    for (int i = 0; i < k; i++) q += (est[i] - out->mean) * (est[i] - out->mean) / (se[i] * se[i]);
+    out->q = q;
+    out->p = stats_chi2_upper(q, k - 1);
+    out->i2 = q > 0 ? fmax(0, (q - (k - 1)) / q) : 0;
+    return 0;
 }
 
 Interval stats_clopper_pearson(uint64_t k, uint64_t n, double alpha)

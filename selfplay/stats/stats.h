@@ -75,6 +75,76 @@ double stats_sweep_lower(uint64_t n, double alpha);
  * games is 0 (0 to 0.088). {0, 0, 1} when n = 0. */
 Interval stats_clopper_pearson(uint64_t k, uint64_t n, double alpha);
 
+/* The binomial's tails at any success probability p: P(X <= k) and
+ * P(X >= k) for X ~ Binomial(n, p), each summed from its end nearest the
+ * mean outwards (the tail beyond the mean directly, the other as one
+ * minus it), so a tail of 1e-300 keeps its digits. */
+double stats_binomial_cdf(uint64_t k, uint64_t n, double p);
+double stats_binomial_sf(uint64_t k, uint64_t n, double p);
+
+/* Equivalence to a fair game within a margin m (0.02: two points), by
+ * two one-sided tests (TOST, Schuirmann 1987), exact at any sample size.
+ * As the sign test (stats_p_sign), it reads the decisive games: White's
+ * share of them, pi = P(win) / (P(win) + P(loss)), and given the n = W +
+ * L decisive games White's wins W are Binomial(n, pi) whatever the draws.
+ * White's score s = 1/2 + (1 - d)(pi - 1/2), d the draws' share, so a
+ * decisive share within 1/2 +- m puts the score within 1/2 +- (1 - d) m,
+ * inside the same margin: equivalence of pi is equivalence of s (exact,
+ * conservative by the draws' share), and pi beyond the margin is s
+ * beyond (1 - d) m. The tests:
+ *   p_low:  H0 pi <= 1/2 - m, P(Bin(n, 1/2 - m) >= W);
+ *   p_high: H0 pi >= 1/2 + m, P(Bin(n, 1/2 + m) <= W);
+ * equivalent when both reject: p = max(p_low, p_high) < alpha, which is
+ * the exact (Clopper-Pearson) 1 - 2 alpha interval of pi inside 1/2 +- m.
+ * The contrary, "beyond the margin" (H0: |pi - 1/2| <= m), from the other
+ * side: p_above = P(Bin(n, 1/2 + m) >= W), p_below = P(Bin(n, 1/2 - m) <=
+ * W), p_beyond = min(1, 2 min(p_above, p_below)). Neither: inconclusive,
+ * the data allowing both a fair game and an edge of m. verdict is by p
+ * and p_beyond at alpha as given; a caller with a family adjusts both
+ * (stats_holm) and decides by stats_tost_verdict. */
+typedef enum { TOST_INCONCLUSIVE, TOST_EQUIVALENT, TOST_BEYOND, TOST_VERDICTS } TostVerdict;
+typedef struct StatsTost {
+    double margin, alpha;
+    double p_low, p_high, p;           /* the two one-sided tests of "not equivalent", and their max */
+    double p_above, p_below, p_beyond; /* the tests of "within the margin", and twice their min */
+    Interval ci;                       /* the exact 1 - 2 alpha interval of pi, mid W / n */
+    TostVerdict verdict;
+} StatsTost;
+/* 0, or -1 when there is no decisive game, or the margin is not in (0,
+ * 1/2) or alpha not in (0, 1/2). */
+int stats_tost_sign(uint64_t wins, uint64_t losses, double margin, double alpha, StatsTost *t);
+/* The verdict of a TOST whose two p-values (p, p_beyond) were adjusted
+ * for a family: equivalent when p < alpha, beyond when p_beyond < alpha
+ * (never both: the two need contradictory intervals), else
+ * inconclusive. */
+TostVerdict stats_tost_verdict(double p, double p_beyond, double alpha);
+
+/* The upper quantile of the standard normal: the z with P(Z > z) = q, 0
+ * < q < 1 (bisection on erfc, to 1e-12). */
+double stats_normal_upper(double q);
+
+/* The power of the two-sided z test at level alpha, for an estimate
+ * whose standard error is se, to tell a true difference delta from 0:
+ * P(|est / se| > z) with est ~ N(delta, se^2), z = stats_normal_upper(alpha / 2). */
+double stats_power_z(double delta, double se, double alpha);
+
+/* Pooled estimates and their heterogeneity: k estimates est[i] with
+ * standard errors se[i] (each > 0) pooled by inverse-variance weights w =
+ * 1/se^2 (the fixed-effect mean, with its standard error 1/sqrt(sum w)
+ * and 95% interval), and Cochran's Q = sum w (est - mean)^2 on k - 1 df
+ * with its chi-squared p: a small p says the estimates differ by more
+ * than their errors, so the pooled one is no one number they share.
+ * I^2 = max(0, (Q - df) / Q) is the share of their spread beyond chance
+ * (Higgins and Thompson 2002). */
+typedef struct StatsPooled {
+    int k, df;
+    double mean, se;
+    Interval ci;
+    double q, p, i2;
+} StatsPooled;
+/* 0, or -1 for k < 2 or a standard error that is not positive. */
+int stats_pool(const double *est, const double *se, int k, StatsPooled *out);
+
 /* Likelihood of superiority: P(A stronger than B) from wins and losses. */
 double stats_los(uint64_t wins, uint64_t losses);
 
@@ -100,11 +170,13 @@ Interval stats_diff_newcombe(Interval a, Interval b);
  * multivariate hypergeometric; the p-value sums those of the splits whose
  * difference in mean score is at least as far from 0 as the observed one
  * (either sign). Exact when there are at most STATS_EXACT_SPLITS splits to
- * sum (*exact set); beyond that the counts are large and the split's
- * score is normal with the permutation variance, n_A n_B / (N (N - 1))
+ * sum (*exact set: two samples of 10,000 games with 1,000 draws between
+ * them are 10 million splits, summed in a fraction of a second); beyond
+ * that the counts are large and the split's score is normal with the
+ * permutation variance, n_A n_B / (N (N - 1))
  * times the pooled sum of squares (*exact cleared). 1 when either sample
  * is empty or the pooled results do not vary. */
-enum { STATS_EXACT_SPLITS = 200000 };
+enum { STATS_EXACT_SPLITS = 20000000 };
 double stats_p_scores_differ(const uint64_t a[3], const uint64_t b[3], bool *exact);
 
 /* Holm's step-down correction of a family of n tests (Holm 1979): the

@@ -170,6 +170,32 @@ static int prepare(Store *s, const char *sql, sqlite3_stmt **st, char *err)
 
 static const char *file_name(const Merge *m, int file) { return file < 0 ? m->out->path : m->names[file]; }
 
+/* The builds that played the input's copy of a run join those the run
+ * here names (store_commits_add), as a resumed run's do. */
+static int merge_commits(Merge *m, int64_t id, const char *here, const char *there, char *err)
+{
+    char list[STORE_COMMITS_LEN], theirs[STORE_COMMITS_LEN];
+    snprintf(list, sizeof list, "%s", here);
+    snprintf(theirs, sizeof theirs, "%s", there);
+    bool changed = false;
+    for (char *p = theirs; *p;) {
+        char *end = strstr(p, ", ");
+        if (end) *end = '\0';
+        if (strcmp(p, "...")) changed |= store_commits_add(list, sizeof list, p);
+        if (!end) break;
+        p = end + 2;
+    }
+    if (!changed) return ERR_OK;
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(m->out, "UPDATE run SET git_commit = ? WHERE id = ?", &st, err);
+    if (rc) return rc;
+    sqlite3_bind_text(st, 1, list, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, id);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(m->out, err, "naming the builds of a run");
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* The run of `in` (its row in st) here: found by uid and checked, or
  * created. Its index in m->runs goes to *slot. */
 static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
@@ -200,6 +226,7 @@ static int merge_run_row(Merge *m, sqlite3_stmt *src, int *slot, char *err)
                 break;
             }
         }
+        if (!rc) rc = merge_commits(m, id, text_or(st, C_COMMIT, ""), text_or(src, C_COMMIT, ""), err);
     } else if (step == SQLITE_DONE) {
         /* new here: its name must be free */
         sqlite3_stmt *nm = m->out_name;

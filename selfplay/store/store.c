@@ -149,7 +149,7 @@ static void plan_ident(const char *version, const StoreRun *r, char out[STORE_HA
     /* a book's content, not its path; runs without one keep their identity */
     if (r->opening == OPENING_BOOK && len > 0 && (size_t)len < sizeof text)
         snprintf(text + len, sizeof text - (size_t)len, "|book=%016" PRIx64, r->book_hash);
-    if (r->opening == OPENING_RANDOM && len > 0 && (size_t)len < sizeof text)
+    if ((r->opening == OPENING_RANDOM || r->opening == OPENING_PIE) && len > 0 && (size_t)len < sizeof text)
         snprintf(text + len, sizeof text - (size_t)len, "|random=%d", r->opening_actions);
     /* controls came with version 6: a run without keeps its identity */
     if (r->controls[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "|%s", r->controls);
@@ -1127,6 +1127,46 @@ int store_run_finish(Store *s, const StoreRun *run, char *err)
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail(s, err, "finishing the run");
     sqlite3_bind_int64(st, 1, run->id);
     if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "finishing the run");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+bool store_commits_add(char *list, size_t len, const char *commit)
+{
+    static const char MORE[] = ", ...";
+    size_t have = strlen(list), n = strlen(commit);
+    if (!n) return false;
+    for (const char *p = list; *p;) {
+        const char *end = strstr(p, ", ");
+        size_t k = end ? (size_t)(end - p) : strlen(p);
+        if (k == n && !strncmp(p, commit, n)) return false;
+        if (!end) break;
+        p = end + 2;
+    }
+    if (have >= sizeof MORE - 1 && !strcmp(list + have - (sizeof MORE - 1), MORE)) return false; /* full already */
+    size_t sep = have ? 2 : 0;
+    /* room for this one and, after it, the mark of a full list */
+    if (have + sep + n + sizeof MORE <= len) {
+        snprintf(list + have, len - have, "%s%s", sep ? ", " : "", commit);
+        return true;
+    }
+    if (have + sizeof MORE <= len) {
+        memcpy(list + have, MORE, sizeof MORE);
+        return true;
+    }
+    return false;
+}
+
+int store_run_add_commit(Store *s, StoreRun *run, const char *commit, char *err)
+{
+    if (!store_commits_add(run->git_commit, sizeof run->git_commit, commit)) return ERR_OK;
+    sqlite3_stmt *st = NULL;
+    int rc = ERR_OK;
+    if (sqlite3_prepare_v2(s->db, "UPDATE run SET git_commit = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+        return store_fail(s, err, "naming the run's build");
+    sqlite3_bind_text(st, 1, run->git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, run->id);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "naming the run's build");
     sqlite3_finalize(st);
     return rc;
 }

@@ -43,6 +43,7 @@ enum {
     STORE_MAX_GAMES = 100000000, /* a run's size, as --games allows */
     STORE_BUSY_MS = 5000, /* the default wait for another process's lock */
     STORE_BOOK_PATH_LEN = 256, /* an opening book's path, as BOOK_PATH_LEN */
+    STORE_COMMITS_LEN = 256, /* run.git_commit: the builds that played a run (store_commits_add) */
 };
 
 
@@ -85,9 +86,10 @@ typedef struct StoreRun {
      * opening and length bound; game i's identity is (plan_ident, i) */
     char plan_ident[STORE_HASH_LEN];
     int64_t repeat_of; /* a run that plays another's games again, on purpose: that run's id; else 0 */
-    /* provenance, stored at create: the commit the binary was built from,
-     * the compiler and flags, the machine (CPU model, cores) */
-    char git_commit[64], compiler[192], machine[192];
+    /* provenance, stored at create: the commit the binary was built from
+     * (a list, store_commits_add: the builds that played the run), the
+     * compiler and flags, the machine (CPU model, cores) */
+    char git_commit[STORE_COMMITS_LEN], compiler[192], machine[192];
     /* how the agents were limited (controls_format, scheduler.h): "" for
      * none, as every run before version 6; part of plan_ident when set */
     char controls[STORE_CONTROLS_LEN];
@@ -97,6 +99,18 @@ typedef struct StoreRun {
     bool visits;
     bool finished;
 } StoreRun;
+
+/* run.git_commit names the builds that played the run's games: the
+ * commit of the one that started it, then of each other build that
+ * resumed it or played a shard merged into it, in the order they came,
+ * joined by ", " (a commit ends in -dirty when its work tree had changes
+ * not committed; "unknown" outside a git checkout). store_commits_add
+ * appends commit to the list (len bytes) unless it is there already, and
+ * ends a list too long for it with ", ..." : true when the list changed. */
+bool store_commits_add(char *list, size_t len, const char *commit);
+/* The run's list with commit added (store_commits_add), stored and kept
+ * in run->git_commit: a resumed run names every build that played it. */
+int store_run_add_commit(Store *s, StoreRun *run, const char *commit, char *err);
 
 int store_open(Store **out, const char *path, int mode, int busy_ms, char *err);
 void store_close(Store *s);

@@ -240,6 +240,7 @@ struct UyiEngine {
     UyiEngineEnv env;
     UyiClient *client; /* NULL until a game starts it, and after a fault killed it */
     UyiSeedOption seed; /* its option `seed`, if it announced one */
+    bool visits;        /* it announced the option `visits` (a check) */
     char log[UYI_ENGINE_DIR_LEN + UYI_ENGINE_NAME_LEN + 64]; /* the process's log file ("" when none) */
 };
 
@@ -295,8 +296,39 @@ static int fault(UyiEngine *e, int reason, char *why, const char *fmt, const cha
  * NULL); `info string error` and any other line are engine errors, but for
  * the handshake's id and option lines. REASON_NONE with *line at the
  * wanted one, or the fault. */
+/* `info visits ACTION:N ...` (after "info visits"), read in pos: 0, or
+ * -1 with what is wrong in err (a word that is not a legal action with
+ * its count). */
+static int read_visits(const char *p, const Position *pos, UyiInfo *info, char *err)
+{
+    info->nchildren = 0;
+    while (*p) {
+        while (*p == ' ' || *p == '\t') p++;
+        size_t len = strcspn(p, " \t");
+        if (!len) break;
+        char word[ACTION_MAX_LEN + 16], *colon, *end;
+        if (len >= sizeof word) return error_set(err, "'%.64s': too long for ACTION:N", p);
+        if (info->nchildren == MAX_ACTIONS) return error_set(err, "more visited actions than any position has");
+        memcpy(word, p, len);
+        word[len] = '\0';
+        p += len;
+        if (!(colon = strchr(word, ':'))) return error_set(err, "'%s' is not ACTION:N", word);
+        *colon = '\0';
+        errno = 0;
+        unsigned long n = strtoul(colon + 1, &end, 10);
+        if (errno || *end || end == colon + 1 || colon[1] == '-' || n > UINT32_MAX)
+            return error_set(err, "'%s:%s': no count of visits", word, colon + 1);
+        Action a;
+        char why[ERR_LEN];
+        if (action_parse(pos, word, &a, why)) return error_set(err, "visits of '%s': %.300s", word, why);
+        info->children[info->nchildren] = a;
+        info->visits[info->nchildren++] = (uint32_t)n;
+    }
+    return 0;
+}
+
 static int expect_line(UyiEngine *e, const char *want, double deadline, int timeout_reason, const char **line,
-                  UyiInfo *info, char *why)
+                  UyiInfo *info, const Position *pos, char *why)
 {
     size_t wlen = strlen(want);
     for (;;) {
@@ -310,6 +342,12 @@ static int expect_line(UyiEngine *e, const char *want, double deadline, int time
             return REASON_NONE;
         }
         if (!strncmp(l, "info string error", 17)) return fault(e, REASON_ENGINE_ERROR, why, "engine %s: %.400s", l);
+        if (!strncmp(l, "info visits", 11) && (l[11] == ' ' || l[11] == '\0')) {
+            char err[ERR_LEN];
+            if (!e->visits || !info || !pos || read_visits(l + 11, pos, info, err))
+                return fault(e, REASON_ENGINE_ERROR, why, "engine %s: %.400s", e->visits && info && pos ? err : l);
+            continue;
+        }
         if (!strncmp(l, "info", 4) && (l[4] == ' ' || l[4] == '\0')) {
             if (info) {
                 /* the last line's figures stand; an alpha-beta engine
@@ -323,6 +361,7 @@ static int expect_line(UyiEngine *e, const char *want, double deadline, int time
         }
         if (!strcmp(want, "uyiok") && (!strncmp(l, "id ", 3) || !strncmp(l, "option ", 7))) {
             uyi_seed_option_parse(l, &e->seed);
+            if (!strncmp(l, "option name visits type check", 29)) e->visits = true;
             continue;
         }
         if (!*l) continue;
@@ -372,10 +411,11 @@ static int start_process(UyiEngine *e, char *why)
         if (uyi_client_transcript(e->client, talk, err)) uyi_client_note(e->client, err); /* the games go on */
     }
     e->seed = (UyiSeedOption){0};
+    e->visits = false;
     const char *l;
     int rc;
     if ((rc = send_line(e, "uyi", why)) ||
-        (rc = expect_line(e, "uyiok", clock_now() + answer_ms(e) * 1e-3, REASON_NO_ANSWER, &l, NULL, why)))
+        (rc = expect_line(e, "uyiok", clock_now() + answer_ms(e) * 1e-3, REASON_NO_ANSWER, &l, NULL, NULL, why)))
         return rc;
     for (int i = 0; i < e->desc.noptions; i++) {
         const char *key, *value;
@@ -384,6 +424,9 @@ static int start_process(UyiEngine *e, char *why)
         snprintf(line, sizeof line, "setoption name %s value %s", key, value);
         if ((rc = send_line(e, line, why))) return rc;
     }
+    /* its root visits, when a run stores them and it can say them */
+    if (e->visits && !e->env.visits) e->visits = false;
+    if (e->visits && (rc = send_line(e, "setoption name visits value true", why))) return rc;
     return REASON_NONE;
 }
 
@@ -394,7 +437,7 @@ int uyi_engine_new_game(UyiEngine *e, const UyiEngineEnv *env, bool seeded, uint
     const char *l;
     if (!e->client && (rc = start_process(e, why))) return rc;
     if ((rc = send_line(e, "isready", why)) ||
-        (rc = expect_line(e, "readyok", clock_now() + answer_ms(e) * 1e-3, REASON_NO_ANSWER, &l, NULL, why)))
+        (rc = expect_line(e, "readyok", clock_now() + answer_ms(e) * 1e-3, REASON_NO_ANSWER, &l, NULL, NULL, why)))
         return rc;
     uyi_client_watch(e->client); /* what it has started by now dies with it */
     if (seeded && e->seed.announced) {
@@ -437,7 +480,9 @@ int uyi_engine_go(UyiEngine *e, const UyiTurn *t, Action *best, UyiInfo *info, c
     int rc = send_line(e, line, why);
     free(line);
     if (!rc) rc = send_line(e, golin, why);
-    if (!rc) rc = expect_line(e, "bestmove", deadline, t->timed ? REASON_TIME_FORFEIT : REASON_NO_ANSWER, &l, info, why);
+    if (!rc)
+        rc = expect_line(e, "bestmove", deadline, t->timed ? REASON_TIME_FORFEIT : REASON_NO_ANSWER, &l, info, t->pos,
+                         why);
     if (rc) return rc;
     char word[64] = "", err[ERR_LEN];
     sscanf(l + 8, " %63s", word);

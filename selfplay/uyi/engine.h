@@ -106,6 +106,7 @@ typedef struct UyiEngineEnv {
     int64_t answer_ms;   /* the wait without a time limit (handshake, isready, a go without time); <= 0: UYI_ENGINE_ANSWER_MS */
     int thread;          /* the game thread, for the log file's name; -1: a check (uyi_engine_check) */
     bool transcript;     /* with log_dir: each process's conversation beside its log, NAME-...-PID.uyi */
+    bool visits;         /* ask an engine that announces the option `visits` for its root visits (docs/uyi.md) */
 } UyiEngineEnv;
 
 /* One decision asked of the engine. */
@@ -118,10 +119,16 @@ typedef struct UyiTurn {
     int64_t wait_ms;      /* timed: how long the harness waits for bestmove (its time and a margin) */
 } UyiTurn;
 
-/* What an answer's `info` lines said (0 when they did not). */
+/* What an answer's `info` lines said (0 when they did not): and, from an
+ * engine told `setoption name visits value true`, its search's root
+ * visits (`info visits ACTION:N ...`, docs/uyi.md), nchildren of them in
+ * the engine's order. */
 typedef struct UyiInfo {
     uint32_t sims;
     double winprob;
+    int nchildren;
+    Action children[MAX_ACTIONS];
+    uint32_t visits[MAX_ACTIONS];
 } UyiInfo;
 
 typedef struct UyiEngine UyiEngine;

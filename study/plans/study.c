@@ -21,7 +21,7 @@
 /* The keys each section may hold; anything else is a typo to report. */
 static const char *const STUDY_KEYS[] = {"name", "db", "seed", "games", "variants", "opening", "visits", NULL};
 static const char *const AGENT_KEYS[] = {"spec", "games", "opening", NULL};
-static const char *const REPORT_KEYS[] = {"out", "plots", "compare", "reference", NULL};
+static const char *const REPORT_KEYS[] = {"out", "plots", "compare", "reference", "margin", NULL};
 static const char *const LADDER_KEYS[] = {"levels", "games", "opening", NULL};
 
 typedef struct Ctx {
@@ -65,7 +65,7 @@ static int take_games(const Ctx *c, const IniKey *k, long *games)
     return bad(c, k->line, "games wants a number from 1 to %d, not '%.60s'", STORE_MAX_GAMES, k->value);
 }
 
-/* An opening (none, rings or random:K): how every game of a run starts. */
+/* An opening (none, rings, random:K or pie:K): how every game of a run starts. */
 typedef struct Opening {
     int kind, actions;
 } Opening;
@@ -73,7 +73,7 @@ typedef struct Opening {
 static int take_opening(const Ctx *c, const IniKey *k, Opening *o)
 {
     if (opening_parse(k->value, &o->kind, &o->actions)) return ERR_OK;
-    return bad(c, k->line, "opening wants none, rings or random:K (K from 1 to %d), not '%.60s'", OPENING_RANDOM_MAX,
+    return bad(c, k->line, "opening wants none, rings, random:K or pie:K (K from 1 to %d), not '%.60s'", OPENING_RANDOM_MAX,
                k->value);
 }
 
@@ -173,6 +173,12 @@ static int load_report_section(const Ctx *c, const IniSection *sec, Study *s)
         free(s->reference);
         if (!(s->reference = strdup(k->value))) return bad(c, k->line, "out of memory");
         s->reference_line = k->line;
+    }
+    /* the equivalence margin in points of White's score (report_equivalence) */
+    if ((k = ini_key(sec, "margin"))) {
+        if (!number_real(k->value, 0.001, 49.999, &s->margin))
+            return bad(c, k->line, "margin wants points of White's score above 0 and below 50 (2: within 48-52%%), "
+                       "not '%.60s'", k->value);
     }
     return ERR_OK;
 }

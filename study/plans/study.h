@@ -63,6 +63,7 @@ typedef struct Study {
     bool plots;          /* [report] plots */
     char *reference;     /* [report] reference: the report's reference evaluator; NULL: the default */
     int reference_line;  /* its line in the file */
+    double margin;       /* [report] margin: the equivalence margin in points of White's score; 0: none */
     StudyCompare compare[STUDY_MAX_COMPARE]; /* [report] compare, in the order written */
     int ncompare;
     StudyRun *runs;      /* the self-play runs in the order of their seeds, then the ladder's; each

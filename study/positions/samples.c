@@ -1,6 +1,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "engine/base/number.h"
 #include "engine/encode/encode.h"
 #include "engine/notation.h"
+#include "study/positions/gzip_out.h"
 #include "study/positions/samples.h"
 
 struct SampleReader {
@@ -122,6 +124,33 @@ bool samples_format_parse(const char *text, int *format)
             return true;
         }
     return false;
+}
+
+bool samples_format_extras_parse(const char *text, int *format, SamplesExtras *x)
+{
+    *x = (SamplesExtras){0};
+    if (!strcmp(text, "ypn") || !strcmp(text, "csv")) return samples_format_parse(text, format);
+    if (strncmp(text, "planes", 6)) return false;
+    *format = SAMPLES_PLANES;
+    static const char *const POLICY[] = {"policy", "policy-f16", "policy-sparse"};
+    for (const char *p = text + 6; *p;) {
+        if (*p++ != '+') return false;
+        size_t len = strcspn(p, "+");
+        bool known = false;
+        for (int k = 0; k < 3; k++)
+            if (len == strlen(POLICY[k]) && !strncmp(p, POLICY[k], len)) {
+                if (x->policy != SAMPLES_POLICY_NONE) return false; /* one policy */
+                x->policy = SAMPLES_POLICY_F32 + k;
+                known = true;
+            }
+        if (len == 4 && !strncmp(p, "mask", 4)) {
+            if (x->mask) return false;
+            x->mask = known = true;
+        }
+        if (!known) return false;
+        p += len;
+    }
+    return true;
 }
 
 /* ---- the .npy file ------------------------------------------------------
@@ -266,12 +295,31 @@ static void npy_record(const Sample *s, int view, unsigned char out[SAMPLES_RECO
     put16(p, (uint16_t)s->ply);
 }
 
+/* A line's text, appended to (cut short never: TEXT_LINE_MAX holds the
+ * longest, MAX_ACTIONS root children of at most 24 characters each). */
+enum { TEXT_LINE_MAX = 1024 + MAX_ACTIONS * 24 };
+typedef struct Line {
+    char text[TEXT_LINE_MAX];
+    size_t n;
+} Line;
+
+__attribute__((format(printf, 2, 3))) static void line_add(Line *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(l->text + l->n, sizeof l->text - l->n, fmt, ap);
+    va_end(ap);
+    assert(k >= 0 && (size_t)k < sizeof l->text - l->n);
+    l->n += (size_t)k;
+}
+
 /* One text line: ypn (tab-separated) or csv. */
-static void text_line(FILE *f, const Sample *s, int format)
+static void text_line(Line *l, const Sample *s, int format)
 {
     const StoreActionRow *row = s->row;
     char ypn[YPN_MAX_LEN], action[ACTION_MAX_LEN], value[NUMBER_REAL_LEN] = "", root[16] = "", chosen[16] = "",
         root_value[NUMBER_REAL_LEN] = "";
+    l->n = 0;
     ypn_format(&s->pos, ypn);
     action_format(s->action, action);
     if (row->searched) {
@@ -281,18 +329,18 @@ static void text_line(FILE *f, const Sample *s, int format)
     }
     if (!isnan(row->root_value)) number_real_text(row->root_value, root_value);
     if (format == SAMPLES_YPN) {
-        fprintf(f, "%s\t%s\t%d\t%s\t%s\t%s\t", ypn, action, s->z, value, root, chosen);
+        line_add(l, "%s\t%s\t%d\t%s\t%s\t%s\t", ypn, action, s->z, value, root, chosen);
     } else {
         /* run names are checked to hold no comma or quote where written */
-        fprintf(f, "%s,%" PRIu32 ",%d,%s,%c,%c,%s,%d,%" PRId64 ",%d,%s,%s,%s,%s,%d,", s->from->text.run,
-                s->from->text.index, s->ply, ypn, "wb"[s->pos.actor], STATE_CHARS[s->pos.state], action,
-                s->action_index, row->legal, row->searched, value, root, chosen, result_name(s->result), s->z);
+        line_add(l, "%s,%" PRIu32 ",%d,%s,%c,%c,%s,%d,%" PRId64 ",%d,%s,%s,%s,%s,%d,", s->from->text.run,
+                 s->from->text.index, s->ply, ypn, "wb"[s->pos.actor], STATE_CHARS[s->pos.state], action,
+                 s->action_index, row->legal, row->searched, value, root, chosen, result_name(s->result), s->z);
     }
     /* the root visit distribution: ACTION:VISITS;... (empty: none stored) */
     for (int i = 0; i < row->nchildren; i++)
-        fprintf(f, "%s%s:%" PRId64, i ? ";" : "", row->children[i].action, row->children[i].visits);
+        line_add(l, "%s%.16s:%" PRId64, i ? ";" : "", row->children[i].action, row->children[i].visits);
     /* the root's value last, after every field of the formats before it */
-    fprintf(f, "%c%s\n", format == SAMPLES_YPN ? '\t' : ',', root_value);
+    line_add(l, "%c%s\n", format == SAMPLES_YPN ? '\t' : ',', root_value);
 }
 
 /* The extras of a record after its fixed fields, at out. */
@@ -357,41 +405,66 @@ static int check_not_database(const Store *store, const char *path, char *err)
     return 0;
 }
 
+/* Where the export's bytes go: the file, or gzip into it. */
+typedef struct Writer {
+    FILE *f;
+    bool gzip;
+    GzipOut gz;
+} Writer;
+
+static int put(Writer *w, const void *data, size_t n, char *err)
+{
+    if (w->gzip) return gzip_out_write(&w->gz, data, n, err);
+    fwrite(data, 1, n, w->f); /* a failure is the stream's, found at the commit */
+    return 0;
+}
+
+/* The .npy header (count records), as it is written: itself, or a
+ * stored gzip member holding it (gzip_out.h); its bytes into *len. */
+static const unsigned char *header_out(const Writer *w, uint64_t count, const char *extra, int header_len,
+                                       unsigned char *header, unsigned char *member, size_t *len)
+{
+    npy_header(count, extra, header, header_len);
+    if (!w->gzip) {
+        *len = (size_t)header_len;
+        return header;
+    }
+    gzip_stored_member(header, (size_t)header_len, member);
+    *len = gzip_stored_len((size_t)header_len);
+    return member;
+}
+
 /* One routine for every format: text lines, or planes with the extras x;
- * stop (NULL: none), set by a signal, ends it with path as it was. */
+ * stop (NULL: none), set by a signal, ends it with path as it was. A path
+ * ending in ".gz" is written compressed (gzip_out.h). */
 static int export_samples(Store *store, const StoreSelection *sel, int format, const SamplesExtras *x, int view,
                           const char *path, const atomic_bool *stop, uint64_t *positions, uint64_t *games,
                           char *err)
 {
     SampleReader *r = NULL;
     FileOut out = {0};
+    Writer w = {.gzip = gzip_path(path)};
     uint64_t n = 0;
     bool planes = format == SAMPLES_PLANES;
     char extra[256];
-    size_t record_len = SAMPLES_RECORD_LEN + extras_descr(x, extra, sizeof extra);
+    size_t record_len = SAMPLES_RECORD_LEN + extras_descr(x, extra, sizeof extra), hlen;
     int header_len = npy_header_len(extra);
     /* planes+policy's header had 448 bytes from the start: kept, so that
      * the same export gives the same file, byte for byte */
     if (x->policy == SAMPLES_POLICY_F32 && !x->mask) header_len = NPY_POLICY_HEADER_LEN;
-    unsigned char header[NPY_HEADER_MAX], *record = malloc(record_len);
+    unsigned char header[NPY_HEADER_MAX], member[NPY_HEADER_MAX + 32], *record = malloc(record_len);
+    const unsigned char *head;
     float *target = malloc(ENCODE_ACTIONS * sizeof *target);
-    if (!record || !target) {
+    Line *line = malloc(sizeof *line);
+    if (!record || !target || !line) {
         free(record);
         free(target);
+        free(line);
         return error_set(err, "out of memory");
     }
     int rc = check_not_database(store, path, err);
-    if (rc) {
-        free(record);
-        free(target);
-        return rc;
-    }
-    rc = samples_open(&r, store, sel, err);
-    if (rc) {
-        free(record);
-        free(target);
-        return rc;
-    }
+    if (!rc) rc = samples_open(&r, store, sel, err);
+    if (rc) goto done;
     if (planes && (rc = file_out_check(path, err)) != 0) {
         /* the header, written first and again at the end, counts the records */
         if (rc > 0)
@@ -399,17 +472,20 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
         goto done;
     }
     if ((rc = file_out_open(&out, path, err))) goto done;
+    w.f = out.f;
     if (planes) {
-        npy_header(0, extra, header, header_len);
-        fwrite(header, 1, (size_t)header_len, out.f);
-    } else if (format == SAMPLES_CSV) {
-        fputs("run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,root_visits,chosen_visits,"
-              "result,z,visits,root_value\n",
-              out.f);
+        head = header_out(&w, 0, extra, header_len, header, member, &hlen);
+        fwrite(head, 1, hlen, out.f);
+    }
+    if (w.gzip && (rc = gzip_out_begin(&w.gz, out.f, err))) goto done;
+    if (format == SAMPLES_CSV) {
+        static const char HEAD[] = "run,index,ply,ypn,actor,state,action,action_index,legal,searched,value,"
+                                   "root_visits,chosen_visits,result,z,visits,root_value\n";
+        rc = put(&w, HEAD, sizeof HEAD - 1, err);
     }
     const Sample *s;
     const StoreCursorGame *last = NULL;
-    while (!(rc = samples_next(r, &s, err)) && s) {
+    while (!rc && !(rc = samples_next(r, &s, err)) && s) {
         if (stop && atomic_load(stop)) {
             rc = error_set(err, "stopped by a signal: '%.200s' is left as it was", path);
             break;
@@ -423,15 +499,17 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
         if (planes) {
             npy_record(s, view, record);
             if ((rc = put_extras(s, x, target, record + SAMPLES_RECORD_LEN, err))) break;
-            fwrite(record, 1, record_len, out.f);
+            rc = put(&w, record, record_len, err);
         } else {
-            text_line(out.f, s, format);
+            text_line(line, s, format);
+            rc = put(&w, line->text, line->n, err);
         }
         n++;
     }
+    if (!rc && w.gzip) rc = gzip_out_end(&w.gz, err);
     if (!rc && planes) {
-        npy_header(n, extra, header, header_len);
-        if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(header, 1, (size_t)header_len, out.f) != (size_t)header_len)
+        head = header_out(&w, n, extra, header_len, header, member, &hlen);
+        if (fseek(out.f, 0, SEEK_SET) != 0 || fwrite(head, 1, hlen, out.f) != hlen)
             rc = error_set(err, "cannot write '%.200s'", path);
     }
     if (!rc) {
@@ -441,10 +519,12 @@ static int export_samples(Store *store, const StoreSelection *sel, int format, c
     if (!rc && positions) *positions = n;
     if (!rc && games) *games = samples_games(r);
 done:
+    gzip_out_abandon(&w.gz);
     file_out_abandon(&out); /* after a failure: the sibling goes, the path stays as it was */
     samples_close(r);
     free(record);
     free(target);
+    free(line);
     return rc;
 }
 

@@ -85,14 +85,23 @@ typedef struct SamplesExtras {
     bool mask;
 } SamplesExtras;
 
+/* A format of the library's export (yinsh_export_positions): "ypn",
+ * "csv", or "planes" with options joined by '+' ("+policy", "+policy-f16",
+ * "+policy-sparse", at most one; "+mask"), into *format (SAMPLES_PLANES
+ * for every planes format) and *x. False for any other text. */
+bool samples_format_extras_parse(const char *text, int *format, SamplesExtras *x);
+#define SAMPLES_FORMATS_EXPECTED \
+    "ypn, csv or planes[+policy|+policy-f16|+policy-sparse][+mask] (planes+policy, planes+policy-sparse+mask, ...)"
+
 /* Writes the samples of sel to path as planes with the extras x (view
  * and the rest as samples_export). */
 int samples_export_planes(Store *s, const StoreSelection *sel, const SamplesExtras *x, int view, const char *path,
                           const atomic_bool *stop, uint64_t *positions, uint64_t *games, char *err);
 
 /* Writes the samples of sel to path in format, the planes in view
- * (ENCODE_VIEW_*), whole or not at all (a sibling renamed over path at the
- * end; base/file.h: a link's file replaced, standard output, a FIFO or a
+ * (ENCODE_VIEW_*), whole or not at all, compressed when path ends in
+ * ".gz" (gzip_out.h: the planes as two gzip members), (a sibling renamed
+ * over path at the end; base/file.h: a link's file replaced, standard output, a FIFO or a
  * device written through, which the planes, whose header counts the
  * records, refuse). The path is never one of the database's files
  * (ERR_USAGE). When stop (may be NULL) becomes true, it stops between

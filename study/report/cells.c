@@ -103,16 +103,30 @@ void report_md_pair_cell(FILE *f, const ReportPair *p)
     report_md_code(f, label);
 }
 
+/* A difference's verdict; one not claimed (told from chance, or a
+ * question after Holm) is no evidence of none, so it says what the
+ * interval excludes and the power the test had to see
+ * REPORT_POWER_POINTS. */
+void report_md_diff_verdict(FILE *f, const ReportDiff *d)
+{
+    fputs(REPORT_VERDICT_WORD[d->verdict], f);
+    if ((d->verdict == REPORT_CHANCE || d->verdict == REPORT_QUESTION) && !isnan(d->power))
+        fprintf(f, "; excluded: below %+.1f and above %+.1f; power to see ±%d points %.0f%%", 100 * d->d.lo + 0.0,
+                100 * d->d.hi + 0.0, REPORT_POWER_POINTS, 100 * d->power);
+}
+
 void report_md_scores_diff(FILE *f, const ReportPair *x, const ReportPair *y, const ReportDiff *d)
 {
     ReportScore sx = report_score(x), sy = report_score(y);
     char pv[32], ph[32];
     report_fmt_p(d->p, pv, sizeof pv);
     report_fmt_holm(d->p_holm, d->family, ph, sizeof ph);
-    fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n",
+    fprintf(f, " | %.1f%% (%llu game%s) | %.1f%% (%llu game%s) | %+.1f (%+.1f to %+.1f) | %s%s | %s | ",
             100 * sx.score, (unsigned long long)sx.n, number_plural(sx.n), 100 * sy.score, (unsigned long long)sy.n,
             number_plural(sy.n), 100 * d->d.mid + 0.0, 100 * d->d.lo + 0.0, 100 * d->d.hi + 0.0, d->exact ? "" : "≈ ",
-            pv, ph, REPORT_VERDICT_WORD[d->verdict]);
+            pv, ph);
+    report_md_diff_verdict(f, d);
+    fprintf(f, " |\n");
 }
 
 ReportDiff report_md_diff_cells(FILE *f, const ReportPair *standard, const ReportPair *blitz)

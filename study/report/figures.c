@@ -55,6 +55,37 @@ ReportScore report_score(const ReportPair *pair)
     return s;
 }
 
+int report_equivalence(const Report *rep, ReportEquivalence *rows)
+{
+    if (!(rep->margin > 0)) return 0;
+    int n = 0;
+    double p[STATS_HOLM_MAX], beyond[STATS_HOLM_MAX];
+    for (int i = 0; i < rep->npairs && n < STATS_HOLM_MAX; i++) {
+        const ReportPair *pair = &rep->pairs[i];
+        uint64_t w = pair->results[RESULT_WHITE], l = pair->results[RESULT_BLACK];
+        if (strcmp(pair->white, pair->black) || pair->games < REPORT_MIN_VERDICT_GAMES) continue;
+        ReportEquivalence *r = &rows[n];
+        if (stats_tost_sign(w, l, rep->margin, 0.05, &r->t)) continue;
+        r->pair = i;
+        /* were the share 1/2: the estimate normal with sd 1/(2 sqrt n), the
+           TOST rejecting when it is within margin - z sd of 1/2 */
+        double sd = 0.5 / sqrt((double)(w + l)), reach = rep->margin / sd - stats_normal_upper(0.05);
+        r->power = reach > 0 ? erf(reach / sqrt(2.0)) : 0;
+        p[n] = r->t.p;
+        beyond[n] = r->t.p_beyond;
+        n++;
+    }
+    double ph[STATS_HOLM_MAX], bh[STATS_HOLM_MAX];
+    stats_holm(p, n, ph);
+    stats_holm(beyond, n, bh);
+    for (int k = 0; k < n; k++) {
+        rows[k].p_holm = ph[k];
+        rows[k].beyond_holm = bh[k];
+        rows[k].verdict = stats_tost_verdict(ph[k], bh[k], 0.05);
+    }
+    return n;
+}
+
 ReportDiff report_diff(const ReportPair *standard, const ReportPair *blitz)
 {
     ReportScore s = report_score(standard), b = report_score(blitz);
@@ -62,6 +93,8 @@ ReportDiff report_diff(const ReportPair *standard, const ReportPair *blitz)
     ReportDiff d = {.d = stats_diff_newcombe((Interval){b.lo, b.score, b.hi}, (Interval){s.lo, s.score, s.hi})};
     const uint64_t st[3] = {s.losses, s.draws, s.wins}, bl[3] = {b.losses, b.draws, b.wins};
     d.p = stats_p_scores_differ(bl, st, &d.exact);
+    d.se = sqrt((s.n ? s.var / (double)s.n : 0) + (b.n ? b.var / (double)b.n : 0));
+    d.power = d.se > 0 ? stats_power_z(REPORT_POWER_POINTS / 100.0, d.se, 0.05) : NAN;
     d.p_holm = d.p;
     d.verdict = report_verdict(s.n < b.n ? s.n : b.n, d.p, d.d, 0);
     return d;

@@ -16,7 +16,9 @@
 #include "engine/geometry.h"
 #include "engine/notation.h"
 #include "selfplay/agents/agent.h"
+#include "selfplay/play/provenance.h"
 #include "selfplay/play/scheduler.h"
+#include "selfplay/store/store.h"
 #include "study/report/report_internal.h"
 #include "selfplay/stats/stats.h"
 #include "engine/base/number.h"
@@ -173,6 +175,71 @@ static void write_agents_cells(const ReportPair *p, FILE *f)
     fprintf(f, "| ");
     report_md_agents(f, p->white, " | ", p->black);
     fprintf(f, " | ");
+}
+
+/* Equivalence to a fair game (report_equivalence): the table a game's
+ * designer reads first, each self-play pair's White's score beside the
+ * verdict of the TOST within the declared margin. */
+static void write_equivalence(const Report *rep, FILE *f)
+{
+    ReportEquivalence *rows = rep->margin > 0 ? calloc((size_t)rep->npairs + 1, sizeof *rows) : NULL;
+    int n = rows ? report_equivalence(rep, rows) : 0;
+    if (!n) {
+        free(rows);
+        return;
+    }
+    double m = 100 * rep->margin;
+    fprintf(f, "## Equivalence to a fair game\n\n"
+               "Is the game fair within ±%.1f points, the margin declared before the games (a study's `[report] "
+               "margin`, or `yinsh report --margin`)? An interval that holds 50%% is no evidence of balance; two "
+               "one-sided tests are (TOST), exact at any number of games: on White's share of the decisive games "
+               "(as the sign test reads them, draws apart), the tests of \"at most %.1f%%\" and of \"at least "
+               "%.1f%%\", each at 0.05. Both rejected, the share's exact 90%% interval lies inside %.1f–%.1f%%, and "
+               "so does White's score (its distance from 50%% is the share's times the decisive games' fraction "
+               "of all): **fair within ±%.1f**. The contrary is tested too (\"the share is within the margin\", "
+               "from either side: twice the smaller one-sided p): rejected, the share is **beyond ±%.1f** (the "
+               "score beyond that times the decisive fraction). "
+               "Neither: **inconclusive**, the games allowing both a fair game and an edge of %.1f points. The %d "
+               "rows are one family for each kind of test, corrected by Holm's step-down (\"Holm\"); the verdict "
+               "reads the corrected p's. \"Power at 50%%\" is the chance that the TOST (uncorrected) finds the "
+               "row fair were White's share exactly 50%% with these decisive games. The exact sign test of 50%% and "
+               "its Holm p are the results table's (the family of every agent against itself).\n\n",
+            m, 50 - m, 50 + m, 50 - m, 50 + m, m, m, m, n);
+    fprintf(f, "| variant | agent | opening | games | White's score (95%% CI) | p (Holm) | White's share of decisive "
+               "games (90%% CI) | TOST p (Holm) | beyond p (Holm) | power at 50%% | verdict | Black swapped |\n"
+               "|---|---|---|--:|---|--:|---|--:|--:|--:|---|---|\n");
+    for (int k = 0; k < n; k++) {
+        const ReportEquivalence *r = &rows[k];
+        const ReportPair *p = &rep->pairs[r->pair];
+        ReportScore sc = report_score(p);
+        char ps[16], ph[16], tp[16], th[16], bp[16], bh[16];
+        report_fmt_p(sc.p, ps, sizeof ps);
+        report_fmt_holm(sc.p_holm, sc.family, ph, sizeof ph);
+        report_fmt_p(r->t.p, tp, sizeof tp);
+        report_fmt_p(r->p_holm, th, sizeof th);
+        report_fmt_p(r->t.p_beyond, bp, sizeof bp);
+        report_fmt_p(r->beyond_holm, bh, sizeof bh);
+        fprintf(f, "| %s | ", variant_name(p->variant));
+        report_md_code(f, p->white);
+        fprintf(f, " | ");
+        report_md_code(f, p->opening[0] ? p->opening : "not stored");
+        fprintf(f, " | %llu | %.1f%% (%.1f–%.1f) | %s (%s) | %.1f%% (%.1f–%.1f) | %s (%s) | %s (%s) | %.0f%% | %s | ",
+                (unsigned long long)p->games, 100 * sc.score, 100 * sc.lo, 100 * sc.hi, ps, ph, 100 * r->t.ci.mid,
+                100 * r->t.ci.lo, 100 * r->t.ci.hi, tp, th, bp, bh, 100 * r->power,
+                r->verdict == TOST_EQUIVALENT ? "**fair within the margin**"
+                : r->verdict == TOST_BEYOND   ? "**beyond the margin**"
+                                              : "inconclusive");
+        if (p->variant & VARIANT_SWAP) {
+            uint64_t swaps = p->swapped[RESULT_WHITE] + p->swapped[RESULT_BLACK] + p->swapped[RESULT_DRAW];
+            fprintf(f, "%llu of %llu (%.1f%%)", (unsigned long long)swaps, (unsigned long long)p->games,
+                    100.0 * (double)swaps / (double)p->games);
+        } else {
+            fprintf(f, "–");
+        }
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "\n");
+    free(rows);
 }
 
 /* A +swap variant's swaps (docs/rules.md §9.1): how often Black took
@@ -367,11 +434,14 @@ static void write_comparison(const Report *rep, FILE *f)
                        "pairs of two agents another: \"p (Holm)\" is each p adjusted by Holm's step-down over its "
                        "family. A difference is too large to be chance only when "
                        "the adjusted p < 0.05 and the interval excludes 0, with at least %d distinct games in each "
-                       "variant; a raw p alone below 0.05 makes a question, not a verdict.\n\n"
+                       "variant; a raw p alone below 0.05 makes a question, not a verdict. A difference not "
+                       "claimed is no evidence of none: its verdict names what the interval excludes and the "
+                       "power the test had to see %d points (two-sided, 0.05, normal approximation with each "
+                       "variant's own variance per game).\n\n"
                        "| agents | standard: White's score | blitz: White's score | blitz − standard (95%% CI) | p | "
                        "p (Holm) | verdict |\n|---|--:|--:|---|--:|--:|---|\n",
                     STATS_EXACT_SPLITS, report_diff_family(rep), number_plural((uint64_t)report_diff_family(rep)),
-                    REPORT_MIN_VERDICT_GAMES);
+                    REPORT_MIN_VERDICT_GAMES, REPORT_POWER_POINTS);
         report_md_pair_cell(f, st);
         ReportDiff d = report_md_diff_cells(f, st, bl);
         counts[d.verdict]++;
@@ -526,6 +596,21 @@ static void write_variant(FILE *f, const char *text)
     else report_md_code(f, text);
 }
 
+bool report_commits_clean(const char *list)
+{
+    if (!list[0]) return false;
+    char commit[STORE_COMMITS_LEN];
+    for (const char *p = list; *p;) {
+        const char *end = strstr(p, ", ");
+        size_t k = end ? (size_t)(end - p) : strlen(p);
+        snprintf(commit, sizeof commit, "%.*s", (int)k, p);
+        if (!provenance_committed(commit)) return false;
+        if (!end) break;
+        p = end + 2;
+    }
+    return true;
+}
+
 static void write_runs(const Report *rep, FILE *f)
 {
     fprintf(f, "## Runs\n\n"
@@ -551,7 +636,20 @@ static void write_runs(const Report *rep, FILE *f)
     }
     fprintf(f, "\n");
     /* what made each run: the same figures need the same engine */
-    fprintf(f, "### Provenance\n\n| run | yinsh | commit | compiler and flags | machine |\n|---|---|---|---|---|\n");
+    int uncommitted = 0;
+    for (int i = 0; i < rep->nrun_rows; i++) uncommitted += !report_commits_clean(rep->run_rows[i].git_commit);
+    fprintf(f, "### Provenance\n\n"
+               "The builds that played each run: the commit of the one that started it, then of each other build "
+               "that resumed it or played a shard merged into it. A commit that ends in `-dirty` was built from a "
+               "work tree with changes not committed (`yinsh study` plays with such a build only when told, "
+               "`--allow-dirty`); `unknown`, outside a git checkout. ");
+    if (uncommitted)
+        fprintf(f, "**%d of %d run%s played in part by a build of code not committed**: the games replay (\"How "
+                   "to reproduce\"), but no commit holds the code that played them.\n\n",
+                uncommitted, rep->nrun_rows, rep->nrun_rows == 1 ? " was" : "s were");
+    else
+        fprintf(f, "Every run was played by committed code.\n\n");
+    fprintf(f, "| run | yinsh | commits | compiler and flags | machine |\n|---|---|---|---|---|\n");
     for (int i = 0; i < rep->nrun_rows; i++) {
         const ReportRun *r = &rep->run_rows[i];
         fprintf(f, "| ");
@@ -776,6 +874,7 @@ void report_write_markdown(const Report *rep, const char *cmdline, const ReportP
     fprintf(f, "\n\n");
     write_selection(rep, f);
     write_summary(rep, f);
+    write_equivalence(rep, f);
     report_md_compared(rep, f);
     report_md_ladder(rep, f);
     report_md_by_elo(rep, f);

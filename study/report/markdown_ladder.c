@@ -527,9 +527,11 @@ void report_md_openings(const Report *rep, FILE *f)
             report_md_code(f, a->opening);
             fprintf(f, ": %.1f%% (%llu games) | ", 100 * sa.score, (unsigned long long)sa.n);
             report_md_code(f, b->opening);
-            fprintf(f, ": %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s | %s |\n", 100 * sb.score,
+            fprintf(f, ": %.1f%% (%llu games) | %+.1f (%+.1f to %+.1f) | %s%s | %s | ", 100 * sb.score,
                     (unsigned long long)sb.n, 100 * d.d.mid + 0.0, 100 * d.d.lo + 0.0, 100 * d.d.hi + 0.0,
-                    d.exact ? "" : "≈ ", pv, ph, REPORT_VERDICT_WORD[d.verdict]);
+                    d.exact ? "" : "≈ ", pv, ph);
+            report_md_diff_verdict(f, &d);
+            fprintf(f, " |\n");
         }
     if (rows) fprintf(f, "\n");
 }
@@ -548,8 +550,10 @@ void report_md_compared(const Report *rep, FILE *f)
                "its most-played self-play). The rows that allow a test are one family (%d test%s): \"p (Holm)\" "
                "is each p adjusted by Holm's step-down over it, and a difference is too large to be chance only "
                "when the adjusted p < 0.05 and the interval excludes 0, with at least %d distinct games on each "
-               "side. A row that is not played yet says which side is missing.\n\n",
-            family, number_plural((uint64_t)family), REPORT_MIN_VERDICT_GAMES);
+               "side. A difference not claimed is no evidence of none: its verdict names what the interval "
+               "excludes and the power the test had to see %d points (two-sided, 0.05, normal approximation with "
+               "each side's own variance per game). A row that is not played yet says which side is missing.\n\n",
+            family, number_plural((uint64_t)family), REPORT_MIN_VERDICT_GAMES, REPORT_POWER_POINTS);
     for (int i = 0; i < rep->ndeclared; i++) {
         const ReportDeclared *d = &rep->declared[i];
         fprintf(f, "%d. ", i + 1);

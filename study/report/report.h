@@ -39,6 +39,8 @@ enum {
     REPORT_MIN_VERDICT_GAMES = 20,    /* fewer distinct games than this give no verdict, whatever p */
     REPORT_CLASS_NB = 11,             /* classes of the 85 points under the hexagon's 12 symmetries */
     REPORT_LEVEL_MAX = STATS_BT_MAX,  /* levels of a ladder: the joint fit's players */
+    REPORT_POWER_POINTS = 2,          /* a difference not told from chance says its power to see this many
+                                         points of White's score (the edge the balance studies resolve) */
 };
 
 /* The phases of the legal-action counts: placements (state P), moves
@@ -196,7 +198,29 @@ typedef struct Report {
     int ndeclared;
     struct ReportCompared *compared; /* their rows, by declaration then variant */
     int ncompared;
+    double margin;              /* the declared equivalence margin of White's score (0.02: two points; a
+                                   study's [report] margin, `yinsh report --margin`); 0: no equivalence tests */
 } Report;
+
+/* Equivalence to a fair game within the declared margin (rep->margin),
+ * of every pair of an agent against itself with at least
+ * REPORT_MIN_VERDICT_GAMES distinct games and a decisive one: the exact
+ * TOST on White's share of the decisive games (stats_tost_sign, alpha
+ * 0.05, its 90% interval), its two p-values adjusted by Holm's step-down
+ * over the rows (one family: the equivalence tests; another: the tests
+ * of "beyond the margin"), the verdict from those, and the TOST's power
+ * at alpha were White's share exactly 1/2 with these decisive games
+ * (normal approximation). */
+typedef struct ReportEquivalence {
+    int pair;                   /* in rep->pairs */
+    StatsTost t;
+    double p_holm, beyond_holm; /* t.p and t.p_beyond adjusted over the rows */
+    TostVerdict verdict;
+    double power;               /* of the TOST at alpha 0.05, were the share 1/2 */
+} ReportEquivalence;
+/* The rows into rows (rep->npairs entries), in the pairs' order: their
+ * number; 0 without a margin. */
+int report_equivalence(const Report *rep, ReportEquivalence *rows);
 
 /* Loads the games of the named runs (nruns 0: all runs) of the database,
  * then builds each variant's ladder (report_ladder_build),
@@ -290,6 +314,8 @@ typedef struct ReportDiff {
     Interval d;
     double p;
     bool exact;
+    double se;                  /* the difference's standard error, from each side's own variance per game */
+    double power;               /* the two-sided test's power at 0.05 to see REPORT_POWER_POINTS (normal) */
     int family;                 /* 0 from report_diff: p_holm = p */
     double p_holm;
     ReportVerdict verdict;

@@ -47,6 +47,11 @@ bool report_has_level(const Report *rep);
 /* Text from the database in Markdown, as a code span: the one escaping
  * of every table cell and sentence that shows such text (cells.c). */
 void report_md_code(FILE *f, const char *text);
+/* A difference's verdict as a cell's text (cells.c). */
+void report_md_diff_verdict(FILE *f, const ReportDiff *d);
+/* Whether every build a run's commits name (run.git_commit, a list) was
+ * of committed code (provenance_committed); false for none stored. */
+bool report_commits_clean(const char *list);
 
 /* A variant's title in the report's headings: "Standard", "Blitz+swap", ... (VARIANT_*). */
 const char *report_variant_title(int variant);

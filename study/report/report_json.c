@@ -3,6 +3,7 @@
  * the first ring's classes, the ladders, the openings compared, the
  * published figures and the pictures. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "engine/base/json.h"
 #include "engine/notation.h"
@@ -286,6 +287,8 @@ static void json_diff(Json *j, const ReportDiff *d)
     json_interval(j, "difference", d->d);
     json_num(j, "p_value", d->p);
     json_bool(j, "p_exact", d->exact);
+    json_num(j, "se", d->se);
+    json_num(j, "power_2_points", d->power);
     if (d->family) json_num(j, "p_holm", d->p_holm);
     else json_null(j, "p_holm");
     json_int(j, "holm_family", d->family);
@@ -374,6 +377,42 @@ static void json_matched(Json *j, const Report *rep)
         json_close(j);
     }
     json_close(j);
+}
+
+/* Equivalence to a fair game within the declared margin
+ * (report_equivalence): one object per row; none without a margin. */
+static void json_equivalence(Json *j, const Report *rep)
+{
+    ReportEquivalence *rows = calloc((size_t)rep->npairs + 1, sizeof *rows);
+    int n = rows ? report_equivalence(rep, rows) : 0;
+    if (rep->margin > 0) json_num(j, "equivalence_margin", rep->margin);
+    else json_null(j, "equivalence_margin");
+    json_array(j, "equivalence");
+    static const char *const VERDICT[TOST_VERDICTS] = {"inconclusive", "equivalent", "beyond"};
+    for (int k = 0; k < n; k++) {
+        const ReportEquivalence *r = &rows[k];
+        const ReportPair *p = &rep->pairs[r->pair];
+        json_open(j, NULL, '{', false);
+        json_str(j, "variant", variant_name(p->variant));
+        json_str(j, "agent", p->white);
+        json_str(j, "opening", p->opening);
+        json_uint(j, "games", p->games);
+        json_uint(j, "decisive", p->results[RESULT_WHITE] + p->results[RESULT_BLACK]);
+        json_num(j, "decisive_share", r->t.ci.mid);
+        json_num(j, "decisive_share_lo90", r->t.ci.lo);
+        json_num(j, "decisive_share_hi90", r->t.ci.hi);
+        json_num(j, "p_low", r->t.p_low);
+        json_num(j, "p_high", r->t.p_high);
+        json_num(j, "p_tost", r->t.p);
+        json_num(j, "p_tost_holm", r->p_holm);
+        json_num(j, "p_beyond", r->t.p_beyond);
+        json_num(j, "p_beyond_holm", r->beyond_holm);
+        json_num(j, "power_at_half", r->power);
+        json_str(j, "verdict", VERDICT[r->verdict]);
+        json_close(j);
+    }
+    json_close(j);
+    free(rows);
 }
 
 /* The comparisons declared before the games (rep->compared): one object
@@ -489,6 +528,7 @@ void report_write_json(Json *j, const Report *rep, const char *out, const Report
         if (rep->ladder[v].nlinks || rep->ladder[v].why[0]) json_ladder(j, rep, v, &along[v]);
     json_close(j);
     json_matched(j, rep);
+    json_equivalence(j, rep);
     json_compared(j, rep);
     json_openings_compared(j, rep);
     json_published(j);

@@ -47,6 +47,7 @@ typedef struct Server {
     bool seen_valid;
     bool newgame_pending;  /* a newgame came during a search: reset before the next go */
     bool searching;        /* a search thread was started and not joined */
+    bool visits;           /* option visits (an MCTS agent's): `info visits` before each searched bestmove */
     pthread_t thread;
     /* shared with the search thread: */
     atomic_bool stop;      /* reader sets; the search reads it */
@@ -112,9 +113,11 @@ static void *search_main(void *arg)
     Server *sv = arg;
     char text[ACTION_MAX_LEN];
     Action a = ACTION_NONE;
+    bool searched = false;
     if (movegen_count(&sv->spos) > 0) {
         MoveStats st;
         a = agent_choose_limited(sv->agent, &sv->spos, &sv->rng, &sv->lim, &st);
+        searched = st.searched;
     }
     /* infinite: the answer waits for stop, whatever ended the search */
     while (sv->lim.until_stop && !atomic_load(&sv->stop)) {
@@ -124,6 +127,15 @@ static void *search_main(void *arg)
     /* done before the line is out: a harness that has read bestmove may
      * send the next go at once, and the reader must take it */
     pthread_mutex_lock(&sv->lock);
+    if (sv->visits && searched) {
+        /* the root visits, for a harness that stores them (docs/uyi.md) */
+        Action acts[MAX_ACTIONS];
+        uint32_t visits[MAX_ACTIONS];
+        int k = agent_root_children(sv->agent, acts, visits, MAX_ACTIONS);
+        if (k > 0) fputs("info visits", sv->out);
+        for (int i = 0; i < k; i++) fprintf(sv->out, " %s:%u", action_format(acts[i], text), (unsigned)visits[i]);
+        if (k > 0) fputc('\n', sv->out);
+    }
     atomic_store(&sv->done, true);
     fprintf(sv->out, "bestmove %s\n", a == ACTION_NONE ? "none" : action_format(a, text));
     fflush(sv->out);
@@ -159,8 +171,17 @@ static void search_join(Server *sv)
     }
 }
 
+/* Whether the agent searches a tree whose root visits it can say: MCTS
+ * (the option `visits`, docs/uyi.md). */
+static bool server_has_visits(const Server *sv)
+{
+    MctsConfig c;
+    return agent_spec_mcts_config(&sv->spec, &c);
+}
+
 /* The handshake's reply: our name with the canonical spec, the seed, and
- * every key of the spec as an option (an empty string is `<empty>`). */
+ * every key of the spec as an option (an empty string is `<empty>`), and
+ * for MCTS `visits`. */
 static void announce(Server *sv)
 {
     const AgentSpec *s = &sv->spec;
@@ -177,6 +198,7 @@ static void announce(Server *sv)
         else
             reply(sv, "option name %s type string default %s", o->name, o->value[0] ? o->value : "<empty>");
     }
+    if (server_has_visits(sv)) reply(sv, "option name visits type check default false");
     reply(sv, "uyiok");
 }
 
@@ -196,6 +218,14 @@ static void set_option(Server *sv, const UyiCommand *c)
      * (mcts's threads, solver, prior, policy) would change the agent
      * behind the harness's back (threads=T makes its search
      * irreproducible); an ab agent announces its threads (Threads) */
+    if (!strcmp(key, "visits") && server_has_visits(sv)) {
+        if (strcmp(c->value, "true") && strcmp(c->value, "false")) {
+            reply(sv, "info string error bad value '%.64s' for visits (true or false)", c->value);
+            return;
+        }
+        sv->visits = !strcmp(c->value, "true");
+        return;
+    }
     AgentOption opts[AGENT_SPEC_OPTIONS];
     int n = agent_spec_options(&sv->spec, opts), k = 0;
     while (k < n && strcmp(opts[k].name, key)) k++;

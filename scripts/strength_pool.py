@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# results/strength_pool.py MATCH_OUTPUT...: pooled Elo of colour-swapped matches from their pentanomial counts
+# scripts/strength_pool.py MATCH_OUTPUT...: pooled Elo of colour-swapped matches from their pentanomial counts
 # (pairs scoring 0, 1/2, 1, 3/2, 2): mean pair score and its standard error,
 # a normal 95% interval, turned to Elo -- the method `match` prints as "elo"
 import math, sys

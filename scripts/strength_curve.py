@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# results/strength_curve.py LABEL0 MATCH_OUTPUT LABEL1 [MATCH_OUTPUT LABEL2 ...]:
+# scripts/strength_curve.py LABEL0 MATCH_OUTPUT LABEL1 [MATCH_OUTPUT LABEL2 ...]:
 # a strength curve from a ladder of neighbour matches, each A (the longer
 # time) against B (the time below it), printed as `yinsh match` prints.
 # Each match's Elo and its standard error come from its pentanomial counts

@@ -5,9 +5,10 @@ against ours, the earlier MCTS study's exact p-values, random play's
 edge, and the replication against the ladder. Standard library only:
 Wilson intervals, Newcombe's hybrid interval of a difference, the exact
 two-sided binomial (sign) test of White's wins among decisive games, the
-same conventions as `yinsh report`.
+same conventions as `yinsh report`; and each pooled term beside its
+heterogeneity (Cochran's Q: whether the parts pooled share one value).
 
-    python3 results/balance_counts.py
+    python3 scripts/balance_counts.py
 """
 import math
 
@@ -88,6 +89,7 @@ line("pooled", mcts_std[0] + mcts_blitz[0], mcts_std[1] + mcts_blitz[1], mcts_st
 print("== random play (results/bench.md: 200,000 random games of seed 1)")
 line("random", 63631, 62287, 74082)
 
+QUEUED_POOLS = []  # pooled terms, each tested for heterogeneity at the end (Cochran's Q)
 print("== the replication (studies/replication.ini) and both studies together")
 rep_std, rep_blitz = (1562, 1436, 2), (1682, 1318, 0)  # results/replication/report.md
 line("replication, standard", *rep_std)
@@ -101,6 +103,9 @@ line("both, blitz", *both_blitz)
 diff("both, blitz minus standard", both_blitz, both_std)
 diff("standard, replication minus ladder", rep_std, ladder_std)
 diff("blitz, replication minus ladder", rep_blitz, ladder_blitz)
+QUEUED_POOLS.append(("both studies, standard", [ladder_std, rep_std]))
+QUEUED_POOLS.append(("both studies, blitz", [ladder_blitz, rep_blitz]))
+QUEUED_POOLS.append(("both studies, blitz minus standard", [(ladder_blitz, ladder_std), (rep_blitz, rep_std)]))
 
 # White's score against strength along the ladder (results/ladder/report.md,
 # 2026-12-02): each level's self-play (White wins, Black wins, draws) and
@@ -125,6 +130,9 @@ LADDER = {
               ((544, 556, 0), 998, 899, 1097), ((529, 567, 4), 1280, 1171, 1389), ((575, 525, 0), 1595, 1475, 1715),
               ((602, 491, 7), 1772, 1647, 1898), ((1365, 1035, 0), 2039, 1905, 2172)],
 }
+
+for _v in ("standard", "blitz"):  # "the pooled MCTS levels" (mcts10 to mcts1000)
+    QUEUED_POOLS.append((f"the MCTS levels pooled, {_v}", [LADDER[_v][k][0] for k in range(1, 6)]))
 
 
 def chi2_upper(x, df):
@@ -299,3 +307,96 @@ for (v, (h, se)), p, a in zip(fits.items(), ps, holm(ps)):
     print(f"{v}: White's term {ELO * h:+.0f} Elo ({ELO * (h - Z * se):+.0f} to {ELO * (h + Z * se):+.0f}), "
           f"Wald p {fmt_p(p)} (Holm {fmt_p(a)}); White's score over the {w + b + d} match games "
           f"{100 * s:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})")
+
+
+def pooled(est, se):
+    """Inverse-variance pooling and Cochran's Q (stats_pool in C)."""
+    w = [1 / s ** 2 for s in se]
+    mean = sum(wi * e for wi, e in zip(w, est)) / sum(w)
+    q = sum(wi * (e - mean) ** 2 for wi, e in zip(w, est))
+    return mean, 1 / math.sqrt(sum(w)), q, chi2_upper(q, len(est) - 1)
+
+
+def logit_se(w, b, d):
+    """A score's logit and its standard error (delta method, a game's own variance, draws counted)."""
+    s, n = score(w, b, d)
+    v = (w + d / 4) / n - s * s
+    return math.log(s / (1 - s)), math.sqrt(v / n) / (s * (1 - s))
+
+
+print("== the White term match by match (each match's two colour halves: h = (logit s1 + logit s2) / 2), "
+      "and whether the matches share one (Cochran's Q)")
+for v, ms in TOP_MATCHES.items():
+    est, err, names = [], [], []
+    for i in range(0, len(ms), 2):
+        (wa, ba, w1, b1, d1), (_, _, w2, b2, d2) = ms[i], ms[i + 1]
+        l1, e1 = logit_se(w1, b1, d1)
+        l2, e2 = logit_se(w2, b2, d2)
+        est.append((l1 + l2) / 2)
+        err.append(math.sqrt(e1 ** 2 + e2 ** 2) / 2)
+        names.append(f"{TOP_LEVELS[max(wa, ba)]}-{TOP_LEVELS[min(wa, ba)]}")
+    mean, se, q, p = pooled(est, err)
+    per = ", ".join(f"{nm} {ELO * e:+.0f} ({ELO * (e - Z * s):+.0f} to {ELO * (e + Z * s):+.0f})"
+                    for nm, e, s in zip(names, est, err))
+    print(f"{v}: {per}; pooled {ELO * mean:+.0f} Elo ({ELO * (mean - Z * se):+.0f} to {ELO * (mean + Z * se):+.0f}); "
+          f"Cochran's Q {q:.1f} on {len(est) - 1} df, p {fmt_p(p)}, I^2 {100 * max(0, (q - len(est) + 1) / q):.0f}%")
+
+
+def score_se(c):
+    s, n = score(*c)
+    w, b, d = c
+    return s, math.sqrt(((w + d / 4) / n - s * s) / n)
+
+
+print("== every pooled term above beside its heterogeneity (Cochran's Q: do the pooled parts share one value?)")
+for label, parts in QUEUED_POOLS:
+    est, err = [], []
+    for part in parts:
+        if isinstance(part[0], tuple):  # a difference of two scores
+            (sa, ea), (sb, eb) = score_se(part[0]), score_se(part[1])
+            est.append(sa - sb)
+            err.append(math.sqrt(ea ** 2 + eb ** 2))
+        else:
+            s, e = score_se(part)
+            est.append(s)
+            err.append(e)
+    mean, se, q, p = pooled(est, err)
+    f = pts if isinstance(parts[0][0], tuple) else (lambda x: f"{100 * x:.1f}%")
+    print(f"{label}: parts {', '.join(f(e) for e in est)}; pooled {f(mean)} ({f(mean - Z * se)} to "
+          f"{f(mean + Z * se)}); Cochran's Q {q:.2f} on {len(est) - 1} df, p {fmt_p(p)}")
+
+
+def lchoose(n, k):
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def perm_exact_p(a, b):
+    """The exact permutation test of two samples' scores (stats_p_scores_differ), a and b as (W, B, D)."""
+    (wa, ba, da), (wb, bb, db) = a, b
+    c = (ba + bb, da + db, wa + wb)  # losses, draws, wins pooled
+    na, n = wa + ba + da, wa + ba + da + wb + bb + db
+    total, obs = c[1] + 2 * c[2], da + 2 * wa
+    far, whole, p = abs(n * obs - na * total), lchoose(n, na), 0.0
+    for x2 in range(max(0, na - c[0] - c[1]), min(c[2], na) + 1):
+        rest = na - x2
+        for x1 in range(max(0, rest - c[0]), min(c[1], rest) + 1):
+            if abs(n * (x1 + 2 * x2) - na * total) >= far:
+                p += math.exp(lchoose(c[2], x2) + lchoose(c[1], x1) + lchoose(c[0], rest - x1) - whole)
+    return min(1.0, p)
+
+
+# H4 assumed PUCT at d7's strength; it is not (d7 beats it by +256 and +191
+# Elo). What its games can say is a description beside the alpha-beta
+# levels rated just below and above it (results/top/report.md, "Results by
+# variant and agents": self-play, White wins, Black wins, draws).
+TOP_SELF = {
+    "standard": {"d5": (1266, 1068, 66), "puct": (1179, 1120, 101), "d6": (1264, 1095, 41)},
+    "blitz": {"d5": (1319, 1073, 8), "puct": (1181, 1197, 22), "d6": (1399, 978, 23)},
+}
+print("== PUCT's White's score beside its Elo neighbours d5 and d6 (a description, not a declared test)")
+for v, t in TOP_SELF.items():
+    for other in ("d5", "d6"):
+        a, b = t["puct"], t[other]
+        d, lo, hi = newcombe(a[0] + a[2] / 2, sum(a), b[0] + b[2] / 2, sum(b))
+        print(f"{v}: puct {100 * score(*a)[0]:.1f}% minus {other} {100 * score(*b)[0]:.1f}%: {pts(d)} "
+              f"({pts(lo)} to {pts(hi)}), exact permutation p {fmt_p(perm_exact_p(a, b))}")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The figures of results/engines.md from the match databases.
 
-    python3 results/engines_figures.py overhead DB...   time per action, A and B
-    python3 results/engines_figures.py tc BASE_MS INC_MS DB...
+    python3 scripts/engines_figures.py overhead DB...   time per action, A and B
+    python3 scripts/engines_figures.py tc BASE_MS INC_MS DB...
                                                         time against budget, forfeits
 
 A is the run's agent A (White in even games), B agent B. Only actions an
