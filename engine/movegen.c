@@ -40,10 +40,9 @@ static int gen_moves(const Position *pos, int colour, Action *list)
 int movegen_count_moves(const Position *pos, int colour)
 {
     Boards b = targets_boards(pos->rings, pos->markers, colour);
-    Bitboard t[DIR_NB];
-    all_targets(&b, t);
-    return bb_popcount(t[0]) + bb_popcount(t[1]) + bb_popcount(t[2]) + bb_popcount(t[3]) + bb_popcount(t[4]) +
-           bb_popcount(t[5]);
+    Lanes4 up = half_targets(b.mine, b.empty, b.markers, true, NULL);
+    Lanes4 down = half_targets(b.mine, b.empty, b.markers, false, NULL);
+    return l4_popcount3(up) + l4_popcount3(down);
 }
 
 Bitboard movegen_flippable(const Position *pos, int colour)
@@ -55,12 +54,7 @@ Bitboard movegen_flippable(const Position *pos, int colour)
 
 /* The points of six directions' targets, counted: a ring's targets in
  * one direction never overlap another's (targets.h) */
-static inline int lanes_count(Lanes4 up, Lanes4 down)
-{
-    int n = 0;
-    for (int d = 0; d < 3; d++) n += bb_popcount(l4_lane(up, d)) + bb_popcount(l4_lane(down, d));
-    return n;
-}
+static inline int lanes_count(Lanes4 up, Lanes4 down) { return l4_popcount3(up) + l4_popcount3(down); }
 
 void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard flippable[COLOUR_NB])
 {
