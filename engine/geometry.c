@@ -38,6 +38,8 @@ __attribute__((constructor)) static void geometry_build(void)
             g->ray_len[p][d] = (int8_t)len;
             g->reach[p] = (int8_t)(g->reach[p] + len);
         }
+        for (int k = 0; k < 5; k++)
+            if (g->reach[p] >> k & 1) g->reach_bit[k] |= bb_bit(p);
         for (int d = 0; d < DIR_NB; d++)
             for (int k = 0; k < g->ray_len[p][d]; k++)
                 g->dir_by_diff[g->ray_pt[p][d][k] - p + SQUARE_NB - 1] = (int8_t)d;

@@ -6,6 +6,9 @@
 
 #include <stdbool.h>
 #include "engine/types.h"
+#if defined(__AVX512VPOPCNTDQ__) && defined(__AVX512VL__)
+#include <immintrin.h>
+#endif
 
 /* Directions: 0..2 point to higher indices (row+1, column+1, both+1), 3..5
  * are their opposites. DIR_STEP[d] is the index step of direction d. */
@@ -21,7 +24,9 @@ typedef struct Geometry {
     Bitboard ray[SQUARE_NB][DIR_NB];      /* points beyond p in direction d */
     Bitboard row5[SQUARE_NB][AXIS_NB];    /* the 5 points from p along axis, or 0 */
     int8_t ray_len[SQUARE_NB][DIR_NB];
-    int8_t reach[SQUARE_NB];              /* ray_len summed over the six directions */
+    int8_t reach[SQUARE_NB];              /* ray_len summed over the six directions (at most 27) */
+    Bitboard reach_bit[5];                /* the points whose reach has bit k: a set's reach summed
+                                             is the sum of 2^k popcount(set & reach_bit[k]) */
     int8_t ray_pt[SQUARE_NB][DIR_NB][10]; /* the points of ray, nearest first */
     Key z_ring[COLOUR_NB][SQUARE_NB];
     Key z_marker[COLOUR_NB][SQUARE_NB];
@@ -140,16 +145,61 @@ static inline bool l4_any(Lanes4 a)
     return (u[0] | u[1] | u[2] | u[3]) != 0;
 }
 
+#if defined(__AVX512VBMI2__) && defined(__AVX512VL__)
+/* AVX-512's funnel shifts (VBMI2: Ice Lake, Zen 4 and later): the upper
+ * half of hi:lo shifted left by k, and the lower half shifted right, lane
+ * by lane. Written as instructions because clang 14, tuning for these
+ * CPUs, turns the intrinsics back into two shifts and an or. */
+static inline Quad l4_funnel_left(Quad hi, Quad lo, Quad k)
+{
+    __asm__("vpshldvq %[k], %[lo], %[hi]" : [hi] "+v"(hi) : [lo] "v"(lo), [k] "v"(k));
+    return hi;
+}
+static inline Quad l4_funnel_right(Quad lo, Quad hi, Quad k)
+{
+    __asm__("vpshrdvq %[k], %[hi], %[lo]" : [lo] "+v"(lo) : [hi] "v"(hi), [k] "v"(k));
+    return lo;
+}
+#endif
+
 /* Each lane's set moved n steps of its direction: toward higher points
  * (up) or lower. n * step stays below 64 (n is 1, 2 or 4), so each half
- * takes the bits that cross from the other with one shift. */
+ * takes the bits that cross from the other with one shift; with the
+ * funnel shifts, the half that takes them is one instruction instead of
+ * two shifts and an or: two instructions a step, not four (the same
+ * bits). */
 static inline Lanes4 l4_step(Lanes4 a, int n, bool up)
 {
     Quad k = LANE_STEP * (uint64_t)n;
+#if defined(__AVX512VBMI2__) && defined(__AVX512VL__)
+    if (up) return (Lanes4){a.lo << k, l4_funnel_left(a.hi, a.lo, k)};
+    return (Lanes4){l4_funnel_right(a.lo, a.hi, k), a.hi >> k};
+#else
     if (up) return (Lanes4){a.lo << k, (a.hi << k) | (a.lo >> (64 - k))};
     return (Lanes4){(a.lo >> k) | (a.hi << (64 - k)), a.hi >> k};
+#endif
 }
 #endif
+
+/* The points of each of lanes 0..2 (into n[0..2]), and of the three
+ * together. With AVX-512's vector popcount (VPOPCNTDQ) the lanes are
+ * counted where they stand, not taken out one 64-bit half at a time
+ * (the same counts). */
+static inline void l4_counts3(Lanes4 a, int n[3])
+{
+#if !defined(L4_SCALAR) && defined(__AVX512VPOPCNTDQ__) && defined(__AVX512VL__)
+    Quad c = (Quad)_mm256_popcnt_epi64((__m256i)a.lo) + (Quad)_mm256_popcnt_epi64((__m256i)a.hi);
+    for (int i = 0; i < 3; i++) n[i] = (int)c[i];
+#else
+    for (int i = 0; i < 3; i++) n[i] = bb_popcount(l4_lane(a, i));
+#endif
+}
+static inline int l4_popcount3(Lanes4 a)
+{
+    int n[3];
+    l4_counts3(a, n);
+    return n[0] + n[1] + n[2];
+}
 
 /* Starts (lowest point) of every run of 5 set points along axis a. The
  * embedding needs no edge masks: a shift that wraps from row 11 of one
@@ -171,6 +221,20 @@ static inline bool bb_has_row(Bitboard m)
     Lanes4 t = l4_and(one, l4_step(one, 1, false)); /* runs of 2 */
     t = l4_and(t, l4_step(t, 2, false));            /* runs of 4 */
     return l4_any(l4_and(t, l4_step(one, 4, false)));
+}
+
+/* The points of every run of 5 set points of m along any axis: a row
+ * that some change of m makes lies in these points of the set it was
+ * made from (engine/movegen.c, the search's ordering). */
+static inline Bitboard bb_row_points(Bitboard m)
+{
+    Bitboard z = 0;
+    for (int a = 0; a < AXIS_NB; a++) {
+        int k = DIR_STEP[a];
+        Bitboard st = bb_row_starts(m, a);
+        z |= st | st << k | st << 2 * k | st << 3 * k | st << 4 * k;
+    }
+    return z;
 }
 
 /* Points strictly between p and q, which lie on one line in direction d. */

@@ -40,10 +40,9 @@ static int gen_moves(const Position *pos, int colour, Action *list)
 int movegen_count_moves(const Position *pos, int colour)
 {
     Boards b = targets_boards(pos->rings, pos->markers, colour);
-    Bitboard t[DIR_NB];
-    all_targets(&b, t);
-    return bb_popcount(t[0]) + bb_popcount(t[1]) + bb_popcount(t[2]) + bb_popcount(t[3]) + bb_popcount(t[4]) +
-           bb_popcount(t[5]);
+    Lanes4 up = half_targets(b.mine, b.empty, b.markers, true, NULL);
+    Lanes4 down = half_targets(b.mine, b.empty, b.markers, false, NULL);
+    return l4_popcount3(up) + l4_popcount3(down);
 }
 
 Bitboard movegen_flippable(const Position *pos, int colour)
@@ -55,12 +54,7 @@ Bitboard movegen_flippable(const Position *pos, int colour)
 
 /* The points of six directions' targets, counted: a ring's targets in
  * one direction never overlap another's (targets.h) */
-static inline int lanes_count(Lanes4 up, Lanes4 down)
-{
-    int n = 0;
-    for (int d = 0; d < 3; d++) n += bb_popcount(l4_lane(up, d)) + bb_popcount(l4_lane(down, d));
-    return n;
-}
+static inline int lanes_count(Lanes4 up, Lanes4 down) { return l4_popcount3(up) + l4_popcount3(down); }
 
 void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard flippable[COLOUR_NB])
 {
@@ -254,6 +248,53 @@ bool movegen_is_legal(const Position *pos, Action a)
     for (int i = 0; i < n; i++)
         if (list[i] == a) return true;
     return false;
+}
+
+/* Whether ring move a (of the actor's, in state M) leaves a row of five
+ * of the actor's markers: the markers as pos_make leaves them, the
+ * origin's new marker and the flips, without making it. */
+static inline bool move_makes_row(const Position *pos, Action a)
+{
+    return bb_has_row((pos->markers[pos->actor] | bb_bit(ACTION_FROM(a))) ^ pos_move_flips(pos, a));
+}
+
+/* A row after a move is a window of five points that were all markers or
+ * the moving ring before it, so it lies in z, the points of the windows
+ * of markers and the actor's rings; and (unless it stood before the
+ * move) it holds a point the move changed, the origin or a flipped
+ * marker, on the path from the origin to the destination. So only the
+ * destinations that a fill from z along the move's direction reaches,
+ * through the points that are not rings, can be such a move's: those are
+ * checked one by one, in movegen_all's order (by direction, then by
+ * destination). Most positions have no such window, or few. */
+int movegen_row_moves(const Position *pos, Action *list)
+{
+    if (pos->state != STATE_M || pos->pool == 0) return 0;
+    int me = pos->actor, n = 0;
+    if (bb_has_row(pos->markers[me])) {
+        /* a row standing before the move (no position play reaches): every move looked at */
+        Action all[MAX_ACTIONS];
+        int k = movegen_all(pos, all);
+        for (int i = 0; i < k; i++)
+            if (ACTION_KIND(all[i]) == ACT_MOVE && move_makes_row(pos, all[i])) list[n++] = all[i];
+        return n;
+    }
+    Bitboard z = bb_row_points(pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me]);
+    if (!z) return 0;
+    Boards b = targets_boards(pos->rings, pos->markers, me);
+    Bitboard t[DIR_NB];
+    all_targets(&b, t);
+    Spans up = spans(GEO->valid & ~b.rings, true), down = spans(GEO->valid & ~b.rings, false);
+    Lanes4 reach_up = fill(l4_all(z), &up, 9, true), reach_down = fill(l4_all(z), &down, 9, false);
+    for (int d = 0; d < DIR_NB; d++) {
+        Bitboard cand = t[d] & (d < 3 ? l4_lane(reach_up, d) : l4_lane(reach_down, d - 3));
+        for (; cand; cand &= cand - 1) {
+            Point to = bb_lsb(cand);
+            Action a = ACTION_MAKE(ACT_MOVE, origin(to, d, b.rings), to);
+            if (move_makes_row(pos, a)) list[n++] = a;
+        }
+    }
+    return n;
 }
 
 bool movegen_row_in_reach(const Position *pos)

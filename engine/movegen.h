@@ -44,6 +44,13 @@ void movegen_moves_and_flips(const Position *pos, int moves[COLOUR_NB], Bitboard
  * quiet by this test. */
 bool movegen_row_in_reach(const Position *pos);
 
+/* The actor's ring moves (state M) after which five of its own markers
+ * stand in a line (the markers as pos_make leaves them: the origin's new
+ * marker and the flips), in movegen_all's order, into list; their number.
+ * The moves alpha-beta's quiescence step searches (selfplay/search/ab.h),
+ * found without making each: a position in another state has none. */
+int movegen_row_moves(const Position *pos, Action *list);
+
 /* A uniformly random legal action, ACTION_NONE when the game is over. It
  * draws exactly as list[rng_below(rng, n)] over movegen_all's list would,
  * so the two give the same games, but without writing the list. */

@@ -84,4 +84,22 @@ static inline Key pos_key_after_place(const Position *pos, Action a)
     return k;
 }
 
+/* The key after a ring move (ACT_MOVE) that makes no row, as pos_make
+ * leaves it: the ring moved, the origin's marker, the flips (two lookups
+ * of the line's table, as pos_make does), the turn to the other player
+ * in state M. A move that makes a row leads to another key (the state
+ * and who acts differ): a searcher that fetches the child's table entry
+ * early with this one then fetches a slot of no use, and nothing else. */
+static inline Key pos_key_after_move(const Position *pos, Action a)
+{
+    int me = pos->actor;
+    Point from = ACTION_FROM(a), to = ACTION_TO(a);
+    int d = GEO->dir_by_diff[to - from + SQUARE_NB - 1], axis = d < 3 ? d : d - 3;
+    Bitboard flips = bb_between(from, to, d) & (pos->markers[WHITE] | pos->markers[BLACK]);
+    Point lo = bb_lsb(flips), hi = bb_msb(flips);
+    Key seg = GEO->z_line_flip[axis][hi] ^ GEO->z_line_flip[axis][lo - DIR_STEP[axis]];
+    return pos->key ^ GEO->z_ring[me][from] ^ GEO->z_ring[me][to] ^ GEO->z_marker[me][from] ^ (flips ? seg : 0) ^
+           GEO->z_actor;
+}
+
 #endif

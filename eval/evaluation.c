@@ -62,10 +62,12 @@ void eval_line_counts(Bitboard mine, Bitboard theirs, int *three, int *four)
     line_counts(mine, theirs, three, four);
 }
 
-static int reach(Bitboard rings)
+/* A set's reach summed (the centre feature), by the bits of the points'
+ * reach (GEO->reach_bit): no loop whose length the position decides. */
+static inline int reach(Bitboard rings)
 {
     int r = 0;
-    for (; rings; rings &= rings - 1) r += GEO->reach[bb_lsb(rings)];
+    for (int k = 0; k < 5; k++) r += bb_popcount(rings & GEO->reach_bit[k]) << k;
     return r;
 }
 
@@ -87,6 +89,22 @@ void features_int(const Position *pos, int out[FEAT_NB])
     }
     for (int i = 0; i < FEAT_NB; i++) out[i] = f[WHITE][i] - f[BLACK][i];
     out[FEAT_TEMPO] = pos->actor == WHITE ? 1 : -1;
+}
+
+int32_t features_dot_rest(const Position *pos, const int32_t w[FEAT_NB])
+{
+    int moves[COLOUR_NB];
+    Bitboard flippable[COLOUR_NB];
+    movegen_moves_and_flips(pos, moves, flippable);
+    const Bitboard *m = pos->markers;
+    int32_t f_rings = pos->removed[WHITE] - pos->removed[BLACK];
+    int32_t f_markers = bb_popcount(m[WHITE]) - bb_popcount(m[BLACK]);
+    int32_t f_flip = bb_popcount(flippable[WHITE] & m[BLACK]) - bb_popcount(flippable[BLACK] & m[WHITE]);
+    int32_t f_mob = moves[WHITE] - moves[BLACK];
+    int32_t f_centre = reach(pos->rings[WHITE]) - reach(pos->rings[BLACK]);
+    int32_t f_tempo = pos->actor == WHITE ? 1 : -1;
+    return w[FEAT_RINGS_REMOVED] * f_rings + w[FEAT_MARKERS] * f_markers + w[FEAT_FLIPPABLE] * f_flip +
+           w[FEAT_MOBILITY] * f_mob + w[FEAT_CENTRE] * f_centre + w[FEAT_TEMPO] * f_tempo;
 }
 
 void features_compute(const Position *pos, double out[FEAT_NB])

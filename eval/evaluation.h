@@ -37,6 +37,12 @@ void eval_line_counts_slow(Bitboard mine, Bitboard theirs, int *three, int *four
  * whole numbers (features_int: the net's linear part, without a round
  * trip through double) or as the linear evaluation's doubles. */
 void features_int(const Position *pos, int out[FEAT_NB]);
+/* The features but the line counts (FEAT_LINES3 and FEAT_LINES4)
+ * weighted: the sum of w[k] f[k] over them, in whole numbers, f as
+ * features_int gives them. What a net's linear part computes from the
+ * position at a leaf, its accumulators keeping the windows' line counts
+ * (eval/nnue.h). */
+int32_t features_dot_rest(const Position *pos, const int32_t w[FEAT_NB]);
 void features_compute(const Position *pos, double out[FEAT_NB]);
 
 typedef struct Weights {

@@ -22,7 +22,8 @@ struct Nnue {
     NnuePath path;
     uint64_t hash;
     char description[NNUE_DESC_MAX + 1];
-    /* one 32-byte aligned block: w1 is NNUE_ROWS rows of `hidden`, each row
+    /* one 32-byte aligned block: w1 is NNUE_ROWS_MADE rows of `hidden` (the
+     * file's rows, then the difference rows made from them), each row
      * 32-byte aligned (hidden is a multiple of 16) */
     int16_t *w1, *b1, *w2, *w3;
     int32_t *b2;
@@ -31,6 +32,12 @@ struct Nnue {
     int32_t lw[FEAT_NB];
     int32_t *pw;           /* feature set 3: the pattern part (PATTERN_NB), or NULL */
     int32_t *pw_code;      /* and by code, White's view then Black's (patterns_expand) */
+    /* with a linear part: what a window of each code adds for the actor
+     * White and for Black, as a pair (patterns_pair): its pattern weight
+     * (with a pattern part) and its share of the linear part's line
+     * features, the windows of 3 and 4 (window_table); the sums the
+     * accumulators keep, NnueAcc.psum */
+    int64_t *win;
     int16_t *ppw;          /* feature set 4: the policy head (ENCODE_ACTIONS rows of 2 * hidden), or NULL */
     int32_t *ppb;          /* its biases (ENCODE_ACTIONS), in the same block as ppw */
     int32_t beta;          /* feature set 4; 0 in set 5 */
@@ -81,7 +88,8 @@ int nnue_row_feature(int row)
     return kind * POINT_NB + bb_popcount(GEO->valid & (bb_bit(p) - 1));
 }
 
-/* A piece of `colour` at p turned on or off, in both perspectives. */
+/* A piece of `colour` at p turned on or off, in both perspectives; the
+ * point's digit in White's view (patterns.h) moves by the piece's. */
 static inline void piece(NnueDelta *d, bool ring, int colour, Point p, bool on)
 {
     for (int c = 0; c < COLOUR_NB; c++) {
@@ -91,42 +99,74 @@ static inline void piece(NnueDelta *d, bool ring, int colour, Point p, bool on)
     }
 }
 
+/* A point whose digit in White's view changed by `change`. */
+static inline void point(NnueDelta *d, Point p, int change)
+{
+    d->pts[d->npts] = (uint8_t)p;
+    d->change[d->npts++] = (int8_t)change;
+}
+
+/* The digit of a piece in White's view: a marker 1 (White's) or 2, a ring
+ * 3 or 4. */
+static inline int digit(bool ring, int colour) { return (ring ? 3 : 1) + colour; }
+
+/* The markers a move turned over, each one difference row in each
+ * perspective: NNUE_ROW_FLIP where the marker went from the
+ * perspective's own colour to the other's, NNUE_ROW_UNFLIP the other
+ * way. */
+static inline void flips(NnueDelta *d, Bitboard flips, const Bitboard markers_after[COLOUR_NB])
+{
+    for (int now = 0; now < COLOUR_NB; now++)
+        for (Bitboard b = flips & markers_after[now]; b; b &= b - 1) {
+            Point p = bb_lsb(b);
+            /* it was the other colour's: own to theirs in that colour's perspective */
+            d->add[now ^ 1][d->nadd[now ^ 1]++] = (uint16_t)(NNUE_ROW_FLIP + p);
+            d->add[now][d->nadd[now]++] = (uint16_t)(NNUE_ROW_UNFLIP + p);
+            point(d, p, digit(false, now) - digit(false, now ^ 1));
+        }
+}
+
 void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
 {
     int me = u->actor;
     Point from = ACTION_FROM(a), to = ACTION_TO(a);
     d->nadd[0] = d->nadd[1] = d->nsub[0] = d->nsub[1] = 0;
+    d->npts = 0;
     switch (ACTION_KIND(a)) {
     case ACT_PLACE:
         piece(d, true, me, from, true);
+        point(d, from, digit(true, me));
         break;
     case ACT_MOVE:
-        piece(d, true, me, from, false);
+        /* the ring left for a marker: one difference row */
+        for (int c = 0; c < COLOUR_NB; c++) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_LEAVE + (me != c) * SQUARE_NB + from);
         piece(d, true, me, to, true);
-        piece(d, false, me, from, true);
-        /* a flipped marker has its colour after the move; before, the other */
-        for (Bitboard b = u->flips; b; b &= b - 1) {
-            Point p = bb_lsb(b);
-            int now = bb_test(pos->markers[WHITE], p) ? WHITE : BLACK;
-            piece(d, false, now ^ 1, p, false);
-            piece(d, false, now, p, true);
-        }
+        point(d, from, digit(false, me) - digit(true, me));
+        point(d, to, digit(true, me));
+        flips(d, u->flips, pos->markers);
         break;
     case ACT_ROW:
-        for (Bitboard b = u->flips; b; b &= b - 1) piece(d, false, me, bb_lsb(b), false);
+        for (Bitboard b = u->flips; b; b &= b - 1) {
+            piece(d, false, me, bb_lsb(b), false);
+            point(d, bb_lsb(b), -digit(false, me));
+        }
         break;
     case ACT_RING:
         piece(d, true, me, from, false);
+        point(d, from, -digit(true, me));
         break;
     case ACT_SWAP: {
         Point p = bb_lsb(pos->rings[BLACK]);
         piece(d, true, WHITE, p, false);
         piece(d, true, BLACK, p, true);
+        point(d, p, digit(true, BLACK) - digit(true, WHITE));
         break;
     }
     }
     /* the other inputs before (the Undo) and after (the position): only
-     * those that changed (state_rows' rows, compared part by part) */
+     * those that changed (state_rows' rows, compared part by part); a
+     * move's pool one down and a turn passed in the same state are one
+     * difference row each */
     for (int c = 0; c < COLOUR_NB; c++) {
         for (int side = 0; side < 2; side++) {
             int col = c ^ side, r0 = u->removed[col] < 3 ? u->removed[col] : 3;
@@ -134,12 +174,17 @@ void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d)
             for (int i = r0; i < r1; i++) d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
             for (int i = r1; i < r0; i++) d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_REMOVED + 3 * side + i);
         }
-        if (u->pool != pos->pool) {
+        if (pos->pool + 1 == u->pool) {
+            d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_POOL_DOWN + u->pool);
+        } else if (u->pool != pos->pool) {
             d->sub[c][d->nsub[c]++] = (uint16_t)(NNUE_ROW_POOL + u->pool);
             d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_POOL + pos->pool);
         }
         int s0 = state_row(c, u->actor, u->state), s1 = state_row(c, pos->actor, pos->state);
-        if (s0 != s1) {
+        if (u->state == pos->state && u->actor != pos->actor) {
+            /* s1 - s0: c passed the turn, or was passed it */
+            d->add[c][d->nadd[c]++] = (uint16_t)(NNUE_ROW_TURN + 2 * u->state + (u->actor != c));
+        } else if (s0 != s1) {
             d->sub[c][d->nsub[c]++] = (uint16_t)s0;
             d->add[c][d->nadd[c]++] = (uint16_t)s1;
         }
@@ -259,6 +304,35 @@ AVX2 static void rows_avx2(const Nnue *net, const int16_t *base, const uint16_t 
     }
 }
 
+/* Both perspectives at once for a net of 32 hidden (the shipped nets of
+ * `best`): two registers each, four sums side by side, one pass over the
+ * rows (nnue_delta lists as many in either perspective). */
+AVX2 static void rows32x2_avx2(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
+{
+    __m256i w0 = _mm256_load_si256((const __m256i *)from->v[WHITE]);
+    __m256i w1 = _mm256_load_si256((const __m256i *)(from->v[WHITE] + 16));
+    __m256i b0 = _mm256_load_si256((const __m256i *)from->v[BLACK]);
+    __m256i b1 = _mm256_load_si256((const __m256i *)(from->v[BLACK] + 16));
+    for (int i = 0; i < d->nadd[WHITE]; i++) {
+        const int16_t *rw = net->w1 + (size_t)d->add[WHITE][i] * 32, *rb = net->w1 + (size_t)d->add[BLACK][i] * 32;
+        w0 = _mm256_add_epi16(w0, _mm256_load_si256((const __m256i *)rw));
+        w1 = _mm256_add_epi16(w1, _mm256_load_si256((const __m256i *)(rw + 16)));
+        b0 = _mm256_add_epi16(b0, _mm256_load_si256((const __m256i *)rb));
+        b1 = _mm256_add_epi16(b1, _mm256_load_si256((const __m256i *)(rb + 16)));
+    }
+    for (int i = 0; i < d->nsub[WHITE]; i++) {
+        const int16_t *rw = net->w1 + (size_t)d->sub[WHITE][i] * 32, *rb = net->w1 + (size_t)d->sub[BLACK][i] * 32;
+        w0 = _mm256_sub_epi16(w0, _mm256_load_si256((const __m256i *)rw));
+        w1 = _mm256_sub_epi16(w1, _mm256_load_si256((const __m256i *)(rw + 16)));
+        b0 = _mm256_sub_epi16(b0, _mm256_load_si256((const __m256i *)rb));
+        b1 = _mm256_sub_epi16(b1, _mm256_load_si256((const __m256i *)(rb + 16)));
+    }
+    _mm256_store_si256((__m256i *)to->v[WHITE], w0);
+    _mm256_store_si256((__m256i *)(to->v[WHITE] + 16), w1);
+    _mm256_store_si256((__m256i *)to->v[BLACK], b0);
+    _mm256_store_si256((__m256i *)(to->v[BLACK] + 16), b1);
+}
+
 AVX2 static void hidden_avx2(const Nnue *net, const NnueAcc *acc, int actor, int16_t *h)
 {
     int n = net->hidden;
@@ -305,8 +379,29 @@ AVX2 static void dot8_avx2(const int16_t *h, const int16_t *w, int n, uint32_t *
     _mm256_storeu_si256((__m256i *)z, r);
 }
 
+/* The output of a net of 32 hidden and no second layer (`best`'s) in
+ * registers: the four clipped halves and their products with w2, summed
+ * (int32 adds that wrap, in any order: the same integer as dot_avx2's). */
+AVX2 static int32_t output32_avx2(const Nnue *net, const NnueAcc *acc, int actor)
+{
+    __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16((short)net->qa);
+    const int16_t *own = acc->v[actor], *other = acc->v[actor ^ 1];
+    const __m256i *w = (const __m256i *)net->w2;
+#define CLIP(p) _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256((const __m256i *)(p)), zero), top)
+    __m256i s = _mm256_add_epi32(_mm256_madd_epi16(CLIP(own), _mm256_load_si256(w)),
+                                 _mm256_madd_epi16(CLIP(own + 16), _mm256_load_si256(w + 1)));
+    s = _mm256_add_epi32(s, _mm256_add_epi32(_mm256_madd_epi16(CLIP(other), _mm256_load_si256(w + 2)),
+                                             _mm256_madd_epi16(CLIP(other + 16), _mm256_load_si256(w + 3))));
+#undef CLIP
+    __m128i q = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    q = _mm_add_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 0, 3, 2)));
+    q = _mm_add_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (int32_t)((uint32_t)_mm_cvtsi128_si32(q) + (uint32_t)net->b2[0]);
+}
+
 AVX2 static int32_t output_avx2(const Nnue *net, const NnueAcc *acc, int actor)
 {
+    if (net->hidden == 32 && net->l2 == 0) return output32_avx2(net, acc, actor);
     alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
     hidden_avx2(net, acc, actor, h);
     int n = 2 * net->hidden, k = 0;
@@ -349,53 +444,33 @@ static void refresh_on(const Nnue *net, NnuePath p, const Position *pos, NnueAcc
         ON_PATH(p, rows_avx2(net, net->b1, rows, n, NULL, 0, acc->v[c]),
                 rows_portable(net, net->b1, rows, n, NULL, 0, acc->v[c]));
     }
-    if (net->pw) {
+    if (net->win) {
         patterns_codes(pos, acc->code);
-        for (int c = 0; c < COLOUR_NB; c++)
-            acc->psum[c] = patterns_sum_codes(acc->code, net->pw_code + (size_t)c * PATTERN_CODES);
+        patterns_sum_codes(acc->code, net->win, acc->psum);
     }
 }
 
-/* The pattern part's codes after an action: the points whose piece
- * changed, from the piece rows of White's perspective (a row's kind k is
- * White's digit k + 1: White's marker 1, Black's 2, White's ring 3,
- * Black's 4); a point turned over (a row off, another on) changes once. */
+/* The windows' codes and sums after an action: the points whose piece
+ * changed, each once (nnue_delta). */
 static void patterns_apply(const Nnue *net, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
 {
     if (to != from) {
         memcpy(to->code, from->code, sizeof to->code);
         memcpy(to->psum, from->psum, sizeof to->psum);
     }
-    uint8_t pts[2 * NNUE_MAX_DELTA];
-    int8_t change[2 * NNUE_MAX_DELTA];
-    int n = 0;
-    for (int i = 0; i < d->nadd[WHITE]; i++)
-        if (d->add[WHITE][i] < NNUE_ROW_REMOVED) {
-            pts[n] = (uint8_t)(d->add[WHITE][i] % SQUARE_NB);
-            change[n++] = (int8_t)(d->add[WHITE][i] / SQUARE_NB + 1);
-        }
-    int added = n;
-    for (int i = 0; i < d->nsub[WHITE]; i++)
-        if (d->sub[WHITE][i] < NNUE_ROW_REMOVED) {
-            uint8_t p = (uint8_t)(d->sub[WHITE][i] % SQUARE_NB);
-            int8_t c = (int8_t)-(d->sub[WHITE][i] / SQUARE_NB + 1);
-            int k = 0;
-            while (k < added && pts[k] != p) k++;
-            if (k < added) change[k] = (int8_t)(change[k] + c);
-            else {
-                pts[n] = p;
-                change[n++] = c;
-            }
-        }
-    patterns_update_sums(to->code, pts, change, n, net->pw_code, to->psum);
+    patterns_update_sums(to->code, d->pts, d->change, d->npts, net->win, to->psum);
 }
 
 static void apply_on(const Nnue *net, NnuePath p, const NnueAcc *from, const NnueDelta *d, NnueAcc *to)
 {
-    for (int c = 0; c < COLOUR_NB; c++)
-        ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
-                rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
-    if (net->pw) patterns_apply(net, from, d, to);
+#if defined(__x86_64__)
+    if (p == NNUE_PATH_AVX2 && net->hidden == 32) rows32x2_avx2(net, from, d, to);
+    else
+#endif
+        for (int c = 0; c < COLOUR_NB; c++)
+            ON_PATH(p, rows_avx2(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]),
+                    rows_portable(net, from->v[c], d->add[c], d->nadd[c], d->sub[c], d->nsub[c], to->v[c]));
+    if (net->win) patterns_apply(net, from, d, to);
 }
 
 static int32_t output_on(const Nnue *net, NnuePath p, const NnueAcc *acc, int actor)
@@ -424,6 +499,7 @@ void nnue_pass(const Nnue *net, const NnueAcc *from, NnueAcc *to, const Position
         d.add[c][0] = (uint16_t)state_row(c, pos->actor, pos->state);
         d.nsub[c] = d.nadd[c] = 1;
     }
+    d.npts = 0;
     apply_on(net, net->path, from, &d, to);
 }
 int32_t nnue_output(const Nnue *net, const NnueAcc *acc, int actor) { return output_on(net, net->path, acc, actor); }
@@ -437,15 +513,20 @@ int32_t nnue_evaluate(const Nnue *net, const Position *pos)
 bool nnue_has_linear(const Nnue *net) { return net->linear; }
 bool nnue_has_patterns(const Nnue *net) { return net->pw != NULL; }
 
-/* The linear part's features, whole numbers, White's minus Black's, in
- * the actor's view (the tempo feature then reads +1 for either) */
+/* The linear part of features f (whole numbers, White's minus Black's),
+ * in the actor's view (the tempo feature then reads +1 for either) */
+static int32_t linear_sum(const Nnue *net, const int f[FEAT_NB], int actor)
+{
+    int32_t s = 0, sign = actor == WHITE ? 1 : -1;
+    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * f[k] * sign;
+    return s;
+}
+
 static int32_t linear_part(const Nnue *net, const Position *pos)
 {
     int f[FEAT_NB];
     features_int(pos, f);
-    int32_t s = 0, sign = pos->actor == WHITE ? 1 : -1;
-    for (int k = 0; k < FEAT_NB; k++) s += net->lw[k] * f[k] * sign;
-    return s;
+    return linear_sum(net, f, pos->actor);
 }
 
 int32_t nnue_linear(const Nnue *net, const Position *pos)
@@ -456,10 +537,13 @@ int32_t nnue_linear(const Nnue *net, const Position *pos)
     return s;
 }
 
+/* The windows' part (patterns and line counts) from the accumulators'
+ * sums, the rest of the linear part from the position. */
 int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos)
 {
     if (!net->linear) return 0;
-    return linear_part(net, pos) + (net->pw ? acc->psum[pos->actor] : 0);
+    int32_t s = features_dot_rest(pos, net->lw);
+    return (pos->actor == WHITE ? s : -s) + acc->psum[pos->actor];
 }
 double nnue_logit(const Nnue *net, int32_t raw) { return (double)raw / ((double)net->qa * net->qw); }
 
@@ -666,6 +750,7 @@ void nnue_free(const Nnue *net)
     if (atomic_fetch_sub_explicit(&n->refs, 1, memory_order_acq_rel) != 1) return;
     free(n->mem);
     free(n->pw);
+    free(n->win);
     free(n->ppw);
     free(n);
 }
@@ -739,7 +824,7 @@ static int net_alloc(const NetHeader *hd, const char *name, Nnue **out, char *er
     Nnue *net = calloc(1, sizeof *net);
     if (!net) return error_set(err, "%s: out of memory", name);
     size_t h = (size_t)hd->hidden, l2 = (size_t)hd->l2, n2 = l2 ? l2 * 2 * h : 2 * h;
-    size_t s_w1 = up32((size_t)NNUE_ROWS * h * 2), s_b1 = up32(h * 2), s_w2 = up32(n2 * 2);
+    size_t s_w1 = up32((size_t)NNUE_ROWS_MADE * h * 2), s_b1 = up32(h * 2), s_w2 = up32(n2 * 2);
     size_t s_b2 = up32((l2 ? l2 : 1) * 4), s_w3 = up32((l2 ? l2 : 1) * 2);
     net->mem = aligned_alloc(32, s_w1 + s_b1 + s_w2 + s_b2 + s_w3);
     if (!net->mem) {
@@ -764,6 +849,31 @@ static int net_alloc(const NetHeader *hd, const char *name, Nnue **out, char *er
     net->linear = hd->linear;
     *out = net;
     return 0;
+}
+
+/* The difference rows (NNUE_ROW_FLIP on, nnue.h), from the rows read:
+ * row a less row b into row `to`, in int16 that wraps. */
+static void difference_row(Nnue *net, int to, int a, int b)
+{
+    size_t h = (size_t)net->hidden;
+    for (size_t j = 0; j < h; j++)
+        net->w1[(size_t)to * h + j] = wrap16(net->w1[(size_t)a * h + j] - net->w1[(size_t)b * h + j]);
+}
+
+static void difference_rows(Nnue *net)
+{
+    for (int p = 0; p < SQUARE_NB; p++) {
+        int own = NNUE_OWN_MARKER * SQUARE_NB + p, theirs = NNUE_THEIR_MARKER * SQUARE_NB + p;
+        difference_row(net, NNUE_ROW_FLIP + p, theirs, own);
+        difference_row(net, NNUE_ROW_UNFLIP + p, own, theirs);
+        difference_row(net, NNUE_ROW_LEAVE + p, own, NNUE_OWN_RING * SQUARE_NB + p);
+        difference_row(net, NNUE_ROW_LEAVE + SQUARE_NB + p, theirs, NNUE_THEIR_RING * SQUARE_NB + p);
+    }
+    for (int k = 1; k <= MARKERS_NB; k++) difference_row(net, NNUE_ROW_POOL_DOWN + k, NNUE_ROW_POOL + k - 1, NNUE_ROW_POOL + k);
+    for (int st = 0; st < STATE_NB; st++) {
+        difference_row(net, NNUE_ROW_TURN + 2 * st, NNUE_ROW_STATE + 2 * st + 1, NNUE_ROW_STATE + 2 * st);
+        difference_row(net, NNUE_ROW_TURN + 2 * st + 1, NNUE_ROW_STATE + 2 * st, NNUE_ROW_STATE + 2 * st + 1);
+    }
 }
 
 #define GET16(p) ((int16_t)(uint16_t)((p)[0] | (p)[1] << 8))
@@ -791,6 +901,7 @@ static const uint8_t *decode_layers(Nnue *net, const uint8_t *q)
         net->b3 = (int32_t)rd32(q);
         q += 4;
     }
+    difference_rows(net);
     return q;
 }
 
@@ -897,10 +1008,35 @@ static int decode_policy(Nnue *net, const uint8_t *q, const char *name, char *er
     return 0;
 }
 
+/* The windows' table (Nnue.win): a window of code k (White's view, digits
+ * as patterns.h has them: 1 White's marker, 2 Black's) with three of
+ * one colour's markers and none of the other's is one of that colour's
+ * windows of 3 (FEAT_LINES3, as eval/evaluation.c counts them over the
+ * same 123 windows), with four one of its windows of 4; the feature is
+ * White's less Black's, signed for the actor. Integer sums in any order
+ * are the same integers: the accumulators' sum of the table equals the
+ * linear part's line features and the pattern part, to the unit. */
+static int window_table(Nnue *net, const char *name, char *err)
+{
+    net->win = malloc(PATTERN_CODES * sizeof *net->win);
+    if (!net->win) return error_set(err, "%s: out of memory", name);
+    for (int code = 0; code < PATTERN_CODES; code++) {
+        int n[3] = {0, 0, 0}; /* empty or a ring, White's markers, Black's */
+        for (int k = 0, c = code; k < 5; k++, c /= 5) n[c % 5 == 1 ? 1 : c % 5 == 2 ? 2 : 0]++;
+        int three = (n[1] == 3 && !n[2]) - (n[2] == 3 && !n[1]), four = (n[1] == 4 && !n[2]) - (n[2] == 4 && !n[1]);
+        int32_t lines = net->lw[FEAT_LINES3] * three + net->lw[FEAT_LINES4] * four;
+        int32_t white = (net->pw ? net->pw_code[code] : 0) + lines;
+        int32_t black = (net->pw ? net->pw_code[PATTERN_CODES + code] : 0) - lines;
+        net->win[code] = patterns_pair(white, black);
+    }
+    return 0;
+}
+
 /* A net that decoding gave up on, freed whole. */
 static void net_discard(Nnue *net)
 {
     free(net->pw);
+    free(net->win);
     free(net->ppw);
     free(net->mem);
     free(net);
@@ -930,6 +1066,7 @@ int nnue_decode(Nnue **out, const uint8_t *b, size_t len, const char *name, char
     }
     net->direct = hd.direct;
     if (!rc) rc = decode_sums(net, name, err);
+    if (!rc && hd.linear) rc = window_table(net, name, err);
     if (!rc && hd.policy) rc = decode_policy(net, q, name, err);
     if (rc) {
         net_discard(net);

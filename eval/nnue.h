@@ -34,8 +34,10 @@
  * row removal takes 5 markers off; a ring removal a ring; each action
  * changes the state inputs (who acts, the state, the pool, the removed
  * rings). nnue_delta lists those rows from the position after the action
- * and its Undo; nnue_apply adds them to the parent's accumulator into the
- * child's. A search keeps one accumulator per ply (NnueAcc stack[ply]):
+ * and its Undo (where one input goes off and another on, a turned-over
+ * marker, the pool one down, the turn passed, one difference row made at
+ * the load: NNUE_ROW_FLIP); nnue_apply adds them to the parent's
+ * accumulator into the child's. A search keeps one accumulator per ply (NnueAcc stack[ply]):
  * make computes stack[ply + 1] from stack[ply], unmake is the ply going
  * back. nnue_refresh computes one from scratch (the root, the tests).
  * int16 sums wrap (two's complement), and a sum that wraps does so in any
@@ -103,6 +105,24 @@ enum {
     NNUE_ROWS = NNUE_ROW_BLITZ + 1,              /* 557 */
 };
 
+/* Rows an update adds in one step, made from the file's rows at the load
+ * (after NNUE_ROWS in memory; no file holds them): one row for what is
+ * otherwise a row off and another on, each way, so that a ring move only
+ * adds rows, as many in either perspective. The int16 sums wrap, so
+ * adding a difference computed with wrap-around gives the same integers
+ * as the two rows. */
+enum {
+    NNUE_ROW_FLIP = NNUE_ROWS,                          /* + point: the opponent's marker less one's own */
+    NNUE_ROW_UNFLIP = NNUE_ROW_FLIP + SQUARE_NB,        /* + point: one's own marker less the opponent's */
+    NNUE_ROW_LEAVE = NNUE_ROW_UNFLIP + SQUARE_NB,       /* + kind (0 own, 1 the opponent's) * SQUARE_NB + point:
+                                                           a ring left for a marker of its colour */
+    NNUE_ROW_POOL_DOWN = NNUE_ROW_LEAVE + 2 * SQUARE_NB, /* + k (1..51): the pool of k - 1 markers less that of k */
+    NNUE_ROW_TURN = NNUE_ROW_POOL_DOWN + MARKERS_NB + 1, /* + 2 * state + 0: the other to act less oneself
+                                                            to act; + 1: the reverse */
+    NNUE_ROWS_MADE = NNUE_ROW_TURN + 2 * STATE_NB,      /* rows in memory */
+    NNUE_MAX_POINTS = 16,                               /* points one action changes: at most 10 */
+};
+
 typedef enum { NNUE_PATH_PORTABLE = 0, NNUE_PATH_AVX2 = 1 } NnuePath;
 
 typedef struct Nnue Nnue;
@@ -112,19 +132,29 @@ typedef struct Nnue Nnue;
  * path; an array of them (a search's stack) keeps every one aligned. */
 typedef struct NnueAcc {
     alignas(32) int16_t v[COLOUR_NB][NNUE_MAX_HIDDEN];
-    /* a net with a pattern part: the windows' codes seen from White
+    /* a net with a linear part: the windows' codes seen from White
      * (patterns.h), kept with the rest along make and unmake; untouched
      * for other nets */
     uint16_t code[PATTERN_WINDOWS];
-    /* and their sum of the pattern weights, for the actor White and the
-     * actor Black (what the evaluation adds, kept along with the codes) */
+    /* and what the windows add to the output for the actor White and the
+     * actor Black, kept along with the codes: the pattern part's weights
+     * (a pattern part) and the linear part's windows of 3 and 4 (its
+     * FEAT_LINES3 and FEAT_LINES4 terms) */
     int32_t psum[COLOUR_NB];
 } NnueAcc;
 
-/* The rows an action turns on (add) and off (sub), per perspective. */
+/* What an action changes: the rows to add and to subtract, per
+ * perspective (rows of the inputs, and the difference rows above where
+ * one row goes off and another on; as many of each in either
+ * perspective), and the points whose piece changed with the change of
+ * each one's digit in White's view (patterns.h: the pattern part's
+ * windows). */
 typedef struct NnueDelta {
     uint8_t nadd[COLOUR_NB], nsub[COLOUR_NB];
     uint16_t add[COLOUR_NB][NNUE_MAX_DELTA], sub[COLOUR_NB][NNUE_MAX_DELTA];
+    uint8_t npts;
+    uint8_t pts[NNUE_MAX_POINTS];
+    int8_t change[NNUE_MAX_POINTS];
 } NnueDelta;
 
 /* ---- inputs --------------------------------------------------------- */
@@ -135,7 +165,7 @@ int nnue_features(const Position *pos, int c, uint16_t rows[NNUE_MAX_ACTIVE]);
 /* The file's input index (0..NNUE_FEATURES-1) of a row; -1 for a row of
  * a point off the board. */
 int nnue_row_feature(int row);
-/* The rows action a changed: pos is the position after pos_make(pos, a, u). */
+/* What action a changed: pos is the position after pos_make(pos, a, u). */
 void nnue_delta(const Position *pos, Action a, const Undo *u, NnueDelta *d);
 
 /* ---- a net ---------------------------------------------------------- */
@@ -211,9 +241,11 @@ bool nnue_has_linear(const Nnue *net);
 /* With a pattern part (feature set 3), nnue_linear includes it. */
 bool nnue_has_patterns(const Nnue *net);
 int32_t nnue_linear(const Nnue *net, const Position *pos);
-/* The same with the pattern part summed over the windows' codes of the
- * position's accumulators (acc, as nnue_refresh or nnue_make left it):
- * what a search adds to nnue_output at a leaf; equal to nnue_linear. */
+/* The same from the position's accumulators (acc, as nnue_refresh or
+ * nnue_make left it): the pattern part and the line features from the
+ * windows' sums they keep (NnueAcc.psum), the other features from the
+ * position. What a search adds to nnue_output at a leaf; equal to
+ * nnue_linear. */
 int32_t nnue_parts(const Nnue *net, const NnueAcc *acc, const Position *pos);
 /* The net's parameters as floats, each over its scale (w1 and b1 over
  * QA, w2 and w3 over QW, b2, b3 and the linear part over QA * QW), in

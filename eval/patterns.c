@@ -140,27 +140,27 @@ void patterns_codes(const Position *pos, uint16_t code[PATTERN_WINDOWS])
     FOR_EACH_WINDOW(cell, c, code[w++] = (uint16_t)c);
 }
 
-int32_t patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int32_t by_code[PATTERN_CODES])
+void patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int64_t pairs[PATTERN_CODES], int32_t sum[COLOUR_NB])
 {
-    int32_t sum = 0;
-    for (int w = 0; w < PATTERN_WINDOWS; w++) sum += by_code[code[w]];
-    return sum;
+    int64_t s = 0;
+    for (int w = 0; w < PATTERN_WINDOWS; w++) s += pairs[code[w]];
+    patterns_unpair(s, sum);
 }
 
 void patterns_update_sums(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n,
-                          const int32_t *by_code, int32_t sum[COLOUR_NB])
+                          const int64_t pairs[PATTERN_CODES], int32_t sum[COLOUR_NB])
 {
-    const int32_t *white = by_code, *black = by_code + PATTERN_CODES;
-    int32_t sw = sum[WHITE], sb = sum[BLACK];
+    int64_t moved = 0;
     for (int i = 0; i < n; i++) {
         int p = pts[i];
         for (int k = 0; k < pt_nwin[p]; k++) {
             int w = pt_win[p][k], old = code[w], now = (uint16_t)(old + change[i] * pt_mul[p][k]);
             code[w] = (uint16_t)now;
-            sw += white[now] - white[old];
-            sb += black[now] - black[old];
+            moved += pairs[now] - pairs[old];
         }
     }
-    sum[WHITE] = sw;
-    sum[BLACK] = sb;
+    int32_t by[COLOUR_NB];
+    patterns_unpair(moved, by);
+    sum[WHITE] += by[WHITE];
+    sum[BLACK] += by[BLACK];
 }

@@ -41,17 +41,32 @@ void patterns_expand(const int32_t *weights, int c, int32_t by_code[PATTERN_CODE
 int32_t patterns_sum(const Position *pos, const int32_t by_code[PATTERN_CODES]);
 /* The incremental form (a search's accumulators, nnue.h): the windows'
  * codes seen from White (in the order of patterns_classes, each read
- * from its last point), their sum of a by_code table, and the update of
- * the codes when points change: n distinct points pts[i] whose
- * White-view digit changes by change[i] (the new digit less the old). */
+ * from its last point), their sums of a table by code for both sides,
+ * and the update of the codes when points change: n distinct points
+ * pts[i] whose White-view digit changes by change[i] (the new digit less
+ * the old).
+ *
+ * The table holds both sides' values of a code in one integer, White's
+ * w and Black's b as w + b 2^32 (patterns_pair): one load gives both, and
+ * a sum of such integers is the pair of the sums, read back by
+ * patterns_unpair while each side's sum fits in 32 bits (a net's parts
+ * are bounded so that they do, nnue.h). */
+static inline int64_t patterns_pair(int32_t white, int32_t black) { return (int64_t)white + (int64_t)black * ((int64_t)1 << 32); }
+static inline void patterns_unpair(int64_t pair, int32_t sum[COLOUR_NB])
+{
+    int32_t white = (int32_t)(uint32_t)(uint64_t)pair;
+    sum[WHITE] = white;
+    sum[BLACK] = (int32_t)((pair - white) / ((int64_t)1 << 32));
+}
 void patterns_codes(const Position *pos, uint16_t code[PATTERN_WINDOWS]);
-int32_t patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int32_t by_code[PATTERN_CODES]);
-/* The update keeps sums too: sum[c] stays patterns_sum_codes of the
- * codes with the table by_code + c PATTERN_CODES, for each side c (a
- * net's two expanded tables, White's view then Black's), moved by each
- * changed window's difference instead of summed over all windows. */
+/* The sums of the table pairs (patterns_pair values by code) over the
+ * windows of code, into sum. */
+void patterns_sum_codes(const uint16_t code[PATTERN_WINDOWS], const int64_t pairs[PATTERN_CODES], int32_t sum[COLOUR_NB]);
+/* The update keeps the sums too: sum stays patterns_sum_codes of the
+ * codes, moved by each changed window's difference instead of summed over
+ * all windows. */
 void patterns_update_sums(uint16_t code[PATTERN_WINDOWS], const uint8_t *pts, const int8_t *change, int n,
-                          const int32_t *by_code, int32_t sum[COLOUR_NB]);
+                          const int64_t pairs[PATTERN_CODES], int32_t sum[COLOUR_NB]);
 /* The class of a code seen from White (digits as above for c = WHITE),
  * for side c: Black's view swaps the colours' digits. */
 int pattern_class(int code, int c);

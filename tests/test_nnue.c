@@ -67,9 +67,10 @@ static Nnue *random_net(uint64_t seed, int hidden, int l2, int qw, bool big, uin
     return net;
 }
 
-/* The net's random_net with a linear part and a pattern part of seeded
- * random weights (feature set 3). */
-static Nnue *random_pattern_net(uint64_t seed, int hidden)
+/* The net's random_net with a linear part (the weights lw, or seeded
+ * random ones when lw is NULL) and, with patterns, a pattern part of
+ * seeded random weights (feature set 3; else 2). */
+static Nnue *random_linear_net(uint64_t seed, int hidden, const int32_t *lw_given, bool patterns)
 {
     uint8_t *b;
     size_t len;
@@ -91,10 +92,10 @@ static Nnue *random_pattern_net(uint64_t seed, int hidden)
     Rng rng;
     rng_stream(&rng, seed, 78);
     int32_t lw[FEAT_NB], *pw = gc(malloc(PATTERN_NB * sizeof *pw));
-    for (int k = 0; k < FEAT_NB; k++) lw[k] = (int32_t)rng_below(&rng, 40001) - 20000;
+    for (int k = 0; k < FEAT_NB; k++) lw[k] = lw_given ? lw_given[k] : (int32_t)rng_below(&rng, 40001) - 20000;
     for (int k = 0; k < PATTERN_NB; k++) pw[k] = (int32_t)rng_below(&rng, 200001) - 100000;
     NnueParams p = {.hidden = hidden, .qa = NNUE_QA, .qw = NNUE_QW, .w1 = w1, .b1 = b1, .w2 = w2, .b2 = &b2,
-                    .lw = lw, .pw = pw, .description = "a random pattern net of the tests"};
+                    .lw = lw, .pw = patterns ? pw : NULL, .description = "a random pattern net of the tests"};
     uint8_t *bytes;
     char err[ERR_LEN];
     cr_assert_eq(nnue_encode(&p, &bytes, &len, err), 0, "%s", err);
@@ -104,10 +105,12 @@ static Nnue *random_pattern_net(uint64_t seed, int hidden)
     return net;
 }
 
+static Nnue *random_pattern_net(uint64_t seed, int hidden) { return random_linear_net(seed, hidden, NULL, true); }
+
 static bool acc_equal(const Nnue *net, const NnueAcc *a, const NnueAcc *b)
 {
     int h = nnue_hidden(net);
-    if (nnue_has_patterns(net) && (memcmp(a->code, b->code, sizeof a->code) || memcmp(a->psum, b->psum, sizeof a->psum)))
+    if (nnue_has_linear(net) && (memcmp(a->code, b->code, sizeof a->code) || memcmp(a->psum, b->psum, sizeof a->psum)))
         return false;
     return !memcmp(a->v[WHITE], b->v[WHITE], (size_t)h * 2) && !memcmp(a->v[BLACK], b->v[BLACK], (size_t)h * 2);
 }
@@ -149,6 +152,8 @@ static void incremental_over_games(Nnue *net)
             for (int c = 0; c < COLOUR_NB; c++)
                 cr_assert(d.nadd[c] <= 23 && d.nsub[c] <= 23, "game %d ply %d: %d and %d rows", g, ply, d.nadd[c],
                           d.nsub[c]);
+            /* as many rows in either perspective: the kernels pass over both at once */
+            cr_assert(d.nadd[WHITE] == d.nadd[BLACK] && d.nsub[WHITE] == d.nsub[BLACK], "game %d ply %d", g, ply);
             NnueAcc v;
             nnue_apply_path(net, NNUE_PATH_PORTABLE, &stack[ply], &d, &stack[ply + 1]);
             nnue_apply_path(net, vec, &stack[ply], &d, &v);
@@ -229,6 +234,7 @@ static void walks(Nnue *net)
             NnueAcc s;
             nnue_refresh(net, &pos, &s);
             cr_assert(acc_equal(net, &stack[ply], &s), "walk %d step %d ply %d: the stack differs", w, step, ply);
+            cr_assert_eq(nnue_parts(net, &stack[ply], &pos), nnue_linear(net, &pos), "walk %d step %d ply %d", w, step, ply);
         }
         while (ply > 0) {
             ply--;
@@ -246,6 +252,79 @@ Test(nnue, make_unmake_walks_keep_the_stack_right)
     net = random_pattern_net(6, 16);
     walks(net);
     nnue_free(net);
+}
+
+Test(nnue, incremental_equals_from_scratch_with_a_linear_part)
+{
+    Nnue *net = random_linear_net(7, 32, NULL, false);
+    cr_assert(nnue_has_linear(net) && !nnue_has_patterns(net));
+    incremental_over_games(net);
+    walks(net);
+    nnue_free(net);
+}
+
+/* The features of the linear part at a leaf (nnue_parts: the windows of
+ * 3 and 4 kept by the accumulators, NnueAcc.psum, the others computed
+ * from the position by features_dot_rest) equal features_int's, one by
+ * one: a net whose linear part is that one feature with weight 1 (and a
+ * pattern part of random weights, taken away, or none) reads it back,
+ * signed for the actor, from the accumulators that make kept along
+ * random games and along make/unmake walks. */
+static void one_feature_kept(int k, bool patterns)
+{
+    int32_t lw[FEAT_NB] = {0}, none[FEAT_NB] = {0};
+    lw[k] = 1;
+    /* with a pattern part, the same part without the feature: the sum of
+     * the windows' weights to take away */
+    Nnue *net = random_linear_net(8, 16, lw, patterns), *windows = patterns ? random_linear_net(8, 16, none, true) : NULL;
+    long checked = 0;
+    for (int g = 0; g < 200; g++) {
+        Rng rng;
+        rng_stream(&rng, 31, (uint64_t)g);
+        Position pos;
+        pos_start(&pos, g % 2 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        enum { DEPTH = 24 };
+        NnueAcc stack[DEPTH + 1];
+        Action acts[DEPTH];
+        Undo undos[DEPTH];
+        nnue_refresh(net, &pos, &stack[0]);
+        int ply = 0;
+        /* forward with random steps back: a walk through a game */
+        for (int step = 0; step < 600; step++) {
+            Action a = movegen_random(&pos, &rng);
+            if (a == ACTION_NONE) break;
+            if (ply > 0 && rng_below(&rng, 4) == 0) {
+                ply--;
+                pos_unmake(&pos, acts[ply], &undos[ply]);
+            } else {
+                acts[ply] = a;
+                pos_make(&pos, a, &undos[ply]);
+                nnue_make(net, &stack[ply], &stack[ply + 1], &pos, a, &undos[ply]);
+                ply++;
+            }
+            int f[FEAT_NB];
+            features_int(&pos, f);
+            int32_t sign = pos.actor == WHITE ? 1 : -1;
+            int32_t patterns_sum = windows ? nnue_linear(windows, &pos) : 0;
+            cr_assert_eq(sign * (nnue_parts(net, &stack[ply], &pos) - patterns_sum), f[k],
+                         "%s: game %d step %d ply %d", FEATURE_NAMES[k], g, step, ply);
+            checked++;
+            /* a game played out: on from where the walk stands */
+            if (ply == DEPTH) {
+                stack[0] = stack[ply];
+                ply = 0;
+            }
+        }
+    }
+    cr_assert_gt(checked, 20000);
+    nnue_free(net);
+    nnue_free(windows);
+}
+
+Test(nnue, the_leaf_features_equal_features_int)
+{
+    for (int k = 0; k < FEAT_NB; k++) one_feature_kept(k, false);
+    one_feature_kept(FEAT_LINES3, true);
 }
 
 Test(nnue, inputs_of_the_start_and_their_rows)

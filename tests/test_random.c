@@ -208,6 +208,9 @@ static void check_ply(const Position *pos, Rng *rng, const char *where)
         if (ACTION_KIND(list[i]) == ACT_PLACE)
             cr_assert_eq(pos_key_after_place(pos, list[i]), copy.key, "%s: pos_key_after_place of '%s' in %s", where,
                          text, ypn);
+        if (ACTION_KIND(list[i]) == ACT_MOVE && copy.state == STATE_M)
+            cr_assert_eq(pos_key_after_move(pos, list[i]), copy.key, "%s: pos_key_after_move of '%s' in %s", where,
+                         text, ypn);
         pos_unmake(&copy, list[i], &u);
         cr_assert(pos_equal(&copy, &before), "%s: make/unmake of '%s' does not restore %s", where, text, ypn);
     }
@@ -439,6 +442,43 @@ Test(random_games, a_row_in_reach_is_a_move_that_makes_one)
 }
 
 /* ---- geometry and the generator ----------------------------------------- */
+
+/* movegen_row_moves against its definition, walked through random games
+ * of both variants: the moves of movegen_all's list, in its order, after
+ * which the actor's markers (as pos_make leaves them) hold a row; in any
+ * state. Positions with none, one and several are met. */
+Test(random_games, the_row_moves_are_the_moves_that_make_a_row)
+{
+    Rng rng;
+    rng_seed(&rng, 43, 1);
+    long none = 0, one = 0, more = 0;
+    for (int g = 0; g < 300; g++) {
+        Position pos;
+        pos_start(&pos, g % 4 == 3 ? VARIANT_BLITZ : VARIANT_STANDARD);
+        while (pos.state != STATE_END) {
+            Action all[MAX_ACTIONS], want[MAX_ACTIONS], got[MAX_ACTIONS];
+            int n = movegen_all(&pos, all), k = 0, me = pos.actor;
+            for (int i = 0; i < n && pos.state == STATE_M; i++) {
+                if (ACTION_KIND(all[i]) != ACT_MOVE) continue;
+                Position p = pos;
+                Undo u;
+                pos_make(&p, all[i], &u);
+                if (bb_has_row(p.markers[me])) want[k++] = all[i];
+            }
+            int m = movegen_row_moves(&pos, got);
+            cr_assert_eq(m, k, "game %d, state %d: %d row moves, the list has %d", g, pos.state, m, k);
+            cr_assert(!memcmp(got, want, (size_t)k * sizeof *want), "game %d: the row moves differ", g);
+            none += pos.state == STATE_M && k == 0;
+            one += k == 1;
+            more += k > 1;
+            Action a = movegen_random(&pos, &rng);
+            if (a == ACTION_NONE) break;
+            Undo u;
+            pos_make(&pos, a, &u);
+        }
+    }
+    cr_assert(none > 1000 && one > 100 && more > 100, "%ld with none, %ld with one, %ld with more", none, one, more);
+}
 
 Test(geometry, points_and_rays)
 {

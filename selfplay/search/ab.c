@@ -476,28 +476,24 @@ static int quiesce(Ab *ab, int alpha, int beta, int ply)
     if (pos->state != STATE_M || stand >= beta || ply >= MAX_PLY - 2 ||
         !bb_has_row(pos->markers[WHITE] | pos->markers[BLACK] | pos->rings[me]))
         return stand;
-    if (stand > alpha) alpha = stand;
-    Action list[MAX_ACTIONS];
-    int n = movegen_all(pos, list), best = stand;
     /* a row of the mover's makes the mover remove it (state R) in the
      * standard game; in blitz it ends the game (state END), searched no
      * further here */
-    bool rows = !(pos->variant & VARIANT_BLITZ);
+    if (pos->variant & VARIANT_BLITZ) return stand;
+    if (stand > alpha) alpha = stand;
+    /* only the moves that make a row of the mover's are made and searched,
+     * with the net's accumulator and the path, in the order of all moves:
+     * the others are told by the markers after them (as pos_make leaves
+     * them) without making them or listing them (movegen_row_moves) */
+    Action list[MAX_ACTIONS];
+    int n = movegen_row_moves(pos, list), best = stand;
     for (int i = 0; i < n && best < beta; i++) {
-        /* only a move that makes a row of the mover's is made and searched,
-         * with the net's accumulator and the path: the others are told by
-         * the markers after them (as pos_make leaves them: the origin's new
-         * marker, then the flips) without making them */
         Action a = list[i];
-        int s = best;
-        if (rows && ACTION_KIND(a) == ACT_MOVE &&
-            bb_has_row((pos->markers[me] | bb_bit(ACTION_FROM(a))) ^ pos_move_flips(pos, a))) {
-            Undo u;
-            make(ab, a, &u, ply);
-            assert(pos->state == STATE_R && pos->actor == me);
-            s = search(ab, 0, alpha, beta, ply + 1);
-            pos_unmake(pos, a, &u);
-        }
+        Undo u;
+        make(ab, a, &u, ply);
+        assert(pos->state == STATE_R && pos->actor == me);
+        int s = search(ab, 0, alpha, beta, ply + 1);
+        pos_unmake(pos, a, &u);
         if (ab->stopped) return 0;
         if (s > best) best = s;
         if (s > alpha) alpha = s;
@@ -639,13 +635,21 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     for (int i = 0; i < n; i++) {
         pick(list, key, i, n);
         Action a = list[i];
-        /* the next placement's table entry is fetched while this one's
+        /* the next action's table entry is fetched while this one's
          * subtree is searched, if that child reads the table (a placement
-         * costs a depth and owes no removal; the actions from LAZY_PICKS
-         * on are sorted by now; a ring move's key after it costs too much
-         * to foresee) */
-        if (i >= LAZY_PICKS && !is_leaf(depth - 1, false) && i + 1 < n && ACTION_KIND(list[i + 1]) == ACT_PLACE)
-            __builtin_prefetch(&ab->tt[pos_key_after_place(pos, list[i + 1]) & ab->mask]);
+         * or a ring move costs a depth; one that makes a row has another
+         * key, and its fetch is of no use): from the second action on,
+         * when the first did not cut and the node is likely to search
+         * them all. The next action is picked early for it: picking is
+         * the same choice made sooner (pick of a place already picked
+         * keeps it). */
+        if (i >= 1 && i + 1 < n && !is_leaf(depth - 1, false)) {
+            pick(list, key, i + 1, n);
+            Action next = list[i + 1];
+            int next_kind = ACTION_KIND(next);
+            if (next_kind == ACT_PLACE) __builtin_prefetch(&ab->tt[pos_key_after_place(pos, next) & ab->mask]);
+            else if (next_kind == ACT_MOVE) __builtin_prefetch(&ab->tt[pos_key_after_move(pos, next) & ab->mask]);
+        }
         int kind = ACTION_KIND(a);
         bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
         int d = depth - costs;
