@@ -126,7 +126,7 @@ mv "$out/anchors.dat.tmp" "$out/anchors.dat"
 if command -v gnuplot >/dev/null; then
     gnuplot -e "set terminal svg size 640,400 font 'sans,11'; set output '$out/anchors.svg.tmp'; \
         set xlabel 'round'; set ylabel 'Elo against best at $sims positions (95% CI)'; set key bottom right; \
-        set xtics 1; set grid ytics; set offsets 0.3, 0.3, 20, 20; \
+        set xtics 1; set grid ytics; set xrange [-0.5:$rounds + 0.5]; set offsets 0, 0, 20, 20; \
         plot '$out/anchors.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 title \"the round's best net\", \
         '' index 1 using (\$1 + 0.15):2:3:4 with yerrorbars pt 6 title 'its rejected candidate'" ||
         die "gnuplot failed: anchors.svg not drawn"
