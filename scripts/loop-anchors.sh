@@ -31,6 +31,8 @@
 #                 plays an anchor from the same openings (default 5571)
 #   --threads T   games at once (default: the number of cores)
 #   --yinsh BIN   the yinsh binary (default build/yinsh)
+# Run from the repository's top: the UCT anchor's spec names its weights
+# by the path eval/weights/tuned.txt, as the games store it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -49,7 +51,9 @@ while [ $# -gt 0 ]; do
     esac
     shift 2
 done
-[ -n "$out" ] && [ -n "$db" ] && [ ${#bests[@]} -gt 0 ] || usage
+[ -n "$out" ] || bad "--out DIR is missing (where the summaries go); --help for the usage"
+[ -n "$db" ] || bad "--db PATH is missing (the scratch database of the games); --help for the usage"
+[ ${#bests[@]} -gt 0 ] || bad "no --best K=NET: at least round 0's net; --help for the usage"
 for kv in "--sims $sims" "--threads $threads"; do
     case ${kv#* } in '' | *[!0-9]* | 0*) bad "${kv%% *} wants a whole number from 1, not '${kv#* }'" ;; esac
 done
@@ -67,6 +71,8 @@ for kv in "${bests[@]}" "${cands[@]+"${cands[@]}"}"; do
 done
 rounds=${rounds:-$last}
 case $rounds in '' | *[!0-9]*) bad "--rounds wants a whole number, not '$rounds'" ;; esac
+[ -f eval/weights/tuned.txt ] ||
+    bad "no eval/weights/tuned.txt here: run from the repository's top (the UCT anchor's spec names it so)"
 [ -x "$yinsh" ] || bad "no yinsh binary at '$yinsh': build it first, or give --yinsh"
 command -v jq >/dev/null || bad "jq is needed to read the matches' summaries"
 [ -x /usr/bin/time ] || bad "/usr/bin/time is needed to count the matches' costs"
@@ -123,14 +129,23 @@ row() {
     for kv in "${cands[@]+"${cands[@]}"}"; do row "${kv%%=*}" "$out/$(basename "${kv#*=}" .nnue)-vs-best.json"; done
 } >"$out/anchors.dat.tmp"
 mv "$out/anchors.dat.tmp" "$out/anchors.dat"
-if command -v gnuplot >/dev/null; then
+# the rows of each index: a match with no estimate (every game won or
+# lost) has none, and gnuplot refuses an index without a point
+best_rows=$(awk '/^$/ {exit} NF && !/^#/' "$out/anchors.dat" | wc -l)
+cand_rows=$(awk 'blank >= 2 && NF && !/^#/; /^$/ {blank++}' "$out/anchors.dat" | wc -l)
+if ! command -v gnuplot >/dev/null; then
+    echo "loop-anchors.sh: no gnuplot: anchors.dat written, no picture" >&2
+elif [ "$best_rows" -eq 0 ]; then
+    echo "loop-anchors.sh: no match against best has an estimate (every game won or lost): no picture" >&2
+    rm -f "$out/anchors.svg"
+else
+    cand_plot=""
+    [ "$cand_rows" -eq 0 ] ||
+        cand_plot=", '' index 1 using (\$1 + 0.15):2:3:4 with yerrorbars pt 6 title 'its rejected candidate'"
     gnuplot -e "set terminal svg size 640,400 font 'sans,11'; set output '$out/anchors.svg.tmp'; \
         set xlabel 'round'; set ylabel 'Elo against best at $sims positions (95% CI)'; set key bottom right; \
         set xtics 1; set grid ytics; set xrange [-0.5:$rounds + 0.5]; set offsets 0, 0, 20, 20; \
-        plot '$out/anchors.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 title \"the round's best net\", \
-        '' index 1 using (\$1 + 0.15):2:3:4 with yerrorbars pt 6 title 'its rejected candidate'" ||
+        plot '$out/anchors.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 title \"the round's best net\"$cand_plot" ||
         die "gnuplot failed: anchors.svg not drawn"
     mv "$out/anchors.svg.tmp" "$out/anchors.svg"
-else
-    echo "loop-anchors.sh: no gnuplot: anchors.dat written, no picture" >&2
 fi
