@@ -65,21 +65,6 @@ const char USAGE_TOURNAMENT[] =
     "  of its own spec; a participant may be an external UYI engine\n"
     "  (uyi:name=N;cmd=... or engine:NAME of --engines FILE, docs/uyi.md).\n";
 
-/* Points of row player i against column player j, and their games. */
-static void pair_points(const Tournament *t, const TournamentResults *r, int i, int j, double *pts, uint64_t *games)
-{
-    *pts = 0;
-    *games = 0;
-    for (int k = 0; k < t->npairings; k++) {
-        const TournamentPairing *p = &t->pairings[k];
-        const MatchTally *m = &r->tally[k];
-        uint64_t g = m->wins + m->draws + m->losses;
-        double pa = m->wins + 0.5 * m->draws;
-        if (p->a == i && p->b == j) *pts += pa, *games += g;
-        if (p->a == j && p->b == i) *pts += g - pa, *games += g;
-    }
-}
-
 /* Who won every game against whom, and which pairings have no games:
  * the facts behind ratings that are missing or only bounds. */
 static void sweep_facts(const Tournament *t, const TournamentResults *r)
@@ -126,7 +111,7 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
     for (int x = 0; x < n; x++) {
         int i = order[x];
         const StatsBtRating *q = &r->rating[i];
-        double score = r->games[i] ? r->points[i] / (double)r->games[i] : 0;
+        double score = tournament_score(r, i);
         char elo[16] = "-", ci[40] = "-", se[16] = "-", shown[SPEC_LEN];
         if (r->rated && q->state == STATS_BT_RATED) {
             snprintf(elo, sizeof elo, "%+.1f", q->elo + 0.0);
@@ -156,7 +141,7 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
             double pts;
             uint64_t g;
             char cell[32] = "";
-            pair_points(t, r, i, j, &pts, &g);
+            tournament_pair_points(t, r, i, j, &pts, &g);
             if (i != j && g) snprintf(cell, sizeof cell, "%g/%" PRIu64, pts, g);
             printf(" %12s", i == j ? "." : g ? cell : "-");
         }
@@ -165,9 +150,10 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
     printf("\npairings (A's results; Elo A - B from the pairs, 95%% interval; the play hash of the games)\n");
     for (int k = 0; k < t->npairings; k++) {
         const MatchTally *m = &r->tally[k];
-        Interval e = stats_elo_pentanomial(m->penta);
+        MatchFigures f = match_figures(m);
+        Interval e = f.elo;
         printf("%-40s W %3" PRIu64 " D %3" PRIu64 " L %3" PRIu64 "  score %.3f", t->pairings[k].run, m->wins,
-               m->draws, m->losses, stats_score(m->wins, m->draws, m->losses).mid);
+               m->draws, m->losses, f.score.mid);
         char elo[48] = "";
         if (m->pairs && isfinite(e.mid) && isfinite(e.lo) && isfinite(e.hi))
             snprintf(elo, sizeof elo, "Elo %+.0f (%+.0f to %+.0f)", e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);

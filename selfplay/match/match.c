@@ -26,6 +26,14 @@ void match_tally_pair(MatchTally *t, int p0, int p1)
     t->pairs++;
 }
 
+MatchFigures match_figures(const MatchTally *t)
+{
+    return (MatchFigures){.score = stats_score(t->wins, t->draws, t->losses),
+                          .elo = stats_elo_pentanomial(t->penta),
+                          .elo_games = stats_elo_trinomial(t->wins, t->draws, t->losses),
+                          .los = stats_los(t->wins, t->losses)};
+}
+
 int match_stored_points2(const StoreMatchRow *row)
 {
     int result = result_parse(row->result);
@@ -182,6 +190,7 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     for (uint64_t i = 0; i < plan.games && i < (c.res.decided_at ? 2 * c.res.decided_at : plan.games); i++)
         if (c.points2[i] >= 0) c.res.hash += c.hashes[i]; /* 0 for a game stored before */
     c.res.hash += stored_hash;
+    c.res.figures = match_figures(&c.res.tally);
     *res = c.res;
 done:
     free(indices);

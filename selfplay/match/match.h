@@ -31,6 +31,16 @@ typedef struct MatchTally {
 /* Adds one pair: A's half points in its two games. */
 void match_tally_pair(MatchTally *t, int points2_first, int points2_second);
 
+/* What a tally says of A against B: A's score, the Elo difference A - B
+ * from the pairs (stats_elo_pentanomial) and from the games
+ * (stats_elo_trinomial), each with its 95% interval, and the likelihood
+ * that A is the stronger (stats_los). */
+typedef struct MatchFigures {
+    Interval score, elo, elo_games;
+    double los;
+} MatchFigures;
+MatchFigures match_figures(const MatchTally *t);
+
 /* A's half points in a stored game of a match (index 2k: A White; 2k+1:
  * B White), -1 when it holds no result. */
 int match_stored_points2(const StoreMatchRow *row);
@@ -71,6 +81,7 @@ typedef struct MatchResult {
     Sprt sprt;            /* the test after the last counted pair (when on) */
     uint64_t decided_at;  /* pairs when the SPRT decided; 0 if it did not */
     uint64_t hash;        /* record_game_hash summed over the counted games */
+    MatchFigures figures; /* of the tally */
 } MatchResult;
 
 /* Plays the match; with a run (opened, kind "match"), stores its games
