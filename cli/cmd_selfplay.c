@@ -115,26 +115,12 @@ const char USAGE_SELFPLAY[] =
     "  stores the run and hands out games to every rank, each on T threads:\n"
     "  the same games as one process (docs/cluster.md).\n";
 
-/* The writer thread's callbacks: store the batch, then show progress. */
-typedef struct SelfplayCtx {
-    Run *run;
-    Progress progress;
-} SelfplayCtx;
-
-static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
+/* After each stored batch: the progress line. */
+static void show_progress(void *ctx, const Run *run)
 {
-    SelfplayCtx *c = ctx;
-    return run_store(c->run, games, n, err);
-}
-
-static void sink_stored(void *ctx, GameRecord *const *games, int n)
-{
-    (void)games;
-    (void)n;
-    SelfplayCtx *c = ctx;
     char tail[128];
-    run_tally(&c->run->sum, tail, sizeof tail);
-    progress_update(&c->progress, c->run->done, tail);
+    run_tally(&run->sum, tail, sizeof tail);
+    progress_update(ctx, run->done, tail);
 }
 
 /* The figure of a data-generation job (docs/datagen.md), on stderr (the
@@ -202,7 +188,6 @@ static void print_summary(const char *name, const RecordSummary *s)
 static int selfplay_play(const char *cmd, Run *run, bool quiet)
 {
     char err[ERR_LEN];
-    const SelfplayPlan *plan = &run->plan;
     if (run->worker) return cli_run_work(cmd, run);
     if (!quiet) {
         fprintf(stderr, "yinsh %s: ", cmd);
@@ -210,30 +195,29 @@ static int selfplay_play(const char *cmd, Run *run, bool quiet)
         fputc('\n', stderr);
     }
 
-    SelfplayCtx ctx = {.run = run};
+    Progress progress = {0};
     DistStats dist;
     double t0 = clock_now();
-    progress_start(&ctx.progress, "games", run->ntodo, quiet);
-    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx,
-                         .interrupt = cli_catch_signals()};
+    progress_start(&progress, "games", run->ntodo, quiet);
+    RunHooks hooks = {.stored = show_progress, .ctx = &progress, .interrupt = cli_catch_signals(), .dist = &dist};
     cli_mpi_signal_note(cmd, run);
-    int failed = dist_play(plan, run->todo, run->ntodo, &sink, &dist, err);
+    int failed = run_play(run, &hooks, err);
     cli_signal_note(NULL);
     if (failed) {
-        if (ctx.progress.shown) fprintf(stderr, "\n");
+        if (progress.shown) fprintf(stderr, "\n");
         int rc = cli_error(cmd, "%s", err);
         cli_run_hint(cmd, run);
         return rc;
     }
     if (cli_signal()) {
-        if (ctx.progress.shown) fprintf(stderr, "\n");
+        if (progress.shown) fprintf(stderr, "\n");
         fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
         cli_run_hint(cmd, run);
         return 128 + cli_signal();
     }
     char tail[128];
     run_tally(&run->sum, tail, sizeof tail);
-    progress_finish(&ctx.progress, run->done, tail);
+    progress_finish(&progress, run->done, tail);
     cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
     if (run->done < run->ntodo) {
         /* a rank failed and said so; its games are missing */

@@ -98,6 +98,9 @@ typedef struct GameRecord {
 } GameRecord;
 
 void record_free(GameRecord *rec);
+/* A copy of src into dst, its actions and root visits its own: 0, or -1
+ * when memory runs out (dst then holds nothing to free). */
+int record_copy(GameRecord *dst, const GameRecord *src);
 
 /* The final position's counts into rec: the rings each side removed and
  * the markers each has on the board. */
