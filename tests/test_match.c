@@ -264,3 +264,54 @@ Test(cli, a_time_limit_lifts_the_default_sims_and_the_run_records_it)
         sqlite3_close(db);
     }
 }
+
+/* ---- an SPRT-stopped match stores only what it counts ----------------- */
+
+/* What the store holds at each progress call, seen through a second
+ * connection: at most the games of the pairs counted so far. */
+typedef struct StoreWatch {
+    const char *db;
+    uint64_t calls, most;     /* progress calls; the most games seen stored */
+    int64_t past;             /* a stored game past the pairs counted (-1: none) */
+} StoreWatch;
+
+static void watch_store(void *ctx, const MatchTally *t, uint64_t games_done)
+{
+    (void)games_done;
+    StoreWatch *w = ctx;
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open_v2(w->db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT count(*), coalesce(max(idx), -1) FROM game", -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    uint64_t n = (uint64_t)sqlite3_column_int64(st, 0);
+    int64_t max = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    if (n > w->most) w->most = n;
+    if (max >= (int64_t)(2 * t->pairs) && w->past < 0) w->past = max;
+    w->calls++;
+}
+
+Test(match, sprt_never_stores_a_game_past_the_pairs_counted)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "w.db"), err[ERR_LEN];
+    RunOptions o = {.kind = "match", .db = db, .name = "w", .command = "test", .have_seed = true,
+                    .plan = plan_of("random", "mcts:sims=30", 400, 3)};
+    Run run;
+    cr_assert_eq(run_open(&run, &o, err), 0, "%s", err);
+    StoreWatch w = {.db = db, .past = -1};
+    MatchPlan mp = {.plan = plan_of("random", "mcts:sims=30", 400, 3), .progress = watch_store, .ctx = &w};
+    mp.plan.threads = 4;
+    cr_assert_eq(match_sprt_parse("0,20,0.05,0.05", &mp.sprt, err), 0);
+    MatchResult r;
+    cr_assert_eq(match_run(&mp, &run, &r, err), 0, "%s", err);
+    cr_assert(r.decided_at > 0 && r.decided_at < 200);
+    cr_assert_gt(w.calls, 0);
+    cr_assert_eq(w.past, -1, "game %lld was stored with %llu pairs counted", (long long)w.past,
+                 (unsigned long long)r.tally.pairs);
+    cr_assert_leq(w.most, 2 * r.decided_at, "%llu games stored at once, %llu counted", (unsigned long long)w.most,
+                  (unsigned long long)(2 * r.decided_at));
+    cr_assert_eq(run.row.games, 2 * r.decided_at);
+    run_close(&run);
+}

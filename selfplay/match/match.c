@@ -110,6 +110,17 @@ static void on_finished(void *ctx, GameRecord *const *games, int n)
     tally_ready(c);
 }
 
+/* Under an SPRT a game is stored once its pair is counted, so that the
+ * games played past the deciding pair (threads run ahead) are never
+ * stored: held until then, dropped once the test has decided before it. */
+static int on_fate(void *ctx, const GameRecord *g)
+{
+    const MatchCtx *c = ctx;
+    uint64_t pair = g->index / 2;
+    if (pair < c->next_pair) return c->res.decided_at && pair >= c->res.decided_at ? RUN_DROP : RUN_STORE;
+    return c->res.decided_at ? RUN_DROP : RUN_HOLD;
+}
+
 static void on_stored(void *ctx, const Run *run)
 {
     (void)run;
@@ -174,7 +185,7 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
         }
         tally_ready(&c);
     }
-    RunHooks hooks = {.finished = on_finished, .stored = on_stored,
+    RunHooks hooks = {.finished = on_finished, .fate = mp->sprt.on ? on_fate : NULL, .stored = on_stored,
                       .ctx = &c, .stop = &c.stop, .interrupt = mp->interrupt, .dist = mp->dist};
     /* played as the match plans it (pairs), the run's todo its games */
     SelfplayPlan run_plan = run->plan;
@@ -187,11 +198,9 @@ int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err)
     run->todo = run_todo;
     run->ntodo = run_ntodo;
     if (rc) goto done;
-    /* games past the deciding pair were played by threads running ahead */
-    if (c.res.decided_at && run->store && store_run_truncate(run->store, &run->row, (uint32_t)(2 * c.res.decided_at), err)) {
-        rc = -1;
+    /* a decided match ends at its deciding pair (no game past it was stored) */
+    if (c.res.decided_at && run->store && (rc = store_run_shorten(run->store, &run->row, (uint32_t)(2 * c.res.decided_at), err)))
         goto done;
-    }
     if (mp->sprt.on && !c.res.decided_at)
         c.res.sprt = sprt_test(c.res.tally.penta, 5, &mp->sprt.spec);
     for (uint64_t i = 0; i < plan.games && i < (c.res.decided_at ? 2 * c.res.decided_at : plan.games); i++)

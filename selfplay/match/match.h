@@ -8,7 +8,8 @@
  * on the order games finish in. With an SPRT the test runs after every
  * completed pair; once it accepts a hypothesis no new game starts, and the
  * games played past the deciding pair (threads run ahead) are dropped
- * from the tally and from the database. */
+ * from the tally, never stored: under an SPRT a game waits in memory
+ * until its pair is counted. */
 #ifndef YINSH_MATCH_H
 #define YINSH_MATCH_H
 
@@ -84,12 +85,14 @@ typedef struct MatchResult {
     MatchFigures figures; /* of the tally */
 } MatchResult;
 
-/* Plays the match; with a run (opened, kind "match"), stores its games
- * and, when the SPRT stops it early, truncates the run to the pairs
- * counted. A resumed run (run_open with resume: run->todo lacks games)
- * plays only the games it lacks, and its stored games count in the
- * result as if played now; a match with an SPRT is not resumed. 0, or -1
- * with a message in err (ERR_LEN bytes). */
+/* Plays the match (run_play); with a run (opened, kind "match"), stores
+ * its games, and when the SPRT stops it early, ends the run at the pairs
+ * counted: a game is stored only once its pair is counted, so no game
+ * past the deciding pair is ever stored. A resumed run (run_open with
+ * resume: run->todo lacks games) plays only the games it lacks, and its
+ * stored games count in the result as if played now; a match with an
+ * SPRT is not resumed. run NULL: nothing stored. 0, or -1 with a message
+ * in err (ERR_LEN bytes). */
 int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err);
 
 #endif
