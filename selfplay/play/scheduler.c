@@ -319,7 +319,7 @@ static int game_step(Game *g, int *result)
         .legal = (uint16_t)st.legal,
         .searched = st.searched,
         .root_visits = st.root_visits,
-        .chosen_visits = st.chosen_visits,
+        .chosen_visits = move_stats_chosen(&st),
         .value = st.value,
         .root_value = st.root_value,
         .budget = st.budget,

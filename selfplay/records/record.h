@@ -61,7 +61,8 @@ typedef struct ActionRecord {
     uint16_t legal;         /* legal actions in that position */
     bool searched;          /* the next four are meaningful */
     uint8_t budget;         /* SEARCH_BUDGET_*: whether the search ran its full budget (MoveStats) */
-    uint32_t root_visits, chosen_visits;
+    uint32_t root_visits;
+    uint32_t chosen_visits; /* the chosen action's visits, or alpha-beta's completed depth (move_stats_chosen) */
     double value;           /* chosen action's value estimate for the actor */
     double root_value;      /* the position's value estimate for the actor (MoveStats) */
     uint32_t time_us;       /* time the agent took */
