@@ -1121,6 +1121,16 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
     return rc;
 }
 
+void store_remove(const char *db)
+{
+    char side[4096];
+    unlink(db);
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
+}
+
 int store_run_shorten(Store *s, StoreRun *run, uint32_t games, char *err)
 {
     int rc = ERR_OK;

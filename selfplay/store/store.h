@@ -158,6 +158,9 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
  * created, its games written, finished and released: an imported file is
  * stored whole or not at all). Inside it the writers' own transactions
  * are part of it; a failed writer leaves it to the caller to roll back. */
+/* Removes a database file and its -wal and -shm files (one made and
+ * left empty by a failure, or a temporary one), closed. */
+void store_remove(const char *db);
 int store_transaction_begin(Store *s, char *err);
 int store_transaction_commit(Store *s, char *err);
 void store_transaction_rollback(Store *s);
