@@ -145,7 +145,7 @@ int cmd_train_policy(int argc, char **argv)
     PolicyData d = {0};
     uint8_t *bytes = NULL;
     size_t len = 0;
-    double read_s;
+    double read_s = 0;
     char err[ERR_LEN];
     int rc = parse_args(argc, argv, &a);
     if (rc) {
