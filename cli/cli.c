@@ -706,12 +706,4 @@ int cli_check_db_out(const char *cmd, const char **db, const char *out)
     return rc;
 }
 
-void cli_remove_db(const char *db)
-{
-    char side[4096];
-    unlink(db);
-    snprintf(side, sizeof side, "%s-wal", db);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db);
-    unlink(side);
-}
+void cli_remove_db(const char *db) { store_remove(db); }

@@ -54,43 +54,44 @@ static void ref_progress(void *ctx, int64_t done, int64_t total)
     progress_update(&r->p, r->done, "");
 }
 
+/* The games of a report that scores them (not a match report): 0, or
+ * the exit status after saying why (none selected included). */
+static int load_games(const char *cmd, const CliReport *job, Report *rep)
+{
+    const StoreSelection *sel = &job->sel;
+    const char *db = job->db;
+    int nnames = sel->nruns;
+    char err[ERR_LEN];
+    RefProgress progress = {.quiet = job->quiet};
+    ReportLoadOptions lo = {.reference = job->reference, .progress = ref_progress, .progress_ctx = &progress};
+    int loaded = report_load_with(rep, db, (int)job->busy, sel, &lo, err);
+    if (progress.started) progress_finish(&progress.p, progress.done, "(copies and unfinished games are not scored)");
+    if (loaded) return loaded == ERR_USAGE ? cli_usage_error(cmd, "%s", err) : cli_error(cmd, "%s", err);
+    if (rep->games == 0) {
+        if (nnames)
+            return cli_error(cmd, "the selected %s of '%s' hold%s no games%s: nothing to report",
+                             nnames > 1 ? "runs" : "run", db, nnames > 1 ? "" : "s",
+                             sel->kind ? " of this kind (self-play runs by default: --kind match or --kind all)" : "");
+        return cli_error(cmd, "database '%s' holds no games%s: nothing to report (`yinsh selfplay` plays some)", db,
+                         sel->kind || sel->agent || sel->variant ? " in this selection" : "");
+    }
+    rep->margin = job->margin;
+    if (report_compare(rep, job->declared, job->ndeclared)) return cli_error(cmd, "out of memory");
+    return 0;
+}
+
 int cli_report_write(const char *cmd, const CliReport *job)
 {
     const char *db = job->db, *out = job->out, *plots = job->plots;
     const StoreSelection *sel = &job->sel;
-    int nnames = sel->nruns, rc = 0;
+    int rc = 0;
     char *md = NULL, err[ERR_LEN], plots_buf[4096], stage[4096] = "";
     size_t md_len = 0;
     Report rep = {0};
     ReportPictures pics;
     bool matches = sel->kind && !strcmp(sel->kind, "match"), drawn = false;
 
-    if (!matches) {
-        RefProgress progress = {.quiet = job->quiet};
-        ReportLoadOptions lo = {.reference = job->reference, .progress = ref_progress, .progress_ctx = &progress};
-        int loaded = report_load_with(&rep, db, (int)job->busy, sel, &lo, err);
-        if (progress.started) progress_finish(&progress.p, progress.done, "(copies and unfinished games are not scored)");
-        if (loaded) {
-            rc = loaded == ERR_USAGE ? cli_usage_error(cmd, "%s", err) : cli_error(cmd, "%s", err);
-            goto done;
-        }
-        if (rep.games == 0) {
-            if (nnames)
-                rc = cli_error(cmd, "the selected %s of '%s' hold%s no games%s: nothing to report",
-                               nnames > 1 ? "runs" : "run", db, nnames > 1 ? "" : "s",
-                               sel->kind ? " of this kind (self-play runs by default: --kind match or --kind all)"
-                                         : "");
-            else
-                rc = cli_error(cmd, "database '%s' holds no games%s: nothing to report (`yinsh selfplay` plays some)",
-                               db, sel->kind || sel->agent || sel->variant ? " in this selection" : "");
-            goto done;
-        }
-        rep.margin = job->margin;
-        if (report_compare(&rep, job->declared, job->ndeclared)) {
-            rc = cli_error(cmd, "out of memory");
-            goto done;
-        }
-    }
+    if (!matches && (rc = load_games(cmd, job, &rep))) goto done;
     /* Everything is written into a staging folder inside DIR first and
      * moved into DIR only when all of it was written: a full disk leaves
      * DIR as it was. */

@@ -404,6 +404,58 @@ static int bench_engine_mode(const BenchArgs *a, int argc, char **argv)
     return perft_ok && threads_ok ? 0 : 1;
 }
 
+/* bench --nnue --duel: the duel's figures. */
+static void print_duel(const BenchDuel *d, const char *path, const char *wname, long depth, int variant,
+                       uint64_t seed, long threads, double seconds)
+{
+    Interval elo = stats_elo_pentanomial(d->penta);
+    uint64_t n = d->wins + d->draws + d->losses;
+    printf("duel: ab depth %ld, net %s against weights %s, %s, %" PRIu64 " pairs from 4 random actions "
+           "(seed %" PRIu64 "): hash %016" PRIx64 "\n",
+           depth, path, wname, variant_name(variant), d->pairs, seed, d->hash);
+    printf("duel: net +%" PRIu64 " =%" PRIu64 " -%" PRIu64 ", score %.1f%%, Elo %+.0f [%+.0f, %+.0f] (95%%, "
+           "pentanomial %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 ")\n",
+           d->wins, d->draws, d->losses, n ? 100.0 * (d->wins + 0.5 * d->draws) / n : 0, elo.mid, elo.lo, elo.hi,
+           d->penta[0], d->penta[1], d->penta[2], d->penta[3], d->penta[4]);
+    const char *side[2] = {"net", "linear"};
+    for (int s = 0; s < 2; s++)
+        printf("duel: %-6s %" PRIu64 " searches, %.0f positions each, %.2f ms each, %.0f positions/s\n", side[s],
+               d->actions[s], d->actions[s] ? (double)d->nodes[s] / d->actions[s] : 0,
+               d->actions[s] ? 1e3 * d->cpu[s] / d->actions[s] : 0, d->cpu[s] > 0 ? d->nodes[s] / d->cpu[s] : 0);
+    printf("duel: %.1f s on %ld threads\n", seconds, threads);
+}
+
+/* bench --nnue: the net's cost per position, pass by pass. */
+static void print_nnue(const BenchNnue *b, const char *path, const Nnue *net, uint64_t seed)
+{
+    printf("nnue: %s (hidden %d, second layer %d, hash %016" PRIx64 "), %" PRIu64 " random games (seed %" PRIu64
+           "), %" PRIu64 " positions; ns per position, CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
+           path, nnue_hidden(net), nnue_l2(net), nnue_hash(net), b->games, seed, b->positions, b->sink);
+    printf("nnue: %-44s %8.1f ns\n", "linear evaluation (eval_logit)", b->linear);
+    if (!isnan(b->parts))
+        printf("nnue: %-44s %8.1f ns\n",
+               nnue_has_patterns(net) ? "net's linear and pattern parts (nnue_linear)" : "net's linear part (nnue_linear)",
+               b->parts);
+    if (!isnan(b->parts_acc) && nnue_has_patterns(net))
+        printf("nnue: %-44s %8.1f ns\n", "the same, patterns from the accumulators", b->parts_acc);
+    const char *pname[2] = {"portable", "avx2"};
+    for (int p = 0; p < 2; p++) {
+        if (isnan(b->scratch[p])) {
+            printf("nnue: %s path: not on this CPU\n", pname[p]);
+            continue;
+        }
+        char label[64];
+        snprintf(label, sizeof label, "%s: from scratch (refresh, output)", pname[p]);
+        printf("nnue: %-44s %8.1f ns\n", label, b->scratch[p]);
+        snprintf(label, sizeof label, "%s: incremental (update, output)", pname[p]);
+        printf("nnue: %-44s %8.1f ns\n", label, b->incremental[p]);
+        snprintf(label, sizeof label, "%s: update alone (nnue_delta, apply)", pname[p]);
+        printf("nnue: %-44s %8.1f ns\n", label, b->update[p]);
+        snprintf(label, sizeof label, "%s: output alone", pname[p]);
+        printf("nnue: %-44s %8.1f ns\n", label, b->output[p]);
+    }
+}
+
 /* bench --nnue: the net's cost per position, or (duel > 0) a duel of
  * alpha-beta with it against alpha-beta with the weights. */
 static int bench_nnue_cmd(const char *path, const char *weights, long duel, long depth, const char *variant_text,
@@ -420,61 +472,18 @@ static int bench_nnue_cmd(const char *path, const char *weights, long duel, long
     if (!strcmp(path, "builtin") ? nnue_load_builtin(&net, err) : nnue_load(&net, path, err))
         return cli_error("bench", "%s", err);
     int rc = 0;
-    const char *wname = weights ? weights : "the built-in defaults";
     if (duel) {
         BenchDuel d;
         double t0 = clock_now();
-        if (bench_duel(net, &w, (int)depth, variant, (uint64_t)duel, seed, (int)threads, &d, err)) {
+        if (bench_duel(net, &w, (int)depth, variant, (uint64_t)duel, seed, (int)threads, &d, err))
             rc = cli_error("bench", "%s", err);
-        } else {
-            Interval elo = stats_elo_pentanomial(d.penta);
-            uint64_t n = d.wins + d.draws + d.losses;
-            printf("duel: ab depth %ld, net %s against weights %s, %s, %" PRIu64 " pairs from 4 random actions "
-                   "(seed %" PRIu64 "): hash %016" PRIx64 "\n",
-                   depth, path, wname, variant_name(variant), d.pairs, seed, d.hash);
-            printf("duel: net +%" PRIu64 " =%" PRIu64 " -%" PRIu64 ", score %.1f%%, Elo %+.0f [%+.0f, %+.0f] (95%%, "
-                   "pentanomial %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 ")\n",
-                   d.wins, d.draws, d.losses, n ? 100.0 * (d.wins + 0.5 * d.draws) / n : 0, elo.mid, elo.lo, elo.hi,
-                   d.penta[0], d.penta[1], d.penta[2], d.penta[3], d.penta[4]);
-            const char *side[2] = {"net", "linear"};
-            for (int s = 0; s < 2; s++)
-                printf("duel: %-6s %" PRIu64 " searches, %.0f positions each, %.2f ms each, %.0f positions/s\n", side[s],
-                       d.actions[s], d.actions[s] ? (double)d.nodes[s] / d.actions[s] : 0,
-                       d.actions[s] ? 1e3 * d.cpu[s] / d.actions[s] : 0, d.cpu[s] > 0 ? d.nodes[s] / d.cpu[s] : 0);
-            printf("duel: %.1f s on %ld threads\n", clock_now() - t0, threads);
-        }
+        else
+            print_duel(&d, path, weights ? weights : "the built-in defaults", depth, variant, seed, threads,
+                       clock_now() - t0);
     } else {
         BenchNnue b;
-        if (bench_nnue(net, &w, games ? (uint64_t)games : 1000, seed, 5, &b, err)) {
-            rc = cli_error("bench", "%s", err);
-        } else {
-            printf("nnue: %s (hidden %d, second layer %d, hash %016" PRIx64 "), %" PRIu64 " random games (seed %" PRIu64
-                   "), %" PRIu64 " positions; ns per position, CPU time, fastest of 5 passes (checksum %016" PRIx64 ")\n",
-                   path, nnue_hidden(net), nnue_l2(net), nnue_hash(net), b.games, seed, b.positions, b.sink);
-            printf("nnue: %-44s %8.1f ns\n", "linear evaluation (eval_logit)", b.linear);
-            if (!isnan(b.parts))
-                printf("nnue: %-44s %8.1f ns\n",
-                       nnue_has_patterns(net) ? "net's linear and pattern parts (nnue_linear)" : "net's linear part (nnue_linear)",
-                       b.parts);
-            if (!isnan(b.parts_acc) && nnue_has_patterns(net))
-                printf("nnue: %-44s %8.1f ns\n", "the same, patterns from the accumulators", b.parts_acc);
-            const char *pname[2] = {"portable", "avx2"};
-            for (int p = 0; p < 2; p++) {
-                if (isnan(b.scratch[p])) {
-                    printf("nnue: %s path: not on this CPU\n", pname[p]);
-                    continue;
-                }
-                char label[64];
-                snprintf(label, sizeof label, "%s: from scratch (refresh, output)", pname[p]);
-                printf("nnue: %-44s %8.1f ns\n", label, b.scratch[p]);
-                snprintf(label, sizeof label, "%s: incremental (update, output)", pname[p]);
-                printf("nnue: %-44s %8.1f ns\n", label, b.incremental[p]);
-                snprintf(label, sizeof label, "%s: update alone (nnue_delta, apply)", pname[p]);
-                printf("nnue: %-44s %8.1f ns\n", label, b.update[p]);
-                snprintf(label, sizeof label, "%s: output alone", pname[p]);
-                printf("nnue: %-44s %8.1f ns\n", label, b.output[p]);
-            }
-        }
+        if (bench_nnue(net, &w, games ? (uint64_t)games : 1000, seed, 5, &b, err)) rc = cli_error("bench", "%s", err);
+        else print_nnue(&b, path, net, seed);
     }
     nnue_free(net);
     return rc;

@@ -154,111 +154,142 @@ static bool writes_loop_file(const char *name, const void *ctx)
            (!strcmp(end, ".nnue") || !strcmp(end, ".train") || !strcmp(end, ".gate"));
 }
 
-int cmd_loop(int argc, char **argv)
+/* The command line, as parsed, and the loop it makes. */
+typedef struct LoopArgs {
+    const char *agent_text, *gate_text, *name, *sprt_text;
+    long rounds, games, window, gate_games, vepochs, pepochs;
+    CliShared sh;
+    Loop l;
+    bool have_agent, have_gate; /* l.agent, l.gate parsed: to give back */
+} LoopArgs;
+
+static int parse_args(int argc, char **argv, LoopArgs *a)
 {
-    const char *cmd = "loop", *agent_text = NULL, *gate_text = NULL, *name = NULL, *sprt_text = "0,10,0.05,0.05";
-    long rounds = 10, games = 2000, window = 4, gate_games = 2000, vepochs = 4, pepochs = 4;
-    CliShared sh = CLI_SHARED_DEFAULTS;
-    Loop l = {.seed = 1, .lambda = 0.5};
-    nnue_train_options_default(&l.value);
-    l.value.lr = 0.0005;
-    policy_train_options_default(&l.policy);
-    l.policy.lr = 0.01;
+    Loop *l = &a->l;
     const CliOpt opts[] = {
-        {.name = "--agent", .kind = CLI_TEXT, .out = &agent_text,
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a->agent_text,
          .required = "--agent SPEC (the self-play agent, mcts:puct=1,...) is required"},
-        {.name = "--from", .kind = CLI_TEXT, .out = &l.from, .required = "--from NET (net 0) is required"},
-        {.name = "--db", .kind = CLI_TEXT, .out = &sh.db, .required = "--db PATH is required"},
-        {.name = "--name", .kind = CLI_TEXT, .out = &name, .required = "--name NAME is required"},
-        {.name = "--out-dir", .kind = CLI_TEXT, .out = &l.dir, .required = "--out-dir DIR is required"},
-        {.name = "--rounds", .kind = CLI_INT, .out = &rounds, .min = 1, .max = LOOP_MAX_ROUNDS},
-        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = STORE_MAX_GAMES},
-        {.name = "--window", .kind = CLI_INT, .out = &window, .min = 1, .max = LOOP_MAX_WINDOW},
-        {.name = "--lambda", .kind = CLI_REAL, .out = &l.lambda, .min = 0, .max = 1},
-        {.name = "--value-epochs", .kind = CLI_INT, .out = &vepochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
-        {.name = "--value-lr", .kind = CLI_REAL, .out = &l.value.lr, .min = 1e-7, .max = 1},
-        {.name = "--policy-epochs", .kind = CLI_INT, .out = &pepochs, .min = 1, .max = 1000},
-        {.name = "--policy-lr", .kind = CLI_REAL, .out = &l.policy.lr, .min = 1e-7, .max = 1},
-        {.name = "--gate", .kind = CLI_TEXT, .out = &gate_text},
-        {.name = "--sprt", .kind = CLI_TEXT, .out = &sprt_text},
-        {.name = "--gate-games", .kind = CLI_INT, .out = &gate_games, .min = 2, .max = STORE_MAX_GAMES},
-        {.name = "--seed", .kind = CLI_U64, .out = &l.seed},
-        CLI_THREADS_OPTION(&sh.threads),
-        CLI_BUSY_OPTION(&sh),
-        CLI_QUIET_OPTION(&sh),
+        {.name = "--from", .kind = CLI_TEXT, .out = &l->from, .required = "--from NET (net 0) is required"},
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->sh.db, .required = "--db PATH is required"},
+        {.name = "--name", .kind = CLI_TEXT, .out = &a->name, .required = "--name NAME is required"},
+        {.name = "--out-dir", .kind = CLI_TEXT, .out = &l->dir, .required = "--out-dir DIR is required"},
+        {.name = "--rounds", .kind = CLI_INT, .out = &a->rounds, .min = 1, .max = LOOP_MAX_ROUNDS},
+        {.name = "--games", .kind = CLI_INT, .out = &a->games, .min = 1, .max = STORE_MAX_GAMES},
+        {.name = "--window", .kind = CLI_INT, .out = &a->window, .min = 1, .max = LOOP_MAX_WINDOW},
+        {.name = "--lambda", .kind = CLI_REAL, .out = &l->lambda, .min = 0, .max = 1},
+        {.name = "--value-epochs", .kind = CLI_INT, .out = &a->vepochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
+        {.name = "--value-lr", .kind = CLI_REAL, .out = &l->value.lr, .min = 1e-7, .max = 1},
+        {.name = "--policy-epochs", .kind = CLI_INT, .out = &a->pepochs, .min = 1, .max = 1000},
+        {.name = "--policy-lr", .kind = CLI_REAL, .out = &l->policy.lr, .min = 1e-7, .max = 1},
+        {.name = "--gate", .kind = CLI_TEXT, .out = &a->gate_text},
+        {.name = "--sprt", .kind = CLI_TEXT, .out = &a->sprt_text},
+        {.name = "--gate-games", .kind = CLI_INT, .out = &a->gate_games, .min = 2, .max = STORE_MAX_GAMES},
+        {.name = "--seed", .kind = CLI_U64, .out = &l->seed},
+        CLI_THREADS_OPTION(&a->sh.threads),
+        CLI_BUSY_OPTION(&a->sh),
+        CLI_QUIET_OPTION(&a->sh),
     };
-    LoopRow *rows = NULL;
-    char err[ERR_LEN], *command = NULL;
-    bool have_agent = false, have_gate = false;
-    int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc || (rc = cli_shared_check(cmd, &sh))) goto done;
-    if ((rc = loop_agent(cmd, "--agent", agent_text, l.from, &l.agent))) goto done;
-    have_agent = true;
-    if (gate_text) rc = loop_agent(cmd, "--gate", gate_text, l.from, &l.gate);
-    else if (loop_default_gate(&l.agent, &l.gate, err)) rc = cli_usage_error(cmd, "--agent: %s", err);
-    if (rc) goto done;
-    have_gate = true;
-    if (match_sprt_parse(sprt_text, &l.sprt, err)) {
-        rc = cli_usage_error(cmd, "--sprt: %s", err);
-        goto done;
-    }
-    snprintf(l.name, sizeof l.name, "%s", name);
-    if (strlen(name) > LOOP_NAME_LEN) l.name[0] = '\0'; /* refused by loop_check, naming it */
-    l.rounds = (int)rounds;
-    l.games = (uint32_t)games;
-    l.window = (int)window;
-    l.gate_games = (uint32_t)gate_games;
-    l.value.epochs = (int)vepochs;
-    l.policy.epochs = (int)pepochs;
-    l.where = cli_planned_options(&sh);
-    if (loop_check(&l, err)) {
-        rc = cli_usage_error(cmd, "%s%s%s", err, l.name[0] ? "" : ": ", l.name[0] ? "" : name);
-        goto done;
-    }
-    /* net 0, read now as round 1 will read it */
+    int npos;
+    return cli_parse("loop", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
+/* The agents, the test, the sizes and the loop's name into a->l, checked
+ * (loop_check): 0, or the exit status. */
+static int check_loop(const char *cmd, LoopArgs *a)
+{
+    Loop *l = &a->l;
+    char err[ERR_LEN];
+    int rc;
+    if ((rc = cli_shared_check(cmd, &a->sh))) return rc;
+    if ((rc = loop_agent(cmd, "--agent", a->agent_text, l->from, &l->agent))) return rc;
+    a->have_agent = true;
+    if (a->gate_text) rc = loop_agent(cmd, "--gate", a->gate_text, l->from, &l->gate);
+    else if (loop_default_gate(&l->agent, &l->gate, err)) rc = cli_usage_error(cmd, "--agent: %s", err);
+    if (rc) return rc;
+    a->have_gate = true;
+    if (match_sprt_parse(a->sprt_text, &l->sprt, err)) return cli_usage_error(cmd, "--sprt: %s", err);
+    snprintf(l->name, sizeof l->name, "%s", a->name);
+    if (strlen(a->name) > LOOP_NAME_LEN) l->name[0] = '\0'; /* refused by loop_check, naming it */
+    l->rounds = (int)a->rounds;
+    l->games = (uint32_t)a->games;
+    l->window = (int)a->window;
+    l->gate_games = (uint32_t)a->gate_games;
+    l->value.epochs = (int)a->vepochs;
+    l->policy.epochs = (int)a->pepochs;
+    l->where = cli_planned_options(&a->sh);
+    if (loop_check(l, err))
+        return cli_usage_error(cmd, "%s%s%s", err, l->name[0] ? "" : ": ", l->name[0] ? "" : a->name);
+    return 0;
+}
+
+/* Net 0, read now as round 1 will read it, and the folder the loop writes. */
+static int check_files(const char *cmd, const LoopArgs *a)
+{
+    const Loop *l = &a->l;
+    char err[ERR_LEN];
     Nnue *net0 = NULL;
-    int lrc = nnue_load(&net0, l.from, err);
+    int lrc = nnue_load(&net0, l->from, err);
     bool patterns = !lrc && nnue_has_patterns(net0);
     nnue_free(net0);
-    if (lrc) {
-        rc = cli_error(cmd, "--from: %s", err);
-        goto done;
-    }
-    if (!patterns) {
-        rc = cli_usage_error(cmd, "--from %s: the loop's nets have a linear and a pattern part (feature set 3 to 5, "
-                                  "e.g. eval/nets/leaf32.nnue)", l.from);
-        goto done;
-    }
-    const char *inputs[] = {sh.db, l.from}, *input_opts[] = {"--db", "--from"};
-    FolderWrites w = {.dir = l.dir, .writes = writes_loop_file, .ctx = &l};
-    if ((rc = cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2))) goto done;
-    if (!(rows = calloc((size_t)l.rounds, sizeof *rows)) || !(command = cli_join_args(argc, argv))) {
-        rc = cli_error(cmd, "out of memory");
-        goto done;
-    }
-    LoopCtx c = {.cmd = cmd, .quiet = sh.quiet, .o = l.where, .command = command, .rounds = l.rounds,
-                 .gate_total = l.gate_games};
+    if (lrc) return cli_error(cmd, "--from: %s", err);
+    if (!patterns)
+        return cli_usage_error(cmd, "--from %s: the loop's nets have a linear and a pattern part (feature set 3 to 5, "
+                                    "e.g. eval/nets/leaf32.nnue)", l->from);
+    const char *inputs[] = {a->sh.db, l->from}, *input_opts[] = {"--db", "--from"};
+    FolderWrites w = {.dir = l->dir, .writes = writes_loop_file, .ctx = l};
+    return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2);
+}
+
+/* The rounds (loop_run) with their progress, then the table: 0, or the
+ * exit status. */
+static int run_loop(const char *cmd, LoopArgs *a, LoopRow *rows, const char *command)
+{
+    Loop *l = &a->l;
+    char err[ERR_LEN];
+    LoopCtx c = {.cmd = cmd, .quiet = a->sh.quiet, .o = l->where, .command = command, .rounds = l->rounds,
+                 .gate_total = l->gate_games};
     if (!c.quiet)
         fprintf(stderr, "yinsh %s: %s: %d round%s of %u self-play game%s from %s into %s; nets and figures in %s\n", cmd,
-                l.name, l.rounds, number_plural((uint64_t)l.rounds), l.games, number_plural(l.games), l.from, sh.db,
-                l.dir);
+                l->name, l->rounds, number_plural((uint64_t)l->rounds), l->games, number_plural(l->games), l->from,
+                a->sh.db, l->dir);
     double t0 = clock_now();
     LoopHooks hooks = {.play = play_run, .step = show_step, .gate_progress = show_gate, .ctx = &c,
                        .interrupt = cli_catch_signals()};
     int best = 0;
-    rc = loop_run(&l, &hooks, rows, &best, err);
+    int rc = loop_run(l, &hooks, rows, &best, err);
     if (c.gate_shown) progress_finish(&c.gate, c.gate_games, NULL);
     if (rc < 0) rc = cli_error(cmd, "%s", err);
     else if (rc == 1 && cli_signal()) {
         fprintf(stderr, "yinsh %s: interrupted; the same command goes on from there\n", cmd);
         rc = 128 + cli_signal();
     }
-    if (rc) goto done;
+    if (rc) return rc;
     if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
-    loop_table_write(stdout, &l, rows, l.rounds, best);
+    loop_table_write(stdout, l, rows, l->rounds, best);
+    return 0;
+}
+
+int cmd_loop(int argc, char **argv)
+{
+    const char *cmd = "loop";
+    LoopArgs a = {.sprt_text = "0,10,0.05,0.05", .rounds = 10, .games = 2000, .window = 4, .gate_games = 2000,
+                  .vepochs = 4, .pepochs = 4, .sh = CLI_SHARED_DEFAULTS, .l = {.seed = 1, .lambda = 0.5}};
+    nnue_train_options_default(&a.l.value);
+    a.l.value.lr = 0.0005;
+    policy_train_options_default(&a.l.policy);
+    a.l.policy.lr = 0.01;
+    LoopRow *rows = NULL;
+    char *command = NULL;
+    int rc = parse_args(argc, argv, &a);
+    if (rc || (rc = check_loop(cmd, &a)) || (rc = check_files(cmd, &a))) goto done;
+    if (!(rows = calloc((size_t)a.l.rounds, sizeof *rows)) || !(command = cli_join_args(argc, argv))) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    rc = run_loop(cmd, &a, rows, command);
 done:
-    if (have_agent) agent_spec_release(&l.agent);
-    if (have_gate) agent_spec_release(&l.gate);
+    if (a.have_agent) agent_spec_release(&a.l.agent);
+    if (a.have_gate) agent_spec_release(&a.l.gate);
     free(rows);
     free(command);
     return rc;

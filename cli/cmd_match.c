@@ -93,9 +93,9 @@ static void progress_tail(const MatchProgress *m, const MatchTally *t, char *tai
 {
     int at = snprintf(tail, len, "A: W %" PRIu64 " D %" PRIu64 " L %" PRIu64, t->wins, t->draws, t->losses);
     if (t->pairs) {
-        Interval e = stats_elo_pentanomial(t->penta);
-        at += snprintf(tail + at, len - (size_t)at, ", score %.3f",
-                       stats_score(t->wins, t->draws, t->losses).mid);
+        MatchFigures f = match_figures(t);
+        Interval e = f.elo;
+        at += snprintf(tail + at, len - (size_t)at, ", score %.3f", f.score.mid);
         if (isfinite(e.lo) && isfinite(e.hi) && e.lo < e.hi)
             at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f ± %.0f", e.mid + 0.0, (e.hi - e.lo) / 2);
         else if (isfinite(e.mid) && isfinite(e.lo) && e.lo < e.mid)
@@ -136,17 +136,17 @@ static void print_elo(const char *label, Interval e)
 static void print_result(const StoreRun *run, const RecordSummary *sum, const MatchPlan *mp, const MatchResult *r)
 {
     const MatchTally *t = &r->tally;
+    const MatchFigures *f = &r->figures;
     uint64_t games = t->wins + t->draws + t->losses;
-    Interval score = stats_score(t->wins, t->draws, t->losses);
     printf("run          %s\n", run->name);
     printf("a            %s\n", run->white);
     printf("b            %s\n", run->black);
     printf("games        %" PRIu64 " (%" PRIu64 " colour-swapped pairs)\n", games, t->pairs);
     printf("a results    W %" PRIu64 " D %" PRIu64 " L %" PRIu64 "\n", t->wins, t->draws, t->losses);
-    printf("a score      %.4f (95%% CI %.4f to %.4f)\n", score.mid, score.lo, score.hi);
-    print_elo("elo", stats_elo_pentanomial(t->penta));
-    print_elo("elo (games)", stats_elo_trinomial(t->wins, t->draws, t->losses));
-    printf("los          %.4f\n", stats_los(t->wins, t->losses));
+    printf("a score      %.4f (95%% CI %.4f to %.4f)\n", f->score.mid, f->score.lo, f->score.hi);
+    print_elo("elo", f->elo);
+    print_elo("elo (games)", f->elo_games);
+    printf("los          %.4f\n", f->los);
     printf("pentanomial  %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
            " (pairs in which A scored 0, 1/2, 1, 3/2, 2)\n",
            t->penta[0], t->penta[1], t->penta[2], t->penta[3], t->penta[4]);
@@ -187,10 +187,10 @@ static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *
     json_uint(&j, "draws", t->draws);
     json_uint(&j, "losses", t->losses);
     json_close(&j);
-    cli_json_interval(&j, "a_score", stats_score(t->wins, t->draws, t->losses));
-    cli_json_interval(&j, "elo", stats_elo_pentanomial(t->penta));
-    cli_json_interval(&j, "elo_games", stats_elo_trinomial(t->wins, t->draws, t->losses));
-    json_num(&j, "los", stats_los(t->wins, t->losses));
+    cli_json_interval(&j, "a_score", r->figures.score);
+    cli_json_interval(&j, "elo", r->figures.elo);
+    cli_json_interval(&j, "elo_games", r->figures.elo_games);
+    json_num(&j, "los", r->figures.los);
     json_open(&j, "pentanomial", '[', true);
     for (int k = 0; k < 5; k++) json_uint(&j, NULL, t->penta[k]);
     json_close(&j);

@@ -34,6 +34,18 @@ const char USAGE_MERGE[] =
 
 enum { MERGE_MAX_FILES = 100000 };
 
+/* Each database to merge is there and is not a directory: 0, or 1 after
+ * saying which is not. */
+static int check_files(const char *cmd, const char **files, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        if (stat(files[i], &sb) != 0) return cli_error(cmd, "cannot merge '%s': %s", files[i], strerror(errno));
+        if (S_ISDIR(sb.st_mode)) return cli_error(cmd, "cannot merge '%s': it is a directory", files[i]);
+    }
+    return 0;
+}
+
 int cmd_merge(int argc, char **argv)
 {
     const char *cmd = "merge", *db = NULL;
@@ -54,17 +66,7 @@ int cmd_merge(int argc, char **argv)
         rc = cli_usage_error(cmd, "no database to merge: name one or more after --db OUT.db");
         goto done;
     }
-    for (int i = 0; i < n; i++) {
-        struct stat sb;
-        if (stat(files[i], &sb) != 0) {
-            rc = cli_error(cmd, "cannot merge '%s': %s", files[i], strerror(errno));
-            goto done;
-        }
-        if (S_ISDIR(sb.st_mode)) {
-            rc = cli_error(cmd, "cannot merge '%s': it is a directory", files[i]);
-            goto done;
-        }
-    }
+    if ((rc = check_files(cmd, files, n))) goto done;
 
     /* a file made here and left empty by a failure is removed */
     struct stat sb;

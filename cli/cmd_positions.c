@@ -64,83 +64,97 @@ const char USAGE_POSITIONS[] =
     "  --variant V   only standard or only blitz\n"
     "  --quiet       no summary line on stderr\n";
 
+/* The command line, as parsed, and what it asks for. */
+typedef struct PositionsArgs {
+    const char *db, *out, *format_text, *view_text, *kind, *agent_text, *variant_text, *policy_text;
+    bool quiet, policy, mask;
+    CliList runs;
+    int format, view;
+    SamplesExtras extras;
+} PositionsArgs;
+
+static int parse_args(int argc, char **argv, PositionsArgs *a)
+{
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->db, .required = "--db PATH is required"},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a->out, .required = "--out FILE is required"},
+        {.name = "--format", .kind = CLI_TEXT, .out = &a->format_text},
+        {.name = "--view", .kind = CLI_TEXT, .out = &a->view_text},
+        {.name = "--runs", .kind = CLI_LIST, .out = &a->runs},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &a->quiet},
+        {.name = "--policy", .kind = CLI_FLAG, .out = &a->policy},
+        {.name = "--policy-format", .kind = CLI_TEXT, .out = &a->policy_text},
+        {.name = "--mask", .kind = CLI_FLAG, .out = &a->mask},
+        CLI_SELECTION_OPTIONS(&a->kind, &a->agent_text, &a->variant_text),
+    };
+    int npos;
+    return cli_parse("positions", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
+/* The format, its extras and the view: 0, or the usage error's status. */
+static int check_format(const char *cmd, PositionsArgs *a)
+{
+    if (!samples_format_parse(a->format_text, &a->format) || a->format == SAMPLES_PLANES_POLICY)
+        return cli_usage_error(cmd, "--format '%s': expected ypn, csv or planes", a->format_text);
+    a->extras = (SamplesExtras){.policy = a->policy ? SAMPLES_POLICY_F32 : SAMPLES_POLICY_NONE, .mask = a->mask};
+    if (a->policy_text) {
+        static const char *const NAMES[] = {"f32", "f16", "sparse"};
+        int k = 0;
+        while (k < 3 && strcmp(a->policy_text, NAMES[k])) k++;
+        if (k == 3) return cli_usage_error(cmd, "--policy-format '%s': expected f32, f16 or sparse", a->policy_text);
+        a->extras.policy = SAMPLES_POLICY_F32 + k;
+    }
+    if ((a->policy || a->policy_text || a->mask) && a->format != SAMPLES_PLANES)
+        return cli_usage_error(cmd, "%s goes with --format planes",
+                               a->mask ? "--mask" : a->policy_text ? "--policy-format" : "--policy");
+    if (!strcmp(a->view_text, "actor")) a->view = ENCODE_VIEW_ACTOR;
+    else if (!strcmp(a->view_text, "white")) a->view = ENCODE_VIEW_WHITE;
+    else if (!strcmp(a->view_text, "black")) a->view = ENCODE_VIEW_BLACK;
+    else return cli_usage_error(cmd, "--view '%s': expected actor, white or black", a->view_text);
+    return 0;
+}
+
+/* The selection and the output: 0, or the exit status. */
+static int check_paths(const char *cmd, PositionsArgs *a, StoreSelection *sel)
+{
+    char err[ERR_LEN], agent[SPEC_LEN];
+    int rc;
+    *sel = (StoreSelection){.runs = (const char *const *)a->runs.items, .nruns = a->runs.n};
+    if ((rc = cli_selection(cmd, a->kind, a->agent_text, a->variant_text, sel, agent))) return rc;
+    const char *inputs[] = {a->db};
+    const char *input_names[] = {"--db"};
+    if ((rc = cli_check_output(cmd, "--out", a->out, inputs, input_names, 1))) return rc;
+    if ((a->format == SAMPLES_PLANES || a->format == SAMPLES_PLANES_POLICY) && file_out_check(a->out, err) == 1)
+        return cli_usage_error(cmd, "--out '%s': %s", a->out, SAMPLES_PLANES_NEED_FILE);
+    return 0;
+}
+
 int cmd_positions(int argc, char **argv)
 {
     const char *cmd = "positions";
-    const char *db = NULL, *out = NULL, *format_text = "ypn", *view_text = "actor";
-    const char *kind = "all", *agent_text = NULL, *variant_text = NULL;
-    const char *policy_text = NULL;
-    bool quiet = false, policy = false, mask = false;
-    CliList runs = {0};
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db, .required = "--db PATH is required"},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out, .required = "--out FILE is required"},
-        {.name = "--format", .kind = CLI_TEXT, .out = &format_text},
-        {.name = "--view", .kind = CLI_TEXT, .out = &view_text},
-        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        {.name = "--policy", .kind = CLI_FLAG, .out = &policy},
-        {.name = "--policy-format", .kind = CLI_TEXT, .out = &policy_text},
-        {.name = "--mask", .kind = CLI_FLAG, .out = &mask},
-        CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
-    };
-    int npos, format, view;
+    PositionsArgs a = {.format_text = "ypn", .view_text = "actor", .kind = "all"};
+    StoreSelection sel;
     Store *store = NULL;
-    char err[ERR_LEN], agent[SPEC_LEN];
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-    if (!samples_format_parse(format_text, &format) || format == SAMPLES_PLANES_POLICY) {
-        rc = cli_usage_error(cmd, "--format '%s': expected ypn, csv or planes", format_text);
-        goto done;
-    }
-    SamplesExtras extras = {.policy = policy ? SAMPLES_POLICY_F32 : SAMPLES_POLICY_NONE, .mask = mask};
-    if (policy_text) {
-        static const char *const NAMES[] = {"f32", "f16", "sparse"};
-        int k = 0;
-        while (k < 3 && strcmp(policy_text, NAMES[k])) k++;
-        if (k == 3) {
-            rc = cli_usage_error(cmd, "--policy-format '%s': expected f32, f16 or sparse", policy_text);
-            goto done;
-        }
-        extras.policy = SAMPLES_POLICY_F32 + k;
-    }
-    if ((policy || policy_text || mask) && format != SAMPLES_PLANES) {
-        rc = cli_usage_error(cmd, "%s goes with --format planes", mask ? "--mask" : policy_text ? "--policy-format" : "--policy");
-        goto done;
-    }
-    if (!strcmp(view_text, "actor")) view = ENCODE_VIEW_ACTOR;
-    else if (!strcmp(view_text, "white")) view = ENCODE_VIEW_WHITE;
-    else if (!strcmp(view_text, "black")) view = ENCODE_VIEW_BLACK;
-    else {
-        rc = cli_usage_error(cmd, "--view '%s': expected actor, white or black", view_text);
-        goto done;
-    }
-    StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
-    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
-    const char *inputs[] = {db};
-    const char *input_names[] = {"--db"};
-    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 1))) goto done;
-    if ((format == SAMPLES_PLANES || format == SAMPLES_PLANES_POLICY) && file_out_check(out, err) == 1) {
-        rc = cli_usage_error(cmd, "--out '%s': %s", out, SAMPLES_PLANES_NEED_FILE);
-        goto done;
-    }
+    char err[ERR_LEN];
+    int rc = parse_args(argc, argv, &a);
+    if (rc || (rc = check_format(cmd, &a)) || (rc = check_paths(cmd, &a, &sel))) goto done;
     double t0 = clock_now();
     uint64_t positions = 0, games = 0;
     const atomic_bool *stop = cli_catch_signals();
-    if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
-        (format == SAMPLES_PLANES
-             ? samples_export_planes(store, &sel, &extras, view, out, stop, &positions, &games, err)
-             : samples_export(store, &sel, format, view, out, stop, &positions, &games, err))) {
+    if (store_open(&store, a.db, STORE_READ, STORE_BUSY_MS, err) ||
+        (a.format == SAMPLES_PLANES
+             ? samples_export_planes(store, &sel, &a.extras, a.view, a.out, stop, &positions, &games, err)
+             : samples_export(store, &sel, a.format, a.view, a.out, stop, &positions, &games, err))) {
         rc = cli_signal() ? 128 + cli_signal() : 1;
         cli_error(cmd, "%s", err);
         goto done;
     }
     double el = clock_now() - t0;
-    if (!quiet)
+    if (!a.quiet)
         fprintf(stderr, "yinsh positions: %llu positions of %llu games in %.2f s (%.0f positions/s) to %s\n",
-                (unsigned long long)positions, (unsigned long long)games, el, el > 0 ? positions / el : 0.0, out);
+                (unsigned long long)positions, (unsigned long long)games, el, el > 0 ? positions / el : 0.0, a.out);
 done:
     store_close(store);
-    cli_list_free(&runs);
+    cli_list_free(&a.runs);
     return rc;
 }

@@ -99,70 +99,79 @@ static int parse_compare(const char *cmd, CliList *compare, ReportComparison *de
     return 0;
 }
 
+/* The command line, as parsed. */
+typedef struct ReportArgs {
+    const char *db, *out, *plots, *kind, *agent_text, *variant_text, *reference;
+    bool no_plots, quiet, json, have_margin;
+    double margin;
+    CliList runs, compare;
+} ReportArgs;
+
+static int parse_args(int argc, char **argv, ReportArgs *a)
+{
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->db},
+        {.name = "--runs", .kind = CLI_LIST, .out = &a->runs},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a->out},
+        {.name = "--plots", .kind = CLI_TEXT, .out = &a->plots},
+        {.name = "--no-plots", .kind = CLI_FLAG, .out = &a->no_plots},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &a->quiet},
+        CLI_SELECTION_OPTIONS(&a->kind, &a->agent_text, &a->variant_text),
+        {.name = "--json", .kind = CLI_FLAG, .out = &a->json},
+        {.name = "--compare", .kind = CLI_TEXTS, .out = &a->compare},
+        {.name = "--reference", .kind = CLI_TEXT, .out = &a->reference},
+        {.name = "--margin", .kind = CLI_REAL, .out = &a->margin, .min = 0.001, .max = 49.999, .seen = &a->have_margin},
+    };
+    int npos;
+    return cli_parse("report", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
+/* The options that go together, the comparisons, the database and the
+ * folder: 0, or the exit status. */
+static int check_args(const char *cmd, ReportArgs *a, ReportComparison *declared, char (*specs)[2][SPEC_LEN])
+{
+    int rc;
+    bool matches = a->kind && !strcmp(a->kind, "match");
+    if (a->plots && a->no_plots) return cli_usage_error(cmd, "--plots and --no-plots contradict each other");
+    if ((rc = parse_compare(cmd, &a->compare, declared, specs))) return rc;
+    if (a->compare.n && matches)
+        return cli_usage_error(cmd, "--compare compares self-play; the match report (--kind match) has none");
+    if (a->reference && matches)
+        return cli_usage_error(cmd, "--reference scores self-play games; the match report (--kind match) has no such measure");
+    if ((rc = cli_check_db_out(cmd, &a->db, a->out))) return rc;
+    const char *inputs[] = {a->db}, *input_opts[] = {"--db"};
+    if ((rc = cli_check_report_out(cmd, "--out", a->out, inputs, input_opts, 1))) return rc;
+    if (a->plots && !cli_has_plots(a->plots)) return cli_usage_error(cmd, "--plots '%s' holds no strength.gp", a->plots);
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *cmd = "report";
-    const char *db = NULL, *out = REPORT_DEFAULT_OUT, *plots = NULL;
-    const char *kind = "selfplay", *agent_text = NULL, *variant_text = NULL, *reference = NULL;
-    bool no_plots = false, quiet = false, json = false, have_margin = false;
-    double margin = 0;
-    CliList runs = {0}, compare = {0};
+    ReportArgs a = {.out = REPORT_DEFAULT_OUT, .kind = "selfplay"};
     ReportComparison declared[CLI_LIST_MAX];
     char specs[CLI_LIST_MAX][2][SPEC_LEN];
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out},
-        {.name = "--plots", .kind = CLI_TEXT, .out = &plots},
-        {.name = "--no-plots", .kind = CLI_FLAG, .out = &no_plots},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
-        {.name = "--json", .kind = CLI_FLAG, .out = &json},
-        {.name = "--compare", .kind = CLI_TEXTS, .out = &compare},
-        {.name = "--reference", .kind = CLI_TEXT, .out = &reference},
-        {.name = "--margin", .kind = CLI_REAL, .out = &margin, .min = 0.001, .max = 49.999, .seen = &have_margin},
-    };
-    int npos;
     char *cmdline = NULL, agent[SPEC_LEN];
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-    if (plots && no_plots) {
-        rc = cli_usage_error(cmd, "--plots and --no-plots contradict each other");
-        goto done;
-    }
-    if ((rc = parse_compare(cmd, &compare, declared, specs))) goto done;
-    if (compare.n && kind && !strcmp(kind, "match")) {
-        rc = cli_usage_error(cmd, "--compare compares self-play; the match report (--kind match) has none");
-        goto done;
-    }
-    if (reference && kind && !strcmp(kind, "match")) {
-        rc = cli_usage_error(cmd, "--reference scores self-play games; the match report (--kind match) has no such measure");
-        goto done;
-    }
-    if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
-    const char *inputs[] = {db}, *input_opts[] = {"--db"};
-    if ((rc = cli_check_report_out(cmd, "--out", out, inputs, input_opts, 1))) goto done;
-    if (plots && !cli_has_plots(plots)) {
-        rc = cli_usage_error(cmd, "--plots '%s' holds no strength.gp", plots);
-        goto done;
-    }
-    CliReport job = {.db = db, .busy = STORE_BUSY_MS, .sel = {.runs = (const char *const *)runs.items, .nruns = runs.n}, .out = out,
-                     .plots = plots, .no_plots = no_plots, .quiet = quiet, .json = json, .argc = argc, .argv = argv};
-    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &job.sel, agent))) goto done;
+    int rc = parse_args(argc, argv, &a);
+    if (rc || (rc = check_args(cmd, &a, declared, specs))) goto done;
+    CliReport job = {.db = a.db, .busy = STORE_BUSY_MS, .sel = {.runs = (const char *const *)a.runs.items, .nruns = a.runs.n},
+                     .out = a.out, .plots = a.plots, .no_plots = a.no_plots, .quiet = a.quiet, .json = a.json,
+                     .argc = argc, .argv = argv};
+    if ((rc = cli_selection(cmd, a.kind, a.agent_text, a.variant_text, &job.sel, agent))) goto done;
     if (!(cmdline = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
     job.cmdline = cmdline;
     job.declared = declared;
-    job.ndeclared = compare.n;
-    job.reference = reference;
-    job.margin = have_margin ? margin / 100 : 0;
+    job.ndeclared = a.compare.n;
+    job.reference = a.reference;
+    job.margin = a.have_margin ? a.margin / 100 : 0;
     rc = cli_report_write(cmd, &job);
 
 done:
-    cli_list_free(&runs);
-    cli_list_free(&compare);
+    cli_list_free(&a.runs);
+    cli_list_free(&a.compare);
     free(cmdline);
     return rc;
 }

@@ -170,6 +170,42 @@ static void print_table(const Rounds *r, const RoundRow *rows, int n, int best)
     else printf("best: %s (the start: round 1 did not gain)\n", r->from);
 }
 
+/* Each round's figures as JSON (docs/json.md). */
+static void json_rounds(Json *j, const RoundRow *rows, int n)
+{
+    json_array(j, "rounds");
+    for (int i = 0; i < n; i++) {
+        const RoundRow *w = &rows[i];
+        json_object(j, NULL);
+        json_int(j, "round", w->k);
+        json_str(j, "selfplay_run", w->selfplay_run);
+        json_uint(j, "selfplay_games", w->games);
+        json_uint(j, "selfplay_games_validation", w->games_val);
+        json_uint(j, "positions", w->positions);
+        json_uint(j, "positions_validation", w->positions_val);
+        json_open(j, "log_loss_train", '{', true);
+        json_num(j, "before", w->loss_before[0]);
+        json_num(j, "after", w->loss_after[0]);
+        json_close(j);
+        json_open(j, "log_loss_validation", '{', true);
+        json_num(j, "before", w->loss_before[1]);
+        json_num(j, "after", w->loss_after[1]);
+        json_close(j);
+        json_str(j, "weights", w->weights);
+        json_str(j, "match_run", w->match_run);
+        json_open(j, "results", '{', true);
+        json_uint(j, "wins", w->tally.wins);
+        json_uint(j, "draws", w->tally.draws);
+        json_uint(j, "losses", w->tally.losses);
+        json_uint(j, "pairs", w->tally.pairs);
+        json_close(j);
+        cli_json_interval(j, "elo", w->elo);
+        json_bool(j, "gains", w->gains);
+        json_close(j);
+    }
+    json_close(j);
+}
+
 static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, const char *csv, int argc,
                        char **argv)
 {
@@ -196,37 +232,7 @@ static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, c
         json_bool(&j, "warm", r->warm);
         json_close(&j);
     }
-    json_array(&j, "rounds");
-    for (int i = 0; i < n; i++) {
-        const RoundRow *w = &rows[i];
-        json_object(&j, NULL);
-        json_int(&j, "round", w->k);
-        json_str(&j, "selfplay_run", w->selfplay_run);
-        json_uint(&j, "selfplay_games", w->games);
-        json_uint(&j, "selfplay_games_validation", w->games_val);
-        json_uint(&j, "positions", w->positions);
-        json_uint(&j, "positions_validation", w->positions_val);
-        json_open(&j, "log_loss_train", '{', true);
-        json_num(&j, "before", w->loss_before[0]);
-        json_num(&j, "after", w->loss_after[0]);
-        json_close(&j);
-        json_open(&j, "log_loss_validation", '{', true);
-        json_num(&j, "before", w->loss_before[1]);
-        json_num(&j, "after", w->loss_after[1]);
-        json_close(&j);
-        json_str(&j, "weights", w->weights);
-        json_str(&j, "match_run", w->match_run);
-        json_open(&j, "results", '{', true);
-        json_uint(&j, "wins", w->tally.wins);
-        json_uint(&j, "draws", w->tally.draws);
-        json_uint(&j, "losses", w->tally.losses);
-        json_uint(&j, "pairs", w->tally.pairs);
-        json_close(&j);
-        cli_json_interval(&j, "elo", w->elo);
-        json_bool(&j, "gains", w->gains);
-        json_close(&j);
-    }
-    json_close(&j);
+    json_rounds(&j, rows, n);
     json_object(&j, "best");
     json_int(&j, "round", best);
     json_str(&j, "weights", best ? rows[best - 1].weights : r->from);
@@ -320,43 +326,48 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
     return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, builtin ? 1 : 2);
 }
 
+static int parse_args(int argc, char **argv, RoundsArgs *a, Rounds *r)
+{
+    const CliOpt opts[] = {
+        CLI_CONTROL_OPTIONS(&a->ctl),
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a->agent_text,
+         .required = "--agent SPEC (the agent whose evaluation is tuned) is required"},
+        {.name = "--from", .kind = CLI_TEXT, .out = &r->from,
+         .required = "--from is required: with --net, --from NET (the starting net file, or builtin); without, "
+                     "--from WEIGHTS (the starting weights file)"},
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->sh.db, .required = "--db PATH is required"},
+        {.name = "--name", .kind = CLI_TEXT, .out = &a->name,
+         .required = "--name NAME (the runs' and files' prefix) is required"},
+        {.name = "--out-dir", .kind = CLI_TEXT, .out = &r->dir,
+         .required = "--out-dir DIR (the folder of the weights files) is required"},
+        {.name = "--rounds", .kind = CLI_INT, .out = &a->rounds, .min = 1, .max = ROUNDS_MAX},
+        {.name = "--games", .kind = CLI_INT, .out = &a->games, .min = 1, .max = STORE_MAX_GAMES},
+        {.name = "--pairs", .kind = CLI_INT, .out = &a->pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
+        {.name = "--seed", .kind = CLI_U64, .out = &r->seed},
+        CLI_THREADS_OPTION(&a->sh.threads),
+        CLI_BUSY_OPTION(&a->sh),
+        CLI_QUIET_OPTION(&a->sh),
+        {.name = "--json", .kind = CLI_FLAG, .out = &a->json},
+        {.name = "--net", .kind = CLI_FLAG, .out = &r->net},
+        {.name = "--warm", .kind = CLI_FLAG, .out = &r->warm},
+        {.name = "--hidden", .kind = CLI_INT, .out = &a->hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
+        {.name = "--l2", .kind = CLI_INT, .out = &a->l2, .min = 0, .max = NNUE_MAX_L2},
+        {.name = "--epochs", .kind = CLI_INT, .out = &a->epochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
+        {.name = "--lambda", .kind = CLI_REAL, .out = &a->lambda, .min = 0, .max = 1},
+    };
+    int npos;
+    return cli_parse("rounds", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
 int cmd_rounds(int argc, char **argv)
 {
     const char *cmd = "rounds";
     RoundsArgs a = {.rounds = 5, .games = 2000, .pairs = 200, .hidden = -1, .l2 = -1, .epochs = -1, .lambda = -1,
                     .sh = CLI_SHARED_DEFAULTS};
     Rounds r = {.seed = 1};
-    const CliOpt opts[] = {
-        CLI_CONTROL_OPTIONS(&a.ctl),
-        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text,
-         .required = "--agent SPEC (the agent whose evaluation is tuned) is required"},
-        {.name = "--from", .kind = CLI_TEXT, .out = &r.from,
-         .required = "--from is required: with --net, --from NET (the starting net file, or builtin); without, "
-                     "--from WEIGHTS (the starting weights file)"},
-        {.name = "--db", .kind = CLI_TEXT, .out = &a.sh.db, .required = "--db PATH is required"},
-        {.name = "--name", .kind = CLI_TEXT, .out = &a.name,
-         .required = "--name NAME (the runs' and files' prefix) is required"},
-        {.name = "--out-dir", .kind = CLI_TEXT, .out = &r.dir,
-         .required = "--out-dir DIR (the folder of the weights files) is required"},
-        {.name = "--rounds", .kind = CLI_INT, .out = &a.rounds, .min = 1, .max = ROUNDS_MAX},
-        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = STORE_MAX_GAMES},
-        {.name = "--pairs", .kind = CLI_INT, .out = &a.pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
-        {.name = "--seed", .kind = CLI_U64, .out = &r.seed},
-        CLI_THREADS_OPTION(&a.sh.threads),
-        CLI_BUSY_OPTION(&a.sh),
-        CLI_QUIET_OPTION(&a.sh),
-        {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
-        {.name = "--net", .kind = CLI_FLAG, .out = &r.net},
-        {.name = "--warm", .kind = CLI_FLAG, .out = &r.warm},
-        {.name = "--hidden", .kind = CLI_INT, .out = &a.hidden, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
-        {.name = "--l2", .kind = CLI_INT, .out = &a.l2, .min = 0, .max = NNUE_MAX_L2},
-        {.name = "--epochs", .kind = CLI_INT, .out = &a.epochs, .min = 1, .max = NNUE_TRAIN_MAX_EPOCHS},
-        {.name = "--lambda", .kind = CLI_REAL, .out = &a.lambda, .min = 0, .max = 1},
-    };
     RoundRow *rows = NULL;
     char err[ERR_LEN], *command = NULL;
-    int npos;
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    int rc = parse_args(argc, argv, &a, &r);
     if (rc || (rc = check_args(cmd, &a, &r))) goto done;
     if (!(rows = calloc((size_t)r.rounds, sizeof *rows)) || !(command = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");

@@ -115,26 +115,12 @@ const char USAGE_SELFPLAY[] =
     "  stores the run and hands out games to every rank, each on T threads:\n"
     "  the same games as one process (docs/cluster.md).\n";
 
-/* The writer thread's callbacks: store the batch, then show progress. */
-typedef struct SelfplayCtx {
-    Run *run;
-    Progress progress;
-} SelfplayCtx;
-
-static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
+/* After each stored batch: the progress line. */
+static void show_progress(void *ctx, const Run *run)
 {
-    SelfplayCtx *c = ctx;
-    return run_store(c->run, games, n, err);
-}
-
-static void sink_stored(void *ctx, GameRecord *const *games, int n)
-{
-    (void)games;
-    (void)n;
-    SelfplayCtx *c = ctx;
     char tail[128];
-    run_tally(&c->run->sum, tail, sizeof tail);
-    progress_update(&c->progress, c->run->done, tail);
+    run_tally(&run->sum, tail, sizeof tail);
+    progress_update(ctx, run->done, tail);
 }
 
 /* The figure of a data-generation job (docs/datagen.md), on stderr (the
@@ -202,7 +188,6 @@ static void print_summary(const char *name, const RecordSummary *s)
 static int selfplay_play(const char *cmd, Run *run, bool quiet)
 {
     char err[ERR_LEN];
-    const SelfplayPlan *plan = &run->plan;
     if (run->worker) return cli_run_work(cmd, run);
     if (!quiet) {
         fprintf(stderr, "yinsh %s: ", cmd);
@@ -210,30 +195,29 @@ static int selfplay_play(const char *cmd, Run *run, bool quiet)
         fputc('\n', stderr);
     }
 
-    SelfplayCtx ctx = {.run = run};
+    Progress progress = {0};
     DistStats dist;
     double t0 = clock_now();
-    progress_start(&ctx.progress, "games", run->ntodo, quiet);
-    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &ctx,
-                         .interrupt = cli_catch_signals()};
+    progress_start(&progress, "games", run->ntodo, quiet);
+    RunHooks hooks = {.stored = show_progress, .ctx = &progress, .interrupt = cli_catch_signals(), .dist = &dist};
     cli_mpi_signal_note(cmd, run);
-    int failed = dist_play(plan, run->todo, run->ntodo, &sink, &dist, err);
+    int failed = run_play(run, &hooks, err);
     cli_signal_note(NULL);
     if (failed) {
-        if (ctx.progress.shown) fprintf(stderr, "\n");
+        if (progress.shown) fprintf(stderr, "\n");
         int rc = cli_error(cmd, "%s", err);
         cli_run_hint(cmd, run);
         return rc;
     }
     if (cli_signal()) {
-        if (ctx.progress.shown) fprintf(stderr, "\n");
+        if (progress.shown) fprintf(stderr, "\n");
         fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
         cli_run_hint(cmd, run);
         return 128 + cli_signal();
     }
     char tail[128];
     run_tally(&run->sum, tail, sizeof tail);
-    progress_finish(&ctx.progress, run->done, tail);
+    progress_finish(&progress, run->done, tail);
     cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
     if (run->done < run->ntodo) {
         /* a rank failed and said so; its games are missing */
@@ -292,115 +276,146 @@ static void json_summary(const Run *run, uint64_t actions_now, double seconds, i
     json_end(&j);
 }
 
-int cmd_selfplay(int argc, char **argv)
-{
-    const char *cmd = "selfplay";
-    const char *variant_text = NULL, *white = NULL, *black = NULL, *agent = NULL, *opening = NULL, *book_path = NULL;
-    const char *resign = NULL, *resign_check = NULL;
-    bool have_games = false, json = false;
-    long games = 0;
-    CliRun r = CLI_RUN_DEFAULTS("selfplay");
-    CliControls ctl = {0};
-    RunOptions *o = &r.o;
-    const CliOpt opts[] = {
-        CLI_CONTROL_OPTIONS(&ctl),
-        {.name = "--games", .kind = CLI_INT, .out = &games, .min = 1, .max = 100000000, .seen = &have_games},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &variant_text},
-        {.name = "--white", .kind = CLI_TEXT, .out = &white},
-        {.name = "--black", .kind = CLI_TEXT, .out = &black},
-        {.name = "--agent", .kind = CLI_TEXT, .out = &agent},
-        {.name = "--opening", .kind = CLI_TEXT, .out = &opening},
-        {.name = "--book", .kind = CLI_TEXT, .out = &book_path},
-        {.name = "--resume", .kind = CLI_TEXT, .out = &o->resume},
-        {.name = "--take-over", .kind = CLI_FLAG, .out = &o->take_over},
-        {.name = "--json", .kind = CLI_FLAG, .out = &json},
-        {.name = "--resign", .kind = CLI_TEXT, .out = &resign},
-        {.name = "--resign-check", .kind = CLI_TEXT, .out = &resign_check},
-        CLI_RUN_OPTIONS(&r),
-    };
-    int npos;
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) return rc;
+/* The command line, as parsed. */
+typedef struct SelfplayArgs {
+    const char *variant_text, *white, *black, *agent, *opening, *book_path, *resign, *resign_check;
+    bool have_games, json;
+    long games;
+    CliRun r;
+    CliControls ctl;
+} SelfplayArgs;
 
-    /* Check the whole command line before touching any file. */
-    o->plan.variant = VARIANT_STANDARD;
+/* --resume takes the run's own parameters; a new run names its games and
+ * its sides once: 0, or the usage error's status. */
+static int check_mode(const char *cmd, const SelfplayArgs *a)
+{
+    const RunOptions *o = &a->r.o;
     if (o->resume) {
-        if (have_games || o->have_seed || variant_text || white || black || agent || o->name || o->no_db ||
-            opening || book_path || o->plan.store_visits || cli_controls_plan_given(&ctl) || resign || resign_check)
+        if (a->have_games || o->have_seed || a->variant_text || a->white || a->black || a->agent || o->name ||
+            o->no_db || a->opening || a->book_path || o->plan.store_visits || cli_controls_plan_given(&a->ctl) ||
+            a->resign || a->resign_check)
             return cli_usage_error(cmd, "--resume takes the run's own parameters: only --db, --threads, "
                                         "--busy-timeout, --take-over, --shard, --engine-logs, --engine-timeout "
                                         "and --quiet go with it");
-    } else {
-        if (!have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
-        if (o->take_over) return cli_usage_error(cmd, "--take-over goes with --resume");
-        if (agent && (white || black)) return cli_usage_error(cmd, "--agent sets both sides: use it or --white/--black");
-        if (resign_check && !resign) return cli_usage_error(cmd, "--resign-check goes with --resign");
-        if (!white != !black)
-            return cli_usage_error(cmd, "--%s without --%s: give both sides, or --agent for both", white ? "white" : "black",
-                                   white ? "black" : "white");
+        return 0;
     }
-    if ((rc = cli_run_check(cmd, &r))) return rc;
-    if (!o->resume) {
-        if (variant_text && !variant_parse(variant_text, &o->plan.variant))
-            return cli_usage_error(cmd, "unknown variant '%s' (" VARIANT_EXPECTED ")", variant_text);
-        if ((rc = cli_opening(cmd, opening, book_path, OPENING_NONE, &o->plan.opening, &o->plan.opening_actions)))
-            return rc;
-        if ((rc = cli_agent_in(cmd, white ? "white agent" : "the agent",
-                               white ? white : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.white)) ||
-            (rc = cli_agent_in(cmd, black ? "black agent" : "the agent",
-                               black ? black : agent ? agent : SELFPLAY_DEFAULT_AGENT, ctl.engines, &o->plan.black))) {
-            run_plan_release(&o->plan);
-            return rc;
-        }
-    }
+    if (!a->have_games) return cli_usage_error(cmd, "--games N is required (or --resume RUN)");
+    if (o->take_over) return cli_usage_error(cmd, "--take-over goes with --resume");
+    if (a->agent && (a->white || a->black))
+        return cli_usage_error(cmd, "--agent sets both sides: use it or --white/--black");
+    if (a->resign_check && !a->resign) return cli_usage_error(cmd, "--resign-check goes with --resign");
+    if (!a->white != !a->black)
+        return cli_usage_error(cmd, "--%s without --%s: give both sides, or --agent for both",
+                               a->white ? "white" : "black", a->white ? "black" : "white");
+    return 0;
+}
+
+/* A new run's variant, opening and agents into its plan. */
+static int check_plan(const char *cmd, SelfplayArgs *a)
+{
+    SelfplayPlan *plan = &a->r.o.plan;
+    int rc;
+    if (a->variant_text && !variant_parse(a->variant_text, &plan->variant))
+        return cli_usage_error(cmd, "unknown variant '%s' (" VARIANT_EXPECTED ")", a->variant_text);
+    if ((rc = cli_opening(cmd, a->opening, a->book_path, OPENING_NONE, &plan->opening, &plan->opening_actions)))
+        return rc;
+    const char *white = a->white ? a->white : a->agent ? a->agent : SELFPLAY_DEFAULT_AGENT;
+    const char *black = a->black ? a->black : a->agent ? a->agent : SELFPLAY_DEFAULT_AGENT;
+    if ((rc = cli_agent_in(cmd, a->white ? "white agent" : "the agent", white, a->ctl.engines, &plan->white)) ||
+        (rc = cli_agent_in(cmd, a->black ? "black agent" : "the agent", black, a->ctl.engines, &plan->black)))
+        run_plan_release(plan);
+    return rc;
+}
+
+/* The whole command line into the run's options, before any file is
+ * touched (but the book, read last): 0, or the exit status (the plan's
+ * agents given back). */
+static int check_args(const char *cmd, SelfplayArgs *a, Book *book)
+{
+    RunOptions *o = &a->r.o;
+    char err[ERR_LEN];
+    int rc;
+    o->plan.variant = VARIANT_STANDARD;
+    if ((rc = check_mode(cmd, a)) || (rc = cli_run_check(cmd, &a->r))) return rc;
+    if (!o->resume && (rc = check_plan(cmd, a))) return rc;
     /* a resumed run's engines log where --engine-logs says, else nowhere */
     const AgentSpec *agents[] = {&o->plan.white, &o->plan.black};
-    if ((rc = cli_controls_check(cmd, &ctl, o->db, agents, o->resume ? 0 : 2, &o->plan.controls))) {
-        run_plan_release(&o->plan);
-        return rc;
-    }
-    o->plan.games = (uint32_t)games;
-    if (resign) {
-        char err[ERR_LEN];
+    if ((rc = cli_controls_check(cmd, &a->ctl, o->db, agents, o->resume ? 0 : 2, &o->plan.controls))) goto fail;
+    o->plan.games = (uint32_t)a->games;
+    if (a->resign) {
         ResignRule *rule = &o->plan.controls.resign;
         rule->check = RESIGN_DEFAULT_CHECK;
-        if (resign_parse(resign, rule, err) || (resign_check && resign_parse_check(resign_check, rule, err))) {
-            run_plan_release(&o->plan);
-            return cli_usage_error(cmd, "%s", err);
+        if (resign_parse(a->resign, rule, err) || (a->resign_check && resign_parse_check(a->resign_check, rule, err))) {
+            rc = cli_usage_error(cmd, "%s", err);
+            goto fail;
         }
     }
-
-    Book book = {0};
-    if (book_path) {
-        char err[ERR_LEN];
-        if (book_load(&book, book_path, o->plan.variant, err)) {
-            book_free(&book);
-            run_plan_release(&o->plan);
-            return cli_error(cmd, "%s (nothing was played)", err);
+    if (a->book_path) {
+        if (book_load(book, a->book_path, o->plan.variant, err)) {
+            rc = cli_error(cmd, "%s (nothing was played)", err);
+            goto fail;
         }
-        o->plan.book = &book;
+        o->plan.book = book;
+    }
+    return 0;
+fail:
+    run_plan_release(&o->plan);
+    return rc;
+}
+
+/* The summary (JSON or text) and, unless quiet, the rate: also after an
+ * interruption (a data job is often stopped). */
+static void print_end(const char *cmd, const SelfplayArgs *a, const Run *run, int rc, uint64_t actions_now,
+                      double seconds, int argc, char **argv)
+{
+    if (!rc && a->json) json_summary(run, actions_now, seconds, argc, argv);
+    else if (!rc) {
+        print_summary(run->row.name, &run->sum);
+        if (run->plan.controls.resign.value > 0) print_resign(&run->plan.controls.resign, &run->resign, &run->sum);
+    }
+    if (!a->r.sh.quiet && (!rc || rc > 128))
+        print_rate(cmd, actions_now, seconds, parallel_threads(run->plan.threads) * dist_ranks());
+}
+
+int cmd_selfplay(int argc, char **argv)
+{
+    const char *cmd = "selfplay";
+    SelfplayArgs a = {.r = CLI_RUN_DEFAULTS("selfplay")};
+    RunOptions *o = &a.r.o;
+    const CliOpt opts[] = {
+        CLI_CONTROL_OPTIONS(&a.ctl),
+        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 1, .max = 100000000, .seen = &a.have_games},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &a.variant_text},
+        {.name = "--white", .kind = CLI_TEXT, .out = &a.white},
+        {.name = "--black", .kind = CLI_TEXT, .out = &a.black},
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent},
+        {.name = "--opening", .kind = CLI_TEXT, .out = &a.opening},
+        {.name = "--book", .kind = CLI_TEXT, .out = &a.book_path},
+        {.name = "--resume", .kind = CLI_TEXT, .out = &o->resume},
+        {.name = "--take-over", .kind = CLI_FLAG, .out = &o->take_over},
+        {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
+        {.name = "--resign", .kind = CLI_TEXT, .out = &a.resign},
+        {.name = "--resign-check", .kind = CLI_TEXT, .out = &a.resign_check},
+        CLI_RUN_OPTIONS(&a.r),
+    };
+    int npos;
+    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    Book book = {0};
+    if (rc || (rc = check_args(cmd, &a, &book))) {
+        book_free(&book);
+        return rc;
     }
     Run run = {0};
-    if ((rc = cli_run_open(cmd, &r, argc, argv, &run))) goto done;
+    if ((rc = cli_run_open(cmd, &a.r, argc, argv, &run))) goto done;
     /* a resumed run's engines come from its row: checked now, before its first game */
     const AgentSpec *stored[] = {&run.plan.white, &run.plan.black};
     if (o->resume && !run.worker && (rc = cli_check_engines(cmd, stored, 2, &run.plan.controls))) goto done;
     double t0 = clock_now();
     uint64_t actions0 = run.sum.actions;
-    rc = selfplay_play(cmd, &run, r.sh.quiet);
-    if (run.worker) goto done; /* rank 0 sums up */
-    double seconds = clock_now() - t0;
-    if (!rc && json) json_summary(&run, run.sum.actions - actions0, seconds, argc, argv);
-    else if (!rc) {
-        print_summary(run.row.name, &run.sum);
-        if (run.plan.controls.resign.value > 0) print_resign(&run.plan.controls.resign, &run.resign, &run.sum);
-    }
-    /* the rate also after an interruption: a data job is often stopped */
-    if (!r.sh.quiet && (!rc || rc > 128))
-        print_rate(cmd, run.sum.actions - actions0, seconds, parallel_threads(run.plan.threads) * dist_ranks());
-
+    rc = selfplay_play(cmd, &run, a.r.sh.quiet);
+    if (!run.worker) print_end(cmd, &a, &run, rc, run.sum.actions - actions0, clock_now() - t0, argc, argv);
 done:
-    cli_run_close(&r, &run);
+    cli_run_close(&a.r, &run);
     book_free(&book);
     return rc;
 }

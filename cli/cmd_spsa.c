@@ -190,38 +190,43 @@ static int print_result(const char *cmd, const SpsaRun *s, const double *u, cons
     return 0;
 }
 
+static int parse_args(int argc, char **argv, SpsaArgs *a)
+{
+    const CliOpt opts[] = {
+        CLI_CONTROL_OPTIONS(&a->ctl),
+        {.name = "--agent", .kind = CLI_TEXT, .out = &a->agent_text,
+         .required = "--agent SPEC is required (the agent to tune)"},
+        {.name = "--param", .kind = CLI_TEXTS, .out = &a->plist},
+        {.name = "--iterations", .kind = CLI_INT, .out = &a->iterations, .min = 1, .max = SPSA_MAX_ITERATIONS,
+         .required = "--iterations N is required"},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a->out,
+         .required = "--out FILE is required (the parameter path, CSV)"},
+        {.name = "--pairs", .kind = CLI_INT, .out = &a->pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
+        {.name = "--name", .kind = CLI_TEXT, .out = &a->name},
+        {.name = "--seed", .kind = CLI_U64, .out = &a->seed},
+        {.name = "--a", .kind = CLI_REAL, .out = &a->gain[0], .min = 0, .max = 1e6, .seen = &a->seen[0]},
+        {.name = "--c", .kind = CLI_REAL, .out = &a->gain[1], .min = 0, .max = 1e6, .seen = &a->seen[1]},
+        {.name = "--A", .kind = CLI_REAL, .out = &a->gain[2], .min = 0, .max = 1e9, .seen = &a->seen[2]},
+        {.name = "--alpha", .kind = CLI_REAL, .out = &a->gain[3], .min = 0, .max = 1e6, .seen = &a->seen[3]},
+        {.name = "--gamma", .kind = CLI_REAL, .out = &a->gain[4], .min = 0, .max = 1e6, .seen = &a->seen[4]},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &a->variant_text},
+        CLI_DB_OPTION(&a->sh),
+        CLI_THREADS_OPTION(&a->sh.threads),
+        CLI_BUSY_OPTION(&a->sh),
+        CLI_QUIET_OPTION(&a->sh),
+    };
+    int npos;
+    return cli_parse("spsa", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
 int cmd_spsa(int argc, char **argv)
 {
     const char *cmd = "spsa";
     SpsaArgs a = {.name = "spsa", .pairs = 1, .seed = 1, .sh = CLI_SHARED_DEFAULTS};
-    const CliOpt opts[] = {
-        CLI_CONTROL_OPTIONS(&a.ctl),
-        {.name = "--agent", .kind = CLI_TEXT, .out = &a.agent_text,
-         .required = "--agent SPEC is required (the agent to tune)"},
-        {.name = "--param", .kind = CLI_TEXTS, .out = &a.plist},
-        {.name = "--iterations", .kind = CLI_INT, .out = &a.iterations, .min = 1, .max = SPSA_MAX_ITERATIONS,
-         .required = "--iterations N is required"},
-        {.name = "--out", .kind = CLI_TEXT, .out = &a.out,
-         .required = "--out FILE is required (the parameter path, CSV)"},
-        {.name = "--pairs", .kind = CLI_INT, .out = &a.pairs, .min = 1, .max = STORE_MAX_GAMES / 2},
-        {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
-        {.name = "--seed", .kind = CLI_U64, .out = &a.seed},
-        {.name = "--a", .kind = CLI_REAL, .out = &a.gain[0], .min = 0, .max = 1e6, .seen = &a.seen[0]},
-        {.name = "--c", .kind = CLI_REAL, .out = &a.gain[1], .min = 0, .max = 1e6, .seen = &a.seen[1]},
-        {.name = "--A", .kind = CLI_REAL, .out = &a.gain[2], .min = 0, .max = 1e9, .seen = &a.seen[2]},
-        {.name = "--alpha", .kind = CLI_REAL, .out = &a.gain[3], .min = 0, .max = 1e6, .seen = &a.seen[3]},
-        {.name = "--gamma", .kind = CLI_REAL, .out = &a.gain[4], .min = 0, .max = 1e6, .seen = &a.seen[4]},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &a.variant_text},
-        CLI_DB_OPTION(&a.sh),
-        CLI_THREADS_OPTION(&a.sh.threads),
-        CLI_BUSY_OPTION(&a.sh),
-        CLI_QUIET_OPTION(&a.sh),
-    };
     SpsaRun s = {.seed = 1, .variant = VARIANT_STANDARD};
     SpsaStep *steps = NULL;
     char err[ERR_LEN], *command = NULL;
-    int npos;
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    int rc = parse_args(argc, argv, &a);
     if (rc || (rc = check_args(cmd, &a, &s))) goto done;
     if (!(steps = calloc((size_t)s.iterations, sizeof *steps)) || !(command = cli_join_args(argc, argv))) {
         rc = cli_error(cmd, "out of memory");

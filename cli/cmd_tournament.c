@@ -65,21 +65,6 @@ const char USAGE_TOURNAMENT[] =
     "  of its own spec; a participant may be an external UYI engine\n"
     "  (uyi:name=N;cmd=... or engine:NAME of --engines FILE, docs/uyi.md).\n";
 
-/* Points of row player i against column player j, and their games. */
-static void pair_points(const Tournament *t, const TournamentResults *r, int i, int j, double *pts, uint64_t *games)
-{
-    *pts = 0;
-    *games = 0;
-    for (int k = 0; k < t->npairings; k++) {
-        const TournamentPairing *p = &t->pairings[k];
-        const MatchTally *m = &r->tally[k];
-        uint64_t g = m->wins + m->draws + m->losses;
-        double pa = m->wins + 0.5 * m->draws;
-        if (p->a == i && p->b == j) *pts += pa, *games += g;
-        if (p->a == j && p->b == i) *pts += g - pa, *games += g;
-    }
-}
-
 /* Who won every game against whom, and which pairings have no games:
  * the facts behind ratings that are missing or only bounds. */
 static void sweep_facts(const Tournament *t, const TournamentResults *r)
@@ -96,13 +81,12 @@ static void sweep_facts(const Tournament *t, const TournamentResults *r)
     printf("\n");
 }
 
-static void print_results(const Tournament *t, const TournamentResults *r, const char *db, int asked_anchor)
+/* The rating list's head: the tournament, its database, how it is rated. */
+static void print_head(const Tournament *t, const TournamentResults *r, const char *db, int asked_anchor)
 {
-    int n = t->nplayers;
-    const int *order = r->rank;
     printf("tournament   %s: %s of %d participants, %d pairing%s of %u games, seed %" PRIu64 ", %s\n", t->name,
-           t->gauntlet ? "gauntlet" : "round robin", n, t->npairings, number_plural((uint64_t)t->npairings), t->games,
-           t->seed, variant_name(t->variant));
+           t->gauntlet ? "gauntlet" : "round robin", t->nplayers, t->npairings, number_plural((uint64_t)t->npairings),
+           t->games, t->seed, variant_name(t->variant));
     printf("database     %s\n", db);
     if (r->rated && !r->partial) {
         printf("ratings      Elo, anchored at %s = 0; Bradley-Terry over all games (a draw half a win), 95%% "
@@ -121,12 +105,16 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
         printf("ratings      none: %s; ranked by score\n", r->why);
         sweep_facts(t, r);
     }
+}
+
+/* The rating list, best first. */
+static void print_ratings(const Tournament *t, const TournamentResults *r)
+{
     printf("%-4s %-24s %8s %19s %7s %8s %6s %6s  %s\n", "rank", "name", "elo", "95% interval", "se", "games", "score",
            "faults", "spec");
-    for (int x = 0; x < n; x++) {
-        int i = order[x];
+    for (int x = 0; x < t->nplayers; x++) {
+        int i = r->rank[x];
         const StatsBtRating *q = &r->rating[i];
-        double score = r->games[i] ? r->points[i] / (double)r->games[i] : 0;
         char elo[16] = "-", ci[40] = "-", se[16] = "-", shown[SPEC_LEN];
         if (r->rated && q->state == STATS_BT_RATED) {
             snprintf(elo, sizeof elo, "%+.1f", q->elo + 0.0);
@@ -143,8 +131,16 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
             else snprintf(ci, sizeof ci, "%s %+.0f", side, q->bound + 0.0);
         }
         printf("%-4d %-24s %8s %19s %7s %8" PRIu64 " %6.3f %6" PRIu64 "  %s\n", x + 1, t->players[i].name, elo, ci, se,
-               r->games[i], score, r->faults[i], agent_spec_display(t->players[i].spec, shown, sizeof shown));
+               r->games[i], tournament_score(r, i), r->faults[i],
+               agent_spec_display(t->players[i].spec, shown, sizeof shown));
     }
+}
+
+/* The pairwise table, in the list's order, and each pairing's figures. */
+static void print_pairs(const Tournament *t, const TournamentResults *r)
+{
+    int n = t->nplayers;
+    const int *order = r->rank;
     printf("\npairwise: the row's points against the column / games\n%-24s", "");
     for (int x = 0; x < n; x++) printf(" %12.12s", t->players[order[x]].name);
     printf("\n");
@@ -156,7 +152,7 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
             double pts;
             uint64_t g;
             char cell[32] = "";
-            pair_points(t, r, i, j, &pts, &g);
+            tournament_pair_points(t, r, i, j, &pts, &g);
             if (i != j && g) snprintf(cell, sizeof cell, "%g/%" PRIu64, pts, g);
             printf(" %12s", i == j ? "." : g ? cell : "-");
         }
@@ -165,9 +161,10 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
     printf("\npairings (A's results; Elo A - B from the pairs, 95%% interval; the play hash of the games)\n");
     for (int k = 0; k < t->npairings; k++) {
         const MatchTally *m = &r->tally[k];
-        Interval e = stats_elo_pentanomial(m->penta);
+        MatchFigures f = match_figures(m);
+        Interval e = f.elo;
         printf("%-40s W %3" PRIu64 " D %3" PRIu64 " L %3" PRIu64 "  score %.3f", t->pairings[k].run, m->wins,
-               m->draws, m->losses, stats_score(m->wins, m->draws, m->losses).mid);
+               m->draws, m->losses, f.score.mid);
         char elo[48] = "";
         if (m->pairs && isfinite(e.mid) && isfinite(e.lo) && isfinite(e.hi))
             snprintf(elo, sizeof elo, "Elo %+.0f (%+.0f to %+.0f)", e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
@@ -175,6 +172,69 @@ static void print_results(const Tournament *t, const TournamentResults *r, const
             snprintf(elo, sizeof elo, "Elo %+.0f", e.mid + 0.0);
         printf("  %-26s hash %016" PRIx64 "\n", elo, r->hash[k]);
     }
+}
+
+static void print_results(const Tournament *t, const TournamentResults *r, const char *db, int asked_anchor)
+{
+    print_head(t, r, db, asked_anchor);
+    print_ratings(t, r);
+    print_pairs(t, r);
+}
+
+/* The participants' ratings as JSON (docs/json.md). */
+static void json_participants(Json *j, const Tournament *t, const TournamentResults *r)
+{
+    json_array(j, "participants");
+    static const char *const states[] = {"rated", "above", "below", "unlinked"};
+    for (int i = 0; i < t->nplayers; i++) {
+        const StatsBtRating *q = &r->rating[i];
+        char shown[SPEC_LEN];
+        json_open(j, NULL, '{', true);
+        json_str(j, "name", t->players[i].name);
+        json_str(j, "spec", t->players[i].spec);
+        json_str(j, "display", agent_spec_display(t->players[i].spec, shown, sizeof shown));
+        json_str(j, "rating", r->rated ? states[q->state] : NULL);
+        if (r->rated && q->state == STATS_BT_RATED) {
+            double half = STATS_Z95 * q->se;
+            cli_json_interval(j, "elo", (Interval){q->elo - half, q->elo, q->elo + half});
+            json_num(j, "se", q->se);
+        } else {
+            json_null(j, "elo");
+            json_null(j, "se");
+        }
+        bool bound = r->rated && (q->state == STATS_BT_ABOVE || q->state == STATS_BT_BELOW) && !isnan(q->bound);
+        if (bound) json_num(j, "bound", q->bound);
+        else json_null(j, "bound");
+        json_uint(j, "games", r->games[i]);
+        json_num(j, "points", r->points[i]);
+        json_uint(j, "faults", r->faults[i]);
+        json_close(j);
+    }
+    json_close(j);
+}
+
+/* The pairings' results as JSON (docs/json.md). */
+static void json_pairings(Json *j, const Tournament *t, const TournamentResults *r)
+{
+    json_array(j, "pairings");
+    for (int k = 0; k < t->npairings; k++) {
+        const MatchTally *m = &r->tally[k];
+        json_open(j, NULL, '{', true);
+        json_str(j, "run", t->pairings[k].run);
+        json_str(j, "a", t->players[t->pairings[k].a].name);
+        json_str(j, "b", t->players[t->pairings[k].b].name);
+        json_uint(j, "games", m->wins + m->draws + m->losses);
+        json_uint(j, "wins", m->wins);
+        json_uint(j, "draws", m->draws);
+        json_uint(j, "losses", m->losses);
+        json_num(j, "a_points", m->wins + 0.5 * m->draws);
+        json_open(j, "pentanomial", '[', true);
+        for (int x = 0; x < 5; x++) json_uint(j, NULL, m->penta[x]);
+        json_close(j);
+        json_hex(j, "hash", r->hash[k]);
+        json_close(j);
+    }
+    json_close(j);
 }
 
 static void json_results(const Tournament *t, const TournamentResults *r, const char *db, int argc, char **argv)
@@ -195,52 +255,8 @@ static void json_results(const Tournament *t, const TournamentResults *r, const 
     json_bool(&j, "rated", r->rated);
     json_bool(&j, "partial", r->partial);
     json_str(&j, "why_unrated", r->rated ? NULL : r->why);
-    json_array(&j, "participants");
-    static const char *const states[] = {"rated", "above", "below", "unlinked"};
-    for (int i = 0; i < t->nplayers; i++) {
-        const StatsBtRating *q = &r->rating[i];
-        char shown[SPEC_LEN];
-        json_open(&j, NULL, '{', true);
-        json_str(&j, "name", t->players[i].name);
-        json_str(&j, "spec", t->players[i].spec);
-        json_str(&j, "display", agent_spec_display(t->players[i].spec, shown, sizeof shown));
-        json_str(&j, "rating", r->rated ? states[q->state] : NULL);
-        if (r->rated && q->state == STATS_BT_RATED) {
-            double half = STATS_Z95 * q->se;
-            cli_json_interval(&j, "elo", (Interval){q->elo - half, q->elo, q->elo + half});
-            json_num(&j, "se", q->se);
-        } else {
-            json_null(&j, "elo");
-            json_null(&j, "se");
-        }
-        bool bound = r->rated && (q->state == STATS_BT_ABOVE || q->state == STATS_BT_BELOW) && !isnan(q->bound);
-        if (bound) json_num(&j, "bound", q->bound);
-        else json_null(&j, "bound");
-        json_uint(&j, "games", r->games[i]);
-        json_num(&j, "points", r->points[i]);
-        json_uint(&j, "faults", r->faults[i]);
-        json_close(&j);
-    }
-    json_close(&j);
-    json_array(&j, "pairings");
-    for (int k = 0; k < t->npairings; k++) {
-        const MatchTally *m = &r->tally[k];
-        json_open(&j, NULL, '{', true);
-        json_str(&j, "run", t->pairings[k].run);
-        json_str(&j, "a", t->players[t->pairings[k].a].name);
-        json_str(&j, "b", t->players[t->pairings[k].b].name);
-        json_uint(&j, "games", m->wins + m->draws + m->losses);
-        json_uint(&j, "wins", m->wins);
-        json_uint(&j, "draws", m->draws);
-        json_uint(&j, "losses", m->losses);
-        json_num(&j, "a_points", m->wins + 0.5 * m->draws);
-        json_open(&j, "pentanomial", '[', true);
-        for (int x = 0; x < 5; x++) json_uint(&j, NULL, m->penta[x]);
-        json_close(&j);
-        json_hex(&j, "hash", r->hash[k]);
-        json_close(&j);
-    }
-    json_close(&j);
+    json_participants(&j, t, r);
+    json_pairings(&j, t, r);
     json_end(&j);
 }
 
@@ -334,36 +350,42 @@ static int play_pairings(const char *cmd, const Tournament *t, Planned *runs, co
     return 0;
 }
 
+static int parse_args(int argc, char **argv, TourArgs *a)
+{
+    const CliOpt opts[] = {
+        {.name = "--p", .kind = CLI_TEXTS, .out = &a->plist},
+        {.name = "--games", .kind = CLI_INT, .out = &a->games, .min = 2, .max = STORE_MAX_GAMES,
+         .required = "--games N is required (games per pairing)"},
+        {.name = "--gauntlet", .kind = CLI_FLAG, .out = &a->gauntlet},
+        {.name = "--name", .kind = CLI_TEXT, .out = &a->name},
+        {.name = "--seed", .kind = CLI_U64, .out = &a->seed},
+        {.name = "--variant", .kind = CLI_TEXT, .out = &a->variant_text},
+        {.name = "--opening", .kind = CLI_TEXT, .out = &a->opening},
+        {.name = "--book", .kind = CLI_TEXT, .out = &a->book_path},
+        {.name = "--anchor", .kind = CLI_TEXT, .out = &a->anchor_name},
+        CLI_DB_OPTION(&a->sh),
+        CLI_THREADS_OPTION(&a->sh.threads),
+        CLI_BUSY_OPTION(&a->sh),
+        {.name = "--no-play", .kind = CLI_FLAG, .out = &a->no_play},
+        CLI_QUIET_OPTION(&a->sh),
+        {.name = "--json", .kind = CLI_FLAG, .out = &a->json},
+        CLI_CONTROL_OPTIONS(&a->ctl),
+    };
+    int npos;
+    return cli_parse("tournament", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
 int cmd_tournament(int argc, char **argv)
 {
     const char *cmd = "tournament";
     TourArgs a = {.name = "tournament", .seed = 1, .sh = CLI_SHARED_DEFAULTS};
-    const CliOpt opts[] = {
-        {.name = "--p", .kind = CLI_TEXTS, .out = &a.plist},
-        {.name = "--games", .kind = CLI_INT, .out = &a.games, .min = 2, .max = STORE_MAX_GAMES,
-         .required = "--games N is required (games per pairing)"},
-        {.name = "--gauntlet", .kind = CLI_FLAG, .out = &a.gauntlet},
-        {.name = "--name", .kind = CLI_TEXT, .out = &a.name},
-        {.name = "--seed", .kind = CLI_U64, .out = &a.seed},
-        {.name = "--variant", .kind = CLI_TEXT, .out = &a.variant_text},
-        {.name = "--opening", .kind = CLI_TEXT, .out = &a.opening},
-        {.name = "--book", .kind = CLI_TEXT, .out = &a.book_path},
-        {.name = "--anchor", .kind = CLI_TEXT, .out = &a.anchor_name},
-        CLI_DB_OPTION(&a.sh),
-        CLI_THREADS_OPTION(&a.sh.threads),
-        CLI_BUSY_OPTION(&a.sh),
-        {.name = "--no-play", .kind = CLI_FLAG, .out = &a.no_play},
-        CLI_QUIET_OPTION(&a.sh),
-        {.name = "--json", .kind = CLI_FLAG, .out = &a.json},
-        CLI_CONTROL_OPTIONS(&a.ctl),
-    };
     Tournament t = {0};
     Book book = {0};
     Planned *runs = NULL;
     TournamentResults res = {0};
     char err[ERR_LEN], *command = NULL;
-    int npos, anchor;
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+    int anchor;
+    int rc = parse_args(argc, argv, &a);
     /* The whole command line, then the book, then the database, before
      * anything is played. */
     if (rc || (rc = check_options(cmd, &a, &t)) || (rc = add_players(cmd, &a, &t, &anchor))) goto done;

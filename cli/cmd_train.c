@@ -1,11 +1,9 @@
 /* yinsh train: a net (eval/nnue.h) trained on stored games
  * (eval/nnue_train.h; the positions: study/positions/train_load.h). */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "engine/base/clock.h"
 #include "engine/base/file.h"
 #include "engine/base/parallel.h"
@@ -176,13 +174,9 @@ static int train_inputs(TrainArgs *a, TrainInputs *in)
     /* a net streamed (standard output, a FIFO, a device) has no file to
      * keep a checkpoint beside: none is kept, and its summary goes to
      * stderr */
-    struct stat so;
-    bool streamed = file_is_stdout(out) || (stat(out, &so) == 0 && !S_ISREG(so.st_mode));
-    if (streamed && a->resume)
+    if (nnue_checkpoint_name(out, in->ckpt, sizeof in->ckpt)) return cli_usage_error(cmd, "--out: the path is too long");
+    if (!in->ckpt[0] && a->resume)
         return cli_usage_error(cmd, "--resume: the net '%s' is not a file, and has no checkpoint beside it", out);
-    if (streamed) in->ckpt[0] = '\0';
-    else if (snprintf(in->ckpt, sizeof in->ckpt, "%s.ckpt", out) >= (int)sizeof in->ckpt - 4)
-        return cli_usage_error(cmd, "--out: the path is too long");
     in->sel = (StoreSelection){.runs = (const char *const *)a->runs.items, .nruns = a->runs.n};
     if ((rc = cli_selection(cmd, a->kind, a->agent_text, a->variant_text, &in->sel, in->agent))) return rc;
     /* the net and its checkpoint are written; the database, the baseline and the net started from read */
@@ -208,8 +202,7 @@ static int train_inputs(TrainArgs *a, TrainInputs *in)
     if (a->o.patterns && !a->o.linear)
         return cli_usage_error(cmd, "--patterns needs a linear part: --linear WEIGHTS, or --init of a net with one");
     if (a->baseline && weights_load(a->baseline, &in->base, err)) return cli_error(cmd, "%s", err);
-    struct stat sb;
-    if (in->ckpt[0] && stat(in->ckpt, &sb) == 0 && !a->resume)
+    if (nnue_checkpoint_exists(in->ckpt) && !a->resume)
         return cli_error(cmd, "%s holds an unfinished training of %s: add --resume to go on from it, or remove it",
                          in->ckpt, out);
     return 0;
@@ -261,11 +254,7 @@ static void print_loss(FILE *f, double x)
     else fprintf(f, " %9.5f", x);
 }
 
-/* The losses of the constant prediction, the baseline's weights, the
- * float net and the quantised net: [train, validation][target, result]. */
-typedef double TrainLosses[4][2][2];
-
-static void print_losses(FILE *sum, TrainLosses losses, bool baseline)
+static void print_losses(FILE *sum, NnueLosses losses, bool baseline)
 {
     fprintf(sum, "log-loss        train(target) val(target) train(result) val(result)\n");
     const char *names[4] = {"constant", "linear", "float", "quantised"};
@@ -286,7 +275,7 @@ static void print_losses(FILE *sum, TrainLosses losses, bool baseline)
 
 /* The summary: the data, the net, the epochs, the losses, the time, the file. */
 static void print_summary(FILE *sum, const TrainArgs *a, const TrainInputs *in, const NnueData *data, int64_t repeats,
-                          const NnueTrained *tr, TrainLosses losses, double read_s, const Nnue *net)
+                          const NnueTrained *tr, NnueLosses losses, double read_s, const Nnue *net)
 {
     const NnueTrainOptions *o = &a->o;
     fprintf(sum, "data: %llu games (%llu validation; %llu repeated action sequences and %lld stored repeats left out), "
@@ -387,24 +376,14 @@ int cmd_train(int argc, char **argv)
     }
 
     /* the quantised net, its losses, the file */
-    if (nnue_decode(&net, tr.bytes, tr.len, a.out, err)) {
+    NnueLosses losses;
+    char warn[ERR_LEN];
+    if (nnue_train_save(&tr, &data, a.baseline ? &in.base : NULL, a.o.threads, a.out, in.ckpt, &net, losses, warn,
+                        err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    TrainLosses losses;
-    for (int v = 0; v < 2; v++)
-        for (int r = 0; r < 2; r++) {
-            losses[0][v][r] = nnue_data_loss_linear(NULL, &data, v, r, a.o.threads);
-            losses[1][v][r] = a.baseline ? nnue_data_loss_linear(&in.base, &data, v, r, a.o.threads) : NAN;
-            losses[2][v][r] = tr.loss[v][r];
-            losses[3][v][r] = nnue_data_loss(net, &data, v, r, a.o.threads);
-        }
-    if (nnue_save(a.out, tr.bytes, tr.len, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (in.ckpt[0] && remove(in.ckpt) != 0 && errno != ENOENT)
-        fprintf(stderr, "yinsh %s: cannot remove %s: %s\n", cmd, in.ckpt, strerror(errno));
+    if (warn[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, warn);
     print_summary(file_is_stdout(a.out) ? stderr : stdout, &a, &in, &data, repeats, &tr, losses, read_s, net);
 
 done:

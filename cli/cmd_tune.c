@@ -116,88 +116,110 @@ static void print_fit(const char *header, const TuneFit *fit)
         printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit->before.w[k], fit->after.w[k]);
 }
 
+/* The command line, as parsed. */
+typedef struct TuneArgs {
+    const char *db, *out, *from, *kind, *agent_text, *variant_text;
+    bool quiet, json;
+    long min_ply, threads;
+    CliList runs;
+    TuneOptions o;
+} TuneArgs;
+
+static int parse_args(int argc, char **argv, TuneArgs *a)
+{
+    tune_options_default(&a->o);
+    a->min_ply = 10;
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->db},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a->out, .required = "--out FILE is required"},
+        {.name = "--runs", .kind = CLI_LIST, .out = &a->runs},
+        {.name = "--from", .kind = CLI_TEXT, .out = &a->from},
+        {.name = "--min-ply", .kind = CLI_INT, .out = &a->min_ply, .min = 0, .max = 1000},
+        {.name = "--sample", .kind = CLI_REAL, .out = &a->o.sample, .min = 1e-9, .max = 1},
+        {.name = "--val", .kind = CLI_REAL, .out = &a->o.val_frac, .min = 0, .max = 0.9},
+        {.name = "--l2", .kind = CLI_REAL, .out = &a->o.l2, .min = 0, .max = 1e6},
+        {.name = "--seed", .kind = CLI_U64, .out = &a->o.seed},
+        CLI_THREADS_OPTION(&a->threads),
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &a->quiet},
+        CLI_SELECTION_OPTIONS(&a->kind, &a->agent_text, &a->variant_text),
+        {.name = "--json", .kind = CLI_FLAG, .out = &a->json},
+    };
+    int npos;
+    return cli_parse("tune", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
+/* The database, the selection and the output (checked before anything is
+ * read or fitted), then the starting weights: 0, or the exit status. */
+static int check_args(TuneArgs *a, StoreSelection *sel, Weights *w0)
+{
+    const char *cmd = "tune";
+    char err[ERR_LEN], agent[SPEC_LEN];
+    int rc;
+    /* --db: RUN_DEFAULT_DB when not given, as every command reads it */
+    if ((rc = cli_db(cmd, &a->db))) return rc;
+    a->o.min_ply = (int)a->min_ply;
+    a->o.threads = (int)a->threads;
+    *sel = (StoreSelection){.runs = (const char *const *)a->runs.items, .nruns = a->runs.n};
+    if ((rc = cli_selection(cmd, a->kind, a->agent_text, a->variant_text, sel, agent))) return rc;
+    const char *inputs[] = {a->db, a->from};
+    const char *input_names[] = {"--db", "--from"};
+    if ((rc = cli_check_output(cmd, "--out", a->out, inputs, input_names, 2))) return rc;
+    weights_default(w0);
+    if (a->from && weights_load(a->from, w0, err)) return cli_error(cmd, "%s", err);
+    return 0;
+}
+
+/* The fit's weights written, and what was written said (text or JSON). */
+static int write_fit(int argc, char **argv, const TuneArgs *a, const TuneData *data, int64_t repeats,
+                     const TuneFit *fit, double read_s, double fit_s)
+{
+    const char *cmd = "tune";
+    char err[ERR_LEN];
+    int rc = 0;
+    char *header = fit_header(argc, argv, data, &a->o, fit, repeats, a->from);
+    if (!header) return cli_error(cmd, "out of memory");
+    if (!a->json) print_fit(header, fit);
+    /* weights the fit made unusable (not finite), or a file that could
+     * not be written (a full disk): said apart */
+    if (weights_check(&fit->after, err)) rc = cli_error(cmd, "the fit gives no usable weights: %s", err);
+    else if (weights_save(a->out, &fit->after, header, err)) rc = cli_error(cmd, "%s", err);
+    free(header);
+    if (!rc && a->json) json_fit(data, &a->o, fit, a->db, &a->runs, a->from, a->out, read_s, fit_s, argc, argv);
+    else if (!rc) printf("wrote %s\n", a->out);
+    return rc;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     const char *cmd = "tune";
-    const char *db = NULL, *out = NULL, *from = NULL;
-    bool quiet = false, json = false;
-    const char *kind = NULL, *agent_text = NULL, *variant_text = NULL;
-    long min_ply = 10, threads = 0;
-    CliList runs = {0};
-    TuneOptions o;
-    tune_options_default(&o);
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out, .required = "--out FILE is required"},
-        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
-        {.name = "--from", .kind = CLI_TEXT, .out = &from},
-        {.name = "--min-ply", .kind = CLI_INT, .out = &min_ply, .min = 0, .max = 1000},
-        {.name = "--sample", .kind = CLI_REAL, .out = &o.sample, .min = 1e-9, .max = 1},
-        {.name = "--val", .kind = CLI_REAL, .out = &o.val_frac, .min = 0, .max = 0.9},
-        {.name = "--l2", .kind = CLI_REAL, .out = &o.l2, .min = 0, .max = 1e6},
-        {.name = "--seed", .kind = CLI_U64, .out = &o.seed},
-        CLI_THREADS_OPTION(&threads),
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-        CLI_SELECTION_OPTIONS(&kind, &agent_text, &variant_text),
-        {.name = "--json", .kind = CLI_FLAG, .out = &json},
-    };
-    int npos;
+    TuneArgs a = {0};
     Store *store = NULL;
     TuneData data = {0};
-    char err[ERR_LEN];
-    int rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    /* --db: RUN_DEFAULT_DB when not given, as every command reads it */
-    if (rc || (rc = cli_db(cmd, &db))) goto done;
-    o.min_ply = (int)min_ply;
-    o.threads = (int)threads;
-    StoreSelection sel = {.runs = (const char *const *)runs.items, .nruns = runs.n};
-    char agent[SPEC_LEN];
-    if ((rc = cli_selection(cmd, kind, agent_text, variant_text, &sel, agent))) goto done;
-    /* the output is checked before anything is read or fitted */
-    const char *inputs[] = {db, from};
-    const char *input_names[] = {"--db", "--from"};
-    if ((rc = cli_check_output(cmd, "--out", out, inputs, input_names, 2))) goto done;
-
+    StoreSelection sel;
     Weights w0;
-    weights_default(&w0);
-    if (from && weights_load(from, &w0, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
+    char err[ERR_LEN];
+    int rc = parse_args(argc, argv, &a);
+    if (rc || (rc = check_args(&a, &sel, &w0))) goto done;
     double t0 = clock_now();
     int64_t repeats = 0;
-    if (store_open(&store, db, STORE_READ, STORE_BUSY_MS, err) ||
-        tune_load(store, &sel, &o, &data, &repeats, err)) {
+    if (store_open(&store, a.db, STORE_READ, STORE_BUSY_MS, err) ||
+        tune_load(store, &sel, &a.o, &data, &repeats, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
     double t1 = clock_now();
-    if (!quiet)
+    if (!a.quiet)
         fprintf(stderr, "yinsh tune: %zu position%s from %llu game%s read in %.1f s (%lld repeat%s skipped)\n", data.n,
                 number_plural(data.n), (unsigned long long)data.games, number_plural(data.games), t1 - t0,
                 (long long)repeats, number_plural((uint64_t)repeats));
     TuneFit fit;
-    tune_fit(&data, &w0, &o, &fit);
+    tune_fit(&data, &w0, &a.o, &fit);
     double t2 = clock_now();
-    if (!quiet) fprintf(stderr, "yinsh tune: fitted in %.1f s (%d Newton steps)\n", t2 - t1, fit.iterations);
-
-    char *header = fit_header(argc, argv, &data, &o, &fit, repeats, from);
-    if (!header) {
-        rc = cli_error(cmd, "out of memory");
-        goto done;
-    }
-    if (!json) print_fit(header, &fit);
-    /* weights the fit made unusable (not finite), or a file that could
-     * not be written (a full disk): said apart */
-    if (weights_check(&fit.after, err)) rc = cli_error(cmd, "the fit gives no usable weights: %s", err);
-    else if (weights_save(out, &fit.after, header, err)) rc = cli_error(cmd, "%s", err);
-    free(header);
-    if (!rc && json) json_fit(&data, &o, &fit, db, &runs, from, out, t1 - t0, t2 - t1, argc, argv);
-    else if (!rc) printf("wrote %s\n", out);
-
+    if (!a.quiet) fprintf(stderr, "yinsh tune: fitted in %.1f s (%d Newton steps)\n", t2 - t1, fit.iterations);
+    rc = write_fit(argc, argv, &a, &data, repeats, &fit, t1 - t0, t2 - t1);
 done:
     tune_data_free(&data);
     store_close(store);
-    cli_list_free(&runs);
+    cli_list_free(&a.runs);
     return rc;
 }

@@ -1,5 +1,4 @@
 /* yinsh view: stored games as a static web site (study/viewer/view_site.c). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +44,7 @@ int cmd_view(int argc, char **argv)
         {.name = "--runs", .kind = CLI_LIST, .out = &runs},
         {.name = "--out", .kind = CLI_TEXT, .out = &out},
     };
-    char err[ERR_LEN], stage[4096] = "";
+    char err[ERR_LEN];
     View v = {0};
     int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
     if (rc) goto done;
@@ -73,20 +72,8 @@ int cmd_view(int argc, char **argv)
         goto done;
     }
 
-    /* Everything is written into a staging folder inside DIR first and
-     * moved into DIR only when all of it was written: a full disk leaves
-     * DIR as it was. */
-    if (folder_stage_open(out, "view", stage, sizeof stage, err)) {
+    if (view_publish(&v, out, err)) {
         rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (view_write(&v, stage, err) || view_mark(out, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    /* the index last: it never links a page that is not there yet */
-    if (folder_stage_commit(stage, out, "index.html", NULL, NULL) != 0) {
-        rc = cli_error(cmd, "cannot move the site into '%s': %s", out, strerror(errno));
         goto done;
     }
     fprintf(stderr,
@@ -96,7 +83,6 @@ int cmd_view(int argc, char **argv)
             number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, out);
 
 done:
-    if (stage[0]) folder_stage_remove(stage);
     view_free(&v);
     cli_list_free(&runs);
     return rc;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
 #include "engine/base/file.h"
@@ -1008,4 +1009,37 @@ void nnue_trained_free(NnueTrained *t)
     free(t->history);
     t->bytes = NULL;
     t->history = NULL;
+}
+
+int nnue_checkpoint_name(const char *out, char *ckpt, size_t len)
+{
+    struct stat so;
+    ckpt[0] = '\0';
+    if (file_is_stdout(out) || (stat(out, &so) == 0 && !S_ISREG(so.st_mode))) return 0;
+    if (snprintf(ckpt, len, "%s.ckpt", out) >= (int)len - 4) return ERR_USAGE;
+    return 0;
+}
+
+bool nnue_checkpoint_exists(const char *ckpt)
+{
+    struct stat sb;
+    return ckpt[0] && stat(ckpt, &sb) == 0;
+}
+
+int nnue_train_save(const NnueTrained *tr, const NnueData *d, const Weights *baseline, int threads, const char *out,
+                    const char *ckpt, Nnue **net, NnueLosses losses, char *warn, char *err)
+{
+    warn[0] = '\0';
+    if (nnue_decode(net, tr->bytes, tr->len, out, err)) return ERR_FAIL;
+    for (int v = 0; v < 2; v++)
+        for (int r = 0; r < 2; r++) {
+            losses[0][v][r] = nnue_data_loss_linear(NULL, d, v, r, threads);
+            losses[1][v][r] = baseline ? nnue_data_loss_linear(baseline, d, v, r, threads) : NAN;
+            losses[2][v][r] = tr->loss[v][r];
+            losses[3][v][r] = nnue_data_loss(*net, d, v, r, threads);
+        }
+    if (nnue_save(out, tr->bytes, tr->len, err)) return ERR_FAIL;
+    if (ckpt && ckpt[0] && remove(ckpt) != 0 && errno != ENOENT)
+        error_set(warn, "cannot remove %s: %s", ckpt, strerror(errno));
+    return 0;
 }

@@ -229,4 +229,26 @@ double nnue_data_loss(const Nnue *net, const NnueData *d, bool val, bool result,
  * positions' mean target or result: the floors a net must beat. */
 double nnue_data_loss_linear(const Weights *w, const NnueData *d, bool val, bool result, int threads);
 
+/* The checkpoint kept beside a net written to `out` (`yinsh train`):
+ * OUT.ckpt, or "" when the net is streamed (standard output, a FIFO, a
+ * device: no file to keep one beside). 0, or ERR_USAGE when the name
+ * would not fit in len bytes (with room for 4 more). */
+int nnue_checkpoint_name(const char *out, char *ckpt, size_t len);
+/* Whether a checkpoint of that name is there (an unfinished training). */
+bool nnue_checkpoint_exists(const char *ckpt);
+
+/* The losses (nnue_data_loss) of the constant prediction, a baseline's
+ * weights (NaN without one), the float net and the quantised net:
+ * [k][validation][result]. */
+typedef double NnueLosses[4][2][2];
+
+/* The end of a training: the trained net decoded (*net, free it with
+ * nnue_free), the losses of it and the others on d, the net saved to out
+ * (whole), then the checkpoint ckpt ("" or NULL: none) removed. 0, or
+ * ERR_FAIL with a message in err; a checkpoint that cannot be removed
+ * leaves the net saved and says so in warn (ERR_LEN bytes; "" when
+ * none). */
+int nnue_train_save(const NnueTrained *tr, const NnueData *d, const Weights *baseline, int threads, const char *out,
+                    const char *ckpt, Nnue **net, NnueLosses losses, char *warn, char *err);
+
 #endif

@@ -148,11 +148,11 @@ static int choose(yinsh_agent *a, const yinsh_position *p, int *index, yinsh_mov
         .legal = st.legal,
         .searched = st.searched,
         .root_visits = st.root_visits,
-        .chosen_visits = st.chosen_visits,
+        .chosen_visits = move_stats_chosen(&st),
         .value = st.value,
         .sims = st.sims,
-        /* alpha-beta reports its completed depth as the chosen visits */
-        .depth = !strcmp(agent_spec_kind_name(spec), "ab") ? (int)st.chosen_visits : npv,
+        /* alpha-beta: its completed depth (which its chosen_visits above also holds, as ever) */
+        .depth = !strcmp(agent_spec_kind_name(spec), "ab") ? (int)st.depth : npv,
         .proven = st.proven,
         .npv = npv,
         .root_value = st.root_value,

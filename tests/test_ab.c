@@ -291,11 +291,11 @@ Test(agent_spec, own_movetime_stops_the_search)
     MoveStats st;
     Action x = agent_choose(a, &p, &rng, &st);
     cr_expect(movegen_is_legal(&p, x));
-    cr_expect(st.chosen_visits >= 1 && st.chosen_visits < 64, "depth reached %u", (unsigned)st.chosen_visits);
+    cr_expect(st.depth >= 1 && st.depth < 64, "depth reached %u", (unsigned)st.depth);
     AgentLimits lim = {.movetime_ms = 3600 * 1000, .margin_ms = 100};
     x = agent_act(a, &p, &rng, &lim, &st);
     cr_expect(movegen_is_legal(&p, x));
-    cr_expect(st.chosen_visits >= 1 && st.chosen_visits < 64, "depth reached %u", (unsigned)st.chosen_visits);
+    cr_expect(st.depth >= 1 && st.depth < 64, "depth reached %u", (unsigned)st.depth);
     agent_free(a);
 }
 
@@ -324,10 +324,10 @@ Test(ab_spec, maxdepth_is_the_cap_under_time_only)
     Agent *a = agent_at_start("ab:maxdepth=3,depth=1,tt=1", &p, &rng);
     MoveStats st;
     agent_choose(a, &p, &rng, &st);
-    cr_expect_eq(st.chosen_visits, 1, "untimed: depth");
+    cr_expect_eq(st.depth, 1, "untimed: depth");
     SearchLimits lim = {.deadline = clock_now() + 60.0};
     agent_choose_limited(a, &p, &rng, &lim, &st);
-    cr_expect_eq(st.chosen_visits, 3, "timed: maxdepth (3 here, done long before the minute)");
+    cr_expect_eq(st.depth, 3, "timed: maxdepth (3 here, done long before the minute)");
     agent_free(a);
 }
 

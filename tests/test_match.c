@@ -264,3 +264,110 @@ Test(cli, a_time_limit_lifts_the_default_sims_and_the_run_records_it)
         sqlite3_close(db);
     }
 }
+
+/* ---- an SPRT-stopped match stores only what it counts ----------------- */
+
+/* What the store holds at each progress call, seen through a second
+ * connection: at most the games of the pairs counted so far. */
+typedef struct StoreWatch {
+    const char *db;
+    uint64_t calls, most;     /* progress calls; the most games seen stored */
+    int64_t past;             /* a stored game past the pairs counted (-1: none) */
+} StoreWatch;
+
+static void watch_store(void *ctx, const MatchTally *t, uint64_t games_done)
+{
+    (void)games_done;
+    StoreWatch *w = ctx;
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open_v2(w->db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT count(*), coalesce(max(idx), -1) FROM game", -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    uint64_t n = (uint64_t)sqlite3_column_int64(st, 0);
+    int64_t max = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    if (n > w->most) w->most = n;
+    if (max >= (int64_t)(2 * t->pairs) && w->past < 0) w->past = max;
+    w->calls++;
+}
+
+Test(match, sprt_never_stores_a_game_past_the_pairs_counted)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "w.db"), err[ERR_LEN];
+    RunOptions o = {.kind = "match", .db = db, .name = "w", .command = "test", .have_seed = true,
+                    .plan = plan_of("random", "mcts:sims=30", 400, 3)};
+    Run run;
+    cr_assert_eq(run_open(&run, &o, err), 0, "%s", err);
+    StoreWatch w = {.db = db, .past = -1};
+    MatchPlan mp = {.plan = plan_of("random", "mcts:sims=30", 400, 3), .progress = watch_store, .ctx = &w};
+    mp.plan.threads = 4;
+    cr_assert_eq(match_sprt_parse("0,20,0.05,0.05", &mp.sprt, err), 0);
+    MatchResult r;
+    cr_assert_eq(match_run(&mp, &run, &r, err), 0, "%s", err);
+    cr_assert(r.decided_at > 0 && r.decided_at < 200);
+    cr_assert_gt(w.calls, 0);
+    cr_assert_eq(w.past, -1, "game %lld was stored with %llu pairs counted", (long long)w.past,
+                 (unsigned long long)r.tally.pairs);
+    cr_assert_leq(w.most, 2 * r.decided_at, "%llu games stored at once, %llu counted", (unsigned long long)w.most,
+                  (unsigned long long)(2 * r.decided_at));
+    cr_assert_eq(run.row.games, 2 * r.decided_at);
+    run_close(&run);
+}
+
+/* run_play's fate hook: a game held to the end of the run is stored then,
+ * one dropped never is. */
+static int hold_even_drop_odd(void *ctx, const GameRecord *g)
+{
+    (void)ctx;
+    return g->index % 2 ? RUN_DROP : RUN_HOLD;
+}
+
+Test(match, run_play_stores_held_games_at_the_end)
+{
+    char *dir = tmpdir_new(), *db = path_in(dir, "h.db"), err[ERR_LEN];
+    RunOptions o = {.kind = "match", .db = db, .name = "h", .command = "test", .have_seed = true,
+                    .plan = plan_of("random", "random", 12, 9)};
+    o.plan.threads = 2;
+    Run run;
+    cr_assert_eq(run_open(&run, &o, err), 0, "%s", err);
+    RunHooks hooks = {.fate = hold_even_drop_odd};
+    cr_assert_eq(run_play(&run, &hooks, err), 0, "%s", err);
+    cr_assert_eq(run.done, 6);
+    run_close(&run);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT count(*), sum(idx % 2) FROM game", -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_assert_eq(sqlite3_column_int64(st, 0), 6, "the held games stored");
+    cr_assert_eq(sqlite3_column_int64(st, 1), 0, "no dropped game stored");
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+}
+
+Test(match, sprt_undecided_stores_every_game)
+{
+    /* bounds no 20 games decide: every game held back for its pair is stored by the end */
+    char *dir = tmpdir_new(), *db = path_in(dir, "u.db"), err[ERR_LEN];
+    RunOptions o = {.kind = "match", .db = db, .name = "u", .command = "test", .have_seed = true,
+                    .plan = plan_of("random", "random", 20, 9)};
+    Run run;
+    cr_assert_eq(run_open(&run, &o, err), 0, "%s", err);
+    MatchResult r = play("random", "random", 20, 9, 3, "0,5,0.001,0.001", &run);
+    cr_assert_eq(r.decided_at, 0);
+    cr_assert_eq(r.tally.pairs, 10);
+    cr_assert_eq(run.sum.games, 20);
+    cr_assert_eq(run.row.games, 20);
+    run_close(&run);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT count(*), max(idx) FROM game", -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_assert_eq(sqlite3_column_int64(st, 0), 20);
+    cr_assert_eq(sqlite3_column_int64(st, 1), 19);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+}

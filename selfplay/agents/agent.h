@@ -414,7 +414,8 @@ typedef struct MoveStats {
     int legal;              /* legal actions in the position */
     bool searched;          /* the figures below are meaningful */
     uint32_t root_visits;   /* visits of the searched root (ab: positions searched) */
-    uint32_t chosen_visits; /* visits of the chosen action (ab: the depth completed) */
+    uint32_t chosen_visits; /* visits of the chosen action (MCTS, an external engine); 0 for alpha-beta */
+    uint32_t depth;         /* alpha-beta: the depth completed; 0 for the others */
     double value;           /* chosen action's value estimate for the actor, [0, 1] */
     double root_value;      /* the position's value estimate for the actor, [0, 1], before
                              * the action: MCTS the root's mean (MctsResult), alpha-beta
@@ -426,6 +427,11 @@ typedef struct MoveStats {
     int fault;              /* REASON_* of a fault (an external engine's), else REASON_NONE */
     char why[ERR_LEN];      /* fault: what happened, for the engine's log */
 } MoveStats;
+
+/* The figure a game record keeps of the chosen action (ActionRecord's
+ * chosen_visits, the stored column chosen_visits, a part of the play
+ * hash): its visits, or alpha-beta's completed depth. */
+static inline uint32_t move_stats_chosen(const MoveStats *st) { return st->depth ? st->depth : st->chosen_visits; }
 
 /* How an action is limited (the run's controls, scheduler.h), as the
  * harness sees it when the agent is to act. */

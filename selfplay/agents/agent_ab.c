@@ -205,7 +205,7 @@ static Action ab_choose(void *self, const Position *pos, Rng *rng, const SearchL
     st->legal = r.legal;
     st->searched = true;
     st->root_visits = r.nodes > UINT32_MAX ? UINT32_MAX : (uint32_t)r.nodes;
-    st->chosen_visits = (uint32_t)r.depth;
+    st->depth = (uint32_t)r.depth;
     st->sims = st->root_visits;
     st->budget = SEARCH_BUDGET_FULL; /* no playout cap: every search is full */
     /* the score is the root's: the chosen action's value is the position's */

@@ -8,7 +8,8 @@
  * on the order games finish in. With an SPRT the test runs after every
  * completed pair; once it accepts a hypothesis no new game starts, and the
  * games played past the deciding pair (threads run ahead) are dropped
- * from the tally and from the database. */
+ * from the tally, never stored: under an SPRT a game waits in memory
+ * until its pair is counted. */
 #ifndef YINSH_MATCH_H
 #define YINSH_MATCH_H
 
@@ -30,6 +31,16 @@ typedef struct MatchTally {
 
 /* Adds one pair: A's half points in its two games. */
 void match_tally_pair(MatchTally *t, int points2_first, int points2_second);
+
+/* What a tally says of A against B: A's score, the Elo difference A - B
+ * from the pairs (stats_elo_pentanomial) and from the games
+ * (stats_elo_trinomial), each with its 95% interval, and the likelihood
+ * that A is the stronger (stats_los). */
+typedef struct MatchFigures {
+    Interval score, elo, elo_games;
+    double los;
+} MatchFigures;
+MatchFigures match_figures(const MatchTally *t);
 
 /* A's half points in a stored game of a match (index 2k: A White; 2k+1:
  * B White), -1 when it holds no result. */
@@ -71,14 +82,17 @@ typedef struct MatchResult {
     Sprt sprt;            /* the test after the last counted pair (when on) */
     uint64_t decided_at;  /* pairs when the SPRT decided; 0 if it did not */
     uint64_t hash;        /* record_game_hash summed over the counted games */
+    MatchFigures figures; /* of the tally */
 } MatchResult;
 
-/* Plays the match; with a run (opened, kind "match"), stores its games
- * and, when the SPRT stops it early, truncates the run to the pairs
- * counted. A resumed run (run_open with resume: run->todo lacks games)
- * plays only the games it lacks, and its stored games count in the
- * result as if played now; a match with an SPRT is not resumed. 0, or -1
- * with a message in err (ERR_LEN bytes). */
+/* Plays the match (run_play); with a run (opened, kind "match"), stores
+ * its games, and when the SPRT stops it early, ends the run at the pairs
+ * counted: a game is stored only once its pair is counted, so no game
+ * past the deciding pair is ever stored. A resumed run (run_open with
+ * resume: run->todo lacks games) plays only the games it lacks, and its
+ * stored games count in the result as if played now; a match with an
+ * SPRT is not resumed. run NULL: nothing stored. 0, or -1 with a message
+ * in err (ERR_LEN bytes). */
 int match_run(const MatchPlan *mp, Run *run, MatchResult *res, char *err);
 
 #endif

@@ -407,6 +407,102 @@ int run_store(Run *r, GameRecord *const *games, int n, char *err)
     return 0;
 }
 
+/* The writer thread's view of a run being played: the hooks, and the
+ * games they hold back (copies, in the order they came). */
+typedef struct Playing {
+    Run *run;
+    const RunHooks *h;
+    GameRecord **held;
+    int nheld, cap;
+} Playing;
+
+static int hold(Playing *p, const GameRecord *g, char *err)
+{
+    if (p->nheld == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 64;
+        GameRecord **more = realloc(p->held, (size_t)cap * sizeof *more);
+        if (!more) return error_set(err, "out of memory for the games held back");
+        p->held = more;
+        p->cap = cap;
+    }
+    GameRecord *copy = malloc(sizeof *copy);
+    if (!copy || record_copy(copy, g)) {
+        free(copy);
+        return error_set(err, "out of memory for the games held back");
+    }
+    p->held[p->nheld++] = copy;
+    return 0;
+}
+
+/* The held games whose fate is now to be stored (all of them at the end
+ * of the run, `end`), stored; those dropped freed. */
+static int release_held(Playing *p, bool end, char *err)
+{
+    int k = 0, n = 0, rc = 0;
+    GameRecord **now = malloc((size_t)(p->nheld ? p->nheld : 1) * sizeof *now);
+    if (!now) return error_set(err, "out of memory for the games held back");
+    for (int i = 0; i < p->nheld; i++) {
+        GameRecord *g = p->held[i];
+        int fate = p->h->fate(p->h->ctx, g);
+        if (fate == RUN_HOLD && !end) p->held[k++] = g;
+        else if (fate == RUN_DROP) {
+            record_free(g);
+            free(g);
+        } else now[n++] = g;
+    }
+    p->nheld = k;
+    if (n) rc = run_store(p->run, now, n, err);
+    for (int i = 0; i < n; i++) {
+        record_free(now[i]);
+        free(now[i]);
+    }
+    free(now);
+    return rc;
+}
+
+static int play_write(void *ctx, GameRecord *const *games, int n, char *err)
+{
+    Playing *p = ctx;
+    const RunHooks *h = p->h;
+    if (h->finished) h->finished(h->ctx, games, n);
+    if (!h->fate) return run_store(p->run, games, n, err);
+    GameRecord **now = malloc((size_t)(n ? n : 1) * sizeof *now);
+    if (!now) return error_set(err, "out of memory for a batch of games");
+    int k = 0, rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        int fate = h->fate(h->ctx, games[i]);
+        if (fate == RUN_STORE) now[k++] = games[i];
+        else if (fate == RUN_HOLD) rc = hold(p, games[i], err);
+    }
+    if (!rc && k) rc = run_store(p->run, now, k, err);
+    free(now);
+    if (!rc && p->nheld) rc = release_held(p, false, err);
+    return rc;
+}
+
+static void play_stored(void *ctx, GameRecord *const *games, int n)
+{
+    (void)games;
+    (void)n;
+    Playing *p = ctx;
+    if (p->h->stored) p->h->stored(p->h->ctx, p->run);
+}
+
+int run_play(Run *r, const RunHooks *h, char *err)
+{
+    Playing p = {.run = r, .h = h};
+    SelfplaySink sink = {.write = play_write, .stored = play_stored, .ctx = &p, .stop = h->stop,
+                         .interrupt = h->interrupt};
+    int rc = dist_play(&r->plan, r->todo, r->ntodo, &sink, h->dist, err);
+    if (!rc && p.nheld) rc = release_held(&p, true, err);
+    for (int i = 0; i < p.nheld; i++) {
+        record_free(p.held[i]);
+        free(p.held[i]);
+    }
+    free(p.held);
+    return rc;
+}
+
 int run_finish(Run *r, char *err)
 {
     if (!r->store) return 0;

@@ -117,6 +117,31 @@ void run_build_ident(char *out, size_t len);
 int run_open(Run *r, const RunOptions *o, char *err);
 /* Stores a batch of finished games and adds them to the totals. */
 int run_store(Run *r, GameRecord *const *games, int n, char *err);
+/* What a command, a plan or a match sees of a run that run_play plays.
+ * Every hook runs on the writer thread, one call at a time, and each may
+ * be NULL. */
+enum { RUN_STORE, RUN_HOLD, RUN_DROP };
+typedef struct RunHooks {
+    /* Each batch of finished games as it comes, before any is stored. */
+    void (*finished)(void *ctx, GameRecord *const *games, int n);
+    /* What becomes of a finished game: RUN_STORE, stored now; RUN_HOLD,
+     * kept back (asked again after each later batch, and stored at the
+     * end of the run when still held); RUN_DROP, never stored. NULL:
+     * every game stored as it comes. */
+    int (*fate)(void *ctx, const GameRecord *g);
+    /* After each batch (its games stored, held or dropped): progress. */
+    void (*stored)(void *ctx, const Run *run);
+    void *ctx;
+    atomic_bool *stop;            /* NULL, or a flag the hooks set to start no new game */
+    const atomic_bool *interrupt; /* NULL, or set from outside (a signal): start no new game */
+    struct DistStats *dist;       /* NULL, or where an MPI job's figures go (distribute.h) */
+} RunHooks;
+
+/* Plays the games the open run lacks (r->todo) on the scheduler, in an
+ * MPI job on every rank (dist_play), each finished game stored into the
+ * run (run_store) as the hooks decide. 0, or non-zero with a message in
+ * err: a failed write stops the run. */
+int run_play(Run *r, const RunHooks *h, char *err);
 /* A worker rank's part of the run (r->worker): plays the games rank 0
  * hands out until it has no more. 0, or -1 with a message in err. */
 int run_work(Run *r, const atomic_bool *interrupt, char *err);

@@ -53,6 +53,27 @@ void record_free(GameRecord *rec)
     rec->nchildren = 0;
 }
 
+int record_copy(GameRecord *dst, const GameRecord *src)
+{
+    *dst = *src;
+    dst->actions = NULL;
+    dst->children = NULL;
+    if (src->nactions) {
+        dst->actions = malloc((size_t)src->nactions * sizeof *dst->actions);
+        if (!dst->actions) goto fail;
+        memcpy(dst->actions, src->actions, (size_t)src->nactions * sizeof *dst->actions);
+    }
+    if (src->nchildren) {
+        dst->children = malloc((size_t)src->nchildren * sizeof *dst->children);
+        if (!dst->children) goto fail;
+        memcpy(dst->children, src->children, (size_t)src->nchildren * sizeof *dst->children);
+    }
+    return 0;
+fail:
+    record_free(dst);
+    return -1;
+}
+
 void record_final_counts(GameRecord *rec, const Position *pos)
 {
     for (int side = 0; side < COLOUR_NB; side++) {

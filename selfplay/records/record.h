@@ -61,7 +61,8 @@ typedef struct ActionRecord {
     uint16_t legal;         /* legal actions in that position */
     bool searched;          /* the next four are meaningful */
     uint8_t budget;         /* SEARCH_BUDGET_*: whether the search ran its full budget (MoveStats) */
-    uint32_t root_visits, chosen_visits;
+    uint32_t root_visits;
+    uint32_t chosen_visits; /* the chosen action's visits, or alpha-beta's completed depth (move_stats_chosen) */
     double value;           /* chosen action's value estimate for the actor */
     double root_value;      /* the position's value estimate for the actor (MoveStats) */
     uint32_t time_us;       /* time the agent took */
@@ -98,6 +99,9 @@ typedef struct GameRecord {
 } GameRecord;
 
 void record_free(GameRecord *rec);
+/* A copy of src into dst, its actions and root visits its own: 0, or -1
+ * when memory runs out (dst then holds nothing to free). */
+int record_copy(GameRecord *dst, const GameRecord *src);
 
 /* The final position's counts into rec: the rings each side removed and
  * the markers each has on the board. */

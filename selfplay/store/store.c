@@ -1121,30 +1121,27 @@ int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, i
     return rc;
 }
 
-int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err)
+void store_remove(const char *db)
 {
-    static const char *const SQL[] = {
-        "DELETE FROM action_visits WHERE game_id IN (SELECT id FROM game WHERE run_id = ?1 AND idx >= ?2)",
-        "DELETE FROM action WHERE game_id IN (SELECT id FROM game WHERE run_id = ?1 AND idx >= ?2)",
-        "DELETE FROM game WHERE run_id = ?1 AND idx >= ?2",
-        "UPDATE run SET games = ?2 WHERE id = ?1",
-    };
-    int rc;
-    if ((rc = begin(s, err))) return rc;
-    for (size_t i = 0; i < sizeof SQL / sizeof *SQL && !rc; i++) {
-        sqlite3_stmt *st = NULL;
-        if (sqlite3_prepare_v2(s->db, SQL[i], -1, &st, NULL) != SQLITE_OK) {
-            rc = store_fail(s, err, "ending the run early");
-            break;
-        }
-        sqlite3_bind_int64(st, 1, run->id);
-        sqlite3_bind_int64(st, 2, games);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "ending the run early");
-        sqlite3_finalize(st);
-    }
-    if (!rc) rc = commit(s, err);
-    if (rc) rollback(s);
-    else run->games = games;
+    char side[4096];
+    unlink(db);
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
+}
+
+int store_run_shorten(Store *s, StoreRun *run, uint32_t games, char *err)
+{
+    int rc = ERR_OK;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "UPDATE run SET games = ?2 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+        return store_fail(s, err, "ending the run early");
+    sqlite3_bind_int64(st, 1, run->id);
+    sqlite3_bind_int64(st, 2, games);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = store_fail(s, err, "ending the run early");
+    sqlite3_finalize(st);
+    if (!rc) run->games = games;
     return rc;
 }
 

@@ -158,6 +158,9 @@ int store_run_create(Store *s, StoreRun *run, const char *command, bool allow_re
  * created, its games written, finished and released: an imported file is
  * stored whole or not at all). Inside it the writers' own transactions
  * are part of it; a failed writer leaves it to the caller to roll back. */
+/* Removes a database file and its -wal and -shm files (one made and
+ * left empty by a failure, or a temporary one), closed. */
+void store_remove(const char *db);
 int store_transaction_begin(Store *s, char *err);
 int store_transaction_commit(Store *s, char *err);
 void store_transaction_rollback(Store *s);
@@ -181,10 +184,9 @@ int store_run_missing(Store *s, const StoreRun *run, uint32_t **indices, uint32_
 /* Stores finished games of the run, their actions included, in one
  * transaction. */
 int store_write_games(Store *s, const StoreRun *run, GameRecord *const *games, int n, char *err);
-/* Ends a run early at `games` games (a match its SPRT decided): deletes
- * any stored games with an index >= games, with their actions, and sets
- * run.games, in one transaction. */
-int store_run_truncate(Store *s, StoreRun *run, uint32_t games, char *err);
+/* Ends a run early at `games` games (a match its SPRT decided, which
+ * stores no game past its deciding pair): sets run.games. */
+int store_run_shorten(Store *s, StoreRun *run, uint32_t games, char *err);
 /* Marks the run finished (its end time; kept if it is set already) when
  * every one of its games is stored; a run with games missing stays
  * unfinished. */

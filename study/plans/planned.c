@@ -76,18 +76,10 @@ typedef struct Playing {
     const PlannedHooks *h;
 } Playing;
 
-static int sink_write(void *ctx, GameRecord *const *games, int n, char *err)
+static void run_progress(void *ctx, const Run *run)
 {
-    Playing *c = ctx;
-    return run_store(c->run, games, n, err);
-}
-
-static void sink_stored(void *ctx, GameRecord *const *games, int n)
-{
-    (void)games;
-    (void)n;
-    Playing *c = ctx;
-    if (c->h->progress) c->h->progress(c->h->ctx, c->run, NULL, c->run->done);
+    const PlannedHooks *h = ctx;
+    if (h->progress) h->progress(h->ctx, run, NULL, run->done);
 }
 
 static void match_progress(void *ctx, const MatchTally *t, uint64_t games)
@@ -105,8 +97,8 @@ static int play(Run *run, bool match, const PlannedHooks *h, PlannedResult *res,
         MatchPlan mp = {.plan = run->plan, .progress = match_progress, .ctx = &c, .interrupt = h->interrupt};
         return match_run(&mp, run, &res->match, err);
     }
-    SelfplaySink sink = {.write = sink_write, .stored = sink_stored, .ctx = &c, .interrupt = h->interrupt};
-    return selfplay_run(&run->plan, run->todo, run->ntodo, &sink, err) ? ERR_FAIL : ERR_OK;
+    RunHooks hooks = {.stored = run_progress, .ctx = (void *)h, .interrupt = h->interrupt};
+    return run_play(run, &hooks, err) ? ERR_FAIL : ERR_OK;
 }
 
 int planned_play(const Planned *p, const PlannedOptions *o, const PlannedHooks *h, PlannedResult *res, char *err)

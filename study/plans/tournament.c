@@ -325,3 +325,23 @@ void tournament_results_free(TournamentResults *r)
     r->tally = NULL;
     r->hash = NULL;
 }
+
+double tournament_score(const TournamentResults *r, int i)
+{
+    return r->games[i] ? r->points[i] / (double)r->games[i] : 0;
+}
+
+void tournament_pair_points(const Tournament *t, const TournamentResults *r, int i, int j, double *pts,
+                            uint64_t *games)
+{
+    *pts = 0;
+    *games = 0;
+    for (int k = 0; k < t->npairings; k++) {
+        const TournamentPairing *p = &t->pairings[k];
+        const MatchTally *m = &r->tally[k];
+        uint64_t g = m->wins + m->draws + m->losses;
+        double pa = m->wins + 0.5 * m->draws;
+        if (p->a == i && p->b == j) *pts += pa, *games += g;
+        if (p->a == j && p->b == i) *pts += g - pa, *games += g;
+    }
+}

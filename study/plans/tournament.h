@@ -130,4 +130,11 @@ typedef struct TournamentResults {
 int tournament_results(const Tournament *t, const PlannedOptions *o, int anchor, TournamentResults *r, char *err);
 void tournament_results_free(TournamentResults *r);
 
+/* Player i's score: its points over its games (0 without games). */
+double tournament_score(const TournamentResults *r, int i);
+/* The points of player i against player j (a draw 1/2) and their games,
+ * over every pairing of the two: a cell of the pairwise table. */
+void tournament_pair_points(const Tournament *t, const TournamentResults *r, int i, int j, double *points,
+                            uint64_t *games);
+
 #endif

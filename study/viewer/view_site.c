@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "engine/base/error.h"
+#include "engine/base/folder.h"
 #include "study/viewer/board_svg.h"
 #include "engine/base/json.h"
 #include "engine/notation.h"
@@ -487,4 +488,16 @@ int view_write(View *v, const char *dir, char *err)
     free(c.acts);
     if (rc) return rc;
     return write_index(v, dir, err);
+}
+
+int view_publish(View *v, const char *out, char *err)
+{
+    char stage[4096] = "";
+    int rc = folder_stage_open(out, "view", stage, sizeof stage, err);
+    if (!rc) rc = view_write(v, stage, err) || view_mark(out, err) ? ERR_FAIL : 0;
+    /* the index last: it never links a page that is not there yet */
+    if (!rc && folder_stage_commit(stage, out, "index.html", NULL, NULL) != 0)
+        rc = error_set(err, "cannot move the site into '%s': %s", out, strerror(errno));
+    if (stage[0]) folder_stage_remove(stage);
+    return rc;
 }

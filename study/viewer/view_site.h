@@ -77,6 +77,11 @@ int view_load(View *v, const char *db, int busy_ms, const char *const *names, in
  * or non-zero with why in err (a file that cannot be written, a stored
  * action that is not legal where it stands). */
 int view_write(View *v, const char *dir, char *err);
+/* Writes the site into out whole or not at all: into a staging folder
+ * inside it first (view_write), the marker, then moved in with the index
+ * last, so that it never links a page that is not there yet and a full
+ * disk leaves out as it was. 0, or non-zero with why in err. */
+int view_publish(View *v, const char *out, char *err);
 void view_free(View *v);
 
 #endif
