@@ -15,6 +15,7 @@ PACKAGES=(
   libcriterion-dev            # tests
   libopenmpi-dev openmpi-bin  # MPI: one run on many machines (optional to the build; docs/cluster.md)
   gnuplot-nox                 # report pictures
+  jq time                     # scripts/loop-anchors.sh: the matches' JSON summaries, their CPU seconds
   libxml2-utils               # xmllint: the test that `yinsh svg` is valid SVG
   python3-numpy               # the Python package's numpy arrays, tested with /usr/bin/python3 (python_numpy)
   python3-torch               # the example net of python/examples/torch_net.py (python_numpy; skipped without it)

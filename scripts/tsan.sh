@@ -51,6 +51,11 @@ echo "tsan: tree-parallel PUCT, threads=2 and batches of 4, in games on 2 OpenMP
 echo "tsan: Lazy SMP alpha-beta, threads=3 in games on 2 OpenMP threads"
 "$yinsh" selfplay --games 2 --white ab:depth=4,threads=3,tech=killers+asp+lmr+nmp+fut+qs --black random \
     --threads 2 --seed 6 --no-db --quiet >/dev/null
+# ABDADA (ab:smp=abdada): the threads also share a table of the positions
+# being searched, marked and cleared with atomics.
+echo "tsan: ABDADA alpha-beta, threads=3 in games on 2 OpenMP threads"
+"$yinsh" selfplay --games 2 --white ab:depth=5,threads=3,smp=abdada,tech=killers+asp+lmr+nmp+fut+qs --black random \
+    --threads 2 --seed 6 --no-db --quiet >/dev/null
 # The rank-0 receive path of an MPI job (selfplay/play/distribute.c): rank 0's
 # serve thread hands the other ranks' games to the writer beside its own
 # game threads. Only where the build has MPI and mpirun is installed.

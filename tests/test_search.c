@@ -235,10 +235,10 @@ Test(search_spec, tech_and_tempo_read_and_write)
  * legal action, a win stays a win, a node budget counts every thread's
  * positions, and a deadline or a stop ends the helpers too (a search
  * that left them running would never return from ab_search's join). */
-static Ab *new_ab_threads(int depth, int threads)
+static Ab *new_ab_smp(int depth, int threads, int smp)
 {
     AbConfig cfg = {.depth = depth, .max_depth = 64, .tt_mb = 2, .tech = ALL_TECH, .tempo = -100,
-                    .threads = threads};
+                    .threads = threads, .smp = smp};
     weights_default(&cfg.weights);
     Ab *ab;
     char err[ERR_LEN];
@@ -246,25 +246,31 @@ static Ab *new_ab_threads(int depth, int threads)
     return ab;
 }
 
+/* The threads' tests run over both ways of sharing the work: the helpers
+ * racing over the table (Lazy SMP) and the children being searched left
+ * for later (ABDADA); smp_of(k) for k = 0, 1 */
+static int smp_of(int k) { return k ? AB_SMP_ABDADA : AB_SMP_LAZY; }
+
 Test(search_threads, fixed_depth_completes_with_a_legal_action)
 {
     Case cases[64];
     int n = read_cases(cases, 64);
-    for (int threads = 2; threads <= 4; threads++) {
-        Ab *ab = new_ab_threads(5, threads);
-        for (int i = 0; i < n; i += 4) {
-            AbResult r;
-            Action a = ab_search(ab, &cases[i].pos, NULL, &r);
-            cr_expect(movegen_is_legal(&cases[i].pos, a), "threads %d, position %d", threads, i);
-            cr_expect_eq(r.depth, 5, "threads %d, position %d: depth %d", threads, i, r.depth);
-            cr_expect_gt(r.nodes, 0);
-            Action pv[8];
-            int npv = ab_pv(ab, pv, 8);
-            cr_expect_geq(npv, 1, "threads %d, position %d: no principal variation", threads, i);
+    for (int k = 0; k < 2; k++)
+        for (int threads = 2; threads <= 4; threads++) {
+            Ab *ab = new_ab_smp(5, threads, smp_of(k));
+            for (int i = 0; i < n; i += 4) {
+                AbResult r;
+                Action a = ab_search(ab, &cases[i].pos, NULL, &r);
+                cr_expect(movegen_is_legal(&cases[i].pos, a), "smp %d, threads %d, position %d", k, threads, i);
+                cr_expect_eq(r.depth, 5, "smp %d, threads %d, position %d: depth %d", k, threads, i, r.depth);
+                cr_expect_gt(r.nodes, 0);
+                Action pv[8];
+                int npv = ab_pv(ab, pv, 8);
+                cr_expect_geq(npv, 1, "smp %d, threads %d, position %d: no principal variation", k, threads, i);
+            }
+            ab_clear(ab);
+            ab_free(ab);
         }
-        ab_clear(ab);
-        ab_free(ab);
-    }
 }
 
 Test(search_threads, a_win_stays_a_win_and_a_block_a_block)
@@ -272,21 +278,23 @@ Test(search_threads, a_win_stays_a_win_and_a_block_a_block)
     char err[ERR_LEN];
     Position p;
     cr_assert_eq(ypn_parse(WIN_IN_ONE, &p, err), 0, "%s", err);
-    for (int depth = 1; depth <= 6; depth++) {
-        Ab *ab = new_ab_threads(depth, 3);
-        AbResult r;
-        ab_search(ab, &p, NULL, &r);
-        cr_expect_geq(r.score, AB_WIN_BOUND, "depth %d: %d", depth, r.score);
-        ab_free(ab);
-    }
+    for (int k = 0; k < 2; k++)
+        for (int depth = 1; depth <= 6; depth++) {
+            Ab *ab = new_ab_smp(depth, 3, smp_of(k));
+            AbResult r;
+            ab_search(ab, &p, NULL, &r);
+            cr_expect_geq(r.score, AB_WIN_BOUND, "smp %d, depth %d: %d", k, depth, r.score);
+            ab_free(ab);
+        }
     cr_assert_eq(ypn_parse(THREAT, &p, err), 0, "%s", err);
-    for (int depth = 2; depth <= 6; depth++) {
-        Ab *ab = new_ab_threads(depth, 3);
-        AbResult r;
-        ab_search(ab, &p, NULL, &r);
-        cr_expect_gt(r.score, -AB_WIN_BOUND, "depth %d: a block exists, yet scored lost", depth);
-        ab_free(ab);
-    }
+    for (int k = 0; k < 2; k++)
+        for (int depth = 2; depth <= 6; depth++) {
+            Ab *ab = new_ab_smp(depth, 3, smp_of(k));
+            AbResult r;
+            ab_search(ab, &p, NULL, &r);
+            cr_expect_gt(r.score, -AB_WIN_BOUND, "smp %d, depth %d: a block exists, yet scored lost", k, depth);
+            ab_free(ab);
+        }
 }
 
 /* The helpers add their positions to the budget's count every 256
@@ -298,16 +306,17 @@ Test(search_threads, a_node_budget_counts_every_thread)
     Case cases[64];
     int n = read_cases(cases, 64);
     const uint32_t budget = 200000;
-    for (int i = 0; i < n; i += 8) {
-        Ab *ab = new_ab_threads(64, 2);
-        SearchLimits lim = {.sims = budget};
-        AbResult r;
-        Action a = ab_search(ab, &cases[i].pos, &lim, &r);
-        cr_expect(movegen_is_legal(&cases[i].pos, a), "position %d", i);
-        cr_expect_leq(r.nodes, budget + 512, "position %d: %llu positions for a budget of %u", i,
-                      (unsigned long long)r.nodes, budget);
-        ab_free(ab);
-    }
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < n; i += 8) {
+            Ab *ab = new_ab_smp(64, 2, smp_of(k));
+            SearchLimits lim = {.sims = budget};
+            AbResult r;
+            Action a = ab_search(ab, &cases[i].pos, &lim, &r);
+            cr_expect(movegen_is_legal(&cases[i].pos, a), "smp %d, position %d", k, i);
+            cr_expect_leq(r.nodes, budget + 512, "smp %d, position %d: %llu positions for a budget of %u", k, i,
+                          (unsigned long long)r.nodes, budget);
+            ab_free(ab);
+        }
 }
 
 static void *stop_later(void *arg)
@@ -322,19 +331,46 @@ Test(search_threads, a_deadline_and_a_stop_end_the_helpers)
 {
     Case cases[64];
     read_cases(cases, 64);
-    Ab *ab = new_ab_threads(64, 3);
-    SearchLimits lim = {.deadline = clock_now() + 0.05};
-    AbResult r;
-    ab_search(ab, &cases[3].pos, &lim, &r);
-    cr_expect_geq(r.depth, 1);
-    atomic_bool stop = false;
-    lim = (SearchLimits){.stop = &stop, .until_stop = true};
-    pthread_t t;
-    cr_assert_eq(pthread_create(&t, NULL, stop_later, &stop), 0);
-    Action a = ab_search(ab, &cases[5].pos, &lim, &r);
-    pthread_join(t, NULL);
-    cr_expect(movegen_is_legal(&cases[5].pos, a));
-    ab_free(ab);
+    for (int k = 0; k < 2; k++) {
+        Ab *ab = new_ab_smp(64, 3, smp_of(k));
+        SearchLimits lim = {.deadline = clock_now() + 0.05};
+        AbResult r;
+        ab_search(ab, &cases[3].pos, &lim, &r);
+        cr_expect_geq(r.depth, 1);
+        atomic_bool stop = false;
+        lim = (SearchLimits){.stop = &stop, .until_stop = true};
+        pthread_t t;
+        cr_assert_eq(pthread_create(&t, NULL, stop_later, &stop), 0);
+        Action a = ab_search(ab, &cases[5].pos, &lim, &r);
+        pthread_join(t, NULL);
+        cr_expect(movegen_is_legal(&cases[5].pos, a), "smp %d", k);
+        /* a search stopped inside subtrees leaves their marks; the next
+         * one starts without them and completes its depth */
+        Ab *fixed = new_ab_smp(5, 3, smp_of(k));
+        ab_search(fixed, &cases[5].pos, NULL, &r);
+        cr_expect_eq(r.depth, 5, "smp %d", k);
+        ab_free(fixed);
+        ab_free(ab);
+    }
+}
+
+/* With one thread there is no one to leave a child for: smp=abdada is
+ * the one-thread search, node for node (no table of keys is made). */
+Test(search_threads, one_thread_searches_alike_whatever_the_sharing)
+{
+    Case cases[64];
+    int n = read_cases(cases, 64);
+    for (int i = 0; i < n; i += 5) {
+        Ab *lazy = new_ab_smp(5, 1, AB_SMP_LAZY), *abdada = new_ab_smp(5, 1, AB_SMP_ABDADA);
+        AbResult a, b;
+        cr_expect_eq(ab_search(lazy, &cases[i].pos, NULL, &a), ab_search(abdada, &cases[i].pos, NULL, &b),
+                     "position %d", i);
+        cr_expect_eq(a.nodes, b.nodes, "position %d: %llu and %llu positions", i, (unsigned long long)a.nodes,
+                     (unsigned long long)b.nodes);
+        cr_expect_eq(a.score, b.score, "position %d", i);
+        ab_free(lazy);
+        ab_free(abdada);
+    }
 }
 
 Test(search_spec, threads_read_and_write)
@@ -361,6 +397,18 @@ Test(search_spec, threads_read_and_write)
     cr_assert_eq(agent_spec_set(&s, "threads", "2", err), 0, "%s", err);
     cr_assert(agent_spec_ab_config(&s, &cfg));
     cr_expect_eq(cfg.threads, 2);
+    /* smp=abdada: written when set, read back; lazy is the default and not written */
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=2,smp=abdada", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2,smp=abdada");
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.smp, AB_SMP_ABDADA);
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=2,smp=lazy", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2");
+    const char *bad_smp[] = {"ab:smp=", "ab:smp=ybwc", "ab:smp=ABDADA"};
+    for (size_t i = 0; i < sizeof bad_smp / sizeof *bad_smp; i++) {
+        cr_expect_neq(agent_spec_parse_text(bad_smp[i], &s, err), 0, "%s was read", bad_smp[i]);
+        cr_expect(strstr(err, "smp"), "%s: %s", bad_smp[i], err);
+    }
 }
 
 /* An agent searches with at most as many threads as the cores it may run

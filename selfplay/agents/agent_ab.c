@@ -109,8 +109,16 @@ static int ab_set(AgentSpec *spec, const char *key, const char *value, bool opti
         return error_code(err, ERR_USAGE, "bad value '%.64s' for threads (an integer from 1 to %d)", value,
                           AB_MAX_THREADS);
     }
+    if (!strcmp(key, "smp")) {
+        if (!strcmp(value, "lazy") || !strcmp(value, "abdada")) {
+            p->smp = !strcmp(value, "abdada") ? AB_SMP_ABDADA : AB_SMP_LAZY;
+            return 0;
+        }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for smp (lazy or abdada)", value);
+    }
     return error_code(err, ERR_USAGE,
-                      "unknown ab key '%.64s' (known: depth, maxdepth, tt, tech, tempo, threads, eval, movetime)", key);
+                      "unknown ab key '%.64s' (known: depth, maxdepth, tt, tech, tempo, threads, smp, eval, movetime)",
+                      key);
 }
 
 static bool ab_has_eval(const AgentSpec *spec)
@@ -133,6 +141,7 @@ static void ab_format(const AgentSpec *spec, char *out)
     if (p->tempo && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",tempo=%d", p->tempo);
     if (p->threads > 1 && n > 0 && n < SPEC_LEN)
         n += snprintf(out + n, SPEC_LEN - (size_t)n, ",threads=%u", (unsigned)p->threads);
+    if (p->smp == AB_SMP_ABDADA && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",smp=abdada");
     if (spec->eval[0] && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
 }
 
@@ -148,7 +157,8 @@ static int ab_options(const AgentSpec *spec, AgentOption *out)
     agent_option(&out[4], "tech", 1, 0, "%s", t);
     agent_option(&out[5], "tempo", -AB_MAX_TEMPO, AB_MAX_TEMPO, "%d", p->tempo);
     agent_option(&out[6], "threads", 1, AB_MAX_THREADS, "%u", (unsigned)p->threads);
-    return 7;
+    agent_option(&out[7], "smp", 1, 0, "%s", p->smp == AB_SMP_ABDADA ? "abdada" : "lazy");
+    return 8;
 }
 
 /* ---- the agent: self is its Ab ------------------------------------------ */
@@ -157,7 +167,7 @@ static void config_of(const AgentSpec *spec, AbConfig *cfg)
 {
     *cfg = (AbConfig){.depth = spec->ab.depth, .max_depth = spec->ab.max_depth, .tt_mb = spec->ab.tt_mb,
                       .weights = spec->weights, .net = spec->net, .tech = spec->ab.tech, .tempo = spec->ab.tempo,
-                      .threads = (int)spec->ab.threads};
+                      .threads = (int)spec->ab.threads, .smp = spec->ab.smp};
 }
 
 bool agent_spec_ab_config(const AgentSpec *spec, AbConfig *cfg)

@@ -45,6 +45,15 @@ typedef struct TtEntry {
 enum { TT_NOMINAL_SLOT_BYTES = 19 };
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+
+/* AB_SMP_ABDADA: the keys of the positions being searched, one slot a
+ * key (key modulo the size), set by the thread that starts a child's
+ * subtree and cleared by it when the subtree is done (if no other key
+ * took the slot meanwhile). A slot two keys share tells one of them
+ * wrongly as free or as busy: a child searched twice at once, or left
+ * for later, never a wrong score. Relaxed atomics: the slots only steer
+ * the order. */
+enum { BUSY_SLOTS = 1 << 14 };
 enum { MAX_PLY = 256, CHECK_EVERY = 256 }; /* the clock is read every CHECK_EVERY positions */
 
 /* One thread's search. The Ab a caller holds is the main thread's; with
@@ -54,6 +63,10 @@ struct Ab {
     AbConfig cfg;
     TtSlot *tt;    /* shared by the helpers; owned by the main thread's Ab */
     uint64_t mask; /* slots - 1 */
+    /* AB_SMP_ABDADA with helpers: the positions being searched (BUSY_SLOTS),
+     * shared like the table and owned by the main thread's Ab; NULL else.
+     * Every thread writes it. */
+    _Atomic uint64_t *busy;
     uint8_t gen;   /* the decision's generation, for replacement */
     int32_t history[COLOUR_NB][128][128]; /* by actor, to, from: a placement's (to 0) side by side */
     /* AB_KILLERS: the last two actions that cut off at each ply, and the
@@ -190,6 +203,10 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
         ab_free(ab);
         return error_set(err, "out of memory for %d threads' searches", threads);
     }
+    if (threads > 1 && cfg->smp == AB_SMP_ABDADA && !(ab->busy = calloc(BUSY_SLOTS, sizeof *ab->busy))) {
+        ab_free(ab);
+        return error_set(err, "out of memory for %d threads' searches", threads);
+    }
     for (int i = 1; i < threads; i++) {
         Ab *h = worker_new(cfg);
         if (!h) {
@@ -198,6 +215,7 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
         }
         h->tt = ab->tt;
         h->mask = ab->mask;
+        h->busy = ab->busy;
         h->main = ab;
         h->id = i;
         ab->helpers[ab->nhelpers++] = h;
@@ -214,6 +232,7 @@ void ab_free(Ab *ab)
         free(ab->helpers[i]);
     }
     free(ab->helpers);
+    free(ab->busy);
     free(ab->tt);
     free(ab->acc);
     free(ab);
@@ -602,6 +621,27 @@ static bool tt_probe(const Ab *ab, Key key, int depth, int alpha, int beta, int 
  * table entry, and only theirs are worth a prefetch. */
 static inline bool is_leaf(int depth, bool removal) { return depth <= 0 && !removal; }
 
+/* The action at i of the node's list, picked (pick). The next action's
+ * table entry is fetched while this one's subtree is searched, if that
+ * child reads the table (a placement or a ring move costs a depth; one
+ * that makes a row has another key, and its fetch is of no use): from
+ * the second action on, when the first did not cut and the node is
+ * likely to search them all. The next action is picked early for it:
+ * picking is the same choice made sooner (pick of a place already picked
+ * keeps it). */
+static inline Action pick_next(const Ab *ab, Action *list, int32_t *key, int i, int n, int depth)
+{
+    pick(list, key, i, n);
+    if (i >= 1 && i + 1 < n && !is_leaf(depth - 1, false)) {
+        pick(list, key, i + 1, n);
+        Action next = list[i + 1];
+        int next_kind = ACTION_KIND(next);
+        if (next_kind == ACT_PLACE) __builtin_prefetch(&ab->tt[pos_key_after_place(&ab->pos, next) & ab->mask]);
+        else if (next_kind == ACT_MOVE) __builtin_prefetch(&ab->tt[pos_key_after_move(&ab->pos, next) & ab->mask]);
+    }
+    return list[i];
+}
+
 static int search(Ab *ab, int depth, int alpha, int beta, int ply)
 {
     Position *pos = &ab->pos;
@@ -632,24 +672,16 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     order_keys(ab, list, key, n, tt_move, depth, ply);
     int alpha0 = alpha, best = -AB_WIN - 1, me = pos->actor, searched = 0;
     Action best_move = ACTION_NONE;
-    for (int i = 0; i < n; i++) {
-        pick(list, key, i, n);
-        Action a = list[i];
-        /* the next action's table entry is fetched while this one's
-         * subtree is searched, if that child reads the table (a placement
-         * or a ring move costs a depth; one that makes a row has another
-         * key, and its fetch is of no use): from the second action on,
-         * when the first did not cut and the node is likely to search
-         * them all. The next action is picked early for it: picking is
-         * the same choice made sooner (pick of a place already picked
-         * keeps it). */
-        if (i >= 1 && i + 1 < n && !is_leaf(depth - 1, false)) {
-            pick(list, key, i + 1, n);
-            Action next = list[i + 1];
-            int next_kind = ACTION_KIND(next);
-            if (next_kind == ACT_PLACE) __builtin_prefetch(&ab->tt[pos_key_after_place(pos, next) & ab->mask]);
-            else if (next_kind == ACT_MOVE) __builtin_prefetch(&ab->tt[pos_key_after_move(pos, next) & ab->mask]);
-        }
+    /* AB_SMP_ABDADA: the children left for later, searched after the
+     * list. They are kept in the places of the list already gone through
+     * (the k-th deferred at k, never past the action in hand), with the
+     * rank they had in key[k], so that a child searched late is reduced
+     * and pruned as where it stood. */
+    int ndeferred = 0;
+    bool may_defer = ab->busy && depth >= AB_DEFER_DEPTH;
+    for (int j = 0; j < n + ndeferred; j++) {
+        Action a = j < n ? pick_next(ab, list, key, j, n, depth) : list[j - n];
+        int rank = j < n ? searched : key[j - n];
         int kind = ACTION_KIND(a);
         bool costs = kind == ACT_PLACE || kind == ACT_MOVE || kind == ACT_PASS || kind == ACT_SWAP;
         int d = depth - costs;
@@ -657,17 +689,32 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
         make(ab, a, &u, ply);
         bool same = pos->actor == me, removal_next = is_removal(pos->state);
         bool quiet = kind == ACT_MOVE && !removal_next && a != tt_move;
-        if ((tech & AB_FUTILITY) && !pv && quiet && futile(depth, searched, alpha, stand)) {
+        if ((tech & AB_FUTILITY) && !pv && quiet && futile(depth, rank, alpha, stand)) {
             pos_unmake(pos, a, &u);
             continue;
         }
+        /* AB_SMP_ABDADA: a child other than the first that another thread
+         * is searching now waits for the end of the list */
+        Key child_key = pos->key;
+        _Atomic uint64_t *busy = may_defer ? &ab->busy[child_key & (BUSY_SLOTS - 1)] : NULL;
+        if (busy && j < n && searched > 0 && atomic_load_explicit(busy, memory_order_relaxed) == child_key) {
+            pos_unmake(pos, a, &u);
+            list[ndeferred] = a;
+            key[ndeferred++] = rank;
+            continue;
+        }
+        if (busy) atomic_store_explicit(busy, child_key, memory_order_relaxed);
         /* the child reads its table entry first, unless it is a leaf;
          * the leaves are most nodes, and a fetch for each would only
          * compete with the ones that are read */
         if (!is_leaf(d, removal_next)) __builtin_prefetch(&ab->tt[pos->key & ab->mask]);
-        int r = (tech & AB_LMR) && quiet && d > 1 ? ab->reduction[depth][searched] : 0;
+        int r = (tech & AB_LMR) && quiet && d > 1 ? ab->reduction[depth][rank] : 0;
         if (r >= d) r = d - 1;
         s = searched == 0 ? child(ab, d, alpha, beta, ply + 1, same) : later_child(ab, d, r, alpha, beta, ply, same);
+        if (busy) {
+            uint64_t mine = child_key;
+            atomic_compare_exchange_strong_explicit(busy, &mine, 0, memory_order_relaxed, memory_order_relaxed);
+        }
         searched++;
         pos_unmake(pos, a, &u);
         if (ab->stopped) return 0;
@@ -715,7 +762,8 @@ static void *helper_run(void *arg)
 {
     Ab *h = arg;
     int last = 0;
-    for (int d = 1 + (h->id & 1); d <= h->helper_cap; d++) {
+    /* Lazy SMP: the odd helpers a depth ahead; ABDADA: every thread at the same depth */
+    for (int d = h->cfg.smp == AB_SMP_ABDADA ? 1 : 1 + (h->id & 1); d <= h->helper_cap; d++) {
         h->root_best = ACTION_NONE;
         int s = root_search(h, d, last);
         if (h->stopped) break;
@@ -740,6 +788,9 @@ static void helpers_start(Ab *ab, const Position *pos, int cap, pthread_t *tid, 
     atomic_store_explicit(&ab->ahead, false, memory_order_relaxed);
     atomic_store_explicit(&ab->shared_budget, 0, memory_order_relaxed);
     atomic_store_explicit(&ab->main_nodes, 0, memory_order_relaxed);
+    /* a search stopped inside a subtree leaves its mark: none is kept */
+    if (ab->busy)
+        for (int i = 0; i < BUSY_SLOTS; i++) atomic_store_explicit(&ab->busy[i], 0, memory_order_relaxed);
     for (int i = 0; i < ab->nhelpers; i++) {
         Ab *h = ab->helpers[i];
         h->pos = *pos;

@@ -54,6 +54,17 @@
  * reproducible, and for analysis (the `threads` option of `yinsh uyi`):
  * self-play's games each keep one.
  *
+ * AB_SMP_ABDADA (AbConfig.smp, the spec's smp=abdada) shares the work
+ * instead of racing for it (Weill's ABDADA, in the simplified form of
+ * a table of the positions being searched): every thread searches the
+ * same depths from 1, and at a node of depth AB_DEFER_DEPTH or more a
+ * thread that finds a child other than the first being searched by
+ * another thread (its key in a shared table of keys, marked while a
+ * child's subtree is searched) leaves it for after the node's other
+ * children, when the other thread's result is likely in the table. With
+ * one thread the table is never made, and the search is the one above,
+ * node for node.
+ *
  * Determinism (one thread): at a fixed depth, or under a node budget (limits' sims: at
  * most that many positions, counted exactly), the choice is a function of
  * the position, the table's contents and the history, which depend only
@@ -116,6 +127,9 @@ enum {
     AB_NULL2 = 1 << 6,
 };
 
+enum { AB_SMP_LAZY = 0, AB_SMP_ABDADA = 1 };
+enum { AB_DEFER_DEPTH = 3 }; /* AB_SMP_ABDADA: the least depth at which a child is left for later */
+
 typedef struct AbConfig {
     int depth;          /* the depth searched (1..AB_MAX_DEPTH) */
     int max_depth;      /* under a deadline, a node budget or until_stop, the cap instead of depth; 0: depth */
@@ -132,6 +146,10 @@ typedef struct AbConfig {
      * shared table (ab.c). Not reproducible with more than one: what the
      * helpers leave in the table depends on the interleaving. */
     int threads;
+    /* With threads > 1: AB_SMP_LAZY (0, the helpers a depth ahead over
+     * the shared table alone) or AB_SMP_ABDADA (children being searched
+     * by another thread left for later, above). */
+    int smp;
     /* Tests: every net accumulator computed from its position (nnue_refresh)
      * instead of from its parent's, the reference that the incremental
      * updates must equal: the same search, node for node, wherever they
