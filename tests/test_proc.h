@@ -1,5 +1,5 @@
 /* Helpers for the tests that run the yinsh binary and make databases in
- * temporary folders (test_selfplay, test_match, test_tune, test_report):
+ * temporary folders (test_selfplay_runs, test_match, test_tune, test_report_*):
  * one folder per test, so Criterion may run them in parallel; folders and
  * allocations go at exit (before LeakSanitizer looks: the handler is
  * registered after its own). YINSH_BIN is the binary's path. */
