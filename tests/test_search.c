@@ -404,6 +404,13 @@ Test(search_spec, threads_read_and_write)
     cr_expect_eq(cfg.smp, AB_SMP_ABDADA);
     cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=2,smp=lazy", &s, err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2");
+    /* every key an engine option, movetime the last: no more than the
+     * caller's array holds (yinsh uyi announces them from one) */
+    AgentOption opts[AGENT_SPEC_OPTIONS + 1];
+    int nopt = agent_spec_options(&s, opts);
+    cr_assert_leq(nopt, AGENT_SPEC_OPTIONS, "%d options", nopt);
+    cr_expect_str_eq(opts[nopt - 2].name, "smp");
+    cr_expect_str_eq(opts[nopt - 1].name, "movetime");
     const char *bad_smp[] = {"ab:smp=", "ab:smp=ybwc", "ab:smp=ABDADA"};
     for (size_t i = 0; i < sizeof bad_smp / sizeof *bad_smp; i++) {
         cr_expect_neq(agent_spec_parse_text(bad_smp[i], &s, err), 0, "%s was read", bad_smp[i]);

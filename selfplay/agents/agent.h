@@ -398,7 +398,7 @@ bool agent_spec_ab_config(const AgentSpec *spec, AbConfig *cfg);
 
 /* A key of the spec as an engine option (`yinsh uyi` announces them),
  * with the spec's value as its default. */
-enum { AGENT_SPEC_OPTIONS = 8 };
+enum { AGENT_SPEC_OPTIONS = 12 };
 typedef struct AgentOption {
     const char *name;
     bool spin;                  /* an integer from min to max; else a string */
