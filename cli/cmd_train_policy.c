@@ -39,7 +39,7 @@ static void print_figure(FILE *f, const char *name, const PolicyEpoch *e)
 typedef struct PolicyArgs {
     const char *db, *out, *init, *kind, *agent_text, *variant_text;
     bool quiet, policy, direct;
-    long epochs, batch, positions;
+    long epochs, batch, positions, widen;
     CliList runs;
     PolicyTrainOptions o;
 } PolicyArgs;
@@ -71,6 +71,7 @@ static int parse_args(int argc, char **argv, PolicyArgs *a)
         {.name = "--joint", .kind = CLI_REAL, .out = &a->o.joint, .min = 0, .max = 100},
         {.name = "--lambda", .kind = CLI_REAL, .out = &a->o.lambda, .min = 0, .max = 1},
         {.name = "--trunk-lr", .kind = CLI_REAL, .out = &a->o.trunk_lr, .min = 1e-7, .max = 1},
+        {.name = "--widen", .kind = CLI_INT, .out = &a->widen, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
         CLI_SELECTION_OPTIONS(&a->kind, &a->agent_text, &a->variant_text),
     };
     int npos;
@@ -108,10 +109,17 @@ static int check_args(PolicyArgs *a, StoreSelection *sel, Nnue **net)
         return cli_usage_error(cmd, "--symmetries goes with a direct head (--direct, or an --init net of feature set 5)");
     if (a->o.child_mix > 0 && !(a->o.child_temp > 0))
         return cli_usage_error(cmd, "--child-mix needs --child-temp T, the child-value targets' temperature");
-    if (a->o.reduced_too && a->o.child_mix != 1)
-        return cli_usage_error(cmd, "--reduced-too needs --child-mix 1 (a reduced search's visits are no target)");
+    if (a->o.reduced_too && !(a->o.child_mix > 0))
+        return cli_usage_error(cmd, "--reduced-too needs --child-mix M above 0 (a reduced search's positions are "
+                                    "trained on their child-value targets alone: its visits are no target)");
     if (a->o.joint > 0 && !a->direct)
         return cli_usage_error(cmd, "--joint goes with a direct head (--direct, or an --init net of feature set 5)");
+    if (a->widen && !(a->o.joint > 0))
+        return cli_usage_error(cmd, "--widen goes with --joint (the new units are trained with the net)");
+    if (a->widen && (a->widen % 16 || a->widen < nnue_hidden(*net)))
+        return cli_usage_error(cmd, "--widen %ld: a multiple of 16 from the net's %d hidden units a side up to %d",
+                               a->widen, nnue_hidden(*net), NNUE_MAX_HIDDEN);
+    a->o.widen = (int)a->widen;
     if (a->o.joint > 0 && nnue_l2(*net) != 0)
         return cli_usage_error(cmd, "--joint needs a net without a second layer (--init %s has %d units)", a->init,
                                nnue_l2(*net));
@@ -145,7 +153,8 @@ static void print_summary(FILE *sum, const PolicyArgs *a, const PolicyData *d, c
             (unsigned long long)d->games, d->count, (unsigned long long)d->positions_val,
             (unsigned long long)d->with_visits, read_s);
     if (d->reduced)
-        fprintf(sum, "data: %llu positions of reduced searches (playout cap) left out\n", (unsigned long long)d->reduced);
+        fprintf(sum, "data: %llu positions of reduced searches (playout cap) %s\n", (unsigned long long)d->reduced,
+                o->reduced_too ? "kept, trained on their child-value targets alone" : "left out");
     fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", a->init,
             nnue_hidden(net), (unsigned long long)o->seed, o->epochs, o->batch, o->lr, train_s);
     if (d->positions_val == 0) {
@@ -155,6 +164,13 @@ static void print_summary(FILE *sum, const PolicyArgs *a, const PolicyData *d, c
     } else {
         fprintf(sum, "held-out positions:\n");
         print_figure(sum, a->direct ? "  uniform priors (no head)" : "  children's values alone (no head)", &fig[0]);
+        if (d->ctarget) {
+            PolicyEpoch c;
+            policy_measure_child_prior(d, &c);
+            char name[64];
+            snprintf(name, sizeof name, "  child values at T %g as priors", o->child_temp);
+            print_figure(sum, name, &c);
+        }
         if (!isnan(fig[1].val_loss)) print_figure(sum, "  the net's head before (warm start)", &fig[1]);
         print_figure(sum, a->o.joint > 0 ? "  the quantised joint net" : "  the quantised head", &fig[2]);
     }
@@ -191,6 +207,8 @@ int cmd_train_policy(int argc, char **argv)
     if (a.o.joint > 0)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --joint %g --lambda %g --trunk-lr %g",
                  a.o.joint, a.o.lambda, a.o.trunk_lr);
+    if (a.o.widen)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --widen %d", a.o.widen);
     snprintf(desc, sizeof desc, "%s: yinsh train --policy%s%s%s, %zu positions, seed %llu, %d epochs; on: %s",
              a.o.joint > 0 ? "joint net and direct head" : a.direct ? "direct policy head" : "policy head",
              a.direct ? " --direct" : "", a.o.symmetries ? " --symmetries" : "", extra, d.count,

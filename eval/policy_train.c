@@ -239,6 +239,29 @@ static void measure_both(const PolicyData *d, double beta, const float *b, const
     e->val_value = NAN;
 }
 
+void policy_measure_child_prior(const PolicyData *d, PolicyEpoch *e)
+{
+    double sl[2] = {0}, hits[2] = {0};
+    size_t m[2] = {0};
+    for (size_t k = 0; d->ctarget && k < d->count; k++) {
+        if (!d->held_out[k]) continue;
+        size_t at = d->off[k];
+        int n = d->n[k];
+        double p[MAX_ACTIONS];
+        for (int i = 0; i < n; i++) p[i] = d->ctarget[at + (size_t)i];
+        for (int c = 0; c < 2; c++) {
+            const float *t = c ? d->ctarget + at : d->stored_ok[k] ? d->target + at : NULL;
+            if (!t) continue;
+            sl[c] += cross_entropy(p, t, n);
+            hits[c] += top1_hit(p, t, n);
+            m[c]++;
+        }
+    }
+    *e = (PolicyEpoch){.val_loss = m[0] ? sl[0] / (double)m[0] : NAN, .val_top1 = m[0] ? hits[0] / (double)m[0] : NAN,
+                       .val_loss_child = m[1] ? sl[1] / (double)m[1] : NAN,
+                       .val_top1_child = m[1] ? hits[1] / (double)m[1] : NAN, .val_value = NAN};
+}
+
 void policy_measure_net(const PolicyData *d, const Nnue *net, PolicyEpoch *e)
 {
     double sl[2] = {0}, hits[2] = {0}, vl = 0;
@@ -341,6 +364,36 @@ int policy_joint_init(PolicyJointNet *j, int hidden, const Nnue *net, const Nnue
         for (size_t i = 0; i < nw; i++) j->w[i] = (float)ppw[i] / NNUE_POLICY_Q;
         for (int i = 0; i < ENCODE_ACTIONS; i++) j->b[i] = (float)(ppb[i] / ((double)nnue_qa(from) * NNUE_POLICY_Q));
     }
+    return 0;
+}
+
+int policy_joint_widen(PolicyJointNet *j, int hidden, uint64_t seed, char *err)
+{
+    if (hidden < j->hidden || hidden > NNUE_MAX_HIDDEN || hidden % 16)
+        return error_set(err, "a net of %d hidden units a side cannot widen to %d (a multiple of 16, up to %d)",
+                         j->hidden, hidden, NNUE_MAX_HIDDEN);
+    PolicyJointNet w;
+    if (policy_joint_init(&w, hidden, NULL, NULL, err)) return ERR_FAIL;
+    size_t h = (size_t)j->hidden, H = (size_t)hidden;
+    Rng rng;
+    rng_seed(&rng, seed, 55);
+    for (size_t r = 0; r < (size_t)NNUE_ROWS; r++) {
+        bool on = nnue_row_feature((int)r) >= 0;
+        for (size_t q = 0; q < H; q++)
+            w.w1[r * H + q] = q < h ? j->w1[r * h + q] : on ? (float)(0.1 * (rng_double(&rng) - 0.5)) : 0;
+    }
+    for (size_t q = 0; q < H; q++) w.b1[q] = q < h ? j->b1[q] : 0.5f;
+    /* the new units' output weights 0: the value and the priors as before */
+    for (size_t half = 0; half < 2; half++)
+        for (size_t q = 0; q < h; q++) w.w2[half * H + q] = j->w2[half * h + q];
+    w.b2[0] = j->b2[0];
+    for (size_t i = 0; i < (size_t)ENCODE_ACTIONS; i++) {
+        for (size_t half = 0; half < 2; half++)
+            for (size_t q = 0; q < h; q++) w.w[i * 2 * H + half * H + q] = j->w[i * 2 * h + half * h + q];
+        w.b[i] = j->b[i];
+    }
+    policy_joint_free(j);
+    *j = w;
     return 0;
 }
 
@@ -501,6 +554,7 @@ static int joint_encode(const PolicyData *d, const PolicyJointNet *j, const char
     b2 = (int32_t)lround(j->b2[0] * qa * qw);
     for (size_t i = 0; i < nw; i++) ppw[i] = (int16_t)lround(j->w[i] * NNUE_POLICY_Q);
     for (int i = 0; i < ENCODE_ACTIONS; i++) ppb[i] = (int32_t)lround(j->b[i] * qa * NNUE_POLICY_Q);
+    np.hidden = j->hidden;
     np.b1 = b1;
     np.w2 = w2;
     np.b2 = &b2;
@@ -531,6 +585,10 @@ static int train_joint(const PolicyData *d, const PolicyTrainOptions *o, const c
     size_t *order = NULL;
     if (policy_joint_init(&J, 0, d->net, o->head_from, err)) return ERR_FAIL;
     int rc = 0;
+    if (o->widen && (rc = policy_joint_widen(&J, o->widen, o->seed, err))) {
+        policy_joint_free(&J);
+        return rc;
+    }
     if (policy_joint_init(&G, J.hidden, NULL, NULL, err) || policy_joint_init(&M1, J.hidden, NULL, NULL, err) ||
         policy_joint_init(&M2, J.hidden, NULL, NULL, err) || policy_joint_init(&Z, J.hidden, NULL, NULL, err)) {
         rc = ERR_FAIL;

@@ -64,7 +64,7 @@ typedef struct PolicyTrainOptions {
      * stored one. The head is trained on (1 - child_mix) x stored +
      * child_mix x child (child_mix in [0, 1], default 0: the stored
      * target alone; > 0 needs child_temp). reduced_too (with child_mix
-     * 1): the positions of reduced searches are samples too, their
+     * > 0): the positions of reduced searches are samples too, their
      * stored target no target (PolicyData.stored_ok 0: trained on the
      * child target alone, left out of the figures against the stored
      * one). */
@@ -83,6 +83,9 @@ typedef struct PolicyTrainOptions {
     double joint;
     double lambda;
     double trunk_lr;
+    /* joint: 0, the net's width; else the trained net's hidden units a side
+     * (a multiple of 16, at least the net's: policy_joint_widen) */
+    int widen;
 } PolicyTrainOptions;
 
 void policy_train_options_default(PolicyTrainOptions *o);
@@ -150,6 +153,13 @@ void policy_measure(const PolicyData *d, double beta, const float *b, const floa
  * log-loss (nnue_evaluate) against the value targets (with them). */
 void policy_measure_net(const PolicyData *d, const Nnue *net, PolicyEpoch *e);
 
+/* The held-out figures of the child-value targets themselves as the
+ * priors (a head-less net's at child_temp 1): against the stored targets
+ * (what the children's values alone say of the visits) and against
+ * themselves (their entropy: the floor of any head's cross-entropy
+ * against them). NANs without child targets. */
+void policy_measure_child_prior(const PolicyData *d, PolicyEpoch *e);
+
 /* Joint training's float net (PolicyTrainOptions.joint): w1 as NNUE_ROWS
  * rows of hidden (the rows in memory, as nnue_float_params), b1, w2
  * (2 * hidden), b2, the head's w (ENCODE_ACTIONS rows of 2 * hidden) and
@@ -165,6 +175,13 @@ typedef struct PolicyJointNet {
  * of memory or for a net with a second layer. */
 int policy_joint_init(PolicyJointNet *j, int hidden, const Nnue *net, const Nnue *head_from, char *err);
 void policy_joint_free(PolicyJointNet *j);
+/* j widened to `hidden` units a side (a multiple of 16, at least j's,
+ * up to NNUE_MAX_HIDDEN): the old units as they were, each new unit's
+ * first-layer weights drawn from the seed in (-0.05, 0.05) (0 for the
+ * rows of points off the board), its bias 0.5 and its weights in the
+ * value output and the head 0, so that the value and the priors are
+ * those of j until training moves them. 0, or ERR_FAIL (err). */
+int policy_joint_widen(PolicyJointNet *j, int hidden, uint64_t seed, char *err);
 /* The joint loss of sample k seen in symmetry s with target t (its
  * actions' shares, as PolicyData.target): the cross-entropy plus joint x
  * the value's log-loss against vtarget[k] (when not NAN), the value's

@@ -314,3 +314,36 @@ Test(distill, child_mix_trains_towards_the_child_targets, .timeout = 240)
     cr_assert(strstr(err, "child"), "%s", err);
     policy_data_free(&d);
 }
+
+/* Widening keeps the net: the old units as they were, the new ones'
+ * output weights 0, so the value's logit and the priors of every sample
+ * are those before; and a width that is not a multiple of 16 is refused. */
+Test(distill, widening_keeps_the_value_and_the_priors, .timeout = 120)
+{
+    const Nnue *net = patterns32();
+    PolicyTrainOptions o;
+    policy_train_options_default(&o);
+    o.joint = 1;
+    o.val_frac = 0;
+    PolicyData d = {.net = net, .width = 2 * nnue_hidden(net), .direct = true};
+    collect(&d, &o, 2, 17);
+    PolicyJointNet j, w;
+    char err[ERR_LEN];
+    joint_of(&j, 8);
+    joint_of(&w, 8);
+    cr_assert_eq(policy_joint_widen(&w, 64, 3, err), 0, "%s", err);
+    cr_assert_eq(w.hidden, 64);
+    for (size_t k = 0; k < d.count; k++) {
+        const float *t = d.target + d.off[k];
+        double v1, v2;
+        double l1 = policy_joint_sample(&d, &j, k, 0, t, 1, 1, NULL, &v1);
+        double l2 = policy_joint_sample(&d, &w, k, 0, t, 1, 1, NULL, &v2);
+        cr_assert_float_eq(l1, l2, 1e-9, "sample %zu: loss %f against %f", k, l2, l1);
+        if (!isnan(v1)) cr_assert_float_eq(v1, v2, 1e-9);
+    }
+    cr_assert_neq(policy_joint_widen(&w, 72, 3, err), 0);
+    cr_assert(strstr(err, "multiple of 16"), "%s", err);
+    policy_joint_free(&j);
+    policy_joint_free(&w);
+    policy_data_free(&d);
+}
