@@ -6,7 +6,10 @@
  * back through the head, the value output and the first layer, in a
  * symmetry) against central finite differences; joint training and the
  * child-target mix end to end: deterministic, learning, a file whose
- * trunk moved and whose figures are the decoded net's. */
+ * trunk moved and whose figures are the decoded net's; `yinsh train
+ * --policy` with the new options, and its refusals of options that do
+ * not go together (exit 2, the option named, no file written). */
+#define _GNU_SOURCE /* nftw, in test_proc.h */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include "engine/movegen.h"
 #include "eval/nnue_policy.h"
 #include "eval/policy_train.h"
+#include "tests/test_proc.h"
 
 static const Nnue *patterns32(void)
 {
@@ -346,4 +350,50 @@ Test(distill, widening_keeps_the_value_and_the_priors, .timeout = 120)
     policy_joint_free(&j);
     policy_joint_free(&w);
     policy_data_free(&d);
+}
+
+Test(distill, the_command_trains_jointly_and_refuses_what_does_not_go_together, .timeout = 240)
+{
+    char *dir = tmpdir_new();
+    char *out, *err;
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "12", "--agent", "mcts:sims=20", "--seed", "11", "--db",
+                                     "t.db", "--run", "small", "--quiet", "--threads", "1"),
+                           &out, &err),
+                 0, "%s", err);
+    const char *db = path_in(dir, "t.db");
+    const char *init = YINSH_SOURCE_DIR "/eval/nets/leaf-loop9.nnue";
+    int rc = yinsh_run(dir, ARGS("train", "--policy", "--db", db, "--init", init, "--out", "j.nnue", "--symmetries",
+                                 "--child-temp", "0.1674", "--child-mix", "1", "--reduced-too", "--joint", "4",
+                                 "--widen", "48", "--epochs", "1", "--val", "0.5", "--quiet"),
+                       &out, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(strstr(out, "child values at T 0.1674 as priors"), "%s", out);
+    cr_assert(strstr(out, "the quantised joint net") && strstr(out, "value log-loss"), "%s", out);
+    Nnue *net;
+    char e[ERR_LEN];
+    cr_assert_eq(nnue_load(&net, path_in(dir, "j.nnue"), e), 0, "%s", e);
+    cr_assert_eq(nnue_hidden(net), 48);
+    cr_assert(nnue_policy_direct(net));
+    cr_assert(strstr(nnue_description(net), "--joint 4") && strstr(nnue_description(net), "--widen 48"), "%s",
+              nnue_description(net));
+    nnue_free(net);
+    struct {
+        const char *const *args;
+        const char *says;
+    } bad[] = {
+        {ARGS("train", "--policy", "--db", db, "--init", init, "--out", "x.nnue", "--child-mix", "1"), "--child-temp"},
+        {ARGS("train", "--policy", "--db", db, "--init", init, "--out", "x.nnue", "--child-temp", "1", "--reduced-too"),
+         "--reduced-too"},
+        {ARGS("train", "--policy", "--db", db, "--init", YINSH_SOURCE_DIR "/eval/nets/patterns32.nnue", "--out",
+              "x.nnue", "--joint", "1"),
+         "direct head"},
+        {ARGS("train", "--policy", "--db", db, "--init", init, "--out", "x.nnue", "--widen", "64"), "--joint"},
+        {ARGS("train", "--policy", "--db", db, "--init", init, "--out", "x.nnue", "--joint", "1", "--widen", "40"),
+         "multiple of 16"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_assert_eq(yinsh_run(dir, bad[i].args, &out, &err), 2, "case %zu: %s", i, err);
+        cr_assert(strstr(err, bad[i].says), "case %zu: %s", i, err);
+        cr_assert(!file_exists(path_in(dir, "x.nnue")), "case %zu wrote a file", i);
+    }
 }
