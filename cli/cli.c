@@ -20,6 +20,7 @@
 #include "engine/base/number.h"
 #include "engine/base/shell_words.h"
 #include "selfplay/play/engine_logs.h"
+#include "selfplay/play/run_summary.h"
 #include "selfplay/records/record_text.h"
 #include "study/report/report.h"
 
@@ -237,23 +238,6 @@ int cli_run_check(const char *cmd, CliRun *r)
     return 0;
 }
 
-/* How to go on when run_open refused a run of `yinsh selfplay` or `yinsh
- * match`, by its code and what stood in the way (into out, len bytes; ""
- * when the message says all). */
-static void run_advice(int rc, const StoreClash *c, char *out, size_t len)
-{
-    out[0] = '\0';
-    if (rc == ERR_REPEAT)
-        snprintf(out, len, ": report that run, finish it with `--resume %s`, or add --repeat to play them again as "
-                           "repeats that every statistic skips", c->run);
-    else if (rc == ERR_EXISTS && c->finished)
-        snprintf(out, len, ": choose another --run name");
-    else if (rc == ERR_EXISTS)
-        snprintf(out, len, " (`--resume %s` finishes it)", c->run);
-    else if (rc == ERR_HELD && c->elsewhere)
-        snprintf(out, len, ": if that process is gone, add --take-over to take the run over");
-}
-
 int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
 {
     char err[ERR_LEN], advice[ERR_LEN];
@@ -268,7 +252,7 @@ int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
             cli_error(cmd, "%s", err);
             dist_abort(1); /* rank 0 would wait for this rank forever */
         }
-        run_advice(rc, &run->clash, advice, sizeof advice);
+        run_open_advice(rc, &run->clash, advice, sizeof advice);
         return cli_error(cmd, "%s%s", err, advice);
     }
     return 0;
@@ -383,19 +367,8 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
 
 int cli_check_engines(const char *cmd, const AgentSpec *const *agents, int n, const PlayControls *pc)
 {
-    char err[ERR_LEN], text[SPEC_LEN], seen[8][SPEC_LEN];
-    int nseen = 0;
-    AgentEnv env = {.log_dir = pc->engine_logs, .answer_ms = pc->answer_ms, .transcript = pc->engine_transcript};
-    for (int i = 0; i < n; i++) {
-        if (!agent_spec_external(agents[i])) continue;
-        /* each engine once, however many times it plays */
-        agent_spec_format(agents[i], text);
-        bool again = false;
-        for (int k = 0; k < nseen; k++) again |= !strcmp(seen[k], text);
-        if (again) continue;
-        if (nseen < 8) snprintf(seen[nseen++], SPEC_LEN, "%s", text);
-        if (agent_spec_check(agents[i], &env, err)) return cli_error(cmd, "%s; nothing was played", err);
-    }
+    char err[ERR_LEN];
+    if (engine_logs_check_engines(agents, n, pc, err)) return cli_error(cmd, "%s; nothing was played", err);
     return 0;
 }
 

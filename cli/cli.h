@@ -293,8 +293,6 @@ typedef struct CliReport {
 } CliReport;
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
-/* Whether dir holds the report's gnuplot scripts (its strength.gp). */
-bool cli_has_plots(const char *dir);
 
 /* Ctrl-C, SIGTERM and SIGHUP during a run: the first one sets the flag (the run
  * starts no new game, finishes and stores those in flight), a second one

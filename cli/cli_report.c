@@ -3,40 +3,14 @@
  * the gnuplot scripts found, and what is printed; the report itself is
  * study/report/ (report_write_folder, report_write_json). */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "engine/base/json.h"
+#include "study/report/plots_dir.h"
 #include "study/report/report.h"
-
-bool cli_has_plots(const char *dir)
-{
-    char path[4096 + 16];
-    snprintf(path, sizeof path, "%s/strength.gp", dir);
-    return access(path, R_OK) == 0;
-}
-
-/* The gnuplot scripts: scripts/plots of the source tree this binary was
- * built in (the binary lives in a build directory there, or the tree that
- * configured the build), else of the current directory. NULL when none has
- * them. */
-static const char *find_plots(char *buf, size_t len)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        snprintf(buf, len, "%s/../scripts/plots", dirname(exe));
-        if (cli_has_plots(buf)) return buf;
-    }
-    snprintf(buf, len, "%s/scripts/plots", YINSH_SOURCE_DIR);
-    if (cli_has_plots(buf)) return buf;
-    snprintf(buf, len, "scripts/plots");
-    return cli_has_plots(buf) ? buf : NULL;
-}
 
 /* A searched reference's progress: games scored of the selected. */
 typedef struct RefProgress {
@@ -99,7 +73,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    if (!plots && !job->no_plots && !matches) plots = find_plots(plots_buf, sizeof plots_buf);
+    if (!plots && !job->no_plots && !matches) plots = report_plots_find(YINSH_SOURCE_DIR, plots_buf, sizeof plots_buf);
     ReportJob rj = {.db = db, .busy_ms = (int)job->busy, .sel = *sel, .out = out, .plots = plots,
                     .no_plots = job->no_plots, .cmdline = job->cmdline};
     if (report_write_folder(&rj, matches ? NULL : &rep, stage, &md, &md_len, &pics, &drawn, err)) {

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "selfplay/play/run.h"
+#include "study/report/plots_dir.h"
 
 #define REPORT_DEFAULT_OUT "results/report"
 
@@ -141,7 +142,7 @@ static int check_args(const char *cmd, ReportArgs *a, ReportComparison *declared
     if ((rc = cli_check_db_out(cmd, &a->db, a->out))) return rc;
     const char *inputs[] = {a->db}, *input_opts[] = {"--db"};
     if ((rc = cli_check_report_out(cmd, "--out", a->out, inputs, input_opts, 1))) return rc;
-    if (a->plots && !cli_has_plots(a->plots)) return cli_usage_error(cmd, "--plots '%s' holds no strength.gp", a->plots);
+    if (a->plots && !report_plots_in(a->plots)) return cli_usage_error(cmd, "--plots '%s' holds no strength.gp", a->plots);
     return 0;
 }
 

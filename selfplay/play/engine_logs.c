@@ -48,3 +48,21 @@ int engine_logs_prepare(const char *asked, const char *db, bool external, char *
         return error_set(err, "cannot create the engine log folder '%s': %s", *logs, strerror(errno));
     return 0;
 }
+
+int engine_logs_check_engines(const AgentSpec *const *agents, int n, const PlayControls *pc, char *err)
+{
+    char text[SPEC_LEN], seen[8][SPEC_LEN];
+    int nseen = 0;
+    AgentEnv env = {.log_dir = pc->engine_logs, .answer_ms = pc->answer_ms, .transcript = pc->engine_transcript};
+    for (int i = 0; i < n; i++) {
+        if (!agent_spec_external(agents[i])) continue;
+        /* each engine once, however many times it plays */
+        agent_spec_format(agents[i], text);
+        bool again = false;
+        for (int k = 0; k < nseen; k++) again |= !strcmp(seen[k], text);
+        if (again) continue;
+        if (nseen < 8) snprintf(seen[nseen++], SPEC_LEN, "%s", text);
+        if (agent_spec_check(agents[i], &env, err)) return ERR_FAIL;
+    }
+    return 0;
+}

@@ -2,6 +2,7 @@
  * (run_summary.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include "engine/base/error.h"
 #include "selfplay/play/run_summary.h"
 #include "engine/base/json.h"
 #include "engine/base/number.h"
@@ -58,4 +59,18 @@ void run_summary_json(Json *j, const Run *run, uint64_t actions_now, double seco
     json_uint(j, "games_played_now", run->done);
     json_uint(j, "actions_played_now", actions_now);
     json_num(j, "time_s", seconds);
+}
+
+void run_open_advice(int rc, const StoreClash *c, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (rc == ERR_REPEAT)
+        snprintf(out, len, ": report that run, finish it with `--resume %s`, or add --repeat to play them again as "
+                           "repeats that every statistic skips", c->run);
+    else if (rc == ERR_EXISTS && c->finished)
+        snprintf(out, len, ": choose another --run name");
+    else if (rc == ERR_EXISTS)
+        snprintf(out, len, " (`--resume %s` finishes it)", c->run);
+    else if (rc == ERR_HELD && c->elsewhere)
+        snprintf(out, len, ": if that process is gone, add --take-over to take the run over");
 }

@@ -1,7 +1,8 @@
 /* What `yinsh selfplay` prints once a run's games are played: the
  * resignations of the games played now (resign.h), and the whole
  * summary as JSON (docs/json.md); the summary's text is
- * record_summary_print (selfplay/records/summary_text.h). */
+ * record_summary_print (selfplay/records/summary_text.h); and what it
+ * and `yinsh match` advise when a run is refused. */
 #ifndef YINSH_RUN_SUMMARY_H
 #define YINSH_RUN_SUMMARY_H
 
@@ -19,5 +20,11 @@ void run_resign_print(FILE *f, const ResignRule *rule, const ResignSummary *r, c
  * summary, controls, the resignations when the rule is on, threads, and
  * the games and actions played now in `seconds`. */
 void run_summary_json(struct Json *j, const Run *run, uint64_t actions_now, double seconds);
+
+/* How to go on when run_open refused a run of `yinsh selfplay` or `yinsh
+ * match`, by its code (ERR_REPEAT, ERR_EXISTS, ERR_HELD) and what stood
+ * in the way: ": choose another --run name" and the like, into out (len
+ * bytes; "" when the message says all). */
+void run_open_advice(int rc, const StoreClash *c, char *out, size_t len);
 
 #endif
