@@ -1,13 +1,13 @@
 /* yinsh train --policy: the policy head of a net (eval/nnue_policy.h)
  * trained on stored games (eval/policy_train.h; the samples:
  * study/positions/policy_load.h). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "engine/base/clock.h"
 #include "engine/base/file.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "eval/train_summary.h"
 #include "study/positions/policy_load.h"
 
 static void show_read(void *ctx, uint64_t positions) { progress_update(ctx, positions, "positions read"); }
@@ -18,11 +18,6 @@ static void show_epoch(void *ctx, const PolicyEpoch *e)
     if (!*quiet)
         fprintf(stderr, "yinsh train: policy epoch %d: train %.4f, held out %.4f, top-1 %.1f%%\n", e->epoch,
                 e->train_loss, e->val_loss, 100 * e->val_top1);
-}
-
-static void print_figure(FILE *f, const char *name, const PolicyEpoch *e)
-{
-    fprintf(f, "%-34s cross-entropy %.4f, top-1 %.1f%%\n", name, e->val_loss, 100 * e->val_top1);
 }
 
 /* The command line, as parsed. */
@@ -110,32 +105,6 @@ static int read_samples(const PolicyArgs *a, const StoreSelection *sel, PolicyDa
     return 0;
 }
 
-/* The figures of the head trained, into sum. */
-static void print_summary(FILE *sum, const PolicyArgs *a, const PolicyData *d, const Nnue *net, double read_s,
-                          double train_s, const PolicyEpoch fig[3], size_t len)
-{
-    const PolicyTrainOptions *o = &a->o;
-    fprintf(sum, "data: %llu games, %zu positions with a choice (%llu held out), %llu with stored visits, read in "
-                 "%.1f s\n",
-            (unsigned long long)d->games, d->count, (unsigned long long)d->positions_val,
-            (unsigned long long)d->with_visits, read_s);
-    if (d->reduced)
-        fprintf(sum, "data: %llu positions of reduced searches (playout cap) left out\n", (unsigned long long)d->reduced);
-    fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", a->init,
-            nnue_hidden(net), (unsigned long long)o->seed, o->epochs, o->batch, o->lr, train_s);
-    if (d->positions_val == 0) {
-        /* too few games for a game of them to be held out at this share */
-        fprintf(sum, "held-out positions: none (%llu games at --val %g hold none out: no figures)\n",
-                (unsigned long long)d->games, o->val_frac);
-    } else {
-        fprintf(sum, "held-out positions:\n");
-        print_figure(sum, a->direct ? "  uniform priors (no head)" : "  children's values alone (no head)", &fig[0]);
-        if (!isnan(fig[1].val_loss)) print_figure(sum, "  the net's head before (warm start)", &fig[1]);
-        print_figure(sum, "  the quantised head", &fig[2]);
-    }
-    fprintf(sum, "wrote %s: %zu bytes\n", a->out, len);
-}
-
 int cmd_train_policy(int argc, char **argv)
 {
     const char *cmd = "train";
@@ -170,7 +139,9 @@ int cmd_train_policy(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    print_summary(file_is_stdout(a.out) ? stderr : stdout, &a, &d, net, read_s, clock_now() - t0, fig, len);
+    PolicyTrainSummary sum = {.o = &a.o, .d = &d, .init = a.init, .net = net, .direct = a.direct, .read_s = read_s,
+                              .train_s = clock_now() - t0, .fig = fig, .out = a.out, .len = len};
+    policy_train_summary_write(file_is_stdout(a.out) ? stderr : stdout, &sum);
 done:
     free(bytes);
     policy_data_free(&d);
