@@ -18,6 +18,8 @@
 #include "engine/base/folder.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
+#include "engine/base/shell_words.h"
+#include "selfplay/play/engine_logs.h"
 #include "selfplay/records/record_text.h"
 #include "study/report/report.h"
 
@@ -315,15 +317,6 @@ void cli_run_close(CliRun *r, Run *run)
     r->command = NULL;
 }
 
-/* Whether a word is safe for the shell as it is. */
-static bool shell_plain(const char *s)
-{
-    if (!*s) return false;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%", *s)) return false;
-    return true;
-}
-
 int cli_agent(const char *cmd, const char *what, const char *text, AgentSpec *spec)
 {
     return cli_agent_in(cmd, what, text, NULL, spec);
@@ -356,36 +349,6 @@ int cli_agent_in(const char *cmd, const char *what, const char *text, const char
     return 0;
 }
 
-void cli_print_faults(const char *const labels[2], const RecordSummary *s)
-{
-    for (int i = 0; i < 2; i++) {
-        uint64_t total = 0;
-        for (int r = 0; r < REASON_NB; r++) total += s->faults[i][r];
-        char label[32];
-        snprintf(label, sizeof label, "faults %s", labels[i]);
-        printf("%-12s %" PRIu64, label, total);
-        bool any = false;
-        for (int r = 0; r < REASON_NB; r++)
-            if (s->faults[i][r]) {
-                printf("%s%s %" PRIu64, any ? ", " : " (", reason_name(r), s->faults[i][r]);
-                any = true;
-            }
-        printf("%s\n", any ? ")" : "");
-    }
-}
-
-void cli_json_faults(Json *j, const char *const labels[2], const RecordSummary *s)
-{
-    json_object(j, "faults");
-    for (int i = 0; i < 2; i++) {
-        json_object(j, labels[i]);
-        for (int r = 0; r < REASON_NB; r++)
-            if (REASON_IS_FAULT(r)) json_uint(j, reason_name(r), s->faults[i][r]);
-        json_close(j);
-    }
-    json_close(j);
-}
-
 bool cli_controls_plan_given(const CliControls *c)
 {
     return c->tc || c->movetime || c->sims || c->have_margin || c->agent_streams || c->engines;
@@ -404,41 +367,11 @@ int cli_controls_check(const char *cmd, CliControls *c, const char *db, const Ag
     if (c->have_margin && !c->tc && !c->movetime)
         return cli_usage_error(cmd, "--tc-margin goes with --tc or --movetime");
     /* logs: as asked, or next to the database when an engine is external */
-    const char *logs = c->engine_logs;
+    const char *logs;
     bool external = false;
     for (int i = 0; i < n; i++) external |= agent_spec_external(agents[i]);
-    if (!logs && external && db) {
-        const char *slash = strrchr(db, '/');
-        if (slash) snprintf(c->logs, sizeof c->logs, "%.*s/engine-logs", (int)(slash - db), db);
-        else snprintf(c->logs, sizeof c->logs, "engine-logs");
-        logs = c->logs;
-    }
-    if (logs && external && c->engine_logs) {
-        /* a folder named is made when missing (its parent must exist, so
-         * that a mistyped path fails rather than growing a tree), and the
-         * engines' conversations are written beside their logs: a folder
-         * asked for is a folder to read */
-        struct stat sb;
-        if (stat(logs, &sb) != 0 && mkdir(logs, 0777) != 0 && errno != EEXIST)
-            return cli_error(cmd, "cannot make the engine log folder '%s': %s (nothing was played)", logs,
-                             strerror(errno));
-        if (stat(logs, &sb) != 0 || !S_ISDIR(sb.st_mode))
-            return cli_error(cmd, "the engine log folder '%s' is not a folder (nothing was played)", logs);
-        if (access(logs, W_OK | X_OK) != 0)
-            return cli_error(cmd, "cannot write in the engine log folder '%s': %s (nothing was played)", logs,
-                             strerror(errno));
-        c->engine_transcript = true;
-    } else if (logs && external) {
-        char parent[4096];
-        snprintf(parent, sizeof parent, "%s", logs);
-        char *slash = strrchr(parent, '/');
-        if (slash && slash != parent) {
-            *slash = '\0';
-            mkdir(parent, 0777); /* results/, as run_open makes it; a failure shows below */
-        }
-        if (mkdir(logs, 0777) != 0 && errno != EEXIST)
-            return cli_error(cmd, "cannot create the engine log folder '%s': %s", logs, strerror(errno));
-    }
+    if (engine_logs_prepare(c->engine_logs, db, external, c->logs, sizeof c->logs, &logs, &c->engine_transcript, err))
+        return cli_error(cmd, "%s", err);
     pc->engine_logs = logs;
     pc->engine_transcript = c->engine_transcript;
     if (c->engine_transcript && n > 0 && !external)
@@ -488,46 +421,7 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
     return 0;
 }
 
-char *cli_join_args(int argc, char **argv)
-{
-    size_t len = 6;
-    for (int i = 0; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
-    char *s = malloc(len + 1), *at = s;
-    if (!s) return NULL;
-    at += sprintf(at, "yinsh");
-    for (int i = 0; i < argc; i++) {
-        *at++ = ' ';
-        if (shell_plain(argv[i])) {
-            at += sprintf(at, "%s", argv[i]);
-            continue;
-        }
-        bool control = false;
-        for (const char *p = argv[i]; *p; p++) control |= (unsigned char)*p < 0x20 || *p == 0x7f;
-        if (control) {
-            /* bash's $'...': the command stays on one line */
-            at += sprintf(at, "$'");
-            for (const unsigned char *p = (const unsigned char *)argv[i]; *p; p++) {
-                if (*p == '\\' || *p == '\'') at += sprintf(at, "\\%c", *p);
-                else if (*p == '\n') at += sprintf(at, "\\n");
-                else if (*p == '\t') at += sprintf(at, "\\t");
-                else if (*p < 0x20 || *p == 0x7f) at += sprintf(at, "\\x%02x", *p);
-                else *at++ = (char)*p;
-            }
-            *at++ = '\'';
-            *at = '\0';
-            continue;
-        }
-        /* single quotes; a quote inside becomes '\'' */
-        *at++ = '\'';
-        for (const char *p = argv[i]; *p; p++) {
-            if (*p == '\'') at += sprintf(at, "'\\''");
-            else *at++ = *p;
-        }
-        *at++ = '\'';
-        *at = '\0';
-    }
-    return s;
-}
+char *cli_join_args(int argc, char **argv) { return shell_join("yinsh", argc, argv); }
 
 int cli_check_same(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                    const char *const *input_opts, int n)
@@ -661,43 +555,6 @@ void cli_json_run_begin(Json *j, const char *cmd, int argc, char **argv, const R
 void cli_json_interval(Json *j, const char *key, Interval v) { json_estimate(j, key, v.lo, v.mid, v.hi); }
 
 void cli_print_action(FILE *f, int ply, const char *text) { record_text_action(f, ply, text); }
-
-void progress_start(Progress *p, const char *what, uint64_t total, bool quiet)
-{
-    p->what = what;
-    p->total = total;
-    p->start = p->last = clock_now();
-    p->quiet = quiet;
-    p->shown = false;
-    p->tty = isatty(STDERR_FILENO);
-}
-
-static void progress_print(Progress *p, uint64_t done, const char *tail, bool final)
-{
-    double t = clock_now(), el = t - p->start;
-    double rate = el > 0 ? done / el : 0;
-    double left = rate > 0 && p->total > done ? (p->total - done) / rate : 0;
-    fprintf(stderr, "%s%s %" PRIu64 "/%" PRIu64 " (%.0f%%), %.1f/s, %s %.0fs%s%s%s%s", p->tty ? "\r" : "", p->what,
-            done, p->total, p->total ? 100.0 * done / p->total : 100.0, rate, final ? "took" : "left",
-            final ? el : left, tail && *tail ? ", " : "", tail ? tail : "", p->tty ? "\033[K" : "",
-            final || !p->tty ? "\n" : "");
-    fflush(stderr);
-    p->shown = true;
-    p->last = t;
-}
-
-void progress_update(Progress *p, uint64_t done, const char *tail)
-{
-    if (p->quiet) return;
-    if (clock_now() - p->last < (p->tty ? 0.25 : 10.0)) return;
-    progress_print(p, done, tail, false);
-}
-
-void progress_finish(Progress *p, uint64_t done, const char *tail)
-{
-    if (p->quiet) return;
-    progress_print(p, done, tail, true);
-}
 
 int cli_check_db_out(const char *cmd, const char **db, const char *out)
 {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "engine/base/folder.h"
 #include "engine/base/parallel.h"
+#include "engine/base/progress.h"
 #include "selfplay/play/run.h"
 #include "study/plans/planned.h"
 #include "study/report/report.h"
@@ -336,12 +337,6 @@ void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
 void cli_json_run_begin(struct Json *j, const char *cmd, int argc, char **argv, const Run *run, int variant);
 /* An estimate with its 95% interval (json_estimate): {"value", "ci95"}. */
 void cli_json_interval(struct Json *j, const char *key, Interval v);
-/* The games lost on faults by each agent (record.h): one line each,
- * "faults a      2 (engine-died 1, no-answer 1)", labels[0] for the run's
- * white agent (A), labels[1] for its black one (B); and the same as a JSON
- * object {"a": {"engine-died": 1, ...}, "b": {...}} under key "faults". */
-void cli_print_faults(const char *const labels[2], const RecordSummary *s);
-void cli_json_faults(struct Json *j, const char *const labels[2], const RecordSummary *s);
 
 
 /* The actions of a game record as `yinsh randgame` and `yinsh export`
@@ -349,18 +344,7 @@ void cli_json_faults(struct Json *j, const char *const labels[2], const RecordSu
  * line break before it. The caller ends the last line. */
 void cli_print_action(FILE *f, int ply, const char *text);
 
-/* Progress on stderr: "done/total, rate, time left" plus a caller's tail.
- * On a terminal one line redrawn a few times a second; into a file or pipe
- * a new line every 10 seconds. Silent when quiet. */
-typedef struct Progress {
-    const char *what;
-    uint64_t total;
-    double start, last;
-    bool quiet, shown, tty;
-} Progress;
-void progress_start(Progress *p, const char *what, uint64_t total, bool quiet);
-void progress_update(Progress *p, uint64_t done, const char *tail);
-void progress_finish(Progress *p, uint64_t done, const char *tail);
+/* Progress on stderr: engine/base/progress.h (included above). */
 
 /* How `yinsh CMD` plays a planned run (planned.h; cli/cli_planned.c, for
  * study, tournament, rounds and spsa): a self-play run shown as `yinsh

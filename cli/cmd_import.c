@@ -9,6 +9,7 @@
 #include "engine/base/number.h"
 #include "engine/notation.h"
 #include "selfplay/play/import_records.h"
+#include "selfplay/play/import_text.h"
 
 const char USAGE_IMPORT[] =
     "usage: yinsh import --format boardspace FILE.sgf... [--db PATH] [--repeat]\n"
@@ -62,8 +63,7 @@ static int import_files(const char *cmd, const char *db, const char **files, int
             failed++;
             continue;
         }
-        printf("%s: run %s: %s (White) against %s (Black), %d action%s, result %s (%s)\n", files[i], g.run, g.white,
-               g.black, g.nactions, number_plural((uint64_t)g.nactions), result_name(g.result), reason_name(g.reason));
+        import_game_print(stdout, files[i], &g);
     }
     store_close(store);
     if (failed)
@@ -86,45 +86,58 @@ static int import_compact(const char *cmd, const char *file, const char *db)
             fprintf(stderr, "yinsh import: nothing was written to '%s'\n", db);
         return 1;
     }
-    for (int i = 0; i < in.nruns; i++) {
-        const StoreMergeRun *r = &in.runs[i];
-        printf("run %s: %" PRIu64 " game%s imported, %" PRIu64 " held already (identical); %" PRIu64 "/%u game%s%s\n",
-               r->name, r->added, number_plural(r->added), r->duplicates, r->stored, r->games,
-               number_plural(r->games), r->finished ? ", finished" : "");
-    }
-    printf("%s: %" PRIu64 " run%s, %" PRIu64 " game%s: every action legal, every result and hash as the file says\n",
-           strcmp(file, "-") ? file : "standard input", in.totals.runs, number_plural(in.totals.runs),
-           in.totals.games, number_plural(in.totals.games));
+    import_runs_print(stdout, file, &in);
     free(in.runs);
+    return 0;
+}
+
+/* The command line, as parsed. */
+typedef struct ImportArgs {
+    const char *db, *format;
+    bool repeat, games;
+    const char **files;
+    int nfiles;
+} ImportArgs;
+
+static int parse_args(int argc, char **argv, ImportArgs *a)
+{
+    static const char *files[IMPORT_MAX_FILES];
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->db},
+        {.name = "--format", .kind = CLI_TEXT, .out = &a->format},
+        {.name = "--repeat", .kind = CLI_FLAG, .out = &a->repeat},
+    };
+    a->files = files;
+    return cli_parse("import", argc, argv, opts, sizeof opts / sizeof *opts, files, IMPORT_MAX_FILES, &a->nfiles);
+}
+
+/* The format, the database and the files, none of them the database: 0,
+ * or the exit status. */
+static int check_args(const char *cmd, ImportArgs *a)
+{
+    int rc;
+    if (!a->format) return cli_usage_error(cmd, "--format wants the records' format (boardspace or games)");
+    a->games = !strcmp(a->format, "games");
+    if (strcmp(a->format, "boardspace") && !a->games)
+        return cli_usage_error(cmd, "--format '%s': the formats read are boardspace and games", a->format);
+    if ((rc = cli_db(cmd, &a->db))) return rc;
+    if (a->nfiles == 0) return cli_usage_error(cmd, "no record files given");
+    if (a->games && a->nfiles > 1) return cli_usage_error(cmd, "--format games reads one file (or '-')");
+    if (a->games && a->repeat)
+        return cli_usage_error(cmd, "--repeat: --format games keeps the runs' own repeat marks");
+    for (int i = 0; i < a->nfiles; i++) {
+        const char *input_opts[] = {"the record file"};
+        if ((rc = cli_check_same(cmd, "--db", a->db, &a->files[i], input_opts, 1))) return rc;
+    }
     return 0;
 }
 
 int cmd_import(int argc, char **argv)
 {
     const char *cmd = "import";
-    const char *db = NULL, *format = NULL;
-    bool repeat = false;
-    static const char *files[IMPORT_MAX_FILES];
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--format", .kind = CLI_TEXT, .out = &format},
-        {.name = "--repeat", .kind = CLI_FLAG, .out = &repeat},
-    };
-    int nfiles, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, files, IMPORT_MAX_FILES, &nfiles);
-    if (rc) return rc;
-    if (!format) return cli_usage_error(cmd, "--format wants the records' format (boardspace or games)");
-    bool games = !strcmp(format, "games");
-    if (strcmp(format, "boardspace") && !games)
-        return cli_usage_error(cmd, "--format '%s': the formats read are boardspace and games", format);
-    if ((rc = cli_db(cmd, &db))) return rc;
-    if (nfiles == 0) return cli_usage_error(cmd, "no record files given");
-    if (games && nfiles > 1) return cli_usage_error(cmd, "--format games reads one file (or '-')");
-    if (games && repeat) return cli_usage_error(cmd, "--repeat: --format games keeps the runs' own repeat marks");
-    for (int i = 0; i < nfiles; i++) {
-        const char *input_opts[] = {"the record file"};
-        if ((rc = cli_check_same(cmd, "--db", db, &files[i], input_opts, 1))) return rc;
-    }
-
-    if (games) return import_compact(cmd, files[0], db);
-    return import_files(cmd, db, files, nfiles, repeat);
+    ImportArgs a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc || (rc = check_args(cmd, &a))) return rc;
+    if (a.games) return import_compact(cmd, a.files[0], a.db);
+    return import_files(cmd, a.db, a.files, a.nfiles, a.repeat);
 }

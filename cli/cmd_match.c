@@ -15,6 +15,7 @@
 #include "selfplay/play/distribute.h"
 #include "engine/base/json.h"
 #include "selfplay/match/match.h"
+#include "selfplay/match/match_text.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
 
@@ -89,135 +90,15 @@ typedef struct MatchProgress {
     const MatchSprt *sprt;
 } MatchProgress;
 
-static void progress_tail(const MatchProgress *m, const MatchTally *t, char *tail, size_t len)
-{
-    int at = snprintf(tail, len, "A: W %" PRIu64 " D %" PRIu64 " L %" PRIu64, t->wins, t->draws, t->losses);
-    if (t->pairs) {
-        MatchFigures f = match_figures(t);
-        Interval e = f.elo;
-        at += snprintf(tail + at, len - (size_t)at, ", score %.3f", f.score.mid);
-        if (isfinite(e.lo) && isfinite(e.hi) && e.lo < e.hi)
-            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f ± %.0f", e.mid + 0.0, (e.hi - e.lo) / 2);
-        else if (isfinite(e.mid) && isfinite(e.lo) && e.lo < e.mid)
-            /* A won every pair so far: no upper bound */
-            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f (at least %+.0f)", e.mid + 0.0, e.lo);
-        else if (isfinite(e.mid) && isfinite(e.hi) && e.hi > e.mid)
-            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f (at most %+.0f)", e.mid + 0.0, e.hi);
-        else if (isfinite(e.mid))
-            at += snprintf(tail + at, len - (size_t)at, ", Elo %+.0f", e.mid + 0.0);
-    }
-    if (m->sprt->on) {
-        Sprt s = sprt_test(t->penta, 5, &m->sprt->spec);
-        snprintf(tail + at, len - (size_t)at, ", LLR %.2f (%.2f, %.2f)", s.llr + 0.0, s.lower, s.upper);
-    }
-}
-
 static void show_progress(void *ctx, const MatchTally *t, uint64_t done)
 {
     MatchProgress *m = ctx;
     char tail[256];
-    progress_tail(m, t, tail, sizeof tail);
+    match_progress_tail(t, m->sprt, tail, sizeof tail);
     size_t at = strlen(tail);
     if (dist_ranks() > 1)
         snprintf(tail + at, sizeof tail - at, ", ranks alive %d/%d", dist_ranks_alive(), dist_ranks());
     progress_update(&m->progress, done, tail);
-}
-
-/* Adding 0.0 turns a -0.0 into 0.0; an interval of no width (one pair,
- * or every pair alike) says so instead of pretending to a precision. */
-static void print_elo(const char *label, Interval e)
-{
-    if (e.lo == e.hi)
-        printf("%-12s %+.1f (no interval: the pairs do not vary)\n", label, e.mid + 0.0);
-    else
-        printf("%-12s %+.1f (95%% CI %+.1f to %+.1f)\n", label, e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
-}
-
-static void print_result(const StoreRun *run, const RecordSummary *sum, const MatchPlan *mp, const MatchResult *r)
-{
-    const MatchTally *t = &r->tally;
-    const MatchFigures *f = &r->figures;
-    uint64_t games = t->wins + t->draws + t->losses;
-    printf("run          %s\n", run->name);
-    printf("a            %s\n", run->white);
-    printf("b            %s\n", run->black);
-    printf("games        %" PRIu64 " (%" PRIu64 " colour-swapped pairs)\n", games, t->pairs);
-    printf("a results    W %" PRIu64 " D %" PRIu64 " L %" PRIu64 "\n", t->wins, t->draws, t->losses);
-    printf("a score      %.4f (95%% CI %.4f to %.4f)\n", f->score.mid, f->score.lo, f->score.hi);
-    print_elo("elo", f->elo);
-    print_elo("elo (games)", f->elo_games);
-    printf("los          %.4f\n", f->los);
-    printf("pentanomial  %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-           " (pairs in which A scored 0, 1/2, 1, 3/2, 2)\n",
-           t->penta[0], t->penta[1], t->penta[2], t->penta[3], t->penta[4]);
-    printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", r->hash);
-    if (run->controls[0]) printf("controls     %s\n", run->controls);
-    static const char *const ab[2] = {"a", "b"};
-    cli_print_faults(ab, sum);
-    if (mp->sprt.on) {
-        const Sprt *s = &r->sprt;
-        const SprtSpec *p = &mp->sprt.spec;
-        printf("sprt         H0 elo=%g vs H1 elo=%g (%s), alpha %g beta %g: llr %.3f (bounds %.3f, %.3f): ", p->elo0,
-               p->elo1, sprt_model_name(p->model), p->alpha, p->beta, s->llr, s->lower, s->upper);
-        if (r->decided_at)
-            printf("%s accepted after %" PRIu64 " pair%s\n", s->decision > 0 ? "H1" : "H0", r->decided_at,
-                   number_plural(r->decided_at));
-        else
-            printf("no decision after %" PRIu64 " pair%s\n", t->pairs, number_plural(t->pairs));
-    }
-}
-
-/* The result's figures as JSON (docs/json.md). */
-static void json_result(const Run *run, const MatchPlan *mp, const MatchResult *r, double seconds, int argc,
-                        char **argv)
-{
-    const MatchTally *t = &r->tally;
-    Json j;
-    cli_json_run_begin(&j, "match", argc, argv, run, mp->plan.variant);
-    char opening[32];
-    json_str(&j, "opening", opening_format(mp->plan.opening, mp->plan.opening_actions, opening, sizeof opening));
-    json_str(&j, "a", run->row.white);
-    json_str(&j, "b", run->row.black);
-    json_u64_text(&j, "seed", mp->plan.seed);
-    json_uint(&j, "games_planned", mp->plan.games);
-    json_uint(&j, "games", t->wins + t->draws + t->losses);
-    json_uint(&j, "pairs", t->pairs);
-    json_open(&j, "a_results", '{', true);
-    json_uint(&j, "wins", t->wins);
-    json_uint(&j, "draws", t->draws);
-    json_uint(&j, "losses", t->losses);
-    json_close(&j);
-    cli_json_interval(&j, "a_score", r->figures.score);
-    cli_json_interval(&j, "elo", r->figures.elo);
-    cli_json_interval(&j, "elo_games", r->figures.elo_games);
-    json_num(&j, "los", r->figures.los);
-    json_open(&j, "pentanomial", '[', true);
-    for (int k = 0; k < 5; k++) json_uint(&j, NULL, t->penta[k]);
-    json_close(&j);
-    json_hex(&j, "hash", r->hash);
-    json_str(&j, "controls", run->row.controls);
-    static const char *const ab[2] = {"a", "b"};
-    cli_json_faults(&j, ab, &run->sum);
-    if (mp->sprt.on) {
-        const Sprt *s = &r->sprt;
-        json_object(&j, "sprt");
-        json_num(&j, "elo0", mp->sprt.spec.elo0);
-        json_num(&j, "elo1", mp->sprt.spec.elo1);
-        json_num(&j, "alpha", mp->sprt.spec.alpha);
-        json_num(&j, "beta", mp->sprt.spec.beta);
-        json_str(&j, "model", sprt_model_name(mp->sprt.spec.model));
-        json_num(&j, "llr", s->llr);
-        json_num(&j, "lower", s->lower);
-        json_num(&j, "upper", s->upper);
-        json_str(&j, "accepted", !r->decided_at ? NULL : s->decision > 0 ? "H1" : "H0");
-        if (r->decided_at) json_uint(&j, "decided_after_pairs", r->decided_at);
-        else json_null(&j, "decided_after_pairs");
-        json_close(&j);
-    } else {
-        json_null(&j, "sprt");
-    }
-    json_num(&j, "time_s", seconds);
-    json_end(&j);
 }
 
 /* The command line, as parsed. */
@@ -300,7 +181,7 @@ static int play(const char *cmd, MatchArgs *m, Run *run, MatchPlan *mp, MatchRes
         return 128 + cli_signal();
     }
     char tail[256];
-    progress_tail(&mprog, &res->tally, tail, sizeof tail);
+    match_progress_tail(&res->tally, &mp->sprt, tail, sizeof tail);
     progress_finish(progress, 2 * res->tally.pairs, tail);
     cli_dist_summary(cmd, &dist, clock_now() - tplay, quiet);
     if (run_finish(run, err)) return cli_error(cmd, "%s", err);
@@ -335,10 +216,14 @@ int cmd_match(int argc, char **argv)
     t0 = clock_now();
     if ((rc = cli_run_open(cmd, &m.r, argc, argv, &run))) goto done;
     if (run.worker) rc = cli_run_work(cmd, &run);
-    else if (!(rc = play(cmd, &m, &run, &mp, &res)) && m.json)
-        json_result(&run, &mp, &res, clock_now() - t0, argc, argv);
-    else if (!rc)
-        print_result(&run.row, &run.sum, &mp, &res);
+    else if (!(rc = play(cmd, &m, &run, &mp, &res)) && m.json) {
+        Json j;
+        cli_json_run_begin(&j, cmd, argc, argv, &run, mp.plan.variant);
+        match_result_json(&j, &run, &mp, &res, clock_now() - t0);
+        json_end(&j);
+    } else if (!rc) {
+        match_result_print(stdout, &run.row, &run.sum, &mp, &res);
+    }
 
 done:
     cli_run_close(&m.r, &run);

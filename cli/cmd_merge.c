@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "selfplay/store/merge_text.h"
 #include "selfplay/store/store.h"
 #include "engine/base/number.h"
 
@@ -46,54 +47,65 @@ static int check_files(const char *cmd, const char **files, int n)
     return 0;
 }
 
-int cmd_merge(int argc, char **argv)
-{
-    const char *cmd = "merge", *db = NULL;
-    const char **files = calloc(MERGE_MAX_FILES, sizeof *files);
-    long busy = STORE_BUSY_MS;
-    bool quiet = false;
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db,
-         .required = "--db OUT.db is required: the database to merge into"},
-        {.name = "--busy-timeout", .kind = CLI_INT, .out = &busy, .min = 0, .max = 3600000},
-        {.name = "--quiet", .kind = CLI_FLAG, .out = &quiet},
-    };
-    int n = 0, rc;
-    if (!files) return cli_error(cmd, "out of memory");
-    if ((rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, files, MERGE_MAX_FILES, &n))) goto done;
-    if ((rc = cli_db(cmd, &db))) goto done;
-    if (n == 0) {
-        rc = cli_usage_error(cmd, "no database to merge: name one or more after --db OUT.db");
-        goto done;
-    }
-    if ((rc = check_files(cmd, files, n))) goto done;
+/* The command line, as parsed. */
+typedef struct MergeArgs {
+    const char *db;
+    const char **files;
+    int nfiles;
+    long busy;
+    bool quiet;
+} MergeArgs;
 
-    /* a file made here and left empty by a failure is removed */
+static int parse_args(int argc, char **argv, MergeArgs *a)
+{
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->db,
+         .required = "--db OUT.db is required: the database to merge into"},
+        {.name = "--busy-timeout", .kind = CLI_INT, .out = &a->busy, .min = 0, .max = 3600000},
+        {.name = "--quiet", .kind = CLI_FLAG, .out = &a->quiet},
+    };
+    return cli_parse("merge", argc, argv, opts, sizeof opts / sizeof *opts, a->files, MERGE_MAX_FILES, &a->nfiles);
+}
+
+static int check_args(const char *cmd, MergeArgs *a)
+{
+    int rc;
+    if ((rc = cli_db(cmd, &a->db))) return rc;
+    if (a->nfiles == 0) return cli_usage_error(cmd, "no database to merge: name one or more after --db OUT.db");
+    return check_files(cmd, a->files, a->nfiles);
+}
+
+/* Merges the files into the database (a file made here and left empty by
+ * a failure is removed): 0, or 1 after saying why. */
+static int merge(const char *cmd, const MergeArgs *a, StoreMergeRun **runs, int *nruns)
+{
     struct stat sb;
-    bool existed = stat(db, &sb) == 0;
+    bool existed = stat(a->db, &sb) == 0;
     char err[ERR_LEN];
     Store *s = NULL;
-    StoreMergeRun *runs = NULL;
-    int nruns = 0;
-    if (store_open(&s, db, STORE_CREATE, (int)busy, err) || store_merge(s, files, NULL, n, &runs, &nruns, err)) {
+    if (store_open(&s, a->db, STORE_CREATE, (int)a->busy, err) ||
+        store_merge(s, a->files, NULL, a->nfiles, runs, nruns, err)) {
         store_close(s);
-        if (!existed) cli_remove_db(db);
-        rc = cli_error(cmd, "%s", err);
-        fprintf(stderr, "yinsh merge: nothing was written to '%s'\n", db);
-        goto done;
+        if (!existed) cli_remove_db(a->db);
+        cli_error(cmd, "%s", err);
+        fprintf(stderr, "yinsh merge: nothing was written to '%s'\n", a->db);
+        return 1;
     }
     store_close(s);
-    for (int i = 0; i < nruns && !quiet; i++) {
-        const StoreMergeRun *r = &runs[i];
-        printf("run %s: %" PRIu64 " game%s copied, %" PRIu64 " held already (identical); %" PRIu64 "/%u game%s: ",
-               r->name, r->added, number_plural(r->added), r->duplicates, r->stored, r->games,
-               number_plural(r->games));
-        if (r->finished) printf("finished\n");
-        else printf("missing %s (`yinsh selfplay --resume %s --db %s` plays them)\n", r->missing, r->name, db);
-    }
+    return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    const char *cmd = "merge";
+    MergeArgs a = {.files = calloc(MERGE_MAX_FILES, sizeof *a.files), .busy = STORE_BUSY_MS};
+    StoreMergeRun *runs = NULL;
+    int nruns = 0, rc;
+    if (!a.files) return cli_error(cmd, "out of memory");
+    if (!(rc = parse_args(argc, argv, &a)) && !(rc = check_args(cmd, &a)) && !(rc = merge(cmd, &a, &runs, &nruns)) &&
+        !a.quiet)
+        store_merge_print(stdout, runs, nruns, a.db);
     free(runs);
-    rc = 0;
-done:
-    free(files);
+    free(a.files);
     return rc;
 }

@@ -16,6 +16,8 @@
 #include "engine/notation.h"
 #include "engine/base/parallel.h"
 #include "selfplay/play/run.h"
+#include "selfplay/play/run_summary.h"
+#include "selfplay/records/summary_text.h"
 #include "engine/base/number.h"
 
 #define SELFPLAY_DEFAULT_AGENT "mcts"
@@ -134,53 +136,6 @@ static void print_rate(const char *cmd, uint64_t actions, double seconds, int th
             cmd, rate, rate / threads, actions, seconds, threads, number_plural((uint64_t)threads));
 }
 
-/* The resignations of the games played now (run.h): the false-resignation
- * rate over the checked games the rule fired in, and the actions saved. */
-static void print_resign(const ResignRule *rule, const ResignSummary *r, const RecordSummary *s)
-{
-    char text[96];
-    Interval rate = resign_false_rate(r);
-    printf("resignation  %s: %" PRIu64 " game%s resigned\n", resign_format(rule, text, sizeof text), r->resigned,
-           number_plural(r->resigned));
-    printf("  checked    %" PRIu64 " game%s played out, the rule fired in %" PRIu64 "\n", r->checked,
-           number_plural(r->checked), r->fired);
-    if (r->fired)
-        printf("  false      %" PRIu64 " of %" PRIu64 " (%" PRIu64 " drawn): rate %.3f (exact 95%% CI %.3f to %.3f)\n",
-               r->wrong, r->fired, r->wrong_draw, rate.mid, rate.lo, rate.hi);
-    else
-        printf("  false      - (no checked game to measure it)\n");
-    double saved = resign_saved_actions(r);
-    if (r->fired)
-        printf("  saved      ~%.0f actions (%.1f%% of those played), %.1f actions a resigned game\n", saved,
-               s->actions ? 100 * saved / (double)s->actions : 0.0, (double)r->left / (double)r->fired);
-    else
-        printf("  saved      -\n");
-}
-
-static void print_summary(const char *name, const RecordSummary *s)
-{
-    Interval score = record_white_score(s);
-    printf("run          %s\n", name);
-    printf("games        %" PRIu64 "\n", s->games);
-    printf("white wins   %" PRIu64 "\n", s->wins[RESULT_WHITE]);
-    printf("black wins   %" PRIu64 "\n", s->wins[RESULT_BLACK]);
-    printf("draws        %" PRIu64 "\n", s->wins[RESULT_DRAW]);
-    printf("white score  %.3f (95%% CI %.3f to %.3f)\n", score.mid, score.lo, score.hi);
-    printf("mean length  %.1f actions\n", s->games ? (double)s->actions / (double)s->games : 0.0);
-    printf("end reasons ");
-    bool any = false;
-    for (int r = 0; r < REASON_NB; r++)
-        if (s->reasons[r]) {
-            printf("%s %s %" PRIu64, any ? "," : "", reason_name(r), s->reasons[r]);
-            any = true;
-        }
-    printf("%s\n", any ? "" : " -");
-    printf("hash         %016" PRIx64 " (actions and visit counts of every game)\n", s->hash);
-    static const char *const sides[2] = {"white", "black"};
-    cli_print_faults(sides, s);
-}
-
-/* The note an MPI rank 0 writes at once when the launcher stops it. */
 /* Plays the games an open self-play run lacks (run->todo) with progress
  * on stderr (a first line naming the run, unless quiet) and Ctrl-C
  * handled, then marks the run finished: 0; 1 after printing a failure;
@@ -228,52 +183,6 @@ static int selfplay_play(const char *cmd, Run *run, bool quiet)
     }
     if (run_finish(run, err)) return cli_error(cmd, "%s", err);
     return 0;
-}
-
-/* The summary's figures as JSON (docs/json.md). */
-static void json_summary(const Run *run, uint64_t actions_now, double seconds, int argc, char **argv)
-{
-    const RecordSummary *s = &run->sum;
-    Json j;
-    cli_json_run_begin(&j, "selfplay", argc, argv, run, run->plan.variant);
-    json_str(&j, "white", run->row.white);
-    json_str(&j, "black", run->row.black);
-    json_u64_text(&j, "seed", run->plan.seed);
-    json_uint(&j, "games_planned", run->plan.games);
-    json_uint(&j, "games", s->games);
-    json_open(&j, "results", '{', true);
-    json_uint(&j, "white", s->wins[RESULT_WHITE]);
-    json_uint(&j, "black", s->wins[RESULT_BLACK]);
-    json_uint(&j, "draw", s->wins[RESULT_DRAW]);
-    json_close(&j);
-    cli_json_interval(&j, "white_score", record_white_score(s));
-    json_num(&j, "mean_length_actions", s->games ? (double)s->actions / (double)s->games : NAN);
-    json_open(&j, "end_reasons", '{', true);
-    for (int r = 0; r < REASON_NB; r++) json_uint(&j, reason_name(r), s->reasons[r]);
-    json_close(&j);
-    json_hex(&j, "hash", s->hash);
-    static const char *const sides[2] = {"white", "black"};
-    cli_json_faults(&j, sides, s);
-    char controls[CONTROLS_TEXT_LEN];
-    json_str(&j, "controls", controls_format(&run->plan.controls, controls));
-    if (run->plan.controls.resign.value > 0) {
-        const ResignSummary *r = &run->resign;
-        json_open(&j, "resign", '{', true);
-        json_uint(&j, "resigned", r->resigned);
-        json_uint(&j, "checked", r->checked);
-        json_uint(&j, "fired", r->fired);
-        json_uint(&j, "false", r->wrong);
-        json_uint(&j, "false_drawn", r->wrong_draw);
-        cli_json_interval(&j, "false_rate", resign_false_rate(r));
-        json_uint(&j, "actions_left", r->left);
-        json_num(&j, "actions_saved", resign_saved_actions(r));
-        json_close(&j);
-    }
-    json_int(&j, "threads", parallel_threads(run->plan.threads));
-    json_uint(&j, "games_played_now", run->done);
-    json_uint(&j, "actions_played_now", actions_now);
-    json_num(&j, "time_s", seconds);
-    json_end(&j);
 }
 
 /* The command line, as parsed. */
@@ -368,10 +277,15 @@ fail:
 static void print_end(const char *cmd, const SelfplayArgs *a, const Run *run, int rc, uint64_t actions_now,
                       double seconds, int argc, char **argv)
 {
-    if (!rc && a->json) json_summary(run, actions_now, seconds, argc, argv);
-    else if (!rc) {
-        print_summary(run->row.name, &run->sum);
-        if (run->plan.controls.resign.value > 0) print_resign(&run->plan.controls.resign, &run->resign, &run->sum);
+    if (!rc && a->json) {
+        Json j;
+        cli_json_run_begin(&j, cmd, argc, argv, run, run->plan.variant);
+        run_summary_json(&j, run, actions_now, seconds);
+        json_end(&j);
+    } else if (!rc) {
+        record_summary_print(stdout, run->row.name, &run->sum);
+        if (run->plan.controls.resign.value > 0)
+            run_resign_print(stdout, &run->plan.controls.resign, &run->resign, &run->sum);
     }
     if (!a->r.sh.quiet && (!rc || rc > 128))
         print_rate(cmd, actions_now, seconds, parallel_threads(run->plan.threads) * dist_ranks());

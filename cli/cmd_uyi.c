@@ -24,20 +24,31 @@ const char USAGE_UYI[] =
     "  --agent SPEC    the agent (default best, the strongest measured: see\n"
     "                  `yinsh selfplay --help` and results/strength.md)\n";
 
+/* The command line, as parsed. */
+typedef struct UyiArgs {
+    const char *agent;
+} UyiArgs;
+
+/* The agent to serve, one of ours: 0, or the exit status. */
+static int check_args(const char *cmd, const UyiArgs *a, AgentSpec *spec)
+{
+    int rc = cli_agent(cmd, "--agent", a->agent, spec);
+    if (!rc && agent_spec_external(spec))
+        rc = cli_usage_error(cmd, "--agent: an external engine speaks UYI itself: run it, not yinsh uyi");
+    return rc;
+}
+
 int cmd_uyi(int argc, char **argv)
 {
-    const char *agent = "best";
-    const CliOpt opts[] = {{.name = "--agent", .kind = CLI_TEXT, .out = &agent}};
+    const char *cmd = "uyi";
+    UyiArgs a = {.agent = "best"};
+    const CliOpt opts[] = {{.name = "--agent", .kind = CLI_TEXT, .out = &a.agent}};
     const char *pos[1];
     int npos, rc;
-    if (cli_parse("uyi", argc, argv, opts, 1, pos, 0, &npos)) return EXIT_USAGE;
+    if (cli_parse(cmd, argc, argv, opts, 1, pos, 0, &npos)) return EXIT_USAGE;
     AgentSpec spec = {0};
     char err[ERR_LEN];
-    if ((rc = cli_agent("uyi", "--agent", agent, &spec))) {}
-    else if (agent_spec_external(&spec))
-        rc = cli_usage_error("uyi", "--agent: an external engine speaks UYI itself: run it, not yinsh uyi");
-    else if (uyi_serve(stdin, stdout, &spec, err))
-        rc = cli_error("uyi", "%s", err);
+    if (!(rc = check_args(cmd, &a, &spec)) && uyi_serve(stdin, stdout, &spec, err)) rc = cli_error(cmd, "%s", err);
     agent_spec_release(&spec);
     return rc;
 }

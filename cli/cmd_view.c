@@ -34,45 +34,61 @@ const char USAGE_VIEW[] =
     "  complete: a failure leaves DIR as it was. An empty database, an unknown run\n"
     "  or a selection without games is an error (1).\n";
 
+/* The command line, as parsed. */
+typedef struct ViewArgs {
+    const char *db, *out;
+    CliList runs;
+} ViewArgs;
+
+static int parse_args(int argc, char **argv, ViewArgs *a)
+{
+    const CliOpt opts[] = {
+        {.name = "--db", .kind = CLI_TEXT, .out = &a->db},
+        {.name = "--run", .kind = CLI_LIST, .out = &a->runs},
+        {.name = "--runs", .kind = CLI_LIST, .out = &a->runs},
+        {.name = "--out", .kind = CLI_TEXT, .out = &a->out},
+    };
+    int npos;
+    return cli_parse("view", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
+}
+
+/* Before anything is read: the database is not among what the site
+ * replaces, and the site replaces only a site's files. */
+static int check_args(const char *cmd, ViewArgs *a)
+{
+    char err[ERR_LEN];
+    int rc;
+    if ((rc = cli_check_db_out(cmd, &a->db, a->out))) return rc;
+    const char *inputs[] = {a->db}, *input_opts[] = {"--db"};
+    FolderWrites w = {.dir = a->out, .writes = view_writes, .sub = VIEW_GAMES};
+    if ((rc = cli_check_writes(cmd, "--out", &w, inputs, input_opts, 1))) return rc;
+    if (view_check_dir(a->out, err))
+        return cli_error(cmd, "%s; nothing was written (write the site into another folder with --out DIR)", err);
+    return 0;
+}
+
+/* The games of the runs, or why there are none: 0, or the exit status. */
+static int load(const char *cmd, const ViewArgs *a, View *v)
+{
+    char err[ERR_LEN];
+    if (view_load(v, a->db, STORE_BUSY_MS, (const char *const *)a->runs.items, a->runs.n, err))
+        return cli_error(cmd, "%s", err);
+    if (v->ngames > 0) return 0;
+    if (a->runs.n)
+        return cli_error(cmd, "the selected run%s of '%s' hold%s no games: nothing to show",
+                         number_plural((uint64_t)a->runs.n), a->db, a->runs.n > 1 ? "" : "s");
+    return cli_error(cmd, "database '%s' holds no games: nothing to show (`yinsh selfplay` plays some)", a->db);
+}
+
 int cmd_view(int argc, char **argv)
 {
-    const char *cmd = "view", *db = NULL, *out = VIEW_DEFAULT_OUT;
-    CliList runs = {0};
-    const CliOpt opts[] = {
-        {.name = "--db", .kind = CLI_TEXT, .out = &db},
-        {.name = "--run", .kind = CLI_LIST, .out = &runs},
-        {.name = "--runs", .kind = CLI_LIST, .out = &runs},
-        {.name = "--out", .kind = CLI_TEXT, .out = &out},
-    };
+    const char *cmd = "view";
+    ViewArgs a = {.out = VIEW_DEFAULT_OUT};
     char err[ERR_LEN];
     View v = {0};
-    int npos, rc = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
-    if (rc) goto done;
-    if ((rc = cli_check_db_out(cmd, &db, out))) goto done;
-    /* before anything is read: the database is not among what the site
-     * replaces, and the site replaces only a site's files */
-    const char *inputs[] = {db}, *input_opts[] = {"--db"};
-    FolderWrites w = {.dir = out, .writes = view_writes, .sub = VIEW_GAMES};
-    if ((rc = cli_check_writes(cmd, "--out", &w, inputs, input_opts, 1))) goto done;
-    if (view_check_dir(out, err)) {
-        rc = cli_error(cmd, "%s; nothing was written (write the site into another folder with --out DIR)", err);
-        goto done;
-    }
-
-    if (view_load(&v, db, STORE_BUSY_MS, (const char *const *)runs.items, runs.n, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    if (v.ngames == 0) {
-        if (runs.n)
-            rc = cli_error(cmd, "the selected run%s of '%s' hold%s no games: nothing to show",
-                           number_plural((uint64_t)runs.n), db, runs.n > 1 ? "" : "s");
-        else
-            rc = cli_error(cmd, "database '%s' holds no games: nothing to show (`yinsh selfplay` plays some)", db);
-        goto done;
-    }
-
-    if (view_publish(&v, out, err)) {
+    int rc = parse_args(argc, argv, &a);
+    if (rc || (rc = check_args(cmd, &a)) || (rc = load(cmd, &a, &v))) goto done;
+    if (view_publish(&v, a.out, err)) {
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
@@ -80,10 +96,9 @@ int cmd_view(int argc, char **argv)
             "yinsh view: %" PRId64 " game%s (%" PRId64 " action%s) of %d run%s, %" PRIu64 " file%s, %.1f MB "
             "(largest page %.0f kB): open %s/index.html\n",
             v.ngames, number_plural((uint64_t)v.ngames), v.actions, number_plural((uint64_t)v.actions), v.nruns,
-            number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, out);
-
+            number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, a.out);
 done:
     view_free(&v);
-    cli_list_free(&runs);
+    cli_list_free(&a.runs);
     return rc;
 }

@@ -10,9 +10,10 @@ run on this machine, in alternating rounds:
      net): the net alone at batch --batch in as many processes at once
      (its leaves a second: what the net allows), then self-play in as
      many workers: its leaves a second, leaves an evaluation, games a
-     minute, and the ratio to what the net alone allows.
+     minute, and the ratio to what the net alone allows; then again with
+     its evaluator called on at most --eval-batch leaves at a time.
 
-    /usr/bin/python3 scripts/python-bench.py [--rounds 2] [--games 64] [--sims 100] [--batch 64]
+    /usr/bin/python3 scripts/python-bench.py [--rounds 2] [--games 64] [--sims 100] [--batch 64] [--eval-batch 64]
 
 Needs numpy and torch (/usr/bin/python3 with Debian's python3-numpy and
 python3-torch) and a build (build/yinsh, build/libyinsh.so). Prints a
@@ -80,6 +81,12 @@ def searched_sims(db, sims):
         return sims * sum(1 for g in d.games() for r in g.rows if r.searched)
 
 
+def net_share(stderr):
+    """The evaluator's share of the play's CPU time, as the run's summary says it."""
+    line = [l for l in stderr.splitlines() if l.startswith("the evaluator took ")][-1]
+    return float(line.split("% of")[0].split("took ")[-1]) / 100  # said to 0.1%
+
+
 def summary_of(stderr):
     """(leaves a second, leaves an evaluation, games a minute, leaves in all) of a run's summary line."""
     line = [l for l in stderr.splitlines() if l.startswith("run ")][-1]
@@ -102,6 +109,9 @@ def main():
     ap.add_argument("--games-at-once", type=int, default=16)
     ap.add_argument("--seconds", type=float, default=10, help="how long the net alone is timed")
     ap.add_argument("--seed", type=int, default=5601)
+    ap.add_argument("--eval-batch", type=int, default=64,
+                    help="self-play with the torch net again, its evaluator called on at most N leaves at a time "
+                         "(--eval-batch of python -m yinsh.selfplay; 0: not)")
     args = ap.parse_args()
     yinsh_bin = os.path.join(ROOT, "build", "yinsh")
     tmp = tempfile.mkdtemp(prefix="python-bench-")
@@ -112,7 +122,7 @@ def main():
     subprocess.run([sys.executable, "-c", "import torch_net; torch_net.new('net0.pt', seed=1)"], cwd=tmp, env=env(),
                    check=True)
     w = args.workers
-    rows = {"nothing": [], "lab": [], "alone": [], "alone_big": [], "torch": []}
+    rows = {"nothing": [], "lab": [], "alone": [], "alone_big": [], "torch": [], "torch_chunked": []}
     for k in range(args.rounds):
         seed = args.seed + k
         say("round %d: the do-nothing evaluator" % k)
@@ -140,15 +150,18 @@ def main():
             outs = [p.communicate()[0].split() for p in procs]
             rows[key].append((sum(int(n) / float(t) for n, t, _ in outs),
                               sum(int(n) for n, _, _ in outs) / sum(float(c) for _, _, c in outs)))
-        say("round %d: self-play with the torch net" % k)
-        db = os.path.join(tmp, "torch-%d.db" % k)
-        wall, cpu, err = timed([sys.executable, "-m", "yinsh.selfplay", "--evaluate", "torch_net:load", "--net",
-                                "net0.pt", "--db", db, "--run", "r", "--games", str(args.torch_games), "--seed",
-                                str(seed), "--sims", str(args.sims), "--batch", str(args.batch), "--games-at-once",
-                                str(args.games_at_once), "--workers", str(w), "--temp", "1", "--temp-moves", "20"],
-                               tmp)
-        leaves, per_call, gpm, total = summary_of(err)
-        rows["torch"].append((leaves, per_call, gpm, total / cpu, wall, cpu))
+        for key, chunk in (("torch", 0), ("torch_chunked", args.eval_batch)):
+            if key == "torch_chunked" and not chunk:
+                continue
+            say("round %d: self-play with the torch net%s" % (k, ", --eval-batch %d" % chunk if chunk else ""))
+            db = os.path.join(tmp, "%s-%d.db" % (key, k))
+            wall, cpu, err = timed([sys.executable, "-m", "yinsh.selfplay", "--evaluate", "torch_net:load", "--net",
+                                    "net0.pt", "--db", db, "--run", "r", "--games", str(args.torch_games), "--seed",
+                                    str(seed), "--sims", str(args.sims), "--batch", str(args.batch),
+                                    "--games-at-once", str(args.games_at_once), "--workers", str(w), "--temp", "1",
+                                    "--temp-moves", "20", "--eval-batch", str(chunk)], tmp)
+            leaves, per_call, gpm, total = summary_of(err)
+            rows[key].append((leaves, per_call, gpm, total / cpu, wall, cpu, net_share(err)))
     med = lambda xs: statistics.median(xs)
     load = os.getloadavg()
     cpuinfo = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
@@ -156,8 +169,9 @@ def main():
           " %d alternating rounds, medians:\n" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), cpuinfo,
                                                   os.cpu_count(), *load, args.rounds))
     print("`/usr/bin/python3 scripts/python-bench.py --rounds %d --games %d --torch-games %d --sims %d --batch %d "
-          "--workers %d --games-at-once %d --seed %d`\n" % (args.rounds, args.games, args.torch_games, args.sims,
-                                                           args.batch, w, args.games_at_once, args.seed))
+          "--workers %d --games-at-once %d --seed %d --eval-batch %d`\n" % (args.rounds, args.games, args.torch_games,
+                                                                          args.sims, args.batch, w, args.games_at_once,
+                                                                          args.seed, args.eval_batch))
     print("| %d sims, batch %d, %d processes or threads | simulations/s | per CPU second | leaves an evaluation |" %
           (args.sims, args.batch, w))
     print("|---|--:|--:|--:|")
@@ -167,23 +181,35 @@ def main():
     print("| `yinsh selfplay` of PUCT on pv32 (`--threads %d`) | %.0f | %.0f | %d (a search's batch) |" % (
         w, med([r[0] for r in rows["lab"]]), med([r[1] for r in rows["lab"]]), args.batch))
     alone = med([r[0] for r in rows["alone"]])
-    torch_leaves = med([r[0] for r in rows["torch"]])
     print("\n| the torch example net, batch %d, %d processes | leaves/s | per CPU second | leaves an evaluation | "
-          "games a minute |" % (args.batch, w))
-    print("|---|--:|--:|--:|--:|")
-    print("| the net alone (what it allows) | %.0f | %.0f | %d | |" % (alone, med([r[1] for r in rows["alone"]]),
-                                                                      args.batch))
-    print("| the net alone at larger batches | %.0f | %.0f | %d | |" % (
+          "games a minute | the evaluator's share of the play's CPU |" % (args.batch, w))
+    print("|---|--:|--:|--:|--:|--:|")
+    print("| the net alone (what it allows) | %.0f | %.0f | %d | | |" % (alone, med([r[1] for r in rows["alone"]]),
+                                                                        args.batch))
+    print("| the net alone at larger batches | %.0f | %.0f | %d | | |" % (
         med([r[0] for r in rows["alone_big"]]), med([r[1] for r in rows["alone_big"]]), args.big_batch))
-    print("| `python -m yinsh.selfplay` | %.0f | %.0f | %.0f | %.1f |" % (
-        torch_leaves, med([r[3] for r in rows["torch"]]), med([r[1] for r in rows["torch"]]),
-        med([r[2] for r in rows["torch"]])))
-    print("\nSelf-play's leaves a second are %.0f%% of the net alone's at batch %d, and a CPU second's %.0f%% "
-          "(the rounds: %s); against the net alone at batch %d, %.0f%% a CPU second." % (
-              100 * torch_leaves / alone, args.batch,
-              100 * med([r[3] for r in rows["torch"]]) / med([r[1] for r in rows["alone"]]),
-              ", ".join("%.0f%%" % (100 * t[0] / a[0]) for t, a in zip(rows["torch"], rows["alone"])), args.big_batch,
-              100 * med([r[3] for r in rows["torch"]]) / med([r[1] for r in rows["alone_big"]])))
+    alone_cpu = med([r[1] for r in rows["alone"]])
+    for key, label in (("torch", "`python -m yinsh.selfplay`"),
+                       ("torch_chunked", "`python -m yinsh.selfplay --eval-batch %d`" % args.eval_batch)):
+        if rows[key]:
+            print("| %s | %.0f | %.0f | %.0f | %.1f | %.1f%% |" % (
+                label, med([r[0] for r in rows[key]]), med([r[3] for r in rows[key]]),
+                med([r[1] for r in rows[key]]), med([r[2] for r in rows[key]]),
+                100 * med([r[6] for r in rows[key]])))
+    for key, label in (("torch", "Self-play's"),
+                       ("torch_chunked", "With --eval-batch %d, self-play's" % args.eval_batch)):
+        if rows[key]:
+            print("\n%s leaves a second are %.0f%% of the net alone's at batch %d, and a CPU second's %.0f%% "
+                  "(the rounds: %s); against the net alone at batch %d, %.0f%% a CPU second." % (
+                      label, 100 * med([r[0] for r in rows[key]]) / alone, args.batch,
+                      100 * med([r[3] for r in rows[key]]) / alone_cpu,
+                      ", ".join("%.0f%%" % (100 * t[3] / a[1]) for t, a in zip(rows[key], rows["alone"])),
+                      args.big_batch, 100 * med([r[3] for r in rows[key]]) / med([r[1] for r in rows["alone_big"]])))
+            print("Inside the play, the evaluator took %.1f%% of the processes' CPU time (the rounds: %s): the "
+                  "search, the binding and the store added %.1f%% to the net's own cost, at its own calls and "
+                  "leaves." % (100 * med([r[6] for r in rows[key]]),
+                               ", ".join("%.1f%%" % (100 * r[6]) for r in rows[key]),
+                               100 * (1 / med([r[6] for r in rows[key]]) - 1)))
     print("\nRaw rounds: %r" % rows)
 
 

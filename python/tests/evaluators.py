@@ -75,3 +75,20 @@ def slow(planes, mask):
     import time
     time.sleep(0.004)
     return evaluate(planes, mask)
+
+
+def shaped(planes, mask):
+    """Priors that differ from leaf to leaf (by the leaf's own markers), a
+    value of the material; refuses a call of more leaves than
+    YINSH_TEST_MAX_LEAVES (when set)."""
+    n = len(planes)
+    most = int(os.environ.get("YINSH_TEST_MAX_LEAVES", "0"))
+    if most and n > most:
+        raise ValueError("a call of %d leaves, more than %d" % (n, most))
+    rows = _rows(planes, n)
+    legal = mask.tolist()
+    priors = []
+    for p, m in zip(rows, legal):
+        k = 1 + int(sum(p[OWN_MARKERS * CELLS:(OWN_MARKERS + 1) * CELLS])) % 5
+        priors.append({a: 1.0 + (a * k) % 7 for a, ok in enumerate(m) if ok})
+    return priors, [_value(p) for p in rows]

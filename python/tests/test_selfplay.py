@@ -6,6 +6,7 @@ and its evaluator's hash; bad evaluators stop it naming the fault, and
 keep every game stored (issue 56, items 1 and 2)."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -70,6 +71,38 @@ class Selfplay(unittest.TestCase):
         # and they differ from one another (the temperature, the openings)
         records = one.split("[Run ")
         self.assertEqual(len(set(r.split("\n", 3)[-1] for r in records[1:])), 6)
+
+    def test_the_evaluator_in_calls_of_at_most_eval_batch_leaves_plays_the_same_games(self):
+        shaped = ("--evaluate", "evaluators:shaped")
+        selfplay(self.tmp, *shaped, "--db", "whole.db", "--run", "r", "--games", 6, "--seed", 9, "--quiet",
+                 "--games-at-once", 4, *AGENT)
+        # the calls hold more than 3 leaves when left whole: the evaluator refuses them
+        status, err = selfplay(self.tmp, *shaped, "--db", "refused.db", "--run", "r", "--games", 6, "--seed", 9,
+                               "--quiet", "--games-at-once", 4, *AGENT, check=False,
+                               env={"YINSH_TEST_MAX_LEAVES": "3"})
+        self.assertEqual(status, 1, err)
+        self.assertIn("more than 3", err)
+        for at_most, workers in ((3, 1), (5, 2)):
+            db = "chunks-%d-%d.db" % (at_most, workers)
+            selfplay(self.tmp, *shaped, "--db", db, "--run", "r", "--games", 6, "--seed", 9, "--quiet",
+                     "--games-at-once", 4, "--workers", workers, "--eval-batch", at_most, *AGENT,
+                     env={"YINSH_TEST_MAX_LEAVES": str(at_most)})
+            self.assertEqual(games_of(self.tmp.join(db), "r"), games_of(self.tmp.join("whole.db"), "r"),
+                             "--eval-batch %d, %d workers" % (at_most, workers))
+        # the summary says the evaluator's share of the play's CPU time
+        _, err = selfplay(self.tmp, *shaped, "--db", "said.db", "--run", "r", "--games", 2, "--seed", 9,
+                          "--games-at-once", 2, "--eval-batch", 4, *AGENT)
+        said = re.search(r"the evaluator took ([\d.]+)% of the CPU time of the play \(([\d.]+) of ([\d.]+) CPU s\)",
+                         err)
+        self.assertIsNotNone(said, err)
+        self.assertLessEqual(float(said.group(2)), float(said.group(3)))
+        self.assertGreater(float(said.group(2)), 0)
+        self.assertIn("in calls of at most 4 leaves", err)
+        status, err = selfplay(self.tmp, *shaped, "--db", "bad.db", "--run", "r", "--games", 6, "--seed", 9,
+                               "--eval-batch", -1, *AGENT, check=False)
+        self.assertEqual(status, 2, err)
+        self.assertIn("--eval-batch", err)
+        self.assertFalse(os.path.exists(self.tmp.join("bad.db")))
 
     def test_the_lab_reads_the_run(self):
         self.new("lab.db", "mine", "--games-at-once", "3")

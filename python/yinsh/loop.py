@@ -113,7 +113,7 @@ class Loop:
             out = _selfplay.run("%s:load" % a.net_module, self.db, run, net=self.net(best), resume=run in stored,
                                 agent=None if run in stored else spec, games=a.games, seed=a.seed + k,
                                 games_at_once=a.games_at_once, workers=a.workers, quiet=a.quiet,
-                                command="python -m yinsh.loop (round %d)" % k)
+                                command="python -m yinsh.loop (round %d)" % k, eval_batch=a.eval_batch)
             row["selfplay_s"] = row.get("selfplay_s", 0) + round(out["seconds"], 1)
             row["leaves_per_call"] = round(out["leaves"] / out["rounds"], 1) if out["rounds"] else 0
             row["leaves_per_s"] = round(out["leaves"] / out["seconds"]) if out["seconds"] else 0
@@ -260,6 +260,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--anchor-games", type=int, default=40)
     ap.add_argument("--games-at-once", type=int, default=16)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--eval-batch", type=int, default=0, metavar="N",
+                    help="self-play's evaluator calls of at most N leaves (0: all gathered; python -m yinsh.selfplay)")
     ap.add_argument("--threads", type=int, default=2, help="games at once in the matches (2)")
     ap.add_argument("--seed", type=int, default=5600)
     ap.add_argument("--yinsh", help="the yinsh binary (default: the build's)")

@@ -194,12 +194,13 @@ def _worker(opts: Dict[str, Any], shard: int, shards: int, out: Any) -> None:
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
     try:
-        evaluate = Evaluator(load(opts["evaluator"], opts["net"]))
+        evaluate = Evaluator(load(opts["evaluator"], opts["net"]), opts["eval_batch"])
         sp = Selfplay(opts["db"], opts["run"], opts["evaluator"], opts["net_hash"], join=True, shard=shard,
                       shards=shards)
         try:
+            start = time.process_time()
             sp.play(evaluate, opts["games_at_once"], progress=lambda info: out.put(("progress", shard, info)))
-            out.put(("done", shard, sp.info()))
+            out.put(("done", shard, dict(sp.info(), cpu=time.process_time() - start, net_cpu=evaluate.cpu)))
         finally:
             sp.close()
     except BaseException as e:  # said to the parent, which stops the run
@@ -233,14 +234,17 @@ class _Progress:
 def run(evaluator: str, db: str, run: str, net: Optional[str] = None, resume: bool = False,
         agent: Optional[str] = None, games: int = 0, seed: int = 0, variant: Optional[str] = None,
         opening: Optional[str] = None, resign: Optional[str] = None, resign_check: float = 0.1,
-        games_at_once: int = 32, workers: int = 1, quiet: bool = True, command: str = "") -> Dict[str, Any]:
+        games_at_once: int = 32, workers: int = 1, quiet: bool = True, command: str = "",
+        eval_batch: int = 0) -> Dict[str, Any]:
     """A self-play run (the module's docstring), played here or in workers:
     its figures (name, games, stored, played, actions, rounds, leaves,
-    results, resignations, seconds, complete)."""
+    results, resignations, seconds, complete; cpu: the CPU seconds of the
+    processes as they played, net_cpu: those spent in the evaluator)."""
     _lib.integer(games_at_once, "games at once", 1, 4096)
     _lib.integer(workers, "workers", 1, 256)
+    _lib.integer(eval_batch, "the leaves of an evaluation (--eval-batch)", 0, 1 << 20)
     net_hash = content_hash(evaluator, net)
-    evaluate = Evaluator(load(evaluator, net)) if workers == 1 else None
+    evaluate = Evaluator(load(evaluator, net), eval_batch) if workers == 1 else None
     if net is not None:
         net = os.path.abspath(net)
     start = time.time()
@@ -255,18 +259,20 @@ def run(evaluator: str, db: str, run: str, net: Optional[str] = None, resume: bo
         progress = _Progress(info["todo"], quiet)
         try:
             if workers == 1:
+                cpu = time.process_time()
                 sp.play(evaluate, games_at_once, progress=lambda i: progress([i]))
-                figures = [sp.info()]
+                figures = [dict(sp.info(), cpu=time.process_time() - cpu, net_cpu=evaluate.cpu)]
             else:
                 figures = _play_in_workers(dict(evaluator=evaluator, net=net, db=db, run=info["name"],
-                                                net_hash=net_hash, games_at_once=games_at_once), workers, progress)
+                                                net_hash=net_hash, games_at_once=games_at_once,
+                                                eval_batch=eval_batch), workers, progress)
         finally:
             progress.end()
         complete = sp.finish()
         out = sp.info()
         for k in ("played", "actions", "rounds", "leaves", "resigned", "checked", "fired", "wrong"):
             out[k] = sum(f[k] for f in figures)
-        for k in ("white", "black", "draws"):
+        for k in ("white", "black", "draws", "cpu", "net_cpu"):
             out[k] = sum(f[k] for f in figures)
         out["seconds"] = time.time() - start
         out["complete"] = complete
@@ -344,6 +350,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--resign-check", type=float, default=0.1, help="the fraction of games played out (0.1)")
     ap.add_argument("--games-at-once", type=int, default=32, help="games played at once in a process (32)")
     ap.add_argument("--workers", type=int, default=1, help="processes (1)")
+    ap.add_argument("--eval-batch", type=int, default=0, metavar="N",
+                    help="give the evaluator the leaves gathered in calls of at most N (0, the default: all in one "
+                         "call; a net on a CPU is often quicker at its own best batch, e.g. 64)")
     ap.add_argument("--quiet", action="store_true", help="no progress and no summary on stderr")
     args = ap.parse_args(argv)
     command = " ".join(["python", "-m", "yinsh.selfplay"] + (sys.argv[1:] if argv is None else list(argv)))
@@ -361,7 +370,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         out = run(args.evaluate, args.db, args.run, net=args.net, resume=args.resume, agent=spec,
                   games=args.games or 0, seed=args.seed or 0, variant=args.variant, opening=args.opening,
                   resign=args.resign, resign_check=args.resign_check, games_at_once=args.games_at_once,
-                  workers=args.workers, quiet=args.quiet, command=command)
+                  workers=args.workers, quiet=args.quiet, command=command, eval_batch=args.eval_batch)
     except KeyboardInterrupt:
         print("yinsh.selfplay: interrupted: the games stored stay; --resume plays the rest", file=sys.stderr)
         return 130
@@ -380,12 +389,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not args.quiet:
         minutes = out["seconds"] / 60
         print("run %s: %d games stored of %d%s; played now: %d games, %d actions in %.1f s: %.1f games a "
-              "minute, %.0f leaves a second, %.1f leaves an evaluation (%d evaluations); W %d B %d D %d" % (
+              "minute, %.0f leaves a second, %.1f leaves an evaluation (%d evaluations%s); W %d B %d D %d" % (
                   out["name"], out["stored"], out["games"], " (finished)" if out["complete"] else "", out["played"],
                   out["actions"], out["seconds"], out["played"] / minutes if minutes else 0,
                   out["leaves"] / out["seconds"] if out["seconds"] else 0,
-                  out["leaves"] / out["rounds"] if out["rounds"] else 0, out["rounds"], out["white"], out["black"],
+                  out["leaves"] / out["rounds"] if out["rounds"] else 0, out["rounds"],
+                  ", in calls of at most %d leaves" % args.eval_batch if args.eval_batch else "",
+                  out["white"], out["black"],
                   out["draws"]), file=sys.stderr)
+        if out["cpu"] > 0:
+            print("the evaluator took %.1f%% of the CPU time of the play (%.1f of %.1f CPU s): the games a minute "
+                  "are that share of what the evaluator alone allows" % (100 * out["net_cpu"] / out["cpu"],
+                                                                          out["net_cpu"], out["cpu"]),
+                  file=sys.stderr)
         if out["checked"] or out["resigned"]:
             print("resignation: %d games resigned, %d played out to check, the rule fired in %d of them, %d false"
                   % (out["resigned"], out["checked"], out["fired"], out["wrong"]), file=sys.stderr)
