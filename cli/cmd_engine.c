@@ -242,12 +242,18 @@ int cmd_show(int argc, char **argv)
     return rc;
 }
 
+/* replay's command line: the file of records (standard input: -). */
+typedef struct ReplayArgs {
+    const char *args[1];
+    int n;
+} ReplayArgs;
+
 int cmd_replay(int argc, char **argv)
 {
-    const char *args[1];
-    int n, rc = cli_parse("replay", argc, argv, NULL, 0, args, 1, &n);
+    ReplayArgs a;
+    int rc = cli_parse("replay", argc, argv, NULL, 0, a.args, 1, &a.n);
     if (rc) return rc;
-    const char *name = n == 1 ? args[0] : "-";
+    const char *name = a.n == 1 ? a.args[0] : "-";
     /* read whole: a record is small, a stream of a large run's records at
      * most 1 GiB */
     char *text, err[ERR_LEN];
