@@ -79,6 +79,8 @@ const char USAGE_TRAIN[] =
     "usage: yinsh train --policy --db PATH --init NET --out NET2 [--runs LIST]\n"
     "                   [--seed S] [--epochs E] [--lr X] [--batch B] [--val F]\n"
     "                   [--positions N] [--direct [--symmetries]] [--quiet]\n"
+    "                   [--child-temp T [--child-mix M [--reduced-too]]]\n"
+    "                   [--joint W [--lambda L] [--trunk-lr X] [--widen H]]\n"
     "  Trains the policy head of NET (a net with a linear and a pattern part,\n"
     "  e.g. eval/nets/patterns32.nnue) for PUCT (mcts:puct=1, docs/nnue.md):\n"
     "  every stored position with a choice, its target the stored root visits\n"
@@ -88,7 +90,19 @@ const char USAGE_TRAIN[] =
     "  held-out cross-entropy and top-1 agreement with and without the head).\n"
     "  --direct: a direct head (feature set 5: the priors from the leaf's own\n"
     "  hidden layer, no child evaluated; implied by an --init net that has one);\n"
-    "  --symmetries: each epoch sees each position in one of the 12 symmetries.\n";
+    "  --symmetries: each epoch sees each position in one of the 12 symmetries.\n"
+    "  --child-temp T: each position also gets the child-value target (the softmax\n"
+    "  of NET's settled logits of its children over T, what a head-less net's\n"
+    "  priors are at T 1), measured held out beside the stored one;\n"
+    "  --child-mix M: train on (1 - M) x stored + M x child (needs --child-temp);\n"
+    "  --reduced-too (with --child-mix): reduced searches' positions as samples\n"
+    "  too, trained on their child-value targets alone;\n"
+    "  --joint W (direct): train NET's first layer and value output too, on the\n"
+    "  policy loss + W x the value's log-loss against --lambda L (default 0.5) x\n"
+    "  root value + (1 - L) x result, the first layer's step --trunk-lr X\n"
+    "  (default 0.0005); the summary adds the value's held-out log-loss;\n"
+    "  --widen H (with --joint): H hidden units a side, NET's and new ones whose\n"
+    "  output weights start at 0 (the value and the priors as NET's at first).\n";
 
 /* The command line, parsed. */
 typedef struct TrainArgs {

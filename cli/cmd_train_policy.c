@@ -1,8 +1,10 @@
 /* yinsh train --policy: the policy head of a net (eval/nnue_policy.h)
  * trained on stored games (eval/policy_train.h; the samples:
  * study/positions/policy_load.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "engine/base/clock.h"
 #include "engine/base/file.h"
 #include "cli/cli.h"
@@ -15,16 +17,21 @@ static void show_read(void *ctx, uint64_t positions) { progress_update(ctx, posi
 static void show_epoch(void *ctx, const PolicyEpoch *e)
 {
     const bool *quiet = ctx;
-    if (!*quiet)
-        fprintf(stderr, "yinsh train: policy epoch %d: train %.4f, held out %.4f, top-1 %.1f%%\n", e->epoch,
+    if (!*quiet) {
+        fprintf(stderr, "yinsh train: policy epoch %d: train %.4f, held out %.4f, top-1 %.1f%%", e->epoch,
                 e->train_loss, e->val_loss, 100 * e->val_top1);
+        if (!isnan(e->val_loss_child))
+            fprintf(stderr, "; child values %.4f, %.1f%%", e->val_loss_child, 100 * e->val_top1_child);
+        if (!isnan(e->val_value)) fprintf(stderr, "; value %.5f", e->val_value);
+        fputc('\n', stderr);
+    }
 }
 
 /* The command line, as parsed. */
 typedef struct PolicyArgs {
     const char *db, *out, *init, *kind, *agent_text, *variant_text;
     bool quiet, policy, direct;
-    long epochs, batch, positions;
+    long epochs, batch, positions, widen;
     CliList runs;
     PolicyTrainOptions o;
 } PolicyArgs;
@@ -50,6 +57,13 @@ static int parse_args(int argc, char **argv, PolicyArgs *a)
         {.name = "--quiet", .kind = CLI_FLAG, .out = &a->quiet},
         {.name = "--direct", .kind = CLI_FLAG, .out = &a->direct},
         {.name = "--symmetries", .kind = CLI_FLAG, .out = &a->o.symmetries},
+        {.name = "--child-temp", .kind = CLI_REAL, .out = &a->o.child_temp, .min = 0.01, .max = 100},
+        {.name = "--child-mix", .kind = CLI_REAL, .out = &a->o.child_mix, .min = 0, .max = 1},
+        {.name = "--reduced-too", .kind = CLI_FLAG, .out = &a->o.reduced_too},
+        {.name = "--joint", .kind = CLI_REAL, .out = &a->o.joint, .min = 0, .max = 100},
+        {.name = "--lambda", .kind = CLI_REAL, .out = &a->o.lambda, .min = 0, .max = 1},
+        {.name = "--trunk-lr", .kind = CLI_REAL, .out = &a->o.trunk_lr, .min = 1e-7, .max = 1},
+        {.name = "--widen", .kind = CLI_INT, .out = &a->widen, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
         CLI_SELECTION_OPTIONS(&a->kind, &a->agent_text, &a->variant_text),
     };
     int npos;
@@ -85,6 +99,22 @@ static int check_args(PolicyArgs *a, StoreSelection *sel, Nnue **net)
     a->direct = a->direct || nnue_policy_direct(*net);
     if (a->o.symmetries && !a->direct)
         return cli_usage_error(cmd, "--symmetries goes with a direct head (--direct, or an --init net of feature set 5)");
+    if (a->o.child_mix > 0 && !(a->o.child_temp > 0))
+        return cli_usage_error(cmd, "--child-mix needs --child-temp T, the child-value targets' temperature");
+    if (a->o.reduced_too && !(a->o.child_mix > 0))
+        return cli_usage_error(cmd, "--reduced-too needs --child-mix M above 0 (a reduced search's positions are "
+                                    "trained on their child-value targets alone: its visits are no target)");
+    if (a->o.joint > 0 && !a->direct)
+        return cli_usage_error(cmd, "--joint goes with a direct head (--direct, or an --init net of feature set 5)");
+    if (a->widen && !(a->o.joint > 0))
+        return cli_usage_error(cmd, "--widen goes with --joint (the new units are trained with the net)");
+    if (a->widen && (a->widen % 16 || a->widen < nnue_hidden(*net)))
+        return cli_usage_error(cmd, "--widen %ld: a multiple of 16 from the net's %d hidden units a side up to %d",
+                               a->widen, nnue_hidden(*net), NNUE_MAX_HIDDEN);
+    a->o.widen = (int)a->widen;
+    if (a->o.joint > 0 && nnue_l2(*net) != 0)
+        return cli_usage_error(cmd, "--joint needs a net without a second layer (--init %s has %d units)", a->init,
+                               nnue_l2(*net));
     return 0;
 }
 
@@ -128,10 +158,19 @@ int cmd_train_policy(int argc, char **argv)
     if ((rc = read_samples(&a, &sel, &d, &read_s))) goto done;
     char desc[NNUE_DESC_MAX + 1];
     /* the head first: the description is cut at NNUE_DESC_MAX bytes */
-    snprintf(desc, sizeof desc, "%s: yinsh train --policy%s%s, %zu positions, seed %llu, %d epochs; on: %s",
-             a.direct ? "direct policy head" : "policy head", a.direct ? " --direct" : "",
-             a.o.symmetries ? " --symmetries" : "", d.count, (unsigned long long)a.o.seed, a.o.epochs,
-             nnue_description(net));
+    char extra[160] = "";
+    if (a.o.child_mix > 0)
+        snprintf(extra, sizeof extra, " --child-temp %g --child-mix %g%s", a.o.child_temp, a.o.child_mix,
+                 a.o.reduced_too ? " --reduced-too" : "");
+    if (a.o.joint > 0)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --joint %g --lambda %g --trunk-lr %g",
+                 a.o.joint, a.o.lambda, a.o.trunk_lr);
+    if (a.o.widen)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --widen %d", a.o.widen);
+    snprintf(desc, sizeof desc, "%s: yinsh train --policy%s%s%s, %zu positions, seed %llu, %d epochs; on: %s",
+             a.o.joint > 0 ? "joint net and direct head" : a.direct ? "direct policy head" : "policy head",
+             a.direct ? " --direct" : "", a.o.symmetries ? " --symmetries" : "", extra, d.count,
+             (unsigned long long)a.o.seed, a.o.epochs, nnue_description(net));
     PolicyEpoch fig[3]; /* the base, the start, the final head */
     double t0 = clock_now();
     if (policy_train(&d, &a.o, desc, show_epoch, &a.quiet, &bytes, &len, &fig[0], &fig[1], &fig[2], err) ||

@@ -70,7 +70,11 @@ void nnue_train_summary_write(FILE *sum, const NnueTrainSummary *s)
 
 static void print_figure(FILE *f, const char *name, const PolicyEpoch *e)
 {
-    fprintf(f, "%-34s cross-entropy %.4f, top-1 %.1f%%\n", name, e->val_loss, 100 * e->val_top1);
+    fprintf(f, "%-34s cross-entropy %.4f, top-1 %.1f%%", name, e->val_loss, 100 * e->val_top1);
+    if (!isnan(e->val_loss_child))
+        fprintf(f, "; child values: %.4f, %.1f%%", e->val_loss_child, 100 * e->val_top1_child);
+    if (!isnan(e->val_value)) fprintf(f, "; value log-loss %.5f", e->val_value);
+    fputc('\n', f);
 }
 
 void policy_train_summary_write(FILE *sum, const PolicyTrainSummary *s)
@@ -82,7 +86,8 @@ void policy_train_summary_write(FILE *sum, const PolicyTrainSummary *s)
             (unsigned long long)d->games, d->count, (unsigned long long)d->positions_val,
             (unsigned long long)d->with_visits, s->read_s);
     if (d->reduced)
-        fprintf(sum, "data: %llu positions of reduced searches (playout cap) left out\n", (unsigned long long)d->reduced);
+        fprintf(sum, "data: %llu positions of reduced searches (playout cap) %s\n", (unsigned long long)d->reduced,
+                o->reduced_too ? "kept, trained on their child-value targets alone" : "left out");
     fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", s->init,
             nnue_hidden(s->net), (unsigned long long)o->seed, o->epochs, o->batch, o->lr, s->train_s);
     if (d->positions_val == 0) {
@@ -92,8 +97,15 @@ void policy_train_summary_write(FILE *sum, const PolicyTrainSummary *s)
     } else {
         fprintf(sum, "held-out positions:\n");
         print_figure(sum, s->direct ? "  uniform priors (no head)" : "  children's values alone (no head)", &s->fig[0]);
+        if (d->ctarget) {
+            PolicyEpoch c;
+            policy_measure_child_prior(d, &c);
+            char name[64];
+            snprintf(name, sizeof name, "  child values at T %g as priors", o->child_temp);
+            print_figure(sum, name, &c);
+        }
         if (!isnan(s->fig[1].val_loss)) print_figure(sum, "  the net's head before (warm start)", &s->fig[1]);
-        print_figure(sum, "  the quantised head", &s->fig[2]);
+        print_figure(sum, o->joint > 0 ? "  the quantised joint net" : "  the quantised head", &s->fig[2]);
     }
     fprintf(sum, "wrote %s: %zu bytes\n", s->out, s->len);
 }

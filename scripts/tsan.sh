@@ -56,6 +56,11 @@ echo "tsan: Lazy SMP alpha-beta, threads=3 in games on 2 OpenMP threads"
 echo "tsan: ABDADA alpha-beta, threads=3 in games on 2 OpenMP threads"
 "$yinsh" selfplay --games 2 --white ab:depth=5,threads=3,smp=abdada,tech=killers+asp+lmr+nmp+fut+qs --black random \
     --threads 2 --seed 6 --no-db --quiet >/dev/null
+# DEFER (ab:smp=defer): Lazy SMP whose helpers defer over that table, the
+# main thread marking only.
+echo "tsan: Lazy SMP with deferring helpers alpha-beta, threads=3 in games on 2 OpenMP threads"
+"$yinsh" selfplay --games 2 --white ab:depth=5,threads=3,smp=defer,tech=killers+asp+lmr+nmp+fut+qs --black random \
+    --threads 2 --seed 6 --no-db --quiet >/dev/null
 # The rank-0 receive path of an MPI job (selfplay/play/distribute.c): rank 0's
 # serve thread hands the other ranks' games to the writer beside its own
 # game threads. Only where the build has MPI and mpirun is installed.

@@ -246,16 +246,18 @@ static Ab *new_ab_smp(int depth, int threads, int smp)
     return ab;
 }
 
-/* The threads' tests run over both ways of sharing the work: the helpers
- * racing over the table (Lazy SMP) and the children being searched left
- * for later (ABDADA); smp_of(k) for k = 0, 1 */
-static int smp_of(int k) { return k ? AB_SMP_ABDADA : AB_SMP_LAZY; }
+/* The threads' tests run over the three ways of sharing the work: the
+ * helpers racing over the table (Lazy SMP), the children being searched
+ * left for later by every thread (ABDADA) or by the helpers alone
+ * (DEFER); smp_of(k) for k < SMP_WAYS */
+enum { SMP_WAYS = 3 };
+static int smp_of(int k) { return k == 2 ? AB_SMP_DEFER : k ? AB_SMP_ABDADA : AB_SMP_LAZY; }
 
 Test(search_threads, fixed_depth_completes_with_a_legal_action)
 {
     Case cases[64];
     int n = read_cases(cases, 64);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < SMP_WAYS; k++)
         for (int threads = 2; threads <= 4; threads++) {
             Ab *ab = new_ab_smp(5, threads, smp_of(k));
             for (int i = 0; i < n; i += 4) {
@@ -278,7 +280,7 @@ Test(search_threads, a_win_stays_a_win_and_a_block_a_block)
     char err[ERR_LEN];
     Position p;
     cr_assert_eq(ypn_parse(WIN_IN_ONE, &p, err), 0, "%s", err);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < SMP_WAYS; k++)
         for (int depth = 1; depth <= 6; depth++) {
             Ab *ab = new_ab_smp(depth, 3, smp_of(k));
             AbResult r;
@@ -287,7 +289,7 @@ Test(search_threads, a_win_stays_a_win_and_a_block_a_block)
             ab_free(ab);
         }
     cr_assert_eq(ypn_parse(THREAT, &p, err), 0, "%s", err);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < SMP_WAYS; k++)
         for (int depth = 2; depth <= 6; depth++) {
             Ab *ab = new_ab_smp(depth, 3, smp_of(k));
             AbResult r;
@@ -306,7 +308,7 @@ Test(search_threads, a_node_budget_counts_every_thread)
     Case cases[64];
     int n = read_cases(cases, 64);
     const uint32_t budget = 200000;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < SMP_WAYS; k++)
         for (int i = 0; i < n; i += 8) {
             Ab *ab = new_ab_smp(64, 2, smp_of(k));
             SearchLimits lim = {.sims = budget};
@@ -331,7 +333,7 @@ Test(search_threads, a_deadline_and_a_stop_end_the_helpers)
 {
     Case cases[64];
     read_cases(cases, 64);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < SMP_WAYS; k++) {
         Ab *ab = new_ab_smp(64, 3, smp_of(k));
         SearchLimits lim = {.deadline = clock_now() + 0.05};
         AbResult r;
@@ -354,23 +356,25 @@ Test(search_threads, a_deadline_and_a_stop_end_the_helpers)
     }
 }
 
-/* With one thread there is no one to leave a child for: smp=abdada is
- * the one-thread search, node for node (no table of keys is made). */
+/* With one thread there is no one to leave a child for: smp=abdada and
+ * smp=defer are the one-thread search, node for node (no table of keys
+ * is made). */
 Test(search_threads, one_thread_searches_alike_whatever_the_sharing)
 {
     Case cases[64];
     int n = read_cases(cases, 64);
-    for (int i = 0; i < n; i += 5) {
-        Ab *lazy = new_ab_smp(5, 1, AB_SMP_LAZY), *abdada = new_ab_smp(5, 1, AB_SMP_ABDADA);
-        AbResult a, b;
-        cr_expect_eq(ab_search(lazy, &cases[i].pos, NULL, &a), ab_search(abdada, &cases[i].pos, NULL, &b),
-                     "position %d", i);
-        cr_expect_eq(a.nodes, b.nodes, "position %d: %llu and %llu positions", i, (unsigned long long)a.nodes,
-                     (unsigned long long)b.nodes);
-        cr_expect_eq(a.score, b.score, "position %d", i);
-        ab_free(lazy);
-        ab_free(abdada);
-    }
+    for (int k = 1; k < SMP_WAYS; k++)
+        for (int i = 0; i < n; i += 5) {
+            Ab *lazy = new_ab_smp(5, 1, AB_SMP_LAZY), *other = new_ab_smp(5, 1, smp_of(k));
+            AbResult a, b;
+            cr_expect_eq(ab_search(lazy, &cases[i].pos, NULL, &a), ab_search(other, &cases[i].pos, NULL, &b),
+                         "smp %d, position %d", k, i);
+            cr_expect_eq(a.nodes, b.nodes, "smp %d, position %d: %llu and %llu positions", k, i,
+                         (unsigned long long)a.nodes, (unsigned long long)b.nodes);
+            cr_expect_eq(a.score, b.score, "smp %d, position %d", k, i);
+            ab_free(lazy);
+            ab_free(other);
+        }
 }
 
 Test(search_spec, threads_read_and_write)
@@ -402,6 +406,10 @@ Test(search_spec, threads_read_and_write)
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2,smp=abdada");
     cr_assert(agent_spec_ab_config(&s, &cfg));
     cr_expect_eq(cfg.smp, AB_SMP_ABDADA);
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=2,smp=defer", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2,smp=defer");
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.smp, AB_SMP_DEFER);
     cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=2,smp=lazy", &s, err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2");
     /* every key an engine option, movetime the last: no more than the
@@ -411,7 +419,7 @@ Test(search_spec, threads_read_and_write)
     cr_assert_leq(nopt, AGENT_SPEC_OPTIONS, "%d options", nopt);
     cr_expect_str_eq(opts[nopt - 2].name, "smp");
     cr_expect_str_eq(opts[nopt - 1].name, "movetime");
-    const char *bad_smp[] = {"ab:smp=", "ab:smp=ybwc", "ab:smp=ABDADA"};
+    const char *bad_smp[] = {"ab:smp=", "ab:smp=ybwc", "ab:smp=ABDADA", "ab:smp=deferred"};
     for (size_t i = 0; i < sizeof bad_smp / sizeof *bad_smp; i++) {
         cr_expect_neq(agent_spec_parse_text(bad_smp[i], &s, err), 0, "%s was read", bad_smp[i]);
         cr_expect(strstr(err, "smp"), "%s: %s", bad_smp[i], err);

@@ -328,7 +328,10 @@ Test(writers, policy_train_summary)
     policy_train_options_default(&o);
     o.seed = 1, o.epochs = 4, o.batch = 256, o.lr = 0.003;
     PolicyData d = {.games = 3, .count = 100, .positions_val = 10};
-    PolicyEpoch fig[3] = {{.val_loss = 3.5, .val_top1 = 0.1}, {.val_loss = NAN}, {.val_loss = 3.25, .val_top1 = 0.125}};
+    /* no child-value targets, no joint value: those figures NAN */
+    PolicyEpoch fig[3] = {{.val_loss = 3.5, .val_top1 = 0.1, .val_loss_child = NAN, .val_value = NAN},
+                          {.val_loss = NAN, .val_loss_child = NAN, .val_value = NAN},
+                          {.val_loss = 3.25, .val_top1 = 0.125, .val_loss_child = NAN, .val_value = NAN}};
     PolicyTrainSummary s = {.o = &o, .d = &d, .init = "p.nnue", .net = net, .read_s = 0.2, .train_s = 1.5, .fig = fig,
                             .out = "q.nnue", .len = 99};
     snprintf(want, sizeof want,

@@ -65,6 +65,10 @@ static void ab_defaults(AgentSpec *spec)
     spec->ab = (AgentAbParams){.depth = AB_DEFAULT_DEPTH, .tt_mb = AB_DEFAULT_TT_MB, .threads = 1};
 }
 
+/* smp=NAME: the names of AB_SMP_* (ab.h), by value */
+static const char *const smp_names[] = {"lazy", "abdada", "defer"};
+_Static_assert(sizeof smp_names / sizeof *smp_names == AB_SMP_DEFER + 1, "a name for each AB_SMP_*");
+
 static int ab_set(AgentSpec *spec, const char *key, const char *value, bool option, char *err)
 {
     AgentAbParams *p = &spec->ab;
@@ -110,11 +114,12 @@ static int ab_set(AgentSpec *spec, const char *key, const char *value, bool opti
                           AB_MAX_THREADS);
     }
     if (!strcmp(key, "smp")) {
-        if (!strcmp(value, "lazy") || !strcmp(value, "abdada")) {
-            p->smp = !strcmp(value, "abdada") ? AB_SMP_ABDADA : AB_SMP_LAZY;
-            return 0;
-        }
-        return error_code(err, ERR_USAGE, "bad value '%.64s' for smp (lazy or abdada)", value);
+        for (int i = 0; i < (int)(sizeof smp_names / sizeof *smp_names); i++)
+            if (!strcmp(value, smp_names[i])) {
+                p->smp = i;
+                return 0;
+            }
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for smp (lazy, abdada or defer)", value);
     }
     return error_code(err, ERR_USAGE,
                       "unknown ab key '%.64s' (known: depth, maxdepth, tt, tech, tempo, threads, smp, eval, movetime)",
@@ -141,7 +146,8 @@ static void ab_format(const AgentSpec *spec, char *out)
     if (p->tempo && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",tempo=%d", p->tempo);
     if (p->threads > 1 && n > 0 && n < SPEC_LEN)
         n += snprintf(out + n, SPEC_LEN - (size_t)n, ",threads=%u", (unsigned)p->threads);
-    if (p->smp == AB_SMP_ABDADA && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",smp=abdada");
+    if (p->smp != AB_SMP_LAZY && n > 0 && n < SPEC_LEN)
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",smp=%s", smp_names[p->smp]);
     if (spec->eval[0] && n > 0 && n < SPEC_LEN) snprintf(out + n, SPEC_LEN - (size_t)n, ",eval=%s", spec->eval);
 }
 
@@ -157,7 +163,7 @@ static int ab_options(const AgentSpec *spec, AgentOption *out)
     agent_option(&out[4], "tech", 1, 0, "%s", t);
     agent_option(&out[5], "tempo", -AB_MAX_TEMPO, AB_MAX_TEMPO, "%d", p->tempo);
     agent_option(&out[6], "threads", 1, AB_MAX_THREADS, "%u", (unsigned)p->threads);
-    agent_option(&out[7], "smp", 1, 0, "%s", p->smp == AB_SMP_ABDADA ? "abdada" : "lazy");
+    agent_option(&out[7], "smp", 1, 0, "%s", smp_names[p->smp]);
     return 8;
 }
 

@@ -46,7 +46,7 @@ enum { TT_NOMINAL_SLOT_BYTES = 19 };
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-/* AB_SMP_ABDADA: the keys of the positions being searched, one slot a
+/* AB_SMP_ABDADA and AB_SMP_DEFER: the keys of the positions being searched, one slot a
  * key (key modulo the size), set by the thread that starts a child's
  * subtree and cleared by it when the subtree is done (if no other key
  * took the slot meanwhile). A slot two keys share tells one of them
@@ -63,10 +63,13 @@ struct Ab {
     AbConfig cfg;
     TtSlot *tt;    /* shared by the helpers; owned by the main thread's Ab */
     uint64_t mask; /* slots - 1 */
-    /* AB_SMP_ABDADA with helpers: the positions being searched (BUSY_SLOTS),
-     * shared like the table and owned by the main thread's Ab; NULL else.
-     * Every thread writes it. */
+    /* AB_SMP_ABDADA or AB_SMP_DEFER with helpers: the positions being
+     * searched (BUSY_SLOTS), shared like the table and owned by the main
+     * thread's Ab; NULL else. Every thread writes it. */
     _Atomic uint64_t *busy;
+    /* this thread leaves for later a child another thread is searching:
+     * every thread with AB_SMP_ABDADA, the helpers alone with AB_SMP_DEFER */
+    bool defers;
     uint8_t gen;   /* the decision's generation, for replacement */
     int32_t history[COLOUR_NB][128][128]; /* by actor, to, from: a placement's (to 0) side by side */
     /* AB_KILLERS: the last two actions that cut off at each ply, and the
@@ -203,7 +206,7 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
         ab_free(ab);
         return error_set(err, "out of memory for %d threads' searches", threads);
     }
-    if (threads > 1 && cfg->smp == AB_SMP_ABDADA && !(ab->busy = calloc(BUSY_SLOTS, sizeof *ab->busy))) {
+    if (threads > 1 && cfg->smp != AB_SMP_LAZY && !(ab->busy = calloc(BUSY_SLOTS, sizeof *ab->busy))) {
         ab_free(ab);
         return error_set(err, "out of memory for %d threads' searches", threads);
     }
@@ -216,10 +219,12 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
         h->tt = ab->tt;
         h->mask = ab->mask;
         h->busy = ab->busy;
+        h->defers = ab->busy != NULL;
         h->main = ab;
         h->id = i;
         ab->helpers[ab->nhelpers++] = h;
     }
+    ab->defers = ab->busy && cfg->smp == AB_SMP_ABDADA;
     *out = ab;
     return 0;
 }
@@ -672,13 +677,13 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
     order_keys(ab, list, key, n, tt_move, depth, ply);
     int alpha0 = alpha, best = -AB_WIN - 1, me = pos->actor, searched = 0;
     Action best_move = ACTION_NONE;
-    /* AB_SMP_ABDADA: the children left for later, searched after the
-     * list. They are kept in the places of the list already gone through
+    /* AB_SMP_ABDADA, AB_SMP_DEFER's helpers: the children left for
+     * later, searched after the list. They are kept in the places of the list already gone through
      * (the k-th deferred at k, never past the action in hand), with the
      * rank they had in key[k], so that a child searched late is reduced
      * and pruned as where it stood. */
     int ndeferred = 0;
-    bool may_defer = ab->busy && depth >= AB_DEFER_DEPTH;
+    bool marks = ab->busy && depth >= AB_DEFER_DEPTH, may_defer = marks && ab->defers;
     for (int j = 0; j < n + ndeferred; j++) {
         Action a = j < n ? pick_next(ab, list, key, j, n, depth) : list[j - n];
         int rank = j < n ? searched : key[j - n];
@@ -693,11 +698,12 @@ static int search(Ab *ab, int depth, int alpha, int beta, int ply)
             pos_unmake(pos, a, &u);
             continue;
         }
-        /* AB_SMP_ABDADA: a child other than the first that another thread
-         * is searching now waits for the end of the list */
+        /* AB_SMP_ABDADA, AB_SMP_DEFER's helpers: a child other than the
+         * first that another thread is searching now waits for the end of
+         * the list; every thread marks the children it searches */
         Key child_key = pos->key;
-        _Atomic uint64_t *busy = may_defer ? &ab->busy[child_key & (BUSY_SLOTS - 1)] : NULL;
-        if (busy && j < n && searched > 0 && atomic_load_explicit(busy, memory_order_relaxed) == child_key) {
+        _Atomic uint64_t *busy = marks ? &ab->busy[child_key & (BUSY_SLOTS - 1)] : NULL;
+        if (may_defer && j < n && searched > 0 && atomic_load_explicit(busy, memory_order_relaxed) == child_key) {
             pos_unmake(pos, a, &u);
             list[ndeferred] = a;
             key[ndeferred++] = rank;
@@ -754,7 +760,8 @@ static int root_search(Ab *ab, int depth, int last)
 }
 
 /* A helper's search (Lazy SMP): iterative deepening over the main
- * thread's root to the main thread's cap, the odd helpers a depth ahead,
+ * thread's root to the main thread's cap, the odd helpers a depth ahead
+ * (AB_SMP_LAZY, AB_SMP_DEFER),
  * each with its own history and killers, until the main thread is done.
  * What a helper finds reaches the main thread only through the shared
  * table: its entries cut the main thread's search and order its moves. */
@@ -762,7 +769,7 @@ static void *helper_run(void *arg)
 {
     Ab *h = arg;
     int last = 0;
-    /* Lazy SMP: the odd helpers a depth ahead; ABDADA: every thread at the same depth */
+    /* Lazy SMP (and DEFER): the odd helpers a depth ahead; ABDADA: every thread at the same depth */
     for (int d = h->cfg.smp == AB_SMP_ABDADA ? 1 : 1 + (h->id & 1); d <= h->helper_cap; d++) {
         h->root_best = ACTION_NONE;
         int s = root_search(h, d, last);

@@ -65,6 +65,14 @@
  * one thread the table is never made, and the search is the one above,
  * node for node.
  *
+ * AB_SMP_DEFER (smp=defer) is Lazy SMP whose helpers use that table: the
+ * main thread searches as with one thread, its order and depths
+ * undisturbed, and only marks the children it is searching; the helpers
+ * (the odd ones a depth ahead, as in Lazy SMP) mark theirs too and leave
+ * for later a child the main thread or another helper is searching, so
+ * that they spread over other subtrees instead of repeating the main
+ * thread's. With one thread, again the search above, node for node.
+ *
  * Determinism (one thread): at a fixed depth, or under a node budget (limits' sims: at
  * most that many positions, counted exactly), the choice is a function of
  * the position, the table's contents and the history, which depend only
@@ -127,8 +135,8 @@ enum {
     AB_NULL2 = 1 << 6,
 };
 
-enum { AB_SMP_LAZY = 0, AB_SMP_ABDADA = 1 };
-enum { AB_DEFER_DEPTH = 3 }; /* AB_SMP_ABDADA: the least depth at which a child is left for later */
+enum { AB_SMP_LAZY = 0, AB_SMP_ABDADA = 1, AB_SMP_DEFER = 2 };
+enum { AB_DEFER_DEPTH = 3 }; /* ABDADA, DEFER: the least depth at which a child is marked, and left for later */
 
 typedef struct AbConfig {
     int depth;          /* the depth searched (1..AB_MAX_DEPTH) */
@@ -148,7 +156,8 @@ typedef struct AbConfig {
     int threads;
     /* With threads > 1: AB_SMP_LAZY (0, the helpers a depth ahead over
      * the shared table alone) or AB_SMP_ABDADA (children being searched
-     * by another thread left for later, above). */
+     * by another thread left for later, above) or AB_SMP_DEFER (Lazy
+     * SMP whose helpers leave those children for later). */
     int smp;
     /* Tests: every net accumulator computed from its position (nnue_refresh)
      * instead of from its parent's, the reference that the incremental

@@ -1,3 +1,4 @@
+#include <math.h>
 #include "engine/base/error.h"
 #include "engine/encode/encode.h"
 #include "engine/movegen.h"
@@ -18,9 +19,11 @@ int policy_load(Store *s, const StoreSelection *sel, const PolicyTrainOptions *o
         float target[MAX_ACTIONS];
         /* a reduced search (action.full = 0) is no policy target, neither
          * its visits nor the action it chose */
-        if (smp->row->budget == SEARCH_BUDGET_REDUCED) {
+        bool reduced = smp->row->budget == SEARCH_BUDGET_REDUCED;
+        if (reduced) {
             d->reduced++;
-            continue;
+            /* reduced_too: a sample all the same, its target the child one */
+            if (!o->reduced_too) continue;
         }
         int n = movegen_all(&smp->pos, legal), stored = samples_policy(smp, dense, err);
         if (stored < 0) {
@@ -30,7 +33,14 @@ int policy_load(Store *s, const StoreSelection *sel, const PolicyTrainOptions *o
         for (int i = 0; i < n; i++)
             target[i] = stored ? dense[encode_action(legal[i])] : legal[i] == smp->action ? 1.0f : 0.0f;
         size_t before = d->count;
-        if ((rc = policy_collect(d, o, smp->game, &smp->pos, legal, n, target, err))) break;
+        /* the value target of joint training: positions in P and M, as the
+         * value net's (eval/nnue_train.h) */
+        double vt = NAN;
+        if (smp->pos.state == STATE_P || smp->pos.state == STATE_M) {
+            double res = (smp->z + 1) / 2.0, rv = smp->row->root_value;
+            vt = isnan(rv) ? res : o->lambda * rv + (1 - o->lambda) * res;
+        }
+        if ((rc = policy_collect_full(d, o, smp->game, &smp->pos, legal, n, target, !reduced, vt, err))) break;
         d->with_visits += stored && d->count > before;
         if (progress && ++seen % 4096 == 0) progress(ctx, seen);
         if (o->max_positions && d->count >= o->max_positions) break;
