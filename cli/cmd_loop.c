@@ -1,7 +1,6 @@
 /* yinsh loop: PUCT self-play that trains its own net, value and policy,
  * behind an SPRT gate, round after round (study/plans/loop.h, docs/loop.md). */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,21 +108,8 @@ static void show_step(void *ctx, const LoopRow *r, const char *step, bool before
         progress_finish(&c->gate, c->gate_games, NULL);
         c->gate_shown = false;
     }
-    const char *again = before ? " (done before)" : "";
-    if (!strcmp(step, "selfplay")) {
-        fprintf(stderr, "yinsh %s: round %d/%d: self-play %s with net %d%s\n", c->cmd, r->k, c->rounds, r->selfplay_run,
-                r->best_before, again);
-    } else if (!strcmp(step, "train")) {
-        fprintf(stderr, "yinsh %s: round %d/%d: %s%s: value log-loss %.5f -> %.5f on %" PRIu64 " positions; policy "
-                        "cross-entropy %.4f (uniform %.4f) on %" PRIu64 " positions, %" PRIu64 " reduced left out\n",
-                c->cmd, r->k, c->rounds, r->net, again, r->value_loss_before, r->value_loss_after, r->value_positions,
-                r->policy_final, r->policy_base, r->policy_positions, r->policy_reduced);
-    } else {
-        fprintf(stderr, "yinsh %s: round %d/%d: gate%s: W %" PRIu64 " D %" PRIu64 " L %" PRIu64 " in %" PRIu64
-                        " pairs, llr %.2f: %s\n",
-                c->cmd, r->k, c->rounds, again, r->tally.wins, r->tally.draws, r->tally.losses, r->tally.pairs, r->llr,
-                r->verdict > 0 ? "H1, promoted" : r->verdict < 0 ? "H0, rejected" : "no decision, rejected");
-    }
+    fprintf(stderr, "yinsh %s: ", c->cmd);
+    loop_step_write(stderr, r, step, c->rounds, before);
 }
 
 static void show_gate(void *ctx, const MatchTally *t, uint64_t games)
@@ -138,20 +124,6 @@ static void show_gate(void *ctx, const MatchTally *t, uint64_t games)
     snprintf(tail, sizeof tail, "W %" PRIu64 " D %" PRIu64 " L %" PRIu64, t->wins, t->draws, t->losses);
     c->gate_games = games;
     progress_update(&c->gate, games, tail);
-}
-
-/* Whether the loop writes a file of that name into its folder: NAME.md,
- * NAME.costs, or NAME.k.nnue, .train, .gate of a round k. */
-static bool writes_loop_file(const char *name, const void *ctx)
-{
-    const Loop *l = ctx;
-    size_t n = strlen(l->name);
-    if (strncmp(name, l->name, n) || name[n] != '.') return false;
-    if (!strcmp(name + n, ".md") || !strcmp(name + n, ".costs")) return true;
-    char *end;
-    long k = strtol(name + n + 1, &end, 10);
-    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= l->rounds &&
-           (!strcmp(end, ".nnue") || !strcmp(end, ".train") || !strcmp(end, ".gate"));
 }
 
 /* The command line, as parsed, and the loop it makes. */
@@ -236,7 +208,7 @@ static int check_files(const char *cmd, const LoopArgs *a)
         return cli_usage_error(cmd, "--from %s: the loop's nets have a linear and a pattern part (feature set 3 to 5, "
                                     "e.g. eval/nets/leaf32.nnue)", l->from);
     const char *inputs[] = {a->sh.db, l->from}, *input_opts[] = {"--db", "--from"};
-    FolderWrites w = {.dir = l->dir, .writes = writes_loop_file, .ctx = l};
+    FolderWrites w = {.dir = l->dir, .writes = loop_writes_file, .ctx = l};
     return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2);
 }
 

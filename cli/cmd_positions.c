@@ -97,20 +97,13 @@ static int check_format(const char *cmd, PositionsArgs *a)
     if (!samples_format_parse(a->format_text, &a->format) || a->format == SAMPLES_PLANES_POLICY)
         return cli_usage_error(cmd, "--format '%s': expected ypn, csv or planes", a->format_text);
     a->extras = (SamplesExtras){.policy = a->policy ? SAMPLES_POLICY_F32 : SAMPLES_POLICY_NONE, .mask = a->mask};
-    if (a->policy_text) {
-        static const char *const NAMES[] = {"f32", "f16", "sparse"};
-        int k = 0;
-        while (k < 3 && strcmp(a->policy_text, NAMES[k])) k++;
-        if (k == 3) return cli_usage_error(cmd, "--policy-format '%s': expected f32, f16 or sparse", a->policy_text);
-        a->extras.policy = SAMPLES_POLICY_F32 + k;
-    }
+    if (a->policy_text && !samples_policy_parse(a->policy_text, &a->extras.policy))
+        return cli_usage_error(cmd, "--policy-format '%s': expected f32, f16 or sparse", a->policy_text);
     if ((a->policy || a->policy_text || a->mask) && a->format != SAMPLES_PLANES)
         return cli_usage_error(cmd, "%s goes with --format planes",
                                a->mask ? "--mask" : a->policy_text ? "--policy-format" : "--policy");
-    if (!strcmp(a->view_text, "actor")) a->view = ENCODE_VIEW_ACTOR;
-    else if (!strcmp(a->view_text, "white")) a->view = ENCODE_VIEW_WHITE;
-    else if (!strcmp(a->view_text, "black")) a->view = ENCODE_VIEW_BLACK;
-    else return cli_usage_error(cmd, "--view '%s': expected actor, white or black", a->view_text);
+    if (!samples_view_parse(a->view_text, &a->view))
+        return cli_usage_error(cmd, "--view '%s': expected actor, white or black", a->view_text);
     return 0;
 }
 

@@ -1,7 +1,6 @@
 /* yinsh rounds: self-play, fit and match, round after round while the new
  * weights gain (study/plans/rounds.h, docs/rounds.md). */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,7 @@
 #include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "engine/base/json.h"
-#include "study/plans/rounds.h"
+#include "study/plans/rounds_text.h"
 #include "engine/base/number.h"
 
 const char USAGE_ROUNDS[] =
@@ -113,131 +112,20 @@ static int play_run(void *ctx, const Planned *run)
     return cli_play_planned(&show, &p, &c->o);
 }
 
-/* A log-loss, "-" when there is none (no validation games). */
-static void loss_text(double v, char *out, size_t size)
-{
-    if (isnan(v)) snprintf(out, size, "-");
-    else snprintf(out, size, "%.5f", v);
-}
-
 static void show_fitted(void *ctx, const RoundRow *w)
 {
     RoundsCtx *c = ctx;
     if (c->quiet) return;
-    char before[16], after[16];
-    loss_text(w->loss_before[1], before, sizeof before);
-    loss_text(w->loss_after[1], after, sizeof after);
-    fprintf(stderr, "yinsh %s: round %d/%d: %s %zu position%s of %" PRIu64
-                    " game%s: validation log-loss %s -> %s; wrote %s\n",
-            c->cmd, w->k, c->rounds, c->net ? "trained on" : "fitted to", w->positions, number_plural(w->positions), w->games, number_plural(w->games),
-            before, after, w->weights);
-}
-
-/* The Elo as `yinsh match` prints it (adding 0.0 turns -0.0 into 0.0). */
-static void elo_text(Interval e, char *out, size_t size)
-{
-    if (e.lo == e.hi) snprintf(out, size, "%+.1f (no interval)", e.mid + 0.0);
-    else snprintf(out, size, "%+.1f (%+.1f to %+.1f)", e.mid + 0.0, e.lo + 0.0, e.hi + 0.0);
+    fprintf(stderr, "yinsh %s: ", c->cmd);
+    rounds_fitted_write(stderr, w, c->rounds, c->net);
 }
 
 static void show_judged(void *ctx, const RoundRow *w)
 {
     RoundsCtx *c = ctx;
     if (c->quiet) return;
-    char elo[64];
-    elo_text(w->elo, elo, sizeof elo);
-    fprintf(stderr, "yinsh %s: round %d/%d: new vs old W %" PRIu64 " D %" PRIu64 " L %" PRIu64 ", Elo %s: %s\n",
-            c->cmd, w->k, c->rounds, w->tally.wins, w->tally.draws, w->tally.losses, elo,
-            w->gains ? "gains" : "does not gain, the rounds stop");
-}
-
-static void print_table(const Rounds *r, const RoundRow *rows, int n, int best)
-{
-    printf("%-5s %9s %10s  %-22s %-14s %-28s %s\n", "round", "games", "positions", "val log-loss", "new W-D-L",
-           "Elo (95% CI)", "gains");
-    for (int i = 0; i < n; i++) {
-        const RoundRow *w = &rows[i];
-        char before[16], after[16], loss[40], wdl[64], elo[64];
-        loss_text(w->loss_before[1], before, sizeof before);
-        loss_text(w->loss_after[1], after, sizeof after);
-        snprintf(loss, sizeof loss, "%s -> %s", before, after);
-        snprintf(wdl, sizeof wdl, "%" PRIu64 "-%" PRIu64 "-%" PRIu64, w->tally.wins, w->tally.draws, w->tally.losses);
-        elo_text(w->elo, elo, sizeof elo);
-        printf("%-5d %9" PRIu64 " %10zu  %-22s %-14s %-28s %s\n", w->k, w->games, w->positions, loss, wdl, elo,
-               w->gains ? "yes" : "no");
-    }
-    if (best) printf("best: %s (round %d)\n", rows[best - 1].weights, best);
-    else printf("best: %s (the start: round 1 did not gain)\n", r->from);
-}
-
-/* Each round's figures as JSON (docs/json.md). */
-static void json_rounds(Json *j, const RoundRow *rows, int n)
-{
-    json_array(j, "rounds");
-    for (int i = 0; i < n; i++) {
-        const RoundRow *w = &rows[i];
-        json_object(j, NULL);
-        json_int(j, "round", w->k);
-        json_str(j, "selfplay_run", w->selfplay_run);
-        json_uint(j, "selfplay_games", w->games);
-        json_uint(j, "selfplay_games_validation", w->games_val);
-        json_uint(j, "positions", w->positions);
-        json_uint(j, "positions_validation", w->positions_val);
-        json_open(j, "log_loss_train", '{', true);
-        json_num(j, "before", w->loss_before[0]);
-        json_num(j, "after", w->loss_after[0]);
-        json_close(j);
-        json_open(j, "log_loss_validation", '{', true);
-        json_num(j, "before", w->loss_before[1]);
-        json_num(j, "after", w->loss_after[1]);
-        json_close(j);
-        json_str(j, "weights", w->weights);
-        json_str(j, "match_run", w->match_run);
-        json_open(j, "results", '{', true);
-        json_uint(j, "wins", w->tally.wins);
-        json_uint(j, "draws", w->tally.draws);
-        json_uint(j, "losses", w->tally.losses);
-        json_uint(j, "pairs", w->tally.pairs);
-        json_close(j);
-        cli_json_interval(j, "elo", w->elo);
-        json_bool(j, "gains", w->gains);
-        json_close(j);
-    }
-    json_close(j);
-}
-
-static void print_json(const Rounds *r, const RoundRow *rows, int n, int best, const char *csv, int argc,
-                       char **argv)
-{
-    Json j;
-    char spec[SPEC_LEN];
-    cli_json_begin(&j, "rounds", argc, argv);
-    json_str(&j, "name", r->name);
-    json_str(&j, "agent", agent_spec_format(&r->agent, spec));
-    json_str(&j, "from", r->from);
-    json_str(&j, "db", r->where.db);
-    json_str(&j, "out_dir", r->dir);
-    json_str(&j, "csv", csv);
-    json_u64_text(&j, "seed", r->seed);
-    json_int(&j, "rounds_planned", r->rounds);
-    json_uint(&j, "games_per_round", r->games);
-    json_uint(&j, "pairs_per_round", r->pairs);
-    json_bool(&j, "net", r->net);
-    if (r->net) {
-        json_open(&j, "training", '{', true);
-        json_int(&j, "hidden", r->train.hidden);
-        json_int(&j, "l2", r->train.l2);
-        json_int(&j, "epochs", r->train.epochs);
-        json_num(&j, "lambda", r->train.lambda);
-        json_bool(&j, "warm", r->warm);
-        json_close(&j);
-    }
-    json_rounds(&j, rows, n);
-    json_object(&j, "best");
-    json_int(&j, "round", best);
-    json_str(&j, "weights", best ? rows[best - 1].weights : r->from);
-    json_close(&j);
-    json_end(&j);
+    fprintf(stderr, "yinsh %s: ", c->cmd);
+    rounds_judged_write(stderr, w, c->rounds);
 }
 
 /* The command line, as parsed. */
@@ -250,20 +138,6 @@ typedef struct RoundsArgs {
     CliShared sh;
     CliControls ctl;
 } RoundsArgs;
-
-/* Whether the rounds write a file of that name into their folder:
- * NAME.csv, or the weights NAME.k.txt of a round k (rounds.h). */
-static bool writes_round_file(const char *name, const void *ctx)
-{
-    const Rounds *r = ctx;
-    size_t n = strlen(r->name);
-    if (strncmp(name, r->name, n) || name[n] != '.') return false;
-    if (!strcmp(name + n, ".csv")) return true;
-    char *end;
-    long k = strtol(name + n + 1, &end, 10);
-    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= r->rounds &&
-           !strcmp(end, r->net ? ".nnue" : ".txt");
-}
 
 /* The whole command line into r, before anything is stored or written:
  * 0, or the exit status. */
@@ -322,7 +196,7 @@ static int check_args(const char *cmd, RoundsArgs *a, Rounds *r)
     /* what is written (DIR/NAME.csv, DIR/NAME.k.txt or .nnue) against what is read */
     bool builtin = r->net && !strcmp(r->from, AGENT_NET_BUILTIN);
     const char *inputs[] = {a->sh.db, r->from}, *input_opts[] = {"--db", "--from"};
-    FolderWrites w = {.dir = r->dir, .writes = writes_round_file, .ctx = r};
+    FolderWrites w = {.dir = r->dir, .writes = rounds_writes_file, .ctx = r};
     return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, builtin ? 1 : 2);
 }
 
@@ -390,8 +264,14 @@ int cmd_rounds(int argc, char **argv)
     if (rc > 128) fprintf(stderr, "yinsh %s: the same command picks up where the rounds stopped\n", cmd);
     if (rc) goto done;
     if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
-    if (a.json) print_json(&r, rows, n, best, csv, argc, argv);
-    else print_table(&r, rows, n, best);
+    if (a.json) {
+        Json j;
+        cli_json_begin(&j, cmd, argc, argv);
+        rounds_json_write(&j, &r, rows, n, best, csv);
+        json_end(&j);
+    } else {
+        rounds_table_write(stdout, &r, rows, n, best);
+    }
 
 done:
     agent_spec_release(&r.agent);

@@ -10,7 +10,7 @@
 #include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
-#include "study/plans/spsa_match.h"
+#include "study/plans/spsa_text.h"
 #include "engine/base/number.h"
 
 const char USAGE_SPSA[] =
@@ -70,21 +70,6 @@ typedef struct SpsaArgs {
     CliControls ctl;
 } SpsaArgs;
 
-/* Whether iteration files NAME.K.plus.txt and NAME.K.minus.txt (K below
- * the iterations) or final.txt are named `name`: what the run writes
- * into its weights folder (spsa_match.h). */
-static bool writes_weights(const char *name, const void *ctx)
-{
-    const SpsaRun *s = ctx;
-    size_t n = strlen(s->name);
-    if (!strcmp(name, "final.txt")) return true;
-    if (strncmp(name, s->name, n) || name[n] != '.') return false;
-    char *end;
-    long k = strtol(name + n + 1, &end, 10);
-    return name[n + 1] >= '0' && name[n + 1] <= '9' && k < s->iterations &&
-           (!strcmp(end, ".plus.txt") || !strcmp(end, ".minus.txt"));
-}
-
 /* The path (CSV) and every weights file written, against what is read:
  * the database, the agent's weights, the engines file. 0, or the exit
  * status. */
@@ -94,7 +79,7 @@ static int check_outputs(const char *cmd, const SpsaArgs *a, const SpsaRun *s)
     const char *input_opts[] = {"--db", "the agent's eval", "--engines"};
     int rc = cli_check_output(cmd, "--out", a->out, inputs, input_opts, 3);
     if (rc || !s->weights_dir[0]) return rc;
-    FolderWrites w = {.dir = s->weights_dir, .writes = writes_weights, .ctx = s};
+    FolderWrites w = {.dir = s->weights_dir, .writes = spsa_writes_weights, .ctx = s};
     return cli_check_writes(cmd, "the weights folder", &w, inputs, input_opts, 3);
 }
 
@@ -161,13 +146,8 @@ static void show_step(void *ctx, const SpsaStep *st, const double *u)
 {
     SpsaCtx *c = ctx;
     if (c->quiet) return;
-    fprintf(stderr, "yinsh %s: iteration %d/%d: plus W %" PRIu64 " D %" PRIu64 " L %" PRIu64 " ->", c->cmd, st->k + 1,
-            c->s->iterations, st->tally.wins, st->tally.draws, st->tally.losses);
-    for (int i = 0; i < c->s->nparams; i++) {
-        const SpsaParam *p = &c->s->params[i];
-        fprintf(stderr, " %s %.4g", p->name, p->lo + u[i] * (p->hi - p->lo));
-    }
-    fprintf(stderr, "\n");
+    fprintf(stderr, "yinsh %s: ", c->cmd);
+    spsa_step_write(stderr, c->s, st, u);
 }
 
 /* The result: the final point, and the agent it makes. */
@@ -176,17 +156,7 @@ static int print_result(const char *cmd, const SpsaRun *s, const double *u, cons
     AgentSpec best;
     char text[SPEC_LEN], err[ERR_LEN];
     if (spsa_agent_at(s, u, "final", &best, text, err)) return cli_error(cmd, "%s", err);
-    printf("spsa         %s: %d iteration%s of %u pair%s, seed %" PRIu64 ", gains a %g c %g A %g alpha %g gamma %g\n",
-           s->name, s->iterations, number_plural((uint64_t)s->iterations), s->pairs, number_plural(s->pairs), s->seed,
-           s->gains.a, s->gains.c, s->gains.A, s->gains.alpha,
-           s->gains.gamma);
-    for (int i = 0; i < s->nparams; i++) {
-        const SpsaParam *p = &s->params[i];
-        printf("%-12s %.6g (start %g, range %g to %g)\n", p->name, p->lo + u[i] * (p->hi - p->lo), p->start, p->lo,
-               p->hi);
-    }
-    printf("agent        %s\n", text);
-    printf("path         %s\n", out);
+    spsa_result_write(stdout, s, u, text, out);
     return 0;
 }
 

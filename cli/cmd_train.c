@@ -1,14 +1,13 @@
 /* yinsh train: a net (eval/nnue.h) trained on stored games
  * (eval/nnue_train.h; the positions: study/positions/train_load.h). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/base/clock.h"
 #include "engine/base/file.h"
-#include "engine/base/parallel.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "eval/train_summary.h"
 #include "study/positions/train_load.h"
 
 const char USAGE_TRAIN[] =
@@ -262,65 +261,6 @@ static void show_slice(void *ctx, const NnueEpoch *ep, int epoch, uint64_t at)
     }
 }
 
-static void print_loss(FILE *f, double x)
-{
-    if (isnan(x)) fprintf(f, " %9s", "-");
-    else fprintf(f, " %9.5f", x);
-}
-
-static void print_losses(FILE *sum, NnueLosses losses, bool baseline)
-{
-    fprintf(sum, "log-loss        train(target) val(target) train(result) val(result)\n");
-    const char *names[4] = {"constant", "linear", "float", "quantised"};
-    for (int k = 0; k < 4; k++) {
-        if (k == 1 && !baseline) continue;
-        double(*l)[2] = losses[k];
-        fprintf(sum, "%-14s", names[k]);
-        print_loss(sum, l[0][0]);
-        fprintf(sum, "    ");
-        print_loss(sum, l[1][0]);
-        fprintf(sum, "    ");
-        print_loss(sum, l[0][1]);
-        fprintf(sum, "  ");
-        print_loss(sum, l[1][1]);
-        fprintf(sum, "\n");
-    }
-}
-
-/* The summary: the data, the net, the epochs, the losses, the time, the file. */
-static void print_summary(FILE *sum, const TrainArgs *a, const TrainInputs *in, const NnueData *data, int64_t repeats,
-                          const NnueTrained *tr, NnueLosses losses, double read_s, const Nnue *net)
-{
-    const NnueTrainOptions *o = &a->o;
-    fprintf(sum, "data: %llu games (%llu validation; %llu repeated action sequences and %lld stored repeats left out), "
-           "%zu positions (%zu validation), %zu with a search value, lambda %g\n",
-           (unsigned long long)data->games, (unsigned long long)data->games_val, (unsigned long long)data->duplicates,
-           (long long)repeats, data->n_train + data->n_val, data->n_val, data->with_value, o->lambda);
-    if (o->max_positions || o->quiet_only)
-        fprintf(sum, "cut: %llu games past --positions %zu, %llu positions not quiet left out\n",
-                (unsigned long long)data->capped, o->max_positions, (unsigned long long)data->noisy);
-    if (in->start)
-        fprintf(sum, "started from: %s (content hash %016llx)\n", a->init, (unsigned long long)nnue_hash(in->start));
-    fprintf(sum, "net: %d inputs x 2 x %d hidden%s%.0d%s, seed %llu, %d epochs, batch %d, lr %g\n", NNUE_FEATURES,
-           o->hidden, o->l2 ? ", second layer " : "", o->l2, o->patterns ? ", linear and pattern parts" : o->linear ? ", linear part" : "",
-           (unsigned long long)o->seed, o->epochs, o->batch, o->lr);
-    fprintf(sum, "epoch      lr     train  val(target)  val(result)   seconds\n");
-    for (int i = 0; i < tr->epochs; i++) {
-        const NnueEpoch *h = &tr->history[i];
-        fprintf(sum, "%5d %7.2g", h->epoch, h->lr);
-        print_loss(sum, h->train);
-        fprintf(sum, "   ");
-        print_loss(sum, h->val_target);
-        fprintf(sum, "    ");
-        print_loss(sum, h->val_result);
-        fprintf(sum, "  %8.1f\n", h->seconds);
-    }
-    print_losses(sum, losses, a->baseline != NULL);
-    fprintf(sum, "time: read %.1f s, trained %.1f s (%.0f positions/s on %d threads)\n", read_s, tr->seconds,
-           tr->seconds > 0 ? (double)tr->positions / tr->seconds : 0, parallel_threads(o->threads));
-    fprintf(sum, "wrote %s: %zu bytes, content hash %016llx\n", a->out, tr->len, (unsigned long long)nnue_hash(net));
-}
-
 /* The positions of the selected games (study/positions/train_load.h). */
 static int train_read(const TrainArgs *a, const TrainInputs *in, NnueData *data, int64_t *repeats, double *read_s)
 {
@@ -398,7 +338,10 @@ int cmd_train(int argc, char **argv)
         goto done;
     }
     if (warn[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, warn);
-    print_summary(file_is_stdout(a.out) ? stderr : stdout, &a, &in, &data, repeats, &tr, losses, read_s, net);
+    NnueTrainSummary sum = {.o = &a.o, .data = &data, .repeats = repeats, .init = a.init, .start = in.start,
+                            .tr = &tr, .losses = losses, .baseline = a.baseline != NULL, .read_s = read_s,
+                            .out = a.out, .net = net};
+    nnue_train_summary_write(file_is_stdout(a.out) ? stderr : stdout, &sum);
 
 done:
     nnue_free(net);

@@ -9,6 +9,7 @@
 #include "engine/base/file.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "eval/train_summary.h"
 #include "study/positions/policy_load.h"
 
 static void show_read(void *ctx, uint64_t positions) { progress_update(ctx, positions, "positions read"); }
@@ -24,15 +25,6 @@ static void show_epoch(void *ctx, const PolicyEpoch *e)
         if (!isnan(e->val_value)) fprintf(stderr, "; value %.5f", e->val_value);
         fputc('\n', stderr);
     }
-}
-
-static void print_figure(FILE *f, const char *name, const PolicyEpoch *e)
-{
-    fprintf(f, "%-34s cross-entropy %.4f, top-1 %.1f%%", name, e->val_loss, 100 * e->val_top1);
-    if (!isnan(e->val_loss_child))
-        fprintf(f, "; child values: %.4f, %.1f%%", e->val_loss_child, 100 * e->val_top1_child);
-    if (!isnan(e->val_value)) fprintf(f, "; value log-loss %.5f", e->val_value);
-    fputc('\n', f);
 }
 
 /* The command line, as parsed. */
@@ -143,40 +135,6 @@ static int read_samples(const PolicyArgs *a, const StoreSelection *sel, PolicyDa
     return 0;
 }
 
-/* The figures of the head trained, into sum. */
-static void print_summary(FILE *sum, const PolicyArgs *a, const PolicyData *d, const Nnue *net, double read_s,
-                          double train_s, const PolicyEpoch fig[3], size_t len)
-{
-    const PolicyTrainOptions *o = &a->o;
-    fprintf(sum, "data: %llu games, %zu positions with a choice (%llu held out), %llu with stored visits, read in "
-                 "%.1f s\n",
-            (unsigned long long)d->games, d->count, (unsigned long long)d->positions_val,
-            (unsigned long long)d->with_visits, read_s);
-    if (d->reduced)
-        fprintf(sum, "data: %llu positions of reduced searches (playout cap) %s\n", (unsigned long long)d->reduced,
-                o->reduced_too ? "kept, trained on their child-value targets alone" : "left out");
-    fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", a->init,
-            nnue_hidden(net), (unsigned long long)o->seed, o->epochs, o->batch, o->lr, train_s);
-    if (d->positions_val == 0) {
-        /* too few games for a game of them to be held out at this share */
-        fprintf(sum, "held-out positions: none (%llu games at --val %g hold none out: no figures)\n",
-                (unsigned long long)d->games, o->val_frac);
-    } else {
-        fprintf(sum, "held-out positions:\n");
-        print_figure(sum, a->direct ? "  uniform priors (no head)" : "  children's values alone (no head)", &fig[0]);
-        if (d->ctarget) {
-            PolicyEpoch c;
-            policy_measure_child_prior(d, &c);
-            char name[64];
-            snprintf(name, sizeof name, "  child values at T %g as priors", o->child_temp);
-            print_figure(sum, name, &c);
-        }
-        if (!isnan(fig[1].val_loss)) print_figure(sum, "  the net's head before (warm start)", &fig[1]);
-        print_figure(sum, a->o.joint > 0 ? "  the quantised joint net" : "  the quantised head", &fig[2]);
-    }
-    fprintf(sum, "wrote %s: %zu bytes\n", a->out, len);
-}
-
 int cmd_train_policy(int argc, char **argv)
 {
     const char *cmd = "train";
@@ -220,7 +178,9 @@ int cmd_train_policy(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    print_summary(file_is_stdout(a.out) ? stderr : stdout, &a, &d, net, read_s, clock_now() - t0, fig, len);
+    PolicyTrainSummary sum = {.o = &a.o, .d = &d, .init = a.init, .net = net, .direct = a.direct, .read_s = read_s,
+                              .train_s = clock_now() - t0, .fig = fig, .out = a.out, .len = len};
+    policy_train_summary_write(file_is_stdout(a.out) ? stderr : stdout, &sum);
 done:
     free(bytes);
     policy_data_free(&d);

@@ -1,5 +1,4 @@
 /* yinsh tune: fit the evaluation weights to stored games (eval/tune.h). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +6,7 @@
 #include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "engine/base/json.h"
+#include "eval/tune_report.h"
 #include "study/positions/tune_load.h"
 #include "engine/base/number.h"
 
@@ -36,57 +36,6 @@ const char USAGE_TUNE[] =
     "  --json          the figures as one JSON document on stdout (docs/json.md)\n"
     "                  instead of the text; the weights file is written the same\n";
 
-/* The fit's figures as JSON (docs/json.md). */
-static void json_fit(const TuneData *d, const TuneOptions *o, const TuneFit *fit, const char *db, const CliList *runs,
-                     const char *from, const char *out, double read_s, double fit_s, int argc, char **argv)
-{
-    Json j;
-    cli_json_begin(&j, "tune", argc, argv);
-    json_str(&j, "db", db);
-    if (runs->n) {
-        json_open(&j, "runs", '[', true);
-        for (int i = 0; i < runs->n; i++) json_str(&j, NULL, runs->items[i]);
-        json_close(&j);
-    } else {
-        json_null(&j, "runs");
-    }
-    json_str(&j, "from", from);
-    json_str(&j, "out", out);
-    json_object(&j, "data");
-    json_uint(&j, "games", d->games);
-    json_uint(&j, "games_validation", d->games_val);
-    json_uint(&j, "positions", d->n);
-    json_uint(&j, "positions_validation", d->n_val);
-    json_int(&j, "min_ply", o->min_ply);
-    json_num(&j, "sample", o->sample);
-    json_u64_text(&j, "seed", o->seed);
-    json_num(&j, "l2", o->l2);
-    json_close(&j);
-    json_num(&j, "scale_k", fit->k);
-    json_object(&j, "log_loss");
-    const char *names[4] = {"constant", "start", "start_x_k", "tuned"};
-    const double *losses[4] = {fit->loss_constant, fit->loss_before, fit->loss_scaled, fit->loss_after};
-    for (int i = 0; i < 4; i++) {
-        json_open(&j, names[i], '{', true);
-        json_num(&j, "train", losses[i][0]);
-        json_num(&j, "validation", losses[i][1]); /* null without validation games */
-        json_close(&j);
-    }
-    json_close(&j);
-    json_int(&j, "newton_steps", fit->iterations);
-    json_object(&j, "weights");
-    for (int k = 0; k < FEAT_NB; k++) {
-        json_open(&j, FEATURE_NAMES[k], '{', true);
-        json_num(&j, "start", fit->before.w[k]);
-        json_num(&j, "tuned", fit->after.w[k]);
-        json_close(&j);
-    }
-    json_close(&j);
-    json_num(&j, "read_time_s", read_s);
-    json_num(&j, "fit_time_s", fit_s);
-    json_end(&j);
-}
-
 /* The fit's report, which is also the weights file's header: the
  * command line that made it, then the summary (malloc'ed; NULL when out
  * of memory). */
@@ -105,15 +54,6 @@ static char *fit_header(int argc, char **argv, const TuneData *data, const TuneO
     tune_summary_write(h, data, o, fit, repeats, from ? "starting" : "default");
     fclose(h);
     return header;
-}
-
-/* The report and the weights before and after, on stdout. */
-static void print_fit(const char *header, const TuneFit *fit)
-{
-    printf("%s\n", header);
-    printf("weights        start      tuned\n");
-    for (int k = 0; k < FEAT_NB; k++)
-        printf("%-13s %9.5f  %9.5f\n", FEATURE_NAMES[k], fit->before.w[k], fit->after.w[k]);
 }
 
 /* The command line, as parsed. */
@@ -178,14 +118,25 @@ static int write_fit(int argc, char **argv, const TuneArgs *a, const TuneData *d
     int rc = 0;
     char *header = fit_header(argc, argv, data, &a->o, fit, repeats, a->from);
     if (!header) return cli_error(cmd, "out of memory");
-    if (!a->json) print_fit(header, fit);
+    if (!a->json) {
+        printf("%s\n", header);
+        tune_weights_write(stdout, fit);
+    }
     /* weights the fit made unusable (not finite), or a file that could
      * not be written (a full disk): said apart */
     if (weights_check(&fit->after, err)) rc = cli_error(cmd, "the fit gives no usable weights: %s", err);
     else if (weights_save(a->out, &fit->after, header, err)) rc = cli_error(cmd, "%s", err);
     free(header);
-    if (!rc && a->json) json_fit(data, &a->o, fit, a->db, &a->runs, a->from, a->out, read_s, fit_s, argc, argv);
-    else if (!rc) printf("wrote %s\n", a->out);
+    if (!rc && a->json) {
+        Json j;
+        TuneFiles files = {.db = a->db, .runs = (const char *const *)a->runs.items, .nruns = a->runs.n,
+                           .from = a->from, .out = a->out, .read_s = read_s, .fit_s = fit_s};
+        cli_json_begin(&j, cmd, argc, argv);
+        tune_json_write(&j, data, &a->o, fit, &files);
+        json_end(&j);
+    } else if (!rc) {
+        printf("wrote %s\n", a->out);
+    }
     return rc;
 }
 

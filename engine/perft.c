@@ -1,6 +1,8 @@
+#include <inttypes.h>
 #include <stdbool.h>
 #include "engine/perft.h"
 #include "engine/movegen.h"
+#include "engine/notation.h"
 
 /* With bulk, the last ply is counted by movegen_count; without, every leaf
  * is made, which checks movegen_count against movegen_all on the way. */
@@ -28,4 +30,22 @@ uint64_t perft(Position *pos, int depth)
 uint64_t perft_made(Position *pos, int depth)
 {
     return perft_walk(pos, depth, false);
+}
+
+uint64_t perft_divide(Position *pos, int depth, FILE *f)
+{
+    Action list[MAX_ACTIONS];
+    int n = movegen_all(pos, list);
+    movegen_sort(list, n);
+    uint64_t total = 0;
+    for (int k = 0; k < n; k++) {
+        Undo u;
+        char text[ACTION_MAX_LEN];
+        pos_make(pos, list[k], &u);
+        uint64_t c = perft(pos, depth - 1);
+        pos_unmake(pos, list[k], &u);
+        fprintf(f, "%s %" PRIu64 "\n", action_format(list[k], text), c);
+        total += c;
+    }
+    return total;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "engine/notation.h"
 #include "engine/position.h"
 #include "selfplay/records/record_text.h"
@@ -92,4 +93,32 @@ int record_text_write(FILE *f, const RecordText *g, char *err)
     for (int i = 0; i < g->nactions; i++) record_text_action(f, i, g->actions[i]);
     if (g->nactions) fputc('\n', f);
     return 0;
+}
+
+int record_text_position(const RecordText *g, long ply, Position *pos, char *err)
+{
+    int variant;
+    if (!variant_parse(g->variant, &variant))
+        return error_set(err, "run '%s' game %u: variant '%.32s' is not one this yinsh plays", g->run,
+                         (unsigned)g->index, g->variant);
+    if (ply > g->nactions)
+        return error_code(err, ERR_USAGE, "run '%s' game %u has %d action%s", g->run, (unsigned)g->index,
+                          g->nactions, number_plural((uint64_t)g->nactions));
+    pos_start(pos, variant);
+    for (long i = 0; i < ply; i++) {
+        Action a;
+        char msg[ERR_LEN];
+        if (action_parse(pos, g->actions[i], &a, msg))
+            return error_set(err, "run '%s' game %u: stored action %ld: %s", g->run, (unsigned)g->index, i + 1, msg);
+        Undo u;
+        pos_make(pos, a, &u);
+    }
+    return 0;
+}
+
+void record_text_position_head(FILE *f, const RecordText *g, long ply)
+{
+    fprintf(f, "run %s, game %u (%s, White %s, Black %s): after %ld of %d action%s; stored result %s (%s)\n", g->run,
+            (unsigned)g->index, g->variant, g->white, g->black, ply, g->nactions, number_plural((uint64_t)g->nactions),
+            g->result, g->reason);
 }

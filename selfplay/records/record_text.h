@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "engine/notation.h"
+#include "engine/position.h"
 
 /* The fields of a game's record, as text (selfplay/store/store.h's
  * StoreGameText is this type, filled from the database). */
@@ -54,5 +55,16 @@ void record_text_action(FILE *f, int ply, const char *text);
  * actions. 0, or ERR_FAIL with err: a variant this yinsh does not play, a
  * value longer than a tag holds. */
 int record_text_write(FILE *f, const RecordText *g, char *err);
+
+/* The position of a game's record after its first ply actions (0 to
+ * g->nactions), every action checked, so a tampered row is caught instead
+ * of drawn: 0; ERR_USAGE when ply is past the game's end ("run 'R' game I
+ * has N actions"); else -1 naming the run, the game and the variant or
+ * action that is wrong. */
+int record_text_position(const RecordText *g, long ply, Position *pos, char *err);
+
+/* The line above a drawing of that position: the run, the game, its
+ * variant and players, how far into it, the stored result. */
+void record_text_position_head(FILE *f, const RecordText *g, long ply);
 
 #endif

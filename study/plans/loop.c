@@ -595,3 +595,32 @@ void loop_table_write(FILE *f, const Loop *l, const LoopRow *rows, int n, int be
     if (best) fprintf(f, "\nBest: %s.%d.nnue (round %d).\n", l->name, best, best);
     else fprintf(f, "\nBest: net 0, `%s`.\n", l->from);
 }
+
+bool loop_writes_file(const char *name, const void *ctx)
+{
+    const Loop *l = ctx;
+    size_t n = strlen(l->name);
+    if (strncmp(name, l->name, n) || name[n] != '.') return false;
+    if (!strcmp(name + n, ".md") || !strcmp(name + n, ".costs")) return true;
+    char *end;
+    long k = strtol(name + n + 1, &end, 10);
+    return name[n + 1] >= '0' && name[n + 1] <= '9' && k >= 1 && k <= l->rounds &&
+           (!strcmp(end, ".nnue") || !strcmp(end, ".train") || !strcmp(end, ".gate"));
+}
+
+void loop_step_write(FILE *f, const LoopRow *r, const char *step, int rounds, bool done_before)
+{
+    const char *again = done_before ? " (done before)" : "";
+    if (!strcmp(step, "selfplay")) {
+        fprintf(f, "round %d/%d: self-play %s with net %d%s\n", r->k, rounds, r->selfplay_run, r->best_before, again);
+    } else if (!strcmp(step, "train")) {
+        fprintf(f, "round %d/%d: %s%s: value log-loss %.5f -> %.5f on %" PRIu64 " positions; policy "
+                   "cross-entropy %.4f (uniform %.4f) on %" PRIu64 " positions, %" PRIu64 " reduced left out\n",
+                r->k, rounds, r->net, again, r->value_loss_before, r->value_loss_after, r->value_positions,
+                r->policy_final, r->policy_base, r->policy_positions, r->policy_reduced);
+    } else {
+        fprintf(f, "round %d/%d: gate%s: W %" PRIu64 " D %" PRIu64 " L %" PRIu64 " in %" PRIu64 " pairs, llr %.2f: %s\n",
+                r->k, rounds, again, r->tally.wins, r->tally.draws, r->tally.losses, r->tally.pairs, r->llr,
+                r->verdict > 0 ? "H1, promoted" : r->verdict < 0 ? "H0, rejected" : "no decision, rejected");
+    }
+}

@@ -113,6 +113,11 @@ int loop_check(const Loop *l, char *err);
  * noise and pcr at 0). 0, or -1 with err. */
 int loop_default_gate(const AgentSpec *agent, AgentSpec *gate, char *err);
 
+/* Whether the loop l (const Loop *) writes a file of that name into its
+ * folder: NAME.md, NAME.costs, or NAME.k.nnue, .train, .gate of a round k
+ * from 1 to l->rounds. */
+bool loop_writes_file(const char *name, const void *l);
+
 /* The candidate of round k (k = 0: net 0) into path (AGENT_PATH_LEN). */
 void loop_net_path(const Loop *l, int k, char *path);
 
@@ -136,6 +141,11 @@ typedef struct LoopHooks {
  * plan: each file names the plan it was made for, a hash of the options
  * and nets it depends on). */
 int loop_run(const Loop *l, const LoopHooks *h, LoopRow *rows, int *best, char *err);
+
+/* A step's end as a line (a hook's `step`): "round K/R: self-play RUN
+ * with net B", the training's losses, or the gate's verdict; " (done
+ * before)" when done_before. */
+void loop_step_write(FILE *f, const LoopRow *r, const char *step, int rounds, bool done_before);
 
 /* The rounds' table as markdown (DIR/NAME.md's contents) into f. */
 void loop_table_write(FILE *f, const Loop *l, const LoopRow *rows, int n, int best);

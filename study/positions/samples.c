@@ -153,6 +153,29 @@ bool samples_format_extras_parse(const char *text, int *format, SamplesExtras *x
     return true;
 }
 
+bool samples_policy_parse(const char *text, int *policy)
+{
+    static const char *const NAMES[] = {"f32", "f16", "sparse"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(text, NAMES[k])) {
+            *policy = SAMPLES_POLICY_F32 + k;
+            return true;
+        }
+    return false;
+}
+
+bool samples_view_parse(const char *text, int *view)
+{
+    static const char *const NAMES[] = {"actor", "white", "black"};
+    static const int VIEWS[] = {ENCODE_VIEW_ACTOR, ENCODE_VIEW_WHITE, ENCODE_VIEW_BLACK};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(text, NAMES[k])) {
+            *view = VIEWS[k];
+            return true;
+        }
+    return false;
+}
+
 /* ---- the .npy file ------------------------------------------------------
  *
  * NumPy's format 1.0: the magic, a 2-byte header length, then the header

@@ -92,6 +92,10 @@ typedef struct SamplesExtras {
  * "+policy-sparse", at most one; "+mask"), into *format (SAMPLES_PLANES
  * for every planes format) and *x. False for any other text. */
 bool samples_format_extras_parse(const char *text, int *format, SamplesExtras *x);
+/* The policy's form by name: f32, f16 or sparse (SAMPLES_POLICY_F32 ..). */
+bool samples_policy_parse(const char *text, int *policy);
+/* The planes' view by name: actor, white or black (ENCODE_VIEW_*). */
+bool samples_view_parse(const char *text, int *view);
 #define SAMPLES_FORMATS_EXPECTED \
     "ypn, csv or planes[+policy|+policy-f16|+policy-sparse][+mask] (planes+policy, planes+policy-sparse+mask, ...)"
 
