@@ -61,6 +61,11 @@ echo "tsan: ABDADA alpha-beta, threads=3 in games on 2 OpenMP threads"
 echo "tsan: Lazy SMP with deferring helpers alpha-beta, threads=3 in games on 2 OpenMP threads"
 "$yinsh" selfplay --games 2 --white ab:depth=5,threads=3,smp=defer,tech=killers+asp+lmr+nmp+fut+qs --black random \
     --threads 2 --seed 6 --no-db --quiet >/dev/null
+# SKIP (ab:smp=skip): Lazy SMP whose helpers skip depths, read the main
+# thread's completed depth and leave a depth it completes.
+echo "tsan: Lazy SMP with helpers skipping depths alpha-beta, threads=3 in games on 2 OpenMP threads"
+"$yinsh" selfplay --games 2 --white ab:depth=6,threads=3,smp=skip,tech=killers+asp+lmr+nmp+fut+qs --black random \
+    --threads 2 --seed 6 --no-db --quiet >/dev/null
 # The rank-0 receive path of an MPI job (selfplay/play/distribute.c): rank 0's
 # serve thread hands the other ranks' games to the writer beside its own
 # game threads. Only where the build has MPI and mpirun is installed.

@@ -246,12 +246,17 @@ static Ab *new_ab_smp(int depth, int threads, int smp)
     return ab;
 }
 
-/* The threads' tests run over the three ways of sharing the work: the
+/* The threads' tests run over the four ways of sharing the work: the
  * helpers racing over the table (Lazy SMP), the children being searched
  * left for later by every thread (ABDADA) or by the helpers alone
- * (DEFER); smp_of(k) for k < SMP_WAYS */
-enum { SMP_WAYS = 3 };
-static int smp_of(int k) { return k == 2 ? AB_SMP_DEFER : k ? AB_SMP_ABDADA : AB_SMP_LAZY; }
+ * (DEFER), the helpers at staggered depths ahead of the main thread
+ * (SKIP); smp_of(k) for k < SMP_WAYS */
+enum { SMP_WAYS = 4 };
+static int smp_of(int k)
+{
+    static const int ways[SMP_WAYS] = {AB_SMP_LAZY, AB_SMP_ABDADA, AB_SMP_DEFER, AB_SMP_SKIP};
+    return ways[k];
+}
 
 Test(search_threads, fixed_depth_completes_with_a_legal_action)
 {
@@ -356,9 +361,9 @@ Test(search_threads, a_deadline_and_a_stop_end_the_helpers)
     }
 }
 
-/* With one thread there is no one to leave a child for: smp=abdada and
- * smp=defer are the one-thread search, node for node (no table of keys
- * is made). */
+/* With one thread there is no one to leave a child for and no helper to
+ * skip a depth: smp=abdada, smp=defer and smp=skip are the one-thread
+ * search, node for node (no table of keys is made). */
 Test(search_threads, one_thread_searches_alike_whatever_the_sharing)
 {
     Case cases[64];
@@ -410,6 +415,13 @@ Test(search_spec, threads_read_and_write)
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2,smp=defer");
     cr_assert(agent_spec_ab_config(&s, &cfg));
     cr_expect_eq(cfg.smp, AB_SMP_DEFER);
+    cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=2,smp=skip", &s, err), 0, "%s", err);
+    cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2,smp=skip");
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.smp, AB_SMP_SKIP);
+    cr_assert_eq(agent_spec_set(&s, "smp", "skip", err), 0, "%s", err);
+    cr_assert(agent_spec_ab_config(&s, &cfg));
+    cr_expect_eq(cfg.smp, AB_SMP_SKIP);
     cr_assert_eq(agent_spec_parse_text("ab:depth=5,threads=2,smp=lazy", &s, err), 0, "%s", err);
     cr_expect_str_eq(agent_spec_format(&s, out), "ab:depth=5,tt=16,threads=2");
     /* every key an engine option, movetime the last: no more than the
@@ -419,7 +431,7 @@ Test(search_spec, threads_read_and_write)
     cr_assert_leq(nopt, AGENT_SPEC_OPTIONS, "%d options", nopt);
     cr_expect_str_eq(opts[nopt - 2].name, "smp");
     cr_expect_str_eq(opts[nopt - 1].name, "movetime");
-    const char *bad_smp[] = {"ab:smp=", "ab:smp=ybwc", "ab:smp=ABDADA", "ab:smp=deferred"};
+    const char *bad_smp[] = {"ab:smp=", "ab:smp=ybwc", "ab:smp=ABDADA", "ab:smp=deferred", "ab:smp=skip2", "ab:smp=Skip"};
     for (size_t i = 0; i < sizeof bad_smp / sizeof *bad_smp; i++) {
         cr_expect_neq(agent_spec_parse_text(bad_smp[i], &s, err), 0, "%s was read", bad_smp[i]);
         cr_expect(strstr(err, "smp"), "%s: %s", bad_smp[i], err);

@@ -241,7 +241,7 @@ typedef struct AgentAbParams {
     uint32_t tech;  /* tech=NAME+NAME...: AB_* bits (search/ab.h); 0: the search of 8f70ac8 */
     int tempo;      /* tempo=N: added to each evaluation for its actor; 0: none */
     uint32_t threads; /* threads=T: one search's threads (Lazy SMP, ab.h); 1: one */
-    int smp;          /* smp=lazy|abdada|defer: how the threads share the work (AB_SMP_*, ab.h); lazy unless set */
+    int smp;          /* smp=lazy|abdada|defer|skip: how the threads share the work (AB_SMP_*, ab.h); lazy unless set */
 } AgentAbParams;
 
 /* A spec: a plain value, copied into plans, tournaments and agents. The

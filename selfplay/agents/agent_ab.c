@@ -66,8 +66,8 @@ static void ab_defaults(AgentSpec *spec)
 }
 
 /* smp=NAME: the names of AB_SMP_* (ab.h), by value */
-static const char *const smp_names[] = {"lazy", "abdada", "defer"};
-_Static_assert(sizeof smp_names / sizeof *smp_names == AB_SMP_DEFER + 1, "a name for each AB_SMP_*");
+static const char *const smp_names[] = {"lazy", "abdada", "defer", "skip"};
+_Static_assert(sizeof smp_names / sizeof *smp_names == AB_SMP_SKIP + 1, "a name for each AB_SMP_*");
 
 static int ab_set(AgentSpec *spec, const char *key, const char *value, bool option, char *err)
 {
@@ -119,7 +119,7 @@ static int ab_set(AgentSpec *spec, const char *key, const char *value, bool opti
                 p->smp = i;
                 return 0;
             }
-        return error_code(err, ERR_USAGE, "bad value '%.64s' for smp (lazy, abdada or defer)", value);
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for smp (lazy, abdada, defer or skip)", value);
     }
     return error_code(err, ERR_USAGE,
                       "unknown ab key '%.64s' (known: depth, maxdepth, tt, tech, tempo, threads, smp, eval, movetime)",

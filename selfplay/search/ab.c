@@ -114,6 +114,9 @@ struct Ab {
     atomic_bool done;      /* main: set when its search ends, and the helpers stop */
     _Atomic uint64_t helper_nodes; /* main: the positions its helpers visited, added every CHECK_EVERY */
     atomic_bool ahead;     /* main: a helper has finished (the cap completed, or a proof): the main thread stops */
+    _Atomic int main_done; /* main: its deepest completed depth this search (0: none), for AB_SMP_SKIP's helpers */
+    int skip_phase;        /* AB_SMP_SKIP, a helper: the root's phase in the skip pattern (skips) */
+    bool aborted;          /* AB_SMP_SKIP, a helper: its depth left because the main thread completed it */
     /* main, with helpers: its budget (0: none) and its own positions, as
      * of its last count every CHECK_EVERY, for the helpers to stop at the
      * budget when the main thread waits for a core */
@@ -206,7 +209,8 @@ int ab_new(Ab **out, const AbConfig *cfg, char *err)
         ab_free(ab);
         return error_set(err, "out of memory for %d threads' searches", threads);
     }
-    if (threads > 1 && cfg->smp != AB_SMP_LAZY && !(ab->busy = calloc(BUSY_SLOTS, sizeof *ab->busy))) {
+    if (threads > 1 && (cfg->smp == AB_SMP_ABDADA || cfg->smp == AB_SMP_DEFER) &&
+        !(ab->busy = calloc(BUSY_SLOTS, sizeof *ab->busy))) {
         ab_free(ab);
         return error_set(err, "out of memory for %d threads' searches", threads);
     }
@@ -443,6 +447,9 @@ static bool node_stops(Ab *ab)
             if (atomic_load_explicit(&m->done, memory_order_relaxed) ||
                 (budget && helpers + atomic_load_explicit(&m->main_nodes, memory_order_relaxed) >= budget))
                 ab->stopped = true;
+            else if (ab->cfg.smp == AB_SMP_SKIP &&
+                     ab->depth_now <= atomic_load_explicit(&m->main_done, memory_order_relaxed))
+                ab->stopped = ab->aborted = true; /* AB_SMP_SKIP: a depth the main thread has: left */
             return ab->stopped;
         }
         if (ab->nhelpers) atomic_store_explicit(&ab->main_nodes, ab->nodes, memory_order_relaxed);
@@ -759,20 +766,58 @@ static int root_search(Ab *ab, int depth, int last)
     }
 }
 
+/* AB_SMP_SKIP: Stockfish's pattern of the depths a helper skips (its
+ * SkipSize and SkipPhase, Lazy SMP as of Stockfish 9): helper i (from 1)
+ * takes row (i - 1) % 20 and skips depth d when (d + phase + row's phase)
+ * / row's size is odd, phase being the root's (Stockfish: the game's
+ * ply). The first helper searches every other depth, the next ones runs
+ * of 2, 3 and 4 depths at staggered phases, so that the threads are at
+ * different depths at once. */
+static const uint8_t skip_size[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+static const uint8_t skip_phase[20] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+
+static bool skips(const Ab *h, int d)
+{
+    int i = (h->id - 1) % 20;
+    return (d + h->skip_phase + skip_phase[i]) / skip_size[i] % 2;
+}
+
+/* AB_SMP_SKIP: a helper's next depth, from d: past the depth the main
+ * thread is searching (the one after its last completed), then past the
+ * depths the pattern skips, the cap never skipped; 0 when the search is
+ * over. */
+static int skip_next_depth(const Ab *h, int d)
+{
+    if (atomic_load_explicit(&h->main->done, memory_order_relaxed)) return 0;
+    int ahead = atomic_load_explicit(&h->main->main_done, memory_order_relaxed) + 2;
+    if (d < ahead) d = ahead;
+    while (d < h->helper_cap && skips(h, d)) d++;
+    return d < h->helper_cap ? d : h->helper_cap;
+}
+
 /* A helper's search (Lazy SMP): iterative deepening over the main
  * thread's root to the main thread's cap, the odd helpers a depth ahead
  * (AB_SMP_LAZY, AB_SMP_DEFER),
  * each with its own history and killers, until the main thread is done.
  * What a helper finds reaches the main thread only through the shared
- * table: its entries cut the main thread's search and order its moves. */
+ * table: its entries cut the main thread's search and order its moves.
+ * AB_SMP_SKIP: the depths of skip_next_depth instead, and a depth the
+ * main thread completes while the helper is on it is left for the next
+ * (what it stored stays in the table). */
 static void *helper_run(void *arg)
 {
     Ab *h = arg;
     int last = 0;
+    bool skip = h->cfg.smp == AB_SMP_SKIP;
     /* Lazy SMP (and DEFER): the odd helpers a depth ahead; ABDADA: every thread at the same depth */
     for (int d = h->cfg.smp == AB_SMP_ABDADA ? 1 : 1 + (h->id & 1); d <= h->helper_cap; d++) {
+        if (skip && !(h->depth_now = d = skip_next_depth(h, d))) break;
         h->root_best = ACTION_NONE;
         int s = root_search(h, d, last);
+        if (h->stopped && h->aborted) {
+            h->stopped = h->aborted = false;
+            continue;
+        }
         if (h->stopped) break;
         h->done_depth = d;
         h->done_score = s;
@@ -793,6 +838,7 @@ static void helpers_start(Ab *ab, const Position *pos, int cap, pthread_t *tid, 
     atomic_store_explicit(&ab->done, false, memory_order_relaxed);
     atomic_store_explicit(&ab->helper_nodes, 0, memory_order_relaxed);
     atomic_store_explicit(&ab->ahead, false, memory_order_relaxed);
+    atomic_store_explicit(&ab->main_done, 0, memory_order_relaxed);
     atomic_store_explicit(&ab->shared_budget, 0, memory_order_relaxed);
     atomic_store_explicit(&ab->main_nodes, 0, memory_order_relaxed);
     /* a search stopped inside a subtree leaves its mark: none is kept */
@@ -810,6 +856,11 @@ static void helpers_start(Ab *ab, const Position *pos, int cap, pthread_t *tid, 
         h->gen = ab->gen;
         h->helper_cap = cap;
         h->done_depth = 0;
+        h->depth_now = 0;
+        h->aborted = false;
+        /* AB_SMP_SKIP: the root's phase, a count that moves by one with
+         * each placement and each ring move (Stockfish: the game's ply) */
+        h->skip_phase = pos->placed + (MARKERS_NB - pos->pool);
         if (h->cfg.net) nnue_refresh(h->cfg.net, pos, &h->acc[0]);
         h->pending[0] = NULL;
         /* a helper that cannot be started leaves the work to the others */
@@ -871,6 +922,7 @@ Action ab_search(Ab *ab, const Position *pos, const SearchLimits *lim, AbResult 
         r.action = ab->root_best;
         r.score = s;
         r.depth = d;
+        if (ab->nhelpers) atomic_store_explicit(&ab->main_done, d, memory_order_relaxed);
         if (ab->report) report_depth(ab, &r, &last);
         if (s >= AB_WIN_BOUND || s <= -AB_WIN_BOUND) break; /* proven: deeper finds nothing new */
         /* the next depth takes several times this one: do not start what cannot finish */

@@ -73,6 +73,18 @@
  * that they spread over other subtrees instead of repeating the main
  * thread's. With one thread, again the search above, node for node.
  *
+ * AB_SMP_SKIP (smp=skip) is Lazy SMP whose helpers search other depths
+ * than the main thread, ahead of it (Stockfish 9's helper depths): a
+ * helper never starts a depth below the one after the main thread's
+ * current depth, skips the depths of Stockfish's pattern (the first
+ * helper every other depth, the next ones runs of 2 to 4 at staggered
+ * phases, the phase moving with the root's placements and ring moves;
+ * the cap never skipped), and leaves a depth the main thread completes
+ * while it is on it for its next (its entries stay in the table). The
+ * main thread searches as with one thread; the answer is, as in Lazy
+ * SMP, the deepest any thread completed. With one thread, the search
+ * above, node for node.
+ *
  * Determinism (one thread): at a fixed depth, or under a node budget (limits' sims: at
  * most that many positions, counted exactly), the choice is a function of
  * the position, the table's contents and the history, which depend only
@@ -135,7 +147,7 @@ enum {
     AB_NULL2 = 1 << 6,
 };
 
-enum { AB_SMP_LAZY = 0, AB_SMP_ABDADA = 1, AB_SMP_DEFER = 2 };
+enum { AB_SMP_LAZY = 0, AB_SMP_ABDADA = 1, AB_SMP_DEFER = 2, AB_SMP_SKIP = 3 };
 enum { AB_DEFER_DEPTH = 3 }; /* ABDADA, DEFER: the least depth at which a child is marked, and left for later */
 
 typedef struct AbConfig {
@@ -157,7 +169,8 @@ typedef struct AbConfig {
     /* With threads > 1: AB_SMP_LAZY (0, the helpers a depth ahead over
      * the shared table alone) or AB_SMP_ABDADA (children being searched
      * by another thread left for later, above) or AB_SMP_DEFER (Lazy
-     * SMP whose helpers leave those children for later). */
+     * SMP whose helpers leave those children for later) or AB_SMP_SKIP
+     * (Lazy SMP whose helpers skip depths, ahead of the main thread). */
     int smp;
     /* Tests: every net accumulator computed from its position (nnue_refresh)
      * instead of from its parent's, the reference that the incremental
