@@ -369,6 +369,7 @@ Test(distill, the_command_trains_jointly_and_refuses_what_does_not_go_together, 
     cr_assert_eq(rc, 0, "%s", err);
     cr_assert(strstr(out, "child values at T 0.1674 as priors"), "%s", out);
     cr_assert(strstr(out, "the quantised joint net") && strstr(out, "value log-loss"), "%s", out);
+    cr_assert(strstr(out, "(32 hidden a side, widened to 48)"), "the summary names the widened width: %s", out);
     Nnue *net;
     char e[ERR_LEN];
     cr_assert_eq(nnue_load(&net, path_in(dir, "j.nnue"), e), 0, "%s", e);
