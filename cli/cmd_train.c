@@ -81,6 +81,7 @@ const char USAGE_TRAIN[] =
     "                   [--positions N] [--direct [--symmetries]] [--quiet]\n"
     "                   [--child-temp T [--child-mix M [--reduced-too]]]\n"
     "                   [--joint W [--lambda L] [--trunk-lr X] [--widen H]]\n"
+    "                   [--head-from NET3]\n"
     "  Trains the policy head of NET (a net with a linear and a pattern part,\n"
     "  e.g. eval/nets/patterns32.nnue) for PUCT (mcts:puct=1, docs/nnue.md):\n"
     "  every stored position with a choice, its target the stored root visits\n"
@@ -102,7 +103,11 @@ const char USAGE_TRAIN[] =
     "  root value + (1 - L) x result, the first layer's step --trunk-lr X\n"
     "  (default 0.0005); the summary adds the value's held-out log-loss;\n"
     "  --widen H (with --joint): H hidden units a side, NET's and new ones whose\n"
-    "  output weights start at 0 (the value and the priors as NET's at first).\n";
+    "  output weights start at 0 (the value and the priors as NET's at first);\n"
+    "  --head-from NET3: the head starts from NET3's (of the kind trained and\n"
+    "  NET's width; a direct one implies --direct), not NET's: a value net\n"
+    "  trained again by `yinsh train --init` (which leaves the head aside)\n"
+    "  gets its old head back to train on.\n";
 
 /* The command line, parsed. */
 typedef struct TrainArgs {

@@ -29,7 +29,7 @@ static void show_epoch(void *ctx, const PolicyEpoch *e)
 
 /* The command line, as parsed. */
 typedef struct PolicyArgs {
-    const char *db, *out, *init, *kind, *agent_text, *variant_text;
+    const char *db, *out, *init, *head_from, *kind, *agent_text, *variant_text;
     bool quiet, policy, direct;
     long epochs, batch, positions, widen;
     CliList runs;
@@ -47,6 +47,7 @@ static int parse_args(int argc, char **argv, PolicyArgs *a)
         {.name = "--out", .kind = CLI_TEXT, .out = &a->out, .required = "--out NET is required"},
         {.name = "--init", .kind = CLI_TEXT, .out = &a->init,
          .required = "--policy needs --init NET, the value net the head is trained on"},
+        {.name = "--head-from", .kind = CLI_TEXT, .out = &a->head_from},
         {.name = "--runs", .kind = CLI_LIST, .out = &a->runs},
         {.name = "--seed", .kind = CLI_U64, .out = &a->o.seed},
         {.name = "--epochs", .kind = CLI_INT, .out = &a->epochs, .min = 1, .max = 1000},
@@ -70,9 +71,37 @@ static int parse_args(int argc, char **argv, PolicyArgs *a)
     return cli_parse("train", argc, argv, opts, sizeof opts / sizeof *opts, NULL, 0, &npos);
 }
 
+/* --head-from NET (*from, loaded): the head starts from NET's head, which
+ * must be of the kind trained and of the --init net's width (a value net
+ * trained again keeps its width; its head is left aside by `yinsh train`):
+ * 0, or the exit status. */
+static int check_head_from(PolicyArgs *a, const Nnue *net, Nnue **from)
+{
+    const char *cmd = "train";
+    char err[ERR_LEN];
+    if (!a->head_from) return 0;
+    if (nnue_load(from, a->head_from, err)) return cli_error(cmd, "--head-from: %s", err);
+    const int16_t *pw;
+    const int32_t *pb;
+    int32_t beta;
+    if (!nnue_policy_head(*from, &pw, &pb, &beta))
+        return cli_usage_error(cmd, "--head-from %s: the net has no policy head to start from", a->head_from);
+    /* a direct head to start from makes a direct one, as --init's does */
+    a->direct = a->direct || nnue_policy_direct(*from);
+    if (nnue_policy_direct(*from) != a->direct)
+        return cli_usage_error(cmd, "--head-from %s: its head is %s, the head trained %s", a->head_from,
+                               nnue_policy_direct(*from) ? "direct" : "not direct (feature set 4)",
+                               a->direct ? "direct" : "not direct");
+    if (nnue_hidden(*from) != nnue_hidden(net))
+        return cli_usage_error(cmd, "--head-from %s: its head reads %d hidden units a side, the --init net has %d",
+                               a->head_from, nnue_hidden(*from), nnue_hidden(net));
+    a->o.head_from = *from;
+    return 0;
+}
+
 /* The options, the paths and the net the head is trained on (*net,
- * loaded): 0, or the exit status. */
-static int check_args(PolicyArgs *a, StoreSelection *sel, Nnue **net)
+ * loaded; *from, the --head-from net or NULL): 0, or the exit status. */
+static int check_args(PolicyArgs *a, StoreSelection *sel, Nnue **net, Nnue **from)
 {
     const char *cmd = "train";
     char err[ERR_LEN], agent[SPEC_LEN];
@@ -86,10 +115,10 @@ static int check_args(PolicyArgs *a, StoreSelection *sel, Nnue **net)
     a->o.batch = (int)a->batch;
     a->o.max_positions = (size_t)a->positions;
     *sel = (StoreSelection){.runs = (const char *const *)a->runs.items, .nruns = a->runs.n};
-    const char *inputs[] = {a->db, a->init};
-    const char *input_names[] = {"--db", "--init"};
+    const char *inputs[] = {a->db, a->init, a->head_from};
+    const char *input_names[] = {"--db", "--init", "--head-from"};
     if ((rc = cli_selection(cmd, a->kind, a->agent_text, a->variant_text, sel, agent)) ||
-        (rc = cli_check_output(cmd, "--out", a->out, inputs, input_names, 2)))
+        (rc = cli_check_output(cmd, "--out", a->out, inputs, input_names, a->head_from ? 3 : 2)))
         return rc;
     if (nnue_load(net, a->init, err)) return cli_error(cmd, "--init: %s", err);
     if (!nnue_has_patterns(*net))
@@ -97,6 +126,7 @@ static int check_args(PolicyArgs *a, StoreSelection *sel, Nnue **net)
                                     "(feature set 3, e.g. eval/nets/patterns32.nnue)", a->init);
     /* a net with a direct head trains it on; --direct makes one */
     a->direct = a->direct || nnue_policy_direct(*net);
+    if ((rc = check_head_from(a, *net, from))) return rc;
     if (a->o.symmetries && !a->direct)
         return cli_usage_error(cmd, "--symmetries goes with a direct head (--direct, or an --init net of feature set 5)");
     if (a->o.child_mix > 0 && !(a->o.child_temp > 0))
@@ -140,7 +170,7 @@ int cmd_train_policy(int argc, char **argv)
     const char *cmd = "train";
     PolicyArgs a = {0};
     StoreSelection sel;
-    Nnue *net = NULL;
+    Nnue *net = NULL, *from = NULL;
     PolicyData d = {0};
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -151,14 +181,14 @@ int cmd_train_policy(int argc, char **argv)
         cli_list_free(&a.runs);
         return rc;
     }
-    if ((rc = check_args(&a, &sel, &net))) goto done;
+    if ((rc = check_args(&a, &sel, &net, &from))) goto done;
     d.net = net;
     d.width = 2 * nnue_hidden(net);
     d.direct = a.direct;
     if ((rc = read_samples(&a, &sel, &d, &read_s))) goto done;
     char desc[NNUE_DESC_MAX + 1];
     /* the head first: the description is cut at NNUE_DESC_MAX bytes */
-    char extra[160] = "";
+    char extra[200] = "";
     if (a.o.child_mix > 0)
         snprintf(extra, sizeof extra, " --child-temp %g --child-mix %g%s", a.o.child_temp, a.o.child_mix,
                  a.o.reduced_too ? " --reduced-too" : "");
@@ -167,6 +197,9 @@ int cmd_train_policy(int argc, char **argv)
                  a.o.joint, a.o.lambda, a.o.trunk_lr);
     if (a.o.widen)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --widen %d", a.o.widen);
+    if (from)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --head-from %016llx",
+                 (unsigned long long)nnue_hash(from));
     snprintf(desc, sizeof desc, "%s: yinsh train --policy%s%s%s, %zu positions, seed %llu, %d epochs; on: %s",
              a.o.joint > 0 ? "joint net and direct head" : a.direct ? "direct policy head" : "policy head",
              a.direct ? " --direct" : "", a.o.symmetries ? " --symmetries" : "", extra, d.count,
@@ -185,6 +218,7 @@ done:
     free(bytes);
     policy_data_free(&d);
     nnue_free(net);
+    nnue_free(from);
     cli_list_free(&a.runs);
     return rc;
 }

@@ -239,33 +239,59 @@ static void measure_both(const PolicyData *d, double beta, const float *b, const
     e->val_value = NAN;
 }
 
+/* The held-out figures' sums: the cross-entropy and top-1 hits of the
+ * priors against the stored target [0] and the child-value target [1]
+ * (where the sample has one), and the value's log-loss. */
+typedef struct HeldOut {
+    double sl[2], hits[2], vl;
+    size_t m[2], mv;
+} HeldOut;
+
+/* Sample k's priors p (and its value's log-loss, NAN: none) into a. */
+static void held_out_add(HeldOut *a, const PolicyData *d, size_t k, const double *p, double vloss)
+{
+    size_t at = d->off[k];
+    int n = d->n[k];
+    for (int c = 0; c < 2; c++) {
+        const float *t = c ? (d->ctarget ? d->ctarget + at : NULL) : (d->stored_ok[k] ? d->target + at : NULL);
+        if (!t) continue;
+        a->sl[c] += cross_entropy(p, t, n);
+        a->hits[c] += top1_hit(p, t, n);
+        a->m[c]++;
+    }
+    if (!isnan(vloss)) {
+        a->vl += vloss;
+        a->mv++;
+    }
+}
+
+/* The means (NAN where no sample had the target). */
+static void held_out_figures(const HeldOut *a, PolicyEpoch *e)
+{
+    *e = (PolicyEpoch){.val_loss = a->m[0] ? a->sl[0] / (double)a->m[0] : NAN,
+                       .val_top1 = a->m[0] ? a->hits[0] / (double)a->m[0] : NAN,
+                       .val_loss_child = a->m[1] ? a->sl[1] / (double)a->m[1] : NAN,
+                       .val_top1_child = a->m[1] ? a->hits[1] / (double)a->m[1] : NAN,
+                       .val_value = a->mv ? a->vl / (double)a->mv : NAN};
+}
+
 void policy_measure_child_prior(const PolicyData *d, PolicyEpoch *e)
 {
-    double sl[2] = {0}, hits[2] = {0};
-    size_t m[2] = {0};
+    HeldOut a = {0};
     for (size_t k = 0; d->ctarget && k < d->count; k++) {
         if (!d->held_out[k]) continue;
         size_t at = d->off[k];
         int n = d->n[k];
         double p[MAX_ACTIONS];
         for (int i = 0; i < n; i++) p[i] = d->ctarget[at + (size_t)i];
-        for (int c = 0; c < 2; c++) {
-            const float *t = c ? d->ctarget + at : d->stored_ok[k] ? d->target + at : NULL;
-            if (!t) continue;
-            sl[c] += cross_entropy(p, t, n);
-            hits[c] += top1_hit(p, t, n);
-            m[c]++;
-        }
+        held_out_add(&a, d, k, p, NAN);
     }
-    *e = (PolicyEpoch){.val_loss = m[0] ? sl[0] / (double)m[0] : NAN, .val_top1 = m[0] ? hits[0] / (double)m[0] : NAN,
-                       .val_loss_child = m[1] ? sl[1] / (double)m[1] : NAN,
-                       .val_top1_child = m[1] ? hits[1] / (double)m[1] : NAN, .val_value = NAN};
+    held_out_figures(&a, e);
 }
 
 void policy_measure_net(const PolicyData *d, const Nnue *net, PolicyEpoch *e)
 {
-    double sl[2] = {0}, hits[2] = {0}, vl = 0;
-    size_t m[2] = {0}, mv = 0;
+    HeldOut a = {0};
     const int16_t *ppw;
     const int32_t *ppb;
     int32_t beta;
@@ -289,27 +315,16 @@ void policy_measure_net(const PolicyData *d, const Nnue *net, PolicyEpoch *e)
         }
         for (int i = 0; i < n; i++) sum += (p[i] = exp(p[i] - top));
         for (int i = 0; i < n; i++) p[i] /= sum;
-        for (int c = 0; c < 2; c++) {
-            const float *t = c ? (d->ctarget ? d->ctarget + at : NULL) : (d->stored_ok[k] ? d->target + at : NULL);
-            if (!t) continue;
-            sl[c] += cross_entropy(p, t, n);
-            hits[c] += top1_hit(p, t, n);
-            m[c]++;
-        }
-        double vt = d->vtarget[k];
+        double vt = d->vtarget[k], vloss = NAN;
         if (!isnan(vt)) {
             double l = nnue_logit(net, nnue_evaluate(net, &d->pos[k]));
             double q = 1 / (1 + exp(-l));
             q = q < 1e-12 ? 1e-12 : q > 1 - 1e-12 ? 1 - 1e-12 : q;
-            vl -= vt * log(q) + (1 - vt) * log(1 - q);
-            mv++;
+            vloss = -(vt * log(q) + (1 - vt) * log(1 - q));
         }
+        held_out_add(&a, d, k, p, vloss);
     }
-    e->val_loss = m[0] ? sl[0] / (double)m[0] : NAN;
-    e->val_top1 = m[0] ? hits[0] / (double)m[0] : NAN;
-    e->val_loss_child = m[1] ? sl[1] / (double)m[1] : NAN;
-    e->val_top1_child = m[1] ? hits[1] / (double)m[1] : NAN;
-    e->val_value = mv ? vl / (double)mv : NAN;
+    held_out_figures(&a, e);
 }
 
 /* Adam on one parameter array. */
@@ -496,33 +511,18 @@ double policy_joint_sample(const PolicyData *d, const PolicyJointNet *j, size_t 
 /* The float joint net's held-out figures (as measure_both, with the value). */
 static void joint_measure(const PolicyData *d, const PolicyJointNet *j, PolicyEpoch *e)
 {
-    double sl[2] = {0}, hits[2] = {0}, vl = 0;
-    size_t m[2] = {0}, mv = 0;
+    HeldOut a = {0};
     for (size_t k = 0; k < d->count; k++) {
         if (!d->held_out[k]) continue;
         uint16_t rows[2][NNUE_MAX_ACTIVE];
-        int nr[2], idx[MAX_ACTIONS], n = d->n[k];
+        int nr[2], idx[MAX_ACTIONS];
         double acc[2 * NNUE_MAX_HIDDEN], h[2 * NNUE_MAX_HIDDEN], p[MAX_ACTIONS], vk;
         joint_forward(d, j, k, 0, rows, nr, acc, h, idx, p);
-        for (int c = 0; c < 2; c++) {
-            const float *t = c ? (d->ctarget ? d->ctarget + d->off[k] : NULL) : d->stored_ok[k] ? d->target + d->off[k] : NULL;
-            if (!t) continue;
-            sl[c] += cross_entropy(p, t, n);
-            hits[c] += top1_hit(p, t, n);
-            m[c]++;
-        }
         float dummy[MAX_ACTIONS] = {0};
         policy_joint_sample(d, j, k, 0, dummy, 1, 0, NULL, &vk);
-        if (!isnan(vk)) {
-            vl += vk;
-            mv++;
-        }
+        held_out_add(&a, d, k, p, vk);
     }
-    e->val_loss = m[0] ? sl[0] / (double)m[0] : NAN;
-    e->val_top1 = m[0] ? hits[0] / (double)m[0] : NAN;
-    e->val_loss_child = m[1] ? sl[1] / (double)m[1] : NAN;
-    e->val_top1_child = m[1] ? hits[1] / (double)m[1] : NAN;
-    e->val_value = mv ? vl / (double)mv : NAN;
+    held_out_figures(&a, e);
 }
 
 static int16_t jq16(double x, double scale) { return (int16_t)lround(x * scale); }

@@ -88,8 +88,12 @@ void policy_train_summary_write(FILE *sum, const PolicyTrainSummary *s)
     if (d->reduced)
         fprintf(sum, "data: %llu positions of reduced searches (playout cap) %s\n", (unsigned long long)d->reduced,
                 o->reduced_too ? "kept, trained on their child-value targets alone" : "left out");
-    fprintf(sum, "head: on %s (%d hidden a side), seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", s->init,
-            nnue_hidden(s->net), (unsigned long long)o->seed, o->epochs, o->batch, o->lr, s->train_s);
+    if (o->widen > nnue_hidden(s->net))
+        fprintf(sum, "head: on %s (%d hidden a side, widened to %d)", s->init, nnue_hidden(s->net), o->widen);
+    else
+        fprintf(sum, "head: on %s (%d hidden a side)", s->init, nnue_hidden(s->net));
+    fprintf(sum, ", seed %llu, %d epochs, batch %d, lr %g, trained in %.1f s\n", (unsigned long long)o->seed, o->epochs,
+            o->batch, o->lr, s->train_s);
     if (d->positions_val == 0) {
         /* too few games for a game of them to be held out at this share */
         fprintf(sum, "held-out positions: none (%llu games at --val %g hold none out: no figures)\n",

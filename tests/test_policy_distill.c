@@ -369,6 +369,7 @@ Test(distill, the_command_trains_jointly_and_refuses_what_does_not_go_together, 
     cr_assert_eq(rc, 0, "%s", err);
     cr_assert(strstr(out, "child values at T 0.1674 as priors"), "%s", out);
     cr_assert(strstr(out, "the quantised joint net") && strstr(out, "value log-loss"), "%s", out);
+    cr_assert(strstr(out, "(32 hidden a side, widened to 48)"), "the summary names the widened width: %s", out);
     Nnue *net;
     char e[ERR_LEN];
     cr_assert_eq(nnue_load(&net, path_in(dir, "j.nnue"), e), 0, "%s", e);
@@ -393,6 +394,74 @@ Test(distill, the_command_trains_jointly_and_refuses_what_does_not_go_together, 
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cr_assert_eq(yinsh_run(dir, bad[i].args, &out, &err), 2, "case %zu: %s", i, err);
+        cr_assert(strstr(err, bad[i].says), "case %zu: %s", i, err);
+        cr_assert(!file_exists(path_in(dir, "x.nnue")), "case %zu wrote a file", i);
+    }
+}
+
+/* --head-from (issue 55): `yinsh train --init` of a set-5 net leaves its
+ * head aside; the head trained on the new value net then starts from the
+ * old net's head (its figures before training are given), and a net
+ * without a head, or of another width, is refused by name. */
+Test(distill, the_head_starts_from_another_nets_head, .timeout = 240)
+{
+    char *dir = tmpdir_new();
+    char *out, *err;
+    cr_assert_eq(yinsh_run(dir, ARGS("selfplay", "--games", "12", "--agent", "mcts:sims=20", "--seed", "12", "--db",
+                                     "t.db", "--run", "small", "--quiet", "--threads", "1"),
+                           &out, &err),
+                 0, "%s", err);
+    const char *db = path_in(dir, "t.db");
+    const char *loop9 = YINSH_SOURCE_DIR "/eval/nets/leaf-loop9.nnue";
+    cr_assert_eq(yinsh_run(dir, ARGS("train", "--db", db, "--init", loop9, "--out", "v.nnue", "--epochs", "1",
+                                     "--threads", "1", "--val", "0.5", "--quiet"),
+                           &out, &err),
+                 0, "%s", err);
+    Nnue *net;
+    char e[ERR_LEN];
+    cr_assert_eq(nnue_load(&net, path_in(dir, "v.nnue"), e), 0, "%s", e);
+    cr_assert(!nnue_policy_direct(net), "the value trainer kept a head");
+    nnue_free(net);
+    const char *v = path_in(dir, "v.nnue");
+    /* a value net of 16 hidden units a side, for a head of another width */
+    cr_assert_eq(yinsh_run(dir, ARGS("train", "--db", db, "--hidden", "16", "--linear",
+                                     YINSH_SOURCE_DIR "/eval/weights/tuned3.txt", "--patterns", "--out", "v16.nnue",
+                                     "--epochs", "1", "--threads", "1", "--val", "0.5", "--quiet"),
+                           &out, &err),
+                 0, "%s", err);
+    /* without it: a head from zeros, no figures of a head before */
+    cr_assert_eq(yinsh_run(dir, ARGS("train", "--policy", "--direct", "--db", db, "--init", v, "--out", "z.nnue",
+                                     "--epochs", "1", "--val", "0.5", "--quiet"),
+                           &out, &err),
+                 0, "%s", err);
+    cr_assert(!strstr(out, "head before"), "%s", out);
+    cr_assert_eq(yinsh_run(dir, ARGS("train", "--policy", "--db", db, "--init", v, "--head-from", loop9, "--out",
+                                     "h.nnue", "--epochs", "1", "--val", "0.5", "--quiet"),
+                           &out, &err),
+                 0, "%s", err);
+    cr_assert(strstr(out, "the net's head before (warm start)"), "%s", out);
+    cr_assert_eq(nnue_load(&net, path_in(dir, "h.nnue"), e), 0, "%s", e);
+    cr_assert(nnue_policy_direct(net), "--head-from a direct head makes a direct one");
+    cr_assert(strstr(nnue_description(net), "--head-from 65c57605a4acf310"), "%s", nnue_description(net));
+    nnue_free(net);
+    struct {
+        const char *const *args;
+        const char *says;
+    } bad[] = {
+        {ARGS("train", "--policy", "--db", db, "--init", v, "--out", "x.nnue", "--head-from",
+              YINSH_SOURCE_DIR "/eval/nets/patterns32.nnue"),
+         "no policy head"},
+        {ARGS("train", "--policy", "--direct", "--db", db, "--init", v, "--out", "x.nnue", "--head-from",
+              YINSH_SOURCE_DIR "/eval/nets/pv32.nnue"),
+         "not direct"},
+        {ARGS("train", "--policy", "--db", db, "--init", path_in(dir, "v16.nnue"), "--out", "x.nnue", "--head-from",
+              loop9),
+         "32 hidden units a side, the --init net has 16"},
+        {ARGS("train", "--policy", "--db", db, "--init", v, "--out", "x.nnue", "--head-from", path_in(dir, "none.nnue")),
+         "--head-from"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_assert_neq(yinsh_run(dir, bad[i].args, &out, &err), 0, "case %zu", i);
         cr_assert(strstr(err, bad[i].says), "case %zu: %s", i, err);
         cr_assert(!file_exists(path_in(dir, "x.nnue")), "case %zu wrote a file", i);
     }
