@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "engine/base/folder.h"
+#include "engine/base/interrupt.h"
 #include "engine/base/parallel.h"
 #include "engine/base/progress.h"
 #include "selfplay/play/run.h"
@@ -294,53 +295,13 @@ typedef struct CliReport {
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
 
-/* Ctrl-C, SIGTERM and SIGHUP during a run: the first one sets the flag (the run
- * starts no new game, finishes and stores those in flight), a second one
- * ends the process at once. cli_signal() is the signal caught, 0 if none. */
-const atomic_bool *cli_catch_signals(void);
-int cli_signal(void);
-/* In an MPI job a signal means the launcher is ending the job (a rank
- * died, or Ctrl-C at mpirun): it follows its SIGTERM with a SIGKILL
- * within a second or so, and the other ranks' games in flight cannot
- * arrive any more. With a note set here (what the run is and how to
- * resume it) the signal handler writes it to stderr and ends the process
- * at once: the committed games are safe (a batch is one transaction).
- * NULL clears it. */
-void cli_signal_note(const char *text);
 /* An MPI rank other than 0 (run->worker): plays what rank 0 hands out,
  * with Ctrl-C and SIGTERM handled; 0, or non-zero after printing why. */
 int cli_run_work(const char *cmd, Run *run);
-/* After a run played in an MPI job (rank 0): who played what and the
- * cost of receiving the games, on stderr unless quiet. */
-struct DistStats;
-void cli_dist_summary(const char *cmd, const struct DistStats *st, double seconds, bool quiet);
-/* After a run that failed or was interrupted: what is kept and how to go
- * on (stderr): `done` games stored now, `stored` in all, of `games`; a
- * shard's (shards > 0) resumed with its --shard, which plays its own
- * missing games only.
- * cli_run_hint says it of an open run (nothing without a database). */
-void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
-                     uint32_t games, uint32_t shard, uint32_t shards);
-void cli_run_hint(const char *cmd, const Run *run);
-/* Sets the signal note (cli_signal_note) of rank 0 of an MPI job playing
+/* Sets the signal note (interrupt_note) of rank 0 of an MPI job playing
  * the run, the way to resume it: nothing with one rank. */
 void cli_mpi_signal_note(const char *cmd, const Run *run);
 
-/* The start of a command's --json document (engine/base/json.h, docs/json.md):
- * opens it and writes "command", "command_line" and "version". */
-struct Json;
-void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
-/* The same, then the run's name, its database (null when it stores
- * nothing) and the variant: the head of selfplay's and match's figures. */
-void cli_json_run_begin(struct Json *j, const char *cmd, int argc, char **argv, const Run *run, int variant);
-/* An estimate with its 95% interval (json_estimate): {"value", "ci95"}. */
-void cli_json_interval(struct Json *j, const char *key, Interval v);
-
-
-/* The actions of a game record as `yinsh randgame` and `yinsh export`
- * write them, ten to a line: action `ply` (from 0) with the space or the
- * line break before it. The caller ends the last line. */
-void cli_print_action(FILE *f, int ply, const char *text);
 
 /* Progress on stderr: engine/base/progress.h (included above). */
 

@@ -94,7 +94,7 @@ int cli_report_write(const char *cmd, const CliReport *job)
     if (drawn && pics.note[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, pics.note);
     if (job->json) {
         Json j;
-        cli_json_begin(&j, "report", job->argc, job->argv);
+        json_begin_command(&j, stdout, "report", job->argc, job->argv);
         report_write_json(&j, &rep, out, drawn ? &pics : NULL);
         json_end(&j);
     }

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "engine/base/clock.h"
+#include "engine/base/json.h"
 #include "selfplay/search/ab.h"
 
 const char USAGE_BENCH[] =
@@ -144,7 +145,7 @@ static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
         return 0;
     }
     Json j;
-    cli_json_begin(&j, "bench", argc, argv);
+    json_begin_command(&j, stdout, "bench", argc, argv);
     json_str(&j, "mode", "mcts");
     bench_mcts_json(&j, &b, a->positions, a->seed, a->sims);
     json_end(&j);
@@ -192,7 +193,7 @@ static int bench_engine_mode(const BenchArgs *a, int argc, char **argv)
     bench_build(build, sizeof build);
     Json j;
     if (a->json) {
-        cli_json_begin(&j, "bench", argc, argv);
+        json_begin_command(&j, stdout, "bench", argc, argv);
         json_str(&j, "mode", "engine");
         bench_machine_json(&j, cpu, omp_get_num_procs(), build);
     } else {

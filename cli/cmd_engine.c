@@ -308,7 +308,7 @@ int cmd_randgame(int argc, char **argv)
         Action act = list[rng_below(&rng, (uint32_t)n)];
         Undo u;
         pos_make(&pos, act, &u);
-        cli_print_action(stdout, ply++, action_format(act, text));
+        record_text_action(stdout, ply++, action_format(act, text));
     }
     printf("\n");
     return 0;

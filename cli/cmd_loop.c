@@ -226,14 +226,14 @@ static int run_loop(const char *cmd, LoopArgs *a, LoopRow *rows, const char *com
                 a->sh.db, l->dir);
     double t0 = clock_now();
     LoopHooks hooks = {.play = play_run, .step = show_step, .gate_progress = show_gate, .ctx = &c,
-                       .interrupt = cli_catch_signals()};
+                       .interrupt = interrupt_catch()};
     int best = 0;
     int rc = loop_run(l, &hooks, rows, &best, err);
     if (c.gate_shown) progress_finish(&c.gate, c.gate_games, NULL);
     if (rc < 0) rc = cli_error(cmd, "%s", err);
-    else if (rc == 1 && cli_signal()) {
+    else if (rc == 1 && interrupt_signal()) {
         fprintf(stderr, "yinsh %s: interrupted; the same command goes on from there\n", cmd);
-        rc = 128 + cli_signal();
+        rc = 128 + interrupt_signal();
     }
     if (rc) return rc;
     if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);

@@ -13,6 +13,7 @@
 #include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "selfplay/play/distribute.h"
+#include "selfplay/play/run_summary.h"
 #include "engine/base/json.h"
 #include "selfplay/match/match.h"
 #include "selfplay/match/match_text.h"
@@ -161,29 +162,29 @@ static int play(const char *cmd, MatchArgs *m, Run *run, MatchPlan *mp, MatchRes
     progress_start(progress, "games", mp->plan.games, quiet);
     mp->progress = show_progress;
     mp->ctx = &mprog;
-    mp->interrupt = cli_catch_signals();
+    mp->interrupt = interrupt_catch();
     DistStats dist;
     mp->dist = &dist;
     cli_mpi_signal_note(cmd, run);
     double tplay = clock_now();
     int failed = match_run(mp, run, res, err);
-    cli_signal_note(NULL);
+    interrupt_note(NULL);
     if (failed) {
         if (progress->shown) fprintf(stderr, "\n");
         int rc = cli_error(cmd, "%s", err);
-        cli_run_hint(cmd, run);
+        run_hint(stderr, cmd, run);
         return rc;
     }
-    if (cli_signal() && !res->decided_at) {
+    if (interrupt_signal() && !res->decided_at) {
         if (progress->shown) fprintf(stderr, "\n");
-        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
-        cli_run_hint(cmd, run);
-        return 128 + cli_signal();
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(interrupt_signal()));
+        run_hint(stderr, cmd, run);
+        return 128 + interrupt_signal();
     }
     char tail[256];
     match_progress_tail(&res->tally, &mp->sprt, tail, sizeof tail);
     progress_finish(progress, 2 * res->tally.pairs, tail);
-    cli_dist_summary(cmd, &dist, clock_now() - tplay, quiet);
+    if (!quiet) run_dist_summary(stderr, cmd, &dist, clock_now() - tplay);
     if (run_finish(run, err)) return cli_error(cmd, "%s", err);
     return 0;
 }
@@ -218,7 +219,7 @@ int cmd_match(int argc, char **argv)
     if (run.worker) rc = cli_run_work(cmd, &run);
     else if (!(rc = play(cmd, &m, &run, &mp, &res)) && m.json) {
         Json j;
-        cli_json_run_begin(&j, cmd, argc, argv, &run, mp.plan.variant);
+        run_json_begin(&j, stdout, cmd, argc, argv, &run, mp.plan.variant);
         match_result_json(&j, &run, &mp, &res, clock_now() - t0);
         json_end(&j);
     } else if (!rc) {

@@ -133,12 +133,12 @@ int cmd_positions(int argc, char **argv)
     if (rc || (rc = check_format(cmd, &a)) || (rc = check_paths(cmd, &a, &sel))) goto done;
     double t0 = clock_now();
     uint64_t positions = 0, games = 0;
-    const atomic_bool *stop = cli_catch_signals();
+    const atomic_bool *stop = interrupt_catch();
     if (store_open(&store, a.db, STORE_READ, STORE_BUSY_MS, err) ||
         (a.format == SAMPLES_PLANES
              ? samples_export_planes(store, &sel, &a.extras, a.view, a.out, stop, &positions, &games, err)
              : samples_export(store, &sel, a.format, a.view, a.out, stop, &positions, &games, err))) {
-        rc = cli_signal() ? 128 + cli_signal() : 1;
+        rc = interrupt_signal() ? 128 + interrupt_signal() : 1;
         cli_error(cmd, "%s", err);
         goto done;
     }

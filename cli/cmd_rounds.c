@@ -266,7 +266,7 @@ int cmd_rounds(int argc, char **argv)
     if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
     if (a.json) {
         Json j;
-        cli_json_begin(&j, cmd, argc, argv);
+        json_begin_command(&j, stdout, cmd, argc, argv);
         rounds_json_write(&j, &r, rows, n, best, csv);
         json_end(&j);
     } else {

@@ -125,17 +125,6 @@ static void show_progress(void *ctx, const Run *run)
     progress_update(ctx, run->done, tail);
 }
 
-/* The figure of a data-generation job (docs/datagen.md), on stderr (the
- * summary on stdout is the same for the same run): the actions played
- * by this command (a resumed run's earlier games left out) per second of
- * wall time, and per thread. */
-static void print_rate(const char *cmd, uint64_t actions, double seconds, int threads)
-{
-    double rate = seconds > 0 ? (double)actions / seconds : 0;
-    fprintf(stderr, "yinsh %s: %.0f actions/s, %.0f a thread (%" PRIu64 " actions in %.1f s on %d thread%s)\n",
-            cmd, rate, rate / threads, actions, seconds, threads, number_plural((uint64_t)threads));
-}
-
 /* Plays the games an open self-play run lacks (run->todo) with progress
  * on stderr (a first line naming the run, unless quiet) and Ctrl-C
  * handled, then marks the run finished: 0; 1 after printing a failure;
@@ -154,31 +143,31 @@ static int selfplay_play(const char *cmd, Run *run, bool quiet)
     DistStats dist;
     double t0 = clock_now();
     progress_start(&progress, "games", run->ntodo, quiet);
-    RunHooks hooks = {.stored = show_progress, .ctx = &progress, .interrupt = cli_catch_signals(), .dist = &dist};
+    RunHooks hooks = {.stored = show_progress, .ctx = &progress, .interrupt = interrupt_catch(), .dist = &dist};
     cli_mpi_signal_note(cmd, run);
     int failed = run_play(run, &hooks, err);
-    cli_signal_note(NULL);
+    interrupt_note(NULL);
     if (failed) {
         if (progress.shown) fprintf(stderr, "\n");
         int rc = cli_error(cmd, "%s", err);
-        cli_run_hint(cmd, run);
+        run_hint(stderr, cmd, run);
         return rc;
     }
-    if (cli_signal()) {
+    if (interrupt_signal()) {
         if (progress.shown) fprintf(stderr, "\n");
-        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
-        cli_run_hint(cmd, run);
-        return 128 + cli_signal();
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(interrupt_signal()));
+        run_hint(stderr, cmd, run);
+        return 128 + interrupt_signal();
     }
     char tail[128];
     run_tally(&run->sum, tail, sizeof tail);
     progress_finish(&progress, run->done, tail);
-    cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
+    if (!quiet) run_dist_summary(stderr, cmd, &dist, clock_now() - t0);
     if (run->done < run->ntodo) {
         /* a rank failed and said so; its games are missing */
         cli_error(cmd, "%" PRIu64 " of the %u game%s to play were not stored", (uint64_t)run->ntodo - run->done,
                   run->ntodo, number_plural(run->ntodo));
-        cli_run_hint(cmd, run);
+        run_hint(stderr, cmd, run);
         return 1;
     }
     if (run_finish(run, err)) return cli_error(cmd, "%s", err);
@@ -279,7 +268,7 @@ static void print_end(const char *cmd, const SelfplayArgs *a, const Run *run, in
 {
     if (!rc && a->json) {
         Json j;
-        cli_json_run_begin(&j, cmd, argc, argv, run, run->plan.variant);
+        run_json_begin(&j, stdout, cmd, argc, argv, run, run->plan.variant);
         run_summary_json(&j, run, actions_now, seconds);
         json_end(&j);
     } else if (!rc) {
@@ -288,7 +277,7 @@ static void print_end(const char *cmd, const SelfplayArgs *a, const Run *run, in
             run_resign_print(stdout, &run->plan.controls.resign, &run->resign, &run->sum);
     }
     if (!a->r.sh.quiet && (!rc || rc > 128))
-        print_rate(cmd, actions_now, seconds, parallel_threads(run->plan.threads) * dist_ranks());
+        run_rate_write(stderr, cmd, actions_now, seconds, parallel_threads(run->plan.threads) * dist_ranks());
 }
 
 int cmd_selfplay(int argc, char **argv)

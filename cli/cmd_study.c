@@ -7,7 +7,6 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
-#include "selfplay/play/provenance.h"
 #include "study/plans/study.h"
 #include "study/plans/study_text.h"
 #include "engine/base/number.h"
@@ -97,29 +96,12 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     return 0;
 }
 
-/* A study's games are cited, so committed code plays them: a build of a
- * work tree with changes not committed (its commit ends in -dirty), or
- * of no git checkout, is refused before any game unless --allow-dirty
- * (or YINSH_ALLOW_DIRTY=1) says otherwise. Either way every run names
- * the builds that played it (run.git_commit, the report's provenance). */
+/* A build of a work tree with changes not committed plays a study only
+ * when --allow-dirty or YINSH_ALLOW_DIRTY=1 says so (study_build_check). */
 static int build_check(const char *cmd, const Study *s, const Planned *runs, bool allow)
 {
-    int to_play = 0;
-    for (int i = 0; i < s->nruns; i++) to_play += runs[i].state != PLANNED_COMPLETE;
-    if (!to_play || provenance_committed(YINSH_GIT_COMMIT)) return 0;
     const char *env = getenv("YINSH_ALLOW_DIRTY");
-    if (allow || (env && !strcmp(env, "1"))) {
-        fprintf(stderr, "yinsh %s: this yinsh was built from %s (commit %s): playing anyway, as told; each run "
-                        "names it\n", cmd, strcmp(YINSH_GIT_COMMIT, "unknown") ? "a work tree with changes not "
-                        "committed" : "no git checkout", YINSH_GIT_COMMIT);
-        return 0;
-    }
-    return cli_error(cmd,
-                     "this yinsh was built from %s (commit %s), and %d run%s of study %s would be played by it: a "
-                     "study's games are played by committed code. Commit, rebuild and run again, or add "
-                     "--allow-dirty to play anyway (each run names the build). Nothing was stored",
-                     strcmp(YINSH_GIT_COMMIT, "unknown") ? "a work tree with changes not committed" : "no git checkout",
-                     YINSH_GIT_COMMIT, to_play, number_plural((uint64_t)to_play), s->name);
+    return study_build_check(stderr, cmd, s, runs, allow || (env && !strcmp(env, "1"))) ? 0 : 1;
 }
 
 /* --shard and --db together, and the shard's database not the study's. */

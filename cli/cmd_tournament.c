@@ -219,7 +219,7 @@ int cmd_tournament(int argc, char **argv)
     }
     if (a.json) {
         Json j;
-        cli_json_begin(&j, cmd, argc, argv);
+        json_begin_command(&j, stdout, cmd, argc, argv);
         tournament_results_json(&j, &t, &res, a.sh.db);
         json_end(&j);
     } else {

@@ -289,10 +289,10 @@ static int train_interrupted(const char *ckpt)
     const char *cmd = "train";
     if (ckpt[0])
         fprintf(stderr, "yinsh %s: interrupted (%s): the checkpoint %s is saved; the same command with "
-                        "--resume goes on from it\n", cmd, strsignal(cli_signal()), ckpt);
+                        "--resume goes on from it\n", cmd, strsignal(interrupt_signal()), ckpt);
     else
-        fprintf(stderr, "yinsh %s: interrupted (%s): nothing written\n", cmd, strsignal(cli_signal()));
-    return 128 + cli_signal();
+        fprintf(stderr, "yinsh %s: interrupted (%s): nothing written\n", cmd, strsignal(interrupt_signal()));
+    return 128 + interrupt_signal();
 }
 
 int cmd_train(int argc, char **argv)
@@ -316,7 +316,7 @@ int cmd_train(int argc, char **argv)
     snprintf(desc, sizeof desc, "yinsh train: %s", what);
     TrainShow show = {.quiet = a.quiet, .ckpt = in.ckpt, .epochs = a.o.epochs, .n_train = data.n_train};
     NnueTrainRun run = {.description = desc, .checkpoint = in.ckpt, .every = (double)a.every, .resume = a.resume,
-                        .stop = cli_catch_signals(), .resumed = show_resumed, .slice = show_slice, .ctx = &show};
+                        .stop = interrupt_catch(), .resumed = show_resumed, .slice = show_slice, .ctx = &show};
     progress_start(&show.prog, "positions", (uint64_t)a.o.epochs * data.n_train, a.quiet);
     rc = nnue_train(&a.o, &data, &run, &tr, err);
     if (rc < 0) {

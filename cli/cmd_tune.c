@@ -131,7 +131,7 @@ static int write_fit(int argc, char **argv, const TuneArgs *a, const TuneData *d
         Json j;
         TuneFiles files = {.db = a->db, .runs = (const char *const *)a->runs.items, .nruns = a->runs.n,
                            .from = a->from, .out = a->out, .read_s = read_s, .fit_s = fit_s};
-        cli_json_begin(&j, cmd, argc, argv);
+        json_begin_command(&j, stdout, cmd, argc, argv);
         tune_json_write(&j, data, &a->o, fit, &files);
         json_end(&j);
     } else if (!rc) {

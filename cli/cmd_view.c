@@ -92,11 +92,7 @@ int cmd_view(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    fprintf(stderr,
-            "yinsh view: %" PRId64 " game%s (%" PRId64 " action%s) of %d run%s, %" PRIu64 " file%s, %.1f MB "
-            "(largest page %.0f kB): open %s/index.html\n",
-            v.ngames, number_plural((uint64_t)v.ngames), v.actions, number_plural((uint64_t)v.actions), v.nruns,
-            number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, a.out);
+    view_summary_write(stderr, &v, a.out);
 done:
     view_free(&v);
     cli_list_free(&a.runs);
