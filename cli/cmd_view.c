@@ -11,29 +11,6 @@
 
 #define VIEW_DEFAULT_OUT "results/view"
 
-const char USAGE_VIEW[] =
-    "usage: yinsh view [--db PATH] [--run NAME[,NAME...]]... [--out DIR]\n"
-    "  Writes the stored games as a web site that opens from disk, with no server\n"
-    "  and no network: DIR/index.html lists the selected runs and their games\n"
-    "  (sort by any column; filter by variant, agents, result, reason, length),\n"
-    "  and links a page per game (DIR/games/ID.html) that draws the board and\n"
-    "  steps through the actions (buttons, arrow keys, a slider, the list of\n"
-    "  actions), with the searching agents' win probability, visits and time per\n"
-    "  action.\n"
-    "\n"
-    "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
-    "  --run NAMES   only these runs (comma-separated; may be repeated; --runs is\n"
-    "                the same); default: every run in the database\n"
-    "  --out DIR     the site's folder (default " VIEW_DEFAULT_OUT "; created if\n"
-    "                missing). Its index.html, board.js, viewer.js, viewer.css and\n"
-    "                games/ are replaced, the rest of DIR is left alone. Only a\n"
-    "                site's own files are replaced: each folder of a site holds\n"
-    "                the marker " VIEW_MARKER ", and a DIR/games or a page file\n"
-    "                that a site did not write is refused, and nothing written.\n"
-    "  The site is written into a hidden folder in DIR and moved in when it is\n"
-    "  complete: a failure leaves DIR as it was. An empty database, an unknown run\n"
-    "  or a selection without games is an error (1).\n";
-
 /* The command line, as parsed. */
 typedef struct ViewArgs {
     const char *db, *out;

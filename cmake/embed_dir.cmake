@@ -1,9 +1,11 @@
 # The files of one folder with one extension (the shipped weights,
-# eval/weights/*.txt, and nets, eval/nets/*.nnue) as one C source: tables
+# eval/weights/*.txt, and nets, eval/nets/*.nnue; the commands' usage
+# texts, cli/usage/*.txt) as one C source: tables
 # PREFIX_NAMES, PREFIX_BYTES and PREFIX_SIZES of their file names, bytes
 # (each ended by a 0, so that a text reads as a C string) and sizes, in
 # the same order, the names ended by NULL. weights_shipped and nnue_load
-# read them when a path names a shipped file that is not there.
+# read them when a path names a shipped file that is not there; cli_help
+# prints a usage text.
 #   cmake -DOUT=file.c -DDIR=eval/nets -DEXT=nnue -DPREFIX=YINSH_NET -P embed_dir.cmake
 file(GLOB FILES "${DIR}/*.${EXT}")
 list(SORT FILES)
