@@ -141,11 +141,7 @@ static void show_resumed(void *ctx, bool resumed, int epoch, size_t position)
 {
     TrainShow *s = ctx;
     s->at = (uint64_t)epoch * s->n_train + position;
-    if (s->quiet) return;
-    if (!resumed) fprintf(stderr, "yinsh train: no checkpoint %s: starting afresh\n", s->ckpt);
-    else
-        fprintf(stderr, "yinsh train: resuming %s at epoch %d, position %zu of %zu\n", s->ckpt, epoch + 1, position,
-                s->n_train);
+    if (!s->quiet) nnue_resume_write(stderr, s->ckpt, resumed, epoch, position, s->n_train);
 }
 
 static void show_slice(void *ctx, const NnueEpoch *ep, int epoch, uint64_t at)
@@ -155,9 +151,8 @@ static void show_slice(void *ctx, const NnueEpoch *ep, int epoch, uint64_t at)
     if (ep) {
         progress_update(&s->prog, at, NULL);
         if (!s->quiet) {
-            fprintf(stderr, "%sepoch %d/%d: train %.5f, validation %.5f (result %.5f), lr %.2g, %.1f s, %.0f positions/s\n",
-                    s->prog.tty ? "\r\033[K" : "", ep->epoch, s->epochs, ep->train, ep->val_target, ep->val_result,
-                    ep->lr, ep->seconds, ep->seconds > 0 ? s->n_train / ep->seconds : 0);
+            if (s->prog.tty) fputs("\r\033[K", stderr);
+            nnue_epoch_write(stderr, ep, s->epochs, s->n_train);
             s->prog.shown = false;
         }
     } else {
@@ -178,14 +173,7 @@ static int train_read(const TrainArgs *a, const TrainInputs *in, NnueData *data,
     store_close(store);
     if (rc) return cli_error("train", "%s", err);
     *read_s = clock_now() - t0;
-    if (!a->quiet)
-        fprintf(stderr,
-                "yinsh train: %zu positions (%zu validation, %zu with a search value) from %llu games read in %.1f s "
-                "(%llu repeated action sequences and %lld stored repeats left out; %llu games past --positions, "
-                "%llu positions not quiet)\n",
-                data->n_train + data->n_val, data->n_val, data->with_value, (unsigned long long)data->games, *read_s,
-                (unsigned long long)data->duplicates, (long long)*repeats, (unsigned long long)data->capped,
-                (unsigned long long)data->noisy);
+    if (!a->quiet) nnue_data_read_write(stderr, data, *repeats, *read_s);
     return 0;
 }
 
