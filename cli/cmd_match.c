@@ -20,13 +20,6 @@
 #include "engine/notation.h"
 #include "engine/base/number.h"
 
-/* A match without --games: 100 colour-swapped pairs (Elo within about
- * +-50 between agents of like strength), or under an SPRT a cap about
- * twice what fine bounds expect (`yinsh sprt 0,5,0.05,0.05`: 10,495 pairs
- * at either hypothesis), so that the test, not the cap, ends it (the
- * usage text, cli/usage/match.txt, says both). */
-enum { MATCH_DEFAULT_GAMES = 200, MATCH_DEFAULT_SPRT_GAMES = 40000 };
-
 /* Progress: A's results so far, their score, the Elo difference from
  * the pairs with the half-width of its 95% interval and, with an SPRT, the
  * log-likelihood ratio between its bounds. */

@@ -7,8 +7,6 @@
 #include "selfplay/play/run.h"
 #include "study/report/plots_dir.h"
 
-#define REPORT_DEFAULT_OUT "results/report"
-
 /* Each --compare 'A vs B': the two agents' canonical specs, as stored
  * (any spelling is taken), named as given. */
 static int parse_compare(const char *cmd, CliList *compare, ReportComparison *declared, char (*specs)[2][SPEC_LEN])

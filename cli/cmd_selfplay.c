@@ -20,8 +20,6 @@
 #include "selfplay/records/summary_text.h"
 #include "engine/base/number.h"
 
-#define SELFPLAY_DEFAULT_AGENT "mcts"
-
 /* After each stored batch: the progress line. */
 static void show_progress(void *ctx, const Run *run)
 {

@@ -9,8 +9,6 @@
 #include "study/viewer/view_site.h"
 #include "engine/base/number.h"
 
-#define VIEW_DEFAULT_OUT "results/view"
-
 /* The command line, as parsed. */
 typedef struct ViewArgs {
     const char *db, *out;

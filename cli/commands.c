@@ -2,7 +2,8 @@
  * prints one's usage, the text file cli/usage/CMD.txt built into the
  * binary (cmake/embed_dir.cmake: the table YINSH_USAGE; ctest usage_texts
  * checks every command's). A default a text names (the database, a
- * folder, a count) is the command's: change both together. */
+ * folder, a count) is a macro (cli/commands.h, RUN_DEFAULT_DB,
+ * VIEW_MARKER) that test_usage_defaults finds in the text. */
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"

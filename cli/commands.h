@@ -10,6 +10,18 @@ typedef struct Command {
     const char *summary;               /* one line for `yinsh --help` */
 } Command;
 
+/* The defaults of the commands that their usage texts (cli/usage/CMD.txt)
+ * state: test_usage_defaults checks that each text says the value here
+ * (and RUN_DEFAULT_DB, VIEW_MARKER), so that one changed alone fails it.
+ * A match without --games: 100 colour-swapped pairs (Elo within about
+ * +-50 between agents of like strength), or under an SPRT a cap about
+ * twice what fine bounds expect (`yinsh sprt 0,5,0.05,0.05`: 10,495 pairs
+ * at either hypothesis), so that the test, not the cap, ends it. */
+enum { MATCH_DEFAULT_GAMES = 200, MATCH_DEFAULT_SPRT_GAMES = 40000 };
+#define SELFPLAY_DEFAULT_AGENT "mcts"         /* selfplay's --agent */
+#define REPORT_DEFAULT_OUT "results/report"   /* report's --out */
+#define VIEW_DEFAULT_OUT "results/view"       /* view's --out */
+
 /* The command of that name, NULL if none. */
 const Command *cli_find(const char *name);
 /* Prints the usage of a command to stdout, its text file cli/usage/CMD.txt
