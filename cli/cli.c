@@ -261,36 +261,25 @@ int cli_run_open(const char *cmd, CliRun *r, int argc, char **argv, Run *run)
 int cli_run_work(const char *cmd, Run *run)
 {
     char err[ERR_LEN], note[512];
-    const atomic_bool *stop = cli_catch_signals();
+    const atomic_bool *stop = interrupt_catch();
     snprintf(note, sizeof note,
              "yinsh %s: rank %d stopped by a signal while playing run '%s' (did another rank of the job end?); rank "
              "0's database keeps the games committed, and --resume finishes the run\n",
              cmd, dist_rank(), run->row.name);
-    cli_signal_note(note);
+    interrupt_note(note);
     int failed = run_work(run, stop, err);
-    cli_signal_note(NULL);
+    interrupt_note(NULL);
     if (failed) {
         cli_error(cmd, "rank %d: %s", dist_rank(), err);
         dist_abort(1);
         return 1;
     }
-    if (cli_signal()) {
+    if (interrupt_signal()) {
         fprintf(stderr, "yinsh %s: rank %d: stopped (%s) while playing run '%s'; rank 0 keeps the games stored\n",
-                cmd, dist_rank(), strsignal(cli_signal()), run->row.name);
-        return 128 + cli_signal();
+                cmd, dist_rank(), strsignal(interrupt_signal()), run->row.name);
+        return 128 + interrupt_signal();
     }
     return 0;
-}
-
-void cli_dist_summary(const char *cmd, const DistStats *st, double seconds, bool quiet)
-{
-    if (quiet || dist_ranks() < 2) return;
-    fprintf(stderr,
-            "yinsh %s: %d ranks, %.1f s: rank 0 played %" PRIu64 " game%s, the other ranks %" PRIu64 " (in %" PRIu64
-            " message%s, %.1f KiB); receiving them cost rank 0 %.1f us a game\n",
-            cmd, dist_ranks(), seconds, st->games_here, number_plural(st->games_here), st->games_received,
-            st->messages, number_plural(st->messages), (double)st->bytes / 1024.0,
-            st->games_received ? st->recv_s * 1e6 / (double)st->games_received : 0.0);
 }
 
 void cli_run_close(CliRun *r, Run *run)
@@ -438,63 +427,6 @@ int cli_check_report_out(const char *cmd, const char *opt, const char *dir, cons
     return cli_check_writes(cmd, opt, &w, inputs, input_opts, n);
 }
 
-static atomic_bool interrupted;
-static volatile sig_atomic_t caught;
-static char signal_note[1024]; /* written before play, read by the handler */
-static atomic_size_t signal_note_len;
-
-static void on_signal(int sig)
-{
-    caught = sig;
-    atomic_store(&interrupted, true);
-    size_t note = atomic_load(&signal_note_len);
-    if (note) {
-        /* an MPI job being torn down: the committed games are safe, the rest cannot be finished */
-        if (write(STDERR_FILENO, signal_note, note) < 0) {}
-        _exit(128 + sig);
-    }
-    signal(sig, SIG_DFL); /* a second one ends the process */
-}
-
-void cli_signal_note(const char *text)
-{
-    atomic_store(&signal_note_len, 0);
-    if (!text) return;
-    snprintf(signal_note, sizeof signal_note, "%s", text);
-    atomic_store(&signal_note_len, strlen(signal_note));
-}
-
-/* A signal ignored when the process started (nohup's SIGHUP, a
- * background job's SIGINT) stays ignored. */
-const atomic_bool *cli_catch_signals(void)
-{
-    static const int SIGNALS[] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction sa = {.sa_handler = on_signal}, was;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof SIGNALS / sizeof *SIGNALS; i++)
-        if (sigaction(SIGNALS[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN) sigaction(SIGNALS[i], &sa, NULL);
-    return &interrupted;
-}
-
-int cli_signal(void) { return caught; }
-
-void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
-                     uint32_t games, uint32_t shard, uint32_t shards)
-{
-    char slice[48] = "";
-    if (shards) snprintf(slice, sizeof slice, " --shard %u/%u", shard, shards);
-    fprintf(stderr, "yinsh %s: run '%s': %" PRIu64 " game%s stored (%" PRIu64 " of %u); the stored games are kept, "
-                    "and `yinsh selfplay --resume %s --db %s%s` finishes the %s\n",
-            cmd, name, done, number_plural(done), stored, games, name, db, slice, shards ? "shard" : "run");
-}
-
-void cli_run_hint(const char *cmd, const Run *run)
-{
-    if (run->store)
-        cli_stored_hint(cmd, run->row.name, run->db, run->done, run->sum.games, run->row.games, run->shard,
-                        run->shards);
-}
-
 void cli_mpi_signal_note(const char *cmd, const Run *run)
 {
     char note[1024];
@@ -504,30 +436,8 @@ void cli_mpi_signal_note(const char *cmd, const Run *run)
              "games committed to %s are kept; `yinsh selfplay --resume %s --db %s` (with any number of ranks) "
              "finishes the run\n",
              cmd, run->row.name, run->db, run->row.name, run->db);
-    cli_signal_note(note);
+    interrupt_note(note);
 }
-
-void cli_json_begin(Json *j, const char *cmd, int argc, char **argv)
-{
-    char *line = cli_join_args(argc, argv);
-    json_begin(j, stdout);
-    json_str(j, "command", cmd);
-    json_str(j, "command_line", line);
-    json_str(j, "version", YINSH_VERSION);
-    free(line);
-}
-
-void cli_json_run_begin(Json *j, const char *cmd, int argc, char **argv, const Run *run, int variant)
-{
-    cli_json_begin(j, cmd, argc, argv);
-    json_str(j, "run", run->row.name);
-    json_str(j, "db", run->store ? run->db : NULL);
-    json_str(j, "variant", variant_name(variant));
-}
-
-void cli_json_interval(Json *j, const char *key, Interval v) { json_estimate(j, key, v.lo, v.mid, v.hi); }
-
-void cli_print_action(FILE *f, int ply, const char *text) { record_text_action(f, ply, text); }
 
 int cli_check_db_out(const char *cmd, const char **db, const char *out)
 {

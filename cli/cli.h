@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "engine/base/folder.h"
+#include "engine/base/interrupt.h"
 #include "engine/base/parallel.h"
 #include "engine/base/progress.h"
 #include "selfplay/play/run.h"
@@ -159,12 +160,6 @@ typedef struct CliRun {
     {.name = "--repeat", .kind = CLI_FLAG, .out = &(r)->o.allow_repeat},                          \
     {.name = "--store-visits", .kind = CLI_FLAG, .out = &(r)->o.plan.store_visits},               \
     {.name = "--shard", .kind = CLI_TEXT, .out = &(r)->shard}
-/* The usage line of --store-visits, the same for selfplay and match. */
-#define CLI_STORE_VISITS_USAGE                                                                   \
-    "  --store-visits  store every MCTS action's root visit distribution (each\n"               \
-    "                  visited child's visits; table action_visits, docs/schema.md),\n"          \
-    "                  for policy targets (`yinsh positions --policy`); the games are\n"         \
-    "                  the same with or without it. A resumed run keeps its choice\n"
 int cli_run_check(const char *cmd, CliRun *r);
 
 /* --shard K/N: 0 with *shard = K and *shards = N (1 <= K <= N <= 10^6),
@@ -182,14 +177,6 @@ void cli_run_close(CliRun *r, Run *run);
  * OPENING_BOOK; the caller reads the book): 0, or EXIT_USAGE after
  * printing why (an unknown text, or both options). */
 int cli_opening(const char *cmd, const char *text, bool book, int dflt, int *opening, int *actions);
-#define CLI_OPENING_USAGE(dflt)                                                                        \
-    "  --opening O     how every game starts: none (the agents place every ring),\n"                  \
-    "                  rings (the ten ring placements random), random:K (the\n"                     \
-    "                  first K actions random, the rest the agents'), pie:K (the\n"                 \
-    "                  first ring and its answer, a swap too, the agents', the\n"                  \
-    "                  next K actions random, the rest the agents'); default " dflt "\n"           \
-    "  --book FILE     openings from a book (docs/tournament.md): game pair k (a\n"                 \
-    "                  match's) or game k plays opening k mod (openings in the book)\n"
 
 /* Parses an agent spec given on the command line: a bad spec is a usage
  * error (2), a weights file that cannot be read bad data (1), either
@@ -218,31 +205,6 @@ typedef struct CliControls {
     {.name = "--engine-logs", .kind = CLI_TEXT, .out = &(c)->engine_logs},                               \
     {.name = "--engine-transcript", .kind = CLI_FLAG, .out = &(c)->engine_transcript},                   \
     {.name = "--engine-timeout", .kind = CLI_INT, .out = &(c)->engine_timeout, .min = 1, .max = 86400000}
-#define CLI_CONTROL_USAGE                                                                              \
-    "  --sims N        every agent searches N simulations per action, alpha-beta N\n"                \
-    "                  positions (a node budget); external: go sims N\n"                              \
-    "  --movetime MS   every agent has MS milliseconds per action (go movetime MS); an\n"              \
-    "                  mcts spec without sims= then searches on time alone\n"                         \
-    "  --tc BASE+INC   a clock per player: BASE seconds per game, INC added after each\n"              \
-    "                  of its actions (go wtime/btime/winc/binc); internal agents take\n"              \
-    "                  remaining/20 + 0.8 INC per action, as `yinsh uyi` does\n"                       \
-    "  --tc-margin MS  a player loses on time when its clock falls below -MS, or an\n"                  \
-    "                  action takes movetime + MS (default 100)\n"                                      \
-    "  --agent-streams each agent draws from its own random stream (always so with an\n"              \
-    "                  external engine; docs/uyi.md)\n"                                                 \
-    "  --engines FILE  the engines file that `engine:NAME` agents come from\n"                         \
-    "  --engine-logs DIR  a folder (made if missing: its parent must exist) where\n"            \
-    "                  each engine process's stderr is logged and its conversation\n"          \
-    "                  transcribed (--engine-transcript), 1 MiB each at most\n"                \
-    "                  (default: the folder engine-logs next to the database, made\n"          \
-    "                  if missing, stderr only; none with --no-db)\n"                          \
-    "  --engine-transcript  also each engine process's conversation, every line\n"             \
-    "                  the harness sent (>) and read (<) with its time, beside its\n"           \
-    "                  log as NAME-...-PID.uyi, 1 MiB each at most (as cutechess -debug)\n"    \
-    "  --engine-timeout MS  how long an engine is waited for with no time limit\n"                    \
-    "                  (handshake, isready, go; default 60000): then it loses (no-answer)\n"         \
-    "  Each engine is started and shaken hands with before the first game: one\n"                    \
-    "  that cannot play stops the command (status 1, nothing stored, its log named).\n"
 /* Checks the controls into pc, once the n agents that play under them
  * are parsed: an external one logs into --engine-logs (a folder, made
  * when missing, with the transcripts too), else into the folder
@@ -294,53 +256,13 @@ typedef struct CliReport {
 /* 0, or 1 after printing why. */
 int cli_report_write(const char *cmd, const CliReport *job);
 
-/* Ctrl-C, SIGTERM and SIGHUP during a run: the first one sets the flag (the run
- * starts no new game, finishes and stores those in flight), a second one
- * ends the process at once. cli_signal() is the signal caught, 0 if none. */
-const atomic_bool *cli_catch_signals(void);
-int cli_signal(void);
-/* In an MPI job a signal means the launcher is ending the job (a rank
- * died, or Ctrl-C at mpirun): it follows its SIGTERM with a SIGKILL
- * within a second or so, and the other ranks' games in flight cannot
- * arrive any more. With a note set here (what the run is and how to
- * resume it) the signal handler writes it to stderr and ends the process
- * at once: the committed games are safe (a batch is one transaction).
- * NULL clears it. */
-void cli_signal_note(const char *text);
 /* An MPI rank other than 0 (run->worker): plays what rank 0 hands out,
  * with Ctrl-C and SIGTERM handled; 0, or non-zero after printing why. */
 int cli_run_work(const char *cmd, Run *run);
-/* After a run played in an MPI job (rank 0): who played what and the
- * cost of receiving the games, on stderr unless quiet. */
-struct DistStats;
-void cli_dist_summary(const char *cmd, const struct DistStats *st, double seconds, bool quiet);
-/* After a run that failed or was interrupted: what is kept and how to go
- * on (stderr): `done` games stored now, `stored` in all, of `games`; a
- * shard's (shards > 0) resumed with its --shard, which plays its own
- * missing games only.
- * cli_run_hint says it of an open run (nothing without a database). */
-void cli_stored_hint(const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
-                     uint32_t games, uint32_t shard, uint32_t shards);
-void cli_run_hint(const char *cmd, const Run *run);
-/* Sets the signal note (cli_signal_note) of rank 0 of an MPI job playing
+/* Sets the signal note (interrupt_note) of rank 0 of an MPI job playing
  * the run, the way to resume it: nothing with one rank. */
 void cli_mpi_signal_note(const char *cmd, const Run *run);
 
-/* The start of a command's --json document (engine/base/json.h, docs/json.md):
- * opens it and writes "command", "command_line" and "version". */
-struct Json;
-void cli_json_begin(struct Json *j, const char *cmd, int argc, char **argv);
-/* The same, then the run's name, its database (null when it stores
- * nothing) and the variant: the head of selfplay's and match's figures. */
-void cli_json_run_begin(struct Json *j, const char *cmd, int argc, char **argv, const Run *run, int variant);
-/* An estimate with its 95% interval (json_estimate): {"value", "ci95"}. */
-void cli_json_interval(struct Json *j, const char *key, Interval v);
-
-
-/* The actions of a game record as `yinsh randgame` and `yinsh export`
- * write them, ten to a line: action `ply` (from 0) with the space or the
- * line break before it. The caller ends the last line. */
-void cli_print_action(FILE *f, int ply, const char *text);
 
 /* Progress on stderr: engine/base/progress.h (included above). */
 

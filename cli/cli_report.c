@@ -1,12 +1,10 @@
 /* The command line's side of a report written into a folder, for `yinsh
- * report` and `yinsh study`: the selection checked for games, the stage,
- * the gnuplot scripts found, and what is printed; the report itself is
- * study/report/ (report_write_folder, report_write_json). */
-#include <errno.h>
+ * report` and `yinsh study`: the selection checked for games, the gnuplot
+ * scripts found, and what is printed; the report itself is study/report/
+ * (report_publish, report_write_json). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "engine/base/json.h"
 #include "study/report/plots_dir.h"
@@ -59,32 +57,18 @@ int cli_report_write(const char *cmd, const CliReport *job)
     const char *db = job->db, *out = job->out, *plots = job->plots;
     const StoreSelection *sel = &job->sel;
     int rc = 0;
-    char *md = NULL, err[ERR_LEN], plots_buf[4096], stage[4096] = "";
+    char *md = NULL, err[ERR_LEN], plots_buf[4096];
     size_t md_len = 0;
     Report rep = {0};
     ReportPictures pics;
     bool matches = sel->kind && !strcmp(sel->kind, "match"), drawn = false;
 
     if (!matches && (rc = load_games(cmd, job, &rep))) goto done;
-    /* Everything is written into a staging folder inside DIR first and
-     * moved into DIR only when all of it was written: a full disk leaves
-     * DIR as it was. */
-    if (folder_stage_open(out, "report", stage, sizeof stage, err)) {
-        rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
     if (!plots && !job->no_plots && !matches) plots = report_plots_find(YINSH_SOURCE_DIR, plots_buf, sizeof plots_buf);
     ReportJob rj = {.db = db, .busy_ms = (int)job->busy, .sel = *sel, .out = out, .plots = plots,
                     .no_plots = job->no_plots, .cmdline = job->cmdline};
-    if (report_write_folder(&rj, matches ? NULL : &rep, stage, &md, &md_len, &pics, &drawn, err)) {
+    if (report_publish(&rj, matches ? NULL : &rep, &md, &md_len, &pics, &drawn, err)) {
         rc = cli_error(cmd, "%s", err);
-        goto done;
-    }
-    /* the folder's pictures, their data and gnuplot.log are this report's:
-     * an earlier report's that this one did not write again go (a report
-     * without pictures leaves none beside it) */
-    if (folder_stage_commit(stage, out, NULL, report_folder_writes, NULL) != 0) {
-        rc = cli_error(cmd, "cannot move the report into '%s': %s", out, strerror(errno));
         goto done;
     }
     if (!job->quiet && !job->json) fwrite(md, 1, md_len, stdout);
@@ -94,13 +78,12 @@ int cli_report_write(const char *cmd, const CliReport *job)
     if (drawn && pics.note[0]) fprintf(stderr, "yinsh %s: %s\n", cmd, pics.note);
     if (job->json) {
         Json j;
-        cli_json_begin(&j, "report", job->argc, job->argv);
+        json_begin_command(&j, stdout, "report", job->argc, job->argv);
         report_write_json(&j, &rep, out, drawn ? &pics : NULL);
         json_end(&j);
     }
 
 done:
-    if (stage[0]) folder_stage_remove(stage);
     free(md);
     report_free(&rep);
     return rc;

@@ -13,64 +13,8 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 #include "engine/base/clock.h"
+#include "engine/base/json.h"
 #include "selfplay/search/ab.h"
-
-const char USAGE_BENCH[] =
-    "usage: yinsh bench [--quick] [--depth D] [--games N] [--seed S] [--threads T] [--json]\n"
-    "       yinsh bench --mcts [--sims N] [--positions P] [--seed S] [--agent SPEC] [--json]\n"
-    "       yinsh bench --mcts --agent SPEC --vs SPEC2 [--ypn POS] [--rounds R] [--sims N]\n"
-    "                   [--positions P] [--seed S]\n"
-    "       yinsh bench --ab [--agent SPEC] [--depth D] [--movetime MS] [--positions P] [--seed S]\n"
-    "                   [--placement]\n"
-    "       yinsh bench --parts [--games N] [--seed S]\n"
-    "       yinsh bench --nnue NET [--weights FILE] [--games N] [--seed S]\n"
-    "       yinsh bench --nnue NET --duel PAIRS [--depth D] [--variant V] [--weights FILE]\n"
-    "                   [--seed S] [--threads T]\n"
-    "  Engine benchmark on one thread, then on T threads (default: all cores):\n"
-    "  1. perft with bulk counting from the second position of docs/notation.md §6\n"
-    "     (default depth 5: 927746739 nodes; --quick: depth 4, 18886483 nodes);\n"
-    "  2. N uniformly random full games from the empty start (default 200000,\n"
-    "     --quick 2000), game i on its own pcg32 stream from (S, i), S default 1:\n"
-    "     total actions and results are the same for any T.\n"
-    "  A node count or playout total that differs between runs is reported as\n"
-    "  a regression (exit status 1).\n"
-    "  --mcts: MCTS simulations per second on one thread: one search of N\n"
-    "  simulations (default 1000) from each of P fixed positions (default 40)\n"
-    "  taken from random games of seed S, fresh tree each, random rollouts.\n"
-    "  --agent SPEC: the search of an mcts agent spec instead (its sims replaced\n"
-    "  by N), e.g. mcts:rollout=4,eval=eval/weights/tuned.txt or threads=2;\n"
-    "  prints simulations/s over the wall clock and per CPU second.\n"
-    "  --vs SPEC2: two mcts agents in one run, R rounds (default 3) alternating\n"
-    "  which goes first, each round P searches (default 40) of each; --ypn POS:\n"
-    "  every search from POS (a fresh tree each; bench: the second position of\n"
-    "  docs/notation.md §6); prints each round's simulations per CPU second and\n"
-    "  SPEC2's over SPEC's, and the median of those ratios.\n"
-    "  --ab: alpha-beta from P (default 16) middle-game positions (seed S: ten\n"
-    "  random placements, then 10 to 40 actions of depth-2 alpha-beta), one\n"
-    "  search each from a fresh table, of the agent SPEC (default best) to depth\n"
-    "  D (default 6; the positions are a regression count, and the hash pins\n"
-    "  every search's action, score and count), or with --movetime MS for MS\n"
-    "  milliseconds each (the depth reached is the figure). Prints by depth the\n"
-    "  positions spent on it, the effective branching factor (those over the\n"
-    "  depth before's) and the mean |score(d) - score(d-1)| (the odd/even\n"
-    "  swing), then the mean depth completed and positions per second.\n"
-    "  --placement: from P placement positions instead (seed S: 2 + k mod 7\n"
-    "  random rings for position k, the search places the rest), where a deep\n"
-    "  agent that places its own rings spends most of its time.\n"
-    "  --parts: the cost of a random action by parts (generation, pick, make,\n"
-    "  row checks, outcome check), each timed alone over the recorded actions\n"
-    "  of N random games (default 1000); nanoseconds of CPU time, fastest of\n"
-    "  5 passes.\n"
-    "  --nnue NET: the net (a file, or `builtin`) against the linear evaluation\n"
-    "  (--weights FILE, default the built-in defaults): nanoseconds per position\n"
-    "  over every position of N random games (default 1000), fastest of 5 passes\n"
-    "  in CPU time: linear, the net from scratch, incremental (the accumulators\n"
-    "  from the parent's, then the output), the update and the output alone, on\n"
-    "  the portable and the AVX2 path.\n"
-    "  --duel PAIRS: alpha-beta at depth D (default 3) with the net against\n"
-    "  alpha-beta with the weights, PAIRS colour-swapped pairs of games from four\n"
-    "  random actions (variant V, default standard): the net's score and Elo.\n"
-    "  --json: the figures as one JSON document on stdout (docs/json.md).\n";
 
 /* The options of every mode. */
 typedef struct BenchArgs {
@@ -144,7 +88,7 @@ static int bench_mcts_mode(const BenchArgs *a, int argc, char **argv)
         return 0;
     }
     Json j;
-    cli_json_begin(&j, "bench", argc, argv);
+    json_begin_command(&j, stdout, "bench", argc, argv);
     json_str(&j, "mode", "mcts");
     bench_mcts_json(&j, &b, a->positions, a->seed, a->sims);
     json_end(&j);
@@ -192,7 +136,7 @@ static int bench_engine_mode(const BenchArgs *a, int argc, char **argv)
     bench_build(build, sizeof build);
     Json j;
     if (a->json) {
-        cli_json_begin(&j, "bench", argc, argv);
+        json_begin_command(&j, stdout, "bench", argc, argv);
         json_str(&j, "mode", "engine");
         bench_machine_json(&j, cpu, omp_get_num_procs(), build);
     } else {

@@ -17,37 +17,6 @@
 #include "engine/base/rng.h"
 #include "selfplay/store/store.h"
 
-const char USAGE_PERFT[] =
-    "usage: yinsh perft [--divide] DEPTH [YPN]\n"
-    "  Counts the action sequences of length DEPTH from the position (default: the\n"
-    "  empty standard start). --divide first prints `<action> <count>` per legal\n"
-    "  action. The last line is `nodes N time S nps R`.\n";
-const char USAGE_LEGAL[] = "usage: yinsh legal YPN\n  Prints the legal actions, one per line, in canonical order.\n";
-const char USAGE_APPLY[] =
-    "usage: yinsh apply YPN ACTION...\n"
-    "  Applies the actions in order and prints the resulting YPN. The YPN is one\n"
-    "  argument (quoted) or its four fields as four arguments.\n";
-const char USAGE_SHOW[] =
-    "usage: yinsh show YPN\n"
-    "       yinsh show [--db PATH] --run NAME --game I [--ply K]\n"
-    "  Draws the position as the hexagonal board with coordinates. The second\n"
-    "  form draws a stored game's position after its first K actions (default:\n"
-    "  all of them, the final position), with its YPN; the database defaults\n"
-    "  to " RUN_DEFAULT_DB ".\n";
-const char USAGE_REPLAY[] =
-    "usage: yinsh replay [FILE]\n"
-    "  Reads game records (standard input when FILE is absent or -) and checks\n"
-    "  them: a record is tag lines [Name \"value\"] (optional), a start YPN line,\n"
-    "  then actions separated by white space; a file may hold a stream of them,\n"
-    "  as `yinsh export` writes (docs/records.md). Every action must be legal,\n"
-    "  and the tags Variant, Actions, Result and Reason, where present, must\n"
-    "  agree with the replay: a difference is an error (exit status 1).\n"
-    "  Prints each record's final YPN and `actions N result R reason Q`; for a\n"
-    "  stream or tagged records, a last line with the records checked.\n";
-const char USAGE_RANDGAME[] =
-    "usage: yinsh randgame --seed S [--variant V]\n"
-    "  Plays a uniformly random game from the empty start and prints its record:\n"
-    "  the start YPN, then the actions, ten per line.\n";
 
 /* Positional arguments at most: a command's YPN and actions. */
 enum { MAX_ARGS = 1024 };
@@ -308,7 +277,7 @@ int cmd_randgame(int argc, char **argv)
         Action act = list[rng_below(&rng, (uint32_t)n)];
         Undo u;
         pos_make(&pos, act, &u);
-        cli_print_action(stdout, ply++, action_format(act, text));
+        record_text_action(stdout, ply++, action_format(act, text));
     }
     printf("\n");
     return 0;

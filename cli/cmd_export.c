@@ -10,37 +10,6 @@
 #include "engine/base/number.h"
 #include "selfplay/store/store_export.h"
 
-const char USAGE_EXPORT[] =
-    "usage: yinsh export [--db PATH] [--run NAME [--game I]] [--out FILE|DIR/] [--format F]\n"
-    "       yinsh export --format games [--db PATH] [--run NAME]... [--out FILE]\n"
-    "  Writes stored games as game records: tag lines ([Run \"...\"], [Index \"...\"],\n"
-    "  the variant, the agents, the seed, the result and its reason, the date\n"
-    "  (when it was stored; an imported game's, the record's own), the\n"
-    "  version; docs/records.md), the start YPN, then the actions ten to a\n"
-    "  line, as `yinsh randgame` prints them. `yinsh replay` checks them: every\n"
-    "  action, and the stored result against the replayed one.\n"
-    "\n"
-    "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
-    "  --run NAME    only this run's games (default: every run's); with --format\n"
-    "                games, repeated for several runs\n"
-    "  --game I      only game I of the run (its index, from 0)\n"
-    "  --format F    records (default), or boardspace: boardspace.net's YINSH SGF,\n"
-    "                one game per file (docs/boardspace.md), standard games only;\n"
-    "                `yinsh import --format boardspace` reads them back; or games:\n"
-    "                the compact form of a study's games (docs/records.md): every\n"
-    "                row of the runs (--run, repeated, or every run) as one text,\n"
-    "                each run's row, then a line per game with every action's\n"
-    "                stored figures and root visits, a hash line every 100 games\n"
-    "                and the run's hash (as `yinsh selfplay` prints it) at its\n"
-    "                end; `yinsh import --format games` rebuilds the database from\n"
-    "                it, the same rows. Compress it with `gzip -n -9`\n"
-    "  --out FILE    one stream of records, a blank line between two (default:\n"
-    "                standard output)\n"
-    "  --out DIR/    one file per game, DIR/RUN-INDEX.rec (an existing directory,\n"
-    "                or a path ending in '/', made if missing)\n"
-    "  Games come in run order, then by index. A selection without stored games\n"
-    "  is an error (1).\n";
-
 /* The command line, as parsed. */
 typedef struct ExportArgs {
     const char *db, *out, *format;

@@ -11,36 +11,6 @@
 #include "selfplay/play/import_records.h"
 #include "selfplay/play/import_text.h"
 
-const char USAGE_IMPORT[] =
-    "usage: yinsh import --format boardspace FILE.sgf... [--db PATH] [--repeat]\n"
-    "       yinsh import --format games FILE [--db PATH]\n"
-    "  Reads boardspace.net YINSH records (SGF), checks every action with the\n"
-    "  engine, and stores each file's game as a run of kind `import` holding\n"
-    "  that one game (docs/boardspace.md): the run is named import-GAME (GAME:\n"
-    "  the record's GN), its white and black are boardspace:NAME, its command\n"
-    "  says the file, the site and the date. A resigned game is won by the\n"
-    "  other side (reason resign); a record that stops early is stored with\n"
-    "  result none. Each file is one transaction: a file that cannot be read,\n"
-    "  or holds an illegal action, is refused with its move number and why,\n"
-    "  and the other files are still imported (exit status 1 if any failed).\n"
-    "\n"
-    "  --format games reads the compact form of a study's games that `yinsh\n"
-    "  export --format games` writes (docs/records.md; FILE '-': standard\n"
-    "  input, so a gzip'd file reads as `gzip -dc FILE.gz | yinsh import\n"
-    "  --format games - --db DB`) and rebuilds its runs, the same rows: every\n"
-    "  action is replayed and must be legal, every stored result must be the\n"
-    "  replay's, and every 100-game prefix hash and run hash must be the\n"
-    "  games'. Then its runs are merged into the database as `yinsh merge`\n"
-    "  merges (one transaction): a run the database holds already (same uid)\n"
-    "  must hold the same games, which are then skipped; a different game, or\n"
-    "  another run of the same name, refuses the file. Any fault refuses the\n"
-    "  whole file, naming its line, run and game, and writes nothing.\n"
-    "\n"
-    "  --format F    the records' format: boardspace, or games\n"
-    "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
-    "  --repeat      store a game the database holds already (same players and\n"
-    "                actions) again, as a repeat that every statistic skips\n";
-
 enum { IMPORT_MAX_FILES = 10000 };
 
 /* Each record file stored as a run of its own; a file refused is said and

@@ -10,63 +10,6 @@
 #include "engine/base/number.h"
 #include "study/plans/loop.h"
 
-const char USAGE_LOOP[] =
-    "usage: yinsh loop --agent SPEC --from NET --db PATH --name NAME --out-dir DIR\n"
-    "                  [--rounds R] [--games N] [--window K] [--lambda L]\n"
-    "                  [--value-epochs E] [--value-lr X] [--policy-epochs E] [--policy-lr X]\n"
-    "                  [--gate SPEC] [--sprt E0,E1,ALPHA,BETA] [--gate-games G]\n"
-    "                  [--seed S] [--threads T] [--quiet]\n"
-    "  The learning loop (docs/loop.md): PUCT self-play whose games train its own\n"
-    "  net, value and policy, each new net promoted only when an SPRT against the\n"
-    "  best so far accepts that it is stronger. Round k, best(0) the net --from:\n"
-    "    1. self-play: the agent (mcts:puct=1 with its exploration keys: temp,\n"
-    "       tempmoves, noise, alpha, pcr) with eval=net:best(k-1), N games stored\n"
-    "       as the run NAME.k/selfplay with their root visits and which searches\n"
-    "       were full (action.full);\n"
-    "    2. training on the self-play runs of the last K rounds: the value net\n"
-    "       from best(k-1)'s weights, targets L x the root value + (1 - L) x the\n"
-    "       result; then a direct policy head (the one-evaluation leaf) on it\n"
-    "       from the visits of full searches only; each position seen in one of\n"
-    "       the 12 symmetries an epoch; written to DIR/NAME.k.nnue, its figures\n"
-    "       to DIR/NAME.k.train;\n"
-    "    3. the gate: the gate agent with the new net (A) against best(k-1) (B),\n"
-    "       pairs from two random placements under the SPRT, at most G games;\n"
-    "       the verdict to DIR/NAME.k.gate. H1: the new net is best(k); H0 or no\n"
-    "       decision: the round is rejected, its net and report kept;\n"
-    "    4. DIR/NAME.md, the table of the rounds.\n"
-    "  Every step is whole or absent: the same command again finds its files\n"
-    "  and runs, resumes the unfinished self-play run exactly, and trains or\n"
-    "  gates again what was cut short, so a loop killed anywhere (kill -9) ends\n"
-    "  with the same files as one never stopped (DIR/NAME.costs, each step's\n"
-    "  wall and CPU seconds, excepted). A later command with more --rounds goes\n"
-    "  on from there.\n"
-    "\n"
-    "  --agent SPEC    the self-play agent: mcts:puct=1,... (its eval=, if any,\n"
-    "                  replaced every round)\n"
-    "  --from NET      net 0: a net with a linear and a pattern part (feature set\n"
-    "                  3 to 5), e.g. eval/nets/leaf32.nnue\n"
-    "  --db PATH       the SQLite database of the self-play runs\n"
-    "  --name NAME     the runs' and files' prefix (1 to 20 letters, digits, '.',\n"
-    "                  '_', '+', '-')\n"
-    "  --out-dir DIR   an existing folder for the nets and the loop's files\n"
-    "  --rounds R      rounds in all (default 10)\n"
-    "  --games N       self-play games a round (default 2000)\n"
-    "  --window K      rounds of games the training reads (default 4)\n"
-    "  --lambda L      the root value's share of the value target (default 0.5)\n"
-    "  --value-epochs E, --value-lr X    the value net's training (default 4, 0.0005)\n"
-    "  --policy-epochs E, --policy-lr X  the head's (default 4, 0.01)\n"
-    "  --gate SPEC     the gate's agent (default: --agent without temp, tempmoves,\n"
-    "                  noise and pcr)\n"
-    "  --sprt B        the gate's test (default 0,10,0.05,0.05)\n"
-    "  --gate-games G  at most G gate games, an even number (default 2000)\n"
-    "  --seed S        every run's and training's seed comes from it (default 1)\n"
-    "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --quiet         no progress on stderr\n"
-    "  Exit status: 2 for a mistake on the command line, 1 when a file or the\n"
-    "  database cannot be read or written or a stored run or file was made for\n"
-    "  another plan; 130 (143) after Ctrl-C (SIGTERM): the same command goes on.\n";
-
 /* An agent's text with eval=net:FROM added when it names no eval (the
  * loop replaces it every round; a PUCT spec needs one to parse). */
 static int loop_agent(const char *cmd, const char *opt, const char *text, const char *from, AgentSpec *spec)
@@ -226,14 +169,14 @@ static int run_loop(const char *cmd, LoopArgs *a, LoopRow *rows, const char *com
                 a->sh.db, l->dir);
     double t0 = clock_now();
     LoopHooks hooks = {.play = play_run, .step = show_step, .gate_progress = show_gate, .ctx = &c,
-                       .interrupt = cli_catch_signals()};
+                       .interrupt = interrupt_catch()};
     int best = 0;
     int rc = loop_run(l, &hooks, rows, &best, err);
     if (c.gate_shown) progress_finish(&c.gate, c.gate_games, NULL);
     if (rc < 0) rc = cli_error(cmd, "%s", err);
-    else if (rc == 1 && cli_signal()) {
+    else if (rc == 1 && interrupt_signal()) {
         fprintf(stderr, "yinsh %s: interrupted; the same command goes on from there\n", cmd);
-        rc = 128 + cli_signal();
+        rc = 128 + interrupt_signal();
     }
     if (rc) return rc;
     if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);

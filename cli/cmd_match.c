@@ -13,74 +13,12 @@
 #include "engine/base/clock.h"
 #include "cli/commands.h"
 #include "selfplay/play/distribute.h"
+#include "selfplay/play/run_summary.h"
 #include "engine/base/json.h"
 #include "selfplay/match/match.h"
 #include "selfplay/match/match_text.h"
 #include "engine/notation.h"
 #include "engine/base/number.h"
-
-
-/* A match without --games: 100 colour-swapped pairs (Elo within about
- * +-50 between agents of like strength), or under an SPRT a cap about
- * twice what fine bounds expect (`yinsh sprt 0,5,0.05,0.05`: 10,495 pairs
- * at either hypothesis), so that the test, not the cap, ends it. */
-enum { MATCH_DEFAULT_GAMES = 200, MATCH_DEFAULT_SPRT_GAMES = 40000 };
-#define MATCH_DEFAULT_GAMES_TEXT "200"
-#define MATCH_DEFAULT_SPRT_GAMES_TEXT "40,000"
-
-const char USAGE_MATCH[] =
-    "usage: yinsh match --a SPEC --b SPEC [--games N] [--variant V]\n"
-    "                   [--threads T] [--seed S] [--sprt elo0,elo1,alpha,beta]\n"
-    "                   [--opening none|rings|random:K|pie:K | --book FILE] [--db PATH | --no-db]\n"
-    "                   [--run NAME] [--quiet] [--shard K/N]\n"
-    "                   [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
-    "                   [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
-    "                   [--agent-streams] [--store-visits] [--json]\n"
-    "  Plays agent A against agent B in N/2 colour-swapped pairs: pair k is game\n"
-    "  2k with A as White and game 2k+1 with B as White, both starting from the\n"
-    "  same ten random ring placements (drawn from the pair's own stream), so\n"
-    "  the first player's edge and the opening's luck cancel. Reports A's wins,\n"
-    "  draws and losses, A's score, the Elo difference A - B with its 95%\n"
-    "  interval (from the pairs), the likelihood of superiority and the\n"
-    "  pentanomial counts. Games are stored like self-play games in a run of\n"
-    "  kind 'match' (run.white is A, run.black is B). Results do not depend on T.\n"
-    "\n"
-    "  --a SPEC, --b SPEC  the agents (see `yinsh selfplay --help`; e.g.\n"
-    "                  mcts:sims=200,rollout=8,eval=eval/weights/tuned.txt), or an\n"
-    "                  external UYI engine: uyi:name=N;cmd=COMMAND;dir=D;option.K=V\n"
-    "                  or engine:NAME of --engines FILE (docs/uyi.md). An engine\n"
-    "                  that crashes, hangs, answers an illegal action or loses on\n"
-    "                  time loses the game (its reason says which); the match goes on\n"
-    "  --games N       games, an even number (N/2 pairs); default " MATCH_DEFAULT_GAMES_TEXT ", or with\n"
-    "                  --sprt at most " MATCH_DEFAULT_SPRT_GAMES_TEXT " (the test stops it when it decides)\n"
-    "  --variant V     standard (default) or blitz, each with the rule options\n"
-    "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
-    "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --seed S        the run seed (default: from the clock; printed and stored)\n"
-    "  --sprt E0,E1,ALPHA,BETA[,MODEL]  sequential test of H0: elo = E0 against\n"
-    "                  H1: elo = E1 after every pair (the generalized SPRT on the\n"
-    "                  pentanomial counts, as fishtest); stops as soon as it accepts\n"
-    "                  one. MODEL: logistic (default; Elo of the mean score) or\n"
-    "                  normalized (fishtest's nElo). `yinsh sprt` tells how many\n"
-    "                  games bounds cost\n"
-    CLI_OPENING_USAGE("rings (shared by both games of a pair)")
-    "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB " in the\n"
-    "                  working folder, made there, and said so where it is new)\n"
-    "  --no-db         store nothing\n"
-    CLI_STORE_VISITS_USAGE
-    "  --run NAME      the run's name (default match-<date>-<id>)\n"
-    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --shard K/N     play only shard K of N of the match's pairs (pair k when\n"
-    "                  k mod N = K-1) into this database; needs --seed; not with\n"
-    "                  --sprt; `yinsh merge` joins the shards (docs/cluster.md)\n"
-    "  --quiet         no progress (which shows A's running score, the Elo\n"
-    "                  difference with its 95% half-width and, with --sprt, the\n"
-    "                  log-likelihood ratio between its bounds)\n"
-    "  --json          the result as one JSON document on stdout (docs/json.md)\n"
-    CLI_CONTROL_USAGE
-    "  Under MPI (`mpirun -np R yinsh match ...`) rank 0 stores the match, hands\n"
-    "  out pairs to every rank and runs the SPRT in pair order, stopping every\n"
-    "  rank when it decides: the same result as one process.\n";
 
 /* Progress: A's results so far, their score, the Elo difference from
  * the pairs with the half-width of its 95% interval and, with an SPRT, the
@@ -161,29 +99,29 @@ static int play(const char *cmd, MatchArgs *m, Run *run, MatchPlan *mp, MatchRes
     progress_start(progress, "games", mp->plan.games, quiet);
     mp->progress = show_progress;
     mp->ctx = &mprog;
-    mp->interrupt = cli_catch_signals();
+    mp->interrupt = interrupt_catch();
     DistStats dist;
     mp->dist = &dist;
     cli_mpi_signal_note(cmd, run);
     double tplay = clock_now();
     int failed = match_run(mp, run, res, err);
-    cli_signal_note(NULL);
+    interrupt_note(NULL);
     if (failed) {
         if (progress->shown) fprintf(stderr, "\n");
         int rc = cli_error(cmd, "%s", err);
-        cli_run_hint(cmd, run);
+        run_hint(stderr, cmd, run);
         return rc;
     }
-    if (cli_signal() && !res->decided_at) {
+    if (interrupt_signal() && !res->decided_at) {
         if (progress->shown) fprintf(stderr, "\n");
-        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
-        cli_run_hint(cmd, run);
-        return 128 + cli_signal();
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(interrupt_signal()));
+        run_hint(stderr, cmd, run);
+        return 128 + interrupt_signal();
     }
     char tail[256];
     match_progress_tail(&res->tally, &mp->sprt, tail, sizeof tail);
     progress_finish(progress, 2 * res->tally.pairs, tail);
-    cli_dist_summary(cmd, &dist, clock_now() - tplay, quiet);
+    if (!quiet) run_dist_summary(stderr, cmd, &dist, clock_now() - tplay);
     if (run_finish(run, err)) return cli_error(cmd, "%s", err);
     return 0;
 }
@@ -218,7 +156,7 @@ int cmd_match(int argc, char **argv)
     if (run.worker) rc = cli_run_work(cmd, &run);
     else if (!(rc = play(cmd, &m, &run, &mp, &res)) && m.json) {
         Json j;
-        cli_json_run_begin(&j, cmd, argc, argv, &run, mp.plan.variant);
+        run_json_begin(&j, stdout, cmd, argc, argv, &run, mp.plan.variant);
         match_result_json(&j, &run, &mp, &res, clock_now() - t0);
         json_end(&j);
     } else if (!rc) {

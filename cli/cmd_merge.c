@@ -13,26 +13,6 @@
 #include "selfplay/store/store.h"
 #include "engine/base/number.h"
 
-const char USAGE_MERGE[] =
-    "usage: yinsh merge --db OUT.db SHARD.db... [--busy-timeout MS] [--quiet]\n"
-    "  Copies the runs of the SHARD databases into OUT (created if missing; it\n"
-    "  may hold other runs), matching runs by their identity (uid): the shards\n"
-    "  of one run (`yinsh selfplay ... --seed S --shard K/N`, one database each)\n"
-    "  become that run, whole. Every copy of a run must have the same plan\n"
-    "  (seed, agents and their weights' hashes, variant, size, kind, engine\n"
-    "  version); a game held twice must be the same game (actions, visit\n"
-    "  counts, root visit distributions, result), and is then copied once; a\n"
-    "  different one stops the merge naming both files. A file that is not a\n"
-    "  Yinsh Lab database, of another schema version, or damaged (a truncated\n"
-    "  copy) is refused by name before anything is written. The merge is one\n"
-    "  transaction: all of it or nothing. A run that then holds every game is\n"
-    "  marked finished; else the indices it lacks are listed, and `yinsh\n"
-    "  selfplay --resume RUN --db OUT` plays them (docs/cluster.md).\n"
-    "\n"
-    "  --db OUT.db        the database merged into\n"
-    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --quiet            no line per run on stdout\n";
-
 enum { MERGE_MAX_FILES = 100000 };
 
 /* Each database to merge is there and is not a directory: 0, or 1 after

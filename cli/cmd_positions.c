@@ -10,60 +10,6 @@
 #include "study/positions/samples.h"
 #include "selfplay/store/store.h"
 
-const char USAGE_POSITIONS[] =
-    "usage: yinsh positions --db PATH --out FILE [--format ypn|csv|planes [--policy]\n"
-    "                       [--policy-format f32|f16|sparse] [--mask]] [--view V]\n"
-    "                       [--runs NAME[,NAME...]] [--kind K] [--agent SPEC] [--variant V]\n"
-    "  Writes every position of the stored games in which an action was chosen,\n"
-    "  with the action played, the game's result for the side that acted (z: 1\n"
-    "  won, 0 drawn, -1 lost) and the search's stored value and visits: the\n"
-    "  training data of a learned evaluation (docs/python.md, \"Positions in bulk\").\n"
-    "  Games in run order, then by index; repeats and games without a result\n"
-    "  are left out. The file is written whole or not at all: a failure, Ctrl-C,\n"
-    "  SIGTERM or SIGHUP leave it as it was and no partial copy beside it.\n"
-    "\n"
-    "  --db PATH     the database (read only)\n"
-    "  --out FILE    the file to write (a link: the file it names); - or\n"
-    "                /dev/stdout: standard output, a FIFO or a device: written\n"
-    "                through (ypn and csv only: the planes need a file); a\n"
-    "                name ending in .gz is written compressed (gzip: the sparse\n"
-    "                policy with the mask shrinks about 15 times; Python's\n"
-    "                gzip module, yinsh.load_positions and gzip -d read it)\n"
-    "  --format F    ypn (default): a line per position, tab-separated: YPN,\n"
-    "                action, z, value, root visits, chosen visits (the last\n"
-    "                three empty when the action was not searched), visits:\n"
-    "                the root visit distribution as ACTION:VISITS;... (empty\n"
-    "                unless the run stored it, selfplay/match --store-visits),\n"
-    "                root value: the position's value for the actor, where\n"
-    "                value is the chosen action's (empty where none is stored);\n"
-    "                csv: the same and more with a header line (run, index,\n"
-    "                ply, ypn, actor, state, action, action_index, legal,\n"
-    "                searched, value, root_visits, chosen_visits, result, z,\n"
-    "                visits, root_value); planes: a NumPy .npy file of records,\n"
-    "                the observation planes (17 x 11 x 11 bytes) with the\n"
-    "                action's index and the labels, root_value last;\n"
-    "                np.load(FILE) reads it\n"
-    "  --policy      with planes: each record also holds `policy`, 2142 float32,\n"
-    "                the stored root visits as shares by action index (a policy\n"
-    "                target; all 0 where no distribution was stored): 8568 of a\n"
-    "                record's 10655 bytes\n"
-    "  --policy-format F  with planes, the policy (implies --policy): f32 (the\n"
-    "                default, as above), f16 (`policy`, 2142 float16: half the\n"
-    "                bytes), or sparse (`policy_index`, 256 uint16, the stored\n"
-    "                children's action indices in ascending order then 65535,\n"
-    "                and `policy_share`, 256 float16, their visit shares then\n"
-    "                0: 1024 bytes)\n"
-    "  --mask        with planes: each record also holds `legal_mask`, the legal\n"
-    "                actions by index as 2142 bits in 268 bytes\n"
-    "                (np.unpackbits(rec['legal_mask'], axis=-1)[:, :2142])\n"
-    "  --view V      whose pieces the planes call own: actor (default: the side\n"
-    "                to act), white or black\n"
-    "  --runs NAMES  only these runs (comma-separated; may be repeated)\n"
-    "  --kind K      only runs of a kind: selfplay, match, import (default: all)\n"
-    "  --agent SPEC  only runs this agent plays in (either side; any spelling)\n"
-    "  --variant V   only standard or only blitz\n"
-    "  --quiet       no summary line on stderr\n";
-
 /* The command line, as parsed, and what it asks for. */
 typedef struct PositionsArgs {
     const char *db, *out, *format_text, *view_text, *kind, *agent_text, *variant_text, *policy_text;
@@ -133,12 +79,12 @@ int cmd_positions(int argc, char **argv)
     if (rc || (rc = check_format(cmd, &a)) || (rc = check_paths(cmd, &a, &sel))) goto done;
     double t0 = clock_now();
     uint64_t positions = 0, games = 0;
-    const atomic_bool *stop = cli_catch_signals();
+    const atomic_bool *stop = interrupt_catch();
     if (store_open(&store, a.db, STORE_READ, STORE_BUSY_MS, err) ||
         (a.format == SAMPLES_PLANES
              ? samples_export_planes(store, &sel, &a.extras, a.view, a.out, stop, &positions, &games, err)
              : samples_export(store, &sel, a.format, a.view, a.out, stop, &positions, &games, err))) {
-        rc = cli_signal() ? 128 + cli_signal() : 1;
+        rc = interrupt_signal() ? 128 + interrupt_signal() : 1;
         cli_error(cmd, "%s", err);
         goto done;
     }

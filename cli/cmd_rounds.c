@@ -11,72 +11,6 @@
 #include "study/plans/rounds_text.h"
 #include "engine/base/number.h"
 
-const char USAGE_ROUNDS[] =
-    "usage: yinsh rounds --agent SPEC --from WEIGHTS --db PATH --name NAME --out-dir DIR\n"
-    "                    [--rounds R] [--games N] [--pairs P] [--seed S] [--threads T]\n"
-    "                    [--quiet] [--json] [--sims N | --movetime MS | --tc BASE+INC]\n"
-    "       yinsh rounds --net --agent SPEC --from NET ... [--hidden H] [--l2 N]\n"
-    "                    [--epochs E] [--lambda L] [--warm]\n"
-    "  Improves the evaluation weights of an agent round after round, as long as\n"
-    "  each round gains (docs/rounds.md). Round k, from the weights W(k-1)\n"
-    "  (W0 is --from):\n"
-    "    1. self-play: the agent with eval=W(k-1) plays N games against itself\n"
-    "       from random ring placements, stored as the run NAME.k/selfplay;\n"
-    "    2. fit: the weights are fitted to those games from W(k-1), as `yinsh\n"
-    "       tune` fits them, and written to DIR/NAME.k.txt (W(k));\n"
-    "    3. match: the agent with eval=W(k) (new) against eval=W(k-1) (old) in\n"
-    "       P colour-swapped pairs, stored as the run NAME.k/new-vs-old;\n"
-    "    4. the round gains when the lower end of the 95% interval of new's Elo\n"
-    "       (from the pairs, as `yinsh match` prints it) is above 0: then round\n"
-    "       k + 1 starts from W(k); else the rounds stop and W(k-1) is the result.\n"
-    "  Prints a table, a line per round (self-play games, positions fitted,\n"
-    "  validation log-loss before and after the fit, new's wins, draws and\n"
-    "  losses, the Elo, whether it gains) and the best weights file; the same\n"
-    "  table goes to DIR/NAME.csv after every round. Every game is stored: the\n"
-    "  same command again reuses the complete runs, resumes an unfinished one\n"
-    "  and refits from the stored games (the same files), so a killed run ends\n"
-    "  as one never stopped; a stored run under a round's name that another\n"
-    "  plan made is refused. Run seeds are mix(S, hash of the run's name).\n"
-    "  With --net the weights are nets (docs/nnue.md): W0 is the net file --from\n"
-    "  (or builtin, the net built into the binary), the agent plays with\n"
-    "  eval=net:W(k-1), and step 2 trains a net from scratch on the self-play\n"
-    "  games of rounds 1 to k, as `yinsh train` does (training seed mix(S, hash of\n"
-    "  \"NAME.k/train\")), written to DIR/NAME.k.nnue; the losses are those of\n"
-    "  the quantised nets against the training targets. The same games give\n"
-    "  the same net, byte for byte.\n"
-    "\n"
-    "  --agent SPEC    an agent with an evaluation: ab[:...] or mcts:rollout=N,...\n"
-    "                  (its eval= is replaced in every round)\n"
-    "  --from WEIGHTS  the starting weights file (e.g. eval/weights/default.txt);\n"
-    "                  with --net the starting net file, or builtin\n"
-    "  --db PATH       the SQLite database (created if missing)\n"
-    "  --name NAME     the runs' and files' prefix (1 to 20 letters, digits, '.',\n"
-    "                  '_', '+', '-')\n"
-    "  --out-dir DIR   an existing folder for NAME.k.txt and NAME.csv\n"
-    "  --rounds R      at most R rounds (default 5)\n"
-    "  --games N       self-play games per round (default 2000)\n"
-    "  --pairs P       match pairs per round (default 200)\n"
-    "  --seed S        the seed of every run (default 1)\n"
-    "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --net           rounds of nets: self-play, train, match (see above)\n"
-    "  --hidden H      with --net: accumulator width, 16 to 256 in steps of 16\n"
-    "                  (default 64)\n"
-    "  --l2 N          with --net: second hidden layer units, 0 to 32 (default 0)\n"
-    "  --epochs E      with --net: training epochs (default 10)\n"
-    "  --lambda L      with --net: the search value's share of the target, 0 to 1\n"
-    "                  (default 0.5)\n"
-    "  --warm          with --net: each round's training starts from W(k-1)'s\n"
-    "                  weights (a warm start) instead of random ones; --hidden and\n"
-    "                  --l2 default to W0's, and another shape is refused\n"
-    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --quiet         no progress on stderr\n"
-    "  --json          the table as one JSON document on stdout (docs/json.md)\n"
-    CLI_CONTROL_USAGE
-    "                  (the controls are part of every run's stored plan)\n"
-    "  Exit status: 2 for a mistake on the command line, 1 when a file or the\n"
-    "  database cannot be read or written or a stored run differs; 130 (143)\n"
-    "  after Ctrl-C (SIGTERM): the same command picks up where it stopped.\n";
-
 typedef struct RoundsCtx {
     const char *cmd;
     bool quiet;
@@ -266,7 +200,7 @@ int cmd_rounds(int argc, char **argv)
     if (!c.quiet) fprintf(stderr, "yinsh %s: done in %.1f s\n", cmd, clock_now() - t0);
     if (a.json) {
         Json j;
-        cli_json_begin(&j, cmd, argc, argv);
+        json_begin_command(&j, stdout, cmd, argc, argv);
         rounds_json_write(&j, &r, rows, n, best, csv);
         json_end(&j);
     } else {

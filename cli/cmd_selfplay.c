@@ -20,120 +20,12 @@
 #include "selfplay/records/summary_text.h"
 #include "engine/base/number.h"
 
-#define SELFPLAY_DEFAULT_AGENT "mcts"
-
-const char USAGE_SELFPLAY[] =
-    "usage: yinsh selfplay --games N [--variant V]\n"
-    "                      [--white SPEC --black SPEC | --agent SPEC] [--threads T]\n"
-    "                      [--opening none|rings|random:K|pie:K | --book FILE]\n"
-    "                      [--seed S] [--db PATH | --no-db] [--run NAME] [--shard K/N] [--quiet]\n"
-    "                      [--store-visits] [--resign V[:N] [--resign-check F]]\n"
-    "       yinsh selfplay --resume RUN [--db PATH] [--threads T] [--take-over] [--shard K/N] [--quiet]\n"
-    "  (both forms: [--json])\n"
-    "  Plays N games between two agents on T threads (default: all cores) and\n"
-    "  stores every game and action in the database (default " RUN_DEFAULT_DB ";\n"
-    "  schema in docs/schema.md). Game i uses its own random stream made from\n"
-    "  (seed, i), so a run gives the same games with any number of threads.\n"
-    "  Progress goes to stderr, a summary to stdout.\n"
-    "\n"
-    "  --games N       games in the run\n"
-    "  --variant V     standard (default) or blitz, each with the rule options\n"
-    "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
-    "  --agent SPEC    both sides' agent (default " SELFPLAY_DEFAULT_AGENT ")\n"
-    "  --white SPEC    White's agent; --black SPEC: Black's. A SPEC is `random`\n"
-    "                  or `mcts[:key=value,...]` with keys sims (default 200),\n"
-    "                  c (UCT constant, default 1), rollout (random: full random\n"
-    "                  playouts; N: N random actions, then the evaluation), eval\n"
-    "                  (weights file for rollout=N; default: the built-in\n"
-    "                  weights of eval/weights/default.txt; net:FILE, a net\n"
-    "                  file of yinsh train, or net:builtin, the shipped net:\n"
-    "                  evaluated leaves and priors by the net), nodes (tree bound),\n"
-    "                  threads (search threads sharing one tree, default 1;\n"
-    "                  with T > 1 give --threads G so that G * T fits the\n"
-    "                  cores), solver (1: prove wins and losses), prior (W:\n"
-    "                  the evaluation's prior in selection), policy (rows:\n"
-    "                  playouts prefer row-making moves); for self-play data\n"
-    "                  (AlphaZero-style, docs/python.md \"Exploration for\n"
-    "                  learning\"; each off by default): temp (T: the first\n"
-    "                  tempmoves actions drawn from the root visits^(1/T)),\n"
-    "                  tempmoves (N, default 0), noise (EPS, 0..1: root\n"
-    "                  Dirichlet noise), alpha (its concentration, default\n"
-    "                  0.3), pcr (P:S: a search runs the full sims with\n"
-    "                  probability P, else S sims); puct (1: PUCT, AlphaZero's\n"
-    "                  search: leaves scored by the net of eval=net:FILE, its\n"
-    "                  value and its priors, no playouts; c is its constant),\n"
-    "                  batch (B leaves evaluated together), fpu (F: an\n"
-    "                  unvisited child's value is its parent's less F);\n"
-    "                  or `ab[:key=value,...]`, alpha-beta with keys depth\n"
-    "                  (placements and moves ahead, default 3), tt (table MiB,\n"
-    "                  default 16), eval (weights file, or net:FILE or\n"
-    "                  net:builtin: leaves scored by a net, docs/nnue.md),\n"
-    "                  maxdepth (the cap on a clock), tech (techniques joined\n"
-    "                  by +: killers, asp, lmr, nmp or nmp2, fut, qs; default\n"
-    "                  none, the search of 8f70ac8), tempo (score units for\n"
-    "                  the side to act, default 0), threads (T threads a\n"
-    "                  search, Lazy SMP: not reproducible above 1, default 1);\n"
-    "                  best is ab with the kept ones on the shipped net\n"
-    "                  eval=net:eval/nets/patterns32.nnue\n"
-    CLI_OPENING_USAGE("none") "                  (a deterministic agent, ab, plays the same game every time\n"
-    "                  from the same start: give it an opening)\n"
-    "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --seed S        the run seed (default: from the clock; printed and stored)\n"
-    "  --db PATH       the SQLite database (created if missing)\n"
-    "  --no-db         store nothing (to measure the cost of storing)\n"
-    CLI_STORE_VISITS_USAGE
-    "  --resign V[:N]  a player resigns when its search's value for itself (MCTS's\n"
-    "                  root mean, alpha-beta's score) is below V (0 < V < 1) at N\n"
-    "                  consecutive searched decisions of its own (default 1), as\n"
-    "                  AlphaZero and KataGo do: the game ends there, lost by the\n"
-    "                  resigner (reason resign). Default: every game played out\n"
-    "  --resign-check F  with --resign: the fraction F (0..1, default 0.1) of the\n"
-    "                  games, drawn from each game's seed, in which nobody resigns;\n"
-    "                  the summary gives the false-resignation rate over them (the\n"
-    "                  player the rule fired for won or drew) with its exact 95%\n"
-    "                  interval, and the actions resigning saved (docs/python.md,\n"
-    "                  \"Exploration for learning\")\n"
-    "  --run NAME      the run's name (default: made from the date and the run id);\n"
-    "                  it must be new in the database\n"
-    "  --resume RUN    finish an interrupted run: play only the games it lacks,\n"
-    "                  with the run's own seed, agents, variant and size (a\n"
-    "                  match too); refused while another process plays it\n"
-    "  --take-over     with --resume: take the run from a process on another\n"
-    "                  host that is known to be gone\n"
-    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --shard K/N     play only shard K of N of the run (games i with i mod N = K-1)\n"
-    "                  into this database; needs --seed; every shard gets the same\n"
-    "                  run (name and identity made from the plan unless --run), and\n"
-    "                  `yinsh merge` joins the shards' databases. With --resume: the\n"
-    "                  shard's missing games only\n"
-    "  --quiet         no progress\n"
-    "  --json          the summary as one JSON document on stdout (docs/json.md)\n"
-    "  --white, --black and --agent also take external UYI engines, and every\n"
-    "  game's agents may be limited, as in `yinsh match` (see its --help):\n"
-    CLI_CONTROL_USAGE
-    "  Ctrl-C (or SIGTERM) stops the run cleanly: games in flight are finished\n"
-    "  and stored, then yinsh says how to resume; a second Ctrl-C ends it now.\n"
-    "  Under MPI (`mpirun -np R yinsh selfplay ...`, a build with MPI) rank 0\n"
-    "  stores the run and hands out games to every rank, each on T threads:\n"
-    "  the same games as one process (docs/cluster.md).\n";
-
 /* After each stored batch: the progress line. */
 static void show_progress(void *ctx, const Run *run)
 {
     char tail[128];
     run_tally(&run->sum, tail, sizeof tail);
     progress_update(ctx, run->done, tail);
-}
-
-/* The figure of a data-generation job (docs/datagen.md), on stderr (the
- * summary on stdout is the same for the same run): the actions played
- * by this command (a resumed run's earlier games left out) per second of
- * wall time, and per thread. */
-static void print_rate(const char *cmd, uint64_t actions, double seconds, int threads)
-{
-    double rate = seconds > 0 ? (double)actions / seconds : 0;
-    fprintf(stderr, "yinsh %s: %.0f actions/s, %.0f a thread (%" PRIu64 " actions in %.1f s on %d thread%s)\n",
-            cmd, rate, rate / threads, actions, seconds, threads, number_plural((uint64_t)threads));
 }
 
 /* Plays the games an open self-play run lacks (run->todo) with progress
@@ -154,31 +46,31 @@ static int selfplay_play(const char *cmd, Run *run, bool quiet)
     DistStats dist;
     double t0 = clock_now();
     progress_start(&progress, "games", run->ntodo, quiet);
-    RunHooks hooks = {.stored = show_progress, .ctx = &progress, .interrupt = cli_catch_signals(), .dist = &dist};
+    RunHooks hooks = {.stored = show_progress, .ctx = &progress, .interrupt = interrupt_catch(), .dist = &dist};
     cli_mpi_signal_note(cmd, run);
     int failed = run_play(run, &hooks, err);
-    cli_signal_note(NULL);
+    interrupt_note(NULL);
     if (failed) {
         if (progress.shown) fprintf(stderr, "\n");
         int rc = cli_error(cmd, "%s", err);
-        cli_run_hint(cmd, run);
+        run_hint(stderr, cmd, run);
         return rc;
     }
-    if (cli_signal()) {
+    if (interrupt_signal()) {
         if (progress.shown) fprintf(stderr, "\n");
-        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(cli_signal()));
-        cli_run_hint(cmd, run);
-        return 128 + cli_signal();
+        fprintf(stderr, "yinsh %s: interrupted (%s)\n", cmd, strsignal(interrupt_signal()));
+        run_hint(stderr, cmd, run);
+        return 128 + interrupt_signal();
     }
     char tail[128];
     run_tally(&run->sum, tail, sizeof tail);
     progress_finish(&progress, run->done, tail);
-    cli_dist_summary(cmd, &dist, clock_now() - t0, quiet);
+    if (!quiet) run_dist_summary(stderr, cmd, &dist, clock_now() - t0);
     if (run->done < run->ntodo) {
         /* a rank failed and said so; its games are missing */
         cli_error(cmd, "%" PRIu64 " of the %u game%s to play were not stored", (uint64_t)run->ntodo - run->done,
                   run->ntodo, number_plural(run->ntodo));
-        cli_run_hint(cmd, run);
+        run_hint(stderr, cmd, run);
         return 1;
     }
     if (run_finish(run, err)) return cli_error(cmd, "%s", err);
@@ -279,7 +171,7 @@ static void print_end(const char *cmd, const SelfplayArgs *a, const Run *run, in
 {
     if (!rc && a->json) {
         Json j;
-        cli_json_run_begin(&j, cmd, argc, argv, run, run->plan.variant);
+        run_json_begin(&j, stdout, cmd, argc, argv, run, run->plan.variant);
         run_summary_json(&j, run, actions_now, seconds);
         json_end(&j);
     } else if (!rc) {
@@ -288,7 +180,7 @@ static void print_end(const char *cmd, const SelfplayArgs *a, const Run *run, in
             run_resign_print(stdout, &run->plan.controls.resign, &run->resign, &run->sum);
     }
     if (!a->r.sh.quiet && (!rc || rc > 128))
-        print_rate(cmd, actions_now, seconds, parallel_threads(run->plan.threads) * dist_ranks());
+        run_rate_write(stderr, cmd, actions_now, seconds, parallel_threads(run->plan.threads) * dist_ranks());
 }
 
 int cmd_selfplay(int argc, char **argv)

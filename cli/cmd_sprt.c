@@ -7,29 +7,6 @@
 #include "cli/commands.h"
 #include "selfplay/match/sprt_cost.h"
 
-const char USAGE_SPRT[] =
-    "usage: yinsh sprt E0,E1,ALPHA,BETA[,MODEL] [--counts C] [--simulate RUNS] [--seed S]\n"
-    "                  [--quiet]\n"
-    "  The SPRT of `yinsh match --sprt` before a match runs it: how many pairs it\n"
-    "  takes when A's true Elo is E0 and when it is E1 (Wald's approximation), and,\n"
-    "  with --simulate, its error rates and length measured on simulated pairs. With\n"
-    "  --counts, the test's log-likelihood ratio and decision for those counts.\n"
-    "  MODEL: logistic (default; Elo of the mean score) or normalized (fishtest's\n"
-    "  nElo). docs/sprt.md says how the test works and how to choose bounds.\n"
-    "\n"
-    "  --counts C      five pentanomial counts N0,N1,N2,N3,N4 (pairs in which A\n"
-    "                  scored 0, 1/2, 1, 3/2, 2, as `match` prints them) or three\n"
-    "                  game counts L,D,W. Their shape (how often a pair splits,\n"
-    "                  how many draws) is the model of the expectations; without\n"
-    "                  it, YINSH pairs between near-equal agents: 0.2 0.02 0.56\n"
-    "                  0.02 0.2 (mcts:sims=100 against itself: 0.205 0 0.54\n"
-    "                  0.015 0.24)\n"
-    "  --simulate RUNS  run the test RUNS times (1 to 1000000) on samples drawn at\n"
-    "                  E0 and at E1 (the shape tilted to each Elo), each run until it\n"
-    "                  decides or takes 100 times the expected length\n"
-    "  --seed S        the simulation's seed (default 1)\n"
-    "  --quiet         no progress on stderr\n";
-
 /* The command line, as parsed. */
 typedef struct SprtArgs {
     const char *counts, *bounds;

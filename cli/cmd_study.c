@@ -7,56 +7,9 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/notation.h"
-#include "selfplay/play/provenance.h"
 #include "study/plans/study.h"
 #include "study/plans/study_text.h"
 #include "engine/base/number.h"
-
-const char USAGE_STUDY[] =
-    "usage: yinsh study FILE [--threads T] [--check] [--quiet] [--busy-timeout MS] [--allow-dirty]\n"
-    "       yinsh study FILE --shard K/N --db SHARD.db [--threads T] [--check] [--quiet] [--allow-dirty]\n"
-    "  Runs the study that FILE describes (an INI file: docs/study.md): a\n"
-    "  self-play run for each agent and variant, the same agent on both sides,\n"
-    "  into the study's database, then the report of those runs (as `yinsh\n"
-    "  report` writes it) into the study's report folder ([report] out, default\n"
-    "  results/NAME) and on stdout.\n"
-    "  Run k (agents in file order, then variants in the order listed) is\n"
-    "  named STUDY-VARIANT-LABEL and has seed SEED + k, so the file fixes\n"
-    "  every game. A [ladder] section adds the neighbour matches of a strength\n"
-    "  ladder (each level against the one below, STUDY-VARIANT-A-vs-B).\n"
-    "\n"
-    "  The whole file is checked first (every key, agent spec and weights\n"
-    "  file; a mistake names the file and line), then the database (a stored\n"
-    "  run with a study run's name must be that run): nothing is stored when\n"
-    "  anything is wrong. A complete run is skipped, an unfinished one resumed\n"
-    "  (as `yinsh selfplay --resume`), a missing one played: a second `yinsh\n"
-    "  study FILE` plays nothing, and a killed study picks up where it stopped,\n"
-    "  ending with the same games as one that was never stopped.\n"
-    "\n"
-    "  --threads T        OpenMP threads (default: the number of cores)\n"
-    "  --check            check the file and the database, print each run, its\n"
-    "                     state (complete, unfinished, missing) and its games\n"
-    "                     stored (stored/planned; with --shard, of the shard's\n"
-    "                     share), and a total line; play nothing\n"
-    "  --quiet            no progress or run lines, no report on stdout\n"
-    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --shard K/N        play only shard K of N of every run (games i with\n"
-    "                     i mod N = K-1, a match's by pairs, as `yinsh selfplay\n"
-    "                     --shard`) into the database --db names, a shard's own;\n"
-    "                     no report. Run again, it resumes the shard. Once every\n"
-    "                     shard is played: `yinsh merge --db DB SHARD.db...` (DB\n"
-    "                     the study's), then `yinsh study FILE` plays nothing and\n"
-    "                     writes the report (docs/cluster.md, scripts/cluster/)\n"
-    "  --db PATH          the shard's database (with --shard only)\n"
-    "  --allow-dirty      play even when this yinsh was built from a work tree\n"
-    "                     with changes not committed (or outside git): refused\n"
-    "                     otherwise, so that a study's games are committed\n"
-    "                     code's; each run names the builds that played it\n"
-    "                     (its commit, -dirty). YINSH_ALLOW_DIRTY=1 in the\n"
-    "                     environment is the same (test suites, scripts)\n"
-    "  Exit status: 2 for a mistake in the file or the options, 1 when the\n"
-    "  file or the database cannot be read, a stored run differs from the\n"
-    "  study's, or a run fails; 130 (143) after Ctrl-C (SIGTERM).\n";
 
 /* Plays the runs not complete yet, in order: 0, or the exit status. */
 static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliShared *sh, const PlannedOptions *o,
@@ -97,29 +50,12 @@ static int play_runs(const char *cmd, const Study *s, Planned *runs, const CliSh
     return 0;
 }
 
-/* A study's games are cited, so committed code plays them: a build of a
- * work tree with changes not committed (its commit ends in -dirty), or
- * of no git checkout, is refused before any game unless --allow-dirty
- * (or YINSH_ALLOW_DIRTY=1) says otherwise. Either way every run names
- * the builds that played it (run.git_commit, the report's provenance). */
+/* A build of a work tree with changes not committed plays a study only
+ * when --allow-dirty or YINSH_ALLOW_DIRTY=1 says so (study_build_check). */
 static int build_check(const char *cmd, const Study *s, const Planned *runs, bool allow)
 {
-    int to_play = 0;
-    for (int i = 0; i < s->nruns; i++) to_play += runs[i].state != PLANNED_COMPLETE;
-    if (!to_play || provenance_committed(YINSH_GIT_COMMIT)) return 0;
     const char *env = getenv("YINSH_ALLOW_DIRTY");
-    if (allow || (env && !strcmp(env, "1"))) {
-        fprintf(stderr, "yinsh %s: this yinsh was built from %s (commit %s): playing anyway, as told; each run "
-                        "names it\n", cmd, strcmp(YINSH_GIT_COMMIT, "unknown") ? "a work tree with changes not "
-                        "committed" : "no git checkout", YINSH_GIT_COMMIT);
-        return 0;
-    }
-    return cli_error(cmd,
-                     "this yinsh was built from %s (commit %s), and %d run%s of study %s would be played by it: a "
-                     "study's games are played by committed code. Commit, rebuild and run again, or add "
-                     "--allow-dirty to play anyway (each run names the build). Nothing was stored",
-                     strcmp(YINSH_GIT_COMMIT, "unknown") ? "a work tree with changes not committed" : "no git checkout",
-                     YINSH_GIT_COMMIT, to_play, number_plural((uint64_t)to_play), s->name);
+    return study_build_check(stderr, cmd, s, runs, allow || (env && !strcmp(env, "1"))) ? 0 : 1;
 }
 
 /* --shard and --db together, and the shard's database not the study's. */

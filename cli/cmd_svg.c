@@ -6,20 +6,6 @@
 #include "cli/commands.h"
 #include "engine/notation.h"
 
-const char USAGE_SVG[] =
-    "usage: yinsh svg YPN [--last ACTION] [--size PX]\n"
-    "  Writes the position as an SVG picture on stdout: the board's 85 points and\n"
-    "  lines with their coordinates, the rings and markers, who acts and what (or\n"
-    "  the result), and the rings each side removed. The YPN is one argument\n"
-    "  (quoted) or its four fields as four arguments.\n"
-    "\n"
-    "  --last ACTION  the action that led to this position, marked: a move's path\n"
-    "                 and the markers it flipped, the ring placed, the row or the\n"
-    "                 ring removed. An action that cannot have led here (no ring\n"
-    "                 where the move ends, a removed row's points not empty...)\n"
-    "                 is an error.\n"
-    "  --size PX      the picture's width in pixels (default 450; 50 to 10000)\n";
-
 /* The command line, as parsed. */
 typedef struct SvgArgs {
     const char *last;

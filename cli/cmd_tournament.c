@@ -15,57 +15,6 @@
 #include "study/plans/tournament.h"
 #include "study/plans/tournament_text.h"
 
-const char USAGE_TOURNAMENT[] =
-    "usage: yinsh tournament --p NAME=SPEC --p NAME=SPEC [--p ...] --games N\n"
-    "                        [--gauntlet] [--name T] [--seed S] [--variant V]\n"
-    "                        [--opening none|rings|random:K|pie:K | --book FILE] [--anchor NAME]\n"
-    "                        [--db PATH] [--threads T] [--no-play] [--quiet] [--json]\n"
-    "                        [--sims N | --movetime MS | --tc BASE+INC [--tc-margin MS]]\n"
-    "                        [--engines FILE] [--engine-logs DIR] [--engine-timeout MS]\n"
-    "                        [--agent-streams]\n"
-    "  Plays a round robin (every pair of participants) or, with --gauntlet,\n"
-    "  the first participant against each of the others: each pairing is a\n"
-    "  match of N games in N/2 colour-swapped pairs from shared openings (as\n"
-    "  `yinsh match`), stored as the match run T/A-vs-B, A and B the two names\n"
-    "  in order (digits as numbers: m5 before m20), whatever the order of --p.\n"
-    "  Then prints the rating list, fitted over all the games at once\n"
-    "  (maximum-likelihood Bradley-Terry on the Elo scale, a draw half a win\n"
-    "  and half a loss), anchored at one participant (0 Elo), with 95%\n"
-    "  intervals from the observed Fisher information, and the pairwise table.\n"
-    "  A participant who won (lost) every game against the others gets a\n"
-    "  one-sided 95% bound instead, above X (below Y), and the others are\n"
-    "  still rated among themselves; the list says who won every game against\n"
-    "  whom. Each participant's faults (games lost on its own fault) are\n"
-    "  counted; an external engine shows as uyi:NAME, not its command line.\n"
-    "\n"
-    "  The tournament is its runs: the same command again plays what is\n"
-    "  missing (a killed tournament finishes with the games of one never\n"
-    "  stopped), and once every run is complete it only prints the list.\n"
-    "\n"
-    "  --p NAME=SPEC   a participant: its display name (letters, digits, '.',\n"
-    "                  '_', '+', '-') and agent spec; repeated (the gauntlet's\n"
-    "                  first is its first; otherwise the order names nothing)\n"
-    "  --games N       games per pairing, an even number\n"
-    "  --gauntlet      the first participant against each of the others only\n"
-    "  --name T        the tournament's name, the runs' prefix (default tournament)\n"
-    "  --seed S        the tournament seed (default 1): pairing T/A-vs-B has the\n"
-    "                  seed mix(S, hash of its run name)\n"
-    "  --variant V     standard (default) or blitz, each with the rule options\n"
-    "                  +swap and +draw-odds (docs/rules.md §9): standard+swap\n"
-    CLI_OPENING_USAGE("rings (shared by both games of a pair)")
-    "  --anchor NAME   the participant rated 0 (default the first; when it won or\n"
-    "                  lost every game, the first of those the games rate)\n"
-    "  --db PATH       the SQLite database (default " RUN_DEFAULT_DB ")\n"
-    "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --busy-timeout MS  how long to wait for another process's lock (default 5000)\n"
-    "  --no-play       play nothing: the list from the games stored so far\n"
-    "  --quiet         no progress\n"
-    "  --json          the result as one JSON document on stdout (docs/json.md)\n"
-    CLI_CONTROL_USAGE
-    "  Without --sims, --movetime or --tc every participant plays at the limits\n"
-    "  of its own spec; a participant may be an external UYI engine\n"
-    "  (uyi:name=N;cmd=... or engine:NAME of --engines FILE, docs/uyi.md).\n";
-
 /* The command line, as parsed. */
 typedef struct TourArgs {
     CliList plist;
@@ -219,7 +168,7 @@ int cmd_tournament(int argc, char **argv)
     }
     if (a.json) {
         Json j;
-        cli_json_begin(&j, cmd, argc, argv);
+        json_begin_command(&j, stdout, cmd, argc, argv);
         tournament_results_json(&j, &t, &res, a.sh.db);
         json_end(&j);
     } else {

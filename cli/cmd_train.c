@@ -10,105 +10,6 @@
 #include "eval/train_summary.h"
 #include "study/positions/train_load.h"
 
-const char USAGE_TRAIN[] =
-    "usage: yinsh train --db PATH --out NET [--runs NAME[,NAME...]] [--seed S]\n"
-    "                   [--epochs E] [--hidden H] [--l2 N] [--lambda L] [--root-value] [--lr X]\n"
-    "                   [--batch B] [--val F] [--min-ply N] [--threads T]\n"
-    "                   [--positions N] [--only-quiet] [--init NET] [--linear WEIGHTS] [--patterns]\n"
-    "                   [--checkpoint SECONDS] [--resume] [--quiet]\n"
-    "  Trains a net, the NNUE-style evaluation of eval/nnue.h, on the games\n"
-    "  stored by self-play (or matches): every stored game replayed once (the\n"
-    "  same actions count once), its positions in states P and M, each with\n"
-    "  the game's result for the side to act and, where the search stored one,\n"
-    "  the value of the action chosen there, mixed by L. A share of the games\n"
-    "  is held out. Float training (Adam), then quantisation to the integers\n"
-    "  the search uses; writes NET (docs/nnue.md). The same database, options\n"
-    "  and seed give the same net, byte for byte, on any number of threads.\n"
-    "  Progress and each epoch's losses go to stderr, the summary to stdout.\n"
-    "  A checkpoint NET.ckpt is written as it goes (whole, never half); after\n"
-    "  a kill or Ctrl-C, the same command with --resume goes on from it and\n"
-    "  ends with the net an uninterrupted run gives. It is removed at the end.\n"
-    "\n"
-    "  --db PATH       the database written by `yinsh selfplay`\n"
-    "  --out NET       the net file to write (a link: the file it names); - or\n"
-    "                  /dev/stdout: standard output (the summary then goes to\n"
-    "                  stderr), a FIFO or a device: written through, with no\n"
-    "                  checkpoint kept; never the database or --baseline\n"
-    "  --runs LIST     comma-separated run names (default: every run)\n"
-    "  --kind K, --agent SPEC, --variant V   runs of that kind, agent, variant\n"
-    "  --seed S        initial weights and the order of positions (default 1)\n"
-    "  --epochs E      passes over the training positions (default 10)\n"
-    "  --hidden H      accumulator width per side, a multiple of 16 from 16 to\n"
-    "                  256 (default 64)\n"
-    "  --l2 N          a second hidden layer of N units, 0 to 32 (default 0: none)\n"
-    "  --lambda L      the search value's share of the target, 0 to 1 (default\n"
-    "                  0.5; 0: the game's result alone)\n"
-    "  --root-value    the search value is the position's (action.root_value,\n"
-    "                  the root's mean over its visits), not the chosen action's\n"
-    "  --lr X          Adam's step size in the first epoch, falling to X/10 in the\n"
-    "                  last (default 0.001)\n"
-    "  --batch B       positions per step (default 1024)\n"
-    "  --val F         share of games held out for validation (default 0.1)\n"
-    "  --min-ply N     positions from ply N on (default 0)\n"
-    "  --positions N   the first games of the selection (in the database's order)\n"
-    "                  up to N positions, the last game whole (default: all):\n"
-    "                  the same data cut to size\n"
-    "  --only-quiet    leave out the positions with a row of the actor's in reach\n"
-    "                  (not quiet: the search judges them through its quiescence\n"
-    "                  step)\n"
-    "  --init NET      start from this net's weights (a warm start; --hidden and\n"
-    "                  --l2 default to its own, and so does a linear part)\n"
-    "                  instead of random ones\n"
-    "  --linear WEIGHTS  a net with a linear part (docs/nnue.md): the linear\n"
-    "                  evaluation's features added to the output, their weights\n"
-    "                  trained with the net's from these (e.g.\n"
-    "                  eval/weights/tuned3.txt)\n"
-    "  --patterns      and a pattern part (docs/nnue.md, feature set 3): a weight\n"
-    "                  per line pattern of a 5-point window, summed over the\n"
-    "                  board's 123 windows (needs --linear, or --init of a net\n"
-    "                  with a linear part; starts from 0)\n"
-    "  --no-symmetry   each position as it is (default: in one of the board's 12\n"
-    "                  symmetries, drawn anew each epoch)\n"
-    "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --baseline FILE the summary also gives the loss of these linear weights on the\n"
-    "                  same positions (and always that of a constant prediction)\n"
-    "  --checkpoint S  seconds between checkpoints (default 60; also after each epoch)\n"
-    "  --resume        go on from NET.ckpt (without one: start afresh)\n"
-    "  --quiet         no progress or epoch lines on stderr\n"
-    "\n"
-    "usage: yinsh train --policy --db PATH --init NET --out NET2 [--runs LIST]\n"
-    "                   [--seed S] [--epochs E] [--lr X] [--batch B] [--val F]\n"
-    "                   [--positions N] [--direct [--symmetries]] [--quiet]\n"
-    "                   [--child-temp T [--child-mix M [--reduced-too]]]\n"
-    "                   [--joint W [--lambda L] [--trunk-lr X] [--widen H]]\n"
-    "                   [--head-from NET3]\n"
-    "  Trains the policy head of NET (a net with a linear and a pattern part,\n"
-    "  e.g. eval/nets/patterns32.nnue) for PUCT (mcts:puct=1, docs/nnue.md):\n"
-    "  every stored position with a choice, its target the stored root visits\n"
-    "  where the run stored them (selfplay --store-visits), else the action\n"
-    "  played. Writes NET2: NET's value net unchanged, with the head. Defaults:\n"
-    "  4 epochs, lr 0.003, batch 256, --val 0.1 (above 0: the summary gives the\n"
-    "  held-out cross-entropy and top-1 agreement with and without the head).\n"
-    "  --direct: a direct head (feature set 5: the priors from the leaf's own\n"
-    "  hidden layer, no child evaluated; implied by an --init net that has one);\n"
-    "  --symmetries: each epoch sees each position in one of the 12 symmetries.\n"
-    "  --child-temp T: each position also gets the child-value target (the softmax\n"
-    "  of NET's settled logits of its children over T, what a head-less net's\n"
-    "  priors are at T 1), measured held out beside the stored one;\n"
-    "  --child-mix M: train on (1 - M) x stored + M x child (needs --child-temp);\n"
-    "  --reduced-too (with --child-mix): reduced searches' positions as samples\n"
-    "  too, trained on their child-value targets alone;\n"
-    "  --joint W (direct): train NET's first layer and value output too, on the\n"
-    "  policy loss + W x the value's log-loss against --lambda L (default 0.5) x\n"
-    "  root value + (1 - L) x result, the first layer's step --trunk-lr X\n"
-    "  (default 0.0005); the summary adds the value's held-out log-loss;\n"
-    "  --widen H (with --joint): H hidden units a side, NET's and new ones whose\n"
-    "  output weights start at 0 (the value and the priors as NET's at first);\n"
-    "  --head-from NET3: the head starts from NET3's (of the kind trained and\n"
-    "  NET's width; a direct one implies --direct), not NET's: a value net\n"
-    "  trained again by `yinsh train --init` (which leaves the head aside)\n"
-    "  gets its old head back to train on.\n";
-
 /* The command line, parsed. */
 typedef struct TrainArgs {
     const char *db, *out, *baseline, *init, *linear, *kind, *agent_text, *variant_text;
@@ -240,11 +141,7 @@ static void show_resumed(void *ctx, bool resumed, int epoch, size_t position)
 {
     TrainShow *s = ctx;
     s->at = (uint64_t)epoch * s->n_train + position;
-    if (s->quiet) return;
-    if (!resumed) fprintf(stderr, "yinsh train: no checkpoint %s: starting afresh\n", s->ckpt);
-    else
-        fprintf(stderr, "yinsh train: resuming %s at epoch %d, position %zu of %zu\n", s->ckpt, epoch + 1, position,
-                s->n_train);
+    if (!s->quiet) nnue_resume_write(stderr, s->ckpt, resumed, epoch, position, s->n_train);
 }
 
 static void show_slice(void *ctx, const NnueEpoch *ep, int epoch, uint64_t at)
@@ -254,9 +151,8 @@ static void show_slice(void *ctx, const NnueEpoch *ep, int epoch, uint64_t at)
     if (ep) {
         progress_update(&s->prog, at, NULL);
         if (!s->quiet) {
-            fprintf(stderr, "%sepoch %d/%d: train %.5f, validation %.5f (result %.5f), lr %.2g, %.1f s, %.0f positions/s\n",
-                    s->prog.tty ? "\r\033[K" : "", ep->epoch, s->epochs, ep->train, ep->val_target, ep->val_result,
-                    ep->lr, ep->seconds, ep->seconds > 0 ? s->n_train / ep->seconds : 0);
+            if (s->prog.tty) fputs("\r\033[K", stderr);
+            nnue_epoch_write(stderr, ep, s->epochs, s->n_train);
             s->prog.shown = false;
         }
     } else {
@@ -277,14 +173,7 @@ static int train_read(const TrainArgs *a, const TrainInputs *in, NnueData *data,
     store_close(store);
     if (rc) return cli_error("train", "%s", err);
     *read_s = clock_now() - t0;
-    if (!a->quiet)
-        fprintf(stderr,
-                "yinsh train: %zu positions (%zu validation, %zu with a search value) from %llu games read in %.1f s "
-                "(%llu repeated action sequences and %lld stored repeats left out; %llu games past --positions, "
-                "%llu positions not quiet)\n",
-                data->n_train + data->n_val, data->n_val, data->with_value, (unsigned long long)data->games, *read_s,
-                (unsigned long long)data->duplicates, (long long)*repeats, (unsigned long long)data->capped,
-                (unsigned long long)data->noisy);
+    if (!a->quiet) nnue_data_read_write(stderr, data, *repeats, *read_s);
     return 0;
 }
 
@@ -294,10 +183,10 @@ static int train_interrupted(const char *ckpt)
     const char *cmd = "train";
     if (ckpt[0])
         fprintf(stderr, "yinsh %s: interrupted (%s): the checkpoint %s is saved; the same command with "
-                        "--resume goes on from it\n", cmd, strsignal(cli_signal()), ckpt);
+                        "--resume goes on from it\n", cmd, strsignal(interrupt_signal()), ckpt);
     else
-        fprintf(stderr, "yinsh %s: interrupted (%s): nothing written\n", cmd, strsignal(cli_signal()));
-    return 128 + cli_signal();
+        fprintf(stderr, "yinsh %s: interrupted (%s): nothing written\n", cmd, strsignal(interrupt_signal()));
+    return 128 + interrupt_signal();
 }
 
 int cmd_train(int argc, char **argv)
@@ -321,7 +210,7 @@ int cmd_train(int argc, char **argv)
     snprintf(desc, sizeof desc, "yinsh train: %s", what);
     TrainShow show = {.quiet = a.quiet, .ckpt = in.ckpt, .epochs = a.o.epochs, .n_train = data.n_train};
     NnueTrainRun run = {.description = desc, .checkpoint = in.ckpt, .every = (double)a.every, .resume = a.resume,
-                        .stop = cli_catch_signals(), .resumed = show_resumed, .slice = show_slice, .ctx = &show};
+                        .stop = interrupt_catch(), .resumed = show_resumed, .slice = show_slice, .ctx = &show};
     progress_start(&show.prog, "positions", (uint64_t)a.o.epochs * data.n_train, a.quiet);
     rc = nnue_train(&a.o, &data, &run, &tr, err);
     if (rc < 0) {

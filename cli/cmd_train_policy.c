@@ -1,7 +1,6 @@
 /* yinsh train --policy: the policy head of a net (eval/nnue_policy.h)
  * trained on stored games (eval/policy_train.h; the samples:
  * study/positions/policy_load.h). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +16,7 @@ static void show_read(void *ctx, uint64_t positions) { progress_update(ctx, posi
 static void show_epoch(void *ctx, const PolicyEpoch *e)
 {
     const bool *quiet = ctx;
-    if (!*quiet) {
-        fprintf(stderr, "yinsh train: policy epoch %d: train %.4f, held out %.4f, top-1 %.1f%%", e->epoch,
-                e->train_loss, e->val_loss, 100 * e->val_top1);
-        if (!isnan(e->val_loss_child))
-            fprintf(stderr, "; child values %.4f, %.1f%%", e->val_loss_child, 100 * e->val_top1_child);
-        if (!isnan(e->val_value)) fprintf(stderr, "; value %.5f", e->val_value);
-        fputc('\n', stderr);
-    }
+    if (!*quiet) policy_epoch_write(stderr, e);
 }
 
 /* The command line, as parsed. */

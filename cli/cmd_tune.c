@@ -10,32 +10,6 @@
 #include "study/positions/tune_load.h"
 #include "engine/base/number.h"
 
-const char USAGE_TUNE[] =
-    "usage: yinsh tune --out FILE [--db PATH] [--runs NAME[,NAME...]] [--from FILE]\n"
-    "                  [--min-ply N] [--sample F] [--val F] [--l2 L] [--seed S]\n"
-    "                  [--threads T] [--quiet] [--json]\n"
-    "  Fits the evaluation weights to the games stored by self-play (or\n"
-    "  matches): logistic regression of each game's result on the features of\n"
-    "  positions from it (the Texel method). First the scale K of the starting\n"
-    "  weights, then every weight (Newton's method, L2-regularised). A share of\n"
-    "  the games is held out; the loss on both sets is printed before and after.\n"
-    "  Writes FILE as `name value` lines with a header saying how it was made.\n"
-    "\n"
-    "  --db PATH       the database written by `yinsh selfplay` (default " RUN_DEFAULT_DB ")\n"
-    "  --out FILE      the weights file to write\n"
-    "  --runs LIST     comma-separated run names (default: every run)\n"
-    "  --from FILE     starting weights (default: the built-in defaults,\n"
-    "                  eval/weights/default.txt)\n"
-    "  --min-ply N     positions from ply N on (default 10: after the placements)\n"
-    "  --sample F      keep each position with probability F (default 1)\n"
-    "  --val F         share of games held out for validation (default 0.1)\n"
-    "  --l2 L          L2 penalty on the weights (default 0.0001)\n"
-    "  --seed S        the sampling seed (default 1)\n"
-    "  --threads T     OpenMP threads (default: the number of cores)\n"
-    "  --quiet         no timing lines on stderr\n"
-    "  --json          the figures as one JSON document on stdout (docs/json.md)\n"
-    "                  instead of the text; the weights file is written the same\n";
-
 /* The fit's report, which is also the weights file's header: the
  * command line that made it, then the summary (malloc'ed; NULL when out
  * of memory). */
@@ -131,7 +105,7 @@ static int write_fit(int argc, char **argv, const TuneArgs *a, const TuneData *d
         Json j;
         TuneFiles files = {.db = a->db, .runs = (const char *const *)a->runs.items, .nruns = a->runs.n,
                            .from = a->from, .out = a->out, .read_s = read_s, .fit_s = fit_s};
-        cli_json_begin(&j, cmd, argc, argv);
+        json_begin_command(&j, stdout, cmd, argc, argv);
         tune_json_write(&j, data, &a->o, fit, &files);
         json_end(&j);
     } else if (!rc) {

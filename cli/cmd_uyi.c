@@ -8,22 +8,6 @@
 #include "selfplay/agents/agent.h"
 #include "selfplay/uyi/server/server.h"
 
-const char USAGE_UYI[] =
-    "usage: yinsh uyi [--agent SPEC]\n"
-    "  Runs an agent as a UYI engine: commands on stdin, replies on stdout\n"
-    "  (docs/protocol.md; our choices in docs/uyi.md). Every key of the\n"
-    "  agent's spec is an option (setoption name sims value 800), and so is the\n"
-    "  seed of its random numbers (setoption name seed value 7; newgame restarts\n"
-    "  the stream); an alpha-beta agent's threads is the engine's Threads (Lazy\n"
-    "  SMP for analysis: not reproducible above 1). go takes sims (alpha-beta:\n"
-    "  positions), movetime,\n"
-    "  wtime/btime/winc/binc, depth (alpha-beta) and infinite; a go without a limit\n"
-    "  plays as the agent does in selfplay. A search writes info lines about every\n"
-    "  second (alpha-beta: also at each depth) and one before its bestmove.\n"
-    "\n"
-    "  --agent SPEC    the agent (default best, the strongest measured: see\n"
-    "                  `yinsh selfplay --help` and results/strength.md)\n";
-
 /* The command line, as parsed. */
 typedef struct UyiArgs {
     const char *agent;

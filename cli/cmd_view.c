@@ -9,31 +9,6 @@
 #include "study/viewer/view_site.h"
 #include "engine/base/number.h"
 
-#define VIEW_DEFAULT_OUT "results/view"
-
-const char USAGE_VIEW[] =
-    "usage: yinsh view [--db PATH] [--run NAME[,NAME...]]... [--out DIR]\n"
-    "  Writes the stored games as a web site that opens from disk, with no server\n"
-    "  and no network: DIR/index.html lists the selected runs and their games\n"
-    "  (sort by any column; filter by variant, agents, result, reason, length),\n"
-    "  and links a page per game (DIR/games/ID.html) that draws the board and\n"
-    "  steps through the actions (buttons, arrow keys, a slider, the list of\n"
-    "  actions), with the searching agents' win probability, visits and time per\n"
-    "  action.\n"
-    "\n"
-    "  --db PATH     the database (default " RUN_DEFAULT_DB ")\n"
-    "  --run NAMES   only these runs (comma-separated; may be repeated; --runs is\n"
-    "                the same); default: every run in the database\n"
-    "  --out DIR     the site's folder (default " VIEW_DEFAULT_OUT "; created if\n"
-    "                missing). Its index.html, board.js, viewer.js, viewer.css and\n"
-    "                games/ are replaced, the rest of DIR is left alone. Only a\n"
-    "                site's own files are replaced: each folder of a site holds\n"
-    "                the marker " VIEW_MARKER ", and a DIR/games or a page file\n"
-    "                that a site did not write is refused, and nothing written.\n"
-    "  The site is written into a hidden folder in DIR and moved in when it is\n"
-    "  complete: a failure leaves DIR as it was. An empty database, an unknown run\n"
-    "  or a selection without games is an error (1).\n";
-
 /* The command line, as parsed. */
 typedef struct ViewArgs {
     const char *db, *out;
@@ -92,11 +67,7 @@ int cmd_view(int argc, char **argv)
         rc = cli_error(cmd, "%s", err);
         goto done;
     }
-    fprintf(stderr,
-            "yinsh view: %" PRId64 " game%s (%" PRId64 " action%s) of %d run%s, %" PRIu64 " file%s, %.1f MB "
-            "(largest page %.0f kB): open %s/index.html\n",
-            v.ngames, number_plural((uint64_t)v.ngames), v.actions, number_plural((uint64_t)v.actions), v.nruns,
-            number_plural((uint64_t)v.nruns), v.files, number_plural(v.files), v.bytes / 1e6, v.largest / 1e3, a.out);
+    view_summary_write(stderr, &v, a.out);
 done:
     view_free(&v);
     cli_list_free(&a.runs);

@@ -8,12 +8,24 @@ typedef struct Command {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
     const char *summary;               /* one line for `yinsh --help` */
-    const char *usage;                 /* full text for `yinsh CMD --help` */
 } Command;
+
+/* The defaults of the commands that their usage texts (cli/usage/CMD.txt)
+ * state: test_usage_defaults checks that each text says the value here
+ * (and RUN_DEFAULT_DB, VIEW_MARKER), so that one changed alone fails it.
+ * A match without --games: 100 colour-swapped pairs (Elo within about
+ * +-50 between agents of like strength), or under an SPRT a cap about
+ * twice what fine bounds expect (`yinsh sprt 0,5,0.05,0.05`: 10,495 pairs
+ * at either hypothesis), so that the test, not the cap, ends it. */
+enum { MATCH_DEFAULT_GAMES = 200, MATCH_DEFAULT_SPRT_GAMES = 40000 };
+#define SELFPLAY_DEFAULT_AGENT "mcts"         /* selfplay's --agent */
+#define REPORT_DEFAULT_OUT "results/report"   /* report's --out */
+#define VIEW_DEFAULT_OUT "results/view"       /* view's --out */
 
 /* The command of that name, NULL if none. */
 const Command *cli_find(const char *name);
-/* Prints the usage of a command to stdout; returns 0. */
+/* Prints the usage of a command to stdout, its text file cli/usage/CMD.txt
+ * as built in: 0, or 1 after saying that none was built in. */
 int cli_help(const char *cmd);
 /* The list of commands, for `yinsh --help`. */
 void cli_usage(FILE *f);
@@ -25,28 +37,25 @@ int cmd_show(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_randgame(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
-
-extern const char USAGE_PERFT[], USAGE_LEGAL[], USAGE_APPLY[], USAGE_SHOW[], USAGE_REPLAY[],
-    USAGE_RANDGAME[], USAGE_BENCH[];
-int cmd_selfplay(int argc, char **argv); extern const char USAGE_SELFPLAY[];
-int cmd_match(int argc, char **argv); extern const char USAGE_MATCH[];
-int cmd_sprt(int argc, char **argv); extern const char USAGE_SPRT[];
-int cmd_tournament(int argc, char **argv); extern const char USAGE_TOURNAMENT[];
-int cmd_tune(int argc, char **argv); extern const char USAGE_TUNE[];
-int cmd_train(int argc, char **argv); extern const char USAGE_TRAIN[];
+int cmd_selfplay(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_sprt(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 int cmd_train_policy(int argc, char **argv); /* cmd_train's --policy */
 
-int cmd_report(int argc, char **argv); extern const char USAGE_REPORT[];
-int cmd_study(int argc, char **argv); extern const char USAGE_STUDY[];
-int cmd_export(int argc, char **argv); extern const char USAGE_EXPORT[];
-int cmd_svg(int argc, char **argv); extern const char USAGE_SVG[];
-int cmd_view(int argc, char **argv); extern const char USAGE_VIEW[];
-int cmd_uyi(int argc, char **argv); extern const char USAGE_UYI[];
-int cmd_import(int argc, char **argv); extern const char USAGE_IMPORT[];
-int cmd_merge(int argc, char **argv); extern const char USAGE_MERGE[];
-int cmd_spsa(int argc, char **argv); extern const char USAGE_SPSA[];
-int cmd_rounds(int argc, char **argv); extern const char USAGE_ROUNDS[];
-int cmd_loop(int argc, char **argv); extern const char USAGE_LOOP[];
-int cmd_positions(int argc, char **argv); extern const char USAGE_POSITIONS[];
+int cmd_report(int argc, char **argv);
+int cmd_study(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_svg(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_uyi(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_spsa(int argc, char **argv);
+int cmd_rounds(int argc, char **argv);
+int cmd_loop(int argc, char **argv);
+int cmd_positions(int argc, char **argv);
 
 #endif

@@ -1,10 +1,13 @@
 # The files of one folder with one extension (the shipped weights,
-# eval/weights/*.txt, and nets, eval/nets/*.nnue) as one C source: tables
+# eval/weights/*.txt, and nets, eval/nets/*.nnue; the commands' usage
+# texts, cli/usage/*.txt) as one C source: tables
 # PREFIX_NAMES, PREFIX_BYTES and PREFIX_SIZES of their file names, bytes
 # (each ended by a 0, so that a text reads as a C string) and sizes, in
 # the same order, the names ended by NULL. weights_shipped and nnue_load
-# read them when a path names a shipped file that is not there.
-#   cmake -DOUT=file.c -DDIR=eval/nets -DEXT=nnue -DPREFIX=YINSH_NET -P embed_dir.cmake
+# read them when a path names a shipped file that is not there; cli_help
+# prints a usage text.
+#   cmake -DOUT=file.c -DDIR=eval/nets -DEXT=nnue -DPREFIX=YINSH_NET [-DINCLUDES=ON] -P embed_dir.cmake
+cmake_minimum_required(VERSION 3.16)
 file(GLOB FILES "${DIR}/*.${EXT}")
 list(SORT FILES)
 get_filename_component(folder ${DIR} NAME)
@@ -15,9 +18,73 @@ set(names "")
 set(datas "")
 set(sizes "")
 set(i 0)
+# With -DINCLUDES=ON (the usage texts), a file whose name starts with _
+# is a shared block, not a table entry, and a line `@include NAME` in an
+# entry stands for the bytes of DIR/_NAME.txt (each block written once:
+# _controls.txt, the time controls and engines of five commands). A line
+# that starts with @ and is not such an include stops the build, naming the
+# file and line; a block may not include another.
+function(expand_includes f out)
+  file(READ "${f}" text)
+  # a line starts after an end of line: one put before the first
+  set(text "\n${text}")
+  set(done "")
+  set(line 0)
+  while(TRUE)
+    string(FIND "${text}" "\n@" at)
+    if(at EQUAL -1)
+      string(APPEND done "${text}")
+      break()
+    endif()
+    math(EXPR at "${at} + 1")
+    string(SUBSTRING "${text}" 0 ${at} before)
+    string(SUBSTRING "${text}" ${at} -1 text)
+    string(APPEND done "${before}")
+    string(REGEX MATCHALL "\n" nl "${before}")
+    list(LENGTH nl n)
+    math(EXPR line "${line} + ${n}")
+    string(FIND "${text}" "\n" eol)
+    if(eol EQUAL -1)
+      message(FATAL_ERROR "${f}:${line}: the last line has no end of line")
+    endif()
+    string(SUBSTRING "${text}" 0 ${eol} directive)
+    # what follows keeps the directive's end of line
+    string(SUBSTRING "${text}" ${eol} -1 text)
+    if(NOT directive MATCHES "^@include ([a-z0-9_]+)$")
+      message(FATAL_ERROR "${f}:${line}: `${directive}`: a line that starts with @ must be `@include NAME` (the block _NAME.${EXT} of ${DIR})")
+    endif()
+    set(block "${DIR}/_${CMAKE_MATCH_1}.${EXT}")
+    if(NOT EXISTS "${block}")
+      message(FATAL_ERROR "${f}:${line}: `${directive}`: no block ${block}")
+    endif()
+    file(READ "${block}" shared)
+    if(shared MATCHES "(^|\n)@")
+      message(FATAL_ERROR "${block}: a block may not hold a line that starts with @ (${f}:${line} includes it)")
+    endif()
+    if(NOT shared MATCHES "\n$")
+      message(FATAL_ERROR "${block}: a block must end with an end of line (${f}:${line} includes it)")
+    endif()
+    string(LENGTH "${shared}" n)
+    math(EXPR n "${n} - 1")
+    string(SUBSTRING "${shared}" 0 ${n} shared)
+    string(APPEND done "${shared}")
+  endwhile()
+  string(SUBSTRING "${done}" 1 -1 done)
+  set(${out} "${done}" PARENT_SCOPE)
+endfunction()
 foreach(f ${FILES})
   get_filename_component(name ${f} NAME)
-  file(READ "${f}" hex HEX)
+  if(INCLUDES)
+    if(name MATCHES "^_")
+      continue()
+    endif()
+    expand_includes("${f}" expanded)
+    file(WRITE "${OUT}.part" "${expanded}")
+    file(READ "${OUT}.part" hex HEX)
+    file(REMOVE "${OUT}.part")
+  else()
+    file(READ "${f}" hex HEX)
+  endif()
   string(LENGTH "${hex}" nhex)
   math(EXPR n "${nhex} / 2")
   # each byte cast: a byte of 0x80 or more does not fit a signed char as it is

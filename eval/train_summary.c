@@ -113,3 +113,36 @@ void policy_train_summary_write(FILE *sum, const PolicyTrainSummary *s)
     }
     fprintf(sum, "wrote %s: %zu bytes\n", s->out, s->len);
 }
+
+void nnue_data_read_write(FILE *f, const NnueData *d, int64_t repeats, double read_s)
+{
+    fprintf(f,
+            "yinsh train: %zu positions (%zu validation, %zu with a search value) from %llu games read in %.1f s "
+            "(%llu repeated action sequences and %lld stored repeats left out; %llu games past --positions, "
+            "%llu positions not quiet)\n",
+            d->n_train + d->n_val, d->n_val, d->with_value, (unsigned long long)d->games, read_s,
+            (unsigned long long)d->duplicates, (long long)repeats, (unsigned long long)d->capped,
+            (unsigned long long)d->noisy);
+}
+
+void nnue_resume_write(FILE *f, const char *ckpt, bool resumed, int epoch, size_t position, size_t n_train)
+{
+    if (!resumed) fprintf(f, "yinsh train: no checkpoint %s: starting afresh\n", ckpt);
+    else fprintf(f, "yinsh train: resuming %s at epoch %d, position %zu of %zu\n", ckpt, epoch + 1, position, n_train);
+}
+
+void nnue_epoch_write(FILE *f, const NnueEpoch *ep, int epochs, size_t n_train)
+{
+    fprintf(f, "epoch %d/%d: train %.5f, validation %.5f (result %.5f), lr %.2g, %.1f s, %.0f positions/s\n", ep->epoch,
+            epochs, ep->train, ep->val_target, ep->val_result, ep->lr, ep->seconds,
+            ep->seconds > 0 ? n_train / ep->seconds : 0);
+}
+
+void policy_epoch_write(FILE *f, const PolicyEpoch *e)
+{
+    fprintf(f, "yinsh train: policy epoch %d: train %.4f, held out %.4f, top-1 %.1f%%", e->epoch, e->train_loss,
+            e->val_loss, 100 * e->val_top1);
+    if (!isnan(e->val_loss_child)) fprintf(f, "; child values %.4f, %.1f%%", e->val_loss_child, 100 * e->val_top1_child);
+    if (!isnan(e->val_value)) fprintf(f, "; value %.5f", e->val_value);
+    fputc('\n', f);
+}

@@ -1,6 +1,7 @@
 /* What `yinsh train` says when a training ends: the summary of the value
  * net trained (eval/nnue_train.h) and of a policy head trained
- * (eval/policy_train.h), each written to a stream. */
+ * (eval/policy_train.h), each written to a stream; and its lines while it
+ * reads and trains. */
 #ifndef YINSH_TRAIN_SUMMARY_H
 #define YINSH_TRAIN_SUMMARY_H
 
@@ -44,5 +45,16 @@ typedef struct PolicyTrainSummary {
 
 /* The data, the head's options, the held-out figures, the file written. */
 void policy_train_summary_write(FILE *f, const PolicyTrainSummary *s);
+
+/* The lines while a training goes on, each ended by a newline: the
+ * positions read ("yinsh train: N positions (...) from G games read in S
+ * s (...)"); where a training starts ("yinsh train: no checkpoint CKPT:
+ * starting afresh", or resuming it at an epoch and position of n_train);
+ * a value net's epoch of `epochs` ("epoch E/N: train ..., validation
+ * ..."); a policy head's ("yinsh train: policy epoch E: ..."). */
+void nnue_data_read_write(FILE *f, const NnueData *d, int64_t repeats, double read_s);
+void nnue_resume_write(FILE *f, const char *ckpt, bool resumed, int epoch, size_t position, size_t n_train);
+void nnue_epoch_write(FILE *f, const NnueEpoch *ep, int epochs, size_t n_train);
+void policy_epoch_write(FILE *f, const PolicyEpoch *e);
 
 #endif

@@ -16,9 +16,11 @@
 #include "eval/tune_report.h"
 #include "selfplay/play/bench_json.h"
 #include "selfplay/play/bench_text.h"
+#include "selfplay/play/run_summary.h"
 #include "study/plans/loop.h"
 #include "study/plans/rounds_text.h"
 #include "study/plans/spsa_text.h"
+#include "study/viewer/view_site.h"
 
 /* A stream into memory: open with mem_open, read with mem_text (the
  * text, freed by mem_free). */
@@ -346,4 +348,68 @@ Test(writers, policy_train_summary)
     EXPECT_TEXT(mem_text(&m), want);
     mem_free(&m);
     nnue_free(net);
+}
+
+/* The lines `yinsh train` writes while it reads and trains (moved with
+ * the Ctrl-C handling and the planned runs' hooks, issue 60). */
+Test(writers, train_progress_lines)
+{
+    Mem m;
+    NnueEpoch ep = {.epoch = 3, .lr = 0.001, .train = 0.123456, .val_target = 0.234567, .val_result = 0.345678,
+                    .seconds = 2.5};
+    nnue_epoch_write(mem_open(&m), &ep, 10, 1000);
+    EXPECT_TEXT(mem_text(&m),
+                "epoch 3/10: train 0.12346, validation 0.23457 (result 0.34568), lr 0.001, 2.5 s, 400 positions/s\n");
+    mem_free(&m);
+
+    PolicyEpoch pe = {.epoch = 2, .train_loss = 1.23456, .val_loss = 2.34567, .val_top1 = 0.4567,
+                      .val_loss_child = NAN, .val_value = NAN};
+    policy_epoch_write(mem_open(&m), &pe);
+    EXPECT_TEXT(mem_text(&m), "yinsh train: policy epoch 2: train 1.2346, held out 2.3457, top-1 45.7%\n");
+    mem_free(&m);
+    pe.val_loss_child = 0.98765;
+    pe.val_top1_child = 0.5;
+    pe.val_value = 0.123456;
+    policy_epoch_write(mem_open(&m), &pe);
+    EXPECT_TEXT(mem_text(&m), "yinsh train: policy epoch 2: train 1.2346, held out 2.3457, top-1 45.7%; child values "
+                              "0.9877, 50.0%; value 0.12346\n");
+    mem_free(&m);
+
+    nnue_resume_write(mem_open(&m), "net.ckpt", false, 0, 0, 900);
+    EXPECT_TEXT(mem_text(&m), "yinsh train: no checkpoint net.ckpt: starting afresh\n");
+    mem_free(&m);
+    nnue_resume_write(mem_open(&m), "net.ckpt", true, 2, 450, 900);
+    EXPECT_TEXT(mem_text(&m), "yinsh train: resuming net.ckpt at epoch 3, position 450 of 900\n");
+    mem_free(&m);
+
+    NnueData d = {.n_train = 900, .n_val = 100, .with_value = 50, .games = 20, .duplicates = 3, .capped = 1,
+                  .noisy = 7};
+    nnue_data_read_write(mem_open(&m), &d, 2, 1.26);
+    EXPECT_TEXT(mem_text(&m), "yinsh train: 1000 positions (100 validation, 50 with a search value) from 20 games "
+                              "read in 1.3 s (3 repeated action sequences and 2 stored repeats left out; 1 games "
+                              "past --positions, 7 positions not quiet)\n");
+    mem_free(&m);
+}
+
+/* What a run says when it stops and at its end, and `yinsh view`'s last line. */
+Test(writers, run_and_view_lines)
+{
+    Mem m;
+    run_rate_write(mem_open(&m), "selfplay", 12346, 2.0, 4);
+    EXPECT_TEXT(mem_text(&m), "yinsh selfplay: 6173 actions/s, 1543 a thread (12346 actions in 2.0 s on 4 threads)\n");
+    mem_free(&m);
+    run_stored_hint(mem_open(&m), "match", "r1", "x.db", 5, 17, 40, 2, 3);
+    EXPECT_TEXT(mem_text(&m), "yinsh match: run 'r1': 5 games stored (17 of 40); the stored games are kept, and "
+                              "`yinsh selfplay --resume r1 --db x.db --shard 2/3` finishes the shard\n");
+    mem_free(&m);
+    run_stored_hint(mem_open(&m), "study", "r2", "y.db", 1, 1, 8, 0, 0);
+    EXPECT_TEXT(mem_text(&m), "yinsh study: run 'r2': 1 game stored (1 of 8); the stored games are kept, and "
+                              "`yinsh selfplay --resume r2 --db y.db` finishes the run\n");
+    mem_free(&m);
+
+    View v = {.ngames = 3, .actions = 1, .nruns = 1, .files = 12, .bytes = 2500000, .largest = 12345};
+    view_summary_write(mem_open(&m), &v, "site");
+    EXPECT_TEXT(mem_text(&m), "yinsh view: 3 games (1 action) of 1 run, 12 files, 2.5 MB (largest page 12 kB): open "
+                              "site/index.html\n");
+    mem_free(&m);
 }

@@ -1,8 +1,10 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "engine/base/json.h"
+#include "engine/base/shell_words.h"
 #include "engine/base/text.h"
 
 /* One escaper for both: html also writes '<', '>' and '&' as \u escapes,
@@ -171,4 +173,14 @@ void json_estimate(Json *j, const char *key, double lo, double mid, double hi)
         json_close(j);
     }
     json_close(j);
+}
+
+void json_begin_command(Json *j, FILE *f, const char *cmd, int argc, char **argv)
+{
+    char *line = shell_join("yinsh", argc, argv);
+    json_begin(j, f);
+    json_str(j, "command", cmd);
+    json_str(j, "command_line", line);
+    json_str(j, "version", YINSH_VERSION);
+    free(line);
 }

@@ -38,6 +38,11 @@ void json_end(Json *j);
  * page's data, the board's tables in board.js): every string, keys too,
  * as json_string writes it, so that no text can end the element. */
 void json_begin_script(Json *j, FILE *f);
+/* The start of a command's --json document (docs/json.md): json_begin,
+ * then "command" (cmd), "command_line" ("yinsh " and argv[0..argc-1]
+ * quoted for the shell, shell_join; null when out of memory) and
+ * "version". */
+void json_begin_command(Json *j, FILE *f, const char *cmd, int argc, char **argv);
 
 /* Opens an object ('{') or an array ('['); json_close closes the last one. */
 void json_open(Json *j, const char *key, char kind, bool inline_);

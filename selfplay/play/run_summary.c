@@ -7,6 +7,8 @@
 #include "engine/base/json.h"
 #include "engine/base/number.h"
 #include "engine/base/parallel.h"
+#include "engine/notation.h"
+#include "selfplay/play/distribute.h"
 #include "selfplay/records/summary_text.h"
 
 void run_resign_print(FILE *f, const ResignRule *rule, const ResignSummary *r, const RecordSummary *s)
@@ -73,4 +75,47 @@ void run_open_advice(int rc, const StoreClash *c, char *out, size_t len)
         snprintf(out, len, " (`--resume %s` finishes it)", c->run);
     else if (rc == ERR_HELD && c->elsewhere)
         snprintf(out, len, ": if that process is gone, add --take-over to take the run over");
+}
+
+void run_json_begin(Json *j, FILE *f, const char *cmd, int argc, char **argv, const Run *run, int variant)
+{
+    json_begin_command(j, f, cmd, argc, argv);
+    json_str(j, "run", run->row.name);
+    json_str(j, "db", run->store ? run->db : NULL);
+    json_str(j, "variant", variant_name(variant));
+}
+
+void run_stored_hint(FILE *f, const char *cmd, const char *name, const char *db, uint64_t done, uint64_t stored,
+                     uint32_t games, uint32_t shard, uint32_t shards)
+{
+    char slice[48] = "";
+    if (shards) snprintf(slice, sizeof slice, " --shard %u/%u", shard, shards);
+    fprintf(f, "yinsh %s: run '%s': %" PRIu64 " game%s stored (%" PRIu64 " of %u); the stored games are kept, "
+               "and `yinsh selfplay --resume %s --db %s%s` finishes the %s\n",
+            cmd, name, done, number_plural(done), stored, games, name, db, slice, shards ? "shard" : "run");
+}
+
+void run_hint(FILE *f, const char *cmd, const Run *run)
+{
+    if (run->store)
+        run_stored_hint(f, cmd, run->row.name, run->db, run->done, run->sum.games, run->row.games, run->shard,
+                        run->shards);
+}
+
+void run_dist_summary(FILE *f, const char *cmd, const DistStats *st, double seconds)
+{
+    if (dist_ranks() < 2) return;
+    fprintf(f,
+            "yinsh %s: %d ranks, %.1f s: rank 0 played %" PRIu64 " game%s, the other ranks %" PRIu64 " (in %" PRIu64
+            " message%s, %.1f KiB); receiving them cost rank 0 %.1f us a game\n",
+            cmd, dist_ranks(), seconds, st->games_here, number_plural(st->games_here), st->games_received,
+            st->messages, number_plural(st->messages), (double)st->bytes / 1024.0,
+            st->games_received ? st->recv_s * 1e6 / (double)st->games_received : 0.0);
+}
+
+void run_rate_write(FILE *f, const char *cmd, uint64_t actions, double seconds, int threads)
+{
+    double rate = seconds > 0 ? (double)actions / seconds : 0;
+    fprintf(f, "yinsh %s: %.0f actions/s, %.0f a thread (%" PRIu64 " actions in %.1f s on %d thread%s)\n", cmd, rate,
+            rate / threads, actions, seconds, threads, number_plural((uint64_t)threads));
 }

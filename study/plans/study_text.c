@@ -5,6 +5,8 @@
 #include "study/plans/study_text.h"
 #include "engine/base/shell_words.h"
 #include "engine/notation.h"
+#include "engine/base/number.h"
+#include "selfplay/play/provenance.h"
 
 char *study_run_command(const StudyRun *r, const char *db, const char *shard)
 {
@@ -76,3 +78,23 @@ void study_plan_print(FILE *f, const Study *s, const Planned *runs, uint32_t sha
                planned);
 }
 
+
+bool study_build_check(FILE *f, const char *cmd, const Study *s, const Planned *runs, bool allow)
+{
+    int to_play = 0;
+    for (int i = 0; i < s->nruns; i++) to_play += runs[i].state != PLANNED_COMPLETE;
+    if (!to_play || provenance_committed(YINSH_GIT_COMMIT)) return true;
+    const char *built = strcmp(YINSH_GIT_COMMIT, "unknown") ? "a work tree with changes not committed"
+                                                           : "no git checkout";
+    if (allow) {
+        fprintf(f, "yinsh %s: this yinsh was built from %s (commit %s): playing anyway, as told; each run names it\n",
+                cmd, built, YINSH_GIT_COMMIT);
+        return true;
+    }
+    fprintf(f,
+            "yinsh %s: this yinsh was built from %s (commit %s), and %d run%s of study %s would be played by it: a "
+            "study's games are played by committed code. Commit, rebuild and run again, or add --allow-dirty to play "
+            "anyway (each run names the build). Nothing was stored\n",
+            cmd, built, YINSH_GIT_COMMIT, to_play, number_plural((uint64_t)to_play), s->name);
+    return false;
+}

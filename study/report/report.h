@@ -592,6 +592,13 @@ typedef struct ReportJob {
  * 0, or non-zero with err. */
 int report_write_folder(const ReportJob *job, const Report *rep, const char *dir, char **md, size_t *md_len,
                         ReportPictures *pics, bool *drawn, char *err);
+/* The report written into job->out whole or not at all: into a staging
+ * folder inside it first (report_write_folder, the same arguments), then
+ * moved in; the folder's pictures, their data and gnuplot.log that this
+ * report did not write again (an earlier report's) go. A full disk
+ * leaves the folder as it was. 0, or non-zero with err. */
+int report_publish(const ReportJob *job, const Report *rep, char **md, size_t *md_len, ReportPictures *pics,
+                   bool *drawn, char *err);
 /* Whether report_write_folder writes a file of this name into its folder
  * (report.md, the pictures *.png, their data *.dat, gnuplot.log), so that
  * no input is among them (FolderWrites, engine/base/folder.h; ctx unused). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/base/error.h"
+#include "engine/base/folder.h"
 #include "study/report/report.h"
 
 int report_write_folder(const ReportJob *job, const Report *rep, const char *dir, char **md, size_t *md_len,
@@ -50,4 +51,16 @@ bool report_folder_writes(const char *name, const void *ctx)
     (void)ctx;
     return !strcmp(name, "report.md") || !strcmp(name, "gnuplot.log") || ends_with(name, ".png") ||
            ends_with(name, ".dat");
+}
+
+int report_publish(const ReportJob *job, const Report *rep, char **md, size_t *md_len, ReportPictures *pics,
+                   bool *drawn, char *err)
+{
+    char stage[4096];
+    if (folder_stage_open(job->out, "report", stage, sizeof stage, err)) return ERR_FAIL;
+    int rc = report_write_folder(job, rep, stage, md, md_len, pics, drawn, err);
+    if (!rc && folder_stage_commit(stage, job->out, NULL, report_folder_writes, NULL) != 0)
+        rc = error_set(err, "cannot move the report into '%s': %s", job->out, strerror(errno));
+    folder_stage_remove(stage);
+    return rc;
 }

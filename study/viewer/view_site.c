@@ -14,6 +14,7 @@
 #include "study/viewer/board_svg.h"
 #include "engine/base/json.h"
 #include "engine/notation.h"
+#include "engine/base/number.h"
 #include "study/viewer/view_site.h"
 
 /* The pages' script and style, study/viewer/ embedded at build time. */
@@ -500,4 +501,13 @@ int view_publish(View *v, const char *out, char *err)
         rc = error_set(err, "cannot move the site into '%s': %s", out, strerror(errno));
     if (stage[0]) folder_stage_remove(stage);
     return rc;
+}
+
+void view_summary_write(FILE *f, const View *v, const char *out)
+{
+    fprintf(f,
+            "yinsh view: %" PRId64 " game%s (%" PRId64 " action%s) of %d run%s, %" PRIu64 " file%s, %.1f MB "
+            "(largest page %.0f kB): open %s/index.html\n",
+            v->ngames, number_plural((uint64_t)v->ngames), v->actions, number_plural((uint64_t)v->actions), v->nruns,
+            number_plural((uint64_t)v->nruns), v->files, number_plural(v->files), v->bytes / 1e6, v->largest / 1e3, out);
 }

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "selfplay/store/store.h"
 
 typedef struct ViewRun {
@@ -83,5 +84,9 @@ int view_write(View *v, const char *dir, char *err);
  * disk leaves out as it was. 0, or non-zero with why in err. */
 int view_publish(View *v, const char *out, char *err);
 void view_free(View *v);
+/* What view_publish wrote into out, one line on f: the games, actions,
+ * runs, files and megabytes, the largest page, and the page to open
+ * ("yinsh view: ... open OUT/index.html"). */
+void view_summary_write(FILE *f, const View *v, const char *out);
 
 #endif
