@@ -18,6 +18,7 @@
 #include "selfplay/agents/agent.h"
 #include "selfplay/search/batcher.h"
 #include "selfplay/search/mcts.h"
+#include "selfplay/search/mcts_tree.h"
 
 /* ---- evaluators for the tests ------------------------------------------ */
 
@@ -137,6 +138,36 @@ Test(puct, hand_worked_tree)
 /* A value that is not 1/2 is counted for the leaf's actor and against the
  * other: with value 1 for whoever acts, the root's actor (White) sees
  * each child (where Black acts) at 0, and the root's own visit at 1. */
+/* The fast selection (mcts_tree.h) takes the child that scoring every
+ * child takes, first of the largest score included: random children with
+ * few distinct priors and visits (ties), unvisited ones beside visited ones
+ * of the same score, and constants down to where fpu + cc P rounds two
+ * priors to one score (cc 1e-17: the fast way must hand back to the scan). */
+Test(puct, fast_selection_takes_the_scans_child)
+{
+    static const double ccs[] = {0, 1e-300, 1e-17, 1e-9, 0.3, 1, 7.5, 300};
+    Rng rng;
+    rng_seed(&rng, 65, 0);
+    MctsNode c[MAX_ACTIONS];
+    int differ = 0, cases = 0;
+    for (int t = 0; t < 200000; t++) {
+        int k = 1 + (int)rng_below(&rng, t % 3 ? 90 : 4);
+        int spread = 1 + (int)rng_below(&rng, 4); /* distinct priors: from 2 up to all */
+        for (int i = 0; i < k; i++) {
+            uint32_t v = rng_below(&rng, 3) ? 0 : rng_below(&rng, 6);
+            uint16_t prior = spread == 1 ? 1000 : (uint16_t)(rng_below(&rng, spread == 4 ? 65536 : 3) * 9000);
+            c[i] = (MctsNode){.visits = v, .score2 = v ? (double)rng_below(&rng, 2 * v + 1) : 0, .prior = prior};
+        }
+        /* an fpu of the visited children's own scores makes exact ties */
+        double fpu = rng_below(&rng, 2) ? 0.5 * (double)rng_below(&rng, 5) / 4 : rng_double(&rng) * 1.5 - 0.5;
+        double cc = ccs[rng_below(&rng, sizeof ccs / sizeof *ccs)];
+        int fast = mcts_select_puct_child(c, k, fpu, cc, true), scan = mcts_select_puct_child(c, k, fpu, cc, false);
+        differ += fast != scan;
+        cases++;
+    }
+    cr_assert_eq(differ, 0, "%d of %d selections differ", differ, cases);
+}
+
 Test(puct, values_count_for_the_actor)
 {
     Counting c = {.value = 1.0f};

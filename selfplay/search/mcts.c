@@ -529,20 +529,12 @@ static inline void visit_undo(MctsNode *p, bool parallel)
     else ST(p->visits, LD(p->visits) - 1);
 }
 
-/* PUCT's selection (mcts.h): Q + c P sqrt(N) / (1 + n), an unvisited
- * child's Q the parent's less fpu; the root's priors mixed with its noise
- * (noise: the sample, else NULL). With the solver, a child proven won for
- * the chooser is taken at once and proven losses only when every child is
- * one. Ties go to the first child. */
-static MctsNode *select_puct(const Mcts *m, const MctsNode *n, const double *noise)
+/* PUCT's score of every child in turn (select_puct): the reference the
+ * fast way must agree with, and the way with the solver or the root's
+ * noise. win: the result that is a win for the chooser. */
+static MctsNode *select_puct_scan(MctsNode *c, int k, int win, bool solver, double fpu, double cc, const double *noise,
+                                  double eps)
 {
-    MctsNode *c = m->nodes + atomic_load_explicit(&n->child, memory_order_acquire);
-    int k = n->nchild, chooser = c[0].mover;
-    int win = chooser == WHITE ? RESULT_WHITE : RESULT_BLACK;
-    bool solver = m->cfg.solver;
-    double nv = LD(n->visits), q = nv > 0 ? 0.5 * LD(n->score2) / nv : 0.5;
-    if (n->mover != chooser) q = 1 - q;
-    double fpu = q - m->cfg.fpu, cc = m->cfg.c * sqrt(nv), eps = noise ? m->cfg.noise : 0;
     int best = 0;
     double bestu = -INFINITY;
     for (int i = 0; i < k; i++) {
@@ -557,6 +549,71 @@ static MctsNode *select_puct(const Mcts *m, const MctsNode *n, const double *noi
         }
     }
     return c + best;
+}
+
+/* select_puct without the solver and the root's noise, to the same child
+ * in fewer operations: an unvisited child's score, fpu + cc * P (the
+ * division by 1 + 0 is exact), does not fall as its prior grows (each
+ * rounded step is monotone for cc >= 0), so of the unvisited children only
+ * the first with the largest prior can be the first with the largest
+ * score, unless an earlier one with a smaller prior rounds to the same
+ * score: then NULL, and the caller scores every child as before. A visited
+ * child is scored by select_puct's own expression. The first child of the
+ * largest score wins, as there. */
+static MctsNode *select_puct_fast(MctsNode *c, int k, double fpu, double cc)
+{
+    int best = 0, top = -1, below = -1; /* top: the first unvisited of the largest prior; below: the
+                                         * largest prior of the unvisited before it */
+    double bestu = -INFINITY;
+    for (int i = 0; i < k; i++) {
+        uint32_t vi = LD(c[i].visits);
+        if (!vi) {
+            if (top < 0 || c[i].prior > c[top].prior) {
+                below = top < 0 ? -1 : c[top].prior;
+                top = i;
+            }
+            continue;
+        }
+        double v = vi, p = c[i].prior / 65535.0;
+        double u = 0.5 * LD(c[i].score2) / v + cc * p / (1 + v);
+        if (u > bestu) {
+            bestu = u;
+            best = i;
+        }
+    }
+    if (top < 0) return c + best;
+    double ut = fpu + cc * (c[top].prior / 65535.0);
+    if (below >= 0 && fpu + cc * (below / 65535.0) == ut) return NULL;
+    if (ut > bestu || (ut == bestu && top < best)) return c + top;
+    return c + best;
+}
+
+/* PUCT's selection (mcts.h): Q + c P sqrt(N) / (1 + n), an unvisited
+ * child's Q the parent's less fpu; the root's priors mixed with its noise
+ * (noise: the sample, else NULL). With the solver, a child proven won for
+ * the chooser is taken at once and proven losses only when every child is
+ * one. Ties go to the first child. */
+static MctsNode *select_puct(const Mcts *m, const MctsNode *n, const double *noise)
+{
+    MctsNode *c = m->nodes + atomic_load_explicit(&n->child, memory_order_acquire);
+    int k = n->nchild, chooser = c[0].mover;
+    int win = chooser == WHITE ? RESULT_WHITE : RESULT_BLACK;
+    bool solver = m->cfg.solver;
+    double nv = LD(n->visits), q = nv > 0 ? 0.5 * LD(n->score2) / nv : 0.5;
+    if (n->mover != chooser) q = 1 - q;
+    double fpu = q - m->cfg.fpu, cc = m->cfg.c * sqrt(nv), eps = noise ? m->cfg.noise : 0;
+    if (!solver && !noise && cc >= 0) {
+        MctsNode *fast = select_puct_fast(c, k, fpu, cc);
+        if (fast) return fast;
+    }
+    return select_puct_scan(c, k, win, solver, fpu, cc, noise, eps);
+}
+
+int mcts_select_puct_child(MctsNode *c, int k, double fpu, double cc, bool fast)
+{
+    MctsNode *n = fast && cc >= 0 ? select_puct_fast(c, k, fpu, cc) : NULL;
+    if (!n) n = select_puct_scan(c, k, -1, false, fpu, cc, NULL, 0); /* -1: no result is a win */
+    return (int)(n - c);
 }
 
 /* Adds a simulation's score to every node of its path (their visits were

@@ -60,4 +60,11 @@ typedef struct MctsNode {
  * named in err (ERR_LEN bytes; NULL: the code alone). */
 int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err);
 
+/* PUCT's selection among the children c[0 .. k) of a node (no solver, no
+ * root noise; mcts.h): the index of the child it takes, an unvisited
+ * child scoring fpu, the exploration term's factor cc = c sqrt(N). fast:
+ * the way a search takes (select_puct_fast); else every child scored in
+ * turn, the reference the fast way must equal. For the tests. */
+int mcts_select_puct_child(MctsNode *c, int k, double fpu, double cc, bool fast);
+
 #endif
