@@ -5,6 +5,7 @@
 #include <string.h>
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
+#include "engine/base/number.h"
 #include "eval/nnue_policy.h"
 #include "selfplay/search/dirichlet.h"
 #include "selfplay/search/mcts.h"
@@ -245,7 +246,7 @@ static void set_priors(const Mcts *m, MctsNode *c, int k, const Position *pos)
         if (l > top) top = l;
     }
     for (int i = 0; i < k; i++) sum += (logit[i] = exp(logit[i] - top));
-    for (int i = 0; i < k; i++) c[i].prior = (uint16_t)lround(65535.0 * logit[i] / sum);
+    for (int i = 0; i < k; i++) c[i].prior = (uint16_t)number_round(65535.0 * logit[i] / sum);
 }
 
 /* Creates the children of n (all legal actions, in an order shuffled with
@@ -753,7 +754,7 @@ static uint32_t puct_evaluate(Mcts *m, PuctBatch *b, bool parallel)
             MctsNode *c = m->nodes + at;
             for (int i = 0; i < k; i++)
                 c[i] = (MctsNode){.action = f->legal[i], .mover = f->pos->actor,
-                                  .prior = (uint16_t)lround(65535.0 * (sum > 0 ? f->prior[i] / sum : 1.0 / k))};
+                                  .prior = (uint16_t)number_round(65535.0 * (sum > 0 ? f->prior[i] / sum : 1.0 / k))};
             leaf->nchild = (uint16_t)k;
             atomic_store_explicit(&leaf->child, at, memory_order_release);
         } else {
