@@ -311,7 +311,8 @@ Test(loop, passes_child_value_targets_to_the_head_and_keeps_them, .timeout = 300
 /* --joint with --trunk-lr and --widen reaches round 1's training: the
  * candidate is the joint net, wider than net 0, gated as any other; its
  * file names them and gives the value's figures under the joint loss;
- * another --trunk-lr is refused naming it. */
+ * on one thread, or trained and gated again after a kill between two
+ * writes, the same files; another --trunk-lr is refused naming it. */
 Test(loop, passes_joint_training_to_the_head_and_keeps_it, .timeout = 300)
 {
     char *dir = loop_dir(), *out, *err;
@@ -330,6 +331,19 @@ Test(loop, passes_joint_training_to_the_head_and_keeps_it, .timeout = 300)
     size_t n0, n1;
     cr_assert(bytes_of(YINSH_SOURCE_DIR "/" NET0, &n0) && bytes_of(path_in(dir, "w/t.1.nnue"), &n1));
     cr_assert_gt(n1, n0 + 4096, "net 0 %zu bytes, the widened joint net %zu", n0, n1);
+
+    /* one thread: the same files; a net without its figures and gate
+     * (a kill between two writes): trained and gated again, the same */
+    char *dir1 = loop_dir(), *out1;
+    const char *joint1[] = {LOOP_ARGS("1", "1", "1"), "--joint", "1", "--trunk-lr", "0.001", "--widen", "48", NULL};
+    cr_assert_eq(yinsh_run(dir1, joint1, &out1, &err), 0, "%s", err);
+    cr_assert_str_eq(out1, out);
+    assert_same_files(dir, dir1, 1);
+    cr_assert_eq(unlink(path_in(dir1, "w/t.1.train")), 0);
+    cr_assert_eq(unlink(path_in(dir1, "w/t.1.gate")), 0);
+    cr_assert_eq(yinsh_run(dir1, joint1, &out1, &err), 0, "%s", err);
+    cr_assert_str_eq(out1, out);
+    assert_same_files(dir, dir1, 1);
 
     const char *other[] = {LOOP_ARGS("1", "1", "2"), "--joint", "1", "--trunk-lr", "0.002", "--widen", "48", NULL};
     err = expect_exit(dir, other, 1, "t.1.train was made with --trunk-lr 0.001");
