@@ -3,7 +3,9 @@
  * and say the same; killed with -9 at each step (self-play, training,
  * gate) and run again they end with the files of a loop never stopped; a
  * round file of another plan is refused, naming it; the gate promotes
- * only on H1, and a rejected round is kept and reported. */
+ * only on H1, and a rejected round is kept and reported; `yinsh train
+ * --policy`'s head options reach each round's head, named in its files,
+ * kept by a loop run again and refused as train refuses them. */
 #define _GNU_SOURCE /* nftw */
 #include <criterion/criterion.h>
 #include <math.h>
