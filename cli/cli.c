@@ -383,6 +383,28 @@ int cli_selection(const char *cmd, const char *kind, const char *agent_text, con
     return 0;
 }
 
+int cli_head_options_check(const char *cmd, PolicyTrainOptions *o, long widen, bool direct, const Nnue *net,
+                           const char *net_opt, const char *path)
+{
+    if (o->child_mix > 0 && !(o->child_temp > 0))
+        return cli_usage_error(cmd, "--child-mix needs --child-temp T, the child-value targets' temperature");
+    if (o->reduced_too && !(o->child_mix > 0))
+        return cli_usage_error(cmd, "--reduced-too needs --child-mix M above 0 (a reduced search's positions are "
+                                    "trained on their child-value targets alone: its visits are no target)");
+    if (o->joint > 0 && !direct)
+        return cli_usage_error(cmd, "--joint goes with a direct head (--direct, or an --init net of feature set 5)");
+    if (widen && !(o->joint > 0))
+        return cli_usage_error(cmd, "--widen goes with --joint (the new units are trained with the net)");
+    if (widen && (widen % 16 || widen < nnue_hidden(net)))
+        return cli_usage_error(cmd, "--widen %ld: a multiple of 16 from the net's %d hidden units a side up to %d",
+                               widen, nnue_hidden(net), NNUE_MAX_HIDDEN);
+    o->widen = (int)widen;
+    if (o->joint > 0 && nnue_l2(net) != 0)
+        return cli_usage_error(cmd, "--joint needs a net without a second layer (%s %s has %d units)", net_opt, path,
+                               nnue_l2(net));
+    return 0;
+}
+
 char *cli_join_args(int argc, char **argv) { return shell_join("yinsh", argc, argv); }
 
 int cli_check_same(const char *cmd, const char *opt, const char *out, const char *const *inputs,

@@ -13,6 +13,7 @@
 #include "engine/base/interrupt.h"
 #include "engine/base/parallel.h"
 #include "engine/base/progress.h"
+#include "eval/policy_train.h"
 #include "selfplay/play/run.h"
 #include "study/plans/planned.h"
 #include "study/report/report.h"
@@ -228,6 +229,25 @@ bool cli_controls_plan_given(const CliControls *c);
  * agent[SPEC_LEN]), --variant. Fills sel; 0 or EXIT_USAGE. */
 int cli_selection(const char *cmd, const char *kind, const char *agent_text, const char *variant,
                   StoreSelection *sel, char *agent);
+/* The direct head's training options of `yinsh train --policy`, which
+ * `yinsh loop` passes on (eval/policy_train.h: child-value targets, joint
+ * training): into the PolicyTrainOptions o_, --widen into the long w_. */
+#define CLI_HEAD_OPTIONS(o_, w_)                                                                       \
+    {.name = "--child-temp", .kind = CLI_REAL, .out = &(o_)->child_temp, .min = 0.01, .max = 100},   \
+    {.name = "--child-mix", .kind = CLI_REAL, .out = &(o_)->child_mix, .min = 0, .max = 1},          \
+    {.name = "--reduced-too", .kind = CLI_FLAG, .out = &(o_)->reduced_too},                          \
+    {.name = "--joint", .kind = CLI_REAL, .out = &(o_)->joint, .min = 0, .max = 100},                \
+    {.name = "--trunk-lr", .kind = CLI_REAL, .out = &(o_)->trunk_lr, .min = 1e-7, .max = 1},         \
+    {.name = "--widen", .kind = CLI_INT, .out = (w_), .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN}
+/* Checks them as both commands do, in the same words, and sets o->widen:
+ * --child-mix needs --child-temp, --reduced-too --child-mix, --joint a
+ * direct head (direct) and a net without a second layer, --widen --joint
+ * and a multiple of 16 from the net's width. net: the value net the head
+ * is trained on (or the loop's net 0), the file `path` given as
+ * `net_opt` ("--init"). 0, or EXIT_USAGE after saying why. */
+int cli_head_options_check(const char *cmd, PolicyTrainOptions *o, long widen, bool direct, const Nnue *net,
+                           const char *net_opt, const char *path);
+
 #define CLI_SELECTION_OPTIONS(k_, a_, v_)                                       \
     {.name = "--kind", .kind = CLI_TEXT, .out = (k_)},                         \
     {.name = "--agent", .kind = CLI_TEXT, .out = (a_)},                        \

@@ -72,7 +72,7 @@ static void show_gate(void *ctx, const MatchTally *t, uint64_t games)
 /* The command line, as parsed, and the loop it makes. */
 typedef struct LoopArgs {
     const char *agent_text, *gate_text, *name, *sprt_text;
-    long rounds, games, window, gate_games, vepochs, pepochs;
+    long rounds, games, window, gate_games, vepochs, pepochs, widen;
     CliShared sh;
     Loop l;
     bool have_agent, have_gate; /* l.agent, l.gate parsed: to give back */
@@ -96,6 +96,7 @@ static int parse_args(int argc, char **argv, LoopArgs *a)
         {.name = "--value-lr", .kind = CLI_REAL, .out = &l->value.lr, .min = 1e-7, .max = 1},
         {.name = "--policy-epochs", .kind = CLI_INT, .out = &a->pepochs, .min = 1, .max = 1000},
         {.name = "--policy-lr", .kind = CLI_REAL, .out = &l->policy.lr, .min = 1e-7, .max = 1},
+        CLI_HEAD_OPTIONS(&l->policy, &a->widen),
         {.name = "--gate", .kind = CLI_TEXT, .out = &a->gate_text},
         {.name = "--sprt", .kind = CLI_TEXT, .out = &a->sprt_text},
         {.name = "--gate-games", .kind = CLI_INT, .out = &a->gate_games, .min = 2, .max = STORE_MAX_GAMES},
@@ -137,19 +138,23 @@ static int check_loop(const char *cmd, LoopArgs *a)
     return 0;
 }
 
-/* Net 0, read now as round 1 will read it, and the folder the loop writes. */
-static int check_files(const char *cmd, const LoopArgs *a)
+/* Net 0, read now as round 1 will read it, the head options against it
+ * (as `yinsh train --policy` checks them against its --init net), and the
+ * folder the loop writes. */
+static int check_files(const char *cmd, LoopArgs *a)
 {
-    const Loop *l = &a->l;
+    Loop *l = &a->l;
     char err[ERR_LEN];
     Nnue *net0 = NULL;
     int lrc = nnue_load(&net0, l->from, err);
     bool patterns = !lrc && nnue_has_patterns(net0);
-    nnue_free(net0);
     if (lrc) return cli_error(cmd, "--from: %s", err);
+    int rc = patterns ? cli_head_options_check(cmd, &l->policy, a->widen, true, net0, "--from", l->from) : 0;
+    nnue_free(net0);
     if (!patterns)
         return cli_usage_error(cmd, "--from %s: the loop's nets have a linear and a pattern part (feature set 3 to 5, "
                                     "e.g. eval/nets/leaf32.nnue)", l->from);
+    if (rc) return rc;
     const char *inputs[] = {a->sh.db, l->from}, *input_opts[] = {"--db", "--from"};
     FolderWrites w = {.dir = l->dir, .writes = loop_writes_file, .ctx = l};
     return cli_check_writes(cmd, "--out-dir", &w, inputs, input_opts, 2);

@@ -50,13 +50,8 @@ static int parse_args(int argc, char **argv, PolicyArgs *a)
         {.name = "--quiet", .kind = CLI_FLAG, .out = &a->quiet},
         {.name = "--direct", .kind = CLI_FLAG, .out = &a->direct},
         {.name = "--symmetries", .kind = CLI_FLAG, .out = &a->o.symmetries},
-        {.name = "--child-temp", .kind = CLI_REAL, .out = &a->o.child_temp, .min = 0.01, .max = 100},
-        {.name = "--child-mix", .kind = CLI_REAL, .out = &a->o.child_mix, .min = 0, .max = 1},
-        {.name = "--reduced-too", .kind = CLI_FLAG, .out = &a->o.reduced_too},
-        {.name = "--joint", .kind = CLI_REAL, .out = &a->o.joint, .min = 0, .max = 100},
+        CLI_HEAD_OPTIONS(&a->o, &a->widen),
         {.name = "--lambda", .kind = CLI_REAL, .out = &a->o.lambda, .min = 0, .max = 1},
-        {.name = "--trunk-lr", .kind = CLI_REAL, .out = &a->o.trunk_lr, .min = 1e-7, .max = 1},
-        {.name = "--widen", .kind = CLI_INT, .out = &a->widen, .min = NNUE_MIN_HIDDEN, .max = NNUE_MAX_HIDDEN},
         CLI_SELECTION_OPTIONS(&a->kind, &a->agent_text, &a->variant_text),
     };
     int npos;
@@ -121,23 +116,7 @@ static int check_args(PolicyArgs *a, StoreSelection *sel, Nnue **net, Nnue **fro
     if ((rc = check_head_from(a, *net, from))) return rc;
     if (a->o.symmetries && !a->direct)
         return cli_usage_error(cmd, "--symmetries goes with a direct head (--direct, or an --init net of feature set 5)");
-    if (a->o.child_mix > 0 && !(a->o.child_temp > 0))
-        return cli_usage_error(cmd, "--child-mix needs --child-temp T, the child-value targets' temperature");
-    if (a->o.reduced_too && !(a->o.child_mix > 0))
-        return cli_usage_error(cmd, "--reduced-too needs --child-mix M above 0 (a reduced search's positions are "
-                                    "trained on their child-value targets alone: its visits are no target)");
-    if (a->o.joint > 0 && !a->direct)
-        return cli_usage_error(cmd, "--joint goes with a direct head (--direct, or an --init net of feature set 5)");
-    if (a->widen && !(a->o.joint > 0))
-        return cli_usage_error(cmd, "--widen goes with --joint (the new units are trained with the net)");
-    if (a->widen && (a->widen % 16 || a->widen < nnue_hidden(*net)))
-        return cli_usage_error(cmd, "--widen %ld: a multiple of 16 from the net's %d hidden units a side up to %d",
-                               a->widen, nnue_hidden(*net), NNUE_MAX_HIDDEN);
-    a->o.widen = (int)a->widen;
-    if (a->o.joint > 0 && nnue_l2(*net) != 0)
-        return cli_usage_error(cmd, "--joint needs a net without a second layer (--init %s has %d units)", a->init,
-                               nnue_l2(*net));
-    return 0;
+    return cli_head_options_check(cmd, &a->o, a->widen, a->direct, *net, "--init", a->init);
 }
 
 /* The samples of the selected games (study/positions/policy_load.h). */

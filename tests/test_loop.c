@@ -3,9 +3,12 @@
  * and say the same; killed with -9 at each step (self-play, training,
  * gate) and run again they end with the files of a loop never stopped; a
  * round file of another plan is refused, naming it; the gate promotes
- * only on H1, and a rejected round is kept and reported. */
+ * only on H1, and a rejected round is kept and reported; `yinsh train
+ * --policy`'s head options reach each round's head, named in its files,
+ * kept by a loop run again and refused as train refuses them. */
 #define _GNU_SOURCE /* nftw */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -226,6 +229,149 @@ Test(loop, mistakes_are_refused_before_anything_is_written)
          1, "missing.nnue"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) expect_exit(dir, cases[i].args, cases[i].status, cases[i].word);
+    cr_assert_not(file_exists(path_in(dir, "l.db")));
+    cr_assert_not(file_exists(path_in(dir, "w/t.md")));
+}
+
+/* ---- the head's training options of `yinsh train --policy`, passed on ---- */
+
+/* A round file's value of key (NAN when absent). */
+static double round_num(const char *text, const char *key)
+{
+    char k[64];
+    snprintf(k, sizeof k, "\n%s ", key);
+    const char *p = strstr(text, k);
+    return p ? strtod(p + strlen(k), NULL) : NAN;
+}
+
+/* Round 1's files moved aside (the self-play run kept): the next command
+ * trains and gates round 1 again. */
+static void round_1_aside(const char *dir, const char *net)
+{
+    cr_assert_eq(rename(path_in(dir, "w/t.1.nnue"), path_in(dir, net)), 0);
+    cr_assert_eq(unlink(path_in(dir, "w/t.1.train")), 0);
+    cr_assert_eq(unlink(path_in(dir, "w/t.1.gate")), 0);
+    cr_assert_eq(unlink(path_in(dir, "w/t.md")), 0);
+}
+
+/* --child-temp, --child-mix, --reduced-too reach round 1's head training:
+ * its file and table name them, the reduced searches' positions become
+ * samples, the net is another; the same command again does nothing; a
+ * loop run again with another value, or without them, or with them where
+ * the round was trained without, is refused naming the option, its
+ * files left as they were. */
+Test(loop, passes_child_value_targets_to_the_head_and_keeps_them, .timeout = 300)
+{
+    char *dir = loop_dir(), *out, *out2, *err;
+    const char *plain[] = {LOOP_ARGS("1", "1", "2"), NULL};
+    const char *child[] = {LOOP_ARGS("1", "1", "2"), "--child-temp", "1", "--child-mix", "0.5", "--reduced-too",
+                           NULL};
+    cr_assert_eq(yinsh_run(dir, plain, NULL, &err), 0, "%s", err);
+    char *train0 = slurp(path_in(dir, "w/t.1.train"));
+    cr_assert(isnan(round_num(train0, "child_temp")), "%s", train0);
+    /* round 1 trained without them: a loop with them is refused */
+    err = expect_exit(dir, child, 1, "t.1.train was made without --child-temp");
+    cr_assert_str_eq(slurp(path_in(dir, "w/t.1.train")), train0);
+
+    round_1_aside(dir, "plain.nnue");
+    cr_assert_eq(yinsh_run(dir, child, &out, &err), 0, "%s", err);
+    char *train = slurp(path_in(dir, "w/t.1.train"));
+    cr_assert_eq(round_num(train, "child_temp"), 1, "%s", train);
+    cr_assert_eq(round_num(train, "child_mix"), 0.5, "%s", train);
+    cr_assert_eq(round_num(train, "reduced_too"), 1, "%s", train);
+    cr_assert(isnan(round_num(train, "joint")), "%s", train);
+    cr_assert(strstr(out, "--child-temp 1 --child-mix 0.5 --reduced-too"), "the table names them: %s", out);
+    cr_assert(strstr(out, "policy positions (reduced among them)"), "%s", out);
+    /* the reduced searches' positions are samples too */
+    cr_assert_gt(round_num(train0, "policy_reduced"), 0);
+    cr_assert_gt(round_num(train, "policy_positions"), round_num(train0, "policy_positions"));
+    cr_assert(round_num(train, "policy_child_final") > 0, "the figures against the child-value targets: %s", train);
+    size_t n0, n1;
+    char *a = bytes_of(path_in(dir, "plain.nnue"), &n0), *b = bytes_of(path_in(dir, "w/t.1.nnue"), &n1);
+    cr_assert(a && b && (n0 != n1 || memcmp(a, b, n0)), "the head trained with them is another");
+
+    /* again: nothing to do */
+    size_t clen, clen2;
+    bytes_of(path_in(dir, "w/t.costs"), &clen);
+    cr_assert_eq(yinsh_run(dir, child, &out2, &err), 0, "%s", err);
+    cr_assert_str_eq(out2, out);
+    bytes_of(path_in(dir, "w/t.costs"), &clen2);
+    cr_assert_eq(clen, clen2, "a step was done again");
+
+    /* another value, or none: refused, naming the option */
+    const char *other[] = {LOOP_ARGS("1", "1", "2"), "--child-temp", "1", "--child-mix", "0.25", "--reduced-too",
+                           NULL};
+    err = expect_exit(dir, other, 1, "t.1.train was made with --child-mix 0.5");
+    cr_assert(strstr(err, "--child-mix 0.25"), "%s", err);
+    err = expect_exit(dir, plain, 1, "t.1.train was made with --child-temp 1");
+    cr_assert_str_eq(slurp(path_in(dir, "w/t.1.train")), train);
+    size_t n2;
+    char *c = bytes_of(path_in(dir, "w/t.1.nnue"), &n2);
+    cr_assert(n2 == n1 && !memcmp(b, c, n1), "the net is left as it was");
+}
+
+/* --joint with --trunk-lr and --widen reaches round 1's training: the
+ * candidate is the joint net, wider than net 0, gated as any other; its
+ * file names them and gives the value's figures under the joint loss;
+ * on one thread, or trained and gated again after a kill between two
+ * writes, the same files; another --trunk-lr is refused naming it. */
+Test(loop, passes_joint_training_to_the_head_and_keeps_it, .timeout = 300)
+{
+    char *dir = loop_dir(), *out, *err;
+    const char *joint[] = {LOOP_ARGS("1", "1", "2"), "--joint", "1", "--trunk-lr", "0.001", "--widen", "48", NULL};
+    cr_assert_eq(yinsh_run(dir, joint, &out, &err), 0, "%s", err);
+    char *train = slurp(path_in(dir, "w/t.1.train"));
+    cr_assert_eq(round_num(train, "joint"), 1, "%s", train);
+    cr_assert_eq(round_num(train, "trunk_lr"), 0.001, "%s", train);
+    cr_assert_eq(round_num(train, "widen"), 48, "%s", train);
+    cr_assert(isnan(round_num(train, "child_temp")), "%s", train);
+    cr_assert(round_num(train, "joint_value_final") > 0, "the value's figure under the joint loss: %s", train);
+    cr_assert(strstr(out, "--joint 1 --trunk-lr 0.001 --widen 48"), "the table names them: %s", out);
+    cr_assert(file_exists(path_in(dir, "w/t.1.gate")), "the joint net is gated");
+    /* 16 more hidden units a side: far more bytes than a description
+     * (at most 255) could add */
+    size_t n0, n1;
+    cr_assert(bytes_of(YINSH_SOURCE_DIR "/" NET0, &n0) && bytes_of(path_in(dir, "w/t.1.nnue"), &n1));
+    cr_assert_gt(n1, n0 + 4096, "net 0 %zu bytes, the widened joint net %zu", n0, n1);
+
+    /* one thread: the same files; a net without its figures and gate
+     * (a kill between two writes): trained and gated again, the same */
+    char *dir1 = loop_dir(), *out1;
+    const char *joint1[] = {LOOP_ARGS("1", "1", "1"), "--joint", "1", "--trunk-lr", "0.001", "--widen", "48", NULL};
+    cr_assert_eq(yinsh_run(dir1, joint1, &out1, &err), 0, "%s", err);
+    cr_assert_str_eq(out1, out);
+    assert_same_files(dir, dir1, 1);
+    cr_assert_eq(unlink(path_in(dir1, "w/t.1.train")), 0);
+    cr_assert_eq(unlink(path_in(dir1, "w/t.1.gate")), 0);
+    cr_assert_eq(yinsh_run(dir1, joint1, &out1, &err), 0, "%s", err);
+    cr_assert_str_eq(out1, out);
+    assert_same_files(dir, dir1, 1);
+
+    const char *other[] = {LOOP_ARGS("1", "1", "2"), "--joint", "1", "--trunk-lr", "0.002", "--widen", "48", NULL};
+    err = expect_exit(dir, other, 1, "t.1.train was made with --trunk-lr 0.001");
+    cr_assert_str_eq(slurp(path_in(dir, "w/t.1.train")), train);
+}
+
+/* The head's options are refused as `yinsh train --policy` refuses them,
+ * in the same words, before anything is written. */
+Test(loop, head_options_are_refused_as_train_refuses_them)
+{
+    char *dir = loop_dir();
+#define BASE "loop", "--agent", "mcts:puct=1", "--from", NET0, "--db", "l.db", "--name", "t", "--out-dir", "w"
+    const struct {
+        const char *args[32];
+        const char *word;
+    } cases[] = {
+        {{BASE, "--child-mix", "0.5", NULL}, "--child-mix needs --child-temp T, the child-value targets' temperature"},
+        {{BASE, "--child-temp", "1", "--reduced-too", NULL}, "--reduced-too needs --child-mix M above 0"},
+        {{BASE, "--widen", "48", NULL}, "--widen goes with --joint"},
+        {{BASE, "--joint", "1", "--widen", "40", NULL}, "--widen 40: a multiple of 16 from the net's 32 hidden units"},
+        {{BASE, "--joint", "1", "--widen", "16", NULL}, "--widen 16: a multiple of 16 from the net's 32 hidden units"},
+        {{BASE, "--child-temp", "0", NULL}, "--child-temp"},
+        {{BASE, "--joint", "-1", NULL}, "--joint"},
+    };
+#undef BASE
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) expect_exit(dir, cases[i].args, 2, cases[i].word);
     cr_assert_not(file_exists(path_in(dir, "l.db")));
     cr_assert_not(file_exists(path_in(dir, "w/t.md")));
 }

@@ -120,6 +120,42 @@ static uint64_t hash_num(uint64_t h, double v)
     return hash_text(h, t);
 }
 
+/* The head's options of `yinsh train --policy` the loop passes on, each
+ * 0 when off (trunk_lr off without joint, which alone reads it): what the
+ * plan adds, the .train file and the table name, in this order. */
+enum { HEAD_OPTIONS = 6 };
+typedef struct HeadOption {
+    const char *key, *opt; /* the .train file's key, the command line's option */
+    double v;
+    bool flag;             /* an option without a value */
+} HeadOption;
+
+static void head_options(const PolicyTrainOptions *p, HeadOption *h)
+{
+    h[0] = (HeadOption){"child_temp", "--child-temp", p->child_temp, false};
+    h[1] = (HeadOption){"child_mix", "--child-mix", p->child_mix, false};
+    h[2] = (HeadOption){"reduced_too", "--reduced-too", p->reduced_too, true};
+    h[3] = (HeadOption){"joint", "--joint", p->joint, false};
+    h[4] = (HeadOption){"trunk_lr", "--trunk-lr", p->joint > 0 ? p->trunk_lr : 0, false};
+    h[5] = (HeadOption){"widen", "--widen", p->widen, false};
+}
+
+/* The options that are on, as a command line gives them (" --child-temp
+ * 1 --reduced-too"; "" when none), into buf. */
+static const char *head_options_text(const PolicyTrainOptions *p, char *buf, size_t size)
+{
+    HeadOption h[HEAD_OPTIONS];
+    head_options(p, h);
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < HEAD_OPTIONS; i++) {
+        if (!(h[i].v > 0) || n >= size) continue;
+        if (h[i].flag) n += (size_t)snprintf(buf + n, size - n, " %s", h[i].opt);
+        else n += (size_t)snprintf(buf + n, size - n, " %s %g", h[i].opt, h[i].v);
+    }
+    return buf;
+}
+
 /* The training's plan: the self-play runs it reads, the options, best(k-1). */
 static uint64_t train_plan(const Loop *l, int k, const Nnue *best)
 {
@@ -134,6 +170,11 @@ static uint64_t train_plan(const Loop *l, int k, const Nnue *best)
     h = hash_num(hash_num(hash_num(hash_num(hash_num(h, v->epochs), v->lr), v->batch), v->val_frac), v->min_ply);
     const PolicyTrainOptions *p = &l->policy;
     h = hash_num(hash_num(hash_num(hash_num(h, p->epochs), p->lr), p->batch), p->val_frac);
+    /* the head's options that are on (none: the plan of a loop before them) */
+    HeadOption ho[HEAD_OPTIONS];
+    head_options(p, ho);
+    for (int i = 0; i < HEAD_OPTIONS; i++)
+        if (ho[i].v > 0) h = hash_num(hash_text(h, ho[i].key), ho[i].v);
     return rng_mix(h, nnue_hash(best));
 }
 
@@ -163,6 +204,36 @@ static uint64_t file_u64(const char *text, const char *key)
 {
     double v = file_num(text, key);
     return isnan(v) ? 0 : (uint64_t)v;
+}
+
+/* A .train file of another plan that was made with other head options
+ * than the loop's: err names the first that differs, and ERR_EXISTS; 0
+ * when they are the same (the plan differs elsewhere). */
+static int head_options_changed(const Loop *l, const char *path, char *err)
+{
+    char *text = NULL, e[ERR_LEN];
+    size_t len;
+    if (file_read(path, 1 << 16, FILE_READ_TEXT, &text, &len, e)) return 0;
+    HeadOption h[HEAD_OPTIONS];
+    head_options(&l->policy, h);
+    int rc = 0;
+    for (int i = 0; i < HEAD_OPTIONS && !rc; i++) {
+        double was = file_num(text, h[i].key);
+        if (isnan(was)) was = 0;
+        if (was == h[i].v) continue;
+        char made[64], asks[64];
+        if (!(was > 0)) snprintf(made, sizeof made, "without %s", h[i].opt);
+        else if (h[i].flag) snprintf(made, sizeof made, "with %s", h[i].opt);
+        else snprintf(made, sizeof made, "with %s %g", h[i].opt, was);
+        if (!(h[i].v > 0)) snprintf(asks, sizeof asks, "without it");
+        else if (h[i].flag) snprintf(asks, sizeof asks, "with %s", h[i].opt);
+        else snprintf(asks, sizeof asks, "with %s %g", h[i].opt, h[i].v);
+        rc = error_code(err, ERR_EXISTS, "%.200s was made %s, the loop asks %s: a loop trains its rounds with "
+                        "the options it began with (give %s as then, or start another loop: another --name)", path,
+                        made, asks, h[i].opt);
+    }
+    free(text);
+    return rc;
 }
 
 /* Reads a round file: 1 when there and of this plan (*text malloc'ed), 0
@@ -284,13 +355,17 @@ static int train_round(const Loop *l, int k, const Nnue *best, uint64_t plan, Lo
     po.seed = round_seed(l, k, "policy");
     po.symmetries = true;
     po.head_from = nnue_policy_direct(best) ? best : NULL;
+    po.lambda = l->lambda; /* joint training's value targets: the value net's */
     pd = (PolicyData){.net = value, .width = 2 * nnue_hidden(value), .direct = true};
     if (policy_load(store, &sel, &po, &pd, NULL, NULL, e)) {
         rc = error_set(err, "round %d: the policy head's data: %.900s", k, e);
         goto done;
     }
-    snprintf(desc, sizeof desc, "yinsh loop %s, round %d: direct head, %zu positions of runs %s.%d/selfplay to %s.%d/"
-             "selfplay, seed %" PRIu64 ", %d epochs; value net: %s", l->name, k, pd.count, l->name, from, l->name, k,
+    char opts[160];
+    head_options_text(&po, opts, sizeof opts);
+    snprintf(desc, sizeof desc, "yinsh loop %s, round %d: %s%s, %zu positions of runs %s.%d/selfplay to %s.%d/"
+             "selfplay, seed %" PRIu64 ", %d epochs; value net: %s", l->name, k,
+             po.joint > 0 ? "joint net and direct head" : "direct head", opts, pd.count, l->name, from, l->name, k,
              po.seed, po.epochs, what);
     PolicyEpoch base, start, final;
     if (policy_train(&pd, &po, desc, NULL, NULL, &bytes, &len, &base, &start, &final, e)) {
@@ -325,6 +400,10 @@ static int train_round(const Loop *l, int k, const Nnue *best, uint64_t plan, Lo
     uint64_t hash = nnue_decode(&cand, bytes, len, row->net, e) ? 0 : nnue_hash(cand);
     nnue_free(cand);
     fprintf(out.f, "plan %016" PRIx64 "\nnet %016" PRIx64 "\n", plan, hash);
+    HeadOption ho[HEAD_OPTIONS];
+    head_options(&po, ho);
+    for (int i = 0; i < HEAD_OPTIONS; i++)
+        if (ho[i].v > 0) put_num(out.f, ho[i].key, ho[i].v);
     fprintf(out.f, "window_from %d\ngames %" PRIu64 "\nvalue_positions %" PRIu64 "\nvalue_positions_val %" PRIu64 "\n",
             row->window_from, row->games, row->value_positions, row->value_positions_val);
     put_num(out.f, "value_loss_before", row->value_loss_before);
@@ -336,6 +415,14 @@ static int train_round(const Loop *l, int k, const Nnue *best, uint64_t plan, Lo
     put_num(out.f, "policy_final", row->policy_final);
     put_num(out.f, "policy_top1_base", row->policy_top1_base);
     put_num(out.f, "policy_top1_final", row->policy_top1_final);
+    if (po.child_temp > 0) { /* against the child-value targets */
+        put_num(out.f, "policy_child_final", final.val_loss_child);
+        put_num(out.f, "policy_child_top1_final", final.val_top1_child);
+    }
+    if (po.joint > 0) { /* the joint net's value against the head's data's value targets, before and after */
+        put_num(out.f, "joint_value_start", start.val_value);
+        put_num(out.f, "joint_value_final", final.val_value);
+    }
     if (file_out_commit(&out, e)) {
         rc = error_set(err, "round %d: %.900s", k, e);
         goto done;
@@ -472,7 +559,7 @@ int loop_run(const Loop *l, const LoopHooks *h, LoopRow *rows, int *best, char *
         LoopRow *row = &rows[k - 1];
         *row = (LoopRow){.k = k, .best_before = *best, .value_loss_before = NAN, .value_loss_after = NAN,
                          .policy_base = NAN, .policy_start = NAN, .policy_final = NAN, .policy_top1_base = NAN,
-                         .policy_top1_final = NAN, .llr = NAN};
+                         .policy_top1_final = NAN, .llr = NAN, .reduced_too = l->policy.reduced_too};
         loop_net_path(l, k, row->net);
         Nnue *bnet = NULL;
         if ((rc = load_net(best_path, &bnet, err))) break;
@@ -504,6 +591,7 @@ int loop_run(const Loop *l, const LoopHooks *h, LoopRow *rows, int *best, char *
         uint64_t tplan = train_plan(l, k, bnet);
         round_file(l, k, "train", path, sizeof path);
         int there = rc ? 0 : read_round_file(path, tplan, &text, err);
+        if (!rc && there == ERR_EXISTS) head_options_changed(l, path, err); /* names the option that changed */
         if (!rc && there < 0) rc = there;
         if (!rc && there == 1) {
             /* the net must be the one its figures are of */
@@ -571,9 +659,12 @@ void loop_table_write(FILE *f, const Loop *l, const LoopRow *rows, int n, int be
             agent_spec_format(&l->agent, agent), l->games, l->window, l->window == 1 ? "" : "s", l->lambda,
             agent_spec_format(&l->gate, gate), l->sprt.spec.elo0, l->sprt.spec.elo1, l->sprt.spec.alpha,
             l->sprt.spec.beta, l->gate_games, l->seed, l->from);
+    char opts[160];
+    if (*head_options_text(&l->policy, opts, sizeof opts))
+        fprintf(f, "The head trained with `yinsh train --policy`'s `%s`.\n\n", opts + 1);
     fprintf(f, "| round | played by | games (rounds) | value positions | value log-loss before / after | policy "
-               "positions (reduced left out) | policy CE uniform / start / after | top-1 after | gate W-D-L | Elo "
-               "(95%%) | SPRT | net |\n");
+               "positions (reduced %s) | policy CE uniform / start / after | top-1 after | gate W-D-L | Elo "
+               "(95%%) | SPRT | net |\n", l->policy.reduced_too ? "among them" : "left out");
     fprintf(f, "|--:|--:|--:|--:|---|--:|---|--:|---|---|---|---|\n");
     for (int i = 0; i < n; i++) {
         const LoopRow *r = &rows[i];
@@ -615,9 +706,10 @@ void loop_step_write(FILE *f, const LoopRow *r, const char *step, int rounds, bo
         fprintf(f, "round %d/%d: self-play %s with net %d%s\n", r->k, rounds, r->selfplay_run, r->best_before, again);
     } else if (!strcmp(step, "train")) {
         fprintf(f, "round %d/%d: %s%s: value log-loss %.5f -> %.5f on %" PRIu64 " positions; policy "
-                   "cross-entropy %.4f (uniform %.4f) on %" PRIu64 " positions, %" PRIu64 " reduced left out\n",
+                   "cross-entropy %.4f (uniform %.4f) on %" PRIu64 " positions, %" PRIu64 " reduced %s\n",
                 r->k, rounds, r->net, again, r->value_loss_before, r->value_loss_after, r->value_positions,
-                r->policy_final, r->policy_base, r->policy_positions, r->policy_reduced);
+                r->policy_final, r->policy_base, r->policy_positions, r->policy_reduced,
+                r->reduced_too ? "among them" : "left out");
     } else {
         fprintf(f, "round %d/%d: gate%s: W %" PRIu64 " D %" PRIu64 " L %" PRIu64 " in %" PRIu64 " pairs, llr %.2f: %s\n",
                 r->k, rounds, again, r->tally.wins, r->tally.draws, r->tally.losses, r->tally.pairs, r->llr,

@@ -20,7 +20,13 @@
  *         else from zeros: the targets the visits of full searches only
  *         (reduced searches left out), the 12 symmetries as augmentation
  *         (planes and targets mapped together, eval/policy_train.h), seed
- *         mix(seed, hash of "NAME.k/policy");
+ *         mix(seed, hash of "NAME.k/policy"); with `yinsh train
+ *         --policy`'s head options when given (Loop.policy: child-value
+ *         targets, child_temp, child_mix, reduced_too; joint training of
+ *         the trunk with the head, joint, trunk_lr, widen, its value
+ *         targets the value net's, lambda), each named in the plan, the
+ *         .train file and the table when on (off: the files of a loop
+ *         without them, byte for byte);
  *      written to DIR/NAME.k.nnue (the candidate), then its figures to
  *      DIR/NAME.k.train;
  *   3. the gate: the gate agent (by default the agent without its
@@ -69,7 +75,10 @@ typedef struct Loop {
     int window;       /* rounds of games the training reads, 1..LOOP_MAX_WINDOW */
     double lambda;    /* the root value's share of the value target, 0..1 */
     NnueTrainOptions value;    /* epochs, lr, batch, val_frac, min_ply; the rest the loop's */
-    PolicyTrainOptions policy; /* epochs, lr, batch, val_frac; the rest the loop's */
+    /* epochs, lr, batch, val_frac, and the head options child_temp,
+     * child_mix, reduced_too, joint, trunk_lr, widen (checked by the
+     * caller as `yinsh train --policy` checks them); the rest the loop's */
+    PolicyTrainOptions policy;
     MatchSprt sprt;   /* the gate's test (on) */
     uint32_t gate_games; /* at most this many gate games (even) */
     uint64_t seed;
@@ -91,6 +100,7 @@ typedef struct LoopRow {
     uint64_t value_positions, value_positions_val;
     double value_loss_before, value_loss_after;
     uint64_t policy_positions, policy_positions_val, policy_reduced;
+    bool reduced_too;  /* the reduced searches' positions were samples too (counted in policy_positions) */
     double policy_base, policy_start, policy_final;
     double policy_top1_base, policy_top1_final;
     /* the gate: the candidate's tally, its Elo from the pairs, the SPRT */
@@ -139,7 +149,8 @@ typedef struct LoopHooks {
  * negative code with a message in err (ERR_EXISTS: a stored run under a
  * round's name that another plan made, or a round's file made by another
  * plan: each file names the plan it was made for, a hash of the options
- * and nets it depends on). */
+ * and nets it depends on; a .train file made with other head options
+ * than the loop's is refused naming the first that differs). */
 int loop_run(const Loop *l, const LoopHooks *h, LoopRow *rows, int *best, char *err);
 
 /* A step's end as a line (a hook's `step`): "round K/R: self-play RUN
