@@ -57,9 +57,18 @@ start_stopped() {
     sleep 0.1
   done
 }
+# stops the loop's whole process group and waits until none of it is left:
+# a child (the stand-in's yinsh) that outlives the script for a moment
+# still holds the folder's lock, and the next loop would be refused
 stop() {
   kill -TERM -- "-$group" 2>/dev/null || true
   wait "$group" 2>/dev/null || true
+  i=0
+  while kill -0 -- "-$group" 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -lt 600 ] || fail "the loop's processes outlived a TERM by 60 s"
+    sleep 0.1
+  done
   group=
 }
 # runs the loop on dir with the real yinsh: its exit status
