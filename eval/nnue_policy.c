@@ -123,31 +123,57 @@ void nnue_policy_sums_path(const Nnue *net, NnuePath p, const int16_t *h, const 
 
 /* ---- the leaf ------------------------------------------------------------- */
 
-/* The one-evaluation leaf of a direct head (nnue_policy.h). */
-static void direct_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value)
+/* The one-evaluation leaf of a direct head (nnue_policy.h), in its two
+ * parts on the leaf's accumulators: the value, and the priors' logits. */
+static double direct_value_of(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n)
 {
-    NnueAcc acc;
-    nnue_refresh(net, pos, &acc);
     double l;
     if (pos->state == STATE_P || pos->state == STATE_M || n == 0) {
-        l = nnue_logit(net, nnue_output(net, &acc, pos->actor) + nnue_parts(net, &acc, pos));
+        l = nnue_logit(net, nnue_output(net, acc, pos->actor) + nnue_parts(net, acc, pos));
     } else {
         double sign = pos->actor == WHITE ? 1 : -1;
         l = -INFINITY;
         for (int i = 0; i < n; i++) {
-            double c = sign * child_white(net, &acc, pos, legal[i], NNUE_SETTLE_DEPTH - 1);
+            double c = sign * child_white(net, acc, pos, legal[i], NNUE_SETTLE_DEPTH - 1);
             if (c > l) l = c;
         }
     }
-    *value = 1.0 / (1.0 + exp(-l));
+    return 1.0 / (1.0 + exp(-l));
+}
+
+static void direct_logits_of(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n,
+                             double *z)
+{
     alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
     int idx[MAX_ACTIONS];
     int32_t sum[MAX_ACTIONS];
-    nnue_hidden_values(net, &acc, pos->actor, h);
+    nnue_hidden_values(net, acc, pos->actor, h);
     for (int i = 0; i < n; i++) idx[i] = encode_action(legal[i]);
     nnue_policy_sums_path(net, nnue_path(net), h, idx, n, sum);
     double scale = 1.0 / ((double)nnue_qa(net) * NNUE_POLICY_Q);
     for (int i = 0; i < n; i++) z[i] = sum[i] * scale;
+}
+
+static void direct_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value)
+{
+    NnueAcc acc;
+    nnue_refresh(net, pos, &acc);
+    *value = direct_value_of(net, &acc, pos, legal, n);
+    direct_logits_of(net, &acc, pos, legal, n, z);
+}
+
+double nnue_policy_direct_value(const Nnue *net, const Position *pos, const Action *legal, int n)
+{
+    NnueAcc acc;
+    nnue_refresh(net, pos, &acc);
+    return direct_value_of(net, &acc, pos, legal, n);
+}
+
+void nnue_policy_direct_logits(const Nnue *net, const Position *pos, const Action *legal, int n, double *z)
+{
+    NnueAcc acc;
+    nnue_refresh(net, pos, &acc);
+    direct_logits_of(net, &acc, pos, legal, n, z);
 }
 
 void nnue_policy_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value)

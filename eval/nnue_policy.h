@@ -76,4 +76,11 @@ void nnue_policy_sums_path(const Nnue *net, NnuePath p, const int16_t *h, const 
  * one-evaluation leaf, else the children's values and the head. */
 void nnue_policy_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value);
 
+/* A direct head's leaf (feature set 5) in its two parts, each the same
+ * numbers as nnue_policy_value's, for a search that scores a leaf when it
+ * first reaches it and forms its priors only if it comes back: the value,
+ * and the priors' logits z (n values). */
+double nnue_policy_direct_value(const Nnue *net, const Position *pos, const Action *legal, int n);
+void nnue_policy_direct_logits(const Nnue *net, const Position *pos, const Action *legal, int n, double *z);
+
 #endif

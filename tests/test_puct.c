@@ -231,6 +231,74 @@ Test(puct, batch_in_one_call_equals_leaf_by_leaf)
     for (int i = 0; i < n1; i++) cr_assert_eq(a1[i], a2[i]);
 }
 
+/* Deferred children (mcts.h): a search on a direct head's net makes a
+ * leaf's children only when a simulation comes back to it; an outside
+ * evaluator of the same numbers makes them at once. Side by side over a
+ * game, with the tree kept between actions, in an arena small enough to
+ * fill, with batches and the root's noise: every search the same (choice,
+ * visits, values, the nodes the tree holds), and both trees whole. */
+static const Nnue *direct_net(void)
+{
+    static Nnue *net;
+    char err[ERR_LEN];
+    if (!net) cr_assert_eq(nnue_load(&net, "eval/nets/leaf32.nnue", err), 0, "%s", err);
+    cr_assert(nnue_policy_direct(net));
+    return net;
+}
+
+Test(puct, deferred_children_search_as_children_made_at_once)
+{
+    static const struct {
+        uint32_t sims, nodes, batch;
+        double noise;
+    } runs[] = {{300, 0, 0, 0}, {300, 6000, 0, 0}, {200, 5000, 8, 0.25}, {1, 0, 0, 0}};
+    for (size_t t = 0; t < sizeof runs / sizeof *runs; t++) {
+        Counting c = {.net = direct_net()};
+        MctsConfig own = {.sims = runs[t].sims, .c = 1, .puct = true, .nodes = runs[t].nodes, .batch = runs[t].batch,
+                          .net = direct_net(), .noise = runs[t].noise, .temp = runs[t].noise > 0 ? 1 : 0,
+                          .temp_moves = 8};
+        MctsConfig outside = own;
+        outside.net = NULL;
+        outside.evaluate_fn = net_one_by_one;
+        outside.evaluate_ctx = &c;
+        Mcts *a, *b;
+        char err[ERR_LEN];
+        cr_assert_eq(mcts_new(&a, &own, err), 0, "%s", err);
+        cr_assert_eq(mcts_new(&b, &outside, err), 0, "%s", err);
+        Position p = start_position();
+        Rng ra, rb;
+        rng_seed(&ra, 11 + t, 0);
+        rng_seed(&rb, 11 + t, 0);
+        uint32_t fullest = 0;
+        for (int n = 0; n < 60 && !pos_outcome(&p, NULL, NULL); n++) {
+            MctsResult x, y;
+            Action ax = mcts_search(a, &p, &ra, &x), ay = mcts_search(b, &p, &rb, &y);
+            cr_assert_null(mcts_error(a));
+            cr_assert_eq(ax, ay, "run %zu, action %d", t, n);
+            cr_assert_eq(x.root_visits, y.root_visits, "run %zu, action %d", t, n);
+            cr_assert_eq(x.chosen_visits, y.chosen_visits, "run %zu, action %d", t, n);
+            cr_assert_eq(x.value, y.value, "run %zu, action %d", t, n);
+            cr_assert_eq(x.root_value, y.root_value, "run %zu, action %d", t, n);
+            cr_assert_eq(mcts_nodes_used(a), mcts_nodes_used(b), "run %zu, action %d", t, n);
+            Action ka[MAX_ACTIONS], kb[MAX_ACTIONS];
+            uint32_t va[MAX_ACTIONS], vb[MAX_ACTIONS];
+            int na = mcts_root_children(a, ka, va, MAX_ACTIONS), nb = mcts_root_children(b, kb, vb, MAX_ACTIONS);
+            cr_assert_eq(na, nb);
+            for (int i = 0; i < na; i++) cr_assert(ka[i] == kb[i] && va[i] == vb[i], "run %zu, child %d", t, i);
+            cr_assert_eq(mcts_tree_check(a, err), 0, "run %zu: %s", t, err);
+            cr_assert_eq(mcts_tree_check(b, err), 0, "run %zu: %s", t, err);
+            if (mcts_nodes_used(a) > fullest) fullest = mcts_nodes_used(a);
+            mcts_advance(a, &p, ax);
+            mcts_advance(b, &p, ay);
+            Undo u;
+            pos_make(&p, ax, &u);
+        }
+        if (runs[t].nodes) cr_assert_gt(fullest + 100, runs[t].nodes, "run %zu never filled its arena", t);
+        mcts_free(a);
+        mcts_free(b);
+    }
+}
+
 Test(puct, tree_parallel_keeps_its_invariants)
 {
     MctsConfig cfg = {.sims = 400, .c = 1.5, .puct = true, .batch = 4, .threads = 2, .net = shipped()};

@@ -18,6 +18,13 @@ struct Mcts {
     MctsNode *nodes, *spare; /* the tree, and the arena the next advance copies into */
     _Atomic uint32_t used;   /* nodes in use: a tree-parallel search's threads allocate with a CAS */
     uint32_t cap;
+    /* defer: a leaf's children are made when a simulation comes back to it,
+     * not when it is first evaluated (mcts.h, "Deferred children"); pending
+     * counts the children of the tree's deferred leaves, which the arena
+     * holds room for: used + pending is what the tree would use with every
+     * leaf's children made at once, and the arena is full when that is */
+    bool defer;
+    uint32_t pending;
     Position root_pos;
     bool valid;              /* root_pos and nodes[0] describe a tree */
     uint32_t ply;            /* actions mcts_advance was shown since mcts_new or mcts_clear (temp_moves) */
@@ -114,6 +121,8 @@ int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
         return error_code(err, ERR_USAGE, "a batch of %u leaves is more than %d", (unsigned)cfg->batch,
                           (int)MCTS_MAX_BATCH);
     }
+    m->defer = cfg->puct && !cfg->evaluate_fn && threads_of(cfg) == 1 && !cfg->solver && cfg->net &&
+               nnue_policy_direct(cfg->net);
     if (cfg->puct) {
         uint32_t t = threads_of(cfg);
         bool ok = (m->batches = calloc(t, sizeof *m->batches)) != NULL;
@@ -153,7 +162,7 @@ int mcts_set_pcr(Mcts *m, double p, uint32_t sims, char *err)
     return 0;
 }
 
-uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) : 0; }
+uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) + m->pending : 0; }
 const char *mcts_error(const Mcts *m) { return atomic_load(&m->failed) ? m->error : NULL; }
 
 int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err)
@@ -170,7 +179,8 @@ int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err)
         else if (proven > RESULT_BLACK) w = "a node's proven result is not RESULT_NONE, _WHITE or _BLACK";
         else if (!(score2 >= 0 && score2 <= 2.0 * visits)) w = "a node's score2 lies outside [0, 2 * visits]";
         else if (n->nchild > MAX_ACTIONS) w = "a node has more than MAX_ACTIONS children";
-        else if (!child && n->nchild) w = "an unexpanded node counts children";
+        else if (!child && n->nchild && LD(n->claim) != MCTS_CLAIM_DEFERRED) w = "an unexpanded node counts children";
+        else if (!child && n->nchild && terminal) w = "a terminal node has deferred children";
         else if (child && !n->nchild) w = "an expanded node has no children";
         else if (child && terminal) w = "a terminal node has children";
         else if (child && (child <= i || child > used || n->nchild > used - child))
@@ -193,7 +203,8 @@ int mcts_tree_check(const Mcts *m, char *err)
 {
     if (!m->valid) return 0;
     uint32_t used = LD(m->used);
-    if (used < 1 || used > m->cap) return error_set(err, "the nodes in use are none or more than the arena holds");
+    if (used < 1 || used > m->cap || m->pending > m->cap - used)
+        return error_set(err, "the nodes in use are none or more than the arena holds");
     return mcts_nodes_check(m->nodes, used, err);
 }
 
@@ -202,6 +213,7 @@ static void reset_root(Mcts *m, const Position *pos)
     m->root_pos = *pos;
     m->nodes[0] = (MctsNode){.mover = (uint8_t)(pos->actor ^ 1)};
     ST(m->used, 1);
+    m->pending = 0;
     m->valid = true;
 }
 
@@ -212,7 +224,7 @@ static uint32_t arena_take(Mcts *m, uint32_t k)
 {
     uint32_t at = LD(m->used);
     do {
-        if (k > m->cap - at) return 0;
+        if (k > m->cap - m->pending - at) return 0;
     } while (!atomic_compare_exchange_weak_explicit(&m->used, &at, at + k, memory_order_relaxed,
                                                     memory_order_relaxed));
     return at;
@@ -642,6 +654,8 @@ enum { DESCENT_COLLISION, DESCENT_LEAF, DESCENT_RESULT };
  * the batch; DESCENT_RESULT, a position over (or proven) reached and its
  * result backed up; DESCENT_COLLISION, a leaf already claimed (in this
  * batch or by another thread) reached, and the visits taken back. */
+static void make_deferred(Mcts *m, MctsNode *n, const Position *pos, Action *legal, float *prior);
+
 static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
 {
     int slot = b->n, depth = 0, result = RESULT_NONE;
@@ -658,6 +672,8 @@ static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
             result = t;
             break;
         }
+        if (m->defer && !LD(n->child) && LD(n->claim) == MCTS_CLAIM_DEFERRED)
+            make_deferred(m, n, pos, b->legal[slot], b->prior[slot]); /* back at a deferred leaf: its children now */
         if (!atomic_load_explicit(&n->child, memory_order_acquire)) {
             uint8_t unclaimed = 0;
             if (!atomic_compare_exchange_strong_explicit(&n->claim, &unclaimed, 1, memory_order_relaxed,
@@ -688,16 +704,72 @@ static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
 
 /* The lab's net as the evaluator (eval/nnue_policy.h): the softmax of
  * its priors' logits, and its value. */
+static void net_priors(const double *z, int n, float *prior)
+{
+    double top = -INFINITY;
+    for (int i = 0; i < n; i++) top = z[i] > top ? z[i] : top;
+    for (int i = 0; i < n; i++) prior[i] = (float)exp(z[i] - top);
+}
+
 static void net_evaluate(const Nnue *net, MctsLeaf *leaves, int n)
 {
     for (int l = 0; l < n; l++) {
         MctsLeaf *f = leaves + l;
-        double z[MAX_ACTIONS], v, top = -INFINITY;
+        double z[MAX_ACTIONS], v;
         nnue_policy_value(net, f->pos, f->legal, f->nlegal, z, &v);
-        for (int i = 0; i < f->nlegal; i++) top = z[i] > top ? z[i] : top;
-        for (int i = 0; i < f->nlegal; i++) f->prior[i] = (float)exp(z[i] - top);
+        net_priors(z, f->nlegal, f->prior);
         f->value = (float)v;
     }
+}
+
+/* Deferred children: the net's value alone, the priors left for later. */
+static void net_evaluate_value(const Nnue *net, MctsLeaf *leaves, int n)
+{
+    for (int l = 0; l < n; l++) {
+        MctsLeaf *f = leaves + l;
+        f->value = (float)nnue_policy_direct_value(net, f->pos, f->legal, f->nlegal);
+    }
+}
+
+/* Makes leaf's k children in the arena from at: the legal actions of
+ * its position (actor to act) with the evaluator's priors, normalised
+ * and rounded to 16 bits; then publishes them. */
+static void make_children(Mcts *m, MctsNode *leaf, uint32_t at, const Action *legal, const float *prior, int k,
+                          int actor)
+{
+    double sum = 0;
+    for (int i = 0; i < k; i++) sum += prior[i];
+    MctsNode *c = m->nodes + at;
+    for (int i = 0; i < k; i++)
+        c[i] = (MctsNode){.action = legal[i], .mover = (uint8_t)actor,
+                          .prior = (uint16_t)number_round(65535.0 * (sum > 0 ? prior[i] / sum : 1.0 / k))};
+    leaf->nchild = (uint16_t)k;
+    atomic_store_explicit(&leaf->child, at, memory_order_release);
+}
+
+/* A deferred leaf n (at pos) reached again: its priors from the net and
+ * its children made, in the room kept for them (legal and prior:
+ * scratch). The same children, priors and order as made at once. */
+static void make_deferred(Mcts *m, MctsNode *n, const Position *pos, Action *legal, float *prior)
+{
+    int k = movegen_all(pos, legal);
+    assert(k == n->nchild && (uint32_t)k <= m->pending);
+    double z[MAX_ACTIONS];
+    nnue_policy_direct_logits(m->cfg.net, pos, legal, k, z);
+    net_priors(z, k, prior);
+    m->pending -= (uint32_t)k;
+    uint32_t at = arena_take(m, (uint32_t)k); /* never 0: the room was kept */
+    make_children(m, n, at, legal, prior, k, pos->actor);
+    ST(n->claim, 1);
+}
+
+/* The root's children made if it is a deferred leaf: what reads them
+ * after a search (the choice, the noise, the visits stored) finds them. */
+static void make_root(Mcts *m)
+{
+    MctsNode *r = m->nodes;
+    if (m->defer && !LD(r->child) && LD(r->claim) == MCTS_CLAIM_DEFERRED)
+        make_deferred(m, r, &m->root_pos, m->batches[0].legal[0], m->batches[0].prior[0]);
 }
 
 /* Whether the evaluator's numbers for leaf f are numbers it may give. */
@@ -730,8 +802,9 @@ static uint32_t puct_evaluate(Mcts *m, PuctBatch *b, bool parallel)
     char err[ERR_LEN] = "";
     int rc = 0;
     if (m->cfg.evaluate_fn) rc = m->cfg.evaluate_fn(m->cfg.evaluate_ctx, b->leaf, n, err);
+    else if (m->defer) net_evaluate_value(m->cfg.net, b->leaf, n);
     else net_evaluate(m->cfg.net, b->leaf, n);
-    for (int l = 0; !rc && l < n; l++) {
+    for (int l = 0; !rc && !m->defer && l < n; l++) {
         const char *why = leaf_problem(&b->leaf[l]);
         if (why) rc = error_set(err, "the evaluator gave %s", why);
     }
@@ -747,16 +820,22 @@ static uint32_t puct_evaluate(Mcts *m, PuctBatch *b, bool parallel)
             continue;
         }
         int k = f->nlegal;
+        if (m->defer) {
+            /* the room for its children kept, as if they were made (the arena full as it would be) */
+            if ((uint32_t)k <= m->cap - m->pending - LD(m->used)) {
+                m->pending += (uint32_t)k;
+                leaf->nchild = (uint16_t)k;
+                ST(leaf->claim, MCTS_CLAIM_DEFERRED);
+            } else {
+                ST(leaf->claim, 0);
+            }
+            double white = f->pos->actor == WHITE ? f->value : 1.0 - f->value;
+            puct_backup(m, path, depth, RESULT_NONE, white, parallel);
+            continue;
+        }
         uint32_t at = arena_take(m, (uint32_t)k);
         if (at) {
-            double sum = 0;
-            for (int i = 0; i < k; i++) sum += f->prior[i];
-            MctsNode *c = m->nodes + at;
-            for (int i = 0; i < k; i++)
-                c[i] = (MctsNode){.action = f->legal[i], .mover = f->pos->actor,
-                                  .prior = (uint16_t)number_round(65535.0 * (sum > 0 ? f->prior[i] / sum : 1.0 / k))};
-            leaf->nchild = (uint16_t)k;
-            atomic_store_explicit(&leaf->child, at, memory_order_release);
+            make_children(m, leaf, at, f->legal, f->prior, k, f->pos->actor);
         } else {
             ST(leaf->claim, 0); /* the arena is full: a leaf again, evaluated anew when reached */
         }
@@ -923,6 +1002,7 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
         PuctBatch *b = &m->batches[0];
         int r = puct_descend(m, b, false);
         s = r == DESCENT_LEAF ? puct_evaluate(m, b, false) : r == DESCENT_RESULT;
+        make_root(m);
     }
     if (m->cfg.noise > 0) draw_root_noise(m, rng);
     uint32_t threads = m->cfg.threads > 1 ? m->cfg.threads : 1;
@@ -964,6 +1044,7 @@ Action mcts_search_limited(Mcts *m, const Position *pos, Rng *rng, const SearchL
         s = atomic_load(&done);
     }
 
+    make_root(m);
     MctsNode *root = m->nodes;
     MctsResult r = {.sims = s, .reduced = reduced};
     m->noisy = false;
@@ -1035,11 +1116,14 @@ static void keep_subtree(Mcts *m, uint32_t from)
 {
     MctsNode *dst = m->spare, *src = m->nodes;
     dst[0] = src[from];
-    uint32_t used = 1;
+    uint32_t used = 1, pending = 0;
     for (uint32_t j = 0; j < used; j++) {
         MctsNode *n = dst + j;
         uint32_t child = LD(n->child);
-        if (!child) continue;
+        if (!child) {
+            if (LD(n->claim) == MCTS_CLAIM_DEFERRED) pending += n->nchild;
+            continue;
+        }
         memcpy(dst + used, src + child, n->nchild * sizeof(MctsNode));
         ST(n->child, used);
         used += n->nchild;
@@ -1047,6 +1131,7 @@ static void keep_subtree(Mcts *m, uint32_t from)
     m->spare = src;
     m->nodes = dst;
     ST(m->used, used);
+    m->pending = pending;
 }
 
 void mcts_advance(Mcts *m, const Position *before, Action a)

@@ -25,6 +25,8 @@
  * before it publishes them by a release store of child, and readers load
  * child with acquire before they read them. Nothing else is written while
  * threads share the tree. */
+enum { MCTS_CLAIM_DEFERRED = 2 };
+
 typedef struct MctsNode {
     Action action;
     _Atomic uint32_t child;  /* index of the first child; 0: not expanded (the root is 0, never a child) */
@@ -35,7 +37,8 @@ typedef struct MctsNode {
     uint8_t mover;           /* WHITE or BLACK */
     _Atomic uint8_t terminal; /* RESULT_* of the node's position when over, else RESULT_NONE */
     _Atomic uint8_t proven;  /* solver: RESULT_WHITE or RESULT_BLACK when the position's winner is proven, else RESULT_NONE */
-    _Atomic uint8_t claim;   /* 1 while or after a thread expands the node */
+    _Atomic uint8_t claim;   /* 1 while or after a thread expands the node; MCTS_CLAIM_DEFERRED: evaluated, its
+                              * nchild children not made yet (mcts.h, "Deferred children") */
     uint16_t prior;          /* prior=W: the evaluation's prior of this action, 0..65535 for 0..1 */
 } MctsNode;
 
@@ -55,7 +58,10 @@ typedef struct MctsNode {
  *     a parent visit and no child visit; the root of a kept subtree is
  *     such a former leaf too, so `<=`, not `==`, even at the root;
  *   - 0 <= score2 <= 2 * visits (a NaN from an evaluation fails);
- *   - proven is RESULT_NONE, RESULT_WHITE or RESULT_BLACK.
+ *   - proven is RESULT_NONE, RESULT_WHITE or RESULT_BLACK;
+ *   - a node with no child range counts no children, unless it is a
+ *     deferred leaf (claim MCTS_CLAIM_DEFERRED, not terminal), whose
+ *     nchild children are counted by the search, not in the arena.
  * Returns 0, or ERR_FAIL (base/error.h) at the first broken invariant,
  * named in err (ERR_LEN bytes; NULL: the code alone). */
 int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err);
