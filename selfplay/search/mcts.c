@@ -681,7 +681,10 @@ static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
                 for (int i = 0; i < depth; i++) visit_undo(m->nodes + path[i], parallel);
                 return DESCENT_COLLISION;
             }
-            int k = movegen_all(pos, b->legal[slot]);
+            /* deferred children: a leaf in P or M is valued without its actions, which are listed when
+             * its children are made; their number keeps the room */
+            int k = m->defer && (pos->state == STATE_P || pos->state == STATE_M) ? movegen_count(pos)
+                                                                                : movegen_all(pos, b->legal[slot]);
             if (k == 0) {
                 pos_outcome(pos, &result, NULL);
                 mark_terminal(m, n, result);
