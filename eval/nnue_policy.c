@@ -125,7 +125,7 @@ void nnue_policy_sums_path(const Nnue *net, NnuePath p, const int16_t *h, const 
 
 /* The one-evaluation leaf of a direct head (nnue_policy.h), in its two
  * parts on the leaf's accumulators: the value, and the priors' logits. */
-static double direct_value_of(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n)
+double nnue_policy_direct_value_acc(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n)
 {
     double l;
     if (pos->state == STATE_P || pos->state == STATE_M || n == 0) {
@@ -141,8 +141,8 @@ static double direct_value_of(const Nnue *net, const NnueAcc *acc, const Positio
     return 1.0 / (1.0 + exp(-l));
 }
 
-static void direct_logits_of(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n,
-                             double *z)
+void nnue_policy_direct_logits_acc(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal,
+                                   int n, double *z)
 {
     alignas(32) int16_t h[2 * NNUE_MAX_HIDDEN];
     int idx[MAX_ACTIONS];
@@ -158,22 +158,22 @@ static void direct_value(const Nnue *net, const Position *pos, const Action *leg
 {
     NnueAcc acc;
     nnue_refresh(net, pos, &acc);
-    *value = direct_value_of(net, &acc, pos, legal, n);
-    direct_logits_of(net, &acc, pos, legal, n, z);
+    *value = nnue_policy_direct_value_acc(net, &acc, pos, legal, n);
+    nnue_policy_direct_logits_acc(net, &acc, pos, legal, n, z);
 }
 
 double nnue_policy_direct_value(const Nnue *net, const Position *pos, const Action *legal, int n)
 {
     NnueAcc acc;
     nnue_refresh(net, pos, &acc);
-    return direct_value_of(net, &acc, pos, legal, n);
+    return nnue_policy_direct_value_acc(net, &acc, pos, legal, n);
 }
 
 void nnue_policy_direct_logits(const Nnue *net, const Position *pos, const Action *legal, int n, double *z)
 {
     NnueAcc acc;
     nnue_refresh(net, pos, &acc);
-    direct_logits_of(net, &acc, pos, legal, n, z);
+    nnue_policy_direct_logits_acc(net, &acc, pos, legal, n, z);
 }
 
 void nnue_policy_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value)

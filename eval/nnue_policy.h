@@ -82,5 +82,10 @@ void nnue_policy_value(const Nnue *net, const Position *pos, const Action *legal
  * and the priors' logits z (n values). */
 double nnue_policy_direct_value(const Nnue *net, const Position *pos, const Action *legal, int n);
 void nnue_policy_direct_logits(const Nnue *net, const Position *pos, const Action *legal, int n, double *z);
+/* The same from pos's accumulators (acc: nnue_refresh's, or nnue_make's
+ * from its parent's: the same integers). */
+double nnue_policy_direct_value_acc(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n);
+void nnue_policy_direct_logits_acc(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal,
+                                   int n, double *z);
 
 #endif

@@ -25,6 +25,12 @@ struct Mcts {
      * leaf's children made at once, and the arena is full when that is */
     bool defer;
     uint32_t pending;
+    /* defer: the accumulators of nodes whose children were made (a node's
+     * acc names its slot), so that a new leaf's are its parent's updated by
+     * one action, not made from scratch; emptied when the tree is kept or
+     * reset, and when full a leaf's are made from scratch */
+    NnueAcc *accs;
+    uint32_t nacc, acc_cap;
     Position root_pos;
     bool valid;              /* root_pos and nodes[0] describe a tree */
     uint32_t ply;            /* actions mcts_advance was shown since mcts_new or mcts_clear (temp_moves) */
@@ -48,6 +54,7 @@ typedef struct PuctBatch {
     float (*prior)[MAX_ACTIONS];
     uint32_t (*path)[GAME_MAX_ACTIONS + 1];
     int *depth;
+    Undo *undo; /* the last action's, from the leaf's parent */
 } PuctBatch;
 
 /* Relaxed loads and stores: what one thread's search uses on the atomic
@@ -77,6 +84,7 @@ static void batch_free(PuctBatch *b)
     free(b->prior);
     free(b->path);
     free(b->depth);
+    free(b->undo);
 }
 
 static bool batch_alloc(PuctBatch *b, int cap)
@@ -88,7 +96,8 @@ static bool batch_alloc(PuctBatch *b, int cap)
     b->prior = calloc((size_t)cap, sizeof *b->prior);
     b->path = calloc((size_t)cap, sizeof *b->path);
     b->depth = calloc((size_t)cap, sizeof *b->depth);
-    return b->leaf && b->pos && b->legal && b->prior && b->path && b->depth;
+    b->undo = calloc((size_t)cap, sizeof *b->undo);
+    return b->leaf && b->pos && b->legal && b->prior && b->path && b->depth && b->undo;
 }
 
 static uint32_t threads_of(const MctsConfig *cfg) { return cfg->threads > 1 ? cfg->threads : 1; }
@@ -123,6 +132,17 @@ int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
     }
     m->defer = cfg->puct && !cfg->evaluate_fn && threads_of(cfg) == 1 && !cfg->solver && cfg->net &&
                nnue_policy_direct(cfg->net);
+    if (m->defer) {
+        /* a slot for one node in 128 of the arena's room (a search makes the children of about one
+         * leaf in five, and a leaf takes room for dozens), at most 64 MiB */
+        uint64_t want = cap / 128 + 64, most = ((uint64_t)64 << 20) / sizeof(NnueAcc);
+        m->acc_cap = (uint32_t)(want < most ? want : most);
+        m->accs = aligned_alloc(_Alignof(NnueAcc), (size_t)m->acc_cap * sizeof(NnueAcc));
+        if (!m->accs) {
+            mcts_free(m);
+            return error_set(err, "out of memory for %u accumulators", (unsigned)m->acc_cap);
+        }
+    }
     if (cfg->puct) {
         uint32_t t = threads_of(cfg);
         bool ok = (m->batches = calloc(t, sizeof *m->batches)) != NULL;
@@ -141,6 +161,7 @@ void mcts_free(Mcts *m)
     if (!m) return;
     for (uint32_t i = 0; m->batches && i < threads_of(&m->cfg); i++) batch_free(&m->batches[i]);
     free(m->batches);
+    free(m->accs);
     free(m->nodes);
     free(m->spare);
     free(m);
@@ -214,6 +235,7 @@ static void reset_root(Mcts *m, const Position *pos)
     m->nodes[0] = (MctsNode){.mover = (uint8_t)(pos->actor ^ 1)};
     ST(m->used, 1);
     m->pending = 0;
+    m->nacc = 0;
     m->valid = true;
 }
 
@@ -654,7 +676,8 @@ enum { DESCENT_COLLISION, DESCENT_LEAF, DESCENT_RESULT };
  * the batch; DESCENT_RESULT, a position over (or proven) reached and its
  * result backed up; DESCENT_COLLISION, a leaf already claimed (in this
  * batch or by another thread) reached, and the visits taken back. */
-static void make_deferred(Mcts *m, MctsNode *n, const Position *pos, Action *legal, float *prior);
+static void make_deferred(Mcts *m, MctsNode *n, const MctsNode *parent, const Position *pos, const Undo *undo,
+                          Action *legal, float *prior);
 
 static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
 {
@@ -662,7 +685,6 @@ static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
     uint32_t *path = b->path[slot];
     Position *pos = &b->pos[slot];
     *pos = m->root_pos;
-    Undo u;
     MctsNode *n = m->nodes;
     path[depth++] = 0;
     visit_add(n, parallel);
@@ -673,7 +695,9 @@ static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
             break;
         }
         if (m->defer && !LD(n->child) && LD(n->claim) == MCTS_CLAIM_DEFERRED)
-            make_deferred(m, n, pos, b->legal[slot], b->prior[slot]); /* back at a deferred leaf: its children now */
+            /* back at a deferred leaf: its children now */
+            make_deferred(m, n, depth >= 2 ? m->nodes + path[depth - 2] : NULL, pos, &b->undo[slot], b->legal[slot],
+                          b->prior[slot]);
         if (!atomic_load_explicit(&n->child, memory_order_acquire)) {
             uint8_t unclaimed = 0;
             if (!atomic_compare_exchange_strong_explicit(&n->claim, &unclaimed, 1, memory_order_relaxed,
@@ -698,7 +722,7 @@ static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
         if (depth == PATH_MAX_LEN) break; /* never: a game ends first */
         n = select_puct(m, n, depth == 1 && m->noisy ? m->root_noise : NULL);
         visit_add(n, parallel);
-        pos_make(pos, n->action, &u);
+        pos_make(pos, n->action, &b->undo[slot]);
         path[depth++] = (uint32_t)(n - m->nodes);
     }
     puct_backup(m, path, depth, result, 0.5, parallel);
@@ -725,12 +749,37 @@ static void net_evaluate(const Nnue *net, MctsLeaf *leaves, int n)
     }
 }
 
-/* Deferred children: the net's value alone, the priors left for later. */
-static void net_evaluate_value(const Nnue *net, MctsLeaf *leaves, int n)
+/* A slot of the pool for node n's accumulators, or NULL when it is full. */
+static NnueAcc *acc_slot(Mcts *m, MctsNode *n)
 {
+    if (m->nacc == m->acc_cap) return NULL;
+    n->acc = ++m->nacc;
+    return &m->accs[n->acc - 1];
+}
+
+/* Deferred children: the net's value alone, the priors left for later;
+ * a leaf's accumulators from its parent's (made now if the parent has
+ * none: it is about to have more children evaluated). */
+static void net_evaluate_value(Mcts *m, PuctBatch *b, int n)
+{
+    const Nnue *net = m->cfg.net;
     for (int l = 0; l < n; l++) {
-        MctsLeaf *f = leaves + l;
-        f->value = (float)nnue_policy_direct_value(net, f->pos, f->legal, f->nlegal);
+        MctsLeaf *f = &b->leaf[l];
+        int depth = b->depth[l];
+        NnueAcc acc, *from = NULL;
+        if (depth >= 2) {
+            MctsNode *parent = m->nodes + b->path[l][depth - 2], *leaf = m->nodes + b->path[l][depth - 1];
+            if (parent->acc) {
+                from = &m->accs[parent->acc - 1];
+            } else if ((from = acc_slot(m, parent))) {
+                Position before = *f->pos;
+                pos_unmake(&before, leaf->action, &b->undo[l]);
+                nnue_refresh(net, &before, from);
+            }
+            if (from) nnue_make(net, from, &acc, f->pos, leaf->action, &b->undo[l]);
+        }
+        if (!from) nnue_refresh(net, f->pos, &acc);
+        f->value = (float)nnue_policy_direct_value_acc(net, &acc, f->pos, f->legal, f->nlegal);
     }
 }
 
@@ -753,12 +802,19 @@ static void make_children(Mcts *m, MctsNode *leaf, uint32_t at, const Action *le
 /* A deferred leaf n (at pos) reached again: its priors from the net and
  * its children made, in the room kept for them (legal and prior:
  * scratch). The same children, priors and order as made at once. */
-static void make_deferred(Mcts *m, MctsNode *n, const Position *pos, Action *legal, float *prior)
+static void make_deferred(Mcts *m, MctsNode *n, const MctsNode *parent, const Position *pos, const Undo *undo,
+                          Action *legal, float *prior)
 {
     int k = movegen_all(pos, legal);
     assert(k == n->nchild && (uint32_t)k <= m->pending);
     double z[MAX_ACTIONS];
-    nnue_policy_direct_logits(m->cfg.net, pos, legal, k, z);
+    NnueAcc own, *acc = n->acc ? &m->accs[n->acc - 1] : NULL;
+    if (!acc) {
+        if (!(acc = acc_slot(m, n))) acc = &own;
+        if (parent && parent->acc) nnue_make(m->cfg.net, &m->accs[parent->acc - 1], acc, pos, n->action, undo);
+        else nnue_refresh(m->cfg.net, pos, acc);
+    }
+    nnue_policy_direct_logits_acc(m->cfg.net, acc, pos, legal, k, z);
     net_priors(z, k, prior);
     m->pending -= (uint32_t)k;
     uint32_t at = arena_take(m, (uint32_t)k); /* never 0: the room was kept */
@@ -772,7 +828,7 @@ static void make_root(Mcts *m)
 {
     MctsNode *r = m->nodes;
     if (m->defer && !LD(r->child) && LD(r->claim) == MCTS_CLAIM_DEFERRED)
-        make_deferred(m, r, &m->root_pos, m->batches[0].legal[0], m->batches[0].prior[0]);
+        make_deferred(m, r, NULL, &m->root_pos, NULL, m->batches[0].legal[0], m->batches[0].prior[0]);
 }
 
 /* Whether the evaluator's numbers for leaf f are numbers it may give. */
@@ -805,7 +861,7 @@ static uint32_t puct_evaluate(Mcts *m, PuctBatch *b, bool parallel)
     char err[ERR_LEN] = "";
     int rc = 0;
     if (m->cfg.evaluate_fn) rc = m->cfg.evaluate_fn(m->cfg.evaluate_ctx, b->leaf, n, err);
-    else if (m->defer) net_evaluate_value(m->cfg.net, b->leaf, n);
+    else if (m->defer) net_evaluate_value(m, b, n);
     else net_evaluate(m->cfg.net, b->leaf, n);
     for (int l = 0; !rc && !m->defer && l < n; l++) {
         const char *why = leaf_problem(&b->leaf[l]);
@@ -1122,6 +1178,7 @@ static void keep_subtree(Mcts *m, uint32_t from)
     uint32_t used = 1, pending = 0;
     for (uint32_t j = 0; j < used; j++) {
         MctsNode *n = dst + j;
+        n->acc = 0;
         uint32_t child = LD(n->child);
         if (!child) {
             if (LD(n->claim) == MCTS_CLAIM_DEFERRED) pending += n->nchild;
@@ -1135,6 +1192,7 @@ static void keep_subtree(Mcts *m, uint32_t from)
     m->nodes = dst;
     ST(m->used, used);
     m->pending = pending;
+    m->nacc = 0;
 }
 
 void mcts_advance(Mcts *m, const Position *before, Action a)

@@ -122,7 +122,12 @@
  * leaf's children at once (tests/test_puct.c checks it against an
  * outside evaluator of the same numbers), in less time and memory. The
  * root's children are made at the end of a search (and after the first
- * simulation with root noise), so that what reads them finds them.
+ * simulation with root noise), so that what reads them finds them. A
+ * node whose children are made keeps its accumulators (eval/nnue.h) in a
+ * pool of the search, so that a new leaf's are its parent's updated by
+ * the one action between them (the same integers as from scratch); the
+ * pool is emptied when the tree is kept or reset, and a leaf whose parent
+ * has none when the pool is full is evaluated from scratch.
  *
  * A search is deterministic: it draws all randomness from the Rng it is
  * given and uses a fixed number of simulations. mcts_search_limited adds

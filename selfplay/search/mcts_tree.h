@@ -31,6 +31,7 @@ typedef struct MctsNode {
     Action action;
     _Atomic uint32_t child;  /* index of the first child; 0: not expanded (the root is 0, never a child) */
     _Atomic uint32_t visits;
+    uint32_t acc; /* deferred children: 1 + this node's accumulators' slot in the search's pool; 0, none */
     /* a parallel search counts a visit on the way down (the virtual loss) and its score on the way up */
     _Atomic double score2;
     uint16_t nchild;
