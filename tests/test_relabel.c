@@ -340,6 +340,8 @@ Test(relabel, bad_command_lines_are_refused_and_write_nothing, .timeout = 300)
             "is not this relabel");
     refused(dir, ARGS("relabel", "--db", db, "--runs", "src", "--agent", AGENT, "--run", "std"), 1,
             "is not this relabel");
+    refused(dir, ARGS("relabel", "--db", db, "--runs", "src", "--agent", AGENT, "--run", "again"), 1,
+            "run 'deep' holds this relabel already");
     refused(dir, ARGS("relabel", "--db", db, "--runs", "src", "--agent", "random", "--run", "x"), 2,
             "has no search of its own");
     refused(dir, ARGS("relabel", "--db", db, "--runs", "src", "--agent", "mcts:sims=10", "--run", "x"), 2,
@@ -363,4 +365,9 @@ Test(relabel, bad_command_lines_are_refused_and_write_nothing, .timeout = 300)
     cr_assert_eq(db_int(h, "SELECT count(*) FROM action"), actions);
     cr_assert_eq(db_int(h, "SELECT count(*) FROM lease"), 0);
     sqlite3_close(h);
+    /* fewer games of the same sources are another relabel */
+    cr_assert_eq(yinsh_run(dir, ARGS("relabel", "--db", db, "--runs", "src", "--agent", AGENT, "--run", "part",
+                                     "--games", "1", "--quiet"),
+                           NULL, &err),
+                 0, "%s", err);
 }

@@ -85,7 +85,7 @@ static int on_game(void *ctx, const GamesGame *g, char *err)
  * run's row (variant, opening, seed) from theirs into row. */
 static int read_sources(Store *s, const RelabelPlan *p, Sources *src, StoreRun *row, char *err)
 {
-    uint64_t h = rng_mix(p->seed, p->every);
+    uint64_t h = rng_mix(rng_mix(p->seed, p->every), p->games);
     for (int i = 0; i < p->nruns; i++) {
         StoreRun r;
         int rc = store_run_get(s, p->runs[i], &r, err);
@@ -141,7 +141,8 @@ static int open_run(Store *s, const RelabelPlan *p, StoreRun *row, bool *resumed
                               store_path(s), p->name);
         if ((rc = store_run_claim(s, &old, false, NULL, err))) return rc;
         if ((rc = store_run_add_commit(s, &old, YINSH_GIT_COMMIT, err))) {
-            store_run_release(s, &old, err);
+            char rerr[ERR_LEN];
+            store_run_release(s, &old, rerr);
             return rc;
         }
         *row = old;
@@ -154,7 +155,12 @@ static int open_run(Store *s, const RelabelPlan *p, StoreRun *row, bool *resumed
     snprintf(row->git_commit, sizeof row->git_commit, "%s", YINSH_GIT_COMMIT);
     snprintf(row->compiler, sizeof row->compiler, "%s", YINSH_COMPILER);
     provenance_machine(row->machine, sizeof row->machine);
-    return store_run_create(s, row, p->command ? p->command : "", false, NULL, err);
+    StoreClash clash;
+    rc = store_run_create(s, row, p->command ? p->command : "", false, &clash, err);
+    if (rc == ERR_REPEAT)
+        error_code(err, rc, "database '%s': run '%s' holds this relabel already (the same source runs, agent, every, "
+                   "games and seed)", store_path(s), clash.run);
+    return rc;
 }
 
 /* Game g relabelled into rec (index idx): 0, 1 when stopped, or ERR_FAIL. */
@@ -251,7 +257,8 @@ int relabel_run(Store *s, const RelabelPlan *p, const RelabelHooks *h, RelabelRe
     }
     uint32_t *todo = NULL, ntodo = 0;
     if ((rc = store_run_missing(s, &row, &todo, &ntodo, err))) {
-        store_run_release(s, &row, err);
+        char rerr[ERR_LEN];
+        store_run_release(s, &row, rerr);
         sources_free(&src);
         return rc;
     }
@@ -313,7 +320,8 @@ int relabel_run(Store *s, const RelabelPlan *p, const RelabelHooks *h, RelabelRe
         return error_set(err, "%s", ferr);
     }
     if (res->finished && (rc = store_run_finish(s, &row, err))) {
-        store_run_release(s, &row, err);
+        char rerr[ERR_LEN];
+        store_run_release(s, &row, rerr);
         return rc;
     }
     return store_run_release(s, &row, err);

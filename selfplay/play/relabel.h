@@ -19,8 +19,10 @@
  *     has no figures (NULL), and training uses its game's result alone;
  *   - white and black are the relabelling agent's canonical spec (the
  *     figures are its), command the command line (which names the source
- *     runs), seed a hash of the seed given, K and the source runs' uids,
- *     so that relabels of other runs or with another K are other runs.
+ *     runs), seed a hash of the seed given, K, the games asked for and
+ *     the source runs' uids, so that relabels of other runs, with another
+ *     K or of more games are other runs (store_run_create refuses a run
+ *     of the same plan: the same games again).
  *
  * Each position is searched from a cleared agent (agent_reset), so its
  * value is that of a direct search of the position, whatever was searched
