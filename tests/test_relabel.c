@@ -100,7 +100,7 @@ Test(relabel, the_same_games_with_the_values_of_a_direct_search, .timeout = 300)
     /* the same games, action for action, with the same results */
     cr_assert_eq(db_int(h, "SELECT count(*) FROM game g JOIN run r ON r.id = g.run_id WHERE r.name = 'deep'"), 4);
     const char *same =
-        "SELECT count(*) FROM (SELECT g.idx, g.seed, g.result, g.reason, g.actions, g.white_removed, g.black_removed, "
+        "SELECT count(*) FROM (SELECT g.idx, g.result, g.reason, g.actions, g.white_removed, g.black_removed, "
         "g.white_markers, g.black_markers, a.ply, a.actor, a.state, a.action, a.legal, a.root_visits IS NULL FROM "
         "run r JOIN game g ON g.run_id = r.id JOIN action a ON a.game_id = g.id WHERE r.name = '%s')";
     char sql[1024], both[2200];
@@ -108,10 +108,10 @@ Test(relabel, the_same_games_with_the_values_of_a_direct_search, .timeout = 300)
     long long actions = db_int(h, sql);
     cr_assert_gt(actions, 40);
     snprintf(both, sizeof both,
-             "SELECT count(*) FROM (SELECT g.idx, g.seed, g.result, g.reason, g.actions, g.white_removed, "
+             "SELECT count(*) FROM (SELECT g.idx, g.result, g.reason, g.actions, g.white_removed, "
              "g.black_removed, g.white_markers, g.black_markers, a.ply, a.actor, a.state, a.action, a.legal, "
              "a.root_visits IS NULL FROM run r JOIN game g ON g.run_id = r.id JOIN action a ON a.game_id = g.id WHERE "
-             "r.name = 'src' INTERSECT SELECT g.idx, g.seed, g.result, g.reason, g.actions, g.white_removed, "
+             "r.name = 'src' INTERSECT SELECT g.idx, g.result, g.reason, g.actions, g.white_removed, "
              "g.black_removed, g.white_markers, g.black_markers, a.ply, a.actor, a.state, a.action, a.legal, "
              "a.root_visits IS NULL FROM run r JOIN game g ON g.run_id = r.id JOIN action a ON a.game_id = g.id WHERE "
              "r.name = 'deep')");
@@ -203,6 +203,11 @@ Test(relabel, one_thread_or_two_give_the_same_rows, .timeout = 300)
     char *a = rows(db, "deep"), *b = rows(other, "deep");
     cr_assert(strlen(a) > 1000);
     cr_assert_str_eq(a, b, "the threads changed the rows");
+    /* a relabelled run is a run that `yinsh merge` takes */
+    char *err;
+    cr_assert_eq(yinsh_run(dir, ARGS("merge", "--db", path_in(dir, "m.db"), other, "--quiet"), NULL, &err), 0, "%s",
+                 err);
+    cr_assert_str_eq(rows(path_in(dir, "m.db"), "deep"), a);
 }
 
 Test(relabel, killed_and_run_again_gives_the_rows_of_a_run_never_stopped, .timeout = 300)

@@ -1,13 +1,11 @@
 /* `yinsh relabel`: stored games given the values of another search
  * (relabel.h says what the new run holds). */
 #include <inttypes.h>
-#include <limits.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/base/clock.h"
 #include "engine/base/error.h"
-#include "engine/base/number.h"
 #include "engine/base/parallel.h"
 #include "engine/base/rng.h"
 #include "engine/movegen.h"
@@ -17,7 +15,6 @@
 
 /* One source game, as the new run needs it. */
 typedef struct SourceGame {
-    uint64_t seed;
     int result, reason;
     int nactions;
     char (*actions)[ACTION_MAX_LEN];
@@ -62,10 +59,9 @@ static int on_game(void *ctx, const GamesGame *g, char *err)
     }
     SourceGame *s = &src->games[src->n];
     *s = (SourceGame){.nactions = g->nactions, .result = result_parse(g->result), .reason = reason_of(g->reason)};
-    long seed; /* as SQLite's int64 holds it: a seed from 2^63 is negative */
-    if (!g->seed || !number_long(g->seed, LONG_MIN, LONG_MAX, &seed) || s->reason < 0)
-        return error_set(err, "run '%s' game %" PRId64 ": its seed or reason cannot be read", src->run, g->index);
-    s->seed = (uint64_t)seed;
+    if (s->reason < 0)
+        return error_set(err, "run '%s' game %" PRId64 ": its reason '%s' cannot be read", src->run, g->index,
+                         g->reason ? g->reason : "");
     s->actions = malloc((size_t)(g->nactions ? g->nactions : 1) * sizeof *s->actions);
     s->searched = malloc((size_t)(g->nactions ? g->nactions : 1) * sizeof *s->searched);
     if (!s->actions || !s->searched) {
@@ -168,7 +164,8 @@ static int relabel_game(Agent *agent, const StoreRun *row, uint32_t every, const
                         const SourceGame *g, GameRecord *rec, uint64_t *positions, char *err)
 {
     double start = clock_now();
-    *rec = (GameRecord){.index = idx, .seed = g->seed, .variant = row->variant, .result = g->result,
+    /* the game's stream in the new run, as self-play's (selfplay_game_seed): its seed */
+    *rec = (GameRecord){.index = idx, .seed = rng_mix(row->seed, idx), .variant = row->variant, .result = g->result,
                         .reason = g->reason};
     rec->actions = calloc((size_t)(g->nactions ? g->nactions : 1), sizeof *rec->actions);
     if (!rec->actions) return error_set(err, "out of memory for game %u", (unsigned)idx);

@@ -9,8 +9,10 @@
  * The new run (kind "relabel"):
  *   - its games are the sources' in the order the runs are named, each
  *     run's by index: game i of the new run is the i-th of that list (the
- *     first `games` of it when limited), with the source game's seed,
- *     result, reason and actions; actor, state and legal from its replay;
+ *     first `games` of it when limited), with the source game's result,
+ *     reason and actions; actor, state and legal from its replay; its
+ *     seed the run seed's for game i, as in self-play, so that `yinsh
+ *     merge` takes the run;
  *   - a relabelled position's action row holds the agent's search of the
  *     position: root_visits its positions searched, chosen_visits its
  *     depth, value and root_value both the position's value for the actor
