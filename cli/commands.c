@@ -23,6 +23,7 @@ static const Command COMMANDS[] = {
     {"tournament", cmd_tournament, "a round robin or gauntlet of named agents: rating list and pairwise table"},
     {"tune", cmd_tune, "fit the evaluation weights to stored games (logistic regression)"},
     {"train", cmd_train, "train a net (the NNUE-style evaluation) on stored games"},
+    {"relabel", cmd_relabel, "copy stored games into a new run whose positions carry a deeper search's values"},
     {"export", cmd_export, "write stored games as game records that `yinsh replay` checks"},
     {"report", cmd_report, "the balance report of stored games: Markdown and pictures"},
     {"study", cmd_study, "run a study file: its self-play runs (missing or unfinished ones), then its report"},

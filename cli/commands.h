@@ -53,6 +53,7 @@ int cmd_view(int argc, char **argv);
 int cmd_uyi(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_relabel(int argc, char **argv);
 int cmd_spsa(int argc, char **argv);
 int cmd_rounds(int argc, char **argv);
 int cmd_loop(int argc, char **argv);

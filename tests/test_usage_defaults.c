@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
+#include "selfplay/play/relabel.h"
 #include "selfplay/play/run.h"
 #include "study/viewer/view_site.h"
 
@@ -79,4 +80,13 @@ Test(usage_defaults, database)
                           "%s names the default database %.*s, not " RUN_DEFAULT_DB, YINSH_USAGE_NAMES[i], (int)n,
                           word);
         }
+}
+
+Test(usage_defaults, relabel_every_and_seed)
+{
+    char words[64];
+    snprintf(words, sizeof words, "(default %d: all of them)", RELABEL_DEFAULT_EVERY);
+    says("relabel", words);
+    snprintf(words, sizeof words, "identity\n                     (default %d)", RELABEL_DEFAULT_SEED);
+    says("relabel", words);
 }
