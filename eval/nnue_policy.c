@@ -154,6 +154,13 @@ void nnue_policy_direct_logits_acc(const Nnue *net, const NnueAcc *acc, const Po
     for (int i = 0; i < n; i++) z[i] = sum[i] * scale;
 }
 
+void nnue_policy_children_add(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n,
+                              double w, double *z)
+{
+    double sign = pos->actor == WHITE ? w : -w;
+    for (int i = 0; i < n; i++) z[i] += sign * child_white(net, acc, pos, legal[i], NNUE_SETTLE_DEPTH - 1);
+}
+
 static void direct_value(const Nnue *net, const Position *pos, const Action *legal, int n, double *z, double *value)
 {
     NnueAcc acc;

@@ -88,4 +88,11 @@ double nnue_policy_direct_value_acc(const Nnue *net, const NnueAcc *acc, const P
 void nnue_policy_direct_logits_acc(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal,
                                    int n, double *z);
 
+/* Adds w times each child's settled logit for the chooser (pos's actor:
+ * the position after legal[i], removals settled as for the value) to
+ * z[i], for i < n: the children's values in the priors (mcts.h, child).
+ * acc is pos's accumulator pair. */
+void nnue_policy_children_add(const Nnue *net, const NnueAcc *acc, const Position *pos, const Action *legal, int n,
+                              double w, double *z);
+
 #endif

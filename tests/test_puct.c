@@ -299,6 +299,143 @@ Test(puct, deferred_children_search_as_children_made_at_once)
     }
 }
 
+/* The children's values in the priors (mcts.h, child = W): made at once,
+ * the search equals one whose outside evaluator gives, at every leaf,
+ * the softmax of the head's logits plus W times each child's settled
+ * logit computed from scratch (nnue_policy_inputs), with the tree kept
+ * between actions, an arena that fills, batches and the root's noise. */
+typedef struct ChildEval {
+    const Nnue *net;
+    double w;
+} ChildEval;
+
+static void child_logits(const Nnue *net, double w, const Position *pos, const Action *legal, int n, double *z)
+{
+    double child[MAX_ACTIONS];
+    nnue_policy_direct_logits(net, pos, legal, n, z);
+    nnue_policy_inputs(net, pos, legal, n, NULL, child);
+    for (int i = 0; i < n; i++) z[i] += w * child[i];
+}
+
+static int net_with_children(void *ctx, MctsLeaf *leaves, int n, char *err)
+{
+    (void)err;
+    const ChildEval *c = ctx;
+    for (int l = 0; l < n; l++) {
+        MctsLeaf *f = leaves + l;
+        double z[MAX_ACTIONS], top = -INFINITY;
+        child_logits(c->net, c->w, f->pos, f->legal, f->nlegal, z);
+        for (int i = 0; i < f->nlegal; i++) top = z[i] > top ? z[i] : top;
+        for (int i = 0; i < f->nlegal; i++) f->prior[i] = (float)exp(z[i] - top);
+        f->value = (float)nnue_policy_direct_value(c->net, f->pos, f->legal, f->nlegal);
+    }
+    return 0;
+}
+
+Test(puct, children_values_in_the_priors_as_from_scratch)
+{
+    static const struct {
+        uint32_t sims, nodes, batch;
+        double noise, w;
+    } runs[] = {{300, 0, 0, 0, 2}, {300, 6000, 0, 0, 0.5}, {200, 5000, 8, 0.25, 2}};
+    for (size_t t = 0; t < sizeof runs / sizeof *runs; t++) {
+        ChildEval c = {.net = direct_net(), .w = runs[t].w};
+        MctsConfig own = {.sims = runs[t].sims, .c = 1, .puct = true, .nodes = runs[t].nodes, .batch = runs[t].batch,
+                          .net = direct_net(), .noise = runs[t].noise, .temp = runs[t].noise > 0 ? 1 : 0,
+                          .temp_moves = 8, .child = runs[t].w};
+        MctsConfig outside = own;
+        outside.net = NULL;
+        outside.child = 0;
+        outside.evaluate_fn = net_with_children;
+        outside.evaluate_ctx = &c;
+        Mcts *a, *b;
+        char err[ERR_LEN];
+        cr_assert_eq(mcts_new(&a, &own, err), 0, "%s", err);
+        cr_assert_eq(mcts_new(&b, &outside, err), 0, "%s", err);
+        Position p = start_position();
+        Rng ra, rb;
+        rng_seed(&ra, 21 + t, 0);
+        rng_seed(&rb, 21 + t, 0);
+        for (int n = 0; n < 60 && !pos_outcome(&p, NULL, NULL); n++) {
+            MctsResult x, y;
+            Action ax = mcts_search(a, &p, &ra, &x), ay = mcts_search(b, &p, &rb, &y);
+            cr_assert_null(mcts_error(a));
+            cr_assert_eq(ax, ay, "run %zu, action %d", t, n);
+            cr_assert_eq(x.root_visits, y.root_visits, "run %zu, action %d", t, n);
+            cr_assert_eq(x.chosen_visits, y.chosen_visits, "run %zu, action %d", t, n);
+            cr_assert_eq(x.root_value, y.root_value, "run %zu, action %d", t, n);
+            cr_assert_eq(mcts_nodes_used(a), mcts_nodes_used(b), "run %zu, action %d", t, n);
+            cr_assert_eq(mcts_tree_check(a, err), 0, "run %zu: %s", t, err);
+            mcts_advance(a, &p, ax);
+            mcts_advance(b, &p, ay);
+            Undo u;
+            pos_make(&p, ax, &u);
+        }
+        mcts_free(a);
+        mcts_free(b);
+    }
+}
+
+/* ... and from a node's T-th visit (childvisits = T): every node of the
+ * tree with children has the head's priors alone while it has fewer than
+ * T visits, and the head's with the children's values (from scratch) from
+ * then on, rounded as the search rounds them; over a game with the tree
+ * kept, so that kept nodes are checked too. */
+static int refined_walk(const MctsNode *nodes, uint32_t at, const Position *pos, const Nnue *net, double w,
+                        uint32_t t)
+{
+    const MctsNode *n = nodes + at;
+    uint32_t child = atomic_load(&n->child);
+    if (!child) return 0;
+    int k = n->nchild, refined = 0;
+    bool want = atomic_load(&n->visits) >= t;
+    cr_assert_eq(atomic_load(&n->claim) == MCTS_CLAIM_CHILD, want, "node %u: %u visits, claim %d", (unsigned)at,
+                 (unsigned)atomic_load(&n->visits), (int)atomic_load(&n->claim));
+    Action legal[MAX_ACTIONS];
+    double z[MAX_ACTIONS], top = -INFINITY, e[MAX_ACTIONS], sum = 0;
+    for (int i = 0; i < k; i++) legal[i] = nodes[child + i].action;
+    if (want) child_logits(net, w, pos, legal, k, z);
+    else nnue_policy_direct_logits(net, pos, legal, k, z);
+    for (int i = 0; i < k; i++) top = z[i] > top ? z[i] : top;
+    for (int i = 0; i < k; i++) sum += e[i] = (float)exp(z[i] - top);
+    for (int i = 0; i < k; i++)
+        cr_assert_eq(nodes[child + i].prior, (uint16_t)lround(65535.0 * e[i] / sum), "node %u, child %d",
+                     (unsigned)at, i);
+    refined += want;
+    for (int i = 0; i < k; i++) {
+        Position q = *pos;
+        Undo u;
+        pos_make(&q, legal[i], &u);
+        refined += refined_walk(nodes, child + (uint32_t)i, &q, net, w, t);
+    }
+    return refined;
+}
+
+Test(puct, children_values_in_the_priors_from_a_nodes_tth_visit)
+{
+    MctsConfig cfg = {.sims = 400, .c = 1, .puct = true, .net = direct_net(), .child = 2, .child_visits = 4};
+    Mcts *m;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&m, &cfg, err), 0, "%s", err);
+    Position p = start_position();
+    Rng rng;
+    rng_seed(&rng, 5, 0);
+    int refined = 0;
+    for (int n = 0; n < 50 && !pos_outcome(&p, NULL, NULL); n++) {
+        MctsResult r;
+        Action a = mcts_search(m, &p, &rng, &r);
+        uint32_t used;
+        const MctsNode *nodes = mcts_tree_nodes(m, &used);
+        cr_assert_gt(used, 1);
+        refined += refined_walk(nodes, 0, &p, direct_net(), 2, 4);
+        mcts_advance(m, &p, a);
+        Undo u;
+        pos_make(&p, a, &u);
+    }
+    cr_assert_gt(refined, 1000, "only %d nodes took the children's values", refined);
+    mcts_free(m);
+}
+
 Test(puct, tree_parallel_keeps_its_invariants)
 {
     MctsConfig cfg = {.sims = 400, .c = 1.5, .puct = true, .batch = 4, .threads = 2, .net = shipped()};
@@ -440,6 +577,16 @@ Test(puct, spec_keys)
     cr_assert_str_eq(agent_spec_format(&back, again), text);
     agent_spec_release(&s);
     agent_spec_release(&back);
+    cr_assert_eq(agent_spec_parse("mcts:puct=1,eval=net:eval/nets/leaf32.nnue,childvisits=4,child=2", &s, err), 0,
+                 "%s", err);
+    cr_assert_str_eq(agent_spec_format(&s, text),
+                     "mcts:sims=200,c=1,eval=net:eval/nets/leaf32.nnue,puct=1,child=2,childvisits=4");
+    agent_spec_release(&s);
+    /* the children's values need a direct head */
+    MctsConfig cfg = {.sims = 10, .c = 1, .puct = true, .net = shipped(), .child = 1};
+    Mcts *m;
+    cr_assert_neq(mcts_new(&m, &cfg, err), 0);
+    cr_assert(strstr(err, "direct head"), "%s", err);
     const char *bad[][2] = {
         {"mcts:puct=1", "needs a net"},
         {"mcts:puct=1,rollout=4,eval=net:eval/nets/patterns32.nnue", "do not apply"},
@@ -449,6 +596,10 @@ Test(puct, spec_keys)
         {"mcts:puct=1,batch=0,eval=net:eval/nets/patterns32.nnue", "bad value '0' for batch"},
         {"mcts:puct=1,batch=1025,eval=net:eval/nets/patterns32.nnue", "bad value '1025' for batch"},
         {"mcts:puct=1,fpu=2,eval=net:eval/nets/patterns32.nnue", "bad value '2' for fpu"},
+        {"mcts:child=1", "only to puct=1"},
+        {"mcts:puct=1,child=101,eval=net:eval/nets/leaf32.nnue", "bad value '101' for child"},
+        {"mcts:puct=1,child=1,childvisits=0,eval=net:eval/nets/leaf32.nnue", "bad value '0' for childvisits"},
+        {"mcts:puct=1,childvisits=4,eval=net:eval/nets/leaf32.nnue", "goes with child=W"},
         {"mcts:puct=1,eval=fn:", "fn: wants"},
         {"mcts:rollout=4,eval=fn:mine", "goes with mcts:...,puct=1"},
         {"ab:depth=2,eval=fn:mine", "goes with mcts:...,puct=1"},

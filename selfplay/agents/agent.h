@@ -88,6 +88,11 @@
  *                them, 1..1024, default 1.
  *   fpu=F        an unvisited child's value is its parent's less F,
  *                0..1, default 0.
+ *   child=W      the children's values in the priors: W times each
+ *                child's logit from the net added to its head's logit
+ *                (a net with a direct head), 0..100, default 0.
+ *   childvisits=T  with child=W: from a node's T-th visit (mcts.h,
+ *                1..10000000; default: when its children are made).
  *
  * mcts and ab both take movetime=MS (1..86400000, default none): the
  * agent's own time per action, so that one agent can be given more time
@@ -231,6 +236,8 @@ typedef struct AgentMctsParams {
     bool puct;        /* puct=1: PUCT over the net of eval=net:FILE (mcts.h) */
     uint32_t batch;   /* batch=B: leaves per evaluation; 0, 1 */
     double fpu;       /* fpu=F: first-play urgency reduction; 0, none */
+    double child;     /* child=W: the children's values in the priors, W times; 0, none */
+    uint32_t child_visits; /* childvisits=T: ... from a node's T-th visit; 0, when its children are made */
 } AgentMctsParams;
 
 /* An alpha-beta agent's own keys (ab.h). */

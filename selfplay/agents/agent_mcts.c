@@ -89,9 +89,17 @@ static int explore_set(AgentMctsParams *m, const char *key, const char *value, b
         if (number_real(value, 0, 1, &m->fpu)) return 0;
         return error_code(err, ERR_USAGE, "bad value '%.64s' for fpu (a number from 0 to 1)", value);
     }
+    if (!strcmp(key, "childvisits")) {
+        if (agent_parse_u32(value, 1, 10000000, &m->child_visits)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for childvisits (an integer from 1 to 10000000)", value);
+    }
+    if (!strcmp(key, "child")) {
+        if (number_real(value, 0, 100, &m->child)) return 0;
+        return error_code(err, ERR_USAGE, "bad value '%.64s' for child (a number from 0 to 100; 0: none)", value);
+    }
     return error_code(err, ERR_USAGE,
                       "unknown mcts key '%.64s' (known: sims, c, rollout, eval, nodes, threads, solver, prior, policy, "
-                      "temp, tempmoves, noise, alpha, pcr, puct, batch, fpu, movetime)",
+                      "temp, tempmoves, noise, alpha, pcr, puct, batch, fpu, child, childvisits, movetime)",
                       key);
 }
 
@@ -163,6 +171,8 @@ static int mcts_set(AgentSpec *spec, const char *key, const char *value, bool op
 static int mcts_check(const AgentSpec *spec, bool option, char *err)
 {
     const AgentMctsParams *m = &spec->mcts;
+    if (m->child_visits && !(m->child > 0))
+        return error_code(err, ERR_USAGE, "childvisits goes with child=W (the children's values in the priors)");
     if (m->puct) {
         if (strncmp(spec->eval, AGENT_NET_PREFIX, strlen(AGENT_NET_PREFIX)) &&
             strncmp(spec->eval, AGENT_FN_PREFIX, strlen(AGENT_FN_PREFIX)))
@@ -175,8 +185,8 @@ static int mcts_check(const AgentSpec *spec, bool option, char *err)
     if (!strncmp(spec->eval, AGENT_FN_PREFIX, strlen(AGENT_FN_PREFIX)))
         return error_code(err, ERR_USAGE, "eval=%.200s: an outside evaluator scores PUCT's leaves: it goes with "
                           "mcts:...,puct=1", spec->eval);
-    if (m->batch || m->fpu > 0)
-        return error_code(err, ERR_USAGE, "batch and fpu apply only to puct=1");
+    if (m->batch || m->fpu > 0 || m->child > 0)
+        return error_code(err, ERR_USAGE, "batch, fpu and child apply only to puct=1");
     if (spec->eval[0] && spec->mcts.rollout == ROLLOUT_RANDOM)
         return error_code(err, ERR_USAGE, "eval=%.64s has no effect with rollout=random (%s)", spec->eval,
                           option ? "set rollout=N first" : "give rollout=N");
@@ -236,8 +246,14 @@ static void mcts_format(const AgentSpec *spec, char *out)
     if (m->batch && n > 0 && n < SPEC_LEN) n += snprintf(out + n, SPEC_LEN - (size_t)n, ",batch=%u", (unsigned)m->batch);
     if (m->fpu > 0 && n > 0 && n < SPEC_LEN) {
         agent_shortest_real(m->fpu, v);
-        snprintf(out + n, SPEC_LEN - (size_t)n, ",fpu=%s", v);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",fpu=%s", v);
     }
+    if (m->child > 0 && n > 0 && n < SPEC_LEN) {
+        agent_shortest_real(m->child, v);
+        n += snprintf(out + n, SPEC_LEN - (size_t)n, ",child=%s", v);
+    }
+    if (m->child_visits > 1 && n > 0 && n < SPEC_LEN)
+        snprintf(out + n, SPEC_LEN - (size_t)n, ",childvisits=%u", (unsigned)m->child_visits);
 }
 
 static int mcts_options(const AgentSpec *spec, AgentOption *out)
@@ -261,7 +277,7 @@ static void config_of(const AgentSpec *spec, MctsConfig *cfg)
                         .rollout = m->rollout, .weights = spec->weights, .net = spec->net, .threads = m->threads,
                         .solver = m->solver, .prior = m->prior, .policy = m->policy, .temp = m->temp,
                         .temp_moves = m->temp_moves, .noise = m->noise, .alpha = m->alpha, .pcr_sims = m->pcr_sims,
-                        .pcr_p = m->pcr_p, .puct = m->puct, .batch = m->batch, .fpu = m->fpu,
+                        .pcr_p = m->pcr_p, .puct = m->puct, .batch = m->batch, .fpu = m->fpu, .child = m->child, .child_visits = m->child_visits,
                         .evaluate_fn = spec->outside ? spec->outside->fn : NULL,
                         .evaluate_ctx = spec->outside ? spec->outside->ctx : NULL};
 }

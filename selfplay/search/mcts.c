@@ -24,6 +24,7 @@ struct Mcts {
      * holds room for: used + pending is what the tree would use with every
      * leaf's children made at once, and the arena is full when that is */
     bool defer;
+    bool refine; /* the children's values in the priors at a node's child_visits-th visit (deferred children) */
     uint32_t pending;
     /* defer: the accumulators of nodes whose children were made (a node's
      * acc names its slot), so that a new leaf's are its parent's updated by
@@ -130,8 +131,14 @@ int mcts_new(Mcts **out, const MctsConfig *cfg, char *err)
         return error_code(err, ERR_USAGE, "a batch of %u leaves is more than %d", (unsigned)cfg->batch,
                           (int)MCTS_MAX_BATCH);
     }
+    if (cfg->child > 0 && (!cfg->puct || cfg->evaluate_fn || !cfg->net || !nnue_policy_direct(cfg->net))) {
+        mcts_free(m);
+        return error_code(err, ERR_USAGE, "the children's values in the priors (child) need PUCT on the lab's net "
+                          "with a direct head");
+    }
     m->defer = cfg->puct && !cfg->evaluate_fn && threads_of(cfg) == 1 && !cfg->solver && cfg->net &&
                nnue_policy_direct(cfg->net);
+    m->refine = m->defer && cfg->child > 0 && cfg->child_visits > 1;
     if (m->defer) {
         /* a slot for one node in 128 of the arena's room (a search makes the children of about one
          * leaf in five, and a leaf takes room for dozens), at most 64 MiB */
@@ -184,6 +191,11 @@ int mcts_set_pcr(Mcts *m, double p, uint32_t sims, char *err)
 }
 
 uint32_t mcts_nodes_used(const Mcts *m) { return m->valid ? LD(m->used) + m->pending : 0; }
+const MctsNode *mcts_tree_nodes(const Mcts *m, uint32_t *used)
+{
+    *used = m->valid ? LD(m->used) : 0;
+    return m->nodes;
+}
 const char *mcts_error(const Mcts *m) { return atomic_load(&m->failed) ? m->error : NULL; }
 
 int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err)
@@ -678,6 +690,8 @@ enum { DESCENT_COLLISION, DESCENT_LEAF, DESCENT_RESULT };
  * batch or by another thread) reached, and the visits taken back. */
 static void make_deferred(Mcts *m, MctsNode *n, const MctsNode *parent, const Position *pos, const Undo *undo,
                           Action *legal, float *prior);
+static void refine_priors(Mcts *m, MctsNode *n, const MctsNode *parent, const Position *pos, const Undo *undo,
+                          Action *legal, float *prior);
 
 static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
 {
@@ -720,6 +734,9 @@ static int puct_descend(Mcts *m, PuctBatch *b, bool parallel)
             return DESCENT_LEAF;
         }
         if (depth == PATH_MAX_LEN) break; /* never: a game ends first */
+        if (m->refine && LD(n->claim) == 1 && LD(n->visits) >= m->cfg.child_visits)
+            refine_priors(m, n, depth >= 2 ? m->nodes + path[depth - 2] : NULL, pos, &b->undo[slot], b->legal[slot],
+                          b->prior[slot]);
         n = select_puct(m, n, depth == 1 && m->noisy ? m->root_noise : NULL);
         visit_add(n, parallel);
         pos_make(pos, n->action, &b->undo[slot]);
@@ -738,12 +755,18 @@ static void net_priors(const double *z, int n, float *prior)
     for (int i = 0; i < n; i++) prior[i] = (float)exp(z[i] - top);
 }
 
-static void net_evaluate(const Nnue *net, MctsLeaf *leaves, int n)
+static void net_evaluate(const Mcts *m, MctsLeaf *leaves, int n)
 {
+    const Nnue *net = m->cfg.net;
     for (int l = 0; l < n; l++) {
         MctsLeaf *f = leaves + l;
         double z[MAX_ACTIONS], v;
         nnue_policy_value(net, f->pos, f->legal, f->nlegal, z, &v);
+        if (m->cfg.child > 0) {
+            NnueAcc acc;
+            nnue_refresh(net, f->pos, &acc);
+            nnue_policy_children_add(net, &acc, f->pos, f->legal, f->nlegal, m->cfg.child, z);
+        }
         net_priors(z, f->nlegal, f->prior);
         f->value = (float)v;
     }
@@ -799,6 +822,24 @@ static void make_children(Mcts *m, MctsNode *leaf, uint32_t at, const Action *le
     atomic_store_explicit(&leaf->child, at, memory_order_release);
 }
 
+/* Node n's accumulators (at pos, reached from parent by undo; parent
+ * NULL at the root): its slot in the pool, made now if it has none (from
+ * the parent's when it has them), or own when the pool is full. */
+static const NnueAcc *node_acc(Mcts *m, MctsNode *n, const MctsNode *parent, const Position *pos, const Undo *undo,
+                               NnueAcc *own)
+{
+    if (n->acc) return &m->accs[n->acc - 1];
+    NnueAcc *acc = acc_slot(m, n);
+    if (!acc) acc = own;
+    if (parent && parent->acc) nnue_make(m->cfg.net, &m->accs[parent->acc - 1], acc, pos, n->action, undo);
+    else nnue_refresh(m->cfg.net, pos, acc);
+    return acc;
+}
+
+/* Whether a node's priors take the children's values when its children
+ * are made (else at its child_visits-th visit, refine_priors). */
+static bool child_at_once(const Mcts *m) { return m->cfg.child > 0 && m->cfg.child_visits <= 1; }
+
 /* A deferred leaf n (at pos) reached again: its priors from the net and
  * its children made, in the room kept for them (legal and prior:
  * scratch). The same children, priors and order as made at once. */
@@ -808,18 +849,35 @@ static void make_deferred(Mcts *m, MctsNode *n, const MctsNode *parent, const Po
     int k = movegen_all(pos, legal);
     assert(k == n->nchild && (uint32_t)k <= m->pending);
     double z[MAX_ACTIONS];
-    NnueAcc own, *acc = n->acc ? &m->accs[n->acc - 1] : NULL;
-    if (!acc) {
-        if (!(acc = acc_slot(m, n))) acc = &own;
-        if (parent && parent->acc) nnue_make(m->cfg.net, &m->accs[parent->acc - 1], acc, pos, n->action, undo);
-        else nnue_refresh(m->cfg.net, pos, acc);
-    }
+    NnueAcc own;
+    const NnueAcc *acc = node_acc(m, n, parent, pos, undo, &own);
     nnue_policy_direct_logits_acc(m->cfg.net, acc, pos, legal, k, z);
+    if (child_at_once(m)) nnue_policy_children_add(m->cfg.net, acc, pos, legal, k, m->cfg.child, z);
     net_priors(z, k, prior);
     m->pending -= (uint32_t)k;
     uint32_t at = arena_take(m, (uint32_t)k); /* never 0: the room was kept */
     make_children(m, n, at, legal, prior, k, pos->actor);
-    ST(n->claim, 1);
+    ST(n->claim, child_at_once(m) ? MCTS_CLAIM_CHILD : 1);
+}
+
+/* Node n (at pos), its children made, at its child_visits-th visit: its
+ * priors anew from the head's logits and the children's values (legal
+ * and prior: scratch). */
+static void refine_priors(Mcts *m, MctsNode *n, const MctsNode *parent, const Position *pos, const Undo *undo,
+                          Action *legal, float *prior)
+{
+    int k = n->nchild;
+    MctsNode *c = m->nodes + LD(n->child);
+    for (int i = 0; i < k; i++) legal[i] = c[i].action;
+    double z[MAX_ACTIONS], sum = 0;
+    NnueAcc own;
+    const NnueAcc *acc = node_acc(m, n, parent, pos, undo, &own);
+    nnue_policy_direct_logits_acc(m->cfg.net, acc, pos, legal, k, z);
+    nnue_policy_children_add(m->cfg.net, acc, pos, legal, k, m->cfg.child, z);
+    net_priors(z, k, prior);
+    for (int i = 0; i < k; i++) sum += prior[i];
+    for (int i = 0; i < k; i++) c[i].prior = (uint16_t)number_round(65535.0 * (sum > 0 ? prior[i] / sum : 1.0 / k));
+    ST(n->claim, MCTS_CLAIM_CHILD);
 }
 
 /* The root's children made if it is a deferred leaf: what reads them
@@ -862,7 +920,7 @@ static uint32_t puct_evaluate(Mcts *m, PuctBatch *b, bool parallel)
     int rc = 0;
     if (m->cfg.evaluate_fn) rc = m->cfg.evaluate_fn(m->cfg.evaluate_ctx, b->leaf, n, err);
     else if (m->defer) net_evaluate_value(m, b, n);
-    else net_evaluate(m->cfg.net, b->leaf, n);
+    else net_evaluate(m, b->leaf, n);
     for (int l = 0; !rc && !m->defer && l < n; l++) {
         const char *why = leaf_problem(&b->leaf[l]);
         if (why) rc = error_set(err, "the evaluator gave %s", why);

@@ -129,6 +129,21 @@
  * pool is emptied when the tree is kept or reset, and a leaf whose parent
  * has none when the pool is full is evaluated from scratch.
  *
+ * Children's values in the priors (child = W > 0, the lab's net with a
+ * direct head): when a node's children are made, each child is evaluated
+ * by the net (its settled logit for the chooser, as the value of a leaf
+ * in a removal settles it) and W times that logit is added to the head's
+ * logit for its action before the softmax: one ply of the value net's
+ * knowledge (a row made, a ring taken) in the priors. With deferred
+ * children and child_visits = T > 1, a node's children are made with the
+ * head's priors alone and take the children's values at the node's T-th
+ * visit (the simulation that counts it selects with them), so that only
+ * the nodes a search keeps coming back to pay for their children's
+ * evaluations: at T = 4 about a third of a search's time, for most of
+ * what T = 1 gives (results/strength.md); without deferred children T
+ * does not apply and the values are taken when the children are made.
+ * W = 0 (the default) is the search above, byte for byte.
+ *
  * A search is deterministic: it draws all randomness from the Rng it is
  * given and uses a fixed number of simulations. mcts_search_limited adds
  * a deadline and a stop flag for engines that play on a clock (cli's UYI
@@ -193,6 +208,8 @@ typedef struct MctsConfig {
     bool puct;
     uint32_t batch;        /* leaves per evaluation, 1..MCTS_MAX_BATCH; 0: 1 */
     double fpu;            /* an unvisited child's Q: the parent's less this */
+    double child;          /* > 0 (the lab's net with a direct head): the children's values in the priors, below */
+    uint32_t child_visits; /* child > 0: ... from a node's this-many-th visit (0 or 1: when its children are made) */
     MctsEvaluate evaluate_fn; /* NULL: the net's (eval/nnue_policy.h) */
     void *evaluate_ctx;       /* handed to evaluate_fn */
 } MctsConfig;

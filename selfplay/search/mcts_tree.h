@@ -25,7 +25,7 @@
  * before it publishes them by a release store of child, and readers load
  * child with acquire before they read them. Nothing else is written while
  * threads share the tree. */
-enum { MCTS_CLAIM_DEFERRED = 2 };
+enum { MCTS_CLAIM_DEFERRED = 2, MCTS_CLAIM_CHILD = 3 };
 
 typedef struct MctsNode {
     Action action;
@@ -39,7 +39,8 @@ typedef struct MctsNode {
     _Atomic uint8_t terminal; /* RESULT_* of the node's position when over, else RESULT_NONE */
     _Atomic uint8_t proven;  /* solver: RESULT_WHITE or RESULT_BLACK when the position's winner is proven, else RESULT_NONE */
     _Atomic uint8_t claim;   /* 1 while or after a thread expands the node; MCTS_CLAIM_DEFERRED: evaluated, its
-                              * nchild children not made yet (mcts.h, "Deferred children") */
+                              * nchild children not made yet (mcts.h, "Deferred children"); MCTS_CLAIM_CHILD:
+                              * expanded, its priors with the children's values (mcts.h, child_visits) */
     uint16_t prior;          /* prior=W: the evaluation's prior of this action, 0..65535 for 0..1 */
 } MctsNode;
 
@@ -73,5 +74,10 @@ int mcts_nodes_check(const MctsNode *nodes, uint32_t used, char *err);
  * the way a search takes (select_puct_fast); else every child scored in
  * turn, the reference the fast way must equal. For the tests. */
 int mcts_select_puct_child(MctsNode *c, int k, double fpu, double cc, bool fast);
+
+/* The tree of search m: its arena's nodes (the root first) and, in *used,
+ * how many are in use. Read only, for the tests. */
+typedef struct Mcts Mcts;
+const MctsNode *mcts_tree_nodes(const Mcts *m, uint32_t *used);
 
 #endif
