@@ -246,6 +246,49 @@ static const Nnue *direct_net(void)
     return net;
 }
 
+/* Searches own and outside side by side over a game from the start
+ * (seed), the tree kept between actions: every search the same (choice,
+ * visits, values, the nodes the tree holds, the root's children), and
+ * both trees whole. Returns the most nodes the tree held. */
+static uint32_t side_by_side(const MctsConfig *own, const MctsConfig *outside, uint64_t seed, size_t run)
+{
+    Mcts *a, *b;
+    char err[ERR_LEN];
+    cr_assert_eq(mcts_new(&a, own, err), 0, "%s", err);
+    cr_assert_eq(mcts_new(&b, outside, err), 0, "%s", err);
+    Position p = start_position();
+    Rng ra, rb;
+    rng_seed(&ra, seed, 0);
+    rng_seed(&rb, seed, 0);
+    uint32_t fullest = 0;
+    for (int n = 0; n < 60 && !pos_outcome(&p, NULL, NULL); n++) {
+        MctsResult x, y;
+        Action ax = mcts_search(a, &p, &ra, &x), ay = mcts_search(b, &p, &rb, &y);
+        cr_assert_null(mcts_error(a));
+        cr_assert_eq(ax, ay, "run %zu, action %d", run, n);
+        cr_assert_eq(x.root_visits, y.root_visits, "run %zu, action %d", run, n);
+        cr_assert_eq(x.chosen_visits, y.chosen_visits, "run %zu, action %d", run, n);
+        cr_assert_eq(x.value, y.value, "run %zu, action %d", run, n);
+        cr_assert_eq(x.root_value, y.root_value, "run %zu, action %d", run, n);
+        cr_assert_eq(mcts_nodes_used(a), mcts_nodes_used(b), "run %zu, action %d", run, n);
+        Action ka[MAX_ACTIONS], kb[MAX_ACTIONS];
+        uint32_t va[MAX_ACTIONS], vb[MAX_ACTIONS];
+        int na = mcts_root_children(a, ka, va, MAX_ACTIONS), nb = mcts_root_children(b, kb, vb, MAX_ACTIONS);
+        cr_assert_eq(na, nb);
+        for (int i = 0; i < na; i++) cr_assert(ka[i] == kb[i] && va[i] == vb[i], "run %zu, child %d", run, i);
+        cr_assert_eq(mcts_tree_check(a, err), 0, "run %zu: %s", run, err);
+        cr_assert_eq(mcts_tree_check(b, err), 0, "run %zu: %s", run, err);
+        if (mcts_nodes_used(a) > fullest) fullest = mcts_nodes_used(a);
+        mcts_advance(a, &p, ax);
+        mcts_advance(b, &p, ay);
+        Undo u;
+        pos_make(&p, ax, &u);
+    }
+    mcts_free(a);
+    mcts_free(b);
+    return fullest;
+}
+
 Test(puct, deferred_children_search_as_children_made_at_once)
 {
     static const struct {
@@ -261,41 +304,8 @@ Test(puct, deferred_children_search_as_children_made_at_once)
         outside.net = NULL;
         outside.evaluate_fn = net_one_by_one;
         outside.evaluate_ctx = &c;
-        Mcts *a, *b;
-        char err[ERR_LEN];
-        cr_assert_eq(mcts_new(&a, &own, err), 0, "%s", err);
-        cr_assert_eq(mcts_new(&b, &outside, err), 0, "%s", err);
-        Position p = start_position();
-        Rng ra, rb;
-        rng_seed(&ra, 11 + t, 0);
-        rng_seed(&rb, 11 + t, 0);
-        uint32_t fullest = 0;
-        for (int n = 0; n < 60 && !pos_outcome(&p, NULL, NULL); n++) {
-            MctsResult x, y;
-            Action ax = mcts_search(a, &p, &ra, &x), ay = mcts_search(b, &p, &rb, &y);
-            cr_assert_null(mcts_error(a));
-            cr_assert_eq(ax, ay, "run %zu, action %d", t, n);
-            cr_assert_eq(x.root_visits, y.root_visits, "run %zu, action %d", t, n);
-            cr_assert_eq(x.chosen_visits, y.chosen_visits, "run %zu, action %d", t, n);
-            cr_assert_eq(x.value, y.value, "run %zu, action %d", t, n);
-            cr_assert_eq(x.root_value, y.root_value, "run %zu, action %d", t, n);
-            cr_assert_eq(mcts_nodes_used(a), mcts_nodes_used(b), "run %zu, action %d", t, n);
-            Action ka[MAX_ACTIONS], kb[MAX_ACTIONS];
-            uint32_t va[MAX_ACTIONS], vb[MAX_ACTIONS];
-            int na = mcts_root_children(a, ka, va, MAX_ACTIONS), nb = mcts_root_children(b, kb, vb, MAX_ACTIONS);
-            cr_assert_eq(na, nb);
-            for (int i = 0; i < na; i++) cr_assert(ka[i] == kb[i] && va[i] == vb[i], "run %zu, child %d", t, i);
-            cr_assert_eq(mcts_tree_check(a, err), 0, "run %zu: %s", t, err);
-            cr_assert_eq(mcts_tree_check(b, err), 0, "run %zu: %s", t, err);
-            if (mcts_nodes_used(a) > fullest) fullest = mcts_nodes_used(a);
-            mcts_advance(a, &p, ax);
-            mcts_advance(b, &p, ay);
-            Undo u;
-            pos_make(&p, ax, &u);
-        }
+        uint32_t fullest = side_by_side(&own, &outside, 11 + t, t);
         if (runs[t].nodes) cr_assert_gt(fullest + 100, runs[t].nodes, "run %zu never filled its arena", t);
-        mcts_free(a);
-        mcts_free(b);
     }
 }
 
@@ -348,31 +358,8 @@ Test(puct, children_values_in_the_priors_as_from_scratch)
         outside.child = 0;
         outside.evaluate_fn = net_with_children;
         outside.evaluate_ctx = &c;
-        Mcts *a, *b;
-        char err[ERR_LEN];
-        cr_assert_eq(mcts_new(&a, &own, err), 0, "%s", err);
-        cr_assert_eq(mcts_new(&b, &outside, err), 0, "%s", err);
-        Position p = start_position();
-        Rng ra, rb;
-        rng_seed(&ra, 21 + t, 0);
-        rng_seed(&rb, 21 + t, 0);
-        for (int n = 0; n < 60 && !pos_outcome(&p, NULL, NULL); n++) {
-            MctsResult x, y;
-            Action ax = mcts_search(a, &p, &ra, &x), ay = mcts_search(b, &p, &rb, &y);
-            cr_assert_null(mcts_error(a));
-            cr_assert_eq(ax, ay, "run %zu, action %d", t, n);
-            cr_assert_eq(x.root_visits, y.root_visits, "run %zu, action %d", t, n);
-            cr_assert_eq(x.chosen_visits, y.chosen_visits, "run %zu, action %d", t, n);
-            cr_assert_eq(x.root_value, y.root_value, "run %zu, action %d", t, n);
-            cr_assert_eq(mcts_nodes_used(a), mcts_nodes_used(b), "run %zu, action %d", t, n);
-            cr_assert_eq(mcts_tree_check(a, err), 0, "run %zu: %s", t, err);
-            mcts_advance(a, &p, ax);
-            mcts_advance(b, &p, ay);
-            Undo u;
-            pos_make(&p, ax, &u);
-        }
-        mcts_free(a);
-        mcts_free(b);
+        uint32_t fullest = side_by_side(&own, &outside, 21 + t, t);
+        if (runs[t].nodes) cr_assert_gt(fullest + 100, runs[t].nodes, "run %zu never filled its arena", t);
     }
 }
 
